@@ -1,0 +1,13 @@
+import { Command } from 'commander';
+import { registerDemo } from './demo.ts';
+
+const program = new Command();
+program
+  .name('linesmith')
+  .description('Market making on a peer-to-peer sports betting exchange: engine replica, simulator, client, runtime, backtests.')
+  .version('0.1.0')
+  .showHelpAfterError();
+
+registerDemo(program);
+
+await program.parseAsync(process.argv);

@@ -1,0 +1,127 @@
+import { payout, type AmericanOdds } from '../odds/american.ts';
+import type { Selection } from '../markets/types.ts';
+import type { OrderState } from './order-state.ts';
+
+/**
+ * Orders at one listed price, oldest first. Closed orders are skipped lazily and
+ * compacted away, so cancelling is O(1) and matching never shifts the array per fill.
+ */
+export class PriceLevel {
+  readonly orders: OrderState[] = [];
+  head = 0;
+  live = 0;
+
+  constructor(
+    readonly rank: number,
+    readonly listedOdds: AmericanOdds,
+  ) {}
+
+  /** First open order, advancing past closed ones. */
+  first(): OrderState | undefined {
+    const orders = this.orders;
+    while (this.head < orders.length) {
+      const o = orders[this.head]!;
+      if (o.status === 'open') return o;
+      this.head++;
+    }
+    return undefined;
+  }
+
+  compactIfSparse(): void {
+    const dead = this.orders.length - this.live;
+    if (dead > 32 && dead > this.live) {
+      const kept = this.orders.filter((o) => o.status === 'open');
+      this.orders.length = 0;
+      this.orders.push(...kept);
+      this.head = 0;
+    }
+  }
+}
+
+/**
+ * The orders takers of one side can take, best price for the taker first (highest
+ * rank), then earliest.
+ */
+export class BookSide {
+  /** Best first. */
+  readonly levels: PriceLevel[] = [];
+  readonly #byRank = new Map<number, PriceLevel>();
+
+  add(order: OrderState): void {
+    let level = this.#byRank.get(order.listedRank);
+    if (!level) {
+      level = new PriceLevel(order.listedRank, order.listedOdds);
+      this.#byRank.set(order.listedRank, level);
+      const levels = this.levels;
+      let lo = 0;
+      let hi = levels.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (levels[mid]!.rank > order.listedRank) lo = mid + 1;
+        else hi = mid;
+      }
+      levels.splice(lo, 0, level);
+    }
+    level.orders.push(order);
+    level.live++;
+  }
+
+  /** Call after the order's status left `open`. */
+  remove(order: OrderState): void {
+    const level = this.#byRank.get(order.listedRank);
+    if (!level) return;
+    level.live--;
+    if (level.live <= 0) {
+      this.#byRank.delete(order.listedRank);
+      const i = this.levels.indexOf(level);
+      if (i >= 0) this.levels.splice(i, 1);
+    } else {
+      level.compactIfSparse();
+    }
+  }
+
+  best(): PriceLevel | undefined {
+    return this.levels[0];
+  }
+
+  /** Open orders best first. */
+  *orders(): IterableIterator<OrderState> {
+    for (const level of this.levels) {
+      for (let i = level.head; i < level.orders.length; i++) {
+        const o = level.orders[i]!;
+        if (o.status === 'open') yield o;
+      }
+    }
+  }
+
+  /** Total taker stake available at ranks ≥ `minRank`, stopping once `enough` is reached. */
+  capacityAtOrBetter(minRank: number, enough = Infinity): number {
+    let total = 0;
+    for (const level of this.levels) {
+      if (level.rank < minRank) break;
+      for (let i = level.head; i < level.orders.length; i++) {
+        const o = level.orders[i]!;
+        if (o.status !== 'open') continue;
+        total += o.remaining * payout(o.odds);
+        if (total >= enough) return total;
+      }
+    }
+    return total;
+  }
+
+  get size(): number {
+    let n = 0;
+    for (const level of this.levels) n += level.live;
+    return n;
+  }
+}
+
+/** A two-sided market at one line. `selections[i]` is what a taker on side i backs. */
+export class Book {
+  readonly sides: readonly [BookSide, BookSide] = [new BookSide(), new BookSide()];
+  constructor(
+    readonly gameId: string,
+    readonly key: string,
+    readonly selections: readonly [Selection, Selection],
+  ) {}
+}

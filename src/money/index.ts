@@ -1,0 +1,5 @@
+export * from './fill.ts';
+export * from './rounding.ts';
+export * from './position.ts';
+export * from './grading.ts';
+export * from './liability.ts';

@@ -1,0 +1,107 @@
+import { describe, expect } from 'vitest';
+import { test, fc } from '@fast-check/vitest';
+import type { Selection } from '../../src/markets/types.ts';
+import type { Position } from '../../src/money/position.ts';
+import { pnlAtScore, worstCaseLiability, worstCaseScore } from '../../src/money/liability.ts';
+
+const team = fc.constantFrom<'home' | 'away'>('home', 'away');
+
+/** Quarter-step lines: mostly near the origin so that lines interact, some over the full range. */
+const quarterLine = (min: number, max: number, nearMin: number, nearMax: number): fc.Arbitrary<number> =>
+  fc
+    .oneof(
+      { arbitrary: fc.integer({ min: nearMin * 4, max: nearMax * 4 }), weight: 3 },
+      { arbitrary: fc.integer({ min: min * 4, max: max * 4 }), weight: 1 },
+    )
+    .map((q) => q / 4 + 0);
+
+// spreads in −10..10, totals in 0..20
+const selectionArb: fc.Arbitrary<Selection> = fc.oneof(
+  team.map((t): Selection => ({ type: 'moneyline', team: t })),
+  fc.tuple(team, quarterLine(-10, 10, -3, 3)).map(([t, line]): Selection => ({ type: 'spread', team: t, line })),
+  fc
+    .tuple(fc.constantFrom<'over' | 'under'>('over', 'under'), quarterLine(0, 20, 0, 5))
+    .map(([ou, line]): Selection => ({ type: 'total', ou, line })),
+  fc
+    .tuple(fc.constantFrom<'home' | 'away' | 'draw'>('home', 'away', 'draw'), fc.boolean())
+    .map(([outcome, yes]): Selection => ({ type: 'moneyline1x2', outcome, yes })),
+);
+
+const oddsArb = fc.oneof(fc.integer({ min: 100, max: 1000 }), fc.integer({ min: -1000, max: -100 }));
+
+const positionArb: fc.Arbitrary<Position> = fc.record({
+  selection: selectionArb,
+  amount: fc.integer({ min: 1, max: 100_000 }).map((c) => c / 100),
+  odds: oddsArb,
+  commissionRate: fc.constantFrom(0, 0.01, 0.02),
+  contingent: fc.boolean(),
+});
+
+const positionsArb = fc.array(positionArb, { minLength: 0, maxLength: 16 });
+
+function lineOf(s: Selection): number {
+  return s.type === 'spread' || s.type === 'total' ? Math.abs(s.line) : 0;
+}
+
+/** Minimum of pnlAtScore over away, home in 0..N, N = max |line| + 4. */
+function gridMinimum(ps: readonly Position[]): number {
+  let n = 0;
+  for (const p of ps) n = Math.max(n, lineOf(p.selection));
+  const N = Math.ceil(n) + 4;
+  let min = Infinity;
+  for (let away = 0; away <= N; away++) {
+    for (let home = 0; home <= N; home++) min = Math.min(min, pnlAtScore(ps, { away, home }));
+  }
+  return min;
+}
+
+function close(a: number, b: number): boolean {
+  return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
+}
+
+describe('worstCaseLiability properties', () => {
+  test.prop([positionsArb], { numRuns: 300 })('equals the brute-force minimum over a large enough grid', (ps) => {
+    const exact = worstCaseLiability(ps);
+    const grid = Math.min(0, gridMinimum(ps));
+    expect(close(exact, grid), `exact ${exact} grid ${grid}`).toBe(true);
+  });
+
+  test.prop([positionsArb], { numRuns: 300 })('is never positive and never -0', (ps) => {
+    const l = worstCaseLiability(ps);
+    expect(l).toBeLessThanOrEqual(0);
+    expect(Object.is(l, -0)).toBe(false);
+  });
+
+  test.prop([positionsArb, positionArb], { numRuns: 300 })('adding a contingent order never makes it better', (ps, extra) => {
+    const before = worstCaseLiability(ps);
+    const after = worstCaseLiability([...ps, { ...extra, contingent: true }]);
+    expect(after <= before || close(after, before), `before ${before} after ${after}`).toBe(true);
+  });
+
+  test.prop([positionsArb], { numRuns: 300 })('worstCaseScore attains the liability at a valid score', (ps) => {
+    const w = worstCaseScore(ps);
+    expect(Number.isInteger(w.score.home) && w.score.home >= 0).toBe(true);
+    expect(Number.isInteger(w.score.away) && w.score.away >= 0).toBe(true);
+    expect(Object.is(w.score.home, -0) || Object.is(w.score.away, -0)).toBe(false);
+    const at = pnlAtScore(ps, w.score);
+    expect(close(Math.min(0, at), w.liability), `at ${at} liability ${w.liability}`).toBe(true);
+    // the score attains the minimum P&L itself, not only the capped liability
+    expect(close(at, gridMinimum(ps)) || at < gridMinimum(ps), `at ${at}`).toBe(true);
+    expect(w.liability).toBe(worstCaseLiability(ps));
+  });
+
+  test.prop([positionsArb], { numRuns: 300 })('no position ever lowers the P&L below the liability', (ps) => {
+    const l = worstCaseLiability(ps);
+    for (const score of [
+      { away: 0, home: 0 },
+      { away: 1, home: 0 },
+      { away: 0, home: 1 },
+      { away: 3, home: 7 },
+      { away: 12, home: 2 },
+      { away: 30, home: 30 },
+    ]) {
+      const v = pnlAtScore(ps, score);
+      expect(v >= l || close(v, l)).toBe(true);
+    }
+  });
+});
