@@ -23,7 +23,7 @@ export class GameExposure {
 
   positions(extra?: Position): Position[] {
     const out: Position[] = [];
-    for (const b of this.bets) out.push(b.position);
+    for (const b of this.bets) out.push(b);
     for (const o of this.resting) {
       if (o.remaining > DUST) out.push({ selection: o.selection, amount: o.remaining, odds: o.odds, commissionRate: 0, contingent: true });
     }
@@ -39,7 +39,7 @@ export class GameExposure {
 
   /** Worst case over matched bets only: what getGameLiability reports (≤ 0). */
   matchedLiability(): number {
-    return worstCaseLiability(this.bets.map((b) => b.position));
+    return worstCaseLiability(this.bets);
   }
 }
 

@@ -1,11 +1,10 @@
 import { invertOdds, oddsRank, payout, withinPostArbBand } from '../odds/american.ts';
-import { fillMoney } from '../money/fill.ts';
 import { bookKeyOf, oppositeSelection, sideIndexOf, type MarketType, type Score, type Selection } from '../markets/types.ts';
 import type { Clock } from '../shared/clock.ts';
 import { TimerHeap } from '../shared/heap.ts';
 import { err, ok, type Result } from '../shared/result.ts';
 import { Account } from './accounts.ts';
-import { betViewOf, type BetState } from './bet-state.ts';
+import { betViewOf, moneyOf, type BetState } from './bet-state.ts';
 import { Book, type BookSide } from './book.ts';
 import { createIdGenerator, isObjectId, type IdGenerator } from './ids.ts';
 import { liveDelayMs } from './live-delay.ts';
@@ -36,7 +35,7 @@ import type {
   UnmatchedResult,
   UserErrorCode,
 } from './types.ts';
-import { validatePlaceInput, wireOf, type InternedSelection, type ValidOrder } from './wire.ts';
+import { validatePlaceInput, wireOf, type GameEntry, type ValidOrder } from './wire.ts';
 
 export interface EngineOptions {
   readonly clock: Clock;
@@ -55,6 +54,12 @@ export interface EngineOptions {
    * Bets are kept until settlement regardless. Default 24 h.
    */
   readonly closedOrderRetentionMs?: number;
+  /**
+   * Called when an event listener throws. The engine never lets a listener's exception
+   * escape into the caller or stop delivery to the other listeners. Default: counted only
+   * (see `listenerErrorCount`); hosts pass their logger.
+   */
+  readonly onListenerError?: (error: unknown, event: EngineEvent) => void;
 }
 
 type Timer =
@@ -72,7 +77,7 @@ interface DelayedTicket {
 interface GameState {
   game: EngineGame;
   /** Interned selections of this game (see wire.ts). */
-  readonly selections: Map<string, InternedSelection>;
+  readonly selections: GameEntry['selections'];
   readonly books: Map<string, Book>;
   readonly bets: BetState[];
   /** Open orders on the game, for expiry at start and end. */
@@ -98,8 +103,10 @@ export class MatchingEngine {
   readonly #liveDelay: (league: string) => number;
   readonly #cancelOnGameStart: boolean;
   readonly #retentionMs: number;
+  readonly #onListenerError: ((error: unknown, event: EngineEvent) => void) | undefined;
+  #listenerErrors = 0;
   /** Closed orders in closing order, for pruning after the retention period. */
-  #closed: { order: OrderState; at: number }[] = [];
+  #closed: OrderState[] = [];
   #closedHead = 0;
 
   readonly #games = new Map<string, GameState>();
@@ -128,6 +135,7 @@ export class MatchingEngine {
     this.#liveDelay = options.liveDelayMs ?? liveDelayMs;
     this.#cancelOnGameStart = options.cancelOnGameStart ?? true;
     this.#retentionMs = options.closedOrderRetentionMs ?? 86_400_000;
+    this.#onListenerError = options.onListenerError;
   }
 
   // ---------------------------------------------------------------- events
@@ -162,11 +170,26 @@ export class MatchingEngine {
         const batch = this.#pending;
         this.#pending = [];
         this.#changedSides.clear();
-        for (const event of batch) for (const l of [...this.#listeners]) l(event);
+        const listeners = [...this.#listeners];
+        for (const event of batch) {
+          for (const l of listeners) {
+            try {
+              l(event);
+            } catch (error) {
+              this.#listenerErrors++;
+              this.#onListenerError?.(error, event);
+            }
+          }
+        }
       }
     } finally {
       this.#dispatching = false;
     }
+  }
+
+  /** How many times a listener threw (each was isolated and reported to onListenerError). */
+  get listenerErrorCount(): number {
+    return this.#listenerErrors;
   }
 
   // ---------------------------------------------------------------- setup
@@ -184,7 +207,7 @@ export class MatchingEngine {
   }
 
   addGame(input: NewGame): Result<EngineGame, EngineError<GameErrorCode>> {
-    this.#advance();
+    this.advance(); // flushes due work's events now: the error returns below do not flush
     if (!isObjectId(input.id)) return err({ code: 'invalid_id', message: `invalid game id: ${String(input.id)}` });
     if (this.#games.has(input.id)) return err({ code: 'duplicate_game', message: `game ${input.id} exists` });
     const [away, home] = input.participants ?? [];
@@ -221,7 +244,7 @@ export class MatchingEngine {
 
   /** Change a game's live flag or start time. Going live (or reaching the start) expires pre-game orders. */
   updateGame(gameId: string, patch: { readonly live?: boolean; readonly start?: number }): Result<EngineGame, EngineError<GameErrorCode>> {
-    this.#advance();
+    this.advance(); // flushes due work's events now: the error returns below do not flush
     const state = this.#games.get(gameId);
     if (!state) return err({ code: 'game_not_found', message: `game ${gameId} not found` });
     if (state.game.ended) return err({ code: 'game_ended', message: `game ${gameId} has ended` });
@@ -287,15 +310,16 @@ export class MatchingEngine {
   }
 
   #retire(order: OrderState): void {
-    this.#closed.push({ order, at: this.#clock.now() });
+    order.closedAt = this.#clock.now();
+    this.#closed.push(order);
   }
 
   #pruneClosed(now: number): void {
     const closed = this.#closed;
     let head = this.#closedHead;
     const horizon = now - this.#retentionMs;
-    while (head < closed.length && closed[head]!.at <= horizon) {
-      this.#orders.delete(closed[head]!.order.id);
+    while (head < closed.length && closed[head]!.closedAt <= horizon) {
+      this.#orders.delete(closed[head]!.id);
       head++;
     }
     if (head > 1024 && head * 2 > closed.length) {
@@ -324,7 +348,7 @@ export class MatchingEngine {
         continue;
       }
       const v = validatePlaceInput(input, this.#lookupGame);
-      out.push(v.ok ? this.#placeValid(user, v.order, true) : failure('validation_error', v.message));
+      out.push(typeof v === 'string' ? failure('validation_error', v) : this.#placeValid(user, v, true));
     }
     this.#flush();
     return out;
@@ -356,7 +380,9 @@ export class MatchingEngine {
         break;
       case 'fillOrKill':
         if (!crossing) return failure('rejected_order_type_rules', 'fill or kill has no matches');
-        if (order.bet - takeSide!.capacityAtOrBetter(limitRank, order.bet) > this.#fokResidual) {
+        // Capacity is a float sum of risk × payout (17.90 × 100/179 = 9.999999999999998): allow
+        // for that rounding so an exact residual of 10 counts as complete.
+        if (order.bet - takeSide!.capacityAtOrBetter(limitRank, order.bet) > this.#fokResidual + 1e-12 * Math.max(1, order.bet)) {
           return failure('rejected_order_type_rules', 'fill or kill matched but not fully');
         }
         break;
@@ -416,6 +442,7 @@ export class MatchingEngine {
       isPostArb: v.orderType === 'postArb',
       userReference: v.userReference,
       seq: ++this.#orderSeq,
+      closedAt: 0,
     };
     this.#orders.set(order.id, order);
 
@@ -508,14 +535,11 @@ export class MatchingEngine {
       if (taker.remaining <= DUST) taker.remaining = 0;
 
       const txID = this.#ids.next();
-      const takerMoney = fillMoney(stake, level.listedOdds, takerRate);
-      const makerMoney = fillMoney(makerRisk, maker.odds, 0);
-      const takerSelection = taker.selection;
-      const makerBet = this.#recordBet(makerUser, maker, txID, 'offer', makerMoney, now);
-      const takerBet = this.#recordBet(takerUser, taker, txID, 'wager', takerMoney, now, takerSelection);
-      // The maker's resting risk became a matched bet of the same risk: bound unchanged but
-      // for the resting part that left the book.
-      makerUser.adjustBound(makerExposure, makerMoney.risk - makerRisk);
+      const makerBet = this.#recordBet(makerUser, maker, txID, 'offer', makerRisk, maker.odds, 0, now);
+      const takerBet = this.#recordBet(takerUser, taker, txID, 'wager', stake, level.listedOdds, takerRate, now);
+      // The maker's resting risk became a matched bet of the same risk: only the exact
+      // worst case needs recomputing.
+      makerUser.adjustBound(makerExposure, 0);
       state.matchedVolume += stake + makerRisk;
       touched = true;
 
@@ -528,9 +552,9 @@ export class MatchingEngine {
         orderID: maker.id,
         txID,
         wagerRequestID: taker.wagerRequestID,
-        risk: takerMoney.risk,
-        win: takerMoney.win,
-        winWithoutCommission: takerMoney.winWithoutCommission,
+        risk: takerBet.risk,
+        win: takerBet.win,
+        winWithoutCommission: takerBet.winWithoutCommission,
       };
       if (taker.wire.market !== undefined) result.market = taker.wire.market;
       if (taker.userReference !== null) result.userReference = taker.userReference;
@@ -548,9 +572,9 @@ export class MatchingEngine {
               userId: takerBet.userId,
               orderId: taker.id,
               wagerRequestID: taker.wagerRequestID,
-              selection: takerSelection,
+              selection: taker.selection,
               wire: taker.wire,
-              money: takerMoney,
+              money: moneyOf(takerBet),
               userReference: taker.userReference,
               orderCreatedAt: taker.createdAt,
             },
@@ -560,7 +584,7 @@ export class MatchingEngine {
               wagerRequestID: maker.wagerRequestID,
               selection: maker.selection,
               wire: maker.wire,
-              money: makerMoney,
+              money: moneyOf(makerBet),
               userReference: maker.userReference,
               orderCreatedAt: maker.createdAt,
             },
@@ -577,11 +601,16 @@ export class MatchingEngine {
     order: OrderState,
     txID: string,
     origin: 'offer' | 'wager',
-    money: ReturnType<typeof fillMoney>,
+    amount: number,
+    odds: number,
+    commissionRate: number,
     now: number,
-    selection: Selection = order.selection,
   ): BetState {
-    const commissionRate = origin === 'wager' && !order.isPostArb ? user.commissionRate : 0;
+    // Money of the fill per feeds-and-semantics §4 (same formulas as money/fill.ts, inline
+    // so a fill allocates one record per side).
+    const winWithoutCommission = amount * payout(odds);
+    const commissionOnWin = commissionRate * winWithoutCommission;
+    const commissionOnLoss = commissionRate * (amount < winWithoutCommission ? amount : winWithoutCommission);
     const bet: BetState = {
       id: this.#ids.next(),
       txID,
@@ -589,15 +618,21 @@ export class MatchingEngine {
       orderId: order.id,
       wagerRequestID: order.wagerRequestID,
       gameId: order.gameId,
-      selection,
+      selection: order.selection,
       wire: order.wire,
-      money,
+      amount,
+      odds,
+      commissionRate,
+      winWithoutCommission,
+      win: winWithoutCommission - commissionOnWin,
+      risk: amount + commissionOnLoss,
+      commissionOnWin,
+      commissionOnLoss,
       origin,
       isPostArb: order.isPostArb,
       userReference: order.userReference,
       createdAt: order.createdAt,
       matchedAt: now,
-      position: { selection, amount: money.amount, odds: money.odds, commissionRate },
       grade: null,
     };
     this.#games.get(order.gameId)!.bets.push(bet);
@@ -606,7 +641,7 @@ export class MatchingEngine {
     list.push(bet);
     const exposure = user.exposureOf(order.gameId);
     exposure.bets.push(bet);
-    if (origin === 'wager') user.adjustBound(exposure, money.risk);
+    if (origin === 'wager') user.adjustBound(exposure, bet.risk);
     return bet;
   }
 
@@ -650,10 +685,11 @@ export class MatchingEngine {
     if (order.status !== 'open') {
       const reasonText =
         order.status === 'filled' ? 'order already filled' : order.status === 'expired' ? 'order is expired' : 'order already cancelled';
-      return { success: false, code: 'not_cancellable', reason: reasonText, order: viewOf(order) };
+      return { success: false, code: 'not_cancellable', reason: reasonText, order };
     }
     this.#close(order, 'cancelled', reason);
-    return { success: true, order: viewOf(order) };
+    // A closed order never changes again, so its record can serve as the view.
+    return { success: true, order };
   }
 
   /** Take an open order off the book; `remaining` keeps the amount at that moment for reporting. */
@@ -688,7 +724,7 @@ export class MatchingEngine {
   }
 
   #settle(gameId: string, verdict: Verdict): Result<readonly GradeVersion[], EngineError<GameErrorCode>> {
-    this.#advance();
+    this.advance(); // flushes due work's events now: the error return below does not flush
     const state = this.#games.get(gameId);
     if (!state) return err({ code: 'game_not_found', message: `game ${gameId} not found` });
     const wasEnded = state.game.ended;

@@ -33,6 +33,8 @@ export interface OrderState {
   readonly userReference: string | null;
   /** Time priority: smaller rested first. */
   readonly seq: number;
+  /** When the order left `open` (0 while open); drives retention. */
+  closedAt: number;
 }
 
 export function viewOf(o: OrderState): OrderView {

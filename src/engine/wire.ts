@@ -1,6 +1,7 @@
 import { isValidAmericanOdds, normalizeOdds, type AmericanOdds } from '../odds/american.ts';
 import { isMarketType, isQuarterMultiple, type Selection, type Team } from '../markets/types.ts';
 import { isObjectId } from './ids.ts';
+import { DUST } from './order-state.ts';
 import { ORDER_TYPES, type EngineGame, type OrderType, type PlaceInput, type WireSelection } from './types.ts';
 
 /** A place input that passed validation, with the selection in canonical form. */
@@ -15,13 +16,14 @@ export interface ValidOrder {
   readonly userReference: string | null;
 }
 
-export type Validation = { readonly ok: true; readonly order: ValidOrder } | { readonly ok: false; readonly message: string };
+/** A valid order, or the message of a `validation_error`. */
+export type Validation = ValidOrder | string;
 
 export const MAX_USER_REFERENCE_LENGTH = 128;
 /** Sanity bound on a single stake; far above any real order, it only keeps arithmetic finite. */
 export const MAX_BET = 1e9;
 
-const invalid = (message: string): Validation => ({ ok: false, message });
+const invalid = (message: string): Validation => message;
 const ORDER_TYPE_SET: ReadonlySet<string> = new Set(ORDER_TYPES);
 
 export interface InternedSelection {
@@ -36,26 +38,28 @@ export interface InternedSelection {
  */
 export interface GameEntry {
   readonly game: EngineGame;
-  readonly selections: Map<string, InternedSelection>;
+  /** type → side → market-or-number → interned selection. */
+  readonly selections: Map<string, Map<unknown, Map<unknown, InternedSelection>>>;
 }
 
+const MAX_INTERNED_PER_GAME_TYPE = 4096;
+
 function interned(entry: GameEntry, type: Selection['type'], side: unknown, market: unknown, number: unknown): InternedSelection | string {
-  const { game, selections: perGame } = entry;
-  // Only well-typed inputs share a cache key: String() would make ['id'] or '3.5' collide with
-  // a valid 'id' or 3.5 (and it throws on objects without a primitive form).
-  const cacheable =
-    typeof side === 'string' && (market === undefined || typeof market === 'string') && (number === undefined || number === null || typeof number === 'number');
-  if (!cacheable) {
-    const selection = selectionOf(game, type, side, market, number);
-    return typeof selection === 'string' ? selection : { selection, wire: wireOf(game, selection) };
-  }
-  const key = `${type}|${side}|${market}|${number}`;
-  const hit = perGame.get(key);
+  const game = entry.game;
+  let bySide = entry.selections.get(type);
+  if (!bySide) entry.selections.set(type, (bySide = new Map()));
+  let byDetail = bySide.get(side);
+  const detail = type === 'moneyline1x2' ? market : type === 'moneyline' ? null : number;
+  const hit = byDetail?.get(detail);
   if (hit) return hit;
   const selection = selectionOf(game, type, side, market, number);
   if (typeof selection === 'string') return selection;
   const made = { selection, wire: wireOf(game, selection) };
-  if (perGame.size < 10_000) perGame.set(key, made);
+  // Only valid selections are interned, and the count is bounded, so junk input cannot grow it.
+  if (bySide.size < MAX_INTERNED_PER_GAME_TYPE) {
+    if (!byDetail) bySide.set(side, (byDetail = new Map()));
+    if (byDetail.size < MAX_INTERNED_PER_GAME_TYPE) byDetail.set(detail, made);
+  }
   return made;
 }
 
@@ -94,6 +98,8 @@ export function validatePlaceInput(input: PlaceInput, lookupGame: (id: string) =
   }
   if (typeof bet !== 'number' || !Number.isFinite(bet) || bet <= 0) return invalid(`invalid bet: ${truncate(show(bet))}; must be a positive number`);
   if (bet > MAX_BET) return invalid(`invalid bet: ${bet} exceeds the maximum of ${MAX_BET}`);
+  // The engine treats amounts at or below DUST as zero: such a stake could neither fill nor rest.
+  if (bet <= DUST) return invalid(`invalid bet: ${bet} is below the minimum stake`);
   let expiry: number | null = null;
   if (expirationMinutes !== undefined && expirationMinutes !== null) {
     if (typeof expirationMinutes !== 'number' || !Number.isFinite(expirationMinutes) || expirationMinutes <= 0) {
@@ -111,17 +117,14 @@ export function validatePlaceInput(input: PlaceInput, lookupGame: (id: string) =
   const sel = interned(entry, type, side, market, number);
   if (typeof sel === 'string') return invalid(sel);
   return {
-    ok: true,
-    order: {
-      gameId: gameID,
-      selection: sel.selection,
-      wire: sel.wire,
-      odds: normalizeOdds(odds),
-      bet,
-      orderType: ot as OrderType,
-      expirationMinutes: expiry,
-      userReference: reference,
-    },
+    gameId: gameID,
+    selection: sel.selection,
+    wire: sel.wire,
+    odds: normalizeOdds(odds),
+    bet,
+    orderType: ot as OrderType,
+    expirationMinutes: expiry,
+    userReference: reference,
   };
 }
 
