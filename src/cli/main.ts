@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { registerDemo } from './demo.ts';
+import { registerSim } from './sim.ts';
 
 const program = new Command();
 program
@@ -9,5 +10,6 @@ program
   .showHelpAfterError();
 
 registerDemo(program);
+registerSim(program);
 
 await program.parseAsync(process.argv);

@@ -17,6 +17,13 @@ export interface ManualTimeSource extends TimeSource {
   /** Move time forward, running every action due on the way, in order. */
   advance(ms: number): void;
   advanceTo(ms: number): void;
+  /**
+   * Like advanceTo, but one due instant at a time, awaiting `settle` between them, so the
+   * promise and I/O work an action starts finishes before later actions run — as it would
+   * in real time. A server's 15 s timeout must not beat a 5 s delayed order just because
+   * the clock jumped over both at once.
+   */
+  advanceToSettling(ms: number, settle: () => Promise<void>): Promise<void>;
 }
 
 /** Wall time, optionally compressed: at speed 60 an hour of exchange time passes in a minute. */
@@ -39,11 +46,21 @@ export function manualTime(startMs = Date.UTC(2026, 0, 1)): ManualTimeSource {
     scheduler.flush();
     scheduler.frame = ms;
   };
+  const nextDue = (): number | undefined => scheduler.actions[0]?.delay;
   return {
     kind: 'manual',
     clock: { now: () => scheduler.now() },
     scheduler,
     advanceTo,
+    advanceToSettling: async (ms, settle) => {
+      if (ms < scheduler.frame) throw new RangeError(`time cannot go backwards (${ms} < ${scheduler.frame})`);
+      for (let due = nextDue(); due !== undefined && due <= ms; due = nextDue()) {
+        advanceTo(Math.max(due, scheduler.frame));
+        await settle();
+      }
+      advanceTo(ms);
+      await settle();
+    },
     advance: (ms: number) => {
       if (!(ms >= 0)) throw new RangeError(`advance needs a non-negative duration, got ${ms}`);
       advanceTo(scheduler.frame + ms);
@@ -97,4 +114,9 @@ class ScaledAction<T> extends Subscription implements SchedulerAction<T> {
     }, Math.max(0, delay / this.scheduler.speed));
     return this;
   }
+}
+
+/** Resolves after pending promise callbacks and I/O callbacks have run (one event-loop turn). */
+export function settleEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }

@@ -1,0 +1,127 @@
+import { randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
+import { MatchingEngine } from '../engine/engine.ts';
+import { createIdGenerator, type IdGenerator } from '../engine/ids.ts';
+import { createRandom, type Random } from '../shared/random.ts';
+import type { TimeSource } from '../shared/time.ts';
+import { SimAccounts } from './accounts.ts';
+import { TokenStore } from './auth/tokens.ts';
+import { RollingWindowLimiter } from './rate-limit.ts';
+import { EnginePump } from './engine-pump.ts';
+
+/** Fault injection for resilience tests (POST /admin/faults). All off by default. */
+export interface Faults {
+  /** Close every socket connection at this period (ms); 0 = off. */
+  dropSocketsEveryMs: number;
+  /** Fraction of REST calls answered 503 (half of them after the 15 s server timeout, as a timeout). */
+  restErrorRate: number;
+  /** Added latency per REST call, ms (real time: it models the network, not the exchange clock). */
+  restLatencyMs: number;
+  /** Fraction of feed frames replaced by malformed ones. */
+  malformedFeedRate: number;
+  /** While > 0, the next N REST calls answer 429 with Retry-After. */
+  rateLimitBurst: number;
+  /** Login answers 428 CHALLENGE_REQUIRED while set. */
+  loginChallenge: boolean;
+}
+
+export const NO_FAULTS: Faults = {
+  dropSocketsEveryMs: 0,
+  restErrorRate: 0,
+  restLatencyMs: 0,
+  malformedFeedRate: 0,
+  rateLimitBurst: 0,
+  loginChallenge: false,
+};
+
+export interface SimLimits {
+  /** Global per-IP limit: 3000 per rolling 60 s. */
+  readonly global: RollingWindowLimiter;
+  /** Named per-user limiters used by routes (getGradedSince 10/5 s, getGraded 60/min). */
+  readonly perUser: ReadonlyMap<string, RollingWindowLimiter>;
+}
+
+export interface SimSettings {
+  /** Server-side request timeout (contract: 15 s → 503). */
+  readonly requestTimeoutMs: number;
+  /** Largest place / cancelMultiple batch accepted (the contract gives none). */
+  readonly maxBatch: number;
+  /** User-feed replay retention: messages older than this, or beyond the count, are gone (cache_expired). */
+  readonly userFeedRetentionMs: number;
+  readonly userFeedRetentionCount: number;
+  /** Whether the admin API is mounted (loopback only). */
+  readonly admin: boolean;
+}
+
+/**
+ * Everything the simulator's routes and sockets share. One engine, one time source; the
+ * Node event loop serialises every call into it, so the engine is the one writer.
+ */
+export interface SimContext {
+  readonly engine: MatchingEngine;
+  /** Runs the engine's due work on the scheduler; awaits live-delayed orders. */
+  readonly pump: EnginePump;
+  readonly time: TimeSource;
+  readonly ids: IdGenerator;
+  readonly random: Random;
+  readonly accounts: SimAccounts;
+  readonly tokens: TokenStore;
+  readonly limits: SimLimits;
+  readonly faults: Faults;
+  readonly settings: SimSettings;
+  readonly log: Logger;
+  /** Secret for the signed `auth` cookie and the getGradedSince cursor. */
+  readonly secret: Buffer;
+  /** Hooks for parts that register later (sockets, market); called on admin and lifecycle changes. */
+  readonly hooks: SimHooks;
+}
+
+export interface SimHooks {
+  /** Called when the clock was moved by /admin/clock (manual mode): run due work. */
+  readonly onClockAdvanced: (() => void)[];
+  /** Called by close(), last registered first. */
+  readonly onClose: (() => void | Promise<void>)[];
+  /** Called when faults change. */
+  readonly onFaultsChanged: ((faults: Faults) => void)[];
+}
+
+export interface ContextOptions {
+  readonly time: TimeSource;
+  readonly seed: number;
+  readonly log: Logger;
+  readonly settings?: Partial<SimSettings>;
+}
+
+export function createContext(options: ContextOptions): SimContext {
+  const { time, seed } = options;
+  const ids = createIdGenerator(seed);
+  const engine = new MatchingEngine({ clock: time.clock, ids });
+  return {
+    engine,
+    pump: new EnginePump(engine, time.clock, time.scheduler),
+    time,
+    ids,
+    random: createRandom(seed),
+    accounts: new SimAccounts(ids),
+    tokens: new TokenStore(time.clock),
+    limits: {
+      global: new RollingWindowLimiter(3000, 60_000, time.clock),
+      perUser: new Map([
+        ['gradedSince', new RollingWindowLimiter(10, 5_000, time.clock)],
+        ['graded', new RollingWindowLimiter(60, 60_000, time.clock)],
+      ]),
+    },
+    faults: { ...NO_FAULTS },
+    settings: {
+      requestTimeoutMs: 15_000,
+      maxBatch: 200,
+      userFeedRetentionMs: 10 * 60_000,
+      userFeedRetentionCount: 50_000,
+      admin: false,
+      ...options.settings,
+    },
+    log: options.log,
+    secret: randomBytes(32),
+    hooks: { onClockAdvanced: [], onClose: [], onFaultsChanged: [] },
+  };
+}

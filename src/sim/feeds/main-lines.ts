@@ -1,0 +1,126 @@
+import type { MatchingEngine } from '../../engine/engine.ts';
+import type { EngineGame, ListedOrder } from '../../engine/types.ts';
+import type { Selection } from '../../markets/types.ts';
+import { sideLabel, type SideLabel } from '../render/book.ts';
+
+/** The main spread (home view, and away = its negation) and total of a game; null where no line has orders. */
+export interface MainLines {
+  readonly mainHomeSpread: number | null;
+  readonly mainAwaySpread: number | null;
+  readonly mainTotal: number | null;
+}
+
+export const NO_MAIN_LINES: MainLines = { mainHomeSpread: null, mainAwaySpread: null, mainTotal: null };
+
+/** One book of a game as the price feed caches it: side labels and the resting liquidity per side. */
+export interface CachedBook {
+  readonly key: string;
+  readonly selections: readonly [Selection, Selection];
+  readonly labels: readonly [SideLabel, SideLabel];
+  /** Σ sumUntaken per side (what takers of that side can stake). */
+  readonly liquidity: [number, number];
+  /** Side whose `liquidity` must be re-read from the engine before use. */
+  readonly stale: [boolean, boolean];
+}
+
+/**
+ * Per-game cache of the price feed: book labels (immutable per book) and resting
+ * liquidity, kept current from the side lists the feed reads anyway, so main lines cost a
+ * scan of a handful of books rather than of every resting order. Main lines follow the
+ * v2 orderbook's definition (`rest/orderbook.ts` mainLines): the line with the most
+ * resting sumUntaken over both sides.
+ */
+export class GameBooks {
+  readonly #books = new Map<string, CachedBook>();
+  #main: MainLines = NO_MAIN_LINES;
+  #mainDirty = true;
+
+  constructor(
+    private readonly engine: MatchingEngine,
+    readonly gameId: string,
+    game: EngineGame,
+  ) {
+    for (const b of engine.books(gameId)) this.#add(game, b.key, b.selections);
+  }
+
+  book(game: EngineGame, bookKey: string): CachedBook | undefined {
+    const hit = this.#books.get(bookKey);
+    if (hit) return hit;
+    const found = this.engine.books(this.gameId).find((b) => b.key === bookKey);
+    return found ? this.#add(game, found.key, found.selections) : undefined;
+  }
+
+  /** Record the side's state from a list just read. */
+  update(book: CachedBook, side: 0 | 1, listed: readonly ListedOrder[]): void {
+    book.liquidity[side] = sumUntaken(listed);
+    book.stale[side] = false;
+    if (isLined(book)) this.#mainDirty = true;
+  }
+
+  /** The side changed but was not read (no subscriber): re-read lazily when main lines need it. */
+  invalidate(book: CachedBook, side: 0 | 1): void {
+    book.stale[side] = true;
+    if (isLined(book)) this.#mainDirty = true;
+  }
+
+  mainLines(): MainLines {
+    if (!this.#mainDirty) return this.#main;
+    let spread: { line: number; liquidity: number } | null = null;
+    let total: { line: number; liquidity: number } | null = null;
+    for (const b of this.#books.values()) {
+      if (!isLined(b)) continue;
+      for (const side of [0, 1] as const) {
+        if (b.stale[side]) {
+          b.liquidity[side] = sumUntaken(this.engine.bookSide(this.gameId, b.key, side));
+          b.stale[side] = false;
+        }
+      }
+      const liquidity = b.liquidity[0] + b.liquidity[1];
+      if (!(liquidity > 0)) continue;
+      // Side 0 of a spread book backs home at its line; of a total book, over at its line.
+      const sel = b.selections[0];
+      const line = sel.type === 'spread' || sel.type === 'total' ? sel.line : 0;
+      if (sel.type === 'spread') {
+        if (!spread || better(liquidity, line, spread)) spread = { line, liquidity };
+      } else if (!total || better(liquidity, line, total)) {
+        total = { line, liquidity };
+      }
+    }
+    this.#main = {
+      mainHomeSpread: spread ? spread.line : null,
+      mainAwaySpread: spread ? -spread.line || 0 : null,
+      mainTotal: total ? total.line : null,
+    };
+    this.#mainDirty = false;
+    return this.#main;
+  }
+
+  #add(game: EngineGame, key: string, selections: readonly [Selection, Selection]): CachedBook {
+    const book: CachedBook = {
+      key,
+      selections,
+      labels: [sideLabel(game, selections[0]), sideLabel(game, selections[1])],
+      liquidity: [0, 0],
+      stale: [true, true],
+    };
+    this.#books.set(key, book);
+    this.#mainDirty = true;
+    return book;
+  }
+}
+
+function isLined(b: CachedBook): boolean {
+  const t = b.selections[0].type;
+  return t === 'spread' || t === 'total';
+}
+
+function sumUntaken(listed: readonly ListedOrder[]): number {
+  let sum = 0;
+  for (const o of listed) sum += o.sumUntaken;
+  return sum;
+}
+
+function better(liquidity: number, line: number, current: { line: number; liquidity: number }): boolean {
+  if (liquidity !== current.liquidity) return liquidity > current.liquidity;
+  return Math.abs(line) < Math.abs(current.line);
+}

@@ -1,0 +1,132 @@
+import { z } from 'zod';
+
+const idList = z.array(z.string()).nullish();
+
+const SubscribeFrame = z.object({
+  type: z.literal('subscribe'),
+  gameIDs: idList,
+  leagueIDs: idList,
+  sportIDs: idList,
+  replace: z.boolean().nullish(),
+});
+
+const UnsubscribeFrame = z.object({
+  type: z.literal('unsubscribe'),
+  gameIDs: idList,
+  leagueIDs: idList,
+  sportIDs: idList,
+});
+
+const SubscribeAllFrame = z.object({ type: z.literal('subscribeAll') });
+
+/** A client frame of the price feed (feeds-and-semantics §2). */
+export const PriceClientFrame = z.discriminatedUnion('type', [SubscribeFrame, UnsubscribeFrame, SubscribeAllFrame]);
+export type PriceClientFrame = z.infer<typeof PriceClientFrame>;
+
+/** What an update is about, as the filter matches it; league and sport already lowercased. */
+export interface UpdateKey {
+  readonly gameID: string;
+  readonly parentGameID: string | null;
+  readonly league: string;
+  readonly sport: string;
+}
+
+export function updateKey(game: { readonly id: string; readonly parentGameID: string | null; readonly league: string; readonly sport: string }): UpdateKey {
+  return { gameID: game.id, parentGameID: game.parentGameID, league: game.league.toLowerCase(), sport: game.sport.toLowerCase() };
+}
+
+/**
+ * One price-feed connection's subscription. Broadcast-all until narrowed; then an update
+ * is delivered when its game, parent game, league or sport is subscribed (league and
+ * sport case-insensitive, empty strings ignored).
+ */
+export class PriceFilter {
+  #all = true;
+  readonly #games = new Set<string>();
+  readonly #leagues = new Set<string>();
+  readonly #sports = new Set<string>();
+
+  get broadcastAll(): boolean {
+    return this.#all;
+  }
+
+  /** Apply a parsed client frame. */
+  apply(frame: PriceClientFrame): void {
+    switch (frame.type) {
+      case 'subscribeAll':
+        this.#all = true;
+        this.#clear();
+        return;
+      case 'subscribe': {
+        const games = clean(frame.gameIDs, false);
+        const leagues = clean(frame.leagueIDs, true);
+        const sports = clean(frame.sportIDs, true);
+        const empty = games.length + leagues.length + sports.length === 0;
+        if (frame.replace === true) {
+          // An all-empty replace means "nothing until I subscribe again".
+          this.#all = false;
+          this.#clear();
+        } else if (empty) {
+          return; // an all-empty additive subscribe is a no-op
+        } else if (this.#all) {
+          // The first narrowing subscribe leaves broadcast-all for exactly what it names.
+          this.#all = false;
+          this.#clear();
+        }
+        for (const g of games) this.#games.add(g);
+        for (const l of leagues) this.#leagues.add(l);
+        for (const s of sports) this.#sports.add(s);
+        return;
+      }
+      case 'unsubscribe':
+        for (const g of clean(frame.gameIDs, false)) this.#games.delete(g);
+        for (const l of clean(frame.leagueIDs, true)) this.#leagues.delete(l);
+        for (const s of clean(frame.sportIDs, true)) this.#sports.delete(s);
+        return;
+    }
+  }
+
+  matches(key: UpdateKey): boolean {
+    if (this.#all) return true;
+    if (this.#games.size > 0) {
+      if (key.gameID !== '' && this.#games.has(key.gameID)) return true;
+      if (key.parentGameID !== null && key.parentGameID !== '' && this.#games.has(key.parentGameID)) return true;
+    }
+    if (key.league !== '' && this.#leagues.has(key.league)) return true;
+    if (key.sport !== '' && this.#sports.has(key.sport)) return true;
+    return false;
+  }
+
+  /** For logs and tests. */
+  snapshot(): { all: boolean; gameIDs: string[]; leagueIDs: string[]; sportIDs: string[] } {
+    return { all: this.#all, gameIDs: [...this.#games], leagueIDs: [...this.#leagues], sportIDs: [...this.#sports] };
+  }
+
+  #clear(): void {
+    this.#games.clear();
+    this.#leagues.clear();
+    this.#sports.clear();
+  }
+}
+
+function clean(list: readonly string[] | null | undefined, lower: boolean): string[] {
+  if (!list) return [];
+  const out: string[] = [];
+  for (const raw of list) {
+    const v = raw.trim();
+    if (v !== '') out.push(lower ? v.toLowerCase() : v);
+  }
+  return out;
+}
+
+/** Parse a text frame; a string describing the problem when it is not a valid client frame. */
+export function parsePriceClientFrame(text: string): PriceClientFrame | string {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return 'not JSON';
+  }
+  const parsed = PriceClientFrame.safeParse(json);
+  return parsed.success ? parsed.data : `invalid frame: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`;
+}

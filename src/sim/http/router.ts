@@ -1,0 +1,48 @@
+import type { Handler, Route, AuthMode } from './types.ts';
+
+interface Compiled {
+  readonly route: Route;
+  readonly parts: readonly string[];
+}
+
+export interface Match {
+  readonly route: Route;
+  readonly params: Record<string, string>;
+}
+
+/** Exact paths with `:param` segments; no framework, nothing clever. */
+export class Router {
+  readonly #exact = new Map<string, Route>();
+  readonly #patterns: Compiled[] = [];
+
+  add(methods: string | readonly string[], pattern: string, auth: AuthMode, handler: Handler, limiter?: string): this {
+    const route: Route = { methods: typeof methods === 'string' ? [methods] : methods, pattern, auth, handler, ...(limiter ? { limiter } : {}) };
+    if (pattern.includes(':')) this.#patterns.push({ route, parts: pattern.split('/') });
+    else {
+      for (const m of route.methods) this.#exact.set(`${m} ${pattern}`, route);
+    }
+    return this;
+  }
+
+  /** `undefined` when no route has the path; `'method'` when the path exists with other methods. */
+  match(method: string, path: string): Match | 'method' | undefined {
+    const exact = this.#exact.get(`${method} ${path}`);
+    if (exact) return { route: exact, params: {} };
+    let pathKnown = [...this.#exact.keys()].some((k) => k.slice(k.indexOf(' ') + 1) === path);
+    const parts = path.split('/');
+    for (const c of this.#patterns) {
+      if (c.parts.length !== parts.length) continue;
+      const params: Record<string, string> = {};
+      let ok = true;
+      for (let i = 0; i < parts.length && ok; i++) {
+        const p = c.parts[i]!;
+        if (p.startsWith(':')) params[p.slice(1)] = decodeURIComponent(parts[i]!);
+        else ok = p === parts[i];
+      }
+      if (!ok) continue;
+      if (c.route.methods.includes(method)) return { route: c.route, params };
+      pathKnown = true;
+    }
+    return pathKnown ? 'method' : undefined;
+  }
+}

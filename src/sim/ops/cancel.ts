@@ -1,0 +1,38 @@
+import type { CancelOutcome, OrderView } from '../../engine/types.ts';
+import type { SimContext } from '../context.ts';
+import { describeOrder } from './describe.ts';
+
+/** Amounts at the moment of cancellation: `offered` the order's stake, `remaining` what was still resting. */
+function amounts(o: OrderView) {
+  return { odds: o.odds, filled: o.filled, offered: o.bet, remaining: o.status === 'open' ? o.remaining : o.bet - o.filled };
+}
+
+/** REST cancel result (exchange-api §2.5). Failures for invalid, unknown and foreign ids carry no sessionID. */
+export function renderRestCancel(ctx: SimContext, outcome: CancelOutcome): Record<string, unknown> {
+  if (!outcome.success) {
+    if (!outcome.order) return { success: false, reason: outcome.reason };
+    const o = outcome.order;
+    return { success: false, reason: outcome.reason, sessionID: o.id, description: describeOrder(ctx.engine.game(o.gameId), o), ...amounts(o), gameID: o.gameId, userReference: o.userReference };
+  }
+  const o = outcome.order;
+  return { success: true, sessionID: o.id, description: describeOrder(ctx.engine.game(o.gameId), o), ...amounts(o), gameID: o.gameId, userReference: o.userReference };
+}
+
+/** Orders-socket cancel result (feeds-and-semantics §6). */
+export function renderSocketCancel(ctx: SimContext, outcome: CancelOutcome, requestedId: unknown): Record<string, unknown> {
+  if (!outcome.success) {
+    const o = outcome.order;
+    return { success: false, orderID: o?.id ?? (typeof requestedId === 'string' ? requestedId : null), description: outcome.reason };
+  }
+  const o = outcome.order;
+  return {
+    success: true,
+    orderID: o.id,
+    ...amounts(o),
+    side: o.wire.side,
+    number: o.wire.number,
+    gameID: o.gameId,
+    userReference: o.userReference,
+    description: describeOrder(ctx.engine.game(o.gameId), o),
+  };
+}

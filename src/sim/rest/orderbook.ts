@@ -1,0 +1,196 @@
+import type { MatchingEngine } from '../../engine/engine.ts';
+import type { EngineGame } from '../../engine/types.ts';
+import type { Selection } from '../../markets/types.ts';
+import { oddsRank } from '../../odds/american.ts';
+import { listedSides, renderBookOrder, type RenderBookOptions, type WireBookOrder } from '../render/book.ts';
+import { renderGame, type WireGame } from '../render/game.ts';
+import { iso } from '../render/time.ts';
+
+/** The per-market collections of an orderbook game, named by the side a taker backs. */
+export const BOOK_ARRAYS = [
+  'homeMoneylines',
+  'awayMoneylines',
+  'homeSpreads',
+  'awaySpreads',
+  'over',
+  'under',
+  'homeMoneylines1x2',
+  'awayMoneylines1x2',
+  'draw1x2',
+] as const;
+export type BookArray = (typeof BOOK_ARRAYS)[number];
+
+/**
+ * Which collection a listed side belongs to: the selection a taker on it backs. A maker on
+ * home is listed for takers of away, so it shows under `awayMoneylines` (feeds §3). Both the
+ * yes and the no side of a 1x2 outcome go to that outcome's collection.
+ */
+export function bookArrayOf(taker: Selection): BookArray {
+  switch (taker.type) {
+    case 'moneyline':
+      return taker.team === 'home' ? 'homeMoneylines' : 'awayMoneylines';
+    case 'spread':
+      return taker.team === 'home' ? 'homeSpreads' : 'awaySpreads';
+    case 'total':
+      return taker.ou === 'over' ? 'over' : 'under';
+    case 'moneyline1x2':
+      return taker.outcome === 'home' ? 'homeMoneylines1x2' : taker.outcome === 'away' ? 'awayMoneylines1x2' : 'draw1x2';
+  }
+}
+
+export interface MainLines {
+  /** Spread line from home's view with the most resting liquidity (Σ sumUntaken, both sides). */
+  readonly mainHomeSpread: number | null;
+  readonly mainAwaySpread: number | null;
+  readonly mainTotal: number | null;
+}
+
+/** Main spread and total: the line with the most resting `sumUntaken` over both sides; null when none rests. */
+export function mainLines(engine: MatchingEngine, game: EngineGame): MainLines {
+  const spread = new Map<number, number>();
+  const total = new Map<number, number>();
+  for (const side of listedSides(engine, game)) {
+    const s = side.selection;
+    if (side.orders.length === 0) continue;
+    const liquidity = side.orders.reduce((sum, o) => sum + o.sumUntaken, 0);
+    if (s.type === 'spread') {
+      const homeLine = (s.team === 'home' ? s.line : -s.line) || 0;
+      spread.set(homeLine, (spread.get(homeLine) ?? 0) + liquidity);
+    } else if (s.type === 'total') {
+      total.set(s.line, (total.get(s.line) ?? 0) + liquidity);
+    }
+  }
+  const best = (m: Map<number, number>): number | null => {
+    let out: number | null = null;
+    let most = -Infinity;
+    for (const [line, liquidity] of m) {
+      if (liquidity > most || (liquidity === most && out !== null && Math.abs(line) < Math.abs(out))) {
+        out = line;
+        most = liquidity;
+      }
+    }
+    return out;
+  };
+  const home = best(spread);
+  return { mainHomeSpread: home, mainAwaySpread: home === null ? null : -home || 0, mainTotal: best(total) };
+}
+
+/** Open interest: Σ stake of the game's ungraded bets, both sides of every fill. */
+export function openInterest(engine: MatchingEngine, gameId: string): number {
+  let sum = 0;
+  for (const b of engine.betsOfGame(gameId)) if (b.grade === null) sum += b.money.amount;
+  return sum;
+}
+
+export type WireOrderbookGame = WireGame & Record<BookArray, WireBookOrder[]> & MainLines & { openInterest: number; matchedVolume: number };
+
+/**
+ * `GET /exchange/v2/getOrderbook` game: the game plus flat collections of book orders,
+ * each sorted best price for the taker first, then oldest.
+ */
+export function renderOrderbookV2(engine: MatchingEngine, game: EngineGame, options: RenderBookOptions = {}): WireOrderbookGame {
+  const arrays = Object.fromEntries(BOOK_ARRAYS.map((k) => [k, [] as WireBookOrder[]])) as Record<BookArray, WireBookOrder[]>;
+  const ranked: { key: BookArray; rank: number; createdAt: number; entry: WireBookOrder }[] = [];
+  for (const side of listedSides(engine, game)) {
+    const key = bookArrayOf(side.selection);
+    for (const listed of side.orders) {
+      ranked.push({ key, rank: oddsRank(listed.listedOdds), createdAt: listed.order.createdAt, entry: renderBookOrder(game, side.label, listed, options) });
+    }
+  }
+  // Stable: ties keep the engine's time priority within a side.
+  ranked.sort((a, b) => b.rank - a.rank || a.createdAt - b.createdAt);
+  for (const r of ranked) arrays[r.key].push(r.entry);
+  return {
+    ...renderGame(game),
+    ...arrays,
+    ...mainLines(engine, game),
+    openInterest: openInterest(engine, game.id),
+    matchedVolume: engine.matchedVolume(game.id),
+  };
+}
+
+type Keyed = Record<string, WireBookOrder[]>;
+
+export interface WireOrderbookV1Game {
+  id: string;
+  parentGameID: string | null;
+  cheapDataUID: string;
+  league: string;
+  sport: string;
+  start: string;
+  ended: boolean;
+  live: boolean;
+  featured: boolean;
+  eventName?: string;
+  tournamentName: string | null;
+  periodName: string;
+  isSpecials: boolean;
+  participants: WireGame['participants'];
+  homeMoneylines: WireBookOrder[];
+  awayMoneylines: WireBookOrder[];
+  homeSpreads: Keyed;
+  awaySpreads: Keyed;
+  over: Keyed;
+  under: Keyed;
+  homeMoneylines1x2: Keyed;
+  awayMoneylines1x2: Keyed;
+  draw1x2: Keyed;
+  mainHomeSpread: number | null;
+  mainAwaySpread: number | null;
+  mainTotal: number | null;
+  openInterest: number;
+  matchedVolume: number;
+}
+
+/**
+ * The deprecated `POST /exchange/getOrderbook` game (exchange-api §2.9). Moneylines are
+ * arrays; spreads and totals are objects keyed by the number from the listed side's view
+ * (`"-3.5"`, `"209.5"`); the 1x2 collections are keyed by the taker's side, `"yes"` or
+ * `"no"`. Every entry carries `isPostArb` as a boolean.
+ */
+export function renderOrderbookV1(engine: MatchingEngine, game: EngineGame, options: RenderBookOptions = {}): WireOrderbookV1Game {
+  const opts: RenderBookOptions = { ...options, postArbAlways: true };
+  const g = renderGame(game);
+  const out: WireOrderbookV1Game = {
+    id: game.id,
+    parentGameID: game.parentGameID,
+    cheapDataUID: game.id,
+    league: game.league,
+    sport: game.sport,
+    start: iso(game.start),
+    ended: game.ended,
+    live: game.live,
+    featured: false,
+    ...(game.eventName !== undefined ? { eventName: game.eventName } : {}),
+    tournamentName: game.tournamentName,
+    periodName: game.periodName,
+    isSpecials: game.isSpecials,
+    participants: g.participants,
+    homeMoneylines: [],
+    awayMoneylines: [],
+    homeSpreads: {},
+    awaySpreads: {},
+    over: {},
+    under: {},
+    homeMoneylines1x2: {},
+    awayMoneylines1x2: {},
+    draw1x2: {},
+    ...mainLines(engine, game),
+    openInterest: openInterest(engine, game.id),
+    matchedVolume: engine.matchedVolume(game.id),
+  };
+  for (const side of listedSides(engine, game)) {
+    if (side.orders.length === 0) continue;
+    const key = bookArrayOf(side.selection);
+    const entries = side.orders.map((o) => renderBookOrder(game, side.label, o, opts));
+    if (key === 'homeMoneylines' || key === 'awayMoneylines') {
+      out[key].push(...entries);
+      continue;
+    }
+    const s = side.selection;
+    const sub = s.type === 'spread' || s.type === 'total' ? String(s.line) : s.type === 'moneyline1x2' ? (s.yes ? 'yes' : 'no') : 'moneyline';
+    const bucket = out[key];
+    (bucket[sub] ??= []).push(...entries);
+  }
+  return out;
+}
