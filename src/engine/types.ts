@@ -113,7 +113,11 @@ export interface OrderView {
   readonly bet: number;
   /** Stake matched so far. */
   readonly filled: number;
-  /** Stake still resting; 0 unless open. */
+  /**
+   * Stake still resting while open. A cancelled or expired order keeps the amount it had
+   * at that moment (cancel results report it); a filled order, or the killed remainder of
+   * a fillAndKill / fillOrKill, has 0.
+   */
   readonly remaining: number;
   readonly status: OrderStatus;
   readonly closeReason: CloseReason | null;

@@ -104,7 +104,7 @@ export interface ModelListed {
 /** Float dust: amounts at or below this are zero. */
 export const MODEL_DUST = 1e-9;
 export const POST_ARB_TOLERANCE = 0.01;
-export const FOK_RESIDUAL = 5;
+export const FOK_RESIDUAL = 10;
 
 export function modelPayout(odds: number): number {
   return odds > 0 ? odds / 100 : 100 / -odds;

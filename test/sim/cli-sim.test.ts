@@ -32,12 +32,14 @@ function cli(args: readonly string[]): Cli {
   return { child, exited, stdout: () => out, stderr: () => err };
 }
 
-/** Resolves with the URL once the ready line is printed; rejects if the process exits first or takes too long. */
+/**
+ * Resolves with the URL once the ready line is printed; rejects if the process exits first
+ * or takes too long. A child process runs on wall time, so this test waits on real timers.
+ */
 async function readyUrl(c: Cli, timeoutMs = 20_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
   let exited = false;
   void c.exited.then(() => (exited = true));
-  while (Date.now() < deadline) {
+  for (let waited = 0; waited < timeoutMs; waited += 25) {
     const m = URL_LINE.exec(c.stdout());
     if (m) return m[0];
     if (exited) throw new Error(`sim exited before it was ready:\n${c.stderr()}`);
