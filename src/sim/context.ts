@@ -51,6 +51,8 @@ export interface SimSettings {
   readonly userFeedRetentionCount: number;
   /** Whether the admin API is mounted (loopback only). */
   readonly admin: boolean;
+  /** How long closed orders stay readable (lookupOrder, cancel reasons). */
+  readonly closedOrderRetentionMs: number;
 }
 
 /**
@@ -95,7 +97,14 @@ export interface ContextOptions {
 export function createContext(options: ContextOptions): SimContext {
   const { time, seed } = options;
   const ids = createIdGenerator(seed);
-  const engine = new MatchingEngine({ clock: time.clock, ids });
+  const engine = new MatchingEngine({
+    clock: time.clock,
+    ids,
+    // Lookups of closed orders are rare after an hour; a long sped-up run must not keep
+    // every requote the synthetic makers ever made.
+    closedOrderRetentionMs: options.settings?.closedOrderRetentionMs ?? 3_600_000,
+    onListenerError: (error, event) => options.log.error({ err: error, event: event.kind }, 'engine event listener failed'),
+  });
   return {
     engine,
     pump: new EnginePump(engine, time.clock, time.scheduler),
@@ -118,6 +127,7 @@ export function createContext(options: ContextOptions): SimContext {
       userFeedRetentionMs: 10 * 60_000,
       userFeedRetentionCount: 50_000,
       admin: false,
+      closedOrderRetentionMs: 3_600_000,
       ...options.settings,
     },
     log: options.log,

@@ -289,6 +289,23 @@ describe('price feed subscriptions', () => {
     await c.take(isOrderUpdate(parent.id));
   });
 
+  it('malformedFeedRate replaces outgoing frames with unparseable ones', async () => {
+    const c = await subscriber();
+    const g = t.game();
+    const ctx = t.sim.context;
+    ctx.faults.malformedFeedRate = 1;
+    try {
+      restHome(g, -140, 10);
+    } finally {
+      ctx.faults.malformedFeedRate = 0;
+    }
+    restHome(g, -150, 10);
+    const { value, skipped } = await c.take(isOrderUpdate(g.id));
+    expect(value[1].sideOrders).toHaveLength(2);
+    expect(skipped.some((f) => typeof f === 'string')).toBe(true);
+    for (const f of skipped.filter((x): x is string => typeof x === 'string')) expect(() => JSON.parse(f)).toThrow();
+  });
+
   it('serialises each message once for every subscriber (same bytes to all)', async () => {
     const a = await subscriber();
     const b = await subscriber();

@@ -13,13 +13,15 @@ export const PING_INTERVAL_MS = 10_000;
  */
 export const PONG_TIMEOUT_MS = 30_000;
 /** A subscriber this far behind is not reading: cut it off rather than buffer without bound. */
-export const MAX_BUFFERED_BYTES = 8 << 20;
+export const MAX_BUFFERED_BYTES = 32 << 20;
 
 const OPEN = 1;
 
 /** One socket of one of the three paths. */
 export class FeedConnection {
   lastSeen: number;
+  /** Writes held until the end of the current synchronous work (see FeedHub). */
+  corked = false;
 
   constructor(
     readonly ws: WebSocket,
@@ -49,6 +51,7 @@ export class FeedHub {
   #random: Random | null = null;
   #closed = false;
   #tickedThisTurn = false;
+  #corked: FeedConnection[] = [];
 
   constructor(ctx: SimContext) {
     this.#ctx = ctx;
@@ -93,8 +96,33 @@ export class FeedHub {
       ws.terminate();
       return;
     }
+    this.#cork(conn);
     ws.send(data, { binary: false });
   }
+
+  /**
+   * Hold a socket's writes until the current synchronous work is done, so a burst of
+   * updates (one engine call, or many in one tick) leaves as one write per socket instead
+   * of one per frame. ws corks around each frame itself; corks nest.
+   */
+  #cork(conn: FeedConnection): void {
+    if (conn.corked) return;
+    const socket = (conn.ws as unknown as { _socket?: { cork?: () => void; uncork?: () => void } })._socket;
+    if (!socket || typeof socket.cork !== 'function' || typeof socket.uncork !== 'function') return;
+    socket.cork();
+    conn.corked = true;
+    this.#corked.push(conn);
+    if (this.#corked.length === 1) queueMicrotask(this.#uncorkAll);
+  }
+
+  readonly #uncorkAll = (): void => {
+    const list = this.#corked;
+    this.#corked = [];
+    for (const c of list) {
+      c.corked = false;
+      (c.ws as unknown as { _socket?: { uncork?: () => void } })._socket?.uncork?.();
+    }
+  };
 
   /** Whether the next outgoing feed frame should be replaced by a malformed one (fault). */
   corruptNext(): boolean {

@@ -65,7 +65,14 @@ export class PriceFeed {
   constructor(ctx: SimContext, hub: FeedHub) {
     this.#ctx = ctx;
     this.#hub = hub;
-    this.#unsubscribe = ctx.engine.onEvent((e) => this.#onEvent(e));
+    this.#unsubscribe = ctx.engine.onEvent((e) => {
+      // A feed problem must never break the engine call that produced the event.
+      try {
+        this.#onEvent(e);
+      } catch (err) {
+        ctx.log.error({ err, event: e.kind }, 'price feed: event dropped');
+      }
+    });
   }
 
   get subscriberCount(): number {

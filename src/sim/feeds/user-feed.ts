@@ -101,7 +101,14 @@ export class UserFeed {
     this.#ctx = ctx;
     this.#hub = hub;
     this.log = new UserFeedLog(ctx.time.clock, () => ({ count: ctx.settings.userFeedRetentionCount, ms: ctx.settings.userFeedRetentionMs }));
-    this.#unsubscribe = ctx.engine.onEvent((e) => this.#onEvent(e));
+    this.#unsubscribe = ctx.engine.onEvent((e) => {
+      // A feed problem must never break the engine call that produced the event.
+      try {
+        this.#onEvent(e);
+      } catch (err) {
+        ctx.log.error({ err, event: e.kind }, 'user feed: event dropped');
+      }
+    });
   }
 
   attach(ws: WebSocket, user: SimUser): void {
