@@ -1,5 +1,7 @@
 import { machineLine } from './machine.ts';
 import { runEngineBench } from './engine.bench.ts';
+import { runSimFeedBench } from './sim-feed.bench.ts';
+import { runSimRestBench } from './sim-rest.bench.ts';
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
@@ -11,4 +13,27 @@ const engine = runEngineBench(2_000_000, 42);
 console.log(
   `engine: ${fmt(engine.opsPerSecond)} ops/s (${fmt(engine.ops)} ops in ${engine.seconds.toFixed(2)} s; 40% post, 40% cancel, 20% crossing; ` +
     `8 books of ~1,000 resting orders, ${fmt(engine.restingAtEnd)} resting at end, ${fmt(engine.fills)} fills)`,
+);
+
+const rest = await runSimRestBench();
+const ms = (n: number) => `${n.toFixed(3)} ms`;
+const met = (value: number, goal: number) => (value >= goal ? 'met' : 'not met');
+const where = (f: (typeof rest.figures)[number]) =>
+  f.placement === 'thread' ? "with the client in the server's thread" : `with the client in a worker thread${f.connections > 1 ? `, ${f.connections} connections` : ''}`;
+console.log(
+  `sim REST place+cancel (1 client, undici Pool, pipelining 1, per-IP limit lifted; goal ≥ ${fmt(rest.goalRoundTripsPerSecond)} round trips/s on one core): ` +
+    rest.figures
+      .map(
+        (f) =>
+          `${fmt(f.roundTripsPerSecond)}/s ${where(f)} (${f.connections === 1 ? `goal ${met(f.roundTripsPerSecond, rest.goalRoundTripsPerSecond)}; ` : ''}` +
+          `${fmt(f.roundTrips)} in ${f.seconds.toFixed(2)} s, per call p50 ${ms(f.p50Ms)} p99 ${ms(f.p99Ms)}, ${f.errors} errors)`,
+      )
+      .join('; '),
+);
+
+const feed = await runSimFeedBench();
+console.log(
+  `sim price feed: ${fmt(feed.deliveredPerSecond)} messages/s delivered to ${feed.subscribers} subscribers (goal ≥ ${fmt(feed.goalPerSecond)}/s: ${met(feed.deliveredPerSecond, feed.goalPerSecond)}; ` +
+    `${fmt(feed.perSubscriberMin)}–${fmt(feed.perSubscriberMax)}/s per subscriber, average frame ${fmt(feed.averageFrameBytes)} bytes, ` +
+    `${fmt(feed.operations)} post/cancel ops in ${feed.seconds.toFixed(2)} s, ${fmt(feed.missing)} missing, ${fmt(feed.otherFrames)} other frames; clients in a worker thread)`,
 );
