@@ -1,4 +1,5 @@
 import { invertOdds, oddsRank, payout, withinPostArbBand } from '../odds/american.ts';
+import { fillMoney } from '../money/fill.ts';
 import { bookKeyOf, oppositeSelection, sideIndexOf, type MarketType, type Score, type Selection } from '../markets/types.ts';
 import type { Clock } from '../shared/clock.ts';
 import { TimerHeap } from '../shared/heap.ts';
@@ -606,11 +607,9 @@ export class MatchingEngine {
     commissionRate: number,
     now: number,
   ): BetState {
-    // Money of the fill per feeds-and-semantics §4 (same formulas as money/fill.ts, inline
-    // so a fill allocates one record per side).
-    const winWithoutCommission = amount * payout(odds);
-    const commissionOnWin = commissionRate * winWithoutCommission;
-    const commissionOnLoss = commissionRate * (amount < winWithoutCommission ? amount : winWithoutCommission);
+    // The fill's money is a short-lived value; the bet keeps its fields flat, so the record
+    // that lives until settlement is one object.
+    const m = fillMoney(amount, odds, commissionRate);
     const bet: BetState = {
       id: this.#ids.next(),
       txID,
@@ -623,11 +622,11 @@ export class MatchingEngine {
       amount,
       odds,
       commissionRate,
-      winWithoutCommission,
-      win: winWithoutCommission - commissionOnWin,
-      risk: amount + commissionOnLoss,
-      commissionOnWin,
-      commissionOnLoss,
+      winWithoutCommission: m.winWithoutCommission,
+      win: m.win,
+      risk: m.risk,
+      commissionOnWin: m.commissionOnWin,
+      commissionOnLoss: m.commissionOnLoss,
       origin,
       isPostArb: order.isPostArb,
       userReference: order.userReference,
@@ -803,14 +802,6 @@ export class MatchingEngine {
   /** Every grade version of the user's bets, in settlement order (oldest first). */
   grades(userId: string): readonly GradeVersion[] {
     return this.#gradesByUser.get(userId) ?? [];
-  }
-
-  bet(betId: string): BetView | undefined {
-    for (const list of this.#betsByUser.values()) {
-      const b = list.find((x) => x.id === betId);
-      if (b) return betViewOf(b);
-    }
-    return undefined;
   }
 
   account(userId: string): AccountView | undefined {

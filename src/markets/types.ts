@@ -84,16 +84,3 @@ export function sideIndexOf(s: Selection): 0 | 1 {
       return s.yes ? 0 : 1;
   }
 }
-
-export function describeSelection(s: Selection): string {
-  switch (s.type) {
-    case 'moneyline':
-      return `${s.team} moneyline`;
-    case 'spread':
-      return `${s.team} ${s.line > 0 ? '+' : ''}${s.line}`;
-    case 'total':
-      return `${s.ou} ${s.line}`;
-    case 'moneyline1x2':
-      return `${s.outcome} ${s.yes ? 'yes' : 'no'}`;
-  }
-}

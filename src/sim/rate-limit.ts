@@ -1,5 +1,8 @@
 import type { Clock } from '../shared/clock.ts';
 
+/** Idle keys are dropped every this many admissions, so the map tracks only active clients. */
+const SWEEP_EVERY = 10_000;
+
 export type Admission = { readonly ok: true } | { readonly ok: false; readonly retryAfterSeconds: number };
 
 /**
@@ -9,6 +12,7 @@ export type Admission = { readonly ok: true } | { readonly ok: false; readonly r
  */
 export class RollingWindowLimiter {
   readonly #rings = new Map<string, { times: Float64Array; next: number; count: number }>();
+  #admitsSinceSweep = 0;
 
   constructor(
     readonly limit: number,
@@ -19,6 +23,10 @@ export class RollingWindowLimiter {
   }
 
   admit(key: string): Admission {
+    if (++this.#admitsSinceSweep >= SWEEP_EVERY) {
+      this.#admitsSinceSweep = 0;
+      this.sweep();
+    }
     const now = this.clock.now();
     let ring = this.#rings.get(key);
     if (!ring) {

@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import type { EngineError } from '../../engine/types.ts';
 import { settleEventLoop, type ManualTimeSource } from '../../shared/time.ts';
 import type { SimContext } from '../context.ts';
@@ -7,6 +6,7 @@ import { createGame, createUser } from '../ops/admin-ops.ts';
 import type { RegisterDeps } from '../register.ts';
 import { renderGame } from '../render/game.ts';
 import { iso } from '../render/time.ts';
+import { parseBody } from '../rest/schemas.ts';
 import { ClockBody, CreateGameBody, CreateUserBody, FaultsBody, GameResultBody, UpdateGameBody, UserStatusBody } from './schemas.ts';
 
 /** Every method an admin path answers, so that a wrong method is a 405 only for an admitted admin client. */
@@ -36,16 +36,6 @@ export function registerAdminRoutes({ ctx, router }: RegisterDeps): void {
   mount('/admin/faults', { GET: () => respond.data({ faults: { ...ctx.faults } }), POST: (req) => postFaults(ctx, req) });
 }
 
-type Parsed<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly response: SimResponse };
-
-/** Validate a JSON body (a missing body reads as `{}`). */
-function parseBody<S extends z.ZodType>(schema: S, req: SimRequest): Parsed<z.output<S>> {
-  const result = schema.safeParse(req.body === undefined ? {} : req.body);
-  if (result.success) return { ok: true, value: result.data };
-  const message = result.error.issues.map((i) => (i.path.length > 0 ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ');
-  return { ok: false, response: respond.error(400, message) };
-}
-
 function engineError(e: EngineError): SimResponse {
   const status = e.code === 'game_not_found' || e.code === 'user_not_found' ? 404 : e.code === 'game_ended' || e.code.startsWith('duplicate') ? 409 : 400;
   return respond.error(status, e.message);
@@ -54,7 +44,7 @@ function engineError(e: EngineError): SimResponse {
 // ---------------------------------------------------------------- users
 
 function postUser(ctx: SimContext, req: SimRequest): SimResponse {
-  const body = parseBody(CreateUserBody, req);
+  const body = parseBody(CreateUserBody, req.body);
   if (!body.ok) return body.response;
   const { username, password, email, balance, creditLimit, commission, referrer, status } = body.value;
   const made = createUser(ctx, {
@@ -73,7 +63,7 @@ function postUser(ctx: SimContext, req: SimRequest): SimResponse {
 
 /** Set an account's status. Banning or closing revokes every token of the account. */
 function postUserStatus(ctx: SimContext, req: SimRequest): SimResponse {
-  const body = parseBody(UserStatusBody, req);
+  const body = parseBody(UserStatusBody, req.body);
   if (!body.ok) return body.response;
   const id = req.params.id ?? '';
   const updated = ctx.accounts.setStatus(id, body.value.status);
@@ -85,7 +75,7 @@ function postUserStatus(ctx: SimContext, req: SimRequest): SimResponse {
 // ---------------------------------------------------------------- games
 
 function postGame(ctx: SimContext, req: SimRequest): SimResponse {
-  const body = parseBody(CreateGameBody, req);
+  const body = parseBody(CreateGameBody, req.body);
   if (!body.ok) return body.response;
   const b = body.value;
   const made = createGame(ctx, {
@@ -112,7 +102,7 @@ function getGame(ctx: SimContext, req: SimRequest): SimResponse {
 function postGameUpdate(ctx: SimContext, req: SimRequest): SimResponse {
   const id = req.params.id ?? '';
   if (!ctx.engine.game(id)) return respond.error(404, `game ${id} not found`);
-  const body = parseBody(UpdateGameBody, req);
+  const body = parseBody(UpdateGameBody, req.body);
   if (!body.ok) return body.response;
   const { live, start } = body.value;
   const updated = ctx.engine.updateGame(id, { ...(live !== undefined ? { live } : {}), ...(start !== undefined ? { start } : {}) });
@@ -124,7 +114,7 @@ function postGameUpdate(ctx: SimContext, req: SimRequest): SimResponse {
 function postGameResult(ctx: SimContext, req: SimRequest): SimResponse {
   const id = req.params.id ?? '';
   if (!ctx.engine.game(id)) return respond.error(404, `game ${id} not found`);
-  const body = parseBody(GameResultBody, req);
+  const body = parseBody(GameResultBody, req.body);
   if (!body.ok) return body.response;
   const settled = ctx.engine.settleGame(id, { away: body.value.awayScore, home: body.value.homeScore });
   ctx.pump.kick();
@@ -147,7 +137,7 @@ function postGameRefund(ctx: SimContext, req: SimRequest): SimResponse {
  */
 async function postClock(ctx: SimContext, req: SimRequest): Promise<SimResponse> {
   if (ctx.time.kind !== 'manual') return respond.error(400, 'clock is not manual');
-  const body = parseBody(ClockBody, req);
+  const body = parseBody(ClockBody, req.body);
   if (!body.ok) return body.response;
   const time = ctx.time as ManualTimeSource;
   const now = time.clock.now();
@@ -164,7 +154,7 @@ async function postClock(ctx: SimContext, req: SimRequest): Promise<SimResponse>
 
 /** Merge into the live faults object (everything holds a reference to it) and tell the listeners. */
 function postFaults(ctx: SimContext, req: SimRequest): SimResponse {
-  const body = parseBody(FaultsBody, req);
+  const body = parseBody(FaultsBody, req.body);
   if (!body.ok) return body.response;
   const patch = Object.fromEntries(Object.entries(body.value).filter(([, v]) => v !== undefined));
   Object.assign(ctx.faults, patch);

@@ -2,15 +2,9 @@ import type { MatchingEngine } from '../../engine/engine.ts';
 import type { EngineGame, ListedOrder } from '../../engine/types.ts';
 import type { Selection } from '../../markets/types.ts';
 import { sideLabel, type SideLabel } from '../render/book.ts';
+import { chooseMainLines, NO_MAIN_LINES, type LineLiquidity, type MainLines } from '../render/main-lines.ts';
 
-/** The main spread (home view, and away = its negation) and total of a game; null where no line has orders. */
-export interface MainLines {
-  readonly mainHomeSpread: number | null;
-  readonly mainAwaySpread: number | null;
-  readonly mainTotal: number | null;
-}
-
-export const NO_MAIN_LINES: MainLines = { mainHomeSpread: null, mainAwaySpread: null, mainTotal: null };
+export { NO_MAIN_LINES, type MainLines };
 
 /** One book of a game as the price feed caches it: side labels and the resting liquidity per side. */
 export interface CachedBook {
@@ -26,8 +20,8 @@ export interface CachedBook {
 /**
  * Per-game cache of the price feed: book labels (immutable per book) and resting
  * liquidity, kept current from the side lists the feed reads anyway, so main lines cost a
- * scan of a handful of books rather than of every resting order. Main lines follow the
- * v2 orderbook's definition (`rest/orderbook.ts` mainLines): the line with the most
+ * scan of a handful of books rather than of every resting order. Main lines follow the one
+ * definition in `render/main-lines.ts` (chooseMainLines), as the v2 orderbook does: the line with the most
  * resting sumUntaken over both sides.
  */
 export class GameBooks {
@@ -65,8 +59,7 @@ export class GameBooks {
 
   mainLines(): MainLines {
     if (!this.#mainDirty) return this.#main;
-    let spread: { line: number; liquidity: number } | null = null;
-    let total: { line: number; liquidity: number } | null = null;
+    const lines: LineLiquidity[] = [];
     for (const b of this.#books.values()) {
       if (!isLined(b)) continue;
       for (const side of [0, 1] as const) {
@@ -75,22 +68,11 @@ export class GameBooks {
           b.stale[side] = false;
         }
       }
-      const liquidity = b.liquidity[0] + b.liquidity[1];
-      if (!(liquidity > 0)) continue;
       // Side 0 of a spread book backs home at its line; of a total book, over at its line.
       const sel = b.selections[0];
-      const line = sel.type === 'spread' || sel.type === 'total' ? sel.line : 0;
-      if (sel.type === 'spread') {
-        if (!spread || better(liquidity, line, spread)) spread = { line, liquidity };
-      } else if (!total || better(liquidity, line, total)) {
-        total = { line, liquidity };
-      }
+      if (sel.type === 'spread' || sel.type === 'total') lines.push({ kind: sel.type, line: sel.line, liquidity: b.liquidity[0] + b.liquidity[1] });
     }
-    this.#main = {
-      mainHomeSpread: spread ? spread.line : null,
-      mainAwaySpread: spread ? -spread.line || 0 : null,
-      mainTotal: total ? total.line : null,
-    };
+    this.#main = chooseMainLines(lines);
     this.#mainDirty = false;
     return this.#main;
   }
@@ -118,9 +100,4 @@ function sumUntaken(listed: readonly ListedOrder[]): number {
   let sum = 0;
   for (const o of listed) sum += o.sumUntaken;
   return sum;
-}
-
-function better(liquidity: number, line: number, current: { line: number; liquidity: number }): boolean {
-  if (liquidity !== current.liquidity) return liquidity > current.liquidity;
-  return Math.abs(line) < Math.abs(current.line);
 }

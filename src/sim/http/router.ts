@@ -13,6 +13,8 @@ export interface Match {
 /** Exact paths with `:param` segments; no framework, nothing clever. */
 export class Router {
   readonly #exact = new Map<string, Route>();
+  /** Paths of exact routes, whatever the method: a miss on method alone is a 405, not a 404. */
+  readonly #exactPaths = new Set<string>();
   readonly #patterns: Compiled[] = [];
 
   add(methods: string | readonly string[], pattern: string, auth: AuthMode, handler: Handler, limiter?: string): this {
@@ -20,6 +22,7 @@ export class Router {
     if (pattern.includes(':')) this.#patterns.push({ route, parts: pattern.split('/') });
     else {
       for (const m of route.methods) this.#exact.set(`${m} ${pattern}`, route);
+      this.#exactPaths.add(pattern);
     }
     return this;
   }
@@ -28,7 +31,7 @@ export class Router {
   match(method: string, path: string): Match | 'method' | undefined {
     const exact = this.#exact.get(`${method} ${path}`);
     if (exact) return { route: exact, params: {} };
-    let pathKnown = [...this.#exact.keys()].some((k) => k.slice(k.indexOf(' ') + 1) === path);
+    let pathKnown = this.#exactPaths.has(path);
     const parts = path.split('/');
     for (const c of this.#patterns) {
       if (c.parts.length !== parts.length) continue;

@@ -3,7 +3,6 @@ import type { ListedOrder, OrderType, PlaceEntry, PlaceInput } from '../../engin
 import { bookKeyOf, sideIndexOf, type Selection } from '../../markets/types.ts';
 import { fromProbability, payout, type AmericanOdds } from '../../odds/american.ts';
 import type { Random } from '../../shared/random.ts';
-import type { Scenario } from './scenario.ts';
 import type { Counters, TradableGame, Target } from './types.ts';
 
 /**

@@ -203,7 +203,7 @@ function renderGrades(ctx: SimContext, grades: readonly GradeVersion[]): WireGra
       bets = new Map(ctx.engine.betsOfGame(grade.gameId).map((b) => [b.id, b]));
       betsByGame.set(grade.gameId, bets);
     }
-    const bet = bets.get(grade.betId) ?? ctx.engine.bet(grade.betId);
+    const bet = bets.get(grade.betId);
     if (!bet) {
       ctx.log.error({ betId: grade.betId }, 'graded bet not found');
       continue;

@@ -2,6 +2,7 @@ import type { MatchingEngine } from '../../engine/engine.ts';
 import type { EngineGame } from '../../engine/types.ts';
 import type { Selection } from '../../markets/types.ts';
 import { oddsRank } from '../../odds/american.ts';
+import { chooseMainLines, type MainLines } from '../render/main-lines.ts';
 import { listedSides, renderBookOrder, type RenderBookOptions, type WireBookOrder } from '../render/book.ts';
 import { renderGame, type WireGame } from '../render/game.ts';
 import { iso } from '../render/time.ts';
@@ -38,41 +39,19 @@ export function bookArrayOf(taker: Selection): BookArray {
   }
 }
 
-export interface MainLines {
-  /** Spread line from home's view with the most resting liquidity (Σ sumUntaken, both sides). */
-  readonly mainHomeSpread: number | null;
-  readonly mainAwaySpread: number | null;
-  readonly mainTotal: number | null;
-}
-
-/** Main spread and total: the line with the most resting `sumUntaken` over both sides; null when none rests. */
+/** Main spread and total of a game from a full scan of its books (see chooseMainLines). */
 export function mainLines(engine: MatchingEngine, game: EngineGame): MainLines {
-  const spread = new Map<number, number>();
-  const total = new Map<number, number>();
+  const byLine = new Map<string, { kind: 'spread' | 'total'; line: number; liquidity: number }>();
   for (const side of listedSides(engine, game)) {
     const s = side.selection;
-    if (side.orders.length === 0) continue;
-    const liquidity = side.orders.reduce((sum, o) => sum + o.sumUntaken, 0);
-    if (s.type === 'spread') {
-      const homeLine = (s.team === 'home' ? s.line : -s.line) || 0;
-      spread.set(homeLine, (spread.get(homeLine) ?? 0) + liquidity);
-    } else if (s.type === 'total') {
-      total.set(s.line, (total.get(s.line) ?? 0) + liquidity);
-    }
+    if (side.orders.length === 0 || (s.type !== 'spread' && s.type !== 'total')) continue;
+    const line = s.type === 'spread' ? (s.team === 'home' ? s.line : -s.line) || 0 : s.line;
+    const key = `${s.type}:${line}`;
+    const entry = byLine.get(key) ?? { kind: s.type, line, liquidity: 0 };
+    for (const o of side.orders) entry.liquidity += o.sumUntaken;
+    byLine.set(key, entry);
   }
-  const best = (m: Map<number, number>): number | null => {
-    let out: number | null = null;
-    let most = -Infinity;
-    for (const [line, liquidity] of m) {
-      if (liquidity > most || (liquidity === most && out !== null && Math.abs(line) < Math.abs(out))) {
-        out = line;
-        most = liquidity;
-      }
-    }
-    return out;
-  };
-  const home = best(spread);
-  return { mainHomeSpread: home, mainAwaySpread: home === null ? null : -home || 0, mainTotal: best(total) };
+  return chooseMainLines(byLine.values());
 }
 
 /** Open interest: Σ stake of the game's ungraded bets, both sides of every fill. */
