@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { registerAccount } from './account.ts';
 import { registerDemo } from './demo.ts';
 import { registerSim } from './sim.ts';
 
@@ -11,5 +12,6 @@ program
 
 registerDemo(program);
 registerSim(program);
+registerAccount(program);
 
 await program.parseAsync(process.argv);

@@ -1,4 +1,5 @@
 import type { Clock } from '../shared/clock.ts';
+import { RollingWindow } from '../shared/rolling-window.ts';
 
 /** Idle keys are dropped every this many admissions, so the map tracks only active clients. */
 const SWEEP_EVERY = 10_000;
@@ -6,12 +7,11 @@ const SWEEP_EVERY = 10_000;
 export type Admission = { readonly ok: true } | { readonly ok: false; readonly retryAfterSeconds: number };
 
 /**
- * At most `limit` requests per key in any rolling `windowMs`, as the exchange counts them.
- * Each key keeps a ring of its last `limit` admission times: admitted iff the oldest of
- * them left the window.
+ * At most `limit` requests per key in any rolling `windowMs`, as the exchange counts them
+ * (one RollingWindow per key).
  */
 export class RollingWindowLimiter {
-  readonly #rings = new Map<string, { times: Float64Array; next: number; count: number }>();
+  readonly #windows = new Map<string, RollingWindow>();
   #admitsSinceSweep = 0;
 
   constructor(
@@ -28,29 +28,20 @@ export class RollingWindowLimiter {
       this.sweep();
     }
     const now = this.clock.now();
-    let ring = this.#rings.get(key);
-    if (!ring) {
-      ring = { times: new Float64Array(this.limit), next: 0, count: 0 };
-      this.#rings.set(key, ring);
+    let window = this.#windows.get(key);
+    if (!window) {
+      window = new RollingWindow(this.limit, this.windowMs);
+      this.#windows.set(key, window);
     }
-    if (ring.count === this.limit) {
-      const oldest = ring.times[ring.next]!;
-      const freeAt = oldest + this.windowMs;
-      if (freeAt > now) return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((freeAt - now) / 1000)) };
-    } else {
-      ring.count++;
-    }
-    ring.times[ring.next] = now;
-    ring.next = (ring.next + 1) % this.limit;
+    const freeAt = window.freeAt(now);
+    if (freeAt > now) return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((freeAt - now) / 1000)) };
+    window.record(now);
     return { ok: true };
   }
 
   /** Drop keys idle for a whole window (keeps memory bounded under many IPs). */
   sweep(): void {
     const horizon = this.clock.now() - this.windowMs;
-    for (const [key, ring] of this.#rings) {
-      const newest = ring.times[(ring.next + this.limit - 1) % this.limit]!;
-      if (newest <= horizon) this.#rings.delete(key);
-    }
+    for (const [key, window] of this.#windows) if (window.newest <= horizon) this.#windows.delete(key);
   }
 }

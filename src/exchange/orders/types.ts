@@ -1,0 +1,76 @@
+import type { LinesmithError } from '../errors.ts';
+import type { MatchedBet } from '../schemas/bets.ts';
+import type { PlacedFill, RestingOrder, UnmatchedOrder } from '../schemas/orders.ts';
+
+export type { MatchedBet, PlacedFill, RestingOrder, UnmatchedOrder };
+
+export type OrderTypeName = 'limit' | 'post' | 'postArb' | 'fillAndKill' | 'fillOrKill';
+
+/** One order to place, as exchange-api §4.5 spells it. */
+export interface PlaceOrderInput {
+  readonly gameID: string;
+  readonly type: 'moneyline' | 'spread' | 'total' | 'moneyline1x2';
+  /** Participant id, or `over`/`under`, or `yes`/`no` for moneyline1x2. */
+  readonly side: string;
+  /** Participant id or `draw`, for moneyline1x2. */
+  readonly market?: string;
+  readonly odds: number;
+  readonly bet: number;
+  readonly number?: number;
+  readonly orderType?: OrderTypeName;
+  readonly expirationMinutes?: number;
+  /**
+   * The client's own id of the order. The REST client fills one in when absent: it is how a
+   * place whose answer was lost is looked up instead of being sent twice.
+   */
+  readonly userReference?: string;
+}
+
+/**
+ * The outcome of one order of a batch, positional with the input, whichever gateway
+ * (REST or the orders socket) carried it.
+ * - `accepted`: the exchange answered; `matched` holds the fills, `resting` the remainder.
+ * - `rejected`: the exchange refused this entry with an `errorType` (exchange-api §7.3).
+ * - `failed`: the whole request was refused before anything ran (4xx, 429 beyond patience,
+ *   authentication): not placed.
+ * - `recovered`: the answer was lost; the order was found by its userReference among the
+ *   open orders and matched bets. `bets` are REST reads (2-decimal money).
+ * - `absent`: the answer was lost and no trace was found by userReference, also after the
+ *   grace period (longer than any live delay): not placed, or rejected. Safe to decide afresh.
+ * - `unknown`: the answer was lost and the lookup failed too. The order may rest; reconcile
+ *   before placing anything like it again.
+ */
+export type PlaceEntry =
+  | { readonly status: 'accepted'; readonly userReference: string | null; readonly matched: readonly PlacedFill[]; readonly resting: RestingOrder | null }
+  | { readonly status: 'rejected'; readonly userReference: string | null; readonly errorType: string; readonly error: string }
+  | { readonly status: 'failed'; readonly userReference: string | null; readonly error: LinesmithError }
+  | { readonly status: 'recovered'; readonly userReference: string; readonly resting: UnmatchedOrder | null; readonly bets: readonly MatchedBet[] }
+  | { readonly status: 'absent'; readonly userReference: string; readonly reason: string }
+  | { readonly status: 'unknown'; readonly userReference: string; readonly error: LinesmithError };
+
+/** The outcome of one cancel, positional with the input ids. */
+export type CancelEntry =
+  | {
+      readonly ok: true;
+      readonly orderID: string;
+      readonly odds: number | null;
+      readonly filled: number;
+      readonly offered: number;
+      readonly remaining: number;
+      readonly gameID: string | null;
+      readonly userReference: string | null;
+      readonly description: string | null;
+    }
+  /** `outcomeUnknown`: the request failed in flight; the order may or may not be cancelled. */
+  | { readonly ok: false; readonly orderID: string | null; readonly reason: string; readonly outcomeUnknown?: true };
+
+/**
+ * What the order manager needs from a venue, implemented over REST and over the orders
+ * socket alike.
+ */
+export interface OrderGateway {
+  place(orders: readonly PlaceOrderInput[]): Promise<PlaceEntry[]>;
+  cancel(orderIDs: readonly string[]): Promise<CancelEntry[]>;
+  /** Arm the dead man's switch: every open order is cancelled if no heartbeat follows within `timeoutSec`. */
+  heartbeat(timeoutSec: number): Promise<void>;
+}

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import type { LimitKey } from './request-budget.ts';
+
+/**
+ * One REST endpoint as the contract describes it: how it authenticates (exchange-api §5.3:
+ * Bearer, or the raw token on the graded endpoints), whether it may be retried after a
+ * failure that leaves the outcome unknown, which per-user limit it counts against, and the
+ * shape of its answer.
+ */
+export interface Endpoint<S extends z.ZodType = z.ZodType> {
+  readonly name: string;
+  readonly method: 'GET' | 'POST';
+  readonly path: string;
+  readonly auth: 'bearer' | 'raw' | 'none';
+  /**
+   * `safe`: 503, timeouts and network errors are retried with backoff (reads, and cancels,
+   * which cannot do harm twice). `never`: a write whose outcome must be established instead.
+   */
+  readonly retry: 'safe' | 'never';
+  readonly limit: LimitKey | null;
+  /** `data`: the answer is `{data: …}`; `top`: at the top level (exchange-api §1.2). */
+  readonly envelope: 'data' | 'top';
+  readonly schema: S;
+}
+
+/** Compile the schema for zod's fast path; a schema zod cannot compile keeps the standard parser. */
+export function endpoint<S extends z.ZodType>(def: Endpoint<S>): Endpoint<S> {
+  let schema: S = def.schema;
+  try {
+    schema = z.compile(def.schema) as unknown as S;
+  } catch {
+    // ZodCompileUnsupportedError: the interpreted parser gives the same results.
+  }
+  return { ...def, schema };
+}

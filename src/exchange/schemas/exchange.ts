@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { Id, IsoString, Odds, opt } from './common.ts';
+import { Game } from './game.ts';
+
+/** An order as a book lists it, in the taker's perspective (exchange-api §2.3, feeds §2). */
+export const BookOrder = z.object({
+  id: Id,
+  type: z.string(),
+  createdBy: opt(z.string()),
+  sumUntaken: z.number(),
+  odds: Odds,
+  bet: z.number(),
+  gameID: Id,
+  takenRatio: opt(z.number()),
+  expiry: opt(IsoString),
+  createdAt: opt(IsoString),
+  mockOrder: opt(z.boolean()),
+  gameStartExpiry: opt(z.boolean()),
+  isPostArb: opt(z.boolean()),
+  participantID: opt(z.string()),
+  spread: opt(z.number()),
+  total: opt(z.number()),
+  OU: opt(z.string()),
+  market: opt(z.string()),
+  side: opt(z.string()),
+});
+export type BookOrder = z.output<typeof BookOrder>;
+
+const books = z.array(BookOrder).default([]);
+
+/** feeds-and-semantics §7: a v2 orderbook game, flat collections sorted best price first. */
+export const OrderbookGame = Game.extend({
+  homeMoneylines: books,
+  awayMoneylines: books,
+  homeSpreads: books,
+  awaySpreads: books,
+  over: books,
+  under: books,
+  homeMoneylines1x2: books,
+  awayMoneylines1x2: books,
+  draw1x2: books,
+  mainHomeSpread: opt(z.number()),
+  mainAwaySpread: opt(z.number()),
+  mainTotal: opt(z.number()),
+  openInterest: opt(z.number()),
+  matchedVolume: opt(z.number()),
+});
+export type OrderbookGame = z.output<typeof OrderbookGame>;
+export const OrderbookResponse = z.object({ games: z.array(OrderbookGame) });
+
+const keyed = z.record(z.string(), z.array(BookOrder)).default({});
+
+/** exchange-api §2.9: the deprecated v1 nested game. */
+export const OrderbookV1Game = Game.extend({
+  cheapDataUID: opt(z.string()),
+  featured: opt(z.boolean()),
+  homeMoneylines: books,
+  awayMoneylines: books,
+  homeSpreads: keyed,
+  awaySpreads: keyed,
+  over: keyed,
+  under: keyed,
+  homeMoneylines1x2: keyed,
+  awayMoneylines1x2: keyed,
+  draw1x2: keyed,
+  mainHomeSpread: z.unknown().optional(),
+  mainAwaySpread: z.unknown().optional(),
+  mainTotal: z.unknown().optional(),
+  openInterest: opt(z.number()),
+  matchedVolume: opt(z.number()),
+});
+export type OrderbookV1Game = z.output<typeof OrderbookV1Game>;
+export const OrderbookV1Response = z.object({ market: z.unknown(), games: z.array(OrderbookV1Game) });
+
+export const GamesResponse = z.object({ games: z.array(Game) });
+
+export const ParticipantListEntry = z.object({ participantID: Id, longName: z.string(), shortName: z.string(), league: z.string(), sport: z.string() });
+export type ParticipantListEntry = z.output<typeof ParticipantListEntry>;
+export const ParticipantsResponse = z.object({ participants: z.array(ParticipantListEntry) });
+
+export const LeaguesResponse = z.object({ availableLeagues: z.array(z.string()) });
