@@ -2,6 +2,8 @@ import { machineLine } from './machine.ts';
 import { runEngineBench } from './engine.bench.ts';
 import { runSimFeedBench } from './sim-feed.bench.ts';
 import { runSimRestBench } from './sim-rest.bench.ts';
+import { runPriceParseBench } from './price-parse.bench.ts';
+import { runClientRestBench } from './client-rest.bench.ts';
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
@@ -36,4 +38,17 @@ console.log(
   `sim price feed: ${fmt(feed.deliveredPerSecond)} messages/s delivered to ${feed.subscribers} subscribers (goal ≥ ${fmt(feed.goalPerSecond)}/s: ${met(feed.deliveredPerSecond, feed.goalPerSecond)}; ` +
     `${fmt(feed.perSubscriberMin)}–${fmt(feed.perSubscriberMax)}/s per subscriber, average frame ${fmt(feed.averageFrameBytes)} bytes, ` +
     `${fmt(feed.operations)} post/cancel ops in ${feed.seconds.toFixed(2)} s, ${fmt(feed.missing)} missing, ${fmt(feed.otherFrames)} other frames; clients in a worker thread)`,
+);
+
+const parse = await runPriceParseBench();
+console.log(
+  `client price-feed parsing (one core, ${fmt(parse.frames)} recorded frames, average ${fmt(parse.averageFrameBytes)} bytes; goal ≥ ${fmt(parse.goalPerSecond)}/s): ` +
+    parse.figures.map((f) => `${f.mode} ${fmt(f.messagesPerSecond)}/s (${f.nsPerMessage.toFixed(0)} ns)`).join(', ') +
+    ` — the client uses the fast path: goal ${met(parse.fastPerSecond, parse.goalPerSecond)}`,
+);
+
+const clientRest = await runClientRestBench();
+console.log(
+  `client REST round trips against linesmith sim (keep-alive, validated, client and server on one core; limits lifted): ` +
+    clientRest.map((f) => `${f.call} ×${f.inFlight} in flight ${fmt(f.roundTripsPerSecond)}/s (p50 ${ms(f.p50Ms)}, p99 ${ms(f.p99Ms)})`).join('; '),
 );

@@ -112,8 +112,8 @@ export class CredentialsError extends LinesmithError {
 }
 
 /**
- * A place whose outcome could not be established (the request failed in flight and the
- * follow-up lookup by userReference failed too). The orders may or may not rest.
+ * A place whose outcome could not be established: its answer was lost and no lookup by
+ * userReference succeeded (or none was possible). The orders may or may not rest.
  */
 export class PlaceOutcomeUnknownError extends LinesmithError {
   override readonly code = 'LS_ERR_PLACE_OUTCOME_UNKNOWN';
@@ -121,7 +121,7 @@ export class PlaceOutcomeUnknownError extends LinesmithError {
     readonly userReferences: readonly string[],
     cause: unknown,
   ) {
-    super(`place: outcome unknown for ${userReferences.length} order(s) after a failed request and a failed lookup: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    super(`place: outcome unknown for ${userReferences.length} order(s): ${cause instanceof Error ? cause.message : String(cause)}; reconcile open orders before placing them again`, { cause });
   }
 }
 

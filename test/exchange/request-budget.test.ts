@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { fc, test } from '@fast-check/vitest';
 import { RequestBudget } from '../../src/exchange/rest/request-budget.ts';
-import { backoffDelay } from '../../src/exchange/rest/backoff.ts';
+import { restBackoff } from '../../src/exchange/rest/backoff.ts';
+import { backoffDelay } from '../../src/shared/backoff.ts';
 import { retryAfterMs } from '../../src/exchange/rest/retry-after.ts';
 import { RollingWindow } from '../../src/shared/rolling-window.ts';
 import { manualTime } from '../../src/shared/time.ts';
@@ -104,15 +105,15 @@ describe('RollingWindow', () => {
 
 describe('backoff and Retry-After', () => {
   it('grows exponentially, stays within [cap/2, cap], and never exceeds maxMs', () => {
-    const policy = { baseMs: 100, maxMs: 1_000 };
+    const policy = restBackoff({ baseMs: 100, maxMs: 1_000, maxAttempts: 5 });
     for (const [retry, cap] of [
       [1, 100],
       [2, 200],
       [4, 800],
       [9, 1_000],
     ] as const) {
-      expect(backoffDelay(policy, retry, { float: () => 0 })).toBe(cap / 2);
-      expect(backoffDelay(policy, retry, { float: () => 0.999999 })).toBeLessThanOrEqual(cap);
+      expect(backoffDelay(retry, policy, () => 0.999999999)).toBeCloseTo(cap / 2, 3);
+      expect(backoffDelay(retry, policy, () => 0)).toBe(cap);
     }
   });
 

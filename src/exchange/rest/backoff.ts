@@ -1,5 +1,6 @@
-import type { Random } from '../../shared/random.ts';
+import type { BackoffOptions } from '../../shared/backoff.ts';
 
+/** How the REST caller retries calls that are safe to retry. */
 export interface BackoffPolicy {
   /** First delay, ms. */
   readonly baseMs: number;
@@ -12,10 +13,9 @@ export interface BackoffPolicy {
 export const DEFAULT_READ_BACKOFF: BackoffPolicy = { baseMs: 250, maxMs: 8_000, maxAttempts: 5 };
 
 /**
- * Delay before retry number `retry` (1 for the first retry): capped exponential with "equal
- * jitter", so a crowd of clients spreads out but none retries at once.
+ * The shared backoff with half of each delay random ("equal jitter"): a crowd of clients
+ * spreads out, but none retries at once. No reset: one call's retries are one sequence.
  */
-export function backoffDelay(policy: Pick<BackoffPolicy, 'baseMs' | 'maxMs'>, retry: number, random: Pick<Random, 'float'>): number {
-  const cap = Math.min(policy.maxMs, policy.baseMs * 2 ** Math.max(0, retry - 1));
-  return cap / 2 + random.float() * (cap / 2);
+export function restBackoff(policy: BackoffPolicy): Required<BackoffOptions> {
+  return { baseMs: policy.baseMs, maxMs: policy.maxMs, jitter: 0.5, resetAfterMs: Infinity };
 }

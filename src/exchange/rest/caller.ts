@@ -7,7 +7,8 @@ import { sleep } from '../../shared/sleep.ts';
 import type { AuthSession } from '../auth/session.ts';
 import { AuthenticationError, HttpStatusError, LinesmithError, RateLimitedError, ServiceUnavailableError } from '../errors.ts';
 import { headerValue, type HttpTransport } from '../http/transport.ts';
-import { backoffDelay, type BackoffPolicy } from './backoff.ts';
+import { backoffDelay } from '../../shared/backoff.ts';
+import { restBackoff, type BackoffPolicy } from './backoff.ts';
 import { decodeBody, serverMessageOf } from './decode.ts';
 import type { Endpoint } from './endpoint.ts';
 import type { RequestBudget } from './request-budget.ts';
@@ -136,7 +137,7 @@ export class RestCaller {
 
   async #backoff(ep: Endpoint, failures: number, err: unknown, signal: AbortSignal | undefined): Promise<void> {
     this.stats.retries++;
-    const delay = backoffDelay(this.#d.policy.backoff, failures, this.#d.random);
+    const delay = backoffDelay(failures, restBackoff(this.#d.policy.backoff), () => this.#d.random.float());
     this.#d.logger.warn({ endpoint: ep.name, attempt: failures, delayMs: Math.round(delay), error: err instanceof LinesmithError ? err.code : String(err) }, 'retrying after failure');
     await sleep(delay, this.#d.scheduler, signal);
   }

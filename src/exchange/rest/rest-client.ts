@@ -120,6 +120,11 @@ export class ExchangeRestClient implements OrderGateway {
     this.#graceMs = options.placeRecoveryGraceMs ?? 11_000;
   }
 
+  /** The generator of userReferences; share it with the orders socket so references stay unique per run. */
+  get references(): UserReferences {
+    return this.#refs;
+  }
+
   get stats(): Readonly<CallStats> {
     return this.#caller.stats;
   }
@@ -208,13 +213,25 @@ export class ExchangeRestClient implements OrderGateway {
       return res.createdSessions.map((w, i) => placeEntryOf(w, chunk[i]!.userReference));
     } catch (err) {
       if (refusedWhole(err)) return chunk.map((o) => ({ status: 'failed', userReference: o.userReference, error: err }));
-      return recoverPlace(chunk, err, {
-        lookup: { getUnmatched: () => this.getUnmatched(), getMatchedBets: () => this.getMatchedBets() },
-        scheduler: this.#scheduler,
-        logger: this.#log,
-        graceMs: this.#graceMs,
-      });
+      return this.recoverPlace(chunk, err);
     }
+  }
+
+  /**
+   * What became of orders whose place answer was lost (over REST or the orders socket), by
+   * their userReferences: see recoverPlace in place-recovery.ts.
+   */
+  recoverPlace(orders: readonly PlaceOrderInput[], cause: unknown): Promise<PlaceEntry[]> {
+    const withRefs = orders.map((o) => {
+      if (!o.userReference) throw new TypeError('recoverPlace needs every order to carry its userReference');
+      return o as PlaceOrderInput & { userReference: string };
+    });
+    return recoverPlace(withRefs, cause, {
+      lookup: { getUnmatched: () => this.getUnmatched(), getMatchedBets: () => this.getMatchedBets() },
+      scheduler: this.#scheduler,
+      logger: this.#log,
+      graceMs: this.#graceMs,
+    });
   }
 
   /** Cancel one order; refusals (400 bad id, 403 not yours, 409 not cancellable) are `ok: false` entries. */

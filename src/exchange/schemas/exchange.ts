@@ -1,30 +1,10 @@
 import { z } from 'zod';
-import { Id, IsoString, Odds, opt } from './common.ts';
+import { BookOrder } from './book-order.ts';
+import { Id, opt } from './common.ts';
 import { Game } from './game.ts';
 
-/** An order as a book lists it, in the taker's perspective (exchange-api §2.3, feeds §2). */
-export const BookOrder = z.object({
-  id: Id,
-  type: z.string(),
-  createdBy: opt(z.string()),
-  sumUntaken: z.number(),
-  odds: Odds,
-  bet: z.number(),
-  gameID: Id,
-  takenRatio: opt(z.number()),
-  expiry: opt(IsoString),
-  createdAt: opt(IsoString),
-  mockOrder: opt(z.boolean()),
-  gameStartExpiry: opt(z.boolean()),
-  isPostArb: opt(z.boolean()),
-  participantID: opt(z.string()),
-  spread: opt(z.number()),
-  total: opt(z.number()),
-  OU: opt(z.string()),
-  market: opt(z.string()),
-  side: opt(z.string()),
-});
-export type BookOrder = z.output<typeof BookOrder>;
+export { BookOrder };
+
 
 const books = z.array(BookOrder).default([]);
 
