@@ -13,8 +13,10 @@ export interface Endpoint<S extends z.ZodType = z.ZodType> {
   readonly path: string;
   readonly auth: 'bearer' | 'raw' | 'none';
   /**
-   * `safe`: 503, timeouts and network errors are retried with backoff (reads, and cancels,
-   * which cannot do harm twice). `never`: a write whose outcome must be established instead.
+   * `safe`: 503, timeouts and network errors are retried with backoff (idempotent reads).
+   * `never`: a write; its caller establishes the outcome instead (place: lookup by
+   * userReference; cancel: an `outcomeUnknown` entry the order manager resolves from the
+   * user feed or by cancelling again).
    */
   readonly retry: 'safe' | 'never';
   readonly limit: LimitKey | null;

@@ -14,8 +14,8 @@ export const ENDPOINTS = {
   getOrderbook: endpoint({ name: 'getOrderbook', method: 'GET', path: '/exchange/v2/getOrderbook', auth: 'bearer', retry: 'safe', limit: null, envelope: 'data', schema: OrderbookResponse }),
   getGames: endpoint({ name: 'getGames', method: 'GET', path: '/exchange/v2/getGames', auth: 'bearer', retry: 'safe', limit: null, envelope: 'data', schema: GamesResponse }),
   place: endpoint({ name: 'place', method: 'POST', path: '/session/v3/place', auth: 'bearer', retry: 'never', limit: null, envelope: 'data', schema: PlaceResponse }),
-  cancel: endpoint({ name: 'cancel', method: 'POST', path: '/session/cancel', auth: 'bearer', retry: 'safe', limit: null, envelope: 'data', schema: WireCancelResult }),
-  cancelMultiple: endpoint({ name: 'cancelMultiple', method: 'POST', path: '/session/cancelMultiple', auth: 'bearer', retry: 'safe', limit: null, envelope: 'data', schema: z.array(WireCancelResult) }),
+  cancel: endpoint({ name: 'cancel', method: 'POST', path: '/session/cancel', auth: 'bearer', retry: 'never', limit: null, envelope: 'data', schema: WireCancelResult }),
+  cancelMultiple: endpoint({ name: 'cancelMultiple', method: 'POST', path: '/session/cancelMultiple', auth: 'bearer', retry: 'never', limit: null, envelope: 'data', schema: z.array(WireCancelResult) }),
   getGameLiability: endpoint({ name: 'getGameLiability', method: 'GET', path: '/user/getGameLiability', auth: 'bearer', retry: 'safe', limit: null, envelope: 'data', schema: LiabilityResponse }),
   lookupOrder: endpoint({ name: 'lookupOrder', method: 'GET', path: '/session/lookupOrder', auth: 'bearer', retry: 'safe', limit: null, envelope: 'data', schema: z.object({ order: LookupOrder }) }),
   getParticipants: endpoint({ name: 'getParticipants', method: 'GET', path: '/exchange/getParticipants', auth: 'bearer', retry: 'safe', limit: null, envelope: 'data', schema: ParticipantsResponse }),
@@ -26,5 +26,5 @@ export const ENDPOINTS = {
   getGradedWagers: endpoint({ name: 'getGradedWagers', method: 'GET', path: '/user/getGradedWagers', auth: 'raw', retry: 'safe', limit: 'graded', envelope: 'data', schema: GradedWindowResponse }),
   getGradedSince: endpoint({ name: 'getGradedSince', method: 'GET', path: '/user/v2/getGradedSince', auth: 'raw', retry: 'safe', limit: 'gradedSince', envelope: 'data', schema: GradedSinceResponse }),
   getAffiliateCommission: endpoint({ name: 'getAffiliateCommission', method: 'GET', path: '/affiliate/getAffiliateCommission', auth: 'bearer', retry: 'safe', limit: null, envelope: 'top', schema: AffiliateCommissionResponse }),
-  ordersHeartbeat: endpoint({ name: 'ordersHeartbeat', method: 'POST', path: '/user/ordersHeartbeat', auth: 'bearer', retry: 'safe', limit: null, envelope: 'data', schema: HeartbeatAck }),
+  ordersHeartbeat: endpoint({ name: 'ordersHeartbeat', method: 'POST', path: '/user/ordersHeartbeat', auth: 'bearer', retry: 'never', limit: null, envelope: 'data', schema: HeartbeatAck }),
 } as const;
