@@ -75,6 +75,11 @@ export function oddsRank(odds: AmericanOdds): number {
   return odds >= 100 ? odds - 100 : odds <= -100 ? odds + 100 : Number.NaN;
 }
 
+/** The odds of a rank (inverse of oddsRank; rank 0 is +100). */
+export function oddsFromRank(rank: number): AmericanOdds {
+  return rank >= 0 ? rank + 100 : rank - 100;
+}
+
 export function isAtLeastAsGoodForTaker(offered: AmericanOdds, limit: AmericanOdds): boolean {
   return oddsRank(offered) >= oddsRank(limit);
 }

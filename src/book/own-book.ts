@@ -1,0 +1,184 @@
+import { worstCaseLiability } from '../money/liability.ts';
+import type { Position } from '../money/position.ts';
+import type { OwnFill, OwnOrder, OwnOrderStatus } from './types.ts';
+
+/** Risk below this is nothing left (the engine's dust). */
+export const DUST = 1e-9;
+
+const TERMINAL: ReadonlySet<OwnOrderStatus> = new Set(['cancelled', 'filled', 'expired', 'rejected']);
+
+export function isTerminal(status: OwnOrderStatus): boolean {
+  return TERMINAL.has(status);
+}
+
+/** Whether an order may still rest or fill: counted in projected liability. */
+export function isLive(o: OwnOrder): boolean {
+  return !isTerminal(o.status);
+}
+
+export type TransitionListener = (order: OwnOrder, from: OwnOrderStatus | null, reason: string) => void;
+
+interface GameOwn {
+  readonly orders: Set<string>;
+  readonly fills: OwnFill[];
+  matched: number | null;
+}
+
+/**
+ * Our own side of the book model: every order we placed or adopted, with its state, and
+ * every fill (deduplicated by txID) with the positions and exact worst-case liability they
+ * make, per game. Records are immutable objects replaced on every change, so snapshots
+ * handed out stay valid. Only the runtime's event loop calls the mutating methods.
+ */
+export class OwnBook {
+  readonly #orders = new Map<string, OwnOrder>();
+  readonly #byOrderId = new Map<string, string>();
+  readonly #byReference = new Map<string, string>();
+  readonly #fills = new Map<string, OwnFill>();
+  readonly #games = new Map<string, GameOwn>();
+  /** Games graded: their bets no longer count towards liability. */
+  readonly #settled = new Set<string>();
+  readonly #onTransition: TransitionListener;
+  readonly #commissionRate: () => number;
+
+  constructor(options: { commissionRate: () => number; onTransition?: TransitionListener }) {
+    this.#commissionRate = options.commissionRate;
+    this.#onTransition = options.onTransition ?? (() => {});
+  }
+
+  // ---- orders ----
+
+  order(clientId: string): OwnOrder | undefined {
+    return this.#orders.get(clientId);
+  }
+
+  byOrderId(orderID: string): OwnOrder | undefined {
+    const c = this.#byOrderId.get(orderID);
+    return c === undefined ? undefined : this.#orders.get(c);
+  }
+
+  byReference(userReference: string): OwnOrder | undefined {
+    const c = this.#byReference.get(userReference);
+    return c === undefined ? undefined : this.#orders.get(c);
+  }
+
+  isOurOrderId(orderID: string): boolean {
+    return this.#byOrderId.has(orderID);
+  }
+
+  /** Orders that may still rest or fill, optionally of one game and one strategy. */
+  liveOrders(gameID?: string, strategyId?: string | null): OwnOrder[] {
+    const ids = gameID === undefined ? this.#orders.keys() : (this.#games.get(gameID)?.orders ?? new Set<string>()).values();
+    const out: OwnOrder[] = [];
+    for (const id of ids) {
+      const o = this.#orders.get(id)!;
+      if (isLive(o) && (strategyId === undefined || o.strategyId === strategyId)) out.push(o);
+    }
+    return out;
+  }
+
+  allOrders(): IterableIterator<OwnOrder> {
+    return this.#orders.values();
+  }
+
+  /** A new order: pending-place until the exchange answers, or adopted at start-up with its state. */
+  add(order: OwnOrder, reason: string): OwnOrder {
+    if (this.#orders.has(order.clientId)) throw new Error(`order ${order.clientId} already known`);
+    this.#orders.set(order.clientId, order);
+    this.#byReference.set(order.userReference, order.clientId);
+    if (order.orderID) this.#byOrderId.set(order.orderID, order.clientId);
+    this.#game(order.gameID).orders.add(order.clientId);
+    this.#onTransition(order, null, reason);
+    return order;
+  }
+
+  /** Change an order; a status change is reported to the transition listener with `reason`. */
+  update(clientId: string, patch: Partial<Pick<OwnOrder, 'orderID' | 'status' | 'filled' | 'remaining' | 'isPostArb'>>, now: number, reason: string): OwnOrder {
+    const cur = this.#orders.get(clientId);
+    if (!cur) throw new Error(`unknown order ${clientId}`);
+    if (isTerminal(cur.status) && patch.status !== undefined && patch.status !== cur.status) {
+      // A terminal order stays terminal; a late message may still correct its amounts.
+      patch = { ...patch, status: cur.status };
+    }
+    const next: OwnOrder = { ...cur, ...patch, updatedAt: now };
+    this.#orders.set(clientId, next);
+    if (next.orderID && next.orderID !== cur.orderID) this.#byOrderId.set(next.orderID, clientId);
+    if (next.status !== cur.status) this.#onTransition(next, cur.status, reason);
+    return next;
+  }
+
+  // ---- fills ----
+
+  hasFill(txID: string): boolean {
+    return this.#fills.has(txID);
+  }
+
+  /** Record a fill once; false when its txID was already booked. */
+  addFill(fill: OwnFill): boolean {
+    if (this.#fills.has(fill.txID)) return false;
+    this.#fills.set(fill.txID, fill);
+    const g = this.#game(fill.gameID);
+    g.fills.push(fill);
+    g.matched = null;
+    return true;
+  }
+
+  fills(gameID: string, strategyId?: string | null): OwnFill[] {
+    const all = this.#games.get(gameID)?.fills ?? [];
+    return strategyId === undefined ? [...all] : all.filter((f) => f.strategyId === strategyId);
+  }
+
+  /** Matched positions (one per fill), optionally of one strategy. */
+  positions(gameID: string, strategyId?: string | null): Position[] {
+    return this.fills(gameID, strategyId).map((f) => this.#position(f));
+  }
+
+  /** Worst-case loss of the matched bets on a game over every score (≤ 0): what getGameLiability reports. */
+  matchedLiability(gameID: string): number {
+    const g = this.#games.get(gameID);
+    if (!g || this.#settled.has(gameID)) return 0;
+    g.matched ??= worstCaseLiability(g.fills.map((f) => this.#position(f)));
+    return g.matched;
+  }
+
+  /**
+   * Worst case as the exchange checks a place: matched bets plus every live order filled
+   * where it loses, plus `extra` (orders about to be sent). ≤ 0.
+   */
+  projectedLiability(gameID: string, extra: readonly Position[] = [], excluding: ReadonlySet<string> = new Set()): number {
+    const positions: Position[] = this.#settled.has(gameID) ? [] : this.positions(gameID);
+    for (const o of this.liveOrders(gameID)) {
+      if (excluding.has(o.clientId)) continue;
+      if (o.remaining > DUST) positions.push({ selection: o.selection, amount: o.remaining, odds: o.odds, commissionRate: 0, contingent: true });
+    }
+    positions.push(...extra);
+    return worstCaseLiability(positions);
+  }
+
+  /** Unsettled games with anything of ours on them. */
+  *gameIds(): IterableIterator<string> {
+    for (const id of this.#games.keys()) if (!this.#settled.has(id)) yield id;
+  }
+
+  /** The game was graded: its bets are money now, not risk. */
+  settle(gameID: string): void {
+    this.#settled.add(gameID);
+    const g = this.#games.get(gameID);
+    if (g) g.matched = null;
+  }
+
+  isSettled(gameID: string): boolean {
+    return this.#settled.has(gameID);
+  }
+
+  #position(f: OwnFill): Position {
+    const taker = f.origin === 'wager' && !f.isPostArb;
+    return { selection: f.selection, amount: f.amount, odds: f.odds, commissionRate: taker ? this.#commissionRate() : 0 };
+  }
+
+  #game(id: string): GameOwn {
+    let g = this.#games.get(id);
+    if (!g) this.#games.set(id, (g = { orders: new Set(), fills: [], matched: 0 }));
+    return g;
+  }
+}

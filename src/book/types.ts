@@ -1,0 +1,158 @@
+import type { MarketType, Selection } from '../markets/types.ts';
+import type { Position } from '../money/position.ts';
+
+/**
+ * The read side of the book model: immutable snapshots handed to strategies and the order
+ * manager. Only the model's single writer builds them (src/book/model.ts).
+ */
+
+export interface Participants {
+  readonly awayId: string;
+  readonly homeId: string;
+  readonly awayName: string;
+  readonly homeName: string;
+}
+
+/** One resting order as the book lists it for takers (feeds-and-semantics §3). */
+export interface ListedOffer {
+  readonly id: string;
+  /** American odds a taker gets (the maker's odds inverted). */
+  readonly odds: number;
+  /** The most a taker can still stake. */
+  readonly sumUntaken: number;
+  /** The maker's original risk. */
+  readonly bet: number;
+  readonly isPostArb: boolean;
+  /** One of our own orders, recognised by order id. */
+  readonly mine: boolean;
+}
+
+/** One side of one market line: what a taker backing `taker` can take, best price first, then oldest. */
+export interface BookSide {
+  readonly taker: Selection;
+  readonly offers: readonly ListedOffer[];
+  /** The price feed's `epoch` of the last update of this side; 0 from a REST snapshot. */
+  readonly epoch: number;
+}
+
+/** Both sides of one market line. Side 0: takers of home / over / yes; side 1: away / under / no. */
+export interface MarketBook {
+  /** bookKeyOf(selection): 'moneyline', 'spread:<home line>', 'total:<line>', 'moneyline1x2:<outcome>'. */
+  readonly key: string;
+  readonly type: MarketType;
+  readonly sides: readonly [BookSide, BookSide];
+}
+
+export interface GameState {
+  readonly id: string;
+  readonly league: string;
+  readonly sport: string;
+  readonly parentGameID: string | null;
+  /** Start time, ms since the epoch (NaN when unknown). */
+  readonly start: number;
+  readonly live: boolean;
+  readonly ended: boolean;
+  readonly participants: Participants;
+  readonly mainHomeSpread: number | null;
+  readonly mainTotal: number | null;
+  readonly matchedVolume: number;
+  readonly books: ReadonlyMap<string, MarketBook>;
+  /** Model time of the last change to this game. */
+  readonly updatedAt: number;
+}
+
+/** The per-order state machine of the order manager (src/orders). */
+export type OwnOrderStatus =
+  | 'pending-place'
+  | 'resting'
+  | 'partly-filled'
+  | 'pending-cancel'
+  | 'cancelled'
+  | 'filled'
+  | 'expired'
+  | 'rejected'
+  | 'unknown';
+
+/** One of our orders, in our own (maker) view. */
+export interface OwnOrder {
+  /** Our id, also inside the userReference; stable from before the exchange knows the order. */
+  readonly clientId: string;
+  readonly userReference: string;
+  /** The exchange's order id, once known. */
+  readonly orderID: string | null;
+  /** The strategy instance that asked for it (null: found at start-up and not ours to route). */
+  readonly strategyId: string | null;
+  /** The intent key it serves within its strategy and game. */
+  readonly intentKey: string | null;
+  readonly gameID: string;
+  /** What we back. */
+  readonly selection: Selection;
+  /** Our American odds. */
+  readonly odds: number;
+  /** Our stake (risk) as placed. */
+  readonly bet: number;
+  /** Risk matched so far. */
+  readonly filled: number;
+  /** Risk still resting. */
+  readonly remaining: number;
+  readonly status: OwnOrderStatus;
+  readonly isPostArb: boolean;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+/** One of our fills (a bet), in our own view; money as the exchange sent it. */
+export interface OwnFill {
+  readonly txID: string;
+  readonly orderID: string;
+  readonly gameID: string;
+  readonly selection: Selection;
+  /** Our American odds on the fill. */
+  readonly odds: number;
+  /** Stake without commission. */
+  readonly amount: number;
+  /** What we lose if it loses (with commission for a taker). */
+  readonly risk: number;
+  /** What we win if it wins (net of commission). */
+  readonly win: number;
+  readonly origin: 'offer' | 'wager';
+  readonly isPostArb: boolean;
+  readonly strategyId: string | null;
+  readonly at: number;
+}
+
+/** active: quoting; reducing: only orders that lower worst-case liability; halted: cancels only. */
+export type TradingMode = 'active' | 'reducing' | 'halted';
+
+/** Feed-derived activity of one game, for strategies that model taker arrivals. */
+export interface GameActivity {
+  /** Taker fills seen on the game per minute, exponentially smoothed. */
+  readonly takerArrivalsPerMinute: number;
+  /** Matched volume per minute, exponentially smoothed. */
+  readonly volumePerMinute: number;
+}
+
+/** What a strategy sees of one game on each evaluation. */
+export interface StrategyView {
+  readonly now: number;
+  readonly game: GameState;
+  /** This strategy instance's live orders on the game (not yet terminal). */
+  readonly orders: readonly OwnOrder[];
+  /** This strategy instance's fills on the game. */
+  readonly fills: readonly OwnFill[];
+  /** This strategy's matched positions on the game, for liability and skew. */
+  readonly positions: readonly Position[];
+  /** Worst-case loss of `positions` over every score (≤ 0). */
+  readonly liability: number;
+  /** Worst-case loss of the whole account on the game, matched plus resting (≤ 0). */
+  readonly accountLiability: number;
+  readonly mode: TradingMode;
+  /** Our taker commission rate (makers and postArb pay none). */
+  readonly commissionRate: number;
+  readonly activity: GameActivity;
+  /**
+   * Fair probabilities from a configured feed, when there is one: bookKey → probability
+   * that side 0 (home / over / yes) wins. Strategies fall back to the book's consensus.
+   */
+  readonly fair: ReadonlyMap<string, number> | null;
+}

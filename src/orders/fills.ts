@@ -1,0 +1,40 @@
+import type { OwnFill } from '../book/types.ts';
+import type { MatchedBet } from '../exchange/schemas/bets.ts';
+import type { PlacedFill } from '../exchange/schemas/orders.ts';
+import type { FeedMatched } from '../exchange/schemas/user-feed.ts';
+import type { Selection } from '../markets/types.ts';
+import { selectionFromWire, type ParticipantIds } from '../markets/wire-selection.ts';
+
+/** A fill from the place answer (we were the taker); money at full precision. */
+export function fillFromPlace(f: PlacedFill, gameID: string, selection: Selection, strategyId: string | null, isPostArb: boolean, now: number): OwnFill {
+  return { txID: f.txID, orderID: f.orderID, gameID, selection, odds: f.odds, amount: f.amount, risk: f.risk, win: f.win, origin: 'wager', isPostArb, strategyId, at: now };
+}
+
+/** A fill from the user feed, in the receiver's (our) view; null when the side names nothing on the game. */
+export function fillFromFeed(m: FeedMatched, gameID: string, p: ParticipantIds, origin: 'offer' | 'wager', strategyId: string | null, now: number): OwnFill | null {
+  const selection = selectionFromWire(p, { type: m.type, side: m.side, number: m.number ?? null, market: m.market ?? null });
+  if (!selection) return null;
+  return { txID: m.txID, orderID: m.orderID, gameID, selection, odds: m.odds, amount: m.amount, risk: m.risk, win: m.win, origin, isPostArb: m.isPostArb === true, strategyId, at: now };
+}
+
+/**
+ * A fill from getMatchedBets (start-up and reconciliation): money is the 2-decimal REST read;
+ * the stake is recovered from risk (a maker's risk is its stake; a taker's includes
+ * commission on a loss, which the later user-feed copy of the same txID would correct).
+ */
+export function fillFromBet(b: MatchedBet, p: ParticipantIds, commissionRate: number, strategyId: string | null, now: number): OwnFill | null {
+  const side = b.type === 'total' ? (b.OU ?? '') : b.type === 'moneyline1x2' ? (b.side ?? '') : (b.participantID ?? '');
+  const number = b.type === 'spread' ? (b.spread ?? null) : b.type === 'total' ? (b.total ?? null) : null;
+  const selection = selectionFromWire(p, { type: b.type, side, number, market: b.market ?? null });
+  if (!selection || !b.game) return null;
+  const taker = b.origin === 'wager';
+  const amount = taker ? stakeFromTakerRisk(b.risk, b.win, commissionRate) : b.risk;
+  return { txID: b.txID, orderID: b.id, gameID: b.game.id, selection, odds: b.odds, amount, risk: b.risk, win: b.win, origin: b.origin, isPostArb: false, strategyId, at: now };
+}
+
+/** risk = amount + c·min(amount, wwc) and win = wwc·(1 − c) (feeds §4) → amount. */
+function stakeFromTakerRisk(risk: number, win: number, c: number): number {
+  const wwc = c < 1 ? win / (1 - c) : win;
+  const a1 = risk / (1 + c); // when amount ≤ wwc
+  return a1 <= wwc + 1e-9 ? a1 : risk - c * wwc;
+}

@@ -1,0 +1,489 @@
+import type { Logger } from 'pino';
+import type { MarketModel } from '../book/market-model.ts';
+import { DUST, isLive, type OwnBook } from '../book/own-book.ts';
+import type { OwnOrder, OwnOrderStatus, TradingMode } from '../book/types.ts';
+import { LinesmithError } from '../exchange/errors.ts';
+import type { CancelEntry, MatchedBet, OrderGateway, PlaceEntry, PlaceOrderInput, UnmatchedOrder } from '../exchange/orders/types.ts';
+import type { UserFeedMessageEvent } from '../exchange/socket/user-feed-events.ts';
+import { selectionFromWire, wireFromSelection } from '../markets/wire-selection.ts';
+import type { Clock } from '../shared/clock.ts';
+import type { QuoteIntent } from '../strategy/types.ts';
+import { fillFromBet, fillFromFeed, fillFromPlace } from './fills.ts';
+import { planGame } from './plan.ts';
+import { pricePost } from './post-arb.ts';
+import { RiskGate, type RiskLimits, type RiskVerdict } from './risk.ts';
+import { ClientIds, decodeReference, encodeReference } from './user-reference.ts';
+
+/** What the order manager tells the rest of the runtime (strategies, log, status). */
+export type OrderManagerNotice =
+  | { readonly kind: 'risk-rejected'; readonly strategyId: string; readonly gameID: string; readonly intentKey: string; readonly verdict: Extract<RiskVerdict, { ok: false }> }
+  | { readonly kind: 'exchange-rejected'; readonly order: OwnOrder; readonly errorType: string; readonly error: string }
+  | { readonly kind: 'unknown-outcome'; readonly order: OwnOrder; readonly error: string };
+
+/** Answers of the gateway come back as these, through the runtime's single event loop. */
+export type GatewayResult =
+  | { readonly kind: 'placed'; readonly clientIds: readonly string[]; readonly entries: readonly PlaceEntry[] }
+  | { readonly kind: 'place-failed'; readonly clientIds: readonly string[]; readonly error: unknown }
+  | { readonly kind: 'cancelled'; readonly clientIds: readonly string[]; readonly entries: readonly CancelEntry[] }
+  | { readonly kind: 'cancel-failed'; readonly clientIds: readonly string[]; readonly error: unknown }
+  | { readonly kind: 'heartbeat-failed'; readonly error: unknown };
+
+export interface StrategyWork {
+  readonly strategyId: string;
+  readonly gameID: string;
+  readonly intents: readonly QuoteIntent[];
+  readonly mode: TradingMode;
+}
+
+export interface CycleSummary {
+  readonly places: number;
+  readonly cancels: number;
+  readonly riskRejected: number;
+  readonly postArb: number;
+  readonly repriced: number;
+}
+
+export interface OrderManagerOptions {
+  readonly own: OwnBook;
+  readonly market: MarketModel;
+  readonly gateway: OrderGateway;
+  readonly limits: RiskLimits;
+  readonly usePostArb: boolean;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly runId: string;
+  /** Answers go back through the runtime's loop, never straight into state. */
+  readonly deliver: (result: GatewayResult) => void;
+  readonly notify: (notice: OrderManagerNotice) => void;
+  readonly commissionRate: () => number;
+  /** How long a key waits after a rejection before it is sent again. */
+  readonly rejectionCooldownMs?: number;
+}
+
+const errorText = (e: unknown) => (e instanceof LinesmithError ? `${e.code}: ${e.message}` : e instanceof Error ? e.message : String(e));
+
+/**
+ * Intents in, the fewest place and cancel calls out; every order tracked through an
+ * explicit state machine (pending-place → resting / partly-filled / filled / rejected /
+ * unknown; resting → pending-cancel → cancelled; …) driven by gateway answers, the user
+ * feed and REST reconciliation. Risk is checked before anything leaves. An order whose
+ * outcome is unknown stays `unknown` until evidence resolves it — it is never taken for
+ * "not placed". The gate closes for shutdown and the kill switch: no place leaves after.
+ */
+export class OrderManager {
+  readonly #o: OrderManagerOptions;
+  readonly #ids: ClientIds;
+  readonly #risk: RiskGate;
+  /** key `${strategy}|${game}|${intentKey}` → time until which it is not sent. */
+  readonly #cooldown = new Map<string, number>();
+  #gateOpen = true;
+  readonly stats = { placesSent: 0, cancelsSent: 0, placeRequests: 0, cancelRequests: 0, riskRejected: 0, exchangeRejected: 0, postArb: 0, repriced: 0, unknown: 0 };
+
+  constructor(options: OrderManagerOptions) {
+    this.#o = options;
+    this.#ids = new ClientIds(options.runId);
+    this.#risk = new RiskGate(options.own, options.limits);
+  }
+
+  get gateOpen(): boolean {
+    return this.#gateOpen;
+  }
+
+  /** No place leaves after this (shutdown, kill switch). Cancels still do. */
+  closeGate(reason: string): void {
+    if (!this.#gateOpen) return;
+    this.#gateOpen = false;
+    this.#o.logger.warn({ reason }, 'order gate closed: no new orders');
+  }
+
+  openGate(): void {
+    this.#gateOpen = true;
+  }
+
+  /** One reconciliation cycle over the strategies' intents: at most one cancel batch and one place batch. */
+  cycle(work: readonly StrategyWork[]): CycleSummary {
+    const now = this.#o.clock.now();
+    this.#risk.begin();
+    const cancels: OwnOrder[] = [];
+    const places: { order: OwnOrder; input: PlaceOrderInput }[] = [];
+    let riskRejected = 0;
+    let postArb = 0;
+    let repriced = 0;
+    for (const w of work) {
+      const game = this.#o.market.game(w.gameID);
+      const blocked = new Set<string>();
+      for (const i of w.intents) if ((this.#cooldown.get(this.#coolKey(w.strategyId, w.gameID, i.key)) ?? -Infinity) > now) blocked.add(i.key);
+      const plan = planGame({ strategyId: w.strategyId, gameID: w.gameID, intents: w.intents, orders: this.#o.own.liveOrders(w.gameID, w.strategyId), blockedKeys: blocked });
+      cancels.push(...plan.cancels);
+      if (!this.#gateOpen || !game || game.ended) continue;
+      for (const intent of plan.places) {
+        let orderType = intent.orderType ?? 'post';
+        let odds = intent.odds;
+        if (orderType === 'post') {
+          const p = pricePost(game, intent.selection, odds, this.#o.usePostArb);
+          if (p.kind === 'post-arb') postArb++;
+          if (p.kind === 'repriced') repriced++;
+          orderType = p.orderType;
+          odds = p.odds;
+        }
+        const takerCommission = orderType === 'limit' || orderType === 'fillAndKill' || orderType === 'fillOrKill' ? this.#o.commissionRate() : 0;
+        const verdict = this.#risk.check({ gameID: w.gameID, selection: intent.selection, odds, size: intent.size, commissionRate: takerCommission }, w.mode);
+        if (!verdict.ok) {
+          riskRejected++;
+          this.stats.riskRejected++;
+          this.#cool(w.strategyId, w.gameID, intent.key, now);
+          this.#o.notify({ kind: 'risk-rejected', strategyId: w.strategyId, gameID: w.gameID, intentKey: intent.key, verdict });
+          continue;
+        }
+        const clientId = this.#ids.next();
+        const userReference = encodeReference(w.strategyId, clientId);
+        const order: OwnOrder = {
+          clientId,
+          userReference,
+          orderID: null,
+          strategyId: w.strategyId,
+          intentKey: intent.key,
+          gameID: w.gameID,
+          selection: intent.selection,
+          odds,
+          bet: intent.size,
+          filled: 0,
+          remaining: intent.size,
+          status: 'pending-place',
+          isPostArb: orderType === 'postArb',
+          createdAt: now,
+          updatedAt: now,
+        };
+        const input: PlaceOrderInput = {
+          gameID: w.gameID,
+          ...wireFromSelection(game.participants, intent.selection),
+          odds,
+          bet: intent.size,
+          orderType,
+          userReference,
+          ...(intent.expirationMinutes !== undefined ? { expirationMinutes: intent.expirationMinutes } : {}),
+        };
+        places.push({ order, input });
+        if (orderType === 'fillAndKill' || orderType === 'fillOrKill') this.#cool(w.strategyId, w.gameID, intent.key, now);
+      }
+    }
+    this.#sendCancels(cancels, 'intent changed');
+    this.#sendPlaces(places);
+    return { places: places.length, cancels: cancels.length, riskRejected, postArb, repriced };
+  }
+
+  /** Cancel every live order of ours (or of one game / strategy); orders in flight are cancelled once they rest. */
+  cancelAll(reason: string, filter: { gameID?: string; strategyId?: string } = {}): number {
+    const orders = this.#o.own.liveOrders(filter.gameID, filter.strategyId).filter((o) => o.status === 'resting' || o.status === 'partly-filled');
+    this.#sendCancels(orders, reason);
+    return orders.length;
+  }
+
+  /** Orders of ours not yet in a final state. */
+  liveCount(): number {
+    return this.#o.own.liveOrders().length;
+  }
+
+  // ---- answers ----
+
+  onResult(r: GatewayResult): void {
+    const now = this.#o.clock.now();
+    switch (r.kind) {
+      case 'placed':
+        r.clientIds.forEach((id, i) => this.#onPlaceEntry(id, r.entries[i], now));
+        return;
+      case 'place-failed': {
+        const sent = (r.error as { sent?: boolean } | null)?.sent === false;
+        for (const id of r.clientIds) {
+          const o = this.#o.own.order(id);
+          if (!o) continue;
+          if (sent) {
+            this.#o.own.update(id, { status: 'rejected', remaining: 0 }, now, `not sent: ${errorText(r.error)}`);
+          } else {
+            this.#markUnknown(o, `place outcome unknown: ${errorText(r.error)}`, now);
+          }
+        }
+        return;
+      }
+      case 'cancelled':
+        r.clientIds.forEach((id, i) => this.#onCancelEntry(id, r.entries[i], now));
+        return;
+      case 'cancel-failed':
+        for (const id of r.clientIds) {
+          const o = this.#o.own.order(id);
+          if (o && o.status === 'pending-cancel') this.#markUnknown(o, `cancel outcome unknown: ${errorText(r.error)}`, now);
+        }
+        return;
+      case 'heartbeat-failed':
+        this.#o.logger.error({ error: errorText(r.error) }, 'heartbeat failed: the exchange may cancel our orders');
+        return;
+    }
+  }
+
+  #onPlaceEntry(clientId: string, e: PlaceEntry | undefined, now: number): void {
+    const o = this.#o.own.order(clientId);
+    if (!o) return;
+    if (!e) {
+      this.#markUnknown(o, 'place answer had no entry for this order', now);
+      return;
+    }
+    switch (e.status) {
+      case 'accepted': {
+        for (const f of e.matched) this.#o.own.addFill(fillFromPlace(f, o.gameID, o.selection, o.strategyId, o.isPostArb, now));
+        const matchedRisk = e.matched.reduce((s, f) => s + f.amount, 0);
+        if (e.resting) {
+          const remaining = e.resting.offered;
+          const next = this.#o.own.update(clientId, { orderID: e.resting.orderID, remaining, filled: Math.max(0, o.bet - remaining), status: matchedRisk > DUST ? 'partly-filled' : 'resting' }, now, 'place accepted');
+          this.#o.market.remarkMine(o.gameID, e.resting.orderID, now);
+          // A cancel asked for while the place was in flight.
+          if (this.#wantsCancel.delete(clientId)) this.#sendCancels([next], 'cancel requested while placing');
+        } else {
+          this.#o.own.update(clientId, { remaining: 0, filled: matchedRisk, status: matchedRisk > DUST ? 'filled' : 'cancelled' }, now, matchedRisk > DUST ? 'place filled at once' : 'nothing rested');
+        }
+        return;
+      }
+      case 'rejected':
+        this.stats.exchangeRejected++;
+        this.#cool(o.strategyId ?? '', o.gameID, o.intentKey ?? '', now);
+        this.#o.notify({ kind: 'exchange-rejected', order: this.#o.own.update(clientId, { status: 'rejected', remaining: 0 }, now, `${e.errorType}: ${e.error}`), errorType: e.errorType, error: e.error });
+        return;
+      case 'failed':
+        this.#cool(o.strategyId ?? '', o.gameID, o.intentKey ?? '', now);
+        this.#o.own.update(clientId, { status: 'rejected', remaining: 0 }, now, `request refused: ${errorText(e.error)}`);
+        return;
+      case 'absent':
+        this.#o.own.update(clientId, { status: 'rejected', remaining: 0 }, now, `answer lost, no trace found: ${e.reason}`);
+        return;
+      case 'recovered':
+        this.#applyRecovered(o, e.resting, e.bets, now);
+        return;
+      case 'unknown':
+        this.#markUnknown(o, `place outcome unknown: ${errorText(e.error)}`, now);
+        return;
+    }
+  }
+
+  #onCancelEntry(clientId: string, e: CancelEntry | undefined, now: number): void {
+    const o = this.#o.own.order(clientId);
+    if (!o || !e) return;
+    if (e.ok) {
+      this.#o.own.update(clientId, { status: 'cancelled', remaining: 0, filled: e.filled }, now, 'cancel confirmed');
+    } else if (e.outcomeUnknown) {
+      this.#markUnknown(o, `cancel outcome unknown: ${e.reason}`, now);
+    } else if (o.status === 'pending-cancel') {
+      // Refused: already filled, cancelled or expired. The user feed or a reconciliation says which.
+      this.#markUnknown(o, `cancel refused: ${e.reason}`, now);
+    }
+  }
+
+  #markUnknown(o: OwnOrder, why: string, now: number): void {
+    this.stats.unknown++;
+    const next = this.#o.own.update(o.clientId, { status: 'unknown' }, now, why);
+    this.#o.notify({ kind: 'unknown-outcome', order: next, error: why });
+  }
+
+  #applyRecovered(o: OwnOrder, resting: UnmatchedOrder | null, bets: readonly MatchedBet[], now: number): void {
+    const game = this.#o.market.game(o.gameID);
+    if (game) for (const b of bets) {
+      const f = fillFromBet(b, game.participants, this.#o.commissionRate(), o.strategyId, now);
+      if (f) this.#o.own.addFill({ ...f, isPostArb: o.isPostArb });
+    }
+    if (resting) {
+      this.#o.own.update(o.clientId, { orderID: resting.id, remaining: resting.remaining, filled: resting.filled, status: resting.filled > DUST ? 'partly-filled' : 'resting' }, now, 'recovered by userReference: resting');
+      this.#o.market.remarkMine(o.gameID, resting.id, now);
+    } else {
+      this.#o.own.update(o.clientId, { remaining: 0, status: 'filled' }, now, 'recovered by userReference: filled');
+    }
+  }
+
+  // ---- user feed ----
+
+  /** One user-feed message, in order; fills are booked once per txID whoever reports them first. */
+  onUserFeed(e: UserFeedMessageEvent): void {
+    const now = this.#o.clock.now();
+    const gameID = e.message.gameID ?? null;
+    const order = e.type === 'orderPlaced' || e.type === 'orderCancelled' || e.type === 'makerFill' ? e.order : null;
+    const fill = e.type === 'takerFill' || e.type === 'makerFill' ? e.fill : null;
+    const ref = order?.userReference ?? fill?.userReference ?? null;
+    const orderID = order?.orderID ?? (e.type === 'takerFill' ? null : (fill?.orderID ?? null));
+    let mine = (ref ? this.#o.own.byReference(ref) : undefined) ?? (orderID ? this.#o.own.byOrderId(orderID) : undefined);
+    if (!mine && order && gameID && decodeReference(ref)) mine = this.#adoptFromFeed(order, gameID, ref!, now);
+
+    if (fill && gameID) {
+      const game = this.#o.market.game(gameID);
+      if (game) {
+        const f = fillFromFeed(fill, gameID, game.participants, e.type === 'makerFill' ? 'offer' : 'wager', mine?.strategyId ?? null, now);
+        if (f) this.#o.own.addFill(f);
+      } else {
+        this.#o.logger.warn({ gameID, txID: fill.txID }, 'fill on a game the model does not know: booked at the next reconciliation');
+      }
+    }
+    if (!mine || !order) return;
+    switch (e.type) {
+      case 'orderPlaced':
+        if (mine.status === 'pending-place' || mine.status === 'unknown') {
+          this.#o.own.update(mine.clientId, { orderID: order.orderID, remaining: order.remaining, status: 'resting' }, now, 'user feed: placed');
+          this.#o.market.remarkMine(mine.gameID, order.orderID, now);
+        } else if (!mine.orderID) {
+          this.#o.own.update(mine.clientId, { orderID: order.orderID }, now, 'user feed: order id');
+        }
+        return;
+      case 'makerFill': {
+        const remaining = order.remaining;
+        const status: OwnOrderStatus = remaining > DUST ? (mine.status === 'pending-cancel' ? 'pending-cancel' : 'partly-filled') : 'filled';
+        this.#o.own.update(mine.clientId, { orderID: order.orderID, remaining, filled: Math.max(0, order.offered - remaining), status }, now, remaining > DUST ? 'user feed: partly filled' : 'user feed: filled');
+        return;
+      }
+      case 'orderCancelled':
+        this.#o.own.update(mine.clientId, { orderID: order.orderID, remaining: 0, status: 'cancelled' }, now, 'user feed: cancelled');
+        return;
+    }
+  }
+
+  #adoptFromFeed(order: { orderID: string; odds: number; type: string; side: string; number?: number | null; market?: string | null; offered: number; remaining: number; filled: number }, gameID: string, ref: string, now: number): OwnOrder | undefined {
+    const game = this.#o.market.game(gameID);
+    const decoded = decodeReference(ref);
+    if (!game || !decoded) return undefined;
+    const selection = selectionFromWire(game.participants, { type: order.type, side: order.side, number: order.number ?? null, market: order.market ?? null });
+    if (!selection) return undefined;
+    return this.#o.own.add(
+      { clientId: decoded.clientId, userReference: ref, orderID: order.orderID, strategyId: decoded.strategyId, intentKey: null, gameID, selection, odds: order.odds, bet: order.offered, filled: 0, remaining: order.remaining, status: 'resting', isPostArb: false, createdAt: now, updatedAt: now },
+      'adopted from the user feed (placed by an earlier run)',
+    );
+  }
+
+  // ---- reconciliation with REST ----
+
+  /**
+   * Align our state with the exchange's open orders and matched bets (start-up, after a
+   * cache_expired gap, and to resolve unknown outcomes): orders of ours found resting are
+   * adopted or confirmed; live orders not found are closed (filled if a bet of theirs
+   * exists, else cancelled); fills are booked once. Orders of other origins are cancelled
+   * when `cancelForeign`, else left alone and reported.
+   */
+  reconcile(unmatched: readonly UnmatchedOrder[], bets: readonly MatchedBet[], options: { cancelForeign: boolean; gameLookup: (id: string) => boolean }): { adopted: number; closed: number; foreign: number } {
+    const now = this.#o.clock.now();
+    let adopted = 0;
+    let closed = 0;
+    const foreign: string[] = [];
+    const seen = new Set<string>();
+    for (const u of unmatched) {
+      const byRef = u.userReference ? this.#o.own.byReference(u.userReference) : undefined;
+      const mine = byRef ?? this.#o.own.byOrderId(u.id);
+      if (mine) {
+        seen.add(mine.clientId);
+        if (mine.status === 'pending-cancel') continue;
+        this.#o.own.update(mine.clientId, { orderID: u.id, remaining: u.remaining, filled: u.filled, status: u.filled > DUST ? 'partly-filled' : 'resting' }, now, 'reconciled: resting');
+        continue;
+      }
+      const decoded = decodeReference(u.userReference);
+      const game = u.game ? this.#o.market.game(u.game.id) : undefined;
+      if (decoded && game) {
+        const selection = selectionFromWire(game.participants, wireOfUnmatched(u));
+        if (selection) {
+          this.#o.own.add(
+            { clientId: decoded.clientId, userReference: u.userReference!, orderID: u.id, strategyId: decoded.strategyId, intentKey: null, gameID: game.id, selection, odds: u.odds, bet: u.bet, filled: u.filled, remaining: u.remaining, status: 'resting', isPostArb: false, createdAt: now, updatedAt: now },
+            'adopted at reconciliation (placed by an earlier run)',
+          );
+          adopted++;
+          continue;
+        }
+      }
+      foreign.push(u.id);
+    }
+    const betRefs = new Set<string>();
+    for (const b of bets) {
+      if (b.userReference) betRefs.add(b.userReference);
+      if (!b.game || !options.gameLookup(b.game.id)) continue;
+      const game = this.#o.market.game(b.game.id);
+      if (!game || this.#o.own.hasFill(b.txID)) continue;
+      const owner = b.userReference ? this.#o.own.byReference(b.userReference) : undefined;
+      const f = fillFromBet(b, game.participants, this.#o.commissionRate(), owner?.strategyId ?? decodeReference(b.userReference)?.strategyId ?? null, now);
+      if (f) this.#o.own.addFill(f);
+    }
+    for (const o of this.#o.own.liveOrders()) {
+      if (seen.has(o.clientId) || o.status === 'pending-place' || o.status === 'pending-cancel') continue;
+      const filled = betRefs.has(o.userReference);
+      this.#o.own.update(o.clientId, { remaining: 0, status: filled ? 'filled' : 'cancelled' }, now, filled ? 'reconciled: not open, has bets' : 'reconciled: not open');
+      closed++;
+    }
+    if (foreign.length > 0) {
+      this.#o.logger.warn({ count: foreign.length, cancel: options.cancelForeign }, 'open orders on the account that linesmith did not place');
+      if (options.cancelForeign) this.#sendForeignCancels(foreign);
+    }
+    return { adopted, closed, foreign: foreign.length };
+  }
+
+  // ---- sending ----
+
+  /** Cancels asked for while the order's place was in flight: sent once it rests. */
+  readonly #wantsCancel = new Set<string>();
+
+  #sendCancels(orders: readonly OwnOrder[], reason: string): void {
+    const now = this.#o.clock.now();
+    const send: OwnOrder[] = [];
+    for (const o of orders) {
+      if (o.status === 'pending-place') {
+        this.#wantsCancel.add(o.clientId);
+        continue;
+      }
+      if (!o.orderID || !isLive(o) || o.status === 'pending-cancel' || o.status === 'unknown') continue;
+      send.push(this.#o.own.update(o.clientId, { status: 'pending-cancel' }, now, `cancel: ${reason}`));
+    }
+    if (send.length === 0) return;
+    this.stats.cancelRequests++;
+    this.stats.cancelsSent += send.length;
+    const clientIds = send.map((o) => o.clientId);
+    this.#o.gateway.cancel(send.map((o) => o.orderID!)).then(
+      (entries) => this.#o.deliver({ kind: 'cancelled', clientIds, entries }),
+      (error: unknown) => this.#o.deliver({ kind: 'cancel-failed', clientIds, error }),
+    );
+  }
+
+  #sendForeignCancels(orderIDs: readonly string[]): void {
+    this.stats.cancelRequests++;
+    this.#o.gateway.cancel(orderIDs).then(
+      (entries) => this.#o.logger.info({ cancelled: entries.filter((e) => e.ok).length, of: orderIDs.length }, 'cancelled orders linesmith did not place'),
+      (error: unknown) => this.#o.logger.error({ error: errorText(error) }, 'could not cancel foreign orders'),
+    );
+  }
+
+  #sendPlaces(places: readonly { order: OwnOrder; input: PlaceOrderInput }[]): void {
+    if (places.length === 0) return;
+    for (const p of places) this.#o.own.add(p.order, `place ${p.input.orderType} ${p.input.bet} at ${p.input.odds}`);
+    this.stats.placeRequests++;
+    this.stats.placesSent += places.length;
+    const clientIds = places.map((p) => p.order.clientId);
+    this.#o.gateway.place(places.map((p) => p.input)).then(
+      (entries) => this.#o.deliver({ kind: 'placed', clientIds, entries }),
+      (error: unknown) => this.#o.deliver({ kind: 'place-failed', clientIds, error }),
+    );
+  }
+
+  /** Arm the exchange's dead man's switch. */
+  heartbeat(timeoutSec: number): void {
+    this.#o.gateway.heartbeat(timeoutSec).catch((error: unknown) => this.#o.deliver({ kind: 'heartbeat-failed', error }));
+  }
+
+  #coolKey(strategyId: string, gameID: string, key: string): string {
+    return `${strategyId}|${gameID}|${key}`;
+  }
+
+  #cool(strategyId: string, gameID: string, key: string, now: number): void {
+    this.#cooldown.set(this.#coolKey(strategyId, gameID, key), now + (this.#o.rejectionCooldownMs ?? 2_000));
+    if (this.#cooldown.size > 10_000) for (const [k, t] of this.#cooldown) if (t <= now) this.#cooldown.delete(k);
+  }
+}
+
+function wireOfUnmatched(u: UnmatchedOrder): { type: string; side: string; number: number | null; market: string | null } {
+  switch (u.type) {
+    case 'total':
+      return { type: u.type, side: u.OU ?? u.side ?? '', number: u.total ?? null, market: null };
+    case 'spread':
+      return { type: u.type, side: u.participantID ?? '', number: u.spread ?? null, market: null };
+    case 'moneyline1x2':
+      return { type: u.type, side: u.side ?? '', number: null, market: u.market ?? null };
+    default:
+      return { type: u.type, side: u.participantID ?? '', number: null, market: null };
+  }
+}

@@ -1,0 +1,69 @@
+import type { OwnOrder } from '../book/types.ts';
+import { bookKeyOf, sideIndexOf, type Selection } from '../markets/types.ts';
+import { americanDistance } from '../odds/american.ts';
+import type { QuoteIntent } from '../strategy/types.ts';
+
+/** Orders whose next state depends on an answer still on its way: nothing else is sent for them. */
+const IN_FLIGHT = new Set(['pending-place', 'pending-cancel', 'unknown']);
+
+export interface PlanInput {
+  readonly strategyId: string;
+  readonly gameID: string;
+  readonly intents: readonly QuoteIntent[];
+  /** This strategy's live orders on the game. */
+  readonly orders: readonly OwnOrder[];
+  /** Intent keys not to (re)send now (cooling down after a rejection or a one-shot). */
+  readonly blockedKeys: ReadonlySet<string>;
+}
+
+export interface Plan {
+  readonly cancels: OwnOrder[];
+  readonly places: QuoteIntent[];
+  /** Intents satisfied by an order already resting (or in flight). */
+  readonly kept: number;
+}
+
+const sameSelection = (a: Selection, b: Selection) => bookKeyOf(a) === bookKeyOf(b) && sideIndexOf(a) === sideIndexOf(b);
+
+/** Whether a resting order still serves an intent, within the intent's tolerances. */
+export function serves(o: OwnOrder, i: QuoteIntent): boolean {
+  if (!sameSelection(o.selection, i.selection)) return false;
+  if (americanDistance(o.odds, i.odds) > (i.toleranceCents ?? 0) + 1e-9) return false;
+  const sizeTol = i.sizeTolerance ?? 0;
+  return Math.abs(o.remaining - i.size) <= sizeTol * i.size + 1e-9;
+}
+
+/**
+ * The fewest actions that turn a strategy's live orders on one game into its intents: keep
+ * an order that serves its key's intent; cancel orders whose key is gone, whose intent moved
+ * beyond tolerance, or that duplicate a key; place intents that nothing serves. An order
+ * with an answer in flight is left alone, and its key gets no new order meanwhile, so no
+ * order ever has two actions in flight.
+ */
+export function planGame(input: PlanInput): Plan {
+  const byKey = new Map<string, QuoteIntent>();
+  for (const i of input.intents) byKey.set(i.key, i);
+  const cancels: OwnOrder[] = [];
+  const covered = new Set<string>();
+  let kept = 0;
+  for (const o of input.orders) {
+    const key = o.intentKey;
+    const intent = key === null ? undefined : byKey.get(key);
+    if (IN_FLIGHT.has(o.status)) {
+      if (key !== null) covered.add(key);
+      continue;
+    }
+    if (intent && !covered.has(intent.key) && serves(o, intent)) {
+      covered.add(intent.key);
+      kept++;
+      continue;
+    }
+    cancels.push(o);
+  }
+  const places: QuoteIntent[] = [];
+  for (const i of byKey.values()) {
+    if (covered.has(i.key) || input.blockedKeys.has(i.key)) continue;
+    places.push(i);
+  }
+  return { cancels, places, kept };
+}

@@ -1,0 +1,88 @@
+import type { OwnBook } from '../book/own-book.ts';
+import type { TradingMode } from '../book/types.ts';
+import { worstCaseLiability } from '../money/liability.ts';
+import type { Position } from '../money/position.ts';
+import type { Selection } from '../markets/types.ts';
+
+export interface RiskLimits {
+  /** Worst-case loss allowed per game (a positive amount). */
+  readonly maxGameLiability: number;
+  /** Worst-case loss allowed over all games. */
+  readonly maxTotalLiability: number;
+  readonly maxOrderSize: number;
+  readonly maxOrdersPerGame: number;
+}
+
+export interface Candidate {
+  readonly gameID: string;
+  readonly selection: Selection;
+  readonly odds: number;
+  readonly size: number;
+  /** Taker commission it may pay (0 for post and postArb). */
+  readonly commissionRate: number;
+}
+
+export type RiskVerdict = { readonly ok: true } | { readonly ok: false; readonly rule: 'halted' | 'reducing' | 'max-order-size' | 'max-orders-per-game' | 'game-liability' | 'total-liability'; readonly detail: string };
+
+/**
+ * The checks every order passes before it is sent, in order, against the book as it will
+ * be once the orders already approved this cycle are out: trading mode, size, count per
+ * game, then the exact worst-case liability per game and in total with every live order
+ * counted where it loses (as the exchange counts it for a place).
+ */
+export class RiskGate {
+  readonly #own: OwnBook;
+  readonly #limits: RiskLimits;
+  /** Positions approved this cycle, per game, not yet in the own book. */
+  readonly #approved = new Map<string, Position[]>();
+  readonly #projected = new Map<string, number>();
+
+  constructor(own: OwnBook, limits: RiskLimits) {
+    this.#own = own;
+    this.#limits = limits;
+  }
+
+  /** Start a cycle: `cancelling` are orders about to be cancelled (they still count: the cancel may lose the race). */
+  begin(): void {
+    this.#approved.clear();
+    this.#projected.clear();
+  }
+
+  check(c: Candidate, mode: TradingMode): RiskVerdict {
+    if (mode === 'halted') return { ok: false, rule: 'halted', detail: 'trading is halted: cancels only' };
+    if (!(c.size > 0) || c.size > this.#limits.maxOrderSize) return { ok: false, rule: 'max-order-size', detail: `size ${c.size} above the maximum ${this.#limits.maxOrderSize}` };
+    const approved = this.#approved.get(c.gameID) ?? [];
+    const count = this.#own.liveOrders(c.gameID).length + approved.length;
+    if (count + 1 > this.#limits.maxOrdersPerGame) return { ok: false, rule: 'max-orders-per-game', detail: `${count} orders already live or approved on the game (max ${this.#limits.maxOrdersPerGame})` };
+    const position: Position = { selection: c.selection, amount: c.size, odds: c.odds, commissionRate: c.commissionRate, contingent: true };
+    if (mode === 'reducing') {
+      // Only an order whose fill lowers the worst case of what is matched.
+      const matched = this.#own.positions(c.gameID);
+      const before = worstCaseLiability(matched);
+      const after = worstCaseLiability([...matched, { ...position, contingent: false }]);
+      if (!(after > before + 1e-9)) return { ok: false, rule: 'reducing', detail: `reducing: the order would not lower the worst case (${before.toFixed(2)} → ${after.toFixed(2)})` };
+    }
+    const gameAfter = this.#own.projectedLiability(c.gameID, [...approved, position]);
+    if (gameAfter < -this.#limits.maxGameLiability - 1e-9) {
+      return { ok: false, rule: 'game-liability', detail: `worst case on the game would be ${gameAfter.toFixed(2)} (cap -${this.#limits.maxGameLiability})` };
+    }
+    let total = gameAfter;
+    for (const g of this.#own.gameIds()) if (g !== c.gameID) total += this.#projectedOf(g);
+    if (total < -this.#limits.maxTotalLiability - 1e-9) {
+      return { ok: false, rule: 'total-liability', detail: `worst case over all games would be ${total.toFixed(2)} (cap -${this.#limits.maxTotalLiability})` };
+    }
+    approved.push(position);
+    this.#approved.set(c.gameID, approved);
+    this.#projected.set(c.gameID, gameAfter);
+    return { ok: true };
+  }
+
+  #projectedOf(gameID: string): number {
+    let v = this.#projected.get(gameID);
+    if (v === undefined) {
+      v = this.#own.projectedLiability(gameID, this.#approved.get(gameID) ?? []);
+      this.#projected.set(gameID, v);
+    }
+    return v;
+  }
+}

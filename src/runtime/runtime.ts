@@ -1,0 +1,458 @@
+import type { Logger } from 'pino';
+import { interval, type SchedulerLike, type Subscription } from 'rxjs';
+import { MarketModel } from '../book/market-model.ts';
+import { OwnBook } from '../book/own-book.ts';
+import type { OwnOrder, StrategyView, TradingMode } from '../book/types.ts';
+import type { AccountSnapshot, ConnectionStates, ExchangeClient } from '../exchange/client.ts';
+import { gradedPages$ } from '../exchange/rest/graded-walker.ts';
+import type { OrderGateway } from '../exchange/orders/types.ts';
+import type { GradedRow } from '../exchange/schemas/bets.ts';
+import type { PriceFeedEvent } from '../exchange/schemas/price-feed.ts';
+import type { UserFeedEvent } from '../exchange/socket/user-feed-events.ts';
+import type { Clock } from '../shared/clock.ts';
+import { OrderManager, type GatewayResult, type OrderManagerNotice, type StrategyWork } from '../orders/order-manager.ts';
+import type { RiskLimits } from '../orders/risk.ts';
+import { decodeReference } from '../orders/user-reference.ts';
+import { applyLivePolicy } from './live-policy.ts';
+import { wantsGame, wantsMarket, type StrategyInstance } from './strategy-instance.ts';
+
+/** How often unknown order outcomes are looked up over REST. */
+const UNKNOWN_RECONCILE_MS = 3_000;
+
+export interface RuntimeOptions {
+  readonly exchange: ExchangeClient;
+  /** Which gateway places and cancels: REST or the orders socket. */
+  readonly gateway: 'rest' | 'socket';
+  readonly strategies: readonly StrategyInstance[];
+  readonly limits: RiskLimits;
+  readonly usePostArb: boolean;
+  readonly heartbeatSeconds: number;
+  readonly cancelUnknownOrdersAtStart: boolean;
+  readonly clock: Clock;
+  readonly scheduler: SchedulerLike;
+  readonly logger: Logger;
+  readonly runId: string;
+  /** Checked every tick: true means stop quoting and cancel everything. */
+  readonly killSwitch?: () => string | null;
+  /** How often the runtime ticks (heartbeat, kill switch, throttled evaluations). */
+  readonly tickMs?: number;
+  /** Fair probabilities by game and book key, from a configured feed. */
+  readonly fair?: (gameID: string) => ReadonlyMap<string, number> | null;
+}
+
+type RuntimeEvent =
+  | { readonly kind: 'price'; readonly event: PriceFeedEvent }
+  | { readonly kind: 'user'; readonly event: UserFeedEvent<AccountSnapshot> }
+  | { readonly kind: 'gateway'; readonly result: GatewayResult }
+  | { readonly kind: 'connections'; readonly states: ConnectionStates }
+  | { readonly kind: 'graded'; readonly rows: readonly GradedRow[] }
+  | { readonly kind: 'rest-snapshot'; readonly snapshot: AccountSnapshot }
+  | { readonly kind: 'tick' };
+
+export interface RuntimeStatus {
+  readonly mode: TradingMode;
+  readonly haltReasons: readonly string[];
+  readonly games: number;
+  readonly quotedGames: number;
+  readonly openOrders: number;
+  readonly fills: number;
+  readonly makerVolume: number;
+  readonly takerVolume: number;
+  readonly worstCase: number;
+  readonly realizedPnl: number;
+  readonly commissionPaid: number;
+  readonly orders: OrderManager['stats'];
+}
+
+/**
+ * The bot: one event loop through which every change passes, in order — price-feed
+ * events into the market model, user-feed events and gateway answers into our own book,
+ * then the strategies of the games that changed (throttled per strategy and game), then
+ * one order-manager cycle. Strategies see immutable snapshots and return intents; only this
+ * loop writes. The same loop runs live, on paper and in a backtest: only the exchange
+ * behind `exchange` and the clock differ.
+ */
+export class Runtime {
+  readonly market: MarketModel;
+  readonly own: OwnBook;
+  readonly orders: OrderManager;
+  readonly #o: RuntimeOptions;
+  readonly #log: Logger;
+  readonly #queue: RuntimeEvent[] = [];
+  #draining = false;
+  readonly #dirty = new Set<string>(); // `${strategyIndex}|${gameID}`
+  readonly #lastEval = new Map<string, number>();
+  readonly #subs: Subscription[] = [];
+  #commission = 0.01;
+  #mode: TradingMode = 'halted';
+  readonly #halts = new Set<string>(['starting']);
+  #stopping = false;
+  #reconciling = false;
+  #lastReconcile = -Infinity;
+  #lastHeartbeat = -Infinity;
+  #killed: string | null = null;
+  #realized = 0;
+  #commissionPaid = 0;
+  readonly #gradedSeen = new Map<string, { result: number; fee: number }>();
+  readonly #quoted = new Set<string>();
+
+  constructor(options: RuntimeOptions) {
+    this.#o = options;
+    this.#log = options.logger;
+    this.own = new OwnBook({
+      commissionRate: () => this.#commission,
+      onTransition: (o, from, reason) => this.#log.debug({ clientId: o.clientId, orderID: o.orderID, strategy: o.strategyId, from, to: o.status, reason }, 'order transition'),
+    });
+    this.market = new MarketModel((id) => this.own.isOurOrderId(id));
+    const gateway: OrderGateway = options.gateway === 'socket' ? options.exchange.orders : options.exchange.rest;
+    this.orders = new OrderManager({
+      own: this.own,
+      market: this.market,
+      gateway,
+      limits: options.limits,
+      usePostArb: options.usePostArb,
+      clock: options.clock,
+      logger: options.logger.child({ component: 'orders' }),
+      runId: options.runId,
+      deliver: (result) => this.dispatch({ kind: 'gateway', result }),
+      notify: (n) => this.#onNotice(n),
+      commissionRate: () => this.#commission,
+    });
+  }
+
+  get mode(): TradingMode {
+    return this.#mode;
+  }
+
+  /** Log in, load the games the strategies want, reconcile with the account, open the feeds, start quoting. */
+  async start(): Promise<void> {
+    const { exchange } = this.#o;
+    const now = () => this.#o.clock.now();
+    this.#subs.push(exchange.priceFeed.events$.subscribe((event) => this.dispatch({ kind: 'price', event })));
+    this.#subs.push(exchange.userFeed.events$.subscribe((event) => this.dispatch({ kind: 'user', event })));
+    this.#subs.push(exchange.states$.subscribe((states) => this.dispatch({ kind: 'connections', states })));
+    await exchange.rest.login();
+    const me = await exchange.rest.getMe();
+    this.#commission = me.commissionCharged ?? this.#commission;
+    const leagues = this.#leagues();
+    const games = leagues === null ? await exchange.rest.getOrderbook({ league: 'all' }) : (await Promise.all(leagues.map((l) => exchange.rest.getOrderbook({ league: l })))).flat();
+    for (const g of games) this.market.applySnapshot(g, now());
+    const [unmatched, bets] = await Promise.all([exchange.rest.getUnmatched(), exchange.rest.getMatchedBets()]);
+    const r = this.orders.reconcile(unmatched, bets, { cancelForeign: this.#o.cancelUnknownOrdersAtStart, gameLookup: (id) => this.market.game(id) !== undefined });
+    this.#log.info({ games: games.length, adopted: r.adopted, foreignOpenOrders: r.foreign, openBets: bets.length, commission: this.#commission }, 'model loaded');
+    if (leagues !== null) exchange.priceFeed.subscribe({ leagueIDs: leagues }, { replace: true });
+    exchange.priceFeed.start();
+    exchange.userFeed.start();
+    if (this.#o.gateway === 'socket') exchange.orders.start();
+    this.#subs.push(interval(this.#o.tickMs ?? 1_000, this.#o.scheduler).subscribe(() => this.dispatch({ kind: 'tick' })));
+    const walker = exchange.rest.gradedWalker({ since: new Date(now()).toISOString() });
+    this.#subs.push(
+      gradedPages$(walker).subscribe({
+        next: (page) => page.rows.length > 0 && this.dispatch({ kind: 'graded', rows: page.rows }),
+        error: (err: unknown) => this.#log.error({ err }, 'graded walk stopped'),
+      }),
+    );
+    this.#halts.delete('starting');
+    this.#markAllDirty();
+    this.dispatch({ kind: 'tick' });
+  }
+
+  /** Feed one event into the loop; events arriving while one is processed wait their turn. */
+  dispatch(e: RuntimeEvent): void {
+    this.#queue.push(e);
+    if (this.#draining) return;
+    this.#draining = true;
+    try {
+      while (this.#queue.length > 0) {
+        const next = this.#queue.shift()!;
+        try {
+          this.#apply(next);
+        } catch (err) {
+          // One bad event must not stop the bot; it is logged with what it was.
+          this.#log.error({ err, event: next.kind }, 'event failed');
+        }
+      }
+      this.#evaluate();
+    } finally {
+      this.#draining = false;
+    }
+  }
+
+  #apply(e: RuntimeEvent): void {
+    const now = this.#o.clock.now();
+    switch (e.kind) {
+      case 'price': {
+        const ev = e.event;
+        const g =
+          ev.type === 'orderUpdate' ? this.market.applyOrderUpdate(ev.payload, now) : ev.type === 'matchedVolumeUpdate' ? this.market.applyMatchedVolume(ev.payload, now) : this.market.upsertGame(ev.payload, now, ev.messageType === 'marketClosed' ? { ended: true } : {});
+        if (g) this.#markDirty(g.id);
+        if (ev.type === 'gameUpdate' && g && (g.ended || ev.messageType === 'marketClosed')) this.orders.cancelAll('game closed', { gameID: g.id });
+        return;
+      }
+      case 'user': {
+        const ev = e.event;
+        if (ev.type === 'gapWarning') {
+          this.#halt('user feed gap: reconciling');
+          return;
+        }
+        if (ev.type === 'reconciled') {
+          this.orders.reconcile(ev.result.unmatched, ev.result.matchedBets, { cancelForeign: false, gameLookup: (id) => this.market.game(id) !== undefined });
+          this.#resume('user feed gap: reconciling');
+          this.#markAllDirty();
+          return;
+        }
+        if (ev.type === 'reconcileFailed') {
+          this.#log.error({ error: ev.error.message }, 'reconciliation failed: staying halted');
+          return;
+        }
+        if (ev.type === 'unclassified') return;
+        this.orders.onUserFeed(ev);
+        if (ev.message.gameID) this.#markDirty(ev.message.gameID);
+        return;
+      }
+      case 'gateway':
+        this.orders.onResult(e.result);
+        return;
+      case 'connections': {
+        const s = e.states;
+        const down = (name: string, up: boolean) => (up ? this.#resume(`${name} down`) : this.#halt(`${name} down`));
+        down('price feed', s.price.status === 'open');
+        down('user feed', s.user.status === 'open');
+        if (this.#o.gateway === 'socket') down('orders socket', s.orders.status === 'open');
+        return;
+      }
+      case 'graded':
+        this.#onGraded(e.rows);
+        return;
+      case 'rest-snapshot':
+        this.#reconciling = false;
+        this.orders.reconcile(e.snapshot.unmatched, e.snapshot.matchedBets, { cancelForeign: false, gameLookup: (id) => this.market.game(id) !== undefined });
+        this.#markAllDirty();
+        return;
+      case 'tick':
+        this.#onTick(now);
+        return;
+    }
+  }
+
+  #onTick(now: number): void {
+    const kill = this.#o.killSwitch?.() ?? null;
+    if (kill && !this.#killed) this.kill(kill);
+    if (this.#mode !== 'halted' && this.orders.gateOpen && now - this.#lastHeartbeat >= (this.#o.heartbeatSeconds * 1000) / 3) {
+      this.#lastHeartbeat = now;
+      this.orders.heartbeat(this.#o.heartbeatSeconds);
+    }
+    // Unknown outcomes are resolved by the exchange's own account of our orders.
+    if (!this.#reconciling && now - this.#lastReconcile >= UNKNOWN_RECONCILE_MS && this.own.liveOrders().some((o) => o.status === 'unknown')) {
+      this.#reconciling = true;
+      this.#lastReconcile = now;
+      const rest = this.#o.exchange.rest;
+      Promise.all([rest.getUnmatched(), rest.getMatchedBets()]).then(
+        ([unmatched, matchedBets]) => this.dispatch({ kind: 'rest-snapshot', snapshot: { unmatched, matchedBets } }),
+        (err: unknown) => {
+          this.#reconciling = false;
+          this.#log.warn({ err }, 'reconciliation of unknown orders failed; trying again');
+        },
+      );
+    }
+  }
+
+  /** The kill switch: close the gate, cancel everything, stop quoting until restarted. */
+  kill(reason: string): void {
+    this.#killed = reason;
+    this.#log.error({ reason }, 'kill switch: cancelling everything and halting');
+    this.orders.closeGate(`kill switch: ${reason}`);
+    this.#halt(`kill switch: ${reason}`);
+  }
+
+  #halt(reason: string): void {
+    const before = this.#mode;
+    this.#halts.add(reason);
+    this.#mode = 'halted';
+    if (before !== 'halted') {
+      this.#log.warn({ reason }, 'halted: pulling quotes');
+      this.orders.cancelAll(`halted: ${reason}`);
+    }
+  }
+
+  #resume(reason: string): void {
+    if (!this.#halts.delete(reason)) return;
+    if (this.#halts.size === 0 && !this.#stopping && !this.#killed) {
+      this.#mode = 'active';
+      this.#log.info({ reason }, 'active: quoting');
+      this.#markAllDirty();
+    }
+  }
+
+  #leagues(): string[] | null {
+    const out = new Set<string>();
+    for (const s of this.#o.strategies) {
+      if (s.interest.leagues.length === 0) return null;
+      for (const l of s.interest.leagues) out.add(l);
+    }
+    return [...out];
+  }
+
+  #markDirty(gameID: string): void {
+    const g = this.market.game(gameID);
+    if (!g) return;
+    this.#o.strategies.forEach((s, i) => {
+      if (wantsGame(s, g)) this.#dirty.add(`${i}|${gameID}`);
+    });
+  }
+
+  #markAllDirty(): void {
+    for (const g of this.market.games()) this.#markDirty(g.id);
+  }
+
+  /** Run the strategies of the games that changed, then one order-manager cycle. */
+  #evaluate(): void {
+    if (this.#dirty.size === 0) return;
+    const now = this.#o.clock.now();
+    const work: StrategyWork[] = [];
+    let wait = Infinity;
+    for (const k of [...this.#dirty]) {
+      const sep = k.indexOf('|');
+      const s = this.#o.strategies[Number(k.slice(0, sep))]!;
+      const gameID = k.slice(sep + 1);
+      const due = (this.#lastEval.get(k) ?? -Infinity) + s.throttleMs;
+      if (due > now && this.#mode !== 'halted') {
+        wait = Math.min(wait, due - now);
+        continue;
+      }
+      this.#dirty.delete(k);
+      this.#lastEval.set(k, now);
+      const game = this.market.game(gameID);
+      if (!game) continue;
+      let intents = this.#mode === 'halted' ? [] : this.#quote(s, game.id, now);
+      intents = applyLivePolicy(s.live, game, intents).filter((i) => wantsMarket(s, i.selection.type));
+      if (intents.length > 0) this.#quoted.add(game.id);
+      else this.#quoted.delete(game.id);
+      work.push({ strategyId: s.id, gameID, intents, mode: this.#mode });
+    }
+    if (work.length > 0) this.orders.cycle(work);
+    if (wait !== Infinity) this.#o.scheduler.schedule(() => this.dispatch({ kind: 'tick' }), wait);
+  }
+
+  #quote(s: StrategyInstance, gameID: string, now: number) {
+    const game = this.market.game(gameID)!;
+    const positions = this.own.positions(gameID, s.id);
+    const view: StrategyView = {
+      now,
+      game,
+      orders: this.own.liveOrders(gameID, s.id),
+      fills: this.own.fills(gameID, s.id),
+      positions,
+      liability: positions.length === 0 ? 0 : this.#strategyLiability(gameID, s.id),
+      accountLiability: this.own.projectedLiability(gameID),
+      mode: this.#mode,
+      commissionRate: this.#commission,
+      activity: this.market.activity(gameID, now),
+      fair: this.#o.fair?.(gameID) ?? null,
+    };
+    try {
+      return s.module.quote(view, s.params);
+    } catch (err) {
+      this.#log.error({ err, strategy: s.id, gameID }, 'strategy threw: no quotes for this game this time');
+      return [];
+    }
+  }
+
+  #strategyLiability(gameID: string, strategyId: string): number {
+    return this.own.projectedLiability(gameID, [], new Set(this.own.liveOrders(gameID).filter((o) => o.strategyId !== strategyId).map((o) => o.clientId)));
+  }
+
+  #onNotice(n: OrderManagerNotice): void {
+    switch (n.kind) {
+      case 'risk-rejected':
+        this.#log.info({ strategy: n.strategyId, gameID: n.gameID, intent: n.intentKey, rule: n.verdict.rule, detail: n.verdict.detail }, 'risk check refused an order');
+        return;
+      case 'exchange-rejected':
+        this.#log.warn({ strategy: n.order.strategyId, gameID: n.order.gameID, errorType: n.errorType, error: n.error }, 'exchange rejected an order');
+        return;
+      case 'unknown-outcome':
+        this.#log.warn({ clientId: n.order.clientId, error: n.error }, 'order outcome unknown until the user feed or REST says');
+        return;
+    }
+  }
+
+  #onGraded(rows: readonly GradedRow[]): void {
+    for (const r of rows) {
+      const prev = this.#gradedSeen.get(r.txID);
+      const result = r.result ?? 0;
+      this.#realized += result - (prev?.result ?? 0);
+      this.#commissionPaid += r.fee - (prev?.fee ?? 0);
+      this.#gradedSeen.set(r.txID, { result, fee: r.fee });
+      if ('id' in r.game && r.game.id) this.own.settle(r.game.id);
+    }
+  }
+
+  /** Graded rows from the graded walker (realised P&L; settled games stop counting as risk). */
+  graded(rows: readonly GradedRow[]): void {
+    this.dispatch({ kind: 'graded', rows });
+  }
+
+  status(): RuntimeStatus {
+    let fills = 0;
+    let maker = 0;
+    let taker = 0;
+    let worst = 0;
+    for (const g of this.own.gameIds()) {
+      for (const f of this.own.fills(g)) {
+        fills++;
+        if (f.origin === 'offer') maker += f.amount;
+        else taker += f.amount;
+      }
+      worst += this.own.projectedLiability(g);
+    }
+    return {
+      mode: this.#mode,
+      haltReasons: [...this.#halts],
+      games: [...this.market.games()].length,
+      quotedGames: this.#quoted.size,
+      openOrders: this.orders.liveCount(),
+      fills,
+      makerVolume: maker,
+      takerVolume: taker,
+      worstCase: worst,
+      realizedPnl: this.#realized,
+      commissionPaid: this.#commissionPaid,
+      orders: this.orders.stats,
+    };
+  }
+
+  /**
+   * Clean shutdown: close the gate so no place can leave, cancel every order we own, and
+   * wait (up to `timeoutMs`) until each is confirmed gone. Resolves with what is still open.
+   */
+  async stop(timeoutMs = 10_000): Promise<OwnOrder[]> {
+    this.#stopping = true;
+    this.orders.closeGate('shutdown');
+    this.#halt('shutting down');
+    const deadline = this.#o.clock.now() + timeoutMs;
+    for (;;) {
+      this.dispatch({ kind: 'tick' });
+      const live = this.own.liveOrders();
+      const cancellable = live.filter((o) => o.status === 'resting' || o.status === 'partly-filled');
+      if (cancellable.length > 0) this.orders.cancelAll('shutdown');
+      if (live.length === 0 || this.#o.clock.now() >= deadline) break;
+      await new Promise<void>((resolve) => this.#o.scheduler.schedule(() => resolve(), 50));
+    }
+    for (const s of this.#subs) s.unsubscribe();
+    // The exchange's word, not ours: whatever of ours it still lists open is cancelled now.
+    try {
+      const open = (await this.#o.exchange.rest.getUnmatched()).filter((u) => decodeReference(u.userReference) !== null || this.own.isOurOrderId(u.id));
+      if (open.length > 0) {
+        this.#log.warn({ count: open.length }, 'orders still open at the exchange after shutdown cancels: cancelling by id');
+        await this.#o.exchange.rest.cancel(open.map((u) => u.id));
+      }
+      const left = (await this.#o.exchange.rest.getUnmatched()).filter((u) => decodeReference(u.userReference) !== null || this.own.isOurOrderId(u.id));
+      if (left.length > 0) this.#log.error({ count: left.length }, 'orders still open after shutdown');
+      return this.own.liveOrders().filter((o) => left.some((u) => u.id === o.orderID));
+    } catch (err) {
+      this.#log.error({ err }, 'could not confirm shutdown over REST');
+      return this.own.liveOrders();
+    }
+  }
+}
+

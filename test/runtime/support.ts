@@ -1,0 +1,45 @@
+import { asyncScheduler } from 'rxjs';
+import { z } from 'zod';
+import { ExchangeClient } from '../../src/exchange/client.ts';
+import { Runtime, type RuntimeOptions } from '../../src/runtime/runtime.ts';
+import type { StrategyInstance } from '../../src/runtime/strategy-instance.ts';
+import { silentLogger } from '../../src/shared/logger.ts';
+import { systemClock } from '../../src/shared/clock.ts';
+import type { QuoteIntent, StrategyModule } from '../../src/strategy/types.ts';
+import type { StrategyView } from '../../src/book/types.ts';
+import type { TestSim } from '../support/sim.ts';
+import { FAST } from '../exchange/support-socket.ts';
+
+/** A strategy for tests: whatever `intents(view)` returns. */
+export function scripted(intents: (view: StrategyView) => readonly QuoteIntent[]): StrategyModule<Record<string, never>> {
+  return { name: 'scripted', description: 'test strategy', params: z.object({}).strict() as z.ZodType<Record<string, never>>, quote: (v) => intents(v) };
+}
+
+export function instance(module: StrategyModule<any>, overrides: Partial<StrategyInstance> = {}): StrategyInstance {
+  return { id: 'test', module, params: {}, interest: { leagues: [], sports: [], gameIds: [], marketTypes: [] }, live: { kind: 'pull' }, throttleMs: 0, ...overrides };
+}
+
+export async function startRuntime(t: TestSim, username: string, strategies: StrategyInstance[], overrides: Partial<RuntimeOptions> = {}, balance = 100_000) {
+  const user = await t.user(username, { balance });
+  const exchange = new ExchangeClient({ baseUrl: t.url, credentials: async () => ({ username, password: user.password }), sockets: FAST, rest: { runId: username, placeRecoveryGraceMs: 200 } });
+  const runtime = new Runtime({
+    exchange,
+    gateway: 'rest',
+    strategies,
+    limits: { maxGameLiability: 1_000, maxTotalLiability: 5_000, maxOrderSize: 500, maxOrdersPerGame: 20 },
+    usePostArb: true,
+    heartbeatSeconds: 20,
+    cancelUnknownOrdersAtStart: false,
+    clock: systemClock,
+    scheduler: asyncScheduler,
+    logger: silentLogger(),
+    runId: 'r',
+    tickMs: 100,
+    ...overrides,
+  });
+  await runtime.start();
+  return { runtime, exchange, user, async close() {
+    await runtime.stop(3_000);
+    await exchange.close();
+  } };
+}
