@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { registerAccount } from './account.ts';
 import { registerDemo } from './demo.ts';
 import { registerSim } from './sim.ts';
+import { registerTrade } from './trade.ts';
 
 const program = new Command();
 program
@@ -13,5 +14,6 @@ program
 registerDemo(program);
 registerSim(program);
 registerAccount(program);
+registerTrade(program);
 
 await program.parseAsync(process.argv);

@@ -94,6 +94,7 @@ export class Runtime {
   #realized = 0;
   #commissionPaid = 0;
   readonly #gradedSeen = new Map<string, { result: number; fee: number }>();
+  /** `${strategyIndex}|${gameID}` pairs whose last evaluation asked for quotes. */
   readonly #quoted = new Set<string>();
 
   constructor(options: RuntimeOptions) {
@@ -326,8 +327,8 @@ export class Runtime {
       if (!game) continue;
       let intents = this.#mode === 'halted' ? [] : this.#quote(s, game.id, now);
       intents = applyLivePolicy(s.live, game, intents).filter((i) => wantsMarket(s, i.selection.type));
-      if (intents.length > 0) this.#quoted.add(game.id);
-      else this.#quoted.delete(game.id);
+      if (intents.length > 0) this.#quoted.add(k);
+      else this.#quoted.delete(k);
       work.push({ strategyId: s.id, gameID, intents, mode: this.#mode });
     }
     if (work.length > 0) this.orders.cycle(work);
@@ -409,7 +410,7 @@ export class Runtime {
       mode: this.#mode,
       haltReasons: [...this.#halts],
       games: [...this.market.games()].length,
-      quotedGames: this.#quoted.size,
+      quotedGames: new Set([...this.#quoted].map((k) => k.slice(k.indexOf('|') + 1))).size,
       openOrders: this.orders.liveCount(),
       fills,
       makerVolume: maker,

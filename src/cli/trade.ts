@@ -1,0 +1,93 @@
+import type { Command } from 'commander';
+import { strategies } from '../../strategies/index.ts';
+import { ConfigError } from '../config/errors.ts';
+import { parseDuration } from '../config/duration.ts';
+import { loadConfig } from '../config/load.ts';
+import { createRunLogger } from '../config/logging.ts';
+import { defaultStrategyResolver } from '../config/strategy-resolver.ts';
+import { LinesmithError } from '../exchange/errors.ts';
+import { startSession } from '../runtime/session.ts';
+import { renderSummary } from '../runtime/summary.ts';
+
+/** Usage errors (bad options, bad config) exit 2; a failed run exits 1. */
+const EXIT_USAGE = 2;
+
+interface TradeOptions {
+  readonly config: string;
+  readonly duration?: string;
+  readonly status?: boolean;
+}
+
+async function trade(mode: 'live' | 'paper', o: TradeOptions): Promise<void> {
+  let durationMs: number | undefined;
+  if (o.duration !== undefined) {
+    try {
+      durationMs = parseDuration(o.duration);
+    } catch (err) {
+      process.stderr.write(`linesmith ${mode === 'live' ? 'run' : 'paper'}: --duration: ${(err as Error).message}\n`);
+      process.exitCode = EXIT_USAGE;
+      return;
+    }
+  }
+  let config;
+  try {
+    config = await loadConfig(o.config, { resolveStrategy: defaultStrategyResolver(strategies) });
+  } catch (err) {
+    process.stderr.write(`${err instanceof ConfigError ? err.message : `cannot load ${o.config}: ${(err as Error).message}`}\n`);
+    process.exitCode = EXIT_USAGE;
+    return;
+  }
+  const logger = createRunLogger(config.logging);
+  const tty = process.stdout.isTTY === true;
+  let lastPrinted = 0;
+  const onStatus = (line: string) => {
+    if (o.status === false) return;
+    if (tty) process.stdout.write(`\r\x1b[2K${line}`);
+    else if (Date.now() - lastPrinted >= 5_000) {
+      lastPrinted = Date.now();
+      process.stdout.write(`${line}\n`);
+    }
+  };
+  let session;
+  try {
+    session = await startSession({ config, mode, logger, ...(durationMs !== undefined ? { durationMs } : {}), onStatus });
+  } catch (err) {
+    process.stderr.write(`linesmith: could not start: ${err instanceof LinesmithError ? `${err.message} [${err.code}]` : (err as Error).message}\n`);
+    process.exitCode = 1;
+    return;
+  }
+  process.stdout.write(`${mode === 'paper' ? 'paper trading on the simulator' : 'trading live'} with ${config.strategies.filter((s) => s.enabled).map((s) => `${s.id} (${s.moduleRef})`).join(', ')}; Ctrl-C stops and cancels every order\n`);
+  let signals = 0;
+  const onSignal = (sig: NodeJS.Signals) => {
+    if (++signals > 1) {
+      process.stderr.write(`\n${sig} again: exiting without waiting for cancel confirmations\n`);
+      process.exit(130);
+    }
+    session.stop(sig);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const summary = await session.done;
+  process.off('SIGINT', onSignal);
+  process.off('SIGTERM', onSignal);
+  if (tty) process.stdout.write('\r\x1b[2K');
+  process.stdout.write(`${renderSummary(summary)}\n`);
+  if (summary.openOrdersAtEnd > 0) process.exitCode = 1;
+}
+
+export function registerTrade(program: Command): void {
+  program
+    .command('run')
+    .description('run the configured strategies live against the venue in the config')
+    .requiredOption('--config <file>', 'run configuration (YAML); see config/example.yaml')
+    .option('--duration <d>', 'stop after this long (e.g. 45s, 10m); default: until Ctrl-C')
+    .option('--no-status', 'no status line')
+    .action((o: TradeOptions) => trade('live', o));
+  program
+    .command('paper')
+    .description('paper-trade the configured strategies against the simulator started in-process (synthetic market on)')
+    .requiredOption('--config <file>', 'run configuration (YAML); see config/example.yaml')
+    .option('--duration <d>', 'stop after this long (e.g. 45s, 10m); default: until Ctrl-C')
+    .option('--no-status', 'no status line')
+    .action((o: TradeOptions) => trade('paper', o));
+}

@@ -1,0 +1,122 @@
+import { existsSync } from 'node:fs';
+import type { Logger } from 'pino';
+import { asyncScheduler, interval } from 'rxjs';
+import type { RunConfig } from '../config/types.ts';
+import { componentLogger } from '../config/logging.ts';
+import { resolveCredentials } from '../exchange/auth/credentials.ts';
+import { FileTokenStore } from '../exchange/auth/token-store.ts';
+import { ExchangeClient } from '../exchange/client.ts';
+import { randomRunId } from '../exchange/orders/user-reference.ts';
+import { loadScenarioFile } from '../sim/market/scenario.ts';
+import { createUser } from '../sim/ops/admin-ops.ts';
+import { startSimulator, type Simulator } from '../sim/server.ts';
+import { systemClock } from '../shared/clock.ts';
+import { realTime, type TimeSource } from '../shared/time.ts';
+import { Runtime } from './runtime.ts';
+import type { StrategyInstance } from './strategy-instance.ts';
+import { markToFair, statusLine, summarize, type RunSummary } from './summary.ts';
+
+export interface SessionOptions {
+  readonly config: RunConfig;
+  readonly mode: 'live' | 'paper';
+  readonly logger: Logger;
+  /** Stop after this long (wall time); undefined: until `stop()`. */
+  readonly durationMs?: number;
+  /** Called about once a second with a status line. */
+  readonly onStatus?: (line: string) => void;
+}
+
+export interface Session {
+  readonly runtime: Runtime;
+  /** Resolves with the summary once the run has stopped (duration over, or stop()). */
+  readonly done: Promise<RunSummary>;
+  stop(reason: string): void;
+}
+
+function strategiesOf(config: RunConfig): StrategyInstance[] {
+  return config.strategies
+    .filter((s) => s.enabled)
+    .map((s) => ({ id: s.id, module: s.module, params: s.params, interest: s.interest, live: s.live, throttleMs: s.throttleMs }));
+}
+
+/**
+ * One run of the configured strategies: live against `venue`, or on paper against a
+ * simulator started in-process (its synthetic market on, an account made for the run).
+ * The runtime is the same either way; in paper mode it runs on the simulator's clock, so
+ * strategy throttles and the heartbeat keep their meaning at any speed.
+ */
+export async function startSession(o: SessionOptions): Promise<Session> {
+  const { config } = o;
+  const log = o.logger;
+  let sim: Simulator | null = null;
+  let exchange: ExchangeClient;
+  let time: TimeSource;
+  if (o.mode === 'paper') {
+    const paper = config.paper;
+    if (!paper) throw new Error(`${config.source}: a paper run needs a \`paper\` section (seed, speed, …)`);
+    time = realTime({ speed: paper.speed });
+    const scenario = paper.scenario ? await loadScenarioFile(paper.scenario) : undefined;
+    sim = await startSimulator({ seed: paper.seed, traders: true, time, logger: componentLogger(log, 'sim'), ...(scenario ? { scenario } : {}) });
+    const password = `paper-${randomRunId(Math.random)}`;
+    const made = createUser(sim.context, { username: 'paper', password, balance: paper.balance, commission: paper.commission });
+    if (!made.ok) throw new Error(made.error);
+    exchange = new ExchangeClient({ baseUrl: sim.url, credentials: async () => ({ username: 'paper', password }), clock: time.clock, scheduler: time.scheduler, logger: componentLogger(log, 'exchange') });
+  } else {
+    const venue = config.venue;
+    if (!venue) throw new Error(`${config.source}: a live run needs a \`venue\` section (baseUrl or urls)`);
+    time = { kind: 'real', clock: systemClock, scheduler: asyncScheduler };
+    exchange = new ExchangeClient({
+      urls: venue.urls,
+      credentials: resolveCredentials({ file: venue.credentials.file, onWarning: (m) => log.warn(m) }),
+      tokenStore: venue.tokenFile ? new FileTokenStore(venue.tokenFile) : null,
+      logger: componentLogger(log, 'exchange'),
+    });
+  }
+  const killFile = config.risk.killSwitchFile;
+  const runtime = new Runtime({
+    exchange,
+    gateway: 'rest',
+    strategies: strategiesOf(config),
+    limits: config.risk,
+    usePostArb: config.risk.usePostArb,
+    heartbeatSeconds: config.risk.heartbeatSeconds,
+    cancelUnknownOrdersAtStart: config.risk.cancelUnknownOrdersAtStart,
+    clock: time.clock,
+    scheduler: time.scheduler,
+    logger: componentLogger(log, 'runtime'),
+    runId: randomRunId(Math.random),
+    ...(killFile ? { killSwitch: () => (existsSync(killFile) ? `kill switch file ${killFile} exists` : null) } : {}),
+  });
+  const started = systemClock.now();
+  try {
+    await runtime.start();
+  } catch (err) {
+    await exchange.close().catch(() => undefined);
+    await sim?.close();
+    throw err;
+  }
+  let worst = 0;
+  let resolveStop!: (reason: string) => void;
+  const stopped = new Promise<string>((r) => (resolveStop = r));
+  // Wall-clock status and duration: what the user watches, whatever the exchange's speed.
+  const ticker = interval(1_000, asyncScheduler).subscribe(() => {
+    const st = runtime.status();
+    worst = Math.min(worst, st.worstCase);
+    const elapsed = (systemClock.now() - started) / 1000;
+    o.onStatus?.(statusLine(st, elapsed, markToFair(runtime)));
+    if (o.durationMs !== undefined && elapsed * 1000 >= o.durationMs) resolveStop('duration reached');
+  });
+  const done = (async () => {
+    const reason = await stopped;
+    ticker.unsubscribe();
+    log.info({ reason }, 'stopping: cancelling every order we own');
+    // The runtime waits on its own clock: ten wall seconds are `speed` times as long there.
+    const left = await runtime.stop(10_000 * (o.mode === 'paper' ? (config.paper?.speed ?? 1) : 1));
+    const st = runtime.status();
+    const summary = summarize(runtime, st, worst, (systemClock.now() - started) / 1000, left.length);
+    await exchange.close().catch(() => undefined);
+    await sim?.close();
+    return summary;
+  })();
+  return { runtime, done, stop: (reason) => resolveStop(reason) };
+}

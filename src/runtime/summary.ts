@@ -1,0 +1,89 @@
+import type { Runtime, RuntimeStatus } from './runtime.ts';
+import { consensusFair } from '../strategy/fair.ts';
+import { bookKeyOf, sideIndexOf } from '../markets/types.ts';
+import { formatMoney } from '../money/rounding.ts';
+
+/** What a run did, for the end-of-run report. */
+export interface RunSummary {
+  readonly seconds: number;
+  readonly ordersSent: number;
+  readonly cancelsSent: number;
+  readonly riskRejected: number;
+  readonly exchangeRejected: number;
+  readonly postArbSent: number;
+  readonly fills: number;
+  readonly makerVolume: number;
+  readonly takerVolume: number;
+  /** Commission charged on graded fills. */
+  readonly commissionPaid: number;
+  /** Commission our open taker fills will pay if they lose or win (charged at grading). */
+  readonly commissionAccrued: number;
+  /** Graded P&L (the exchange's `result`, net of fees). */
+  readonly settledPnl: number;
+  /** Expected value of the open bets at the book's consensus fair prices. */
+  readonly markedPnl: number;
+  /** Most negative projected worst case seen (≤ 0). */
+  readonly maxLiability: number;
+  readonly openOrdersAtEnd: number;
+}
+
+/**
+ * Open bets marked to fair: each fill's expected value with the win probability of its
+ * side from the book's consensus (margin removed); pushes are ignored, so half and quarter
+ * lines are marked as if they could only win or lose. Fills on books without a consensus
+ * are marked at zero.
+ */
+export function markToFair(rt: Runtime): number {
+  let total = 0;
+  for (const gameID of rt.own.gameIds()) {
+    const game = rt.market.game(gameID);
+    for (const f of rt.own.fills(gameID)) {
+      const p0 = consensusFair(game?.books.get(bookKeyOf(f.selection)));
+      if (p0 === null) continue;
+      const p = sideIndexOf(f.selection) === 0 ? p0 : 1 - p0;
+      total += p * f.win - (1 - p) * f.risk;
+    }
+  }
+  return total;
+}
+
+export function summarize(rt: Runtime, status: RuntimeStatus, maxLiability: number, seconds: number, openAtEnd: number): RunSummary {
+  let accrued = 0;
+  for (const g of rt.own.gameIds()) for (const f of rt.own.fills(g)) if (f.origin === 'wager' && !f.isPostArb) accrued += Math.max(0, f.risk - f.amount);
+  return {
+    seconds,
+    ordersSent: status.orders.placesSent,
+    cancelsSent: status.orders.cancelsSent,
+    riskRejected: status.orders.riskRejected,
+    exchangeRejected: status.orders.exchangeRejected,
+    postArbSent: status.orders.postArb,
+    fills: status.fills,
+    makerVolume: status.makerVolume,
+    takerVolume: status.takerVolume,
+    commissionPaid: status.commissionPaid,
+    commissionAccrued: accrued,
+    settledPnl: status.realizedPnl,
+    markedPnl: markToFair(rt),
+    maxLiability: Math.min(maxLiability, status.worstCase),
+    openOrdersAtEnd: openAtEnd,
+  };
+}
+
+export function renderSummary(s: RunSummary): string {
+  return [
+    `run summary (${s.seconds.toFixed(0)} s)`,
+    `  orders sent       ${s.ordersSent} (${s.postArbSent} as postArb), cancels ${s.cancelsSent}, refused by risk ${s.riskRejected}, rejected by the exchange ${s.exchangeRejected}`,
+    `  fills             ${s.fills}: maker volume ${formatMoney(s.makerVolume)}, taker volume ${formatMoney(s.takerVolume)}`,
+    `  commission        ${formatMoney(s.commissionPaid)} paid on graded fills, ${formatMoney(s.commissionAccrued)} accrued on open taker fills`,
+    `  P&L               settled ${formatMoney(s.settledPnl)}, open bets marked to fair ${formatMoney(s.markedPnl)}`,
+    `  max liability     ${formatMoney(s.maxLiability)} (worst case over every score, resting orders included)`,
+    `  open orders left  ${s.openOrdersAtEnd}`,
+  ].join('\n');
+}
+
+export function statusLine(st: RuntimeStatus, elapsedSeconds: number, marked: number): string {
+  return (
+    `t+${elapsedSeconds.toFixed(0).padStart(3)}s  ${st.mode.padEnd(8)} games ${st.quotedGames}/${st.games} quoted  open orders ${st.openOrders}  ` +
+    `fills ${st.fills} (maker ${formatMoney(st.makerVolume)}, taker ${formatMoney(st.takerVolume)})  P&L settled ${formatMoney(st.realizedPnl)} marked ${formatMoney(marked)}  worst case ${formatMoney(st.worstCase)}`
+  );
+}

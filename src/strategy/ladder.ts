@@ -1,0 +1,47 @@
+import { oddsRank, type AmericanOdds } from '../odds/american.ts';
+import type { BookSide, StrategyView } from '../book/types.ts';
+
+/**
+ * Price arithmetic on the American scale with −100 and +100 joined (oddsRank), which is
+ * the scale the exchange measures "cents" and the postArb band on. One cent up is one more
+ * unit of payout for the backer: −110 → −109, +100 → +101, −101 → +100.
+ */
+
+/** Inverse of oddsRank for integer ranks. */
+export function fromRank(rank: number): AmericanOdds {
+  return rank >= 0 ? rank + 100 : rank - 100;
+}
+
+/** `cents` further out for whoever backs at `odds` (a higher payout; negative: lower). */
+export function stepOut(odds: AmericanOdds, cents: number): AmericanOdds {
+  return fromRank(oddsRank(odds) + cents);
+}
+
+/** Exchange order ids of this strategy's own live orders: those quotes get replaced, not met. */
+export function ownOrderIds(view: StrategyView): ReadonlySet<string> {
+  const ids = new Set<string>();
+  for (const o of view.orders) if (o.orderID !== null) ids.add(o.orderID);
+  return ids;
+}
+
+/** Rank of the best offer on `side` that is not in `ignore`; null when there is none. */
+export function bestRank(side: BookSide | undefined, ignore: ReadonlySet<string>): number | null {
+  let best: number | null = null;
+  for (const offer of side?.offers ?? []) {
+    if (ignore.has(offer.id) || !(offer.sumUntaken > 0)) continue;
+    const r = oddsRank(offer.odds);
+    if (best === null || r > best) best = r;
+  }
+  return best;
+}
+
+/**
+ * Odds at which a `post` backing the selection that takers of `takeSide` back rests
+ * without matching. The engine matches when the best listed price there is at least as
+ * good as ours (rank ≥ ours), so we need a strictly higher rank. Moving out only raises
+ * our payout, so the edge can only grow.
+ */
+export function clearOfBook(odds: AmericanOdds, takeSide: BookSide | undefined, ignore: ReadonlySet<string>): AmericanOdds {
+  const best = bestRank(takeSide, ignore);
+  return best !== null && best >= oddsRank(odds) ? fromRank(best + 1) : odds;
+}

@@ -1,0 +1,104 @@
+import { worstCaseLiability } from '../money/liability.ts';
+import type { Position } from '../money/position.ts';
+import type { StrategyView } from '../book/types.ts';
+import type { QuoteIntent } from './types.ts';
+
+/**
+ * Liability gates shared by the strategies. Every check goes through the exact
+ * worstCaseLiability (≤ 0, over every final score).
+ */
+
+/**
+ * An intent as a position at its full size. Resting (`contingent`) counts it only at the
+ * scores where it loses, which is the worst any partial fill of it can do; matched counts
+ * it as one fill of the whole size. Our orders pay no commission: posts are makers and
+ * postArb fills are commission-free.
+ */
+export function intentPosition(intent: QuoteIntent, contingent: boolean): Position {
+  return { selection: intent.selection, amount: intent.size, odds: intent.odds, commissionRate: 0, contingent };
+}
+
+/** Sizes are money: whole cents, rounded down so a fitted size never grows past its fit. */
+export function floorCents(x: number): number {
+  return Math.floor(x * 100 + 1e-9) / 100;
+}
+
+/**
+ * Hard per-game limit. Walks `intents` in order (callers put the ones they want most
+ * first) and keeps each at the largest size, in whole cents, for which positions plus
+ * every kept intent, all resting at full size, have a worst case no worse than
+ * −maxLiability — or, when the positions alone are already beyond that, no worse than the
+ * positions alone (so reducing quotes survive a breach). Contingent counting makes the
+ * bound hold for every combination of partial fills, hence also for all filled at once.
+ * Intents that fit at less than `minSize` are dropped.
+ */
+export function fitUnderLimit(
+  positions: readonly Position[],
+  intents: readonly QuoteIntent[],
+  maxLiability: number,
+  minSize: number,
+): QuoteIntent[] {
+  const bound = Math.min(-maxLiability, worstCaseLiability(positions));
+  const acc: Position[] = [...positions];
+  const out: QuoteIntent[] = [];
+  const fits = (intent: QuoteIntent, size: number): boolean =>
+    worstCaseLiability([...acc, intentPosition({ ...intent, size }, true)]) >= bound;
+  for (const intent of intents) {
+    let size = intent.size;
+    if (!fits(intent, size)) {
+      // A contingent stake only ever adds losses, so the worst case falls monotonically
+      // with size and bisection finds the largest fit.
+      let lo = 0;
+      let hi = size;
+      for (let i = 0; i < 48 && hi - lo > 1e-6; i++) {
+        const mid = (lo + hi) / 2;
+        if (fits(intent, mid)) lo = mid;
+        else hi = mid;
+      }
+      // hi is within a micro-unit of the exact fit: its whole cents usually still fit.
+      size = floorCents(hi);
+      if (!fits(intent, size)) size = floorCents(lo);
+      if (size > 0 && !fits(intent, size)) size = floorCents(size - 0.01);
+    }
+    if (!(size >= minSize) || size <= 0) continue;
+    const kept = size === intent.size ? intent : { ...intent, size };
+    acc.push(intentPosition(kept, true));
+    out.push(kept);
+  }
+  return out;
+}
+
+/**
+ * Reducing mode: keep an intent only if a fill of it lowers the worst-case liability of
+ * the positions (matched at full size; the worst case is concave in the fill, so any
+ * partial fill lowers it too) and, together with the intents already kept, does not
+ * raise it above the starting point — so several reducing quotes cannot overshoot into
+ * a new exposure when all fill.
+ */
+export function reducingOnly(positions: readonly Position[], intents: readonly QuoteIntent[]): QuoteIntent[] {
+  const base = worstCaseLiability(positions);
+  const acc: Position[] = [...positions];
+  const out: QuoteIntent[] = [];
+  for (const intent of intents) {
+    const p = intentPosition(intent, false);
+    // A bet on an unrelated market can only leave the worst case equal; the epsilon keeps
+    // summation noise from passing that off as a reduction.
+    if (!(worstCaseLiability([...positions, p]) > base + 1e-9)) continue;
+    if (!(worstCaseLiability([...acc, p]) >= base)) continue;
+    acc.push(p);
+    out.push(intent);
+  }
+  return out;
+}
+
+/** The trading mode applied to a strategy's intents: halted quotes nothing, reducing only what reduces. */
+export function applyMode(view: StrategyView, intents: readonly QuoteIntent[]): readonly QuoteIntent[] {
+  switch (view.mode) {
+    case 'halted':
+      return [];
+    case 'reducing':
+      return reducingOnly(view.positions, intents);
+    case 'active':
+      return intents;
+  }
+}

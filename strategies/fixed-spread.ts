@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import type { StrategyView } from '../src/book/types.ts';
+import { bookExposure } from '../src/strategy/exposure.ts';
+import { fairProbability, makerOdds } from '../src/strategy/fair.ts';
+import { clearOfBook, ownOrderIds, stepOut } from '../src/strategy/ladder.ts';
+import { marketsParam, selectedBookKeys, sideSelections } from '../src/strategy/markets.ts';
+import { expirationParam, fairDepthParam, maxOverroundParam, minSizeParam, sizeToleranceParam, toleranceCentsParam } from '../src/strategy/params.ts';
+import { applyMode, fitUnderLimit } from '../src/strategy/risk.ts';
+import type { QuoteIntent, StrategyModule } from '../src/strategy/types.ts';
+
+/**
+ * Two-sided quotes at a fixed margin around the fair price, skewed against inventory.
+ *
+ * In probability of side 0: r = p_fair − clamp(skewPerUnit × net, ±maxSkew), where net is
+ * the book's inventory (bookExposure: currency of unit-payoff contracts long side 0). We
+ * back side 0 at implied probability ≤ r − margin and side 1 at ≤ (1 − r) − margin, so a
+ * taker sees side 0 bid at r − margin and offered at r + margin: the quotes bracket fair,
+ * and being long side 0 lowers both, which makes our side-0 quote less and our side-1
+ * quote more attractive, so fills rebalance. Level i is i × levelStepCents further out.
+ */
+export const fixedSpreadParams = z.object({
+  markets: marketsParam(['moneyline', 'mainSpread', 'mainTotal']),
+  margin: z
+    .number()
+    .min(0)
+    .max(0.5)
+    .default(0.02)
+    .describe('Edge per side in probability points: we back a side only at implied probability ≤ its (skewed) fair probability − margin'),
+  levels: z.number().int().min(1).max(20).default(1).describe('Price levels per side'),
+  levelStepCents: z.number().int().min(1).default(5).describe('Each further level is this many cents (American, ±100 joined) further out, i.e. a higher payout for us'),
+  sizePerLevel: z.number().positive().default(50).describe('Stake (our risk, currency) of each level'),
+  toleranceCents: toleranceCentsParam(3),
+  sizeTolerance: sizeToleranceParam(0.2),
+  skewPerUnit: z
+    .number()
+    .nonnegative()
+    .default(0.0001)
+    .describe('Probability points both quotes shift per currency unit of net inventory on the book (exposure of side 0 minus side 1)'),
+  maxSkew: z.number().min(0).max(0.5).default(0.05).describe('Cap on the inventory shift, probability points'),
+  maxLiability: z
+    .number()
+    .positive()
+    .nullable()
+    .default(null)
+    .describe('Optional per-game cap on this strategy\'s worst-case loss (currency), positions plus all quotes resting at full size; null: left to the runtime\'s risk checks'),
+  minSize: minSizeParam(1),
+  expirationMinutes: expirationParam(null),
+  minDepth: fairDepthParam(),
+  maxOverround: maxOverroundParam(),
+});
+
+export type FixedSpreadParams = z.output<typeof fixedSpreadParams>;
+
+function quote(view: StrategyView, params: FixedSpreadParams): readonly QuoteIntent[] {
+  if (view.mode === 'halted' || view.game.ended) return [];
+  const own = ownOrderIds(view);
+  const fairOptions = { minDepth: params.minDepth, maxOverround: params.maxOverround };
+  // Level-major order, so a liability cap keeps the inner levels of every book first.
+  const byLevel: QuoteIntent[][] = Array.from({ length: params.levels }, () => []);
+  for (const key of selectedBookKeys(view.game, params.markets)) {
+    const selections = sideSelections(view.game, key);
+    const p0 = fairProbability(view, key, fairOptions);
+    if (selections === null || p0 === null) continue;
+    const skew = Math.max(-params.maxSkew, Math.min(params.maxSkew, params.skewPerUnit * bookExposure(view.positions, key).net));
+    const r = p0 - skew;
+    const book = view.game.books.get(key);
+    for (const k of [0, 1] as const) {
+      const inner = makerOdds(k === 0 ? r : 1 - r, params.margin);
+      if (inner === null) continue;
+      const first = clearOfBook(inner, book?.sides[k], own);
+      for (let level = 0; level < params.levels; level++) {
+        const intent: QuoteIntent = {
+          key: `${key}:${k}:${level}`,
+          selection: selections[k],
+          odds: stepOut(first, level * params.levelStepCents),
+          size: params.sizePerLevel,
+          orderType: 'post',
+          toleranceCents: params.toleranceCents,
+          sizeTolerance: params.sizeTolerance,
+          ...(params.expirationMinutes !== null ? { expirationMinutes: params.expirationMinutes } : {}),
+        };
+        byLevel[level]!.push(intent);
+      }
+    }
+  }
+  const intents = applyMode(view, byLevel.flat());
+  return params.maxLiability === null ? intents : fitUnderLimit(view.positions, intents, params.maxLiability, params.minSize);
+}
+
+export const fixedSpread: StrategyModule<FixedSpreadParams> = {
+  name: 'fixed-spread',
+  description:
+    'Quotes both sides of the selected books at a fixed margin around the fair price (configured feed, else the de-margined book consensus), in levels, skewed against inventory; posts never cross the book.',
+  params: fixedSpreadParams,
+  quote,
+};

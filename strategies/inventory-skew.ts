@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import type { StrategyView } from '../src/book/types.ts';
+import { bookExposure } from '../src/strategy/exposure.ts';
+import { fairProbability, makerOdds } from '../src/strategy/fair.ts';
+import { clearOfBook, ownOrderIds } from '../src/strategy/ladder.ts';
+import { marketsParam, selectedBookKeys, sideSelections } from '../src/strategy/markets.ts';
+import { expirationParam, fairDepthParam, maxOverroundParam, minSizeParam, sizeToleranceParam, toleranceCentsParam } from '../src/strategy/params.ts';
+import { applyMode, fitUnderLimit } from '../src/strategy/risk.ts';
+import type { QuoteIntent, StrategyModule } from '../src/strategy/types.ts';
+
+/**
+ * Avellaneda–Stoikov, adapted to a binary outcome. All prices are probabilities of side 0
+ * (home / over / yes) winning, in [0, 1].
+ *
+ *   σ² = p(1 − p)                       variance of a unit-payoff contract's settlement value;
+ *                                        it replaces σ²(T − t): a game resolves all of its
+ *                                        uncertainty by settlement, so the horizon is "to the end"
+ *   q  = net / inventoryUnit            net = bookExposure(...).net, currency of unit-payoff
+ *                                        contracts long side 0 (exposure of side 0 minus side 1);
+ *                                        q is dimensionless
+ *   r  = p − clamp(q γ σ², ±maxSkew)    reservation probability (γ: risk aversion, dimensionless);
+ *                                        the clamp is ours: A–S skews linearly without bound, but a
+ *                                        probability cannot, and a huge inventory should not make us
+ *                                        give the whole book away on the rebalancing side
+ *   k  = kBase + kPerArrival × a        a = takers per minute on the game (activity feed)
+ *   δ  = max(minSpread, γσ² + (2/γ) ln(1 + γ/k))     total spread, probability points
+ *
+ * k is A–S's fill-intensity decay per probability point of distance from r
+ * (λ(d) = A e^(−k d)). The book does not reveal it; we proxy it by taker flow: a game with
+ * more takers per minute has more makers competing for them, so fills fall off faster as
+ * a quote moves away from fair — larger k, tighter spread. With γ ≪ k the second term is
+ * ≈ 2/k, e.g. k = 50 → 4 points. δ rises with γ when σ² > 1/k² (true unless p is within
+ * ~1/k² of 0 or 1) and always falls with k.
+ *
+ * Quotes: back side 0 at implied probability ≤ r − δ/2, side 1 at ≤ (1 − r) − δ/2, rounded
+ * to the higher payout for us. A hard per-game limit then sizes them (fitUnderLimit).
+ */
+export const inventorySkewParams = z.object({
+  markets: marketsParam(['moneyline']),
+  gamma: z.number().positive().default(0.1).describe('Risk aversion γ (dimensionless): larger skews harder against inventory and widens the spread'),
+  inventoryUnit: z
+    .number()
+    .positive()
+    .default(100)
+    .describe('Currency of net exposure that counts as one unit of inventory q (net = exposure of side 0 − exposure of side 1)'),
+  kBase: z.number().positive().default(50).describe('Fill-intensity decay k per probability point on a game with no taker flow'),
+  kPerArrival: z.number().nonnegative().default(25).describe('Added to k per taker arrival per minute (view.activity.takerArrivalsPerMinute)'),
+  maxSkew: z.number().min(0).max(0.5).default(0.1).describe('Cap on |r − p|, the inventory shift of the reservation probability, probability points'),
+  minSpread: z.number().min(0).max(1).default(0.02).describe('Floor on the total spread δ, probability points'),
+  size: z.number().positive().default(50).describe('Stake (our risk, currency) quoted on each side'),
+  maxLiability: z
+    .number()
+    .positive()
+    .default(500)
+    .describe('Hard per-game cap on this strategy\'s worst-case loss (currency): positions plus every quote resting at full size'),
+  minSize: minSizeParam(1),
+  toleranceCents: toleranceCentsParam(2),
+  sizeTolerance: sizeToleranceParam(0.2),
+  expirationMinutes: expirationParam(null),
+  minDepth: fairDepthParam(),
+  maxOverround: maxOverroundParam(),
+});
+
+export type InventorySkewParams = z.output<typeof inventorySkewParams>;
+
+export function binaryVariance(p: number): number {
+  return p * (1 - p);
+}
+
+export function reservationProbability(p: number, q: number, gamma: number, maxSkew = Infinity): number {
+  const shift = q * gamma * binaryVariance(p);
+  return p - Math.max(-maxSkew, Math.min(maxSkew, shift));
+}
+
+export function intensityDecay(takerArrivalsPerMinute: number, kBase: number, kPerArrival: number): number {
+  const a = Number.isFinite(takerArrivalsPerMinute) && takerArrivalsPerMinute > 0 ? takerArrivalsPerMinute : 0;
+  return kBase + kPerArrival * a;
+}
+
+export function optimalSpread(p: number, gamma: number, k: number): number {
+  return gamma * binaryVariance(p) + (2 / gamma) * Math.log1p(gamma / k);
+}
+
+function quote(view: StrategyView, params: InventorySkewParams): readonly QuoteIntent[] {
+  if (view.mode === 'halted' || view.game.ended) return [];
+  const own = ownOrderIds(view);
+  const k = intensityDecay(view.activity.takerArrivalsPerMinute, params.kBase, params.kPerArrival);
+  const intents: QuoteIntent[] = [];
+  for (const key of selectedBookKeys(view.game, params.markets)) {
+    const selections = sideSelections(view.game, key);
+    const p = fairProbability(view, key, { minDepth: params.minDepth, maxOverround: params.maxOverround });
+    if (selections === null || p === null) continue;
+    const q = bookExposure(view.positions, key).net / params.inventoryUnit;
+    const r = reservationProbability(p, q, params.gamma, params.maxSkew);
+    const half = Math.max(params.minSpread, optimalSpread(p, params.gamma, k)) / 2;
+    const book = view.game.books.get(key);
+    for (const side of [0, 1] as const) {
+      const odds = makerOdds(side === 0 ? r : 1 - r, half);
+      if (odds === null) continue;
+      intents.push({
+        key: `${key}:${side}`,
+        selection: selections[side],
+        odds: clearOfBook(odds, book?.sides[side], own),
+        size: params.size,
+        orderType: 'post',
+        toleranceCents: params.toleranceCents,
+        sizeTolerance: params.sizeTolerance,
+        ...(params.expirationMinutes !== null ? { expirationMinutes: params.expirationMinutes } : {}),
+      });
+    }
+  }
+  return fitUnderLimit(view.positions, applyMode(view, intents), params.maxLiability, params.minSize);
+}
+
+export const inventorySkew: StrategyModule<InventorySkewParams> = {
+  name: 'inventory-skew',
+  description:
+    'Avellaneda–Stoikov market making on binary outcomes: quotes around a reservation probability shifted against inventory, with a spread from risk aversion and taker flow, under a hard per-game worst-case liability limit.',
+  params: inventorySkewParams,
+  quote,
+};

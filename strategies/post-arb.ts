@@ -1,0 +1,135 @@
+import { z } from 'zod';
+import type { BookSide, StrategyView } from '../src/book/types.ts';
+import { oddsRank, withinPostArbBand, type AmericanOdds } from '../src/odds/american.ts';
+import { edgeOf, fairProbability } from '../src/strategy/fair.ts';
+import { marketsParam, selectedBookKeys } from '../src/strategy/markets.ts';
+import { expirationParam, fairDepthParam, maxOverroundParam, minSizeParam } from '../src/strategy/params.ts';
+import { applyMode, fitUnderLimit, floorCents } from '../src/strategy/risk.ts';
+import type { QuoteIntent, StrategyModule } from '../src/strategy/types.ts';
+
+/**
+ * Takes mispriced resting offers with `postArb` orders, which pay no taker commission.
+ *
+ * Perspective: side k of a book lists, for takers backing S = side k's selection, offers
+ * made by makers backing the opposite of S, at the taker odds t = invert(maker odds). We
+ * meet them by backing S ourselves. The engine (and exchange-api §4.5 rule 3) lets a
+ * postArb order with our odds o cross only when o is within the band of the best listed
+ * price (|rank(o) − rank(t)| ≤ 1% × |t|), then walks price levels best-first while
+ * rank(t) ≥ rank(o) and o is within the band of that level's t, filling at each level's
+ * listed t (price improvement goes to us). So we pick o = the listed price of the worst
+ * level we want: it crosses, every better level we want is checked against the band, and
+ * nothing worse is reachable.
+ *
+ * A level is wanted while, walking from the best: its edge for us, p_S − impliedProbability(t),
+ * is ≥ minEdge (edge only falls further down); o at its price stays within the band of every
+ * level above it; and it holds no offer of ours (the exchange has no self-trade prevention,
+ * and a stale view could let us walk into our own order). Size = the wanted offers'
+ * sumUntaken (the most a taker may stake against them), capped by maxSize, then by the
+ * per-game budget with the intent counted as resting at full size (a postArb that finds
+ * the offer gone rests as a maker at o, still at ≥ minEdge).
+ */
+export const postArbParams = z.object({
+  markets: marketsParam(['all']),
+  minEdge: z
+    .number()
+    .min(0)
+    .max(1)
+    .default(0.02)
+    .describe('Least edge, probability points: fair probability of the side we back minus the implied probability of the fill price'),
+  maxSize: z.number().positive().default(200).describe('Largest stake (currency) of one postArb order'),
+  maxLiability: z
+    .number()
+    .positive()
+    .default(300)
+    .describe('Per-game budget (currency): worst-case loss of this strategy\'s positions plus its postArb orders at full size'),
+  bandTolerance: z
+    .number()
+    .positive()
+    .max(0.05)
+    .default(0.01)
+    .describe('postArb band as a fraction of the resting order\'s American odds; must match the exchange (1%)'),
+  minSize: minSizeParam(1),
+  expirationMinutes: expirationParam(1),
+  minDepth: fairDepthParam(),
+  maxOverround: maxOverroundParam(),
+});
+
+export type PostArbParams = z.output<typeof postArbParams>;
+
+export interface Sweep {
+  /** Our odds: the listed price of the worst level taken. */
+  readonly odds: AmericanOdds;
+  /** Taker stake the wanted offers absorb. */
+  readonly size: number;
+  /** Edge at `odds`, the least of the levels taken. */
+  readonly edge: number;
+}
+
+/** The levels of `side` worth taking for a backer whose fair win probability is `pBacked`. */
+export function planSweep(side: BookSide, pBacked: number, minEdge: number, bandTolerance: number): Sweep | null {
+  let taken: Sweep | null = null;
+  let total = 0;
+  const levelPrices: AmericanOdds[] = [];
+  let i = 0;
+  const offers = side.offers;
+  while (i < offers.length) {
+    const t = offers[i]!.odds;
+    const rank = oddsRank(t);
+    let j = i;
+    let size = 0;
+    let ours = false;
+    while (j < offers.length && oddsRank(offers[j]!.odds) === rank) {
+      const o = offers[j]!;
+      if (o.mine) ours = true;
+      else if (o.sumUntaken > 0) size += o.sumUntaken;
+      j++;
+    }
+    // Out of order would mean the view is not the book the engine walks: trust nothing past it.
+    if (levelPrices.length > 0 && rank > oddsRank(levelPrices[levelPrices.length - 1]!)) break;
+    if (ours) break;
+    const edge = edgeOf(t, pBacked);
+    if (!(edge >= minEdge)) break;
+    if (!levelPrices.every((u) => withinPostArbBand(t, u, bandTolerance))) break;
+    levelPrices.push(t);
+    total += size;
+    if (size > 0) taken = { odds: t, size: total, edge };
+    i = j;
+  }
+  return taken;
+}
+
+function quote(view: StrategyView, params: PostArbParams): readonly QuoteIntent[] {
+  if (view.mode === 'halted' || view.game.ended) return [];
+  const found: { intent: QuoteIntent; edge: number }[] = [];
+  for (const key of selectedBookKeys(view.game, params.markets)) {
+    const book = view.game.books.get(key);
+    const p0 = fairProbability(view, key, { minDepth: params.minDepth, maxOverround: params.maxOverround });
+    if (book === undefined || p0 === null) continue;
+    for (const k of [0, 1] as const) {
+      const side = book.sides[k];
+      const sweep = planSweep(side, k === 0 ? p0 : 1 - p0, params.minEdge, params.bandTolerance);
+      if (sweep === null) continue;
+      const intent: QuoteIntent = {
+        key: `${key}:${k}`,
+        selection: side.taker,
+        odds: sweep.odds,
+        // Whole cents, rounded down: a stake above what the offers absorb would rest the excess.
+        size: floorCents(Math.min(sweep.size, params.maxSize)),
+        orderType: 'postArb',
+        ...(params.expirationMinutes !== null ? { expirationMinutes: params.expirationMinutes } : {}),
+      };
+      found.push({ intent, edge: sweep.edge });
+    }
+  }
+  // The budget goes to the best edge first; sort is stable, so ties keep book order.
+  const ordered = found.sort((a, b) => b.edge - a.edge).map((f) => f.intent);
+  return fitUnderLimit(view.positions, applyMode(view, ordered), params.maxLiability, params.minSize);
+}
+
+export const postArb: StrategyModule<PostArbParams> = {
+  name: 'post-arb',
+  description:
+    'Meets resting offers priced better than fair by at least minEdge with commission-free postArb orders inside the 1% band, sized to the offers and a per-game liability budget.',
+  params: postArbParams,
+  quote,
+};

@@ -1,0 +1,48 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const run = promisify(execFile);
+
+async function linesmith(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const r = await run(process.execPath, ['bin/linesmith.js', ...args], { cwd: ROOT, env: { ...process.env, FORCE_COLOR: '0' }, timeout: 60_000 });
+    return { code: 0, stdout: r.stdout, stderr: r.stderr };
+  } catch (e) {
+    const err = e as { code: number; stdout: string; stderr: string };
+    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
+  }
+}
+
+describe('linesmith paper', () => {
+  it('paper-trades config/example.yaml, prints a summary and leaves no open order', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ls-paper-'));
+    // The example with its log file moved out of the repository.
+    const example = await readFile(join(ROOT, 'config/example.yaml'), 'utf8');
+    const config = join(dir, 'paper.yaml');
+    await writeFile(config, example.replace(/^(\s*file:\s*).*linesmith\.log.*$/m, `$1${join(dir, 'run.log')}`).replace(/scenario: scenarios\/default\.yaml/, `scenario: ${join(ROOT, 'config/scenarios/default.yaml')}`).replace(/\.\.\/STOP/, join(dir, 'STOP')).replace(/\.\.\/recordings/, join(dir, 'rec')));
+    const r = await linesmith(['paper', '--config', config, '--duration', '6s']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/paper trading on the simulator with spread-nba-nfl \(fixed-spread\)/);
+    expect(r.stdout).toMatch(/run summary/);
+    const sent = Number(/orders sent\s+(\d+)/.exec(r.stdout)?.[1]);
+    expect(sent).toBeGreaterThan(0);
+    expect(r.stdout).toMatch(/open orders left\s+0/);
+  });
+
+  it('names the file, line and field of a config error and exits 2', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ls-paper-'));
+    const config = join(dir, 'bad.yaml');
+    await writeFile(config, 'paper:\n  seed: 1\nstrategies:\n  - id: a\n    module: fixed-spread\nrisk:\n  maxGameLiability: lots\n  maxTotalLiability: 100\n  maxOrderSize: 10\n  maxOrdersPerGame: 5\n');
+    const r = await linesmith(['paper', '--config', config, '--duration', '1s']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${config}:7:`);
+    expect(r.stderr).toMatch(/risk\.maxGameLiability/);
+  });
+});
