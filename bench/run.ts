@@ -4,6 +4,7 @@ import { runSimFeedBench } from './sim-feed.bench.ts';
 import { runSimRestBench } from './sim-rest.bench.ts';
 import { runPriceParseBench } from './price-parse.bench.ts';
 import { runClientRestBench } from './client-rest.bench.ts';
+import { runTickToOrderBench } from './tick-to-order.bench.ts';
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
@@ -51,4 +52,11 @@ const clientRest = await runClientRestBench();
 console.log(
   `client REST round trips against linesmith sim (keep-alive, validated, client and server on one core; limits lifted): ` +
     clientRest.map((f) => `${f.call} ×${f.inFlight} in flight ${fmt(f.roundTripsPerSecond)}/s (p50 ${ms(f.p50Ms)}, p99 ${ms(f.p99Ms)})`).join('; '),
+);
+
+await runTickToOrderBench({ frames: 3_000 }); // warm-up
+const t2o = await runTickToOrderBench();
+console.log(
+  `runtime tick-to-order latency (price frame in → place/cancel handed to the gateway, ${t2o.games} games, fixed-spread, no throttle; goal p99 ≤ 200 µs): ` +
+    `p50 ${t2o.p50Us.toFixed(1)} µs, p99 ${t2o.p99Us.toFixed(1)} µs, max ${t2o.maxUs.toFixed(0)} µs over ${fmt(t2o.measured)} frames that moved a quote (of ${fmt(t2o.frames)}): goal ${met(200, t2o.p99Us)}`,
 );

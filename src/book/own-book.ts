@@ -19,10 +19,16 @@ export function isLive(o: OwnOrder): boolean {
 export type TransitionListener = (order: OwnOrder, from: OwnOrderStatus | null, reason: string) => void;
 
 interface GameOwn {
-  readonly orders: Set<string>;
+  /** Client ids of the game's live orders (terminal ones leave at once). */
+  readonly live: Set<string>;
   readonly fills: OwnFill[];
   matched: number | null;
+  /** Projected worst case (matched + live orders), null when it must be recomputed. */
+  projected: number | null;
 }
+
+/** Terminal orders kept for late messages about them; the oldest go first beyond this. */
+const MAX_TERMINAL_KEPT = 20_000;
 
 /**
  * Our own side of the book model: every order we placed or adopted, with its state, and
@@ -39,6 +45,10 @@ export class OwnBook {
   /** Games graded: their bets no longer count towards liability. */
   readonly #settled = new Set<string>();
   readonly #onTransition: TransitionListener;
+  /** Terminal orders in the order they ended, for pruning. */
+  readonly #terminal: string[] = [];
+  /** Σ projected over unsettled games, valid for the games not in #dirtyProjected. */
+  #projectedTotal = 0;
   readonly #commissionRate: () => number;
 
   constructor(options: { commissionRate: () => number; onTransition?: TransitionListener }) {
@@ -68,13 +78,21 @@ export class OwnBook {
 
   /** Orders that may still rest or fill, optionally of one game and one strategy. */
   liveOrders(gameID?: string, strategyId?: string | null): OwnOrder[] {
-    const ids = gameID === undefined ? this.#orders.keys() : (this.#games.get(gameID)?.orders ?? new Set<string>()).values();
     const out: OwnOrder[] = [];
-    for (const id of ids) {
-      const o = this.#orders.get(id)!;
-      if (isLive(o) && (strategyId === undefined || o.strategyId === strategyId)) out.push(o);
+    const games = gameID === undefined ? this.#games.values() : [this.#games.get(gameID)].filter((g) => g !== undefined);
+    for (const g of games) {
+      for (const id of g.live) {
+        const o = this.#orders.get(id)!;
+        if (strategyId === undefined || o.strategyId === strategyId) out.push(o);
+      }
     }
     return out;
+  }
+
+  liveCount(): number {
+    let n = 0;
+    for (const g of this.#games.values()) n += g.live.size;
+    return n;
   }
 
   allOrders(): IterableIterator<OwnOrder> {
@@ -87,7 +105,9 @@ export class OwnBook {
     this.#orders.set(order.clientId, order);
     this.#byReference.set(order.userReference, order.clientId);
     if (order.orderID) this.#byOrderId.set(order.orderID, order.clientId);
-    this.#game(order.gameID).orders.add(order.clientId);
+    const g = this.#game(order.gameID);
+    if (isLive(order)) g.live.add(order.clientId);
+    this.#touch(order.gameID);
     this.#onTransition(order, null, reason);
     return order;
   }
@@ -103,6 +123,12 @@ export class OwnBook {
     const next: OwnOrder = { ...cur, ...patch, updatedAt: now };
     this.#orders.set(clientId, next);
     if (next.orderID && next.orderID !== cur.orderID) this.#byOrderId.set(next.orderID, clientId);
+    if (next.remaining !== cur.remaining || next.status !== cur.status) this.#touch(next.gameID);
+    if (isLive(cur) && !isLive(next)) {
+      this.#games.get(next.gameID)?.live.delete(clientId);
+      this.#terminal.push(clientId);
+      if (this.#terminal.length > MAX_TERMINAL_KEPT) this.#prune();
+    }
     if (next.status !== cur.status) this.#onTransition(next, cur.status, reason);
     return next;
   }
@@ -120,6 +146,7 @@ export class OwnBook {
     const g = this.#game(fill.gameID);
     g.fills.push(fill);
     g.matched = null;
+    this.#touch(fill.gameID);
     return true;
   }
 
@@ -145,10 +172,28 @@ export class OwnBook {
    * Worst case as the exchange checks a place: matched bets plus every live order filled
    * where it loses, plus `extra` (orders about to be sent). ≤ 0.
    */
-  projectedLiability(gameID: string, extra: readonly Position[] = [], excluding: ReadonlySet<string> = new Set()): number {
+  projectedLiability(gameID: string, extra: readonly Position[] = [], excluding?: ReadonlySet<string>): number {
+    const plain = extra.length === 0 && (excluding === undefined || excluding.size === 0);
+    const g = this.#games.get(gameID);
+    if (plain && g && g.projected !== null) return g.projected;
+    const value = this.#computeProjected(gameID, extra, excluding);
+    if (plain && g) {
+      g.projected = value;
+      if (!this.#settled.has(gameID)) this.#projectedTotal += value;
+    }
+    return value;
+  }
+
+  /** Σ projected worst case over every unsettled game (≤ 0), kept incrementally. */
+  totalProjectedLiability(): number {
+    for (const [id, g] of this.#games) if (g.projected === null && !this.#settled.has(id)) this.projectedLiability(id);
+    return this.#projectedTotal;
+  }
+
+  #computeProjected(gameID: string, extra: readonly Position[], excluding: ReadonlySet<string> | undefined): number {
     const positions: Position[] = this.#settled.has(gameID) ? [] : this.positions(gameID);
     for (const o of this.liveOrders(gameID)) {
-      if (excluding.has(o.clientId)) continue;
+      if (excluding?.has(o.clientId)) continue;
       if (o.remaining > DUST) positions.push({ selection: o.selection, amount: o.remaining, odds: o.odds, commissionRate: 0, contingent: true });
     }
     positions.push(...extra);
@@ -162,6 +207,7 @@ export class OwnBook {
 
   /** The game was graded: its bets are money now, not risk. */
   settle(gameID: string): void {
+    this.#touch(gameID);
     this.#settled.add(gameID);
     const g = this.#games.get(gameID);
     if (g) g.matched = null;
@@ -178,7 +224,27 @@ export class OwnBook {
 
   #game(id: string): GameOwn {
     let g = this.#games.get(id);
-    if (!g) this.#games.set(id, (g = { orders: new Set(), fills: [], matched: 0 }));
+    if (!g) this.#games.set(id, (g = { live: new Set(), fills: [], matched: 0, projected: null }));
     return g;
+  }
+
+  /** Something on the game changed: its cached projected worst case leaves the total. */
+  #touch(gameID: string): void {
+    const g = this.#games.get(gameID);
+    if (!g || g.projected === null) return;
+    if (!this.#settled.has(gameID)) this.#projectedTotal -= g.projected;
+    g.projected = null;
+  }
+
+  /** Forget the oldest terminal orders (their fills stay). */
+  #prune(): void {
+    const drop = this.#terminal.splice(0, this.#terminal.length - MAX_TERMINAL_KEPT / 2);
+    for (const id of drop) {
+      const o = this.#orders.get(id);
+      if (!o || isLive(o)) continue;
+      this.#orders.delete(id);
+      if (this.#byReference.get(o.userReference) === id) this.#byReference.delete(o.userReference);
+      if (o.orderID && this.#byOrderId.get(o.orderID) === id) this.#byOrderId.delete(o.orderID);
+    }
   }
 }

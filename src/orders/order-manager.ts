@@ -181,7 +181,7 @@ export class OrderManager {
 
   /** Orders of ours not yet in a final state. */
   liveCount(): number {
-    return this.#o.own.liveOrders().length;
+    return this.#o.own.liveCount();
   }
 
   // ---- answers ----

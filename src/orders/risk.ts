@@ -66,8 +66,8 @@ export class RiskGate {
     if (gameAfter < -this.#limits.maxGameLiability - 1e-9) {
       return { ok: false, rule: 'game-liability', detail: `worst case on the game would be ${gameAfter.toFixed(2)} (cap -${this.#limits.maxGameLiability})` };
     }
-    let total = gameAfter;
-    for (const g of this.#own.gameIds()) if (g !== c.gameID) total += this.#projectedOf(g);
+    // Every other game as it stands plus what this cycle approved there.
+    const total = this.#own.totalProjectedLiability() - this.#projectedOf(c.gameID) + gameAfter + this.#approvedElsewhere(c.gameID);
     if (total < -this.#limits.maxTotalLiability - 1e-9) {
       return { ok: false, rule: 'total-liability', detail: `worst case over all games would be ${total.toFixed(2)} (cap -${this.#limits.maxTotalLiability})` };
     }
@@ -77,12 +77,15 @@ export class RiskGate {
     return { ok: true };
   }
 
+  /** The game's projected worst case without this cycle's approvals (the book's cached value). */
   #projectedOf(gameID: string): number {
-    let v = this.#projected.get(gameID);
-    if (v === undefined) {
-      v = this.#own.projectedLiability(gameID, this.#approved.get(gameID) ?? []);
-      this.#projected.set(gameID, v);
-    }
-    return v;
+    return this.#own.projectedLiability(gameID);
+  }
+
+  /** How much worse this cycle's approvals made the other games: Σ (after − before). */
+  #approvedElsewhere(gameID: string): number {
+    let d = 0;
+    for (const [g, after] of this.#projected) if (g !== gameID) d += after - this.#own.projectedLiability(g);
+    return d;
   }
 }

@@ -3,7 +3,7 @@ import { interval, type SchedulerLike, type Subscription } from 'rxjs';
 import { MarketModel } from '../book/market-model.ts';
 import { OwnBook } from '../book/own-book.ts';
 import type { OwnOrder, StrategyView, TradingMode } from '../book/types.ts';
-import type { AccountSnapshot, ConnectionStates, ExchangeClient } from '../exchange/client.ts';
+import type { AccountSnapshot, ConnectionStates } from '../exchange/client.ts';
 import { gradedPages$ } from '../exchange/rest/graded-walker.ts';
 import type { OrderGateway } from '../exchange/orders/types.ts';
 import type { GradedRow } from '../exchange/schemas/bets.ts';
@@ -15,12 +15,13 @@ import type { RiskLimits } from '../orders/risk.ts';
 import { decodeReference } from '../orders/user-reference.ts';
 import { applyLivePolicy } from './live-policy.ts';
 import { wantsGame, wantsMarket, type StrategyInstance } from './strategy-instance.ts';
+import type { Venue } from './venue.ts';
 
 /** How often unknown order outcomes are looked up over REST. */
 const UNKNOWN_RECONCILE_MS = 3_000;
 
 export interface RuntimeOptions {
-  readonly exchange: ExchangeClient;
+  readonly exchange: Venue;
   /** Which gateway places and cancels: REST or the orders socket. */
   readonly gateway: 'rest' | 'socket';
   readonly strategies: readonly StrategyInstance[];
@@ -153,7 +154,7 @@ export class Runtime {
         error: (err: unknown) => this.#log.error({ err }, 'graded walk stopped'),
       }),
     );
-    this.#halts.delete('starting');
+    this.#resume('starting');
     this.#markAllDirty();
     this.dispatch({ kind: 'tick' });
   }

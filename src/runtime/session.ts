@@ -33,6 +33,12 @@ export interface Session {
   stop(reason: string): void;
 }
 
+/** A feed that answers nothing, not even a ping, for staleFeedMs is down (and the runtime halts). */
+function liveness(config: RunConfig): { pingIntervalMs: number; pongTimeoutMs: number } {
+  const stale = config.risk.staleFeedMs;
+  return { pingIntervalMs: Math.max(100, Math.min(10_000, Math.floor(stale / 3))), pongTimeoutMs: stale };
+}
+
 function strategiesOf(config: RunConfig): StrategyInstance[] {
   return config.strategies
     .filter((s) => s.enabled)
@@ -60,7 +66,7 @@ export async function startSession(o: SessionOptions): Promise<Session> {
     const password = `paper-${randomRunId(Math.random)}`;
     const made = createUser(sim.context, { username: 'paper', password, balance: paper.balance, commission: paper.commission });
     if (!made.ok) throw new Error(made.error);
-    exchange = new ExchangeClient({ baseUrl: sim.url, credentials: async () => ({ username: 'paper', password }), clock: time.clock, scheduler: time.scheduler, logger: componentLogger(log, 'exchange') });
+    exchange = new ExchangeClient({ baseUrl: sim.url, credentials: async () => ({ username: 'paper', password }), clock: time.clock, scheduler: time.scheduler, logger: componentLogger(log, 'exchange'), sockets: liveness(config) });
   } else {
     const venue = config.venue;
     if (!venue) throw new Error(`${config.source}: a live run needs a \`venue\` section (baseUrl or urls)`);
@@ -70,6 +76,7 @@ export async function startSession(o: SessionOptions): Promise<Session> {
       credentials: resolveCredentials({ file: venue.credentials.file, onWarning: (m) => log.warn(m) }),
       tokenStore: venue.tokenFile ? new FileTokenStore(venue.tokenFile) : null,
       logger: componentLogger(log, 'exchange'),
+      sockets: liveness(config),
     });
   }
   const killFile = config.risk.killSwitchFile;

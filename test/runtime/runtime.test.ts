@@ -48,8 +48,11 @@ describe('runtime end to end against linesmith sim', () => {
 
     await bot.close();
     closers.length = 0;
-    const open = await t.http('GET', '/user/getUnmatched', { token: (await t.user('viewer')).token });
+    // Checked as another client would: a fresh login of the same account over REST.
+    const login = await t.http('POST', '/user/login', { body: { username: 'mm', password: bot.user.password } });
+    const open = await t.http('GET', '/user/getUnmatched', { token: login.body.data.user.auth });
     expect(open.status).toBe(200);
+    expect(open.body.data.unmatched).toEqual([]);
     expect(engine.openOrders(bot.user.id)).toEqual([]);
     void home;
   });

@@ -1,0 +1,29 @@
+import type { Observable } from 'rxjs';
+import type { AccountSnapshot, ConnectionStates } from '../exchange/client.ts';
+import type { MatchedBet, OrderGateway, UnmatchedOrder } from '../exchange/orders/types.ts';
+import type { GradedWalker } from '../exchange/rest/graded-walker.ts';
+import type { OrderbookGame } from '../exchange/schemas/exchange.ts';
+import type { PriceFeedEvent } from '../exchange/schemas/price-feed.ts';
+import type { Me } from '../exchange/schemas/user.ts';
+import type { PriceSelection } from '../exchange/socket/price-subscriptions.ts';
+import type { UserFeedEvent } from '../exchange/socket/user-feed-events.ts';
+
+/**
+ * Everything the runtime needs from an exchange. ExchangeClient is one (live, and paper
+ * against the simulator); a backtest's simulated venue or a benchmark harness is another.
+ * The runtime never learns which.
+ */
+export interface Venue {
+  readonly rest: OrderGateway & {
+    login(): Promise<unknown>;
+    getMe(): Promise<Me>;
+    getOrderbook(filter: { league: string } | { gameID: string }): Promise<OrderbookGame[]>;
+    getUnmatched(): Promise<UnmatchedOrder[]>;
+    getMatchedBets(): Promise<MatchedBet[]>;
+    gradedWalker(options: { since?: string }): GradedWalker;
+  };
+  readonly orders: OrderGateway & { start(): unknown };
+  readonly priceFeed: { readonly events$: Observable<PriceFeedEvent>; subscribe(selection: PriceSelection, options?: { readonly replace?: boolean }): void; start(): unknown };
+  readonly userFeed: { readonly events$: Observable<UserFeedEvent<AccountSnapshot>>; start(): unknown };
+  readonly states$: Observable<ConnectionStates>;
+}

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { MarketModel } from '../../src/book/market-model.ts';
+import type { OrderbookGame } from '../../src/exchange/schemas/exchange.ts';
+import type { OrderUpdate } from '../../src/exchange/schemas/price-feed.ts';
+
+const A = 'a'.repeat(24);
+const H = 'b'.repeat(24);
+const G = 'c'.repeat(24);
+const o = (id: string, odds: number, extra: Record<string, unknown> = {}) => ({ id, type: 'moneyline', sumUntaken: 50, odds, bet: 50, gameID: G, ...extra });
+
+function snapshot(): OrderbookGame {
+  return {
+    id: G,
+    league: 'NBA',
+    sport: 'basketball',
+    live: false,
+    start: '2026-05-01T00:00:00.000Z',
+    participants: [
+      { id: A, longName: 'Away', shortName: 'AW', homeAway: 'away' },
+      { id: H, longName: 'Home', shortName: 'HO', homeAway: 'home' },
+    ],
+    homeMoneylines: [o('1', 105, { participantID: H }), o('2', 110, { participantID: H })],
+    awayMoneylines: [o('3', -120, { participantID: A })],
+    homeSpreads: [o('4', -105, { type: 'spread', participantID: H, spread: -3.5 })],
+    awaySpreads: [],
+    over: [o('5', 100, { type: 'total', OU: 'over', total: 210.5 })],
+    under: [],
+    homeMoneylines1x2: [],
+    awayMoneylines1x2: [],
+    draw1x2: [],
+    mainHomeSpread: -3.5,
+    mainTotal: 210.5,
+    matchedVolume: 10,
+  } as OrderbookGame;
+}
+
+describe('MarketModel', () => {
+  it('builds books from the v2 snapshot in the taker perspective, best first, ours flagged by id', () => {
+    const m = new MarketModel((id) => id === '2');
+    const g = m.applySnapshot(snapshot(), 1)!;
+    const ml = g.books.get('moneyline')!;
+    expect(ml.sides[0].taker).toEqual({ type: 'moneyline', team: 'home' });
+    expect(ml.sides[0].offers.map((x) => [x.id, x.odds, x.mine])).toEqual([
+      ['2', 110, true],
+      ['1', 105, false],
+    ]);
+    expect(ml.sides[1].offers.map((x) => x.id)).toEqual(['3']);
+    expect(g.books.get('spread:-3.5')!.sides[0].offers.map((x) => x.id)).toEqual(['4']);
+    expect(g.books.get('total:210.5')!.sides[0].offers.map((x) => x.id)).toEqual(['5']);
+    expect(g.mainHomeSpread).toBe(-3.5);
+  });
+
+  it('replaces a side from orderUpdate, drops older epochs, and never mutates a snapshot it handed out', () => {
+    const m = new MarketModel(() => false);
+    const before = m.applySnapshot(snapshot(), 1)!;
+    const update = (epoch: number, odds: number): OrderUpdate => ({ epoch, gameID: G, sport: 'basketball', league: 'NBA', type: 'moneyline', participantID: A, sideOrders: [o('9', odds, { participantID: A })] }) as OrderUpdate;
+    const after = m.applyOrderUpdate(update(5, -115), 2)!;
+    expect(after.books.get('moneyline')!.sides[1].offers.map((x) => [x.id, x.odds])).toEqual([['9', -115]]);
+    expect(before.books.get('moneyline')!.sides[1].offers.map((x) => x.id)).toEqual(['3']);
+    expect(m.applyOrderUpdate(update(4, -130), 3)).toBeNull();
+    expect(m.stats.staleUpdates).toBe(1);
+    const emptied = m.applyOrderUpdate({ ...update(6, -115), sideOrders: [] }, 4)!;
+    expect(emptied.books.get('moneyline')!.sides[1].offers).toEqual([]);
+  });
+
+  it('flags an order as ours once its id is known', () => {
+    const mine = new Set<string>();
+    const m = new MarketModel((id) => mine.has(id));
+    m.applySnapshot(snapshot(), 1);
+    mine.add('1');
+    const g = m.remarkMine(G, '1', 2)!;
+    expect(g.books.get('moneyline')!.sides[0].offers.find((x) => x.id === '1')!.mine).toBe(true);
+  });
+});

@@ -1,0 +1,66 @@
+import { describe, expect } from 'vitest';
+import { fc, test } from '@fast-check/vitest';
+import { OwnBook } from '../../src/book/own-book.ts';
+import type { OwnOrder, OwnOrderStatus } from '../../src/book/types.ts';
+import type { Selection } from '../../src/markets/types.ts';
+import { worstCaseLiability } from '../../src/money/liability.ts';
+import type { Position } from '../../src/money/position.ts';
+
+const SELECTIONS: Selection[] = [
+  { type: 'moneyline', team: 'home' },
+  { type: 'moneyline', team: 'away' },
+  { type: 'spread', team: 'home', line: -3.5 },
+  { type: 'total', ou: 'over', line: 210.5 },
+];
+const STATUSES: OwnOrderStatus[] = ['resting', 'partly-filled', 'pending-cancel', 'cancelled', 'filled', 'unknown'];
+
+const op = fc.oneof(
+  fc.record({ kind: fc.constant('add' as const), game: fc.integer({ min: 0, max: 2 }), sel: fc.integer({ min: 0, max: 3 }), odds: fc.integer({ min: 100, max: 300 }), bet: fc.integer({ min: 1, max: 500 }) }),
+  fc.record({ kind: fc.constant('update' as const), pick: fc.nat(), status: fc.integer({ min: 0, max: STATUSES.length - 1 }), frac: fc.double({ min: 0, max: 1, noNaN: true }) }),
+  fc.record({ kind: fc.constant('fill' as const), game: fc.integer({ min: 0, max: 2 }), sel: fc.integer({ min: 0, max: 3 }), odds: fc.integer({ min: 100, max: 300 }), amount: fc.integer({ min: 1, max: 300 }), taker: fc.boolean() }),
+  fc.record({ kind: fc.constant('settle' as const), game: fc.integer({ min: 0, max: 2 }) }),
+);
+
+describe('OwnBook', () => {
+  test.prop([fc.array(op, { maxLength: 60 })], { numRuns: 200 })('keeps projected liability equal to a fresh computation, per game and in total (property)', (ops) => {
+    const book = new OwnBook({ commissionRate: () => 0.01 });
+    const ids: string[] = [];
+    let n = 0;
+    for (const o of ops) {
+      const gameID = `g${'game' in o ? o.game : 0}`;
+      if (o.kind === 'add') {
+        const order: OwnOrder = { clientId: `c${n}`, userReference: `r${n}`, orderID: `o${n}`, strategyId: 's', intentKey: null, gameID, selection: SELECTIONS[o.sel]!, odds: o.odds, bet: o.bet, filled: 0, remaining: o.bet, status: 'resting', isPostArb: false, createdAt: 0, updatedAt: 0 };
+        n++;
+        book.add(order, 'test');
+        ids.push(order.clientId);
+      } else if (o.kind === 'update' && ids.length > 0) {
+        const id = ids[o.pick % ids.length]!;
+        const cur = book.order(id)!;
+        book.update(id, { status: STATUSES[o.status]!, remaining: cur.bet * o.frac }, 1, 'test');
+      } else if (o.kind === 'fill') {
+        book.addFill({ txID: `t${n++}`, orderID: 'x', gameID, selection: SELECTIONS[o.sel]!, odds: o.odds, amount: o.amount, risk: o.amount, win: o.amount, origin: o.taker ? 'wager' : 'offer', isPostArb: false, strategyId: null, at: 0 });
+      } else if (o.kind === 'settle') {
+        book.settle(gameID);
+      }
+      // Read through the cache after every step, so stale values would be caught.
+      book.totalProjectedLiability();
+    }
+    let total = 0;
+    for (const gameID of ['g0', 'g1', 'g2']) {
+      const positions: Position[] = book.isSettled(gameID) ? [] : book.positions(gameID);
+      for (const o of book.liveOrders(gameID)) if (o.remaining > 1e-9) positions.push({ selection: o.selection, amount: o.remaining, odds: o.odds, commissionRate: 0, contingent: true });
+      const fresh = worstCaseLiability(positions);
+      expect(book.projectedLiability(gameID)).toBeCloseTo(fresh, 9);
+      if (!book.isSettled(gameID)) total += fresh;
+    }
+    expect(book.totalProjectedLiability()).toBeCloseTo(total, 6);
+  });
+
+  test.prop([fc.array(fc.integer({ min: 0, max: 5 }), { minLength: 1, maxLength: 40 })])('books a fill once per txID', (txs) => {
+    const book = new OwnBook({ commissionRate: () => 0 });
+    let added = 0;
+    for (const t of txs) if (book.addFill({ txID: `t${t}`, orderID: 'x', gameID: 'g', selection: SELECTIONS[0]!, odds: 110, amount: 10, risk: 10, win: 11, origin: 'offer', isPostArb: false, strategyId: null, at: 0 })) added++;
+    expect(added).toBe(new Set(txs).size);
+    expect(book.fills('g')).toHaveLength(added);
+  });
+});

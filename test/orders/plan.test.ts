@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import type { GameState, OwnOrder } from '../../src/book/types.ts';
+import { planGame } from '../../src/orders/plan.ts';
+import { pricePost } from '../../src/orders/post-arb.ts';
+import type { QuoteIntent } from '../../src/strategy/types.ts';
+
+const home = { type: 'moneyline', team: 'home' } as const;
+const away = { type: 'moneyline', team: 'away' } as const;
+const intent = (key: string, odds: number, size = 100, extra: Partial<QuoteIntent> = {}): QuoteIntent => ({ key, selection: home, odds, size, ...extra });
+let n = 0;
+const order = (key: string | null, odds: number, status: OwnOrder['status'] = 'resting', remaining = 100): OwnOrder => ({
+  clientId: `c${n++}`,
+  userReference: `r${n}`,
+  orderID: `o${n}`,
+  strategyId: 's',
+  intentKey: key,
+  gameID: 'g',
+  selection: home,
+  odds,
+  bet: 100,
+  filled: 100 - remaining,
+  remaining,
+  status,
+  isPostArb: false,
+  createdAt: 0,
+  updatedAt: 0,
+});
+const plan = (intents: QuoteIntent[], orders: OwnOrder[], blocked: string[] = []) => planGame({ strategyId: 's', gameID: 'g', intents, orders, blockedKeys: new Set(blocked) });
+
+describe('planGame', () => {
+  it('keeps an order within tolerance, replaces one beyond it, cancels orphans and duplicates', () => {
+    const keep = order('a', 110);
+    const moved = order('b', 120);
+    const orphan = order('gone', 130);
+    const dup = order('a', 110);
+    const p = plan([intent('a', 112, 100, { toleranceCents: 3 }), intent('b', 125, 100, { toleranceCents: 3 }), intent('c', 140)], [keep, moved, orphan, dup]);
+    expect(p.kept).toBe(1);
+    expect(p.cancels).toEqual([moved, orphan, dup]);
+    expect(p.places.map((i) => i.key)).toEqual(['b', 'c']);
+  });
+
+  it('never acts on an order with an answer in flight, nor places for its key meanwhile', () => {
+    for (const status of ['pending-place', 'pending-cancel', 'unknown'] as const) {
+      const p = plan([intent('a', 150)], [order('a', 110, status)]);
+      expect(p.cancels).toEqual([]);
+      expect(p.places).toEqual([]);
+    }
+  });
+
+  it('replaces a partly filled order whose remaining size is outside the size tolerance', () => {
+    expect(plan([intent('a', 110, 100, { sizeTolerance: 0.2 })], [order('a', 110, 'partly-filled', 85)]).places).toEqual([]);
+    expect(plan([intent('a', 110, 100, { sizeTolerance: 0.2 })], [order('a', 110, 'partly-filled', 50)]).places).toHaveLength(1);
+  });
+
+  it('does not send blocked keys and sends nothing when nothing changed', () => {
+    expect(plan([intent('a', 110)], [], ['a']).places).toEqual([]);
+    const p = plan([intent('a', 110)], [order('a', 110)]);
+    expect(p.places).toEqual([]);
+    expect(p.cancels).toEqual([]);
+  });
+});
+
+function gameWith(homeTakerOffers: { odds: number; mine?: boolean }[]): GameState {
+  const side = (taker: typeof home | typeof away, offers: { odds: number; mine?: boolean }[]) => ({ taker, epoch: 1, offers: offers.map((o, i) => ({ id: `x${i}`, odds: o.odds, sumUntaken: 100, bet: 100, isPostArb: false, mine: o.mine ?? false })) });
+  return {
+    id: 'g',
+    league: 'NBA',
+    sport: 'basketball',
+    parentGameID: null,
+    start: 0,
+    live: false,
+    ended: false,
+    participants: { awayId: 'a', homeId: 'h', awayName: 'A', homeName: 'H' },
+    mainHomeSpread: null,
+    mainTotal: null,
+    matchedVolume: 0,
+    books: new Map([['moneyline', { key: 'moneyline', type: 'moneyline', sides: [side(home, homeTakerOffers), side(away, [])] as const }]]),
+    updatedAt: 0,
+  };
+}
+
+describe('pricePost', () => {
+  it('sends a post as is when it would not cross', () => {
+    expect(pricePost(gameWith([{ odds: -120 }]), home, -110, true)).toEqual({ kind: 'as-is', orderType: 'post', odds: -110 });
+  });
+  it('sends it as postArb when the crossing offer is within 1%', () => {
+    // Backing home at +200 meets a home offer listed at +201: within 1% of 201.
+    expect(pricePost(gameWith([{ odds: 201 }]), home, 200, true)).toMatchObject({ kind: 'post-arb', orderType: 'postArb', odds: 200, against: 201 });
+  });
+  it('re-prices one tick clear of the book when postArb is off or the offer is beyond the band', () => {
+    expect(pricePost(gameWith([{ odds: 201 }]), home, 200, false)).toMatchObject({ kind: 'repriced', odds: 202 });
+    expect(pricePost(gameWith([{ odds: 150 }]), home, 110, true)).toMatchObject({ kind: 'repriced', odds: 151 });
+    expect(pricePost(gameWith([{ odds: -101 }]), home, -105, true)).toMatchObject({ kind: 'repriced', odds: 100 });
+  });
+});
