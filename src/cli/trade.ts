@@ -67,9 +67,18 @@ async function trade(mode: 'live' | 'paper', o: TradeOptions): Promise<void> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // SIGUSR2 toggles reduce-only for every strategy: an operator's way to wind risk down without stopping.
+  let reducing = false;
+  const onReduce = () => {
+    reducing = !reducing;
+    session.runtime.setMode(reducing ? 'reducing' : 'active');
+    process.stderr.write(`\n${reducing ? 'reduce-only: only orders that lower the worst case go out' : 'active again'}\n`);
+  };
+  process.on('SIGUSR2', onReduce);
   const summary = await session.done;
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
+  process.off('SIGUSR2', onReduce);
   if (tty) process.stdout.write('\r\x1b[2K');
   process.stdout.write(`${renderSummary(summary)}\n`);
   if (summary.openOrdersAtEnd > 0) process.exitCode = 1;

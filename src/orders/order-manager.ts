@@ -85,6 +85,11 @@ export class OrderManager {
     this.#risk = new RiskGate(options.own, options.limits);
   }
 
+  /** How long a key waits after a rejection before it is sent again. */
+  get cooldownMs(): number {
+    return this.#o.rejectionCooldownMs ?? 2_000;
+  }
+
   get gateOpen(): boolean {
     return this.#gateOpen;
   }
@@ -121,7 +126,6 @@ export class OrderManager {
         let odds = intent.odds;
         if (orderType === 'post') {
           const p = pricePost(game, intent.selection, odds, this.#o.usePostArb);
-          if (p.kind === 'post-arb') postArb++;
           if (p.kind === 'repriced') repriced++;
           orderType = p.orderType;
           odds = p.odds;
@@ -135,6 +139,7 @@ export class OrderManager {
           this.#o.notify({ kind: 'risk-rejected', strategyId: w.strategyId, gameID: w.gameID, intentKey: intent.key, verdict });
           continue;
         }
+        if (orderType === 'postArb') postArb++;
         const clientId = this.#ids.next();
         const userReference = encodeReference(w.strategyId, clientId);
         const order: OwnOrder = {
@@ -167,6 +172,8 @@ export class OrderManager {
         if (orderType === 'fillAndKill' || orderType === 'fillOrKill') this.#cool(w.strategyId, w.gameID, intent.key, now);
       }
     }
+    this.stats.postArb += postArb;
+    this.stats.repriced += repriced;
     this.#sendCancels(cancels, 'intent changed');
     this.#sendPlaces(places);
     return { places: places.length, cancels: cancels.length, riskRejected, postArb, repriced };
@@ -470,7 +477,7 @@ export class OrderManager {
   }
 
   #cool(strategyId: string, gameID: string, key: string, now: number): void {
-    this.#cooldown.set(this.#coolKey(strategyId, gameID, key), now + (this.#o.rejectionCooldownMs ?? 2_000));
+    this.#cooldown.set(this.#coolKey(strategyId, gameID, key), now + this.cooldownMs);
     if (this.#cooldown.size > 10_000) for (const [k, t] of this.#cooldown) if (t <= now) this.#cooldown.delete(k);
   }
 }

@@ -86,6 +86,9 @@ export class Runtime {
   readonly #subs: Subscription[] = [];
   #commission = 0.01;
   #mode: TradingMode = 'halted';
+  #operatorMode: TradingMode = 'active';
+  readonly #retryScheduled = new Set<string>();
+  readonly #strategyModes = new Map<string, TradingMode>();
   readonly #halts = new Set<string>(['starting']);
   #stopping = false;
   #reconciling = false;
@@ -124,6 +127,28 @@ export class Runtime {
 
   get mode(): TradingMode {
     return this.#mode;
+  }
+
+  /**
+   * The operator's word on a strategy (or, without `strategyId`, the whole process):
+   * `reducing` lets only orders through whose fill lowers the worst case; `halted` pulls
+   * its quotes; `active` lifts either. Feed and safety halts still win over `active`.
+   */
+  setMode(mode: TradingMode, strategyId?: string): void {
+    if (strategyId === undefined) this.#operatorMode = mode;
+    else this.#strategyModes.set(strategyId, mode);
+    this.#log.warn({ mode, strategy: strategyId ?? 'all' }, 'trading mode set by the operator');
+    if (mode === 'halted') this.orders.cancelAll('halted by the operator', strategyId === undefined ? {} : { strategyId });
+    this.#markAllDirty();
+    this.dispatch({ kind: 'tick' });
+  }
+
+  /** The mode a strategy trades in now: the strictest of the process's, the operator's and its own. */
+  modeOf(strategyId: string): TradingMode {
+    const rank: Record<TradingMode, number> = { active: 0, reducing: 1, halted: 2 };
+    let m: TradingMode = this.#mode;
+    for (const x of [this.#operatorMode, this.#strategyModes.get(strategyId) ?? 'active']) if (rank[x] > rank[m]) m = x;
+    return m;
   }
 
   /** Log in, load the games the strategies want, reconcile with the account, open the feeds, start quoting. */
@@ -318,7 +343,8 @@ export class Runtime {
       const s = this.#o.strategies[Number(k.slice(0, sep))]!;
       const gameID = k.slice(sep + 1);
       const due = (this.#lastEval.get(k) ?? -Infinity) + s.throttleMs;
-      if (due > now && this.#mode !== 'halted') {
+      const mode = this.modeOf(s.id);
+      if (due > now && mode !== 'halted') {
         wait = Math.min(wait, due - now);
         continue;
       }
@@ -326,17 +352,17 @@ export class Runtime {
       this.#lastEval.set(k, now);
       const game = this.market.game(gameID);
       if (!game) continue;
-      let intents = this.#mode === 'halted' ? [] : this.#quote(s, game.id, now);
+      let intents = mode === 'halted' ? [] : this.#quote(s, game.id, now, mode);
       intents = applyLivePolicy(s.live, game, intents).filter((i) => wantsMarket(s, i.selection.type));
       if (intents.length > 0) this.#quoted.add(k);
       else this.#quoted.delete(k);
-      work.push({ strategyId: s.id, gameID, intents, mode: this.#mode });
+      work.push({ strategyId: s.id, gameID, intents, mode });
     }
     if (work.length > 0) this.orders.cycle(work);
     if (wait !== Infinity) this.#o.scheduler.schedule(() => this.dispatch({ kind: 'tick' }), wait);
   }
 
-  #quote(s: StrategyInstance, gameID: string, now: number) {
+  #quote(s: StrategyInstance, gameID: string, now: number, mode: TradingMode) {
     const game = this.market.game(gameID)!;
     const positions = this.own.positions(gameID, s.id);
     const view: StrategyView = {
@@ -347,7 +373,7 @@ export class Runtime {
       positions,
       liability: positions.length === 0 ? 0 : this.#strategyLiability(gameID, s.id),
       accountLiability: this.own.projectedLiability(gameID),
-      mode: this.#mode,
+      mode,
       commissionRate: this.#commission,
       activity: this.market.activity(gameID, now),
       fair: this.#o.fair?.(gameID) ?? null,
@@ -364,7 +390,20 @@ export class Runtime {
     return this.own.projectedLiability(gameID, [], new Set(this.own.liveOrders(gameID).filter((o) => o.strategyId !== strategyId).map((o) => o.clientId)));
   }
 
+  /** A refused key sits out its cooldown; then the game is looked at again even if nothing else moves. */
+  #retryAfterCooldown(gameID: string): void {
+    if (this.#retryScheduled.has(gameID)) return;
+    this.#retryScheduled.add(gameID);
+    this.#o.scheduler.schedule(() => {
+      this.#retryScheduled.delete(gameID);
+      this.#markDirty(gameID);
+      this.dispatch({ kind: 'tick' });
+    }, this.orders.cooldownMs + 1);
+  }
+
   #onNotice(n: OrderManagerNotice): void {
+    if (n.kind === 'risk-rejected') this.#retryAfterCooldown(n.gameID);
+    if (n.kind === 'exchange-rejected') this.#retryAfterCooldown(n.order.gameID);
     switch (n.kind) {
       case 'risk-rejected':
         this.#log.info({ strategy: n.strategyId, gameID: n.gameID, intent: n.intentKey, rule: n.verdict.rule, detail: n.verdict.detail }, 'risk check refused an order');

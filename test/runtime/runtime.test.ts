@@ -96,4 +96,26 @@ describe('runtime end to end against linesmith sim', () => {
     await until(() => bot.runtime.orders.stats.cancelsSent >= cancelsBefore + 2, 3_000, 'quotes pulled');
     await until(() => bot.runtime.mode === 'active' && engine.openOrders(bot.user.id).length === 2, 5_000, 'quotes back');
   });
+
+  it('obeys the operator: halted pulls quotes, reducing lets only risk-reducing orders out, active resumes', async () => {
+    t = await startTestSim();
+    t.game();
+    let odds = 110;
+    const bot = await startRuntime(t, 'op', [instance(scripted(() => [homeAt(odds, 50), awayAt(odds, 50)]))]);
+    closers.push(() => bot.close());
+    const engine = t.sim.context.engine;
+    await until(() => engine.openOrders(bot.user.id).length === 2, 3_000, 'quotes');
+    bot.runtime.setMode('halted');
+    await until(() => engine.openOrders(bot.user.id).length === 0, 3_000, 'quotes pulled');
+    bot.runtime.setMode('reducing', 'test');
+    bot.runtime.setMode('active');
+    expect(bot.runtime.modeOf('test')).toBe('reducing');
+    odds = 120;
+    const refusedBefore = bot.runtime.orders.stats.riskRejected;
+    bot.runtime.setMode('reducing', 'test');
+    await until(() => bot.runtime.orders.stats.riskRejected > refusedBefore, 5_000, 'refusals');
+    expect(engine.openOrders(bot.user.id)).toEqual([]); // with no position nothing reduces risk
+    bot.runtime.setMode('active', 'test');
+    await until(() => engine.openOrders(bot.user.id).filter((o) => o.odds === 120).length === 2, 5_000, 'quotes back at the new price');
+  });
 });
