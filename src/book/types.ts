@@ -132,6 +132,16 @@ export interface GameActivity {
   readonly volumePerMinute: number;
 }
 
+/** An order of this strategy refused recently, by the risk checks or the exchange. */
+export interface Refusal {
+  readonly intentKey: string;
+  readonly source: 'risk' | 'exchange';
+  /** Risk rule (`game-liability`, `reducing`, …) or the exchange's errorType. */
+  readonly reason: string;
+  readonly detail: string;
+  readonly at: number;
+}
+
 /** What a strategy sees of one game on each evaluation. */
 export interface StrategyView {
   readonly now: number;
@@ -155,4 +165,6 @@ export interface StrategyView {
    * that side 0 (home / over / yes) wins. Strategies fall back to the book's consensus.
    */
   readonly fair: ReadonlyMap<string, number> | null;
+  /** This strategy's orders on the game refused in the last minute, newest last. */
+  readonly refusals: readonly Refusal[];
 }

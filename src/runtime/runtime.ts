@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { interval, type SchedulerLike, type Subscription } from 'rxjs';
 import { MarketModel } from '../book/market-model.ts';
 import { OwnBook } from '../book/own-book.ts';
-import type { OwnOrder, StrategyView, TradingMode } from '../book/types.ts';
+import type { OwnOrder, Refusal, StrategyView, TradingMode } from '../book/types.ts';
 import type { AccountSnapshot, ConnectionStates } from '../exchange/client.ts';
 import { gradedPages$ } from '../exchange/rest/graded-walker.ts';
 import type { OrderGateway } from '../exchange/orders/types.ts';
@@ -16,6 +16,9 @@ import { decodeReference } from '../orders/user-reference.ts';
 import { applyLivePolicy } from './live-policy.ts';
 import { wantsGame, wantsMarket, type StrategyInstance } from './strategy-instance.ts';
 import type { Venue } from './venue.ts';
+
+/** How long a strategy's view keeps a refusal. */
+const REFUSAL_MEMORY_MS = 60_000;
 
 /** How often unknown order outcomes are looked up over REST. */
 const UNKNOWN_RECONCILE_MS = 3_000;
@@ -88,6 +91,7 @@ export class Runtime {
   #mode: TradingMode = 'halted';
   #operatorMode: TradingMode = 'active';
   readonly #retryScheduled = new Set<string>();
+  readonly #refusals = new Map<string, Refusal[]>();
   readonly #strategyModes = new Map<string, TradingMode>();
   readonly #halts = new Set<string>(['starting']);
   #stopping = false;
@@ -377,6 +381,7 @@ export class Runtime {
       commissionRate: this.#commission,
       activity: this.market.activity(gameID, now),
       fair: this.#o.fair?.(gameID) ?? null,
+      refusals: this.#refusalsOf(s.id, gameID, now),
     };
     try {
       return s.module.quote(view, s.params);
@@ -401,9 +406,31 @@ export class Runtime {
     }, this.orders.cooldownMs + 1);
   }
 
+  #refusalsOf(strategyId: string, gameID: string, now: number): readonly Refusal[] {
+    const list = this.#refusals.get(`${strategyId}|${gameID}`);
+    if (!list) return [];
+    while (list.length > 0 && list[0]!.at < now - REFUSAL_MEMORY_MS) list.shift();
+    return [...list];
+  }
+
+  #remember(strategyId: string, gameID: string, r: Refusal): void {
+    const k = `${strategyId}|${gameID}`;
+    const list = this.#refusals.get(k) ?? [];
+    list.push(r);
+    if (list.length > 20) list.shift();
+    this.#refusals.set(k, list);
+  }
+
   #onNotice(n: OrderManagerNotice): void {
-    if (n.kind === 'risk-rejected') this.#retryAfterCooldown(n.gameID);
-    if (n.kind === 'exchange-rejected') this.#retryAfterCooldown(n.order.gameID);
+    const now = this.#o.clock.now();
+    if (n.kind === 'risk-rejected') {
+      this.#retryAfterCooldown(n.gameID);
+      this.#remember(n.strategyId, n.gameID, { intentKey: n.intentKey, source: 'risk', reason: n.verdict.rule, detail: n.verdict.detail, at: now });
+    }
+    if (n.kind === 'exchange-rejected') {
+      this.#retryAfterCooldown(n.order.gameID);
+      if (n.order.strategyId) this.#remember(n.order.strategyId, n.order.gameID, { intentKey: n.order.intentKey ?? '', source: 'exchange', reason: n.errorType, detail: n.error, at: now });
+    }
     switch (n.kind) {
       case 'risk-rejected':
         this.#log.info({ strategy: n.strategyId, gameID: n.gameID, intent: n.intentKey, rule: n.verdict.rule, detail: n.verdict.detail }, 'risk check refused an order');

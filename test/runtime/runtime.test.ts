@@ -60,11 +60,18 @@ describe('runtime end to end against linesmith sim', () => {
   it('never exceeds the game liability cap, however much the strategy asks for', async () => {
     t = await startTestSim();
     const g = t.game();
-    const strategy = scripted(() => [homeAt(110, 400, 'a'), homeAt(115, 400, 'b'), homeAt(120, 400, 'c'), awayAt(110, 400, 'd')]);
+    let refusals: readonly { reason: string; source: string }[] = [];
+    const strategy = scripted((v) => {
+      refusals = v.refusals;
+      return [homeAt(110, 400, 'a'), homeAt(115, 400, 'b'), homeAt(120, 400, 'c'), awayAt(110, 400, 'd')];
+    });
     const bot = await startRuntime(t, 'capped', [instance(strategy)], { limits: { maxGameLiability: 900, maxTotalLiability: 5_000, maxOrderSize: 500, maxOrdersPerGame: 20 } });
     closers.push(() => bot.close());
     const engine = t.sim.context.engine;
     await until(() => bot.runtime.orders.stats.riskRejected > 0 && engine.openOrders(bot.user.id).length > 0, 3_000, 'quotes placed and some refused');
+    // The strategy hears why: the refusals reach its view.
+    await until(() => refusals.length > 0, 5_000, 'refusals in the view');
+    expect(refusals[0]).toMatchObject({ source: 'risk', reason: 'game-liability' });
     // Worst case with every resting order filled where it loses, as the exchange counts it.
     const exposure = -bot.runtime.own.projectedLiability(g.id);
     expect(exposure).toBeLessThanOrEqual(900 + 1e-6);

@@ -93,6 +93,7 @@ export function view(spec: ViewSpec = {}): StrategyView {
     commissionRate: 0.01,
     activity: { takerArrivalsPerMinute: spec.takerArrivalsPerMinute ?? 0, volumePerMinute: 0 },
     fair: spec.fair ? new Map(Object.entries(spec.fair)) : null,
+    refusals: [],
   };
 }
 
