@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { registerAccount } from './account.ts';
 import { registerDemo } from './demo.ts';
+import { registerRecord } from './record.ts';
 import { registerSim } from './sim.ts';
 import { registerTrade } from './trade.ts';
 
@@ -15,5 +16,6 @@ registerDemo(program);
 registerSim(program);
 registerAccount(program);
 registerTrade(program);
+registerRecord(program);
 
 await program.parseAsync(process.argv);

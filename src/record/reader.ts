@@ -1,0 +1,232 @@
+import { createReadStream } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import { z } from 'zod';
+import { RECORD_KINDS, RECORDING_FORMAT, RECORDING_VERSION, type RecordingRecord } from './format.ts';
+
+/**
+ * What went wrong at one line: `io` the file could not be read; `gzip` the compressed data
+ * is corrupt; `truncated` the file stops mid-record or without the gzip trailer (a recorder
+ * that died); `json` a line is not JSON; `record` it is JSON but not a valid record;
+ * `version` the file was written in a format or version this reader does not know.
+ */
+export type ReadProblem = 'io' | 'gzip' | 'truncated' | 'json' | 'record' | 'version';
+
+export class RecordingReadError extends Error {
+  override readonly name = 'RecordingReadError';
+  constructor(
+    readonly file: string,
+    /** 1-based; for `truncated` and `gzip`, the line being read when the data ended or broke. */
+    readonly line: number,
+    readonly problem: ReadProblem,
+    readonly detail: string,
+  ) {
+    super(`${file}:${line}: ${problem}: ${detail}`);
+  }
+}
+
+/** One record with where it was read from. */
+export interface RecordedEntry {
+  readonly file: string;
+  /** 1-based line within the file. */
+  readonly line: number;
+  readonly record: RecordingRecord;
+}
+
+export interface RecordingReaderOptions {
+  /**
+   * true (default): the first problem is thrown from the iteration. false: it is reported
+   * (`errors`, `onError`) and reading goes on — with the next line after a bad line, with the
+   * next file after a broken or truncated one, or one of an unknown version.
+   */
+  readonly strict?: boolean;
+  readonly onError?: (err: RecordingReadError) => void;
+}
+
+const isRecordingFile = (name: string): boolean => name.endsWith('.jsonl.gz') || name.endsWith('.jsonl');
+
+/**
+ * The recording files of `paths` in reading order: files as given, directories expanded
+ * (recursively) to their `.jsonl.gz` / `.jsonl` files sorted by path, which is time order
+ * for the recorder's names within a directory.
+ */
+export async function recordingFiles(paths: readonly string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const p of paths) {
+    const s = await stat(p);
+    if (!s.isDirectory()) {
+      out.push(p);
+      continue;
+    }
+    const entries = await readdir(p, { recursive: true, withFileTypes: true });
+    const found = entries.filter((e) => e.isFile() && isRecordingFile(e.name)).map((e) => join(e.parentPath, e.name));
+    out.push(...found.sort());
+  }
+  return out;
+}
+
+/**
+ * Streams the records of recording files back in order (gunzip, line by line), each with
+ * its file and line. Files are read one at a time, so memory does not grow with their size.
+ */
+export class RecordingReader implements AsyncIterable<RecordedEntry> {
+  readonly errors: RecordingReadError[] = [];
+  readonly #paths: readonly string[];
+  readonly #strict: boolean;
+  readonly #onError: ((err: RecordingReadError) => void) | undefined;
+
+  constructor(paths: readonly string[], options: RecordingReaderOptions = {}) {
+    this.#paths = paths;
+    this.#strict = options.strict ?? true;
+    this.#onError = options.onError;
+  }
+
+  /** Every record, in order (for small recordings and tests). */
+  async toArray(): Promise<RecordedEntry[]> {
+    const out: RecordedEntry[] = [];
+    for await (const e of this) out.push(e);
+    return out;
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<RecordedEntry> {
+    let files: string[];
+    try {
+      files = await recordingFiles(this.#paths);
+    } catch (err) {
+      const e = err as NodeJS.ErrnoException;
+      this.#report(new RecordingReadError(e.path ?? String(this.#paths), 0, 'io', e.message));
+      return;
+    }
+    for (const file of files) yield* this.#file(file);
+  }
+
+  async *#file(file: string): AsyncGenerator<RecordedEntry> {
+    let sawMeta = false;
+    for await (const item of lines(file)) {
+      if (item instanceof RecordingReadError) {
+        this.#report(item);
+        return;
+      }
+      const { line, text, complete } = item;
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch (err) {
+        this.#report(new RecordingReadError(file, line, complete ? 'json' : 'truncated', complete ? (err as Error).message : 'the last line stops mid-record (no newline)'));
+        continue;
+      }
+      const problem = checkRecord(value);
+      if (problem !== null) {
+        this.#report(new RecordingReadError(file, line, complete ? problem.problem : 'truncated', problem.detail));
+        if (problem.problem === 'version') return;
+        continue;
+      }
+      const record = value as RecordingRecord;
+      if (!sawMeta) {
+        sawMeta = true;
+        if (record.k !== 'meta') this.#report(new RecordingReadError(file, line, 'record', `a recording file starts with a meta record, this one with "${record.k}"`));
+      }
+      yield { file, line, record };
+    }
+  }
+
+  #report(err: RecordingReadError): void {
+    this.errors.push(err);
+    this.#onError?.(err);
+    if (this.#strict) throw err;
+  }
+}
+
+interface Line {
+  readonly line: number;
+  readonly text: string;
+  /** false: the data ended without this line's newline. */
+  readonly complete: boolean;
+}
+
+/** The lines of one file; a read or gzip failure comes last, as a value, with the line it broke in. */
+async function* lines(file: string): AsyncGenerator<Line | RecordingReadError> {
+  const raw = createReadStream(file);
+  let stream: Readable = raw;
+  if (file.endsWith('.gz')) {
+    const gunzip = createGunzip();
+    raw.on('error', (err) => gunzip.destroy(err));
+    stream = raw.pipe(gunzip);
+  }
+  let n = 0;
+  let rest: Buffer = Buffer.alloc(0);
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      const buf = rest.length > 0 ? Buffer.concat([rest, chunk]) : chunk;
+      let start = 0;
+      for (let nl = buf.indexOf(10, start); nl !== -1; nl = buf.indexOf(10, start)) {
+        n++;
+        const end = nl > start && buf[nl - 1] === 13 ? nl - 1 : nl;
+        yield { line: n, text: buf.toString('utf8', start, end), complete: true };
+        start = nl + 1;
+      }
+      rest = start < buf.length ? Buffer.from(buf.subarray(start)) : Buffer.alloc(0);
+    }
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    const ended = e.code === 'Z_BUF_ERROR';
+    const what = ended ? 'truncated' : e.code?.startsWith('Z_') ? 'gzip' : 'io';
+    const detail = ended ? (rest.length > 0 ? 'the data stops mid-record (the recorder did not close the file)' : 'the data stops after a complete line but without the gzip trailer (the recorder did not close the file)') : e.message;
+    yield new RecordingReadError(file, n + 1, what, detail);
+    return;
+  } finally {
+    // Also when the consumer stops early: no file handle left open.
+    raw.destroy();
+  }
+  if (rest.length > 0) yield { line: n + 1, text: rest.toString('utf8'), complete: false };
+}
+
+// -------------------------------------------------------------------- record checks
+
+const num = z.number().refine(Number.isFinite);
+const feed = z.enum(['price', 'user']);
+const scope = z.looseObject({ league: z.string().optional(), gameID: z.string().optional(), sports: z.array(z.string()).optional() });
+const reason = z.enum(['start', 'reconnect', 'day']);
+const side = z.looseObject({ id: z.string(), name: z.string().nullable(), score: num });
+
+/** Loose: fields added by a later writer of the same version are kept, not refused. */
+const BODY = {
+  meta: z.looseObject({ format: z.literal(RECORDING_FORMAT), version: z.int(), session: z.string(), part: z.int().positive(), sessionStart: num, feeds: z.array(feed) }),
+  snapshot: z.looseObject({ batch: z.int(), reason, req: num, scope, game: z.unknown() }),
+  snapshotDone: z.looseObject({ batch: z.int(), reason, req: num, games: z.array(z.string()), failed: z.array(z.looseObject({ scope, error: z.string() })) }),
+  gap: z.looseObject({ feed, from: num, to: num, connection: z.int(), resumed: z.boolean(), reason: z.string().nullable() }),
+  result: z.looseObject({ gameID: z.string(), league: z.string().nullable(), sport: z.string().nullable(), away: side, home: side, via: z.enum(['feed', 'rest', 'snapshot']) }),
+  end: z.looseObject({ reason: z.string(), records: z.int(), files: z.int() }),
+} as const;
+
+const KINDS = new Set<string>(RECORD_KINDS);
+
+function checkRecord(v: unknown): { problem: 'record' | 'version'; detail: string } | null {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return { problem: 'record', detail: 'not a JSON object' };
+  const r = v as Record<string, unknown>;
+  if (typeof r['t'] !== 'number' || !Number.isFinite(r['t'])) return { problem: 'record', detail: '`t` is not a number' };
+  const k = r['k'];
+  if (typeof k !== 'string' || !KINDS.has(k)) return { problem: 'record', detail: `unknown kind ${JSON.stringify(k)}` };
+  if (k === 'price' || k === 'user') {
+    // Frames are most of a recording: checked by hand, their payload left to the consumer.
+    if (!Number.isSafeInteger(r['c'])) return { problem: 'record', detail: '`c` (connection) is not an integer' };
+    if (('d' in r) === ('raw' in r)) return { problem: 'record', detail: 'a frame has exactly one of `d` and `raw`' };
+    if ('raw' in r && typeof r['raw'] !== 'string') return { problem: 'record', detail: '`raw` is not a string' };
+    return null;
+  }
+  if (k === 'meta') {
+    const d = r['d'] as Record<string, unknown> | undefined;
+    if (d?.['format'] !== RECORDING_FORMAT) return { problem: 'version', detail: `not a linesmith feed recording (format ${JSON.stringify(d?.['format'])})` };
+    if (typeof d['version'] === 'number' && d['version'] > RECORDING_VERSION) {
+      return { problem: 'version', detail: `written in format version ${d['version']}; this reader knows up to ${RECORDING_VERSION}` };
+    }
+  }
+  const checked = BODY[k as keyof typeof BODY].safeParse(r['d']);
+  if (!checked.success) {
+    const issue = checked.error.issues[0];
+    return { problem: 'record', detail: `${k}: ${issue ? `${['d', ...issue.path].join('.')}: ${issue.message}` : 'invalid'}` };
+  }
+  return null;
+}
