@@ -1,8 +1,8 @@
 import { worstCaseLiability } from '../money/liability.ts';
 import type { Position } from '../money/position.ts';
-import type { OrderState } from './order-state.ts';
-import type { BetState } from './bet-state.ts';
-import { DUST } from './order-state.ts';
+import type { Selection } from '../markets/types.ts';
+import type { BetLedger } from './bet-ledger.ts';
+import { DUST, bySeq, type OrderState } from './order-state.ts';
 
 /**
  * What one user has on one unsettled game: matched bets and resting orders. Keeps a
@@ -11,11 +11,37 @@ import { DUST } from './order-state.ts';
  * positions change.
  */
 export class GameExposure {
-  readonly bets: BetState[] = [];
-  readonly resting = new Set<OrderState>();
+  /** Matched bets (ledger indexes), oldest first. */
+  readonly bets: number[] = [];
+  /** Open orders in no particular order: each holds its slot, so removal is a swap. */
+  readonly #resting: OrderState[] = [];
   /** Σ max loss over bets and resting orders; ≥ the exact worst-case loss. */
   bound = 0;
   #exact: number | null = 0;
+
+  constructor(readonly account: Account) {}
+
+  addResting(order: OrderState): void {
+    order.exposure = this;
+    order.slot = this.#resting.length;
+    this.#resting.push(order);
+  }
+
+  removeResting(order: OrderState): void {
+    const resting = this.#resting;
+    const last = resting.pop()!;
+    if (last !== order) {
+      resting[order.slot] = last;
+      last.slot = order.slot;
+    }
+    order.exposure = null;
+    order.slot = -1;
+  }
+
+  /** Open orders, in no particular order. */
+  get resting(): readonly OrderState[] {
+    return this.#resting;
+  }
 
   invalidate(): void {
     this.#exact = null;
@@ -23,9 +49,11 @@ export class GameExposure {
 
   positions(extra?: Position): Position[] {
     const out: Position[] = [];
-    for (const b of this.bets) out.push(b);
-    for (const o of this.resting) {
-      if (o.remaining > DUST) out.push({ selection: o.selection, amount: o.remaining, odds: o.odds, commissionRate: 0, contingent: true });
+    const ledger = this.account.ledger;
+    for (const b of this.bets) out.push(ledger.position(b));
+    // Oldest first, as they rested: the liability sums floats, so the order is part of the result.
+    for (const o of this.#resting.slice().sort(bySeq)) {
+      if (o.remaining > DUST) out.push({ selection: o.line.selection, amount: o.remaining, odds: o.odds, commissionRate: 0, contingent: true });
     }
     if (extra) out.push(extra);
     return out;
@@ -39,12 +67,15 @@ export class GameExposure {
 
   /** Worst case over matched bets only: what getGameLiability reports (≤ 0). */
   matchedLiability(): number {
-    return worstCaseLiability(this.bets);
+    const ledger = this.account.ledger;
+    return worstCaseLiability(this.bets.map((b) => ledger.position(b)));
   }
 }
 
 export class Account {
   readonly games = new Map<string, GameExposure>();
+  /** Matched bets (ledger indexes), oldest first. */
+  readonly bets: number[] = [];
   /** Σ of `bound` over games. */
   totalBound = 0;
 
@@ -53,12 +84,13 @@ export class Account {
     public balance: number,
     readonly creditLimit: number,
     readonly commissionRate: number,
+    readonly ledger: BetLedger,
   ) {}
 
   exposureOf(gameId: string): GameExposure {
     let g = this.games.get(gameId);
     if (!g) {
-      g = new GameExposure();
+      g = new GameExposure(this);
       this.games.set(gameId, g);
     }
     return g;
@@ -78,20 +110,21 @@ export class Account {
   }
 
   /**
-   * Whether a new order of `amount` at `odds` on `gameId` keeps the worst case (every
+   * Whether a new order of `amount` on `gameId` keeps the worst case (every
    * resting order filled where it loses) within balance plus credit. The new order is
    * counted at its largest possible loss: stake plus full commission, since it may fill
    * at a better price than its limit.
    */
-  canAfford(gameId: string, position: Position): boolean {
+  canAfford(gameId: string, selection: Selection, amount: number, commissionRate: number): boolean {
     const capacity = this.balance + this.creditLimit + 1e-9;
     // Largest loss of the new order: its stake plus commission at a payout of at least 1.
-    const extraBound = position.amount * (1 + position.commissionRate);
+    const extraBound = amount * (1 + commissionRate);
     if (this.totalBound + extraBound <= capacity) return true;
     const target = this.games.get(gameId);
     let others = 0;
     for (const [id, g] of this.games) if (id !== gameId) others += g.exactLoss();
-    const worstHere = -worstCaseLiability([...(target ? target.positions() : []), { ...position, odds: 100, contingent: true }]);
+    const extra: Position = { selection, amount, odds: 100, commissionRate, contingent: true };
+    const worstHere = -worstCaseLiability([...(target ? target.positions() : []), extra]);
     return others + worstHere <= capacity;
   }
 

@@ -1,6 +1,6 @@
-import { payout, type AmericanOdds } from '../odds/american.ts';
+import { oddsRank, payout, type AmericanOdds } from '../odds/american.ts';
 import type { Selection } from '../markets/types.ts';
-import type { OrderState } from './order-state.ts';
+import { listedOddsOf, type OrderState } from './order-state.ts';
 
 /**
  * Orders at one listed price, oldest first. Closed orders are skipped lazily and
@@ -28,11 +28,16 @@ export class PriceLevel {
   }
 
   compactIfSparse(): void {
-    const dead = this.orders.length - this.live;
+    const orders = this.orders;
+    const dead = orders.length - this.live;
     if (dead > 32 && dead > this.live) {
-      const kept = this.orders.filter((o) => o.status === 'open');
-      this.orders.length = 0;
-      this.orders.push(...kept);
+      // In place: no garbage, and no spread of a long queue into call arguments.
+      let n = 0;
+      for (let i = this.head; i < orders.length; i++) {
+        const o = orders[i]!;
+        if (o.status === 'open') orders[n++] = o;
+      }
+      orders.length = n;
       this.head = 0;
     }
   }
@@ -48,31 +53,35 @@ export class BookSide {
   readonly #byRank = new Map<number, PriceLevel>();
 
   add(order: OrderState): void {
-    let level = this.#byRank.get(order.listedRank);
+    const listedOdds = listedOddsOf(order);
+    const rank = oddsRank(listedOdds);
+    let level = this.#byRank.get(rank);
     if (!level) {
-      level = new PriceLevel(order.listedRank, order.listedOdds);
-      this.#byRank.set(order.listedRank, level);
+      level = new PriceLevel(rank, listedOdds);
+      this.#byRank.set(rank, level);
       const levels = this.levels;
       let lo = 0;
       let hi = levels.length;
       while (lo < hi) {
         const mid = (lo + hi) >> 1;
-        if (levels[mid]!.rank > order.listedRank) lo = mid + 1;
+        if (levels[mid]!.rank > rank) lo = mid + 1;
         else hi = mid;
       }
       levels.splice(lo, 0, level);
     }
     level.orders.push(order);
     level.live++;
+    order.level = level;
   }
 
   /** Call after the order's status left `open`. */
   remove(order: OrderState): void {
-    const level = this.#byRank.get(order.listedRank);
+    const level = order.level;
     if (!level) return;
+    order.level = null;
     level.live--;
     if (level.live <= 0) {
-      this.#byRank.delete(order.listedRank);
+      this.#byRank.delete(level.rank);
       const i = this.levels.indexOf(level);
       if (i >= 0) this.levels.splice(i, 1);
     } else {

@@ -1,15 +1,17 @@
-import { invertOdds, oddsRank, payout, withinPostArbBand } from '../odds/american.ts';
+import { oddsRank, payout, withinPostArbBand } from '../odds/american.ts';
 import { fillMoney } from '../money/fill.ts';
-import { bookKeyOf, oppositeSelection, sideIndexOf, type MarketType, type Score, type Selection } from '../markets/types.ts';
+import { oppositeSelection, type MarketType, type Score, type Selection } from '../markets/types.ts';
 import type { Clock } from '../shared/clock.ts';
 import { TimerHeap } from '../shared/heap.ts';
 import { err, ok, type Result } from '../shared/result.ts';
-import { Account } from './accounts.ts';
-import { betViewOf, moneyOf, type BetState } from './bet-state.ts';
+import { Account, type GameExposure } from './accounts.ts';
+import { BetLedger } from './bet-ledger.ts';
+import { ClosedQueue } from './closed-queue.ts';
 import { Book, type BookSide } from './book.ts';
-import { createIdGenerator, isObjectId, type IdGenerator } from './ids.ts';
+import { IdTokens, createIdGenerator, isObjectId, type IdGenerator } from './ids.ts';
 import { liveDelayMs } from './live-delay.ts';
-import { DUST, viewOf, type OrderState } from './order-state.ts';
+import { OrderIndex } from './order-index.ts';
+import { DUST, bySeq, isPostArb, listedOddsOf, listedRankOf, viewOf, type OrderState } from './order-state.ts';
 import { isValidScore, nextGrade, type Verdict } from './settlement.ts';
 import type {
   AccountView,
@@ -36,7 +38,7 @@ import type {
   UnmatchedResult,
   UserErrorCode,
 } from './types.ts';
-import { validatePlaceInput, wireOf, type GameEntry, type ValidOrder } from './wire.ts';
+import { InternTable, checkPlaceInput, wireOf, type CheckedOrder, type GameEntry, type InternedSelection } from './wire.ts';
 
 export interface EngineOptions {
   readonly clock: Clock;
@@ -71,7 +73,7 @@ type Timer =
 interface DelayedTicket {
   readonly id: number;
   readonly userId: string;
-  readonly order: ValidOrder;
+  readonly order: Checked;
   readonly at: number;
 }
 
@@ -80,11 +82,14 @@ interface GameState {
   /** Interned selections of this game (see wire.ts). */
   readonly selections: GameEntry['selections'];
   readonly books: Map<string, Book>;
-  readonly bets: BetState[];
-  /** Open orders on the game, for expiry at start and end. */
-  readonly open: Set<OrderState>;
+  /** Matched bets on the game (ledger indexes), oldest first. */
+  readonly bets: number[];
+  /** Open orders on the game; the orders themselves are found through the books. */
+  openCount: number;
   matchedVolume: number;
 }
+
+type Checked = CheckedOrder<GameState>;
 
 const failure = (errorType: PlaceFailure['errorType'], error: string): PlaceFailure => ({ status: 'error', error, errorType });
 
@@ -98,7 +103,7 @@ const failure = (errorType: PlaceFailure['errorType'], error: string): PlaceFail
  */
 export class MatchingEngine {
   readonly #clock: Clock;
-  readonly #ids: IdGenerator;
+  readonly #ids: IdTokens;
   readonly #postArbTolerance: number;
   readonly #fokResidual: number;
   readonly #liveDelay: (league: string) => number;
@@ -106,15 +111,13 @@ export class MatchingEngine {
   readonly #retentionMs: number;
   readonly #onListenerError: ((error: unknown, event: EngineEvent) => void) | undefined;
   #listenerErrors = 0;
-  /** Closed orders in closing order, for pruning after the retention period. */
-  #closed: OrderState[] = [];
-  #closedHead = 0;
+  /** Ids rather than orders: pruning then reads no order record. */
+  readonly #closed = new ClosedQueue();
 
   readonly #games = new Map<string, GameState>();
   readonly #users = new Map<string, Account>();
-  readonly #orders = new Map<string, OrderState>();
-  readonly #openByUser = new Map<string, Set<OrderState>>();
-  readonly #betsByUser = new Map<string, BetState[]>();
+  readonly #orders: OrderIndex;
+  readonly #ledger: BetLedger;
   readonly #gradesByUser = new Map<string, GradeVersion[]>();
   #gradeSeq = 0;
   #orderSeq = 0;
@@ -130,7 +133,9 @@ export class MatchingEngine {
 
   constructor(options: EngineOptions) {
     this.#clock = options.clock;
-    this.#ids = options.ids ?? createIdGenerator(1);
+    this.#ids = new IdTokens(options.ids ?? createIdGenerator(1));
+    this.#orders = new OrderIndex(this.#ids);
+    this.#ledger = new BetLedger(this.#ids);
     this.#postArbTolerance = options.postArbTolerance ?? 0.01;
     this.#fokResidual = options.fillOrKillResidual ?? 10;
     this.#liveDelay = options.liveDelayMs ?? liveDelayMs;
@@ -202,7 +207,7 @@ export class MatchingEngine {
     if (!Number.isFinite(user.balance) || !(commission >= 0 && commission < 1) || !((user.creditLimit ?? 0) >= 0)) {
       return err({ code: 'invalid_user', message: 'balance must be finite, creditLimit ≥ 0 and commissionRate in [0, 1)' });
     }
-    const account = new Account(user.id, user.balance, user.creditLimit ?? 0, commission);
+    const account = new Account(user.id, user.balance, user.creditLimit ?? 0, commission, this.#ledger);
     this.#users.set(user.id, account);
     return ok(this.#accountView(account));
   }
@@ -235,7 +240,7 @@ export class MatchingEngine {
       markets,
       score: null,
     };
-    this.#games.set(game.id, { game, selections: new Map(), books: new Map(), bets: [], open: new Set(), matchedVolume: 0 });
+    this.#games.set(game.id, { game, selections: new InternTable(), books: new Map(), bets: [], openCount: 0, matchedVolume: 0 });
     this.#emit({ kind: 'gameChanged', game, change: 'created' });
     this.#scheduleStart(game);
     if (game.live) this.#startGame(game.id);
@@ -269,7 +274,7 @@ export class MatchingEngine {
     if (state.game.started) return;
     state.game = { ...state.game, started: true };
     if (this.#cancelOnGameStart) {
-      for (const o of [...state.open]) if (o.gameStartExpiry) this.#close(o, 'expired', 'gameStart');
+      for (const o of this.#openOrdersOf(state)) if (o.gameStartExpiry) this.#close(o, 'expired', 'gameStart');
     }
     this.#emit({ kind: 'gameChanged', game: state.game, change: 'started' });
   }
@@ -311,23 +316,13 @@ export class MatchingEngine {
   }
 
   #retire(order: OrderState): void {
-    order.closedAt = this.#clock.now();
-    this.#closed.push(order);
+    this.#closed.push(order.id, this.#clock.now());
   }
 
   #pruneClosed(now: number): void {
     const closed = this.#closed;
-    let head = this.#closedHead;
     const horizon = now - this.#retentionMs;
-    while (head < closed.length && closed[head]!.closedAt <= horizon) {
-      this.#orders.delete(closed[head]!.id);
-      head++;
-    }
-    if (head > 1024 && head * 2 > closed.length) {
-      this.#closed = closed.slice(head);
-      head = 0;
-    }
-    this.#closedHead = head;
+    while (closed.oldestAt() <= horizon) this.#orders.delete(closed.shift());
   }
 
   // ---------------------------------------------------------------- place
@@ -340,26 +335,27 @@ export class MatchingEngine {
   place(userId: string, inputs: readonly PlaceInput[]): PlaceEntry[] {
     this.#advance();
     const user = this.#users.get(userId);
-    const out: PlaceEntry[] = [];
     // A batch that is not an array has no entries to answer; never throw on it.
     const batch: readonly PlaceInput[] = Array.isArray(inputs) ? inputs : [];
-    for (const input of batch) {
+    // Sized up front: pushing would allocate room for 16 entries to answer one.
+    const out = new Array<PlaceEntry>(batch.length);
+    for (let i = 0; i < batch.length; i++) {
       if (!user) {
-        out.push(failure('validation_error', 'unknown user'));
+        out[i] = failure('validation_error', 'unknown user');
         continue;
       }
-      const v = validatePlaceInput(input, this.#lookupGame);
-      out.push(typeof v === 'string' ? failure('validation_error', v) : this.#placeValid(user, v, true));
+      const v = checkPlaceInput(batch[i]!, this.#lookupGame);
+      out[i] = typeof v === 'string' ? failure('validation_error', v) : this.#placeValid(user, v, true);
     }
     this.#flush();
     return out;
   }
 
-  #placeValid(user: Account, order: ValidOrder, allowDelay: boolean): PlaceEntry {
-    const state = this.#games.get(order.gameId)!;
+  #placeValid(user: Account, order: Checked, allowDelay: boolean): PlaceEntry {
+    const state = order.entry;
     if (state.game.ended) return failure('validation_error', 'game has ended');
-    const existing = state.books.get(bookKeyOf(order.selection));
-    const takeSide = existing?.sides[sideIndexOf(order.selection)];
+    const existing = this.#bookOf(state, order.line);
+    const takeSide = existing?.sides[order.line.takeSide];
     const limitRank = oddsRank(order.odds);
     const best = takeSide?.best();
     const crossing = best !== undefined && best.rank >= limitRank;
@@ -392,7 +388,7 @@ export class MatchingEngine {
     }
 
     const takerRate = order.orderType === 'postArb' ? 0 : user.commissionRate;
-    if (!user.canAfford(order.gameId, { selection: order.selection, amount: order.bet, odds: order.odds, commissionRate: takerRate })) {
+    if (!user.canAfford(order.gameId, order.selection, order.bet, takerRate)) {
       return failure('rejected_liability', 'Insufficient balance.');
     }
 
@@ -404,7 +400,7 @@ export class MatchingEngine {
         return { status: 'delayed', ticket: ticket.id, executeAt: ticket.at };
       }
     }
-    return this.#execute(user, order, state, this.#bookFor(state, order.selection), crossing, takerRate);
+    return this.#execute(user, order, state, existing ?? this.#newBook(state, order.line), crossing, takerRate);
   }
 
   /** A delayed order after its wait: it executes only at its own limit or better, as the book is now. */
@@ -414,23 +410,15 @@ export class MatchingEngine {
     return entry.status === 'delayed' ? failure('system_error', 'delayed order could not execute') : entry;
   }
 
-  #execute(user: Account, v: ValidOrder, state: GameState, book: Book, crossing: boolean, takerRate: number): PlaceOutcome {
+  #execute(user: Account, v: Checked, state: GameState, book: Book, crossing: boolean, takerRate: number): PlaceOutcome {
     const now = this.#clock.now();
-    const takeIdx = sideIndexOf(v.selection);
-    const listedSide: 0 | 1 = takeIdx === 0 ? 1 : 0;
-    const listedOdds = invertOdds(v.odds);
     const order: OrderState = {
-      id: this.#ids.next(),
-      wagerRequestID: this.#ids.next(),
+      id: this.#ids.take(),
+      wagerRequestID: this.#ids.take(),
       userId: user.id,
       gameId: v.gameId,
-      selection: v.selection,
-      wire: v.wire,
-      bookKey: book.key,
+      line: v.line,
       odds: v.odds,
-      listedOdds,
-      listedRank: oddsRank(listedOdds),
-      listedSide,
       orderType: v.orderType,
       bet: v.bet,
       filled: 0,
@@ -440,15 +428,15 @@ export class MatchingEngine {
       createdAt: now,
       expiresAt: v.expirationMinutes === null ? null : now + v.expirationMinutes * 60_000,
       gameStartExpiry: this.#cancelOnGameStart && !state.game.started,
-      isPostArb: v.orderType === 'postArb',
       userReference: v.userReference,
       seq: ++this.#orderSeq,
-      closedAt: 0,
+      level: null,
+      exposure: null,
+      slot: -1,
     };
     this.#orders.set(order.id, order);
 
-    const matched: MatchedFillResult[] = [];
-    if (crossing) this.#match(order, user, state, book.sides[takeIdx], takerRate, matched);
+    const matched = crossing ? this.#match(order, user, state, book.sides[v.line.takeSide], takerRate) : [];
 
     let unmatched: UnmatchedResult | null = null;
     if (order.remaining <= DUST) {
@@ -463,15 +451,15 @@ export class MatchingEngine {
     } else {
       this.#rest(order, user, state, book);
       const u: { -readonly [K in keyof UnmatchedResult]: UnmatchedResult[K] } = {
-        orderID: order.id,
-        wagerRequestID: order.wagerRequestID,
+        orderID: this.#ids.spell(order.id),
+        wagerRequestID: this.#ids.spell(order.wagerRequestID),
         offered: order.remaining,
         odds: order.odds,
-        type: order.wire.type,
-        side: order.wire.side,
-        number: order.wire.number,
+        type: v.wire.type,
+        side: v.wire.side,
+        number: v.wire.number,
       };
-      if (order.wire.market !== undefined) u.market = order.wire.market;
+      if (v.wire.market !== undefined) u.market = v.wire.market;
       if (order.userReference !== null) u.userReference = order.userReference;
       unmatched = u;
     }
@@ -479,25 +467,31 @@ export class MatchingEngine {
   }
 
   #rest(order: OrderState, user: Account, state: GameState, book: Book): void {
-    book.sides[order.listedSide].add(order);
-    state.open.add(order);
-    this.#openSet(user.id).add(order);
+    book.sides[order.line.listedSide].add(order);
+    state.openCount++;
     const exposure = user.exposureOf(order.gameId);
-    exposure.resting.add(order);
+    exposure.addResting(order);
     user.adjustBound(exposure, order.remaining);
     if (order.expiresAt !== null) this.#timers.push({ at: order.expiresAt, kind: 'expire', order });
-    if (this.#listeners.length > 0) this.#emit({ kind: 'orderPlaced', order: viewOf(order) });
-    this.#touchSide(order.gameId, order.bookKey, order.listedSide);
+    if (this.#listeners.length > 0) this.#emit({ kind: 'orderPlaced', order: viewOf(order, this.#ids) });
+    this.#touchSide(order.gameId, order.line.bookKey, order.line.listedSide);
   }
 
-  #match(taker: OrderState, takerUser: Account, state: GameState, side: BookSide, takerRate: number, matched: MatchedFillResult[]): void {
+  /** Fill the taker against the side, best first; returns the fills' results. */
+  #match(taker: OrderState, takerUser: Account, state: GameState, side: BookSide, takerRate: number): MatchedFillResult[] {
     const limitRank = oddsRank(taker.odds);
     const now = this.#clock.now();
+    const takerIsPostArb = isPostArb(taker);
+    const ids = this.#ids;
+    const takerRequestID = ids.spell(taker.wagerRequestID);
+    const wire = taker.line.wire;
+    let takerExposure: GameExposure | undefined;
+    let matched: MatchedFillResult[] | null = null;
     let touched = false;
     while (taker.remaining > DUST) {
       const level = side.best();
       if (!level || level.rank < limitRank) break;
-      if (taker.isPostArb && !withinPostArbBand(taker.odds, level.listedOdds, this.#postArbTolerance)) break;
+      if (takerIsPostArb && !withinPostArbBand(taker.odds, level.listedOdds, this.#postArbTolerance)) break;
       const maker = level.first();
       if (!maker) break;
       const capacity = maker.remaining * payout(maker.odds);
@@ -519,25 +513,33 @@ export class MatchingEngine {
         makerDone = true;
       }
 
-      const makerUser = this.#users.get(maker.userId)!;
-      const makerExposure = makerUser.exposureOf(maker.gameId);
+      const makerExposure = maker.exposure!;
+      const makerUser = makerExposure.account;
       maker.filled += makerRisk;
       maker.remaining = makerDone ? 0 : maker.remaining - makerRisk;
       if (makerDone) {
         maker.status = 'filled';
         this.#retire(maker);
         side.remove(maker);
-        state.open.delete(maker);
-        this.#openByUser.get(maker.userId)?.delete(maker);
-        makerExposure.resting.delete(maker);
+        state.openCount--;
+        makerExposure.removeResting(maker);
       }
       taker.filled += stake;
       taker.remaining -= stake;
       if (taker.remaining <= DUST) taker.remaining = 0;
 
-      const txID = this.#ids.next();
-      const makerBet = this.#recordBet(makerUser, maker, txID, 'offer', makerRisk, maker.odds, 0, now);
-      const takerBet = this.#recordBet(takerUser, taker, txID, 'wager', stake, level.listedOdds, takerRate, now);
+      const makerBet = this.#ledger.record(maker, makerRisk, taker, stake, takerRate, now);
+      const takerBet = makerBet + 1;
+      takerExposure ??= takerUser.exposureOf(taker.gameId);
+      state.bets.push(makerBet, takerBet);
+      makerUser.bets.push(makerBet);
+      makerExposure.bets.push(makerBet);
+      takerUser.bets.push(takerBet);
+      takerExposure.bets.push(takerBet);
+      // The maker's money is not needed until read: its bet keeps only amount and odds.
+      // This object never leaves the loop (the event gets its own), so it costs no allocation.
+      const money = fillMoney(stake, level.listedOdds, takerRate);
+      takerUser.adjustBound(takerExposure, money.risk);
       // The maker's resting risk became a matched bet of the same risk: only the exact
       // worst case needs recomputing.
       makerUser.adjustBound(makerExposure, 0);
@@ -547,101 +549,57 @@ export class MatchingEngine {
       const result: { -readonly [K in keyof MatchedFillResult]: MatchedFillResult[K] } = {
         amount: stake,
         odds: level.listedOdds,
-        number: taker.wire.number,
-        type: taker.wire.type,
-        side: taker.wire.side,
-        orderID: maker.id,
-        txID,
-        wagerRequestID: taker.wagerRequestID,
-        risk: takerBet.risk,
-        win: takerBet.win,
-        winWithoutCommission: takerBet.winWithoutCommission,
+        number: wire.number,
+        type: wire.type,
+        side: wire.side,
+        orderID: ids.spell(maker.id),
+        txID: this.#ledger.txID(makerBet),
+        wagerRequestID: takerRequestID,
+        risk: money.risk,
+        win: money.win,
+        winWithoutCommission: money.winWithoutCommission,
       };
-      if (taker.wire.market !== undefined) result.market = taker.wire.market;
+      if (wire.market !== undefined) result.market = wire.market;
       if (taker.userReference !== null) result.userReference = taker.userReference;
-      matched.push(result);
+      // Most takers fill once: an array of one, not room for sixteen.
+      if (matched === null) matched = [result];
+      else matched.push(result);
       if (this.#listeners.length > 0) {
         this.#emit({
           kind: 'fill',
           fill: {
-            txID,
+            txID: result.txID,
             gameId: taker.gameId,
-            bookKey: taker.bookKey,
+            bookKey: taker.line.bookKey,
             at: now,
-            isPostArb: taker.isPostArb,
+            isPostArb: takerIsPostArb,
             taker: {
-              userId: takerBet.userId,
-              orderId: taker.id,
-              wagerRequestID: taker.wagerRequestID,
-              selection: taker.selection,
-              wire: taker.wire,
-              money: moneyOf(takerBet),
+              userId: taker.userId,
+              orderId: ids.spell(taker.id),
+              wagerRequestID: takerRequestID,
+              selection: taker.line.selection,
+              wire,
+              money: fillMoney(stake, level.listedOdds, takerRate),
               userReference: taker.userReference,
               orderCreatedAt: taker.createdAt,
             },
             maker: {
-              userId: makerBet.userId,
-              orderId: maker.id,
-              wagerRequestID: maker.wagerRequestID,
-              selection: maker.selection,
-              wire: maker.wire,
-              money: moneyOf(makerBet),
+              userId: maker.userId,
+              orderId: result.orderID,
+              wagerRequestID: ids.spell(maker.wagerRequestID),
+              selection: maker.line.selection,
+              wire: maker.line.wire,
+              money: fillMoney(makerRisk, maker.odds, 0),
               userReference: maker.userReference,
               orderCreatedAt: maker.createdAt,
             },
-            makerOrderAfter: viewOf(maker),
+            makerOrderAfter: viewOf(maker, this.#ids),
           },
         });
       }
     }
-    if (touched) this.#touchSide(taker.gameId, taker.bookKey, taker.listedSide === 0 ? 1 : 0);
-  }
-
-  #recordBet(
-    user: Account,
-    order: OrderState,
-    txID: string,
-    origin: 'offer' | 'wager',
-    amount: number,
-    odds: number,
-    commissionRate: number,
-    now: number,
-  ): BetState {
-    // The fill's money is a short-lived value; the bet keeps its fields flat, so the record
-    // that lives until settlement is one object.
-    const m = fillMoney(amount, odds, commissionRate);
-    const bet: BetState = {
-      id: this.#ids.next(),
-      txID,
-      userId: user.id,
-      orderId: order.id,
-      wagerRequestID: order.wagerRequestID,
-      gameId: order.gameId,
-      selection: order.selection,
-      wire: order.wire,
-      amount,
-      odds,
-      commissionRate,
-      winWithoutCommission: m.winWithoutCommission,
-      win: m.win,
-      risk: m.risk,
-      commissionOnWin: m.commissionOnWin,
-      commissionOnLoss: m.commissionOnLoss,
-      origin,
-      isPostArb: order.isPostArb,
-      userReference: order.userReference,
-      createdAt: order.createdAt,
-      matchedAt: now,
-      grade: null,
-    };
-    this.#games.get(order.gameId)!.bets.push(bet);
-    let list = this.#betsByUser.get(user.id);
-    if (!list) this.#betsByUser.set(user.id, (list = []));
-    list.push(bet);
-    const exposure = user.exposureOf(order.gameId);
-    exposure.bets.push(bet);
-    if (origin === 'wager') user.adjustBound(exposure, bet.risk);
-    return bet;
+    if (touched) this.#touchSide(taker.gameId, taker.line.bookKey, taker.line.takeSide);
+    return matched ?? [];
   }
 
   // ---------------------------------------------------------------- cancel
@@ -664,13 +622,13 @@ export class MatchingEngine {
   cancelAll(userId: string, filter: CancelFilter = {}, reason: CloseReason = 'user'): CancelOutcome[] {
     this.#advance();
     const out: CancelOutcome[] = [];
-    const open = [...(this.#openByUser.get(userId) ?? [])].sort((a, b) => a.seq - b.seq);
-    for (const o of open) {
+    for (const o of this.#openOrdersOfUser(userId)) {
       if (filter.gameId !== undefined && o.gameId !== filter.gameId) continue;
-      if (filter.type !== undefined && o.wire.type !== filter.type) continue;
-      if (filter.side !== undefined && o.wire.side !== filter.side) continue;
-      if (filter.market !== undefined && o.wire.market !== filter.market) continue;
-      out.push(this.#cancelOne(userId, o.id, reason));
+      const wire = o.line.wire;
+      if (filter.type !== undefined && wire.type !== filter.type) continue;
+      if (filter.side !== undefined && wire.side !== filter.side) continue;
+      if (filter.market !== undefined && wire.market !== filter.market) continue;
+      out.push(this.#cancelOne(userId, this.#ids.spell(o.id), reason));
     }
     this.#flush();
     return out;
@@ -684,29 +642,28 @@ export class MatchingEngine {
     if (order.status !== 'open') {
       const reasonText =
         order.status === 'filled' ? 'order already filled' : order.status === 'expired' ? 'order is expired' : 'order already cancelled';
-      return { success: false, code: 'not_cancellable', reason: reasonText, order };
+      return { success: false, code: 'not_cancellable', reason: reasonText, order: viewOf(order, this.#ids, orderId) };
     }
     this.#close(order, 'cancelled', reason);
-    // A closed order never changes again, so its record can serve as the view.
-    return { success: true, order };
+    return { success: true, order: viewOf(order, this.#ids, orderId) };
   }
 
   /** Take an open order off the book; `remaining` keeps the amount at that moment for reporting. */
   #close(order: OrderState, status: 'cancelled' | 'expired', reason: CloseReason): void {
     const state = this.#games.get(order.gameId)!;
-    const book = state.books.get(order.bookKey)!;
-    const user = this.#users.get(order.userId)!;
-    const exposure = user.exposureOf(order.gameId);
+    const line = order.line;
+    const book = this.#bookOf(state, line)!;
+    const exposure = order.exposure!;
+    const user = exposure.account;
     order.status = status;
     order.closeReason = reason;
     this.#retire(order);
-    book.sides[order.listedSide].remove(order);
-    state.open.delete(order);
-    this.#openByUser.get(order.userId)?.delete(order);
-    exposure.resting.delete(order);
+    book.sides[line.listedSide].remove(order);
+    state.openCount--;
+    exposure.removeResting(order);
     user.adjustBound(exposure, -order.remaining);
-    if (this.#listeners.length > 0) this.#emit({ kind: status === 'cancelled' ? 'orderCancelled' : 'orderExpired', order: viewOf(order) });
-    this.#touchSide(order.gameId, order.bookKey, order.listedSide);
+    if (this.#listeners.length > 0) this.#emit({ kind: status === 'cancelled' ? 'orderCancelled' : 'orderExpired', order: viewOf(order, this.#ids) });
+    this.#touchSide(order.gameId, line.bookKey, line.listedSide);
   }
 
   // ---------------------------------------------------------------- settlement
@@ -727,7 +684,7 @@ export class MatchingEngine {
     const state = this.#games.get(gameId);
     if (!state) return err({ code: 'game_not_found', message: `game ${gameId} not found` });
     const wasEnded = state.game.ended;
-    for (const o of [...state.open].sort((a, b) => a.seq - b.seq)) this.#close(o, 'expired', 'gameEnded');
+    for (const o of this.#openOrdersOf(state)) this.#close(o, 'expired', 'gameEnded');
     state.game = {
       ...state.game,
       live: false,
@@ -738,19 +695,21 @@ export class MatchingEngine {
     const now = this.#clock.now();
     const graded: GradeVersion[] = [];
     const touchedUsers = new Set<Account>();
-    for (const bet of state.bets) {
+    const ledger = this.#ledger;
+    for (const b of state.bets) {
+      const bet = ledger.bet(b);
       const grade = nextGrade(bet, verdict, this.#gradeSeq, now);
       if (!grade) continue;
       this.#gradeSeq++;
       const user = this.#users.get(bet.userId)!;
       user.balance += grade.result - (bet.grade?.result ?? 0);
-      bet.grade = grade;
+      ledger.setGrade(b, grade);
       touchedUsers.add(user);
       let log = this.#gradesByUser.get(bet.userId);
       if (!log) this.#gradesByUser.set(bet.userId, (log = []));
       log.push(grade);
       graded.push(grade);
-      this.#emit({ kind: 'betGraded', bet: betViewOf(bet), grade });
+      this.#emit({ kind: 'betGraded', bet: ledger.view(b), grade });
     }
     for (const user of this.#users.values()) user.release(gameId);
     const change: GameChange = verdict.kind === 'refund' ? 'refunded' : wasEnded ? 'regraded' : 'ended';
@@ -776,27 +735,30 @@ export class MatchingEngine {
 
   order(orderId: string): OrderView | undefined {
     const o = this.#orders.get(orderId);
-    return o ? viewOf(o) : undefined;
+    return o ? viewOf(o, this.#ids) : undefined;
   }
 
   /** Whether the order is at the best listed price of its side. */
   isBestOffer(orderId: string): boolean {
     const o = this.#orders.get(orderId);
     if (!o || o.status !== 'open') return false;
-    const best = this.#games.get(o.gameId)?.books.get(o.bookKey)?.sides[o.listedSide].best();
-    return best !== undefined && best.rank === o.listedRank;
+    const best = this.#games.get(o.gameId)?.books.get(o.line.bookKey)?.sides[o.line.listedSide].best();
+    return best !== undefined && best.rank === listedRankOf(o);
   }
 
   openOrders(userId: string): OrderView[] {
-    return [...(this.#openByUser.get(userId) ?? [])].sort((a, b) => a.seq - b.seq).map(viewOf);
+    const ids = this.#ids;
+    return this.#openOrdersOfUser(userId).map((o) => viewOf(o, ids));
   }
 
   bets(userId: string): BetView[] {
-    return (this.#betsByUser.get(userId) ?? []).map(betViewOf);
+    const ledger = this.#ledger;
+    return (this.#users.get(userId)?.bets ?? []).map((b) => ledger.view(b));
   }
 
   betsOfGame(gameId: string): BetView[] {
-    return (this.#games.get(gameId)?.bets ?? []).map(betViewOf);
+    const ledger = this.#ledger;
+    return (this.#games.get(gameId)?.bets ?? []).map((b) => ledger.view(b));
   }
 
   /** Every grade version of the user's bets, in settlement order (oldest first). */
@@ -836,33 +798,47 @@ export class MatchingEngine {
     if (!book) return [];
     const out: ListedOrder[] = [];
     for (const o of book.sides[side].orders()) {
-      out.push({ order: viewOf(o), listedOdds: o.listedOdds, sumUntaken: o.remaining * payout(o.odds) });
+      out.push({ order: viewOf(o, this.#ids), listedOdds: listedOddsOf(o), sumUntaken: o.remaining * payout(o.odds) });
     }
     return out;
   }
 
   /** Count of open orders on the game, across every book. */
   openOrderCount(gameId: string): number {
-    return this.#games.get(gameId)?.open.size ?? 0;
+    return this.#games.get(gameId)?.openCount ?? 0;
   }
 
-  #bookFor(state: GameState, selection: Selection): Book {
-    const key = bookKeyOf(selection);
-    let book = state.books.get(key);
-    if (!book) {
-      const mine = sideIndexOf(selection);
-      const other = oppositeSelection(selection);
-      const selections: [Selection, Selection] = mine === 0 ? [selection, other] : [other, selection];
-      book = new Book(state.game.id, key, selections);
-      state.books.set(key, book);
-    }
+  #newBook(state: GameState, line: InternedSelection): Book {
+    const selection = line.selection;
+    const other = oppositeSelection(selection);
+    const selections: [Selection, Selection] = line.takeSide === 0 ? [selection, other] : [other, selection];
+    const book = new Book(state.game.id, line.bookKey, selections);
+    state.books.set(line.bookKey, book);
+    line.book = book;
     return book;
   }
 
-  #openSet(userId: string): Set<OrderState> {
-    let s = this.#openByUser.get(userId);
-    if (!s) this.#openByUser.set(userId, (s = new Set()));
-    return s;
+  /** The selection's book, if the game has it yet; kept on the interned selection once found. */
+  #bookOf(state: GameState, line: InternedSelection): Book | undefined {
+    if (line.book !== null) return line.book;
+    const book = state.books.get(line.bookKey);
+    if (book !== undefined) line.book = book;
+    return book;
+  }
+
+  /** Open orders of the game, oldest first. */
+  #openOrdersOf(state: GameState): OrderState[] {
+    const out: OrderState[] = [];
+    for (const book of state.books.values()) for (const side of book.sides) for (const o of side.orders()) out.push(o);
+    return out.sort(bySeq);
+  }
+
+  /** Open orders of the user, oldest first. */
+  #openOrdersOfUser(userId: string): OrderState[] {
+    const out: OrderState[] = [];
+    const account = this.#users.get(userId);
+    if (account) for (const g of account.games.values()) for (const o of g.resting) out.push(o);
+    return out.sort(bySeq);
   }
 
   /** The wire spelling of a selection on a game (for hosts rendering books). */

@@ -1,12 +1,12 @@
 import { feeOnOutcome, gradeSelection, pnlOnOutcome } from '../money/grading.ts';
 import type { GradeOutcome, Score } from '../markets/types.ts';
-import type { BetState } from './bet-state.ts';
+import type { LedgerBet } from './bet-ledger.ts';
 import type { GradeVersion } from './types.ts';
 
 /** How a settlement decides outcomes: from a final score, or an admin refund. */
 export type Verdict = { readonly kind: 'score'; readonly score: Score } | { readonly kind: 'refund' };
 
-export function outcomeOf(bet: BetState, verdict: Verdict): GradeOutcome {
+export function outcomeOf(bet: LedgerBet, verdict: Verdict): GradeOutcome {
   return verdict.kind === 'refund' ? 'refunded' : gradeSelection(bet.selection, verdict.score);
 }
 
@@ -14,7 +14,7 @@ export function outcomeOf(bet: BetState, verdict: Verdict): GradeOutcome {
  * The next grade version of a bet under `verdict`, or null when the bet's latest grade
  * already says the same (a regrade only re-publishes rows whose settlement changed).
  */
-export function nextGrade(bet: BetState, verdict: Verdict, seq: number, settledAt: number): GradeVersion | null {
+export function nextGrade(bet: LedgerBet, verdict: Verdict, seq: number, settledAt: number): GradeVersion | null {
   const outcome = outcomeOf(bet, verdict);
   const adminRefund = verdict.kind === 'refund';
   const prev = bet.grade;

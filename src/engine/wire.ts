@@ -1,8 +1,9 @@
 import { isValidAmericanOdds, normalizeOdds, type AmericanOdds } from '../odds/american.ts';
-import { isMarketType, isQuarterMultiple, type Selection, type Team } from '../markets/types.ts';
+import { bookKeyOf, isMarketType, isQuarterMultiple, sideIndexOf, type Selection, type Team } from '../markets/types.ts';
 import { isObjectId } from './ids.ts';
 import { DUST } from './order-state.ts';
-import { ORDER_TYPES, type EngineGame, type OrderType, type PlaceInput, type WireSelection } from './types.ts';
+import type { Book } from './book.ts';
+import type { EngineGame, OrderType, PlaceInput, WireSelection } from './types.ts';
 
 /** A place input that passed validation, with the selection in canonical form. */
 export interface ValidOrder {
@@ -23,12 +24,30 @@ export const MAX_USER_REFERENCE_LENGTH = 128;
 /** Sanity bound on a single stake; far above any real order, it only keeps arithmetic finite. */
 export const MAX_BET = 1e9;
 
-const invalid = (message: string): Validation => message;
-const ORDER_TYPE_SET: ReadonlySet<string> = new Set(ORDER_TYPES);
+const invalid = (message: string): string => message;
+
+/** Membership in ORDER_TYPES by comparison: every place checks it, and five comparisons beat a hash lookup. */
+function isOrderType(x: string): x is OrderType {
+  return x === 'limit' || x === 'post' || x === 'postArb' || x === 'fillAndKill' || x === 'fillOrKill';
+}
 
 export interface InternedSelection {
+  readonly gameId: string;
   readonly selection: Selection;
   readonly wire: WireSelection;
+  /** `bookKeyOf(selection)` and `sideIndexOf(selection)`, kept so a place computes neither. */
+  readonly bookKey: string;
+  readonly takeSide: 0 | 1;
+  /** Side an order backing the selection is listed on for takers: the other one. */
+  readonly listedSide: 0 | 1;
+  /** The game's book of this selection, once the engine has looked it up or made it. */
+  book: Book | null;
+}
+
+/** A valid order as the engine uses it: also the interned selection and the game's entry. */
+export interface CheckedOrder<E extends GameEntry = GameEntry> extends ValidOrder {
+  readonly line: InternedSelection;
+  readonly entry: E;
 }
 
 /**
@@ -38,29 +57,48 @@ export interface InternedSelection {
  */
 export interface GameEntry {
   readonly game: EngineGame;
-  /** type → side → market-or-number → interned selection. */
-  readonly selections: Map<string, Map<unknown, Map<unknown, InternedSelection>>>;
+  readonly selections: InternTable;
+}
+
+/** Interned selections of one game: moneylines by side; other markets by side, then by market or number. */
+export class InternTable {
+  readonly moneyline = new Map<unknown, InternedSelection>();
+  readonly spread = new Map<unknown, Map<unknown, InternedSelection>>();
+  readonly total = new Map<unknown, Map<unknown, InternedSelection>>();
+  readonly moneyline1x2 = new Map<unknown, Map<unknown, InternedSelection>>();
 }
 
 const MAX_INTERNED_PER_GAME_TYPE = 4096;
 
 function interned(entry: GameEntry, type: Selection['type'], side: unknown, market: unknown, number: unknown): InternedSelection | string {
-  const game = entry.game;
-  let bySide = entry.selections.get(type);
-  if (!bySide) entry.selections.set(type, (bySide = new Map()));
+  const table = entry.selections;
+  // Only valid selections are interned, and the count is bounded, so junk input cannot grow it.
+  if (type === 'moneyline') {
+    const hit = table.moneyline.get(side);
+    if (hit) return hit;
+    const made = intern(entry.game, type, side, market, number);
+    if (typeof made !== 'string' && table.moneyline.size < MAX_INTERNED_PER_GAME_TYPE) table.moneyline.set(side, made);
+    return made;
+  }
+  const bySide = type === 'spread' ? table.spread : type === 'total' ? table.total : table.moneyline1x2;
   let byDetail = bySide.get(side);
-  const detail = type === 'moneyline1x2' ? market : type === 'moneyline' ? null : number;
+  const detail = type === 'moneyline1x2' ? market : number;
   const hit = byDetail?.get(detail);
   if (hit) return hit;
-  const selection = selectionOf(game, type, side, market, number);
-  if (typeof selection === 'string') return selection;
-  const made = { selection, wire: wireOf(game, selection) };
-  // Only valid selections are interned, and the count is bounded, so junk input cannot grow it.
+  const made = intern(entry.game, type, side, market, number);
+  if (typeof made === 'string') return made;
   if (bySide.size < MAX_INTERNED_PER_GAME_TYPE) {
     if (!byDetail) bySide.set(side, (byDetail = new Map()));
     if (byDetail.size < MAX_INTERNED_PER_GAME_TYPE) byDetail.set(detail, made);
   }
   return made;
+}
+
+function intern(game: EngineGame, type: Selection['type'], side: unknown, market: unknown, number: unknown): InternedSelection | string {
+  const selection = selectionOf(game, type, side, market, number);
+  if (typeof selection === 'string') return selection;
+  const takeSide = sideIndexOf(selection);
+  return { gameId: game.id, selection, wire: wireOf(game, selection), bookKey: bookKeyOf(selection), takeSide, listedSide: takeSide === 0 ? 1 : 0, book: null };
 }
 
 function teamOf(game: EngineGame, participantId: string): Team | null {
@@ -78,19 +116,30 @@ export function participantIdOf(game: EngineGame, team: Team): string {
  * `validation_error` entry; nothing here throws.
  */
 export function validatePlaceInput(input: PlaceInput, lookupGame: (id: string) => GameEntry | undefined): Validation {
+  return checkPlaceInput(input, (id) => (isObjectId(id) ? lookupGame(id) : undefined));
+}
+
+/**
+ * `validatePlaceInput` for a lookup that only knows games with ObjectId ids (the engine's):
+ * a game found proves the id well-formed, so the format is checked only on a miss.
+ */
+export function checkPlaceInput<E extends GameEntry>(input: PlaceInput, lookupGame: (id: string) => E | undefined): CheckedOrder<E> | string {
   if (input === null || typeof input !== 'object') return invalid('order must be an object');
   const { gameID, type, side, market, odds, bet, number, orderType, expirationMinutes, userReference } = input;
-  if (typeof gameID !== 'string' || gameID.length === 0) return invalid('gameID is required');
-  if (!isObjectId(gameID)) return invalid(`invalid gameID format: ${truncate(gameID)}`);
+  if (typeof gameID !== 'string') return invalid('gameID is required');
   const entry = lookupGame(gameID);
-  if (!entry) return invalid('game not found: invalid gameID');
+  if (!entry) {
+    if (gameID.length === 0) return invalid('gameID is required');
+    if (!isObjectId(gameID)) return invalid(`invalid gameID format: ${truncate(gameID)}`);
+    return invalid('game not found: invalid gameID');
+  }
   const game = entry.game;
   if (game.ended) return invalid('game has ended');
   if (!isMarketType(type)) return invalid(`invalid type: ${truncate(show(type))}; expected moneyline, spread, total or moneyline1x2`);
   if (!game.markets.includes(type)) return invalid(`market type ${type} is not offered on this game`);
 
   const ot = orderType === undefined || orderType === null ? 'limit' : orderType;
-  if (typeof ot !== 'string' || !ORDER_TYPE_SET.has(ot)) {
+  if (typeof ot !== 'string' || !isOrderType(ot)) {
     return invalid(`invalid orderType: ${truncate(show(ot))}; expected limit, post, postArb, fillAndKill or fillOrKill`);
   }
   if (typeof odds !== 'number' || !isValidAmericanOdds(odds)) {
@@ -120,11 +169,13 @@ export function validatePlaceInput(input: PlaceInput, lookupGame: (id: string) =
     gameId: gameID,
     selection: sel.selection,
     wire: sel.wire,
-    odds: normalizeOdds(odds),
-    bet,
-    orderType: ot as OrderType,
+    odds: smallInteger(normalizeOdds(odds)),
+    bet: smallInteger(bet),
+    orderType: ot,
     expirationMinutes: expiry,
     userReference: reference,
+    line: sel,
+    entry,
   };
 }
 
@@ -175,6 +226,14 @@ export function wireOf(game: EngineGame, s: Selection): WireSelection {
         number: null,
       };
   }
+}
+
+/**
+ * The same number, as a small integer when it is one. A number computed elsewhere can be
+ * boxed even when integral; order records that receive one store it boxed from then on.
+ */
+function smallInteger(x: number): number {
+  return x >= -0x40000000 && x < 0x40000000 && Number.isInteger(x) ? x | 0 : x;
 }
 
 /** String form of any wire value for an error message; never throws (null-prototype objects, throwing toString). */
