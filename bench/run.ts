@@ -28,7 +28,7 @@ console.log(
     rest.figures
       .map(
         (f) =>
-          `${fmt(f.roundTripsPerSecond)}/s ${where(f)} (${f.connections === 1 ? `goal ${met(f.roundTripsPerSecond, rest.goalRoundTripsPerSecond)}; ` : ''}` +
+          `${fmt(f.roundTripsPerSecond)}/s ${where(f)} (${f.placement === 'thread' ? `goal ${met(f.roundTripsPerSecond, rest.goalRoundTripsPerSecond)}; ` : ''}` +
           `${fmt(f.roundTrips)} in ${f.seconds.toFixed(2)} s, per call p50 ${ms(f.p50Ms)} p99 ${ms(f.p99Ms)}, ${f.errors} errors)`,
       )
       .join('; '),
