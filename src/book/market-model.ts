@@ -1,4 +1,4 @@
-import type { BookOrder } from '../exchange/schemas/book-order.ts';
+import { BOOK_COLLECTIONS, type BookOrder } from '../exchange/schemas/book-order.ts';
 import type { OrderbookGame } from '../exchange/schemas/exchange.ts';
 import type { Game } from '../exchange/schemas/game.ts';
 import type { GameUpdate, MatchedVolumeUpdate, OrderUpdate } from '../exchange/schemas/price-feed.ts';
@@ -7,8 +7,6 @@ import { oddsRank } from '../odds/american.ts';
 import { takerSelectionOfLabel } from '../markets/wire-selection.ts';
 import { ActivityMeter } from './activity.ts';
 import type { BookSide, GameActivity, GameState, ListedOffer, MarketBook, Participants } from './types.ts';
-
-const BOOK_ARRAYS = ['homeMoneylines', 'awayMoneylines', 'homeSpreads', 'awaySpreads', 'over', 'under', 'homeMoneylines1x2', 'awayMoneylines1x2', 'draw1x2'] as const;
 
 export interface MarketModelStats {
   orderUpdates: number;
@@ -94,7 +92,7 @@ export class MarketModel {
     const base = this.upsertGame(g, now);
     if (!base) return null;
     const sides = new Map<string, { taker: Selection; offers: ListedOffer[] }>();
-    for (const arr of BOOK_ARRAYS) {
+    for (const arr of BOOK_COLLECTIONS) {
       for (const o of g[arr]) {
         const taker = takerSelectionOfLabel(base.participants, o.type ?? '', o);
         if (!taker) {

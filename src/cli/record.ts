@@ -1,17 +1,13 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { strategies } from '../../strategies/index.ts';
+import { loadRunConfigOrReport } from './run-config.ts';
+import { EXIT_USAGE } from './sim.ts';
 import { parseDuration } from '../config/duration.ts';
-import { ConfigError } from '../config/errors.ts';
-import { loadConfig } from '../config/load.ts';
 import { createRunLogger } from '../config/logging.ts';
-import { defaultStrategyResolver } from '../config/strategy-resolver.ts';
 import { LinesmithError } from '../exchange/errors.ts';
 import type { RecorderStats, RecorderSummary } from '../record/feed-recorder.ts';
 import type { FeedName } from '../record/format.ts';
 import { startRecordingSession } from '../record/session.ts';
-
-const EXIT_USAGE = 2;
 
 interface RecordOptions {
   readonly config: string;
@@ -70,14 +66,8 @@ async function record(o: RecordOptions): Promise<void> {
     startMs = Date.parse(o.start);
     if (!Number.isFinite(startMs)) return usage(`--start: not an ISO 8601 time: ${JSON.stringify(o.start)}`);
   }
-  let config;
-  try {
-    config = await loadConfig(o.config, { resolveStrategy: defaultStrategyResolver(strategies) });
-  } catch (err) {
-    process.stderr.write(`${err instanceof ConfigError ? err.message : `cannot load ${o.config}: ${(err as Error).message}`}\n`);
-    process.exitCode = EXIT_USAGE;
-    return;
-  }
+  const config = await loadRunConfigOrReport(o.config);
+  if (!config) return;
   const dir = o.out !== undefined ? resolve(o.out) : config.recording.dir;
   if (dir === undefined) return usage(`where to? give --out DIR, or recording.dir in ${config.source}`);
   const logger = createRunLogger(config.logging);

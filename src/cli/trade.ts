@@ -1,16 +1,11 @@
 import type { Command } from 'commander';
-import { strategies } from '../../strategies/index.ts';
-import { ConfigError } from '../config/errors.ts';
+import { loadRunConfigOrReport } from './run-config.ts';
+import { EXIT_USAGE } from './sim.ts';
 import { parseDuration } from '../config/duration.ts';
-import { loadConfig } from '../config/load.ts';
 import { createRunLogger } from '../config/logging.ts';
-import { defaultStrategyResolver } from '../config/strategy-resolver.ts';
 import { LinesmithError } from '../exchange/errors.ts';
 import { startSession } from '../runtime/session.ts';
 import { renderSummary } from '../runtime/summary.ts';
-
-/** Usage errors (bad options, bad config) exit 2; a failed run exits 1. */
-const EXIT_USAGE = 2;
 
 interface TradeOptions {
   readonly config: string;
@@ -29,14 +24,8 @@ async function trade(mode: 'live' | 'paper', o: TradeOptions): Promise<void> {
       return;
     }
   }
-  let config;
-  try {
-    config = await loadConfig(o.config, { resolveStrategy: defaultStrategyResolver(strategies) });
-  } catch (err) {
-    process.stderr.write(`${err instanceof ConfigError ? err.message : `cannot load ${o.config}: ${(err as Error).message}`}\n`);
-    process.exitCode = EXIT_USAGE;
-    return;
-  }
+  const config = await loadRunConfigOrReport(o.config);
+  if (!config) return;
   const logger = createRunLogger(config.logging);
   const tty = process.stdout.isTTY === true;
   let lastPrinted = 0;

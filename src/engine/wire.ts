@@ -1,5 +1,6 @@
 import { isValidAmericanOdds, normalizeOdds, type AmericanOdds } from '../odds/american.ts';
 import { bookKeyOf, isMarketType, isQuarterMultiple, sideIndexOf, type Selection, type Team } from '../markets/types.ts';
+import { wireFromSelection } from '../markets/wire-selection.ts';
 import { isObjectId } from './ids.ts';
 import { DUST } from './order-state.ts';
 import type { Book } from './book.ts';
@@ -209,23 +210,10 @@ function selectionOf(game: EngineGame, type: Selection['type'], side: unknown, m
   }
 }
 
-/** The wire spelling of a canonical selection on a game. */
+/** The wire spelling of a canonical selection on a game (the engine's shape: `number` always present). */
 export function wireOf(game: EngineGame, s: Selection): WireSelection {
-  switch (s.type) {
-    case 'moneyline':
-      return { type: s.type, side: participantIdOf(game, s.team), number: null };
-    case 'spread':
-      return { type: s.type, side: participantIdOf(game, s.team), number: s.line };
-    case 'total':
-      return { type: s.type, side: s.ou, number: s.line };
-    case 'moneyline1x2':
-      return {
-        type: s.type,
-        side: s.yes ? 'yes' : 'no',
-        market: s.outcome === 'draw' ? 'draw' : participantIdOf(game, s.outcome),
-        number: null,
-      };
-  }
+  const w = wireFromSelection({ awayId: game.participants[0].id, homeId: game.participants[1].id }, s);
+  return w.market !== undefined ? { type: w.type, side: w.side, market: w.market, number: null } : { type: w.type, side: w.side, number: w.number ?? null };
 }
 
 /**

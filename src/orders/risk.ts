@@ -35,6 +35,7 @@ export class RiskGate {
   readonly #limits: RiskLimits;
   /** Positions approved this cycle, per game, not yet in the own book. */
   readonly #approved = new Map<string, Position[]>();
+  /** Each such game's projected worst case with its approvals. */
   readonly #projected = new Map<string, number>();
 
   constructor(own: OwnBook, limits: RiskLimits) {
@@ -42,7 +43,7 @@ export class RiskGate {
     this.#limits = limits;
   }
 
-  /** Start a cycle: `cancelling` are orders about to be cancelled (they still count: the cancel may lose the race). */
+  /** Start a cycle. Orders about to be cancelled still count: the cancel may lose the race with a fill. */
   begin(): void {
     this.#approved.clear();
     this.#projected.clear();
@@ -67,7 +68,7 @@ export class RiskGate {
       return { ok: false, rule: 'game-liability', detail: `worst case on the game would be ${gameAfter.toFixed(2)} (cap -${this.#limits.maxGameLiability})` };
     }
     // Every other game as it stands plus what this cycle approved there.
-    const total = this.#own.totalProjectedLiability() - this.#projectedOf(c.gameID) + gameAfter + this.#approvedElsewhere(c.gameID);
+    const total = this.#own.totalProjectedLiability() - this.#own.projectedLiability(c.gameID) + gameAfter + this.#approvedElsewhere(c.gameID);
     if (total < -this.#limits.maxTotalLiability - 1e-9) {
       return { ok: false, rule: 'total-liability', detail: `worst case over all games would be ${total.toFixed(2)} (cap -${this.#limits.maxTotalLiability})` };
     }
@@ -75,11 +76,6 @@ export class RiskGate {
     this.#approved.set(c.gameID, approved);
     this.#projected.set(c.gameID, gameAfter);
     return { ok: true };
-  }
-
-  /** The game's projected worst case without this cycle's approvals (the book's cached value). */
-  #projectedOf(gameID: string): number {
-    return this.#own.projectedLiability(gameID);
   }
 
   /** How much worse this cycle's approvals made the other games: Σ (after − before). */

@@ -3,16 +3,12 @@ import type { Logger } from 'pino';
 import { asyncScheduler, filter, firstValueFrom, timer, type SchedulerLike } from 'rxjs';
 import { componentLogger } from '../config/logging.ts';
 import type { RunConfig } from '../config/types.ts';
-import { resolveCredentials } from '../exchange/auth/credentials.ts';
-import { FileTokenStore } from '../exchange/auth/token-store.ts';
 import { ExchangeClient } from '../exchange/client.ts';
-import { randomRunId } from '../exchange/orders/user-reference.ts';
 import type { SocketState } from '../exchange/socket/managed-socket.ts';
 import { systemClock, type Clock } from '../shared/clock.ts';
 import { manualTime, realTime, settleEventLoop, type ManualTimeSource } from '../shared/time.ts';
-import { loadScenarioFile } from '../sim/market/scenario.ts';
-import { createUser } from '../sim/ops/admin-ops.ts';
-import { startSimulator, type Simulator } from '../sim/server.ts';
+import type { Simulator } from '../sim/server.ts';
+import { liveExchangeClient, startPaperSimulator } from '../runtime/exchange-from-config.ts';
 import { FeedRecorder, type RecorderSummary } from './feed-recorder.ts';
 import { fileStamp, type FeedName, type RecordedVenue } from './format.ts';
 import { subscriptionOf } from './selection.ts';
@@ -80,28 +76,22 @@ export async function startRecordingSession(o: RecordingSessionOptions): Promise
     const paper = config.paper;
     if (!paper) throw new Error(`${config.source}: a paper recording needs a \`paper\` section (seed, speed, …)`);
     const time = o.virtualTime ? (virtual = manualTime(o.virtualTime.startMs)) : realTime({ speed: paper.speed });
-    const scenario = paper.scenario ? await loadScenarioFile(paper.scenario) : undefined;
-    sim = await startSimulator({ seed: paper.seed, traders: true, time, logger: componentLogger(log, 'sim'), ...(scenario ? { scenario } : {}) });
-    const password = `rec-${randomRunId(Math.random)}`;
-    const made = createUser(sim.context, { username: 'recorder', password, balance: paper.balance, commission: paper.commission });
-    if (!made.ok) {
-      await sim.close();
-      throw new Error(made.error);
-    }
+    const { sim: started, credentials } = await startPaperSimulator(paper, { time, logger: log, username: 'recorder' });
+    sim = started;
     // Socket timers run on the exchange clock: scaled by the speed, liveness keeps its wall-time meaning.
     const scale = o.virtualTime ? 1 : paper.speed;
     // No jitter on a virtual clock: a reconnect after a drop then waits the same every run.
     const backoff = o.virtualTime ? { backoff: { jitter: 0 } } : {};
     client = new ExchangeClient({
-      baseUrl: sim.url,
-      credentials: async () => ({ username: 'recorder', password }),
+      baseUrl: started.url,
+      credentials,
       clock: time.clock,
       scheduler: time.scheduler,
       logger: componentLogger(log, 'exchange'),
       sockets: { pingIntervalMs: 10_000 * scale, pongTimeoutMs: 30_000 * scale, connectTimeoutMs: 15_000 * scale, ...backoff },
     });
     if (o.dropSocketsEveryMs !== undefined && o.dropSocketsEveryMs > 0) {
-      const ctx = sim.context;
+      const ctx = started.context;
       ctx.faults.dropSocketsEveryMs = o.dropSocketsEveryMs;
       for (const hook of ctx.hooks.onFaultsChanged) hook(ctx.faults);
     }
@@ -114,12 +104,7 @@ export async function startRecordingSession(o: RecordingSessionOptions): Promise
     if (o.dropSocketsEveryMs !== undefined) throw new Error('dropping sockets is a simulator fault: it needs a paper recording');
     const v = config.venue;
     if (!v) throw new Error(`${config.source}: a live recording needs a \`venue\` section (baseUrl or urls)`);
-    client = new ExchangeClient({
-      urls: v.urls,
-      credentials: resolveCredentials({ file: v.credentials.file, onWarning: (m) => log.warn(m) }),
-      tokenStore: v.tokenFile ? new FileTokenStore(v.tokenFile) : null,
-      logger: componentLogger(log, 'exchange'),
-    });
+    client = liveExchangeClient(v, { logger: log });
     clock = systemClock;
     venue = { kind: 'live', host: new URL(v.urls.streaming).host };
   }

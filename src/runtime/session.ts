@@ -3,15 +3,12 @@ import type { Logger } from 'pino';
 import { asyncScheduler, interval } from 'rxjs';
 import type { RunConfig } from '../config/types.ts';
 import { componentLogger } from '../config/logging.ts';
-import { resolveCredentials } from '../exchange/auth/credentials.ts';
-import { FileTokenStore } from '../exchange/auth/token-store.ts';
 import { ExchangeClient } from '../exchange/client.ts';
 import { randomRunId } from '../exchange/orders/user-reference.ts';
-import { loadScenarioFile } from '../sim/market/scenario.ts';
-import { createUser } from '../sim/ops/admin-ops.ts';
-import { startSimulator, type Simulator } from '../sim/server.ts';
+import type { Simulator } from '../sim/server.ts';
 import { systemClock } from '../shared/clock.ts';
 import { realTime, type TimeSource } from '../shared/time.ts';
+import { liveExchangeClient, startPaperSimulator } from './exchange-from-config.ts';
 import { Runtime } from './runtime.ts';
 import type { StrategyInstance } from './strategy-instance.ts';
 import { markToFair, statusLine, summarize, type RunSummary } from './summary.ts';
@@ -61,23 +58,14 @@ export async function startSession(o: SessionOptions): Promise<Session> {
     const paper = config.paper;
     if (!paper) throw new Error(`${config.source}: a paper run needs a \`paper\` section (seed, speed, …)`);
     time = realTime({ speed: paper.speed });
-    const scenario = paper.scenario ? await loadScenarioFile(paper.scenario) : undefined;
-    sim = await startSimulator({ seed: paper.seed, traders: true, time, logger: componentLogger(log, 'sim'), ...(scenario ? { scenario } : {}) });
-    const password = `paper-${randomRunId(Math.random)}`;
-    const made = createUser(sim.context, { username: 'paper', password, balance: paper.balance, commission: paper.commission });
-    if (!made.ok) throw new Error(made.error);
-    exchange = new ExchangeClient({ baseUrl: sim.url, credentials: async () => ({ username: 'paper', password }), clock: time.clock, scheduler: time.scheduler, logger: componentLogger(log, 'exchange'), sockets: liveness(config) });
+    const paperExchange = await startPaperSimulator(paper, { time, logger: log, username: 'paper' });
+    sim = paperExchange.sim;
+    exchange = new ExchangeClient({ baseUrl: sim.url, credentials: paperExchange.credentials, clock: time.clock, scheduler: time.scheduler, logger: componentLogger(log, 'exchange'), sockets: liveness(config) });
   } else {
     const venue = config.venue;
     if (!venue) throw new Error(`${config.source}: a live run needs a \`venue\` section (baseUrl or urls)`);
     time = { kind: 'real', clock: systemClock, scheduler: asyncScheduler };
-    exchange = new ExchangeClient({
-      urls: venue.urls,
-      credentials: resolveCredentials({ file: venue.credentials.file, onWarning: (m) => log.warn(m) }),
-      tokenStore: venue.tokenFile ? new FileTokenStore(venue.tokenFile) : null,
-      logger: componentLogger(log, 'exchange'),
-      sockets: liveness(config),
-    });
+    exchange = liveExchangeClient(venue, { logger: log, sockets: liveness(config) });
   }
   const killFile = config.risk.killSwitchFile;
   const runtime = new Runtime({

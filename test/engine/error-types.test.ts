@@ -5,18 +5,13 @@
 import { describe, it, expect, expectTypeOf } from 'vitest';
 import { MatchingEngine } from '../../src/engine/engine.ts';
 import { createIdGenerator } from '../../src/engine/ids.ts';
-import type { PlaceEntry, PlaceFailure, PlaceErrorType, PlaceInput, PlaceSuccess } from '../../src/engine/types.ts';
+import type { PlaceEntry, PlaceFailure, PlaceErrorType, PlaceInput } from '../../src/engine/types.ts';
 import { ManualClock } from '../../src/shared/clock.ts';
+import { G, SOCCER, AWAY, HOME, S_AWAY, S_HOME, ml, ok, fail } from '../support/engine-fixture.ts';
 
 const T0 = Date.UTC(2026, 2, 1, 12, 0, 0);
 const HOUR = 3_600_000;
-const G = 'aa0000000000000000000001';
-const SOCCER = 'aa0000000000000000000002';
 const ENDED = 'aa0000000000000000000003';
-const AWAY = 'bb0000000000000000000001';
-const HOME = 'bb0000000000000000000002';
-const S_AWAY = 'bb0000000000000000000003';
-const S_HOME = 'bb0000000000000000000004';
 const E_AWAY = 'bb0000000000000000000005';
 const E_HOME = 'bb0000000000000000000006';
 const UNKNOWN_GAME = 'aa00000000000000000000ff';
@@ -44,26 +39,7 @@ function newEngine() {
   return { clock, engine };
 }
 
-const ml = (team: 'home' | 'away', odds: number, bet: number, extra: Record<string, unknown> = {}): PlaceInput => ({
-  gameID: G,
-  type: 'moneyline',
-  side: team === 'home' ? HOME : AWAY,
-  odds,
-  bet,
-  ...extra,
-});
-
 const VALID: PlaceInput = ml('home', -110, 10);
-
-function ok(e: PlaceEntry | undefined): PlaceSuccess {
-  if (!e || e.status !== 'ok') throw new Error(`expected ok, got ${JSON.stringify(e)}`);
-  return e;
-}
-
-function fail(e: PlaceEntry | undefined): PlaceFailure {
-  if (!e || e.status !== 'error') throw new Error(`expected error, got ${JSON.stringify(e)}`);
-  return e;
-}
 
 function placeOne(engine: MatchingEngine, user: string, input: unknown): PlaceEntry {
   const out = engine.place(user, [input as PlaceInput]);

@@ -5,21 +5,15 @@
 import { describe, it, expect } from 'vitest';
 import { MatchingEngine } from '../../src/engine/engine.ts';
 import { createIdGenerator, isObjectId } from '../../src/engine/ids.ts';
-import type { EngineEvent, PlaceEntry, PlaceInput, PlaceSuccess } from '../../src/engine/types.ts';
+import type { EngineEvent, PlaceInput } from '../../src/engine/types.ts';
 import { roundMoney } from '../../src/money/rounding.ts';
 import { invertOdds } from '../../src/odds/american.ts';
 import { ManualClock } from '../../src/shared/clock.ts';
+import { G, SOCCER, AWAY, HOME, S_AWAY, S_HOME, ML, ml, ok } from '../support/engine-fixture.ts';
 
 const T0 = Date.UTC(2026, 4, 5, 16, 0, 0);
 const MIN = 60_000;
 const HOUR = 60 * MIN;
-const G = 'aa0000000000000000000001';
-const SOCCER = 'aa0000000000000000000002';
-const AWAY = 'bb0000000000000000000001';
-const HOME = 'bb0000000000000000000002';
-const S_AWAY = 'bb0000000000000000000003';
-const S_HOME = 'bb0000000000000000000004';
-const ML = 'moneyline';
 const USERS = ['maker', 'm2', 'm3', 'm4', 'taker', 'hedger'];
 
 function newEngine() {
@@ -54,14 +48,6 @@ function newEngine() {
 }
 
 type Extra = Record<string, unknown>;
-const ml = (team: 'home' | 'away', odds: number, bet: number, extra: Extra = {}): PlaceInput => ({
-  gameID: G,
-  type: 'moneyline',
-  side: team === 'home' ? HOME : AWAY,
-  odds,
-  bet,
-  ...extra,
-});
 const spread = (team: 'home' | 'away', number: number, odds: number, bet: number, extra: Extra = {}): PlaceInput => ({
   gameID: G,
   type: 'spread',
@@ -89,10 +75,6 @@ const x12 = (side: 'yes' | 'no', market: string, odds: number, bet: number): Pla
   bet,
 });
 
-function ok(e: PlaceEntry | undefined): PlaceSuccess {
-  if (!e || e.status !== 'ok') throw new Error(`expected ok, got ${JSON.stringify(e)}`);
-  return e;
-}
 const place = (engine: MatchingEngine, user: string, input: PlaceInput) => ok(engine.place(user, [input])[0]);
 const rest = (engine: MatchingEngine, user: string, input: PlaceInput): string => {
   const r = place(engine, user, input);

@@ -5,15 +5,12 @@
 import { describe, it, expect, beforeEach } from 'vitest';
 import { MatchingEngine } from '../../src/engine/engine.ts';
 import { createIdGenerator } from '../../src/engine/ids.ts';
-import type { EngineEvent, PlaceEntry, PlaceFailure, PlaceInput, PlaceSuccess } from '../../src/engine/types.ts';
+import type { EngineEvent, PlaceEntry, PlaceInput } from '../../src/engine/types.ts';
 import { ManualClock } from '../../src/shared/clock.ts';
+import { G, AWAY, HOME, ML, ml, ok, fail } from '../support/engine-fixture.ts';
 
 const T0 = Date.UTC(2026, 0, 10, 18, 0, 0);
 const HOUR = 3_600_000;
-const G = 'aa0000000000000000000001';
-const AWAY = 'bb0000000000000000000001';
-const HOME = 'bb0000000000000000000002';
-const ML = 'moneyline';
 
 function newEngine(opts: { live?: boolean; league?: string } = {}) {
   const clock = new ManualClock(T0);
@@ -34,29 +31,10 @@ function newEngine(opts: { live?: boolean; league?: string } = {}) {
   return { clock, engine };
 }
 
-const ml = (team: 'home' | 'away', odds: number, bet: number, extra: Partial<Record<keyof PlaceInput, unknown>> = {}): PlaceInput => ({
-  gameID: G,
-  type: 'moneyline',
-  side: team === 'home' ? HOME : AWAY,
-  odds,
-  bet,
-  ...extra,
-});
-
 function one(engine: MatchingEngine, user: string, input: PlaceInput): PlaceEntry {
   const out = engine.place(user, [input]);
   expect(out).toHaveLength(1);
   return out[0]!;
-}
-
-function ok(e: PlaceEntry | undefined): PlaceSuccess {
-  if (!e || e.status !== 'ok') throw new Error(`expected ok, got ${JSON.stringify(e)}`);
-  return e;
-}
-
-function fail(e: PlaceEntry | undefined): PlaceFailure {
-  if (!e || e.status !== 'error') throw new Error(`expected error, got ${JSON.stringify(e)}`);
-  return e;
 }
 
 /** A snapshot of both sides of a book that ignores nothing a taker could see. */

@@ -28,3 +28,24 @@ export const BookOrder = z.object({
   mockOrder: opt(z.boolean()),
 });
 export type BookOrder = z.output<typeof BookOrder>;
+
+/** A game's per-market collections, named by the side a taker backs (feeds §7). */
+export const BOOK_COLLECTIONS = ['homeMoneylines', 'awayMoneylines', 'homeSpreads', 'awaySpreads', 'over', 'under', 'homeMoneylines1x2', 'awayMoneylines1x2', 'draw1x2'] as const;
+export type BookCollection = (typeof BOOK_COLLECTIONS)[number];
+
+/**
+ * The fields a game carries with its book: the nine collections, each `list`, then the
+ * main lines, open interest and matched volume. The v2 orderbook and the price feed's
+ * gameUpdate share them; only how a missing collection reads differs.
+ */
+export function bookFields<T extends z.ZodType>(list: T) {
+  const collections = Object.fromEntries(BOOK_COLLECTIONS.map((k) => [k, list])) as Record<BookCollection, T>;
+  return {
+    ...collections,
+    mainHomeSpread: opt(z.number()),
+    mainAwaySpread: opt(z.number()),
+    mainTotal: opt(z.number()),
+    openInterest: opt(z.number()),
+    matchedVolume: opt(z.number()),
+  };
+}

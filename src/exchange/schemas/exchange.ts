@@ -1,30 +1,14 @@
 import { z } from 'zod';
-import { BookOrder } from './book-order.ts';
+import { BookOrder, bookFields } from './book-order.ts';
 import { Id, opt } from './common.ts';
 import { Game } from './game.ts';
 
 export { BookOrder };
 
-
 const books = z.array(BookOrder).default([]);
 
 /** feeds-and-semantics §7: a v2 orderbook game, flat collections sorted best price first. */
-export const OrderbookGame = Game.extend({
-  homeMoneylines: books,
-  awayMoneylines: books,
-  homeSpreads: books,
-  awaySpreads: books,
-  over: books,
-  under: books,
-  homeMoneylines1x2: books,
-  awayMoneylines1x2: books,
-  draw1x2: books,
-  mainHomeSpread: opt(z.number()),
-  mainAwaySpread: opt(z.number()),
-  mainTotal: opt(z.number()),
-  openInterest: opt(z.number()),
-  matchedVolume: opt(z.number()),
-});
+export const OrderbookGame = Game.extend(bookFields(books));
 export type OrderbookGame = z.output<typeof OrderbookGame>;
 export const OrderbookResponse = z.object({ games: z.array(OrderbookGame) });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BookOrder } from './book-order.ts';
+import { BookOrder, bookFields } from './book-order.ts';
 import { Id, opt } from './common.ts';
 import { Game } from './game.ts';
 
@@ -44,23 +44,7 @@ const sideList = opt(z.array(BookOrder));
  * `["gameUpdate", …]`: the full game with its per-market collections. `messageType` is any
  * string: unknown values must be ignored, not rejected.
  */
-export const GameUpdate = Game.extend({
-  homeMoneylines: sideList,
-  awayMoneylines: sideList,
-  homeSpreads: sideList,
-  awaySpreads: sideList,
-  over: sideList,
-  under: sideList,
-  homeMoneylines1x2: sideList,
-  awayMoneylines1x2: sideList,
-  draw1x2: sideList,
-  mainHomeSpread: opt(z.number()),
-  mainAwaySpread: opt(z.number()),
-  mainTotal: opt(z.number()),
-  openInterest: opt(z.number()),
-  matchedVolume: opt(z.number()),
-  messageType: z.string(),
-});
+export const GameUpdate = Game.extend({ ...bookFields(sideList), messageType: z.string() });
 export type GameUpdate = z.output<typeof GameUpdate>;
 
 export const MatchedVolumeUpdate = z.object({

@@ -7,17 +7,10 @@ import { Id, IsoString, Odds, opt } from './common.ts';
  * `win` as sent, never one derived from the other.
  */
 
-/** A fill from the receiver's perspective. */
-export const FeedMatched = z.object({
-  txID: Id,
+/** What both halves of an envelope say about the order: its ids, price and side, in the receiver's view. */
+const orderFields = {
   orderID: Id,
   wagerRequestID: opt(z.string()),
-  /** Stake without commission. */
-  amount: z.number(),
-  /** With commission on a loss, for a taker. */
-  risk: z.number(),
-  /** Net of commission, for a taker. */
-  win: z.number(),
   odds: Odds,
   type: z.string(),
   side: z.string(),
@@ -25,6 +18,18 @@ export const FeedMatched = z.object({
   market: opt(z.string()),
   userReference: opt(z.string()),
   isPostArb: opt(z.boolean()),
+};
+
+/** A fill from the receiver's perspective. */
+export const FeedMatched = z.object({
+  txID: Id,
+  ...orderFields,
+  /** Stake without commission. */
+  amount: z.number(),
+  /** With commission on a loss, for a taker. */
+  risk: z.number(),
+  /** Net of commission, for a taker. */
+  win: z.number(),
 });
 export type FeedMatched = z.output<typeof FeedMatched>;
 
@@ -33,18 +38,10 @@ export type FeedMatched = z.output<typeof FeedMatched>;
  * cumulative matched risk on a cancel; `remaining` is running state.
  */
 export const FeedUnmatched = z.object({
-  orderID: Id,
-  wagerRequestID: opt(z.string()),
+  ...orderFields,
   filled: z.number(),
   offered: z.number(),
   remaining: z.number(),
-  odds: Odds,
-  type: z.string(),
-  side: z.string(),
-  number: opt(z.number()),
-  market: opt(z.string()),
-  userReference: opt(z.string()),
-  isPostArb: opt(z.boolean()),
 });
 export type FeedUnmatched = z.output<typeof FeedUnmatched>;
 
