@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { interval, type SchedulerLike, type Subscription } from 'rxjs';
 import { MarketModel } from '../book/market-model.ts';
+import { worstCaseLiability } from '../money/liability.ts';
 import { OwnBook } from '../book/own-book.ts';
 import type { OwnOrder, Refusal, StrategyView, TradingMode } from '../book/types.ts';
 import type { AccountSnapshot, ConnectionStates } from '../exchange/client.ts';
@@ -375,7 +376,7 @@ export class Runtime {
       orders: this.own.liveOrders(gameID, s.id),
       fills: this.own.fills(gameID, s.id),
       positions,
-      liability: positions.length === 0 ? 0 : this.#strategyLiability(gameID, s.id),
+      liability: positions.length === 0 ? 0 : worstCaseLiability(positions),
       accountLiability: this.own.projectedLiability(gameID),
       mode,
       commissionRate: this.#commission,
@@ -389,10 +390,6 @@ export class Runtime {
       this.#log.error({ err, strategy: s.id, gameID }, 'strategy threw: no quotes for this game this time');
       return [];
     }
-  }
-
-  #strategyLiability(gameID: string, strategyId: string): number {
-    return this.own.projectedLiability(gameID, [], new Set(this.own.liveOrders(gameID).filter((o) => o.strategyId !== strategyId).map((o) => o.clientId)));
   }
 
   /** A refused key sits out its cooldown; then the game is looked at again even if nothing else moves. */

@@ -30,10 +30,14 @@ export interface Session {
   stop(reason: string): void;
 }
 
-/** A feed that answers nothing, not even a ping, for staleFeedMs is down (and the runtime halts). */
-function liveness(config: RunConfig): { pingIntervalMs: number; pongTimeoutMs: number } {
+/**
+ * A feed that answers nothing, not even a ping, for staleFeedMs of wall time is down (and
+ * the runtime halts). Socket timers run on the exchange clock, `speed` times faster on
+ * paper, so they are scaled to keep that wall-time meaning.
+ */
+function liveness(config: RunConfig, speed = 1): { pingIntervalMs: number; pongTimeoutMs: number } {
   const stale = config.risk.staleFeedMs;
-  return { pingIntervalMs: Math.max(100, Math.min(10_000, Math.floor(stale / 3))), pongTimeoutMs: stale };
+  return { pingIntervalMs: Math.max(100, Math.min(10_000, Math.floor(stale / 3))) * speed, pongTimeoutMs: stale * speed };
 }
 
 function strategiesOf(config: RunConfig): StrategyInstance[] {
@@ -60,7 +64,7 @@ export async function startSession(o: SessionOptions): Promise<Session> {
     time = realTime({ speed: paper.speed });
     const paperExchange = await startPaperSimulator(paper, { time, logger: log, username: 'paper' });
     sim = paperExchange.sim;
-    exchange = new ExchangeClient({ baseUrl: sim.url, credentials: paperExchange.credentials, clock: time.clock, scheduler: time.scheduler, logger: componentLogger(log, 'exchange'), sockets: liveness(config) });
+    exchange = new ExchangeClient({ baseUrl: sim.url, credentials: paperExchange.credentials, clock: time.clock, scheduler: time.scheduler, logger: componentLogger(log, 'exchange'), sockets: liveness(config, paper.speed) });
   } else {
     const venue = config.venue;
     if (!venue) throw new Error(`${config.source}: a live run needs a \`venue\` section (baseUrl or urls)`);
