@@ -41,6 +41,8 @@ export class OwnBook {
   readonly #byOrderId = new Map<string, string>();
   readonly #byReference = new Map<string, string>();
   readonly #fills = new Map<string, OwnFill>();
+  /** Every fill booked since start, settled games included (never decreases): counts and risk by role. */
+  readonly #fillTotals = { maker: 0, taker: 0, makerVolume: 0, takerVolume: 0 };
   readonly #games = new Map<string, GameOwn>();
   /** Games graded: their bets no longer count towards liability. */
   readonly #settled = new Set<string>();
@@ -143,11 +145,28 @@ export class OwnBook {
   addFill(fill: OwnFill): boolean {
     if (this.#fills.has(fill.txID)) return false;
     this.#fills.set(fill.txID, fill);
+    if (fill.origin === 'offer') {
+      this.#fillTotals.maker++;
+      this.#fillTotals.makerVolume += fill.amount;
+    } else {
+      this.#fillTotals.taker++;
+      this.#fillTotals.takerVolume += fill.amount;
+    }
     const g = this.#game(fill.gameID);
     g.fills.push(fill);
     g.matched = null;
     this.#touch(fill.gameID);
     return true;
+  }
+
+  /** Fills booked since start as maker (`offer`) and taker (`wager`), settled games included: only ever grows. */
+  fillTotals(): { readonly maker: number; readonly taker: number; readonly makerVolume: number; readonly takerVolume: number } {
+    return { ...this.#fillTotals };
+  }
+
+  /** Every fill booked, of every game (settled ones included), in booking order. */
+  allFills(): IterableIterator<OwnFill> {
+    return this.#fills.values();
   }
 
   fills(gameID: string, strategyId?: string | null): OwnFill[] {

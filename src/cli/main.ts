@@ -1,8 +1,10 @@
 import { Command } from 'commander';
 import { registerAccount } from './account.ts';
+import { registerBacktest } from './backtest.ts';
 import { registerDemo } from './demo.ts';
 import { registerRecord } from './record.ts';
 import { registerSim } from './sim.ts';
+import { registerStatus } from './status.ts';
 import { registerTrade } from './trade.ts';
 
 const program = new Command();
@@ -17,5 +19,7 @@ registerSim(program);
 registerAccount(program);
 registerTrade(program);
 registerRecord(program);
+registerBacktest(program);
+registerStatus(program);
 
 await program.parseAsync(process.argv);

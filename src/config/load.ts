@@ -55,6 +55,8 @@ export async function parseConfigText(text: string, file: string, options: LoadC
     risk: f.risk,
     logging: f.logging,
     recording: f.recording,
+    metrics: f.metrics,
+    backtest: f.backtest,
   };
 }
 

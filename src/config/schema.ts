@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { SchemaContext } from './fields.ts';
+import { backtestSection } from './sections/backtest.ts';
 import { loggingSection } from './sections/logging.ts';
+import { metricsSection } from './sections/metrics.ts';
 import { paperSection } from './sections/paper.ts';
 import { recordingSection } from './sections/recording.ts';
 import { riskSection } from './sections/risk.ts';
@@ -22,8 +24,10 @@ export function configFileSchema(ctx: SchemaContext) {
       risk: riskSection(ctx),
       logging: loggingSection(ctx),
       recording: recordingSection(ctx),
+      metrics: metricsSection(),
+      backtest: backtestSection(),
     },
-    { error: (iss) => (iss.code === 'invalid_type' ? 'expected a mapping of sections: venue, paper, strategies, risk, logging, recording' : undefined) },
+    { error: (iss) => (iss.code === 'invalid_type' ? 'expected a mapping of sections: venue, paper, strategies, risk, logging, recording, metrics, backtest' : undefined) },
   );
 }
 
@@ -31,4 +35,4 @@ export function configFileSchema(ctx: SchemaContext) {
 export type ConfigFile = z.output<ReturnType<typeof configFileSchema>>;
 
 /** Top-level sections, for messages that list them. */
-export const SECTIONS = ['venue', 'paper', 'strategies', 'risk', 'logging', 'recording'] as const;
+export const SECTIONS = ['venue', 'paper', 'strategies', 'risk', 'logging', 'recording', 'metrics', 'backtest'] as const;

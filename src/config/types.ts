@@ -1,11 +1,13 @@
 import type { Interest, LivePolicy, StrategyModule } from '../strategy/types.ts';
+import type { BacktestConfig } from './sections/backtest.ts';
 import type { LoggingConfig } from './sections/logging.ts';
+import type { MetricsConfig } from './sections/metrics.ts';
 import type { PaperConfig } from './sections/paper.ts';
 import type { RecordingConfig } from './sections/recording.ts';
 import type { RiskConfig } from './sections/risk.ts';
 import type { VenueConfig } from './sections/venue.ts';
 
-export type { LoggingConfig, PaperConfig, RecordingConfig, RiskConfig, VenueConfig };
+export type { BacktestConfig, LoggingConfig, MetricsConfig, PaperConfig, RecordingConfig, RiskConfig, VenueConfig };
 export type { LogLevel } from './fields.ts';
 
 /** One strategy instance, its module resolved and its params validated by the module's own schema. */
@@ -34,6 +36,10 @@ export interface RunConfig {
   readonly risk: RiskConfig;
   readonly logging: LoggingConfig;
   readonly recording: RecordingConfig;
+  /** The `/metrics` and `/status` endpoint of `run` and `paper` (off by default). */
+  readonly metrics: MetricsConfig;
+  /** How `linesmith backtest` simulates execution (defaults when absent). */
+  readonly backtest: BacktestConfig;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { isMap, isNode, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
+import { isMap, isNode, isScalar, LineCounter, parseDocument, visit, type Document } from 'yaml';
 import type { z } from 'zod';
 import { ConfigError, type ConfigIssue } from './errors.ts';
 
@@ -17,6 +17,17 @@ export interface YamlSource {
 export type Position = { readonly line: number; readonly column: number };
 type Path = readonly PropertyKey[];
 
+/**
+ * A yaml error message without the source it quotes: the first line only (later lines show
+ * the source), cut before `: ` (where "Not a YAML token: …" and its kind quote the text).
+ * The source may hold anything, a pasted password included; the position says where.
+ */
+function yamlMessage(message: string): string {
+  const first = message.split('\n')[0] ?? '';
+  const cut = first.indexOf(': ');
+  return cut === -1 ? first : first.slice(0, cut);
+}
+
 /** Parse `text`; YAML syntax errors (and duplicate keys) become a ConfigError with their positions. */
 export function parseYamlSource(text: string, file: string): YamlSource {
   const lines = new LineCounter();
@@ -26,12 +37,31 @@ export function parseYamlSource(text: string, file: string): YamlSource {
       file,
       doc.errors.map((e) => {
         const pos = e.linePos?.[0] ?? lines.linePos(e.pos[0]);
-        // First line only: later lines quote the source, which may hold anything.
-        return { file, line: pos.line, column: pos.col, path: '', message: `invalid YAML: ${e.message.split('\n')[0]}` };
+        return { file, line: pos.line, column: pos.col, path: '', message: `invalid YAML: ${yamlMessage(e.message)}` };
       }),
     );
   }
-  return { file, doc, lines, value: doc.toJS() as unknown };
+  // A key that is a mapping, a list, an alias or a tagged binary/date would be turned into
+  // text by toJS (with a process warning quoting it) and then quoted in messages as a path:
+  // refused, unquoted.
+  const complexKeys: ConfigIssue[] = [];
+  visit(doc, {
+    Pair(_, pair) {
+      if (pair.key === null || (isScalar(pair.key) && (pair.key.value === null || typeof pair.key.value !== 'object'))) return;
+      const pos = isNode(pair.key) && pair.key.range ? lines.linePos(pair.key.range[0]) : { line: 1, col: 1 };
+      complexKeys.push({ file, line: pos.line, column: pos.col, path: '', message: 'invalid YAML: a mapping key must be plain text, not a mapping, list, alias or tagged value' });
+    },
+  });
+  if (complexKeys.length > 0) throw new ConfigError(file, complexKeys);
+  let value: unknown;
+  try {
+    value = doc.toJS();
+  } catch (e) {
+    // Aliases expanding past the yaml library's limit (a "billion laughs" file) throw here,
+    // after parsing succeeded.
+    throw new ConfigError(file, [{ file, line: 1, column: 1, path: '', message: `invalid YAML: ${yamlMessage(e instanceof Error ? e.message : String(e))}` }]);
+  }
+  return { file, doc, lines, value };
 }
 
 /**

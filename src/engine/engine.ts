@@ -332,8 +332,13 @@ export class MatchingEngine {
    * succeed. A crossing order on a live game answers `delayed` with a ticket; its outcome
    * arrives as a `delayedExecuted` event once `advance()` runs at or after `executeAt`.
    */
-  place(userId: string, inputs: readonly PlaceInput[]): PlaceEntry[] {
+  /**
+   * Place a batch for a user. `liveDelay: false` executes crossing orders at once even on a
+   * live game: a backtest replays takers whose delay already passed in the recording.
+   */
+  place(userId: string, inputs: readonly PlaceInput[], options?: { readonly liveDelay?: boolean }): PlaceEntry[] {
     this.#advance();
+    const allowDelay = options?.liveDelay ?? true;
     const user = this.#users.get(userId);
     // A batch that is not an array has no entries to answer; never throw on it.
     const batch: readonly PlaceInput[] = Array.isArray(inputs) ? inputs : [];
@@ -345,7 +350,7 @@ export class MatchingEngine {
         continue;
       }
       const v = checkPlaceInput(batch[i]!, this.#lookupGame);
-      out[i] = typeof v === 'string' ? failure('validation_error', v) : this.#placeValid(user, v, true);
+      out[i] = typeof v === 'string' ? failure('validation_error', v) : this.#placeValid(user, v, allowDelay);
     }
     this.#flush();
     return out;

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { combineLatest, map, type Observable, type SchedulerLike } from 'rxjs';
-import type { Clock } from '../shared/clock.ts';
+import { systemClock, type Clock } from '../shared/clock.ts';
 import type { CredentialsProvider } from './auth/credentials.ts';
 import type { TokenStore } from './auth/token-store.ts';
 import type { ExchangeUrls } from './http/urls.ts';
@@ -16,6 +16,8 @@ import { UserFeedClient } from './socket/user-feed-client.ts';
 export interface AccountSnapshot {
   readonly unmatched: readonly UnmatchedOrder[];
   readonly matchedBets: readonly MatchedBet[];
+  /** Clock time the snapshot was requested: anything of ours that changed since is newer than it. */
+  readonly asOf?: number;
 }
 
 export interface ExchangeClientOptions {
@@ -72,6 +74,7 @@ export class ExchangeClient {
       ...(options.budget ? { budget: options.budget } : {}),
     });
     const tokens = this.rest.session;
+    const now = (): number => (options.clock ?? options.scheduler ?? systemClock).now();
     const tuning = { ...options.sockets, ...shared };
     this.priceFeed = new PriceFeedClient({ ...tuning, streamingUrl: this.rest.urls.streaming, tokens });
     this.userFeed = new UserFeedClient<AccountSnapshot>({
@@ -80,8 +83,9 @@ export class ExchangeClient {
       tokens,
       cursor: options.userFeedCursor ?? null,
       reconcile: async () => {
+        const asOf = now();
         const [unmatched, matchedBets] = await Promise.all([this.rest.getUnmatched(), this.rest.getMatchedBets()]);
-        return { unmatched, matchedBets };
+        return { unmatched, matchedBets, asOf };
       },
     });
     this.orders = new OrdersSocketClient({

@@ -4,6 +4,7 @@ import type { PlacedFill } from '../exchange/schemas/orders.ts';
 import type { FeedMatched } from '../exchange/schemas/user-feed.ts';
 import type { Selection } from '../markets/types.ts';
 import { selectionFromWire, type ParticipantIds } from '../markets/wire-selection.ts';
+import { payout } from '../odds/american.ts';
 
 /** A fill from the place answer (we were the taker); money at full precision. */
 export function fillFromPlace(f: PlacedFill, gameID: string, selection: Selection, strategyId: string | null, isPostArb: boolean, now: number): OwnFill {
@@ -19,17 +20,28 @@ export function fillFromFeed(m: FeedMatched, gameID: string, p: ParticipantIds, 
 
 /**
  * A fill from getMatchedBets (start-up and reconciliation): money is the 2-decimal REST read;
- * the stake is recovered from risk (a maker's risk is its stake; a taker's includes
- * commission on a loss, which the later user-feed copy of the same txID would correct).
+ * the stake is recovered from risk (a maker's risk is its stake; a commissioned taker's
+ * includes commission on a loss; a postArb taker pays none). The bet does not say whether
+ * it was a postArb: `isPostArb` when the caller knows (its own order), else read from the
+ * money (a postArb taker's win is its risk × payout; a commissioned one's is ~2c less).
  */
-export function fillFromBet(b: MatchedBet, p: ParticipantIds, commissionRate: number, strategyId: string | null, now: number): OwnFill | null {
+export function fillFromBet(b: MatchedBet, p: ParticipantIds, commissionRate: number, strategyId: string | null, now: number, isPostArb?: boolean): OwnFill | null {
   const side = b.type === 'total' ? (b.OU ?? '') : b.type === 'moneyline1x2' ? (b.side ?? '') : (b.participantID ?? '');
   const number = b.type === 'spread' ? (b.spread ?? null) : b.type === 'total' ? (b.total ?? null) : null;
   const selection = selectionFromWire(p, { type: b.type, side, number, market: b.market ?? null });
   if (!selection || !b.game) return null;
   const taker = b.origin === 'wager';
-  const amount = taker ? stakeFromTakerRisk(b.risk, b.win, commissionRate) : b.risk;
-  return { txID: b.txID, orderID: b.id, gameID: b.game.id, selection, odds: b.odds, amount, risk: b.risk, win: b.win, origin: b.origin, isPostArb: false, strategyId, at: now };
+  const postArb = taker && (isPostArb ?? looksPostArb(b.risk, b.win, b.odds, commissionRate));
+  const amount = taker && !postArb ? stakeFromTakerRisk(b.risk, b.win, commissionRate) : b.risk;
+  return { txID: b.txID, orderID: b.id, gameID: b.game.id, selection, odds: b.odds, amount, risk: b.risk, win: b.win, origin: b.origin, isPostArb: postArb, strategyId, at: now };
+}
+
+/** Whether a taker's (risk, win) fit a commission-free fill better than a commissioned one. */
+function looksPostArb(risk: number, win: number, odds: number, c: number): boolean {
+  const p = payout(odds);
+  const free = Math.abs(win - risk * p);
+  const charged = Math.abs(win - stakeFromTakerRisk(risk, win, c) * p * (1 - c));
+  return free < charged;
 }
 
 /** risk = amount + c·min(amount, wwc) and win = wwc·(1 − c) (feeds §4) → amount. */

@@ -77,7 +77,25 @@ export class OrderManager {
   /** key `${strategy}|${game}|${intentKey}` → time until which it is not sent. */
   readonly #cooldown = new Map<string, number>();
   #gateOpen = true;
-  readonly stats = { placesSent: 0, cancelsSent: 0, placeRequests: 0, cancelRequests: 0, riskRejected: 0, exchangeRejected: 0, postArb: 0, repriced: 0, unknown: 0 };
+  readonly stats = {
+    placesSent: 0,
+    cancelsSent: 0,
+    placeRequests: 0,
+    cancelRequests: 0,
+    riskRejected: 0,
+    exchangeRejected: 0,
+    postArb: 0,
+    repriced: 0,
+    unknown: 0,
+    /** Reconciliation: orders of an earlier run adopted (at a REST reconciliation or from the user feed). */
+    adopted: 0,
+    /** Reconciliation: our live orders the exchange no longer listed, closed as filled or cancelled. */
+    reconcileClosed: 0,
+    /** Reconciliation: open orders found that linesmith did not place (counted at each reconciliation). */
+    foreignFound: 0,
+    /** Reconciliation: of those, how many we asked the exchange to cancel. */
+    foreignCancelled: 0,
+  };
 
   constructor(options: OrderManagerOptions) {
     this.#o = options;
@@ -292,8 +310,8 @@ export class OrderManager {
   #applyRecovered(o: OwnOrder, resting: UnmatchedOrder | null, bets: readonly MatchedBet[], now: number): void {
     const game = this.#o.market.game(o.gameID);
     if (game) for (const b of bets) {
-      const f = fillFromBet(b, game.participants, this.#o.commissionRate(), o.strategyId, now);
-      if (f) this.#o.own.addFill({ ...f, isPostArb: o.isPostArb });
+      const f = fillFromBet(b, game.participants, this.#o.commissionRate(), o.strategyId, now, o.isPostArb);
+      if (f) this.#o.own.addFill(f);
     }
     if (resting) {
       this.#o.own.update(o.clientId, { orderID: resting.id, remaining: resting.remaining, filled: resting.filled, status: resting.filled > DUST ? 'partly-filled' : 'resting' }, now, 'recovered by userReference: resting');
@@ -353,6 +371,7 @@ export class OrderManager {
     if (!game || !decoded) return undefined;
     const selection = selectionFromWire(game.participants, { type: order.type, side: order.side, number: order.number ?? null, market: order.market ?? null });
     if (!selection) return undefined;
+    this.stats.adopted++;
     return this.#o.own.add(
       { clientId: decoded.clientId, userReference: ref, orderID: order.orderID, strategyId: decoded.strategyId, intentKey: null, gameID, selection, odds: order.odds, bet: order.offered, filled: 0, remaining: order.remaining, status: 'resting', isPostArb: false, createdAt: now, updatedAt: now },
       'adopted from the user feed (placed by an earlier run)',
@@ -366,9 +385,11 @@ export class OrderManager {
    * cache_expired gap, and to resolve unknown outcomes): orders of ours found resting are
    * adopted or confirmed; live orders not found are closed (filled if a bet of theirs
    * exists, else cancelled); fills are booked once. Orders of other origins are cancelled
-   * when `cancelForeign`, else left alone and reported.
+   * when `cancelForeign`, else left alone and reported. `asOf`: when the snapshot was
+   * requested; an order that changed since is newer than the snapshot (placed while it was
+   * read, say) and is not closed for missing from it.
    */
-  reconcile(unmatched: readonly UnmatchedOrder[], bets: readonly MatchedBet[], options: { cancelForeign: boolean; gameLookup: (id: string) => boolean }): { adopted: number; closed: number; foreign: number } {
+  reconcile(unmatched: readonly UnmatchedOrder[], bets: readonly MatchedBet[], options: { cancelForeign: boolean; gameLookup: (id: string) => boolean; asOf?: number }): { adopted: number; closed: number; foreign: number } {
     const now = this.#o.clock.now();
     let adopted = 0;
     let closed = 0;
@@ -392,6 +413,8 @@ export class OrderManager {
             { clientId: decoded.clientId, userReference: u.userReference!, orderID: u.id, strategyId: decoded.strategyId, intentKey: null, gameID: game.id, selection, odds: u.odds, bet: u.bet, filled: u.filled, remaining: u.remaining, status: 'resting', isPostArb: false, createdAt: now, updatedAt: now },
             'adopted at reconciliation (placed by an earlier run)',
           );
+          // Open at the exchange: not to be closed as missing below.
+          seen.add(decoded.clientId);
           adopted++;
           continue;
         }
@@ -410,6 +433,7 @@ export class OrderManager {
     }
     for (const o of this.#o.own.liveOrders()) {
       if (seen.has(o.clientId) || o.status === 'pending-place' || o.status === 'pending-cancel') continue;
+      if (options.asOf !== undefined && o.updatedAt >= options.asOf) continue;
       const filled = betRefs.has(o.userReference);
       this.#o.own.update(o.clientId, { remaining: 0, status: filled ? 'filled' : 'cancelled' }, now, filled ? 'reconciled: not open, has bets' : 'reconciled: not open');
       closed++;
@@ -418,6 +442,10 @@ export class OrderManager {
       this.#o.logger.warn({ count: foreign.length, cancel: options.cancelForeign }, 'open orders on the account that linesmith did not place');
       if (options.cancelForeign) this.#sendForeignCancels(foreign);
     }
+    this.stats.adopted += adopted;
+    this.stats.reconcileClosed += closed;
+    this.stats.foreignFound += foreign.length;
+    if (options.cancelForeign) this.stats.foreignCancelled += foreign.length;
     return { adopted, closed, foreign: foreign.length };
   }
 

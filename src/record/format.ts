@@ -158,7 +158,15 @@ export function frameLine(t: number, feed: FeedName, connection: number, text: s
   } catch {
     return { line: `{"t":${t},"k":"${feed}","c":${connection},"raw":${JSON.stringify(text)}}`, parsed: undefined, json: false };
   }
-  const body = text.includes('\n') || text.includes('\r') ? JSON.stringify(parsed) : text.trim();
+  let body = text.trim();
+  if (text.includes('\n') || text.includes('\r')) {
+    try {
+      body = JSON.stringify(parsed);
+    } catch {
+      // Nested deeper than JSON.stringify can follow: kept as text, like a frame that is not JSON.
+      return { line: `{"t":${t},"k":"${feed}","c":${connection},"raw":${JSON.stringify(text)}}`, parsed: undefined, json: false };
+    }
+  }
   return { line: `{"t":${t},"k":"${feed}","c":${connection},"d":${body}}`, parsed, json: true };
 }
 

@@ -203,12 +203,22 @@ const BODY = {
 
 const KINDS = new Set<string>(RECORD_KINDS);
 
+/** A value from a bad line, for a message: short, and never a throw (a line may nest deeper than JSON.stringify can follow). */
+function shown(v: unknown): string {
+  try {
+    const text = JSON.stringify(v) ?? String(v);
+    return text.length > 80 ? `${text.slice(0, 80)}…` : text;
+  } catch {
+    return `(${Array.isArray(v) ? 'array' : typeof v} too deeply nested to show)`;
+  }
+}
+
 function checkRecord(v: unknown): { problem: 'record' | 'version'; detail: string } | null {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return { problem: 'record', detail: 'not a JSON object' };
   const r = v as Record<string, unknown>;
   if (typeof r['t'] !== 'number' || !Number.isFinite(r['t'])) return { problem: 'record', detail: '`t` is not a number' };
   const k = r['k'];
-  if (typeof k !== 'string' || !KINDS.has(k)) return { problem: 'record', detail: `unknown kind ${JSON.stringify(k)}` };
+  if (typeof k !== 'string' || !KINDS.has(k)) return { problem: 'record', detail: `unknown kind ${shown(k)}` };
   if (k === 'price' || k === 'user') {
     // Frames are most of a recording: checked by hand, their payload left to the consumer.
     if (!Number.isSafeInteger(r['c'])) return { problem: 'record', detail: '`c` (connection) is not an integer' };
@@ -218,7 +228,7 @@ function checkRecord(v: unknown): { problem: 'record' | 'version'; detail: strin
   }
   if (k === 'meta') {
     const d = r['d'] as Record<string, unknown> | undefined;
-    if (d?.['format'] !== RECORDING_FORMAT) return { problem: 'version', detail: `not a linesmith feed recording (format ${JSON.stringify(d?.['format'])})` };
+    if (d?.['format'] !== RECORDING_FORMAT) return { problem: 'version', detail: `not a linesmith feed recording (format ${shown(d?.['format'])})` };
     if (typeof d['version'] === 'number' && d['version'] > RECORDING_VERSION) {
       return { problem: 'version', detail: `written in format version ${d['version']}; this reader knows up to ${RECORDING_VERSION}` };
     }

@@ -38,6 +38,12 @@ export interface RecordingSessionOptions {
   readonly prefix?: string;
   /** Wall-time scheduler of the session itself (the duration of a real-time run, gzip flushes); default asyncScheduler. */
   readonly wallScheduler?: SchedulerLike;
+  /**
+   * Something that trades on the same client while it is recorded (a runtime), started once
+   * the recorder has its opening snapshot and stopped before the files are closed: the
+   * recording then holds exactly the frames it saw, and its own orders in the user feed.
+   */
+  readonly attach?: (ctx: { readonly client: ExchangeClient; readonly clock: Clock; readonly scheduler: SchedulerLike }) => Promise<{ stop(): Promise<void> }>;
 }
 
 /** Open, closed, or waiting on a retry timer: not in the middle of a handshake or a login. */
@@ -69,6 +75,7 @@ export async function startRecordingSession(o: RecordingSessionOptions): Promise
   let sim: Simulator | null = null;
   let client: ExchangeClient;
   let clock: Clock;
+  let scheduler: SchedulerLike = asyncScheduler;
   let virtual: ManualTimeSource | null = null;
   let venue: RecordedVenue;
   let session: string | undefined;
@@ -96,6 +103,7 @@ export async function startRecordingSession(o: RecordingSessionOptions): Promise
       for (const hook of ctx.hooks.onFaultsChanged) hook(ctx.faults);
     }
     clock = time.clock;
+    scheduler = time.scheduler;
     venue = { kind: 'paper', paper: { seed: paper.seed, speed: o.virtualTime ? null : paper.speed, scenario: paper.scenario ? relative(config.baseDir, paper.scenario) : null, virtualTime: o.virtualTime !== undefined } };
     // The simulator's port differs per run; a fixed session id keeps a virtual-time recording reproducible.
     if (o.virtualTime) session = `paper-seed${paper.seed}-${fileStamp(o.virtualTime.startMs)}`;
@@ -123,6 +131,7 @@ export async function startRecordingSession(o: RecordingSessionOptions): Promise
     ...(o.prefix !== undefined ? { prefix: o.prefix } : {}),
     ...(session !== undefined ? { session } : {}),
   });
+  let attached: { stop(): Promise<void> } | null = null;
   const shutdown = async () => {
     await client.close().catch(() => undefined);
     await sim?.close();
@@ -131,6 +140,7 @@ export async function startRecordingSession(o: RecordingSessionOptions): Promise
     // Fails fast on a refused login instead of leaving the sockets retrying.
     await client.rest.login();
     await recorder.start();
+    attached = o.attach ? await o.attach({ client, clock, scheduler }) : null;
   } catch (err) {
     await recorder.stop('failed to start').catch(() => undefined);
     await shutdown();
@@ -179,6 +189,13 @@ export async function startRecordingSession(o: RecordingSessionOptions): Promise
     } catch (err) {
       failure = err;
       log.error({ err }, 'recording failed');
+    }
+    if (attached) {
+      // Stopping waits on the session's clock: a virtual one has to keep moving meanwhile.
+      let left = false;
+      const stopping = attached.stop().finally(() => (left = true));
+      if (virtual) while (!left) await virtual.advanceToSettling(virtual.clock.now() + 100, settleEventLoop);
+      await stopping.catch((err: unknown) => log.error({ err }, 'stopping the attached runtime failed'));
     }
     // Whatever happened, the files are closed properly and the simulator stopped.
     const summary = await recorder.stop(failure ? `failed: ${failure instanceof Error ? failure.message : String(failure)}` : (stopReason ?? 'stopped'));

@@ -14,6 +14,7 @@ import type { Clock } from '../shared/clock.ts';
 import { OrderManager, type GatewayResult, type OrderManagerNotice, type StrategyWork } from '../orders/order-manager.ts';
 import type { RiskLimits } from '../orders/risk.ts';
 import { decodeReference } from '../orders/user-reference.ts';
+import type { QuoteIntent } from '../strategy/types.ts';
 import { applyLivePolicy } from './live-policy.ts';
 import { wantsGame, wantsMarket, type StrategyInstance } from './strategy-instance.ts';
 import type { Venue } from './venue.ts';
@@ -43,6 +44,21 @@ export interface RuntimeOptions {
   readonly tickMs?: number;
   /** Fair probabilities by game and book key, from a configured feed. */
   readonly fair?: (gameID: string) => ReadonlyMap<string, number> | null;
+  /** Every change of a strategy's intents on a game: what a recording keeps to compare runs by. */
+  readonly onDecision?: (d: Decision) => void;
+}
+
+/**
+ * A strategy's intents on a game changed. `priceEvents` counts the price-feed events the
+ * runtime had applied: the point in the feed the decision was made at, the same in a live
+ * or paper run and in a backtest of its recording.
+ */
+export interface Decision {
+  readonly priceEvents: number;
+  readonly at: number;
+  readonly strategyId: string;
+  readonly gameID: string;
+  readonly intents: readonly QuoteIntent[];
 }
 
 type RuntimeEvent =
@@ -105,6 +121,9 @@ export class Runtime {
   readonly #gradedSeen = new Map<string, { result: number; fee: number }>();
   /** `${strategyIndex}|${gameID}` pairs whose last evaluation asked for quotes. */
   readonly #quoted = new Set<string>();
+  #priceEvents = 0;
+  /** Last intents per `${strategyIndex}|${gameID}`, as JSON, when decisions are reported. */
+  readonly #lastIntents = new Map<string, string>();
 
   constructor(options: RuntimeOptions) {
     this.#o = options;
@@ -214,6 +233,7 @@ export class Runtime {
     const now = this.#o.clock.now();
     switch (e.kind) {
       case 'price': {
+        this.#priceEvents++;
         const ev = e.event;
         const g =
           ev.type === 'orderUpdate' ? this.market.applyOrderUpdate(ev.payload, now) : ev.type === 'matchedVolumeUpdate' ? this.market.applyMatchedVolume(ev.payload, now) : this.market.upsertGame(ev.payload, now, ev.messageType === 'marketClosed' ? { ended: true } : {});
@@ -228,7 +248,7 @@ export class Runtime {
           return;
         }
         if (ev.type === 'reconciled') {
-          this.orders.reconcile(ev.result.unmatched, ev.result.matchedBets, { cancelForeign: false, gameLookup: (id) => this.market.game(id) !== undefined });
+          this.orders.reconcile(ev.result.unmatched, ev.result.matchedBets, { cancelForeign: false, gameLookup: (id) => this.market.game(id) !== undefined, ...(ev.result.asOf !== undefined ? { asOf: ev.result.asOf } : {}) });
           this.#resume('user feed gap: reconciling');
           this.#markAllDirty();
           return;
@@ -258,7 +278,7 @@ export class Runtime {
         return;
       case 'rest-snapshot':
         this.#reconciling = false;
-        this.orders.reconcile(e.snapshot.unmatched, e.snapshot.matchedBets, { cancelForeign: false, gameLookup: (id) => this.market.game(id) !== undefined });
+        this.orders.reconcile(e.snapshot.unmatched, e.snapshot.matchedBets, { cancelForeign: false, gameLookup: (id) => this.market.game(id) !== undefined, ...(e.snapshot.asOf !== undefined ? { asOf: e.snapshot.asOf } : {}) });
         this.#markAllDirty();
         return;
       case 'tick':
@@ -280,7 +300,7 @@ export class Runtime {
       this.#lastReconcile = now;
       const rest = this.#o.exchange.rest;
       Promise.all([rest.getUnmatched(), rest.getMatchedBets()]).then(
-        ([unmatched, matchedBets]) => this.dispatch({ kind: 'rest-snapshot', snapshot: { unmatched, matchedBets } }),
+        ([unmatched, matchedBets]) => this.dispatch({ kind: 'rest-snapshot', snapshot: { unmatched, matchedBets, asOf: now } }),
         (err: unknown) => {
           this.#reconciling = false;
           this.#log.warn({ err }, 'reconciliation of unknown orders failed; trying again');
@@ -361,10 +381,18 @@ export class Runtime {
       intents = applyLivePolicy(s.live, game, intents).filter((i) => wantsMarket(s, i.selection.type));
       if (intents.length > 0) this.#quoted.add(k);
       else this.#quoted.delete(k);
+      if (this.#o.onDecision) this.#decided(k, s.id, gameID, intents, now);
       work.push({ strategyId: s.id, gameID, intents, mode });
     }
     if (work.length > 0) this.orders.cycle(work);
     if (wait !== Infinity) this.#o.scheduler.schedule(() => this.dispatch({ kind: 'tick' }), wait);
+  }
+
+  #decided(key: string, strategyId: string, gameID: string, intents: readonly QuoteIntent[], now: number): void {
+    const text = JSON.stringify(intents);
+    if (this.#lastIntents.get(key) === text) return;
+    this.#lastIntents.set(key, text);
+    this.#o.onDecision!({ priceEvents: this.#priceEvents, at: now, strategyId, gameID, intents });
   }
 
   #quote(s: StrategyInstance, gameID: string, now: number, mode: TradingMode) {

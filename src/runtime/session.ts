@@ -5,11 +5,15 @@ import type { RunConfig } from '../config/types.ts';
 import { componentLogger } from '../config/logging.ts';
 import { ExchangeClient } from '../exchange/client.ts';
 import { randomRunId } from '../exchange/orders/user-reference.ts';
+import { isLoopbackHost } from '../exchange/http/urls.ts';
+import { RuntimeMetrics } from '../metrics/runtime-metrics.ts';
+import { startMetricsServer, type MetricsServer } from '../metrics/server.ts';
 import type { Simulator } from '../sim/server.ts';
 import { systemClock } from '../shared/clock.ts';
 import { realTime, type TimeSource } from '../shared/time.ts';
 import { liveExchangeClient, startPaperSimulator } from './exchange-from-config.ts';
-import { Runtime } from './runtime.ts';
+import { Runtime, type Decision } from './runtime.ts';
+import { startSessionRecording, type SessionRecording } from './session-recording.ts';
 import type { StrategyInstance } from './strategy-instance.ts';
 import { markToFair, statusLine, summarize, type RunSummary } from './summary.ts';
 
@@ -25,6 +29,8 @@ export interface SessionOptions {
 
 export interface Session {
   readonly runtime: Runtime;
+  /** `http://host:port` of `/metrics` and `/status` when the config enables them, else null. */
+  readonly metricsUrl: string | null;
   /** Resolves with the summary once the run has stopped (duration over, or stop()). */
   readonly done: Promise<RunSummary>;
   stop(reason: string): void;
@@ -40,7 +46,8 @@ function liveness(config: RunConfig, speed = 1): { pingIntervalMs: number; pongT
   return { pingIntervalMs: Math.max(100, Math.min(10_000, Math.floor(stale / 3))) * speed, pongTimeoutMs: stale * speed };
 }
 
-function strategiesOf(config: RunConfig): StrategyInstance[] {
+/** The enabled strategies of a config, as the runtime runs them. */
+export function strategiesOf(config: RunConfig): StrategyInstance[] {
   return config.strategies
     .filter((s) => s.enabled)
     .map((s) => ({ id: s.id, module: s.module, params: s.params, interest: s.interest, live: s.live, throttleMs: s.throttleMs }));
@@ -72,8 +79,10 @@ export async function startSession(o: SessionOptions): Promise<Session> {
     exchange = liveExchangeClient(venue, { logger: log, sockets: liveness(config) });
   }
   const killFile = config.risk.killSwitchFile;
+  // Metrics watch the venue from outside the runtime: an instrumented venue and a registry of this session's own.
+  const metrics = config.metrics.enabled ? new RuntimeMetrics({ session: o.mode, clock: time.clock, speed: o.mode === 'paper' ? (config.paper?.speed ?? 1) : 1, gateway: 'rest', requests: exchange.rest }) : null;
   const runtime = new Runtime({
-    exchange,
+    exchange: metrics ? metrics.instrument(exchange) : exchange,
     gateway: 'rest',
     strategies: strategiesOf(config),
     limits: config.risk,
@@ -85,11 +94,26 @@ export async function startSession(o: SessionOptions): Promise<Session> {
     logger: componentLogger(log, 'runtime'),
     runId: randomRunId(Math.random),
     ...(killFile ? { killSwitch: () => (existsSync(killFile) ? `kill switch file ${killFile} exists` : null) } : {}),
+    ...(config.recording.enabled ? { onDecision: (d: Decision) => recording?.decision(d) } : {}),
   });
+  metrics?.attach(runtime);
+  let recording: SessionRecording | null = null;
   const started = systemClock.now();
+  let metricsServer: MetricsServer | null = null;
   try {
+    // Listening first: a taken port fails the run before anything reaches the exchange.
+    if (metrics) metricsServer = await startMetricsServer({ host: config.metrics.host, port: config.metrics.port, registry: metrics.registry, status: () => metrics.report(), logger: log });
+    if (metricsServer) {
+      log.info({ url: `${metricsServer.url}/metrics`, status: `${metricsServer.url}/status` }, 'metrics endpoint listening');
+      if (!isLoopbackHost(config.metrics.host)) log.warn({ host: config.metrics.host }, 'metrics endpoint reachable beyond this machine: it has no authentication');
+    }
+    // Recording first: its opening snapshot and frames are the ones the runtime starts from.
+    recording = await startSessionRecording({ config, exchange, mode: o.mode, clock: time.clock, logger: componentLogger(log, 'recorder') });
     await runtime.start();
   } catch (err) {
+    await recording?.stop('failed to start').catch(() => undefined);
+    await metricsServer?.close();
+    metrics?.close();
     await exchange.close().catch(() => undefined);
     await sim?.close();
     throw err;
@@ -113,9 +137,12 @@ export async function startSession(o: SessionOptions): Promise<Session> {
     const left = await runtime.stop(10_000 * (o.mode === 'paper' ? (config.paper?.speed ?? 1) : 1));
     const st = runtime.status();
     const summary = summarize(runtime, st, worst, (systemClock.now() - started) / 1000, left.length);
+    await recording?.stop(reason).catch((err: unknown) => log.error({ err }, 'closing the recording failed'));
+    await metricsServer?.close();
+    metrics?.close();
     await exchange.close().catch(() => undefined);
     await sim?.close();
     return summary;
   })();
-  return { runtime, done, stop: (reason) => resolveStop(reason) };
+  return { runtime, metricsUrl: metricsServer?.url ?? null, done, stop: (reason) => resolveStop(reason) };
 }

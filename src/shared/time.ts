@@ -1,5 +1,6 @@
-import { asyncScheduler, Subscription, VirtualAction, VirtualTimeScheduler, type SchedulerAction, type SchedulerLike } from 'rxjs';
+import { asyncScheduler, Subscription, type SchedulerAction, type SchedulerLike } from 'rxjs';
 import type { Clock } from './clock.ts';
+import { VirtualScheduler } from './virtual-scheduler.ts';
 
 /**
  * Where time comes from: a clock to read and an RxJS scheduler to wait on. Domain code
@@ -24,6 +25,8 @@ export interface ManualTimeSource extends TimeSource {
    * the clock jumped over both at once.
    */
   advanceToSettling(ms: number, settle: () => Promise<void>): Promise<void>;
+  /** When the earliest scheduled action is due, if any. */
+  nextDueAt(): number | undefined;
 }
 
 /** Wall time, optionally compressed: at speed 60 an hour of exchange time passes in a minute. */
@@ -38,20 +41,18 @@ export function realTime(options: { readonly speed?: number; readonly epochMs?: 
 }
 
 export function manualTime(startMs = Date.UTC(2026, 0, 1)): ManualTimeSource {
-  const scheduler = new VirtualTimeScheduler(VirtualAction, startMs);
-  scheduler.frame = startMs;
+  const scheduler = new VirtualScheduler(startMs);
   const advanceTo = (ms: number) => {
     if (ms < scheduler.frame) throw new RangeError(`time cannot go backwards (${ms} < ${scheduler.frame})`);
-    scheduler.maxFrames = ms;
-    scheduler.flush();
-    scheduler.frame = ms;
+    scheduler.flush(ms);
   };
-  const nextDue = (): number | undefined => scheduler.actions[0]?.delay;
+  const nextDue = (): number | undefined => scheduler.nextDue();
   return {
     kind: 'manual',
     clock: { now: () => scheduler.now() },
     scheduler,
     advanceTo,
+    nextDueAt: nextDue,
     advanceToSettling: async (ms, settle) => {
       if (ms < scheduler.frame) throw new RangeError(`time cannot go backwards (${ms} < ${scheduler.frame})`);
       for (let due = nextDue(); due !== undefined && due <= ms; due = nextDue()) {

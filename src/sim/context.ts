@@ -15,6 +15,11 @@ export interface Faults {
   dropSocketsEveryMs: number;
   /** Fraction of REST calls answered 503 (half of them after the 15 s server timeout, as a timeout). */
   restErrorRate: number;
+  /**
+   * Fraction of REST calls whose work is done but whose answer never comes: the server holds
+   * the connection until the client gives up (a client-side timeout, not a 503).
+   */
+  restHangRate: number;
   /** Added latency per REST call, ms (real time: it models the network, not the exchange clock). */
   restLatencyMs: number;
   /** Fraction of feed frames replaced by malformed ones. */
@@ -28,11 +33,38 @@ export interface Faults {
 export const NO_FAULTS: Faults = {
   dropSocketsEveryMs: 0,
   restErrorRate: 0,
+  restHangRate: 0,
   restLatencyMs: 0,
   malformedFeedRate: 0,
   rateLimitBurst: 0,
   loginChallenge: false,
 };
+
+/** How many faults of each kind the simulator injected so far (GET /admin/faults `injected`). */
+export interface FaultCounts {
+  /** Times every socket was dropped at once (dropSocketsEveryMs). */
+  socketDrops: number;
+  /** Connections terminated by those drops. */
+  socketsDropped: number;
+  /** REST calls answered 503 at once. */
+  rest503: number;
+  /** REST calls answered 503 after the server timeout, with the work done. */
+  restTimeout503: number;
+  /** REST calls done but never answered (restHangRate). */
+  restHangs: number;
+  /** REST calls answered 429 by rateLimitBurst. */
+  rateLimited429: number;
+  /** Feed frames replaced by malformed ones. */
+  malformedFrames: number;
+  /** Logins answered 428 (loginChallenge). */
+  loginChallenges: number;
+  /** Tokens expired by POST /admin/tokens/expire. */
+  tokensExpired: number;
+}
+
+export function noFaultCounts(): FaultCounts {
+  return { socketDrops: 0, socketsDropped: 0, rest503: 0, restTimeout503: 0, restHangs: 0, rateLimited429: 0, malformedFrames: 0, loginChallenges: 0, tokensExpired: 0 };
+}
 
 export interface SimLimits {
   /** Global per-IP limit: 3000 per rolling 60 s. */
@@ -70,6 +102,8 @@ export interface SimContext {
   readonly tokens: TokenStore;
   readonly limits: SimLimits;
   readonly faults: Faults;
+  /** Faults injected so far, by kind. */
+  readonly injected: FaultCounts;
   readonly settings: SimSettings;
   readonly log: Logger;
   /** Secret for the signed `auth` cookie and the getGradedSince cursor. */
@@ -121,6 +155,7 @@ export function createContext(options: ContextOptions): SimContext {
       ]),
     },
     faults: { ...NO_FAULTS },
+    injected: noFaultCounts(),
     settings: {
       requestTimeoutMs: 15_000,
       maxBatch: 200,

@@ -58,14 +58,15 @@ function readBody(req: IncomingMessage): Promise<unknown> {
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
+      // Past the limit the rest is read and dropped, so the client gets its 413 instead of a
+      // reset connection; only a body far past it is cut off.
+      if (size > MAX_BODY_BYTES * 64) {
         reject(new BodyError(413, 'request body too large'));
         req.destroy();
-        return;
-      }
-      chunks.push(chunk);
+      } else if (size <= MAX_BODY_BYTES) chunks.push(chunk);
     });
     req.on('end', () => {
+      if (size > MAX_BODY_BYTES) return reject(new BodyError(413, 'request body too large'));
       if (size === 0) return resolve(undefined);
       const text = Buffer.concat(chunks).toString('utf8');
       try {
@@ -190,6 +191,7 @@ async function handle(ctx: SimContext, router: Router, req: IncomingMessage, res
     if (!admission.ok) return send(res, { status: 429, body: TOO_MANY_BODY, headers: { 'retry-after': String(admission.retryAfterSeconds) } });
     if (faults.rateLimitBurst > 0) {
       faults.rateLimitBurst--;
+      ctx.injected.rateLimited429++;
       return send(res, { status: 429, body: TOO_MANY_BODY, headers: { 'retry-after': '1' } });
     }
     if (faults.restLatencyMs > 0) await new Promise((r) => setTimeout(r, faults.restLatencyMs));
@@ -234,12 +236,23 @@ async function handle(ctx: SimContext, router: Router, req: IncomingMessage, res
   }
 
   // Fault: a failure before anything happened, or a timeout after the work was done (the
-  // nasty case: the client cannot tell whether its order was placed).
-  const fault = !isAdmin && faults.restErrorRate > 0 && ctx.random.chance(faults.restErrorRate) ? (ctx.random.chance(0.5) ? 'fail' : 'timeout') : null;
-  if (fault === 'fail') return send(res, { status: 503, body: TIMEOUT_BODY, headers });
+  // nasty case: the client cannot tell whether its order was placed), or the work done and
+  // no answer at all (the client's own deadline has to end the call).
+  const fault = !isAdmin && faults.restErrorRate > 0 && ctx.random.chance(faults.restErrorRate) ? (ctx.random.chance(0.5) ? 'fail' : 'timeout') : !isAdmin && faults.restHangRate > 0 && ctx.random.chance(faults.restHangRate) ? 'hang' : null;
+  if (fault === 'fail') {
+    ctx.injected.rest503++;
+    return send(res, { status: 503, body: TIMEOUT_BODY, headers });
+  }
 
   const request: SimRequest = { method, path: url.pathname, params, query: url.searchParams, body, headers: req.headers, ip, user, token };
   const work = Promise.resolve().then(() => route.handler(request));
+  if (fault === 'hang') {
+    // Never answered: the connection stays open until the client gives up or the server closes.
+    await work;
+    ctx.pump.kick();
+    ctx.injected.restHangs++;
+    return;
+  }
   let timedOut = false;
   const serverTimeout = (cancelWhenSettled?: Promise<unknown>) =>
     new Promise<SimResponse>((resolve) => {
@@ -251,6 +264,7 @@ async function handle(ctx: SimContext, router: Router, req: IncomingMessage, res
     });
   // Admin calls are simulator control, not exchange calls: no server-side timeout (an
   // /admin/clock advance of 15 s or more would otherwise time out the call that made it).
+  if (fault === 'timeout') ctx.injected.restTimeout503++;
   const response =
     fault === 'timeout' ? (await work, await serverTimeout()) : isAdmin ? await work : await Promise.race([work, serverTimeout(work)]);
   ctx.pump.kick();

@@ -75,6 +75,8 @@ describe('loadConfig: valid files', () => {
       },
       logging: { level: 'info', pretty: 'auto', components: {} },
       recording: { enabled: false },
+      metrics: { enabled: false, host: '127.0.0.1', port: 9464 },
+      backtest: { fillModel: { kind: 'risk-averse', power: 2 }, latency: { kind: 'fixed', ms: 50 }, balance: 10_000, commission: 0.01, seed: 1, sampleMs: 10_000 },
     } satisfies RunConfig);
     expect('venue' in c).toBe(false);
     expect('paper' in c).toBe(false);
@@ -265,7 +267,7 @@ describe('loadConfig: errors name file, line, column and field', () => {
     ]);
     const e = await failure(file);
     expect(e.issues.map((i) => [i.line, i.column, i.path, i.message])).toEqual([
-      [1, 1, 'strategy', 'unknown key (the sections are venue, paper, strategies, risk, logging, recording)'],
+      [1, 1, 'strategy', 'unknown key (the sections are venue, paper, strategies, risk, logging, recording, metrics, backtest)'],
       [6, 7, 'strategies.0.interest.league', 'unknown key'],
       [12, 3, 'risk.maxGameLiabilty', 'unknown key'],
       [14, 3, 'logging.levle', 'unknown key'],

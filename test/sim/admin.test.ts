@@ -322,7 +322,7 @@ describe('/admin/faults', () => {
     const u = mkUser(s, 'u');
 
     const initial = await s.http('GET', '/admin/faults');
-    expect(initial.body.data.faults).toEqual({ dropSocketsEveryMs: 0, restErrorRate: 0, restLatencyMs: 0, malformedFeedRate: 0, rateLimitBurst: 0, loginChallenge: false });
+    expect(initial.body.data.faults).toEqual({ dropSocketsEveryMs: 0, restErrorRate: 0, restHangRate: 0, restLatencyMs: 0, malformedFeedRate: 0, rateLimitBurst: 0, loginChallenge: false });
 
     const set = await s.http('POST', '/admin/faults', { body: { rateLimitBurst: 2, loginChallenge: true } });
     expect(set.status).toBe(200);

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { TokenSource } from './token-source.ts';
+import { SENDABLE_TOKEN, type TokenSource } from './token-source.ts';
 import type { TokenStore } from './token-store.ts';
 
 export interface LoginResult {
@@ -71,7 +71,7 @@ export class AuthSession implements TokenSource {
 
   /** A response carried `X-Auth-Token`: the old token is dead from this moment. */
   rotated(token: string): void {
-    if (token === this.#token || token.length === 0) return;
+    if (token === this.#token || !SENDABLE_TOKEN.test(token)) return;
     this.stats.rotations++;
     this.#token = token;
     this.#log.info('auth token rotated by the exchange');

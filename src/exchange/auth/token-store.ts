@@ -1,5 +1,8 @@
-import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { CredentialsError } from '../errors.ts';
+import { SENDABLE_TOKEN } from './token-source.ts';
 
 /**
  * Where a session keeps its token beyond memory, if the user asked for that: the token
@@ -17,18 +20,37 @@ export class FileTokenStore implements TokenStore {
   async load(): Promise<string | null> {
     try {
       const t = (await readFile(this.path, 'utf8')).trim();
-      return t.length > 0 ? t : null;
+      if (t.length === 0) return null;
+      // A damaged file: refused (the session then logs in), its content never quoted.
+      if (!SENDABLE_TOKEN.test(t)) throw new CredentialsError(`token file ${this.path} does not hold a token`);
+      return t;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw err;
     }
   }
 
-  async save(token: string): Promise<void> {
+  /** Saves run one after another, so the file always ends with the newest token. */
+  #saving: Promise<void> = Promise.resolve();
+
+  save(token: string): Promise<void> {
+    const run = this.#saving.then(() => this.#write(token));
+    this.#saving = run.catch(() => undefined);
+    return run;
+  }
+
+  async #write(token: string): Promise<void> {
     await mkdir(dirname(this.path), { recursive: true });
-    const tmp = `${this.path}.${process.pid}.tmp`;
-    await writeFile(tmp, `${token}\n`, { mode: 0o600 });
-    await chmod(tmp, 0o600);
-    await rename(tmp, this.path);
+    // A fresh name, created exclusively with 0600: a stale temp file from a crash (with
+    // whatever mode it has) is never written into.
+    const tmp = `${this.path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+    try {
+      await writeFile(tmp, `${token}\n`, { mode: 0o600, flag: 'wx' });
+      await chmod(tmp, 0o600);
+      await rename(tmp, this.path);
+    } catch (err) {
+      await rm(tmp, { force: true });
+      throw err;
+    }
   }
 }

@@ -15,9 +15,14 @@ export interface ExchangeUrls {
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
 
+/**
+ * A host that can only be this machine: `localhost`, 127.0.0.0/8 or ::1 (as a URL spells
+ * them). Not `*.localhost`: RFC 6761 asks resolvers to keep it local, but Node asks the
+ * system resolver, which (with `hosts: files dns`) sends it to DNS, whose answer can be anywhere.
+ */
 export function isLoopbackHost(hostname: string): boolean {
   const h = hostname.toLowerCase();
-  if (LOOPBACK_NAMES.has(h) || h.endsWith('.localhost')) return true;
+  if (LOOPBACK_NAMES.has(h)) return true;
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
 }
 

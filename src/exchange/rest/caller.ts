@@ -114,7 +114,9 @@ export class RestCaller {
         this.stats.rateLimited++;
         const wait = retryAfterMs(headerValue(res.headers, 'retry-after'), d.clock.now());
         // The graded endpoints have per-user limits of their own; anything else hit the per-IP one.
-        d.budget.pause(ep.limit ?? 'global', wait);
+        // Never paused beyond what the client is willing to wait: an absurd Retry-After (a
+        // date decades ahead, a number past a double) would otherwise stall every later call.
+        d.budget.pause(ep.limit ?? 'global', Math.min(wait, d.policy.maxRetryAfterMs));
         if (++waits429 <= d.policy.max429Waits && wait <= d.policy.maxRetryAfterMs) {
           d.logger.warn({ endpoint: ep.name, retryAfterMs: wait }, '429: waiting Retry-After, then sending again');
           continue;

@@ -29,6 +29,8 @@ export const EXCHANGE_LIMITS = {
 
 interface Waiter {
   readonly key: LimitKey | null;
+  /** Clock time it started waiting. */
+  readonly since: number;
   readonly resolve: () => void;
   readonly reject: (reason: unknown) => void;
   readonly signal: AbortSignal | undefined;
@@ -50,7 +52,8 @@ export class RequestBudget {
   #queue: Waiter[] = [];
   #timer: Subscription | null = null;
   #timerAt = Infinity;
-  readonly stats = { admitted: 0, delayed: 0, paused: 0 };
+  /** `delayed`: requests that had to wait; `waitedMs`: their total wait on the budget's clock until admitted. */
+  readonly stats = { admitted: 0, delayed: 0, paused: 0, waitedMs: 0 };
 
   constructor(options: RequestBudgetOptions = {}) {
     const headroom = options.headroom ?? 0.9;
@@ -84,6 +87,7 @@ export class RequestBudget {
       }
       const waiter: Waiter = {
         key,
+        since: this.#clock.now(),
         resolve,
         reject,
         signal,
@@ -131,6 +135,7 @@ export class RequestBudget {
     for (const w of this.#queue) {
       const at = this.#fitsAt(w.key);
       if (at <= now) {
+        this.stats.waitedMs += now - w.since;
         this.#record(w.key);
         w.signal?.removeEventListener('abort', w.onAbort);
         w.resolve();

@@ -32,8 +32,9 @@ export function replyErrorText(error: unknown): string {
   if (typeof error === 'string') return error;
   if (error && typeof error === 'object' && typeof (error as { message?: unknown }).message === 'string') return (error as { message: string }).message;
   try {
-    return JSON.stringify(error).slice(0, 200);
+    return (JSON.stringify(error) ?? String(error)).slice(0, 200);
   } catch {
-    return String(error);
+    // Nested deeper than JSON.stringify (and String) can follow: say so instead of throwing.
+    return `(${Array.isArray(error) ? 'array' : typeof error} too deeply nested to show)`;
   }
 }

@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { SENDABLE_TOKEN } from '../auth/token-source.ts';
 import { Id } from './common.ts';
 
 /** exchange-api §2.8; `auth` is the token and never leaves the session object. */
 export const LoginResponse = z.object({
-  user: z.looseObject({ id: Id, username: z.string(), auth: z.string().min(1) }),
+  user: z.looseObject({ id: Id, username: z.string(), auth: z.string().regex(SENDABLE_TOKEN, { error: 'not a token that can be sent in a header' }) }),
 });
 
 /** feeds-and-semantics §7: getMe; only the money fields linesmith reads are required. */

@@ -6,7 +6,7 @@ import { cancelEntryOf, placeEntryOf } from '../orders/normalise.ts';
 import type { CancelEntry, OrderGateway, PlaceEntry, PlaceOrderInput } from '../orders/types.ts';
 import { randomRunId, UserReferences } from '../orders/user-reference.ts';
 import { CancelReplyData, HeartbeatAck, OrdersReply, PlaceReplyData } from '../schemas/orders-socket.ts';
-import { frameForLog } from './frame-log.ts';
+import { frameForLog, valueForLog } from './frame-log.ts';
 import { ManagedSocket, type SocketState, type SocketTuning } from './managed-socket.ts';
 import { PendingRequests, RequestNotSentError } from './pending-requests.ts';
 import { socketUrl } from './urls.ts';
@@ -211,7 +211,7 @@ export class OrdersSocketClient implements OrderGateway {
 
   #malformedAnswer(type: string, reason: string, data: unknown): MalformedMessageError {
     this.#counts.malformed++;
-    const err = new MalformedMessageError(`orders socket ${type}`, reason, frameForLog(JSON.stringify(data) ?? String(data)));
+    const err = new MalformedMessageError(`orders socket ${type}`, reason, valueForLog(data));
     this.#log.warn({ err }, 'orders socket: answer does not match the contract');
     return err;
   }

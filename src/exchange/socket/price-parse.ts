@@ -77,7 +77,7 @@ const messageTypeOf = (v: string): GameMessageType | null => (v === 'marketOpen'
 
 /** A parser for one connection's frames; build once, call per frame. */
 export function createPriceFrameParser(mode: PriceParseMode = 'fast'): (text: string) => PriceFrameOutcome {
-  const checks = checksFor(mode);
+  const check = createPriceFrameChecker(mode);
   return (text) => {
     let frame: unknown;
     try {
@@ -85,6 +85,17 @@ export function createPriceFrameParser(mode: PriceParseMode = 'fast'): (text: st
     } catch {
       return { ok: false, problem: 'malformed', reason: 'not JSON' };
     }
+    return check(frame);
+  };
+}
+
+/**
+ * The same checks on a frame already parsed from JSON: a recording's frames are read back
+ * parsed, and the backtester must judge them exactly as the live socket would.
+ */
+export function createPriceFrameChecker(mode: PriceParseMode = 'fast'): (frame: unknown) => PriceFrameOutcome {
+  const checks = checksFor(mode);
+  return (frame) => {
     if (!Array.isArray(frame) || typeof frame[0] !== 'string') return { ok: false, problem: 'malformed', reason: 'not a [type, payload] tuple' };
     const type = frame[0];
     const payload: unknown = frame[1];

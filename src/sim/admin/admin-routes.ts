@@ -7,7 +7,7 @@ import type { RegisterDeps } from '../register.ts';
 import { renderGame } from '../render/game.ts';
 import { iso } from '../render/time.ts';
 import { parseBody } from '../rest/schemas.ts';
-import { ClockBody, CreateGameBody, CreateUserBody, FaultsBody, GameResultBody, UpdateGameBody, UserStatusBody } from './schemas.ts';
+import { ClockBody, CreateGameBody, CreateUserBody, ExpireTokensBody, FaultsBody, GameResultBody, UpdateGameBody, UserStatusBody } from './schemas.ts';
 
 /** Every method an admin path answers, so that a wrong method is a 405 only for an admitted admin client. */
 const ALL_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
@@ -33,7 +33,8 @@ export function registerAdminRoutes({ ctx, router }: RegisterDeps): void {
   mount('/admin/games/:id/result', { POST: (req) => postGameResult(ctx, req) });
   mount('/admin/games/:id/refund', { POST: (req) => postGameRefund(ctx, req) });
   mount('/admin/clock', { GET: () => respond.data({ now: iso(ctx.time.clock.now()) }), POST: (req) => postClock(ctx, req) });
-  mount('/admin/faults', { GET: () => respond.data({ faults: { ...ctx.faults } }), POST: (req) => postFaults(ctx, req) });
+  mount('/admin/faults', { GET: () => respond.data({ faults: { ...ctx.faults }, injected: { ...ctx.injected } }), POST: (req) => postFaults(ctx, req) });
+  mount('/admin/tokens/expire', { POST: (req) => postExpireTokens(ctx, req) });
 }
 
 function engineError(e: EngineError): SimResponse {
@@ -160,4 +161,13 @@ function postFaults(ctx: SimContext, req: SimRequest): SimResponse {
   Object.assign(ctx.faults, patch);
   for (const hook of [...ctx.hooks.onFaultsChanged]) hook(ctx.faults);
   return respond.data({ faults: { ...ctx.faults } });
+}
+
+/** Expire the live tokens of one user (or everyone) now: each rotates on its next use (X-Auth-Token). */
+function postExpireTokens(ctx: SimContext, req: SimRequest): SimResponse {
+  const body = parseBody(ExpireTokensBody, req.body ?? {});
+  if (!body.ok) return body.response;
+  const expired = ctx.tokens.expire(body.value.userId);
+  ctx.injected.tokensExpired += expired;
+  return respond.data({ expired });
 }

@@ -62,8 +62,11 @@ const nonNegativeMs = z.number().int().nonnegative().max(86_400_000);
 export const FaultsBody = z.strictObject({
   dropSocketsEveryMs: nonNegativeMs.optional(),
   restErrorRate: rate.optional(),
+  restHangRate: rate.optional(),
   restLatencyMs: z.number().int().nonnegative().max(60_000).optional(),
   malformedFeedRate: rate.optional(),
   rateLimitBurst: z.number().int().nonnegative().max(1_000_000).optional(),
   loginChallenge: z.boolean().optional(),
 });
+
+export const ExpireTokensBody = z.strictObject({ userId: z.string().regex(/^[0-9a-f]{24}$/).optional() });

@@ -50,6 +50,21 @@ export class TokenStore {
     return this.#tokens.delete(token);
   }
 
+  /**
+   * Expire every live token (of one user, or of everyone) now, as if its 30 days were up: the
+   * next authenticated request with one rotates it. Returns how many expired.
+   */
+  expire(userId?: string): number {
+    const now = this.clock.now();
+    let n = 0;
+    for (const [t, r] of this.#tokens) {
+      if ((userId !== undefined && r.userId !== userId) || r.expiresAt <= now) continue;
+      this.#tokens.set(t, { userId: r.userId, expiresAt: now });
+      n++;
+    }
+    return n;
+  }
+
   revokeUser(userId: string): void {
     for (const [t, r] of this.#tokens) if (r.userId === userId) this.#tokens.delete(t);
   }

@@ -130,7 +130,9 @@ export class FeedHub {
     if (!(rate > 0)) return false;
     // A stream of its own, forked on first use, so the fault does not shift other draws.
     this.#random ??= this.#ctx.random.fork();
-    return this.#random.chance(rate);
+    const corrupt = this.#random.chance(rate);
+    if (corrupt) this.#ctx.injected.malformedFrames++;
+    return corrupt;
   }
 
   /** Terminate every connection now (the socket-drop fault; also on close). */
@@ -190,7 +192,12 @@ export class FeedHub {
     this.#drop?.unsubscribe();
     this.#drop = null;
     this.#dropEveryMs = every;
-    if (every > 0) this.#drop = interval(every, this.#ctx.time.scheduler).subscribe(() => this.dropAll('fault: dropSocketsEveryMs'));
+    if (every > 0)
+      this.#drop = interval(every, this.#ctx.time.scheduler).subscribe(() => {
+        this.#ctx.injected.socketDrops++;
+        this.#ctx.injected.socketsDropped += this.#conns.size;
+        this.dropAll('fault: dropSocketsEveryMs');
+      });
   }
 }
 

@@ -39,13 +39,25 @@ export class Router {
       let ok = true;
       for (let i = 0; i < parts.length && ok; i++) {
         const p = c.parts[i]!;
-        if (p.startsWith(':')) params[p.slice(1)] = decodeURIComponent(parts[i]!);
-        else ok = p === parts[i];
+        if (p.startsWith(':')) {
+          // A malformed escape (`%E0%A4%A`) cannot name anything: no match (a 404), not a throw (a 500).
+          const value = decodeSegment(parts[i]!);
+          if (value === null) ok = false;
+          else params[p.slice(1)] = value;
+        } else ok = p === parts[i];
       }
       if (!ok) continue;
       if (c.route.methods.includes(method)) return { route: c.route, params };
       pathKnown = true;
     }
     return pathKnown ? 'method' : undefined;
+  }
+}
+
+function decodeSegment(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
   }
 }

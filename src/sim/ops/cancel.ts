@@ -8,7 +8,7 @@ function amounts(o: OrderView) {
 }
 
 /** REST cancel result (exchange-api §2.5). Failures for invalid, unknown and foreign ids carry no sessionID. */
-export function renderRestCancel(ctx: SimContext, outcome: CancelOutcome): Record<string, unknown> {
+export function renderRestCancel(ctx: Pick<SimContext, 'engine'>, outcome: CancelOutcome): Record<string, unknown> {
   if (!outcome.success) {
     if (!outcome.order) return { success: false, reason: outcome.reason };
     const o = outcome.order;

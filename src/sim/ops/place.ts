@@ -10,7 +10,8 @@ export type WirePlaceEntry =
   | { error: string; errorType: string }
   | { error: string; error_type: string };
 
-function render(outcome: PlaceOutcome, spelling: Spelling): WirePlaceEntry {
+/** One engine outcome as the wire spells it; shared with the backtester's simulated venue. */
+export function renderPlaceOutcome(outcome: PlaceOutcome, spelling: Spelling): WirePlaceEntry {
   if (outcome.status === 'error') {
     return spelling === 'rest' ? { error: outcome.error, errorType: outcome.errorType } : { error: outcome.error, error_type: outcome.errorType };
   }
@@ -31,5 +32,5 @@ function normalise(raw: unknown): PlaceInput {
 export async function placeBatch(ctx: SimContext, user: SimUser, orders: readonly unknown[], spelling: Spelling): Promise<WirePlaceEntry[]> {
   const entries: PlaceEntry[] = ctx.engine.place(user.id, orders.map(normalise));
   const outcomes = await Promise.all(entries.map((e) => (e.status === 'delayed' ? ctx.pump.awaitTicket(e.ticket) : Promise.resolve(e))));
-  return outcomes.map((o) => render(o, spelling));
+  return outcomes.map((o) => renderPlaceOutcome(o, spelling));
 }

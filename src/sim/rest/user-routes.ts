@@ -48,7 +48,10 @@ export function registerUserRoutes({ ctx, router }: RegisterDeps): void {
     }
     const b = parseBody(loginBody, req.body);
     if (!b.ok) return b.response;
-    if (ctx.faults.loginChallenge) return { status: 428, body: CHALLENGE_BODY };
+    if (ctx.faults.loginChallenge) {
+      ctx.injected.loginChallenges++;
+      return { status: 428, body: CHALLENGE_BODY };
+    }
     const user = ctx.accounts.verify(b.value.username, b.value.password);
     if (!user) return respond.error(401, BAD_LOGIN);
     if (user.status !== 'active') return respond.error(403, `account ${user.status}`);

@@ -1,0 +1,30 @@
+import { LinesmithError } from '../exchange/errors.ts';
+
+/** A recording line the backtester could not use, with where it was. */
+export interface InputProblem {
+  readonly file: string;
+  /** 1-based. */
+  readonly line: number;
+  readonly problem: string;
+  readonly detail: string;
+}
+
+export function formatInputProblem(p: InputProblem): string {
+  return `${p.file}:${p.line}: ${p.problem}: ${p.detail}`;
+}
+
+/** A bad recording line under `--strict`, or a recording with nothing to replay. */
+export class BacktestInputError extends LinesmithError {
+  override readonly code = 'LS_ERR_BACKTEST_INPUT';
+  constructor(
+    message: string,
+    readonly problem: InputProblem | null,
+  ) {
+    super(message);
+  }
+}
+
+/** A backtest setting that cannot work (sweep key, fill model, latency), found before the replay. */
+export class BacktestConfigError extends LinesmithError {
+  override readonly code = 'LS_ERR_BACKTEST_CONFIG';
+}

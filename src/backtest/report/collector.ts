@@ -1,0 +1,388 @@
+import type { EngineEvent, Fill, FillSide, GradeVersion, OrderView, PlaceInput, PlaceOutcome } from '../../engine/types.ts';
+import { bookKeyOf, sideIndexOf, type Selection } from '../../markets/types.ts';
+import { worstCaseLiability } from '../../money/liability.ts';
+import type { Position } from '../../money/position.ts';
+import { invertOdds, oddsRank } from '../../odds/american.ts';
+import { decodeReference } from '../../orders/user-reference.ts';
+import type { Clock } from '../../shared/clock.ts';
+import { consensusFair } from '../../strategy/fair.ts';
+import type { BacktestExecution } from '../venue/execution.ts';
+import { US } from '../venue/execution.ts';
+import { selectionLabel } from './selection-label.ts';
+import type { BacktestMetrics, BacktestSeries, BreakdownRow, FillRow, GameRow, MarkoutMetrics, OrderRow, SeriesRow } from './types.ts';
+
+/** Horizons of the mark-outs, ms. */
+export const MARKOUT_MS = [5_000, 60_000] as const;
+
+interface OwnFillRecord {
+  readonly row: FillRow;
+  readonly selection: Selection;
+  readonly bookKey: string;
+  /** Value at fair at the fill and at each horizon; null while unknown or without a fair price. */
+  readonly values: (number | null)[];
+}
+
+interface OrderRecord {
+  placedAt: number;
+  orderID: string;
+  readonly userReference: string;
+  readonly strategy: string;
+  readonly gameID: string;
+  readonly market: string;
+  selection: string;
+  readonly orderType: string;
+  readonly odds: number;
+  readonly bet: number;
+  filled: number;
+  status: string;
+  closedAt: number | null;
+}
+
+interface Acc {
+  fills: number;
+  makerVolume: number;
+  takerVolume: number;
+  settledPnl: number;
+  markedPnl: number;
+}
+
+const acc = (): Acc => ({ fills: 0, makerVolume: 0, takerVolume: 0, settledPnl: 0, markedPnl: 0 });
+const QUOTE_SERIES_KEPT = 12;
+
+/** Value of a bet at win probability p: what it is worth on average. */
+const valueAt = (p: number, f: { win: number; risk: number }) => p * f.win - (1 - p) * f.risk;
+
+/**
+ * Everything the report measures, from the exchange's side (the engine's events and book),
+ * not from the bot's own opinion: fills, orders, grades, and samples on the virtual clock
+ * of P&L, liability and our quotes against the recorded market.
+ */
+export class BacktestCollector {
+  readonly #clock: Clock;
+  readonly #x: BacktestExecution;
+  readonly #schedule: (work: () => void, delayMs: number) => void;
+  readonly #fills: OwnFillRecord[] = [];
+  readonly #orders = new Map<string, OrderRecord>();
+  readonly #orderByEngineId = new Map<string, OrderRecord>();
+  readonly #grades = new Map<string, GradeVersion>();
+  readonly #lastFair = new Map<string, number>();
+  readonly #scores = new Map<string, { away: number; home: number }>();
+  readonly #maxGameLiability = new Map<string, number>();
+  readonly #pnl: SeriesRow[] = [];
+  readonly #liability = new Map<string, SeriesRow[]>();
+  readonly #quotes = new Map<string, (number | null)[][]>();
+  #peak = 0;
+  #maxDrawdown = 0;
+  #maxLiability = 0;
+  #cancelled = 0;
+
+  constructor(o: { clock: Clock; execution: BacktestExecution; schedule: (work: () => void, delayMs: number) => void }) {
+    this.#clock = o.clock;
+    this.#x = o.execution;
+    this.#schedule = o.schedule;
+  }
+
+  // ------------------------------------------------------------ events
+
+  onPlaceOutcome(input: PlaceInput, outcome: PlaceOutcome): void {
+    const ref = typeof input.userReference === 'string' ? input.userReference : '';
+    const game = typeof input.gameID === 'string' ? input.gameID : '';
+    const rec: OrderRecord = {
+      placedAt: this.#clock.now(),
+      orderID: outcome.status === 'ok' && outcome.unmatched ? outcome.unmatched.orderID : '',
+      userReference: ref,
+      strategy: decodeReference(ref)?.strategyId ?? '',
+      gameID: game,
+      market: typeof input.type === 'string' ? input.type : '',
+      selection: '',
+      orderType: typeof input.orderType === 'string' ? input.orderType : 'limit',
+      odds: typeof input.odds === 'number' ? input.odds : 0,
+      bet: typeof input.bet === 'number' ? input.bet : 0,
+      filled: 0,
+      status: outcome.status === 'ok' ? (outcome.unmatched ? 'open' : 'filled') : `rejected: ${outcome.errorType}`,
+      closedAt: outcome.status === 'ok' && !outcome.unmatched ? this.#clock.now() : null,
+    };
+    this.#orders.set(`${ref}#${this.#orders.size}`, rec);
+    if (rec.orderID) this.#orderByEngineId.set(rec.orderID, rec);
+    if (outcome.status === 'ok') {
+      for (const m of outcome.matched) rec.filled += m.amount;
+      if (!outcome.unmatched && rec.filled < rec.bet - 1e-9) rec.status = rec.filled > 0 ? 'filled (rest killed)' : 'killed';
+    }
+  }
+
+  onOwnEvent(e: EngineEvent): void {
+    switch (e.kind) {
+      case 'fill':
+        this.#onFill(e.fill);
+        return;
+      case 'orderCancelled':
+      case 'orderExpired':
+        if (e.kind === 'orderCancelled' && e.order.closeReason === 'user') this.#cancelled++;
+        this.#close(e.order, e.kind === 'orderCancelled' ? 'cancelled' : 'expired');
+        return;
+      case 'orderPlaced': {
+        const rec = this.#orderByEngineId.get(e.order.id);
+        if (rec) rec.selection = selectionLabel(e.order.selection);
+        return;
+      }
+      case 'betGraded':
+        this.#grades.set(e.grade.txID, e.grade);
+        if (e.grade.score) this.#scores.set(e.grade.gameId, { away: e.grade.score.away, home: e.grade.score.home });
+        return;
+      default:
+        return;
+    }
+  }
+
+  #close(o: OrderView, status: string): void {
+    const rec = this.#orderByEngineId.get(o.id);
+    if (!rec) return;
+    rec.status = o.closeReason && o.closeReason !== 'user' ? `${status} (${o.closeReason})` : status;
+    rec.closedAt = this.#clock.now();
+  }
+
+  #onFill(f: Fill): void {
+    const ours: FillSide = f.maker.userId === US ? f.maker : f.taker;
+    const origin = f.maker.userId === US ? 'offer' : 'wager';
+    const now = this.#clock.now();
+    const bookKey = bookKeyOf(ours.selection);
+    const row: FillRow = {
+      t: now,
+      txID: f.txID,
+      orderID: ours.orderId,
+      strategy: decodeReference(ours.userReference)?.strategyId ?? '',
+      gameID: f.gameId,
+      market: bookKey,
+      selection: selectionLabel(ours.selection),
+      origin,
+      isPostArb: f.isPostArb && origin === 'wager',
+      odds: ours.money.odds,
+      amount: ours.money.amount,
+      risk: ours.money.risk,
+      win: ours.money.win,
+      commissionOnWin: ours.money.commissionOnWin,
+      commissionOnLoss: ours.money.commissionOnLoss,
+    };
+    const rec: OwnFillRecord = { row, selection: ours.selection, bookKey, values: [this.#fairValue(f.gameId, ours.selection, row), null, null] };
+    this.#fills.push(rec);
+    MARKOUT_MS.forEach((ms, i) => this.#schedule(() => (rec.values[i + 1] = this.#fairValue(f.gameId, ours.selection, row)), ms));
+    const order = this.#orderByEngineId.get(ours.orderId);
+    if (order && origin === 'offer') {
+      order.filled += ours.money.amount;
+      if (f.makerOrderAfter.status === 'filled') {
+        order.status = 'filled';
+        order.closedAt = now;
+      }
+    } else if (!order && origin === 'wager') {
+      // A taker order that matched in full never rested: name it by the fill.
+      for (const r of this.#orders.values()) {
+        if (r.orderID === '' && r.userReference === ours.userReference) {
+          r.orderID = ours.orderId;
+          r.selection = selectionLabel(ours.selection);
+          this.#orderByEngineId.set(ours.orderId, r);
+          break;
+        }
+      }
+    }
+    this.#noteLiability(f.gameId);
+  }
+
+  #fairValue(gameID: string, selection: Selection, f: { win: number; risk: number }): number | null {
+    const p = this.#fair(gameID, selection);
+    return p === null ? null : valueAt(p, f);
+  }
+
+  /** Win probability of a selection at the recorded market's consensus; the last one known when the book has none now. */
+  #fair(gameID: string, selection: Selection): number | null {
+    const key = `${gameID}|${bookKeyOf(selection)}`;
+    const p0 = consensusFair(this.#x.recorded.game(gameID)?.books.get(bookKeyOf(selection)));
+    if (p0 !== null) this.#lastFair.set(key, p0);
+    const p = p0 ?? this.#lastFair.get(key) ?? null;
+    if (p === null) return null;
+    return sideIndexOf(selection) === 0 ? p : 1 - p;
+  }
+
+  #noteLiability(gameID: string): number {
+    const l = this.#x.engine.gameLiability(US, gameID);
+    this.#maxGameLiability.set(gameID, Math.min(this.#maxGameLiability.get(gameID) ?? 0, l));
+    return l;
+  }
+
+  // ------------------------------------------------------------ samples
+
+  /** One sample of every series, at the virtual clock's now. */
+  sample(): void {
+    const t = this.#clock.now();
+    const { settled, marked } = this.#pnlNow();
+    const total = settled + marked;
+    this.#pnl.push([t, settled, marked, total]);
+    this.#peak = Math.max(this.#peak, total);
+    this.#maxDrawdown = Math.max(this.#maxDrawdown, this.#peak - total);
+    let all = 0;
+    const games = new Set(this.#fills.map((f) => f.row.gameID));
+    for (const o of this.#x.engine.openOrders(US)) games.add(o.gameId);
+    for (const g of games) {
+      if (this.#x.engine.game(g)?.ended) continue;
+      const withResting = this.#noteLiability(g);
+      all += withResting;
+      let s = this.#liability.get(g);
+      if (!s) this.#liability.set(g, (s = []));
+      s.push([t, withResting, this.#matchedLiability(g)]);
+    }
+    this.#maxLiability = Math.min(this.#maxLiability, all);
+    this.#sampleQuotes(t);
+  }
+
+  #matchedLiability(gameID: string): number {
+    // The engine's figure counts resting orders too; this one is the matched bets' alone.
+    const positions: Position[] = [];
+    const rate = this.#x.engine.account(US)?.commissionRate ?? 0;
+    for (const b of this.#x.engine.betsOfGame(gameID)) {
+      if (b.userId !== US || b.grade !== null) continue;
+      positions.push({ selection: b.selection, amount: b.money.amount, odds: b.money.odds, commissionRate: b.origin === 'wager' && !b.isPostArb ? rate : 0 });
+    }
+    return positions.length === 0 ? 0 : worstCaseLiability(positions);
+  }
+
+  #sampleQuotes(t: number): void {
+    const best = new Map<string, [number | null, number | null]>();
+    for (const o of this.#x.engine.openOrders(US)) {
+      const listedSide: 0 | 1 = sideIndexOf(o.selection) === 0 ? 1 : 0;
+      const key = `${o.gameId}|${o.bookKey}`;
+      const cur = best.get(key) ?? [null, null];
+      const listed = invertOdds(o.odds);
+      const prev = cur[listedSide];
+      if (prev === null || oddsRank(listed) > oddsRank(prev)) cur[listedSide] = listed;
+      best.set(key, cur);
+    }
+    for (const [key, ours] of best) {
+      const [gameID, bookKey] = key.split('|') as [string, string];
+      const book = this.#x.recorded.game(gameID)?.books.get(bookKey);
+      const mkt = [0, 1].map((i) => book?.sides[i as 0 | 1].offers.find((x) => this.#x.recorded.available(x) > 0)?.odds ?? null);
+      let rows = this.#quotes.get(key);
+      if (!rows) this.#quotes.set(key, (rows = []));
+      rows.push([t, ours[0], mkt[0] ?? null, ours[1], mkt[1] ?? null]);
+    }
+  }
+
+  #pnlNow(): { settled: number; marked: number } {
+    let settled = 0;
+    let marked = 0;
+    for (const g of this.#grades.values()) settled += g.result;
+    for (const f of this.#fills) {
+      if (this.#grades.has(f.row.txID)) continue;
+      const v = this.#fairValue(f.row.gameID, f.selection, f.row);
+      if (v !== null) marked += v;
+    }
+    return { settled, marked };
+  }
+
+  // ------------------------------------------------------------ the end
+
+  finish(runtimeStats: { riskRejected: number; exchangeRejected: number; postArb: number }, gameInfo: (id: string) => { league: string; name: string } | null) {
+    const { settled, marked } = this.#pnlNow();
+    let commissionPaid = 0;
+    for (const g of this.#grades.values()) commissionPaid += g.fee;
+    let accrued = 0;
+    const byGame = new Map<string, Acc & { markets: Map<string, Acc> }>();
+    const byMarket = new Map<string, Acc>();
+    const byStrategy = new Map<string, Acc>();
+    let makerFills = 0;
+    let maker = 0;
+    let taker = 0;
+    for (const f of this.#fills) {
+      const grade = this.#grades.get(f.row.txID);
+      const settledPnl = grade ? grade.result : 0;
+      const markedPnl = grade ? 0 : (this.#fairValue(f.row.gameID, f.selection, f.row) ?? 0);
+      if (!grade && f.row.origin === 'wager') accrued += Math.max(f.row.commissionOnWin, f.row.commissionOnLoss);
+      const g = byGame.get(f.row.gameID) ?? { ...acc(), markets: new Map<string, Acc>() };
+      byGame.set(f.row.gameID, g);
+      const gm = g.markets.get(f.bookKey) ?? acc();
+      g.markets.set(f.bookKey, gm);
+      const m = byMarket.get(f.selection.type) ?? acc();
+      byMarket.set(f.selection.type, m);
+      const s = byStrategy.get(f.row.strategy) ?? acc();
+      byStrategy.set(f.row.strategy, s);
+      for (const a of [g, gm, m, s]) {
+        a.fills++;
+        if (f.row.origin === 'offer') a.makerVolume += f.row.amount;
+        else a.takerVolume += f.row.amount;
+        a.settledPnl += settledPnl;
+        a.markedPnl += markedPnl;
+      }
+      if (f.row.origin === 'offer') {
+        makerFills++;
+        maker += f.row.amount;
+      } else taker += f.row.amount;
+    }
+    const orders = [...this.#orders.values()];
+    const accepted = orders.filter((o) => !o.status.startsWith('rejected'));
+    const row = (a: Acc): BreakdownRow => ({ fills: a.fills, makerVolume: a.makerVolume, takerVolume: a.takerVolume, settledPnl: a.settledPnl, markedPnl: a.markedPnl });
+    const games: GameRow[] = [...byGame.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([gameID, a]) => {
+        const score = this.#scores.get(gameID) ?? null;
+        const info = gameInfo(gameID);
+        const settlement: GameRow['settlement'] = score ? 'settled' : a.fills > 0 ? 'marked' : 'none';
+        return {
+          gameID,
+          league: info?.league ?? '',
+          name: info?.name ?? '',
+          settlement,
+          score,
+          maxLiability: this.#maxGameLiability.get(gameID) ?? 0,
+          ...row(a),
+          markets: [...a.markets.entries()].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)).map(([market, r]) => ({ market, ...row(r) })),
+        };
+      });
+    const markout = (i: number): MarkoutMetrics => {
+      let n = 0;
+      let total = 0;
+      let stake = 0;
+      for (const f of this.#fills) {
+        const v = f.values[i + 1];
+        if (v === null || v === undefined) continue;
+        n++;
+        total += v;
+        stake += f.row.amount;
+      }
+      return { fills: n, total, perStake: stake > 0 ? total / stake : 0 };
+    };
+    const metrics: BacktestMetrics = {
+      pnl: { settled, marked, total: settled + marked, commissionPaid, commissionAccrued: accrued },
+      volume: { fills: this.#fills.length, makerFills, takerFills: this.#fills.length - makerFills, maker, taker },
+      orders: {
+        placed: accepted.length,
+        cancelled: this.#cancelled,
+        refusedByRisk: runtimeStats.riskRejected,
+        rejectedByExchange: orders.length - accepted.length,
+        postArb: runtimeStats.postArb,
+        fillRatio: accepted.length > 0 ? accepted.filter((o) => o.filled > 0).length / accepted.length : 0,
+        stakeFillRatio: accepted.reduce((s, o) => s + o.bet, 0) > 0 ? accepted.reduce((s, o) => s + o.filled, 0) / accepted.reduce((s, o) => s + o.bet, 0) : 0,
+      },
+      markout: { '5s': markout(0), '60s': markout(1) },
+      maxDrawdown: this.#maxDrawdown,
+      maxLiability: this.#maxLiability,
+    };
+    const quotes = [...this.#quotes.entries()]
+      .map(([key, rows]) => ({ key, rows, fills: this.#fills.filter((f) => `${f.row.gameID}|${f.bookKey}` === key).length }))
+      .sort((a, b) => b.fills - a.fills || b.rows.length - a.rows.length || (a.key < b.key ? -1 : 1))
+      .slice(0, QUOTE_SERIES_KEPT)
+      .map(({ key, rows }) => ({ gameID: key.split('|')[0]!, bookKey: key.split('|')[1]!, rows }));
+    const series: Omit<BacktestSeries, 'sampleMs'> = {
+      pnl: this.#pnl,
+      liability: Object.fromEntries([...this.#liability.entries()].sort(([a], [b]) => (a < b ? -1 : 1))),
+      quotes,
+      markouts: this.#fills.map((f) => [f.row.t, f.row.amount, ...f.values]),
+    };
+    return {
+      metrics,
+      games,
+      markets: [...byMarket.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([market, a]) => ({ market, ...row(a) })),
+      strategies: [...byStrategy.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([strategy, a]) => ({ strategy, ...row(a) })),
+      series,
+      fills: this.#fills.map((f) => f.row),
+      orders: orders.map((o): OrderRow => ({ ...o })),
+    };
+  }
+}

@@ -1,0 +1,153 @@
+/**
+ * The backtest report (report.json), format version 1. Every value comes from the virtual
+ * clock and the recording, never from the machine: the same recording, config and seed give
+ * the same bytes. Money is full precision; times are ms since the epoch (exchange time).
+ */
+export const REPORT_FORMAT = 'linesmith.backtest-report';
+export const REPORT_VERSION = 1;
+
+export interface PnlMetrics {
+  /** Graded P&L of the games with a recorded result, net of commission. */
+  readonly settled: number;
+  /** Open bets (games without a result) valued at the last consensus fair price. */
+  readonly marked: number;
+  readonly total: number;
+  /** Commission on graded fills. */
+  readonly commissionPaid: number;
+  /** Commission the marked (ungraded) taker fills would pay on the outcome they lose or win. */
+  readonly commissionAccrued: number;
+}
+
+export interface MarkoutMetrics {
+  /** Fills that had a fair price at the horizon. */
+  readonly fills: number;
+  /** Σ over fills of the fill's value at the fair price `horizon` later (positive: we were right). */
+  readonly total: number;
+  /** total / Σ stake: value per unit staked. */
+  readonly perStake: number;
+}
+
+export interface BreakdownRow {
+  readonly fills: number;
+  readonly makerVolume: number;
+  readonly takerVolume: number;
+  readonly settledPnl: number;
+  readonly markedPnl: number;
+}
+
+export interface GameRow extends BreakdownRow {
+  readonly gameID: string;
+  readonly league: string;
+  readonly name: string;
+  /** `settled`: a recorded result graded it; `marked`: none, valued at the last fair price. */
+  readonly settlement: 'settled' | 'marked' | 'none';
+  readonly score: { readonly away: number; readonly home: number } | null;
+  /** Most negative worst case seen on the game, resting orders included (≤ 0). */
+  readonly maxLiability: number;
+  readonly markets: readonly (BreakdownRow & { readonly market: string })[];
+}
+
+export interface BacktestMetrics {
+  readonly pnl: PnlMetrics;
+  readonly volume: { readonly fills: number; readonly makerFills: number; readonly takerFills: number; readonly maker: number; readonly taker: number };
+  readonly orders: {
+    readonly placed: number;
+    readonly cancelled: number;
+    readonly refusedByRisk: number;
+    readonly rejectedByExchange: number;
+    readonly postArb: number;
+    /** Orders with at least one fill / orders placed. */
+    readonly fillRatio: number;
+    /** Stake matched / stake offered, over every order placed. */
+    readonly stakeFillRatio: number;
+  };
+  readonly markout: { readonly '5s': MarkoutMetrics; readonly '60s': MarkoutMetrics };
+  /** Largest fall of total P&L (settled + marked, sampled) from a previous high (≥ 0). */
+  readonly maxDrawdown: number;
+  /** Most negative worst case over all games at once, resting orders included (≤ 0). */
+  readonly maxLiability: number;
+}
+
+/** `[t, value…]` rows, sampled on the virtual clock. */
+export type SeriesRow = readonly number[];
+
+export interface BacktestSeries {
+  readonly sampleMs: number;
+  /** [t, settled, marked, total] */
+  readonly pnl: readonly SeriesRow[];
+  /** Per game: [t, worst case with resting orders, worst case of matched bets only] */
+  readonly liability: Readonly<Record<string, readonly SeriesRow[]>>;
+  /** Per game and book, our best listed odds against the recorded market's, per side: [t, ours0, market0, ours1, market1] (null: none). */
+  readonly quotes: readonly { readonly gameID: string; readonly bookKey: string; readonly rows: readonly (readonly (number | null)[])[] }[];
+  /** One row per fill: [t, stake, value at fill, value 5 s later, value 60 s later] (null: no fair price). */
+  readonly markouts: readonly (readonly (number | null)[])[];
+}
+
+export interface BacktestReport {
+  readonly format: typeof REPORT_FORMAT;
+  readonly version: number;
+  readonly run: {
+    readonly config: string;
+    readonly strategies: readonly { readonly id: string; readonly module: string; readonly params: unknown }[];
+    readonly recording: { readonly files: readonly string[]; readonly sessions: readonly string[]; readonly start: number; readonly end: number; readonly complete: boolean };
+    readonly seed: number;
+    readonly fillModel: unknown;
+    readonly latency: unknown;
+    readonly balance: number;
+    readonly commission: number;
+  };
+  readonly input: {
+    readonly events: number;
+    readonly priceFrames: number;
+    readonly malformedFrames: number;
+    readonly unknownFrameTypes: number;
+    readonly badLines: number;
+    /** The first skipped lines, `file:line: problem: detail`. */
+    readonly problems: readonly string[];
+  };
+  readonly metrics: BacktestMetrics;
+  readonly games: readonly GameRow[];
+  readonly markets: readonly (BreakdownRow & { readonly market: string })[];
+  readonly strategies: readonly (BreakdownRow & { readonly strategy: string })[];
+  readonly execution: Readonly<Record<string, number>>;
+  /** Games whose bets were valued at the last fair price because the recording has no result. */
+  readonly notes: readonly string[];
+  readonly series: BacktestSeries;
+}
+
+/** One of our fills, for fills.csv. */
+export interface FillRow {
+  readonly t: number;
+  readonly txID: string;
+  readonly orderID: string;
+  readonly strategy: string;
+  readonly gameID: string;
+  readonly market: string;
+  readonly selection: string;
+  readonly origin: 'offer' | 'wager';
+  readonly isPostArb: boolean;
+  readonly odds: number;
+  readonly amount: number;
+  readonly risk: number;
+  readonly win: number;
+  readonly commissionOnWin: number;
+  readonly commissionOnLoss: number;
+}
+
+/** One of our orders, for orders.csv. */
+export interface OrderRow {
+  readonly placedAt: number;
+  readonly orderID: string;
+  readonly userReference: string;
+  readonly strategy: string;
+  readonly gameID: string;
+  readonly market: string;
+  readonly selection: string;
+  readonly orderType: string;
+  readonly odds: number;
+  readonly bet: number;
+  readonly filled: number;
+  /** open, filled, cancelled, expired, or rejected with its errorType. */
+  readonly status: string;
+  readonly closedAt: number | null;
+}

@@ -1,0 +1,127 @@
+import { randomUUID } from 'node:crypto';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { rm, writeFile } from 'node:fs/promises';
+import { serialize } from 'node:v8';
+import { Worker } from 'node:worker_threads';
+import { parse, stringify } from 'yaml';
+import { BacktestConfigError } from './errors.ts';
+import type { BacktestResult } from './run.ts';
+import type { Tape } from './tape.ts';
+
+/** One `--sweep key=v1,v2,…`: a config path and the values it takes. */
+export interface SweepAxis {
+  readonly key: string;
+  readonly values: readonly string[];
+}
+
+export type Variant = Readonly<Record<string, string>>;
+
+export function parseSweepAxis(text: string): SweepAxis {
+  const eq = text.indexOf('=');
+  const key = eq > 0 ? text.slice(0, eq).trim() : '';
+  const values = eq > 0 ? text.slice(eq + 1).split(',').map((v) => v.trim()) : [];
+  if (!/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/.test(key) || values.length === 0 || values.some((v) => v === '')) {
+    throw new BacktestConfigError(`invalid --sweep ${JSON.stringify(text)}: write key=v1,v2,… with a dotted config path, e.g. strategies.quotes.params.halfSpread=0.02,0.03`);
+  }
+  return { key, values };
+}
+
+/** Every combination of the axes (several keys make a grid), first key slowest. */
+export function sweepGrid(axes: readonly SweepAxis[]): Variant[] {
+  let out: Record<string, string>[] = [{}];
+  for (const a of axes) out = out.flatMap((v) => a.values.map((x) => ({ ...v, [a.key]: x })));
+  return out;
+}
+
+/** `0.02` → 0.02, `true` → true, anything else stays text. */
+function scalar(v: string): unknown {
+  if (v === 'true' || v === 'false') return v === 'true';
+  if (v !== '' && Number.isFinite(Number(v))) return Number(v);
+  return v;
+}
+
+/**
+ * The config text with a variant's values set. A path walks mappings by key and lists by
+ * the `id` of their entries (or an index): `strategies.quotes.params.halfSpread`. Missing
+ * mappings are created; the result is validated like any config file, so a misspelt key
+ * fails before any replay.
+ */
+export function applyVariant(configText: string, variant: Variant): string {
+  const doc: unknown = parse(configText) ?? {};
+  for (const [path, value] of Object.entries(variant)) {
+    const parts = path.split('.');
+    let node = doc as Record<string, unknown> | unknown[];
+    parts.forEach((part, i) => {
+      const last = i === parts.length - 1;
+      if (Array.isArray(node)) {
+        const idx = node.findIndex((e) => typeof e === 'object' && e !== null && (e as { id?: unknown }).id === part);
+        const at = idx >= 0 ? idx : /^\d+$/.test(part) ? Number(part) : -1;
+        if (at < 0 || at >= node.length) throw new BacktestConfigError(`--sweep ${path}: no entry with id ${JSON.stringify(part)}`);
+        if (last) node[at] = scalar(value);
+        else node = node[at] as Record<string, unknown>;
+        return;
+      }
+      if (typeof node !== 'object' || node === null) throw new BacktestConfigError(`--sweep ${path}: ${parts.slice(0, i).join('.')} is not a mapping`);
+      if (last) node[part] = scalar(value);
+      else {
+        if (node[part] === undefined || node[part] === null) node[part] = {};
+        node = node[part] as Record<string, unknown>;
+      }
+    });
+  }
+  return stringify(doc);
+}
+
+export interface SweepJob {
+  readonly configText: string;
+  readonly configPath: string;
+  readonly tapePath: string;
+  readonly seed?: number;
+}
+
+export interface SweepOutcome {
+  readonly variant: Variant;
+  readonly result: BacktestResult | null;
+  readonly error: string | null;
+  readonly replayMs: number;
+}
+
+/**
+ * Run the variants on worker threads, one per core, every worker replaying the same
+ * pre-parsed tape (serialised once). Outcomes come back in variant order.
+ */
+export async function runSweep(tape: Tape, configText: string, configPath: string, variants: readonly Variant[], options: { seed?: number; workers?: number; onDone?: (done: number, total: number) => void } = {}): Promise<SweepOutcome[]> {
+  const tapePath = join(tmpdir(), `linesmith-tape-${randomUUID()}.bin`);
+  await writeFile(tapePath, serialize(tape));
+  const out = new Array<SweepOutcome>(variants.length);
+  let next = 0;
+  let done = 0;
+  const workers = Math.max(1, Math.min(options.workers ?? availableParallelism(), variants.length));
+  const runOne = (i: number) =>
+    new Promise<void>((resolve) => {
+      const variant = variants[i]!;
+      const job: SweepJob = { configText: applyVariant(configText, variant), configPath, tapePath, ...(options.seed !== undefined ? { seed: options.seed } : {}) };
+      const w = new Worker(new URL('./sweep-worker.mjs', import.meta.url), { workerData: job });
+      let settled = false;
+      const finish = (o: Omit<SweepOutcome, 'variant'>) => {
+        if (settled) return;
+        settled = true;
+        out[i] = { variant, ...o };
+        options.onDone?.(++done, variants.length);
+        resolve();
+      };
+      w.once('message', (m: { result: BacktestResult | null; error: string | null; replayMs: number }) => finish(m));
+      w.once('error', (err) => finish({ result: null, error: err.message, replayMs: 0 }));
+      w.once('exit', (code) => finish({ result: null, error: `worker exited with code ${code}`, replayMs: 0 }));
+    });
+  const lane = async () => {
+    for (let i = next++; i < variants.length; i = next++) await runOne(i);
+  };
+  try {
+    await Promise.all(Array.from({ length: workers }, lane));
+  } finally {
+    await rm(tapePath, { force: true });
+  }
+  return out;
+}

@@ -1,0 +1,181 @@
+import { BOOK_COLLECTIONS } from '../exchange/schemas/book-order.ts';
+import { OrderbookGame } from '../exchange/schemas/exchange.ts';
+import type { PriceFeedEvent } from '../exchange/schemas/price-feed.ts';
+import { createPriceFrameChecker, type PriceParseMode } from '../exchange/socket/price-parse.ts';
+import type { FeedName, MetaData, SnapshotReason } from '../record/format.ts';
+import { RecordingReader, type RecordingReadError } from '../record/reader.ts';
+import { BacktestInputError, formatInputProblem, type InputProblem } from './errors.ts';
+
+/** The score of one side in a recorded result. */
+export interface TapeScore {
+  readonly id: string;
+  readonly score: number;
+}
+
+/**
+ * One replayable step of a recording, parsed and checked once. A tape is the pre-parsed
+ * cache of a recording: built once, then replayed by every backtest and sweep variant.
+ */
+export type TapeItem =
+  | { readonly t: number; readonly kind: 'price'; readonly event: PriceFeedEvent }
+  | { readonly t: number; readonly kind: 'snapshot'; readonly batch: number; readonly reason: SnapshotReason; readonly game: OrderbookGame }
+  | { readonly t: number; readonly kind: 'snapshotDone'; readonly batch: number; readonly reason: SnapshotReason }
+  | { readonly t: number; readonly kind: 'gap'; readonly feed: FeedName; readonly from: number; readonly to: number; readonly resumed: boolean }
+  | { readonly t: number; readonly kind: 'result'; readonly gameID: string; readonly away: TapeScore; readonly home: TapeScore }
+  | { readonly t: number; readonly kind: 'user'; readonly frame: unknown };
+
+export interface TapeStats {
+  readonly lines: number;
+  readonly priceFrames: number;
+  readonly userFrames: number;
+  /** Frames a live client would also have skipped: not valid JSON, or not the contract's shape. */
+  readonly malformedFrames: number;
+  readonly unknownFrameTypes: number;
+  /** Lines the reader could not use (corrupt, truncated, not a record). */
+  readonly badLines: number;
+  /** Orders of the recording account (from its user feed), and their listings taken out of the book. */
+  readonly ownOrders: number;
+  readonly ownListingsRemoved: number;
+}
+
+export interface Tape {
+  readonly files: readonly string[];
+  readonly meta: readonly MetaData[];
+  readonly items: readonly TapeItem[];
+  readonly stats: TapeStats;
+  /** Every skipped line, file:line first; the report lists them. */
+  readonly problems: readonly InputProblem[];
+  /** Whether the recording was closed cleanly (an `end` record). */
+  readonly complete: boolean;
+}
+
+export interface LoadTapeOptions {
+  /** Stop at the first bad line (`--strict`) instead of skipping it. */
+  readonly strict?: boolean;
+  /** Keep user-feed frames (parity checks); the replay itself makes its own user feed. */
+  readonly userFrames?: boolean;
+  readonly parseMode?: PriceParseMode;
+  /** Called for every problem as it is found. */
+  readonly onProblem?: (p: InputProblem) => void;
+}
+
+const MAX_PROBLEMS_KEPT = 1_000;
+
+/**
+ * Read recording files (or directories of them) into a tape: frames go through the live
+ * price feed's own checks, snapshots through the REST client's schema. A bad line is
+ * reported with its file and line and skipped, or stops the load under `strict`.
+ */
+export async function loadTape(paths: readonly string[], options: LoadTapeOptions = {}): Promise<Tape> {
+  const strict = options.strict ?? false;
+  const check = createPriceFrameChecker(options.parseMode ?? 'fast');
+  const items: TapeItem[] = [];
+  const meta: MetaData[] = [];
+  const files = new Set<string>();
+  const problems: InputProblem[] = [];
+  const stats = { lines: 0, priceFrames: 0, userFrames: 0, malformedFrames: 0, unknownFrameTypes: 0, badLines: 0 };
+  let complete = false;
+  /** Orders of the recording account, from its user feed: replayed by the engine, so not market liquidity. */
+  const own = new Set<string>();
+  const report = (p: InputProblem) => {
+    if (problems.length < MAX_PROBLEMS_KEPT) problems.push(p);
+    options.onProblem?.(p);
+    if (strict) throw new BacktestInputError(`${formatInputProblem(p)} (--strict: stopping)`, p);
+  };
+  const reader = new RecordingReader(paths, {
+    strict: false,
+    onError: (err: RecordingReadError) => {
+      stats.badLines++;
+      report({ file: err.file, line: err.line, problem: err.problem, detail: err.detail });
+    },
+  });
+  for await (const { file, line, record: r } of reader) {
+    stats.lines++;
+    files.add(file);
+    switch (r.k) {
+      case 'meta':
+        meta.push(r.d);
+        break;
+      case 'price': {
+        stats.priceFrames++;
+        const out = r.d !== undefined ? check(r.d) : ({ ok: false, problem: 'malformed', reason: 'not JSON' } as const);
+        if (out.ok) items.push({ t: r.t, kind: 'price', event: out.event });
+        else if (out.problem === 'unknownType') stats.unknownFrameTypes++;
+        else {
+          stats.malformedFrames++;
+          report({ file, line, problem: 'frame', detail: out.reason });
+        }
+        break;
+      }
+      case 'user':
+        stats.userFrames++;
+        noteOwnOrders(r.d, own);
+        if (options.userFrames) items.push({ t: r.t, kind: 'user', frame: r.d ?? r.raw });
+        break;
+      case 'snapshot': {
+        const g = OrderbookGame.safeParse(r.d.game);
+        if (g.success) items.push({ t: r.t, kind: 'snapshot', batch: r.d.batch, reason: r.d.reason, game: g.data });
+        else {
+          stats.badLines++;
+          const issue = g.error.issues[0];
+          report({ file, line, problem: 'snapshot', detail: issue ? `d.game.${issue.path.join('.')}: ${issue.message}` : 'invalid game' });
+        }
+        break;
+      }
+      case 'snapshotDone':
+        items.push({ t: r.t, kind: 'snapshotDone', batch: r.d.batch, reason: r.d.reason });
+        break;
+      case 'gap':
+        items.push({ t: r.t, kind: 'gap', feed: r.d.feed, from: r.d.from, to: r.d.to, resumed: r.d.resumed });
+        break;
+      case 'result':
+        items.push({ t: r.t, kind: 'result', gameID: r.d.gameID, away: { id: r.d.away.id, score: r.d.away.score }, home: { id: r.d.home.id, score: r.d.home.score } });
+        break;
+      case 'end':
+        complete = true;
+        break;
+    }
+  }
+  // Files are read in name order, which is time order; a recording spliced from several
+  // sessions may still step back in time, and a replay clock cannot.
+  let last = -Infinity;
+  for (const it of items) {
+    if (it.t < last) (it as { t: number }).t = last;
+    else last = it.t;
+  }
+  const ownRemoved = own.size > 0 ? removeOwnOrders(items, own) : 0;
+  if (items.length === 0) throw new BacktestInputError(`nothing to replay in ${paths.join(', ')} (${stats.lines} records read)`, null);
+  return { files: [...files], meta, items, stats: { ...stats, ownOrders: own.size, ownListingsRemoved: ownRemoved }, problems, complete };
+}
+
+function noteOwnOrders(d: unknown, own: Set<string>): void {
+  if (typeof d !== 'object' || d === null) return;
+  for (const k of ['matched', 'unmatched'] as const) {
+    const part = (d as Record<string, unknown>)[k];
+    const id = typeof part === 'object' && part !== null ? (part as Record<string, unknown>)['orderID'] : undefined;
+    if (typeof id === 'string') own.add(id);
+  }
+}
+
+/**
+ * A recording of a session that traded lists its own orders in the book. In the replay our
+ * orders are the engine's, so the recorded ones are taken out of every side and snapshot.
+ */
+function removeOwnOrders(items: TapeItem[], own: ReadonlySet<string>): number {
+  let removed = 0;
+  const keep = <T extends { id: string }>(list: readonly T[]): T[] => {
+    const out = list.filter((o) => !own.has(o.id));
+    removed += list.length - out.length;
+    return out;
+  };
+  items.forEach((it, i) => {
+    if (it.kind === 'price' && it.event.type === 'orderUpdate' && it.event.payload.sideOrders.some((o) => own.has(o.id))) {
+      items[i] = { ...it, event: { ...it.event, payload: { ...it.event.payload, sideOrders: keep(it.event.payload.sideOrders) } } };
+    } else if (it.kind === 'snapshot') {
+      const g: Record<string, unknown> = { ...it.game };
+      for (const c of BOOK_COLLECTIONS) g[c] = keep(it.game[c]);
+      items[i] = { ...it, game: g as OrderbookGame };
+    }
+  });
+  return removed;
+}

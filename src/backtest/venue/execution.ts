@@ -1,0 +1,411 @@
+import type { GameState } from '../../book/types.ts';
+import { MatchingEngine } from '../../engine/engine.ts';
+import type { EngineEvent, Fill, OrderView, PlaceEntry as EnginePlaceEntry, PlaceInput, PlaceOutcome } from '../../engine/types.ts';
+import type { OrderbookGame } from '../../exchange/schemas/exchange.ts';
+import type { Game } from '../../exchange/schemas/game.ts';
+import type { PriceFeedEvent } from '../../exchange/schemas/price-feed.ts';
+import { bookKeyOf, oppositeSelection, sideIndexOf, type Score } from '../../markets/types.ts';
+import { selectionFromWire, wireFromSelection } from '../../markets/wire-selection.ts';
+import { invertOdds, oddsRank, payout } from '../../odds/american.ts';
+import type { ManualTimeSource } from '../../shared/time.ts';
+import { applyLevelFlows, type FillModelConfig, type QueuedOrder } from './queue-model.ts';
+import { RecordedMarket, type SideFlows } from './recorded-market.ts';
+
+/** The engine's user ids of the backtest: us, the recorded makers, the recorded takers. */
+export const US = 'backtest';
+const MARKET = 'recorded-market';
+const FLOW = 'recorded-flow';
+
+const EPS = 1e-9;
+const UNLIMITED = 1e15;
+
+export interface ExecutionOptions {
+  readonly time: ManualTimeSource;
+  readonly fillModel: FillModelConfig;
+  readonly balance: number;
+  readonly commission: number;
+  /** Every engine event that concerns our account, after the call that made it. */
+  readonly onOwnEvent: (e: EngineEvent) => void;
+  /** The final outcome of each order of ours that reached the exchange. */
+  readonly onPlaceOutcome?: (input: PlaceInput, outcome: PlaceOutcome) => void;
+}
+
+export interface ExecutionStats {
+  /** Recorded orders put into the engine for one of our crossing orders to meet. */
+  mirrored: number;
+  /** Recorded orders that crossed one of ours, so could not be put in (a crossed book). */
+  mirrorRefused: number;
+  /** Our resting orders filled by recorded takers, and the stake. */
+  passiveFills: number;
+  passiveStake: number;
+  /** Recorded liquidity we took. */
+  takenStake: number;
+}
+
+interface Resting {
+  readonly side: string;
+  readonly q: QueuedOrder;
+  readonly gameID: string;
+  readonly bookKey: string;
+  readonly listedSide: 0 | 1;
+  readonly listedOdds: number;
+}
+
+interface Ticket {
+  readonly gameID: string;
+  readonly bookKey: string;
+  readonly side: 0 | 1;
+  readonly minRank: number;
+  readonly at: number;
+  readonly done: (outcome: PlaceOutcome) => void;
+}
+
+const sideKey = (gameID: string, bookKey: string, side: 0 | 1) => `${gameID}|${bookKey}|${side}`;
+
+/**
+ * The exchange of a backtest: our orders in the engine replica, against the recorded market.
+ * The engine holds only our orders. When one of ours could cross, the recorded orders it
+ * could meet are put into the engine just for that instant, so the engine's own rules
+ * decide (order types, postArb band, fillOrKill, live delay, liability, commission), and
+ * what we took is gone from the recorded book for us. Our resting orders fill from the
+ * recorded takers' volume through the queue model, as takes by a recorded taker, so money
+ * and positions again come from the engine.
+ */
+export class BacktestExecution {
+  readonly engine: MatchingEngine;
+  readonly recorded = new RecordedMarket();
+  readonly stats: ExecutionStats = { mirrored: 0, mirrorRefused: 0, passiveFills: 0, passiveStake: 0, takenStake: 0 };
+  readonly #o: ExecutionOptions;
+  readonly #resting = new Map<string, Resting>();
+  readonly #bySide = new Map<string, Resting[]>();
+  readonly #mirrors = new Map<string, string>(); // engine order id → recorded order id
+  readonly #tickets = new Map<number, Ticket>();
+  readonly #ended = new Set<string>();
+  readonly #snapshots = new Map<string, OrderbookGame>();
+  #seq = 0;
+  #armedAt: number | null = null;
+
+  constructor(o: ExecutionOptions) {
+    this.#o = o;
+    this.engine = new MatchingEngine({ clock: o.time.clock });
+    this.engine.addUser({ id: US, balance: o.balance, commissionRate: o.commission });
+    this.engine.addUser({ id: MARKET, balance: UNLIMITED, commissionRate: 0 });
+    this.engine.addUser({ id: FLOW, balance: UNLIMITED, commissionRate: 0 });
+    this.engine.onEvent((e) => this.#onEngineEvent(e));
+  }
+
+  /** The latest recorded snapshot of each game: the account's first view of the board. */
+  snapshots(): OrderbookGame[] {
+    return [...this.#snapshots.values()];
+  }
+
+  game(id: string): GameState | undefined {
+    return this.recorded.game(id);
+  }
+
+  // ------------------------------------------------------------ the recorded market
+
+  applySnapshot(g: OrderbookGame, t: number): void {
+    this.#settleVanished(t);
+    this.#snapshots.set(g.id, g);
+    const before = this.recorded.game(g.id);
+    this.recorded.applySnapshot(g, t);
+    this.#ensureGame(g, g.live === true);
+    // A snapshot after a reconnect replaces sides wholesale: what is ahead of us is capped to what is there.
+    if (before) for (const r of this.#resting.values()) if (r.gameID === g.id) this.#capFront(r);
+  }
+
+  applyPrice(e: PriceFeedEvent, t: number): void {
+    this.#settleVanished(t);
+    switch (e.type) {
+      case 'orderUpdate': {
+        const flows = this.recorded.applyOrderUpdate(e.payload, t);
+        if (e.payload.live === true) this.#goLive(e.payload.gameID);
+        if (flows) this.#applyFlows(flows);
+        return;
+      }
+      case 'matchedVolumeUpdate':
+        for (const f of this.recorded.applyMatchedVolume(e.payload, t)) this.#applyFlows(f);
+        return;
+      case 'gameUpdate': {
+        const ended = e.payload.ended === true || e.messageType === 'marketClosed';
+        this.recorded.upsertGame(e.payload, t, ended);
+        this.#ensureGame(e.payload, e.payload.live === true);
+        if (ended) this.#endGame(e.payload.id);
+        return;
+      }
+    }
+  }
+
+  /** The recorded final score: our bets on the game are graded by the engine. */
+  settle(gameID: string, score: Score): void {
+    if (!this.engine.game(gameID)) return;
+    this.#ended.add(gameID);
+    this.engine.settleGame(gameID, score);
+    this.#arm();
+  }
+
+  /** Before anything at `t`: orders that vanished earlier without matching volume were cancels. */
+  #settleVanished(t: number): void {
+    for (const f of this.recorded.settle(t)) this.#applyFlows(f);
+  }
+
+  #ensureGame(g: Game, live: boolean): void {
+    if (this.engine.game(g.id)) {
+      if (live) this.#goLive(g.id);
+      return;
+    }
+    const away = g.participants.find((p) => p.homeAway === 'away') ?? g.participants[0]!;
+    const home = g.participants.find((p) => p.homeAway === 'home') ?? g.participants[1]!;
+    const start = g.start ? Date.parse(g.start) : this.#o.time.clock.now();
+    this.engine.addGame({
+      id: g.id,
+      parentGameID: g.parentGameID ?? null,
+      league: g.league,
+      sport: g.sport,
+      participants: [
+        { id: away.id, longName: away.longName, shortName: away.shortName },
+        { id: home.id, longName: home.longName, shortName: home.shortName },
+      ],
+      start: Number.isFinite(start) ? start : this.#o.time.clock.now(),
+      live,
+    });
+    this.#arm();
+  }
+
+  #goLive(gameID: string): void {
+    const g = this.engine.game(gameID);
+    if (!g || g.live || g.ended) return;
+    this.engine.updateGame(gameID, { live: true });
+    this.#arm();
+  }
+
+  #endGame(gameID: string): void {
+    if (this.#ended.has(gameID)) return;
+    this.#ended.add(gameID);
+    this.engine.cancelAll(US, { gameId: gameID }, 'gameEnded');
+    this.#arm();
+  }
+
+  // ------------------------------------------------------------ our orders
+
+  /** A batch of ours reaches the exchange. `done` gets the outcomes once every entry is final. */
+  place(inputs: readonly PlaceInput[], done: (outcomes: PlaceOutcome[]) => void): void {
+    const outcomes = new Array<PlaceOutcome | undefined>(inputs.length);
+    let open = inputs.length;
+    const finish = (i: number, o: PlaceOutcome) => {
+      outcomes[i] = o;
+      this.#o.onPlaceOutcome?.(inputs[i]!, o);
+      if (--open === 0) done(outcomes as PlaceOutcome[]);
+    };
+    const sides = inputs.map((i) => this.#takeSide(i));
+    const mirrors = sides.flatMap((s) => (s ? this.#mirror(s.gameID, s.bookKey, s.side, s.minRank) : []));
+    const entries: EnginePlaceEntry[] = [];
+    inputs.forEach((input, i) => {
+      const gameID = typeof input.gameID === 'string' ? input.gameID : '';
+      // The recording said the game closed; the engine only learns at settlement.
+      entries.push(this.#ended.has(gameID) ? { status: 'error', errorType: 'validation_error', error: 'game has ended' } : this.engine.place(US, [input])[0]!);
+    });
+    this.#unmirror(mirrors);
+    if (inputs.length === 0) done([]);
+    entries.forEach((e, i) => {
+      if (e.status !== 'delayed') return finish(i, e);
+      // No recorded side to meet (cannot cross): the ticket runs against nothing mirrored.
+      const s = sides[i] ?? { gameID: '', bookKey: '', side: 0 as const, minRank: Infinity };
+      this.#tickets.set(e.ticket, { ...s, at: e.executeAt, done: (o) => finish(i, o) });
+    });
+    this.#arm();
+  }
+
+  cancel(orderIDs: readonly string[]) {
+    const out = this.engine.cancelMany(US, orderIDs);
+    this.#arm();
+    return out;
+  }
+
+  #takeSide(input: PlaceInput): { gameID: string; bookKey: string; side: 0 | 1; minRank: number } | null {
+    const game = typeof input.gameID === 'string' ? this.recorded.game(input.gameID) : undefined;
+    if (!game || typeof input.odds !== 'number' || typeof input.type !== 'string' || typeof input.side !== 'string') return null;
+    const sel = selectionFromWire(game.participants, {
+      type: input.type,
+      side: input.side,
+      ...(typeof input.number === 'number' ? { number: input.number } : {}),
+      ...(typeof input.market === 'string' ? { market: input.market } : {}),
+    });
+    if (!sel) return null;
+    return { gameID: game.id, bookKey: bookKeyOf(sel), side: sideIndexOf(sel), minRank: oddsRank(input.odds) };
+  }
+
+  /** Put the recorded orders of a side that an order at `minRank` could meet into the engine. */
+  #mirror(gameID: string, bookKey: string, side: 0 | 1, minRank: number): string[] {
+    const game = this.recorded.game(gameID);
+    const listed = game?.books.get(bookKey)?.sides[side];
+    if (!game || !listed) return [];
+    const makerSelection = oppositeSelection(listed.taker);
+    const wire = wireFromSelection(game.participants, makerSelection);
+    const ids: string[] = [];
+    for (const o of listed.offers) {
+      if (oddsRank(o.odds) < minRank) break;
+      const stake = this.recorded.available(o);
+      if (stake <= EPS) continue;
+      const [entry] = this.engine.place(MARKET, [{ gameID, ...wire, odds: invertOdds(o.odds), bet: stake * payout(o.odds), orderType: 'post' }]);
+      if (entry?.status === 'ok' && entry.unmatched) {
+        this.#mirrors.set(entry.unmatched.orderID, o.id);
+        ids.push(entry.unmatched.orderID);
+        this.stats.mirrored++;
+      } else this.stats.mirrorRefused++;
+    }
+    return ids;
+  }
+
+  #unmirror(ids: readonly string[]): void {
+    if (ids.length === 0) return;
+    this.engine.cancelMany(MARKET, ids);
+    for (const id of ids) this.#mirrors.delete(id);
+  }
+
+  // ------------------------------------------------------------ passive fills
+
+  #applyFlows(f: SideFlows): void {
+    const list = this.#bySide.get(sideKey(f.gameID, f.bookKey, f.side));
+    if (!list || list.length === 0) return;
+    const fills = applyLevelFlows(this.#o.fillModel, list.map((r) => r.q), f.flows);
+    for (const { order, stake } of fills) {
+      const r = this.#resting.get(order.id);
+      if (!r) continue;
+      this.#takeFrom(r, stake);
+    }
+  }
+
+  /** A recorded taker takes `stake` from one of our resting orders, at its price. */
+  #takeFrom(r: Resting, stake: number): void {
+    const game = this.recorded.game(r.gameID);
+    const listed = game?.books.get(r.bookKey)?.sides[r.listedSide];
+    if (!game || !listed) return;
+    const wire = wireFromSelection(game.participants, listed.taker);
+    // Only our orders rest in the engine, so a fill-and-kill at our price meets ours, best first.
+    const [entry] = this.engine.place(FLOW, [{ gameID: r.gameID, ...wire, odds: r.listedOdds, bet: stake, orderType: 'fillAndKill' }], { liveDelay: false });
+    if (entry?.status === 'ok') {
+      this.stats.passiveFills += entry.matched.length;
+      for (const m of entry.matched) this.stats.passiveStake += m.amount;
+    }
+    this.#arm();
+  }
+
+  #capFront(r: Resting): void {
+    r.q.front = Math.min(r.q.front, this.recorded.levelSize(r.gameID, r.bookKey, r.listedSide, r.q.rank));
+  }
+
+  // ------------------------------------------------------------ engine events and time
+
+  #onEngineEvent(e: EngineEvent): void {
+    switch (e.kind) {
+      case 'orderPlaced':
+        if (e.order.userId === US) this.#join(e.order);
+        break;
+      case 'orderCancelled':
+      case 'orderExpired':
+        if (e.order.userId === US) this.#leave(e.order.id);
+        break;
+      case 'fill':
+        this.#onFill(e.fill);
+        break;
+      case 'delayedExecuted': {
+        const t = this.#tickets.get(e.ticket);
+        if (t) {
+          this.#tickets.delete(e.ticket);
+          t.done(e.outcome);
+        }
+        break;
+      }
+      default:
+        break;
+    }
+    if (this.#concernsUs(e)) this.#o.onOwnEvent(e);
+  }
+
+  #concernsUs(e: EngineEvent): boolean {
+    switch (e.kind) {
+      case 'orderPlaced':
+      case 'orderCancelled':
+      case 'orderExpired':
+        return e.order.userId === US;
+      case 'fill':
+        return e.fill.maker.userId === US || e.fill.taker.userId === US;
+      case 'betGraded':
+        return e.bet.userId === US;
+      case 'delayedExecuted':
+        return e.userId === US;
+      case 'balanceChanged':
+        return e.userId === US;
+      default:
+        return false;
+    }
+  }
+
+  #join(o: OrderView): void {
+    const listed = oppositeSelection(o.selection);
+    const listedSide = sideIndexOf(listed);
+    const listedOdds = invertOdds(o.odds);
+    const rank = oddsRank(listedOdds);
+    const key = sideKey(o.gameId, o.bookKey, listedSide);
+    // Behind everything recorded at our price, and behind our own earlier orders there.
+    const q: QueuedOrder = { id: o.id, rank, seq: ++this.#seq, front: this.recorded.levelSize(o.gameId, o.bookKey, listedSide, rank), capacity: o.remaining * payout(o.odds) };
+    const r: Resting = { side: key, q, gameID: o.gameId, bookKey: o.bookKey, listedSide, listedOdds };
+    this.#resting.set(o.id, r);
+    let list = this.#bySide.get(key);
+    if (!list) this.#bySide.set(key, (list = []));
+    list.push(r);
+  }
+
+  #leave(id: string): void {
+    const r = this.#resting.get(id);
+    if (!r) return;
+    this.#resting.delete(id);
+    const list = this.#bySide.get(r.side);
+    if (!list) return;
+    const i = list.indexOf(r);
+    if (i >= 0) list.splice(i, 1);
+    if (list.length === 0) this.#bySide.delete(r.side);
+  }
+
+  #onFill(f: Fill): void {
+    if (f.maker.userId === MARKET) {
+      const recordedId = this.#mirrors.get(f.maker.orderId);
+      if (recordedId !== undefined) this.recorded.consume(recordedId, f.taker.money.amount);
+      if (f.taker.userId === US) this.stats.takenStake += f.taker.money.amount;
+      return;
+    }
+    if (f.maker.userId !== US) return;
+    const after = f.makerOrderAfter;
+    if (after.status !== 'open') this.#leave(after.id);
+    else {
+      const r = this.#resting.get(after.id);
+      if (r) r.q.capacity = after.remaining * payout(after.odds);
+    }
+  }
+
+  /** Keep one scheduler action at the engine's next due time (expiries, game starts, delayed orders). */
+  #arm(): void {
+    const due = this.engine.nextDueAt();
+    if (due === undefined) return;
+    if (this.#armedAt !== null && this.#armedAt <= due) return;
+    this.#armedAt = due;
+    const time = this.#o.time;
+    time.scheduler.schedule(() => {
+      if (this.#armedAt !== due) return;
+      this.#armedAt = null;
+      this.#runDue();
+      this.#arm();
+    }, Math.max(0, due - time.clock.now()));
+  }
+
+  #runDue(): void {
+    const now = this.#o.time.clock.now();
+    // A delayed order meets the book as it is when its wait ends.
+    const mirrors: string[] = [];
+    for (const t of this.#tickets.values()) if (t.at <= now) mirrors.push(...this.#mirror(t.gameID, t.bookKey, t.side, t.minRank));
+    this.engine.advance();
+    this.#unmirror(mirrors);
+  }
+}

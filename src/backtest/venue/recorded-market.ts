@@ -1,0 +1,187 @@
+import { MarketModel } from '../../book/market-model.ts';
+import type { BookSide, GameState, ListedOffer } from '../../book/types.ts';
+import type { OrderbookGame } from '../../exchange/schemas/exchange.ts';
+import type { Game } from '../../exchange/schemas/game.ts';
+import type { GameUpdate, MatchedVolumeUpdate, OrderUpdate } from '../../exchange/schemas/price-feed.ts';
+import { bookKeyOf, sideIndexOf } from '../../markets/types.ts';
+import { takerSelectionOfLabel } from '../../markets/wire-selection.ts';
+import { oddsRank, payout } from '../../odds/american.ts';
+import type { LevelFlow } from './queue-model.ts';
+
+const EPS = 1e-9;
+
+/** A recorded change of one listed side, as flows per price level. */
+export interface SideFlows {
+  readonly gameID: string;
+  readonly bookKey: string;
+  readonly side: 0 | 1;
+  readonly flows: readonly LevelFlow[];
+}
+
+interface Vanished {
+  readonly bookKey: string;
+  readonly side: 0 | 1;
+  readonly rank: number;
+  readonly stake: number;
+  /** Matched volume its trade would add: the taker's stake plus the maker's risk. */
+  readonly volume: number;
+}
+
+interface PendingGame {
+  t: number;
+  /** Volume of this instant's trades already seen as partial fills of orders still listed. */
+  explained: number;
+  readonly vanished: Vanished[];
+}
+
+/**
+ * The recorded market as it was, without us: the book from snapshots and the price feed (in
+ * the same MarketModel the runtime uses), the liquidity our own orders took out of it, and
+ * what traded. A listed order that shrinks traded; one that disappears traded only if the
+ * game's matched volume rose by as much at the same instant (the exchange sends the
+ * `matchedVolumeUpdate` right after the sides a fill touched), otherwise it was cancelled.
+ */
+export class RecordedMarket {
+  readonly model = new MarketModel(() => false);
+  readonly #consumed = new Map<string, number>();
+  readonly #pending = new Map<string, PendingGame>();
+  readonly #volume = new Map<string, number>();
+
+  game(id: string): GameState | undefined {
+    return this.model.game(id);
+  }
+
+  side(gameID: string, bookKey: string, side: 0 | 1): BookSide | undefined {
+    return this.model.game(gameID)?.books.get(bookKey)?.sides[side];
+  }
+
+  /** What a taker can still stake against a recorded order, after what we took from it. */
+  available(o: ListedOffer): number {
+    return Math.max(0, o.sumUntaken - (this.#consumed.get(o.id) ?? 0));
+  }
+
+  /** We took `stake` of a recorded order: for us it is gone, whatever the recording says next. */
+  consume(orderId: string, stake: number): void {
+    this.#consumed.set(orderId, (this.#consumed.get(orderId) ?? 0) + stake);
+  }
+
+  /** Recorded size at one price of a side (what is ahead of an order joining there). */
+  levelSize(gameID: string, bookKey: string, side: 0 | 1, rank: number): number {
+    const s = this.side(gameID, bookKey, side);
+    if (!s) return 0;
+    let size = 0;
+    for (const o of s.offers) if (oddsRank(o.odds) === rank) size += this.available(o);
+    return size;
+  }
+
+  applySnapshot(g: OrderbookGame, t: number): GameState | null {
+    this.#volume.set(g.id, this.model.game(g.id)?.matchedVolume ?? 0);
+    return this.model.applySnapshot(g, t);
+  }
+
+  upsertGame(g: Game | GameUpdate, t: number, ended: boolean): GameState | null {
+    return this.model.upsertGame(g, t, ended ? { ended: true } : {});
+  }
+
+  /**
+   * Apply one side's update; returns the flows it shows now (shrunk orders traded). Orders
+   * that disappeared wait for `matchedVolume` or `settle` to say whether they traded.
+   */
+  applyOrderUpdate(u: OrderUpdate, t: number): SideFlows | null {
+    const before = this.model.game(u.gameID);
+    const after = this.model.applyOrderUpdate(u, t);
+    if (!after || !before) return null;
+    const taker = takerSelectionOfLabel(before.participants, u.type, u);
+    if (!taker) return null;
+    const key = bookKeyOf(taker);
+    const idx = sideIndexOf(taker);
+    const next = after.books.get(key)?.sides[idx];
+    const prev = before.books.get(key)?.sides[idx];
+    if (!next || prev === next) return null;
+    return this.#diff(u.gameID, key, idx, prev?.offers ?? [], next.offers, t);
+  }
+
+  #diff(gameID: string, bookKey: string, side: 0 | 1, prev: readonly ListedOffer[], next: readonly ListedOffer[], t: number): SideFlows {
+    const now = new Map<string, ListedOffer>();
+    for (const o of next) now.set(o.id, o);
+    const traded = new Map<number, number>();
+    const cancelled = new Map<number, number>();
+    const pending = this.#pendingOf(gameID, t);
+    for (const p of prev) {
+      const n = now.get(p.id);
+      const rank = oddsRank(p.odds);
+      if (n && n.odds === p.odds) {
+        const d = p.sumUntaken - n.sumUntaken;
+        if (d > EPS) {
+          traded.set(rank, (traded.get(rank) ?? 0) + d);
+          pending.explained += d * (1 + payout(p.odds));
+        }
+      } else if (n) {
+        // Same id at another price: the old price level lost it without a trade.
+        cancelled.set(rank, (cancelled.get(rank) ?? 0) + this.available(p));
+      } else {
+        pending.vanished.push({ bookKey, side, rank, stake: this.available(p), volume: p.sumUntaken * (1 + payout(p.odds)) });
+      }
+    }
+    return { gameID, bookKey, side, flows: this.#flows(gameID, bookKey, side, traded, cancelled) };
+  }
+
+  /**
+   * The game's matched volume moved: orders that disappeared at this instant are taken as
+   * traded, best price first, as far as the volume not explained by partial fills allows.
+   */
+  applyMatchedVolume(u: MatchedVolumeUpdate, t: number): SideFlows[] {
+    const prevVolume = this.#volume.get(u.gameID) ?? this.model.game(u.gameID)?.matchedVolume ?? u.matchedVolume;
+    this.#volume.set(u.gameID, u.matchedVolume);
+    this.model.applyMatchedVolume(u, t);
+    const p = this.#pending.get(u.gameID);
+    if (!p || p.t !== t) return [];
+    let budget = Math.max(0, u.matchedVolume - prevVolume - p.explained);
+    p.explained += budget;
+    const out = new Map<string, { traded: Map<number, number>; cancelled: Map<number, number>; v: Vanished }>();
+    const vanished = p.vanished.splice(0).sort((a, b) => b.rank - a.rank);
+    for (const v of vanished) {
+      const k = `${v.bookKey}#${v.side}`;
+      let e = out.get(k);
+      if (!e) out.set(k, (e = { traded: new Map(), cancelled: new Map(), v }));
+      // A little slack: the feed's volume and sizes are floats of different sums.
+      const share = v.volume <= budget + 1e-6 * Math.max(1, v.volume) ? 1 : budget / v.volume;
+      budget = Math.max(0, budget - v.volume * share);
+      if (share > 0) e.traded.set(v.rank, (e.traded.get(v.rank) ?? 0) + v.stake * share);
+      if (share < 1) e.cancelled.set(v.rank, (e.cancelled.get(v.rank) ?? 0) + v.stake * (1 - share));
+    }
+    return [...out.values()].map(({ traded, cancelled, v }) => ({ gameID: u.gameID, bookKey: v.bookKey, side: v.side, flows: this.#flows(u.gameID, v.bookKey, v.side, traded, cancelled) }));
+  }
+
+  /** Time moved on: whatever disappeared and was not explained by volume was cancelled. */
+  settle(t: number): SideFlows[] {
+    const out: SideFlows[] = [];
+    for (const [gameID, p] of this.#pending) {
+      if (p.t >= t || p.vanished.length === 0) continue;
+      const bySide = new Map<string, { v: Vanished; cancelled: Map<number, number> }>();
+      for (const v of p.vanished.splice(0)) {
+        const k = `${v.bookKey}#${v.side}`;
+        let e = bySide.get(k);
+        if (!e) bySide.set(k, (e = { v, cancelled: new Map() }));
+        e.cancelled.set(v.rank, (e.cancelled.get(v.rank) ?? 0) + v.stake);
+      }
+      for (const { v, cancelled } of bySide.values()) out.push({ gameID, bookKey: v.bookKey, side: v.side, flows: this.#flows(gameID, v.bookKey, v.side, new Map(), cancelled) });
+    }
+    return out;
+  }
+
+  #pendingOf(gameID: string, t: number): PendingGame {
+    let p = this.#pending.get(gameID);
+    if (!p || p.t !== t) {
+      // Left over from an earlier instant: settle() runs before any later event, so empty.
+      p = { t, explained: 0, vanished: p?.vanished.length ? p.vanished : [] };
+      this.#pending.set(gameID, p);
+    }
+    return p;
+  }
+
+  #flows(gameID: string, bookKey: string, side: 0 | 1, traded: Map<number, number>, cancelled: Map<number, number>): LevelFlow[] {
+    const ranks = new Set([...traded.keys(), ...cancelled.keys()]);
+    return [...ranks].map((rank) => ({ rank, traded: traded.get(rank) ?? 0, cancelled: cancelled.get(rank) ?? 0, sizeAfter: this.levelSize(gameID, bookKey, side, rank) }));
+  }
+}

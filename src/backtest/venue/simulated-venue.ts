@@ -1,0 +1,228 @@
+import type { Logger } from 'pino';
+import { BehaviorSubject, Subject, type Observable } from 'rxjs';
+import { z } from 'zod';
+import type { EngineEvent, PlaceInput, PlaceOutcome } from '../../engine/types.ts';
+import type { AccountSnapshot, ConnectionStates } from '../../exchange/client.ts';
+import { cancelEntryOf, placeEntryOf } from '../../exchange/orders/normalise.ts';
+import type { CancelEntry, MatchedBet, OrderGateway, PlaceEntry, PlaceOrderInput, UnmatchedOrder } from '../../exchange/orders/types.ts';
+import { GradedWalker } from '../../exchange/rest/graded-walker.ts';
+import { GradedRow, MatchedBet as MatchedBetSchema } from '../../exchange/schemas/bets.ts';
+import type { OrderbookGame } from '../../exchange/schemas/exchange.ts';
+import { UnmatchedOrder as UnmatchedOrderSchema, WireCancelResult, WirePlaceEntry } from '../../exchange/schemas/orders.ts';
+import type { PriceFeedEvent } from '../../exchange/schemas/price-feed.ts';
+import { UserFeedMessage } from '../../exchange/schemas/user-feed.ts';
+import type { Me } from '../../exchange/schemas/user.ts';
+import type { SocketState } from '../../exchange/socket/managed-socket.ts';
+import { classifyMessage, type UserFeedEvent } from '../../exchange/socket/user-feed-events.ts';
+import type { Score } from '../../markets/types.ts';
+import type { Venue } from '../../runtime/venue.ts';
+import { userFeedItems, userFeedMessage } from '../../sim/feeds/user-feed-messages.ts';
+import { renderRestCancel } from '../../sim/ops/cancel.ts';
+import { renderPlaceOutcome } from '../../sim/ops/place.ts';
+import { renderGradedRow, renderMatchedBet } from '../../sim/render/bets.ts';
+import { renderUnmatchedOrder } from '../../sim/render/orders.ts';
+import { iso } from '../../sim/render/time.ts';
+import type { ManualTimeSource } from '../../shared/time.ts';
+import { BacktestExecution, US } from './execution.ts';
+import type { FillModelConfig } from './queue-model.ts';
+
+export interface SimulatedVenueOptions {
+  readonly time: ManualTimeSource;
+  readonly fillModel: FillModelConfig;
+  /** One-way delay of each leg (request, answer, user-feed message), ms. */
+  readonly latency: () => number;
+  readonly balance: number;
+  readonly commission: number;
+  readonly logger: Logger;
+  /** Every engine event of our account (fills, orders, grades), for the report. */
+  readonly onOwnEvent?: (e: EngineEvent) => void;
+  readonly onPlaceOutcome?: (input: PlaceInput, outcome: PlaceOutcome) => void;
+}
+
+const checkFeedMessage = z.compile(UserFeedMessage);
+const checkPlace = z.compile(WirePlaceEntry);
+const checkCancel = z.compile(WireCancelResult);
+
+const state = (status: SocketState['status'], since: number): SocketState => ({ status, attempt: 0, lastError: null, since, connection: 1, retryInMs: null });
+
+/**
+ * The exchange as a backtest's runtime sees it: the Venue interface over the engine replica
+ * and the recorded market. Answers and user-feed messages take the latency model's time on
+ * the virtual clock, and go through the wire shapes and the client's own schemas, so the
+ * runtime reads exactly what it would read from the exchange.
+ */
+export class SimulatedVenue implements Venue {
+  readonly execution: BacktestExecution;
+  readonly rest: Venue['rest'];
+  readonly orders: Venue['orders'];
+  readonly priceFeed: Venue['priceFeed'];
+  readonly userFeed: Venue['userFeed'];
+  readonly states$: Observable<ConnectionStates>;
+  readonly #o: SimulatedVenueOptions;
+  readonly #price$ = new Subject<PriceFeedEvent>();
+  readonly #user$ = new Subject<UserFeedEvent<AccountSnapshot>>();
+  readonly #states$: BehaviorSubject<ConnectionStates>;
+  readonly #graded: GradedRow[] = [];
+  #messageSeq = 0;
+  /** Promises settled since the driver last looked: their callbacks are due as microtasks. */
+  #settled = 0;
+
+  constructor(o: SimulatedVenueOptions) {
+    this.#o = o;
+    const now = o.time.clock.now();
+    this.#states$ = new BehaviorSubject<ConnectionStates>({ price: state('open', now), user: state('open', now), orders: state('open', now) });
+    this.states$ = this.#states$.asObservable();
+    this.execution = new BacktestExecution({ time: o.time, fillModel: o.fillModel, balance: o.balance,
+      commission: o.commission,
+      onOwnEvent: (e) => this.#onOwnEvent(e),
+      ...(o.onPlaceOutcome ? { onPlaceOutcome: o.onPlaceOutcome } : {}),
+    });
+    const gateway: OrderGateway = {
+      place: (orders) => this.#place(orders),
+      cancel: (ids) => this.#cancel(ids),
+      heartbeat: () => this.#answer(undefined),
+    };
+    this.rest = {
+      ...gateway,
+      login: () => this.#answer(undefined),
+      getMe: () => this.#answer(this.#me()),
+      getOrderbook: (filter) => this.#answer(this.#orderbook(filter)),
+      getUnmatched: () => this.#answer(this.#unmatched()),
+      getMatchedBets: () => this.#answer(this.#matchedBets()),
+      gradedWalker: (options) =>
+        new GradedWalker((params) => this.#answer(this.#gradedSince(params.cursor)), {
+          ...(options.since !== undefined ? { since: options.since } : {}),
+          scheduler: o.time.scheduler,
+          logger: o.logger,
+        }),
+    };
+    this.orders = { ...gateway, start: () => undefined };
+    this.priceFeed = { events$: this.#price$.asObservable(), subscribe: () => undefined, start: () => undefined };
+    this.userFeed = { events$: this.#user$.asObservable(), start: () => undefined };
+  }
+
+  /** How many answers settled since the last call: the driver lets their callbacks run before going on. */
+  takeSettled(): number {
+    const n = this.#settled;
+    this.#settled = 0;
+    return n;
+  }
+
+  // ------------------------------------------------------------ the recording, in order
+
+  snapshot(g: OrderbookGame, t: number): void {
+    this.execution.applySnapshot(g, t);
+  }
+
+  /** A recorded frame reaches the exchange's book first, then our price feed. */
+  price(e: PriceFeedEvent, t: number): void {
+    this.execution.applyPrice(e, t);
+    this.#price$.next(e);
+  }
+
+  result(gameID: string, score: Score): void {
+    this.execution.settle(gameID, score);
+  }
+
+  /** The recorded feed was down: so is ours, for the runtime, until it came back. */
+  gap(feed: 'price' | 'user', resumed: boolean): void {
+    const now = this.#o.time.clock.now();
+    const cur = this.#states$.value;
+    this.#states$.next({ ...cur, [feed]: state('reconnecting', now) });
+    if (resumed) this.#states$.next({ ...cur, [feed]: state('open', now) });
+  }
+
+  // ------------------------------------------------------------ order entry
+
+  #place(orders: readonly PlaceOrderInput[]): Promise<PlaceEntry[]> {
+    const refs = orders.map((o) => o.userReference ?? null);
+    return new Promise((resolve) => {
+      this.#after(() => {
+        this.execution.place(orders as readonly PlaceInput[], (outcomes) => {
+          const entries = outcomes.map((out, i) => {
+            const wire = checkPlace.parse(renderPlaceOutcome(out, 'rest'));
+            return placeEntryOf(wire, refs[i]!);
+          });
+          this.#after(() => this.#resolve(resolve, entries));
+        });
+      });
+    });
+  }
+
+  #cancel(ids: readonly string[]): Promise<CancelEntry[]> {
+    return new Promise((resolve) => {
+      this.#after(() => {
+        const entries = this.execution.cancel(ids).map((out, i) => cancelEntryOf(checkCancel.parse(renderRestCancel(this.execution, out)), ids[i] ?? null));
+        this.#after(() => this.#resolve(resolve, entries));
+      });
+    });
+  }
+
+  #answer<T>(value: T): Promise<T> {
+    this.#settled++;
+    return Promise.resolve(value);
+  }
+
+  #resolve<T>(resolve: (v: T) => void, value: T): void {
+    this.#settled++;
+    resolve(value);
+  }
+
+  /** Run `work` one latency leg from now, on the virtual clock. */
+  #after(work: () => void): void {
+    this.#o.time.scheduler.schedule(work, Math.max(0, this.#o.latency()));
+  }
+
+  // ------------------------------------------------------------ the account
+
+  #me(): Me {
+    const a = this.execution.engine.account(US)!;
+    return { id: US.padEnd(24, '0').slice(0, 24), username: 'backtest', displayBalance: a.balance, creditLimit: a.creditLimit, liability: a.exposure, commissionCharged: a.commissionRate };
+  }
+
+  #orderbook(filter: { league: string } | { gameID: string }): OrderbookGame[] {
+    const all = this.execution.snapshots().filter((g) => !this.execution.game(g.id)?.ended);
+    if ('gameID' in filter) return all.filter((g) => g.id === filter.gameID);
+    return filter.league === 'all' ? all : all.filter((g) => g.league === filter.league);
+  }
+
+  #unmatched(): UnmatchedOrder[] {
+    const engine = this.execution.engine;
+    return engine.openOrders(US).map((o) => UnmatchedOrderSchema.parse(renderUnmatchedOrder(engine, o)));
+  }
+
+  #matchedBets(): MatchedBet[] {
+    const engine = this.execution.engine;
+    const out: MatchedBet[] = [];
+    for (const bet of engine.bets(US)) {
+      const game = engine.game(bet.gameId);
+      if (bet.grade !== null || !game) continue;
+      out.push(MatchedBetSchema.parse(renderMatchedBet(game, bet, engine.order(bet.orderId)?.bet)));
+    }
+    return out;
+  }
+
+  /** getGradedSince over what the engine graded: the cursor is how many rows were read. */
+  #gradedSince(cursor: string | undefined) {
+    const from = cursor === undefined ? 0 : Number(cursor);
+    const rows = this.#graded.slice(from);
+    return { graded: rows, hasMore: false, cursor: String(from + rows.length), settledThrough: iso(this.#o.time.clock.now()) };
+  }
+
+  // ------------------------------------------------------------ our user feed
+
+  #onOwnEvent(e: EngineEvent): void {
+    this.#o.onOwnEvent?.(e);
+    if (e.kind === 'betGraded') {
+      this.#graded.push(GradedRow.parse(renderGradedRow(this.execution.engine.game(e.bet.gameId), e.bet, e.grade)));
+      return;
+    }
+    const engine = this.execution.engine;
+    for (const item of userFeedItems(e)) {
+      if (item.userId !== US) continue;
+      const now = this.#o.time.clock.now();
+      const message = checkFeedMessage.parse(userFeedMessage(item, engine.game(item.gameId), now, `${now}-${++this.#messageSeq}`));
+      this.#after(() => this.#user$.next(classifyMessage(message, 'live')));
+    }
+  }
+}

@@ -1,0 +1,149 @@
+import type { EngineEvent, EngineGame, Fill, FillSide, OrderView, WireSelection } from '../../engine/types.ts';
+import { iso } from '../render/time.ts';
+
+/** A fill from the receiver's perspective (feeds-and-semantics §5). */
+export interface WireFeedMatched {
+  txID: string;
+  orderID: string;
+  wagerRequestID: string;
+  amount: number;
+  risk: number;
+  win: number;
+  odds: number;
+  type: string;
+  side: string;
+  number: number | null;
+  market?: string;
+  userReference: string | null;
+  isPostArb?: true;
+}
+
+/** A resting order, maker view. */
+export interface WireFeedUnmatched {
+  orderID: string;
+  wagerRequestID: string;
+  filled: number;
+  offered: number;
+  remaining: number;
+  odds: number;
+  type: string;
+  side: string;
+  number: number | null;
+  market?: string;
+  userReference?: string;
+  isPostArb?: true;
+}
+
+/** One user-feed message (one envelope per event). */
+export interface UserFeedMessage {
+  matched: WireFeedMatched | null;
+  unmatched: WireFeedUnmatched | null;
+  origin: 'offer' | 'wager';
+  gameID: string;
+  parentGameID: string | null;
+  eventName: string;
+  league: string;
+  sport: string;
+  live: boolean;
+  start: string | null;
+  awayRotationNumber: string | null;
+  platform: string;
+  createdAt: string;
+  messageID: string;
+}
+
+export const USER_FEED_PLATFORM = 'api';
+
+function withSelection<T extends object>(out: T, wire: WireSelection): T & { type: string; side: string; number: number | null; market?: string } {
+  const o = out as T & { type: string; side: string; number: number | null; market?: string };
+  o.type = wire.type;
+  o.side = wire.side;
+  o.number = wire.number;
+  if (wire.market !== undefined) o.market = wire.market;
+  return o;
+}
+
+function matchedOf(txID: string, s: FillSide, isPostArb: boolean): WireFeedMatched {
+  const m = withSelection(
+    { txID, orderID: s.orderId, wagerRequestID: s.wagerRequestID, amount: s.money.amount, risk: s.money.risk, win: s.money.win, odds: s.money.odds },
+    s.wire,
+  ) as WireFeedMatched;
+  m.userReference = s.userReference;
+  if (isPostArb) m.isPostArb = true;
+  return m;
+}
+
+function unmatchedOf(o: OrderView, amounts: { filled: number; offered: number; remaining: number }): WireFeedUnmatched {
+  const u = withSelection({ orderID: o.id, wagerRequestID: o.wagerRequestID, ...amounts, odds: o.odds }, o.wire) as WireFeedUnmatched;
+  if (o.userReference !== null) u.userReference = o.userReference;
+  if (o.isPostArb) u.isPostArb = true;
+  return u;
+}
+
+/** One user-feed message before its envelope: whom it is for, and what happened. */
+export interface UserFeedItem {
+  readonly userId: string;
+  readonly gameId: string;
+  readonly matched: WireFeedMatched | null;
+  readonly unmatched: WireFeedUnmatched | null;
+  readonly origin: 'offer' | 'wager';
+}
+
+/**
+ * The user-feed messages an engine event makes, one per receiving user (feeds-and-semantics
+ * §5). Shared by the simulator's socket and the backtester's simulated venue.
+ */
+export function userFeedItems(e: EngineEvent): UserFeedItem[] {
+  switch (e.kind) {
+    case 'orderPlaced': {
+      const o = e.order;
+      // Placed: filled 0; offered the order's stake; remaining what rests (less when the
+      // order took liquidity first), so offered − remaining is what matched so far.
+      return [{ userId: o.userId, gameId: o.gameId, matched: null, unmatched: unmatchedOf(o, { filled: 0, offered: o.bet, remaining: o.remaining }), origin: 'offer' }];
+    }
+    case 'orderCancelled':
+    case 'orderExpired': {
+      const o = e.order;
+      return [{ userId: o.userId, gameId: o.gameId, matched: null, unmatched: unmatchedOf(o, { filled: o.filled, offered: 0, remaining: 0 }), origin: 'offer' }];
+    }
+    case 'fill':
+      return fillItems(e.fill);
+    default:
+      return [];
+  }
+}
+
+function fillItems(f: Fill): UserFeedItem[] {
+  const after = f.makerOrderAfter;
+  return [
+    { userId: f.taker.userId, gameId: f.gameId, matched: matchedOf(f.txID, f.taker, f.isPostArb), unmatched: null, origin: 'wager' },
+    {
+      userId: f.maker.userId,
+      gameId: f.gameId,
+      matched: matchedOf(f.txID, f.maker, after.isPostArb),
+      // `filled` is what this event alone matched (the maker's risk, which is its amount).
+      unmatched: unmatchedOf(after, { filled: f.maker.money.amount, offered: after.bet, remaining: after.remaining }),
+      origin: 'offer',
+    },
+  ];
+}
+
+/** The full message of an item, with the game's fields and its id. */
+export function userFeedMessage(item: UserFeedItem, game: EngineGame | undefined, now: number, messageID: string): UserFeedMessage {
+  return {
+    matched: item.matched,
+    unmatched: item.unmatched,
+    origin: item.origin,
+    gameID: item.gameId,
+    parentGameID: game?.parentGameID ?? null,
+    eventName: game ? (game.eventName ?? `${game.participants[0].longName} @ ${game.participants[1].longName}`) : '',
+    league: game?.league ?? '',
+    sport: game?.sport ?? '',
+    live: game?.live ?? false,
+    start: game ? iso(game.start) : null,
+    awayRotationNumber: game?.participants[0].rotationNumber ?? null,
+    platform: USER_FEED_PLATFORM,
+    createdAt: iso(now),
+    messageID,
+  };
+}

@@ -1,0 +1,19 @@
+import { LinesmithError } from '../exchange/errors.ts';
+
+/** A call made by a bot the soak has crashed: it never leaves the process. */
+export class BotCrashedError extends LinesmithError {
+  override readonly code = 'LS_ERR_SOAK_BOT_CRASHED';
+  /** Nothing was sent (the order manager then knows the order was not placed). */
+  readonly sent = false;
+  constructor(what: string) {
+    super(`${what}: the bot has crashed; nothing was sent`);
+  }
+}
+
+/** A soak could not set itself up or run (not an invariant failure: those are results). */
+export class SoakSetupError extends LinesmithError {
+  override readonly code = 'LS_ERR_SOAK_SETUP';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}

@@ -1,0 +1,271 @@
+import type { Logger } from 'pino';
+import { isLive } from '../book/own-book.ts';
+import { decodeReference } from '../orders/user-reference.ts';
+import type { RiskLimits } from '../orders/risk.ts';
+import { componentLogger } from '../config/logging.ts';
+import type { FaultCounts } from '../sim/context.ts';
+import { createUser } from '../sim/ops/admin-ops.ts';
+import { startSimulator, type Simulator } from '../sim/server.ts';
+import { silentLogger } from '../shared/logger.ts';
+import { sleep } from '../shared/sleep.ts';
+import { realTime, type TimeSource } from '../shared/time.ts';
+import { AdminClient } from './admin-client.ts';
+import { SoakBot } from './bot.ts';
+import { SoakSetupError } from './errors.ts';
+import { everyFillOnce, lapseNoticed, liabilityWithinCap, noDoublePlace, noOpenOrdersLeft, openOrdersManaged, restartLeftNoOrphans, type InvariantResult, type LapseEvidence, type RestartEvidence } from './invariants.ts';
+import { DEFAULT_FAULTS, DEFAULT_HEARTBEAT_SECONDS, DEFAULT_LIMITS, timelineOf, type SoakFaults, type SoakOptions, type SoakTimeline } from './plan.ts';
+import { SimLedger } from './sim-ledger.ts';
+import { soakStrategies } from './strategies.ts';
+
+/** What a soak did and found. */
+export interface SoakReport {
+  readonly timeline: SoakTimeline;
+  readonly seed: number;
+  readonly limits: RiskLimits;
+  /** Orders of the account that reached the simulator's book (or traded), and places the bots sent. */
+  readonly orders: { readonly atSimulator: number; readonly placesSent: number; readonly cancelsSent: number; readonly unknownOutcomes: number };
+  readonly fills: { readonly atSimulator: number; readonly booked: readonly { readonly bot: string; readonly fills: number }[] };
+  /** Faults the simulator injected, by kind, plus the ones the soak injected into the bots. */
+  readonly faults: FaultCounts & { readonly heartbeatsSuppressed: number; readonly heartbeatLapses: number; readonly tokenRotations: number; readonly crashes: number };
+  readonly reconnects: number;
+  readonly restarts: number;
+  /** Attempts to start each bot (a start can fail under the faults, as a supervisor would retry it). */
+  readonly startAttempts: readonly number[];
+  readonly invariants: readonly InvariantResult[];
+  readonly passed: boolean;
+}
+
+export interface RunSoakOptions extends SoakOptions {
+  readonly logger?: Logger;
+  /** A line at each step of the story. */
+  readonly onProgress?: (line: string) => void;
+}
+
+const MAX_START_ATTEMPTS = 5;
+const USERNAME = 'soak';
+
+/**
+ * The chaos soak: the simulator in-process (synthetic market, admin API, real HTTP and
+ * WebSockets on loopback) on a sped-up clock, and the runtime quoting three strategies on
+ * one account while faults run together — sockets dropped every few seconds, 503s and
+ * server timeouts, answers that never come, added latency, bursts of 429, malformed feed
+ * frames — plus a token rotation, a heartbeat lapse and a crash with a restart. Then the
+ * invariants, checked against the simulator's own ledger (SimLedger), not the bots' books.
+ * Everything waits on the simulator's time source; wall time enters only as its speed.
+ */
+export async function runSoak(o: RunSoakOptions): Promise<SoakReport> {
+  const timeline = timelineOf(o);
+  const seed = o.seed ?? 7;
+  const faults: SoakFaults = { ...DEFAULT_FAULTS, ...o.faults };
+  const limits: RiskLimits = { ...DEFAULT_LIMITS, ...o.limits };
+  const heartbeatSeconds = o.heartbeatSeconds ?? DEFAULT_HEARTBEAT_SECONDS;
+  const log = o.logger ?? silentLogger();
+  const progress = o.onProgress ?? (() => undefined);
+  const time = realTime({ speed: timeline.speed });
+  const clock = time.clock;
+
+  const sim = await startSimulator({ seed, traders: true, admin: true, time, logger: componentLogger(log, 'sim') });
+  const bots: SoakBot[] = [];
+  try {
+    const password = `soak-${seed}-password`;
+    const made = createUser(sim.context, { username: USERNAME, password, balance: 10_000, commission: 0.01 });
+    if (!made.ok) throw new SoakSetupError(made.error);
+    const userId = made.value.id;
+    const ledger = new SimLedger(sim.context.engine, userId);
+    const admin = new AdminClient(sim.url);
+    const strategies = soakStrategies();
+    const startAttempts: number[] = [];
+
+    const startBot = async (n: number, cancelUnknownOrdersAtStart: boolean): Promise<SoakBot> => {
+      for (let attempt = 0; ; attempt++) {
+        const bot = new SoakBot({
+          name: `bot${n}`,
+          // Fixed length and distinct per bot and attempt: client ids (runId + counter) never collide.
+          runId: `s${n}${attempt}`,
+          baseUrl: sim.url,
+          credentials: async () => ({ username: USERNAME, password }),
+          time,
+          strategies,
+          limits,
+          heartbeatSeconds,
+          cancelUnknownOrdersAtStart,
+          restTimeoutMs: o.restTimeoutMs ?? 2_000,
+          speed: timeline.speed,
+          logger: log,
+        });
+        try {
+          await bot.start();
+          startAttempts.push(attempt + 1);
+          return bot;
+        } catch (err) {
+          // As a supervisor would: the half-started process is gone, start another.
+          await bot.crash();
+          log.warn({ err, bot: bot.name, attempt: attempt + 1 }, 'bot failed to start under the faults; starting it again');
+          if (attempt + 1 >= MAX_START_ATTEMPTS) throw new SoakSetupError(`bot${n} did not start in ${MAX_START_ATTEMPTS} attempts`, { cause: err });
+          await sleep(1_000 * timeline.speed, time.scheduler);
+        }
+      }
+    };
+
+    const t0 = clock.now();
+    const at = (ms: number) => sleep(Math.max(0, t0 + ms - clock.now()), time.scheduler);
+    const wall = (ms: number) => `${((ms - 0) / timeline.speed / 1000).toFixed(1)}s`;
+
+    progress(`simulator ${sim.url} at ${timeline.speed}x, seed ${seed}; starting bot1`);
+    const bot1 = await startBot(1, false);
+    bots.push(bot1);
+    // DEBUG-SOAK
+    sim.context.engine.onEvent((e) => {
+      if (e.kind !== 'fill' || (e.fill.maker.userId !== userId && e.fill.taker.userId !== userId)) return;
+      const g = e.fill.gameId;
+      const liab = sim.context.engine.gameLiability(userId, g);
+      if (liab >= -limits.maxGameLiability * 0.9) return;
+      const bot = bots[bots.length - 1]!;
+      const own = bot.runtime.own;
+      const simBets = sim.context.engine.bets(userId).filter((b) => b.gameId === g);
+      const botFills = own.fills(g);
+      const simOpen = sim.context.engine.openOrders(userId).filter((o) => o.gameId === g);
+      const botLive = own.liveOrders(g);
+      process.stderr.write(`DEBUG fill ${e.fill.txID} liab ${liab.toFixed(2)} bot ${bot.name} matched ${own.matchedLiability(g).toFixed(2)} projected ${own.projectedLiability(g).toFixed(2)} simBets ${simBets.length} botFills ${botFills.length} simOpen ${simOpen.length} botLive ${botLive.length}\n`);
+      const missing = simBets.filter((b) => !own.hasFill(b.txID));
+      for (const b of missing) process.stderr.write(`  missing bet ${b.txID} ${b.origin} ${b.money.amount.toFixed(2)}@${b.money.odds} ref ${b.userReference} order ${b.orderId} bot order: ${JSON.stringify(own.byOrderId(b.orderId) ?? null)}\n`);
+      for (const o of simOpen) if (!botLive.some((x) => x.orderID === o.id)) process.stderr.write(`  sim open not live in bot: ${o.id} ${o.userReference} rem ${o.remaining} bot: ${JSON.stringify(own.byOrderId(o.id) ?? (o.userReference ? own.byReference(o.userReference) : null) ?? null)}\n`);
+    });
+
+    await at(timeline.faultsOnAt);
+    progress(`${wall(clock.now() - t0)}: faults on (sockets dropped every ${faults.dropSocketsEveryWallMs} ms, ${faults.restErrorRate * 100}% 503/timeout, ${faults.restHangRate * 100}% unanswered, +${faults.restLatencyMs} ms, ${faults.malformedFeedRate * 100}% malformed frames, ${faults.rateLimitBurst}×429 every ${faults.burstEveryWallMs} ms)`);
+    await admin.setFaults({
+      dropSocketsEveryMs: Math.round(faults.dropSocketsEveryWallMs * timeline.speed),
+      restErrorRate: faults.restErrorRate,
+      restHangRate: faults.restHangRate,
+      restLatencyMs: faults.restLatencyMs,
+      malformedFeedRate: faults.malformedFeedRate,
+    });
+    let bursting = true;
+    const bursts = (async () => {
+      while (bursting) {
+        await admin.setFaults({ rateLimitBurst: faults.rateLimitBurst });
+        await sleep(faults.burstEveryWallMs * timeline.speed, time.scheduler);
+      }
+    })();
+
+    await at(timeline.tokenExpiryAt);
+    const expired = await admin.expireTokens(userId);
+    progress(`${wall(clock.now() - t0)}: token rotation (${expired} tokens of the account expired)`);
+
+    await at(timeline.lapseAt);
+    progress(`${wall(clock.now() - t0)}: heartbeat lapse: bot1 stops heartbeating for ${timeline.lapseForMs / 1000}s of exchange time (timeout ${heartbeatSeconds}s)`);
+    const lapseFrom = clock.now();
+    bot1.control.suppressHeartbeats(true);
+    await sleep(timeline.lapseForMs, time.scheduler);
+    bot1.control.suppressHeartbeats(false);
+    const lapseTo = clock.now();
+
+    await at(timeline.restartAt);
+    const crashedAt = clock.now();
+    const lapseCancels = ledger.heartbeatCancels.filter((c) => c.at >= lapseFrom && c.at <= lapseTo);
+    const lapse: LapseEvidence = {
+      cancelled: lapseCancels,
+      stillLive: lapseCancels.filter((c) => bot1.runtime.own.liveOrders().some((x) => x.orderID === c.orderId)).map((c) => c.orderId),
+      placedAfter: [...ledger.orders.values()].filter((x) => x.placedAt > lapseTo && x.placedAt < crashedAt).length,
+    };
+    progress(`${wall(crashedAt - t0)}: bot1 crashes (no cancels; ${ledger.openOrders().length} orders open at the simulator); bot2 starts on the same account`);
+    await bot1.crash();
+    const bot2 = await startBot(2, o.cancelUnknownOrdersAtStart ?? false);
+    bots.push(bot2);
+    const found = (bot2.control.startup.unmatched ?? []).map((u) => ({ id: u.id, userReference: u.userReference ?? null }));
+    // Adopted: in the new bot's book as live (resting, or already on its way out through a
+    // cancel), unless the exchange itself closed it meanwhile. Known but closed by the bot's
+    // own mistake is not adopted: the order would rest unmanaged.
+    const adopted = new Set(
+      found
+        .filter((u) => {
+          const mine = bot2.runtime.own.byOrderId(u.id);
+          return mine !== undefined && (isLive(mine) || ledger.orders.get(u.id)?.status !== 'open');
+        })
+        .map((u) => u.id),
+    );
+    progress(`${wall(clock.now() - t0)}: bot2 running: found ${found.length} open orders, adopted ${adopted.size}`);
+
+    await at(timeline.faultsOffAt);
+    bursting = false;
+    await admin.setFaults({ dropSocketsEveryMs: 0, restErrorRate: 0, restHangRate: 0, restLatencyMs: 0, malformedFeedRate: 0, rateLimitBurst: 0 });
+    await bursts;
+    progress(`${wall(clock.now() - t0)}: faults off; quiet tail`);
+
+    await at(timeline.totalMs);
+    const bot1Refs = (ref: string | null) => decodeReference(ref)?.clientId.startsWith(`s1`) === true;
+    const foundIds = new Set(found.map((f) => f.id));
+    const openAtShutdown = new Set(ledger.openOrders().map((x) => x.id));
+    const late = [...ledger.orders.values()]
+      .filter((x) => x.placedAt >= crashedAt && bot1Refs(x.userReference) && !foundIds.has(x.id))
+      .map((x) => {
+        const mine = bot2.runtime.own.byOrderId(x.id) ?? (x.userReference ? bot2.runtime.own.byReference(x.userReference) : undefined);
+        return { id: x.id, userReference: x.userReference, known: mine !== undefined && (isLive(mine) || !openAtShutdown.has(x.id)), openAtShutdown: openAtShutdown.has(x.id) };
+      });
+    const unmanaged = ledger.openOrders().filter((x) => {
+      const mine = bot2.runtime.own.byOrderId(x.id) ?? (x.userReference ? bot2.runtime.own.byReference(x.userReference) : undefined);
+      return mine === undefined || !isLive(mine);
+    });
+    progress(`${wall(clock.now() - t0)}: final shutdown of bot2`);
+    await bot2.stop(10_000 * timeline.speed);
+    // A crossing order on a live game waits out its league's delay at the exchange: let any
+    // such work land before counting what is left open.
+    await sleep(12_000, time.scheduler);
+    const finalOpen = ledger.openOrders();
+    const cancelled = new Set([...ledger.orders.values()].filter((x) => foundIds.has(x.id) && x.status === 'cancelled' && x.closeReason === 'user').map((x) => x.id));
+    const restart: RestartEvidence = { found, adopted, cancelled, late };
+    const { injected } = await admin.faults();
+    ledger.close();
+
+    const invariants = [
+      noDoublePlace(ledger),
+      everyFillOnce(
+        ledger,
+        [
+          { name: bot1.name, own: bot1.runtime.own, crashedAt },
+          { name: bot2.name, own: bot2.runtime.own, crashedAt: null },
+        ],
+        { bot: { name: bot2.name, own: bot2.runtime.own, crashedAt: null }, startedAt: bot2.startedAt ?? crashedAt, bets: bot2.control.startup.bets ?? [] },
+      ),
+      liabilityWithinCap(ledger, limits.maxGameLiability),
+      noOpenOrdersLeft(finalOpen),
+      openOrdersManaged(openAtShutdown.size, unmanaged),
+      restartLeftNoOrphans(restart),
+      lapseNoticed(lapse),
+    ];
+    const stats = bots.map((b) => b.runtime.orders.stats);
+    return {
+      timeline,
+      seed,
+      limits,
+      orders: {
+        atSimulator: ledger.orders.size,
+        placesSent: stats.reduce((s, x) => s + x.placesSent, 0),
+        cancelsSent: stats.reduce((s, x) => s + x.cancelsSent, 0),
+        unknownOutcomes: stats.reduce((s, x) => s + x.unknown, 0),
+      },
+      fills: { atSimulator: ledger.fills.length, booked: bots.map((b) => ({ bot: b.name, fills: [...b.runtime.own.allFills()].length })) },
+      faults: {
+        ...injected,
+        heartbeatsSuppressed: bot1.control.suppressedHeartbeats(),
+        heartbeatLapses: lapseCancels.length > 0 ? 1 : 0,
+        tokenRotations: bots.reduce((s, b) => s + b.exchange.rest.session.stats.rotations, 0),
+        crashes: 1,
+      },
+      reconnects: bots.reduce((s, b) => s + b.reconnects(), 0),
+      restarts: 1,
+      startAttempts,
+      invariants,
+      passed: invariants.every((r) => r.violations === 0),
+    };
+  } finally {
+    // On the way out after a failure, whatever still runs must not keep the process alive.
+    for (const b of bots) if (!b.crashed) await b.crash();
+    await closeSim(sim, time);
+  }
+}
+
+async function closeSim(sim: Simulator, time: TimeSource): Promise<void> {
+  await Promise.race([sim.close(), sleep(60_000 * 5, time.scheduler)]);
+}

@@ -1,0 +1,126 @@
+import type { MatchingEngine } from '../engine/engine.ts';
+import type { CloseReason, EngineEvent, OrderStatus } from '../engine/types.ts';
+
+/** One side of one fill the simulator made for the account. */
+export interface SimFill {
+  readonly txID: string;
+  readonly origin: 'offer' | 'wager';
+  readonly orderId: string;
+  readonly userReference: string | null;
+  readonly gameId: string;
+  /** Stake of this side, in its own view (a maker's risk, a taker's amount). */
+  readonly amount: number;
+  readonly odds: number;
+  readonly at: number;
+  /** The engine's worst case of the account's matched bets on the game right after the fill (≤ 0). */
+  readonly gameLiability: number;
+}
+
+export interface SimOrderRecord {
+  readonly id: string;
+  readonly userReference: string | null;
+  readonly gameId: string;
+  readonly placedAt: number;
+  status: OrderStatus;
+  closeReason: CloseReason | null;
+}
+
+/**
+ * The simulator's own account of one user, kept from the matching engine's events (not
+ * from anything the bot says): every order that reached the book or traded, by id and by
+ * userReference; every fill side with the game's worst-case liability right after it; the
+ * orders the dead man's switch cancelled; when games ended.
+ */
+export class SimLedger {
+  readonly #engine: MatchingEngine;
+  readonly #userId: string;
+  readonly orders = new Map<string, SimOrderRecord>();
+  /** userReference → ids of the engine orders that carried it. */
+  readonly byReference = new Map<string, Set<string>>();
+  /** Orders of the account without a userReference. */
+  readonly unreferenced = new Set<string>();
+  readonly fills: SimFill[] = [];
+  /** Orders cancelled by a heartbeat lapse, with the time of each lapse. */
+  readonly heartbeatCancels: { readonly orderId: string; readonly at: number }[] = [];
+  readonly gameEndedAt = new Map<string, number>();
+  readonly #unsubscribe: () => void;
+
+  constructor(engine: MatchingEngine, userId: string) {
+    this.#engine = engine;
+    this.#userId = userId;
+    this.#unsubscribe = engine.onEvent((e) => this.#on(e));
+  }
+
+  get userId(): string {
+    return this.#userId;
+  }
+
+  /** The account's open orders at the simulator now. */
+  openOrders() {
+    return this.#engine.openOrders(this.#userId);
+  }
+
+  close(): void {
+    this.#unsubscribe();
+  }
+
+  #order(id: string, userReference: string | null, gameId: string, at: number): SimOrderRecord {
+    let o = this.orders.get(id);
+    if (!o) {
+      o = { id, userReference, gameId, placedAt: at, status: 'open', closeReason: null };
+      this.orders.set(id, o);
+      if (userReference === null) this.unreferenced.add(id);
+      else {
+        const ids = this.byReference.get(userReference) ?? new Set<string>();
+        ids.add(id);
+        this.byReference.set(userReference, ids);
+      }
+    }
+    return o;
+  }
+
+  #on(e: EngineEvent): void {
+    const now = this.#engine.now();
+    switch (e.kind) {
+      case 'orderPlaced':
+        // After the fills of its taking part, if any: it rests now.
+        if (e.order.userId === this.#userId) this.#order(e.order.id, e.order.userReference, e.order.gameId, now).status = 'open';
+        return;
+      case 'orderCancelled':
+      case 'orderExpired': {
+        if (e.order.userId !== this.#userId) return;
+        const o = this.#order(e.order.id, e.order.userReference, e.order.gameId, now);
+        o.status = e.order.status;
+        o.closeReason = e.order.closeReason;
+        if (e.order.closeReason === 'heartbeat') this.heartbeatCancels.push({ orderId: e.order.id, at: now });
+        return;
+      }
+      case 'fill': {
+        const f = e.fill;
+        for (const [side, origin] of [[f.maker, 'offer'], [f.taker, 'wager']] as const) {
+          if (side.userId !== this.#userId) continue;
+          const o = this.#order(side.orderId, side.userReference, f.gameId, now);
+          // A taker that rests its remainder is reported `orderPlaced` after these fills.
+          o.status = origin === 'offer' ? f.makerOrderAfter.status : 'filled';
+          this.fills.push({
+            txID: f.txID,
+            origin,
+            orderId: side.orderId,
+            userReference: side.userReference,
+            gameId: f.gameId,
+            amount: side.money.amount,
+            odds: side.money.odds,
+            at: f.at,
+            gameLiability: this.#engine.gameLiability(this.#userId, f.gameId),
+          });
+        }
+        return;
+      }
+      case 'gameChanged':
+        if (e.change === 'ended' && !this.gameEndedAt.has(e.game.id)) this.gameEndedAt.set(e.game.id, now);
+        return;
+      default:
+        return;
+    }
+  }
+}

@@ -1,0 +1,150 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadTape, type Tape } from '../../src/backtest/tape.ts';
+import { BacktestExecution, US } from '../../src/backtest/venue/execution.ts';
+import type { FillModelKind } from '../../src/backtest/venue/queue-model.ts';
+import type { EngineEvent, PlaceOutcome } from '../../src/engine/types.ts';
+import type { OrderUpdate } from '../../src/exchange/schemas/price-feed.ts';
+import { bookKeyOf, oppositeSelection, sideIndexOf } from '../../src/markets/types.ts';
+import { takerSelectionOfLabel, wireFromSelection } from '../../src/markets/wire-selection.ts';
+import { invertOdds, oddsFromRank, oddsRank, payout } from '../../src/odds/american.ts';
+import { manualTime } from '../../src/shared/time.ts';
+
+const FIRST_FILE = 'backtest/data/paper-seed7/feed-20260115T120000000Z-000001.jsonl.gz';
+let tape: Tape;
+beforeAll(async () => {
+  tape = await loadTape([FIRST_FILE]);
+});
+
+/** The engine replica after the recording's opening snapshot and its first pre-game side update. */
+function setUp(kind: FillModelKind = 'conservative') {
+  const items = tape.items;
+  const time = manualTime(items[0]!.t);
+  const events: EngineEvent[] = [];
+  const x = new BacktestExecution({ time, fillModel: { kind, power: 2 }, balance: 100_000, commission: 0.01, onOwnEvent: (e) => events.push(e) });
+  let i = 0;
+  for (; items[i]!.kind !== 'price'; i++) {
+    const it = items[i]!;
+    if (it.kind === 'snapshot') x.applySnapshot(it.game, it.t);
+  }
+  // A side update of a game not yet live, with at least two orders on it.
+  let u: OrderUpdate | undefined;
+  for (; i < items.length; i++) {
+    const it = items[i]!;
+    if (it.kind !== 'price') continue;
+    if (it.event.type === 'orderUpdate' && !it.event.payload.live && it.event.payload.sideOrders.length >= 2 && x.game(it.event.payload.gameID)) {
+      u = it.event.payload;
+      time.advanceTo(it.t);
+      x.applyPrice(it.event, it.t);
+      break;
+    }
+    x.applyPrice(it.event, it.t);
+  }
+  if (!u) throw new Error('no pre-game side update in the sample');
+  const game = x.game(u.gameID)!;
+  const taker = takerSelectionOfLabel(game.participants, u.type, u)!;
+  const side = game.books.get(bookKeyOf(taker))!.sides[sideIndexOf(taker)];
+  const place = (input: Record<string, unknown>): PlaceOutcome => {
+    let out: PlaceOutcome | undefined;
+    x.place([{ gameID: u.gameID, userReference: 'ls1:test:1', ...input }], (o) => (out = o[0]));
+    if (!out) throw new Error('the place did not complete at once');
+    return out;
+  };
+  const update = (sideOrders: OrderUpdate['sideOrders'], dt = 1_000): void => {
+    time.advance(dt);
+    x.applyPrice({ type: 'orderUpdate', payload: { ...u, epoch: u.epoch + time.clock.now(), sideOrders } }, time.clock.now());
+  };
+  const volume = (matchedVolume: number): void =>
+    x.applyPrice({ type: 'matchedVolumeUpdate', payload: { gameID: u.gameID, parentGameID: null, league: game.league, sport: game.sport, matchedVolume } }, time.clock.now());
+  const ownFills = () => events.flatMap((e) => (e.kind === 'fill' && e.fill.maker.userId === US ? [e.fill] : []));
+  return { x, u, game, taker, side, place, update, volume, ownFills, time, takerWire: wireFromSelection(game.participants, taker), makerWire: wireFromSelection(game.participants, oppositeSelection(taker)) };
+}
+
+describe('simulated execution against the recorded book', () => {
+  it('a crossing order takes recorded liquidity, which is then gone for us, whatever the recording shows', () => {
+    const s = setUp();
+    const best = s.side.offers[0]!;
+    const before = s.x.recorded.available(best);
+    const first = s.place({ ...s.takerWire, odds: best.odds, bet: before / 2, orderType: 'fillAndKill' });
+    expect(first.status).toBe('ok');
+    if (first.status !== 'ok') return;
+    expect(first.matched.reduce((a, m) => a + m.amount, 0)).toBeCloseTo(before / 2, 9);
+    expect(first.matched[0]!.odds).toBe(best.odds);
+    expect(s.x.recorded.available(best)).toBeCloseTo(before / 2, 9);
+    // Asking for everything at that price gets only what is left at it (or better).
+    const atOrBetter = s.side.offers.filter((o) => oddsRank(o.odds) >= oddsRank(best.odds)).reduce((a, o) => a + s.x.recorded.available(o), 0);
+    const second = s.place({ ...s.takerWire, odds: best.odds, bet: before * 10, orderType: 'fillAndKill' });
+    expect(second.status === 'ok' && second.matched.reduce((a, m) => a + m.amount, 0)).toBeCloseTo(atOrBetter, 6);
+    expect(s.x.recorded.available(best)).toBeCloseTo(0, 9);
+    // The engine keeps none of the recorded orders afterwards: only ours ever rest there.
+    expect(s.x.engine.openOrderCount(s.u.gameID)).toBe(0);
+    // A taker pays commission on a non-postArb fill.
+    if (second.status === 'ok') expect(second.matched[0]!.risk).toBeGreaterThan(second.matched[0]!.amount);
+  });
+
+  it('refuses a post that would match recorded liquidity, and rests one that would not', () => {
+    const s = setUp();
+    const best = s.side.offers[0]!;
+    const crossing = s.place({ ...s.takerWire, odds: best.odds, bet: 10, orderType: 'post' });
+    expect(crossing).toMatchObject({ status: 'error', errorType: 'rejected_order_type_rules' });
+    const clear = s.place({ ...s.takerWire, odds: oddsFromRank(oddsRank(best.odds) + 40), bet: 10, orderType: 'post' });
+    expect(clear.status === 'ok' && clear.unmatched !== null).toBe(true);
+  });
+
+  it('fills a resting order from recorded volume that traded through its price, with maker money (no commission)', () => {
+    const s = setUp();
+    const [best, next] = s.side.offers as [(typeof s.side.offers)[0], (typeof s.side.offers)[0]];
+    // Our offer listed on the same side, one cent better for takers than the recorded best.
+    const listed = oddsFromRank(oddsRank(best.odds) + 1);
+    const placed = s.place({ ...s.makerWire, odds: invertOdds(listed), bet: 1_000, orderType: 'post' });
+    expect(placed.status === 'ok' && placed.unmatched !== null).toBe(true);
+    const ours = s.x.engine.openOrders(US)[0]!;
+    // A recorded taker took 40 from the best order: at a worse price than ours, so it was ours.
+    s.update(s.u.sideOrders.map((o) => (o.id === best.id ? { ...o, sumUntaken: o.sumUntaken - 40 } : o)));
+    const fills = s.ownFills();
+    expect(fills).toHaveLength(1);
+    expect(fills[0]!.taker.money.amount).toBeCloseTo(40, 9);
+    expect(fills[0]!.maker.money.odds).toBe(ours.odds);
+    expect(fills[0]!.maker.money.commissionOnLoss + fills[0]!.maker.money.commissionOnWin).toBe(0);
+    expect(s.x.engine.order(ours.id)!.filled).toBeCloseTo(40 * payout(listed), 9);
+    // The next recorded order did not move: nothing more.
+    expect(next.sumUntaken).toBeGreaterThan(0);
+  });
+
+  it('tells a vanished order that traded (the matched volume rose at that instant) from one cancelled', () => {
+    const s = setUp();
+    const best = s.side.offers[0]!;
+    s.place({ ...s.makerWire, odds: invertOdds(oddsFromRank(oddsRank(best.odds) + 1)), bet: 10_000, orderType: 'post' });
+    const v0 = s.game.matchedVolume;
+    // Gone without volume: a cancel, no fill.
+    const rest = s.u.sideOrders.filter((o) => o.id !== best.id);
+    s.update(rest);
+    s.update(rest); // time moves on: the vanished order is settled as cancelled
+    expect(s.ownFills()).toHaveLength(0);
+    // Back, then gone with as much matched volume at the same instant: a trade through our price.
+    s.update(s.u.sideOrders);
+    s.update(rest, 500);
+    s.volume(v0 + best.sumUntaken * (1 + payout(best.odds)));
+    expect(s.ownFills()).toHaveLength(1);
+    expect(s.ownFills()[0]!.taker.money.amount).toBeCloseTo(best.sumUntaken, 6);
+  });
+
+  it('queue models differ at our own price: risk-averse fills once the queue ahead has traded, conservative never', () => {
+    for (const kind of ['conservative', 'risk-averse'] as const) {
+      const s = setUp(kind);
+      const best = s.side.offers[0]!;
+      const ahead = s.side.offers.filter((o) => o.odds === best.odds).reduce((a, o) => a + o.sumUntaken, 0);
+      s.place({ ...s.makerWire, odds: invertOdds(best.odds), bet: 10_000, orderType: 'post' });
+      expect(ahead).toBeGreaterThan(0);
+      // Everything ahead of us at our price trades (down to dust): no fill yet in any model.
+      s.update(s.u.sideOrders.map((o) => (o.odds === best.odds ? { ...o, sumUntaken: 0.000001 } : o)));
+      expect(s.ownFills()).toHaveLength(0);
+      // An order joins behind us and 25 of it trades: the taker met us first.
+      const extra = { ...s.u.sideOrders[0]!, id: 'ffffffffffffffffffffffff', odds: best.odds, sumUntaken: 25 };
+      s.update([extra, ...s.u.sideOrders.map((o) => (o.odds === best.odds ? { ...o, sumUntaken: 0.000001 } : o))]);
+      s.update([{ ...extra, sumUntaken: 0 }, ...s.u.sideOrders.map((o) => (o.odds === best.odds ? { ...o, sumUntaken: 0.000001 } : o))]);
+      const filled = s.ownFills().reduce((a, f) => a + f.taker.money.amount, 0);
+      if (kind === 'conservative') expect(filled).toBe(0);
+      else expect(filled).toBeCloseTo(25, 4);
+    }
+  });
+});

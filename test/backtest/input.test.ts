@@ -1,0 +1,93 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { BacktestInputError } from '../../src/backtest/errors.ts';
+import { loadTape } from '../../src/backtest/tape.ts';
+
+const run = promisify(execFile);
+const SAMPLE = 'backtest/data/paper-seed11-drops/feed-20260115T185357190Z-000002.jsonl.gz';
+
+/** A copy of a sample file with line 20 cut in half and line 40 a frame of the wrong shape. */
+function corrupted(): { file: string; lines: number } {
+  const dir = mkdtempSync(join(tmpdir(), 'ls-bt-'));
+  const lines = gunzipSync(readFileSync(SAMPLE)).toString('utf8').split('\n');
+  lines[19] = lines[19]!.slice(0, 50);
+  lines[39] = JSON.stringify({ t: JSON.parse(lines[39]!).t, k: 'price', c: 1, d: ['orderUpdate', { gameID: 42 }] });
+  const file = join(dir, 'feed-corrupt.jsonl.gz');
+  writeFileSync(file, gzipSync(lines.join('\n')));
+  return { file, lines: lines.filter((l) => l !== '').length };
+}
+
+describe('bad recording input', () => {
+  it('reports a corrupt line and a malformed frame with file and line, skips them, and replays the rest', async () => {
+    const { file, lines } = corrupted();
+    const seen: string[] = [];
+    const tape = await loadTape([file], { onProblem: (p) => seen.push(`${p.file}:${p.line}:${p.problem}`) });
+    expect(seen).toEqual([`${file}:20:json`, `${file}:40:frame`]);
+    expect(tape.stats.badLines).toBe(1);
+    expect(tape.stats.malformedFrames).toBe(1);
+    expect(tape.problems[1]!.detail).toMatch(/orderUpdate/);
+    // Every other record is there: the meta, end and the two bad lines are not replay items.
+    expect(tape.items.length).toBe(lines - 4);
+  });
+
+  it('--strict stops at the first bad line, naming it', async () => {
+    const { file } = corrupted();
+    const err = await loadTape([file], { strict: true }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BacktestInputError);
+    expect((err as BacktestInputError).code).toBe('LS_ERR_BACKTEST_INPUT');
+    expect((err as Error).message).toContain(`${file}:20: json:`);
+  });
+
+  it('a file that is not a recording is an error, not an empty replay', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ls-bt-'));
+    const file = join(dir, 'x.jsonl');
+    writeFileSync(file, 'hello\n');
+    await expect(loadTape([file])).rejects.toBeInstanceOf(BacktestInputError);
+  });
+});
+
+describe('linesmith backtest (CLI)', () => {
+  const cli = (args: string[]) =>
+    run(process.execPath, ['bin/linesmith.js', 'backtest', ...args], { env: { ...process.env, FORCE_COLOR: '0' }, timeout: 120_000 }).then(
+      (r) => ({ code: 0, ...r }),
+      (e: { code: number; stdout: string; stderr: string }) => e,
+    );
+
+  it('fails before the replay on an unknown strategy, with the config line', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ls-bt-'));
+    const cfg = join(dir, 'bad.yaml');
+    writeFileSync(cfg, readFileSync('test/backtest/golden/post-arb.yaml', 'utf8').replace('module: post-arb', 'module: no-such-strategy'));
+    const r = await cli(['--config', cfg, '--feed', SAMPLE, '--report', join(dir, 'out')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/bad\.yaml:\d+:\d+: .*no-such-strategy/);
+    expect(r.stdout).not.toMatch(/loaded/);
+  });
+
+  it('fails before the replay on a bad strategy parameter and on a misspelt sweep key', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ls-bt-'));
+    const cfg = join(dir, 'bad.yaml');
+    writeFileSync(cfg, readFileSync('test/backtest/golden/post-arb.yaml', 'utf8').replace('params: {}', 'params: { minEdge: lots }'));
+    const r = await cli(['--config', cfg, '--feed', SAMPLE]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/minEdge/);
+    const s = await cli(['--config', 'test/backtest/golden/post-arb.yaml', '--feed', SAMPLE, '--sweep', 'nonsense']);
+    expect(s.code).toBe(2);
+    expect(s.stderr).toMatch(/--sweep/);
+  });
+
+  it('writes the report files and prints the summary with its throughput figures', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ls-bt-'));
+    const r = await cli(['--config', 'test/backtest/golden/post-arb.yaml', '--feed', SAMPLE, '--report', dir, '--no-progress']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/events replayed in .* events\/s; read \+ parse alone .* parse-only time/);
+    const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as { format: string };
+    expect(report.format).toBe('linesmith.backtest-report');
+    expect(readFileSync(join(dir, 'orders.csv'), 'utf8').split('\n')[0]).toBe('placedAt,orderID,userReference,strategy,gameID,market,selection,orderType,odds,bet,filled,status,closedAt');
+    expect(readFileSync(join(dir, 'report.html'), 'utf8')).toMatch(/^<!DOCTYPE html>/i);
+  });
+});

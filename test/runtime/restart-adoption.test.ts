@@ -1,0 +1,64 @@
+import { asyncScheduler } from 'rxjs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ExchangeClient } from '../../src/exchange/client.ts';
+import { Runtime } from '../../src/runtime/runtime.ts';
+import { systemClock } from '../../src/shared/clock.ts';
+import { silentLogger } from '../../src/shared/logger.ts';
+import { FAST } from '../exchange/support-socket.ts';
+import { startTestSim, type TestSim } from '../support/sim.ts';
+import { instance, scripted } from './support.ts';
+
+let t: TestSim | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+// Found by the chaos soak (src/soak): an order adopted at start-up reconciliation was closed
+// as "not open" by the same reconciliation a moment later, so the restarted bot believed it
+// cancelled while it rested at the exchange, left it out of its liability, and quoted on top
+// of it past the game cap.
+describe('restart: orders of an earlier run found open at start-up', () => {
+  it('are adopted and stay live in the book, counted in the projected liability', async () => {
+    t = await startTestSim();
+    const g = t.game();
+    const home = g.participants[1].id;
+    const user = await t.user('restarted');
+    // What the crashed run left resting: one of our references, its own client id.
+    const placed = await t.http('POST', '/session/v3/place', { token: user.token, body: { orders: [{ gameID: g.id, type: 'moneyline', side: home, odds: 120, bet: 40, orderType: 'post', userReference: 'ls1:test:old0' }] } });
+    expect(placed.status).toBe(200);
+    const open = t.sim.context.engine.openOrders(user.id);
+    expect(open.map((o) => o.userReference)).toEqual(['ls1:test:old0']);
+    const orderID = open[0]!.id;
+
+    const exchange = new ExchangeClient({ baseUrl: t.url, credentials: async () => ({ username: 'restarted', password: user.password }), sockets: FAST, rest: { runId: 'new' } });
+    const runtime = new Runtime({
+      exchange,
+      gateway: 'rest',
+      strategies: [instance(scripted(() => []))],
+      limits: { maxGameLiability: 1_000, maxTotalLiability: 5_000, maxOrderSize: 500, maxOrdersPerGame: 20 },
+      usePostArb: true,
+      heartbeatSeconds: 20,
+      cancelUnknownOrdersAtStart: false,
+      clock: systemClock,
+      scheduler: asyncScheduler,
+      logger: silentLogger(),
+      runId: 'new',
+      tickMs: 100,
+    });
+    try {
+      await runtime.start();
+      // Adopted, then (no intent wants it) on its way out through a cancel: live either way.
+      const adopted = runtime.own.byOrderId(orderID);
+      expect(adopted).toMatchObject({ clientId: 'old0', strategyId: 'test', remaining: 40 });
+      expect(['resting', 'pending-cancel']).toContain(adopted?.status);
+      expect(runtime.own.liveOrders(g.id).map((o) => o.orderID)).toEqual([orderID]);
+      expect(runtime.own.projectedLiability(g.id)).toBeCloseTo(-40, 9);
+      expect(runtime.orders.stats.adopted).toBe(1);
+    } finally {
+      await runtime.stop(3_000);
+      await exchange.close();
+    }
+    expect(t.sim.context.engine.openOrders(user.id)).toEqual([]);
+  });
+});
