@@ -155,6 +155,8 @@ export function restartLeftNoOrphans(e: RestartEvidence): InvariantResult {
 }
 
 export interface LapseEvidence {
+  /** The exchange's dead man's switch fired while the bot held its heartbeats back. */
+  readonly fired: boolean;
   /** Orders the simulator's dead man's switch cancelled. */
   readonly cancelled: readonly { readonly orderId: string; readonly at: number }[];
   /** Of those, the ones the bot still counted as live when checked (at the crash). */
@@ -166,7 +168,7 @@ export interface LapseEvidence {
 /** The bot noticed the heartbeat lapse (no cancelled order still live in its book) and quoted again. */
 export function lapseNoticed(e: LapseEvidence): InvariantResult {
   const broken = e.stillLive.map((id) => `order ${id} cancelled by the heartbeat lapse is still live in the bot's book`);
-  if (e.cancelled.length === 0) broken.push('the heartbeat lapse cancelled nothing: the dead man\'s switch never fired');
+  if (!e.fired) broken.push('the dead man\'s switch never fired while the bot held its heartbeats back');
   if (e.placedAfter === 0) broken.push('the bot placed nothing after the heartbeat lapse');
   return result('heartbeat lapse noticed and recovered from', e.cancelled.length, 'orders cancelled by the lapse', broken, [`${e.placedAfter} orders placed after the lapse`]);
 }

@@ -4,6 +4,7 @@ import { decodeReference } from '../orders/user-reference.ts';
 import type { RiskLimits } from '../orders/risk.ts';
 import { componentLogger } from '../config/logging.ts';
 import type { FaultCounts } from '../sim/context.ts';
+import { heartbeatFor } from '../sim/heartbeat.ts';
 import { createUser } from '../sim/ops/admin-ops.ts';
 import { startSimulator, type Simulator } from '../sim/server.ts';
 import { silentLogger } from '../shared/logger.ts';
@@ -114,23 +115,6 @@ export async function runSoak(o: RunSoakOptions): Promise<SoakReport> {
     progress(`simulator ${sim.url} at ${timeline.speed}x, seed ${seed}; starting bot1`);
     const bot1 = await startBot(1, false);
     bots.push(bot1);
-    // DEBUG-SOAK
-    sim.context.engine.onEvent((e) => {
-      if (e.kind !== 'fill' || (e.fill.maker.userId !== userId && e.fill.taker.userId !== userId)) return;
-      const g = e.fill.gameId;
-      const liab = sim.context.engine.gameLiability(userId, g);
-      if (liab >= -limits.maxGameLiability * 0.9) return;
-      const bot = bots[bots.length - 1]!;
-      const own = bot.runtime.own;
-      const simBets = sim.context.engine.bets(userId).filter((b) => b.gameId === g);
-      const botFills = own.fills(g);
-      const simOpen = sim.context.engine.openOrders(userId).filter((o) => o.gameId === g);
-      const botLive = own.liveOrders(g);
-      process.stderr.write(`DEBUG fill ${e.fill.txID} liab ${liab.toFixed(2)} bot ${bot.name} matched ${own.matchedLiability(g).toFixed(2)} projected ${own.projectedLiability(g).toFixed(2)} simBets ${simBets.length} botFills ${botFills.length} simOpen ${simOpen.length} botLive ${botLive.length}\n`);
-      const missing = simBets.filter((b) => !own.hasFill(b.txID));
-      for (const b of missing) process.stderr.write(`  missing bet ${b.txID} ${b.origin} ${b.money.amount.toFixed(2)}@${b.money.odds} ref ${b.userReference} order ${b.orderId} bot order: ${JSON.stringify(own.byOrderId(b.orderId) ?? null)}\n`);
-      for (const o of simOpen) if (!botLive.some((x) => x.orderID === o.id)) process.stderr.write(`  sim open not live in bot: ${o.id} ${o.userReference} rem ${o.remaining} bot: ${JSON.stringify(own.byOrderId(o.id) ?? (o.userReference ? own.byReference(o.userReference) : null) ?? null)}\n`);
-    });
 
     await at(timeline.faultsOnAt);
     progress(`${wall(clock.now() - t0)}: faults on (sockets dropped every ${faults.dropSocketsEveryWallMs} ms, ${faults.restErrorRate * 100}% 503/timeout, ${faults.restHangRate * 100}% unanswered, +${faults.restLatencyMs} ms, ${faults.malformedFeedRate * 100}% malformed frames, ${faults.rateLimitBurst}×429 every ${faults.burstEveryWallMs} ms)`);
@@ -158,6 +142,8 @@ export async function runSoak(o: RunSoakOptions): Promise<SoakReport> {
     const lapseFrom = clock.now();
     bot1.control.suppressHeartbeats(true);
     await sleep(timeline.lapseForMs, time.scheduler);
+    // Nobody else heartbeats for the account: a switch still disarmed has fired.
+    const lapseFired = !heartbeatFor(sim.context).isArmed(userId);
     bot1.control.suppressHeartbeats(false);
     const lapseTo = clock.now();
 
@@ -165,6 +151,7 @@ export async function runSoak(o: RunSoakOptions): Promise<SoakReport> {
     const crashedAt = clock.now();
     const lapseCancels = ledger.heartbeatCancels.filter((c) => c.at >= lapseFrom && c.at <= lapseTo);
     const lapse: LapseEvidence = {
+      fired: lapseFired,
       cancelled: lapseCancels,
       stillLive: lapseCancels.filter((c) => bot1.runtime.own.liveOrders().some((x) => x.orderID === c.orderId)).map((c) => c.orderId),
       placedAfter: [...ledger.orders.values()].filter((x) => x.placedAt > lapseTo && x.placedAt < crashedAt).length,
@@ -249,7 +236,7 @@ export async function runSoak(o: RunSoakOptions): Promise<SoakReport> {
       faults: {
         ...injected,
         heartbeatsSuppressed: bot1.control.suppressedHeartbeats(),
-        heartbeatLapses: lapseCancels.length > 0 ? 1 : 0,
+        heartbeatLapses: lapseFired ? 1 : 0,
         tokenRotations: bots.reduce((s, b) => s + b.exchange.rest.session.stats.rotations, 0),
         crashes: 1,
       },

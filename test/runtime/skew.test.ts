@@ -33,18 +33,18 @@ describe('inventory-skew end to end', () => {
       const of = (team: string) => mine.find((o) => o.selection.type === 'moneyline' && o.selection.team === team && o.remaining > 99);
       return { home: of('home'), away: of('away') };
     };
-    await until(() => quotes().home !== undefined && quotes().away !== undefined, 3_000, 'two-sided quotes');
+    await until(() => quotes().home !== undefined && quotes().away !== undefined, 15_000, 'two-sided quotes');
     const before = { home: impliedProbability(quotes().home!.odds), away: impliedProbability(quotes().away!.odds) };
     // A taker lifts our home quote in full: we are now long home.
     const taker = await t.user('taker');
     const homeQuote = quotes().home!;
     const res = await t.http('POST', '/session/v3/place', { token: taker.token, body: { orders: [{ gameID: g.id, type: 'moneyline', side: away.id, odds: -homeQuote.odds, bet: 1_000, orderType: 'fillAndKill' }] } });
     expect(res.body.data.createdSessions[0].matched.length).toBeGreaterThan(0);
-    await until(() => bot.runtime.own.fills(g.id).length > 0, 3_000, 'the fill');
+    await until(() => bot.runtime.own.fills(g.id).length > 0, 15_000, 'the fill');
     await until(() => {
       const q = quotes();
       return q.home !== undefined && q.away !== undefined && q.home.id !== homeQuote.id;
-    }, 3_000, 'requoted after the fill');
+    }, 15_000, 'requoted after the fill');
     const after = { home: impliedProbability(quotes().home!.odds), away: impliedProbability(quotes().away!.odds) };
     // Less keen to back home (lower implied probability asked), keener on away.
     expect(after.home).toBeLessThan(before.home);

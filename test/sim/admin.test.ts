@@ -51,6 +51,7 @@ const ENDPOINTS: readonly [string, string, unknown?][] = [
   ['POST', '/admin/clock', { advanceMs: 1000 }],
   ['GET', '/admin/faults'],
   ['POST', '/admin/faults', { rateLimitBurst: 5 }],
+  ['POST', '/admin/tokens/expire', {}],
   ['DELETE', '/admin/games'],
   ['GET', '/admin/nothing-here'],
 ];
@@ -323,6 +324,7 @@ describe('/admin/faults', () => {
 
     const initial = await s.http('GET', '/admin/faults');
     expect(initial.body.data.faults).toEqual({ dropSocketsEveryMs: 0, restErrorRate: 0, restHangRate: 0, restLatencyMs: 0, malformedFeedRate: 0, rateLimitBurst: 0, loginChallenge: false });
+    expect(initial.body.data.injected).toMatchObject({ rateLimited429: 0, rest503: 0, restHangs: 0 });
 
     const set = await s.http('POST', '/admin/faults', { body: { rateLimitBurst: 2, loginChallenge: true } });
     expect(set.status).toBe(200);
@@ -338,6 +340,7 @@ describe('/admin/faults', () => {
     }
     expect((await s.http('GET', '/user/getMatchedBets', { token: u.token })).status).toBe(200);
     expect((await s.http('GET', '/admin/faults')).body.data.faults.rateLimitBurst).toBe(0);
+    expect((await s.http('GET', '/admin/faults')).body.data.injected.rateLimited429).toBe(2);
 
     for (const body of [{ restErrorRate: 2 }, { rateLimitBurst: -1 }, { loginChallenge: 'yes' }, { unknownFault: 1 }]) {
       expect((await s.http('POST', '/admin/faults', { body })).status, JSON.stringify(body)).toBe(400);
@@ -371,5 +374,53 @@ describe('/admin/faults', () => {
     expect(timeouts).toBeLessThan(8);
     expect((await s.http('POST', '/admin/faults', { body: { restErrorRate: 0 } })).status).toBe(200);
     expect((await s.http('GET', '/user/getMatchedBets', { token: u.token })).status).toBe(200);
+  });
+
+  it('restHangRate 1: the work is done but no answer comes; the client has to give up', async () => {
+    const s = await start();
+    const u = mkUser(s, 'u');
+    const g = s.game();
+    expect((await s.http('POST', '/admin/faults', { body: { restHangRate: 1 } })).status).toBe(200);
+    const abort = new AbortController();
+    const call = fetch(`${s.url}/session/v3/place`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${u.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ orders: [{ gameID: g.id, type: 'moneyline', side: home(g), odds: 120, bet: 10, orderType: 'post', userReference: 'hang-1' }] }),
+      signal: abort.signal,
+    });
+    const outcome = call.then(
+      () => 'answered',
+      () => 'aborted',
+    );
+    // The order is on the book although the call has not answered, however long the clock runs.
+    for (let i = 0; i < 100 && s.sim.context.engine.openOrders(u.id).length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(s.sim.context.engine.openOrders(u.id).map((o) => o.userReference)).toEqual(['hang-1']);
+    expect((await s.http('POST', '/admin/clock', { body: { advanceMs: 60_000 } })).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 50));
+    abort.abort();
+    expect(await outcome).toBe('aborted');
+    expect((await s.http('GET', '/admin/faults')).body.data.injected.restHangs).toBe(1);
+    expect((await s.http('POST', '/admin/faults', { body: { restHangRate: 0 } })).status).toBe(200);
+    expect((await s.http('GET', '/user/getUnmatched', { token: u.token })).body.data.unmatched).toHaveLength(1);
+  });
+});
+
+describe('/admin/tokens/expire', () => {
+  it('expires the live tokens of one user now: the next call rotates, the old token dies, others are untouched', async () => {
+    const s = await start();
+    const u = mkUser(s, 'u');
+    const other = mkUser(s, 'other');
+    const res = await s.http('POST', '/admin/tokens/expire', { body: { userId: u.id } });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ expired: 1 });
+    const rotated = await s.http('GET', '/user/getMe', { token: u.token });
+    expect(rotated.status).toBe(200);
+    const next = rotated.headers.get('x-auth-token');
+    expect(next).toMatch(/^[0-9a-f]{256}$/);
+    expect((await s.http('GET', '/user/getMe', { token: u.token })).status).toBe(401);
+    expect((await s.http('GET', '/user/getMe', { token: next! })).headers.get('x-auth-token')).toBeNull();
+    expect((await s.http('GET', '/user/getMe', { token: other.token })).headers.get('x-auth-token')).toBeNull();
+    expect((await s.http('GET', '/admin/faults')).body.data.injected.tokensExpired).toBe(1);
+    expect((await s.http('POST', '/admin/tokens/expire', { body: { userId: 'nope' } })).status).toBe(400);
   });
 });
