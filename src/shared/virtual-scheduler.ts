@@ -1,8 +1,8 @@
 import { Subscription, type SchedulerAction, type SchedulerLike } from 'rxjs';
+import { TimerHeap } from './heap.ts';
 
 interface Entry {
-  readonly due: number;
-  readonly seq: number;
+  readonly at: number;
   readonly action: VirtualSchedulerAction<unknown>;
   readonly version: number;
 }
@@ -13,11 +13,11 @@ interface Entry {
  * period) is reused, as the real-time AsyncAction is: RxJS's virtual action nests a new
  * subscription per period, and after some thousands of periods unsubscribing that chain
  * overflows the stack — a backtest or a manual-clock simulator runs for days of them.
+ * Equal due times run in scheduling order (the heap is FIFO among equals).
  */
 export class VirtualScheduler implements SchedulerLike {
   frame: number;
-  #seq = 0;
-  readonly #heap: Entry[] = [];
+  readonly #heap = new TimerHeap<Entry>();
 
   constructor(startMs: number) {
     this.frame = startMs;
@@ -34,60 +34,31 @@ export class VirtualScheduler implements SchedulerLike {
   /** When the earliest live action is due, if any. */
   nextDue(): number | undefined {
     this.#dropStale();
-    return this.#heap[0]?.due;
+    return this.#heap.peek()?.at;
   }
 
   /** Run every action due at or before `until`, in due order (then scheduling order), then stand at `until`. */
   flush(until: number): void {
     for (;;) {
       this.#dropStale();
-      const top = this.#heap[0];
-      if (!top || top.due > until) break;
-      this.#pop();
-      this.frame = Math.max(this.frame, top.due);
+      const top = this.#heap.peek();
+      if (!top || top.at > until) break;
+      this.#heap.pop();
+      this.frame = Math.max(this.frame, top.at);
       top.action.run(top.version);
     }
     this.frame = Math.max(this.frame, until);
   }
 
   /** @internal */
-  enqueue(action: VirtualSchedulerAction<unknown>, due: number, version: number): void {
-    const e: Entry = { due, seq: ++this.#seq, action, version };
-    const h = this.#heap;
-    h.push(e);
-    let i = h.length - 1;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (!before(h[i]!, h[p]!)) break;
-      [h[i], h[p]] = [h[p]!, h[i]!];
-      i = p;
-    }
+  enqueue(action: VirtualSchedulerAction<unknown>, at: number, version: number): void {
+    this.#heap.push({ at, action, version });
   }
 
   #dropStale(): void {
-    for (let top = this.#heap[0]; top && !top.action.holds(top.version); top = this.#heap[0]) this.#pop();
-  }
-
-  #pop(): void {
-    const h = this.#heap;
-    const last = h.pop()!;
-    if (h.length === 0) return;
-    h[0] = last;
-    let i = 0;
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let m = i;
-      if (l < h.length && before(h[l]!, h[m]!)) m = l;
-      if (r < h.length && before(h[r]!, h[m]!)) m = r;
-      if (m === i) break;
-      [h[i], h[m]] = [h[m]!, h[i]!];
-      i = m;
-    }
+    for (let top = this.#heap.peek(); top && !top.action.holds(top.version); top = this.#heap.peek()) this.#heap.pop();
   }
 }
-
-const before = (a: Entry, b: Entry) => a.due < b.due || (a.due === b.due && a.seq < b.seq);
 
 class VirtualSchedulerAction<T> extends Subscription implements SchedulerAction<T> {
   #state: T | undefined;
