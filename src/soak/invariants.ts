@@ -51,6 +51,7 @@ const AMOUNT_TOLERANCE = 0.02;
 export function everyFillOnce(ledger: SimLedger, bots: readonly BotLedger[], carry: { readonly bot: BotLedger; readonly startedAt: number; readonly bets: readonly MatchedBet[] } | null): InvariantResult {
   const broken: string[] = [];
   const bySide = new Map<string, SimFill[]>();
+  let settledUnseen = 0;
   for (const f of ledger.fills) {
     const list = bySide.get(f.txID) ?? [];
     list.push(f);
@@ -64,6 +65,12 @@ export function everyFillOnce(ledger: SimLedger, bots: readonly BotLedger[], car
     const f = sides[0]!;
     const eligible = bots.filter((b, i) => i === bots.length - 1 || b.crashedAt === null || f.at < b.crashedAt);
     const held = eligible.map((b) => b.own).filter((own) => own.hasFill(txID));
+    if (held.length === 0 && carry && eligible.length > 1 && (ledger.gameEndedAt.get(f.gameId) ?? Infinity) <= carry.startedAt) {
+      // Made just before the crash, unseen by the dead bot, and settled (out of getMatchedBets)
+      // before the restart could read it: money now, reported by the graded walker, not a position.
+      settledUnseen++;
+      continue;
+    }
     if (held.length === 0) {
       broken.push(`tx ${txID} (${f.origin}, ${f.amount.toFixed(2)} at ${f.odds} on game ${f.gameId}) is in no bot's ledger (${eligible.map((b) => b.name).join(' or ')})`);
       continue;
@@ -85,6 +92,7 @@ export function everyFillOnce(ledger: SimLedger, bots: readonly BotLedger[], car
     const missing = expected.filter((bet) => !carry.bot.own.hasFill(bet.txID));
     for (const bet of missing) broken.push(`${carry.bot.name} read open bet tx ${bet.txID} at start-up but did not book it`);
     notes.push(`${carry.bot.name} carried over ${expected.length - missing.length} of ${expected.length} open bets read at start-up`);
+    if (settledUnseen > 0) notes.push(`${settledUnseen} fills made just before the crash were settled before the restart could read them`);
   }
   return result('every simulator fill in the bot ledger exactly once', ledger.fills.length, 'fills', broken, notes);
 }

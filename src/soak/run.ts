@@ -110,7 +110,7 @@ export async function runSoak(o: RunSoakOptions): Promise<SoakReport> {
 
     const t0 = clock.now();
     const at = (ms: number) => sleep(Math.max(0, t0 + ms - clock.now()), time.scheduler);
-    const wall = (ms: number) => `${((ms - 0) / timeline.speed / 1000).toFixed(1)}s`;
+    const wall = (ms: number) => `${(ms / timeline.speed / 1000).toFixed(1)}s`;
 
     progress(`simulator ${sim.url} at ${timeline.speed}x, seed ${seed}; starting bot1`);
     const bot1 = await startBot(1, false);
