@@ -77,9 +77,12 @@ describe('FileTokenStore: mode 0600', () => {
       await c.getMe();
       await t.http('POST', '/user/logout', { token: await c.session.token() });
       await c.getMe(); // 401: a second login, persisted
-      await new Promise((r) => setTimeout(r, 30));
       expect(c.session.stats.logins).toBe(2);
-      expect((await readFile(store.path, 'utf8')).trim()).toBe(await c.session.token());
+      // The save is not awaited by the request that rotated the token: wait for it to land.
+      const want = await c.session.token();
+      const read = () => readFile(store.path, 'utf8').then((x) => x.trim(), () => null);
+      for (let i = 0; i < 500 && (await read()) !== want; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(await read()).toBe(want);
       expect(await mode(store.path)).toBe(0o600);
     } finally {
       await c.close();
