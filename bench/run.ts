@@ -1,15 +1,36 @@
-import { machineLine } from './machine.ts';
+import { readFile, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { runBacktestBench } from './backtest.bench.ts';
+import { renderBenchmarks } from './benchmarks-md.ts';
+import { runClientRestBench } from './client-rest.bench.ts';
 import { runEngineBench } from './engine.bench.ts';
+import { machineInfo, machineLine } from './machine.ts';
+import { runMemoryBenchInChild } from './memory.bench.ts';
+import { runPriceParseBench } from './price-parse.bench.ts';
 import { runSimFeedBench } from './sim-feed.bench.ts';
 import { runSimRestBench } from './sim-rest.bench.ts';
-import { runPriceParseBench } from './price-parse.bench.ts';
-import { runClientRestBench } from './client-rest.bench.ts';
 import { runTickToOrderBench } from './tick-to-order.bench.ts';
 
+/**
+ * Every benchmark of the project, one after the other, each figure printed as it comes;
+ * then BENCHMARKS.md at the repository root is rewritten with all of them, the machine,
+ * the Node version and the date. `--memory-hours H` sets the memory run's market time
+ * (default 4: about three minutes of wall time).
+ */
+const { values } = parseArgs({ options: { 'memory-hours': { type: 'string', default: '4' } } });
+const root = resolve(fileURLToPath(import.meta.url), '../..');
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+const ms = (n: number) => `${n.toFixed(3)} ms`;
+const mb = (b: number) => `${(b / 2 ** 20).toFixed(1)} MB`;
+const met = (value: number, goal: number) => (value >= goal ? 'met' : 'not met');
 
-console.log(`linesmith benchmarks — ${machineLine()}`);
-console.log(`date: ${new Date().toISOString()}`);
+const machine = machineInfo();
+const date = new Date().toISOString();
+const wall0 = performance.now();
+console.log(`linesmith benchmarks — ${machineLine(machine)}`);
+console.log(`date: ${date}`);
 // Warm up the JIT on a short run, then measure.
 runEngineBench(200_000, 7);
 const engine = runEngineBench(2_000_000, 42);
@@ -18,27 +39,25 @@ console.log(
     `8 books of ~1,000 resting orders, ${fmt(engine.restingAtEnd)} resting at end, ${fmt(engine.fills)} fills)`,
 );
 
-const rest = await runSimRestBench();
-const ms = (n: number) => `${n.toFixed(3)} ms`;
-const met = (value: number, goal: number) => (value >= goal ? 'met' : 'not met');
-const where = (f: (typeof rest.figures)[number]) =>
+const simRest = await runSimRestBench();
+const where = (f: (typeof simRest.figures)[number]) =>
   f.placement === 'thread' ? "with the client in the server's thread" : `with the client in a worker thread${f.connections > 1 ? `, ${f.connections} connections` : ''}`;
 console.log(
-  `sim REST place+cancel (1 client, undici Pool, pipelining 1, per-IP limit lifted; goal ≥ ${fmt(rest.goalRoundTripsPerSecond)} round trips/s on one core): ` +
-    rest.figures
+  `sim REST place+cancel (1 client, undici Pool, pipelining 1, per-IP limit lifted; goal ≥ ${fmt(simRest.goalRoundTripsPerSecond)} round trips/s on one core): ` +
+    simRest.figures
       .map(
         (f) =>
-          `${fmt(f.roundTripsPerSecond)}/s ${where(f)} (${f.placement === 'thread' ? `goal ${met(f.roundTripsPerSecond, rest.goalRoundTripsPerSecond)}; ` : ''}` +
+          `${fmt(f.roundTripsPerSecond)}/s ${where(f)} (${f.placement === 'thread' ? `goal ${met(f.roundTripsPerSecond, simRest.goalRoundTripsPerSecond)}; ` : ''}` +
           `${fmt(f.roundTrips)} in ${f.seconds.toFixed(2)} s, per call p50 ${ms(f.p50Ms)} p99 ${ms(f.p99Ms)}, ${f.errors} errors)`,
       )
       .join('; '),
 );
 
-const feed = await runSimFeedBench();
+const simFeed = await runSimFeedBench();
 console.log(
-  `sim price feed: ${fmt(feed.deliveredPerSecond)} messages/s delivered to ${feed.subscribers} subscribers (goal ≥ ${fmt(feed.goalPerSecond)}/s: ${met(feed.deliveredPerSecond, feed.goalPerSecond)}; ` +
-    `${fmt(feed.perSubscriberMin)}–${fmt(feed.perSubscriberMax)}/s per subscriber, average frame ${fmt(feed.averageFrameBytes)} bytes, ` +
-    `${fmt(feed.operations)} post/cancel ops in ${feed.seconds.toFixed(2)} s, ${fmt(feed.missing)} missing, ${fmt(feed.otherFrames)} other frames; clients in a worker thread)`,
+  `sim price feed: ${fmt(simFeed.deliveredPerSecond)} messages/s delivered to ${simFeed.subscribers} subscribers (goal ≥ ${fmt(simFeed.goalPerSecond)}/s: ${met(simFeed.deliveredPerSecond, simFeed.goalPerSecond)}; ` +
+    `${fmt(simFeed.perSubscriberMin)}–${fmt(simFeed.perSubscriberMax)}/s per subscriber, average frame ${fmt(simFeed.averageFrameBytes)} bytes, ` +
+    `${fmt(simFeed.operations)} post/cancel ops in ${simFeed.seconds.toFixed(2)} s, ${fmt(simFeed.missing)} missing, ${fmt(simFeed.otherFrames)} other frames; clients in a worker thread)`,
 );
 
 const parse = await runPriceParseBench();
@@ -55,8 +74,36 @@ console.log(
 );
 
 await runTickToOrderBench({ frames: 3_000 }); // warm-up
-const t2o = await runTickToOrderBench();
+const tickToOrder = await runTickToOrderBench();
 console.log(
-  `runtime tick-to-order latency (price frame in → place/cancel handed to the gateway, ${t2o.games} games, fixed-spread, no throttle; goal p99 ≤ 200 µs): ` +
-    `p50 ${t2o.p50Us.toFixed(1)} µs, p99 ${t2o.p99Us.toFixed(1)} µs, max ${t2o.maxUs.toFixed(0)} µs over ${fmt(t2o.measured)} frames that moved a quote (of ${fmt(t2o.frames)}): goal ${met(200, t2o.p99Us)}`,
+  `runtime tick-to-order latency (price frame in → place/cancel handed to the gateway, ${tickToOrder.games} games, fixed-spread, no throttle; goal p99 ≤ 200 µs): ` +
+    `p50 ${tickToOrder.p50Us.toFixed(1)} µs, p99 ${tickToOrder.p99Us.toFixed(1)} µs, max ${tickToOrder.maxUs.toFixed(0)} µs over ${fmt(tickToOrder.measured)} frames that moved a quote (of ${fmt(tickToOrder.frames)}): ` +
+    `goal ${met(200, tickToOrder.p99Us)}`,
 );
+
+const backtest = await runBacktestBench();
+console.log(
+  `backtest of ${backtest.recording} (best of ${backtest.runs}; goals ≥ ${fmt(backtest.goalEventsPerSecond)} events/s replayed, (parse + replay) / parse ≤ ${backtest.goalRatio}): ` +
+    backtest.figures
+      .map(
+        (f) =>
+          `${f.config}: ${fmt(f.eventsPerSecond)} events/s (${fmt(f.events)} in ${(f.replayMs / 1000).toFixed(2)} s; goal ${met(f.eventsPerSecond, backtest.goalEventsPerSecond)}), ` +
+          `parse only ${(f.loadMs / 1000).toFixed(2)} s, ratio ${f.ratio.toFixed(2)} (goal ${f.ratio <= backtest.goalRatio ? 'met' : 'not met'})`,
+      )
+      .join('; '),
+);
+
+const hours = Number(values['memory-hours']);
+console.log(`memory: ${hours} h of market time with 200 games (a fresh process; a few minutes)…`);
+const memory = await runMemoryBenchInChild({ hours, games: 200, mode: 'split', sampleMinutes: 15 });
+const s = memory.summary;
+console.log(
+  `memory (${memory.mode}, ${memory.games} games, ${memory.hours} h of market time in ${memory.wallSeconds.toFixed(0)} s; goals rss < ${mb(memory.goalRss)}, growth < ${memory.goalGrowthPct}%): ` +
+    `peak rss ${mb(s.peakRss)} (goal ${s.peakRss < memory.goalRss ? 'met' : 'not met'}), middle ${mb(s.middleRss)}, end ${mb(s.endRss)}, ` +
+    `second-half growth ${s.rssGrowthPct.toFixed(1)}% (goal ${s.rssGrowthPct < memory.goalGrowthPct ? 'met' : 'not met'}); heap ${mb(s.middleHeap)} → ${mb(s.endHeap)} (${s.heapGrowthPct.toFixed(1)}%)`,
+);
+
+const header = await readFile(resolve(root, 'bench/benchmarks-header.md'), 'utf8');
+const text = renderBenchmarks({ machine, date, wallSeconds: (performance.now() - wall0) / 1000, engine, simRest, simFeed, parse, clientRest, tickToOrder, backtest, memory }, header);
+await writeFile(resolve(root, 'BENCHMARKS.md'), text);
+console.log(`written: ${resolve(root, 'BENCHMARKS.md')}`);

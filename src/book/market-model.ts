@@ -192,6 +192,12 @@ export class MarketModel {
     return next;
   }
 
+  /** Drop a game and its activity meter: it no longer exists for the model (a later update may list it again). */
+  forget(gameID: string): boolean {
+    this.#activity.delete(gameID);
+    return this.#games.delete(gameID);
+  }
+
   #offer(o: BookOrder): ListedOffer {
     return { id: o.id, odds: o.odds, sumUntaken: o.sumUntaken, bet: o.bet, isPostArb: o.isPostArb === true, mine: this.#isMine(o.id) };
   }

@@ -236,6 +236,19 @@ export class OwnBook {
     return this.#settled.has(gameID);
   }
 
+  /**
+   * Drop a game's record once nothing of ours on it can change: no live order and no fill
+   * waiting for its grade. Its fills stay booked (`allFills`, `hasFill`); it leaves
+   * `gameIds()`. False when the game still holds something.
+   */
+  forgetGame(gameID: string): boolean {
+    const g = this.#games.get(gameID);
+    if (!g) return false;
+    if (g.live.size > 0 || (g.fills.length > 0 && !this.#settled.has(gameID))) return false;
+    this.#touch(gameID);
+    return this.#games.delete(gameID);
+  }
+
   #position(f: OwnFill): Position {
     const taker = f.origin === 'wager' && !f.isPostArb;
     return { selection: f.selection, amount: f.amount, odds: f.odds, commissionRate: taker ? this.#commissionRate() : 0 };

@@ -15,6 +15,7 @@ import { OrderManager, type GatewayResult, type OrderManagerNotice, type Strateg
 import type { RiskLimits } from '../orders/risk.ts';
 import { decodeReference } from '../orders/user-reference.ts';
 import type { QuoteIntent } from '../strategy/types.ts';
+import { ENDED_GAME_SWEEP_MS, forgettableGames } from './ended-games.ts';
 import { applyLivePolicy } from './live-policy.ts';
 import { wantsGame, wantsMarket, type StrategyInstance } from './strategy-instance.ts';
 import type { Venue } from './venue.ts';
@@ -115,6 +116,7 @@ export class Runtime {
   #reconciling = false;
   #lastReconcile = -Infinity;
   #lastHeartbeat = -Infinity;
+  #lastEndedSweep = -Infinity;
   #killed: string | null = null;
   #realized = 0;
   #commissionPaid = 0;
@@ -290,6 +292,10 @@ export class Runtime {
   #onTick(now: number): void {
     const kill = this.#o.killSwitch?.() ?? null;
     if (kill && !this.#killed) this.kill(kill);
+    if (now - this.#lastEndedSweep >= ENDED_GAME_SWEEP_MS) {
+      this.#lastEndedSweep = now;
+      for (const id of forgettableGames(this.market, this.own, now)) this.#forgetGame(id);
+    }
     if (this.#mode !== 'halted' && this.orders.gateOpen && now - this.#lastHeartbeat >= (this.#o.heartbeatSeconds * 1000) / 3) {
       this.#lastHeartbeat = now;
       this.orders.heartbeat(this.#o.heartbeatSeconds);
@@ -307,6 +313,20 @@ export class Runtime {
         },
       );
     }
+  }
+
+  /** An ended game leaves the model, with everything the loop keeps per game for it. */
+  #forgetGame(gameID: string): void {
+    this.market.forget(gameID);
+    this.own.forgetGame(gameID);
+    this.#o.strategies.forEach((s, i) => {
+      const k = `${i}|${gameID}`;
+      this.#dirty.delete(k);
+      this.#lastEval.delete(k);
+      this.#quoted.delete(k);
+      this.#lastIntents.delete(k);
+      this.#refusals.delete(`${s.id}|${gameID}`);
+    });
   }
 
   /** The kill switch: close the gate, cancel everything, stop quoting until restarted. */

@@ -1,0 +1,128 @@
+import type { BacktestBenchResult } from './backtest.bench.ts';
+import type { ClientRestFigure } from './client-rest.bench.ts';
+import type { EngineBenchResult } from './engine.bench.ts';
+import { machineLine, type MachineInfo } from './machine.ts';
+import type { MemoryBenchResult } from './memory.bench.ts';
+import type { PriceParseBenchResult } from './price-parse.bench.ts';
+import type { FeedBenchResult } from './sim-feed.bench.ts';
+import type { RestBenchResult } from './sim-rest.bench.ts';
+import type { TickToOrderResult } from './tick-to-order.bench.ts';
+
+/** Everything one `npm run bench` measured. */
+export interface BenchResults {
+  readonly machine: MachineInfo;
+  /** ISO date and time the run started. */
+  readonly date: string;
+  readonly wallSeconds: number;
+  readonly engine: EngineBenchResult;
+  readonly simRest: RestBenchResult;
+  readonly simFeed: FeedBenchResult;
+  readonly parse: PriceParseBenchResult;
+  readonly clientRest: readonly ClientRestFigure[];
+  readonly tickToOrder: TickToOrderResult;
+  readonly backtest: BacktestBenchResult;
+  readonly memory: MemoryBenchResult;
+}
+
+const int = (n: number) => Math.round(n).toLocaleString('en-US');
+const ms = (n: number) => `${n.toFixed(3)} ms`;
+const mb = (b: number) => `${(b / 2 ** 20).toFixed(0)} MB`;
+const pct = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(1)}%`;
+const verdict = (ok: boolean) => (ok ? 'met' : '**not met**');
+
+type Row = readonly [figure: string, value: string, goal: string];
+
+function rows(r: BenchResults): Row[] {
+  const out: Row[] = [];
+  const e = r.engine;
+  out.push([
+    'engine operations per second (40% post, 40% cancel, 20% crossing; 8 moneyline books of ~1,000 resting orders; one core)',
+    `${int(e.opsPerSecond)} (${int(e.ops)} ops in ${e.seconds.toFixed(2)} s, ${int(e.fills)} fills)`,
+    `≥ 1,000,000: ${verdict(e.opsPerSecond >= 1_000_000)}`,
+  ]);
+  for (const f of r.simRest.figures) {
+    const inThread = f.placement === 'thread';
+    out.push([
+      `simulator place + cancel round trips per second, one keep-alive client ${inThread ? "in the server's thread (one core)" : `in a worker thread${f.connections > 1 ? `, ${f.connections} connections` : ''}`}`,
+      `${int(f.roundTripsPerSecond)} (per call p50 ${ms(f.p50Ms)}, p99 ${ms(f.p99Ms)}; ${f.errors} errors)`,
+      inThread ? `≥ ${int(r.simRest.goalRoundTripsPerSecond)}: ${verdict(f.roundTripsPerSecond >= r.simRest.goalRoundTripsPerSecond)}` : '',
+    ]);
+  }
+  const feed = r.simFeed;
+  out.push([
+    `simulator price-feed messages per second delivered to ${feed.subscribers} WebSocket subscribers`,
+    `${int(feed.deliveredPerSecond)} (${int(feed.averageFrameBytes)}-byte frames, ${int(feed.missing)} missing)`,
+    `≥ ${int(feed.goalPerSecond)}: ${verdict(feed.deliveredPerSecond >= feed.goalPerSecond)}`,
+  ]);
+  const p = r.parse;
+  const mode = (m: string) => p.figures.find((f) => f.mode === m)?.messagesPerSecond ?? NaN;
+  out.push([
+    `client: price-feed frames parsed into typed events per second, one core (${int(p.frames)} frames recorded from the simulator's market, ${int(p.averageFrameBytes)} bytes average)`,
+    `fast path ${int(p.fastPerSecond)}; compiled zod ${int(mode('compiled'))}; plain zod ${int(mode('zod'))}; \`JSON.parse\` alone ${int(mode('json'))}`,
+    `≥ ${int(p.goalPerSecond)}: ${verdict(p.fastPerSecond >= p.goalPerSecond)}`,
+  ]);
+  const calls = ['getMe', 'place+cancel'] as const;
+  out.push([
+    'client: REST round trips per second against `linesmith sim`, keep-alive, answers validated, client and server on one core',
+    calls.map((c) => `${c} ${r.clientRest.filter((f) => f.call === c).map((f) => `${int(f.roundTripsPerSecond)} (${f.inFlight} in flight)`).join(' / ')}`).join('; '),
+    '',
+  ]);
+  const t = r.tickToOrder;
+  out.push([
+    `runtime tick-to-order latency: price frame in (before parsing) → place/cancel handed to the gateway, ${t.games} games, fixed-spread, no throttle, stub gateway`,
+    `p50 ${t.p50Us.toFixed(1)} µs, p99 ${t.p99Us.toFixed(1)} µs, max ${int(t.maxUs)} µs (${int(t.measured)} of ${int(t.frames)} frames moved a quote)`,
+    `p99 ≤ 200 µs: ${verdict(t.p99Us <= 200)}`,
+  ]);
+  const b = r.backtest;
+  for (const f of b.figures) {
+    out.push([
+      `backtest of \`${b.recording}\` with \`${f.config}\`: events replayed per second (replay only; best of ${b.runs})`,
+      `${int(f.eventsPerSecond)} (${int(f.events)} events in ${(f.replayMs / 1000).toFixed(2)} s)`,
+      `≥ ${int(b.goalEventsPerSecond)}: ${verdict(f.eventsPerSecond >= b.goalEventsPerSecond)}`,
+    ]);
+    out.push([
+      `backtest with \`${f.config}\`: (parse + replay) / parse-only time`,
+      `${f.ratio.toFixed(2)} (parse only ${(f.loadMs / 1000).toFixed(2)} s)`,
+      `≤ ${b.goalRatio}: ${verdict(f.ratio <= b.goalRatio)}`,
+    ]);
+  }
+  const m = r.memory;
+  const s = m.summary;
+  const where = m.mode === 'split' ? 'linesmith alone (simulator in its own process)' : 'linesmith and the simulator in one process';
+  out.push([
+    `memory: resident set of ${where}, ${m.games} games, ${m.hours} h of market time in ${int(m.wallSeconds)} s, sampled after a full GC every ${m.sampleMinutes} min after ${m.warmupHours} h of warm-up`,
+    `peak ${mb(s.peakRss)}; at half the run ${mb(s.middleRss)}, at the end ${mb(s.endRss)}; high-water including warm-up ${mb(m.maxRss)}`,
+    `< ${mb(m.goalRss)}: ${verdict(s.peakRss < m.goalRss)}`,
+  ]);
+  out.push([
+    'memory: growth over the second half of the run (resident set; V8 heap in use)',
+    `RSS ${pct(s.rssGrowthPct)}; heap ${pct(s.heapGrowthPct)} (${mb(s.middleHeap)} → ${mb(s.endHeap)})`,
+    `< ${m.goalGrowthPct}%: ${verdict(s.rssGrowthPct < m.goalGrowthPct)}`,
+  ]);
+  if (s.peakSimRss !== null) out.push(['memory: the simulator process of that run, for comparison (not linesmith)', `peak RSS ${mb(s.peakSimRss)}`, '']);
+  return out;
+}
+
+const cell = (s: string) => s.replaceAll('|', '\\|');
+
+/** BENCHMARKS.md: the hand-written header, then the machine, date and one table of every figure. */
+export function renderBenchmarks(r: BenchResults, header: string): string {
+  const m = r.memory;
+  const lines = [
+    header.trimEnd(),
+    '',
+    '## Latest run',
+    '',
+    `Measured ${r.date} on ${machineLine(r.machine)} (\`npm run bench\`, ${int(r.wallSeconds)} s).`,
+    '',
+    '| figure | value | goal |',
+    '|---|---|---|',
+    ...rows(r).map((row) => `| ${row.map(cell).join(' | ')} |`),
+    '',
+    `Memory samples (market time: linesmith RSS / heap in use${m.mode === 'split' ? ' / simulator RSS' : ''}): ` +
+      m.samples.map((x) => `${(x.atMs / 60_000).toFixed(0)} min ${mb(x.rss)} / ${mb(x.heapUsed)}${x.simRss !== null ? ` / ${mb(x.simRss)}` : ''}`).join('; ') +
+      `. At the end: ${m.counters.modelGames} games in the model, ${int(m.counters.placesSent)} places and ${int(m.counters.cancelsSent)} cancels sent, ${m.openOrdersLeft} orders left open after shutdown.`,
+    '',
+  ];
+  return lines.join('\n');
+}

@@ -1,0 +1,153 @@
+import { asyncScheduler, BehaviorSubject, NEVER, Subject } from 'rxjs';
+import { describe, expect, it } from 'vitest';
+import { MarketModel } from '../../src/book/market-model.ts';
+import { OwnBook } from '../../src/book/own-book.ts';
+import type { OwnFill, OwnOrder } from '../../src/book/types.ts';
+import type { AccountSnapshot, ConnectionStates } from '../../src/exchange/client.ts';
+import { GradedWalker } from '../../src/exchange/rest/graded-walker.ts';
+import type { OrderbookGame } from '../../src/exchange/schemas/exchange.ts';
+import type { GameUpdate, PriceFeedEvent } from '../../src/exchange/schemas/price-feed.ts';
+import type { SocketState } from '../../src/exchange/socket/managed-socket.ts';
+import type { UserFeedEvent } from '../../src/exchange/socket/user-feed-events.ts';
+import { ENDED_GAME_RETENTION_MS, ENDED_GAME_SWEEP_MS, forgettableGames } from '../../src/runtime/ended-games.ts';
+import { Runtime } from '../../src/runtime/runtime.ts';
+import type { Venue } from '../../src/runtime/venue.ts';
+import { silentLogger } from '../../src/shared/logger.ts';
+import { manualTime } from '../../src/shared/time.ts';
+import { instance, scripted } from './support.ts';
+
+const id = (n: number) => n.toString(16).padStart(24, '0');
+
+function game(n: number): OrderbookGame {
+  return {
+    id: id(n),
+    league: 'NBA',
+    sport: 'basketball',
+    live: false,
+    ended: false,
+    start: '2026-05-01T00:00:00.000Z',
+    participants: [
+      { id: id(1000 + n), longName: `Away ${n}`, shortName: 'AW', homeAway: 'away' },
+      { id: id(2000 + n), longName: `Home ${n}`, shortName: 'HO', homeAway: 'home' },
+    ],
+    homeMoneylines: [{ id: id(3000 + n), type: 'moneyline', sumUntaken: 50, odds: 105, bet: 50, gameID: id(n), participantID: id(2000 + n) }],
+    awayMoneylines: [],
+    homeSpreads: [],
+    awaySpreads: [],
+    over: [],
+    under: [],
+    homeMoneylines1x2: [],
+    awayMoneylines1x2: [],
+    draw1x2: [],
+  } as OrderbookGame;
+}
+
+const order = (gameID: string, status: OwnOrder['status']): OwnOrder => ({
+  clientId: `c-${gameID}`,
+  userReference: `r-${gameID}`,
+  orderID: `o-${gameID}`,
+  strategyId: 's',
+  intentKey: null,
+  gameID,
+  selection: { type: 'moneyline', team: 'home' },
+  odds: 110,
+  bet: 50,
+  filled: 0,
+  remaining: 50,
+  status,
+  isPostArb: false,
+  createdAt: 0,
+  updatedAt: 0,
+});
+
+const fill = (gameID: string): OwnFill => ({ txID: `t-${gameID}`, orderID: `o-${gameID}`, gameID, selection: { type: 'moneyline', team: 'home' }, odds: 110, amount: 50, risk: 50, win: 55, origin: 'offer', isPostArb: false, strategyId: 's', at: 0 });
+
+describe('forgetting ended games', () => {
+  it('lists ended games past the retention with nothing of ours left on them', () => {
+    const market = new MarketModel(() => false);
+    const own = new OwnBook({ commissionRate: () => 0.01 });
+    const [open, quiet, recent, resting, unsettled, settled] = [1, 2, 3, 4, 5, 6].map((n) => market.applySnapshot(game(n), 0)!.id) as [string, string, string, string, string, string];
+    for (const g of [quiet, resting, unsettled, settled]) market.markEnded(g, 0);
+    market.markEnded(recent, ENDED_GAME_RETENTION_MS);
+    own.add(order(resting, 'resting'), 'test');
+    own.add(order(quiet, 'resting'), 'test');
+    own.update(`c-${quiet}`, { status: 'cancelled', remaining: 0 }, 0, 'test');
+    own.addFill(fill(unsettled));
+    own.addFill(fill(settled));
+    own.settle(settled);
+
+    expect(forgettableGames(market, own, ENDED_GAME_RETENTION_MS - 1)).toEqual([]);
+    expect(forgettableGames(market, own, ENDED_GAME_RETENTION_MS).sort()).toEqual([quiet, settled].sort());
+    expect(market.game(open)).toBeDefined();
+  });
+
+  it('OwnBook.forgetGame drops a game only when no live order and no ungraded fill remains, keeping its fills booked', () => {
+    const own = new OwnBook({ commissionRate: () => 0.01 });
+    own.add(order('g1', 'resting'), 'test');
+    own.addFill(fill('g2'));
+    expect(own.forgetGame('g1')).toBe(false);
+    expect(own.forgetGame('g2')).toBe(false);
+    own.update('c-g1', { status: 'cancelled', remaining: 0 }, 1, 'test');
+    own.settle('g2');
+    expect(own.forgetGame('g1')).toBe(true);
+    expect(own.forgetGame('g2')).toBe(true);
+    expect([...own.gameIds()]).toEqual([]);
+    expect(own.hasFill('t-g2')).toBe(true);
+    expect(own.totalProjectedLiability()).toBe(0);
+  });
+
+  it('the runtime forgets a game some time after it ended, so a long run does not keep every game it saw', async () => {
+    const time = manualTime(Date.UTC(2026, 4, 1));
+    const prices = new Subject<PriceFeedEvent>();
+    const open: SocketState = { status: 'open', attempt: 0, lastError: null, since: 0, connection: 1, retryInMs: null };
+    const none = async () => [];
+    const venue: Venue = {
+      rest: {
+        place: none,
+        cancel: none,
+        heartbeat: async () => {},
+        login: async () => ({}),
+        getMe: async () => ({ id: 'u', username: 'test', displayBalance: 1e6, commissionCharged: 0.01 }),
+        getOrderbook: async () => [game(1), game(2)],
+        getUnmatched: none,
+        getMatchedBets: none,
+        gradedWalker: () => new GradedWalker(async () => ({ graded: [], hasMore: false, cursor: 'c', settledThrough: new Date(0).toISOString() }), { scheduler: asyncScheduler, logger: silentLogger(), pollMs: 3_600_000 }),
+      },
+      orders: { place: none, cancel: none, heartbeat: async () => {}, start: () => undefined },
+      priceFeed: { events$: prices, subscribe: () => undefined, start: () => undefined },
+      userFeed: { events$: NEVER as unknown as Subject<UserFeedEvent<AccountSnapshot>>, start: () => undefined },
+      states$: new BehaviorSubject<ConnectionStates>({ price: open, user: open, orders: open }),
+    };
+    const runtime = new Runtime({
+      exchange: venue,
+      gateway: 'rest',
+      strategies: [instance(scripted(() => []))],
+      limits: { maxGameLiability: 100, maxTotalLiability: 1000, maxOrderSize: 50, maxOrdersPerGame: 10 },
+      usePostArb: true,
+      heartbeatSeconds: 20,
+      cancelUnknownOrdersAtStart: false,
+      clock: time.clock,
+      scheduler: time.scheduler,
+      logger: silentLogger(),
+      runId: 't',
+    });
+    await runtime.start();
+    const ended = { ...game(1), ended: true, messageType: 'marketClosed' } as unknown as GameUpdate;
+    prices.next({ type: 'gameUpdate', payload: ended, messageType: 'marketClosed' });
+    expect(runtime.market.game(id(1))?.ended).toBe(true);
+
+    time.advance(ENDED_GAME_RETENTION_MS - ENDED_GAME_SWEEP_MS);
+    expect(runtime.market.game(id(1))).toBeDefined();
+    time.advance(2 * ENDED_GAME_SWEEP_MS);
+    expect(runtime.market.game(id(1))).toBeUndefined();
+    expect(runtime.market.game(id(2))).toBeDefined();
+    expect(runtime.status().games).toBe(1);
+
+    const stopping = runtime.stop(1_000);
+    for (let i = 0; i < 40; i++) {
+      await null;
+      time.advance(50);
+    }
+    await stopping;
+  });
+});
