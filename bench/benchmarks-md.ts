@@ -97,7 +97,7 @@ function rows(r: BenchResults): Row[] {
   out.push([
     'memory: growth over the second half of the run (resident set; V8 heap in use)',
     `RSS ${pct(s.rssGrowthPct)}; heap ${pct(s.heapGrowthPct)} (${mb(s.middleHeap)} → ${mb(s.endHeap)})`,
-    `< ${m.goalGrowthPct}%: ${verdict(s.rssGrowthPct < m.goalGrowthPct)}`,
+    `RSS < ${m.goalGrowthPct}%: ${verdict(s.rssGrowthPct < m.goalGrowthPct)}`,
   ]);
   if (s.peakSimRss !== null) out.push(['memory: the simulator process of that run, for comparison (not linesmith)', `peak RSS ${mb(s.peakSimRss)}`, '']);
   return out;
