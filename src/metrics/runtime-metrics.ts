@@ -42,6 +42,51 @@ function reconnectsOf(s: SocketState | undefined): number {
   return s ? Math.max(0, s.connection - 1) : 0;
 }
 
+/** What a scraped metric reads: one value, values by label, or null while there is nothing to read. */
+type Reading = number | Readonly<Record<string, number>> | null;
+
+/**
+ * Metrics whose every value is read when scraped. A counter is rewritten from the running
+ * total it mirrors; a gauge keeps label values it is not given unless `reset` (a set whose
+ * members come and go, like halt reasons or games).
+ */
+function scrapedMetrics(registers: Registry[]) {
+  const write = (label: string | null, r: Exclude<Reading, null>, put: (labels: Record<string, string> | null, v: number) => void) => {
+    if (typeof r === 'number') put(null, r);
+    else for (const [k, v] of Object.entries(r)) put({ [label!]: k }, v);
+  };
+  return {
+    gauge(name: string, help: string, label: string | null, read: () => Reading, options: { reset?: boolean } = {}): void {
+      new Gauge({
+        name,
+        help,
+        ...(label ? { labelNames: [label] } : {}),
+        registers,
+        collect() {
+          const r = read();
+          if (options.reset) this.reset();
+          if (r === null) return;
+          write(label, r, (l, v) => (l ? this.set(l, v) : this.set(v)));
+        },
+      });
+    },
+    counter(name: string, help: string, label: string | null, read: () => Reading): void {
+      new Counter({
+        name,
+        help,
+        ...(label ? { labelNames: [label] } : {}),
+        registers,
+        collect() {
+          const r = read();
+          if (r === null) return;
+          this.reset();
+          write(label, r, (l, v) => (l ? this.inc(l, v) : this.inc(v)));
+        },
+      });
+    },
+  };
+}
+
 /**
  * The runtime's metrics on a registry of its own (never prom-client's global one): every
  * value is read from the runtime's state when scraped — Runtime.status(), its own book, the
@@ -104,234 +149,86 @@ export class RuntimeMetrics {
   }
 
   #define(registers: Registry[]): void {
-    const self = this;
     const rt = () => this.#runtime;
-    new Gauge({
-      name: 'linesmith_uptime_seconds',
-      help: 'Wall seconds since the metrics were created (session start)',
-      registers,
-      collect() {
-        this.set((self.probe.now() - self.#startedAt) / 1000);
-      },
+    const scraped = scrapedMetrics(registers);
+    scraped.gauge('linesmith_uptime_seconds', 'Wall seconds since the metrics were created (session start)', null, () => (this.probe.now() - this.#startedAt) / 1000);
+    scraped.gauge('linesmith_trading_mode', 'The process trading mode: 1 for the current one (active, reducing, halted)', 'mode', () => {
+      const r = rt();
+      return r ? { active: r.mode === 'active' ? 1 : 0, reducing: r.mode === 'reducing' ? 1 : 0, halted: r.mode === 'halted' ? 1 : 0 } : null;
     });
-    new Gauge({
-      name: 'linesmith_trading_mode',
-      help: 'The process trading mode: 1 for the current one (active, reducing, halted)',
-      labelNames: ['mode'],
-      registers,
-      collect() {
+    scraped.gauge('linesmith_halted', 'Reasons the runtime is halted now (1 each)', 'reason', () => Object.fromEntries((rt()?.status().haltReasons ?? []).map((reason) => [reason, 1])), { reset: true });
+    scraped.gauge('linesmith_games', 'Games in the book model (known) and games some strategy is quoting (quoted)', 'state', () => {
+      const st = rt()?.status();
+      return st ? { known: st.games, quoted: st.quotedGames } : null;
+    });
+    scraped.gauge('linesmith_open_orders', 'Our orders not in a final state (pending, resting, partly filled, pending cancel, unknown)', null, () => rt()?.status().openOrders ?? null);
+    scraped.counter('linesmith_fills_total', 'Fills booked since start, settled games included, by our role (maker: our resting order was taken; taker: our order took)', 'role', () => {
+      const t = rt()?.own.fillTotals();
+      return t ? { maker: t.maker, taker: t.taker } : null;
+    });
+    scraped.counter('linesmith_fill_volume_total', 'Risk matched since start, settled games included, by our role', 'role', () => {
+      const t = rt()?.own.fillTotals();
+      return t ? { maker: t.makerVolume, taker: t.takerVolume } : null;
+    });
+    scraped.gauge(
+      'linesmith_worst_case_liability',
+      'Projected worst case per unsettled game with anything of ours on it (≤ 0: every live order filled where it loses)',
+      'game',
+      () => {
         const r = rt();
-        if (!r) return;
-        for (const m of ['active', 'reducing', 'halted'] as const) this.set({ mode: m }, r.mode === m ? 1 : 0);
+        return r ? Object.fromEntries([...r.own.gameIds()].map((g) => [g, r.own.projectedLiability(g)])) : {};
       },
+      { reset: true },
+    );
+    scraped.gauge('linesmith_worst_case_liability_account', 'Projected worst case summed over every unsettled game (≤ 0), as Runtime.status().worstCase', null, () => rt()?.status().worstCase ?? null);
+    scraped.counter('linesmith_orders_sent_total', 'Orders handed to the gateway, by action (place, cancel)', 'action', () => {
+      const s = rt()?.orders.stats;
+      return s ? { place: s.placesSent, cancel: s.cancelsSent } : null;
     });
-    new Gauge({
-      name: 'linesmith_halted',
-      help: 'Reasons the runtime is halted now (1 each)',
-      labelNames: ['reason'],
-      registers,
-      collect() {
-        this.reset();
-        for (const reason of rt()?.status().haltReasons ?? []) this.set({ reason }, 1);
-      },
+    scraped.counter('linesmith_orders_refused_total', 'Orders refused, by who refused (risk: our checks before sending; exchange: a rejected place)', 'by', () => {
+      const s = rt()?.orders.stats;
+      return s ? { risk: s.riskRejected, exchange: s.exchangeRejected } : null;
     });
-    new Gauge({
-      name: 'linesmith_games',
-      help: 'Games in the book model (known) and games some strategy is quoting (quoted)',
-      labelNames: ['state'],
-      registers,
-      collect() {
-        const r = rt();
-        if (!r) return;
-        const st = r.status();
-        this.set({ state: 'known' }, st.games);
-        this.set({ state: 'quoted' }, st.quotedGames);
-      },
-    });
-    new Gauge({
-      name: 'linesmith_open_orders',
-      help: 'Our orders not in a final state (pending, resting, partly filled, pending cancel, unknown)',
-      registers,
-      collect() {
-        const r = rt();
-        if (r) this.set(r.status().openOrders);
-      },
-    });
-    new Counter({
-      name: 'linesmith_fills_total',
-      help: 'Fills booked since start, settled games included, by our role (maker: our resting order was taken; taker: our order took)',
-      labelNames: ['role'],
-      registers,
-      collect() {
-        const r = rt();
-        if (!r) return;
-        const t = r.own.fillTotals();
-        this.reset();
-        this.inc({ role: 'maker' }, t.maker);
-        this.inc({ role: 'taker' }, t.taker);
-      },
-    });
-    new Counter({
-      name: 'linesmith_fill_volume_total',
-      help: 'Risk matched since start, settled games included, by our role',
-      labelNames: ['role'],
-      registers,
-      collect() {
-        const r = rt();
-        if (!r) return;
-        const t = r.own.fillTotals();
-        this.reset();
-        this.inc({ role: 'maker' }, t.makerVolume);
-        this.inc({ role: 'taker' }, t.takerVolume);
-      },
-    });
-    new Gauge({
-      name: 'linesmith_worst_case_liability',
-      help: 'Projected worst case per unsettled game with anything of ours on it (≤ 0: every live order filled where it loses)',
-      labelNames: ['game'],
-      registers,
-      collect() {
-        this.reset();
-        const r = rt();
-        if (!r) return;
-        for (const g of r.own.gameIds()) this.set({ game: g }, r.own.projectedLiability(g));
-      },
-    });
-    new Gauge({
-      name: 'linesmith_worst_case_liability_account',
-      help: 'Projected worst case summed over every unsettled game (≤ 0), as Runtime.status().worstCase',
-      registers,
-      collect() {
-        const r = rt();
-        if (r) this.set(r.status().worstCase);
-      },
-    });
-    new Counter({
-      name: 'linesmith_orders_sent_total',
-      help: 'Orders handed to the gateway, by action (place, cancel)',
-      labelNames: ['action'],
-      registers,
-      collect() {
+    scraped.counter(
+      'linesmith_reconcile_actions_total',
+      'Reconciliation with the exchange (start-up, user-feed gaps, unknown outcomes): orders of an earlier run adopted, our orders closed as no longer open, foreign orders found, foreign orders cancelled',
+      'action',
+      () => {
         const s = rt()?.orders.stats;
-        if (!s) return;
-        this.reset();
-        this.inc({ action: 'place' }, s.placesSent);
-        this.inc({ action: 'cancel' }, s.cancelsSent);
+        return s ? { adopted: s.adopted, closed: s.reconcileClosed, foreign: s.foreignFound, foreign_cancelled: s.foreignCancelled } : null;
       },
-    });
-    new Counter({
-      name: 'linesmith_orders_refused_total',
-      help: 'Orders refused, by who refused (risk: our checks before sending; exchange: a rejected place)',
-      labelNames: ['by'],
-      registers,
-      collect() {
-        const s = rt()?.orders.stats;
-        if (!s) return;
-        this.reset();
-        this.inc({ by: 'risk' }, s.riskRejected);
-        this.inc({ by: 'exchange' }, s.exchangeRejected);
-      },
-    });
-    new Counter({
-      name: 'linesmith_reconcile_actions_total',
-      help: 'Reconciliation with the exchange (start-up, user-feed gaps, unknown outcomes): orders of an earlier run adopted, our orders closed as no longer open, foreign orders found, foreign orders cancelled',
-      labelNames: ['action'],
-      registers,
-      collect() {
-        const s = rt()?.orders.stats;
-        if (!s) return;
-        this.reset();
-        this.inc({ action: 'adopted' }, s.adopted);
-        this.inc({ action: 'closed' }, s.reconcileClosed);
-        this.inc({ action: 'foreign' }, s.foreignFound);
-        this.inc({ action: 'foreign_cancelled' }, s.foreignCancelled);
-      },
-    });
-    new Gauge({
-      name: 'linesmith_socket_up',
-      help: 'Whether each socket is open (1) or not (0)',
-      labelNames: ['socket'],
-      registers,
-      collect() {
-        const s = self.#states;
-        if (!s) return;
-        for (const name of self.#socketsShown()) this.set({ socket: name }, s[name].status === 'open' ? 1 : 0);
-      },
-    });
-    new Counter({
-      name: 'linesmith_socket_reconnects_total',
-      help: 'Connections opened after the first, per socket (price, user, orders)',
-      labelNames: ['socket'],
-      registers,
-      collect() {
-        const s = self.#states;
-        if (!s) return;
-        this.reset();
-        for (const name of self.#socketsShown()) this.inc({ socket: name }, reconnectsOf(s[name]));
-      },
-    });
-    new Gauge({
-      name: 'linesmith_feed_lag_seconds',
-      help: "Price feed: exchange epoch to local receipt of the latest event carrying a time-like epoch; when the feed carries no time, seconds since its last event (wall time)",
-      labelNames: ['feed'],
-      registers,
-      collect() {
-        const f = self.probe.feed('price');
+    );
+    const perSocket = (value: (s: SocketState) => number) => () => {
+      const s = this.#states;
+      return s ? Object.fromEntries(this.#socketsShown().map((name) => [name, value(s[name])])) : null;
+    };
+    scraped.gauge('linesmith_socket_up', 'Whether each socket is open (1) or not (0)', 'socket', perSocket((s) => (s.status === 'open' ? 1 : 0)));
+    scraped.counter('linesmith_socket_reconnects_total', 'Connections opened after the first, per socket (price, user, orders)', 'socket', perSocket(reconnectsOf));
+    scraped.gauge(
+      'linesmith_feed_lag_seconds',
+      'Price feed: exchange epoch to local receipt of the latest event carrying a time-like epoch; when the feed carries no time, seconds since its last event (wall time)',
+      'feed',
+      (): Reading => {
+        const f = this.probe.feed('price');
         const lag = f.epochLagSeconds ?? f.idleSeconds;
-        if (lag !== null) this.set({ feed: 'price' }, lag);
+        return lag !== null ? { price: lag } : {};
       },
+    );
+    const FEEDS = ['price', 'user'] as const;
+    scraped.gauge('linesmith_feed_idle_seconds', 'Wall seconds since the last event of each feed (price, user)', 'feed', () => {
+      const out: Record<string, number> = {};
+      for (const feed of FEEDS) {
+        const idle = this.probe.feed(feed).idleSeconds;
+        if (idle !== null) out[feed] = idle;
+      }
+      return out;
     });
-    new Gauge({
-      name: 'linesmith_feed_idle_seconds',
-      help: 'Wall seconds since the last event of each feed (price, user)',
-      labelNames: ['feed'],
-      registers,
-      collect() {
-        for (const feed of ['price', 'user'] as const) {
-          const idle = self.probe.feed(feed).idleSeconds;
-          if (idle !== null) this.set({ feed }, idle);
-        }
-      },
-    });
-    new Counter({
-      name: 'linesmith_feed_events_total',
-      help: 'Events received from each feed (price, user)',
-      labelNames: ['feed'],
-      registers,
-      collect() {
-        this.reset();
-        for (const feed of ['price', 'user'] as const) this.inc({ feed }, self.probe.feed(feed).events);
-      },
-    });
+    scraped.counter('linesmith_feed_events_total', 'Events received from each feed (price, user)', 'feed', () => Object.fromEntries(FEEDS.map((feed) => [feed, this.probe.feed(feed).events])));
     const requests = this.#o.requests;
     if (requests) {
-      new Counter({
-        name: 'linesmith_rate_limit_waits_total',
-        help: 'REST requests that waited for the request budget (its rolling windows full, or a 429 Retry-After pause)',
-        registers,
-        collect() {
-          this.reset();
-          this.inc(requests.budget.stats.delayed);
-        },
-      });
-      new Counter({
-        name: 'linesmith_rate_limit_wait_seconds_total',
-        help: 'Total wall seconds REST requests waited for the request budget',
-        registers,
-        collect() {
-          this.reset();
-          this.inc(requests.budget.stats.waitedMs / 1000 / self.#speed);
-        },
-      });
-      new Counter({
-        name: 'linesmith_rate_limited_responses_total',
-        help: 'HTTP 429 answers received from the exchange',
-        registers,
-        collect() {
-          this.reset();
-          this.inc(requests.stats.rateLimited);
-        },
-      });
+      scraped.counter('linesmith_rate_limit_waits_total', 'REST requests that waited for the request budget (its rolling windows full, or a 429 Retry-After pause)', null, () => requests.budget.stats.delayed);
+      scraped.counter('linesmith_rate_limit_wait_seconds_total', 'Total wall seconds REST requests waited for the request budget', null, () => requests.budget.stats.waitedMs / 1000 / this.#speed);
+      scraped.counter('linesmith_rate_limited_responses_total', 'HTTP 429 answers received from the exchange', null, () => requests.stats.rateLimited);
     }
   }
 
