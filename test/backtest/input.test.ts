@@ -1,14 +1,12 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { BacktestInputError } from '../../src/backtest/errors.ts';
 import { loadTape } from '../../src/backtest/tape.ts';
+import { linesmith } from '../support/cli.ts';
 
-const run = promisify(execFile);
 const SAMPLE = 'backtest/data/paper-seed11-drops/feed-20260115T185357190Z-000002.jsonl.gz';
 
 /** A copy of a sample file with line 20 cut in half and line 40 a frame of the wrong shape. */
@@ -52,11 +50,7 @@ describe('bad recording input', () => {
 });
 
 describe('linesmith backtest (CLI)', () => {
-  const cli = (args: string[]) =>
-    run(process.execPath, ['bin/linesmith.js', 'backtest', ...args], { env: { ...process.env, FORCE_COLOR: '0' }, timeout: 120_000 }).then(
-      (r) => ({ code: 0, ...r }),
-      (e: { code: number; stdout: string; stderr: string }) => e,
-    );
+  const cli = (args: string[]) => linesmith(['backtest', ...args], { timeoutMs: 120_000 });
 
   it('fails before the replay on an unknown strategy, with the config line', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ls-bt-'));

@@ -1,23 +1,10 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { linesmith, ROOT } from '../support/cli.ts';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const run = promisify(execFile);
 
-async function linesmith(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const r = await run(process.execPath, ['bin/linesmith.js', ...args], { cwd: ROOT, env: { ...process.env, FORCE_COLOR: '0' }, timeout: 60_000 });
-    return { code: 0, stdout: r.stdout, stderr: r.stderr };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
-  }
-}
 
 describe('linesmith paper', () => {
   it('paper-trades config/example.yaml, prints a summary and leaves no open order', async () => {

@@ -1,24 +1,11 @@
-import { execFile } from 'node:child_process';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { linesmith } from '../support/cli.ts';
 import { StatusResponseError, StatusUnreachableError } from '../../src/metrics/errors.ts';
 import { fetchStatus, statusUrlOf } from '../../src/metrics/status-client.ts';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const run = promisify(execFile);
 
-async function linesmith(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const r = await run(process.execPath, ['bin/linesmith.js', ...args], { cwd: ROOT, env: { ...process.env, FORCE_COLOR: '0' }, timeout: 60_000 });
-    return { code: 0, stdout: r.stdout, stderr: r.stderr };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
-  }
-}
 
 async function listen(handler: RequestListener): Promise<{ server: Server; url: string }> {
   const server = createServer(handler);

@@ -1,10 +1,9 @@
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
+import { linesmith, ROOT } from '../support/cli.ts';
 import { strategies } from '../../strategies/index.ts';
 import { loadConfig } from '../../src/config/load.ts';
 import { defaultStrategyResolver } from '../../src/config/strategy-resolver.ts';
@@ -12,19 +11,8 @@ import type { EndRecord, MetaRecord } from '../../src/record/format.ts';
 import { startRecordingSession } from '../../src/record/session.ts';
 import { readAll, records, tempDir } from './support.ts';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SAMPLE = join(ROOT, 'backtest/data/sample.yaml');
-const run = promisify(execFile);
 
-async function linesmith(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const r = await run(process.execPath, ['bin/linesmith.js', ...args], { cwd: ROOT, env: { ...process.env, FORCE_COLOR: '0' }, timeout: 30_000 });
-    return { code: 0, stdout: r.stdout, stderr: r.stderr };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
-  }
-}
 
 describe('linesmith record', () => {
   it('records the paper simulator on a virtual clock for --duration of exchange time, rotating files, and exits 0', async () => {
