@@ -787,6 +787,12 @@ export class MatchingEngine {
     return g ? g.matchedLiability() : 0;
   }
 
+  /** Worst case on the game with every resting order counted where it loses (≤ 0): what the liability check holds against the balance. */
+  gameProjectedLiability(userId: string, gameId: string): number {
+    const loss = this.#users.get(userId)?.games.get(gameId)?.exactLoss() ?? 0;
+    return loss === 0 ? 0 : -loss;
+  }
+
   matchedVolume(gameId: string): number {
     return this.#games.get(gameId)?.matchedVolume ?? 0;
   }

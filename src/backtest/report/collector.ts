@@ -1,7 +1,5 @@
 import type { EngineEvent, Fill, FillSide, GradeVersion, OrderView, PlaceInput, PlaceOutcome } from '../../engine/types.ts';
 import { bookKeyOf, sideIndexOf, type Selection } from '../../markets/types.ts';
-import { worstCaseLiability } from '../../money/liability.ts';
-import type { Position } from '../../money/position.ts';
 import { invertOdds, oddsRank } from '../../odds/american.ts';
 import { decodeReference } from '../../orders/user-reference.ts';
 import type { Clock } from '../../shared/clock.ts';
@@ -203,7 +201,7 @@ export class BacktestCollector {
   }
 
   #noteLiability(gameID: string): number {
-    const l = this.#x.engine.gameLiability(US, gameID);
+    const l = this.#x.engine.gameProjectedLiability(US, gameID);
     this.#maxGameLiability.set(gameID, Math.min(this.#maxGameLiability.get(gameID) ?? 0, l));
     return l;
   }
@@ -227,21 +225,10 @@ export class BacktestCollector {
       all += withResting;
       let s = this.#liability.get(g);
       if (!s) this.#liability.set(g, (s = []));
-      s.push([t, withResting, this.#matchedLiability(g)]);
+      s.push([t, withResting, this.#x.engine.gameLiability(US, g)]);
     }
     this.#maxLiability = Math.min(this.#maxLiability, all);
     this.#sampleQuotes(t);
-  }
-
-  #matchedLiability(gameID: string): number {
-    // The engine's figure counts resting orders too; this one is the matched bets' alone.
-    const positions: Position[] = [];
-    const rate = this.#x.engine.account(US)?.commissionRate ?? 0;
-    for (const b of this.#x.engine.betsOfGame(gameID)) {
-      if (b.userId !== US || b.grade !== null) continue;
-      positions.push({ selection: b.selection, amount: b.money.amount, odds: b.money.odds, commissionRate: b.origin === 'wager' && !b.isPostArb ? rate : 0 });
-    }
-    return positions.length === 0 ? 0 : worstCaseLiability(positions);
   }
 
   #sampleQuotes(t: number): void {
