@@ -60,7 +60,9 @@ export class BacktestCollector {
   readonly #x: BacktestExecution;
   readonly #schedule: (work: () => void, delayMs: number) => void;
   readonly #fills: OwnFillRecord[] = [];
-  readonly #orders = new Map<string, OrderRecord>();
+  readonly #orders: OrderRecord[] = [];
+  /** Taker orders that matched in full, by userReference, until a fill names their order id. */
+  readonly #unnamed = new Map<string, OrderRecord>();
   readonly #orderByEngineId = new Map<string, OrderRecord>();
   readonly #grades = new Map<string, GradeVersion>();
   readonly #lastFair = new Map<string, number>();
@@ -100,8 +102,9 @@ export class BacktestCollector {
       status: outcome.status === 'ok' ? (outcome.unmatched ? 'open' : 'filled') : `rejected: ${outcome.errorType}`,
       closedAt: outcome.status === 'ok' && !outcome.unmatched ? this.#clock.now() : null,
     };
-    this.#orders.set(`${ref}#${this.#orders.size}`, rec);
+    this.#orders.push(rec);
     if (rec.orderID) this.#orderByEngineId.set(rec.orderID, rec);
+    else if (outcome.status === 'ok') this.#unnamed.set(ref, rec);
     if (outcome.status === 'ok') {
       for (const m of outcome.matched) rec.filled += m.amount;
       if (!outcome.unmatched && rec.filled < rec.bet - 1e-9) rec.status = rec.filled > 0 ? 'filled (rest killed)' : 'killed';
@@ -173,13 +176,12 @@ export class BacktestCollector {
       }
     } else if (!order && origin === 'wager') {
       // A taker order that matched in full never rested: name it by the fill.
-      for (const r of this.#orders.values()) {
-        if (r.orderID === '' && r.userReference === ours.userReference) {
-          r.orderID = ours.orderId;
-          r.selection = selectionLabel(ours.selection);
-          this.#orderByEngineId.set(ours.orderId, r);
-          break;
-        }
+      const r = this.#unnamed.get(ours.userReference ?? '');
+      if (r) {
+        this.#unnamed.delete(ours.userReference ?? '');
+        r.orderID = ours.orderId;
+        r.selection = selectionLabel(ours.selection);
+        this.#orderByEngineId.set(ours.orderId, r);
       }
     }
     this.#noteLiability(f.gameId);
@@ -302,8 +304,9 @@ export class BacktestCollector {
         maker += f.row.amount;
       } else taker += f.row.amount;
     }
-    const orders = [...this.#orders.values()];
+    const orders = this.#orders;
     const accepted = orders.filter((o) => !o.status.startsWith('rejected'));
+    const offered = accepted.reduce((s, o) => s + o.bet, 0);
     const row = (a: Acc): BreakdownRow => ({ fills: a.fills, makerVolume: a.makerVolume, takerVolume: a.takerVolume, settledPnl: a.settledPnl, markedPnl: a.markedPnl });
     const games: GameRow[] = [...byGame.entries()]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
@@ -345,7 +348,7 @@ export class BacktestCollector {
         rejectedByExchange: orders.length - accepted.length,
         postArb: runtimeStats.postArb,
         fillRatio: accepted.length > 0 ? accepted.filter((o) => o.filled > 0).length / accepted.length : 0,
-        stakeFillRatio: accepted.reduce((s, o) => s + o.bet, 0) > 0 ? accepted.reduce((s, o) => s + o.filled, 0) / accepted.reduce((s, o) => s + o.bet, 0) : 0,
+        stakeFillRatio: offered > 0 ? accepted.reduce((s, o) => s + o.filled, 0) / offered : 0,
       },
       markout: { '5s': markout(0), '60s': markout(1) },
       maxDrawdown: this.#maxDrawdown,
