@@ -65,7 +65,11 @@ describe('backtest determinism', () => {
     expect(r.metrics.volume.fills).toBeGreaterThan(0);
     expect(r.games.some((g) => g.settlement === 'settled')).toBe(true);
     expect(r.series.pnl.length).toBeGreaterThan(100);
-    // Whatever it did, nothing is left open at the end of the replay.
     expect(r.metrics.maxLiability).toBeLessThanOrEqual(0);
+    // Liability rows are [t, worst case with resting orders, matched bets only]: resting
+    // orders can only deepen the worst case, and a market maker always has some resting.
+    const rows = Object.values(r.series.liability).flat();
+    expect(rows.every((row) => row[1]! <= row[2]! + 1e-9)).toBe(true);
+    expect(rows.some((row) => row[1]! < row[2]! - 1)).toBe(true);
   });
 });
