@@ -256,6 +256,15 @@ export class OrderManager {
       case 'accepted': {
         for (const f of e.matched) this.#o.own.addFill(fillFromPlace(f, o.gameID, o.selection, o.strategyId, o.isPostArb, now));
         const matchedRisk = e.matched.reduce((s, f) => s + f.amount, 0);
+        if (o.status !== 'pending-place' && o.status !== 'unknown') {
+          // The user feed got here first: the order is already resting, being cancelled or
+          // done, and the feed's state is newer than this answer's. Only what the feed
+          // could not say yet is taken from the answer.
+          const orderID = e.resting?.orderID;
+          if (orderID && !o.orderID) this.#o.own.update(clientId, { orderID }, now, 'place accepted (after the user feed)');
+          if (this.#wantsCancel.delete(clientId)) this.#sendCancels([this.#o.own.order(clientId)!], 'cancel requested while placing');
+          return;
+        }
         if (e.resting) {
           const remaining = e.resting.offered;
           const next = this.#o.own.update(clientId, { orderID: e.resting.orderID, remaining, filled: Math.max(0, o.bet - remaining), status: matchedRisk > DUST ? 'partly-filled' : 'resting' }, now, 'place accepted');
@@ -347,8 +356,9 @@ export class OrderManager {
     switch (e.type) {
       case 'orderPlaced':
         if (mine.status === 'pending-place' || mine.status === 'unknown') {
-          this.#o.own.update(mine.clientId, { orderID: order.orderID, remaining: order.remaining, status: 'resting' }, now, 'user feed: placed');
+          const next = this.#o.own.update(mine.clientId, { orderID: order.orderID, remaining: order.remaining, status: 'resting' }, now, 'user feed: placed');
           this.#o.market.remarkMine(mine.gameID, order.orderID, now);
+          if (this.#wantsCancel.delete(mine.clientId)) this.#sendCancels([next], 'cancel requested while placing');
         } else if (!mine.orderID) {
           this.#o.own.update(mine.clientId, { orderID: order.orderID }, now, 'user feed: order id');
         }

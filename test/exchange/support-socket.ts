@@ -75,10 +75,10 @@ export class Recorder<T> {
 }
 
 /** Poll until `cond` holds (for state that is not an observable, e.g. engine state). */
-export async function until(cond: () => boolean, timeoutMs = 3_000, what = 'condition'): Promise<void> {
+export async function until(cond: () => boolean, timeoutMs = 3_000, what = 'condition', diagnose?: () => string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${diagnose ? `: ${diagnose()}` : ''}`);
     await new Promise((r) => setTimeout(r, 5));
   }
 }
