@@ -18,14 +18,31 @@ export function isLive(o: OwnOrder): boolean {
 
 export type TransitionListener = (order: OwnOrder, from: OwnOrderStatus | null, reason: string) => void;
 
+/** One strategy's (or the whole account's, key undefined) fills on a game, and what they make. */
+interface FillView {
+  readonly fills: readonly OwnFill[];
+  readonly positions: readonly Position[];
+  /** The commission rate the positions were made with. */
+  readonly rate: number;
+  liability: number | null;
+}
+
 interface GameOwn {
   /** Client ids of the game's live orders (terminal ones leave at once). */
   readonly live: Set<string>;
   readonly fills: OwnFill[];
+  /**
+   * Per strategy id: its fills, positions and matched worst case, kept until the next fill
+   * on the game. The runtime asks for them on every evaluation, and fills are rare next
+   * to evaluations.
+   */
+  readonly views: Map<string | null | undefined, FillView>;
   matched: number | null;
   /** Projected worst case (matched + live orders), null when it must be recomputed. */
   projected: number | null;
 }
+
+const EMPTY_VIEW: FillView = Object.freeze({ fills: Object.freeze([]), positions: Object.freeze([]), rate: 0, liability: 0 }) as FillView;
 
 /** Terminal orders kept for late messages about them; the oldest go first beyond this. */
 const MAX_TERMINAL_KEPT = 20_000;
@@ -91,6 +108,11 @@ export class OwnBook {
     return out;
   }
 
+  /** How many of the game's orders may still rest or fill. */
+  liveCountOf(gameID: string): number {
+    return this.#games.get(gameID)?.live.size ?? 0;
+  }
+
   liveCount(): number {
     let n = 0;
     for (const g of this.#games.values()) n += g.live.size;
@@ -154,6 +176,7 @@ export class OwnBook {
     }
     const g = this.#game(fill.gameID);
     g.fills.push(fill);
+    g.views.clear();
     g.matched = null;
     this.#touch(fill.gameID);
     return true;
@@ -169,21 +192,40 @@ export class OwnBook {
     return this.#fills.values();
   }
 
-  fills(gameID: string, strategyId?: string | null): OwnFill[] {
-    const all = this.#games.get(gameID)?.fills ?? [];
-    return strategyId === undefined ? [...all] : all.filter((f) => f.strategyId === strategyId);
+  fills(gameID: string, strategyId?: string | null): readonly OwnFill[] {
+    return this.#view(gameID, strategyId).fills;
   }
 
   /** Matched positions (one per fill), optionally of one strategy. */
-  positions(gameID: string, strategyId?: string | null): Position[] {
-    return this.fills(gameID, strategyId).map((f) => this.#position(f));
+  positions(gameID: string, strategyId?: string | null): readonly Position[] {
+    return this.#view(gameID, strategyId).positions;
+  }
+
+  /** Worst-case loss over every score of `positions(gameID, strategyId)` (≤ 0; settled games included). */
+  positionsLiability(gameID: string, strategyId?: string | null): number {
+    const v = this.#view(gameID, strategyId);
+    v.liability ??= v.positions.length === 0 ? 0 : worstCaseLiability(v.positions);
+    return v.liability;
+  }
+
+  #view(gameID: string, strategyId: string | null | undefined): FillView {
+    const g = this.#games.get(gameID);
+    if (!g) return EMPTY_VIEW;
+    const rate = this.#commissionRate();
+    const cached = g.views.get(strategyId);
+    if (cached && cached.rate === rate) return cached;
+    const fills = strategyId === undefined ? g.fills.slice() : g.fills.filter((f) => f.strategyId === strategyId);
+    // Frozen: the same arrays go to every caller until the next fill.
+    const v: FillView = { fills: Object.freeze(fills), positions: Object.freeze(fills.map((f) => this.#position(f, rate))), rate, liability: null };
+    g.views.set(strategyId, v);
+    return v;
   }
 
   /** Worst-case loss of the matched bets on a game over every score (≤ 0): what getGameLiability reports. */
   matchedLiability(gameID: string): number {
     const g = this.#games.get(gameID);
     if (!g || this.#settled.has(gameID)) return 0;
-    g.matched ??= worstCaseLiability(g.fills.map((f) => this.#position(f)));
+    g.matched ??= this.positionsLiability(gameID);
     return g.matched;
   }
 
@@ -210,7 +252,7 @@ export class OwnBook {
   }
 
   #computeProjected(gameID: string, extra: readonly Position[], excluding: ReadonlySet<string> | undefined): number {
-    const positions: Position[] = this.#settled.has(gameID) ? [] : this.positions(gameID);
+    const positions: Position[] = this.#settled.has(gameID) ? [] : this.positions(gameID).slice();
     for (const o of this.liveOrders(gameID)) {
       if (excluding?.has(o.clientId)) continue;
       if (o.remaining > DUST) positions.push({ selection: o.selection, amount: o.remaining, odds: o.odds, commissionRate: 0, contingent: true });
@@ -249,14 +291,14 @@ export class OwnBook {
     return this.#games.delete(gameID);
   }
 
-  #position(f: OwnFill): Position {
+  #position(f: OwnFill, rate: number): Position {
     const taker = f.origin === 'wager' && !f.isPostArb;
-    return { selection: f.selection, amount: f.amount, odds: f.odds, commissionRate: taker ? this.#commissionRate() : 0 };
+    return { selection: f.selection, amount: f.amount, odds: f.odds, commissionRate: taker ? rate : 0 };
   }
 
   #game(id: string): GameOwn {
     let g = this.#games.get(id);
-    if (!g) this.#games.set(id, (g = { live: new Set(), fills: [], matched: 0, projected: null }));
+    if (!g) this.#games.set(id, (g = { live: new Set(), fills: [], views: new Map(), matched: 0, projected: null }));
     return g;
   }
 

@@ -28,6 +28,18 @@ export function pnlAtScore(positions: readonly Position[], score: Score): number
   return total + 0;
 }
 
+/**
+ * The most one position can lose at any score (≤ 0). The worst case of a set is never
+ * below the sum of its parts' worst cases (a minimum of sums is at least the sum of
+ * minimums), so `worstCaseLiability(rest) + worstLoss(p)` bounds adding `p` from below:
+ * when that bound already passes a limit, the exact figure passes too.
+ */
+export function worstLoss(position: Position): number {
+  let worst = 0;
+  for (const v of pnlByOutcome(position)) if (v < worst) worst = v;
+  return worst;
+}
+
 /** Exact worst case of `pnlAtScore` over all scores, as a number ≤ 0 (0 when nothing can lose). */
 export function worstCaseLiability(positions: readonly Position[]): number {
   return worstCaseScore(positions).liability;

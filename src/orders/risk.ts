@@ -1,6 +1,6 @@
 import type { OwnBook } from '../book/own-book.ts';
 import type { TradingMode } from '../book/types.ts';
-import { worstCaseLiability } from '../money/liability.ts';
+import { worstCaseLiability, worstLoss } from '../money/liability.ts';
 import type { Position } from '../money/position.ts';
 import type { Selection } from '../markets/types.ts';
 
@@ -30,13 +30,26 @@ export type RiskVerdict = { readonly ok: true } | { readonly ok: false; readonly
  * game, then the exact worst-case liability per game and in total with every live order
  * counted where it loses (as the exchange counts it for a place).
  */
+/**
+ * A lower bound must clear a limit by this much before it stands in for the exact figure:
+ * the bound and the exact worst case are sums of the same terms in another order, so they
+ * may differ in the last bits, never by this much.
+ */
+const BOUND_MARGIN = 1e-6;
+
+/** A game's projected worst case with this cycle's approvals: exact, or a lower bound of it. */
+interface GameAfter {
+  readonly value: number;
+  readonly exact: boolean;
+}
+
 export class RiskGate {
   readonly #own: OwnBook;
   readonly #limits: RiskLimits;
   /** Positions approved this cycle, per game, not yet in the own book. */
   readonly #approved = new Map<string, Position[]>();
   /** Each such game's projected worst case with its approvals. */
-  readonly #projected = new Map<string, number>();
+  readonly #projected = new Map<string, GameAfter>();
 
   constructor(own: OwnBook, limits: RiskLimits) {
     this.#own = own;
@@ -49,11 +62,16 @@ export class RiskGate {
     this.#projected.clear();
   }
 
+  /**
+   * The liability checks use the exact worst case only when they must: a lower bound
+   * (the game's figure so far plus the new order's own worst loss) that clears both limits
+   * proves the exact figure clears them too, and the verdict is the same either way.
+   */
   check(c: Candidate, mode: TradingMode): RiskVerdict {
     if (mode === 'halted') return { ok: false, rule: 'halted', detail: 'trading is halted: cancels only' };
     if (!(c.size > 0) || c.size > this.#limits.maxOrderSize) return { ok: false, rule: 'max-order-size', detail: `size ${c.size} above the maximum ${this.#limits.maxOrderSize}` };
     const approved = this.#approved.get(c.gameID) ?? [];
-    const count = this.#own.liveOrders(c.gameID).length + approved.length;
+    const count = this.#own.liveCountOf(c.gameID) + approved.length;
     if (count + 1 > this.#limits.maxOrdersPerGame) return { ok: false, rule: 'max-orders-per-game', detail: `${count} orders already live or approved on the game (max ${this.#limits.maxOrdersPerGame})` };
     const position: Position = { selection: c.selection, amount: c.size, odds: c.odds, commissionRate: c.commissionRate, contingent: true };
     if (mode === 'reducing') {
@@ -63,25 +81,44 @@ export class RiskGate {
       const after = worstCaseLiability([...matched, { ...position, contingent: false }]);
       if (!(after > before + 1e-9)) return { ok: false, rule: 'reducing', detail: `reducing: the order would not lower the worst case (${before.toFixed(2)} → ${after.toFixed(2)})` };
     }
-    const gameAfter = this.#own.projectedLiability(c.gameID, [...approved, position]);
-    if (gameAfter < -this.#limits.maxGameLiability - 1e-9) {
-      return { ok: false, rule: 'game-liability', detail: `worst case on the game would be ${gameAfter.toFixed(2)} (cap -${this.#limits.maxGameLiability})` };
-    }
-    // Every other game as it stands plus what this cycle approved there.
-    const total = this.#own.totalProjectedLiability() - this.#own.projectedLiability(c.gameID) + gameAfter + this.#approvedElsewhere(c.gameID);
-    if (total < -this.#limits.maxTotalLiability - 1e-9) {
-      return { ok: false, rule: 'total-liability', detail: `worst case over all games would be ${total.toFixed(2)} (cap -${this.#limits.maxTotalLiability})` };
+    const base = this.#own.projectedLiability(c.gameID);
+    const others = this.#own.totalProjectedLiability() - base;
+    const sofar = this.#projected.get(c.gameID);
+    const bound = (sofar?.value ?? base) + worstLoss(position);
+    let after: GameAfter = { value: bound, exact: false };
+    const clears = (a: GameAfter, elsewhere: number) => a.value >= -this.#limits.maxGameLiability + BOUND_MARGIN && others + a.value + elsewhere >= -this.#limits.maxTotalLiability + BOUND_MARGIN;
+    if (!clears(after, this.#approvedElsewhere(c.gameID, false))) {
+      after = { value: this.#own.projectedLiability(c.gameID, [...approved, position]), exact: true };
+      if (after.value < -this.#limits.maxGameLiability - 1e-9) {
+        return { ok: false, rule: 'game-liability', detail: `worst case on the game would be ${after.value.toFixed(2)} (cap -${this.#limits.maxGameLiability})` };
+      }
+      // Every other game as it stands plus what this cycle approved there.
+      const total = others + after.value + this.#approvedElsewhere(c.gameID, true);
+      if (total < -this.#limits.maxTotalLiability - 1e-9) {
+        return { ok: false, rule: 'total-liability', detail: `worst case over all games would be ${total.toFixed(2)} (cap -${this.#limits.maxTotalLiability})` };
+      }
     }
     approved.push(position);
     this.#approved.set(c.gameID, approved);
-    this.#projected.set(c.gameID, gameAfter);
+    this.#projected.set(c.gameID, after);
     return { ok: true };
   }
 
-  /** How much worse this cycle's approvals made the other games: Σ (after − before). */
-  #approvedElsewhere(gameID: string): number {
+  /**
+   * How much worse this cycle's approvals made the other games: Σ (after − before); from
+   * the lower bounds (itself a lower bound) or, `exact`, worked out exactly.
+   */
+  #approvedElsewhere(gameID: string, exact: boolean): number {
     let d = 0;
-    for (const [g, after] of this.#projected) if (g !== gameID) d += after - this.#own.projectedLiability(g);
+    for (const [g, after] of this.#projected) {
+      if (g === gameID) continue;
+      let value = after.value;
+      if (exact && !after.exact) {
+        value = this.#own.projectedLiability(g, this.#approved.get(g) ?? []);
+        this.#projected.set(g, { value, exact: true });
+      }
+      d += value - this.#own.projectedLiability(g);
+    }
     return d;
   }
 }

@@ -1,7 +1,6 @@
 import type { Logger } from 'pino';
 import { interval, type SchedulerLike, type Subscription } from 'rxjs';
 import { MarketModel } from '../book/market-model.ts';
-import { worstCaseLiability } from '../money/liability.ts';
 import { OwnBook } from '../book/own-book.ts';
 import type { OwnOrder, Refusal, StrategyView, TradingMode } from '../book/types.ts';
 import type { AccountSnapshot, ConnectionStates } from '../exchange/client.ts';
@@ -417,15 +416,22 @@ export class Runtime {
 
   #quote(s: StrategyInstance, gameID: string, now: number, mode: TradingMode) {
     const game = this.market.game(gameID)!;
-    const positions = this.own.positions(gameID, s.id);
+    const own = this.own;
+    // The two liabilities are exact worst cases over every score, the dearest figures here,
+    // and most strategies never read them: worked out on first read only.
+    let accountLiability: number | undefined;
     const view: StrategyView = {
       now,
       game,
-      orders: this.own.liveOrders(gameID, s.id),
-      fills: this.own.fills(gameID, s.id),
-      positions,
-      liability: positions.length === 0 ? 0 : worstCaseLiability(positions),
-      accountLiability: this.own.projectedLiability(gameID),
+      orders: own.liveOrders(gameID, s.id),
+      fills: own.fills(gameID, s.id),
+      positions: own.positions(gameID, s.id),
+      get liability() {
+        return own.positionsLiability(gameID, s.id);
+      },
+      get accountLiability() {
+        return (accountLiability ??= own.projectedLiability(gameID));
+      },
       mode,
       commissionRate: this.#commission,
       activity: this.market.activity(gameID, now),

@@ -47,7 +47,7 @@ describe('OwnBook', () => {
     }
     let total = 0;
     for (const gameID of ['g0', 'g1', 'g2']) {
-      const positions: Position[] = book.isSettled(gameID) ? [] : book.positions(gameID);
+      const positions: Position[] = book.isSettled(gameID) ? [] : [...book.positions(gameID)];
       for (const o of book.liveOrders(gameID)) if (o.remaining > 1e-9) positions.push({ selection: o.selection, amount: o.remaining, odds: o.odds, commissionRate: 0, contingent: true });
       const fresh = worstCaseLiability(positions);
       expect(book.projectedLiability(gameID)).toBeCloseTo(fresh, 9);
