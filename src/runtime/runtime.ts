@@ -68,7 +68,10 @@ type RuntimeEvent =
   | { readonly kind: 'connections'; readonly states: ConnectionStates }
   | { readonly kind: 'graded'; readonly rows: readonly GradedRow[] }
   | { readonly kind: 'rest-snapshot'; readonly snapshot: AccountSnapshot }
-  | { readonly kind: 'tick' };
+  /** The periodic housekeeping (kill switch, heartbeat, reconciliation, ended games). */
+  | { readonly kind: 'tick' }
+  /** Only a look at the dirty games: a throttle or a cooldown ran out. */
+  | { readonly kind: 'wake' };
 
 export interface RuntimeStatus {
   readonly mode: TradingMode;
@@ -102,6 +105,8 @@ export class Runtime {
   readonly #queue: RuntimeEvent[] = [];
   #draining = false;
   readonly #dirty = new Set<string>(); // `${strategyIndex}|${gameID}`
+  /** When the pending wake-up for throttled evaluations fires (null: none pending). */
+  #wakeAt: number | null = null;
   readonly #lastEval = new Map<string, number>();
   readonly #subs: Subscription[] = [];
   #commission = 0.01;
@@ -285,6 +290,8 @@ export class Runtime {
       case 'tick':
         this.#onTick(now);
         return;
+      case 'wake':
+        return;
     }
   }
 
@@ -404,7 +411,21 @@ export class Runtime {
       work.push({ strategyId: s.id, gameID, intents, mode });
     }
     if (work.length > 0) this.orders.cycle(work);
-    if (wait !== Infinity) this.#o.scheduler.schedule(() => this.dispatch({ kind: 'tick' }), wait);
+    if (wait !== Infinity) this.#wakeIn(now, wait);
+  }
+
+  /**
+   * One pending wake-up at a time, the earliest asked for: a busy game whose evaluations
+   * are throttled asks on every event, and each wake-up evaluates every dirty game anyway.
+   */
+  #wakeIn(now: number, wait: number): void {
+    const at = now + wait;
+    if (this.#wakeAt !== null && this.#wakeAt <= at) return;
+    this.#wakeAt = at;
+    this.#o.scheduler.schedule(() => {
+      if (this.#wakeAt === at) this.#wakeAt = null;
+      this.dispatch({ kind: 'wake' });
+    }, wait);
   }
 
   #decided(key: string, strategyId: string, gameID: string, intents: readonly QuoteIntent[], now: number): void {
@@ -453,7 +474,7 @@ export class Runtime {
     this.#o.scheduler.schedule(() => {
       this.#retryScheduled.delete(gameID);
       this.#markDirty(gameID);
-      this.dispatch({ kind: 'tick' });
+      this.dispatch({ kind: 'wake' });
     }, this.orders.cooldownMs + 1);
   }
 
