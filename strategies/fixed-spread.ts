@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { StrategyView } from '../src/book/types.ts';
-import { bookExposure } from '../src/strategy/exposure.ts';
+import { bookExposures, NO_EXPOSURE } from '../src/strategy/exposure.ts';
 import { fairProbability, makerOdds } from '../src/strategy/fair.ts';
 import { clearOfBook, ownOrderIds, stepOut } from '../src/strategy/ladder.ts';
 import { marketsParam, selectedBookKeys, sideSelections } from '../src/strategy/markets.ts';
@@ -57,11 +57,12 @@ function quote(view: StrategyView, params: FixedSpreadParams): readonly QuoteInt
   const fairOptions = { minDepth: params.minDepth, maxOverround: params.maxOverround };
   // Level-major order, so a liability cap keeps the inner levels of every book first.
   const byLevel: QuoteIntent[][] = Array.from({ length: params.levels }, () => []);
+  const exposures = bookExposures(view.positions);
   for (const key of selectedBookKeys(view.game, params.markets)) {
     const selections = sideSelections(view.game, key);
     const p0 = fairProbability(view, key, fairOptions);
     if (selections === null || p0 === null) continue;
-    const skew = Math.max(-params.maxSkew, Math.min(params.maxSkew, params.skewPerUnit * bookExposure(view.positions, key).net));
+    const skew = Math.max(-params.maxSkew, Math.min(params.maxSkew, params.skewPerUnit * (exposures.get(key) ?? NO_EXPOSURE).net));
     const r = p0 - skew;
     const book = view.game.books.get(key);
     for (const k of [0, 1] as const) {

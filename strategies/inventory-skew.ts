@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { StrategyView } from '../src/book/types.ts';
-import { bookExposure } from '../src/strategy/exposure.ts';
+import { bookExposures, NO_EXPOSURE } from '../src/strategy/exposure.ts';
 import { fairProbability, makerOdds } from '../src/strategy/fair.ts';
 import { clearOfBook, ownOrderIds } from '../src/strategy/ladder.ts';
 import { marketsParam, selectedBookKeys, sideSelections } from '../src/strategy/markets.ts';
@@ -86,11 +86,12 @@ function quote(view: StrategyView, params: InventorySkewParams): readonly QuoteI
   const own = ownOrderIds(view);
   const k = intensityDecay(view.activity.takerArrivalsPerMinute, params.kBase, params.kPerArrival);
   const intents: QuoteIntent[] = [];
+  const exposures = bookExposures(view.positions);
   for (const key of selectedBookKeys(view.game, params.markets)) {
     const selections = sideSelections(view.game, key);
     const p = fairProbability(view, key, { minDepth: params.minDepth, maxOverround: params.maxOverround });
     if (selections === null || p === null) continue;
-    const q = bookExposure(view.positions, key).net / params.inventoryUnit;
+    const q = (exposures.get(key) ?? NO_EXPOSURE).net / params.inventoryUnit;
     const r = reservationProbability(p, q, params.gamma, params.maxSkew);
     const half = Math.max(params.minSpread, optimalSpread(p, params.gamma, k)) / 2;
     const book = view.game.books.get(key);

@@ -209,5 +209,9 @@ function withSide(book: MarketBook, idx: 0 | 1, side: BookSide): MarketBook {
 
 /** Best price for the taker first; the feed's order (time priority) kept among equals. */
 function sortBest(offers: ListedOffer[]): ListedOffer[] {
+  // The feed lists a side best-first already; sorting is for when it does not.
+  let sorted = true;
+  for (let i = 1; i < offers.length && sorted; i++) sorted = oddsRank(offers[i - 1]!.odds) >= oddsRank(offers[i]!.odds);
+  if (sorted) return offers;
   return offers.map((o, i) => ({ o, i })).sort((a, b) => oddsRank(b.o.odds) - oddsRank(a.o.odds) || a.i - b.i).map((x) => x.o);
 }

@@ -19,15 +19,28 @@ export interface BookExposure {
   readonly net: number;
 }
 
-export function bookExposure(positions: readonly Position[], key: string): BookExposure {
-  let win0 = 0;
-  let win1 = 0;
+export const NO_EXPOSURE: BookExposure = Object.freeze({ pnlIfSide: Object.freeze([0, 0]) as readonly [number, number], net: 0 });
+
+/**
+ * Every book's exposure in one pass over the positions (a strategy reads several books per
+ * evaluation, and a game collects many fills); books without positions are absent.
+ */
+export function bookExposures(positions: readonly Position[]): ReadonlyMap<string, BookExposure> {
+  const wins = new Map<string, [number, number]>();
   for (const p of positions) {
-    if (bookKeyOf(p.selection) !== key) continue;
+    const key = bookKeyOf(p.selection);
+    let w = wins.get(key);
+    if (w === undefined) wins.set(key, (w = [0, 0]));
     const v = pnlByOutcome(p);
     const onSide0 = sideIndexOf(p.selection) === 0;
-    win0 += v[onSide0 ? GRADE_WINNER : GRADE_LOSER];
-    win1 += v[onSide0 ? GRADE_LOSER : GRADE_WINNER];
+    w[0] += v[onSide0 ? GRADE_WINNER : GRADE_LOSER];
+    w[1] += v[onSide0 ? GRADE_LOSER : GRADE_WINNER];
   }
-  return { pnlIfSide: [win0, win1], net: win0 - win1 };
+  const out = new Map<string, BookExposure>();
+  for (const [key, [win0, win1]] of wins) out.set(key, { pnlIfSide: [win0, win1], net: win0 - win1 });
+  return out;
+}
+
+export function bookExposure(positions: readonly Position[], key: string): BookExposure {
+  return bookExposures(positions).get(key) ?? NO_EXPOSURE;
 }
