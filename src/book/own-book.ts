@@ -1,4 +1,4 @@
-import { worstCaseLiability } from '../money/liability.ts';
+import { worstCaseLiability, worstLoss } from '../money/liability.ts';
 import type { Position } from '../money/position.ts';
 import type { OwnFill, OwnOrder, OwnOrderStatus } from './types.ts';
 
@@ -243,6 +243,23 @@ export class OwnBook {
       if (!this.#settled.has(gameID)) this.#projectedTotal += value;
     }
     return value;
+  }
+
+  /**
+   * A lower bound of `projectedLiability(gameID)` that costs no worst-case search when the
+   * exact figure is not cached: the matched worst case plus each live order's own worst
+   * loss (a worst case of a sum is never below the sum of the parts' worst cases).
+   */
+  projectedLowerBound(gameID: string): number {
+    const g = this.#games.get(gameID);
+    if (!g) return 0;
+    if (g.projected !== null) return g.projected;
+    let bound = this.matchedLiability(gameID);
+    for (const id of g.live) {
+      const o = this.#orders.get(id)!;
+      if (o.remaining > DUST) bound += worstLoss({ selection: o.selection, amount: o.remaining, odds: o.odds, commissionRate: 0, contingent: true });
+    }
+    return bound;
   }
 
   /** Σ projected worst case over every unsettled game (≤ 0), kept incrementally. */

@@ -81,19 +81,16 @@ export class RiskGate {
       const after = worstCaseLiability([...matched, { ...position, contingent: false }]);
       if (!(after > before + 1e-9)) return { ok: false, rule: 'reducing', detail: `reducing: the order would not lower the worst case (${before.toFixed(2)} → ${after.toFixed(2)})` };
     }
-    const base = this.#own.projectedLiability(c.gameID);
-    const others = this.#own.totalProjectedLiability() - base;
     const sofar = this.#projected.get(c.gameID);
-    const bound = (sofar?.value ?? base) + worstLoss(position);
+    const bound = (sofar?.value ?? this.#own.projectedLowerBound(c.gameID)) + worstLoss(position);
     let after: GameAfter = { value: bound, exact: false };
-    const clears = (a: GameAfter, elsewhere: number) => a.value >= -this.#limits.maxGameLiability + BOUND_MARGIN && others + a.value + elsewhere >= -this.#limits.maxTotalLiability + BOUND_MARGIN;
-    if (!clears(after, this.#approvedElsewhere(c.gameID, false))) {
+    if (!(bound >= -this.#limits.maxGameLiability + BOUND_MARGIN && this.#totalLowerBound(c.gameID, bound) >= -this.#limits.maxTotalLiability + BOUND_MARGIN)) {
       after = { value: this.#own.projectedLiability(c.gameID, [...approved, position]), exact: true };
       if (after.value < -this.#limits.maxGameLiability - 1e-9) {
         return { ok: false, rule: 'game-liability', detail: `worst case on the game would be ${after.value.toFixed(2)} (cap -${this.#limits.maxGameLiability})` };
       }
       // Every other game as it stands plus what this cycle approved there.
-      const total = others + after.value + this.#approvedElsewhere(c.gameID, true);
+      const total = this.#own.totalProjectedLiability() - this.#own.projectedLiability(c.gameID) + after.value + this.#approvedElsewhere(c.gameID);
       if (total < -this.#limits.maxTotalLiability - 1e-9) {
         return { ok: false, rule: 'total-liability', detail: `worst case over all games would be ${total.toFixed(2)} (cap -${this.#limits.maxTotalLiability})` };
       }
@@ -105,15 +102,24 @@ export class RiskGate {
   }
 
   /**
-   * How much worse this cycle's approvals made the other games: Σ (after − before); from
-   * the lower bounds (itself a lower bound) or, `exact`, worked out exactly.
+   * A lower bound of the worst case over all games once the candidate is in, its game's
+   * figure being `gameBound`: every other game with this cycle's approvals (as checked) or
+   * as it stands (bounded).
    */
-  #approvedElsewhere(gameID: string, exact: boolean): number {
+  #totalLowerBound(gameID: string, gameBound: number): number {
+    let total = gameBound;
+    for (const [g, after] of this.#projected) if (g !== gameID) total += after.value;
+    for (const g of this.#own.gameIds()) if (g !== gameID && !this.#projected.has(g)) total += this.#own.projectedLowerBound(g);
+    return total;
+  }
+
+  /** How much worse this cycle's approvals made the other games, exactly: Σ (after − before). */
+  #approvedElsewhere(gameID: string): number {
     let d = 0;
     for (const [g, after] of this.#projected) {
       if (g === gameID) continue;
       let value = after.value;
-      if (exact && !after.exact) {
+      if (!after.exact) {
         value = this.#own.projectedLiability(g, this.#approved.get(g) ?? []);
         this.#projected.set(g, { value, exact: true });
       }
