@@ -5,19 +5,30 @@ import type { BetLedger } from './bet-ledger.ts';
 import { DUST, bySeq, type OrderState } from './order-state.ts';
 
 /**
- * What one user has on one unsettled game: matched bets and resting orders. Keeps a
- * cheap upper bound of the worst-case loss (Σ of every position's maximum loss) so the
- * common place needs no exact computation; the exact value is cached until the
- * positions change.
+ * What one user has on one unsettled game: matched bets and resting orders. Keeps cheap
+ * upper bounds of the worst-case loss so the common place needs no exact computation;
+ * the exact values are cached until the positions change.
+ *
+ * Both bounds rest on one fact: the worst case of a union of positions is at least the sum
+ * of the parts' worst cases (a minimum of a sum is at least the sum of the minima), so the
+ * loss of a union is at most the sum of the parts' losses.
  */
 export class GameExposure {
-  /** Matched bets (ledger indexes), oldest first. */
+  /** Matched bets (ledger indexes), oldest first. Add through `addBet`. */
   readonly bets: number[] = [];
   /** Open orders in no particular order: each holds its slot, so removal is a swap. */
   readonly #resting: OrderState[] = [];
   /** Σ max loss over bets and resting orders; ≥ the exact worst-case loss. */
   bound = 0;
+  /**
+   * Another bound of the exact worst-case loss, usually much tighter than `bound`: the
+   * last exact loss (or a bound the liability check found) plus what each change since
+   * could add (see `changed`).
+   */
+  #upper = 0;
   #exact: number | null = 0;
+  /** Worst case over matched bets only, until a bet is added. */
+  #matched: number | null = 0;
 
   constructor(readonly account: Account) {}
 
@@ -43,8 +54,37 @@ export class GameExposure {
     return this.#resting;
   }
 
-  invalidate(): void {
+  /** Record a matched bet of this user on the game. */
+  addBet(bet: number): void {
+    this.bets.push(bet);
+    this.#matched = null;
+  }
+
+  /**
+   * The positions changed, adding at most `maxAddedLoss` to the worst-case loss: the
+   * remaining risk of an order that rested, the risk of a taker's new bet. A negative or
+   * zero value adds nothing: a cancel or expiry only drops a resting order, which counted
+   * only where it loses, and a maker's fill turns resting risk into a matched bet of the
+   * same risk, which loses the same where the order lost and wins elsewhere.
+   */
+  changed(maxAddedLoss: number): void {
     this.#exact = null;
+    if (maxAddedLoss > 0) this.#upper += maxAddedLoss;
+  }
+
+  /** An upper bound of `exactLoss()` (up to float rounding), computed without it. */
+  upperLoss(): number {
+    if (this.#exact !== null) return this.#exact;
+    return this.#upper < this.bound ? this.#upper : this.bound;
+  }
+
+  /**
+   * `loss` is the exact loss of these positions plus a contingent one (a liability check's
+   * new order): a position that counts only where it loses can only deepen the worst case,
+   * so `loss` bounds the loss without it too.
+   */
+  noteLossWithExtra(loss: number): void {
+    if (this.#exact === null && loss < this.#upper) this.#upper = loss;
   }
 
   positions(extra?: Position): Position[] {
@@ -61,14 +101,20 @@ export class GameExposure {
 
   /** Exact worst-case loss as a non-negative number. */
   exactLoss(): number {
-    if (this.#exact === null) this.#exact = -worstCaseLiability(this.positions());
+    if (this.#exact === null) {
+      this.#exact = -worstCaseLiability(this.positions());
+      this.#upper = this.#exact;
+    }
     return this.#exact;
   }
 
   /** Worst case over matched bets only: what getGameLiability reports (≤ 0). */
   matchedLiability(): number {
-    const ledger = this.account.ledger;
-    return worstCaseLiability(this.bets.map((b) => ledger.position(b)));
+    if (this.#matched === null) {
+      const ledger = this.account.ledger;
+      this.#matched = worstCaseLiability(this.bets.map((b) => ledger.position(b)));
+    }
+    return this.#matched;
   }
 }
 
@@ -96,10 +142,11 @@ export class Account {
     return g;
   }
 
+  /** The game's positions changed: `delta` is the change of its Σ max loss (see GameExposure.changed). */
   adjustBound(g: GameExposure, delta: number): void {
     g.bound += delta;
     this.totalBound += delta;
-    g.invalidate();
+    g.changed(delta);
   }
 
   /** Σ exact worst-case loss over unsettled games (a non-negative number). */
@@ -120,11 +167,20 @@ export class Account {
     // Largest loss of the new order: its stake plus commission at a payout of at least 1.
     const extraBound = amount * (1 + commissionRate);
     if (this.totalBound + extraBound <= capacity) return true;
+    // The same check with each game's tighter bound. The exact figure below is a sum over
+    // games, and the new order is one more part of its game, adding at most extraBound: the
+    // sum of the bounds bounds it. The bounds and the exact figure round differently, so a
+    // bound that passes by less than the slack (orders of magnitude above any rounding of
+    // these sums) is left to the exact computation: the answer is always the exact one.
+    let upper = extraBound;
+    for (const g of this.games.values()) upper += g.upperLoss();
+    if (upper + 1e-6 * Math.max(1, Math.abs(capacity), upper) <= capacity) return true;
     const target = this.games.get(gameId);
     let others = 0;
     for (const [id, g] of this.games) if (id !== gameId) others += g.exactLoss();
     const extra: Position = { selection, amount, odds: 100, commissionRate, contingent: true };
     const worstHere = -worstCaseLiability([...(target ? target.positions() : []), extra]);
+    target?.noteLossWithExtra(worstHere);
     return others + worstHere <= capacity;
   }
 

@@ -538,9 +538,9 @@ export class MatchingEngine {
       takerExposure ??= takerUser.exposureOf(taker.gameId);
       state.bets.push(makerBet, takerBet);
       makerUser.bets.push(makerBet);
-      makerExposure.bets.push(makerBet);
+      makerExposure.addBet(makerBet);
       takerUser.bets.push(takerBet);
-      takerExposure.bets.push(takerBet);
+      takerExposure.addBet(takerBet);
       // The maker's money is not needed until read: its bet keeps only amount and odds.
       // This object never leaves the loop (the event gets its own), so it costs no allocation.
       const money = fillMoney(stake, level.listedOdds, takerRate);

@@ -12,10 +12,24 @@ import type { BacktestMetrics, BacktestSeries, BreakdownRow, FillRow, GameRow, M
 /** Horizons of the mark-outs, ms. */
 export const MARKOUT_MS = [5_000, 60_000] as const;
 
+/** A recorded book's fair price as the report reads it, shared by our fills on the book. */
+interface BookFair {
+  readonly gameID: string;
+  readonly bookKey: string;
+  /** The last consensus the book had: what counts while it has none. */
+  last: number | null;
+  /** The price read in #pnlNow's pass `pass`: the market cannot move within one pass. */
+  pass: number;
+  inPass: number | null;
+}
+
 interface OwnFillRecord {
   readonly row: FillRow;
   readonly selection: Selection;
   readonly bookKey: string;
+  readonly fair: BookFair;
+  /** Side of the selection in its book: the fair price is of side 0. */
+  readonly side: 0 | 1;
   /** Value at fair at the fill and at each horizon; null while unknown or without a fair price. */
   readonly values: (number | null)[];
 }
@@ -65,7 +79,17 @@ export class BacktestCollector {
   readonly #unnamed = new Map<string, OrderRecord>();
   readonly #orderByEngineId = new Map<string, OrderRecord>();
   readonly #grades = new Map<string, GradeVersion>();
-  readonly #lastFair = new Map<string, number>();
+  /** Σ result over #grades, in their order; null when a grade came since it was summed. */
+  #settledPnl: number | null = 0;
+  /** Fills not graded when last looked at, in fill order: what #pnlNow marks. */
+  #unsettled: OwnFillRecord[] = [];
+  /** #grades.size when #unsettled was last filtered (grades are never removed). */
+  #unsettledAt = 0;
+  /** By `gameID|bookKey`. */
+  readonly #bookFairs = new Map<string, BookFair>();
+  #pass = 0;
+  /** Games with a fill of ours, in the order of their first fill (as a set made from #fills would be). */
+  readonly #fillGames = new Set<string>();
   readonly #scores = new Map<string, { away: number; home: number }>();
   readonly #maxGameLiability = new Map<string, number>();
   readonly #pnl: SeriesRow[] = [];
@@ -128,6 +152,7 @@ export class BacktestCollector {
       }
       case 'betGraded':
         this.#grades.set(e.grade.txID, e.grade);
+        this.#settledPnl = null;
         if (e.grade.score) this.#scores.set(e.grade.gameId, { away: e.grade.score.away, home: e.grade.score.home });
         return;
       default:
@@ -164,9 +189,12 @@ export class BacktestCollector {
       commissionOnWin: ours.money.commissionOnWin,
       commissionOnLoss: ours.money.commissionOnLoss,
     };
-    const rec: OwnFillRecord = { row, selection: ours.selection, bookKey, values: [this.#fairValue(f.gameId, ours.selection, row), null, null] };
+    const rec: OwnFillRecord = { row, selection: ours.selection, bookKey, fair: this.#bookFair(f.gameId, bookKey), side: sideIndexOf(ours.selection), values: [null, null, null] };
+    rec.values[0] = this.#fairValue(rec);
     this.#fills.push(rec);
-    MARKOUT_MS.forEach((ms, i) => this.#schedule(() => (rec.values[i + 1] = this.#fairValue(f.gameId, ours.selection, row)), ms));
+    this.#unsettled.push(rec);
+    this.#fillGames.add(f.gameId);
+    MARKOUT_MS.forEach((ms, i) => this.#schedule(() => (rec.values[i + 1] = this.#fairValue(rec)), ms));
     const order = this.#orderByEngineId.get(ours.orderId);
     if (order && origin === 'offer') {
       order.filled += ours.money.amount;
@@ -187,19 +215,34 @@ export class BacktestCollector {
     this.#noteLiability(f.gameId);
   }
 
-  #fairValue(gameID: string, selection: Selection, f: { win: number; risk: number }): number | null {
-    const p = this.#fair(gameID, selection);
-    return p === null ? null : valueAt(p, f);
+  #bookFair(gameID: string, bookKey: string): BookFair {
+    const key = `${gameID}|${bookKey}`;
+    let b = this.#bookFairs.get(key);
+    if (!b) this.#bookFairs.set(key, (b = { gameID, bookKey, last: null, pass: 0, inPass: null }));
+    return b;
   }
 
-  /** Win probability of a selection at the recorded market's consensus; the last one known when the book has none now. */
-  #fair(gameID: string, selection: Selection): number | null {
-    const key = `${gameID}|${bookKeyOf(selection)}`;
-    const p0 = consensusFair(this.#x.recorded.game(gameID)?.books.get(bookKeyOf(selection)));
-    if (p0 !== null) this.#lastFair.set(key, p0);
-    const p = p0 ?? this.#lastFair.get(key) ?? null;
-    if (p === null) return null;
-    return sideIndexOf(selection) === 0 ? p : 1 - p;
+  /** Value of a fill of ours at fair now; `pass` (from #pnlNow) reads each book once per pass. */
+  #fairValue(f: OwnFillRecord, pass = 0): number | null {
+    const b = f.fair;
+    let p0: number | null;
+    if (pass !== 0 && b.pass === pass) p0 = b.inPass;
+    else {
+      p0 = this.#fair(b);
+      if (pass !== 0) {
+        b.pass = pass;
+        b.inPass = p0;
+      }
+    }
+    if (p0 === null) return null;
+    return valueAt(f.side === 0 ? p0 : 1 - p0, f.row);
+  }
+
+  /** Win probability of side 0 of a book at the recorded market's consensus; the last one known when the book has none now. */
+  #fair(b: BookFair): number | null {
+    const p0 = consensusFair(this.#x.recorded.game(b.gameID)?.books.get(b.bookKey));
+    if (p0 !== null) b.last = p0;
+    return p0 ?? b.last;
   }
 
   #noteLiability(gameID: string): number {
@@ -219,8 +262,9 @@ export class BacktestCollector {
     this.#peak = Math.max(this.#peak, total);
     this.#maxDrawdown = Math.max(this.#maxDrawdown, this.#peak - total);
     let all = 0;
-    const games = new Set(this.#fills.map((f) => f.row.gameID));
-    for (const o of this.#x.engine.openOrders(US)) games.add(o.gameId);
+    const open = this.#x.engine.openOrders(US);
+    const games = new Set(this.#fillGames);
+    for (const o of open) games.add(o.gameId);
     for (const g of games) {
       if (this.#x.engine.game(g)?.ended) continue;
       const withResting = this.#noteLiability(g);
@@ -230,40 +274,51 @@ export class BacktestCollector {
       s.push([t, withResting, this.#x.engine.gameLiability(US, g)]);
     }
     this.#maxLiability = Math.min(this.#maxLiability, all);
-    this.#sampleQuotes(t);
+    this.#sampleQuotes(t, open);
   }
 
-  #sampleQuotes(t: number): void {
-    const best = new Map<string, [number | null, number | null]>();
-    for (const o of this.#x.engine.openOrders(US)) {
+  #sampleQuotes(t: number, open: readonly OrderView[]): void {
+    // Our best listed odds of each side of each book, books in the order of their oldest order.
+    const best = new Map<string, { readonly gameID: string; readonly bookKey: string; readonly odds: [number | null, number | null] }>();
+    for (const o of open) {
       const listedSide: 0 | 1 = sideIndexOf(o.selection) === 0 ? 1 : 0;
       const key = `${o.gameId}|${o.bookKey}`;
-      const cur = best.get(key) ?? [null, null];
+      let cur = best.get(key);
+      if (!cur) best.set(key, (cur = { gameID: o.gameId, bookKey: o.bookKey, odds: [null, null] }));
       const listed = invertOdds(o.odds);
-      const prev = cur[listedSide];
-      if (prev === null || oddsRank(listed) > oddsRank(prev)) cur[listedSide] = listed;
-      best.set(key, cur);
+      const prev = cur.odds[listedSide];
+      if (prev === null || oddsRank(listed) > oddsRank(prev)) cur.odds[listedSide] = listed;
     }
+    const recorded = this.#x.recorded;
     for (const [key, ours] of best) {
-      const [gameID, bookKey] = key.split('|') as [string, string];
-      const book = this.#x.recorded.game(gameID)?.books.get(bookKey);
-      const mkt = [0, 1].map((i) => book?.sides[i as 0 | 1].offers.find((x) => this.#x.recorded.available(x) > 0)?.odds ?? null);
+      const sides = recorded.game(ours.gameID)?.books.get(ours.bookKey)?.sides;
+      // The recorded market's best price still available to a taker of each side.
+      const m0 = sides?.[0].offers.find((x) => recorded.available(x) > 0)?.odds ?? null;
+      const m1 = sides?.[1].offers.find((x) => recorded.available(x) > 0)?.odds ?? null;
       let rows = this.#quotes.get(key);
       if (!rows) this.#quotes.set(key, (rows = []));
-      rows.push([t, ours[0], mkt[0] ?? null, ours[1], mkt[1] ?? null]);
+      rows.push([t, ours.odds[0], m0, ours.odds[1], m1]);
     }
   }
 
   #pnlNow(): { settled: number; marked: number } {
-    let settled = 0;
+    if (this.#settledPnl === null) {
+      let settled = 0;
+      for (const g of this.#grades.values()) settled += g.result;
+      this.#settledPnl = settled;
+    }
+    const grades = this.#grades;
+    if (this.#unsettledAt !== grades.size) {
+      this.#unsettled = this.#unsettled.filter((f) => !grades.has(f.row.txID));
+      this.#unsettledAt = grades.size;
+    }
     let marked = 0;
-    for (const g of this.#grades.values()) settled += g.result;
-    for (const f of this.#fills) {
-      if (this.#grades.has(f.row.txID)) continue;
-      const v = this.#fairValue(f.row.gameID, f.selection, f.row);
+    const pass = ++this.#pass;
+    for (const f of this.#unsettled) {
+      const v = this.#fairValue(f, pass);
       if (v !== null) marked += v;
     }
-    return { settled, marked };
+    return { settled: this.#settledPnl, marked };
   }
 
   // ------------------------------------------------------------ the end
@@ -282,7 +337,7 @@ export class BacktestCollector {
     for (const f of this.#fills) {
       const grade = this.#grades.get(f.row.txID);
       const settledPnl = grade ? grade.result : 0;
-      const markedPnl = grade ? 0 : (this.#fairValue(f.row.gameID, f.selection, f.row) ?? 0);
+      const markedPnl = grade ? 0 : (this.#fairValue(f) ?? 0);
       if (!grade && f.row.origin === 'wager') accrued += Math.max(f.row.commissionOnWin, f.row.commissionOnLoss);
       const g = byGame.get(f.row.gameID) ?? { ...acc(), markets: new Map<string, Acc>() };
       byGame.set(f.row.gameID, g);

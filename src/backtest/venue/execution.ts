@@ -267,6 +267,7 @@ export class BacktestExecution {
   // ------------------------------------------------------------ passive fills
 
   #applyFlows(f: SideFlows): void {
+    if (f.flows.length === 0) return;
     const list = this.#bySide.get(sideKey(f.gameID, f.bookKey, f.side));
     if (!list || list.length === 0) return;
     const fills = applyLevelFlows(this.#o.fillModel, list.map((r) => r.q), f.flows);

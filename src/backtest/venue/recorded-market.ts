@@ -9,6 +9,14 @@ import { oddsRank, payout } from '../../odds/american.ts';
 import type { LevelFlow } from './queue-model.ts';
 
 const EPS = 1e-9;
+/** Up to this many offers, a side is searched by a scan rather than through a map. */
+const SCAN_MAX = 16;
+
+/** The last offer with the id, as a map built from the list would hold it. */
+function lastWithId(offers: readonly ListedOffer[], id: string): ListedOffer | undefined {
+  for (let i = offers.length - 1; i >= 0; i--) if (offers[i]!.id === id) return offers[i];
+  return undefined;
+}
 
 /** A recorded change of one listed side, as flows per price level. */
 export interface SideFlows {
@@ -102,28 +110,37 @@ export class RecordedMarket {
   }
 
   #diff(gameID: string, bookKey: string, side: 0 | 1, prev: readonly ListedOffer[], next: readonly ListedOffer[], t: number): SideFlows {
-    const now = new Map<string, ListedOffer>();
-    for (const o of next) now.set(o.id, o);
-    const traded = new Map<number, number>();
-    const cancelled = new Map<number, number>();
+    // A side lists a few offers: finding one by a scan beats building a map, up to a size.
+    let now: Map<string, ListedOffer> | null = null;
+    if (next.length > SCAN_MAX) {
+      now = new Map();
+      for (const o of next) now.set(o.id, o);
+    }
+    // By price level; most updates have neither (offers only came or vanished), so made when needed.
+    let traded: Map<number, number> | null = null;
+    let cancelled: Map<number, number> | null = null;
     const pending = this.#pendingOf(gameID, t);
     for (const p of prev) {
-      const n = now.get(p.id);
-      const rank = oddsRank(p.odds);
+      const n = now !== null ? now.get(p.id) : lastWithId(next, p.id);
       if (n && n.odds === p.odds) {
         const d = p.sumUntaken - n.sumUntaken;
         if (d > EPS) {
+          const rank = oddsRank(p.odds);
+          traded ??= new Map();
           traded.set(rank, (traded.get(rank) ?? 0) + d);
           pending.explained += d * (1 + payout(p.odds));
         }
       } else if (n) {
         // Same id at another price: the old price level lost it without a trade.
+        const rank = oddsRank(p.odds);
+        cancelled ??= new Map();
         cancelled.set(rank, (cancelled.get(rank) ?? 0) + this.available(p));
       } else {
-        pending.vanished.push({ bookKey, side, rank, stake: this.available(p), volume: p.sumUntaken * (1 + payout(p.odds)) });
+        pending.vanished.push({ bookKey, side, rank: oddsRank(p.odds), stake: this.available(p), volume: p.sumUntaken * (1 + payout(p.odds)) });
       }
     }
-    return { gameID, bookKey, side, flows: this.#flows(gameID, bookKey, side, traded, cancelled) };
+    const flows = traded === null && cancelled === null ? [] : this.#flows(gameID, bookKey, side, traded ?? new Map(), cancelled ?? new Map());
+    return { gameID, bookKey, side, flows };
   }
 
   /**
