@@ -40,6 +40,23 @@ interface GameOwn {
   matched: number | null;
   /** Projected worst case (matched + live orders), null when it must be recomputed. */
   projected: number | null;
+  /**
+   * A lower bound of the projected worst case at all times: the last exact figure, deepened
+   * by each change since by the most it could lose (a new or larger live order, a fill);
+   * a smaller or closed order only lifts the exact figure. Valid while the commission rate
+   * is `floorRate` (fills' positions depend on it); NaN after a settlement.
+   */
+  floor: number;
+  floorRate: number;
+}
+
+/** What of an order counts in the projected worst case: its remaining risk while it is live. */
+function restingOf(o: OwnOrder): number {
+  return isLive(o) && o.remaining > DUST ? o.remaining : 0;
+}
+
+function contingentOf(o: OwnOrder, amount: number): Position {
+  return { selection: o.selection, amount, odds: o.odds, commissionRate: 0, contingent: true };
 }
 
 const EMPTY_VIEW: FillView = Object.freeze({ fills: Object.freeze([]), positions: Object.freeze([]), rate: 0, liability: 0 }) as FillView;
@@ -132,6 +149,7 @@ export class OwnBook {
     const g = this.#game(order.gameID);
     if (isLive(order)) g.live.add(order.clientId);
     this.#touch(order.gameID);
+    this.#deepenFloor(g, order, restingOf(order));
     this.#onTransition(order, null, reason);
     return order;
   }
@@ -147,7 +165,11 @@ export class OwnBook {
     const next: OwnOrder = { ...cur, ...patch, updatedAt: now };
     this.#orders.set(clientId, next);
     if (next.orderID && next.orderID !== cur.orderID) this.#byOrderId.set(next.orderID, clientId);
-    if (next.remaining !== cur.remaining || next.status !== cur.status) this.#touch(next.gameID);
+    if (next.remaining !== cur.remaining || next.status !== cur.status) {
+      this.#touch(next.gameID);
+      const g = this.#games.get(next.gameID);
+      if (g) this.#deepenFloor(g, next, restingOf(next) - restingOf(cur));
+    }
     if (isLive(cur) && !isLive(next)) {
       this.#games.get(next.gameID)?.live.delete(clientId);
       this.#terminal.push(clientId);
@@ -176,6 +198,7 @@ export class OwnBook {
     }
     const g = this.#game(fill.gameID);
     g.fills.push(fill);
+    g.floor += worstLoss(this.#position(fill, this.#commissionRate()));
     g.views.clear();
     g.matched = null;
     this.#touch(fill.gameID);
@@ -240,6 +263,8 @@ export class OwnBook {
     const value = this.#computeProjected(gameID, extra, excluding);
     if (plain && g) {
       g.projected = value;
+      g.floor = value;
+      g.floorRate = this.#commissionRate();
       if (!this.#settled.has(gameID)) this.#projectedTotal += value;
     }
     return value;
@@ -254,10 +279,11 @@ export class OwnBook {
     const g = this.#games.get(gameID);
     if (!g) return 0;
     if (g.projected !== null) return g.projected;
+    if (g.floorRate === this.#commissionRate()) return g.floor;
     let bound = this.matchedLiability(gameID);
     for (const id of g.live) {
       const o = this.#orders.get(id)!;
-      if (o.remaining > DUST) bound += worstLoss({ selection: o.selection, amount: o.remaining, odds: o.odds, commissionRate: 0, contingent: true });
+      bound += worstLoss(contingentOf(o, restingOf(o)));
     }
     return bound;
   }
@@ -272,7 +298,7 @@ export class OwnBook {
     const positions: Position[] = this.#settled.has(gameID) ? [] : this.positions(gameID).slice();
     for (const o of this.liveOrders(gameID)) {
       if (excluding?.has(o.clientId)) continue;
-      if (o.remaining > DUST) positions.push({ selection: o.selection, amount: o.remaining, odds: o.odds, commissionRate: 0, contingent: true });
+      if (o.remaining > DUST) positions.push(contingentOf(o, o.remaining));
     }
     positions.push(...extra);
     return worstCaseLiability(positions);
@@ -288,7 +314,12 @@ export class OwnBook {
     this.#touch(gameID);
     this.#settled.add(gameID);
     const g = this.#games.get(gameID);
-    if (g) g.matched = null;
+    if (g) {
+      g.matched = null;
+      // Matched bets that won where a resting order loses leave the projection: the
+      // figure can fall, so the floor waits for the next exact one.
+      g.floorRate = Number.NaN;
+    }
   }
 
   isSettled(gameID: string): boolean {
@@ -315,8 +346,13 @@ export class OwnBook {
 
   #game(id: string): GameOwn {
     let g = this.#games.get(id);
-    if (!g) this.#games.set(id, (g = { live: new Set(), fills: [], views: new Map(), matched: 0, projected: null }));
+    if (!g) this.#games.set(id, (g = { live: new Set(), fills: [], views: new Map(), matched: 0, projected: null, floor: 0, floorRate: this.#commissionRate() }));
     return g;
+  }
+
+  /** `added` more of `o` rests (where it loses it counts in the projected worst case). */
+  #deepenFloor(g: GameOwn, o: OwnOrder, added: number): void {
+    if (added > 0) g.floor += worstLoss(contingentOf(o, added));
   }
 
   /** Something on the game changed: its cached projected worst case leaves the total. */
