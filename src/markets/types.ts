@@ -56,20 +56,25 @@ export function oppositeSelection(s: Selection): Selection {
 }
 
 /**
+ * Book keys already made, by selection object. Selections are immutable and the same
+ * objects come back on every evaluation (fills, orders, intents), so the key's string (and
+ * the hash a Map lookup needs) is made once per object instead of once per call. A pure
+ * memo: what it holds never changes an answer, and it lets go of selections nobody holds.
+ */
+const bookKeys = new WeakMap<Selection, string>();
+
+/**
  * Identity of a two-sided book: market type plus line, with the spread line seen from
  * home so both sides of one line share a key.
  */
 export function bookKeyOf(s: Selection): string {
-  switch (s.type) {
-    case 'moneyline':
-      return 'moneyline';
-    case 'spread':
-      return `spread:${s.team === 'home' ? s.line : -s.line || 0}`;
-    case 'total':
-      return `total:${s.line}`;
-    case 'moneyline1x2':
-      return `moneyline1x2:${s.outcome}`;
+  if (s.type === 'moneyline') return 'moneyline';
+  let key = bookKeys.get(s);
+  if (key === undefined) {
+    key = s.type === 'spread' ? `spread:${s.team === 'home' ? s.line : -s.line || 0}` : s.type === 'total' ? `total:${s.line}` : `moneyline1x2:${s.outcome}`;
+    bookKeys.set(s, key);
   }
+  return key;
 }
 
 /** Side index within a book: 0 for home / over / yes, 1 for away / under / no. */
