@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { basename, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { strategies } from '../strategies/index.ts';
@@ -59,6 +60,20 @@ export async function runBacktestBench(options: { runs?: number; recording?: str
     figures.push({ config: basename(path), events, loadMs, replayMs, eventsPerSecond: (events / replayMs) * 1000, ratio: (loadMs + replayMs) / loadMs });
   }
   return { recording: basename(recording), runs, figures, goalEventsPerSecond: 1_000_000, goalRatio: 2 };
+}
+
+/**
+ * The same in a fresh process, as `linesmith backtest` runs: in the process that ran the
+ * other benchmarks first, their garbage and JIT state made the replay a third slower and
+ * the parse faster.
+ */
+export async function runBacktestBenchInChild(): Promise<BacktestBenchResult> {
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+  const code = await new Promise<number | null>((done) => child.on('close', done));
+  if (code !== 0) throw new Error(`backtest benchmark exited with ${code}`);
+  return JSON.parse(out) as BacktestBenchResult;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { runBacktestBench } from './backtest.bench.ts';
+import { runBacktestBenchInChild } from './backtest.bench.ts';
 import { renderBenchmarks } from './benchmarks-md.ts';
 import { runClientRestBench } from './client-rest.bench.ts';
 import { runEngineBench } from './engine.bench.ts';
@@ -81,7 +81,7 @@ console.log(
     `goal ${met(200, tickToOrder.p99Us)}`,
 );
 
-const backtest = await runBacktestBench();
+const backtest = await runBacktestBenchInChild();
 console.log(
   `backtest of ${backtest.recording} (best of ${backtest.runs}; goals ≥ ${fmt(backtest.goalEventsPerSecond)} events/s replayed, (parse + replay) / parse ≤ ${backtest.goalRatio}): ` +
     backtest.figures
