@@ -1,18 +1,13 @@
-import { asyncScheduler, BehaviorSubject, NEVER, Subject } from 'rxjs';
+import { asyncScheduler } from 'rxjs';
 import { strategies } from '../strategies/index.ts';
-import type { AccountSnapshot, ConnectionStates } from '../src/exchange/client.ts';
 import type { CancelEntry, OrderGateway, PlaceEntry, PlaceOrderInput } from '../src/exchange/orders/types.ts';
-import { GradedWalker } from '../src/exchange/rest/graded-walker.ts';
 import type { OrderbookGame } from '../src/exchange/schemas/exchange.ts';
-import type { PriceFeedEvent } from '../src/exchange/schemas/price-feed.ts';
-import type { SocketState } from '../src/exchange/socket/managed-socket.ts';
 import { createPriceFrameParser } from '../src/exchange/socket/price-parse.ts';
-import type { UserFeedEvent } from '../src/exchange/socket/user-feed-events.ts';
 import { Runtime } from '../src/runtime/runtime.ts';
-import type { Venue } from '../src/runtime/venue.ts';
 import { systemClock } from '../src/shared/clock.ts';
 import { silentLogger } from '../src/shared/logger.ts';
 import { createRandom } from '../src/shared/random.ts';
+import { moneylineGame, stubVenue } from '../test/support/stub-venue.ts';
 
 /**
  * Tick-to-order latency: from a price-feed frame arriving (its text, before parsing) to the
@@ -36,33 +31,18 @@ export interface TickToOrderResult {
 }
 
 const hex = (n: number) => n.toString(16).padStart(24, '0');
-const open: SocketState = { status: 'open', attempt: 0, lastError: null, since: 0, connection: 1, retryInMs: null };
 
 function snapshot(i: number): OrderbookGame {
-  const away = hex(1_000_000 + 2 * i);
-  const home = hex(1_000_001 + 2 * i);
-  const order = (id: number, participantID: string, odds: number) => ({ id: hex(5_000_000 + id), type: 'moneyline', sumUntaken: 500, odds, bet: 500, gameID: hex(i + 1), participantID });
-  return {
+  return moneylineGame({
     id: hex(i + 1),
-    league: 'NBA',
-    sport: 'basketball',
-    live: false,
-    ended: false,
     start: new Date(Date.UTC(2030, 0, 1)).toISOString(),
-    participants: [
-      { id: away, longName: `Away ${i}`, shortName: `A${i}`, homeAway: 'away' },
-      { id: home, longName: `Home ${i}`, shortName: `H${i}`, homeAway: 'home' },
+    away: { id: hex(1_000_000 + 2 * i), longName: `Away ${i}`, shortName: `A${i}` },
+    home: { id: hex(1_000_001 + 2 * i), longName: `Home ${i}`, shortName: `H${i}` },
+    offers: [
+      { id: hex(5_000_000 + 4 * i), team: 'home', odds: -120, size: 500 },
+      { id: hex(5_000_000 + 4 * i + 1), team: 'away', odds: 105, size: 500 },
     ],
-    homeMoneylines: [order(4 * i, home, -120)],
-    awayMoneylines: [order(4 * i + 1, away, 105)],
-    homeSpreads: [],
-    awaySpreads: [],
-    over: [],
-    under: [],
-    homeMoneylines1x2: [],
-    awayMoneylines1x2: [],
-    draw1x2: [],
-  } as OrderbookGame;
+  });
 }
 
 export async function runTickToOrderBench(options: { games?: number; frames?: number; seed?: number } = {}): Promise<TickToOrderResult> {
@@ -86,22 +66,7 @@ export async function runTickToOrderBench(options: { games?: number; frames?: nu
     },
     heartbeat: async () => {},
   };
-  const prices = new Subject<PriceFeedEvent>();
-  const venue: Venue = {
-    rest: {
-      ...gateway,
-      login: async () => ({}),
-      getMe: async () => ({ id: 'u', username: 'bench', displayBalance: 1e9, commissionCharged: 0.01 }),
-      getOrderbook: async () => games,
-      getUnmatched: async () => [],
-      getMatchedBets: async () => [],
-      gradedWalker: () => new GradedWalker(async () => ({ graded: [], hasMore: false, cursor: 'c', settledThrough: new Date(0).toISOString() }), { scheduler: asyncScheduler, logger: silentLogger(), pollMs: 3_600_000 }),
-    },
-    orders: { ...gateway, start: () => undefined },
-    priceFeed: { events$: prices, subscribe: () => undefined, start: () => undefined },
-    userFeed: { events$: NEVER as unknown as Subject<UserFeedEvent<AccountSnapshot>>, start: () => undefined },
-    states$: new BehaviorSubject<ConnectionStates>({ price: open, user: open, orders: open }),
-  };
+  const { venue, prices } = stubVenue({ games, gateway });
   const runtime = new Runtime({
     exchange: venue,
     gateway: 'rest',

@@ -1,4 +1,5 @@
 import { manualTime } from '../../src/shared/time.ts';
+import { fullGc } from './gc.ts';
 import { startMarket, type MarketOptions } from './market.ts';
 import type { ChildReply, ChildRequest } from './sim-process.ts';
 
@@ -10,10 +11,10 @@ import type { ChildReply, ChildRequest } from './sim-process.ts';
 const send = (m: ChildReply) => process.send?.(m);
 const options = JSON.parse(process.argv[2] ?? '{}') as MarketOptions & { startMs: number };
 const market = await startMarket({ ...options, time: manualTime(options.startMs), admin: true });
-const gc = (globalThis as { gc?: () => void }).gc;
+const gc = fullGc();
 process.on('message', (m: ChildRequest) => {
   if (m.kind === 'memory') {
-    gc?.();
+    gc();
     const u = process.memoryUsage();
     send({ kind: 'memory', rss: u.rss, heapUsed: u.heapUsed });
   } else if (m.kind === 'close') {

@@ -136,12 +136,13 @@ describe('simulated execution against the recorded book', () => {
       s.place({ ...s.makerWire, odds: invertOdds(best.odds), bet: 10_000, orderType: 'post' });
       expect(ahead).toBeGreaterThan(0);
       // Everything ahead of us at our price trades (down to dust): no fill yet in any model.
-      s.update(s.u.sideOrders.map((o) => (o.odds === best.odds ? { ...o, sumUntaken: 0.000001 } : o)));
+      const drained = s.u.sideOrders.map((o) => (o.odds === best.odds ? { ...o, sumUntaken: 0.000001 } : o));
+      s.update(drained);
       expect(s.ownFills()).toHaveLength(0);
       // An order joins behind us and 25 of it trades: the taker met us first.
       const extra = { ...s.u.sideOrders[0]!, id: 'ffffffffffffffffffffffff', odds: best.odds, sumUntaken: 25 };
-      s.update([extra, ...s.u.sideOrders.map((o) => (o.odds === best.odds ? { ...o, sumUntaken: 0.000001 } : o))]);
-      s.update([{ ...extra, sumUntaken: 0 }, ...s.u.sideOrders.map((o) => (o.odds === best.odds ? { ...o, sumUntaken: 0.000001 } : o))]);
+      s.update([extra, ...drained]);
+      s.update([{ ...extra, sumUntaken: 0 }, ...drained]);
       const filled = s.ownFills().reduce((a, f) => a + f.taker.money.amount, 0);
       if (kind === 'conservative') expect(filled).toBe(0);
       else expect(filled).toBeCloseTo(25, 4);

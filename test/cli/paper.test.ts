@@ -4,8 +4,6 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { linesmith, ROOT } from '../support/cli.ts';
 
-
-
 describe('linesmith paper', () => {
   it('paper-trades config/example.yaml, prints a summary and leaves no open order', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'ls-paper-'));

@@ -4,7 +4,7 @@ import type { WebSocket } from 'ws';
 import { GameUpdate, MatchedVolumeUpdate, OrderUpdate, type PriceFeedEvent } from '../../src/exchange/schemas/price-feed.ts';
 import { PriceFeedClient } from '../../src/exchange/socket/price-feed-client.ts';
 import { createPriceFrameParser, type PriceFrameOutcome } from '../../src/exchange/socket/price-parse.ts';
-import { FAST, fixedTokens, Recorder, tinyServer } from '../exchange/support-socket.ts';
+import { FAST, fixedTokens, Recorder, tinyServer, until } from '../exchange/support-socket.ts';
 import { gameUpdate, matchedVolumeUpdate, orderUpdate, PRICE_FRAMES } from './samples.ts';
 import { deepJsonText, frameText, toText, within } from './support.ts';
 
@@ -112,13 +112,7 @@ describe('price-feed client: a bad frame never stops the stream', () => {
     const opens = server.connections.length;
     const from = events.items.length;
     peer().send(Buffer.from([0x5b, 0xff, 0xfe, 0x5d]), { binary: false });
-    await within(
-      (async () => {
-        while (server.connections.length === opens) await new Promise((r) => setTimeout(r, 10));
-      })(),
-      5_000,
-      'the reconnect',
-    );
+    await until(() => server.connections.length > opens, 5_000, 'the reconnect');
     await new Promise((r) => setTimeout(r, 50));
     peer().send(JSON.stringify(['matchedVolumeUpdate', { gameID: 'after-1007', matchedVolume: 1 }]));
     await events.next((e) => e.type === 'matchedVolumeUpdate' && e.payload.gameID === 'after-1007', 5_000, from);

@@ -5,8 +5,6 @@ import { linesmith } from '../support/cli.ts';
 import { StatusResponseError, StatusUnreachableError } from '../../src/metrics/errors.ts';
 import { fetchStatus, statusUrlOf } from '../../src/metrics/status-client.ts';
 
-
-
 async function listen(handler: RequestListener): Promise<{ server: Server; url: string }> {
   const server = createServer(handler);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));

@@ -13,7 +13,6 @@ import { readAll, records, tempDir } from './support.ts';
 
 const SAMPLE = join(ROOT, 'backtest/data/sample.yaml');
 
-
 describe('linesmith record', () => {
   it('records the paper simulator on a virtual clock for --duration of exchange time, rotating files, and exits 0', async () => {
     const out = await tempDir('cli');

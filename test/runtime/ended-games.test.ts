@@ -1,45 +1,24 @@
-import { asyncScheduler, BehaviorSubject, NEVER, Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { MarketModel } from '../../src/book/market-model.ts';
 import { OwnBook } from '../../src/book/own-book.ts';
 import type { OwnFill, OwnOrder } from '../../src/book/types.ts';
-import type { AccountSnapshot, ConnectionStates } from '../../src/exchange/client.ts';
-import { GradedWalker } from '../../src/exchange/rest/graded-walker.ts';
 import type { OrderbookGame } from '../../src/exchange/schemas/exchange.ts';
-import type { GameUpdate, PriceFeedEvent } from '../../src/exchange/schemas/price-feed.ts';
-import type { SocketState } from '../../src/exchange/socket/managed-socket.ts';
-import type { UserFeedEvent } from '../../src/exchange/socket/user-feed-events.ts';
+import type { GameUpdate } from '../../src/exchange/schemas/price-feed.ts';
 import { ENDED_GAME_RETENTION_MS, ENDED_GAME_SWEEP_MS, forgettableGames } from '../../src/runtime/ended-games.ts';
-import { Runtime } from '../../src/runtime/runtime.ts';
-import type { Venue } from '../../src/runtime/venue.ts';
-import { silentLogger } from '../../src/shared/logger.ts';
 import { manualTime } from '../../src/shared/time.ts';
-import { instance, scripted } from './support.ts';
+import { moneylineGame, stubVenue } from '../support/stub-venue.ts';
+import { instance, scripted, testRuntime } from './support.ts';
 
 const id = (n: number) => n.toString(16).padStart(24, '0');
 
 function game(n: number): OrderbookGame {
-  return {
+  return moneylineGame({
     id: id(n),
-    league: 'NBA',
-    sport: 'basketball',
-    live: false,
-    ended: false,
     start: '2026-05-01T00:00:00.000Z',
-    participants: [
-      { id: id(1000 + n), longName: `Away ${n}`, shortName: 'AW', homeAway: 'away' },
-      { id: id(2000 + n), longName: `Home ${n}`, shortName: 'HO', homeAway: 'home' },
-    ],
-    homeMoneylines: [{ id: id(3000 + n), type: 'moneyline', sumUntaken: 50, odds: 105, bet: 50, gameID: id(n), participantID: id(2000 + n) }],
-    awayMoneylines: [],
-    homeSpreads: [],
-    awaySpreads: [],
-    over: [],
-    under: [],
-    homeMoneylines1x2: [],
-    awayMoneylines1x2: [],
-    draw1x2: [],
-  } as OrderbookGame;
+    away: { id: id(1000 + n), longName: `Away ${n}`, shortName: 'AW' },
+    home: { id: id(2000 + n), longName: `Home ${n}`, shortName: 'HO' },
+    offers: [{ id: id(3000 + n), team: 'home', odds: 105, size: 50 }],
+  });
 }
 
 const order = (gameID: string, status: OwnOrder['status']): OwnOrder => ({
@@ -98,39 +77,8 @@ describe('forgetting ended games', () => {
 
   it('the runtime forgets a game some time after it ended, so a long run does not keep every game it saw', async () => {
     const time = manualTime(Date.UTC(2026, 4, 1));
-    const prices = new Subject<PriceFeedEvent>();
-    const open: SocketState = { status: 'open', attempt: 0, lastError: null, since: 0, connection: 1, retryInMs: null };
-    const none = async () => [];
-    const venue: Venue = {
-      rest: {
-        place: none,
-        cancel: none,
-        heartbeat: async () => {},
-        login: async () => ({}),
-        getMe: async () => ({ id: 'u', username: 'test', displayBalance: 1e6, commissionCharged: 0.01 }),
-        getOrderbook: async () => [game(1), game(2)],
-        getUnmatched: none,
-        getMatchedBets: none,
-        gradedWalker: () => new GradedWalker(async () => ({ graded: [], hasMore: false, cursor: 'c', settledThrough: new Date(0).toISOString() }), { scheduler: asyncScheduler, logger: silentLogger(), pollMs: 3_600_000 }),
-      },
-      orders: { place: none, cancel: none, heartbeat: async () => {}, start: () => undefined },
-      priceFeed: { events$: prices, subscribe: () => undefined, start: () => undefined },
-      userFeed: { events$: NEVER as unknown as Subject<UserFeedEvent<AccountSnapshot>>, start: () => undefined },
-      states$: new BehaviorSubject<ConnectionStates>({ price: open, user: open, orders: open }),
-    };
-    const runtime = new Runtime({
-      exchange: venue,
-      gateway: 'rest',
-      strategies: [instance(scripted(() => []))],
-      limits: { maxGameLiability: 100, maxTotalLiability: 1000, maxOrderSize: 50, maxOrdersPerGame: 10 },
-      usePostArb: true,
-      heartbeatSeconds: 20,
-      cancelUnknownOrdersAtStart: false,
-      clock: time.clock,
-      scheduler: time.scheduler,
-      logger: silentLogger(),
-      runId: 't',
-    });
+    const { venue, prices } = stubVenue({ games: [game(1), game(2)] });
+    const runtime = testRuntime(venue, [instance(scripted(() => []))], { clock: time.clock, scheduler: time.scheduler });
     await runtime.start();
     const ended = { ...game(1), ended: true, messageType: 'marketClosed' } as unknown as GameUpdate;
     prices.next({ type: 'gameUpdate', payload: ended, messageType: 'marketClosed' });

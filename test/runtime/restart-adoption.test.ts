@@ -1,12 +1,6 @@
-import { asyncScheduler } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ExchangeClient } from '../../src/exchange/client.ts';
-import { Runtime } from '../../src/runtime/runtime.ts';
-import { systemClock } from '../../src/shared/clock.ts';
-import { silentLogger } from '../../src/shared/logger.ts';
-import { FAST } from '../exchange/support-socket.ts';
 import { startTestSim, type TestSim } from '../support/sim.ts';
-import { instance, scripted } from './support.ts';
+import { instance, scripted, startRuntime } from './support.ts';
 
 let t: TestSim | undefined;
 afterEach(async () => {
@@ -31,23 +25,8 @@ describe('restart: orders of an earlier run found open at start-up', () => {
     expect(open.map((o) => o.userReference)).toEqual(['ls1:test:old0']);
     const orderID = open[0]!.id;
 
-    const exchange = new ExchangeClient({ baseUrl: t.url, credentials: async () => ({ username: 'restarted', password: user.password }), sockets: FAST, rest: { runId: 'new' } });
-    const runtime = new Runtime({
-      exchange,
-      gateway: 'rest',
-      strategies: [instance(scripted(() => []))],
-      limits: { maxGameLiability: 1_000, maxTotalLiability: 5_000, maxOrderSize: 500, maxOrdersPerGame: 20 },
-      usePostArb: true,
-      heartbeatSeconds: 20,
-      cancelUnknownOrdersAtStart: false,
-      clock: systemClock,
-      scheduler: asyncScheduler,
-      logger: silentLogger(),
-      runId: 'new',
-      tickMs: 100,
-    });
+    const { runtime, close } = await startRuntime(t, user, [instance(scripted(() => []))], { runId: 'new' });
     try {
-      await runtime.start();
       // Adopted, then (no intent wants it) on its way out through a cancel: live either way.
       const adopted = runtime.own.byOrderId(orderID);
       expect(adopted).toMatchObject({ clientId: 'old0', strategyId: 'test', remaining: 40 });
@@ -56,8 +35,7 @@ describe('restart: orders of an earlier run found open at start-up', () => {
       expect(runtime.own.projectedLiability(g.id)).toBeCloseTo(-40, 9);
       expect(runtime.orders.stats.adopted).toBe(1);
     } finally {
-      await runtime.stop(3_000);
-      await exchange.close();
+      await close();
     }
     expect(t.sim.context.engine.openOrders(user.id)).toEqual([]);
   });

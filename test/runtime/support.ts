@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ExchangeClient } from '../../src/exchange/client.ts';
 import { Runtime, type RuntimeOptions } from '../../src/runtime/runtime.ts';
 import type { StrategyInstance } from '../../src/runtime/strategy-instance.ts';
+import type { Venue } from '../../src/runtime/venue.ts';
 import { silentLogger } from '../../src/shared/logger.ts';
 import { systemClock } from '../../src/shared/clock.ts';
 import type { QuoteIntent, StrategyModule } from '../../src/strategy/types.ts';
@@ -19,10 +20,9 @@ export function instance(module: StrategyModule<any>, overrides: Partial<Strateg
   return { id: 'test', module, params: {}, interest: { leagues: [], sports: [], gameIds: [], marketTypes: [] }, live: { kind: 'pull' }, throttleMs: 0, ...overrides };
 }
 
-export async function startRuntime(t: TestSim, username: string, strategies: StrategyInstance[], overrides: Partial<RuntimeOptions> = {}, balance = 100_000) {
-  const user = await t.user(username, { balance });
-  const exchange = new ExchangeClient({ baseUrl: t.url, credentials: async () => ({ username, password: user.password }), sockets: FAST, rest: { runId: username, placeRecoveryGraceMs: 200 } });
-  const runtime = new Runtime({
+/** A Runtime with the tests' usual options (REST gateway, roomy limits, postArb on, silent, on the system clock); `overrides` win. */
+export function testRuntime(exchange: Venue, strategies: StrategyInstance[], overrides: Partial<RuntimeOptions> = {}): Runtime {
+  return new Runtime({
     exchange,
     gateway: 'rest',
     strategies,
@@ -34,9 +34,18 @@ export async function startRuntime(t: TestSim, username: string, strategies: Str
     scheduler: asyncScheduler,
     logger: silentLogger(),
     runId: 'r',
-    tickMs: 100,
     ...overrides,
   });
+}
+
+type SimUser = Awaited<ReturnType<TestSim['user']>>;
+
+/** A started runtime on the simulator, for a new user of that name (with `balance`) or for a user the test made already. */
+export async function startRuntime(t: TestSim, account: string | SimUser, strategies: StrategyInstance[], overrides: Partial<RuntimeOptions> = {}, balance = 100_000) {
+  const user = typeof account === 'string' ? await t.user(account, { balance }) : account;
+  const { username } = user;
+  const exchange = new ExchangeClient({ baseUrl: t.url, credentials: async () => ({ username, password: user.password }), sockets: FAST, rest: { runId: username, placeRecoveryGraceMs: 200 } });
+  const runtime = testRuntime(exchange, strategies, { tickMs: 100, ...overrides });
   await runtime.start();
   return { runtime, exchange, user, async close() {
     await runtime.stop(3_000);

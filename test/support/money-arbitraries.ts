@@ -34,4 +34,3 @@ export const positionArb: fc.Arbitrary<Position> = fc.record({
   commissionRate: fc.constantFrom(0, 0.01, 0.02),
   contingent: fc.boolean(),
 });
-
