@@ -27,7 +27,7 @@ export function configFileSchema(ctx: SchemaContext) {
       metrics: metricsSection(),
       backtest: backtestSection(),
     },
-    { error: (iss) => (iss.code === 'invalid_type' ? 'expected a mapping of sections: venue, paper, strategies, risk, logging, recording, metrics, backtest' : undefined) },
+    { error: (iss) => (iss.code === 'invalid_type' ? `expected a mapping of sections: ${SECTIONS.join(', ')}` : undefined) },
   );
 }
 

@@ -1,8 +1,9 @@
+import { DEFAULT_METRICS_HOST, DEFAULT_METRICS_PORT } from '../config/sections/metrics.ts';
 import { StatusResponseError, StatusUnreachableError } from './errors.ts';
 import { StatusReport } from './status-report.ts';
 
 /** The address `run` and `paper` listen on by default (metrics.host and metrics.port). */
-export const DEFAULT_STATUS_URL = 'http://127.0.0.1:9464';
+export const DEFAULT_STATUS_URL = `http://${DEFAULT_METRICS_HOST}:${DEFAULT_METRICS_PORT}`;
 
 /** `http://h:p`, `http://h:p/`, `…/metrics` or `…/status` → the `/status` URL. Throws TypeError on something that is not an http(s) URL. */
 export function statusUrlOf(base: string): string {

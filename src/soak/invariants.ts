@@ -76,7 +76,7 @@ export function everyFillOnce(ledger: SimLedger, bots: readonly BotLedger[], car
       continue;
     }
     for (const b of eligible) {
-      const mine = [...b.own.fills(f.gameId)].find((x) => x.txID === txID);
+      const mine = b.own.fills(f.gameId).find((x) => x.txID === txID);
       if (!mine) continue;
       if (mine.odds !== f.odds || Math.abs(mine.amount - f.amount) > AMOUNT_TOLERANCE || mine.origin !== f.origin) {
         broken.push(`tx ${txID} in ${b.name}'s ledger as ${mine.origin} ${mine.amount.toFixed(4)} at ${mine.odds}; the simulator made ${f.origin} ${f.amount.toFixed(4)} at ${f.odds}`);

@@ -13,7 +13,7 @@ import { realTime, type TimeSource } from '../shared/time.ts';
 import { AdminClient } from './admin-client.ts';
 import { SoakBot } from './bot.ts';
 import { SoakSetupError } from './errors.ts';
-import { everyFillOnce, lapseNoticed, liabilityWithinCap, noDoublePlace, noOpenOrdersLeft, openOrdersManaged, restartLeftNoOrphans, type InvariantResult, type LapseEvidence, type RestartEvidence } from './invariants.ts';
+import { everyFillOnce, lapseNoticed, liabilityWithinCap, noDoublePlace, noOpenOrdersLeft, openOrdersManaged, passed, restartLeftNoOrphans, type BotLedger, type InvariantResult, type LapseEvidence, type RestartEvidence } from './invariants.ts';
 import { DEFAULT_FAULTS, DEFAULT_HEARTBEAT_SECONDS, DEFAULT_LIMITS, timelineOf, type SoakFaults, type SoakOptions, type SoakTimeline } from './plan.ts';
 import { SimLedger } from './sim-ledger.ts';
 import { soakStrategies } from './strategies.ts';
@@ -150,10 +150,11 @@ export async function runSoak(o: RunSoakOptions): Promise<SoakReport> {
     await at(timeline.restartAt);
     const crashedAt = clock.now();
     const lapseCancels = ledger.heartbeatCancels.filter((c) => c.at >= lapseFrom && c.at <= lapseTo);
+    const bot1Live = new Set(bot1.runtime.own.liveOrders().map((x) => x.orderID));
     const lapse: LapseEvidence = {
       fired: lapseFired,
       cancelled: lapseCancels,
-      stillLive: lapseCancels.filter((c) => bot1.runtime.own.liveOrders().some((x) => x.orderID === c.orderId)).map((c) => c.orderId),
+      stillLive: lapseCancels.filter((c) => bot1Live.has(c.orderId)).map((c) => c.orderId),
       placedAfter: [...ledger.orders.values()].filter((x) => x.placedAt > lapseTo && x.placedAt < crashedAt).length,
     };
     progress(`${wall(crashedAt - t0)}: bot1 crashes (no cancels; ${ledger.openOrders().length} orders open at the simulator); bot2 starts on the same account`);
@@ -183,15 +184,17 @@ export async function runSoak(o: RunSoakOptions): Promise<SoakReport> {
     await at(timeline.totalMs);
     const bot1Refs = (ref: string | null) => decodeReference(ref)?.clientId.startsWith(`s1`) === true;
     const foundIds = new Set(found.map((f) => f.id));
-    const openAtShutdown = new Set(ledger.openOrders().map((x) => x.id));
+    const openAtCheck = ledger.openOrders();
+    const openAtShutdown = new Set(openAtCheck.map((x) => x.id));
+    const inBot2 = (x: { readonly id: string; readonly userReference: string | null }) => bot2.runtime.own.byOrderId(x.id) ?? (x.userReference ? bot2.runtime.own.byReference(x.userReference) : undefined);
     const late = [...ledger.orders.values()]
       .filter((x) => x.placedAt >= crashedAt && bot1Refs(x.userReference) && !foundIds.has(x.id))
       .map((x) => {
-        const mine = bot2.runtime.own.byOrderId(x.id) ?? (x.userReference ? bot2.runtime.own.byReference(x.userReference) : undefined);
+        const mine = inBot2(x);
         return { id: x.id, userReference: x.userReference, known: mine !== undefined && (isLive(mine) || !openAtShutdown.has(x.id)), openAtShutdown: openAtShutdown.has(x.id) };
       });
-    const unmanaged = ledger.openOrders().filter((x) => {
-      const mine = bot2.runtime.own.byOrderId(x.id) ?? (x.userReference ? bot2.runtime.own.byReference(x.userReference) : undefined);
+    const unmanaged = openAtCheck.filter((x) => {
+      const mine = inBot2(x);
       return mine === undefined || !isLive(mine);
     });
     progress(`${wall(clock.now() - t0)}: final shutdown of bot2`);
@@ -205,16 +208,10 @@ export async function runSoak(o: RunSoakOptions): Promise<SoakReport> {
     const { injected } = await admin.faults();
     ledger.close();
 
+    const bot2Ledger: BotLedger = { name: bot2.name, own: bot2.runtime.own, crashedAt: null };
     const invariants = [
       noDoublePlace(ledger),
-      everyFillOnce(
-        ledger,
-        [
-          { name: bot1.name, own: bot1.runtime.own, crashedAt },
-          { name: bot2.name, own: bot2.runtime.own, crashedAt: null },
-        ],
-        { bot: { name: bot2.name, own: bot2.runtime.own, crashedAt: null }, startedAt: bot2.startedAt ?? crashedAt, bets: bot2.control.startup.bets ?? [] },
-      ),
+      everyFillOnce(ledger, [{ name: bot1.name, own: bot1.runtime.own, crashedAt }, bot2Ledger], { bot: bot2Ledger, startedAt: bot2.startedAt ?? crashedAt, bets: bot2.control.startup.bets ?? [] }),
       liabilityWithinCap(ledger, limits.maxGameLiability),
       noOpenOrdersLeft(finalOpen),
       openOrdersManaged(openAtShutdown.size, unmanaged),
@@ -244,7 +241,7 @@ export async function runSoak(o: RunSoakOptions): Promise<SoakReport> {
       restarts: 1,
       startAttempts,
       invariants,
-      passed: invariants.every((r) => r.violations === 0),
+      passed: invariants.every(passed),
     };
   } finally {
     // On the way out after a failure, whatever still runs must not keep the process alive.

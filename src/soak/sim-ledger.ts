@@ -51,10 +51,6 @@ export class SimLedger {
     this.#unsubscribe = engine.onEvent((e) => this.#on(e));
   }
 
-  get userId(): string {
-    return this.#userId;
-  }
-
   /** The account's open orders at the simulator now. */
   openOrders() {
     return this.#engine.openOrders(this.#userId);
