@@ -331,6 +331,8 @@ export class BacktestCollector {
     const byGame = new Map<string, Acc & { markets: Map<string, Acc> }>();
     const byMarket = new Map<string, Acc>();
     const byStrategy = new Map<string, Acc>();
+    /** Fills by `gameID|bookKey`, the key of #quotes. */
+    const fillsByBook = new Map<string, number>();
     let makerFills = 0;
     let maker = 0;
     let taker = 0;
@@ -358,6 +360,8 @@ export class BacktestCollector {
         makerFills++;
         maker += f.row.amount;
       } else taker += f.row.amount;
+      const book = `${f.row.gameID}|${f.bookKey}`;
+      fillsByBook.set(book, (fillsByBook.get(book) ?? 0) + 1);
     }
     const orders = this.#orders;
     const accepted = orders.filter((o) => !o.status.startsWith('rejected'));
@@ -410,7 +414,7 @@ export class BacktestCollector {
       maxLiability: this.#maxLiability,
     };
     const quotes = [...this.#quotes.entries()]
-      .map(([key, rows]) => ({ key, rows, fills: this.#fills.filter((f) => `${f.row.gameID}|${f.bookKey}` === key).length }))
+      .map(([key, rows]) => ({ key, rows, fills: fillsByBook.get(key) ?? 0 }))
       .sort((a, b) => b.fills - a.fills || b.rows.length - a.rows.length || (a.key < b.key ? -1 : 1))
       .slice(0, QUOTE_SERIES_KEPT)
       .map(({ key, rows }) => ({ gameID: key.split('|')[0]!, bookKey: key.split('|')[1]!, rows }));

@@ -155,19 +155,13 @@ export class RecordedMarket {
     if (!p || p.t !== t) return [];
     let budget = Math.max(0, u.matchedVolume - prevVolume - p.explained);
     p.explained += budget;
-    const out = new Map<string, { traded: Map<number, number>; cancelled: Map<number, number>; v: Vanished }>();
     const vanished = p.vanished.splice(0).sort((a, b) => b.rank - a.rank);
-    for (const v of vanished) {
-      const k = `${v.bookKey}#${v.side}`;
-      let e = out.get(k);
-      if (!e) out.set(k, (e = { traded: new Map(), cancelled: new Map(), v }));
+    return this.#vanishedFlows(u.gameID, vanished, (v) => {
       // A little slack: the feed's volume and sizes are floats of different sums.
       const share = v.volume <= budget + 1e-6 * Math.max(1, v.volume) ? 1 : budget / v.volume;
       budget = Math.max(0, budget - v.volume * share);
-      if (share > 0) e.traded.set(v.rank, (e.traded.get(v.rank) ?? 0) + v.stake * share);
-      if (share < 1) e.cancelled.set(v.rank, (e.cancelled.get(v.rank) ?? 0) + v.stake * (1 - share));
-    }
-    return [...out.values()].map(({ traded, cancelled, v }) => ({ gameID: u.gameID, bookKey: v.bookKey, side: v.side, flows: this.#flows(u.gameID, v.bookKey, v.side, traded, cancelled) }));
+      return share;
+    });
   }
 
   /** Time moved on: whatever disappeared and was not explained by volume was cancelled. */
@@ -175,16 +169,26 @@ export class RecordedMarket {
     const out: SideFlows[] = [];
     for (const [gameID, p] of this.#pending) {
       if (p.t >= t || p.vanished.length === 0) continue;
-      const bySide = new Map<string, { v: Vanished; cancelled: Map<number, number> }>();
-      for (const v of p.vanished.splice(0)) {
-        const k = `${v.bookKey}#${v.side}`;
-        let e = bySide.get(k);
-        if (!e) bySide.set(k, (e = { v, cancelled: new Map() }));
-        e.cancelled.set(v.rank, (e.cancelled.get(v.rank) ?? 0) + v.stake);
-      }
-      for (const { v, cancelled } of bySide.values()) out.push({ gameID, bookKey: v.bookKey, side: v.side, flows: this.#flows(gameID, v.bookKey, v.side, new Map(), cancelled) });
+      out.push(...this.#vanishedFlows(gameID, p.vanished.splice(0), () => 0));
     }
     return out;
+  }
+
+  /**
+   * Vanished orders as flows, per side in the order the sides first appear: `tradedShare`
+   * (asked once per order, in list order) of each order's stake traded, the rest cancelled.
+   */
+  #vanishedFlows(gameID: string, vanished: readonly Vanished[], tradedShare: (v: Vanished) => number): SideFlows[] {
+    const bySide = new Map<string, { v: Vanished; traded: Map<number, number>; cancelled: Map<number, number> }>();
+    for (const v of vanished) {
+      const k = `${v.bookKey}#${v.side}`;
+      let e = bySide.get(k);
+      if (!e) bySide.set(k, (e = { v, traded: new Map(), cancelled: new Map() }));
+      const share = tradedShare(v);
+      if (share > 0) e.traded.set(v.rank, (e.traded.get(v.rank) ?? 0) + v.stake * share);
+      if (share < 1) e.cancelled.set(v.rank, (e.cancelled.get(v.rank) ?? 0) + v.stake * (1 - share));
+    }
+    return [...bySide.values()].map(({ v, traded, cancelled }) => ({ gameID, bookKey: v.bookKey, side: v.side, flows: this.#flows(gameID, v.bookKey, v.side, traded, cancelled) }));
   }
 
   #pendingOf(gameID: string, t: number): PendingGame {
