@@ -37,7 +37,6 @@ interface GameOwn {
    * to evaluations.
    */
   readonly views: Map<string | null | undefined, FillView>;
-  matched: number | null;
   /** Projected worst case (matched + live orders), null when it must be recomputed. */
   projected: number | null;
   /**
@@ -200,7 +199,6 @@ export class OwnBook {
     g.fills.push(fill);
     g.floor += worstLoss(this.#position(fill, this.#commissionRate()));
     g.views.clear();
-    g.matched = null;
     this.#touch(fill.gameID);
     return true;
   }
@@ -246,10 +244,7 @@ export class OwnBook {
 
   /** Worst-case loss of the matched bets on a game over every score (≤ 0): what getGameLiability reports. */
   matchedLiability(gameID: string): number {
-    const g = this.#games.get(gameID);
-    if (!g || this.#settled.has(gameID)) return 0;
-    g.matched ??= this.positionsLiability(gameID);
-    return g.matched;
+    return this.#settled.has(gameID) ? 0 : this.positionsLiability(gameID);
   }
 
   /**
@@ -314,27 +309,28 @@ export class OwnBook {
     this.#touch(gameID);
     this.#settled.add(gameID);
     const g = this.#games.get(gameID);
-    if (g) {
-      g.matched = null;
-      // Matched bets that won where a resting order loses leave the projection: the
-      // figure can fall, so the floor waits for the next exact one.
-      g.floorRate = Number.NaN;
-    }
+    // Matched bets that won where a resting order loses leave the projection: the
+    // figure can fall, so the floor waits for the next exact one.
+    if (g) g.floorRate = Number.NaN;
   }
 
   isSettled(gameID: string): boolean {
     return this.#settled.has(gameID);
   }
 
+  /** Whether something of ours on the game can still change: a live order, or a fill waiting for its grade. */
+  holdsOpen(gameID: string): boolean {
+    const g = this.#games.get(gameID);
+    return g !== undefined && (g.live.size > 0 || (g.fills.length > 0 && !this.#settled.has(gameID)));
+  }
+
   /**
-   * Drop a game's record once nothing of ours on it can change: no live order and no fill
-   * waiting for its grade. Its fills stay booked (`allFills`, `hasFill`); it leaves
-   * `gameIds()`. False when the game still holds something.
+   * Drop a game's record once nothing of ours on it can change (`holdsOpen` is false). Its
+   * fills stay booked (`allFills`, `hasFill`); it leaves `gameIds()`. False when the game
+   * still holds something, or has no record.
    */
   forgetGame(gameID: string): boolean {
-    const g = this.#games.get(gameID);
-    if (!g) return false;
-    if (g.live.size > 0 || (g.fills.length > 0 && !this.#settled.has(gameID))) return false;
+    if (!this.#games.has(gameID) || this.holdsOpen(gameID)) return false;
     this.#touch(gameID);
     return this.#games.delete(gameID);
   }
@@ -346,7 +342,7 @@ export class OwnBook {
 
   #game(id: string): GameOwn {
     let g = this.#games.get(id);
-    if (!g) this.#games.set(id, (g = { live: new Set(), fills: [], views: new Map(), matched: 0, projected: null, floor: 0, floorRate: this.#commissionRate() }));
+    if (!g) this.#games.set(id, (g = { live: new Set(), fills: [], views: new Map(), projected: null, floor: 0, floorRate: this.#commissionRate() }));
     return g;
   }
 

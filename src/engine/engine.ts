@@ -331,10 +331,8 @@ export class MatchingEngine {
    * Place a batch. Results are positional with `inputs`; one entry may fail while others
    * succeed. A crossing order on a live game answers `delayed` with a ticket; its outcome
    * arrives as a `delayedExecuted` event once `advance()` runs at or after `executeAt`.
-   */
-  /**
-   * Place a batch for a user. `liveDelay: false` executes crossing orders at once even on a
-   * live game: a backtest replays takers whose delay already passed in the recording.
+   * `liveDelay: false` executes crossing orders at once even on a live game: a backtest
+   * replays takers whose delay already passed in the recording.
    */
   place(userId: string, inputs: readonly PlaceInput[], options?: { readonly liveDelay?: boolean }): PlaceEntry[] {
     this.#advance();

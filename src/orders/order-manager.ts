@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { MarketModel } from '../book/market-model.ts';
-import { DUST, isLive, type OwnBook } from '../book/own-book.ts';
+import { DUST, type OwnBook } from '../book/own-book.ts';
 import type { OwnOrder, OwnOrderStatus, TradingMode } from '../book/types.ts';
 import { LinesmithError } from '../exchange/errors.ts';
 import type { CancelEntry, MatchedBet, OrderGateway, PlaceEntry, PlaceOrderInput, UnmatchedOrder } from '../exchange/orders/types.ts';
@@ -197,7 +197,7 @@ export class OrderManager {
     return { places: places.length, cancels: cancels.length, riskRejected, postArb, repriced };
   }
 
-  /** Cancel every live order of ours (or of one game / strategy); orders in flight are cancelled once they rest. */
+  /** Cancel every resting order of ours (or of one game / strategy); orders with an answer in flight are left alone. */
   cancelAll(reason: string, filter: { gameID?: string; strategyId?: string } = {}): number {
     const orders = this.#o.own.liveOrders(filter.gameID, filter.strategyId).filter((o) => o.status === 'resting' || o.status === 'partly-filled');
     this.#sendCancels(orders, reason);
@@ -262,15 +262,12 @@ export class OrderManager {
           // could not say yet is taken from the answer.
           const orderID = e.resting?.orderID;
           if (orderID && !o.orderID) this.#o.own.update(clientId, { orderID }, now, 'place accepted (after the user feed)');
-          if (this.#wantsCancel.delete(clientId)) this.#sendCancels([this.#o.own.order(clientId)!], 'cancel requested while placing');
           return;
         }
         if (e.resting) {
           const remaining = e.resting.offered;
-          const next = this.#o.own.update(clientId, { orderID: e.resting.orderID, remaining, filled: Math.max(0, o.bet - remaining), status: matchedRisk > DUST ? 'partly-filled' : 'resting' }, now, 'place accepted');
+          this.#o.own.update(clientId, { orderID: e.resting.orderID, remaining, filled: Math.max(0, o.bet - remaining), status: matchedRisk > DUST ? 'partly-filled' : 'resting' }, now, 'place accepted');
           this.#o.market.remarkMine(o.gameID, e.resting.orderID, now);
-          // A cancel asked for while the place was in flight.
-          if (this.#wantsCancel.delete(clientId)) this.#sendCancels([next], 'cancel requested while placing');
         } else {
           this.#o.own.update(clientId, { remaining: 0, filled: matchedRisk, status: matchedRisk > DUST ? 'filled' : 'cancelled' }, now, matchedRisk > DUST ? 'place filled at once' : 'nothing rested');
         }
@@ -356,9 +353,8 @@ export class OrderManager {
     switch (e.type) {
       case 'orderPlaced':
         if (mine.status === 'pending-place' || mine.status === 'unknown') {
-          const next = this.#o.own.update(mine.clientId, { orderID: order.orderID, remaining: order.remaining, status: 'resting' }, now, 'user feed: placed');
+          this.#o.own.update(mine.clientId, { orderID: order.orderID, remaining: order.remaining, status: 'resting' }, now, 'user feed: placed');
           this.#o.market.remarkMine(mine.gameID, order.orderID, now);
-          if (this.#wantsCancel.delete(mine.clientId)) this.#sendCancels([next], 'cancel requested while placing');
         } else if (!mine.orderID) {
           this.#o.own.update(mine.clientId, { orderID: order.orderID }, now, 'user feed: order id');
         }
@@ -461,18 +457,12 @@ export class OrderManager {
 
   // ---- sending ----
 
-  /** Cancels asked for while the order's place was in flight: sent once it rests. */
-  readonly #wantsCancel = new Set<string>();
-
+  /** Cancel what rests of `orders`; an order with an answer in flight (or none yet to cancel by) is skipped. */
   #sendCancels(orders: readonly OwnOrder[], reason: string): void {
     const now = this.#o.clock.now();
     const send: OwnOrder[] = [];
     for (const o of orders) {
-      if (o.status === 'pending-place') {
-        this.#wantsCancel.add(o.clientId);
-        continue;
-      }
-      if (!o.orderID || !isLive(o) || o.status === 'pending-cancel' || o.status === 'unknown') continue;
+      if (!o.orderID || (o.status !== 'resting' && o.status !== 'partly-filled')) continue;
       send.push(this.#o.own.update(o.clientId, { status: 'pending-cancel' }, now, `cancel: ${reason}`));
     }
     if (send.length === 0) return;

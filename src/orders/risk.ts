@@ -25,12 +25,6 @@ export interface Candidate {
 export type RiskVerdict = { readonly ok: true } | { readonly ok: false; readonly rule: 'halted' | 'reducing' | 'max-order-size' | 'max-orders-per-game' | 'game-liability' | 'total-liability'; readonly detail: string };
 
 /**
- * The checks every order passes before it is sent, in order, against the book as it will
- * be once the orders already approved this cycle are out: trading mode, size, count per
- * game, then the exact worst-case liability per game and in total with every live order
- * counted where it loses (as the exchange counts it for a place).
- */
-/**
  * A lower bound must clear a limit by this much before it stands in for the exact figure:
  * the bound and the exact worst case are sums of the same terms in another order, so they
  * may differ in the last bits, never by this much.
@@ -43,6 +37,12 @@ interface GameAfter {
   readonly exact: boolean;
 }
 
+/**
+ * The checks every order passes before it is sent, in order, against the book as it will
+ * be once the orders already approved this cycle are out: trading mode, size, count per
+ * game, then the exact worst-case liability per game and in total with every live order
+ * counted where it loses (as the exchange counts it for a place).
+ */
 export class RiskGate {
   readonly #own: OwnBook;
   readonly #limits: RiskLimits;

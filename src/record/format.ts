@@ -146,17 +146,23 @@ export type RecordingRecord = MetaRecord | FrameRecord | SnapshotRecord | Snapsh
 export type RecordKind = RecordingRecord['k'];
 export const RECORD_KINDS: readonly RecordKind[] = ['meta', 'price', 'user', 'snapshot', 'snapshotDone', 'gap', 'result', 'end'];
 
+/** A frame kept as text (`raw`): not JSON, or JSON that cannot be re-serialised. */
+function rawFrameLine(head: string, text: string): { line: string; parsed: unknown; json: boolean } {
+  return { line: `${head},"raw":${JSON.stringify(text)}}`, parsed: undefined, json: false };
+}
+
 /**
  * The line of a frame record. A frame that is JSON on one line is embedded verbatim, so
  * its numbers keep their exact spelling and nothing is re-serialised; JSON that spans
  * lines is re-serialised, since a raw newline would split the record.
  */
 export function frameLine(t: number, feed: FeedName, connection: number, text: string): { line: string; parsed: unknown; json: boolean } {
+  const head = `{"t":${t},"k":"${feed}","c":${connection}`;
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    return { line: `{"t":${t},"k":"${feed}","c":${connection},"raw":${JSON.stringify(text)}}`, parsed: undefined, json: false };
+    return rawFrameLine(head, text);
   }
   let body = text.trim();
   if (text.includes('\n') || text.includes('\r')) {
@@ -164,10 +170,10 @@ export function frameLine(t: number, feed: FeedName, connection: number, text: s
       body = JSON.stringify(parsed);
     } catch {
       // Nested deeper than JSON.stringify can follow: kept as text, like a frame that is not JSON.
-      return { line: `{"t":${t},"k":"${feed}","c":${connection},"raw":${JSON.stringify(text)}}`, parsed: undefined, json: false };
+      return rawFrameLine(head, text);
     }
   }
-  return { line: `{"t":${t},"k":"${feed}","c":${connection},"d":${body}}`, parsed, json: true };
+  return { line: `${head},"d":${body}}`, parsed, json: true };
 }
 
 /** `20260501T180000123Z`: fixed width, so names sort in time order. */

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { z } from 'zod';
+import { jsonText } from '../shared/json-text.ts';
 import { RECORD_KINDS, RECORDING_FORMAT, RECORDING_VERSION, type RecordingRecord } from './format.ts';
 
 /**
@@ -205,12 +206,8 @@ const KINDS = new Set<string>(RECORD_KINDS);
 
 /** A value from a bad line, for a message: short, and never a throw (a line may nest deeper than JSON.stringify can follow). */
 function shown(v: unknown): string {
-  try {
-    const text = JSON.stringify(v) ?? String(v);
-    return text.length > 80 ? `${text.slice(0, 80)}…` : text;
-  } catch {
-    return `(${Array.isArray(v) ? 'array' : typeof v} too deeply nested to show)`;
-  }
+  const text = jsonText(v);
+  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }
 
 function checkRecord(v: unknown): { problem: 'record' | 'version'; detail: string } | null {

@@ -20,9 +20,7 @@ export function forgettableGames(market: MarketModel, own: OwnBook, now: number)
   const out: string[] = [];
   for (const g of market.games()) {
     if (!g.ended || now - g.updatedAt < ENDED_GAME_RETENTION_MS) continue;
-    if (own.liveOrders(g.id).length > 0) continue;
-    if (!own.isSettled(g.id) && own.fills(g.id).length > 0) continue;
-    out.push(g.id);
+    if (!own.holdsOpen(g.id)) out.push(g.id);
   }
   return out;
 }

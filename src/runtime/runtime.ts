@@ -254,7 +254,7 @@ export class Runtime {
           return;
         }
         if (ev.type === 'reconciled') {
-          this.orders.reconcile(ev.result.unmatched, ev.result.matchedBets, { cancelForeign: false, gameLookup: (id) => this.market.game(id) !== undefined, ...(ev.result.asOf !== undefined ? { asOf: ev.result.asOf } : {}) });
+          this.#reconcileWith(ev.result);
           this.#resume('user feed gap: reconciling');
           this.#markAllDirty();
           return;
@@ -284,7 +284,7 @@ export class Runtime {
         return;
       case 'rest-snapshot':
         this.#reconciling = false;
-        this.orders.reconcile(e.snapshot.unmatched, e.snapshot.matchedBets, { cancelForeign: false, gameLookup: (id) => this.market.game(id) !== undefined, ...(e.snapshot.asOf !== undefined ? { asOf: e.snapshot.asOf } : {}) });
+        this.#reconcileWith(e.snapshot);
         this.#markAllDirty();
         return;
       case 'tick':
@@ -293,6 +293,11 @@ export class Runtime {
       case 'wake':
         return;
     }
+  }
+
+  /** Our orders set to match a REST view of the account (after a user-feed gap, or the periodic check); foreign orders are left alone. */
+  #reconcileWith(snapshot: AccountSnapshot): void {
+    this.orders.reconcile(snapshot.unmatched, snapshot.matchedBets, { cancelForeign: false, gameLookup: (id) => this.market.game(id) !== undefined, asOf: snapshot.asOf });
   }
 
   #onTick(now: number): void {
@@ -439,8 +444,8 @@ export class Runtime {
     const game = this.market.game(gameID)!;
     const own = this.own;
     // The two liabilities are exact worst cases over every score, the dearest figures here,
-    // and most strategies never read them: worked out on first read only.
-    let accountLiability: number | undefined;
+    // and most strategies never read them: worked out on first read only (the own book
+    // caches both until the game changes).
     const view: StrategyView = {
       now,
       game,
@@ -451,7 +456,7 @@ export class Runtime {
         return own.positionsLiability(gameID, s.id);
       },
       get accountLiability() {
-        return (accountLiability ??= own.projectedLiability(gameID));
+        return own.projectedLiability(gameID);
       },
       mode,
       commissionRate: this.#commission,

@@ -65,13 +65,16 @@ export async function startSession(o: SessionOptions): Promise<Session> {
   let sim: Simulator | null = null;
   let exchange: ExchangeClient;
   let time: TimeSource;
+  /** How much faster than wall time the exchange clock runs (paper only). */
+  let speed = 1;
   if (o.mode === 'paper') {
     const paper = config.paper;
     if (!paper) throw new Error(`${config.source}: a paper run needs a \`paper\` section (seed, speed, …)`);
-    time = realTime({ speed: paper.speed });
+    speed = paper.speed;
+    time = realTime({ speed });
     const paperExchange = await startPaperSimulator(paper, { time, logger: log, username: 'paper' });
     sim = paperExchange.sim;
-    exchange = new ExchangeClient({ baseUrl: sim.url, credentials: paperExchange.credentials, clock: time.clock, scheduler: time.scheduler, logger: componentLogger(log, 'exchange'), sockets: liveness(config, paper.speed) });
+    exchange = new ExchangeClient({ baseUrl: sim.url, credentials: paperExchange.credentials, clock: time.clock, scheduler: time.scheduler, logger: componentLogger(log, 'exchange'), sockets: liveness(config, speed) });
   } else {
     const venue = config.venue;
     if (!venue) throw new Error(`${config.source}: a live run needs a \`venue\` section (baseUrl or urls)`);
@@ -80,7 +83,7 @@ export async function startSession(o: SessionOptions): Promise<Session> {
   }
   const killFile = config.risk.killSwitchFile;
   // Metrics watch the venue from outside the runtime: an instrumented venue and a registry of this session's own.
-  const metrics = config.metrics.enabled ? new RuntimeMetrics({ session: o.mode, clock: time.clock, speed: o.mode === 'paper' ? (config.paper?.speed ?? 1) : 1, gateway: 'rest', requests: exchange.rest }) : null;
+  const metrics = config.metrics.enabled ? new RuntimeMetrics({ session: o.mode, clock: time.clock, speed, gateway: 'rest', requests: exchange.rest }) : null;
   const runtime = new Runtime({
     exchange: metrics ? metrics.instrument(exchange) : exchange,
     gateway: 'rest',
@@ -100,6 +103,12 @@ export async function startSession(o: SessionOptions): Promise<Session> {
   let recording: SessionRecording | null = null;
   const started = systemClock.now();
   let metricsServer: MetricsServer | null = null;
+  const release = async () => {
+    await metricsServer?.close();
+    metrics?.close();
+    await exchange.close().catch(() => undefined);
+    await sim?.close();
+  };
   try {
     // Listening first: a taken port fails the run before anything reaches the exchange.
     if (metrics) metricsServer = await startMetricsServer({ host: config.metrics.host, port: config.metrics.port, registry: metrics.registry, status: () => metrics.report(), logger: log });
@@ -112,10 +121,7 @@ export async function startSession(o: SessionOptions): Promise<Session> {
     await runtime.start();
   } catch (err) {
     await recording?.stop('failed to start').catch(() => undefined);
-    await metricsServer?.close();
-    metrics?.close();
-    await exchange.close().catch(() => undefined);
-    await sim?.close();
+    await release();
     throw err;
   }
   let worst = 0;
@@ -134,14 +140,11 @@ export async function startSession(o: SessionOptions): Promise<Session> {
     ticker.unsubscribe();
     log.info({ reason }, 'stopping: cancelling every order we own');
     // The runtime waits on its own clock: ten wall seconds are `speed` times as long there.
-    const left = await runtime.stop(10_000 * (o.mode === 'paper' ? (config.paper?.speed ?? 1) : 1));
+    const left = await runtime.stop(10_000 * speed);
     const st = runtime.status();
     const summary = summarize(runtime, st, worst, (systemClock.now() - started) / 1000, left.length);
     await recording?.stop(reason).catch((err: unknown) => log.error({ err }, 'closing the recording failed'));
-    await metricsServer?.close();
-    metrics?.close();
-    await exchange.close().catch(() => undefined);
-    await sim?.close();
+    await release();
     return summary;
   })();
   return { runtime, metricsUrl: metricsServer?.url ?? null, done, stop: (reason) => resolveStop(reason) };

@@ -62,9 +62,8 @@ export class VirtualScheduler implements SchedulerLike {
 
 class VirtualSchedulerAction<T> extends Subscription implements SchedulerAction<T> {
   #state: T | undefined;
-  /** Bumped on every (re)schedule, so an older queue entry of this action is ignored. */
+  /** Bumped on every (re)schedule: only the queue entry of the latest one runs. */
   #version = 0;
-  #pending = false;
 
   constructor(
     private readonly scheduler: VirtualScheduler,
@@ -76,18 +75,16 @@ class VirtualSchedulerAction<T> extends Subscription implements SchedulerAction<
   schedule(state?: T, delay = 0): Subscription {
     if (this.closed) return this;
     this.#state = state;
-    this.#pending = true;
     this.scheduler.enqueue(this as VirtualSchedulerAction<unknown>, this.scheduler.now() + Math.max(0, delay), ++this.#version);
     return this;
   }
 
   holds(version: number): boolean {
-    return !this.closed && this.#pending && version === this.#version;
+    return !this.closed && version === this.#version;
   }
 
   run(version: number): void {
     if (!this.holds(version)) return;
-    this.#pending = false;
     try {
       this.work.call(this, this.#state);
     } catch (err) {
@@ -95,6 +92,6 @@ class VirtualSchedulerAction<T> extends Subscription implements SchedulerAction<
       throw err;
     }
     // Not rescheduled by its work: done, as an AsyncAction is.
-    if (!this.#pending) this.unsubscribe();
+    if (this.#version === version) this.unsubscribe();
   }
 }

@@ -262,9 +262,9 @@ async function handle(ctx: SimContext, router: Router, req: IncomingMessage, res
       });
       if (cancelWhenSettled) void cancelWhenSettled.then(() => sub.unsubscribe(), () => sub.unsubscribe());
     });
+  if (fault === 'timeout') ctx.injected.restTimeout503++;
   // Admin calls are simulator control, not exchange calls: no server-side timeout (an
   // /admin/clock advance of 15 s or more would otherwise time out the call that made it).
-  if (fault === 'timeout') ctx.injected.restTimeout503++;
   const response =
     fault === 'timeout' ? (await work, await serverTimeout()) : isAdmin ? await work : await Promise.race([work, serverTimeout(work)]);
   ctx.pump.kick();

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { jsonText } from '../../shared/json-text.ts';
 import { IsoString, opt } from './common.ts';
 import { WireCancelResult, WirePlaceEntry } from './orders.ts';
 
@@ -31,10 +32,5 @@ export type HeartbeatAck = z.output<typeof HeartbeatAck>;
 export function replyErrorText(error: unknown): string {
   if (typeof error === 'string') return error;
   if (error && typeof error === 'object' && typeof (error as { message?: unknown }).message === 'string') return (error as { message: string }).message;
-  try {
-    return (JSON.stringify(error) ?? String(error)).slice(0, 200);
-  } catch {
-    // Nested deeper than JSON.stringify (and String) can follow: say so instead of throwing.
-    return `(${Array.isArray(error) ? 'array' : typeof error} too deeply nested to show)`;
-  }
+  return jsonText(error).slice(0, 200);
 }
