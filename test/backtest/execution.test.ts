@@ -128,6 +128,24 @@ describe('simulated execution against the recorded book', () => {
     expect(s.ownFills()[0]!.taker.money.amount).toBeCloseTo(best.sumUntaken, 6);
   });
 
+  // Found in review: the baseline volume was the one from before a snapshot (0 for a new
+  // game), so the first volume update after a snapshot counted the game's whole history as
+  // trading, and an order cancelled at that instant filled us.
+  it('takes a snapshot\'s matched volume as the baseline: a vanished order with no volume since is a cancel', () => {
+    const s = setUp();
+    const snapshot = tape.items.find((it) => it.kind === 'snapshot' && it.game.id === s.u.gameID);
+    if (!snapshot || snapshot.kind !== 'snapshot') throw new Error('no snapshot of the game in the sample');
+    const best = s.side.offers[0]!;
+    // A reconnect snapshot: the game has traded 5,000 by now, its book as last updated.
+    s.x.applySnapshot({ ...snapshot.game, matchedVolume: 5_000 }, s.time.clock.now());
+    s.update(s.u.sideOrders);
+    s.place({ ...s.makerWire, odds: invertOdds(oddsFromRank(oddsRank(best.odds) + 1)), bet: 10_000, orderType: 'post' });
+    s.update(s.u.sideOrders.filter((o) => o.id !== best.id), 500);
+    s.volume(5_000);
+    s.update(s.u.sideOrders.filter((o) => o.id !== best.id));
+    expect(s.ownFills()).toHaveLength(0);
+  });
+
   it('queue models differ at our own price: risk-averse fills once the queue ahead has traded, conservative never', () => {
     for (const kind of ['conservative', 'risk-averse'] as const) {
       const s = setUp(kind);

@@ -83,8 +83,12 @@ export class RecordedMarket {
   }
 
   applySnapshot(g: OrderbookGame, t: number): GameState | null {
-    this.#volume.set(g.id, this.model.game(g.id)?.matchedVolume ?? 0);
-    return this.model.applySnapshot(g, t);
+    const state = this.model.applySnapshot(g, t);
+    // The snapshot's volume is the new baseline: only volume traded after it explains an
+    // order vanishing later. (The volume from before the snapshot, 0 for a new game, would
+    // count the game's whole history as trading at its first update.)
+    if (state) this.#volume.set(g.id, state.matchedVolume);
+    return state;
   }
 
   upsertGame(g: Game | GameUpdate, t: number, ended: boolean): GameState | null {
