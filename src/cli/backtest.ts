@@ -66,6 +66,8 @@ export function summaryLines(r: BacktestReport): string[] {
 async function backtest(o: BacktestOptions): Promise<void> {
   const seed = o.seed !== undefined ? Number(o.seed) : undefined;
   if (seed !== undefined && !Number.isSafeInteger(seed)) return usage(`--seed must be a whole number, got ${JSON.stringify(o.seed)}`);
+  const workers = o.workers !== undefined ? Number(o.workers) : undefined;
+  if (workers !== undefined && !(Number.isSafeInteger(workers) && workers >= 1)) return usage(`--workers must be a whole number of at least 1, got ${JSON.stringify(o.workers)}`);
   if (o.logLevel !== undefined && !LOG_LEVELS.includes(o.logLevel as LogLevel)) return usage(`--log-level must be one of ${LOG_LEVELS.join(', ')}`);
   if (o.fillModel !== undefined && !FILL_MODEL_KINDS.includes(o.fillModel as FillModelKind)) return usage(`--fill-model must be one of ${FILL_MODEL_KINDS.join(', ')}`);
   let axes;
@@ -107,7 +109,7 @@ async function backtest(o: BacktestOptions): Promise<void> {
     const progress = progressLine(tty);
     let outcomes;
     try {
-      outcomes = await runSweep(tape, configText, config.source, variants, { ...(seed !== undefined ? { seed } : {}), ...(o.workers ? { workers: Number(o.workers) } : {}), onDone: progress });
+      outcomes = await runSweep(tape, configText, config.source, variants, { ...(seed !== undefined ? { seed } : {}), ...(workers !== undefined ? { workers } : {}), onDone: progress });
     } catch (err) {
       progress.end();
       if (err instanceof BacktestConfigError) return usage(err.message);

@@ -74,6 +74,16 @@ describe('linesmith backtest (CLI)', () => {
     expect(s.stderr).toMatch(/--sweep/);
   });
 
+  // Found in review: `--workers abc` became NaN workers, and the sweep ran no variant at all, silently.
+  it('refuses a --workers that is not a whole number of at least 1', async () => {
+    for (const bad of ['abc', '0', '1.5']) {
+      const r = await cli(['--config', 'test/backtest/golden/post-arb.yaml', '--feed', SAMPLE, '--sweep', 'strategies.0.params.minEdge=0.01,0.02', '--workers', bad]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/--workers must be a whole number/);
+      expect(r.stdout).not.toMatch(/loaded/);
+    }
+  });
+
   it('writes the report files and prints the summary with its throughput figures', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ls-bt-'));
     const r = await cli(['--config', 'test/backtest/golden/post-arb.yaml', '--feed', SAMPLE, '--report', dir, '--no-progress']);
