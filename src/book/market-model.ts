@@ -4,8 +4,8 @@ import type { Game } from '../exchange/schemas/game.ts';
 import type { GameUpdate, MatchedVolumeUpdate, OrderUpdate } from '../exchange/schemas/price-feed.ts';
 import { bookKeyOf, oppositeSelection, sideIndexOf, type Selection } from '../markets/types.ts';
 import { oddsRank } from '../odds/american.ts';
-import { takerSelectionOfLabel } from '../markets/wire-selection.ts';
 import { ActivityMeter } from './activity.ts';
+import { SideLabels, type ResolvedSide } from './side-labels.ts';
 import type { BookSide, GameActivity, GameState, ListedOffer, MarketBook, Participants } from './types.ts';
 
 export interface MarketModelStats {
@@ -33,14 +33,45 @@ function emptyBook(taker: Selection): MarketBook {
   return { key: bookKeyOf(taker), type: taker.type, sides: [{ taker: s0, offers: [], epoch: 0 }, { taker: s1, offers: [], epoch: 0 }] };
 }
 
+/** One side replaced by an orderUpdate: what it listed before and what it lists now. */
+export interface SideChange {
+  readonly gameID: string;
+  readonly bookKey: string;
+  readonly side: 0 | 1;
+  /** Undefined when the book was not listed before. */
+  readonly prev: BookSide | undefined;
+  readonly next: BookSide;
+}
+
+/** Who a game is, which never changes with its prices (what interest filters read). */
+export interface GameIdentity {
+  readonly id: string;
+  readonly league: string;
+  readonly sport: string;
+  readonly parentGameID: string | null;
+}
+
+/** A game as the model keeps it: the fields of its latest state, its books, and the snapshot last handed out. */
+interface Entry {
+  /** Changed in place: only snapshotOf reads it, and copies it. */
+  readonly head: { -readonly [K in Exclude<keyof GameState, 'books'>]: GameState[K] };
+  identity: GameIdentity;
+  readonly books: Map<string, MarketBook>;
+  labels: SideLabels;
+  /** The GameState of the current content, built when first asked for; null after a change. */
+  snapshot: GameState | null;
+}
+
 /**
  * The market half of the book model: games and their books, from the v2 orderbook snapshot
- * and then the price feed. Every change replaces the touched objects (copy on write), so a
- * GameState handed out earlier never changes under its reader. Only the runtime's event
- * loop calls the mutating methods.
+ * and then the price feed. A GameState handed out never changes under its reader: a change
+ * replaces the touched book and side objects, and `game()` builds a new GameState (with its
+ * own map of books) when the game changed since the last one. Building it on read rather
+ * than on every update matters because a busy feed updates a game many times between two
+ * evaluations of it. Only the runtime's event loop calls the mutating methods.
  */
 export class MarketModel {
-  readonly #games = new Map<string, GameState>();
+  readonly #games = new Map<string, Entry>();
   readonly #activity = new Map<string, ActivityMeter>();
   readonly #isMine: (orderID: string) => boolean;
   readonly stats: MarketModelStats = { orderUpdates: 0, staleUpdates: 0, unknownGames: 0, unreadableSides: 0 };
@@ -50,11 +81,33 @@ export class MarketModel {
   }
 
   game(id: string): GameState | undefined {
-    return this.#games.get(id);
+    const e = this.#games.get(id);
+    return e ? snapshotOf(e) : undefined;
   }
 
-  games(): IterableIterator<GameState> {
-    return this.#games.values();
+  *games(): IterableIterator<GameState> {
+    for (const e of this.#games.values()) yield snapshotOf(e);
+  }
+
+  has(id: string): boolean {
+    return this.#games.has(id);
+  }
+
+  identity(id: string): GameIdentity | undefined {
+    return this.#games.get(id)?.identity;
+  }
+
+  identities(): IterableIterator<GameIdentity> {
+    return [...this.#games.values()].map((e) => e.identity).values();
+  }
+
+  /** One side of one book as listed now, without building the game's snapshot. */
+  side(gameID: string, bookKey: string, idx: 0 | 1): BookSide | undefined {
+    return this.#games.get(gameID)?.books.get(bookKey)?.sides[idx];
+  }
+
+  matchedVolume(gameID: string): number | undefined {
+    return this.#games.get(gameID)?.head.matchedVolume;
   }
 
   activity(id: string, now: number): GameActivity {
@@ -63,133 +116,137 @@ export class MarketModel {
 
   /** A game without prices (getGames, gameUpdate): keeps the books it has. */
   upsertGame(g: Game | GameUpdate, now: number, flags: { ended?: boolean } = {}): GameState | null {
+    const e = this.#upsert(g, now, flags);
+    return e ? snapshotOf(e) : null;
+  }
+
+  #upsert(g: Game | GameUpdate, now: number, flags: { ended?: boolean }): Entry | null {
     const participants = participantsOf(g);
     if (!participants) return null;
     const prev = this.#games.get(g.id);
-    const next: GameState = {
+    const was = prev?.head;
+    const head: Entry['head'] = {
       id: g.id,
       league: g.league,
       sport: g.sport,
       parentGameID: g.parentGameID ?? null,
       start: g.start ? Date.parse(g.start) : NaN,
-      live: g.live ?? prev?.live ?? false,
-      ended: flags.ended ?? g.ended ?? prev?.ended ?? false,
+      live: g.live ?? was?.live ?? false,
+      ended: flags.ended ?? g.ended ?? was?.ended ?? false,
       participants,
-      mainHomeSpread: 'mainHomeSpread' in g && g.mainHomeSpread !== undefined ? g.mainHomeSpread : (prev?.mainHomeSpread ?? null),
-      mainTotal: 'mainTotal' in g && g.mainTotal !== undefined ? g.mainTotal : (prev?.mainTotal ?? null),
-      matchedVolume: 'matchedVolume' in g && typeof g.matchedVolume === 'number' ? g.matchedVolume : (prev?.matchedVolume ?? 0),
-      books: prev?.books ?? new Map(),
+      mainHomeSpread: 'mainHomeSpread' in g && g.mainHomeSpread !== undefined ? g.mainHomeSpread : (was?.mainHomeSpread ?? null),
+      mainTotal: 'mainTotal' in g && g.mainTotal !== undefined ? g.mainTotal : (was?.mainTotal ?? null),
+      matchedVolume: 'matchedVolume' in g && typeof g.matchedVolume === 'number' ? g.matchedVolume : (was?.matchedVolume ?? 0),
       updatedAt: now,
     };
-    this.#games.set(g.id, next);
+    const identity = prev && sameIdentity(prev.identity, head) ? prev.identity : { id: head.id, league: head.league, sport: head.sport, parentGameID: head.parentGameID };
+    const labels = prev && sameParticipants(prev.head.participants, participants) ? prev.labels : new SideLabels(participants);
+    const entry: Entry = { head, identity, books: prev?.books ?? new Map(), labels, snapshot: null };
+    this.#games.set(g.id, entry);
     if (!this.#activity.has(g.id)) this.#activity.set(g.id, new ActivityMeter(now));
-    this.#activity.get(g.id)!.observe(next.matchedVolume, now);
-    return next;
+    this.#activity.get(g.id)!.observe(head.matchedVolume, now);
+    return entry;
   }
 
   /** A full v2 orderbook game: the game and every book, replacing what was known. */
   applySnapshot(g: OrderbookGame, now: number): GameState | null {
-    const base = this.upsertGame(g, now);
-    if (!base) return null;
-    const sides = new Map<string, { taker: Selection; offers: ListedOffer[] }>();
+    const entry = this.#upsert(g, now, {});
+    if (!entry) return null;
+    const sides = new Map<string, { r: ResolvedSide; offers: ListedOffer[] }>();
     for (const arr of BOOK_COLLECTIONS) {
       for (const o of g[arr]) {
-        const taker = takerSelectionOfLabel(base.participants, o.type ?? '', o);
-        if (!taker) {
+        const r = entry.labels.resolve(o.type ?? '', o);
+        if (!r) {
           this.stats.unreadableSides++;
           continue;
         }
-        const k = `${bookKeyOf(taker)}#${sideIndexOf(taker)}`;
+        const k = `${r.key}#${r.idx}`;
         let e = sides.get(k);
-        if (!e) sides.set(k, (e = { taker, offers: [] }));
+        if (!e) sides.set(k, (e = { r, offers: [] }));
         e.offers.push(this.#offer(o));
       }
     }
-    const books = new Map<string, MarketBook>();
-    for (const { taker, offers } of sides.values()) {
-      const key = bookKeyOf(taker);
-      const book = books.get(key) ?? emptyBook(taker);
-      books.set(key, withSide(book, sideIndexOf(taker), { taker, offers: sortBest(offers), epoch: 0 }));
+    entry.books.clear();
+    for (const { r, offers } of sides.values()) {
+      const book = entry.books.get(r.key) ?? emptyBook(r.taker);
+      entry.books.set(r.key, withSide(book, r.idx, { taker: r.taker, offers: sortBest(offers), epoch: 0 }));
     }
-    const next = { ...base, books, updatedAt: now };
-    this.#games.set(g.id, next);
-    return next;
+    return snapshotOf(entry);
   }
 
   /**
    * One side of one line changed (feeds §2): `sideOrders` is its full current list. An
    * update older than the side's last (by `epoch`) is dropped.
    */
-  applyOrderUpdate(u: OrderUpdate, now: number): GameState | null {
+  applyOrderUpdate(u: OrderUpdate, now: number): SideChange | null {
     this.stats.orderUpdates++;
-    const game = this.#games.get(u.gameID);
-    if (!game) {
+    const e = this.#games.get(u.gameID);
+    if (!e) {
       this.stats.unknownGames++;
       return null;
     }
-    const taker = takerSelectionOfLabel(game.participants, u.type, u);
-    if (!taker) {
+    const r = e.labels.resolve(u.type, u);
+    if (!r) {
       this.stats.unreadableSides++;
       return null;
     }
-    const key = bookKeyOf(taker);
-    const idx = sideIndexOf(taker);
-    const book = game.books.get(key) ?? emptyBook(taker);
-    if (u.epoch < book.sides[idx].epoch) {
+    const book = e.books.get(r.key);
+    const prev = book?.sides[r.idx];
+    if (prev && u.epoch < prev.epoch) {
       this.stats.staleUpdates++;
       return null;
     }
-    const side: BookSide = { taker, offers: sortBest(u.sideOrders.map((o) => this.#offer(o))), epoch: u.epoch };
-    const books = new Map(game.books);
-    books.set(key, withSide(book, idx, side));
-    const next: GameState = {
-      ...game,
-      books,
-      live: u.live ?? game.live,
-      mainHomeSpread: u.mainHomeSpread !== undefined ? u.mainHomeSpread : game.mainHomeSpread,
-      mainTotal: u.mainTotal !== undefined ? u.mainTotal : game.mainTotal,
-      updatedAt: now,
-    };
-    this.#games.set(game.id, next);
-    return next;
+    const offers: ListedOffer[] = new Array(u.sideOrders.length);
+    for (let i = 0; i < offers.length; i++) offers[i] = this.#offer(u.sideOrders[i]!);
+    const next: BookSide = { taker: r.taker, offers: sortBest(offers), epoch: u.epoch };
+    e.books.set(r.key, withSide(book ?? emptyBook(r.taker), r.idx, next));
+    const h = e.head;
+    if (u.live !== undefined && u.live !== null) h.live = u.live;
+    if (u.mainHomeSpread !== undefined) h.mainHomeSpread = u.mainHomeSpread;
+    if (u.mainTotal !== undefined) h.mainTotal = u.mainTotal;
+    h.updatedAt = now;
+    e.snapshot = null;
+    return { gameID: u.gameID, bookKey: r.key, side: r.idx, prev, next };
   }
 
-  applyMatchedVolume(u: MatchedVolumeUpdate, now: number): GameState | null {
-    const game = this.#games.get(u.gameID);
-    if (!game) return null;
-    this.#activity.get(game.id)?.observe(u.matchedVolume, now);
-    const next = { ...game, matchedVolume: u.matchedVolume, updatedAt: now };
-    this.#games.set(game.id, next);
-    return next;
+  /** The game's matched volume moved; false for a game the model does not know. */
+  applyMatchedVolume(u: MatchedVolumeUpdate, now: number): boolean {
+    const e = this.#games.get(u.gameID);
+    if (!e) return false;
+    this.#activity.get(u.gameID)?.observe(u.matchedVolume, now);
+    e.head.matchedVolume = u.matchedVolume;
+    e.head.updatedAt = now;
+    e.snapshot = null;
+    return true;
   }
 
   /** An order of ours got its id after its listing arrived: flag it in the sides that hold it. */
   remarkMine(gameID: string, orderID: string, now: number): GameState | null {
-    const game = this.#games.get(gameID);
-    if (!game) return null;
-    let books: Map<string, MarketBook> | null = null;
-    for (const [key, book] of game.books) {
+    const e = this.#games.get(gameID);
+    if (!e) return null;
+    let changed = false;
+    for (const [key, book] of e.books) {
       for (const idx of [0, 1] as const) {
         const side = book.sides[idx];
         if (!side.offers.some((o) => o.id === orderID && !o.mine)) continue;
-        books ??= new Map(game.books);
-        const cur = books.get(key)!;
-        books.set(key, withSide(cur, idx, { ...side, offers: side.offers.map((o) => (o.id === orderID ? { ...o, mine: true } : o)) }));
+        changed = true;
+        e.books.set(key, withSide(e.books.get(key)!, idx, { ...side, offers: side.offers.map((o) => (o.id === orderID ? { ...o, mine: true } : o)) }));
       }
     }
-    if (!books) return null;
-    const next = { ...game, books, updatedAt: now };
-    this.#games.set(gameID, next);
-    return next;
+    if (!changed) return null;
+    e.head.updatedAt = now;
+    e.snapshot = null;
+    return snapshotOf(e);
   }
 
   /** The game left the board (ended, or closed by a gameUpdate). */
   markEnded(gameID: string, now: number): GameState | null {
-    const game = this.#games.get(gameID);
-    if (!game || game.ended) return null;
-    const next = { ...game, ended: true, updatedAt: now };
-    this.#games.set(gameID, next);
-    return next;
+    const e = this.#games.get(gameID);
+    if (!e || e.head.ended) return null;
+    e.head.ended = true;
+    e.head.updatedAt = now;
+    e.snapshot = null;
+    return snapshotOf(e);
   }
 
   /** Drop a game and its activity meter: it no longer exists for the model (a later update may list it again). */
@@ -201,6 +258,36 @@ export class MarketModel {
   #offer(o: BookOrder): ListedOffer {
     return { id: o.id, odds: o.odds, sumUntaken: o.sumUntaken, bet: o.bet, isPostArb: o.isPostArb === true, mine: this.#isMine(o.id) };
   }
+}
+
+function snapshotOf(e: Entry): GameState {
+  if (e.snapshot === null) {
+    const h = e.head;
+    e.snapshot = {
+      id: h.id,
+      league: h.league,
+      sport: h.sport,
+      parentGameID: h.parentGameID,
+      start: h.start,
+      live: h.live,
+      ended: h.ended,
+      participants: h.participants,
+      mainHomeSpread: h.mainHomeSpread,
+      mainTotal: h.mainTotal,
+      matchedVolume: h.matchedVolume,
+      books: new Map(e.books),
+      updatedAt: h.updatedAt,
+    };
+  }
+  return e.snapshot;
+}
+
+function sameIdentity(a: GameIdentity, b: GameIdentity): boolean {
+  return a.id === b.id && a.league === b.league && a.sport === b.sport && a.parentGameID === b.parentGameID;
+}
+
+function sameParticipants(a: Participants, b: Participants): boolean {
+  return a.awayId === b.awayId && a.homeId === b.homeId;
 }
 
 function withSide(book: MarketBook, idx: 0 | 1, side: BookSide): MarketBook {

@@ -195,7 +195,7 @@ export class Runtime {
     const games = leagues === null ? await exchange.rest.getOrderbook({ league: 'all' }) : (await Promise.all(leagues.map((l) => exchange.rest.getOrderbook({ league: l })))).flat();
     for (const g of games) this.market.applySnapshot(g, now());
     const [unmatched, bets] = await Promise.all([exchange.rest.getUnmatched(), exchange.rest.getMatchedBets()]);
-    const r = this.orders.reconcile(unmatched, bets, { cancelForeign: this.#o.cancelUnknownOrdersAtStart, gameLookup: (id) => this.market.game(id) !== undefined });
+    const r = this.orders.reconcile(unmatched, bets, { cancelForeign: this.#o.cancelUnknownOrdersAtStart, gameLookup: (id) => this.market.has(id) });
     this.#log.info({ games: games.length, adopted: r.adopted, foreignOpenOrders: r.foreign, openBets: bets.length, commission: this.#commission }, 'model loaded');
     if (leagues !== null) exchange.priceFeed.subscribe({ leagueIDs: leagues }, { replace: true });
     exchange.priceFeed.start();
@@ -241,10 +241,16 @@ export class Runtime {
       case 'price': {
         this.#priceEvents++;
         const ev = e.event;
-        const g =
-          ev.type === 'orderUpdate' ? this.market.applyOrderUpdate(ev.payload, now) : ev.type === 'matchedVolumeUpdate' ? this.market.applyMatchedVolume(ev.payload, now) : this.market.upsertGame(ev.payload, now, ev.messageType === 'marketClosed' ? { ended: true } : {});
-        if (g) this.#markDirty(g.id);
-        if (ev.type === 'gameUpdate' && g && (g.ended || ev.messageType === 'marketClosed')) this.orders.cancelAll('game closed', { gameID: g.id });
+        if (ev.type === 'orderUpdate') {
+          if (this.market.applyOrderUpdate(ev.payload, now)) this.#markDirty(ev.payload.gameID);
+        } else if (ev.type === 'matchedVolumeUpdate') {
+          if (this.market.applyMatchedVolume(ev.payload, now)) this.#markDirty(ev.payload.gameID);
+        } else {
+          const g = this.market.upsertGame(ev.payload, now, ev.messageType === 'marketClosed' ? { ended: true } : {});
+          if (!g) return;
+          this.#markDirty(g.id);
+          if (g.ended || ev.messageType === 'marketClosed') this.orders.cancelAll('game closed', { gameID: g.id });
+        }
         return;
       }
       case 'user': {
@@ -297,7 +303,7 @@ export class Runtime {
 
   /** Our orders set to match a REST view of the account (after a user-feed gap, or the periodic check); foreign orders are left alone. */
   #reconcileWith(snapshot: AccountSnapshot): void {
-    this.orders.reconcile(snapshot.unmatched, snapshot.matchedBets, { cancelForeign: false, gameLookup: (id) => this.market.game(id) !== undefined, asOf: snapshot.asOf });
+    this.orders.reconcile(snapshot.unmatched, snapshot.matchedBets, { cancelForeign: false, gameLookup: (id) => this.market.has(id), asOf: snapshot.asOf });
   }
 
   #onTick(now: number): void {
@@ -377,7 +383,7 @@ export class Runtime {
   }
 
   #markDirty(gameID: string): void {
-    const g = this.market.game(gameID);
+    const g = this.market.identity(gameID);
     if (!g) return;
     this.#o.strategies.forEach((s, i) => {
       if (wantsGame(s, g)) this.#dirty.add(`${i}|${gameID}`);
@@ -385,7 +391,7 @@ export class Runtime {
   }
 
   #markAllDirty(): void {
-    for (const g of this.market.games()) this.#markDirty(g.id);
+    for (const g of this.market.identities()) this.#markDirty(g.id);
   }
 
   /** Run the strategies of the games that changed, then one order-manager cycle. */

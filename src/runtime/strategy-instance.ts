@@ -1,4 +1,4 @@
-import type { GameState } from '../book/types.ts';
+import type { GameIdentity } from '../book/market-model.ts';
 import type { MarketType } from '../markets/types.ts';
 import type { Interest, LivePolicy, StrategyModule } from '../strategy/types.ts';
 
@@ -16,7 +16,7 @@ export interface StrategyInstance {
 const matchesList = (list: readonly string[], value: string) => list.length === 0 || list.some((x) => x.toLowerCase() === value.toLowerCase());
 
 /** Whether a strategy watches a game. */
-export function wantsGame(s: StrategyInstance, g: GameState): boolean {
+export function wantsGame(s: StrategyInstance, g: GameIdentity): boolean {
   const i = s.interest;
   if (i.gameIds.length > 0 && !i.gameIds.includes(g.id) && !(g.parentGameID && i.gameIds.includes(g.parentGameID))) return false;
   return matchesList(i.leagues, g.league) && matchesList(i.sports, g.sport);

@@ -54,13 +54,24 @@ describe('MarketModel', () => {
     const m = new MarketModel(() => false);
     const before = m.applySnapshot(snapshot(), 1)!;
     const update = (epoch: number, odds: number): OrderUpdate => ({ epoch, gameID: G, sport: 'basketball', league: 'NBA', type: 'moneyline', participantID: A, sideOrders: [o('9', odds, { participantID: A })] }) as OrderUpdate;
-    const after = m.applyOrderUpdate(update(5, -115), 2)!;
-    expect(after.books.get('moneyline')!.sides[1].offers.map((x) => [x.id, x.odds])).toEqual([['9', -115]]);
+    const change = m.applyOrderUpdate(update(5, -115), 2)!;
+    expect(change.bookKey).toBe('moneyline');
+    expect(change.side).toBe(1);
+    expect(change.prev!.offers.map((x) => x.id)).toEqual(['3']);
+    expect(change.next.offers.map((x) => [x.id, x.odds])).toEqual([['9', -115]]);
+    const after = m.game(G)!;
+    expect(after.books.get('moneyline')!.sides[1]).toBe(change.next);
+    expect(after.updatedAt).toBe(2);
     expect(before.books.get('moneyline')!.sides[1].offers.map((x) => x.id)).toEqual(['3']);
+    expect(before.updatedAt).toBe(1);
+    expect(m.game(G)).toBe(after); // nothing changed since: the same snapshot
     expect(m.applyOrderUpdate(update(4, -130), 3)).toBeNull();
     expect(m.stats.staleUpdates).toBe(1);
-    const emptied = m.applyOrderUpdate({ ...update(6, -115), sideOrders: [] }, 4)!;
+    expect(m.game(G)).toBe(after);
+    m.applyOrderUpdate({ ...update(6, -115), sideOrders: [] }, 4);
+    const emptied = m.game(G)!;
     expect(emptied.books.get('moneyline')!.sides[1].offers).toEqual([]);
+    expect(after.books.get('moneyline')!.sides[1].offers.map((x) => x.id)).toEqual(['9']);
   });
 
   it('flags an order as ours once its id is known', () => {

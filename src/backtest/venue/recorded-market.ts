@@ -3,8 +3,6 @@ import type { BookSide, GameState, ListedOffer } from '../../book/types.ts';
 import type { OrderbookGame } from '../../exchange/schemas/exchange.ts';
 import type { Game } from '../../exchange/schemas/game.ts';
 import type { GameUpdate, MatchedVolumeUpdate, OrderUpdate } from '../../exchange/schemas/price-feed.ts';
-import { bookKeyOf, sideIndexOf } from '../../markets/types.ts';
-import { takerSelectionOfLabel } from '../../markets/wire-selection.ts';
 import { oddsRank, payout } from '../../odds/american.ts';
 import type { LevelFlow } from './queue-model.ts';
 
@@ -60,7 +58,7 @@ export class RecordedMarket {
   }
 
   side(gameID: string, bookKey: string, side: 0 | 1): BookSide | undefined {
-    return this.model.game(gameID)?.books.get(bookKey)?.sides[side];
+    return this.model.side(gameID, bookKey, side);
   }
 
   /** What a taker can still stake against a recorded order, after what we took from it. */
@@ -100,17 +98,9 @@ export class RecordedMarket {
    * that disappeared wait for `matchedVolume` or `settle` to say whether they traded.
    */
   applyOrderUpdate(u: OrderUpdate, t: number): SideFlows | null {
-    const before = this.model.game(u.gameID);
-    const after = this.model.applyOrderUpdate(u, t);
-    if (!after || !before) return null;
-    const taker = takerSelectionOfLabel(before.participants, u.type, u);
-    if (!taker) return null;
-    const key = bookKeyOf(taker);
-    const idx = sideIndexOf(taker);
-    const next = after.books.get(key)?.sides[idx];
-    const prev = before.books.get(key)?.sides[idx];
-    if (!next || prev === next) return null;
-    return this.#diff(u.gameID, key, idx, prev?.offers ?? [], next.offers, t);
+    const c = this.model.applyOrderUpdate(u, t);
+    if (!c) return null;
+    return this.#diff(c.gameID, c.bookKey, c.side, c.prev?.offers ?? [], c.next.offers, t);
   }
 
   #diff(gameID: string, bookKey: string, side: 0 | 1, prev: readonly ListedOffer[], next: readonly ListedOffer[], t: number): SideFlows {
@@ -152,7 +142,7 @@ export class RecordedMarket {
    * traded, best price first, as far as the volume not explained by partial fills allows.
    */
   applyMatchedVolume(u: MatchedVolumeUpdate, t: number): SideFlows[] {
-    const prevVolume = this.#volume.get(u.gameID) ?? this.model.game(u.gameID)?.matchedVolume ?? u.matchedVolume;
+    const prevVolume = this.#volume.get(u.gameID) ?? this.model.matchedVolume(u.gameID) ?? u.matchedVolume;
     this.#volume.set(u.gameID, u.matchedVolume);
     this.model.applyMatchedVolume(u, t);
     const p = this.#pending.get(u.gameID);
