@@ -1,12 +1,16 @@
-import { worstCaseLiability } from '../money/liability.ts';
+import { worstCaseLiability, worstLoss } from '../money/liability.ts';
 import type { Position } from '../money/position.ts';
 import type { StrategyView } from '../book/types.ts';
 import type { QuoteIntent } from './types.ts';
 
 /**
- * Liability gates shared by the strategies. Every check goes through the exact
- * worstCaseLiability (≤ 0, over every final score).
+ * Liability gates shared by the strategies. Every verdict is the exact worstCaseLiability's
+ * (≤ 0, over every final score); a lower bound only skips computing it where it cannot
+ * change the verdict.
  */
+
+/** Summation noise between the bound and the exact figure is far below this; a verdict this close is left to the exact figure. */
+const BOUND_MARGIN = 1e-6;
 
 /**
  * An intent as a position at its full size. Resting (`contingent`) counts it only at the
@@ -38,14 +42,19 @@ export function fitUnderLimit(
   maxLiability: number,
   minSize: number,
 ): QuoteIntent[] {
-  const bound = Math.min(-maxLiability, worstCaseLiability(positions));
+  const start = worstCaseLiability(positions);
+  const bound = Math.min(-maxLiability, start);
   const acc: Position[] = [...positions];
   const out: QuoteIntent[] = [];
+  // A lower bound of the kept set's worst case (liability.ts, worstLoss): while it clears
+  // the bound by a margin, an intent fits at full size without the exact computation.
+  let floor = start;
   const fits = (intent: QuoteIntent, size: number): boolean =>
     worstCaseLiability([...acc, intentPosition({ ...intent, size }, true)]) >= bound;
   for (const intent of intents) {
     let size = intent.size;
-    if (!fits(intent, size)) {
+    const surelyFits = floor + worstLoss(intentPosition(intent, true)) >= bound + BOUND_MARGIN;
+    if (!surelyFits && !fits(intent, size)) {
       // A contingent stake only ever adds losses, so the worst case falls monotonically
       // with size and bisection finds the largest fit.
       let lo = 0;
@@ -62,8 +71,10 @@ export function fitUnderLimit(
     }
     if (!(size >= minSize) || size <= 0) continue;
     const kept = size === intent.size ? intent : { ...intent, size };
-    acc.push(intentPosition(kept, true));
+    const position = intentPosition(kept, true);
+    acc.push(position);
     out.push(kept);
+    floor += worstLoss(position);
   }
   return out;
 }
