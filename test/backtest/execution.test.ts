@@ -81,6 +81,23 @@ describe('simulated execution against the recorded book', () => {
     if (second.status === 'ok') expect(second.matched[0]!.risk).toBeGreaterThan(second.matched[0]!.amount);
   });
 
+  it('two crossing orders of one batch on the same side share its recorded liquidity, they do not each get a copy', () => {
+    const s = setUp();
+    const best = s.side.offers[0]!;
+    const worst = s.side.offers[s.side.offers.length - 1]!;
+    const listed = s.side.offers.reduce((a, o) => a + s.x.recorded.available(o), 0);
+    let outcomes: PlaceOutcome[] = [];
+    const order = (odds: number, ref: string) => ({ gameID: s.u.gameID, userReference: ref, ...s.takerWire, odds, bet: listed * 10, orderType: 'fillAndKill' });
+    // The second reaches further down the side than the first: everything listed is within its reach.
+    s.x.place([order(best.odds, 'ls1:test:1'), order(worst.odds, 'ls1:test:2')], (o) => (outcomes = o));
+    expect(outcomes).toHaveLength(2);
+    const taken = outcomes.flatMap((o) => (o.status === 'ok' ? o.matched : [])).reduce((a, m) => a + m.amount, 0);
+    expect(taken).toBeCloseTo(listed, 6);
+    expect(s.x.stats.takenStake).toBeCloseTo(listed, 6);
+    for (const o of s.side.offers) expect(s.x.recorded.available(o)).toBeCloseTo(0, 9);
+    expect(s.x.engine.openOrderCount(s.u.gameID)).toBe(0);
+  });
+
   it('refuses a post that would match recorded liquidity, and rests one that would not', () => {
     const s = setUp();
     const best = s.side.offers[0]!;

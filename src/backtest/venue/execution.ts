@@ -51,11 +51,15 @@ interface Resting {
   readonly listedOdds: number;
 }
 
-interface Ticket {
+/** The recorded side an order of ours could take from, and the worst price rank it accepts. */
+interface SideReach {
   readonly gameID: string;
   readonly bookKey: string;
   readonly side: 0 | 1;
   readonly minRank: number;
+}
+
+interface Ticket extends SideReach {
   readonly at: number;
   readonly done: (outcome: PlaceOutcome) => void;
 }
@@ -199,7 +203,7 @@ export class BacktestExecution {
       if (--open === 0) done(outcomes as PlaceOutcome[]);
     };
     const sides = inputs.map((i) => this.#takeSide(i));
-    const mirrors = sides.flatMap((s) => (s ? this.#mirror(s.gameID, s.bookKey, s.side, s.minRank) : []));
+    const mirrors = this.#mirrorSides(sides);
     const entries: EnginePlaceEntry[] = [];
     inputs.forEach((input, i) => {
       const gameID = typeof input.gameID === 'string' ? input.gameID : '';
@@ -223,7 +227,7 @@ export class BacktestExecution {
     return out;
   }
 
-  #takeSide(input: PlaceInput): { gameID: string; bookKey: string; side: 0 | 1; minRank: number } | null {
+  #takeSide(input: PlaceInput): SideReach | null {
     const game = typeof input.gameID === 'string' ? this.recorded.game(input.gameID) : undefined;
     if (!game || typeof input.odds !== 'number' || typeof input.type !== 'string' || typeof input.side !== 'string') return null;
     const sel = selectionFromWire(game.participants, {
@@ -234,6 +238,24 @@ export class BacktestExecution {
     });
     if (!sel) return null;
     return { gameID: game.id, bookKey: bookKeyOf(sel), side: sideIndexOf(sel), minRank: oddsRank(input.odds) };
+  }
+
+  /**
+   * Mirror what the orders of one instant could meet, each side once, as far as its most
+   * aggressive order reaches: a side mirrored once per order would list its recorded
+   * liquidity as many times, and two of our orders could take twice what was there.
+   */
+  #mirrorSides(reach: Iterable<SideReach | null>): string[] {
+    const bySide = new Map<string, SideReach>();
+    for (const r of reach) {
+      if (!r) continue;
+      const k = sideKey(r.gameID, r.bookKey, r.side);
+      const cur = bySide.get(k);
+      if (!cur || r.minRank < cur.minRank) bySide.set(k, r);
+    }
+    const ids: string[] = [];
+    for (const r of bySide.values()) ids.push(...this.#mirror(r.gameID, r.bookKey, r.side, r.minRank));
+    return ids;
   }
 
   /** Put the recorded orders of a side that an order at `minRank` could meet into the engine. */
@@ -404,8 +426,7 @@ export class BacktestExecution {
   #runDue(): void {
     const now = this.#o.time.clock.now();
     // A delayed order meets the book as it is when its wait ends.
-    const mirrors: string[] = [];
-    for (const t of this.#tickets.values()) if (t.at <= now) mirrors.push(...this.#mirror(t.gameID, t.bookKey, t.side, t.minRank));
+    const mirrors = this.#mirrorSides([...this.#tickets.values()].filter((t) => t.at <= now));
     this.engine.advance();
     this.#unmirror(mirrors);
   }
