@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { MetricsListenError } from './errors.ts';
 import type { StatusReport } from './status-report.ts';
+import { urlHost } from '../shared/url-host.ts';
 
 export interface MetricsServerOptions {
   readonly host: string;
@@ -18,10 +19,6 @@ export interface MetricsServer {
   /** `http://host:port`, the port resolved: `/metrics` and `/status` hang off it. */
   readonly url: string;
   close(): Promise<void>;
-}
-
-function urlHost(host: string): string {
-  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 }
 
 function send(res: ServerResponse, status: number, contentType: string, body: string): void {

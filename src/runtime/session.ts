@@ -16,6 +16,7 @@ import { Runtime, type Decision } from './runtime.ts';
 import { startSessionRecording, type SessionRecording } from './session-recording.ts';
 import type { StrategyInstance } from './strategy-instance.ts';
 import { markToFair, statusLine, summarize, type RunSummary } from './summary.ts';
+import { socketLiveness } from '../exchange/socket/liveness.ts';
 
 export interface SessionOptions {
   readonly config: RunConfig;
@@ -34,16 +35,6 @@ export interface Session {
   /** Resolves with the summary once the run has stopped (duration over, or stop()). */
   readonly done: Promise<RunSummary>;
   stop(reason: string): void;
-}
-
-/**
- * A feed that answers nothing, not even a ping, for staleFeedMs of wall time is down (and
- * the runtime halts). Socket timers run on the exchange clock, `speed` times faster on
- * paper, so they are scaled to keep that wall-time meaning.
- */
-function liveness(config: RunConfig, speed = 1): { pingIntervalMs: number; pongTimeoutMs: number } {
-  const stale = config.risk.staleFeedMs;
-  return { pingIntervalMs: Math.max(100, Math.min(10_000, Math.floor(stale / 3))) * speed, pongTimeoutMs: stale * speed };
 }
 
 /** The enabled strategies of a config, as the runtime runs them. */
@@ -74,12 +65,12 @@ export async function startSession(o: SessionOptions): Promise<Session> {
     time = realTime({ speed });
     const paperExchange = await startPaperSimulator(paper, { time, logger: log, username: 'paper' });
     sim = paperExchange.sim;
-    exchange = new ExchangeClient({ baseUrl: sim.url, credentials: paperExchange.credentials, clock: time.clock, scheduler: time.scheduler, logger: componentLogger(log, 'exchange'), sockets: liveness(config, speed) });
+    exchange = new ExchangeClient({ baseUrl: sim.url, credentials: paperExchange.credentials, clock: time.clock, scheduler: time.scheduler, logger: componentLogger(log, 'exchange'), sockets: socketLiveness(config.risk.staleFeedMs, speed) });
   } else {
     const venue = config.venue;
     if (!venue) throw new Error(`${config.source}: a live run needs a \`venue\` section (baseUrl or urls)`);
     time = { kind: 'real', clock: systemClock, scheduler: asyncScheduler };
-    exchange = liveExchangeClient(venue, { logger: log, sockets: liveness(config) });
+    exchange = liveExchangeClient(venue, { logger: log, sockets: socketLiveness(config.risk.staleFeedMs) });
   }
   const killFile = config.risk.killSwitchFile;
   // Metrics watch the venue from outside the runtime: an instrumented venue and a registry of this session's own.

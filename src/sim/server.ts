@@ -10,6 +10,7 @@ import { Router } from './http/router.ts';
 import type { SimRequest, SimResponse, SocketHandler } from './http/types.ts';
 import type { SimUser } from './accounts.ts';
 import { registerAll } from './register.ts';
+import { urlHost } from '../shared/url-host.ts';
 
 export interface SimulatorOptions {
   readonly port?: number;
@@ -149,7 +150,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     server.listen(options.port ?? 0, host, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const url = `http://${urlHost(host)}:${port}`;
   log.info({ url }, 'simulator listening');
 
   let closed = false;

@@ -9,6 +9,7 @@ import { sleep } from '../shared/sleep.ts';
 import type { TimeSource } from '../shared/time.ts';
 import { CrashableScheduler } from './crashable-scheduler.ts';
 import { soakVenue, type SoakVenueControl } from './soak-venue.ts';
+import { socketLiveness } from '../exchange/socket/liveness.ts';
 
 export interface SoakBotOptions {
   /** `bot1`, `bot2`: for logs and the report. */
@@ -60,7 +61,7 @@ export class SoakBot {
       clock,
       scheduler: this.#scheduler,
       logger: log.child({ component: 'exchange' }),
-      sockets: { pingIntervalMs: (staleWallMs / 3) * o.speed, pongTimeoutMs: staleWallMs * o.speed },
+      sockets: socketLiveness(staleWallMs, o.speed),
       rest: { timeoutMs: o.restTimeoutMs, runId: o.runId },
     });
     this.control = soakVenue(this.exchange);
