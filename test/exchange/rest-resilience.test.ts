@@ -67,6 +67,22 @@ describe('503 and lost answers', () => {
     expect(c.stats.retries - before).toBe(13);
   });
 
+  it('retries a login that met a 503: a repeated login only mints another token', async () => {
+    t = await startTestSim();
+    (t.sim.context.settings as { requestTimeoutMs: number }).requestTimeoutMs = 20;
+    // The users exist before the faults start (making one logs it in over plain HTTP).
+    const clients = [];
+    for (let i = 0; i < 6; i++) clients.push((await client(t, `log${i}`, { backoff: { baseMs: 1, maxMs: 4, maxAttempts: 14 } })).client);
+    const { client: c } = await client(t, 'lognever', { backoff: { baseMs: 1, maxMs: 4, maxAttempts: 5 } });
+    await faults(t, { restErrorRate: 0.5 });
+    for (const [i, each] of clients.entries()) expect((await each.login()).username).toBe(`log${i}`);
+    expect(clients.reduce((n, each) => n + each.stats.retries, 0)).toBeGreaterThan(0);
+    await faults(t, { restErrorRate: 1 });
+    const err = await c.login().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ServiceUnavailableError);
+    expect(c.stats.retries).toBe(4);
+  });
+
   it('never places an order twice: lost answers are resolved by userReference', async () => {
     t = await startTestSim();
     (t.sim.context.settings as { requestTimeoutMs: number }).requestTimeoutMs = 20;

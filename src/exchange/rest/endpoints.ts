@@ -7,7 +7,8 @@ import { endpoint } from './endpoint.ts';
 
 /** Every REST endpoint linesmith calls: exchange-api §4 plus feeds-and-semantics §6–§7. */
 export const ENDPOINTS = {
-  login: endpoint({ name: 'login', method: 'POST', path: '/user/login', auth: 'none', retry: 'never', limit: null, envelope: 'data', schema: LoginResponse }),
+  // A repeated login only mints another token; earlier ones stay valid (exchange-api §5, 5).
+  login: endpoint({ name: 'login', method: 'POST', path: '/user/login', auth: 'none', retry: 'safe', limit: null, envelope: 'data', schema: LoginResponse }),
   logout: endpoint({ name: 'logout', method: 'POST', path: '/user/logout', auth: 'bearer', retry: 'never', limit: null, envelope: 'top', schema: z.unknown() }),
   getMe: endpoint({ name: 'getMe', method: 'GET', path: '/user/getMe', auth: 'bearer', retry: 'safe', limit: null, envelope: 'data', schema: MeResponse }),
   getOrderbookV1: endpoint({ name: 'getOrderbookV1', method: 'POST', path: '/exchange/getOrderbook', auth: 'bearer', retry: 'safe', limit: null, envelope: 'data', schema: OrderbookV1Response }),
