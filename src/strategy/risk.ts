@@ -42,18 +42,25 @@ export function fitUnderLimit(
   maxLiability: number,
   minSize: number,
 ): QuoteIntent[] {
-  const start = worstCaseLiability(positions);
-  const bound = Math.min(-maxLiability, start);
+  if (intents.length === 0) return [];
+  // The exact worst case of the positions, worked out only if some intent needs it.
+  let start: number | null = null;
+  const boundOf = () => Math.min(-maxLiability, (start ??= worstCaseLiability(positions)));
+  // Lower bounds of the kept set's worst case (liability.ts, worstLoss): of the positions
+  // (their exact figure once known), plus each kept intent's own worst loss. While they
+  // clear the limit by a margin, an intent fits at full size with no exact figure.
+  let positionsFloor = 0;
+  for (const p of positions) positionsFloor += worstLoss(p);
+  let keptLoss = 0;
   const acc: Position[] = [...positions];
   const out: QuoteIntent[] = [];
-  // A lower bound of the kept set's worst case (liability.ts, worstLoss): while it clears
-  // the bound by a margin, an intent fits at full size without the exact computation.
-  let floor = start;
   const fits = (intent: QuoteIntent, size: number): boolean =>
-    worstCaseLiability([...acc, intentPosition({ ...intent, size }, true)]) >= bound;
+    worstCaseLiability([...acc, intentPosition({ ...intent, size }, true)]) >= boundOf();
   for (const intent of intents) {
     let size = intent.size;
-    const surelyFits = floor + worstLoss(intentPosition(intent, true)) >= bound + BOUND_MARGIN;
+    // bound ≤ −maxLiability, so clearing −maxLiability clears the bound whatever it is.
+    const floor = (start ?? positionsFloor) + keptLoss + worstLoss(intentPosition(intent, true));
+    const surelyFits = floor >= (start === null ? -maxLiability : boundOf()) + BOUND_MARGIN;
     if (!surelyFits && !fits(intent, size)) {
       // A contingent stake only ever adds losses, so the worst case falls monotonically
       // with size and bisection finds the largest fit.
@@ -74,7 +81,7 @@ export function fitUnderLimit(
     const position = intentPosition(kept, true);
     acc.push(position);
     out.push(kept);
-    floor += worstLoss(position);
+    keptLoss += worstLoss(position);
   }
   return out;
 }
