@@ -96,6 +96,12 @@ export interface RuntimeStatus {
  * loop writes. The same loop runs live, on paper and in a backtest: only the exchange
  * behind `exchange` and the clock differ.
  */
+interface DirtyPair {
+  readonly key: string;
+  readonly strategy: StrategyInstance;
+  readonly gameID: string;
+}
+
 export class Runtime {
   readonly market: MarketModel;
   readonly own: OwnBook;
@@ -104,7 +110,8 @@ export class Runtime {
   readonly #log: Logger;
   readonly #queue: RuntimeEvent[] = [];
   #draining = false;
-  readonly #dirty = new Set<string>(); // `${strategyIndex}|${gameID}`
+  /** Strategy–game pairs to evaluate, by `${strategyIndex}|${gameID}`. */
+  readonly #dirty = new Map<string, DirtyPair>();
   /** When the pending wake-up for throttled evaluations fires (null: none pending). */
   #wakeAt: number | null = null;
   readonly #lastEval = new Map<string, number>();
@@ -386,7 +393,9 @@ export class Runtime {
     const g = this.market.identity(gameID);
     if (!g) return;
     this.#o.strategies.forEach((s, i) => {
-      if (wantsGame(s, g)) this.#dirty.add(`${i}|${gameID}`);
+      if (!wantsGame(s, g)) return;
+      const key = `${i}|${gameID}`;
+      if (!this.#dirty.has(key)) this.#dirty.set(key, { key, strategy: s, gameID });
     });
   }
 
@@ -400,10 +409,8 @@ export class Runtime {
     const now = this.#o.clock.now();
     const work: StrategyWork[] = [];
     let wait = Infinity;
-    for (const k of [...this.#dirty]) {
-      const sep = k.indexOf('|');
-      const s = this.#o.strategies[Number(k.slice(0, sep))]!;
-      const gameID = k.slice(sep + 1);
+    // Deleting the entry being visited is safe while iterating a Map.
+    for (const { key: k, strategy: s, gameID } of this.#dirty.values()) {
       const due = (this.#lastEval.get(k) ?? -Infinity) + s.throttleMs;
       const mode = this.modeOf(s.id);
       if (due > now && mode !== 'halted') {
