@@ -101,6 +101,16 @@ export class MarketModel {
     return [...this.#games.values()].map((e) => e.identity).values();
   }
 
+  /** The game's participants, without building its snapshot. */
+  participants(gameID: string): Participants | undefined {
+    return this.#games.get(gameID)?.head.participants;
+  }
+
+  /** One book as listed now, without building the game's snapshot. */
+  book(gameID: string, bookKey: string): MarketBook | undefined {
+    return this.#games.get(gameID)?.books.get(bookKey);
+  }
+
   /** One side of one book as listed now, without building the game's snapshot. */
   side(gameID: string, bookKey: string, idx: 0 | 1): BookSide | undefined {
     return this.#games.get(gameID)?.books.get(bookKey)?.sides[idx];

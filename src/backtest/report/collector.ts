@@ -240,7 +240,7 @@ export class BacktestCollector {
 
   /** Win probability of side 0 of a book at the recorded market's consensus; the last one known when the book has none now. */
   #fair(b: BookFair): number | null {
-    const p0 = consensusFair(this.#x.recorded.game(b.gameID)?.books.get(b.bookKey));
+    const p0 = consensusFair(this.#x.recorded.book(b.gameID, b.bookKey));
     if (p0 !== null) b.last = p0;
     return p0 ?? b.last;
   }
@@ -291,7 +291,7 @@ export class BacktestCollector {
     }
     const recorded = this.#x.recorded;
     for (const [key, ours] of best) {
-      const sides = recorded.game(ours.gameID)?.books.get(ours.bookKey)?.sides;
+      const sides = recorded.book(ours.gameID, ours.bookKey)?.sides;
       // The recorded market's best price still available to a taker of each side.
       const m0 = sides?.[0].offers.find((x) => recorded.available(x) > 0)?.odds ?? null;
       const m1 = sides?.[1].offers.find((x) => recorded.available(x) > 0)?.odds ?? null;

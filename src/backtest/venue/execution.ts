@@ -112,11 +112,11 @@ export class BacktestExecution {
   applySnapshot(g: OrderbookGame, t: number): void {
     this.#settleVanished(t);
     this.#snapshots.set(g.id, g);
-    const before = this.recorded.game(g.id);
+    const known = this.recorded.model.has(g.id);
     this.recorded.applySnapshot(g, t);
     this.#ensureGame(g, g.live === true);
     // A snapshot after a reconnect replaces sides wholesale: what is ahead of us is capped to what is there.
-    if (before) for (const r of this.#resting.values()) if (r.gameID === g.id) this.#capFront(r);
+    if (known) for (const r of this.#resting.values()) if (r.gameID === g.id) this.#capFront(r);
   }
 
   applyPrice(e: PriceFeedEvent, t: number): void {
@@ -228,16 +228,17 @@ export class BacktestExecution {
   }
 
   #takeSide(input: PlaceInput): SideReach | null {
-    const game = typeof input.gameID === 'string' ? this.recorded.game(input.gameID) : undefined;
-    if (!game || typeof input.odds !== 'number' || typeof input.type !== 'string' || typeof input.side !== 'string') return null;
-    const sel = selectionFromWire(game.participants, {
+    const gameID = typeof input.gameID === 'string' ? input.gameID : '';
+    const participants = this.recorded.participants(gameID);
+    if (!participants || typeof input.odds !== 'number' || typeof input.type !== 'string' || typeof input.side !== 'string') return null;
+    const sel = selectionFromWire(participants, {
       type: input.type,
       side: input.side,
       ...(typeof input.number === 'number' ? { number: input.number } : {}),
       ...(typeof input.market === 'string' ? { market: input.market } : {}),
     });
     if (!sel) return null;
-    return { gameID: game.id, bookKey: bookKeyOf(sel), side: sideIndexOf(sel), minRank: oddsRank(input.odds) };
+    return { gameID, bookKey: bookKeyOf(sel), side: sideIndexOf(sel), minRank: oddsRank(input.odds) };
   }
 
   /**
@@ -260,11 +261,11 @@ export class BacktestExecution {
 
   /** Put the recorded orders of a side that an order at `minRank` could meet into the engine. */
   #mirror(gameID: string, bookKey: string, side: 0 | 1, minRank: number): string[] {
-    const game = this.recorded.game(gameID);
-    const listed = game?.books.get(bookKey)?.sides[side];
-    if (!game || !listed) return [];
+    const participants = this.recorded.participants(gameID);
+    const listed = this.recorded.side(gameID, bookKey, side);
+    if (!participants || !listed) return [];
     const makerSelection = oppositeSelection(listed.taker);
-    const wire = wireFromSelection(game.participants, makerSelection);
+    const wire = wireFromSelection(participants, makerSelection);
     const ids: string[] = [];
     for (const o of listed.offers) {
       if (oddsRank(o.odds) < minRank) break;
@@ -302,10 +303,10 @@ export class BacktestExecution {
 
   /** A recorded taker takes `stake` from one of our resting orders, at its price. */
   #takeFrom(r: Resting, stake: number): void {
-    const game = this.recorded.game(r.gameID);
-    const listed = game?.books.get(r.bookKey)?.sides[r.listedSide];
-    if (!game || !listed) return;
-    const wire = wireFromSelection(game.participants, listed.taker);
+    const participants = this.recorded.participants(r.gameID);
+    const listed = this.recorded.side(r.gameID, r.bookKey, r.listedSide);
+    if (!participants || !listed) return;
+    const wire = wireFromSelection(participants, listed.taker);
     // Only our orders rest in the engine, so a fill-and-kill at our price meets ours, best first.
     const [entry] = this.engine.place(FLOW, [{ gameID: r.gameID, ...wire, odds: r.listedOdds, bet: stake, orderType: 'fillAndKill' }], { liveDelay: false });
     if (entry?.status === 'ok') {

@@ -1,5 +1,5 @@
 import { MarketModel } from '../../book/market-model.ts';
-import type { BookSide, GameState, ListedOffer } from '../../book/types.ts';
+import type { BookSide, GameState, ListedOffer, MarketBook, Participants } from '../../book/types.ts';
 import type { OrderbookGame } from '../../exchange/schemas/exchange.ts';
 import type { Game } from '../../exchange/schemas/game.ts';
 import type { GameUpdate, MatchedVolumeUpdate, OrderUpdate } from '../../exchange/schemas/price-feed.ts';
@@ -55,6 +55,14 @@ export class RecordedMarket {
 
   game(id: string): GameState | undefined {
     return this.model.game(id);
+  }
+
+  participants(gameID: string): Participants | undefined {
+    return this.model.participants(gameID);
+  }
+
+  book(gameID: string, bookKey: string): MarketBook | undefined {
+    return this.model.book(gameID, bookKey);
   }
 
   side(gameID: string, bookKey: string, side: 0 | 1): BookSide | undefined {
