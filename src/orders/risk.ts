@@ -89,10 +89,13 @@ export class RiskGate {
       if (after.value < -this.#limits.maxGameLiability - 1e-9) {
         return { ok: false, rule: 'game-liability', detail: `worst case on the game would be ${after.value.toFixed(2)} (cap -${this.#limits.maxGameLiability})` };
       }
-      // Every other game as it stands plus what this cycle approved there.
-      const total = this.#own.totalProjectedLiability() - this.#own.projectedLiability(c.gameID) + after.value + this.#approvedElsewhere(c.gameID);
-      if (total < -this.#limits.maxTotalLiability - 1e-9) {
-        return { ok: false, rule: 'total-liability', detail: `worst case over all games would be ${total.toFixed(2)} (cap -${this.#limits.maxTotalLiability})` };
+      // Every other game as it stands plus what this cycle approved there: exactly, unless
+      // a lower bound of it, with this game's exact figure, already clears the limit.
+      if (!(this.#totalLowerBound(c.gameID, after.value) >= -this.#limits.maxTotalLiability + BOUND_MARGIN)) {
+        const total = this.#own.totalProjectedLiability() - this.#own.projectedLiability(c.gameID) + after.value + this.#approvedElsewhere(c.gameID);
+        if (total < -this.#limits.maxTotalLiability - 1e-9) {
+          return { ok: false, rule: 'total-liability', detail: `worst case over all games would be ${total.toFixed(2)} (cap -${this.#limits.maxTotalLiability})` };
+        }
       }
     }
     approved.push(position);
