@@ -28,6 +28,27 @@ export function floorCents(x: number): number {
 }
 
 /**
+ * The largest size up to `size` for which `fits` holds, in whole cents when below `size`
+ * (0 when none). `fits` must be monotone: true up to some size, false beyond, as it is for
+ * a contingent stake, which only ever adds losses, so the worst case falls with its size.
+ */
+export function largestFit(size: number, fits: (size: number) => boolean): number {
+  if (fits(size)) return size;
+  let lo = 0;
+  let hi = size;
+  for (let i = 0; i < 48 && hi - lo > 1e-6; i++) {
+    const mid = (lo + hi) / 2;
+    if (fits(mid)) lo = mid;
+    else hi = mid;
+  }
+  // hi is within a micro-unit of the exact fit: its whole cents usually still fit.
+  let fit = floorCents(hi);
+  if (!fits(fit)) fit = floorCents(lo);
+  if (fit > 0 && !fits(fit)) fit = floorCents(fit - 0.01);
+  return fit;
+}
+
+/**
  * Hard per-game limit. Walks `intents` in order (callers put the ones they want most
  * first) and keeps each at the largest size, in whole cents, for which positions plus
  * every kept intent, all resting at full size, have a worst case no worse than
@@ -54,28 +75,11 @@ export function fitUnderLimit(
   let keptLoss = 0;
   const acc: Position[] = [...positions];
   const out: QuoteIntent[] = [];
-  const fits = (intent: QuoteIntent, size: number): boolean =>
-    worstCaseLiability([...acc, intentPosition({ ...intent, size }, true)]) >= boundOf();
   for (const intent of intents) {
-    let size = intent.size;
     // bound ≤ −maxLiability, so clearing −maxLiability clears the bound whatever it is.
     const floor = (start ?? positionsFloor) + keptLoss + worstLoss(intentPosition(intent, true));
     const surelyFits = floor >= (start === null ? -maxLiability : boundOf()) + BOUND_MARGIN;
-    if (!surelyFits && !fits(intent, size)) {
-      // A contingent stake only ever adds losses, so the worst case falls monotonically
-      // with size and bisection finds the largest fit.
-      let lo = 0;
-      let hi = size;
-      for (let i = 0; i < 48 && hi - lo > 1e-6; i++) {
-        const mid = (lo + hi) / 2;
-        if (fits(intent, mid)) lo = mid;
-        else hi = mid;
-      }
-      // hi is within a micro-unit of the exact fit: its whole cents usually still fit.
-      size = floorCents(hi);
-      if (!fits(intent, size)) size = floorCents(lo);
-      if (size > 0 && !fits(intent, size)) size = floorCents(size - 0.01);
-    }
+    const size = surelyFits ? intent.size : largestFit(intent.size, (s) => worstCaseLiability([...acc, intentPosition({ ...intent, size: s }, true)]) >= boundOf());
     if (!(size >= minSize) || size <= 0) continue;
     const kept = size === intent.size ? intent : { ...intent, size };
     const position = intentPosition(kept, true);

@@ -2,7 +2,7 @@ import { describe, expect } from 'vitest';
 import { test, fc } from '@fast-check/vitest';
 import { worstCaseLiability } from '../../src/money/liability.ts';
 import type { Position } from '../../src/money/position.ts';
-import { fitUnderLimit, floorCents, intentPosition } from '../../src/strategy/risk.ts';
+import { fitUnderLimit, intentPosition, largestFit } from '../../src/strategy/risk.ts';
 import type { QuoteIntent } from '../../src/strategy/types.ts';
 import { oddsArb, positionArb, selectionArb } from '../support/money-arbitraries.ts';
 
@@ -13,26 +13,13 @@ const intentArb: fc.Arbitrary<QuoteIntent> = fc.record({
   size: fc.integer({ min: 1, max: 40_000 }).map((c) => c / 100),
 });
 
-/** The fit as first written: every candidate size checked with the exact worst case. */
+/** The fit as first written: every intent sized with the exact worst case, no bound taken first. */
 function referenceFit(positions: readonly Position[], intents: readonly QuoteIntent[], maxLiability: number, minSize: number): QuoteIntent[] {
   const bound = Math.min(-maxLiability, worstCaseLiability(positions));
   const acc: Position[] = [...positions];
   const out: QuoteIntent[] = [];
-  const fits = (intent: QuoteIntent, size: number) => worstCaseLiability([...acc, intentPosition({ ...intent, size }, true)]) >= bound;
   for (const intent of intents) {
-    let size = intent.size;
-    if (!fits(intent, size)) {
-      let lo = 0;
-      let hi = size;
-      for (let i = 0; i < 48 && hi - lo > 1e-6; i++) {
-        const mid = (lo + hi) / 2;
-        if (fits(intent, mid)) lo = mid;
-        else hi = mid;
-      }
-      size = floorCents(hi);
-      if (!fits(intent, size)) size = floorCents(lo);
-      if (size > 0 && !fits(intent, size)) size = floorCents(size - 0.01);
-    }
+    const size = largestFit(intent.size, (s) => worstCaseLiability([...acc, intentPosition({ ...intent, size: s }, true)]) >= bound);
     if (!(size >= minSize) || size <= 0) continue;
     const kept = size === intent.size ? intent : { ...intent, size };
     acc.push(intentPosition(kept, true));
