@@ -55,9 +55,9 @@ export interface GameIdentity {
 interface Entry {
   /** Changed in place: only snapshotOf reads it, and copies it. */
   readonly head: { -readonly [K in Exclude<keyof GameState, 'books'>]: GameState[K] };
-  identity: GameIdentity;
+  readonly identity: GameIdentity;
   readonly books: Map<string, MarketBook>;
-  labels: SideLabels;
+  readonly labels: SideLabels;
   /** The GameState of the current content, built when first asked for; null after a change. */
   snapshot: GameState | null;
 }
