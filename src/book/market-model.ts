@@ -93,6 +93,16 @@ export class MarketModel {
     return this.#games.has(id);
   }
 
+  /** How many games the model holds. */
+  get size(): number {
+    return this.#games.size;
+  }
+
+  /** Ids of the games that ended and last changed at or before `before`, without building their snapshots. */
+  *endedBefore(before: number): IterableIterator<string> {
+    for (const [id, e] of this.#games) if (e.head.ended && e.head.updatedAt <= before) yield id;
+  }
+
   identity(id: string): GameIdentity | undefined {
     return this.#games.get(id)?.identity;
   }
@@ -230,10 +240,10 @@ export class MarketModel {
     return true;
   }
 
-  /** An order of ours got its id after its listing arrived: flag it in the sides that hold it. */
-  remarkMine(gameID: string, orderID: string, now: number): GameState | null {
+  /** An order of ours got its id after its listing arrived: flag it in the sides that hold it. Whether any did. */
+  remarkMine(gameID: string, orderID: string, now: number): boolean {
     const e = this.#games.get(gameID);
-    if (!e) return null;
+    if (!e) return false;
     let changed = false;
     for (const [key, book] of e.books) {
       for (const idx of [0, 1] as const) {
@@ -243,20 +253,20 @@ export class MarketModel {
         e.books.set(key, withSide(e.books.get(key)!, idx, { ...side, offers: side.offers.map((o) => (o.id === orderID ? { ...o, mine: true } : o)) }));
       }
     }
-    if (!changed) return null;
+    if (!changed) return false;
     e.head.updatedAt = now;
     e.snapshot = null;
-    return snapshotOf(e);
+    return true;
   }
 
-  /** The game left the board (ended, or closed by a gameUpdate). */
-  markEnded(gameID: string, now: number): GameState | null {
+  /** The game left the board (ended, or closed by a gameUpdate); false if unknown or already ended. */
+  markEnded(gameID: string, now: number): boolean {
     const e = this.#games.get(gameID);
-    if (!e || e.head.ended) return null;
+    if (!e || e.head.ended) return false;
     e.head.ended = true;
     e.head.updatedAt = now;
     e.snapshot = null;
-    return snapshotOf(e);
+    return true;
   }
 
   /** Drop a game and its activity meter: it no longer exists for the model (a later update may list it again). */

@@ -29,6 +29,13 @@ export function pnlAtScore(positions: readonly Position[], score: Score): number
 }
 
 /**
+ * A lower bound must clear a limit by this much before it stands in for the exact figure:
+ * the bound and the exact worst case are sums of the same terms in another order, so they
+ * may differ in the last bits, never by this much.
+ */
+export const BOUND_MARGIN = 1e-6;
+
+/**
  * The most one position can lose at any score (≤ 0). The worst case of a set is never
  * below the sum of its parts' worst cases (a minimum of sums is at least the sum of
  * minimums), so `worstCaseLiability(rest) + worstLoss(p)` bounds adding `p` from below:

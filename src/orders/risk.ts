@@ -1,6 +1,6 @@
 import type { OwnBook } from '../book/own-book.ts';
 import type { TradingMode } from '../book/types.ts';
-import { worstCaseLiability, worstLoss } from '../money/liability.ts';
+import { BOUND_MARGIN, worstCaseLiability, worstLoss } from '../money/liability.ts';
 import type { Position } from '../money/position.ts';
 import type { Selection } from '../markets/types.ts';
 
@@ -23,13 +23,6 @@ export interface Candidate {
 }
 
 export type RiskVerdict = { readonly ok: true } | { readonly ok: false; readonly rule: 'halted' | 'reducing' | 'max-order-size' | 'max-orders-per-game' | 'game-liability' | 'total-liability'; readonly detail: string };
-
-/**
- * A lower bound must clear a limit by this much before it stands in for the exact figure:
- * the bound and the exact worst case are sums of the same terms in another order, so they
- * may differ in the last bits, never by this much.
- */
-const BOUND_MARGIN = 1e-6;
 
 /** A game's projected worst case with this cycle's approvals: exact, or a lower bound of it. */
 interface GameAfter {

@@ -17,10 +17,5 @@ export const ENDED_GAME_SWEEP_MS = 60_000;
  * keeps every game it ever saw, books and all, and a long run grows without bound.
  */
 export function forgettableGames(market: MarketModel, own: OwnBook, now: number): string[] {
-  const out: string[] = [];
-  for (const g of market.games()) {
-    if (!g.ended || now - g.updatedAt < ENDED_GAME_RETENTION_MS) continue;
-    if (!own.holdsOpen(g.id)) out.push(g.id);
-  }
-  return out;
+  return [...market.endedBefore(now - ENDED_GAME_RETENTION_MS)].filter((id) => !own.holdsOpen(id));
 }

@@ -88,6 +88,13 @@ export interface RuntimeStatus {
   readonly orders: OrderManager['stats'];
 }
 
+/** A strategy and a game whose evaluation is due or pending, under `${strategyIndex}|${gameID}`. */
+interface DirtyPair {
+  readonly key: string;
+  readonly strategy: StrategyInstance;
+  readonly gameID: string;
+}
+
 /**
  * The bot: one event loop through which every change passes, in order — price-feed
  * events into the market model, user-feed events and gateway answers into our own book,
@@ -96,12 +103,6 @@ export interface RuntimeStatus {
  * loop writes. The same loop runs live, on paper and in a backtest: only the exchange
  * behind `exchange` and the clock differ.
  */
-interface DirtyPair {
-  readonly key: string;
-  readonly strategy: StrategyInstance;
-  readonly gameID: string;
-}
-
 export class Runtime {
   readonly market: MarketModel;
   readonly own: OwnBook;
@@ -566,7 +567,7 @@ export class Runtime {
     return {
       mode: this.#mode,
       haltReasons: [...this.#halts],
-      games: [...this.market.games()].length,
+      games: this.market.size,
       quotedGames: new Set([...this.#quoted].map((k) => k.slice(k.indexOf('|') + 1))).size,
       openOrders: this.orders.liveCount(),
       fills,

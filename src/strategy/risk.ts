@@ -1,4 +1,4 @@
-import { worstCaseLiability, worstLoss } from '../money/liability.ts';
+import { BOUND_MARGIN, worstCaseLiability, worstLoss } from '../money/liability.ts';
 import type { Position } from '../money/position.ts';
 import type { StrategyView } from '../book/types.ts';
 import type { QuoteIntent } from './types.ts';
@@ -8,9 +8,6 @@ import type { QuoteIntent } from './types.ts';
  * (≤ 0, over every final score); a lower bound only skips computing it where it cannot
  * change the verdict.
  */
-
-/** Summation noise between the bound and the exact figure is far below this; a verdict this close is left to the exact figure. */
-const BOUND_MARGIN = 1e-6;
 
 /**
  * An intent as a position at its full size. Resting (`contingent`) counts it only at the

@@ -79,7 +79,8 @@ describe('MarketModel', () => {
     const m = new MarketModel((id) => mine.has(id));
     m.applySnapshot(snapshot(), 1);
     mine.add('1');
-    const g = m.remarkMine(G, '1', 2)!;
+    expect(m.remarkMine(G, '1', 2)).toBe(true);
+    const g = m.game(G)!;
     expect(g.books.get('moneyline')!.sides[0].offers.find((x) => x.id === '1')!.mine).toBe(true);
   });
 });

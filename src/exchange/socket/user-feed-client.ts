@@ -4,7 +4,8 @@ import type { Dispatcher } from 'undici';
 import { z } from 'zod';
 import type { TokenSource } from '../auth/token-source.ts';
 import { UserFeedMessage } from '../schemas/user-feed.ts';
-import { frameForLog, valueForLog } from './frame-log.ts';
+import { jsonText } from '../../shared/json-text.ts';
+import { frameForLog } from './frame-log.ts';
 import { ManagedSocket, type SocketState, type SocketTuning } from './managed-socket.ts';
 import { MessageCursor, parseMessageId, type MessageId } from './message-id.ts';
 import { classifyMessage, type MessageSource, type UserFeedEvent, type UserFeedGapWarning } from './user-feed-events.ts';
@@ -234,12 +235,12 @@ export class UserFeedClient<R = unknown> {
         .slice(0, 3)
         .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
         .join('; ');
-      this.#malformed(reason, text ?? valueForLog(value), source);
+      this.#malformed(reason, text ?? jsonText(value), source);
       return null;
     }
     const id = parseMessageId(parsed.data.messageID);
     if (!id) {
-      this.#malformed('messageID out of range', text ?? valueForLog(value), source);
+      this.#malformed('messageID out of range', text ?? jsonText(value), source);
       return null;
     }
     return { message: parsed.data, id };
