@@ -15,7 +15,11 @@ try {
   const config = await parseConfigText(job.configText, job.configPath, { resolveStrategy: defaultStrategyResolver(strategies) });
   const tape = deserialize(readFileSync(job.tapePath)) as Tape;
   const started = performance.now();
-  const result = await runBacktest({ config, tape, logger: silentLogger(), ...(job.seed !== undefined ? { settings: { seed: job.seed } } : {}) });
+  const settings = {
+    ...(job.seed !== undefined ? { seed: job.seed } : {}),
+    ...(job.fillModel !== undefined ? { fillModel: { kind: job.fillModel, power: config.backtest.fillModel.power } } : {}),
+  };
+  const result = await runBacktest({ config, tape, logger: silentLogger(), settings });
   parentPort!.postMessage({ result, error: null, replayMs: performance.now() - started });
 } catch (err) {
   parentPort!.postMessage({ result: null, error: (err as Error).message, replayMs: 0 });

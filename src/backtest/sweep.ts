@@ -8,6 +8,7 @@ import { parse, stringify } from 'yaml';
 import { BacktestConfigError } from './errors.ts';
 import type { BacktestResult } from './run.ts';
 import type { Tape } from './tape.ts';
+import type { FillModelKind } from './venue/queue-model.ts';
 
 /** One `--sweep key=v1,v2,…`: a config path and the values it takes. */
 export interface SweepAxis {
@@ -73,11 +74,28 @@ export function applyVariant(configText: string, variant: Variant): string {
   return stringify(doc);
 }
 
-export interface SweepJob {
+/** One variant and the config text it runs with. */
+export interface SweepRun {
+  readonly variant: Variant;
+  readonly configText: string;
+}
+
+/** Each variant applied to the config text; a bad path fails here, before anything runs. */
+export function sweepRuns(configText: string, variants: readonly Variant[]): SweepRun[] {
+  return variants.map((variant) => ({ variant, configText: applyVariant(configText, variant) }));
+}
+
+/** Overrides of every variant's backtest section, as the CLI flags give them. */
+export interface SweepOverrides {
+  readonly seed?: number;
+  /** The kind only: each variant keeps its own `power`. */
+  readonly fillModel?: FillModelKind;
+}
+
+export interface SweepJob extends SweepOverrides {
   readonly configText: string;
   readonly configPath: string;
   readonly tapePath: string;
-  readonly seed?: number;
 }
 
 export interface SweepOutcome {
@@ -91,24 +109,24 @@ export interface SweepOutcome {
  * Run the variants on worker threads, one per core, every worker replaying the same
  * pre-parsed tape (serialised once). Outcomes come back in variant order.
  */
-export async function runSweep(tape: Tape, configText: string, configPath: string, variants: readonly Variant[], options: { seed?: number; workers?: number; onDone?: (done: number, total: number) => void } = {}): Promise<SweepOutcome[]> {
+export async function runSweep(tape: Tape, runs: readonly SweepRun[], configPath: string, options: SweepOverrides & { workers?: number; onDone?: (done: number, total: number) => void } = {}): Promise<SweepOutcome[]> {
   const tapePath = join(tmpdir(), `linesmith-tape-${randomUUID()}.bin`);
   await writeFile(tapePath, serialize(tape));
-  const out = new Array<SweepOutcome>(variants.length);
+  const out = new Array<SweepOutcome>(runs.length);
   let next = 0;
   let done = 0;
-  const workers = Math.max(1, Math.min(options.workers ?? availableParallelism(), variants.length));
+  const workers = Math.max(1, Math.min(options.workers ?? availableParallelism(), runs.length));
   const runOne = (i: number) =>
     new Promise<void>((resolve) => {
-      const variant = variants[i]!;
-      const job: SweepJob = { configText: applyVariant(configText, variant), configPath, tapePath, ...(options.seed !== undefined ? { seed: options.seed } : {}) };
+      const { variant, configText } = runs[i]!;
+      const job: SweepJob = { configText, configPath, tapePath, ...(options.seed !== undefined ? { seed: options.seed } : {}), ...(options.fillModel !== undefined ? { fillModel: options.fillModel } : {}) };
       const w = new Worker(new URL('./sweep-worker.mjs', import.meta.url), { workerData: job });
       let settled = false;
       const finish = (o: Omit<SweepOutcome, 'variant'>) => {
         if (settled) return;
         settled = true;
         out[i] = { variant, ...o };
-        options.onDone?.(++done, variants.length);
+        options.onDone?.(++done, runs.length);
         resolve();
       };
       w.once('message', (m: { result: BacktestResult | null; error: string | null; replayMs: number }) => finish(m));
@@ -116,7 +134,7 @@ export async function runSweep(tape: Tape, configText: string, configPath: strin
       w.once('exit', (code) => finish({ result: null, error: `worker exited with code ${code}`, replayMs: 0 }));
     });
   const lane = async () => {
-    for (let i = next++; i < variants.length; i = next++) await runOne(i);
+    for (let i = next++; i < runs.length; i = next++) await runOne(i);
   };
   try {
     await Promise.all(Array.from({ length: workers }, lane));

@@ -6,7 +6,7 @@ import { renderSweepHtml } from '../backtest/report/html.ts';
 import type { BacktestReport } from '../backtest/report/types.ts';
 import { writeReport } from '../backtest/report/write.ts';
 import { runBacktest } from '../backtest/run.ts';
-import { parseSweepAxis, runSweep, sweepGrid } from '../backtest/sweep.ts';
+import { parseSweepAxis, runSweep, sweepGrid, sweepRuns, type SweepRun } from '../backtest/sweep.ts';
 import { loadTape } from '../backtest/tape.ts';
 import { FILL_MODEL_KINDS, type FillModelKind } from '../backtest/venue/queue-model.ts';
 import { createRunLogger } from '../config/logging.ts';
@@ -83,6 +83,15 @@ async function backtest(o: BacktestOptions): Promise<void> {
     ...(seed !== undefined ? { seed } : {}),
     ...(o.fillModel !== undefined ? { fillModel: { kind: o.fillModel as FillModelKind, power: config.backtest.fillModel.power } } : {}),
   };
+  let runs: SweepRun[] = [];
+  if (axes.length > 0) {
+    try {
+      runs = sweepRuns(await readFile(config.source, 'utf8'), sweepGrid(axes));
+    } catch (err) {
+      if (err instanceof BacktestConfigError) return usage(err.message);
+      throw err;
+    }
+  }
   // The replay's own log: quiet unless asked, since a recording of hours logs every rejection.
   const logger = createRunLogger({ ...config.logging, level: (o.logLevel ?? 'error') as LogLevel });
   const tty = o.progress && process.stderr.isTTY === true;
@@ -102,20 +111,15 @@ async function backtest(o: BacktestOptions): Promise<void> {
   const loadMs = performance.now() - loadStarted;
   process.stdout.write(`loaded ${tape.items.length.toLocaleString('en-US')} events from ${tape.files.length} file(s) in ${(loadMs / 1000).toFixed(2)} s (${tape.problems.length} line(s) skipped)\n`);
 
-  if (axes.length > 0) {
-    const configText = await readFile(config.source, 'utf8');
-    const variants = sweepGrid(axes);
-    process.stdout.write(`sweep: ${variants.length} variant(s) on worker threads\n`);
+  if (runs.length > 0) {
+    process.stdout.write(`sweep: ${runs.length} variant(s) on worker threads\n`);
     const progress = progressLine(tty);
-    let outcomes;
-    try {
-      outcomes = await runSweep(tape, configText, config.source, variants, { ...(seed !== undefined ? { seed } : {}), ...(workers !== undefined ? { workers } : {}), onDone: progress });
-    } catch (err) {
-      progress.end();
-      if (err instanceof BacktestConfigError) return usage(err.message);
-      throw err;
-    }
-    progress.end();
+    const outcomes = await runSweep(tape, runs, config.source, {
+      ...(seed !== undefined ? { seed } : {}),
+      ...(o.fillModel !== undefined ? { fillModel: o.fillModel as FillModelKind } : {}),
+      ...(workers !== undefined ? { workers } : {}),
+      onDone: progress,
+    }).finally(() => progress.end());
     const rows = [];
     const table = [['variant', 'total P&L', 'settled', 'marked', 'fills', 'fill ratio', 'mark-out 60s', 'max drawdown', 'max liability', 'replay ev/s']];
     for (const [i, out] of outcomes.entries()) {

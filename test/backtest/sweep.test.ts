@@ -4,7 +4,7 @@ import { parse } from 'yaml';
 import { BacktestConfigError } from '../../src/backtest/errors.ts';
 import { reportJson } from '../../src/backtest/report/write.ts';
 import { runBacktest } from '../../src/backtest/run.ts';
-import { applyVariant, parseSweepAxis, runSweep, sweepGrid } from '../../src/backtest/sweep.ts';
+import { applyVariant, parseSweepAxis, runSweep, sweepGrid, sweepRuns } from '../../src/backtest/sweep.ts';
 import { loadTape } from '../../src/backtest/tape.ts';
 import { parseConfigText } from '../../src/config/load.ts';
 import { defaultStrategyResolver } from '../../src/config/strategy-resolver.ts';
@@ -41,11 +41,20 @@ describe('sweep on worker threads', () => {
     const tape = await loadTape(['backtest/data/paper-seed11-drops']);
     const text = readFileSync(CONFIG, 'utf8');
     const variants = sweepGrid([parseSweepAxis('backtest.fillModel=conservative,risk-averse')]);
-    const out = await runSweep(tape, text, CONFIG, variants, { workers: 2 });
+    const out = await runSweep(tape, sweepRuns(text, variants), CONFIG, { workers: 2 });
     expect(out.map((o) => o.error)).toEqual([null, null]);
     const config = await parseConfigText(applyVariant(text, variants[1]!), CONFIG, { resolveStrategy: defaultStrategyResolver(strategies) });
     const local = await runBacktest({ config, tape, logger: silentLogger() });
     expect(reportJson(out[1]!.result!)).toBe(reportJson(local));
     expect(out[0]!.result!.report.run.fillModel).toEqual({ kind: 'conservative', power: 2 });
+  }, 60_000);
+
+  it('applies the CLI overrides (seed, fill model) to every variant', async () => {
+    const tape = await loadTape(['backtest/data/paper-seed11-drops']);
+    const runs = sweepRuns(readFileSync(CONFIG, 'utf8'), sweepGrid([parseSweepAxis('backtest.power=3')]));
+    const [out] = await runSweep(tape, runs, CONFIG, { seed: 5, fillModel: 'probabilistic', workers: 1 });
+    expect(out!.error).toBeNull();
+    expect(out!.result!.report.run.seed).toBe(5);
+    expect(out!.result!.report.run.fillModel).toEqual({ kind: 'probabilistic', power: 3 });
   }, 60_000);
 });
