@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
 import fc from 'fast-check';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FileTokenStore } from '../../src/exchange/auth/token-store.ts';
 import { ExchangeClient } from '../../src/exchange/client.ts';
 import { SchemaMismatchError } from '../../src/exchange/errors.ts';
@@ -116,9 +116,9 @@ describe('secrets stay out of logs and errors: the whole client', () => {
     // (Rotation over REST is covered by test/exchange/security.test.ts; moving the manual clock
     // 30 days with sockets open would replay a month of the simulator's ping timers.)
     await client.rest.getMe();
-    await new Promise((r) => setTimeout(r, 30));
-    const stored = (await readFile(store.path, 'utf8')).trim();
-    expect(stored).toBe(await client.rest.session.token());
+    // The save of the rotated token is not awaited by the request: wait for it to land.
+    const stored = await client.rest.session.token();
+    await vi.waitFor(async () => expect((await readFile(store.path, 'utf8')).trim()).toBe(stored), { timeout: 5_000, interval: 10 });
     await client.close();
     cleanups.pop();
 

@@ -1,7 +1,7 @@
 import { chmod, mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AuthSession } from '../../src/exchange/auth/session.ts';
 import { FileTokenStore } from '../../src/exchange/auth/token-store.ts';
 import { CredentialsError } from '../../src/exchange/errors.ts';
@@ -80,9 +80,7 @@ describe('FileTokenStore: mode 0600', () => {
       expect(c.session.stats.logins).toBe(2);
       // The save is not awaited by the request that rotated the token: wait for it to land.
       const want = await c.session.token();
-      const read = () => readFile(store.path, 'utf8').then((x) => x.trim(), () => null);
-      for (let i = 0; i < 500 && (await read()) !== want; i++) await new Promise((r) => setTimeout(r, 10));
-      expect(await read()).toBe(want);
+      await vi.waitFor(async () => expect((await readFile(store.path, 'utf8')).trim()).toBe(want), { timeout: 5_000, interval: 10 });
       expect(await mode(store.path)).toBe(0o600);
     } finally {
       await c.close();
@@ -109,8 +107,8 @@ describe('FileTokenStore: a damaged file', () => {
     expect(session.stats.logins).toBe(1);
     expect(lines.join('')).toMatch(/token store unreadable/);
     expect(lines.join('')).not.toContain(content.trim());
-    await new Promise((r) => setTimeout(r, 30));
-    expect((await readFile(store.path, 'utf8')).trim()).toBe(TOKEN);
+    // The save is not awaited by the login: wait for it to land rather than for a fixed time.
+    await vi.waitFor(async () => expect((await readFile(store.path, 'utf8')).trim()).toBe(TOKEN), { timeout: 5_000, interval: 10 });
     expect(await mode(store.path)).toBe(0o600);
   });
 
