@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { runJsonChild } from './child.ts';
 import { basename, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { strategies } from '../strategies/index.ts';
@@ -68,15 +68,10 @@ export async function runBacktestBench(options: { runs?: number; recording?: str
  * the parse faster.
  */
 export async function runBacktestBenchInChild(): Promise<BacktestBenchResult> {
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
-  const code = await new Promise<number | null>((done) => child.on('close', done));
-  if (code !== 0) throw new Error(`backtest benchmark exited with ${code}`);
-  return JSON.parse(out) as BacktestBenchResult;
+  return runJsonChild<BacktestBenchResult>('backtest', fileURLToPath(import.meta.url));
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const result = await runBacktestBench();
-  console.log(JSON.stringify(result, null, 2));
+  console.log(JSON.stringify(result));
 }

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { runJsonChild } from './child.ts';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -172,14 +172,9 @@ export async function runMemoryBench(o: MemoryBenchOptions = {}): Promise<Memory
 
 /** The memory run in a fresh process (this file as a script), so nothing measured before it counts; its progress goes to stderr. */
 export async function runMemoryBenchInChild(o: MemoryRunOptions): Promise<MemoryBenchResult> {
-  const args = ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), '--json', '--hours', String(o.hours), '--games', String(o.games), '--mode', o.mode, '--sample', String(o.sampleMinutes)];
+  const args = ['--json', '--hours', String(o.hours), '--games', String(o.games), '--mode', o.mode, '--sample', String(o.sampleMinutes)];
   if (o.warmupHours !== undefined) args.push('--warmup', String(o.warmupHours));
-  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
-  let stdout = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  const code = await new Promise<number | null>((done) => child.once('close', done));
-  if (code !== 0) throw new Error(`memory benchmark exited with ${code ?? 'a signal'}`);
-  return JSON.parse(stdout.trim().split('\n').pop() ?? '') as MemoryBenchResult;
+  return runJsonChild<MemoryBenchResult>('memory', fileURLToPath(import.meta.url), args, ['--expose-gc']);
 }
 
 interface MemoryRunOptions {
