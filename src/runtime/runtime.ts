@@ -552,27 +552,19 @@ export class Runtime {
   }
 
   status(): RuntimeStatus {
-    let fills = 0;
-    let maker = 0;
-    let taker = 0;
+    // Fills since start, games the model has forgotten included (as the fills metric counts them).
+    const totals = this.own.fillTotals();
     let worst = 0;
-    for (const g of this.own.gameIds()) {
-      for (const f of this.own.fills(g)) {
-        fills++;
-        if (f.origin === 'offer') maker += f.amount;
-        else taker += f.amount;
-      }
-      worst += this.own.projectedLiability(g);
-    }
+    for (const g of this.own.gameIds()) worst += this.own.projectedLiability(g);
     return {
       mode: this.#mode,
       haltReasons: [...this.#halts],
       games: this.market.size,
       quotedGames: new Set([...this.#quoted].map((k) => k.slice(k.indexOf('|') + 1))).size,
       openOrders: this.orders.liveCount(),
-      fills,
-      makerVolume: maker,
-      takerVolume: taker,
+      fills: totals.maker + totals.taker,
+      makerVolume: totals.makerVolume,
+      takerVolume: totals.takerVolume,
       worstCase: worst,
       realizedPnl: this.#realized,
       commissionPaid: this.#commissionPaid,
