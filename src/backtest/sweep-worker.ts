@@ -6,21 +6,31 @@ import { parseConfigText } from '../config/load.ts';
 import { defaultStrategyResolver } from '../config/strategy-resolver.ts';
 import { silentLogger } from '../shared/logger.ts';
 import { runBacktest } from './run.ts';
-import type { SweepJob } from './sweep.ts';
+import type { SweepAnswer, SweepJob, SweepWorkerData } from './sweep.ts';
 import type { Tape } from './tape.ts';
 
-// One sweep variant: the same tape, its own config. Time is measured only to report speed.
-const job = workerData as SweepJob;
-try {
-  const config = await parseConfigText(job.configText, job.configPath, { resolveStrategy: defaultStrategyResolver(strategies) });
-  const tape = deserialize(readFileSync(job.tapePath)) as Tape;
-  const started = performance.now();
-  const settings = {
-    ...(job.seed !== undefined ? { seed: job.seed } : {}),
-    ...(job.fillModel !== undefined ? { fillModel: { kind: job.fillModel, power: config.backtest.fillModel.power } } : {}),
-  };
-  const result = await runBacktest({ config, tape, logger: silentLogger(), settings });
-  parentPort!.postMessage({ result, error: null, replayMs: performance.now() - started });
-} catch (err) {
-  parentPort!.postMessage({ result: null, error: (err as Error).message, replayMs: 0 });
+// A lane's worker: the tape is read once, then each job is one variant with its own config.
+// Time is measured only to report speed.
+const data = workerData as SweepWorkerData;
+const tape = deserialize(readFileSync(data.tapePath)) as Tape;
+const resolveStrategy = defaultStrategyResolver(strategies);
+
+async function runJob(job: SweepJob): Promise<SweepAnswer> {
+  try {
+    const config = await parseConfigText(job.configText, job.configPath, { resolveStrategy });
+    const started = performance.now();
+    const settings = {
+      ...(job.seed !== undefined ? { seed: job.seed } : {}),
+      ...(job.fillModel !== undefined ? { fillModel: { kind: job.fillModel, power: config.backtest.fillModel.power } } : {}),
+    };
+    const result = await runBacktest({ config, tape, logger: silentLogger(), settings });
+    return { index: job.index, result, error: null, replayMs: performance.now() - started };
+  } catch (err) {
+    return { index: job.index, result: null, error: (err as Error).message, replayMs: 0 };
+  }
 }
+
+// Jobs come one at a time (the lane waits for each answer), so they never overlap.
+parentPort!.on('message', (job: SweepJob) => {
+  void runJob(job).then((answer) => parentPort!.postMessage(answer));
+});

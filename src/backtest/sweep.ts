@@ -92,10 +92,24 @@ export interface SweepOverrides {
   readonly fillModel?: FillModelKind;
 }
 
+/** What a sweep worker is started with: the tape, deserialised once per worker. */
+export interface SweepWorkerData {
+  readonly tapePath: string;
+}
+
+/** One variant for a worker to run; a worker runs one after another. */
 export interface SweepJob extends SweepOverrides {
+  readonly index: number;
   readonly configText: string;
   readonly configPath: string;
-  readonly tapePath: string;
+}
+
+/** A worker's answer to one job. */
+export interface SweepAnswer {
+  readonly index: number;
+  readonly result: BacktestResult | null;
+  readonly error: string | null;
+  readonly replayMs: number;
 }
 
 export interface SweepOutcome {
@@ -107,7 +121,11 @@ export interface SweepOutcome {
 
 /**
  * Run the variants on worker threads, one per core, every worker replaying the same
- * pre-parsed tape (serialised once). Outcomes come back in variant order.
+ * pre-parsed tape (serialised once). A worker stays up for the variants of its lane: it
+ * reads the tape once, and its later variants run on code the JIT has already warmed up
+ * (a cold replay takes about twice as long as a warm one). A worker that dies fails only
+ * the variant it was running; its lane goes on with a fresh one. Outcomes come back in
+ * variant order.
  */
 export async function runSweep(tape: Tape, runs: readonly SweepRun[], configPath: string, options: SweepOverrides & { workers?: number; onDone?: (done: number, total: number) => void } = {}): Promise<SweepOutcome[]> {
   const tapePath = join(tmpdir(), `linesmith-tape-${randomUUID()}.bin`);
@@ -115,31 +133,73 @@ export async function runSweep(tape: Tape, runs: readonly SweepRun[], configPath
   const out = new Array<SweepOutcome>(runs.length);
   let next = 0;
   let done = 0;
-  const workers = Math.max(1, Math.min(options.workers ?? availableParallelism(), runs.length));
-  const runOne = (i: number) =>
-    new Promise<void>((resolve) => {
-      const { variant, configText } = runs[i]!;
-      const job: SweepJob = { configText, configPath, tapePath, ...(options.seed !== undefined ? { seed: options.seed } : {}), ...(options.fillModel !== undefined ? { fillModel: options.fillModel } : {}) };
-      const w = new Worker(new URL('./sweep-worker.mjs', import.meta.url), { workerData: job });
-      let settled = false;
-      const finish = (o: Omit<SweepOutcome, 'variant'>) => {
-        if (settled) return;
-        settled = true;
-        out[i] = { variant, ...o };
-        options.onDone?.(++done, runs.length);
-        resolve();
-      };
-      w.once('message', (m: { result: BacktestResult | null; error: string | null; replayMs: number }) => finish(m));
-      w.once('error', (err) => finish({ result: null, error: err.message, replayMs: 0 }));
-      w.once('exit', (code) => finish({ result: null, error: `worker exited with code ${code}`, replayMs: 0 }));
-    });
+  const lanes = Math.max(1, Math.min(options.workers ?? availableParallelism(), runs.length));
+  const overrides: SweepOverrides = { ...(options.seed !== undefined ? { seed: options.seed } : {}), ...(options.fillModel !== undefined ? { fillModel: options.fillModel } : {}) };
+  const finish = (i: number, o: Omit<SweepOutcome, 'variant'>) => {
+    out[i] = { variant: runs[i]!.variant, ...o };
+    options.onDone?.(++done, runs.length);
+  };
   const lane = async () => {
-    for (let i = next++; i < runs.length; i = next++) await runOne(i);
+    let worker: SweepLaneWorker | null = null;
+    try {
+      for (let i = next++; i < runs.length; i = next++) {
+        worker ??= new SweepLaneWorker({ tapePath });
+        const answer = await worker.run({ index: i, configText: runs[i]!.configText, configPath, ...overrides });
+        finish(i, answer);
+        if (worker.dead) worker = null;
+      }
+    } finally {
+      await worker?.close();
+    }
   };
   try {
-    await Promise.all(Array.from({ length: workers }, lane));
+    await Promise.all(Array.from({ length: lanes }, lane));
   } finally {
     await rm(tapePath, { force: true });
   }
   return out;
+}
+
+/** One worker thread of a lane: runs the jobs it is given one at a time. */
+class SweepLaneWorker {
+  readonly #worker: Worker;
+  #pending: { index: number; resolve: (a: Omit<SweepAnswer, 'index'>) => void } | null = null;
+  #dead: string | null = null;
+
+  constructor(data: SweepWorkerData) {
+    this.#worker = new Worker(new URL('./sweep-worker.mjs', import.meta.url), { workerData: data });
+    this.#worker.on('message', (m: SweepAnswer) => {
+      const p = this.#pending;
+      if (!p || m.index !== p.index) return;
+      this.#pending = null;
+      p.resolve({ result: m.result, error: m.error, replayMs: m.replayMs });
+    });
+    this.#worker.on('error', (err) => this.#die(err.message));
+    this.#worker.on('exit', (code) => this.#die(`worker exited with code ${code}`));
+  }
+
+  /** Whether the worker is gone (it crashed or exited); its lane needs a new one. */
+  get dead(): boolean {
+    return this.#dead !== null;
+  }
+
+  run(job: SweepJob): Promise<Omit<SweepAnswer, 'index'>> {
+    if (this.#dead !== null) return Promise.resolve({ result: null, error: this.#dead, replayMs: 0 });
+    return new Promise((resolve) => {
+      this.#pending = { index: job.index, resolve };
+      this.#worker.postMessage(job);
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.#dead === null) await this.#worker.terminate();
+  }
+
+  #die(reason: string): void {
+    if (this.#dead !== null) return;
+    this.#dead = reason;
+    const p = this.#pending;
+    this.#pending = null;
+    p?.resolve({ result: null, error: reason, replayMs: 0 });
+  }
 }
