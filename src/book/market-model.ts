@@ -216,8 +216,7 @@ export class MarketModel {
       this.stats.staleUpdates++;
       return null;
     }
-    const offers: ListedOffer[] = new Array(u.sideOrders.length);
-    for (let i = 0; i < offers.length; i++) offers[i] = this.#offer(u.sideOrders[i]!);
+    const offers = this.#offers(u.sideOrders, prev?.offers);
     const next: BookSide = { taker: r.taker, offers: sortBest(offers), epoch: u.epoch };
     e.books.set(r.key, withSide(book ?? emptyBook(r.taker), r.idx, next));
     const h = e.head;
@@ -275,6 +274,34 @@ export class MarketModel {
     return this.#games.delete(gameID);
   }
 
+  /**
+   * The side's new list. An update usually changes one offer of a few: the others are the
+   * previous side's objects (immutable, so safe to share), found by walking both lists in
+   * step, which saves most of the allocation of a busy feed.
+   */
+  #offers(orders: readonly BookOrder[], prev: readonly ListedOffer[] | undefined): ListedOffer[] {
+    const out: ListedOffer[] = new Array(orders.length);
+    let j = 0;
+    for (let i = 0; i < orders.length; i++) {
+      const o = orders[i]!;
+      const mine = this.#isMine(o.id);
+      if (prev !== undefined) {
+        if (j < prev.length && sameOffer(prev[j]!, o, mine)) {
+          out[i] = prev[j++]!;
+          continue;
+        }
+        // One offer gone from before this one.
+        if (j + 1 < prev.length && sameOffer(prev[j + 1]!, o, mine)) {
+          out[i] = prev[j + 1]!;
+          j += 2;
+          continue;
+        }
+      }
+      out[i] = { id: o.id, odds: o.odds, sumUntaken: o.sumUntaken, bet: o.bet, isPostArb: o.isPostArb === true, mine };
+    }
+    return out;
+  }
+
   #offer(o: BookOrder): ListedOffer {
     return { id: o.id, odds: o.odds, sumUntaken: o.sumUntaken, bet: o.bet, isPostArb: o.isPostArb === true, mine: this.#isMine(o.id) };
   }
@@ -311,7 +338,12 @@ function sameParticipants(a: Participants, b: Participants): boolean {
 }
 
 function withSide(book: MarketBook, idx: 0 | 1, side: BookSide): MarketBook {
-  return { ...book, sides: idx === 0 ? [side, book.sides[1]] : [book.sides[0], side] };
+  return { key: book.key, type: book.type, sides: idx === 0 ? [side, book.sides[1]] : [book.sides[0], side] };
+}
+
+/** Whether a listed offer already says everything the order says. */
+function sameOffer(l: ListedOffer, o: BookOrder, mine: boolean): boolean {
+  return l.id === o.id && l.odds === o.odds && l.sumUntaken === o.sumUntaken && l.bet === o.bet && l.isPostArb === (o.isPostArb === true) && l.mine === mine;
 }
 
 /** Best price for the taker first; the feed's order (time priority) kept among equals. */

@@ -83,4 +83,39 @@ describe('MarketModel', () => {
     const g = m.game(G)!;
     expect(g.books.get('moneyline')!.sides[0].offers.find((x) => x.id === '1')!.mine).toBe(true);
   });
+
+  it('keeps the objects of offers an update left as they were, and only those', () => {
+    const mine = new Set<string>();
+    const m = new MarketModel((id) => mine.has(id));
+    m.applySnapshot(snapshot(), 1);
+    const home = (epoch: number, orders: ReturnType<typeof o>[]): OrderUpdate => ({ epoch, gameID: G, sport: 'basketball', league: 'NBA', type: 'moneyline', participantID: H, sideOrders: orders }) as OrderUpdate;
+    const ho = (id: string, odds: number, extra: Record<string, unknown> = {}) => o(id, odds, { participantID: H, ...extra });
+    const side = () => m.side(G, 'moneyline', 0)!.offers;
+    m.applyOrderUpdate(home(1, [ho('a', 130), ho('b', 120), ho('c', 110), ho('d', 105)]), 2);
+    const [a, b, c, d] = side();
+    // b is gone, c shrank, e is new and d became ours: a is kept, the rest are fresh and right.
+    mine.add('d');
+    m.applyOrderUpdate(home(2, [ho('a', 130), ho('c', 110, { sumUntaken: 20 }), ho('e', 108), ho('d', 105)]), 3);
+    const now = side();
+    expect(now.map((x) => [x.id, x.sumUntaken, x.mine])).toEqual([
+      ['a', 50, false],
+      ['c', 20, false],
+      ['e', 50, false],
+      ['d', 50, true],
+    ]);
+    expect(now[0]).toBe(a);
+    expect(now[1]).not.toBe(c);
+    expect(now[3]).not.toBe(d);
+    expect(b!.id).toBe('b');
+    // Every field counts: odds, stake, original risk and postArb flag.
+    let epoch = 10;
+    for (const [field, value] of [['odds', 131], ['bet', 60], ['isPostArb', true]] as const) {
+      m.applyOrderUpdate(home(++epoch, [ho('a', 130)]), 4);
+      const before = side()[0];
+      m.applyOrderUpdate(home(++epoch, [ho('a', 130, { [field]: value })]), 4);
+      const after = side()[0]!;
+      expect(after).not.toBe(before);
+      expect(after[field]).toBe(value);
+    }
+  });
 });

@@ -52,6 +52,8 @@ export class RecordedMarket {
   readonly #consumed = new Map<string, number>();
   readonly #pending = new Map<string, PendingGame>();
   readonly #volume = new Map<string, number>();
+  /** Vanished orders waiting in any game: most events find none, and skip the walk over games. */
+  #vanishedWaiting = 0;
 
   game(id: string): GameState | undefined {
     return this.model.game(id);
@@ -138,6 +140,7 @@ export class RecordedMarket {
         cancelled ??= new Map();
         cancelled.set(rank, (cancelled.get(rank) ?? 0) + this.available(p));
       } else {
+        this.#vanishedWaiting++;
         pending.vanished.push({ bookKey, side, rank: oddsRank(p.odds), stake: this.available(p), volume: p.sumUntaken * (1 + payout(p.odds)) });
       }
     }
@@ -157,6 +160,7 @@ export class RecordedMarket {
     if (!p || p.t !== t) return [];
     let budget = Math.max(0, u.matchedVolume - prevVolume - p.explained);
     p.explained += budget;
+    this.#vanishedWaiting -= p.vanished.length;
     const vanished = p.vanished.splice(0).sort((a, b) => b.rank - a.rank);
     return this.#vanishedFlows(u.gameID, vanished, (v) => {
       // A little slack: the feed's volume and sizes are floats of different sums.
@@ -169,8 +173,10 @@ export class RecordedMarket {
   /** Time moved on: whatever disappeared and was not explained by volume was cancelled. */
   settle(t: number): SideFlows[] {
     const out: SideFlows[] = [];
+    if (this.#vanishedWaiting === 0) return out;
     for (const [gameID, p] of this.#pending) {
       if (p.t >= t || p.vanished.length === 0) continue;
+      this.#vanishedWaiting -= p.vanished.length;
       out.push(...this.#vanishedFlows(gameID, p.vanished.splice(0), () => 0));
     }
     return out;
