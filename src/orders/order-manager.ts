@@ -61,6 +61,7 @@ export interface OrderManagerOptions {
 }
 
 const errorText = (e: unknown) => (e instanceof LinesmithError ? `${e.code}: ${e.message}` : e instanceof Error ? e.message : String(e));
+const NOTHING_BLOCKED: ReadonlySet<string> = new Set();
 
 /**
  * Intents in, the fewest place and cancel calls out; every order tracked through an
@@ -134,8 +135,7 @@ export class OrderManager {
     let repriced = 0;
     for (const w of work) {
       const game = this.#o.market.game(w.gameID);
-      const blocked = new Set<string>();
-      for (const i of w.intents) if ((this.#cooldown.get(this.#coolKey(w.strategyId, w.gameID, i.key)) ?? -Infinity) > now) blocked.add(i.key);
+      const blocked = this.#blocked(w, now);
       const plan = planGame({ strategyId: w.strategyId, gameID: w.gameID, intents: w.intents, orders: this.#o.own.liveOrders(w.gameID, w.strategyId), blockedKeys: blocked });
       cancels.push(...plan.cancels);
       if (!this.#gateOpen || !game || game.ended) continue;
@@ -195,6 +195,16 @@ export class OrderManager {
     this.#sendCancels(cancels, 'intent changed');
     this.#sendPlaces(places);
     return { places: places.length, cancels: cancels.length, riskRejected, postArb, repriced };
+  }
+
+  /** The intents of a strategy's game that sit out a cooldown now; most cycles have none. */
+  #blocked(w: StrategyWork, now: number): ReadonlySet<string> {
+    if (this.#cooldown.size === 0) return NOTHING_BLOCKED;
+    let blocked: Set<string> | null = null;
+    for (const i of w.intents) {
+      if ((this.#cooldown.get(this.#coolKey(w.strategyId, w.gameID, i.key)) ?? -Infinity) > now) (blocked ??= new Set()).add(i.key);
+    }
+    return blocked ?? NOTHING_BLOCKED;
   }
 
   /** Cancel every resting order of ours (or of one game / strategy); orders with an answer in flight are left alone. */

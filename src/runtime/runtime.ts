@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { interval, type SchedulerLike, type Subscription } from 'rxjs';
-import { MarketModel } from '../book/market-model.ts';
+import { MarketModel, type GameIdentity } from '../book/market-model.ts';
 import { OwnBook } from '../book/own-book.ts';
 import type { OwnOrder, Refusal, StrategyView, TradingMode } from '../book/types.ts';
 import type { AccountSnapshot, ConnectionStates } from '../exchange/client.ts';
@@ -89,6 +89,9 @@ export interface RuntimeStatus {
 }
 
 /** A strategy and a game whose evaluation is due or pending, under `${strategyIndex}|${gameID}`. */
+/** The strictest of several modes wins. */
+const MODE_RANK: Readonly<Record<TradingMode, number>> = { active: 0, reducing: 1, halted: 2 };
+
 interface DirtyPair {
   readonly key: string;
   readonly strategy: StrategyInstance;
@@ -113,6 +116,7 @@ export class Runtime {
   #draining = false;
   /** Strategy–game pairs to evaluate, by `${strategyIndex}|${gameID}`. */
   readonly #dirty = new Map<string, DirtyPair>();
+  readonly #watchers = new WeakMap<GameIdentity, readonly DirtyPair[]>();
   /** When the pending wake-up for throttled evaluations fires (null: none pending). */
   #wakeAt: number | null = null;
   readonly #lastEval = new Map<string, number>();
@@ -183,9 +187,10 @@ export class Runtime {
 
   /** The mode a strategy trades in now: the strictest of the process's, the operator's and its own. */
   modeOf(strategyId: string): TradingMode {
-    const rank: Record<TradingMode, number> = { active: 0, reducing: 1, halted: 2 };
     let m: TradingMode = this.#mode;
-    for (const x of [this.#operatorMode, this.#strategyModes.get(strategyId) ?? 'active']) if (rank[x] > rank[m]) m = x;
+    if (MODE_RANK[this.#operatorMode] > MODE_RANK[m]) m = this.#operatorMode;
+    const own = this.#strategyModes.get(strategyId);
+    if (own !== undefined && MODE_RANK[own] > MODE_RANK[m]) m = own;
     return m;
   }
 
@@ -393,11 +398,23 @@ export class Runtime {
   #markDirty(gameID: string): void {
     const g = this.market.identity(gameID);
     if (!g) return;
+    for (const p of this.#pairsOf(g)) if (!this.#dirty.has(p.key)) this.#dirty.set(p.key, p);
+  }
+
+  /**
+   * The strategies that watch a game, as the pairs the dirty set holds: worked out once per
+   * identity (the model keeps the object while the game's identity holds) rather than on
+   * every price event, which would match interest lists and build keys each time.
+   */
+  #pairsOf(g: GameIdentity): readonly DirtyPair[] {
+    const known = this.#watchers.get(g);
+    if (known !== undefined) return known;
+    const pairs: DirtyPair[] = [];
     this.#o.strategies.forEach((s, i) => {
-      if (!wantsGame(s, g)) return;
-      const key = `${i}|${gameID}`;
-      if (!this.#dirty.has(key)) this.#dirty.set(key, { key, strategy: s, gameID });
+      if (wantsGame(s, g)) pairs.push({ key: `${i}|${g.id}`, strategy: s, gameID: g.id });
     });
+    this.#watchers.set(g, pairs);
+    return pairs;
   }
 
   #markAllDirty(): void {

@@ -7,6 +7,7 @@ import { oddsRank, payout } from '../../odds/american.ts';
 import type { LevelFlow } from './queue-model.ts';
 
 const EPS = 1e-9;
+const NO_FLOWS: readonly SideFlows[] = [];
 /** Up to this many offers, a side is searched by a scan rather than through a map. */
 const SCAN_MAX = 16;
 
@@ -171,9 +172,9 @@ export class RecordedMarket {
   }
 
   /** Time moved on: whatever disappeared and was not explained by volume was cancelled. */
-  settle(t: number): SideFlows[] {
+  settle(t: number): readonly SideFlows[] {
+    if (this.#vanishedWaiting === 0) return NO_FLOWS;
     const out: SideFlows[] = [];
-    if (this.#vanishedWaiting === 0) return out;
     for (const [gameID, p] of this.#pending) {
       if (p.t >= t || p.vanished.length === 0) continue;
       this.#vanishedWaiting -= p.vanished.length;
