@@ -89,6 +89,8 @@ export interface RuntimeStatus {
 }
 
 /** A strategy and a game whose evaluation is due or pending, under `${strategyIndex}|${gameID}`. */
+const NO_REFUSALS: readonly Refusal[] = [];
+
 /** The strictest of several modes wins. */
 const MODE_RANK: Readonly<Record<TradingMode, number>> = { active: 0, reducing: 1, halted: 2 };
 
@@ -440,7 +442,8 @@ export class Runtime {
       const game = this.market.game(gameID);
       if (!game) continue;
       let intents = mode === 'halted' ? [] : this.#quote(s, game.id, now, mode);
-      intents = applyLivePolicy(s.live, game, intents).filter((i) => wantsMarket(s, i.selection.type));
+      intents = applyLivePolicy(s.live, game, intents);
+      if (!intents.every((i) => wantsMarket(s, i.selection.type))) intents = intents.filter((i) => wantsMarket(s, i.selection.type));
       if (intents.length > 0) this.#quoted.add(k);
       else this.#quoted.delete(k);
       if (this.#o.onDecision) this.#decided(k, s.id, gameID, intents, now);
@@ -515,8 +518,8 @@ export class Runtime {
   }
 
   #refusalsOf(strategyId: string, gameID: string, now: number): readonly Refusal[] {
-    const list = this.#refusals.get(`${strategyId}|${gameID}`);
-    if (!list) return [];
+    const list = this.#refusals.size === 0 ? undefined : this.#refusals.get(`${strategyId}|${gameID}`);
+    if (!list) return NO_REFUSALS;
     while (list.length > 0 && list[0]!.at < now - REFUSAL_MEMORY_MS) list.shift();
     return [...list];
   }
