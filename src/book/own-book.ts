@@ -1,4 +1,5 @@
-import { worstCaseLiability, worstLoss } from '../money/liability.ts';
+import { worstCaseLiability, worstCaseLiabilityOfGroups, worstLoss } from '../money/liability.ts';
+import { PnlGroups, RecentRegions } from '../money/pnl-groups.ts';
 import type { Position } from '../money/position.ts';
 import type { OwnFill, OwnOrder, OwnOrderStatus } from './types.ts';
 
@@ -28,8 +29,11 @@ interface FillView {
 }
 
 interface GameOwn {
-  /** Client ids of the game's live orders (terminal ones leave at once). */
-  readonly live: Set<string>;
+  /**
+   * The game's live orders by client id, in the order they were added (terminal ones leave
+   * at once): the current record of each, so reading them needs no lookup in #orders.
+   */
+  readonly live: Map<string, OwnOrder>;
   readonly fills: OwnFill[];
   /**
    * Per strategy id: its fills, positions and matched worst case, kept until the next fill
@@ -47,6 +51,27 @@ interface GameOwn {
    */
   floor: number;
   floorRate: number;
+  /**
+   * The game's fills merged for the worst-case search, the first `matchedCount` of them
+   * with the commission rate `matchedRate`. Fills only append, so this extends; other sets
+   * start as copies of it and never add to it.
+   */
+  matched: PnlGroups | null;
+  matchedCount: number;
+  matchedRate: number;
+  /**
+   * What the projected worst case starts from: `matched` (unless settled) plus every live
+   * order where it loses, in `liveOrders` order, while `baseValid` (until any change
+   * `#touch` sees). Its storage is reused when it is made again.
+   */
+  base: PnlGroups | null;
+  baseValid: boolean;
+  /** The commission rate `base` was made with (#touch does not see the rate change). */
+  baseRate: number;
+  /** Sets searched on this game, whose regions a new set with the same selections reuses. */
+  readonly recent: RecentRegions;
+  /** Where `base` plus extras is worked out: reused by every such query, never kept. */
+  scratch: PnlGroups | null;
 }
 
 /** What of an order counts in the projected worst case: its remaining risk while it is live. */
@@ -114,14 +139,17 @@ export class OwnBook {
   /** Orders that may still rest or fill, optionally of one game and one strategy. */
   liveOrders(gameID?: string, strategyId?: string | null): OwnOrder[] {
     const out: OwnOrder[] = [];
-    const games = gameID === undefined ? this.#games.values() : [this.#games.get(gameID)].filter((g) => g !== undefined);
-    for (const g of games) {
-      for (const id of g.live) {
-        const o = this.#orders.get(id)!;
-        if (strategyId === undefined || o.strategyId === strategyId) out.push(o);
-      }
+    if (gameID === undefined) {
+      for (const g of this.#games.values()) this.#liveOf(g, strategyId, out);
+    } else {
+      const g = this.#games.get(gameID);
+      if (g !== undefined) this.#liveOf(g, strategyId, out);
     }
     return out;
+  }
+
+  #liveOf(g: GameOwn, strategyId: string | null | undefined, out: OwnOrder[]): void {
+    for (const o of g.live.values()) if (strategyId === undefined || o.strategyId === strategyId) out.push(o);
   }
 
   /** How many of the game's orders may still rest or fill. */
@@ -146,7 +174,7 @@ export class OwnBook {
     this.#byReference.set(order.userReference, order.clientId);
     if (order.orderID) this.#byOrderId.set(order.orderID, order.clientId);
     const g = this.#game(order.gameID);
-    if (isLive(order)) g.live.add(order.clientId);
+    if (isLive(order)) g.live.set(order.clientId, order);
     this.#touch(order.gameID);
     this.#deepenFloor(g, order, restingOf(order));
     this.#onTransition(order, null, reason);
@@ -164,15 +192,17 @@ export class OwnBook {
     const next: OwnOrder = { ...cur, ...patch, updatedAt: now };
     this.#orders.set(clientId, next);
     if (next.orderID && next.orderID !== cur.orderID) this.#byOrderId.set(next.orderID, clientId);
+    const g = this.#games.get(next.gameID);
     if (next.remaining !== cur.remaining || next.status !== cur.status) {
       this.#touch(next.gameID);
-      const g = this.#games.get(next.gameID);
       if (g) this.#deepenFloor(g, next, restingOf(next) - restingOf(cur));
     }
     if (isLive(cur) && !isLive(next)) {
-      this.#games.get(next.gameID)?.live.delete(clientId);
+      g?.live.delete(clientId);
       this.#terminal.push(clientId);
       if (this.#terminal.length > MAX_TERMINAL_KEPT) this.#prune();
+    } else if (g?.live.has(clientId)) {
+      g.live.set(clientId, next);
     }
     if (next.status !== cur.status) this.#onTransition(next, cur.status, reason);
     return next;
@@ -225,7 +255,11 @@ export class OwnBook {
   /** Worst-case loss over every score of `positions(gameID, strategyId)` (≤ 0; settled games included). */
   positionsLiability(gameID: string, strategyId?: string | null): number {
     const v = this.#view(gameID, strategyId);
-    v.liability ??= v.positions.length === 0 ? 0 : worstCaseLiability(v.positions);
+    if (v.liability === null) {
+      const g = strategyId === undefined ? this.#games.get(gameID) : undefined;
+      // The whole game's fills are `matched`, the same positions in the same order.
+      v.liability = v.positions.length === 0 ? 0 : g ? worstCaseLiabilityOfGroups(this.#matched(g), g.recent) : worstCaseLiability(v.positions);
+    }
     return v.liability;
   }
 
@@ -276,10 +310,7 @@ export class OwnBook {
     if (g.projected !== null) return g.projected;
     if (g.floorRate === this.#commissionRate()) return g.floor;
     let bound = this.matchedLiability(gameID);
-    for (const id of g.live) {
-      const o = this.#orders.get(id)!;
-      bound += worstLoss(contingentOf(o, restingOf(o)));
-    }
+    for (const o of g.live.values()) bound += worstLoss(contingentOf(o, restingOf(o)));
     return bound;
   }
 
@@ -290,6 +321,16 @@ export class OwnBook {
   }
 
   #computeProjected(gameID: string, extra: readonly Position[], excluding: ReadonlySet<string> | undefined): number {
+    const g = this.#games.get(gameID);
+    if (excluding === undefined || excluding.size === 0) {
+      if (g === undefined) return worstCaseLiability(extra);
+      const base = this.#base(g, gameID);
+      if (extra.length === 0) return worstCaseLiabilityOfGroups(base, g.recent);
+      const groups = (g.scratch ??= new PnlGroups());
+      groups.copyFrom(base);
+      groups.addAll(extra);
+      return worstCaseLiabilityOfGroups(groups, g.recent);
+    }
     const positions: Position[] = this.#settled.has(gameID) ? [] : this.positions(gameID).slice();
     for (const o of this.liveOrders(gameID)) {
       if (excluding?.has(o.clientId)) continue;
@@ -297,6 +338,41 @@ export class OwnBook {
     }
     positions.push(...extra);
     return worstCaseLiability(positions);
+  }
+
+  /** The game's fills merged, with the current commission rate. */
+  #matched(g: GameOwn): PnlGroups {
+    const rate = this.#commissionRate();
+    if (g.matched === null || g.matchedRate !== rate) {
+      g.matched = new PnlGroups();
+      g.matchedCount = 0;
+      g.matchedRate = rate;
+    }
+    const groups = g.matched;
+    for (; g.matchedCount < g.fills.length; g.matchedCount++) {
+      const f = g.fills[g.matchedCount]!;
+      // As #position makes it.
+      groups.addMoney(f.selection, f.amount, f.odds, f.origin === 'wager' && !f.isPostArb ? rate : 0, false);
+    }
+    return groups;
+  }
+
+  /** What `#computeProjected` adds its extras to: matched (unless settled), then each live order where it loses. */
+  #base(g: GameOwn, gameID: string): PnlGroups {
+    const rate = this.#commissionRate();
+    if (g.base !== null && g.baseValid && g.baseRate === rate) return g.base;
+    let groups: PnlGroups;
+    if (this.#settled.has(gameID)) {
+      groups = new PnlGroups();
+    } else {
+      groups = g.base ?? new PnlGroups();
+      groups.copyFrom(this.#matched(g));
+    }
+    for (const o of g.live.values()) if (o.remaining > DUST) groups.addMoney(o.selection, o.remaining, o.odds, 0, true);
+    g.base = groups;
+    g.baseValid = true;
+    g.baseRate = rate;
+    return groups;
   }
 
   /** Unsettled games with anything of ours on them. */
@@ -342,7 +418,7 @@ export class OwnBook {
 
   #game(id: string): GameOwn {
     let g = this.#games.get(id);
-    if (!g) this.#games.set(id, (g = { live: new Set(), fills: [], views: new Map(), projected: null, floor: 0, floorRate: this.#commissionRate() }));
+    if (!g) this.#games.set(id, (g = { live: new Map(), fills: [], views: new Map(), projected: null, floor: 0, floorRate: this.#commissionRate(), matched: null, matchedCount: 0, matchedRate: 0, base: null, baseValid: false, baseRate: 0, recent: new RecentRegions(), scratch: null }));
     return g;
   }
 
@@ -354,7 +430,9 @@ export class OwnBook {
   /** Something on the game changed: its cached projected worst case leaves the total. */
   #touch(gameID: string): void {
     const g = this.#games.get(gameID);
-    if (!g || g.projected === null) return;
+    if (!g) return;
+    g.baseValid = false;
+    if (g.projected === null) return;
     if (!this.#settled.has(gameID)) this.#projectedTotal -= g.projected;
     g.projected = null;
   }

@@ -1,4 +1,5 @@
-import { worstCaseLiability } from '../money/liability.ts';
+import { worstCaseLiability, worstCaseLiabilityOfGroups } from '../money/liability.ts';
+import { PnlGroups, RecentRegions } from '../money/pnl-groups.ts';
 import type { Position } from '../money/position.ts';
 import type { Selection } from '../markets/types.ts';
 import type { BetLedger } from './bet-ledger.ts';
@@ -18,6 +19,8 @@ export class GameExposure {
   readonly bets: number[] = [];
   /** Open orders in no particular order: each holds its slot, so removal is a swap. */
   readonly #resting: OrderState[] = [];
+  /** `#resting` oldest first, until an order rests or leaves (fills change only amounts). */
+  #bySeq: OrderState[] | null = null;
   /** Σ max loss over bets and resting orders; ≥ the exact worst-case loss. */
   bound = 0;
   /**
@@ -29,6 +32,19 @@ export class GameExposure {
   #exact: number | null = 0;
   /** Worst case over matched bets only, until a bet is added. */
   #matched: number | null = 0;
+  /**
+   * The first `#folded` bets, merged for the worst-case search. Bets never change and only
+   * ever append, so this extends instead of starting over; every exact figure starts from a
+   * copy of it and adds the resting orders after, the order `positions()` lists them in.
+   */
+  #betGroups: PnlGroups | null = null;
+  #folded = 0;
+  /**
+   * Where each exact figure is worked out (the bets, then the rest), reused, and the sets
+   * searched lately, whose regions the next one usually shares. Made on first use: most
+   * users' exposures are never asked for an exact figure.
+   */
+  #work: { readonly scratch: PnlGroups; readonly recent: RecentRegions } | null = null;
 
   constructor(readonly account: Account) {}
 
@@ -36,6 +52,7 @@ export class GameExposure {
     order.exposure = this;
     order.slot = this.#resting.length;
     this.#resting.push(order);
+    this.#bySeq = null;
   }
 
   removeResting(order: OrderState): void {
@@ -47,6 +64,7 @@ export class GameExposure {
     }
     order.exposure = null;
     order.slot = -1;
+    this.#bySeq = null;
   }
 
   /** Open orders, in no particular order. */
@@ -99,10 +117,38 @@ export class GameExposure {
     return out;
   }
 
+  /** The bets, merged. Other sets copy it and never add to it. */
+  #bets(): PnlGroups {
+    const groups = (this.#betGroups ??= new PnlGroups());
+    const ledger = this.account.ledger;
+    for (; this.#folded < this.bets.length; this.#folded++) groups.add(ledger.position(this.bets[this.#folded] as number));
+    return groups;
+  }
+
+  /** `positions(extra)` merged for the worst-case search, without making the positions; valid until the next call. */
+  #groups(extra?: Position): PnlGroups {
+    const groups = this.#scratchSet().scratch;
+    groups.copyFrom(this.#bets());
+    // Oldest first, as they rested: the liability sums floats, so the order is part of the result.
+    const resting = (this.#bySeq ??= this.#resting.slice().sort(bySeq));
+    for (const o of resting) if (o.remaining > DUST) groups.addMoney(o.line.selection, o.remaining, o.odds, 0, true);
+    if (extra) groups.add(extra);
+    return groups;
+  }
+
+  #scratchSet(): { readonly scratch: PnlGroups; readonly recent: RecentRegions } {
+    return (this.#work ??= { scratch: new PnlGroups(), recent: new RecentRegions() });
+  }
+
+  /** Exact worst-case loss of `positions(extra)` as a non-negative number (not cached). */
+  lossWith(extra: Position): number {
+    return -worstCaseLiabilityOfGroups(this.#groups(extra), this.#scratchSet().recent);
+  }
+
   /** Exact worst-case loss as a non-negative number. */
   exactLoss(): number {
     if (this.#exact === null) {
-      this.#exact = -worstCaseLiability(this.positions());
+      this.#exact = -worstCaseLiabilityOfGroups(this.#groups(), this.#scratchSet().recent);
       this.#upper = this.#exact;
     }
     return this.#exact;
@@ -110,10 +156,7 @@ export class GameExposure {
 
   /** Worst case over matched bets only: what getGameLiability reports (≤ 0). */
   matchedLiability(): number {
-    if (this.#matched === null) {
-      const ledger = this.account.ledger;
-      this.#matched = worstCaseLiability(this.bets.map((b) => ledger.position(b)));
-    }
+    this.#matched ??= worstCaseLiabilityOfGroups(this.#bets(), this.#scratchSet().recent);
     return this.#matched;
   }
 }
@@ -179,7 +222,7 @@ export class Account {
     let others = 0;
     for (const [id, g] of this.games) if (id !== gameId) others += g.exactLoss();
     const extra: Position = { selection, amount, odds: 100, commissionRate, contingent: true };
-    const worstHere = -worstCaseLiability([...(target ? target.positions() : []), extra]);
+    const worstHere = target ? target.lossWith(extra) : -worstCaseLiability([extra]);
     target?.noteLossWithExtra(worstHere);
     return others + worstHere <= capacity;
   }

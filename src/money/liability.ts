@@ -1,7 +1,8 @@
-import { bookKeyOf, sideIndexOf } from '../markets/types.ts';
-import type { Score, Selection } from '../markets/types.ts';
-import { dependsOnMargin, gradeIndexAt, gradeSelection, isQuarterLine, pnlByOutcome, pnlOnOutcome } from './grading.ts';
+import type { Score } from '../markets/types.ts';
+import { gradeSelection, pnlByOutcome, pnlOnOutcome } from './grading.ts';
+import { PnlGroups, STRIDE, type RecentRegions } from './pnl-groups.ts';
 import type { Position } from './position.ts';
+import { buildScoreRegions, type ScoreRegions } from './score-regions.ts';
 
 /**
  * Worst-case liability of a set of positions on one game (`getGameLiability`, exchange-api
@@ -49,219 +50,85 @@ export function worstLoss(position: Position): number {
 
 /** Exact worst case of `pnlAtScore` over all scores, as a number ≤ 0 (0 when nothing can lose). */
 export function worstCaseLiability(positions: readonly Position[]): number {
-  return worstCaseScore(positions).liability;
-}
-
-interface Group {
-  readonly selection: Selection;
-  /** Summed P&L by grade code (contingent parts already capped at 0). */
-  readonly pnl: Float64Array;
-}
-
-function groupKey(s: Selection): string {
-  return `${bookKeyOf(s)}|${sideIndexOf(s)}`;
+  const groups = new PnlGroups();
+  groups.addAll(positions);
+  return worstCaseLiabilityOfGroups(groups);
 }
 
 /**
- * Integers around threshold `x` of a strict comparison against integer scores: x itself
- * and its neighbours when x is an integer, else floor and ceil. Between consecutive
- * critical integers no comparison against any threshold changes.
- */
-function pushCritical(out: number[], x: number): void {
-  if (!Number.isFinite(x)) return;
-  if (Number.isInteger(x)) out.push(x - 1, x, x + 1);
-  else out.push(Math.floor(x), Math.ceil(x));
-}
-
-/** Where a selection's grade can change, along d (margin) or s (total). */
-function pushThresholds(out: number[], s: Selection): void {
-  switch (s.type) {
-    case 'moneyline':
-    case 'moneyline1x2':
-      pushCritical(out, 0);
-      return;
-    case 'spread':
-    case 'total': {
-      // spread: home wins the comparison when d + L > 0, away when −d + L > 0.
-      const base = s.type === 'total' ? s.line : s.team === 'home' ? -s.line : s.line;
-      if (isQuarterLine(s.line)) {
-        pushCritical(out, base - 0.25);
-        pushCritical(out, base + 0.25);
-      } else {
-        pushCritical(out, base);
-      }
-      return;
-    }
-  }
-}
-
-/** Sorted distinct values of `xs` that are ≥ `min`. */
-function sortedUnique(xs: readonly number[], min: number): Float64Array {
-  const a = Float64Array.from(xs).sort();
-  let n = 0;
-  for (let i = 0; i < a.length; i++) {
-    const v = a[i] as number;
-    if (v < min) continue;
-    if (n > 0 && a[n - 1] === v) continue;
-    a[n++] = v;
-  }
-  return a.subarray(0, n);
-}
-
-/**
- * Split the integers ≥ `floor` (or all integers when `floor` is -Infinity) into regions
- * on which nothing changes: each critical integer alone, each non-empty gap between
- * consecutive ones, and the two ends. Returns [lo, hi] arrays (inclusive, ±Infinity ends).
- */
-function buildRegions(crit: Float64Array, floor: number): { lo: Float64Array; hi: Float64Array; n: number } {
-  const lo = new Float64Array(2 * crit.length + 2);
-  const hi = new Float64Array(2 * crit.length + 2);
-  let n = 0;
-  if (crit.length === 0) {
-    lo[0] = floor;
-    hi[0] = Infinity;
-    return { lo, hi, n: 1 };
-  }
-  const first = crit[0] as number;
-  if (first - 1 >= floor) {
-    lo[n] = floor;
-    hi[n++] = first - 1;
-  }
-  for (let i = 0; i < crit.length; i++) {
-    const c = crit[i] as number;
-    lo[n] = c;
-    hi[n++] = c;
-    const next = i + 1 < crit.length ? (crit[i + 1] as number) : Infinity;
-    if (next - c > 1) {
-      lo[n] = c + 1;
-      hi[n++] = next - 1;
-    }
-  }
-  return { lo, hi, n };
-}
-
-/** The integer of parity `p` in [lo, hi] with the smallest |d|, or NaN when there is none. */
-function closestToZero(lo: number, hi: number, p: number): number {
-  const c = lo > 0 ? lo : hi < 0 ? hi : 0;
-  if (Math.abs(c) % 2 === p) return c;
-  if (c > 0) return c + 1 <= hi ? c + 1 : Number.NaN;
-  if (c < 0) return c - 1 >= lo ? c - 1 : Number.NaN;
-  return 1 <= hi ? 1 : -1 >= lo ? -1 : Number.NaN;
-}
-
-/** Smallest s ≥ max(lo, a) with s ≡ a (mod 2), or NaN when it exceeds hi. */
-function smallestTotal(lo: number, hi: number, a: number): number {
-  if (Number.isNaN(a)) return Number.NaN;
-  let t = lo > a ? lo : a;
-  if (t % 2 !== a % 2) t += 1;
-  return t <= hi ? t : Number.NaN;
-}
-
-/**
- * Exact worst case over every final score, with a score where it occurs.
- *
- * P&L depends on the margin d and the total s only, and is a sum F(d) + G(s) (each
- * selection depends on one of them). Critical integers cut d and s into regions on which
- * F and G are constant; a (d-region, s-region) pair is reachable iff some integers d, s
- * in them have s ≥ |d| and s ≡ d (mod 2), and for that only the d of each parity closest
- * to zero matters.
+ * Exact worst case over every final score, with a score where it occurs (see
+ * `score-regions.ts` for the search).
  */
 export function worstCaseScore(positions: readonly Position[]): WorstCase {
-  // 1. Merge positions on the same selection; precompute P&L per outcome once.
-  const groups = new Map<string, Group>();
-  for (const p of positions) {
-    const key = groupKey(p.selection);
-    let g = groups.get(key);
-    if (g === undefined) {
-      g = { selection: p.selection, pnl: new Float64Array(5) };
-      groups.set(key, g);
-    }
-    const v = pnlByOutcome(p);
-    const cap = p.contingent === true;
-    for (let k = 0; k < 5; k++) {
-      const x = v[k] as number;
-      g.pnl[k] = (g.pnl[k] as number) + (cap ? Math.min(0, x) : x);
-    }
-  }
-  const marginGroups: Group[] = [];
-  const totalGroups: Group[] = [];
-  const dCritRaw: number[] = [];
-  const sCritRaw: number[] = [];
-  for (const g of groups.values()) {
-    if (dependsOnMargin(g.selection)) {
-      marginGroups.push(g);
-      pushThresholds(dCritRaw, g.selection);
-    } else {
-      totalGroups.push(g);
-      pushThresholds(sCritRaw, g.selection);
-    }
-  }
+  const groups = new PnlGroups();
+  groups.addAll(positions);
+  return worstCaseOfGroups(groups);
+}
 
-  // 2. Regions of d (all integers) and s (integers ≥ 0).
-  const dReg = buildRegions(sortedUnique(dCritRaw, -Infinity), -Infinity);
-  const sReg = buildRegions(sortedUnique(sCritRaw, 0), 0);
+/**
+ * `worstCaseScore` of the positions added to `groups`, in the order they were added.
+ * `recent`, when given, lends regions of sets with the same groups and remembers these.
+ */
+export function worstCaseOfGroups(groups: PnlGroups, recent?: RecentRegions): WorstCase {
+  const r = regionsOf(groups, recent);
+  const q = bestPair(r, groups.pnl);
+  const best = q < 0 ? 0 : (r.F[r.pairI[q] as number] as number) + (r.G[r.pairJ[q] as number] as number);
+  const d = q < 0 ? 0 : (r.pairD[q] as number);
+  const s = q < 0 ? 0 : (r.pairS[q] as number);
+  const score: Score = { home: (s + d) / 2 + 0, away: (s - d) / 2 + 0 };
+  return { liability: Math.min(0, best) + 0, score };
+}
 
-  // 3. Per d-region: the closest-to-zero d of each parity, and F.
-  const nd = dReg.n;
-  const dEven = new Float64Array(nd);
-  const dOdd = new Float64Array(nd);
-  const aEven = new Float64Array(nd);
-  const aOdd = new Float64Array(nd);
-  const F = new Float64Array(nd);
+/** `worstCaseOfGroups(groups, recent).liability`, without making the score. */
+export function worstCaseLiabilityOfGroups(groups: PnlGroups, recent?: RecentRegions): number {
+  const r = regionsOf(groups, recent);
+  const q = bestPair(r, groups.pnl);
+  const best = q < 0 ? 0 : (r.F[r.pairI[q] as number] as number) + (r.G[r.pairJ[q] as number] as number);
+  return Math.min(0, best) + 0;
+}
+
+function regionsOf(groups: PnlGroups, recent: RecentRegions | undefined): ScoreRegions {
+  const shape = groups.shape;
+  // The regions depend only on which groups there are; sets copied from one another share them until one adds a group.
+  if (shape.regions === null && recent !== undefined) recent.lend(groups);
+  const r = (shape.regions ??= buildScoreRegions(shape, groups.size));
+  recent?.remember(shape);
+  return r;
+}
+
+/**
+ * Fill `r.F` and `r.G` from `pnl` and return the index of the reachable pair with the
+ * least F + G (the first of equals), or -1 when there is none. The caller re-adds F + G
+ * of that pair: the same two numbers, so the same sum.
+ */
+function bestPair(r: ScoreRegions, pnl: readonly number[]): number {
+  // F per d-region and G per s-region, each summed over its groups in group order.
+  const nd = r.nd;
+  const gm = r.marginGroups.length;
+  const F = r.F;
   for (let i = 0; i < nd; i++) {
-    const lo = dReg.lo[i] as number;
-    const hi = dReg.hi[i] as number;
-    const e = closestToZero(lo, hi, 0);
-    const o = closestToZero(lo, hi, 1);
-    dEven[i] = e;
-    dOdd[i] = o;
-    aEven[i] = Math.abs(e);
-    aOdd[i] = Math.abs(o);
-    const w = Number.isNaN(e) ? o : e;
     let f = 0;
-    for (const g of marginGroups) f += g.pnl[gradeIndexAt(g.selection, w, 0)] as number;
+    for (let k = 0; k < gm; k++) f += pnl[(r.marginGroups[k] as number) * STRIDE + (r.dGrade[i * gm + k] as number)] as number;
     F[i] = f;
   }
-
-  // 4. Per s-region: G (constant on the region, evaluated at its lower end).
-  const ns = sReg.n;
-  const G = new Float64Array(ns);
+  const ns = r.ns;
+  const gt = r.totalGroups.length;
+  const G = r.G;
   for (let j = 0; j < ns; j++) {
-    const s = sReg.lo[j] as number;
     let gsum = 0;
-    for (const g of totalGroups) gsum += g.pnl[gradeIndexAt(g.selection, 0, s)] as number;
+    for (let k = 0; k < gt; k++) gsum += pnl[(r.totalGroups[k] as number) * STRIDE + (r.sGrade[j * gt + k] as number)] as number;
     G[j] = gsum;
   }
 
-  // 5. Minimise F + G over reachable pairs; feasibility is checked only for improvements.
-  let found = false;
+  let found = -1;
   let best = 0;
-  let bestD = 0;
-  let bestS = 0;
-  for (let i = 0; i < nd; i++) {
-    const fi = F[i] as number;
-    const ae = aEven[i] as number;
-    const ao = aOdd[i] as number;
-    for (let j = 0; j < ns; j++) {
-      const val = fi + (G[j] as number);
-      if (found && !(val < best)) continue;
-      const slo = sReg.lo[j] as number;
-      const shi = sReg.hi[j] as number;
-      const te = smallestTotal(slo, shi, ae);
-      const to = smallestTotal(slo, shi, ao);
-      if (Number.isNaN(te) && Number.isNaN(to)) continue;
-      found = true;
-      best = val;
-      if (Number.isNaN(to) || te <= to) {
-        bestD = dEven[i] as number;
-        bestS = te;
-      } else {
-        bestD = dOdd[i] as number;
-        bestS = to;
-      }
-    }
+  const pairI = r.pairI;
+  const pairJ = r.pairJ;
+  for (let q = 0; q < r.pairs; q++) {
+    const val = (F[pairI[q] as number] as number) + (G[pairJ[q] as number] as number);
+    if (found >= 0 && !(val < best)) continue;
+    found = q;
+    best = val;
   }
-
-  const score: Score = { home: (bestS + bestD) / 2 + 0, away: (bestS - bestD) / 2 + 0 };
-  return { liability: Math.min(0, best) + 0, score };
+  return found;
 }

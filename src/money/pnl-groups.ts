@@ -1,0 +1,225 @@
+import { payout, type AmericanOdds } from '../odds/american.ts';
+import type { Selection } from '../markets/types.ts';
+import type { Position } from './position.ts';
+import type { ScoreRegions } from './score-regions.ts';
+
+/**
+ * Positions merged by selection, as the worst-case search consumes them: per group, the
+ * summed P&L by grade code, contingent parts capped at 0.
+ *
+ * The worst case is a float sum, so its bits depend on the order of the terms: groups keep
+ * the order their first position came in, and each group sums its positions in the order
+ * they were added. Adding A then B to a fresh set is therefore exactly the same as adding
+ * B to a copy of (fresh + A), which is what lets owners keep the part that rarely changes
+ * (matched bets) and add the rest to a copy per query (`clone`, or `copyFrom` into a set
+ * kept for the purpose).
+ */
+
+/** The groups of a set, in order: what the score regions are built from. */
+export interface GroupShape {
+  /** The first selection seen of each group (all of a group's selections grade alike). */
+  readonly selections: Selection[];
+  /** Group identity: market, side and outcome (see `groupCode`). */
+  readonly codes: number[];
+  /** Group identity: the line (0 where there is none). */
+  readonly lines: number[];
+  /** The score regions of exactly these groups, once built; dropped when a group is added. */
+  regions: ScoreRegions | null;
+}
+
+/** Slots per group: one per grade code (the refund slot stays 0). */
+export const STRIDE = 5;
+
+/**
+ * A number that, with `groupLine`, tells groups apart exactly as `bookKeyOf` + `sideIndexOf`
+ * do (same book, same side), without building a string per position.
+ */
+function groupCode(s: Selection): number {
+  switch (s.type) {
+    case 'moneyline':
+      return s.team === 'home' ? 0 : 1;
+    case 'spread':
+      // Same team and same line (±0 alike) ⇔ same home-view line and side.
+      return s.team === 'home' ? 2 : 3;
+    case 'total':
+      return s.ou === 'over' ? 4 : 5;
+    case 'moneyline1x2':
+      return (s.outcome === 'home' ? 6 : s.outcome === 'away' ? 8 : 10) + (s.yes ? 0 : 1);
+  }
+}
+
+function groupLine(s: Selection): number {
+  return s.type === 'spread' || s.type === 'total' ? s.line : 0;
+}
+
+/** Line equality as the book key's string sees it: 0 and -0 alike, NaN equal to NaN. */
+function sameLine(a: number, b: number): boolean {
+  return a === b || (a !== a && b !== b);
+}
+
+export class PnlGroups {
+  #shape: GroupShape;
+  /** Whether another set may hold `#shape`: it is then copied before a group is added. */
+  #sharedShape: boolean;
+  /** `STRIDE` slots per group; may run past the groups (a reused set), and those slots are zeroed before use. */
+  #pnl: number[];
+  #count: number;
+
+  /** An empty set; `from` is for `clone` only. */
+  constructor(from?: { shape: GroupShape; pnl: number[]; count: number }) {
+    if (from === undefined) {
+      this.#shape = { selections: [], codes: [], lines: [], regions: null };
+      this.#sharedShape = false;
+      this.#pnl = [];
+      this.#count = 0;
+    } else {
+      this.#shape = from.shape;
+      this.#sharedShape = true;
+      this.#pnl = from.pnl;
+      this.#count = from.count;
+    }
+  }
+
+  /** Number of groups. */
+  get size(): number {
+    return this.#count;
+  }
+
+  /** The groups' identities and cached regions; valid until the next `add` to this set. */
+  get shape(): GroupShape {
+    return this.#shape;
+  }
+
+  /** Summed P&L, `STRIDE` slots per group by grade code; valid until the next `add`. */
+  get pnl(): readonly number[] {
+    return this.#pnl;
+  }
+
+  add(p: Position): void {
+    this.addMoney(p.selection, p.amount, p.odds, p.commissionRate, p.contingent === true);
+  }
+
+  addAll(ps: readonly Position[]): void {
+    for (const p of ps) this.addMoney(p.selection, p.amount, p.odds, p.commissionRate, p.contingent === true);
+  }
+
+  /**
+   * Add one position given by its parts (no `Position` object needed). The money is
+   * `fillMoney`'s and `pnlByOutcome`'s, term for term, so the sums are the same bits:
+   * [win, −risk, win/2, −risk/2, 0].
+   */
+  addMoney(selection: Selection, amount: number, odds: AmericanOdds, commissionRate: number, contingent: boolean): void {
+    const g = this.#groupOf(selection);
+    const winWithoutCommission = amount * payout(odds);
+    const win = winWithoutCommission - commissionRate * winWithoutCommission;
+    const risk = amount + commissionRate * Math.min(amount, winWithoutCommission);
+    const v0 = win;
+    const v1 = 0 - risk;
+    const v2 = win / 2;
+    const v3 = 0 - risk / 2;
+    const pnl = this.#pnl;
+    const o = g * STRIDE;
+    if (contingent) {
+      pnl[o] = (pnl[o] as number) + Math.min(0, v0);
+      pnl[o + 1] = (pnl[o + 1] as number) + Math.min(0, v1);
+      pnl[o + 2] = (pnl[o + 2] as number) + Math.min(0, v2);
+      pnl[o + 3] = (pnl[o + 3] as number) + Math.min(0, v3);
+    } else {
+      pnl[o] = (pnl[o] as number) + v0;
+      pnl[o + 1] = (pnl[o + 1] as number) + v1;
+      pnl[o + 2] = (pnl[o + 2] as number) + v2;
+      pnl[o + 3] = (pnl[o + 3] as number) + v3;
+    }
+  }
+
+  /**
+   * Take the regions of `other` when it holds exactly these groups in this order (then
+   * the regions are the same: a group's code and line decide how it grades).
+   */
+  adoptRegions(other: GroupShape): boolean {
+    const shape = this.#shape;
+    if (shape.regions !== null || other.regions === null || other === shape) return shape.regions !== null;
+    const n = this.#count;
+    if (other.codes.length !== n) return false;
+    for (let i = 0; i < n; i++) if (other.codes[i] !== shape.codes[i] || !sameLine(other.lines[i] as number, shape.lines[i] as number)) return false;
+    shape.regions = other.regions;
+    return true;
+  }
+
+  /** An independent copy: adding to either leaves the other as it was. */
+  clone(): PnlGroups {
+    this.#sharedShape = true;
+    return new PnlGroups({ shape: this.#shape, pnl: this.#pnl.slice(0, this.#count * STRIDE), count: this.#count });
+  }
+
+  /**
+   * Become a copy of `other`, reusing this set's storage: for an owner that answers many
+   * queries of the form "its positions plus these", one scratch set instead of a clone each.
+   */
+  copyFrom(other: PnlGroups): void {
+    this.#shape = other.#shape;
+    this.#sharedShape = true;
+    other.#sharedShape = true;
+    const n = other.#count * STRIDE;
+    const from = other.#pnl;
+    const to = this.#pnl;
+    // In order, so a slot past the end is an append, never a hole.
+    for (let i = 0; i < n; i++) to[i] = from[i] as number;
+    this.#count = other.#count;
+  }
+
+  #groupOf(s: Selection): number {
+    const code = groupCode(s);
+    const line = groupLine(s);
+    const shape = this.#shape;
+    const codes = shape.codes;
+    const lines = shape.lines;
+    const n = this.#count;
+    for (let i = 0; i < n; i++) if (codes[i] === code && sameLine(lines[i] as number, line)) return i;
+    return this.#newGroup(s, code, line);
+  }
+
+  #newGroup(s: Selection, code: number, line: number): number {
+    let shape = this.#shape;
+    if (this.#sharedShape) {
+      shape = { selections: shape.selections.slice(0, this.#count), codes: shape.codes.slice(0, this.#count), lines: shape.lines.slice(0, this.#count), regions: null };
+      this.#shape = shape;
+      this.#sharedShape = false;
+    }
+    shape.selections.push(s);
+    shape.codes.push(code);
+    shape.lines.push(line);
+    shape.regions = null;
+    const n = this.#count++;
+    const pnl = this.#pnl;
+    // A reused set (copyFrom) may hold old sums past its groups: each slot is set, not assumed 0.
+    for (let k = n * STRIDE; k < (n + 1) * STRIDE; k++) pnl[k] = 0;
+    return n;
+  }
+}
+
+/**
+ * The last few group shapes an owner searched, to lend their regions to a new set with the
+ * same groups: an owner's sets are rebuilt after every change, but the selections it holds
+ * rarely change. Holds at most `RECENT_SHAPES`.
+ */
+export class RecentRegions {
+  readonly #shapes: GroupShape[] = [];
+
+  /** Give `groups` the regions of a recent shape with the same groups, if any. */
+  lend(groups: PnlGroups): void {
+    for (const s of this.#shapes) if (groups.adoptRegions(s)) return;
+  }
+
+  /** `shape` was just searched (its regions are built). */
+  remember(shape: GroupShape): void {
+    const shapes = this.#shapes;
+    if (shapes[0] === shape) return;
+    const at = shapes.indexOf(shape);
+    if (at >= 0) shapes.splice(at, 1);
+    else if (shapes.length === RECENT_SHAPES) shapes.pop();
+    shapes.unshift(shape);
+  }
+}
+
+const RECENT_SHAPES = 4;
