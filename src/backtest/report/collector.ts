@@ -1,37 +1,38 @@
 import type { EngineEvent, Fill, FillSide, GradeVersion, OrderView, PlaceInput, PlaceOutcome } from '../../engine/types.ts';
 import { bookKeyOf, sideIndexOf, type Selection } from '../../markets/types.ts';
-import { invertOdds, oddsRank } from '../../odds/american.ts';
 import { decodeReference } from '../../orders/user-reference.ts';
 import type { Clock } from '../../shared/clock.ts';
-import { consensusFair } from '../../strategy/fair.ts';
 import type { BacktestExecution } from '../venue/execution.ts';
 import { US } from '../venue/execution.ts';
+import { FairMarks, type MarkedFill } from './fair-marks.ts';
+import { OpenMarks } from './open-marks.ts';
+import { OpenOrders } from './open-orders.ts';
+import { QuoteSeries, type QuotedOrder } from './quote-series.ts';
 import { selectionLabel } from './selection-label.ts';
 import type { BacktestMetrics, BacktestSeries, BreakdownRow, FillRow, GameRow, MarkoutMetrics, OrderRow, SeriesRow } from './types.ts';
 
 /** Horizons of the mark-outs, ms. */
 export const MARKOUT_MS = [5_000, 60_000] as const;
 
-/** A recorded book's fair price as the report reads it, shared by our fills on the book. */
-interface BookFair {
-  readonly gameID: string;
-  readonly bookKey: string;
-  /** The last consensus the book had: what counts while it has none. */
-  last: number | null;
-  /** The price read in #pnlNow's pass `pass`: the market cannot move within one pass. */
-  pass: number;
-  inPass: number | null;
-}
-
-interface OwnFillRecord {
+interface OwnFillRecord extends MarkedFill {
   readonly row: FillRow;
   readonly selection: Selection;
   readonly bookKey: string;
-  readonly fair: BookFair;
-  /** Side of the selection in its book: the fair price is of side 0. */
-  readonly side: 0 | 1;
   /** Value at fair at the fill and at each horizon; null while unknown or without a fair price. */
   readonly values: (number | null)[];
+}
+
+/** What the samples keep of one game: one record, so a sample looks a game up once. */
+interface GameTrack {
+  readonly id: string;
+  /** Whether we have a fill on it (it is then in #fillGames). */
+  filled: boolean;
+  /** Most negative projected liability seen, at fills and samples (≤ 0). */
+  deepest: number;
+  /** Its liability series, from its first sample while not ended. */
+  rows: SeriesRow[] | null;
+  /** The sample that last took it: a game with fills and open orders is taken once. */
+  sampled: number;
 }
 
 interface OrderRecord {
@@ -61,9 +62,6 @@ interface Acc {
 const acc = (): Acc => ({ fills: 0, makerVolume: 0, takerVolume: 0, settledPnl: 0, markedPnl: 0 });
 const QUOTE_SERIES_KEPT = 12;
 
-/** Value of a bet at win probability p: what it is worth on average. */
-const valueAt = (p: number, f: { win: number; risk: number }) => p * f.win - (1 - p) * f.risk;
-
 /**
  * Everything the report measures, from the exchange's side (the engine's events and book),
  * not from the bot's own opinion: fills, orders, grades, and samples on the virtual clock
@@ -82,19 +80,20 @@ export class BacktestCollector {
   /** Σ result over #grades, in their order; null when a grade came since it was summed. */
   #settledPnl: number | null = 0;
   /** Fills not graded when last looked at, in fill order: what #pnlNow marks. */
-  #unsettled: OwnFillRecord[] = [];
+  readonly #unsettled: OpenMarks<OwnFillRecord>;
   /** #grades.size when #unsettled was last filtered (grades are never removed). */
   #unsettledAt = 0;
-  /** By `gameID|bookKey`. */
-  readonly #bookFairs = new Map<string, BookFair>();
-  #pass = 0;
+  readonly #marks: FairMarks;
+  readonly #games = new Map<string, GameTrack>();
   /** Games with a fill of ours, in the order of their first fill (as a set made from #fills would be). */
-  readonly #fillGames = new Set<string>();
+  readonly #fillGames: GameTrack[] = [];
   readonly #scores = new Map<string, { away: number; home: number }>();
-  readonly #maxGameLiability = new Map<string, number>();
   readonly #pnl: SeriesRow[] = [];
-  readonly #liability = new Map<string, SeriesRow[]>();
-  readonly #quotes = new Map<string, (number | null)[][]>();
+  readonly #quotes = new QuoteSeries();
+  /** Our open orders, oldest first, kept from the events: a sample needs no view of each from the engine. */
+  readonly #open = new OpenOrders<QuotedOrder<GameTrack>>((o) => this.#quotes.quoted(o, this.#game(o.gameId)));
+  /** Counts samples, so each can mark the games it took (GameTrack.sampled). */
+  #sampleSeq = 0;
   #peak = 0;
   #maxDrawdown = 0;
   #maxLiability = 0;
@@ -104,6 +103,8 @@ export class BacktestCollector {
     this.#clock = o.clock;
     this.#x = o.execution;
     this.#schedule = o.schedule;
+    this.#marks = new FairMarks(o.execution.recorded);
+    this.#unsettled = new OpenMarks(this.#marks);
   }
 
   // ------------------------------------------------------------ events
@@ -136,6 +137,7 @@ export class BacktestCollector {
   }
 
   onOwnEvent(e: EngineEvent): void {
+    this.#open.onEvent(e);
     switch (e.kind) {
       case 'fill':
         this.#onFill(e.fill);
@@ -158,6 +160,12 @@ export class BacktestCollector {
       default:
         return;
     }
+  }
+
+  #game(id: string): GameTrack {
+    let g = this.#games.get(id);
+    if (!g) this.#games.set(id, (g = { id, filled: false, deepest: 0, rows: null, sampled: 0 }));
+    return g;
   }
 
   #close(o: OrderView, status: string): void {
@@ -189,12 +197,16 @@ export class BacktestCollector {
       commissionOnWin: ours.money.commissionOnWin,
       commissionOnLoss: ours.money.commissionOnLoss,
     };
-    const rec: OwnFillRecord = { row, selection: ours.selection, bookKey, fair: this.#bookFair(f.gameId, bookKey), side: sideIndexOf(ours.selection), values: [null, null, null] };
-    rec.values[0] = this.#fairValue(rec);
+    const rec: OwnFillRecord = { row, selection: ours.selection, bookKey, fair: this.#marks.bookFair(f.gameId, bookKey), side: sideIndexOf(ours.selection), values: [null, null, null] };
+    rec.values[0] = this.#marks.now(rec);
     this.#fills.push(rec);
-    this.#unsettled.push(rec);
-    this.#fillGames.add(f.gameId);
-    MARKOUT_MS.forEach((ms, i) => this.#schedule(() => (rec.values[i + 1] = this.#fairValue(rec)), ms));
+    this.#unsettled.add(rec);
+    const game = this.#game(f.gameId);
+    if (!game.filled) {
+      game.filled = true;
+      this.#fillGames.push(game);
+    }
+    MARKOUT_MS.forEach((ms, i) => this.#schedule(() => (rec.values[i + 1] = this.#marks.now(rec)), ms));
     const order = this.#orderByEngineId.get(ours.orderId);
     if (order && origin === 'offer') {
       order.filled += ours.money.amount;
@@ -212,42 +224,12 @@ export class BacktestCollector {
         this.#orderByEngineId.set(ours.orderId, r);
       }
     }
-    this.#noteLiability(f.gameId);
+    this.#noteLiability(game);
   }
 
-  #bookFair(gameID: string, bookKey: string): BookFair {
-    const key = `${gameID}|${bookKey}`;
-    let b = this.#bookFairs.get(key);
-    if (!b) this.#bookFairs.set(key, (b = { gameID, bookKey, last: null, pass: 0, inPass: null }));
-    return b;
-  }
-
-  /** Value of a fill of ours at fair now; `pass` (from #pnlNow) reads each book once per pass. */
-  #fairValue(f: OwnFillRecord, pass = 0): number | null {
-    const b = f.fair;
-    let p0: number | null;
-    if (pass !== 0 && b.pass === pass) p0 = b.inPass;
-    else {
-      p0 = this.#fair(b);
-      if (pass !== 0) {
-        b.pass = pass;
-        b.inPass = p0;
-      }
-    }
-    if (p0 === null) return null;
-    return valueAt(f.side === 0 ? p0 : 1 - p0, f.row);
-  }
-
-  /** Win probability of side 0 of a book at the recorded market's consensus; the last one known when the book has none now. */
-  #fair(b: BookFair): number | null {
-    const p0 = consensusFair(this.#x.recorded.book(b.gameID, b.bookKey));
-    if (p0 !== null) b.last = p0;
-    return p0 ?? b.last;
-  }
-
-  #noteLiability(gameID: string): number {
-    const l = this.#x.engine.gameProjectedLiability(US, gameID);
-    this.#maxGameLiability.set(gameID, Math.min(this.#maxGameLiability.get(gameID) ?? 0, l));
+  #noteLiability(g: GameTrack): number {
+    const l = this.#x.engine.gameProjectedLiability(US, g.id);
+    g.deepest = Math.min(g.deepest, l);
     return l;
   }
 
@@ -261,44 +243,33 @@ export class BacktestCollector {
     this.#pnl.push([t, settled, marked, total]);
     this.#peak = Math.max(this.#peak, total);
     this.#maxDrawdown = Math.max(this.#maxDrawdown, this.#peak - total);
+    // Games with fills in the order of their first fill, then the others with open orders in
+    // the order of their oldest: `all` is a float sum, so this order is part of the result.
+    const stamp = ++this.#sampleSeq;
     let all = 0;
-    const open = this.#x.engine.openOrders(US);
-    const games = new Set(this.#fillGames);
-    for (const o of open) games.add(o.gameId);
-    for (const g of games) {
-      if (this.#x.engine.game(g)?.ended) continue;
-      const withResting = this.#noteLiability(g);
-      all += withResting;
-      let s = this.#liability.get(g);
-      if (!s) this.#liability.set(g, (s = []));
-      s.push([t, withResting, this.#x.engine.gameLiability(US, g)]);
+    for (const g of this.#fillGames) {
+      g.sampled = stamp;
+      const l = this.#sampleGame(g, t);
+      if (l !== null) all += l;
+    }
+    for (const o of this.#open.values()) {
+      const g = o.game;
+      if (g.sampled === stamp) continue;
+      g.sampled = stamp;
+      const l = this.#sampleGame(g, t);
+      if (l !== null) all += l;
     }
     this.#maxLiability = Math.min(this.#maxLiability, all);
-    this.#sampleQuotes(t, open);
+    this.#quotes.sample(t, this.#open.values(), this.#x.recorded);
   }
 
-  #sampleQuotes(t: number, open: readonly OrderView[]): void {
-    // Our best listed odds of each side of each book, books in the order of their oldest order.
-    const best = new Map<string, { readonly gameID: string; readonly bookKey: string; readonly odds: [number | null, number | null] }>();
-    for (const o of open) {
-      const listedSide: 0 | 1 = sideIndexOf(o.selection) === 0 ? 1 : 0;
-      const key = `${o.gameId}|${o.bookKey}`;
-      let cur = best.get(key);
-      if (!cur) best.set(key, (cur = { gameID: o.gameId, bookKey: o.bookKey, odds: [null, null] }));
-      const listed = invertOdds(o.odds);
-      const prev = cur.odds[listedSide];
-      if (prev === null || oddsRank(listed) > oddsRank(prev)) cur.odds[listedSide] = listed;
-    }
-    const recorded = this.#x.recorded;
-    for (const [key, ours] of best) {
-      const sides = recorded.book(ours.gameID, ours.bookKey)?.sides;
-      // The recorded market's best price still available to a taker of each side.
-      const m0 = sides?.[0].offers.find((x) => recorded.available(x) > 0)?.odds ?? null;
-      const m1 = sides?.[1].offers.find((x) => recorded.available(x) > 0)?.odds ?? null;
-      let rows = this.#quotes.get(key);
-      if (!rows) this.#quotes.set(key, (rows = []));
-      rows.push([t, ours.odds[0], m0, ours.odds[1], m1]);
-    }
+  /** The game's liability row now; null (and no row) once it ended. */
+  #sampleGame(g: GameTrack, t: number): number | null {
+    const engine = this.#x.engine;
+    if (engine.game(g.id)?.ended) return null;
+    const withResting = this.#noteLiability(g);
+    (g.rows ??= []).push([t, withResting, engine.gameLiability(US, g.id)]);
+    return withResting;
   }
 
   #pnlNow(): { settled: number; marked: number } {
@@ -309,16 +280,10 @@ export class BacktestCollector {
     }
     const grades = this.#grades;
     if (this.#unsettledAt !== grades.size) {
-      this.#unsettled = this.#unsettled.filter((f) => !grades.has(f.row.txID));
+      this.#unsettled.retain((f) => !grades.has(f.row.txID));
       this.#unsettledAt = grades.size;
     }
-    let marked = 0;
-    const pass = ++this.#pass;
-    for (const f of this.#unsettled) {
-      const v = this.#fairValue(f, pass);
-      if (v !== null) marked += v;
-    }
-    return { settled: this.#settledPnl, marked };
+    return { settled: this.#settledPnl, marked: this.#unsettled.sum() };
   }
 
   // ------------------------------------------------------------ the end
@@ -339,7 +304,7 @@ export class BacktestCollector {
     for (const f of this.#fills) {
       const grade = this.#grades.get(f.row.txID);
       const settledPnl = grade ? grade.result : 0;
-      const markedPnl = grade ? 0 : (this.#fairValue(f) ?? 0);
+      const markedPnl = grade ? 0 : (this.#marks.now(f) ?? 0);
       if (!grade && f.row.origin === 'wager') accrued += Math.max(f.row.commissionOnWin, f.row.commissionOnLoss);
       const g = byGame.get(f.row.gameID) ?? { ...acc(), markets: new Map<string, Acc>() };
       byGame.set(f.row.gameID, g);
@@ -379,7 +344,7 @@ export class BacktestCollector {
           name: info?.name ?? '',
           settlement,
           score,
-          maxLiability: this.#maxGameLiability.get(gameID) ?? 0,
+          maxLiability: this.#games.get(gameID)?.deepest ?? 0,
           ...row(a),
           markets: [...a.markets.entries()].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)).map(([market, r]) => ({ market, ...row(r) })),
         };
@@ -413,14 +378,17 @@ export class BacktestCollector {
       maxDrawdown: this.#maxDrawdown,
       maxLiability: this.#maxLiability,
     };
-    const quotes = [...this.#quotes.entries()]
-      .map(([key, rows]) => ({ key, rows, fills: fillsByBook.get(key) ?? 0 }))
-      .sort((a, b) => b.fills - a.fills || b.rows.length - a.rows.length || (a.key < b.key ? -1 : 1))
+    // Keys are unique, so the order books were first quoted in does not reach the report.
+    const quotes = this.#quotes.books
+      .map((b) => ({ b, fills: fillsByBook.get(b.key) ?? 0 }))
+      .sort((x, y) => y.fills - x.fills || y.b.rows.length - x.b.rows.length || (x.b.key < y.b.key ? -1 : 1))
       .slice(0, QUOTE_SERIES_KEPT)
-      .map(({ key, rows }) => ({ gameID: key.split('|')[0]!, bookKey: key.split('|')[1]!, rows }));
+      .map(({ b }) => ({ gameID: b.gameID, bookKey: b.bookKey, rows: b.rows }));
+    const liability: [string, SeriesRow[]][] = [];
+    for (const g of this.#games.values()) if (g.rows) liability.push([g.id, g.rows]);
     const series: Omit<BacktestSeries, 'sampleMs'> = {
       pnl: this.#pnl,
-      liability: Object.fromEntries([...this.#liability.entries()].sort(([a], [b]) => (a < b ? -1 : 1))),
+      liability: Object.fromEntries(liability.sort(([a], [b]) => (a < b ? -1 : 1))),
       quotes,
       markouts: this.#fills.map((f) => [f.row.t, f.row.amount, ...f.values]),
     };
