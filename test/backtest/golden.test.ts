@@ -61,6 +61,26 @@ describe('backtest golden masters', () => {
   }
 });
 
+describe('backtest orders', () => {
+  it('every order row names what it backs, and every order that reached the book its id (takers filled in full too)', async () => {
+    for (const strategy of STRATEGIES) {
+      const { orders, fills } = await pinnedRun('paper-seed7', strategy);
+      expect(orders.length).toBeGreaterThan(0);
+      for (const o of orders) {
+        expect(o.selection, `${strategy}: ${JSON.stringify(o)}`).not.toBe('');
+        if (!o.status.startsWith('rejected')) expect(o.orderID, `${strategy}: ${JSON.stringify(o)}`).not.toBe('');
+      }
+      // The engine's own selection of a filled order, on its fills, is the one the row names.
+      const byId = new Map(orders.map((o) => [o.orderID, o]));
+      for (const f of fills) {
+        const o = byId.get(f.orderID);
+        expect(o, `${strategy}: fill ${f.txID} of an order without a row`).toBeDefined();
+        expect(o!.selection).toBe(f.selection);
+      }
+    }
+  });
+});
+
 describe('backtest determinism', () => {
   it('the same recording, config and seed give a byte-identical report; another latency seed gives another', async () => {
     const a = reportJson(await pinnedRun('paper-seed7', 'fixed-spread'));

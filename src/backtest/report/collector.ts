@@ -9,6 +9,7 @@ import { OpenMarks } from './open-marks.ts';
 import { OpenOrders } from './open-orders.ts';
 import { QuoteSeries, type QuotedOrder } from './quote-series.ts';
 import { selectionLabel } from './selection-label.ts';
+import { selectionFromWire } from '../../markets/wire-selection.ts';
 import type { BacktestMetrics, BacktestSeries, BreakdownRow, FillRow, GameRow, MarkoutMetrics, OrderRow, SeriesRow } from './types.ts';
 
 /** Horizons of the mark-outs, ms. */
@@ -74,7 +75,11 @@ export class BacktestCollector {
   readonly #fills: OwnFillRecord[] = [];
   readonly #orders: OrderRecord[] = [];
   /** Taker orders that matched in full, by userReference, until a fill names their order id. */
-  readonly #unnamed = new Map<string, OrderRecord>();
+  /**
+   * The engine tells of a taker order's fills while it places it, before the outcome that
+   * makes the order's record: the id of an order filled in full waits here for its record.
+   */
+  readonly #takerFills = new Map<string, string>();
   readonly #orderByEngineId = new Map<string, OrderRecord>();
   readonly #grades = new Map<string, GradeVersion>();
   /** Σ result over #grades, in their order; null when a grade came since it was summed. */
@@ -119,7 +124,7 @@ export class BacktestCollector {
       strategy: decodeReference(ref)?.strategyId ?? '',
       gameID: game,
       market: typeof input.type === 'string' ? input.type : '',
-      selection: '',
+      selection: this.#inputSelection(game, input),
       orderType: typeof input.orderType === 'string' ? input.orderType : 'limit',
       odds: typeof input.odds === 'number' ? input.odds : 0,
       bet: typeof input.bet === 'number' ? input.bet : 0,
@@ -128,12 +133,24 @@ export class BacktestCollector {
       closedAt: outcome.status === 'ok' && !outcome.unmatched ? this.#clock.now() : null,
     };
     this.#orders.push(rec);
+    const taken = this.#takerFills.get(ref);
+    this.#takerFills.delete(ref);
+    // A taker order that matched in full never rested: its fills name it.
+    if (!rec.orderID && taken !== undefined && outcome.status === 'ok') rec.orderID = taken;
     if (rec.orderID) this.#orderByEngineId.set(rec.orderID, rec);
-    else if (outcome.status === 'ok') this.#unnamed.set(ref, rec);
     if (outcome.status === 'ok') {
       for (const m of outcome.matched) rec.filled += m.amount;
       if (!outcome.unmatched && rec.filled < rec.bet - 1e-9) rec.status = rec.filled > 0 ? 'filled (rest killed)' : 'killed';
     }
+  }
+
+  /** What an order backs, as its wire fields name it (also for one the exchange refused). */
+  #inputSelection(gameID: string, input: PlaceInput): string {
+    const p = this.#x.recorded.participants(gameID);
+    const { type, side, number, market } = input;
+    if (!p || typeof type !== 'string' || typeof side !== 'string') return '';
+    const s = selectionFromWire(p, { type, side, number: typeof number === 'number' ? number : null, market: typeof market === 'string' ? market : null });
+    return s ? selectionLabel(s) : '';
   }
 
   onOwnEvent(e: EngineEvent): void {
@@ -147,11 +164,6 @@ export class BacktestCollector {
         if (e.kind === 'orderCancelled' && e.order.closeReason === 'user') this.#cancelled++;
         this.#close(e.order, e.kind === 'orderCancelled' ? 'cancelled' : 'expired');
         return;
-      case 'orderPlaced': {
-        const rec = this.#orderByEngineId.get(e.order.id);
-        if (rec) rec.selection = selectionLabel(e.order.selection);
-        return;
-      }
       case 'betGraded':
         this.#grades.set(e.grade.txID, e.grade);
         this.#settledPnl = null;
@@ -214,15 +226,8 @@ export class BacktestCollector {
         order.status = 'filled';
         order.closedAt = now;
       }
-    } else if (!order && origin === 'wager') {
-      // A taker order that matched in full never rested: name it by the fill.
-      const r = this.#unnamed.get(ours.userReference ?? '');
-      if (r) {
-        this.#unnamed.delete(ours.userReference ?? '');
-        r.orderID = ours.orderId;
-        r.selection = selectionLabel(ours.selection);
-        this.#orderByEngineId.set(ours.orderId, r);
-      }
+    } else if (!order && origin === 'wager' && ours.userReference) {
+      this.#takerFills.set(ours.userReference, ours.orderId);
     }
     this.#noteLiability(game);
   }
