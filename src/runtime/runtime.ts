@@ -150,7 +150,10 @@ export class Runtime {
     this.#log = options.logger;
     this.own = new OwnBook({
       commissionRate: () => this.#commission,
-      onTransition: (o, from, reason) => this.#log.debug({ clientId: o.clientId, orderID: o.orderID, strategy: o.strategyId, from, to: o.status, reason }, 'order transition'),
+      // Every order moves several times: the record is built only when it will be written.
+      onTransition: (o, from, reason) => {
+        if (this.#log.isLevelEnabled('debug')) this.#log.debug({ clientId: o.clientId, orderID: o.orderID, strategy: o.strategyId, from, to: o.status, reason }, 'order transition');
+      },
     });
     this.market = new MarketModel((id) => this.own.isOurOrderId(id));
     const gateway: OrderGateway = options.gateway === 'socket' ? options.exchange.orders : options.exchange.rest;
