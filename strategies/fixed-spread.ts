@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import type { StrategyView } from '../src/book/types.ts';
+import type { Selection } from '../src/markets/types.ts';
 import { bookExposures, NO_EXPOSURE } from '../src/strategy/exposure.ts';
-import { fairProbability, makerOdds } from '../src/strategy/fair.ts';
+import { fairOfBook, makerOdds, type FairOptions } from '../src/strategy/fair.ts';
 import { clearOfBook, ownOrderIds, stepOut } from '../src/strategy/ladder.ts';
-import { marketsParam, selectedBookKeys, sideSelections } from '../src/strategy/markets.ts';
+import { marketsParam, selectedBookKeys, selectionsOfKey } from '../src/strategy/markets.ts';
 import { expirationParam, fairDepthParam, maxOverroundParam, minSizeParam, sizeToleranceParam, toleranceCentsParam } from '../src/strategy/params.ts';
 import { applyMode, fitUnderLimit } from '../src/strategy/risk.ts';
 import type { QuoteIntent, StrategyModule } from '../src/strategy/types.ts';
@@ -51,41 +52,57 @@ export const fixedSpreadParams = z.object({
 
 export type FixedSpreadParams = z.output<typeof fixedSpreadParams>;
 
+const SIDES = [0, 1] as const;
+
 function quote(view: StrategyView, params: FixedSpreadParams): readonly QuoteIntent[] {
   if (view.mode === 'halted' || view.game.ended) return [];
+  const game = view.game;
   const own = ownOrderIds(view);
-  const fairOptions = { minDepth: params.minDepth, maxOverround: params.maxOverround };
+  const fairOptions: FairOptions = { minDepth: params.minDepth, maxOverround: params.maxOverround };
   // Level-major order, so a liability cap keeps the inner levels of every book first.
-  const byLevel: QuoteIntent[][] = Array.from({ length: params.levels }, () => []);
+  const levels = params.levels;
+  const byLevel: QuoteIntent[][] = [];
+  for (let level = 0; level < levels; level++) byLevel.push([]);
   const exposures = bookExposures(view.positions);
-  for (const key of selectedBookKeys(view.game, params.markets)) {
-    const selections = sideSelections(view.game, key);
-    const p0 = fairProbability(view, key, fairOptions);
-    if (selections === null || p0 === null) continue;
+  for (const key of selectedBookKeys(game, params.markets)) {
+    const book = game.books.get(key);
+    const p0 = fairOfBook(view, key, book, fairOptions);
+    if (p0 === null) continue;
+    // A book lists its own selections; a key with no book (a feed price only) derives them.
+    const derived = book === undefined ? selectionsOfKey(key) : null;
+    if (book === undefined && derived === null) continue;
     const skew = Math.max(-params.maxSkew, Math.min(params.maxSkew, params.skewPerUnit * (exposures.get(key) ?? NO_EXPOSURE).net));
     const r = p0 - skew;
-    const book = view.game.books.get(key);
-    for (const k of [0, 1] as const) {
+    for (const k of SIDES) {
       const inner = makerOdds(k === 0 ? r : 1 - r, params.margin);
       if (inner === null) continue;
-      const first = clearOfBook(inner, book?.sides[k], own);
-      for (let level = 0; level < params.levels; level++) {
-        const intent: QuoteIntent = {
-          key: `${key}:${k}:${level}`,
-          selection: selections[k],
-          odds: stepOut(first, level * params.levelStepCents),
-          size: params.sizePerLevel,
-          orderType: 'post',
-          toleranceCents: params.toleranceCents,
-          sizeTolerance: params.sizeTolerance,
-          ...(params.expirationMinutes !== null ? { expirationMinutes: params.expirationMinutes } : {}),
-        };
-        byLevel[level]!.push(intent);
+      const side = book?.sides[k];
+      const selection = side !== undefined ? side.taker : derived![k];
+      const first = clearOfBook(inner, side, own);
+      for (let level = 0; level < levels; level++) {
+        byLevel[level]!.push(postIntent(`${key}:${k}:${level}`, selection, stepOut(first, level * params.levelStepCents), params));
       }
     }
   }
-  const intents = applyMode(view, byLevel.flat());
+  const all = levels === 1 ? byLevel[0]! : ([] as QuoteIntent[]).concat(...byLevel);
+  const intents = applyMode(view, all);
   return params.maxLiability === null ? intents : fitUnderLimit(view.positions, intents, params.maxLiability, params.minSize);
+}
+
+/** One level's intent. Two literals rather than a spread: the same fields in the same order, without copying an object per intent. */
+function postIntent(key: string, selection: Selection, odds: number, params: FixedSpreadParams): QuoteIntent {
+  return params.expirationMinutes !== null
+    ? {
+        key,
+        selection,
+        odds,
+        size: params.sizePerLevel,
+        orderType: 'post',
+        toleranceCents: params.toleranceCents,
+        sizeTolerance: params.sizeTolerance,
+        expirationMinutes: params.expirationMinutes,
+      }
+    : { key, selection, odds, size: params.sizePerLevel, orderType: 'post', toleranceCents: params.toleranceCents, sizeTolerance: params.sizeTolerance };
 }
 
 export const fixedSpread: StrategyModule<FixedSpreadParams> = {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { BookSide, StrategyView } from '../src/book/types.ts';
 import { oddsRank, withinPostArbBand, type AmericanOdds } from '../src/odds/american.ts';
-import { edgeOf, fairProbability } from '../src/strategy/fair.ts';
+import { edgeOf, fairOfBook, type FairOptions } from '../src/strategy/fair.ts';
 import { marketsParam, selectedBookKeys } from '../src/strategy/markets.ts';
 import { expirationParam, fairDepthParam, maxOverroundParam, minSizeParam } from '../src/strategy/params.ts';
 import { applyMode, fitUnderLimit, floorCents } from '../src/strategy/risk.ts';
@@ -69,7 +69,8 @@ export interface Sweep {
 export function planSweep(side: BookSide, pBacked: number, minEdge: number, bandTolerance: number): Sweep | null {
   let taken: Sweep | null = null;
   let total = 0;
-  const levelPrices: AmericanOdds[] = [];
+  // Most sides stop at their best level, so the list of levels taken is made only past it.
+  let levelPrices: AmericanOdds[] | null = null;
   let i = 0;
   const offers = side.offers;
   while (i < offers.length) {
@@ -85,12 +86,12 @@ export function planSweep(side: BookSide, pBacked: number, minEdge: number, band
       j++;
     }
     // Out of order would mean the view is not the book the engine walks: trust nothing past it.
-    if (levelPrices.length > 0 && rank > oddsRank(levelPrices[levelPrices.length - 1]!)) break;
+    if (levelPrices !== null && rank > oddsRank(levelPrices[levelPrices.length - 1]!)) break;
     if (ours) break;
     const edge = edgeOf(t, pBacked);
     if (!(edge >= minEdge)) break;
-    if (!levelPrices.every((u) => withinPostArbBand(t, u, bandTolerance))) break;
-    levelPrices.push(t);
+    if (levelPrices !== null && !allWithinBand(t, levelPrices, bandTolerance)) break;
+    (levelPrices ??= []).push(t);
     total += size;
     if (size > 0) taken = { odds: t, size: total, edge };
     i = j;
@@ -98,32 +99,55 @@ export function planSweep(side: BookSide, pBacked: number, minEdge: number, band
   return taken;
 }
 
+/** Whether our odds `t` stay within the postArb band of every listed price in `levels`. */
+function allWithinBand(t: AmericanOdds, levels: readonly AmericanOdds[], bandTolerance: number): boolean {
+  for (const u of levels) if (!withinPostArbBand(t, u, bandTolerance)) return false;
+  return true;
+}
+
+const SIDES = [0, 1] as const;
+
+interface Found {
+  readonly intent: QuoteIntent;
+  readonly edge: number;
+}
+
 function quote(view: StrategyView, params: PostArbParams): readonly QuoteIntent[] {
   if (view.mode === 'halted' || view.game.ended) return [];
-  const found: { intent: QuoteIntent; edge: number }[] = [];
-  for (const key of selectedBookKeys(view.game, params.markets)) {
-    const book = view.game.books.get(key);
-    const p0 = fairProbability(view, key, { minDepth: params.minDepth, maxOverround: params.maxOverround });
-    if (book === undefined || p0 === null) continue;
-    for (const k of [0, 1] as const) {
+  const game = view.game;
+  const fairOptions: FairOptions = { minDepth: params.minDepth, maxOverround: params.maxOverround };
+  let found: Found[] | null = null;
+  for (const key of selectedBookKeys(game, params.markets)) {
+    const book = game.books.get(key);
+    if (book === undefined) continue;
+    const p0 = fairOfBook(view, key, book, fairOptions);
+    if (p0 === null) continue;
+    for (const k of SIDES) {
       const side = book.sides[k];
       const sweep = planSweep(side, k === 0 ? p0 : 1 - p0, params.minEdge, params.bandTolerance);
       if (sweep === null) continue;
-      const intent: QuoteIntent = {
-        key: `${key}:${k}`,
-        selection: side.taker,
-        odds: sweep.odds,
-        // Whole cents, rounded down: a stake above what the offers absorb would rest the excess.
-        size: floorCents(Math.min(sweep.size, params.maxSize)),
-        orderType: 'postArb',
-        ...(params.expirationMinutes !== null ? { expirationMinutes: params.expirationMinutes } : {}),
-      };
-      found.push({ intent, edge: sweep.edge });
+      // Whole cents, rounded down: a stake above what the offers absorb would rest the excess.
+      const size = floorCents(Math.min(sweep.size, params.maxSize));
+      const intent: QuoteIntent =
+        params.expirationMinutes !== null
+          ? { key: `${key}:${k}`, selection: side.taker, odds: sweep.odds, size, orderType: 'postArb', expirationMinutes: params.expirationMinutes }
+          : { key: `${key}:${k}`, selection: side.taker, odds: sweep.odds, size, orderType: 'postArb' };
+      (found ??= []).push({ intent, edge: sweep.edge });
     }
   }
+  // Most evaluations find nothing worth taking.
+  if (found === null) return [];
   // The budget goes to the best edge first; sort is stable, so ties keep book order.
-  const ordered = found.sort((a, b) => b.edge - a.edge).map((f) => f.intent);
+  const ordered = found.sort(byEdge).map(intentOf);
   return fitUnderLimit(view.positions, applyMode(view, ordered), params.maxLiability, params.minSize);
+}
+
+function byEdge(a: Found, b: Found): number {
+  return b.edge - a.edge;
+}
+
+function intentOf(f: Found): QuoteIntent {
+  return f.intent;
 }
 
 export const postArb: StrategyModule<PostArbParams> = {

@@ -48,17 +48,21 @@ export function selectionFromWire(p: ParticipantIds, w: WireSide): Selection | n
 
 /** The wire fields that place an order backing `s`. */
 export function wireFromSelection(p: ParticipantIds, s: Selection): { type: Selection['type']; side: string; number?: number; market?: string } {
-  const id = (t: Team) => (t === 'home' ? p.homeId : p.awayId);
   switch (s.type) {
     case 'moneyline':
-      return { type: 'moneyline', side: id(s.team) };
+      return { type: 'moneyline', side: idOf(p, s.team) };
     case 'spread':
-      return { type: 'spread', side: id(s.team), number: s.line };
+      return { type: 'spread', side: idOf(p, s.team), number: s.line };
     case 'total':
       return { type: 'total', side: s.ou, number: s.line };
     case 'moneyline1x2':
-      return { type: 'moneyline1x2', side: s.yes ? 'yes' : 'no', market: s.outcome === 'draw' ? 'draw' : id(s.outcome) };
+      return { type: 'moneyline1x2', side: s.yes ? 'yes' : 'no', market: s.outcome === 'draw' ? 'draw' : idOf(p, s.outcome) };
   }
+}
+
+/** A module function, not a closure: every order the engine and order manager send passes through here. */
+function idOf(p: ParticipantIds, t: Team): string {
+  return t === 'home' ? p.homeId : p.awayId;
 }
 
 /**

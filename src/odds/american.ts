@@ -44,13 +44,24 @@ export function impliedProbability(odds: AmericanOdds): number {
  */
 export function fromDecimal(decimal: number, rounding: 'nearest' | 'lower-payout' | 'higher-payout' = 'nearest'): AmericanOdds {
   if (!(decimal > 1) || !Number.isFinite(decimal)) throw new RangeError(`decimal odds must be > 1, got ${decimal}`);
-  const raw = decimal >= 2 ? (decimal - 1) * 100 : -100 / (decimal - 1);
-  const round = rounding === 'nearest' ? Math.round : rounding === 'lower-payout' ? Math.floor : Math.ceil;
+  const raw = twelveDigitsForRounding(decimal >= 2 ? (decimal - 1) * 100 : -100 / (decimal - 1));
   // Math.floor on a negative American price lowers the payout too (-110.4 → -111), so one
   // rounding function serves both signs.
-  const rounded = round(Number(raw.toPrecision(12)));
+  const rounded = rounding === 'nearest' ? Math.round(raw) : rounding === 'lower-payout' ? Math.floor(raw) : Math.ceil(raw);
   if (rounded > -100 && rounded < 100) return 100;
   return normalizeOdds(rounded);
+}
+
+/**
+ * `raw` rounded to 12 significant digits, as far as the roundings of fromDecimal can tell:
+ * that rounding moves a number by at most 5e-12 of its size, so it can only change which
+ * side of a multiple of ½ the number lies on (all that floor, ceil and round read) when
+ * the number is that close to one. Everywhere else `raw` itself gives the same integer,
+ * and skips a number → string → number round trip that is most of the cost of a quote.
+ */
+function twelveDigitsForRounding(raw: number): number {
+  if (Math.abs(raw) < 1e9 && Math.abs(raw - Math.round(raw * 2) / 2) > 1e-11 * Math.abs(raw)) return raw;
+  return Number(raw.toPrecision(12));
 }
 
 export function fromProbability(p: number, rounding: 'nearest' | 'lower-payout' | 'higher-payout' = 'nearest'): AmericanOdds {

@@ -21,11 +21,31 @@ export interface BookExposure {
 
 export const NO_EXPOSURE: BookExposure = Object.freeze({ pnlIfSide: Object.freeze([0, 0]) as readonly [number, number], net: 0 });
 
+/** What bookExposures answers for no positions: shared, never written. */
+const NO_EXPOSURES: ReadonlyMap<string, BookExposure> = new Map();
+
+/**
+ * Exposures already worked out, by positions array. The runtime hands every evaluation of
+ * a (game, strategy) the same frozen array until the next fill, and a game collects many
+ * fills, so the walk over them happens once per fill instead of once per evaluation. Only
+ * frozen arrays are remembered: an array that can still change could not key its answer.
+ */
+const exposuresOf = new WeakMap<readonly Position[], ReadonlyMap<string, BookExposure>>();
+
 /**
  * Every book's exposure in one pass over the positions (a strategy reads several books per
- * evaluation, and a game collects many fills); books without positions are absent.
+ * evaluation, and a game collects many fills); books without positions are absent. The
+ * map and its entries may be shared between calls: read them, never write them.
  */
 export function bookExposures(positions: readonly Position[]): ReadonlyMap<string, BookExposure> {
+  if (positions.length === 0) return NO_EXPOSURES;
+  if (!Object.isFrozen(positions)) return exposuresFrom(positions);
+  let out = exposuresOf.get(positions);
+  if (out === undefined) exposuresOf.set(positions, (out = exposuresFrom(positions)));
+  return out;
+}
+
+function exposuresFrom(positions: readonly Position[]): ReadonlyMap<string, BookExposure> {
   const wins = new Map<string, [number, number]>();
   for (const p of positions) {
     const key = bookKeyOf(p.selection);
@@ -37,7 +57,7 @@ export function bookExposures(positions: readonly Position[]): ReadonlyMap<strin
     w[1] += v[onSide0 ? GRADE_LOSER : GRADE_WINNER];
   }
   const out = new Map<string, BookExposure>();
-  for (const [key, [win0, win1]] of wins) out.set(key, { pnlIfSide: [win0, win1], net: win0 - win1 });
+  for (const [key, w] of wins) out.set(key, Object.freeze({ pnlIfSide: Object.freeze(w), net: w[0] - w[1] }));
   return out;
 }
 

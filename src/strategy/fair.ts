@@ -65,9 +65,14 @@ function isProbability(p: number | undefined): p is number {
  * value when it has a valid one, else the book's consensus, else null.
  */
 export function fairProbability(view: StrategyView, key: string, options: FairOptions = DEFAULT_FAIR_OPTIONS): number | null {
+  return fairOfBook(view, key, view.game.books.get(key), options);
+}
+
+/** fairProbability for a caller that already holds `book` = view.game.books.get(key). */
+export function fairOfBook(view: StrategyView, key: string, book: MarketBook | undefined, options: FairOptions): number | null {
   const configured = view.fair?.get(key);
   if (isProbability(configured)) return configured;
-  return consensusFair(view.game.books.get(key), options);
+  return consensusFair(book, options);
 }
 
 /**

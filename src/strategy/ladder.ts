@@ -19,16 +19,23 @@ export function stepOut(odds: AmericanOdds, cents: number): AmericanOdds {
 
 /** Exchange order ids of this strategy's own live orders: those quotes get replaced, not met. */
 export function ownOrderIds(view: StrategyView): ReadonlySet<string> {
+  if (view.orders.length === 0) return NO_IDS;
   const ids = new Set<string>();
   for (const o of view.orders) if (o.orderID !== null) ids.add(o.orderID);
   return ids;
 }
 
+/** Shared answer for a strategy with no live orders on the game: nothing to write, nothing to allocate. */
+const NO_IDS: ReadonlySet<string> = new Set();
+
 /** Rank of the best offer on `side` that is not in `ignore`; null when there is none. */
 export function bestRank(side: BookSide | undefined, ignore: ReadonlySet<string>): number | null {
+  if (side === undefined) return null;
   let best: number | null = null;
-  for (const offer of side?.offers ?? []) {
-    if (ignore.has(offer.id) || !(offer.sumUntaken > 0)) continue;
+  const offers = side.offers;
+  for (let i = 0; i < offers.length; i++) {
+    const offer = offers[i]!;
+    if (!(offer.sumUntaken > 0) || ignore.has(offer.id)) continue;
     const r = oddsRank(offer.odds);
     if (best === null || r > best) best = r;
   }

@@ -21,18 +21,22 @@ export const marketsParam = (defaults: readonly string[]) =>
 /** Book keys selected by `tokens` on `game`, deduplicated, in token order. */
 export function selectedBookKeys(game: GameState, tokens: readonly string[]): string[] {
   const keys: string[] = [];
-  const add = (k: string): void => {
-    if (!keys.includes(k)) keys.push(k);
-  };
   for (const t of tokens) {
-    if (t === 'all') for (const k of game.books.keys()) add(k);
-    else if (t === 'mainSpread') {
-      if (game.mainHomeSpread !== null) add(`spread:${game.mainHomeSpread + 0}`);
+    if (t === 'all') {
+      // A game's book keys are distinct already: only keys of earlier tokens can repeat.
+      const fresh = keys.length === 0;
+      for (const k of game.books.keys()) if (fresh || !keys.includes(k)) keys.push(k);
+    } else if (t === 'mainSpread') {
+      if (game.mainHomeSpread !== null) addKey(keys, `spread:${game.mainHomeSpread + 0}`);
     } else if (t === 'mainTotal') {
-      if (game.mainTotal !== null) add(`total:${game.mainTotal}`);
-    } else add(t);
+      if (game.mainTotal !== null) addKey(keys, `total:${game.mainTotal}`);
+    } else addKey(keys, t);
   }
   return keys;
+}
+
+function addKey(keys: string[], k: string): void {
+  if (!keys.includes(k)) keys.push(k);
 }
 
 /** The selections backed on side 0 and side 1 of a book key (inverse of bookKeyOf / sideIndexOf). */
@@ -68,10 +72,4 @@ export function selectionsOfKey(key: string): readonly [Selection, Selection] | 
     ];
   }
   return null;
-}
-
-/** Side selections of a key on a game: the book's own when it exists, else derived from the key. */
-export function sideSelections(game: GameState, key: string): readonly [Selection, Selection] | null {
-  const book = game.books.get(key);
-  return book ? [book.sides[0].taker, book.sides[1].taker] : selectionsOfKey(key);
 }

@@ -63,24 +63,28 @@ export function fitUnderLimit(
   if (intents.length === 0) return [];
   // The exact worst case of the positions, worked out only if some intent needs it.
   let start: number | null = null;
-  const boundOf = () => Math.min(-maxLiability, (start ??= worstCaseLiability(positions)));
   // Lower bounds of the kept set's worst case (liability.ts, worstLoss): of the positions
   // (their exact figure once known), plus each kept intent's own worst loss. While they
   // clear the limit by a margin, an intent fits at full size with no exact figure.
   let positionsFloor = 0;
   for (const p of positions) positionsFloor += worstLoss(p);
   let keptLoss = 0;
-  const acc: Position[] = [...positions];
+  // The kept intents as positions; the exact checks look at positions plus these.
+  const keptPositions: Position[] = [];
   const out: QuoteIntent[] = [];
   for (const intent of intents) {
     // bound ≤ −maxLiability, so clearing −maxLiability clears the bound whatever it is.
     const floor = (start ?? positionsFloor) + keptLoss + worstLoss(intentPosition(intent, true));
-    const surelyFits = floor >= (start === null ? -maxLiability : boundOf()) + BOUND_MARGIN;
-    const size = surelyFits ? intent.size : largestFit(intent.size, (s) => worstCaseLiability([...acc, intentPosition({ ...intent, size: s }, true)]) >= boundOf());
+    const limit = start === null ? -maxLiability : Math.min(-maxLiability, start);
+    let size = intent.size;
+    if (!(floor >= limit + BOUND_MARGIN)) {
+      const bound = Math.min(-maxLiability, (start ??= worstCaseLiability(positions)));
+      size = largestFit(intent.size, (s) => worstCaseLiability([...positions, ...keptPositions, intentPosition({ ...intent, size: s }, true)]) >= bound);
+    }
     if (!(size >= minSize) || size <= 0) continue;
     const kept = size === intent.size ? intent : { ...intent, size };
     const position = intentPosition(kept, true);
-    acc.push(position);
+    keptPositions.push(position);
     out.push(kept);
     keptLoss += worstLoss(position);
   }

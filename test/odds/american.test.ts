@@ -112,6 +112,39 @@ describe('fromDecimal / fromProbability', () => {
     expect(fromProbability(0.3, 'lower-payout')).toBe(233);
     expect(fromProbability(0.3, 'higher-payout')).toBe(234);
   });
+  // fromDecimal skips the 12-significant-digit string round trip where it cannot matter;
+  // this is the rounding it must agree with, bit for bit, everywhere.
+  const ROUNDINGS = ['nearest', 'lower-payout', 'higher-payout'] as const;
+  function referenceFromDecimal(decimal: number, rounding: (typeof ROUNDINGS)[number]): number {
+    const raw = decimal >= 2 ? (decimal - 1) * 100 : -100 / (decimal - 1);
+    const round = rounding === 'nearest' ? Math.round : rounding === 'lower-payout' ? Math.floor : Math.ceil;
+    const rounded = round(Number(raw.toPrecision(12)));
+    return rounded > -100 && rounded < 100 ? 100 : normalizeOdds(rounded);
+  }
+  it('agrees with rounding to 12 significant digits first, next to whole and half prices too', () => {
+    const decimals: number[] = [];
+    for (let a = 100; a <= 10000; a++) {
+      for (const x of [a, a + 0.5]) {
+        // Prices on, and a few units of rounding noise either side of, a whole or half American price.
+        for (const d of [1 + x / 100, 1 + 100 / x]) for (let k = -4; k <= 4; k++) decimals.push(d + k * Number.EPSILON * d);
+        for (const eps of [1e-13, 1e-12, 5e-12, 1e-11, 2e-11, 1e-10]) decimals.push(1 + (x * (1 + eps)) / 100, 1 + (x * (1 - eps)) / 100, 1 + 100 / (x * (1 + eps)), 1 + 100 / (x * (1 - eps)));
+      }
+    }
+    for (let i = 1; i < 10000; i++) decimals.push(1 / (i / 10000));
+    decimals.push(1e6, 1e9, 1e12, 1e15, 1.23456789012345e20, 1e300, 1 + 1e-9, 1 + 1e-13, Number.MAX_VALUE);
+    const differing: string[] = [];
+    for (const d of decimals) {
+      if (!(d > 1)) continue;
+      for (const r of ROUNDINGS) if (fromDecimal(d, r) !== referenceFromDecimal(d, r)) differing.push(`${d} ${r}`);
+    }
+    expect(differing).toEqual([]);
+  });
+  test.prop([fc.double({ min: 1, max: 1e12, noNaN: true, minExcluded: true }), fc.constantFrom(...ROUNDINGS)], { numRuns: 2000 })(
+    'agrees with rounding to 12 significant digits first, for any decimal',
+    (d, r) => {
+      expect(fromDecimal(d, r)).toBe(referenceFromDecimal(d, r));
+    },
+  );
   it('snaps results inside (-100, 100) to +100', () => {
     expect(fromDecimal(1.999)).toBe(100);
     expect(fromDecimal(1.999, 'higher-payout')).toBe(100);
