@@ -1,4 +1,5 @@
-import { BOUND_MARGIN, worstCaseLiability, worstLoss } from '../money/liability.ts';
+import { BOUND_MARGIN, worstCaseLiability, worstCaseLiabilityOfGroups, worstLoss } from '../money/liability.ts';
+import { PnlGroups, RecentRegions } from '../money/pnl-groups.ts';
 import type { Position } from '../money/position.ts';
 import type { StrategyView } from '../book/types.ts';
 import type { QuoteIntent } from './types.ts';
@@ -72,6 +73,8 @@ export function fitUnderLimit(
   // The kept intents as positions; the exact checks look at positions plus these.
   const keptPositions: Position[] = [];
   const out: QuoteIntent[] = [];
+  // Positions plus kept intents as P&L groups, made when the first exact check is due.
+  let exact: { readonly base: PnlGroups; readonly scratch: PnlGroups; readonly recent: RecentRegions } | null = null;
   for (const intent of intents) {
     // bound ≤ −maxLiability, so clearing −maxLiability clears the bound whatever it is.
     const floor = (start ?? positionsFloor) + keptLoss + worstLoss(intentPosition(intent, true));
@@ -79,12 +82,26 @@ export function fitUnderLimit(
     let size = intent.size;
     if (!(floor >= limit + BOUND_MARGIN)) {
       const bound = Math.min(-maxLiability, (start ??= worstCaseLiability(positions)));
-      size = largestFit(intent.size, (s) => worstCaseLiability([...positions, ...keptPositions, intentPosition({ ...intent, size: s }, true)]) >= bound);
+      if (exact === null) {
+        exact = { base: new PnlGroups(), scratch: new PnlGroups(), recent: new RecentRegions() };
+        exact.base.addAll(positions);
+        exact.base.addAll(keptPositions);
+      }
+      const { base: b, scratch, recent } = exact;
+      // The worst case of positions + kept + the intent at size s, summed in that order
+      // (so the bits of a fresh worstCaseLiability over the list): the search asks up to
+      // some fifty sizes, and each copies the prepared sums instead of starting over.
+      size = largestFit(intent.size, (s) => {
+        scratch.copyFrom(b);
+        scratch.addMoney(intent.selection, s, intent.odds, 0, true);
+        return worstCaseLiabilityOfGroups(scratch, recent) >= bound;
+      });
     }
     if (!(size >= minSize) || size <= 0) continue;
     const kept = size === intent.size ? intent : { ...intent, size };
     const position = intentPosition(kept, true);
     keptPositions.push(position);
+    exact?.base.add(position);
     out.push(kept);
     keptLoss += worstLoss(position);
   }
