@@ -123,9 +123,10 @@ export interface SweepOutcome {
  * Run the variants on worker threads, one per core, every worker replaying the same
  * pre-parsed tape (serialised once). A worker stays up for the variants of its lane: it
  * reads the tape once, and its later variants run on code the JIT has already warmed up
- * (a cold replay takes about twice as long as a warm one). A worker that dies fails only
- * the variant it was running; its lane goes on with a fresh one. Outcomes come back in
- * variant order.
+ * (a cold replay takes about twice as long as a warm one). A variant that fails, or
+ * whose worker dies, fails alone: its lane goes on with a fresh worker. Strategy modules
+ * load once per worker, so a strategy must keep no state of its own between runs (the
+ * strategy contract: a pure function of its view). Outcomes come back in variant order.
  */
 export async function runSweep(tape: Tape, runs: readonly SweepRun[], configPath: string, options: SweepOverrides & { workers?: number; onDone?: (done: number, total: number) => void } = {}): Promise<SweepOutcome[]> {
   const tapePath = join(tmpdir(), `linesmith-tape-${randomUUID()}.bin`);
@@ -143,10 +144,17 @@ export async function runSweep(tape: Tape, runs: readonly SweepRun[], configPath
     let worker: SweepLaneWorker | null = null;
     try {
       for (let i = next++; i < runs.length; i = next++) {
+        // One that died between two variants (after answering) is replaced before the next.
+        if (worker?.dead) worker = null;
         worker ??= new SweepLaneWorker({ tapePath });
         const answer = await worker.run({ index: i, configText: runs[i]!.configText, configPath, ...overrides });
         finish(i, answer);
-        if (worker.dead) worker = null;
+        // A failed variant may leave work behind (a timer, a promise yet to reject) that
+        // would fail the next one: its worker is not reused.
+        if (answer.error !== null) {
+          await worker.close();
+          worker = null;
+        }
       }
     } finally {
       await worker?.close();
@@ -178,13 +186,12 @@ class SweepLaneWorker {
     this.#worker.on('exit', (code) => this.#die(`worker exited with code ${code}`));
   }
 
-  /** Whether the worker is gone (it crashed or exited); its lane needs a new one. */
+  /** Whether the worker is gone (it crashed or exited). */
   get dead(): boolean {
     return this.#dead !== null;
   }
 
   run(job: SweepJob): Promise<Omit<SweepAnswer, 'index'>> {
-    if (this.#dead !== null) return Promise.resolve({ result: null, error: this.#dead, replayMs: 0 });
     return new Promise((resolve) => {
       this.#pending = { index: job.index, resolve };
       this.#worker.postMessage(job);

@@ -297,13 +297,13 @@ export class MarketModel {
           continue;
         }
       }
-      out[i] = { id: o.id, odds: o.odds, sumUntaken: o.sumUntaken, bet: o.bet, isPostArb: o.isPostArb === true, mine };
+      out[i] = offerOf(o, mine);
     }
     return out;
   }
 
   #offer(o: BookOrder): ListedOffer {
-    return { id: o.id, odds: o.odds, sumUntaken: o.sumUntaken, bet: o.bet, isPostArb: o.isPostArb === true, mine: this.#isMine(o.id) };
+    return offerOf(o, this.#isMine(o.id));
   }
 }
 
@@ -339,6 +339,10 @@ function sameParticipants(a: Participants, b: Participants): boolean {
 
 function withSide(book: MarketBook, idx: 0 | 1, side: BookSide): MarketBook {
   return { key: book.key, type: book.type, sides: idx === 0 ? [side, book.sides[1]] : [book.sides[0], side] };
+}
+
+function offerOf(o: BookOrder, mine: boolean): ListedOffer {
+  return { id: o.id, odds: o.odds, sumUntaken: o.sumUntaken, bet: o.bet, isPostArb: o.isPostArb === true, mine };
 }
 
 /** Whether a listed offer already says everything the order says. */

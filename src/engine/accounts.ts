@@ -105,7 +105,8 @@ export class GameExposure {
     if (this.#exact === null && loss < this.#upper) this.#upper = loss;
   }
 
-  positions(extra?: Position): Position[] {
+  /** Bets, then resting orders oldest first: the list the grouped sums stand for (what tests compare them with). */
+  positions(): Position[] {
     const out: Position[] = [];
     const ledger = this.account.ledger;
     for (const b of this.bets) out.push(ledger.position(b));
@@ -113,7 +114,6 @@ export class GameExposure {
     for (const o of this.#resting.slice().sort(bySeq)) {
       if (o.remaining > DUST) out.push({ selection: o.line.selection, amount: o.remaining, odds: o.odds, commissionRate: 0, contingent: true });
     }
-    if (extra) out.push(extra);
     return out;
   }
 

@@ -88,12 +88,12 @@ export interface RuntimeStatus {
   readonly orders: OrderManager['stats'];
 }
 
-/** A strategy and a game whose evaluation is due or pending, under `${strategyIndex}|${gameID}`. */
 const NO_REFUSALS: readonly Refusal[] = [];
 
 /** The strictest of several modes wins. */
 const MODE_RANK: Readonly<Record<TradingMode, number>> = { active: 0, reducing: 1, halted: 2 };
 
+/** A strategy and a game whose evaluation is due or pending, under `${strategyIndex}|${gameID}`. */
 interface DirtyPair {
   readonly key: string;
   readonly strategy: StrategyInstance;

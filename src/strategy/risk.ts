@@ -70,23 +70,24 @@ export function fitUnderLimit(
   let positionsFloor = 0;
   for (const p of positions) positionsFloor += worstLoss(p);
   let keptLoss = 0;
-  // The kept intents as positions; the exact checks look at positions plus these.
+  // The kept intents as positions, until the first exact check folds them into `exact`.
   const keptPositions: Position[] = [];
   const out: QuoteIntent[] = [];
   // Positions plus kept intents as P&L groups, made when the first exact check is due.
   let exact: { readonly base: PnlGroups; readonly scratch: PnlGroups; readonly recent: RecentRegions } | null = null;
   for (const intent of intents) {
-    // bound ≤ −maxLiability, so clearing −maxLiability clears the bound whatever it is.
+    // The exact check's bound is ≤ −maxLiability, so clearing −maxLiability clears it too.
     const floor = (start ?? positionsFloor) + keptLoss + worstLoss(intentPosition(intent, true));
     const limit = start === null ? -maxLiability : Math.min(-maxLiability, start);
     let size = intent.size;
     if (!(floor >= limit + BOUND_MARGIN)) {
-      const bound = Math.min(-maxLiability, (start ??= worstCaseLiability(positions)));
       if (exact === null) {
         exact = { base: new PnlGroups(), scratch: new PnlGroups(), recent: new RecentRegions() };
         exact.base.addAll(positions);
+        start = worstCaseLiabilityOfGroups(exact.base, exact.recent);
         exact.base.addAll(keptPositions);
       }
+      const bound = Math.min(-maxLiability, start as number);
       const { base: b, scratch, recent } = exact;
       // The worst case of positions + kept + the intent at size s, summed in that order
       // (so the bits of a fresh worstCaseLiability over the list): the search asks up to
@@ -100,8 +101,8 @@ export function fitUnderLimit(
     if (!(size >= minSize) || size <= 0) continue;
     const kept = size === intent.size ? intent : { ...intent, size };
     const position = intentPosition(kept, true);
-    keptPositions.push(position);
-    exact?.base.add(position);
+    if (exact !== null) exact.base.add(position);
+    else keptPositions.push(position);
     out.push(kept);
     keptLoss += worstLoss(position);
   }

@@ -49,18 +49,30 @@ describe('sweep on worker threads', () => {
     expect(out[0]!.result!.report.run.fillModel).toEqual({ kind: 'conservative', power: 2 });
   }, 60_000);
 
-  it('reuses a lane\'s worker: a variant after a failed one and a repeated variant give the same report as a fresh run', async () => {
+  it('a failed variant fails alone; variants that follow on one reused worker give the reports of fresh runs', async () => {
     const tape = await loadTape(['backtest/data/paper-seed11-drops']);
     const text = readFileSync(CONFIG, 'utf8');
     const variants = sweepGrid([parseSweepAxis('backtest.fillModel=bogus,conservative,risk-averse,conservative')]);
     const out = await runSweep(tape, sweepRuns(text, variants), CONFIG, { workers: 1 });
-    // The bad variant fails inside the worker; the lane goes on with the same worker.
+    // The bad variant fails inside its worker; the lane goes on with a fresh one.
     expect(out[0]!.error).toMatch(/fillModel/);
     expect(out.slice(1).map((o) => o.error)).toEqual([null, null, null]);
     // Nothing of one run leaks into the next one on the same worker.
     expect(reportJson(out[3]!.result!)).toBe(reportJson(out[1]!.result!));
     const config = await parseConfigText(applyVariant(text, variants[1]!), CONFIG, { resolveStrategy: defaultStrategyResolver(strategies) });
     expect(reportJson(out[1]!.result!)).toBe(reportJson(await runBacktest({ config, tape, logger: silentLogger() })));
+  }, 60_000);
+
+  it('a worker that dies mid-variant fails only that variant; the lane goes on with a fresh worker', async () => {
+    const tape = await loadTape(['backtest/data/paper-seed11-drops']);
+    const path = 'test/backtest/fixtures/exiting-post-arb.yaml';
+    const text = readFileSync(path, 'utf8');
+    const variants = sweepGrid([parseSweepAxis('strategies.arb.params.exitCode=0,3,0')]);
+    const out = await runSweep(tape, sweepRuns(text, variants), path, { workers: 1 });
+    expect(out.map((o) => o.error)).toEqual([null, 'worker exited with code 3', null]);
+    expect(reportJson(out[2]!.result!)).toBe(reportJson(out[0]!.result!));
+    const config = await parseConfigText(text, path, { resolveStrategy: defaultStrategyResolver(strategies) });
+    expect(reportJson(out[0]!.result!)).toBe(reportJson(await runBacktest({ config, tape, logger: silentLogger() })));
   }, 60_000);
 
   it('applies the CLI overrides (seed, fill model) to every variant', async () => {

@@ -92,7 +92,7 @@ describe('MarketModel', () => {
     const ho = (id: string, odds: number, extra: Record<string, unknown> = {}) => o(id, odds, { participantID: H, ...extra });
     const side = () => m.side(G, 'moneyline', 0)!.offers;
     m.applyOrderUpdate(home(1, [ho('a', 130), ho('b', 120), ho('c', 110), ho('d', 105)]), 2);
-    const [a, b, c, d] = side();
+    const [a, , c, d] = side();
     // b is gone, c shrank, e is new and d became ours: a is kept, the rest are fresh and right.
     mine.add('d');
     m.applyOrderUpdate(home(2, [ho('a', 130), ho('c', 110, { sumUntaken: 20 }), ho('e', 108), ho('d', 105)]), 3);
@@ -106,8 +106,14 @@ describe('MarketModel', () => {
     expect(now[0]).toBe(a);
     expect(now[1]).not.toBe(c);
     expect(now[3]).not.toBe(d);
-    expect(b!.id).toBe('b');
-    // Every field counts: odds, stake, original risk and postArb flag.
+    // One gone, the next unchanged: the walk steps over the gap and keeps the object.
+    m.applyOrderUpdate(home(3, [ho('a', 130), ho('e', 108), ho('d', 105)]), 3);
+    const after = side();
+    expect(after.map((x) => x.id)).toEqual(['a', 'e', 'd']);
+    expect(after[0]).toBe(now[0]);
+    expect(after[1]).toBe(now[2]);
+    expect(after[2]).toBe(now[3]);
+    // Every other field counts too: odds, original risk and postArb flag.
     let epoch = 10;
     for (const [field, value] of [['odds', 131], ['bet', 60], ['isPostArb', true]] as const) {
       m.applyOrderUpdate(home(++epoch, [ho('a', 130)]), 4);

@@ -29,6 +29,19 @@ describe('grouped worst case', () => {
     expect(Object.is(worstCaseLiability(ps), want.liability)).toBe(true);
   });
 
+  test.prop([positionsArb, positionsArb, positionsArb], { numRuns: 300 })('a copy keeps its groups while the set it copied grows, and the other way round', (a, b, c) => {
+    const base = new PnlGroups();
+    base.addAll(a);
+    worstCaseOfGroups(base); // regions built, then shared by the copy
+    const scratch = new PnlGroups();
+    scratch.copyFrom(base);
+    base.addAll(b); // new groups in the original must not reach the copy's shape
+    expect(same(worstCaseOfGroups(scratch), referenceWorstCaseScore(a))).toBe(true);
+    scratch.addAll(c);
+    expect(same(worstCaseOfGroups(scratch), referenceWorstCaseScore([...a, ...c]))).toBe(true);
+    expect(same(worstCaseOfGroups(base), referenceWorstCaseScore([...a, ...b]))).toBe(true);
+  });
+
   test.prop([positionsArb, positionsArb, positionsArb], { numRuns: 300 })('a clone plus the rest is the whole, and neither disturbs the other', (a, b, c) => {
     const base = new PnlGroups();
     base.addAll(a);

@@ -9,7 +9,6 @@ import { OpenMarks } from './open-marks.ts';
 import { OpenOrders } from './open-orders.ts';
 import { QuoteSeries, type QuotedOrder } from './quote-series.ts';
 import { selectionLabel } from './selection-label.ts';
-import { selectionFromWire } from '../../markets/wire-selection.ts';
 import type { BacktestMetrics, BacktestSeries, BreakdownRow, FillRow, GameRow, MarkoutMetrics, OrderRow, SeriesRow } from './types.ts';
 
 /** Horizons of the mark-outs, ms. */
@@ -74,12 +73,14 @@ export class BacktestCollector {
   readonly #schedule: (work: () => void, delayMs: number) => void;
   readonly #fills: OwnFillRecord[] = [];
   readonly #orders: OrderRecord[] = [];
-  /** Taker orders that matched in full, by userReference, until a fill names their order id. */
   /**
-   * The engine tells of a taker order's fills while it places it, before the outcome that
-   * makes the order's record: the id of an order filled in full waits here for its record.
+   * A taker order matched in full never rests, so only its fills name its id. The engine
+   * tells of the fills while it places the order, before the outcome that makes the row:
+   * the id waits here, by userReference, for its row (and a row for a later fill, should
+   * the two ever come the other way round).
    */
   readonly #takerFills = new Map<string, string>();
+  readonly #unnamed = new Map<string, OrderRecord>();
   readonly #orderByEngineId = new Map<string, OrderRecord>();
   readonly #grades = new Map<string, GradeVersion>();
   /** Σ result over #grades, in their order; null when a grade came since it was summed. */
@@ -124,7 +125,7 @@ export class BacktestCollector {
       strategy: decodeReference(ref)?.strategyId ?? '',
       gameID: game,
       market: typeof input.type === 'string' ? input.type : '',
-      selection: this.#inputSelection(game, input),
+      selection: selectionOrNothing(this.#x.selectionOf(input)),
       orderType: typeof input.orderType === 'string' ? input.orderType : 'limit',
       odds: typeof input.odds === 'number' ? input.odds : 0,
       bet: typeof input.bet === 'number' ? input.bet : 0,
@@ -135,22 +136,13 @@ export class BacktestCollector {
     this.#orders.push(rec);
     const taken = this.#takerFills.get(ref);
     this.#takerFills.delete(ref);
-    // A taker order that matched in full never rested: its fills name it.
     if (!rec.orderID && taken !== undefined && outcome.status === 'ok') rec.orderID = taken;
     if (rec.orderID) this.#orderByEngineId.set(rec.orderID, rec);
     if (outcome.status === 'ok') {
       for (const m of outcome.matched) rec.filled += m.amount;
+      if (!rec.orderID && rec.filled > 0) this.#unnamed.set(ref, rec);
       if (!outcome.unmatched && rec.filled < rec.bet - 1e-9) rec.status = rec.filled > 0 ? 'filled (rest killed)' : 'killed';
     }
-  }
-
-  /** What an order backs, as its wire fields name it (also for one the exchange refused). */
-  #inputSelection(gameID: string, input: PlaceInput): string {
-    const p = this.#x.recorded.participants(gameID);
-    const { type, side, number, market } = input;
-    if (!p || typeof type !== 'string' || typeof side !== 'string') return '';
-    const s = selectionFromWire(p, { type, side, number: typeof number === 'number' ? number : null, market: typeof market === 'string' ? market : null });
-    return s ? selectionLabel(s) : '';
   }
 
   onOwnEvent(e: EngineEvent): void {
@@ -227,7 +219,12 @@ export class BacktestCollector {
         order.closedAt = now;
       }
     } else if (!order && origin === 'wager' && ours.userReference) {
-      this.#takerFills.set(ours.userReference, ours.orderId);
+      const r = this.#unnamed.get(ours.userReference);
+      if (r) {
+        this.#unnamed.delete(ours.userReference);
+        r.orderID = ours.orderId;
+        this.#orderByEngineId.set(ours.orderId, r);
+      } else this.#takerFills.set(ours.userReference, ours.orderId);
     }
     this.#noteLiability(game);
   }
@@ -407,4 +404,8 @@ export class BacktestCollector {
       orders: orders.map((o): OrderRow => ({ ...o })),
     };
   }
+}
+
+function selectionOrNothing(s: Selection | null): string {
+  return s ? selectionLabel(s) : '';
 }

@@ -4,7 +4,7 @@ import type { EngineEvent, Fill, OrderView, PlaceEntry as EnginePlaceEntry, Plac
 import type { OrderbookGame } from '../../exchange/schemas/exchange.ts';
 import type { Game } from '../../exchange/schemas/game.ts';
 import type { PriceFeedEvent } from '../../exchange/schemas/price-feed.ts';
-import { bookKeyOf, oppositeSelection, sideIndexOf, type Score } from '../../markets/types.ts';
+import { bookKeyOf, oppositeSelection, sideIndexOf, type Score, type Selection } from '../../markets/types.ts';
 import { selectionFromWire, wireFromSelection } from '../../markets/wire-selection.ts';
 import { invertOdds, oddsRank, payout } from '../../odds/american.ts';
 import type { ManualTimeSource } from '../../shared/time.ts';
@@ -227,18 +227,22 @@ export class BacktestExecution {
     return out;
   }
 
-  #takeSide(input: PlaceInput): SideReach | null {
-    const gameID = typeof input.gameID === 'string' ? input.gameID : '';
-    const participants = this.recorded.participants(gameID);
-    if (!participants || typeof input.odds !== 'number' || typeof input.type !== 'string' || typeof input.side !== 'string') return null;
-    const sel = selectionFromWire(participants, {
+  /** What an order backs, as its wire fields name it on its game (null when they name nothing). */
+  selectionOf(input: PlaceInput): Selection | null {
+    const participants = this.recorded.participants(typeof input.gameID === 'string' ? input.gameID : '');
+    if (!participants || typeof input.type !== 'string' || typeof input.side !== 'string') return null;
+    return selectionFromWire(participants, {
       type: input.type,
       side: input.side,
       ...(typeof input.number === 'number' ? { number: input.number } : {}),
       ...(typeof input.market === 'string' ? { market: input.market } : {}),
     });
+  }
+
+  #takeSide(input: PlaceInput): SideReach | null {
+    const sel = typeof input.odds === 'number' ? this.selectionOf(input) : null;
     if (!sel) return null;
-    return { gameID, bookKey: bookKeyOf(sel), side: sideIndexOf(sel), minRank: oddsRank(input.odds) };
+    return { gameID: input.gameID as string, bookKey: bookKeyOf(sel), side: sideIndexOf(sel), minRank: oddsRank(input.odds as number) };
   }
 
   /**
