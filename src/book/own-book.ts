@@ -387,7 +387,14 @@ export class OwnBook {
     const g = this.#games.get(gameID);
     // Matched bets that won where a resting order loses leave the projection: the
     // figure can fall, so the floor waits for the next exact one.
-    if (g) g.floorRate = Number.NaN;
+    if (g) {
+      g.floorRate = Number.NaN;
+      // A settled game's figure is worked out afresh each time: its search sets only hold memory.
+      g.base = null;
+      g.baseValid = false;
+      g.scratch = null;
+      g.recent.clear();
+    }
   }
 
   isSettled(gameID: string): boolean {

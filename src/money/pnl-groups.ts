@@ -211,6 +211,11 @@ export class RecentRegions {
     for (const s of this.#shapes) if (groups.adoptRegions(s)) return;
   }
 
+  /** Forget every shape (their owner will not search sets like them again). */
+  clear(): void {
+    this.#shapes.length = 0;
+  }
+
   /** `shape` was just searched (its regions are built). */
   remember(shape: GroupShape): void {
     const shapes = this.#shapes;
