@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { StrategyView } from '../src/book/types.ts';
-import type { Selection } from '../src/markets/types.ts';
 import { bookExposures, NO_EXPOSURE } from '../src/strategy/exposure.ts';
 import { fairOfBook, makerOdds, type FairOptions } from '../src/strategy/fair.ts';
 import { clearOfBook, ownOrderIds, stepOut } from '../src/strategy/ladder.ts';
 import { marketsParam, selectedBookKeys, selectionsOfKey } from '../src/strategy/markets.ts';
+import { BOOK_SIDES, postIntent } from '../src/strategy/post-intent.ts';
 import { expirationParam, fairDepthParam, maxOverroundParam, minSizeParam, sizeToleranceParam, toleranceCentsParam } from '../src/strategy/params.ts';
 import { applyMode, fitUnderLimit } from '../src/strategy/risk.ts';
 import type { QuoteIntent, StrategyModule } from '../src/strategy/types.ts';
@@ -52,8 +52,6 @@ export const fixedSpreadParams = z.object({
 
 export type FixedSpreadParams = z.output<typeof fixedSpreadParams>;
 
-const SIDES = [0, 1] as const;
-
 function quote(view: StrategyView, params: FixedSpreadParams): readonly QuoteIntent[] {
   if (view.mode === 'halted' || view.game.ended) return [];
   const game = view.game;
@@ -73,36 +71,20 @@ function quote(view: StrategyView, params: FixedSpreadParams): readonly QuoteInt
     if (book === undefined && derived === null) continue;
     const skew = Math.max(-params.maxSkew, Math.min(params.maxSkew, params.skewPerUnit * (exposures.get(key) ?? NO_EXPOSURE).net));
     const r = p0 - skew;
-    for (const k of SIDES) {
+    for (const k of BOOK_SIDES) {
       const inner = makerOdds(k === 0 ? r : 1 - r, params.margin);
       if (inner === null) continue;
       const side = book?.sides[k];
       const selection = side !== undefined ? side.taker : derived![k];
       const first = clearOfBook(inner, side, own);
       for (let level = 0; level < levels; level++) {
-        byLevel[level]!.push(postIntent(`${key}:${k}:${level}`, selection, stepOut(first, level * params.levelStepCents), params));
+        byLevel[level]!.push(postIntent(`${key}:${k}:${level}`, selection, stepOut(first, level * params.levelStepCents), params.sizePerLevel, params));
       }
     }
   }
   const all = levels === 1 ? byLevel[0]! : ([] as QuoteIntent[]).concat(...byLevel);
   const intents = applyMode(view, all);
   return params.maxLiability === null ? intents : fitUnderLimit(view.positions, intents, params.maxLiability, params.minSize);
-}
-
-/** One level's intent. Two literals rather than a spread: the same fields in the same order, without copying an object per intent. */
-function postIntent(key: string, selection: Selection, odds: number, params: FixedSpreadParams): QuoteIntent {
-  return params.expirationMinutes !== null
-    ? {
-        key,
-        selection,
-        odds,
-        size: params.sizePerLevel,
-        orderType: 'post',
-        toleranceCents: params.toleranceCents,
-        sizeTolerance: params.sizeTolerance,
-        expirationMinutes: params.expirationMinutes,
-      }
-    : { key, selection, odds, size: params.sizePerLevel, orderType: 'post', toleranceCents: params.toleranceCents, sizeTolerance: params.sizeTolerance };
 }
 
 export const fixedSpread: StrategyModule<FixedSpreadParams> = {

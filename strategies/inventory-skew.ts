@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { StrategyView } from '../src/book/types.ts';
-import type { Selection } from '../src/markets/types.ts';
 import { bookExposures, NO_EXPOSURE } from '../src/strategy/exposure.ts';
 import { fairOfBook, makerOdds, type FairOptions } from '../src/strategy/fair.ts';
 import { clearOfBook, ownOrderIds } from '../src/strategy/ladder.ts';
 import { marketsParam, selectedBookKeys, selectionsOfKey } from '../src/strategy/markets.ts';
+import { BOOK_SIDES, postIntent } from '../src/strategy/post-intent.ts';
 import { expirationParam, fairDepthParam, maxOverroundParam, minSizeParam, sizeToleranceParam, toleranceCentsParam } from '../src/strategy/params.ts';
 import { applyMode, fitUnderLimit } from '../src/strategy/risk.ts';
 import type { QuoteIntent, StrategyModule } from '../src/strategy/types.ts';
@@ -82,8 +82,6 @@ export function optimalSpread(p: number, gamma: number, k: number): number {
   return gamma * binaryVariance(p) + (2 / gamma) * Math.log1p(gamma / k);
 }
 
-const SIDES = [0, 1] as const;
-
 function quote(view: StrategyView, params: InventorySkewParams): readonly QuoteIntent[] {
   if (view.mode === 'halted' || view.game.ended) return [];
   const game = view.game;
@@ -102,31 +100,15 @@ function quote(view: StrategyView, params: InventorySkewParams): readonly QuoteI
     const q = (exposures.get(key) ?? NO_EXPOSURE).net / params.inventoryUnit;
     const r = reservationProbability(p, q, params.gamma, params.maxSkew);
     const half = Math.max(params.minSpread, optimalSpread(p, params.gamma, k)) / 2;
-    for (const side of SIDES) {
+    for (const side of BOOK_SIDES) {
       const odds = makerOdds(side === 0 ? r : 1 - r, half);
       if (odds === null) continue;
       const listed = book?.sides[side];
       const selection = listed !== undefined ? listed.taker : derived![side];
-      intents.push(postIntent(`${key}:${side}`, selection, clearOfBook(odds, listed, own), params));
+      intents.push(postIntent(`${key}:${side}`, selection, clearOfBook(odds, listed, own), params.size, params));
     }
   }
   return fitUnderLimit(view.positions, applyMode(view, intents), params.maxLiability, params.minSize);
-}
-
-/** One side's intent. Two literals rather than a spread: the same fields in the same order, without copying an object per intent. */
-function postIntent(key: string, selection: Selection, odds: number, params: InventorySkewParams): QuoteIntent {
-  return params.expirationMinutes !== null
-    ? {
-        key,
-        selection,
-        odds,
-        size: params.size,
-        orderType: 'post',
-        toleranceCents: params.toleranceCents,
-        sizeTolerance: params.sizeTolerance,
-        expirationMinutes: params.expirationMinutes,
-      }
-    : { key, selection, odds, size: params.size, orderType: 'post', toleranceCents: params.toleranceCents, sizeTolerance: params.sizeTolerance };
 }
 
 export const inventorySkew: StrategyModule<InventorySkewParams> = {

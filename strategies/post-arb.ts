@@ -3,6 +3,7 @@ import type { BookSide, StrategyView } from '../src/book/types.ts';
 import { oddsRank, withinPostArbBand, type AmericanOdds } from '../src/odds/american.ts';
 import { edgeOf, fairOfBook, type FairOptions } from '../src/strategy/fair.ts';
 import { marketsParam, selectedBookKeys } from '../src/strategy/markets.ts';
+import { BOOK_SIDES } from '../src/strategy/post-intent.ts';
 import { expirationParam, fairDepthParam, maxOverroundParam, minSizeParam } from '../src/strategy/params.ts';
 import { applyMode, fitUnderLimit, floorCents } from '../src/strategy/risk.ts';
 import type { QuoteIntent, StrategyModule } from '../src/strategy/types.ts';
@@ -105,8 +106,6 @@ function allWithinBand(t: AmericanOdds, levels: readonly AmericanOdds[], bandTol
   return true;
 }
 
-const SIDES = [0, 1] as const;
-
 interface Found {
   readonly intent: QuoteIntent;
   readonly edge: number;
@@ -122,7 +121,7 @@ function quote(view: StrategyView, params: PostArbParams): readonly QuoteIntent[
     if (book === undefined) continue;
     const p0 = fairOfBook(view, key, book, fairOptions);
     if (p0 === null) continue;
-    for (const k of SIDES) {
+    for (const k of BOOK_SIDES) {
       const side = book.sides[k];
       const sweep = planSweep(side, k === 0 ? p0 : 1 - p0, params.minEdge, params.bandTolerance);
       if (sweep === null) continue;
