@@ -3,8 +3,8 @@ import type { StrategyView } from '../src/book/types.ts';
 import { bookExposures, NO_EXPOSURE } from '../src/strategy/exposure.ts';
 import { fairOfBook, makerOdds, type FairOptions } from '../src/strategy/fair.ts';
 import { clearOfBook, ownOrderIds, stepOut } from '../src/strategy/ladder.ts';
-import { marketsParam, selectedBookKeys, selectionsOfKey } from '../src/strategy/markets.ts';
-import { BOOK_SIDES, postIntent } from '../src/strategy/post-intent.ts';
+import { BOOK_SIDES, marketsParam, selectedBookKeys, sideSelection } from '../src/strategy/markets.ts';
+import { postIntent } from '../src/strategy/post-intent.ts';
 import { expirationParam, fairDepthParam, maxOverroundParam, minSizeParam, sizeToleranceParam, toleranceCentsParam } from '../src/strategy/params.ts';
 import { applyMode, fitUnderLimit } from '../src/strategy/risk.ts';
 import type { QuoteIntent, StrategyModule } from '../src/strategy/types.ts';
@@ -66,16 +66,14 @@ function quote(view: StrategyView, params: FixedSpreadParams): readonly QuoteInt
     const book = game.books.get(key);
     const p0 = fairOfBook(view, key, book, fairOptions);
     if (p0 === null) continue;
-    // A book lists its own selections; a key with no book (a feed price only) derives them.
-    const derived = book === undefined ? selectionsOfKey(key) : null;
-    if (book === undefined && derived === null) continue;
     const skew = Math.max(-params.maxSkew, Math.min(params.maxSkew, params.skewPerUnit * (exposures.get(key) ?? NO_EXPOSURE).net));
     const r = p0 - skew;
     for (const k of BOOK_SIDES) {
       const inner = makerOdds(k === 0 ? r : 1 - r, params.margin);
       if (inner === null) continue;
+      const selection = sideSelection(book, key, k);
+      if (selection === null) continue;
       const side = book?.sides[k];
-      const selection = side !== undefined ? side.taker : derived![k];
       const first = clearOfBook(inner, side, own);
       for (let level = 0; level < levels; level++) {
         byLevel[level]!.push(postIntent(`${key}:${k}:${level}`, selection, stepOut(first, level * params.levelStepCents), params.sizePerLevel, params));

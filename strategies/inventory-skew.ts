@@ -3,8 +3,8 @@ import type { StrategyView } from '../src/book/types.ts';
 import { bookExposures, NO_EXPOSURE } from '../src/strategy/exposure.ts';
 import { fairOfBook, makerOdds, type FairOptions } from '../src/strategy/fair.ts';
 import { clearOfBook, ownOrderIds } from '../src/strategy/ladder.ts';
-import { marketsParam, selectedBookKeys, selectionsOfKey } from '../src/strategy/markets.ts';
-import { BOOK_SIDES, postIntent } from '../src/strategy/post-intent.ts';
+import { BOOK_SIDES, marketsParam, selectedBookKeys, sideSelection } from '../src/strategy/markets.ts';
+import { postIntent } from '../src/strategy/post-intent.ts';
 import { expirationParam, fairDepthParam, maxOverroundParam, minSizeParam, sizeToleranceParam, toleranceCentsParam } from '../src/strategy/params.ts';
 import { applyMode, fitUnderLimit } from '../src/strategy/risk.ts';
 import type { QuoteIntent, StrategyModule } from '../src/strategy/types.ts';
@@ -94,17 +94,15 @@ function quote(view: StrategyView, params: InventorySkewParams): readonly QuoteI
     const book = game.books.get(key);
     const p = fairOfBook(view, key, book, fairOptions);
     if (p === null) continue;
-    // A book lists its own selections; a key with no book (a feed price only) derives them.
-    const derived = book === undefined ? selectionsOfKey(key) : null;
-    if (book === undefined && derived === null) continue;
     const q = (exposures.get(key) ?? NO_EXPOSURE).net / params.inventoryUnit;
     const r = reservationProbability(p, q, params.gamma, params.maxSkew);
     const half = Math.max(params.minSpread, optimalSpread(p, params.gamma, k)) / 2;
     for (const side of BOOK_SIDES) {
       const odds = makerOdds(side === 0 ? r : 1 - r, half);
       if (odds === null) continue;
+      const selection = sideSelection(book, key, side);
+      if (selection === null) continue;
       const listed = book?.sides[side];
-      const selection = listed !== undefined ? listed.taker : derived![side];
       intents.push(postIntent(`${key}:${side}`, selection, clearOfBook(odds, listed, own), params.size, params));
     }
   }

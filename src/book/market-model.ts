@@ -107,8 +107,8 @@ export class MarketModel {
     return this.#games.get(id)?.identity;
   }
 
-  identities(): IterableIterator<GameIdentity> {
-    return [...this.#games.values()].map((e) => e.identity).values();
+  *identities(): IterableIterator<GameIdentity> {
+    for (const e of this.#games.values()) yield e.identity;
   }
 
   /** The game's participants, without building its snapshot. */

@@ -24,17 +24,25 @@ export interface FillMoney {
 
 export function fillMoney(amount: number, odds: AmericanOdds, commissionRate: number): FillMoney {
   const winWithoutCommission = amount * payout(odds);
-  const commissionOnWin = commissionRate * winWithoutCommission;
-  const commissionOnLoss = commissionRate * Math.min(amount, winWithoutCommission);
   return {
     amount,
     odds,
     winWithoutCommission,
-    win: winWithoutCommission - commissionOnWin,
-    risk: amount + commissionOnLoss,
-    commissionOnWin,
-    commissionOnLoss,
+    win: fillWin(winWithoutCommission, commissionRate),
+    risk: fillRisk(amount, winWithoutCommission, commissionRate),
+    commissionOnWin: commissionRate * winWithoutCommission,
+    commissionOnLoss: commissionRate * Math.min(amount, winWithoutCommission),
   };
+}
+
+/** What a fill wins, net of the commission on a win; `winWithoutCommission` is amount × payout(odds). */
+export function fillWin(winWithoutCommission: number, commissionRate: number): number {
+  return winWithoutCommission - commissionRate * winWithoutCommission;
+}
+
+/** What a fill risks, the commission on a loss included. */
+export function fillRisk(amount: number, winWithoutCommission: number, commissionRate: number): number {
+  return amount + commissionRate * Math.min(amount, winWithoutCommission);
 }
 
 /**

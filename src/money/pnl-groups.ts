@@ -1,5 +1,6 @@
 import { payout, type AmericanOdds } from '../odds/american.ts';
 import type { Selection } from '../markets/types.ts';
+import { fillRisk, fillWin } from './fill.ts';
 import type { Position } from './position.ts';
 import type { ScoreRegions } from './score-regions.ts';
 
@@ -105,14 +106,14 @@ export class PnlGroups {
 
   /**
    * Add one position given by its parts (no `Position` object needed). The money is
-   * `fillMoney`'s and `pnlByOutcome`'s, term for term, so the sums are the same bits:
+   * `fillMoney`'s (the same win and risk functions) laid out as `pnlByOutcome` does:
    * [win, −risk, win/2, −risk/2, 0].
    */
   addMoney(selection: Selection, amount: number, odds: AmericanOdds, commissionRate: number, contingent: boolean): void {
     const g = this.#groupOf(selection);
     const winWithoutCommission = amount * payout(odds);
-    const win = winWithoutCommission - commissionRate * winWithoutCommission;
-    const risk = amount + commissionRate * Math.min(amount, winWithoutCommission);
+    const win = fillWin(winWithoutCommission, commissionRate);
+    const risk = fillRisk(amount, winWithoutCommission, commissionRate);
     const v0 = win;
     const v1 = 0 - risk;
     const v2 = win / 2;

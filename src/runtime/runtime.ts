@@ -93,7 +93,12 @@ const NO_REFUSALS: readonly Refusal[] = [];
 /** The strictest of several modes wins. */
 const MODE_RANK: Readonly<Record<TradingMode, number>> = { active: 0, reducing: 1, halted: 2 };
 
-/** A strategy and a game whose evaluation is due or pending, under `${strategyIndex}|${gameID}`. */
+/** Where the loop keeps what it knows of one strategy (by its index) on one game. */
+function pairKey(strategyIndex: number, gameID: string): string {
+  return `${strategyIndex}|${gameID}`;
+}
+
+/** A strategy and a game whose evaluation is due or pending, under its pairKey. */
 interface DirtyPair {
   readonly key: string;
   readonly strategy: StrategyInstance;
@@ -355,7 +360,7 @@ export class Runtime {
     this.market.forget(gameID);
     this.own.forgetGame(gameID);
     this.#o.strategies.forEach((s, i) => {
-      const k = `${i}|${gameID}`;
+      const k = pairKey(i, gameID);
       this.#dirty.delete(k);
       this.#lastEval.delete(k);
       this.#quoted.delete(k);
@@ -402,7 +407,10 @@ export class Runtime {
 
   #markDirty(gameID: string): void {
     const g = this.market.identity(gameID);
-    if (!g) return;
+    if (g) this.#markPairs(g);
+  }
+
+  #markPairs(g: GameIdentity): void {
     for (const p of this.#pairsOf(g)) if (!this.#dirty.has(p.key)) this.#dirty.set(p.key, p);
   }
 
@@ -416,14 +424,14 @@ export class Runtime {
     if (known !== undefined) return known;
     const pairs: DirtyPair[] = [];
     this.#o.strategies.forEach((s, i) => {
-      if (wantsGame(s, g)) pairs.push({ key: `${i}|${g.id}`, strategy: s, gameID: g.id });
+      if (wantsGame(s, g)) pairs.push({ key: pairKey(i, g.id), strategy: s, gameID: g.id });
     });
     this.#watchers.set(g, pairs);
     return pairs;
   }
 
   #markAllDirty(): void {
-    for (const g of this.market.identities()) this.#markDirty(g.id);
+    for (const g of this.market.identities()) this.#markPairs(g);
   }
 
   /** Run the strategies of the games that changed, then one order-manager cycle. */

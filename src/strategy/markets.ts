@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { GameState } from '../book/types.ts';
+import type { GameState, MarketBook } from '../book/types.ts';
 import type { Outcome1x2, Selection } from '../markets/types.ts';
 
 /**
@@ -40,6 +40,14 @@ function addKey(keys: string[], k: string): void {
 }
 
 /** The selections backed on side 0 and side 1 of a book key (inverse of bookKeyOf / sideIndexOf). */
+/** The two sides of a book, side 0 first. */
+export const BOOK_SIDES = [0, 1] as const;
+
+/** The selection a taker backs on side `k` of a book: the book's own when listed, else derived from its key. */
+export function sideSelection(book: MarketBook | undefined, key: string, k: 0 | 1): Selection | null {
+  return book !== undefined ? book.sides[k].taker : (selectionsOfKey(key)?.[k] ?? null);
+}
+
 export function selectionsOfKey(key: string): readonly [Selection, Selection] | null {
   const [type, rest] = key.split(':', 2) as [string, string | undefined];
   if (type === 'moneyline' && rest === undefined) {

@@ -1,9 +1,6 @@
 import type { Selection } from '../markets/types.ts';
 import type { QuoteIntent } from './types.ts';
 
-/** The two sides of a book, side 0 first. */
-export const BOOK_SIDES = [0, 1] as const;
-
 /** What a quoting strategy's params say of every resting quote it posts. */
 export interface PostTerms {
   readonly toleranceCents: number;

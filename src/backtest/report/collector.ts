@@ -75,12 +75,10 @@ export class BacktestCollector {
   readonly #orders: OrderRecord[] = [];
   /**
    * A taker order matched in full never rests, so only its fills name its id. The engine
-   * tells of the fills while it places the order, before the outcome that makes the row:
-   * the id waits here, by userReference, for its row (and a row for a later fill, should
-   * the two ever come the other way round).
+   * delivers an order's events before its place call returns, so the fills come before
+   * the outcome that makes the row: the id waits here, by userReference, for its row.
    */
   readonly #takerFills = new Map<string, string>();
-  readonly #unnamed = new Map<string, OrderRecord>();
   readonly #orderByEngineId = new Map<string, OrderRecord>();
   readonly #grades = new Map<string, GradeVersion>();
   /** Σ result over #grades, in their order; null when a grade came since it was summed. */
@@ -140,7 +138,6 @@ export class BacktestCollector {
     if (rec.orderID) this.#orderByEngineId.set(rec.orderID, rec);
     if (outcome.status === 'ok') {
       for (const m of outcome.matched) rec.filled += m.amount;
-      if (!rec.orderID && rec.filled > 0) this.#unnamed.set(ref, rec);
       if (!outcome.unmatched && rec.filled < rec.bet - 1e-9) rec.status = rec.filled > 0 ? 'filled (rest killed)' : 'killed';
     }
   }
@@ -219,12 +216,7 @@ export class BacktestCollector {
         order.closedAt = now;
       }
     } else if (!order && origin === 'wager' && ours.userReference) {
-      const r = this.#unnamed.get(ours.userReference);
-      if (r) {
-        this.#unnamed.delete(ours.userReference);
-        r.orderID = ours.orderId;
-        this.#orderByEngineId.set(ours.orderId, r);
-      } else this.#takerFills.set(ours.userReference, ours.orderId);
+      this.#takerFills.set(ours.userReference, ours.orderId);
     }
     this.#noteLiability(game);
   }

@@ -112,7 +112,7 @@ export class BacktestExecution {
   applySnapshot(g: OrderbookGame, t: number): void {
     this.#settleVanished(t);
     this.#snapshots.set(g.id, g);
-    const known = this.recorded.model.has(g.id);
+    const known = this.recorded.has(g.id);
     this.recorded.applySnapshot(g, t);
     this.#ensureGame(g, g.live === true);
     // A snapshot after a reconnect replaces sides wholesale: what is ahead of us is capped to what is there.

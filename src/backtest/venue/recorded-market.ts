@@ -60,6 +60,10 @@ export class RecordedMarket {
     return this.model.game(id);
   }
 
+  has(gameID: string): boolean {
+    return this.model.has(gameID);
+  }
+
   participants(gameID: string): Participants | undefined {
     return this.model.participants(gameID);
   }
