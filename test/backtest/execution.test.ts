@@ -156,7 +156,9 @@ describe('simulated execution against the recorded book', () => {
     // A reconnect snapshot: the game has traded 5,000 by now, its book as last updated.
     s.x.applySnapshot({ ...snapshot.game, matchedVolume: 5_000 }, s.time.clock.now());
     s.update(s.u.sideOrders);
-    s.place({ ...s.makerWire, odds: invertOdds(oddsFromRank(oddsRank(best.odds) + 1)), bet: 10_000, orderType: 'post' });
+    const placed = s.place({ ...s.makerWire, odds: invertOdds(oddsFromRank(oddsRank(best.odds) + 1)), bet: 10_000, orderType: 'post' });
+    // It rests, so no fill below can be for want of an order.
+    expect(placed.status === 'ok' && placed.unmatched !== null).toBe(true);
     s.update(s.u.sideOrders.filter((o) => o.id !== best.id), 500);
     s.volume(5_000);
     s.update(s.u.sideOrders.filter((o) => o.id !== best.id));

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { BacktestConfigError } from '../../src/backtest/errors.ts';
 import { reportJson } from '../../src/backtest/report/write.ts';
 import { runBacktest } from '../../src/backtest/run.ts';
 import { applyVariant, parseSweepAxis, runSweep, sweepGrid, sweepRuns } from '../../src/backtest/sweep.ts';
-import { loadTape } from '../../src/backtest/tape.ts';
+import { loadTape, type Tape } from '../../src/backtest/tape.ts';
 import { parseConfigText } from '../../src/config/load.ts';
 import { defaultStrategyResolver } from '../../src/config/strategy-resolver.ts';
 import { silentLogger } from '../../src/shared/logger.ts';
@@ -37,20 +37,26 @@ describe('sweep grid', () => {
 });
 
 describe('sweep on worker threads', () => {
+  let tape: Tape;
+  beforeAll(async () => {
+    tape = await loadTape(['backtest/data/paper-seed11-drops']);
+  });
+  /** The report of the same config text run in this process, to compare a worker's with. */
+  const inProcess = async (text: string, path: string) => {
+    const config = await parseConfigText(text, path, { resolveStrategy: defaultStrategyResolver(strategies) });
+    return reportJson(await runBacktest({ config, tape, logger: silentLogger() }));
+  };
+
   it('runs each variant in a worker over one serialised tape, with the same result as in process', async () => {
-    const tape = await loadTape(['backtest/data/paper-seed11-drops']);
     const text = readFileSync(CONFIG, 'utf8');
     const variants = sweepGrid([parseSweepAxis('backtest.fillModel=conservative,risk-averse')]);
     const out = await runSweep(tape, sweepRuns(text, variants), CONFIG, { workers: 2 });
     expect(out.map((o) => o.error)).toEqual([null, null]);
-    const config = await parseConfigText(applyVariant(text, variants[1]!), CONFIG, { resolveStrategy: defaultStrategyResolver(strategies) });
-    const local = await runBacktest({ config, tape, logger: silentLogger() });
-    expect(reportJson(out[1]!.result!)).toBe(reportJson(local));
+    expect(reportJson(out[1]!.result!)).toBe(await inProcess(applyVariant(text, variants[1]!), CONFIG));
     expect(out[0]!.result!.report.run.fillModel).toEqual({ kind: 'conservative', power: 2 });
   }, 60_000);
 
   it('a failed variant fails alone; variants that follow on one reused worker give the reports of fresh runs', async () => {
-    const tape = await loadTape(['backtest/data/paper-seed11-drops']);
     const text = readFileSync(CONFIG, 'utf8');
     const variants = sweepGrid([parseSweepAxis('backtest.fillModel=bogus,conservative,risk-averse,conservative')]);
     const out = await runSweep(tape, sweepRuns(text, variants), CONFIG, { workers: 1 });
@@ -59,24 +65,20 @@ describe('sweep on worker threads', () => {
     expect(out.slice(1).map((o) => o.error)).toEqual([null, null, null]);
     // Nothing of one run leaks into the next one on the same worker.
     expect(reportJson(out[3]!.result!)).toBe(reportJson(out[1]!.result!));
-    const config = await parseConfigText(applyVariant(text, variants[1]!), CONFIG, { resolveStrategy: defaultStrategyResolver(strategies) });
-    expect(reportJson(out[1]!.result!)).toBe(reportJson(await runBacktest({ config, tape, logger: silentLogger() })));
+    expect(reportJson(out[1]!.result!)).toBe(await inProcess(applyVariant(text, variants[1]!), CONFIG));
   }, 60_000);
 
   it('a worker that dies mid-variant fails only that variant; the lane goes on with a fresh worker', async () => {
-    const tape = await loadTape(['backtest/data/paper-seed11-drops']);
     const path = 'test/backtest/fixtures/exiting-post-arb.yaml';
     const text = readFileSync(path, 'utf8');
     const variants = sweepGrid([parseSweepAxis('strategies.arb.params.exitCode=0,3,0')]);
     const out = await runSweep(tape, sweepRuns(text, variants), path, { workers: 1 });
     expect(out.map((o) => o.error)).toEqual([null, 'worker exited with code 3', null]);
     expect(reportJson(out[2]!.result!)).toBe(reportJson(out[0]!.result!));
-    const config = await parseConfigText(text, path, { resolveStrategy: defaultStrategyResolver(strategies) });
-    expect(reportJson(out[0]!.result!)).toBe(reportJson(await runBacktest({ config, tape, logger: silentLogger() })));
+    expect(reportJson(out[0]!.result!)).toBe(await inProcess(text, path));
   }, 60_000);
 
   it('applies the CLI overrides (seed, fill model) to every variant', async () => {
-    const tape = await loadTape(['backtest/data/paper-seed11-drops']);
     const runs = sweepRuns(readFileSync(CONFIG, 'utf8'), sweepGrid([parseSweepAxis('backtest.power=3')]));
     const [out] = await runSweep(tape, runs, CONFIG, { seed: 5, fillModel: 'probabilistic', workers: 1 });
     expect(out!.error).toBeNull();

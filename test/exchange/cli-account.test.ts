@@ -1,15 +1,10 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
+import { linesmith, type CliResult } from '../support/cli.ts';
 import { startTestSim, type TestSim } from '../support/sim.ts';
 import { clientFor } from './support-rest.ts';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const run = promisify(execFile);
 
 let t: TestSim | undefined;
 afterEach(async () => {
@@ -17,14 +12,8 @@ afterEach(async () => {
   t = undefined;
 });
 
-async function account(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const r = await run(process.execPath, ['bin/linesmith.js', 'account', ...args], { cwd: ROOT, env: { ...process.env, FORCE_COLOR: '0', ...env } });
-    return { code: 0, stdout: r.stdout, stderr: r.stderr };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
-  }
+function account(args: string[], env: Record<string, string>): Promise<CliResult> {
+  return linesmith(['account', ...args], { env });
 }
 
 describe('linesmith account', () => {

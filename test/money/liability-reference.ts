@@ -6,7 +6,9 @@ import type { Position } from '../../src/money/position.ts';
 /**
  * The straightforward worst-case search the cached and grouped one in src/money replaced,
  * kept as the reference it must match bit for bit (liability and score): backtest reports
- * are pinned to the byte, so "close" is not enough.
+ * are pinned to the byte, so "close" is not enough. It is src/money/liability.ts's search
+ * as it stood at f60cccc, on purpose written out again: importing the region helpers from
+ * score-regions.ts would make the bit-for-bit checks blind to a mistake in them.
  */
 
 interface Group {

@@ -2,14 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { Selection } from '../../src/markets/types.ts';
 import type { Position } from '../../src/money/position.ts';
 import { bookExposure, bookExposures, NO_EXPOSURE } from '../../src/strategy/exposure.ts';
+import { AWAY_ML as AWAY, HOME_ML as HOME, position as pos } from './support.ts';
 
-const HOME: Selection = { type: 'moneyline', team: 'home' };
-const AWAY: Selection = { type: 'moneyline', team: 'away' };
 const OVER: Selection = { type: 'total', ou: 'over', line: 8.5 };
-
-function pos(selection: Selection, amount: number, odds: number): Position {
-  return { selection, amount, odds, commissionRate: 0 };
-}
 
 describe('bookExposures', () => {
   it('sums each book: a maker backing side 0 at +150 for 100 is long 250 of side 0', () => {
