@@ -55,13 +55,11 @@ function scrapedMetrics(registers: Registry[]) {
     if (typeof r === 'number') put(null, r);
     else for (const [k, v] of Object.entries(r)) put({ [label!]: k }, v);
   };
+  const base = (name: string, help: string, label: string | null) => ({ name, help, ...(label ? { labelNames: [label] } : {}), registers });
   return {
     gauge(name: string, help: string, label: string | null, read: () => Reading, options: { reset?: boolean } = {}): void {
       new Gauge({
-        name,
-        help,
-        ...(label ? { labelNames: [label] } : {}),
-        registers,
+        ...base(name, help, label),
         collect() {
           const r = read();
           if (options.reset) this.reset();
@@ -72,10 +70,7 @@ function scrapedMetrics(registers: Registry[]) {
     },
     counter(name: string, help: string, label: string | null, read: () => Reading): void {
       new Counter({
-        name,
-        help,
-        ...(label ? { labelNames: [label] } : {}),
-        registers,
+        ...base(name, help, label),
         collect() {
           const r = read();
           if (r === null) return;
