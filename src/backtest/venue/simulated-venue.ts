@@ -20,6 +20,7 @@ import { userFeedItems, userFeedMessage } from '../../sim/feeds/user-feed-messag
 import { renderRestCancel } from '../../sim/ops/cancel.ts';
 import { renderPlaceOutcome } from '../../sim/ops/place.ts';
 import { renderGradedRow, renderMatchedBet } from '../../sim/render/bets.ts';
+import { PriceFilter, updateKey, type UpdateKey } from '../../sim/feeds/subscriptions.ts';
 import { renderUnmatchedOrder } from '../../sim/render/orders.ts';
 import { iso } from '../../sim/render/time.ts';
 import type { ManualTimeSource } from '../../shared/time.ts';
@@ -63,6 +64,10 @@ export class SimulatedVenue implements Venue {
   readonly #user$ = new Subject<UserFeedEvent<AccountSnapshot>>();
   readonly #states$: BehaviorSubject<ConnectionStates>;
   readonly #graded: GradedRow[] = [];
+  /** What the runtime subscribed to on the price feed: the exchange sends nothing else (feeds §2). */
+  readonly #filter = new PriceFilter();
+  /** Each game's filter key, built once: a game's league and sport never change. */
+  readonly #keys = new Map<string, UpdateKey>();
   #messageSeq = 0;
   /** Promises settled since the driver last looked: their callbacks are due as microtasks. */
   #settled = 0;
@@ -97,7 +102,12 @@ export class SimulatedVenue implements Venue {
         }),
     };
     this.orders = { ...gateway, start: () => undefined };
-    this.priceFeed = { events$: this.#price$.asObservable(), subscribe: () => undefined, start: () => undefined };
+    this.priceFeed = {
+      events$: this.#price$.asObservable(),
+      subscribe: (selection, options) =>
+        this.#filter.apply({ type: 'subscribe', gameIDs: [...(selection.gameIDs ?? [])], leagueIDs: [...(selection.leagueIDs ?? [])], sportIDs: [...(selection.sportIDs ?? [])], replace: options?.replace ?? false }),
+      start: () => undefined,
+    };
     this.userFeed = { events$: this.#user$.asObservable(), start: () => undefined };
   }
 
@@ -114,10 +124,22 @@ export class SimulatedVenue implements Venue {
     this.execution.applySnapshot(g, t);
   }
 
-  /** A recorded frame reaches the exchange's book first, then our price feed. */
+  /** A recorded frame reaches the exchange's book first, then our price feed if the runtime subscribed to its game. */
   price(e: PriceFeedEvent, t: number): void {
     this.execution.applyPrice(e, t);
-    this.#price$.next(e);
+    if (this.#filter.broadcastAll || this.#subscribed(e)) this.#price$.next(e);
+  }
+
+  #subscribed(e: PriceFeedEvent): boolean {
+    const id = e.type === 'gameUpdate' ? e.payload.id : e.payload.gameID;
+    let key = this.#keys.get(id);
+    if (key === undefined) {
+      // The recorded book saw the frame first, so it knows the game if anyone does; a volume update may leave league and sport out.
+      const game = e.type === 'gameUpdate' ? e.payload : this.execution.recorded.model.identity(id);
+      key = updateKey(game ?? { id, parentGameID: e.payload.parentGameID ?? null, league: e.payload.league ?? '', sport: e.payload.sport ?? '' });
+      if (game !== undefined) this.#keys.set(id, key);
+    }
+    return this.#filter.matches(key);
   }
 
   result(gameID: string, score: Score): void {

@@ -31,8 +31,8 @@ export interface UpdateKey {
   readonly sport: string;
 }
 
-export function updateKey(game: { readonly id: string; readonly parentGameID: string | null; readonly league: string; readonly sport: string }): UpdateKey {
-  return { gameID: game.id, parentGameID: game.parentGameID, league: game.league.toLowerCase(), sport: game.sport.toLowerCase() };
+export function updateKey(game: { readonly id: string; readonly parentGameID?: string | null | undefined; readonly league: string; readonly sport: string }): UpdateKey {
+  return { gameID: game.id, parentGameID: game.parentGameID ?? null, league: game.league.toLowerCase(), sport: game.sport.toLowerCase() };
 }
 
 /**

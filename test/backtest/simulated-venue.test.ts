@@ -1,0 +1,66 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadTape, type Tape } from '../../src/backtest/tape.ts';
+import { SimulatedVenue } from '../../src/backtest/venue/simulated-venue.ts';
+import type { PriceFeedEvent } from '../../src/exchange/schemas/price-feed.ts';
+import type { PriceSelection } from '../../src/exchange/socket/price-subscriptions.ts';
+import { silentLogger } from '../../src/shared/logger.ts';
+import { manualTime } from '../../src/shared/time.ts';
+
+const FIRST_FILE = 'backtest/data/paper-seed7/feed-20260115T120000000Z-000001.jsonl.gz';
+let tape: Tape;
+beforeAll(async () => {
+  tape = await loadTape([FIRST_FILE]);
+});
+
+const gameOf = (e: PriceFeedEvent) => (e.type === 'gameUpdate' ? e.payload.id : e.payload.gameID);
+
+/** Replay the first file through a venue subscribed as given; what the runtime's price feed received. */
+function replayed(subscribe?: (feed: SimulatedVenue['priceFeed']) => void) {
+  const time = manualTime(tape.items[0]!.t);
+  const venue = new SimulatedVenue({ time, fillModel: { kind: 'conservative', power: 2 }, latency: () => 0, balance: 1_000, commission: 0.01, logger: silentLogger() });
+  const got: PriceFeedEvent[] = [];
+  venue.priceFeed.events$.subscribe((e) => got.push(e));
+  subscribe?.(venue.priceFeed);
+  const leagueOf = new Map<string, string>();
+  for (const it of tape.items) {
+    if (it.kind === 'snapshot') {
+      leagueOf.set(it.game.id, it.game.league);
+      venue.snapshot(it.game, it.t);
+    } else if (it.kind === 'price') {
+      time.advanceTo(Math.max(it.t, time.clock.now()));
+      venue.price(it.event, it.t);
+    }
+  }
+  const sent = tape.items.flatMap((it) => (it.kind === 'price' ? [it.event] : []));
+  return { got, sent, leagueOf };
+}
+
+describe('the simulated venue’s price feed', () => {
+  it('sends every frame until the runtime narrows its subscription', () => {
+    const r = replayed();
+    expect(r.got.length).toBe(r.sent.length);
+  });
+
+  it('sends only the subscribed leagues, matched without regard to case, as the exchange does (feeds §2)', () => {
+    const r0 = replayed();
+    const leagues = [...new Set(r0.leagueOf.values())].sort();
+    expect(leagues.length).toBeGreaterThan(1);
+    const wanted = leagues[0]!;
+    const r = replayed((feed) => feed.subscribe({ leagueIDs: [wanted.toLowerCase()] }, { replace: true }));
+    const expected = r.sent.filter((e) => r.leagueOf.get(gameOf(e)) === wanted);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(expected.length).toBeLessThan(r.sent.length);
+    // The same frames, in the same order: volume updates without a league are matched by their game.
+    expect(r.got).toEqual(expected);
+  });
+
+  it('matches a game id, and an all-empty replace sends nothing until the next subscribe', () => {
+    const first = tape.items.find((it) => it.kind === 'snapshot');
+    if (first?.kind !== 'snapshot') throw new Error('no snapshot in the sample');
+    const byGame = replayed((feed) => feed.subscribe({ gameIDs: [first.game.id] }, { replace: true }));
+    expect(byGame.got.length).toBeGreaterThan(0);
+    expect(byGame.got.every((e) => gameOf(e) === first.game.id)).toBe(true);
+    const none: PriceSelection = {};
+    expect(replayed((feed) => feed.subscribe(none, { replace: true })).got).toEqual([]);
+  });
+});
