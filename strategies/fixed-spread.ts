@@ -19,7 +19,7 @@ import type { QuoteIntent, StrategyModule } from '../src/strategy/types.ts';
  * and being long side 0 lowers both, which makes our side-0 quote less and our side-1
  * quote more attractive, so fills rebalance. Level i is i × levelStepCents further out.
  */
-export const fixedSpreadParams = z.object({
+export const fixedSpreadParams = z.strictObject({
   markets: marketsParam(['moneyline', 'mainSpread', 'mainTotal']),
   margin: z
     .number()

@@ -36,7 +36,7 @@ import type { QuoteIntent, StrategyModule } from '../src/strategy/types.ts';
  * Quotes: back side 0 at implied probability ≤ r − δ/2, side 1 at ≤ (1 − r) − δ/2, rounded
  * to the higher payout for us. A hard per-game limit then sizes them (fitUnderLimit).
  */
-export const inventorySkewParams = z.object({
+export const inventorySkewParams = z.strictObject({
   markets: marketsParam(['moneyline']),
   gamma: z.number().positive().default(0.1).describe('Risk aversion γ (dimensionless): larger skews harder against inventory and widens the spread'),
   inventoryUnit: z

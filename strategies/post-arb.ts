@@ -28,7 +28,7 @@ import type { QuoteIntent, StrategyModule } from '../src/strategy/types.ts';
  * per-game budget with the intent counted as resting at full size (a postArb that finds
  * the offer gone rests as a maker at o, still at ≥ minEdge).
  */
-export const postArbParams = z.object({
+export const postArbParams = z.strictObject({
   markets: marketsParam(['all']),
   minEdge: z
     .number()

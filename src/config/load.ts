@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { StrategyModule } from '../strategy/types.ts';
@@ -101,9 +102,18 @@ async function checkStrategies(src: YamlSource, baseDir: string, resolveStrategy
     const rawParams = e['params'] ?? {};
     // A non-mapping is already reported by the file schema; the module's schema would only repeat it.
     if (typeof rawParams !== 'object' || Array.isArray(rawParams)) continue;
-    const result = module.params.safeParse(rawParams);
+    // A module's object schema may let unknown keys through; a misspelt parameter must not
+    // fall back to its default unnoticed, so every object schema is held strict here.
+    const schema = module.params instanceof z.ZodObject ? module.params.strict() : module.params;
+    const result = schema.safeParse(rawParams);
     if (!result.success) {
-      issues.push(...issuesFromZod(src, result.error.issues, { prefix: ['strategies', i, 'params'], skipKey: isSecretKey }).map((x) => ({ ...x, message: `${x.message} (${module.name} params)` })));
+      const known = module.params instanceof z.ZodObject ? Object.keys(module.params.shape) : [];
+      issues.push(
+        ...issuesFromZod(src, result.error.issues, { prefix: ['strategies', i, 'params'], skipKey: isSecretKey }).map((x) => ({
+          ...x,
+          message: x.message === 'unknown key' && known.length > 0 ? `unknown key (${module.name} params are ${known.join(', ')})` : `${x.message} (${module.name} params)`,
+        })),
+      );
       continue;
     }
     out[i] = { module, params: result.data };

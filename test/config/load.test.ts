@@ -302,8 +302,17 @@ describe('loadConfig: errors name file, line, column and field', () => {
       [10, 25, 'strategies.1.params.quote.toleranceCents'],
     ]);
     expect(e.issues[0]!.message).toMatch(/<=0\.5.*fixed-spread params/);
-    expect(e.issues[1]!.message).toBe('unknown key (fixed-spread params)');
+    expect(e.issues[1]!.message).toBe('unknown key (fixed-spread params are halfSpread, size, quote)');
     expect(e.message).toContain(`${file}:10:25: strategies.1.params.quote.toleranceCents: Invalid input: expected number, received string (fixed-spread params)`);
+  });
+
+  // Found in review: the built-in modules' schemas are plain z.object, which strips an unknown
+  // key, so a misspelt parameter silently ran at its default.
+  it('a misspelt param is refused even when the module’s own schema would let it through', async () => {
+    const lax = { ...fixedSpread, params: z.object({ halfSpread: z.number().default(0.02) }) };
+    const file = await write(['strategies:', '  - id: s', '    module: lax', '    params:', '      halfSprad: 0.03', ...RISK]);
+    const e = await failure(file, defaultStrategyResolver(new Map([['lax', lax]])));
+    expect(e.issues.map((i) => [i.line, i.path, i.message])).toEqual([[5, 'strategies.0.params.halfSprad', 'unknown key (fixed-spread params are halfSpread)']]);
   });
 
   it('params that are not a mapping are one issue, not one per schema', async () => {
