@@ -5,6 +5,8 @@ import { rm, writeFile } from 'node:fs/promises';
 import { serialize } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { parse, stringify } from 'yaml';
+import { ConfigError } from '../config/errors.ts';
+import { parseConfigText, type LoadConfigOptions } from '../config/load.ts';
 import { BacktestConfigError } from './errors.ts';
 import type { BacktestResult } from './run.ts';
 import type { Tape } from './tape.ts';
@@ -45,8 +47,8 @@ function scalar(v: string): unknown {
 /**
  * The config text with a variant's values set. A path walks mappings by key and lists by
  * the `id` of their entries (or an index): `strategies.quotes.params.halfSpread`. Missing
- * mappings are created; the result is validated like any config file, so a misspelt key
- * fails before any replay.
+ * mappings are created. A path that cannot be walked fails here; what the values make of the
+ * config is checked by `checkSweepRuns`.
  */
 export function applyVariant(configText: string, variant: Variant): string {
   const doc: unknown = parse(configText) ?? {};
@@ -83,6 +85,31 @@ export interface SweepRun {
 /** Each variant applied to the config text; a bad path fails here, before anything runs. */
 export function sweepRuns(configText: string, variants: readonly Variant[]): SweepRun[] {
   return variants.map((variant) => ({ variant, configText: applyVariant(configText, variant) }));
+}
+
+/**
+ * Every variant's config validated as a config file is (schema, strategy modules and their
+ * params), so a misspelt key or a bad value fails before the recording is read, not inside
+ * a worker after other variants ran.
+ */
+export async function checkSweepRuns(runs: readonly SweepRun[], configPath: string, options: LoadConfigOptions): Promise<void> {
+  for (const run of runs) {
+    try {
+      await parseConfigText(run.configText, configPath, options);
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      // Paths, not lines: the lines would be those of the variant's generated text, not the file's.
+      const what = err.issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ');
+      throw new BacktestConfigError(`--sweep variant ${variantLabel(run.variant)}: ${what || err.message}`);
+    }
+  }
+}
+
+/** `a=1 b=x`: how a variant is named in messages and tables. */
+export function variantLabel(v: Variant): string {
+  return Object.entries(v)
+    .map(([k, x]) => `${k}=${x}`)
+    .join(' ');
 }
 
 /** Overrides of every variant's backtest section, as the CLI flags give them. */

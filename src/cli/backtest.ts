@@ -6,13 +6,13 @@ import { renderSweepHtml } from '../backtest/report/html.ts';
 import type { BacktestReport } from '../backtest/report/types.ts';
 import { writeReport } from '../backtest/report/write.ts';
 import { runBacktest } from '../backtest/run.ts';
-import { parseSweepAxis, runSweep, sweepGrid, sweepRuns, type SweepRun } from '../backtest/sweep.ts';
+import { checkSweepRuns, parseSweepAxis, runSweep, sweepGrid, sweepRuns, variantLabel, type SweepRun } from '../backtest/sweep.ts';
 import { loadTape } from '../backtest/tape.ts';
 import { FILL_MODEL_KINDS, type FillModelKind } from '../backtest/venue/queue-model.ts';
 import { createRunLogger } from '../config/logging.ts';
 import { LOG_LEVELS, type LogLevel } from '../config/fields.ts';
 import { formatMoney } from '../money/rounding.ts';
-import { loadRunConfigOrReport } from './run-config.ts';
+import { cliStrategyResolver, loadRunConfigOrReport } from './run-config.ts';
 import { EXIT_USAGE } from './sim.ts';
 
 interface BacktestOptions {
@@ -87,6 +87,7 @@ async function backtest(o: BacktestOptions): Promise<void> {
   if (axes.length > 0) {
     try {
       runs = sweepRuns(await readFile(config.source, 'utf8'), sweepGrid(axes));
+      await checkSweepRuns(runs, config.source, { resolveStrategy: cliStrategyResolver() });
     } catch (err) {
       if (err instanceof BacktestConfigError) return usage(err.message);
       throw err;
@@ -123,7 +124,7 @@ async function backtest(o: BacktestOptions): Promise<void> {
     const rows = [];
     const table = [['variant', 'total P&L', 'settled', 'marked', 'fills', 'fill ratio', 'mark-out 60s', 'max drawdown', 'max liability', 'replay ev/s']];
     for (const [i, out] of outcomes.entries()) {
-      const name = Object.entries(out.variant).map(([k, v]) => `${k}=${v}`).join(' ');
+      const name = variantLabel(out.variant);
       if (!out.result) {
         table.push([name, `failed: ${out.error ?? 'unknown'}`]);
         process.exitCode = EXIT_FAILED;

@@ -2,8 +2,13 @@ import { strategies } from '../../strategies/index.ts';
 import { ConfigError } from '../config/errors.ts';
 import { loadConfig } from '../config/load.ts';
 import { defaultStrategyResolver } from '../config/strategy-resolver.ts';
-import type { RunConfig } from '../config/types.ts';
+import type { RunConfig, StrategyResolver } from '../config/types.ts';
 import { EXIT_USAGE } from './sim.ts';
+
+/** How the CLI's configs name strategies: the built-in modules, or a path to the user's own. */
+export function cliStrategyResolver(): StrategyResolver {
+  return defaultStrategyResolver(strategies);
+}
 
 /**
  * The run configuration with the built-in strategies registered, or null after telling the
@@ -11,7 +16,7 @@ import { EXIT_USAGE } from './sim.ts';
  */
 export async function loadRunConfigOrReport(path: string): Promise<RunConfig | null> {
   try {
-    return await loadConfig(path, { resolveStrategy: defaultStrategyResolver(strategies) });
+    return await loadConfig(path, { resolveStrategy: cliStrategyResolver() });
   } catch (err) {
     process.stderr.write(`${err instanceof ConfigError ? err.message : `cannot load ${path}: ${(err as Error).message}`}\n`);
     process.exitCode = EXIT_USAGE;

@@ -72,6 +72,13 @@ describe('linesmith backtest (CLI)', () => {
     const s = await cli(['--config', 'test/backtest/golden/post-arb.yaml', '--feed', SAMPLE, '--sweep', 'nonsense']);
     expect(s.code).toBe(2);
     expect(s.stderr).toMatch(/--sweep/);
+    // A path that walks but names no parameter, and a bad value: refused before the recording is read.
+    for (const axis of ['strategies.0.params.minEgde=0.01,0.02', 'strategies.0.params.minEdge=0.01,lots']) {
+      const v = await cli(['--config', 'test/backtest/golden/post-arb.yaml', '--feed', SAMPLE, '--sweep', axis]);
+      expect(v.code).toBe(2);
+      expect(v.stderr).toMatch(/--sweep variant strategies\.0\.params\.minE\w+=(0\.01|lots): strategies\.0\.params/);
+      expect(v.stdout).not.toMatch(/loaded/);
+    }
   });
 
   // Found in review: `--workers abc` became NaN workers, and the sweep ran no variant at all, silently.
