@@ -85,7 +85,14 @@ function contingentOf(o: OwnOrder, amount: number): Position {
 
 const EMPTY_VIEW: FillView = Object.freeze({ fills: Object.freeze([]), positions: Object.freeze([]), rate: 0, liability: 0 }) as FillView;
 
-/** Terminal orders kept for late messages about them; the oldest go first beyond this. */
+/**
+ * How long a terminal order is kept for late messages about it: a fill or listing that
+ * raced its cancel, or a REST view of the account taken before it ended (which must not
+ * adopt it again). Those come within seconds; a bot running for days must not keep every
+ * order it ever placed.
+ */
+export const TERMINAL_RETENTION_MS = 15 * 60_000;
+/** And never more than this many, whatever their age. */
 const MAX_TERMINAL_KEPT = 20_000;
 
 /**
@@ -106,7 +113,9 @@ export class OwnBook {
   readonly #settled = new Set<string>();
   readonly #onTransition: TransitionListener;
   /** Terminal orders in the order they ended, for pruning. */
-  readonly #terminal: string[] = [];
+  /** Terminal orders, oldest first, from #terminalHead on, with when each ended. */
+  readonly #terminal: { readonly clientId: string; readonly at: number }[] = [];
+  #terminalHead = 0;
   /** Σ projected over unsettled games, valid for the games not in #dirtyProjected. */
   #projectedTotal = 0;
   readonly #commissionRate: () => number;
@@ -199,8 +208,8 @@ export class OwnBook {
     }
     if (isLive(cur) && !isLive(next)) {
       g?.live.delete(clientId);
-      this.#terminal.push(clientId);
-      if (this.#terminal.length > MAX_TERMINAL_KEPT) this.#prune();
+      this.#terminal.push({ clientId, at: now });
+      this.#prune(now);
     } else if (g?.live.has(clientId)) {
       g.live.set(clientId, next);
     }
@@ -444,15 +453,23 @@ export class OwnBook {
     g.projected = null;
   }
 
-  /** Forget the oldest terminal orders (their fills stay). */
-  #prune(): void {
-    const drop = this.#terminal.splice(0, this.#terminal.length - MAX_TERMINAL_KEPT / 2);
-    for (const id of drop) {
+  /** Forget terminal orders past their retention, and the oldest beyond the cap (their fills stay). */
+  #prune(now: number): void {
+    const list = this.#terminal;
+    let head = this.#terminalHead;
+    while (head < list.length && (list.length - head > MAX_TERMINAL_KEPT || list[head]!.at < now - TERMINAL_RETENTION_MS)) {
+      const id = list[head++]!.clientId;
       const o = this.#orders.get(id);
       if (!o || isLive(o)) continue;
       this.#orders.delete(id);
       if (this.#byReference.get(o.userReference) === id) this.#byReference.delete(o.userReference);
       if (o.orderID && this.#byOrderId.get(o.orderID) === id) this.#byOrderId.delete(o.orderID);
     }
+    // Drop the consumed front now and then rather than shifting on every order.
+    if (head > 1_024 && head * 2 > list.length) {
+      list.splice(0, head);
+      head = 0;
+    }
+    this.#terminalHead = head;
   }
 }

@@ -1,6 +1,6 @@
-import { describe, expect } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fc, test } from '@fast-check/vitest';
-import { OwnBook } from '../../src/book/own-book.ts';
+import { OwnBook, TERMINAL_RETENTION_MS } from '../../src/book/own-book.ts';
 import type { OwnOrder, OwnOrderStatus } from '../../src/book/types.ts';
 import type { Selection } from '../../src/markets/types.ts';
 import { worstCaseLiability } from '../../src/money/liability.ts';
@@ -89,5 +89,40 @@ describe('OwnBook', () => {
     for (const t of txs) if (book.addFill({ txID: `t${t}`, orderID: 'x', gameID: 'g', selection: SELECTIONS[0]!, odds: 110, amount: 10, risk: 10, win: 11, origin: 'offer', isPostArb: false, strategyId: null, at: 0 })) added++;
     expect(added).toBe(new Set(txs).size);
     expect(book.fills('g')).toHaveLength(added);
+  });
+
+  it('keeps an ended order for late messages, then forgets it once its retention is over; its fills stay', () => {
+    const book = new OwnBook({ commissionRate: () => 0.01 });
+    const order = (n: number, at: number): OwnOrder => ({ clientId: `c${n}`, userReference: `r${n}`, orderID: `o${n}`, strategyId: 's', intentKey: null, gameID: 'g', selection: SELECTIONS[0]!, odds: 110, bet: 10, filled: 0, remaining: 10, status: 'resting', isPostArb: false, createdAt: at, updatedAt: at });
+    book.add(order(1, 0), 'test');
+    book.update('c1', { status: 'filled', filled: 10, remaining: 0 }, 1_000, 'test');
+    book.addFill({ txID: 't1', orderID: 'o1', gameID: 'g', selection: SELECTIONS[0]!, odds: 110, amount: 10, risk: 10, win: 11, origin: 'offer', isPostArb: false, strategyId: 's', at: 1_000 });
+    // Another order ending just inside the retention leaves the first one known.
+    book.add(order(2, 1_000), 'test');
+    book.update('c2', { status: 'cancelled', remaining: 0 }, 1_000 + TERMINAL_RETENTION_MS, 'test');
+    expect(book.byOrderId('o1')?.status).toBe('filled');
+    expect(book.byReference('r1')?.clientId).toBe('c1');
+    expect(book.isOurOrderId('o1')).toBe(true);
+    // One ending after it: the first is forgotten everywhere, the second (younger) kept.
+    book.add(order(3, 2_000), 'test');
+    book.update('c3', { status: 'cancelled', remaining: 0 }, 1_001 + TERMINAL_RETENTION_MS, 'test');
+    expect(book.order('c1')).toBeUndefined();
+    expect(book.byOrderId('o1')).toBeUndefined();
+    expect(book.byReference('r1')).toBeUndefined();
+    expect(book.isOurOrderId('o1')).toBe(false);
+    expect(book.order('c2')?.status).toBe('cancelled');
+    expect(book.hasFill('t1')).toBe(true);
+    expect(book.fills('g')).toHaveLength(1);
+    expect([...book.allOrders()].map((o) => o.clientId)).toEqual(['c2', 'c3']);
+  });
+
+  it('keeps ended orders in a busy minute however many there are, up to the cap', () => {
+    const book = new OwnBook({ commissionRate: () => 0.01 });
+    for (let n = 0; n < 5_000; n++) {
+      book.add({ clientId: `c${n}`, userReference: `r${n}`, orderID: `o${n}`, strategyId: 's', intentKey: null, gameID: 'g', selection: SELECTIONS[0]!, odds: 110, bet: 10, filled: 0, remaining: 10, status: 'resting', isPostArb: false, createdAt: n, updatedAt: n }, 'test');
+      book.update(`c${n}`, { status: 'cancelled', remaining: 0 }, n * 10, 'test');
+    }
+    expect([...book.allOrders()]).toHaveLength(5_000);
+    expect(book.byOrderId('o0')?.clientId).toBe('c0');
   });
 });
