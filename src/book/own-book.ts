@@ -112,8 +112,7 @@ export class OwnBook {
   /** Games graded: their bets no longer count towards liability. */
   readonly #settled = new Set<string>();
   readonly #onTransition: TransitionListener;
-  /** Terminal orders in the order they ended, for pruning. */
-  /** Terminal orders, oldest first, from #terminalHead on, with when each ended. */
+  /** Terminal orders in the order they ended, with when, for pruning; those before #terminalHead are gone. */
   readonly #terminal: { readonly clientId: string; readonly at: number }[] = [];
   #terminalHead = 0;
   /** Σ projected over unsettled games, valid for the games not in #dirtyProjected. */
