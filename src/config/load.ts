@@ -104,10 +104,10 @@ async function checkStrategies(src: YamlSource, baseDir: string, resolveStrategy
     if (typeof rawParams !== 'object' || Array.isArray(rawParams)) continue;
     // A module's object schema may let unknown keys through; a misspelt parameter must not
     // fall back to its default unnoticed, so every object schema is held strict here.
-    const schema = module.params instanceof z.ZodObject ? module.params.strict() : module.params;
-    const result = schema.safeParse(rawParams);
+    const object = module.params instanceof z.ZodObject ? module.params : null;
+    const result = (object?.strict() ?? module.params).safeParse(rawParams);
     if (!result.success) {
-      const known = module.params instanceof z.ZodObject ? Object.keys(module.params.shape) : [];
+      const known = object ? Object.keys(object.shape) : [];
       issues.push(
         ...issuesFromZod(src, result.error.issues, { prefix: ['strategies', i, 'params'], skipKey: isSecretKey }).map((x) => ({
           ...x,

@@ -77,14 +77,16 @@ export class RiskGate {
     const sofar = this.#projected.get(c.gameID);
     const bound = (sofar?.value ?? this.#own.projectedLowerBound(c.gameID)) + worstLoss(position);
     let after: GameAfter = { value: bound, exact: false };
-    if (!(bound >= -this.#limits.maxGameLiability + BOUND_MARGIN && this.#totalLowerBound(c.gameID, bound) >= -this.#limits.maxTotalLiability + BOUND_MARGIN)) {
+    // The other games' bound walks every game: worked out once per check, when first needed.
+    let others: number | undefined;
+    if (!(bound >= -this.#limits.maxGameLiability + BOUND_MARGIN && bound + (others ??= this.#othersLowerBound(c.gameID)) >= -this.#limits.maxTotalLiability + BOUND_MARGIN)) {
       after = { value: this.#own.projectedLiability(c.gameID, [...approved, position]), exact: true };
       if (after.value < -this.#limits.maxGameLiability - 1e-9) {
         return { ok: false, rule: 'game-liability', detail: `worst case on the game would be ${after.value.toFixed(2)} (cap -${this.#limits.maxGameLiability})` };
       }
       // Every other game as it stands plus what this cycle approved there: exactly, unless
       // a lower bound of it, with this game's exact figure, already clears the limit.
-      if (!(this.#totalLowerBound(c.gameID, after.value) >= -this.#limits.maxTotalLiability + BOUND_MARGIN)) {
+      if (!(after.value + (others ??= this.#othersLowerBound(c.gameID)) >= -this.#limits.maxTotalLiability + BOUND_MARGIN)) {
         const total = this.#own.totalProjectedLiability() - this.#own.projectedLiability(c.gameID) + after.value + this.#approvedElsewhere(c.gameID);
         if (total < -this.#limits.maxTotalLiability - 1e-9) {
           return { ok: false, rule: 'total-liability', detail: `worst case over all games would be ${total.toFixed(2)} (cap -${this.#limits.maxTotalLiability})` };
@@ -98,12 +100,11 @@ export class RiskGate {
   }
 
   /**
-   * A lower bound of the worst case over all games once the candidate is in, its game's
-   * figure being `gameBound`: every other game with this cycle's approvals (as checked) or
-   * as it stands (bounded).
+   * A lower bound of the worst case over every game but the candidate's: each with this
+   * cycle's approvals (as checked) or as it stands (bounded).
    */
-  #totalLowerBound(gameID: string, gameBound: number): number {
-    let total = gameBound;
+  #othersLowerBound(gameID: string): number {
+    let total = 0;
     for (const [g, after] of this.#projected) if (g !== gameID) total += after.value;
     for (const g of this.#own.gameIds()) if (g !== gameID && !this.#projected.has(g)) total += this.#own.projectedLowerBound(g);
     return total;

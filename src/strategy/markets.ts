@@ -39,7 +39,6 @@ function addKey(keys: string[], k: string): void {
   if (!keys.includes(k)) keys.push(k);
 }
 
-/** The selections backed on side 0 and side 1 of a book key (inverse of bookKeyOf / sideIndexOf). */
 /** The two sides of a book, side 0 first. */
 export const BOOK_SIDES = [0, 1] as const;
 
@@ -48,6 +47,7 @@ export function sideSelection(book: MarketBook | undefined, key: string, k: 0 | 
   return book !== undefined ? book.sides[k].taker : (selectionsOfKey(key)?.[k] ?? null);
 }
 
+/** The selections backed on side 0 and side 1 of a book key (inverse of bookKeyOf / sideIndexOf). */
 export function selectionsOfKey(key: string): readonly [Selection, Selection] | null {
   const [type, rest] = key.split(':', 2) as [string, string | undefined];
   if (type === 'moneyline' && rest === undefined) {
