@@ -63,7 +63,7 @@ export async function runBacktestBench(options: { runs?: number; recording?: str
 }
 
 /**
- * The same in a fresh process, as `linesmith backtest` runs: in the process that ran the
+ * The same in a fresh process (its best-of-3 figures are still warm ones): in the process that ran the
  * other benchmarks first, their garbage and JIT state made the replay a third slower and
  * the parse faster.
  */

@@ -6,7 +6,7 @@ import { parseConfigText } from '../config/load.ts';
 import { defaultStrategyResolver } from '../config/strategy-resolver.ts';
 import { silentLogger } from '../shared/logger.ts';
 import { runBacktest } from './run.ts';
-import type { SweepAnswer, SweepJob, SweepWorkerData } from './sweep.ts';
+import { backtestSettings, type SweepAnswer, type SweepJob, type SweepWorkerData } from './sweep.ts';
 import type { Tape } from './tape.ts';
 
 // A lane's worker: the tape is read once, then each job is one variant with its own config.
@@ -19,10 +19,7 @@ async function runJob(job: SweepJob): Promise<SweepAnswer> {
   try {
     const config = await parseConfigText(job.configText, job.configPath, { resolveStrategy });
     const started = performance.now();
-    const settings = {
-      ...(job.seed !== undefined ? { seed: job.seed } : {}),
-      ...(job.fillModel !== undefined ? { fillModel: { kind: job.fillModel, power: config.backtest.fillModel.power } } : {}),
-    };
+    const settings = backtestSettings(config, job);
     const result = await runBacktest({ config, tape, logger: silentLogger(), settings });
     return { index: job.index, result, error: null, replayMs: performance.now() - started };
   } catch (err) {

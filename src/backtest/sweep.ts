@@ -7,6 +7,8 @@ import { Worker } from 'node:worker_threads';
 import { parse, stringify } from 'yaml';
 import { ConfigError } from '../config/errors.ts';
 import { parseConfigText, type LoadConfigOptions } from '../config/load.ts';
+import type { BacktestConfig } from '../config/sections/backtest.ts';
+import type { RunConfig } from '../config/types.ts';
 import { BacktestConfigError } from './errors.ts';
 import type { BacktestResult } from './run.ts';
 import type { Tape } from './tape.ts';
@@ -117,6 +119,14 @@ export interface SweepOverrides {
   readonly seed?: number;
   /** The kind only: each variant keeps its own `power`. */
   readonly fillModel?: FillModelKind;
+}
+
+/** A run's overrides of its config's backtest section; a `--fill-model` keeps the config's `power`. */
+export function backtestSettings(config: RunConfig, o: SweepOverrides): Partial<BacktestConfig> {
+  return {
+    ...(o.seed !== undefined ? { seed: o.seed } : {}),
+    ...(o.fillModel !== undefined ? { fillModel: { kind: o.fillModel, power: config.backtest.fillModel.power } } : {}),
+  };
 }
 
 /** What a sweep worker is started with: the tape, deserialised once per worker. */

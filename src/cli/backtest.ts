@@ -6,7 +6,7 @@ import { renderSweepHtml } from '../backtest/report/html.ts';
 import type { BacktestReport } from '../backtest/report/types.ts';
 import { writeReport } from '../backtest/report/write.ts';
 import { runBacktest } from '../backtest/run.ts';
-import { checkSweepRuns, parseSweepAxis, runSweep, sweepGrid, sweepRuns, variantLabel, type SweepRun } from '../backtest/sweep.ts';
+import { backtestSettings, checkSweepRuns, parseSweepAxis, runSweep, sweepGrid, sweepRuns, variantLabel, type SweepRun } from '../backtest/sweep.ts';
 import { loadTape } from '../backtest/tape.ts';
 import { FILL_MODEL_KINDS, type FillModelKind } from '../backtest/venue/queue-model.ts';
 import { createRunLogger } from '../config/logging.ts';
@@ -79,10 +79,8 @@ async function backtest(o: BacktestOptions): Promise<void> {
   // Everything that can be wrong with the config is found before a line is replayed.
   const config = await loadRunConfigOrReport(o.config);
   if (!config) return;
-  const settings = {
-    ...(seed !== undefined ? { seed } : {}),
-    ...(o.fillModel !== undefined ? { fillModel: { kind: o.fillModel as FillModelKind, power: config.backtest.fillModel.power } } : {}),
-  };
+  const overrides = { ...(seed !== undefined ? { seed } : {}), ...(o.fillModel !== undefined ? { fillModel: o.fillModel as FillModelKind } : {}) };
+  const settings = backtestSettings(config, overrides);
   let runs: SweepRun[] = [];
   if (axes.length > 0) {
     try {
@@ -116,8 +114,7 @@ async function backtest(o: BacktestOptions): Promise<void> {
     process.stdout.write(`sweep: ${runs.length} variant(s) on worker threads\n`);
     const progress = progressLine(tty);
     const outcomes = await runSweep(tape, runs, config.source, {
-      ...(seed !== undefined ? { seed } : {}),
-      ...(o.fillModel !== undefined ? { fillModel: o.fillModel as FillModelKind } : {}),
+      ...overrides,
       ...(workers !== undefined ? { workers } : {}),
       onDone: progress,
     }).finally(() => progress.end());
