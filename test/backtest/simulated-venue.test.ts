@@ -42,8 +42,7 @@ describe('the simulated venue’s price feed', () => {
   });
 
   it('sends only the subscribed leagues, matched without regard to case, as the exchange does (feeds §2)', () => {
-    const r0 = replayed();
-    const leagues = [...new Set(r0.leagueOf.values())].sort();
+    const leagues = [...new Set(tape.items.flatMap((it) => (it.kind === 'snapshot' ? [it.game.league] : [])))].sort();
     expect(leagues.length).toBeGreaterThan(1);
     const wanted = leagues[0]!;
     const r = replayed((feed) => feed.subscribe({ leagueIDs: [wanted.toLowerCase()] }, { replace: true }));

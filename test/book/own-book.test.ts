@@ -116,7 +116,7 @@ describe('OwnBook', () => {
     expect([...book.allOrders()].map((o) => o.clientId)).toEqual(['c2', 'c3']);
   });
 
-  it('keeps ended orders in a busy minute however many there are, up to the cap', () => {
+  it('keeps 5,000 orders ended within a minute: their age decides, not their number', () => {
     const book = new OwnBook({ commissionRate: () => 0.01 });
     for (let n = 0; n < 5_000; n++) {
       book.add({ clientId: `c${n}`, userReference: `r${n}`, orderID: `o${n}`, strategyId: 's', intentKey: null, gameID: 'g', selection: SELECTIONS[0]!, odds: 110, bet: 10, filled: 0, remaining: 10, status: 'resting', isPostArb: false, createdAt: n, updatedAt: n }, 'test');
