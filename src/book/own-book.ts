@@ -93,7 +93,7 @@ const EMPTY_VIEW: FillView = Object.freeze({ fills: Object.freeze([]), positions
  */
 export const TERMINAL_RETENTION_MS = 15 * 60_000;
 /** And never more than this many, whatever their age. */
-const MAX_TERMINAL_KEPT = 20_000;
+export const MAX_TERMINAL_KEPT = 20_000;
 
 /**
  * Our own side of the book model: every order we placed or adopted, with its state, and

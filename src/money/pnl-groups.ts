@@ -12,8 +12,8 @@ import type { ScoreRegions } from './score-regions.ts';
  * the order their first position came in, and each group sums its positions in the order
  * they were added. Adding A then B to a fresh set is therefore exactly the same as adding
  * B to a copy of (fresh + A), which is what lets owners keep the part that rarely changes
- * (matched bets) and add the rest to a copy per query (`clone`, or `copyFrom` into a set
- * kept for the purpose).
+ * (matched bets) and add the rest to a copy per query (`copyFrom` into a set kept for the
+ * purpose).
  */
 
 /** The groups of a set, in order: what the score regions are built from. */
@@ -59,27 +59,12 @@ function sameLine(a: number, b: number): boolean {
 }
 
 export class PnlGroups {
-  #shape: GroupShape;
+  #shape: GroupShape = { selections: [], codes: [], lines: [], regions: null };
   /** Whether another set may hold `#shape`: it is then copied before a group is added. */
-  #sharedShape: boolean;
+  #sharedShape = false;
   /** `STRIDE` slots per group; may run past the groups (a reused set), and those slots are zeroed before use. */
-  #pnl: number[];
-  #count: number;
-
-  /** An empty set; `from` is for `clone` only. */
-  constructor(from?: { shape: GroupShape; pnl: number[]; count: number }) {
-    if (from === undefined) {
-      this.#shape = { selections: [], codes: [], lines: [], regions: null };
-      this.#sharedShape = false;
-      this.#pnl = [];
-      this.#count = 0;
-    } else {
-      this.#shape = from.shape;
-      this.#sharedShape = true;
-      this.#pnl = from.pnl;
-      this.#count = from.count;
-    }
-  }
+  #pnl: number[] = [];
+  #count = 0;
 
   /** Number of groups. */
   get size(): number {
@@ -147,15 +132,10 @@ export class PnlGroups {
     return true;
   }
 
-  /** An independent copy: adding to either leaves the other as it was. */
-  clone(): PnlGroups {
-    this.#sharedShape = true;
-    return new PnlGroups({ shape: this.#shape, pnl: this.#pnl.slice(0, this.#count * STRIDE), count: this.#count });
-  }
-
   /**
-   * Become a copy of `other`, reusing this set's storage: for an owner that answers many
-   * queries of the form "its positions plus these", one scratch set instead of a clone each.
+   * Become an independent copy of `other` (adding to either leaves the other as it was),
+   * reusing this set's storage: for an owner that answers many queries of the form "its
+   * positions plus these", one scratch set instead of a new copy each.
    */
   copyFrom(other: PnlGroups): void {
     this.#shape = other.#shape;

@@ -1,62 +1,24 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { loadTape, type Tape } from '../../src/backtest/tape.ts';
+import { describe, expect, it } from 'vitest';
 import { BacktestExecution, US } from '../../src/backtest/venue/execution.ts';
 import type { FillModelKind } from '../../src/backtest/venue/queue-model.ts';
 import type { EngineEvent, PlaceOutcome } from '../../src/engine/types.ts';
-import type { OrderUpdate } from '../../src/exchange/schemas/price-feed.ts';
-import { bookKeyOf, oppositeSelection, sideIndexOf } from '../../src/markets/types.ts';
-import { takerSelectionOfLabel, wireFromSelection } from '../../src/markets/wire-selection.ts';
 import { invertOdds, oddsFromRank, oddsRank, payout } from '../../src/odds/american.ts';
 import { manualTime } from '../../src/shared/time.ts';
+import { firstFileTape, replayToSideUpdate } from './support-replay.ts';
 
-const FIRST_FILE = 'backtest/data/paper-seed7/feed-20260115T120000000Z-000001.jsonl.gz';
-let tape: Tape;
-beforeAll(async () => {
-  tape = await loadTape([FIRST_FILE]);
-});
+const tape = firstFileTape();
 
 /** The engine replica after the recording's opening snapshot and its first pre-game side update. */
 function setUp(kind: FillModelKind = 'conservative') {
-  const items = tape.items;
-  const time = manualTime(items[0]!.t);
+  const time = manualTime(tape().items[0]!.t);
   const events: EngineEvent[] = [];
   const x = new BacktestExecution({ time, fillModel: { kind, power: 2 }, balance: 100_000, commission: 0.01, onOwnEvent: (e) => events.push(e) });
-  let i = 0;
-  for (; items[i]!.kind !== 'price'; i++) {
-    const it = items[i]!;
-    if (it.kind === 'snapshot') x.applySnapshot(it.game, it.t);
-  }
-  // A side update of a game not yet live, with at least two orders on it.
-  let u: OrderUpdate | undefined;
-  for (; i < items.length; i++) {
-    const it = items[i]!;
-    if (it.kind !== 'price') continue;
-    if (it.event.type === 'orderUpdate' && !it.event.payload.live && it.event.payload.sideOrders.length >= 2 && x.game(it.event.payload.gameID)) {
-      u = it.event.payload;
-      time.advanceTo(it.t);
-      x.applyPrice(it.event, it.t);
-      break;
-    }
-    x.applyPrice(it.event, it.t);
-  }
-  if (!u) throw new Error('no pre-game side update in the sample');
-  const game = x.game(u.gameID)!;
-  const taker = takerSelectionOfLabel(game.participants, u.type, u)!;
-  const side = game.books.get(bookKeyOf(taker))!.sides[sideIndexOf(taker)];
-  const place = (input: Record<string, unknown>): PlaceOutcome => {
-    let out: PlaceOutcome | undefined;
-    x.place([{ gameID: u.gameID, userReference: 'ls1:test:1', ...input }], (o) => (out = o[0]));
-    if (!out) throw new Error('the place did not complete at once');
-    return out;
-  };
-  const update = (sideOrders: OrderUpdate['sideOrders'], dt = 1_000): void => {
-    time.advance(dt);
-    x.applyPrice({ type: 'orderUpdate', payload: { ...u, epoch: u.epoch + time.clock.now(), sideOrders } }, time.clock.now());
-  };
+  const at = replayToSideUpdate(tape(), time, x);
   const volume = (matchedVolume: number): void =>
-    x.applyPrice({ type: 'matchedVolumeUpdate', payload: { gameID: u.gameID, parentGameID: null, league: game.league, sport: game.sport, matchedVolume } }, time.clock.now());
+    x.applyPrice({ type: 'matchedVolumeUpdate', payload: { gameID: at.u.gameID, parentGameID: null, league: at.game.league, sport: at.game.sport, matchedVolume } }, time.clock.now());
   const ownFills = () => events.flatMap((e) => (e.kind === 'fill' && e.fill.maker.userId === US ? [e.fill] : []));
-  return { x, u, game, taker, side, place, update, volume, ownFills, time, takerWire: wireFromSelection(game.participants, taker), makerWire: wireFromSelection(game.participants, oppositeSelection(taker)) };
+  // The tests read the side as the update left it.
+  return { ...at, side: at.side(), x, volume, ownFills, time };
 }
 
 describe('simulated execution against the recorded book', () => {
@@ -150,7 +112,7 @@ describe('simulated execution against the recorded book', () => {
   // trading, and an order cancelled at that instant filled us.
   it('takes a snapshot\'s matched volume as the baseline: a vanished order with no volume since is a cancel', () => {
     const s = setUp();
-    const snapshot = tape.items.find((it) => it.kind === 'snapshot' && it.game.id === s.u.gameID);
+    const snapshot = tape().items.find((it) => it.kind === 'snapshot' && it.game.id === s.u.gameID);
     if (!snapshot || snapshot.kind !== 'snapshot') throw new Error('no snapshot of the game in the sample');
     const best = s.side.offers[0]!;
     // A reconnect snapshot: the game has traded 5,000 by now, its book as last updated.

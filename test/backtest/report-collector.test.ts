@@ -1,15 +1,13 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BacktestCollector } from '../../src/backtest/report/collector.ts';
 import { OpenOrders } from '../../src/backtest/report/open-orders.ts';
-import { loadTape, type Tape } from '../../src/backtest/tape.ts';
 import { BacktestExecution, US } from '../../src/backtest/venue/execution.ts';
 import type { EngineEvent } from '../../src/engine/types.ts';
-import type { OrderUpdate } from '../../src/exchange/schemas/price-feed.ts';
-import { bookKeyOf, oppositeSelection, sideIndexOf } from '../../src/markets/types.ts';
-import { takerSelectionOfLabel, wireFromSelection } from '../../src/markets/wire-selection.ts';
+import { sideIndexOf } from '../../src/markets/types.ts';
 import { invertOdds, oddsFromRank, oddsRank } from '../../src/odds/american.ts';
 import { manualTime } from '../../src/shared/time.ts';
 import { consensusFair } from '../../src/strategy/fair.ts';
+import { firstFileTape, replayToSideUpdate } from './support-replay.ts';
 
 /**
  * The collector keeps figures between samples (each book's consensus until the book
@@ -17,16 +15,11 @@ import { consensusFair } from '../../src/strategy/fair.ts';
  * the market and our orders between samples and check every figure is the one of now.
  */
 
-const FIRST_FILE = 'backtest/data/paper-seed7/feed-20260115T120000000Z-000001.jsonl.gz';
-let tape: Tape;
-beforeAll(async () => {
-  tape = await loadTape([FIRST_FILE]);
-});
+const tape = firstFileTape();
 
 /** An execution after the recording's opening snapshot and a pre-game side update, with a collector on it. */
 function setUp() {
-  const items = tape.items;
-  const time = manualTime(items[0]!.t);
+  const time = manualTime(tape().items[0]!.t);
   let collector: BacktestCollector | null = null;
   const listeners: ((e: EngineEvent) => void)[] = [];
   const x = new BacktestExecution({
@@ -42,39 +35,9 @@ function setUp() {
   });
   const c = new BacktestCollector({ clock: time.clock, execution: x, schedule: (work, ms) => time.scheduler.schedule(work, ms) });
   collector = c;
-  let i = 0;
-  for (; items[i]!.kind !== 'price'; i++) {
-    const it = items[i]!;
-    if (it.kind === 'snapshot') x.applySnapshot(it.game, it.t);
-  }
-  let u: OrderUpdate | undefined;
-  for (; i < items.length; i++) {
-    const it = items[i]!;
-    if (it.kind !== 'price') continue;
-    time.advanceTo(it.t);
-    x.applyPrice(it.event, it.t);
-    if (it.event.type === 'orderUpdate' && !it.event.payload.live && it.event.payload.sideOrders.length >= 2 && x.game(it.event.payload.gameID)) {
-      u = it.event.payload;
-      break;
-    }
-  }
-  if (!u) throw new Error('no pre-game side update in the sample');
-  const game = x.game(u.gameID)!;
-  const taker = takerSelectionOfLabel(game.participants, u.type, u)!;
-  const bookKey = bookKeyOf(taker);
-  const side = () => x.recorded.book(u.gameID, bookKey)!.sides[sideIndexOf(taker)];
-  let refs = 0;
-  const place = (input: Record<string, unknown>) => {
-    let out;
-    x.place([{ gameID: u.gameID, userReference: `ls1:test:${++refs}`, ...input }], (o) => (out = o[0]));
-    return out;
-  };
-  const update = (sideOrders: OrderUpdate['sideOrders']): void => {
-    time.advance(1_000);
-    x.applyPrice({ type: 'orderUpdate', payload: { ...u, epoch: u.epoch + time.clock.now(), sideOrders } }, time.clock.now());
-  };
+  const at = replayToSideUpdate(tape(), time, x);
   const finish = () => c.finish({ riskRejected: 0, exchangeRejected: 0, postArb: 0 }, () => null);
-  return { listeners, x, c, u, bookKey, taker, side, place, update, finish, time, takerWire: wireFromSelection(game.participants, taker), makerWire: wireFromSelection(game.participants, oppositeSelection(taker)) };
+  return { ...at, listeners, x, c, finish, time };
 }
 
 describe('backtest report collector', () => {

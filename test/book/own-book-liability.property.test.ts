@@ -24,9 +24,9 @@ const op = fc.oneof(
   fc.record({ kind: fc.constant('rate' as const), rate: fc.constantFrom(0, 0.01, 0.02) }),
 );
 
-/** Equal figures: the same double (a cached 0 and a computed -0 were always alike). */
-function same(a: number, b: number): boolean {
-  return a === b;
+/** Equal figures: the same double (a cached 0 and a computed -0 were always alike); a failure names the figure and shows both. */
+function expectSame(got: number, reference: number, what: string): void {
+  if (got !== reference) expect.fail(`${what}: ${got}, the reference search ${reference}`);
 }
 
 describe('OwnBook worst-case figures', () => {
@@ -58,17 +58,17 @@ describe('OwnBook worst-case figures', () => {
         for (const o of book.allOrders()) expect(live.has(o)).toBe(isLive(o));
         for (const gameID of GAMES) {
           const matched = book.positions(gameID);
-          expect(same(book.positionsLiability(gameID), matched.length === 0 ? 0 : referenceWorstCaseScore(matched).liability)).toBe(true);
+          expectSame(book.positionsLiability(gameID), matched.length === 0 ? 0 : referenceWorstCaseScore(matched).liability, `${gameID} positionsLiability`);
           const live = book.liveOrders(gameID).filter((x) => x.remaining > 1e-9);
           const contingent = live.map((x): Position => ({ selection: x.selection, amount: x.remaining, odds: x.odds, commissionRate: 0, contingent: true }));
           const base: Position[] = book.isSettled(gameID) ? [] : [...matched];
           const extras = extraArbs.map((p) => ({ ...p, contingent: true }));
           // Without extras the figure is the game's cached one, which (as before these caches) does not follow a rate change.
-          if (extras.length > 0 || !rateChanges) expect(same(book.projectedLiability(gameID, extras), referenceWorstCaseScore([...base, ...contingent, ...extras]).liability)).toBe(true);
+          if (extras.length > 0 || !rateChanges) expectSame(book.projectedLiability(gameID, extras), referenceWorstCaseScore([...base, ...contingent, ...extras]).liability, `${gameID} projectedLiability`);
           if (live.length > 0) {
             const skip = live[excludePick % live.length]!;
             const kept = contingent.filter((_, i) => live[i] !== skip);
-            expect(same(book.projectedLiability(gameID, extras, new Set([skip.clientId])), referenceWorstCaseScore([...base, ...kept, ...extras]).liability)).toBe(true);
+            expectSame(book.projectedLiability(gameID, extras, new Set([skip.clientId])), referenceWorstCaseScore([...base, ...kept, ...extras]).liability, `${gameID} projectedLiability without ${skip.clientId}`);
           }
         }
       }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fc, test } from '@fast-check/vitest';
-import { OwnBook, TERMINAL_RETENTION_MS } from '../../src/book/own-book.ts';
+import { MAX_TERMINAL_KEPT, OwnBook, TERMINAL_RETENTION_MS } from '../../src/book/own-book.ts';
 import type { OwnOrder, OwnOrderStatus } from '../../src/book/types.ts';
 import type { Selection } from '../../src/markets/types.ts';
 import { worstCaseLiability } from '../../src/money/liability.ts';
@@ -124,5 +124,50 @@ describe('OwnBook', () => {
     }
     expect([...book.allOrders()]).toHaveLength(5_000);
     expect(book.byOrderId('o0')?.clientId).toBe('c0');
+  });
+
+  it('keeps no more than MAX_TERMINAL_KEPT ended orders, however young: the oldest ended are forgotten, their fills stay', () => {
+    const book = new OwnBook({ commissionRate: () => 0.01 });
+    const order = (n: number): OwnOrder => ({ clientId: `c${n}`, userReference: `r${n}`, orderID: `o${n}`, strategyId: 's', intentKey: null, gameID: 'g', selection: SELECTIONS[0]!, odds: 110, bet: 10, filled: 0, remaining: 10, status: 'resting', isPostArb: false, createdAt: n, updatedAt: n });
+    const fill = (n: number) => book.addFill({ txID: `t${n}`, orderID: `o${n}`, gameID: 'g', selection: SELECTIONS[0]!, odds: 110, amount: 10, risk: 10, win: 11, origin: 'offer', isPostArb: false, strategyId: 's', at: n });
+    // A live order from before them all: only ended orders count towards the cap.
+    book.add({ ...order(-1), clientId: 'live', userReference: 'r-live', orderID: 'o-live' }, 'test');
+    const over = 25;
+    const ended = MAX_TERMINAL_KEPT + over;
+    // Order n ends at n ms: the last ends well within the first's retention, so age forgets none.
+    expect(ended).toBeLessThan(TERMINAL_RETENTION_MS);
+    for (let n = 0; n < ended; n++) {
+      book.add(order(n), 'test');
+      if (n < over + 1 || n === ended - 1) {
+        book.update(`c${n}`, { status: 'filled', filled: 10, remaining: 0 }, n, 'test');
+        fill(n);
+      } else {
+        book.update(`c${n}`, { status: 'cancelled', remaining: 0 }, n, 'test');
+      }
+    }
+    // The `over` that ended first are forgotten everywhere.
+    for (let n = 0; n < over; n++) {
+      expect(book.order(`c${n}`), `c${n}`).toBeUndefined();
+      expect(book.byOrderId(`o${n}`), `o${n}`).toBeUndefined();
+      expect(book.byReference(`r${n}`), `r${n}`).toBeUndefined();
+      expect(book.isOurOrderId(`o${n}`), `o${n}`).toBe(false);
+    }
+    // The oldest kept, and the newest, are found by id, reference and order id.
+    for (const [n, status] of [[over, 'filled'], [over + 1, 'cancelled'], [ended - 1, 'filled']] as const) {
+      expect(book.order(`c${n}`)?.status, `c${n}`).toBe(status);
+      expect(book.byOrderId(`o${n}`)?.clientId, `o${n}`).toBe(`c${n}`);
+      expect(book.byReference(`r${n}`)?.clientId, `r${n}`).toBe(`c${n}`);
+      expect(book.isOurOrderId(`o${n}`), `o${n}`).toBe(true);
+    }
+    expect(book.order('live')?.status).toBe('resting');
+    expect(book.byOrderId('o-live')?.clientId).toBe('live');
+    const kept = [...book.allOrders()].filter((o) => o.clientId !== 'live');
+    expect(kept).toHaveLength(MAX_TERMINAL_KEPT);
+    expect(kept[0]!.clientId).toBe(`c${over}`);
+    // Every fill stays booked, the forgotten orders' too, and counts in the game's positions.
+    for (let n = 0; n <= over; n++) expect(book.hasFill(`t${n}`), `t${n}`).toBe(true);
+    expect(book.hasFill(`t${ended - 1}`)).toBe(true);
+    expect(book.fills('g').map((f) => f.txID)).toEqual([...Array.from({ length: over + 1 }, (_, n) => `t${n}`), `t${ended - 1}`]);
+    expect(book.positions('g')).toHaveLength(over + 2);
   });
 });

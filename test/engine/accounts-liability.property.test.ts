@@ -27,9 +27,9 @@ function order(seq: number, selection: InternedSelection['selection'], odds: num
   return { id: seq * 2, wagerRequestID: seq * 2 + 1, userId: 'u', gameId: 'g', line, odds, orderType: 'limit', bet: amount, filled: 0, remaining: amount, status: 'open', closeReason: null, createdAt: 0, expiresAt: null, gameStartExpiry: false, userReference: null, seq, level: null, exposure: null, slot: -1 } as unknown as OrderState;
 }
 
-/** Equal figures: the same double (the initial 0 and a computed -0 were always alike). */
-function same(a: number, b: number): boolean {
-  return a === b;
+/** Equal figures: the same double (the initial 0 and a computed -0 were always alike); a failure names the figure and shows both. */
+function expectSame(got: number, reference: number, what: string): void {
+  if (got !== reference) expect.fail(`${what}: ${got}, the reference search ${reference}`);
 }
 
 describe('GameExposure exact figures', () => {
@@ -61,11 +61,11 @@ describe('GameExposure exact figures', () => {
         account.adjustBound(g, o.amount);
       }
       const positions = g.positions();
-      expect(same(g.exactLoss(), -referenceWorstCaseScore(positions).liability)).toBe(true);
+      expectSame(g.exactLoss(), -referenceWorstCaseScore(positions).liability, 'exactLoss');
       const matched: Position[] = g.bets.map((b) => ledger.position(b));
-      expect(same(g.matchedLiability(), referenceWorstCaseScore(matched).liability)).toBe(true);
+      expectSame(g.matchedLiability(), referenceWorstCaseScore(matched).liability, 'matchedLiability');
       const extra: Position = { ...extraArb, contingent: true };
-      expect(same(g.lossWith(extra), -referenceWorstCaseScore([...positions, extra]).liability)).toBe(true);
+      expectSame(g.lossWith(extra), -referenceWorstCaseScore([...positions, extra]).liability, 'lossWith');
     }
   });
 });

@@ -3,12 +3,12 @@ import { test, fc } from '@fast-check/vitest';
 import { bookKeyOf, sideIndexOf } from '../../src/markets/types.ts';
 import type { Position } from '../../src/money/position.ts';
 import { pnlByOutcome } from '../../src/money/grading.ts';
-import { worstCaseLiability, worstCaseOfGroups, worstCaseScore } from '../../src/money/liability.ts';
+import { worstCaseLiability, worstCaseOfGroups, worstCaseScore, type WorstCase } from '../../src/money/liability.ts';
 import { PnlGroups, RecentRegions, STRIDE } from '../../src/money/pnl-groups.ts';
 import { positionArb, selectionArb } from '../support/money-arbitraries.ts';
 import { referenceWorstCaseScore } from './liability-reference.ts';
 
-// Few distinct selections, so that positions share groups and clones share regions.
+// Few distinct selections, so that positions share groups and copies share regions.
 const fewSelections = fc.array(selectionArb, { minLength: 1, maxLength: 5 });
 const positionsOn = (sels: readonly Position['selection'][]) =>
   fc.array(
@@ -17,16 +17,18 @@ const positionsOn = (sels: readonly Position['selection'][]) =>
   );
 const positionsArb = fc.oneof(fc.array(positionArb, { maxLength: 24 }), fewSelections.chain(positionsOn));
 
-function same(a: { liability: number; score: { home: number; away: number } }, b: typeof a): boolean {
-  return Object.is(a.liability, b.liability) && Object.is(a.score.home, b.score.home) && Object.is(a.score.away, b.score.away);
+/** The same worst case to the bit (Object.is on each figure, as toEqual compares numbers); a failure shows both. */
+function expectSame(got: WorstCase, want: WorstCase): void {
+  const figures = (w: WorstCase) => ({ liability: w.liability, score: { home: w.score.home, away: w.score.away } });
+  expect(figures(got)).toEqual(figures(want));
 }
 
 describe('grouped worst case', () => {
   test.prop([positionsArb], { numRuns: 500 })('is the reference search, bit for bit', (ps) => {
     const want = referenceWorstCaseScore(ps);
     const got = worstCaseScore(ps);
-    expect(same(got, want), `${JSON.stringify(got)} vs ${JSON.stringify(want)}`).toBe(true);
-    expect(Object.is(worstCaseLiability(ps), want.liability)).toBe(true);
+    expectSame(got, want);
+    expect(worstCaseLiability(ps)).toBe(want.liability); // toBe is Object.is
   });
 
   test.prop([positionsArb, positionsArb, positionsArb], { numRuns: 300 })('a copy keeps its groups while the set it copied grows, and the other way round', (a, b, c) => {
@@ -36,27 +38,29 @@ describe('grouped worst case', () => {
     const scratch = new PnlGroups();
     scratch.copyFrom(base);
     base.addAll(b); // new groups in the original must not reach the copy's shape
-    expect(same(worstCaseOfGroups(scratch), referenceWorstCaseScore(a))).toBe(true);
+    expectSame(worstCaseOfGroups(scratch), referenceWorstCaseScore(a));
     scratch.addAll(c);
-    expect(same(worstCaseOfGroups(scratch), referenceWorstCaseScore([...a, ...c]))).toBe(true);
-    expect(same(worstCaseOfGroups(base), referenceWorstCaseScore([...a, ...b]))).toBe(true);
+    expectSame(worstCaseOfGroups(scratch), referenceWorstCaseScore([...a, ...c]));
+    expectSame(worstCaseOfGroups(base), referenceWorstCaseScore([...a, ...b]));
   });
 
-  test.prop([positionsArb, positionsArb, positionsArb], { numRuns: 300 })('a clone plus the rest is the whole, and neither disturbs the other', (a, b, c) => {
+  test.prop([positionsArb, positionsArb, positionsArb], { numRuns: 300 })('two copies of one set plus the rest are the whole, and none disturbs the others', (a, b, c) => {
     const base = new PnlGroups();
     base.addAll(a);
-    const first = worstCaseOfGroups(base); // regions built, then shared with the clones
-    const left = base.clone();
+    const first = worstCaseOfGroups(base); // regions built, then shared with both copies
+    const left = new PnlGroups();
+    left.copyFrom(base);
+    const right = new PnlGroups();
+    right.copyFrom(base);
     left.addAll(b);
-    const right = base.clone();
     right.addAll(c);
-    expect(same(worstCaseOfGroups(left), referenceWorstCaseScore([...a, ...b]))).toBe(true);
-    expect(same(worstCaseOfGroups(right), referenceWorstCaseScore([...a, ...c]))).toBe(true);
-    expect(same(worstCaseOfGroups(base), first)).toBe(true);
-    // The base keeps growing after it was cloned: its clones keep what they had.
+    expectSame(worstCaseOfGroups(left), referenceWorstCaseScore([...a, ...b]));
+    expectSame(worstCaseOfGroups(right), referenceWorstCaseScore([...a, ...c]));
+    expectSame(worstCaseOfGroups(base), first);
+    // The base keeps growing after it was copied: its copies keep what they had.
     base.addAll(b);
-    expect(same(worstCaseOfGroups(base), referenceWorstCaseScore([...a, ...b]))).toBe(true);
-    expect(same(worstCaseOfGroups(right), referenceWorstCaseScore([...a, ...c]))).toBe(true);
+    expectSame(worstCaseOfGroups(base), referenceWorstCaseScore([...a, ...b]));
+    expectSame(worstCaseOfGroups(right), referenceWorstCaseScore([...a, ...c]));
   });
 
   test.prop([positionsArb, positionsArb, positionsArb], { numRuns: 300 })('a reused scratch set forgets what it held', (a, b, c) => {
@@ -67,24 +71,24 @@ describe('grouped worst case', () => {
     worstCaseOfGroups(scratch);
     scratch.copyFrom(base);
     scratch.addAll(b);
-    expect(same(worstCaseOfGroups(scratch), referenceWorstCaseScore([...a, ...b]))).toBe(true);
-    expect(same(worstCaseOfGroups(base), referenceWorstCaseScore(a))).toBe(true);
+    expectSame(worstCaseOfGroups(scratch), referenceWorstCaseScore([...a, ...b]));
+    expectSame(worstCaseOfGroups(base), referenceWorstCaseScore(a));
     scratch.copyFrom(base);
     scratch.addAll(c);
-    expect(same(worstCaseOfGroups(scratch), referenceWorstCaseScore([...a, ...c]))).toBe(true);
+    expectSame(worstCaseOfGroups(scratch), referenceWorstCaseScore([...a, ...c]));
   });
 
   test.prop([positionsArb, positionsArb], { numRuns: 300 })('lends regions only to a set with the same groups', (a, b) => {
     const recent = new RecentRegions();
     const first = new PnlGroups();
     first.addAll(a);
-    expect(same(worstCaseOfGroups(first, recent), referenceWorstCaseScore(a))).toBe(true);
+    expectSame(worstCaseOfGroups(first, recent), referenceWorstCaseScore(a));
     const second = new PnlGroups();
     second.addAll(b);
-    expect(same(worstCaseOfGroups(second, recent), referenceWorstCaseScore(b))).toBe(true);
+    expectSame(worstCaseOfGroups(second, recent), referenceWorstCaseScore(b));
     const again = new PnlGroups();
     again.addAll([...a].reverse());
-    expect(same(worstCaseOfGroups(again, recent), referenceWorstCaseScore([...a].reverse()))).toBe(true);
+    expectSame(worstCaseOfGroups(again, recent), referenceWorstCaseScore([...a].reverse()));
   });
 
   test.prop([selectionArb, selectionArb], { numRuns: 500 })('merges exactly the selections of one book side', (a, b) => {
@@ -107,6 +111,6 @@ describe('grouped worst case', () => {
     const g = new PnlGroups();
     g.add({ ...p, contingent: false });
     const v = pnlByOutcome(p);
-    for (let k = 0; k < STRIDE; k++) expect(Object.is(g.pnl[k], (v[k] as number) + 0)).toBe(true);
+    for (let k = 0; k < STRIDE; k++) expect(g.pnl[k], `slot ${k}`).toBe((v[k] as number) + 0); // toBe is Object.is
   });
 });
