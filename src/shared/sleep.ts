@@ -21,3 +21,49 @@ export function sleep(ms: number, scheduler: SchedulerLike, signal?: AbortSignal
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
+
+/** Waits for a loop that waits on every turn (a poll): see `napper`. */
+export interface Napper {
+  /** Resolve after `ms`, or at once when the signal aborts (never rejects). */
+  nap(ms: number): Promise<void>;
+  /** Stop listening to the signal; a pending nap resolves now. */
+  dispose(): void;
+}
+
+/**
+ * Naps that share one abort listener. A loop polling once a second for hours would
+ * otherwise add and remove a listener on every turn, which costs more than the wait itself
+ * on a virtual clock. Unlike `sleep`, an abort ends the nap quietly: the loop checks its
+ * signal when it wakes.
+ */
+export function napper(scheduler: SchedulerLike, signal?: AbortSignal): Napper {
+  let wake: (() => void) | null = null;
+  let timer: { unsubscribe(): void } | null = null;
+  const interrupt = () => {
+    timer?.unsubscribe();
+    timer = null;
+    const w = wake;
+    wake = null;
+    w?.();
+  };
+  signal?.addEventListener('abort', interrupt, { once: true });
+  return {
+    nap: (ms) =>
+      new Promise<void>((resolve) => {
+        if (signal?.aborted) {
+          resolve();
+          return;
+        }
+        wake = resolve;
+        timer = scheduler.schedule(() => {
+          timer = null;
+          wake = null;
+          resolve();
+        }, Math.max(0, ms));
+      }),
+    dispose: () => {
+      signal?.removeEventListener('abort', interrupt);
+      interrupt();
+    },
+  };
+}
