@@ -142,7 +142,11 @@ export interface Refusal {
   readonly at: number;
 }
 
-/** What a strategy sees of one game on each evaluation. */
+/**
+ * What a strategy sees of one game on each evaluation. Read its fields; do not spread it:
+ * the own-book fields are worked out on first read (getters), and `{ ...view }` leaves
+ * them out. A strategy that hands a changed view to another uses `viewWith`.
+ */
 export interface StrategyView {
   readonly now: number;
   readonly game: GameState;

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { interval, type SchedulerLike, type Subscription } from 'rxjs';
 import { MarketModel, type GameIdentity } from '../book/market-model.ts';
 import { OwnBook } from '../book/own-book.ts';
-import type { OwnOrder, Refusal, StrategyView, TradingMode } from '../book/types.ts';
+import type { GameState, OwnOrder, Refusal, TradingMode } from '../book/types.ts';
 import type { AccountSnapshot, ConnectionStates } from '../exchange/client.ts';
 import { gradedPages$ } from '../exchange/rest/graded-walker.ts';
 import type { OrderGateway } from '../exchange/orders/types.ts';
@@ -16,6 +16,7 @@ import { decodeReference } from '../orders/user-reference.ts';
 import type { QuoteIntent } from '../strategy/types.ts';
 import { ENDED_GAME_SWEEP_MS, forgettableGames } from './ended-games.ts';
 import { applyLivePolicy } from './live-policy.ts';
+import { LazyStrategyView } from './strategy-view.ts';
 import { wantsGame, wantsMarket, type StrategyInstance } from './strategy-instance.ts';
 import type { Venue } from './venue.ts';
 
@@ -123,6 +124,9 @@ export class Runtime {
   #draining = false;
   /** Strategy–game pairs to evaluate, by `${strategyIndex}|${gameID}`. */
   readonly #dirty = new Map<string, DirtyPair>();
+  /** Pairs marked while inside their throttle, with when it ends; `#heldDue` is the earliest. */
+  readonly #held = new Map<string, { readonly pair: DirtyPair; readonly due: number }>();
+  #heldDue = Infinity;
   readonly #watchers = new WeakMap<GameIdentity, readonly DirtyPair[]>();
   /** When the pending wake-up for throttled evaluations fires (null: none pending). */
   #wakeAt: number | null = null;
@@ -362,6 +366,7 @@ export class Runtime {
     this.#o.strategies.forEach((s, i) => {
       const k = pairKey(i, gameID);
       this.#dirty.delete(k);
+      this.#held.delete(k);
       this.#lastEval.delete(k);
       this.#quoted.delete(k);
       this.#lastIntents.delete(k);
@@ -411,7 +416,7 @@ export class Runtime {
   }
 
   #markPairs(g: GameIdentity): void {
-    for (const p of this.#pairsOf(g)) if (!this.#dirty.has(p.key)) this.#dirty.set(p.key, p);
+    for (const p of this.#pairsOf(g)) if (!this.#dirty.has(p.key) && !this.#held.has(p.key)) this.#dirty.set(p.key, p);
   }
 
   /**
@@ -434,34 +439,60 @@ export class Runtime {
     for (const g of this.market.identities()) this.#markPairs(g);
   }
 
-  /** Run the strategies of the games that changed, then one order-manager cycle. */
+  /**
+   * Run the strategies of the games that changed, then one order-manager cycle. A pair
+   * inside its throttle waits in `#held` and is looked at again only when the earliest of
+   * them is due (or a halt needs its quotes pulled now): a busy feed marks the same
+   * throttled pairs on nearly every event, and scanning them all each time cost more than
+   * the evaluations themselves. Held pairs were marked before any pair in `#dirty`, so
+   * visiting them first keeps the order of marking.
+   */
   #evaluate(): void {
-    if (this.#dirty.size === 0) return;
     const now = this.#o.clock.now();
+    const scanHeld = this.#held.size > 0 && (now >= this.#heldDue || this.#haltedAnywhere());
+    if (this.#dirty.size === 0 && !scanHeld) return;
     const work: StrategyWork[] = [];
-    let wait = Infinity;
-    // Deleting the entry being visited is safe while iterating a Map.
-    for (const { key: k, strategy: s, gameID } of this.#dirty.values()) {
-      const due = (this.#lastEval.get(k) ?? -Infinity) + s.throttleMs;
-      const mode = this.modeOf(s.id);
-      if (due > now && mode !== 'halted') {
-        wait = Math.min(wait, due - now);
-        continue;
+    if (scanHeld) {
+      this.#heldDue = Infinity;
+      // Deleting the entry being visited is safe while iterating a Map.
+      for (const [k, h] of this.#held) {
+        if (!this.#evaluatePair(h.pair, now, work)) this.#heldDue = Math.min(this.#heldDue, h.due);
+        else this.#held.delete(k);
       }
-      this.#dirty.delete(k);
-      this.#lastEval.set(k, now);
-      const game = this.market.game(gameID);
-      if (!game) continue;
-      let intents = mode === 'halted' ? [] : this.#quote(s, game.id, now, mode);
-      intents = applyLivePolicy(s.live, game, intents);
-      if (!intents.every((i) => wantsMarket(s, i.selection.type))) intents = intents.filter((i) => wantsMarket(s, i.selection.type));
-      if (intents.length > 0) this.#quoted.add(k);
-      else this.#quoted.delete(k);
-      if (this.#o.onDecision) this.#decided(k, s.id, gameID, intents, now);
-      work.push({ strategyId: s.id, gameID, intents, mode });
     }
+    for (const p of this.#dirty.values()) {
+      if (this.#evaluatePair(p, now, work)) continue;
+      const due = this.#lastEval.get(p.key)! + p.strategy.throttleMs;
+      this.#held.set(p.key, { pair: p, due });
+      this.#heldDue = Math.min(this.#heldDue, due);
+    }
+    this.#dirty.clear();
     if (work.length > 0) this.orders.cycle(work);
-    if (wait !== Infinity) this.#wakeIn(now, wait);
+    if (this.#held.size > 0) this.#wakeIn(now, this.#heldDue - now);
+  }
+
+  /** Evaluate one pair into `work`, unless its throttle holds it (false). */
+  #evaluatePair({ key: k, strategy: s, gameID }: DirtyPair, now: number, work: StrategyWork[]): boolean {
+    const mode = this.modeOf(s.id);
+    if ((this.#lastEval.get(k) ?? -Infinity) + s.throttleMs > now && mode !== 'halted') return false;
+    this.#lastEval.set(k, now);
+    const game = this.market.game(gameID);
+    if (!game) return true;
+    let intents = mode === 'halted' ? [] : this.#quote(s, game, now, mode);
+    intents = applyLivePolicy(s.live, game, intents);
+    if (!intents.every((i) => wantsMarket(s, i.selection.type))) intents = intents.filter((i) => wantsMarket(s, i.selection.type));
+    if (intents.length > 0) this.#quoted.add(k);
+    else this.#quoted.delete(k);
+    if (this.#o.onDecision) this.#decided(k, s.id, gameID, intents, now);
+    work.push({ strategyId: s.id, gameID, intents, mode });
+    return true;
+  }
+
+  /** Whether some strategy is halted: its held pairs must pull their quotes now, throttle or not. */
+  #haltedAnywhere(): boolean {
+    if (this.#mode === 'halted' || this.#operatorMode === 'halted') return true;
+    for (const m of this.#strategyModes.values()) if (m === 'halted') return true;
+    return false;
   }
 
   /**
@@ -485,30 +516,19 @@ export class Runtime {
     this.#o.onDecision!({ priceEvents: this.#priceEvents, at: now, strategyId, gameID, intents });
   }
 
-  #quote(s: StrategyInstance, gameID: string, now: number, mode: TradingMode) {
-    const game = this.market.game(gameID)!;
-    const own = this.own;
-    // The two liabilities are exact worst cases over every score, the dearest figures here,
-    // and most strategies never read them: worked out on first read only (the own book
-    // caches both until the game changes).
-    const view: StrategyView = {
+  #quote(s: StrategyInstance, game: GameState, now: number, mode: TradingMode) {
+    const gameID = game.id;
+    const view = new LazyStrategyView({
+      own: this.own,
+      strategyId: s.id,
       now,
       game,
-      orders: own.liveOrders(gameID, s.id),
-      fills: own.fills(gameID, s.id),
-      positions: own.positions(gameID, s.id),
-      get liability() {
-        return own.positionsLiability(gameID, s.id);
-      },
-      get accountLiability() {
-        return own.projectedLiability(gameID);
-      },
       mode,
       commissionRate: this.#commission,
       activity: this.market.activity(gameID, now),
       fair: this.#o.fair?.(gameID) ?? null,
       refusals: this.#refusalsOf(s.id, gameID, now),
-    };
+    });
     try {
       return s.module.quote(view, s.params);
     } catch (err) {

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import type { OwnBook } from '../../src/book/own-book.ts';
+import type { GameState } from '../../src/book/types.ts';
+import { LazyStrategyView } from '../../src/runtime/strategy-view.ts';
+import { viewWith } from '../../src/strategy/view-with.ts';
+
+/** An own book that answers with fixed values and counts what it was asked. */
+function countingBook() {
+  const calls: string[] = [];
+  const book = {
+    liveOrders: (g: string, s: string) => (calls.push(`orders ${g} ${s}`), [{ clientId: 'o1' }]),
+    fills: (g: string, s: string) => (calls.push(`fills ${g} ${s}`), [{ fillId: 'f1' }]),
+    positions: (g: string, s: string) => (calls.push(`positions ${g} ${s}`), [{ risk: 1 }]),
+    positionsLiability: (g: string, s: string) => (calls.push(`liability ${g} ${s}`), -12.5),
+    projectedLiability: (g: string) => (calls.push(`account ${g}`), -40),
+  };
+  return { calls, book: book as unknown as OwnBook };
+}
+
+const game = { id: 'g1' } as GameState;
+const view = (own: OwnBook) =>
+  new LazyStrategyView({ own, strategyId: 's1', now: 5, game, mode: 'active', commissionRate: 0.01, activity: { takerArrivalsPerMinute: 0, volumePerMinute: 0 }, fair: null, refusals: [] });
+
+describe('a strategy’s view', () => {
+  it('reads the own book only for what the strategy reads, once each, for its own game and strategy', () => {
+    const { calls, book } = countingBook();
+    const v = view(book);
+    expect(v.now).toBe(5);
+    expect(v.game).toBe(game);
+    expect(calls).toEqual([]);
+    expect(v.liability).toBe(-12.5);
+    expect(v.liability).toBe(-12.5);
+    expect(calls).toEqual(['liability g1 s1']);
+    expect(v.orders).toEqual([{ clientId: 'o1' }]);
+    expect(v.orders).toBe(v.orders);
+    expect(v.fills).toBe(v.fills);
+    expect(v.positions).toBe(v.positions);
+    expect(v.accountLiability).toBe(-40);
+    expect(v.accountLiability).toBe(-40);
+    expect(calls).toEqual(['liability g1 s1', 'orders g1 s1', 'fills g1 s1', 'positions g1 s1', 'account g1']);
+  });
+
+  it('passes through viewWith with the changed fields replaced and the others still read lazily', () => {
+    const { calls, book } = countingBook();
+    const inner = viewWith(view(book), { fair: new Map([['ml', 0.6]]), liability: -1 });
+    expect(calls).toEqual([]);
+    expect(inner.fair?.get('ml')).toBe(0.6);
+    expect(inner.liability).toBe(-1);
+    expect(inner.now).toBe(5);
+    expect(calls).toEqual([]);
+    expect(inner.accountLiability).toBe(-40);
+    expect(inner.orders).toEqual([{ clientId: 'o1' }]);
+    expect(calls).toEqual(['account g1', 'orders g1 s1']);
+    // Spreading drops what is worked out on first read: why viewWith exists.
+    expect('liability' in { ...view(book) }).toBe(false);
+  });
+});
