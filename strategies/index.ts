@@ -1,3 +1,5 @@
+import { defaultStrategyResolver } from '../src/config/strategy-resolver.ts';
+import type { StrategyResolver } from '../src/config/types.ts';
 import type { StrategyModule } from '../src/strategy/types.ts';
 import { fixedSpread } from './fixed-spread.ts';
 import { inventorySkew } from './inventory-skew.ts';
@@ -12,6 +14,14 @@ export { fixedSpread, inventorySkew, postArb };
 export const strategies: ReadonlyMap<string, StrategyModule<unknown>> = new Map<string, StrategyModule<unknown>>(
   [fixedSpread, inventorySkew, postArb].map((m) => [m.name, m]),
 );
+
+/**
+ * How run configs name strategies: these by name, or a path to the user's own. Here rather
+ * than in src/cli so the sweep worker resolves as the CLI does without loading the CLI.
+ */
+export function builtInStrategyResolver(): StrategyResolver {
+  return defaultStrategyResolver(strategies);
+}
 
 export function strategyByName(name: string): StrategyModule<unknown> | undefined {
   return strategies.get(name);

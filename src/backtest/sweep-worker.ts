@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { deserialize } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
-import { strategies } from '../../strategies/index.ts';
+import { builtInStrategyResolver } from '../../strategies/index.ts';
 import { parseConfigText } from '../config/load.ts';
-import { defaultStrategyResolver } from '../config/strategy-resolver.ts';
 import { silentLogger } from '../shared/logger.ts';
 import { runBacktest } from './run.ts';
 import { backtestSettings, type SweepAnswer, type SweepJob, type SweepWorkerData } from './sweep.ts';
@@ -13,7 +12,7 @@ import type { Tape } from './tape.ts';
 // Time is measured only to report speed.
 const data = workerData as SweepWorkerData;
 const tape = deserialize(readFileSync(data.tapePath)) as Tape;
-const resolveStrategy = defaultStrategyResolver(strategies);
+const resolveStrategy = builtInStrategyResolver();
 
 async function runJob(job: SweepJob): Promise<SweepAnswer> {
   try {

@@ -1,6 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
+import { builtInStrategyResolver } from '../../strategies/index.ts';
 import { BacktestConfigError, BacktestInputError, formatInputProblem } from '../backtest/errors.ts';
 import { renderSweepHtml } from '../backtest/report/html.ts';
 import type { BacktestReport } from '../backtest/report/types.ts';
@@ -12,7 +13,7 @@ import { FILL_MODEL_KINDS, type FillModelKind } from '../backtest/venue/queue-mo
 import { createRunLogger } from '../config/logging.ts';
 import { LOG_LEVELS, type LogLevel } from '../config/fields.ts';
 import { formatMoney } from '../money/rounding.ts';
-import { cliStrategyResolver, loadRunConfigOrReport } from './run-config.ts';
+import { loadRunConfigOrReport } from './run-config.ts';
 import { EXIT_USAGE } from './sim.ts';
 
 interface BacktestOptions {
@@ -85,7 +86,7 @@ async function backtest(o: BacktestOptions): Promise<void> {
   if (axes.length > 0) {
     try {
       runs = sweepRuns(await readFile(config.source, 'utf8'), sweepGrid(axes));
-      await checkSweepRuns(runs, config.source, { resolveStrategy: cliStrategyResolver() });
+      await checkSweepRuns(runs, config.source, { resolveStrategy: builtInStrategyResolver() });
     } catch (err) {
       if (err instanceof BacktestConfigError) return usage(err.message);
       throw err;

@@ -1,14 +1,8 @@
-import { strategies } from '../../strategies/index.ts';
+import { builtInStrategyResolver } from '../../strategies/index.ts';
 import { ConfigError } from '../config/errors.ts';
 import { loadConfig } from '../config/load.ts';
-import { defaultStrategyResolver } from '../config/strategy-resolver.ts';
-import type { RunConfig, StrategyResolver } from '../config/types.ts';
+import type { RunConfig } from '../config/types.ts';
 import { EXIT_USAGE } from './sim.ts';
-
-/** How the CLI's configs name strategies: the built-in modules, or a path to the user's own. */
-export function cliStrategyResolver(): StrategyResolver {
-  return defaultStrategyResolver(strategies);
-}
 
 /**
  * The run configuration with the built-in strategies registered, or null after telling the
@@ -16,7 +10,7 @@ export function cliStrategyResolver(): StrategyResolver {
  */
 export async function loadRunConfigOrReport(path: string): Promise<RunConfig | null> {
   try {
-    return await loadConfig(path, { resolveStrategy: cliStrategyResolver() });
+    return await loadConfig(path, { resolveStrategy: builtInStrategyResolver() });
   } catch (err) {
     process.stderr.write(`${err instanceof ConfigError ? err.message : `cannot load ${path}: ${(err as Error).message}`}\n`);
     process.exitCode = EXIT_USAGE;

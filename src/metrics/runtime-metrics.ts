@@ -83,6 +83,35 @@ function scrapedMetrics(registers: Registry[]) {
 }
 
 /**
+ * A registry whose every `metrics()` call is one scrape, which `perScrape` readers share:
+ * several gauges come from one Runtime.status(), and building it walks every game and order.
+ * Outside a scrape (and in the next one) a reader reads afresh, so nothing goes stale.
+ */
+class ScrapeRegistry extends Registry {
+  #scrape: Map<() => unknown, unknown> | null = null;
+
+  override async metrics(): Promise<string> {
+    const scrape = new Map<() => unknown, unknown>();
+    this.#scrape = scrape;
+    try {
+      return await super.metrics();
+    } finally {
+      // A scrape begun meanwhile owns the slot now: only the last one clears it.
+      if (this.#scrape === scrape) this.#scrape = null;
+    }
+  }
+
+  perScrape<T>(read: () => T): () => T {
+    return () => {
+      const scrape = this.#scrape;
+      if (!scrape) return read();
+      if (!scrape.has(read)) scrape.set(read, read());
+      return scrape.get(read) as T;
+    };
+  }
+}
+
+/**
  * The runtime's metrics on a registry of its own (never prom-client's global one): every
  * value is read from the runtime's state when scraped — Runtime.status(), its own book, the
  * order manager's counters, the connection states, the REST client's counters — except
@@ -91,7 +120,8 @@ function scrapedMetrics(registers: Registry[]) {
  * after.
  */
 export class RuntimeMetrics {
-  readonly registry = new Registry();
+  readonly #scrapes = new ScrapeRegistry();
+  readonly registry: Registry = this.#scrapes;
   readonly probe: RuntimeProbe;
   readonly #o: RuntimeMetricsOptions;
   readonly #speed: number;
@@ -145,18 +175,19 @@ export class RuntimeMetrics {
 
   #define(registers: Registry[]): void {
     const rt = () => this.#runtime;
+    const status = this.#scrapes.perScrape(() => this.#runtime?.status() ?? null);
     const scraped = scrapedMetrics(registers);
     scraped.gauge('linesmith_uptime_seconds', 'Wall seconds since the metrics were created (session start)', null, () => (this.probe.now() - this.#startedAt) / 1000);
     scraped.gauge('linesmith_trading_mode', 'The process trading mode: 1 for the current one (active, reducing, halted)', 'mode', () => {
       const r = rt();
       return r ? { active: r.mode === 'active' ? 1 : 0, reducing: r.mode === 'reducing' ? 1 : 0, halted: r.mode === 'halted' ? 1 : 0 } : null;
     });
-    scraped.gauge('linesmith_halted', 'Reasons the runtime is halted now (1 each)', 'reason', () => Object.fromEntries((rt()?.status().haltReasons ?? []).map((reason) => [reason, 1])), { reset: true });
+    scraped.gauge('linesmith_halted', 'Reasons the runtime is halted now (1 each)', 'reason', () => Object.fromEntries((status()?.haltReasons ?? []).map((reason) => [reason, 1])), { reset: true });
     scraped.gauge('linesmith_games', 'Games in the book model (known) and games some strategy is quoting (quoted)', 'state', () => {
-      const st = rt()?.status();
+      const st = status();
       return st ? { known: st.games, quoted: st.quotedGames } : null;
     });
-    scraped.gauge('linesmith_open_orders', 'Our orders not in a final state (pending, resting, partly filled, pending cancel, unknown)', null, () => rt()?.status().openOrders ?? null);
+    scraped.gauge('linesmith_open_orders', 'Our orders not in a final state (pending, resting, partly filled, pending cancel, unknown)', null, () => status()?.openOrders ?? null);
     scraped.counter('linesmith_fills_total', 'Fills booked since start, settled games included, by our role (maker: our resting order was taken; taker: our order took)', 'role', () => {
       const t = rt()?.own.fillTotals();
       return t ? { maker: t.maker, taker: t.taker } : null;
@@ -175,7 +206,7 @@ export class RuntimeMetrics {
       },
       { reset: true },
     );
-    scraped.gauge('linesmith_worst_case_liability_account', 'Projected worst case summed over every unsettled game (≤ 0), as Runtime.status().worstCase', null, () => rt()?.status().worstCase ?? null);
+    scraped.gauge('linesmith_worst_case_liability_account', 'Projected worst case summed over every unsettled game (≤ 0), as Runtime.status().worstCase', null, () => status()?.worstCase ?? null);
     scraped.counter('linesmith_orders_sent_total', 'Orders handed to the gateway, by action (place, cancel)', 'action', () => {
       const s = rt()?.orders.stats;
       return s ? { place: s.placesSent, cancel: s.cancelsSent } : null;

@@ -9,6 +9,7 @@ import { RequestBudget } from '../../src/exchange/rest/request-budget.ts';
 import { MetricsListenError } from '../../src/metrics/errors.ts';
 import { RuntimeMetrics } from '../../src/metrics/runtime-metrics.ts';
 import { startMetricsServer } from '../../src/metrics/server.ts';
+import type { Runtime, RuntimeStatus } from '../../src/runtime/runtime.ts';
 import { manualTime } from '../../src/shared/time.ts';
 import { parseMetrics, sample } from './support.ts';
 
@@ -55,6 +56,46 @@ describe('rate-limit waits', () => {
     a.probe.userIn();
     expect(sample(parseMetrics(await a.registry.metrics()), 'linesmith_feed_events_total', { feed: 'user' })).toBe(1);
     expect(sample(parseMetrics(await b.registry.metrics()), 'linesmith_feed_events_total', { feed: 'user' })).toBe(0);
+  });
+});
+
+describe('a scrape', () => {
+  /** Just what the scraped metrics read of a Runtime, with status() counted and its figures settable. */
+  function fakeRuntime() {
+    const stats = { placesSent: 0, cancelsSent: 0, riskRejected: 0, exchangeRejected: 0, adopted: 0, reconcileClosed: 0, foreignFound: 0, foreignCancelled: 0, unknown: 0 };
+    const fake = {
+      calls: 0,
+      figures: { haltReasons: [] as string[], games: 2, quotedGames: 1, openOrders: 3, worstCase: -40 },
+      mode: 'active',
+      status(): RuntimeStatus {
+        fake.calls++;
+        return { mode: 'active', fills: 0, makerVolume: 0, takerVolume: 0, realizedPnl: 0, commissionPaid: 0, orders: stats as RuntimeStatus['orders'], ...fake.figures };
+      },
+      own: { fillTotals: () => ({ maker: 0, taker: 0, makerVolume: 0, takerVolume: 0 }), gameIds: () => [], projectedLiability: () => 0 },
+      orders: { stats },
+    };
+    return fake;
+  }
+
+  it('reads Runtime.status() once, and the next scrape reads it afresh', async () => {
+    const metrics = new RuntimeMetrics({ session: 'live', clock: { now: () => T0 } });
+    const rt = fakeRuntime();
+    metrics.attach(rt as unknown as Runtime);
+
+    const first = parseMetrics(await metrics.registry.metrics());
+    expect(rt.calls).toBe(1);
+    expect(sample(first, 'linesmith_open_orders')).toBe(3);
+    expect(sample(first, 'linesmith_games', { state: 'known' })).toBe(2);
+    expect(sample(first, 'linesmith_worst_case_liability_account')).toBe(-40);
+    expect(sample(first, 'linesmith_halted', { reason: 'feed stale' })).toBeUndefined();
+
+    rt.figures = { haltReasons: ['feed stale'], games: 5, quotedGames: 0, openOrders: 0, worstCase: -7 };
+    const second = parseMetrics(await metrics.registry.metrics());
+    expect(rt.calls).toBe(2);
+    expect(sample(second, 'linesmith_open_orders')).toBe(0);
+    expect(sample(second, 'linesmith_games', { state: 'known' })).toBe(5);
+    expect(sample(second, 'linesmith_worst_case_liability_account')).toBe(-7);
+    expect(sample(second, 'linesmith_halted', { reason: 'feed stale' })).toBe(1);
   });
 });
 
