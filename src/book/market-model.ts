@@ -258,6 +258,11 @@ export class MarketModel {
     return true;
   }
 
+  /** The book and side an update's label names on its game, without applying it (null: unknown game or label). */
+  resolveSide(u: OrderUpdate): ResolvedSide | null {
+    return this.#games.get(u.gameID)?.labels.resolve(u.type, u) ?? null;
+  }
+
   /** The game left the board (ended, or closed by a gameUpdate); false if unknown or already ended. */
   markEnded(gameID: string, now: number): boolean {
     const e = this.#games.get(gameID);

@@ -34,7 +34,7 @@ risk:
 
 const START = Date.UTC(2026, 0, 15, 12);
 const DURATION = 15 * 60_000;
-const key = (d: Decision) => ({ priceEvents: d.priceEvents, strategyId: d.strategyId, gameID: d.gameID, intents: d.intents });
+const key = (d: Decision) => ({ at: Math.floor(d.at), strategyId: d.strategyId, gameID: d.gameID, intents: d.intents });
 
 describe('paper / backtest parity', () => {
   it('a paper session recorded with its decisions, backtested with the same config, decides the same at the same points', async () => {

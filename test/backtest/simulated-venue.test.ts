@@ -1,7 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadTape, type Tape } from '../../src/backtest/tape.ts';
 import { SimulatedVenue } from '../../src/backtest/venue/simulated-venue.ts';
-import type { PriceFeedEvent } from '../../src/exchange/schemas/price-feed.ts';
+import type { PlaceOrderInput } from '../../src/exchange/orders/types.ts';
+import type { OrderUpdate, PriceFeedEvent } from '../../src/exchange/schemas/price-feed.ts';
+import { oppositeSelection } from '../../src/markets/types.ts';
+import { takerSelectionOfLabel, wireFromSelection } from '../../src/markets/wire-selection.ts';
+import { invertOdds, oddsFromRank, oddsRank } from '../../src/odds/american.ts';
 import type { PriceSelection } from '../../src/exchange/socket/price-subscriptions.ts';
 import { silentLogger } from '../../src/shared/logger.ts';
 import { manualTime } from '../../src/shared/time.ts';
@@ -61,5 +65,42 @@ describe('the simulated venue’s price feed', () => {
     expect(byGame.got.every((e) => gameOf(e) === first.game.id)).toBe(true);
     const none: PriceSelection = {};
     expect(replayed((feed) => feed.subscribe(none, { replace: true })).got).toEqual([]);
+  });
+
+  it('sends the side again one latency leg after an order of ours rests on it, with ours listed and flagged nowhere else', async () => {
+    const time = manualTime(tape.items[0]!.t);
+    const venue = new SimulatedVenue({ time, fillModel: { kind: 'conservative', power: 2 }, latency: () => 10, balance: 10_000, commission: 0.01, logger: silentLogger() });
+    const got: { at: number; e: PriceFeedEvent }[] = [];
+    venue.priceFeed.events$.subscribe((e) => got.push({ at: time.clock.now(), e }));
+    let u: OrderUpdate | undefined;
+    for (const it of tape.items) {
+      if (it.kind === 'snapshot') venue.snapshot(it.game, it.t);
+      else if (it.kind === 'price') {
+        time.advanceTo(Math.max(it.t, time.clock.now()));
+        venue.price(it.event, it.t);
+        if (it.event.type === 'orderUpdate' && !it.event.payload.live && it.event.payload.sideOrders.length >= 2) {
+          u = it.event.payload;
+          break;
+        }
+      }
+    }
+    if (!u) throw new Error('no pre-game side update in the sample');
+    const game = venue.execution.game(u.gameID)!;
+    const taker = takerSelectionOfLabel(game.participants, u.type, u)!;
+    const listed = oddsFromRank(oddsRank(u.sideOrders[0]!.odds) + 1);
+    const t0 = time.clock.now();
+    got.length = 0;
+    const answer = venue.orders.place([{ gameID: u.gameID, ...wireFromSelection(game.participants, oppositeSelection(taker)), odds: invertOdds(listed), bet: 50, orderType: 'post', userReference: 'ls1:t:1' } as PlaceOrderInput]);
+    time.advanceTo(t0 + 19);
+    expect(got).toEqual([]);
+    time.advanceTo(t0 + 20);
+    const [entry] = await answer;
+    if (entry?.status !== 'accepted' || !entry.resting) throw new Error(`our post did not rest: ${JSON.stringify(entry)}`);
+    expect(got).toHaveLength(1);
+    expect(got[0]!.at).toBe(t0 + 20);
+    const sent = got[0]!.e;
+    if (sent.type !== 'orderUpdate') throw new Error('not an orderUpdate');
+    expect(sent.payload.sideOrders.map((o) => o.id)).toEqual([entry.resting.orderID, ...u.sideOrders.map((o) => o.id)]);
+    expect(takerSelectionOfLabel(game.participants, sent.payload.type, sent.payload)).toEqual(taker);
   });
 });

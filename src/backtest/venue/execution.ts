@@ -26,6 +26,12 @@ export interface ExecutionOptions {
   readonly commission: number;
   /** Every engine event that concerns our account, after the call that made it. */
   readonly onOwnEvent: (e: EngineEvent) => void;
+  /**
+   * What the exchange lists on a side changed through us: an order of ours joined, left or
+   * was filled there, or we took recorded liquidity listed there. `taker` is what a taker
+   * on that side backs.
+   */
+  readonly onListingChanged?: (gameID: string, bookKey: string, side: 0 | 1, taker: Selection) => void;
   /** The final outcome of each order of ours that reached the exchange. */
   readonly onPlaceOutcome?: (input: PlaceInput, outcome: PlaceOutcome) => void;
 }
@@ -350,6 +356,23 @@ export class BacktestExecution {
         break;
     }
     if (this.#concernsUs(e)) this.#o.onOwnEvent(e);
+    if (this.#o.onListingChanged) this.#listingOf(e, this.#o.onListingChanged);
+  }
+
+  /** The listed side an event of ours changed, if any: an order rests on the side opposite to what it backs. */
+  #listingOf(e: EngineEvent, changed: NonNullable<ExecutionOptions['onListingChanged']>): void {
+    let backed: Selection;
+    let gameID: string;
+    if (e.kind === 'orderPlaced' || e.kind === 'orderCancelled' || e.kind === 'orderExpired') {
+      if (e.order.userId !== US) return;
+      backed = e.order.selection;
+      gameID = e.order.gameId;
+    } else if (e.kind === 'fill' && (e.fill.maker.userId === US || e.fill.maker.userId === MARKET)) {
+      backed = e.fill.maker.selection;
+      gameID = e.fill.gameId;
+    } else return;
+    const taker = oppositeSelection(backed);
+    changed(gameID, bookKeyOf(taker), sideIndexOf(taker), taker);
   }
 
   #concernsUs(e: EngineEvent): boolean {

@@ -1,4 +1,5 @@
 import { MarketModel } from '../../book/market-model.ts';
+import type { ResolvedSide } from '../../book/side-labels.ts';
 import type { BookSide, GameState, ListedOffer, MarketBook, Participants } from '../../book/types.ts';
 import type { OrderbookGame } from '../../exchange/schemas/exchange.ts';
 import type { Game } from '../../exchange/schemas/game.ts';
@@ -79,6 +80,21 @@ export class RecordedMarket {
   /** What a taker can still stake against a recorded order, after what we took from it. */
   available(o: ListedOffer): number {
     return Math.max(0, o.sumUntaken - (this.#consumed.get(o.id) ?? 0));
+  }
+
+  /** How much of a recorded order we took (0 if none). */
+  consumedOf(orderId: string): number {
+    return this.#consumed.get(orderId) ?? 0;
+  }
+
+  /** Whether we took from any recorded order yet: most replays of a passive strategy never do. */
+  hasConsumed(): boolean {
+    return this.#consumed.size > 0;
+  }
+
+  /** The book and side an update names (null: unknown game or label). */
+  resolveSide(u: OrderUpdate): ResolvedSide | null {
+    return this.model.resolveSide(u);
   }
 
   /** We took `stake` of a recorded order: for us it is gone, whatever the recording says next. */

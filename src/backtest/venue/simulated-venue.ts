@@ -9,12 +9,12 @@ import { GradedWalker } from '../../exchange/rest/graded-walker.ts';
 import { GradedRow, MatchedBet as MatchedBetSchema } from '../../exchange/schemas/bets.ts';
 import type { OrderbookGame } from '../../exchange/schemas/exchange.ts';
 import { UnmatchedOrder as UnmatchedOrderSchema, WireCancelResult, WirePlaceEntry } from '../../exchange/schemas/orders.ts';
-import type { PriceFeedEvent } from '../../exchange/schemas/price-feed.ts';
+import type { GameUpdate, PriceFeedEvent } from '../../exchange/schemas/price-feed.ts';
 import { UserFeedMessage } from '../../exchange/schemas/user-feed.ts';
 import type { Me } from '../../exchange/schemas/user.ts';
 import type { SocketState } from '../../exchange/socket/managed-socket.ts';
 import { classifyMessage, type UserFeedEvent } from '../../exchange/socket/user-feed-events.ts';
-import type { Score } from '../../markets/types.ts';
+import type { Score, Selection } from '../../markets/types.ts';
 import type { Venue } from '../../runtime/venue.ts';
 import { PriceFilter, updateKey, type UpdateKey } from '../../sim/feeds/subscriptions.ts';
 import { userFeedItems, userFeedMessage } from '../../sim/feeds/user-feed-messages.ts';
@@ -24,6 +24,7 @@ import { renderGradedRow, renderMatchedBet } from '../../sim/render/bets.ts';
 import { renderUnmatchedOrder } from '../../sim/render/orders.ts';
 import { iso } from '../../sim/render/time.ts';
 import type { ManualTimeSource } from '../../shared/time.ts';
+import { BotFeed } from './bot-feed.ts';
 import { BacktestExecution, US } from './execution.ts';
 import type { FillModelConfig } from './queue-model.ts';
 
@@ -69,6 +70,9 @@ export class SimulatedVenue implements Venue {
   /** Each game's filter key, built once: a game's league and sport never change. */
   readonly #keys = new Map<string, UpdateKey>();
   #messageSeq = 0;
+  readonly #botFeed: BotFeed;
+  /** Sides whose update (our part of them changed) is on its way to the bot. */
+  readonly #listingsDue = new Set<string>();
   /** Promises settled since the driver last looked: their callbacks are due as microtasks. */
   #settled = 0;
 
@@ -80,8 +84,10 @@ export class SimulatedVenue implements Venue {
     this.execution = new BacktestExecution({ time: o.time, fillModel: o.fillModel, balance: o.balance,
       commission: o.commission,
       onOwnEvent: (e) => this.#onOwnEvent(e),
+      onListingChanged: (gameID, bookKey, side, taker) => this.#listingChanged(gameID, bookKey, side, taker),
       ...(o.onPlaceOutcome ? { onPlaceOutcome: o.onPlaceOutcome } : {}),
     });
+    this.#botFeed = new BotFeed(this.execution);
     const gateway: OrderGateway = {
       place: (orders) => this.#place(orders),
       cancel: (ids) => this.#cancel(ids),
@@ -127,19 +133,42 @@ export class SimulatedVenue implements Venue {
   /** A recorded frame reaches the exchange's book first, then our price feed if the runtime subscribed to its game. */
   price(e: PriceFeedEvent, t: number): void {
     this.execution.applyPrice(e, t);
-    if (this.#filter.broadcastAll || this.#subscribed(e)) this.#price$.next(e);
+    if (!this.#filter.broadcastAll && !this.#subscribed(e)) return;
+    if (e.type !== 'orderUpdate') this.#price$.next(e);
+    else {
+      const payload = this.#botFeed.recordedUpdate(e.payload);
+      this.#price$.next(payload === e.payload ? e : { type: 'orderUpdate', payload });
+    }
   }
 
   #subscribed(e: PriceFeedEvent): boolean {
     const id = e.type === 'gameUpdate' ? e.payload.id : e.payload.gameID;
+    return this.#filter.matches(this.#keyOf(id, e.type === 'gameUpdate' ? e.payload : undefined, e.payload));
+  }
+
+  #keyOf(id: string, update: GameUpdate | undefined, fallback: { parentGameID?: string | null; league?: string | null; sport?: string | null }): UpdateKey {
     let key = this.#keys.get(id);
     if (key === undefined) {
       // The recorded book saw the frame first, so it knows the game if anyone does; a volume update may leave league and sport out.
-      const game = e.type === 'gameUpdate' ? e.payload : this.execution.recorded.model.identity(id);
-      key = updateKey(game ?? { id, parentGameID: e.payload.parentGameID ?? null, league: e.payload.league ?? '', sport: e.payload.sport ?? '' });
+      const game = update ?? this.execution.recorded.model.identity(id);
+      key = updateKey(game ?? { id, parentGameID: fallback.parentGameID ?? null, league: fallback.league ?? '', sport: fallback.sport ?? '' });
       if (game !== undefined) this.#keys.set(id, key);
     }
-    return this.#filter.matches(key);
+    return key;
+  }
+
+  /** Our part of a side changed: the exchange sends the side again, which reaches the bot one latency leg later. */
+  #listingChanged(gameID: string, bookKey: string, side: 0 | 1, taker: Selection): void {
+    const k = `${gameID}|${bookKey}|${side}`;
+    if (this.#listingsDue.has(k)) return;
+    this.#listingsDue.add(k);
+    this.#after(() => {
+      // Built when sent, so several changes within one leg go out as one update.
+      this.#listingsDue.delete(k);
+      if (!this.#filter.broadcastAll && !this.#filter.matches(this.#keyOf(gameID, undefined, {}))) return;
+      const payload = this.#botFeed.sideUpdate(gameID, bookKey, side, taker);
+      if (payload) this.#price$.next({ type: 'orderUpdate', payload });
+    });
   }
 
   result(gameID: string, score: Score): void {

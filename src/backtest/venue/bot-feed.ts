@@ -1,0 +1,111 @@
+import type { ListedOffer } from '../../book/types.ts';
+import type { BookOrder } from '../../exchange/schemas/book-order.ts';
+import type { OrderUpdate } from '../../exchange/schemas/price-feed.ts';
+import type { Selection } from '../../markets/types.ts';
+import { oddsRank } from '../../odds/american.ts';
+import { renderBookOrder, sideLabel } from '../../sim/render/book.ts';
+import type { BacktestExecution } from './execution.ts';
+import { US } from './execution.ts';
+
+const EPS = 1e-9;
+
+/**
+ * What the bot's price feed lists on a side in a backtest: the recorded orders, less what
+ * our orders took from them, and our own resting orders — as the exchange would list them
+ * (feeds §2: every side carries every order, ours included). Without ours the bot would see
+ * a book it is not in: a post-arb sweep would not stop at its own offer, and a post priced
+ * through our own resting order would go out and be rejected instead of re-priced.
+ *
+ * Ours come after the recorded orders at the same price: they joined the queue there last
+ * (the queue model puts them behind what is recorded at their price).
+ */
+export class BotFeed {
+  readonly #x: BacktestExecution;
+
+  constructor(execution: BacktestExecution) {
+    this.#x = execution;
+  }
+
+  /** A recorded side update as the bot receives it: unchanged unless we took from it or rest on it. */
+  recordedUpdate(u: OrderUpdate): OrderUpdate {
+    const c = this.#x.recorded.model.identity(u.gameID) ? this.#sideOf(u) : null;
+    if (c === null) return u;
+    const ours = this.#ours(u.gameID, c.bookKey, c.side, c.taker);
+    const recorded = this.#x.recorded.hasConsumed() ? this.#lessTaken(u.sideOrders) : u.sideOrders;
+    if (ours.length === 0 && recorded === u.sideOrders) return u;
+    return { ...u, sideOrders: merge(recorded, ours) };
+  }
+
+  /**
+   * The side as it stands now, for when only our part of it changed (an order of ours
+   * placed, cancelled, filled, or recorded liquidity taken): null when the game is unknown.
+   * It carries the recorded side's epoch, so a newer recorded update still wins.
+   */
+  sideUpdate(gameID: string, bookKey: string, side: 0 | 1, taker: Selection): OrderUpdate | null {
+    const game = this.#x.engine.game(gameID);
+    if (!game) return null;
+    const listed = this.#x.recorded.side(gameID, bookKey, side);
+    const recorded: BookOrder[] = [];
+    for (const o of listed?.offers ?? []) {
+      const sumUntaken = this.#x.recorded.available(o);
+      if (sumUntaken > EPS) recorded.push(wireOf(o, sumUntaken));
+    }
+    const label = sideLabel(game, taker);
+    return {
+      epoch: listed?.epoch ?? 0,
+      gameID,
+      parentGameID: game.parentGameID,
+      sport: game.sport,
+      league: game.league,
+      live: game.live,
+      type: taker.type,
+      ...label,
+      sideOrders: merge(recorded, this.#ours(gameID, bookKey, side, taker)),
+    };
+  }
+
+  #sideOf(u: OrderUpdate): { bookKey: string; side: 0 | 1; taker: Selection } | null {
+    const r = this.#x.recorded.resolveSide(u);
+    return r ? { bookKey: r.key, side: r.idx, taker: r.taker } : null;
+  }
+
+  #ours(gameID: string, bookKey: string, side: 0 | 1, taker: Selection): BookOrder[] {
+    const listed = this.#x.engine.bookSide(gameID, bookKey, side);
+    if (listed.length === 0) return [];
+    const game = this.#x.engine.game(gameID)!;
+    const label = sideLabel(game, taker);
+    const out: BookOrder[] = [];
+    for (const l of listed) if (l.order.userId === US) out.push(renderBookOrder(game, label, l) as BookOrder);
+    return out;
+  }
+
+  #lessTaken(orders: readonly BookOrder[]): readonly BookOrder[] {
+    let out: BookOrder[] | null = null;
+    for (let i = 0; i < orders.length; i++) {
+      const o = orders[i]!;
+      const taken = this.#x.recorded.consumedOf(o.id);
+      if (taken === 0 && out === null) continue;
+      out ??= orders.slice(0, i);
+      if (taken === 0) out.push(o);
+      else if (o.sumUntaken - taken > EPS) out.push({ ...o, sumUntaken: o.sumUntaken - taken });
+    }
+    return out ?? orders;
+  }
+}
+
+function wireOf(o: ListedOffer, sumUntaken: number): BookOrder {
+  return o.isPostArb ? { id: o.id, sumUntaken, odds: o.odds, bet: o.bet, isPostArb: true } : { id: o.id, sumUntaken, odds: o.odds, bet: o.bet };
+}
+
+/** Best price for a taker first; at one price, the recorded orders before ours. */
+function merge(recorded: readonly BookOrder[], ours: readonly BookOrder[]): BookOrder[] {
+  if (ours.length === 0) return recorded.slice();
+  const out: BookOrder[] = [];
+  let j = 0;
+  for (const r of recorded) {
+    while (j < ours.length && oddsRank(ours[j]!.odds) > oddsRank(r.odds)) out.push(ours[j++]!);
+    out.push(r);
+  }
+  while (j < ours.length) out.push(ours[j++]!);
+  return out;
+}

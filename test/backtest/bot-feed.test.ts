@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { BotFeed } from '../../src/backtest/venue/bot-feed.ts';
+import { BacktestExecution, US } from '../../src/backtest/venue/execution.ts';
+import { MarketModel } from '../../src/book/market-model.ts';
+import { sideIndexOf } from '../../src/markets/types.ts';
+import { invertOdds, oddsFromRank, oddsRank } from '../../src/odds/american.ts';
+import { manualTime } from '../../src/shared/time.ts';
+import { firstFileTape, replayToSideUpdate } from './support-replay.ts';
+
+const tape = firstFileTape();
+
+/** An execution at a recorded pre-game side update, with what it reported as our listing changes. */
+function setUp() {
+  const time = manualTime(tape().items[0]!.t);
+  const changes: string[] = [];
+  const x = new BacktestExecution({
+    time,
+    fillModel: { kind: 'conservative', power: 2 },
+    balance: 100_000,
+    commission: 0.01,
+    onOwnEvent: () => undefined,
+    onListingChanged: (gameID, bookKey, side) => changes.push(`${gameID}|${bookKey}|${side}`),
+  });
+  const at = replayToSideUpdate(tape(), time, x);
+  const idx = sideIndexOf(at.taker);
+  const feed = new BotFeed(x);
+  return { ...at, x, time, feed, changes, idx, sideKey: `${at.u.gameID}|${at.bookKey}|${idx}`, now: () => feed.sideUpdate(at.u.gameID, at.bookKey, idx, at.taker)! };
+}
+
+describe('the bot’s price feed in a backtest', () => {
+  it('lists our resting order on its side, best price first, in what our changes and the recording send; the bot flags it as ours', () => {
+    const s = setUp();
+    const recorded = s.side().offers;
+    const listed = oddsFromRank(oddsRank(recorded[0]!.odds) + 1);
+    const placed = s.place({ ...s.makerWire, odds: invertOdds(listed), bet: 100, orderType: 'post' });
+    if (placed.status !== 'ok' || !placed.unmatched) throw new Error('our post did not rest');
+    const id = placed.unmatched.orderID;
+    expect(s.changes).toEqual([s.sideKey]);
+
+    const mine = s.now();
+    expect(mine.sideOrders.map((o) => o.id)).toEqual([id, ...recorded.map((o) => o.id)]);
+    expect(mine.sideOrders[0]).toMatchObject({ id, odds: listed, bet: 100 });
+    expect(mine.sideOrders[0]!.sumUntaken).toBeCloseTo(s.x.engine.bookSide(s.u.gameID, s.bookKey, s.idx)[0]!.sumUntaken, 9);
+    // The recorded side's epoch: a newer recorded update still wins over this one.
+    expect(mine.epoch).toBe(s.side().epoch);
+
+    // The next recorded update of the side carries ours too, wherever its price falls.
+    const next = { ...s.u, epoch: s.u.epoch + 1 };
+    const sent = s.feed.recordedUpdate(next);
+    expect(sent.sideOrders.map((o) => o.id)).toEqual([id, ...s.u.sideOrders.map((o) => o.id)]);
+
+    // The runtime's model reads it as the live feed's: our order flagged mine, first.
+    const model = new MarketModel((orderID) => orderID === id);
+    const snap = s.x.snapshots().find((g) => g.id === s.u.gameID)!;
+    model.applySnapshot(snap, s.time.clock.now());
+    model.applyOrderUpdate(sent, s.time.clock.now());
+    const side = model.side(s.u.gameID, s.bookKey, s.idx)!;
+    expect(side.offers[0]).toMatchObject({ id, mine: true, odds: listed });
+    expect(side.offers.slice(1).every((o) => !o.mine)).toBe(true);
+
+    // Cancelled: reported again, and gone from the side.
+    s.changes.length = 0;
+    s.x.cancel([id]);
+    expect(s.changes).toEqual([s.sideKey]);
+    expect(s.now().sideOrders.map((o) => o.id)).toEqual(recorded.map((o) => o.id));
+    expect(s.feed.recordedUpdate(next)).toBe(next);
+  });
+
+  it('what we took from recorded orders is gone from the bot’s view too, whatever the recording lists', () => {
+    const s = setUp();
+    const best = s.side().offers[0]!;
+    const half = best.sumUntaken / 2;
+    const took = s.place({ ...s.takerWire, odds: best.odds, bet: half, orderType: 'fillAndKill' });
+    expect(took.status).toBe('ok');
+    expect(s.changes).toContain(s.sideKey);
+    const listedBest = s.now().sideOrders.find((o) => o.id === best.id)!;
+    expect(listedBest.sumUntaken).toBeCloseTo(best.sumUntaken - half, 9);
+    // The recording goes on listing the whole order: the bot sees what is left of it for us.
+    const next = { ...s.u, epoch: s.u.epoch + 1 };
+    const sent = s.feed.recordedUpdate(next);
+    expect(sent.sideOrders.find((o) => o.id === best.id)!.sumUntaken).toBeCloseTo(best.sumUntaken - half, 9);
+    expect(sent.sideOrders.filter((o) => o.id !== best.id)).toEqual(next.sideOrders.filter((o) => o.id !== best.id));
+    // Taken in full: not listed at all.
+    s.place({ ...s.takerWire, odds: best.odds, bet: best.sumUntaken, orderType: 'fillAndKill' });
+    expect(s.feed.recordedUpdate(next).sideOrders.some((o) => o.id === best.id)).toBe(false);
+    expect(s.now().sideOrders.some((o) => o.id === best.id)).toBe(false);
+  });
+
+  it('reports no listing change for what is not ours', () => {
+    const s = setUp();
+    s.update(s.u.sideOrders.slice(1));
+    expect(s.changes).toEqual([]);
+    expect(s.x.engine.openOrders(US)).toEqual([]);
+  });
+});
