@@ -34,6 +34,8 @@ risk:
 
 const START = Date.UTC(2026, 0, 15, 12);
 const DURATION = 15 * 60_000;
+// Compared by instant (the recorder keeps whole ms), not by feed position: the replay's feed
+// carries its own orders' updates besides the recorded frames, so it counts more events.
 const key = (d: Decision) => ({ at: Math.floor(d.at), strategyId: d.strategyId, gameID: d.gameID, intents: d.intents });
 
 describe('paper / backtest parity', () => {
