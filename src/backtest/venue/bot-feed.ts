@@ -28,9 +28,10 @@ export class BotFeed {
 
   /** A recorded side update as the bot receives it: unchanged unless we took from it or rest on it. */
   recordedUpdate(u: OrderUpdate): OrderUpdate {
-    const c = this.#x.recorded.model.identity(u.gameID) ? this.#sideOf(u) : null;
-    if (c === null) return u;
-    const ours = this.#ours(u.gameID, c.bookKey, c.side, c.taker);
+    const resting = this.#x.hasRestingOn(u.gameID);
+    if (!resting && !this.#x.recorded.hasConsumed()) return u;
+    const c = resting ? this.#sideOf(u) : null;
+    const ours = c ? this.#ours(u.gameID, c.bookKey, c.side, c.taker) : [];
     const recorded = this.#x.recorded.hasConsumed() ? this.#lessTaken(u.sideOrders) : u.sideOrders;
     if (ours.length === 0 && recorded === u.sideOrders) return u;
     return { ...u, sideOrders: merge(recorded, ours) };

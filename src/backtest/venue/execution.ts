@@ -88,6 +88,8 @@ export class BacktestExecution {
   readonly #o: ExecutionOptions;
   readonly #resting = new Map<string, Resting>();
   readonly #bySide = new Map<string, Resting[]>();
+  /** How many of our orders rest on each game: most recorded updates meet none of ours. */
+  readonly #restingPerGame = new Map<string, number>();
   readonly #mirrors = new Map<string, string>(); // engine order id → recorded order id
   readonly #tickets = new Map<number, Ticket>();
   readonly #ended = new Set<string>();
@@ -225,6 +227,11 @@ export class BacktestExecution {
       this.#tickets.set(e.ticket, { ...s, at: e.executeAt, done: (o) => finish(i, o) });
     });
     this.#arm();
+  }
+
+  /** Whether any order of ours rests on the game. */
+  hasRestingOn(gameID: string): boolean {
+    return this.#restingPerGame.has(gameID);
   }
 
   cancel(orderIDs: readonly string[]) {
@@ -404,6 +411,7 @@ export class BacktestExecution {
     const q: QueuedOrder = { id: o.id, rank, seq: ++this.#seq, front: this.recorded.levelSize(o.gameId, o.bookKey, listedSide, rank), capacity: o.remaining * payout(o.odds) };
     const r: Resting = { side: key, q, gameID: o.gameId, bookKey: o.bookKey, listedSide, listedOdds };
     this.#resting.set(o.id, r);
+    this.#restingPerGame.set(o.gameId, (this.#restingPerGame.get(o.gameId) ?? 0) + 1);
     let list = this.#bySide.get(key);
     if (!list) this.#bySide.set(key, (list = []));
     list.push(r);
@@ -413,6 +421,9 @@ export class BacktestExecution {
     const r = this.#resting.get(id);
     if (!r) return;
     this.#resting.delete(id);
+    const n = (this.#restingPerGame.get(r.gameID) ?? 1) - 1;
+    if (n > 0) this.#restingPerGame.set(r.gameID, n);
+    else this.#restingPerGame.delete(r.gameID);
     const list = this.#bySide.get(r.side);
     if (!list) return;
     const i = list.indexOf(r);
