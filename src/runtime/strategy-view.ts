@@ -2,17 +2,13 @@ import type { OwnBook } from '../book/own-book.ts';
 import type { GameActivity, GameState, OwnFill, OwnOrder, Refusal, StrategyView, TradingMode } from '../book/types.ts';
 import type { Position } from '../money/position.ts';
 
-/** What a view is built from: the reads it makes on demand come from `own`. */
-export interface StrategyViewSource {
+/** The fields a view holds as given; the rest it reads from `own` on demand. */
+type EagerFields = 'now' | 'game' | 'mode' | 'commissionRate' | 'activity' | 'fair' | 'refusals';
+
+/** What a view is built from. */
+export interface StrategyViewSource extends Pick<StrategyView, EagerFields> {
   readonly own: OwnBook;
   readonly strategyId: string;
-  readonly now: number;
-  readonly game: GameState;
-  readonly mode: TradingMode;
-  readonly commissionRate: number;
-  readonly activity: GameActivity;
-  readonly fair: ReadonlyMap<string, number> | null;
-  readonly refusals: readonly Refusal[];
 }
 
 /**
