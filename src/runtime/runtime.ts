@@ -127,6 +127,8 @@ export class Runtime {
   /** Pairs marked while inside their throttle, with when it ends; `#heldDue` is the earliest. */
   readonly #held = new Map<string, { readonly pair: DirtyPair; readonly due: number }>();
   #heldDue = Infinity;
+  /** A halt began: held pairs of the halted strategies must pull their quotes now, throttle or not. */
+  #pullHeld = false;
   readonly #watchers = new WeakMap<GameIdentity, readonly DirtyPair[]>();
   /** When the pending wake-up for throttled evaluations fires (null: none pending). */
   #wakeAt: number | null = null;
@@ -193,6 +195,7 @@ export class Runtime {
   setMode(mode: TradingMode, strategyId?: string): void {
     if (strategyId === undefined) this.#operatorMode = mode;
     else this.#strategyModes.set(strategyId, mode);
+    if (mode === 'halted') this.#pullHeld = true;
     this.#log.warn({ mode, strategy: strategyId ?? 'all' }, 'trading mode set by the operator');
     if (mode === 'halted') this.orders.cancelAll('halted by the operator', strategyId === undefined ? {} : { strategyId });
     this.#markAllDirty();
@@ -367,6 +370,7 @@ export class Runtime {
       const k = pairKey(i, gameID);
       this.#dirty.delete(k);
       this.#held.delete(k);
+      if (this.#held.size === 0) this.#heldDue = Infinity;
       this.#lastEval.delete(k);
       this.#quoted.delete(k);
       this.#lastIntents.delete(k);
@@ -386,6 +390,7 @@ export class Runtime {
     const before = this.#mode;
     this.#halts.add(reason);
     this.#mode = 'halted';
+    this.#pullHeld = true;
     if (before !== 'halted') {
       this.#log.warn({ reason }, 'halted: pulling quotes');
       this.orders.cancelAll(`halted: ${reason}`);
@@ -449,16 +454,25 @@ export class Runtime {
    */
   #evaluate(): void {
     const now = this.#o.clock.now();
-    const scanHeld = this.#held.size > 0 && (now >= this.#heldDue || this.#haltedAnywhere());
-    if (this.#dirty.size === 0 && !scanHeld) return;
+    const scanHeld = this.#held.size > 0 && (now >= this.#heldDue || this.#pullHeld);
+    if (this.#dirty.size === 0 && !scanHeld) {
+      // A wake-up that fired before the earliest held pair is due (it was asked for an
+      // earlier one, since evaluated) must leave the next one armed: marks on held pairs
+      // do not reach #dirty, so no other event would.
+      if (this.#held.size > 0) this.#wakeIn(now, this.#heldDue - now);
+      return;
+    }
+    this.#pullHeld = false;
     const work: StrategyWork[] = [];
     if (scanHeld) {
-      this.#heldDue = Infinity;
+      // Kept in a local until the scan is through: a throw midway leaves the old, earlier value.
+      let due = Infinity;
       // Deleting the entry being visited is safe while iterating a Map.
       for (const [k, h] of this.#held) {
-        if (!this.#evaluatePair(h.pair, now, work)) this.#heldDue = Math.min(this.#heldDue, h.due);
-        else this.#held.delete(k);
+        if (this.#evaluatePair(h.pair, now, work)) this.#held.delete(k);
+        else due = Math.min(due, h.due);
       }
+      this.#heldDue = due;
     }
     for (const p of this.#dirty.values()) {
       if (this.#evaluatePair(p, now, work)) continue;
@@ -488,16 +502,9 @@ export class Runtime {
     return true;
   }
 
-  /** Whether some strategy is halted: its held pairs must pull their quotes now, throttle or not. */
-  #haltedAnywhere(): boolean {
-    if (this.#mode === 'halted' || this.#operatorMode === 'halted') return true;
-    for (const m of this.#strategyModes.values()) if (m === 'halted') return true;
-    return false;
-  }
-
   /**
    * One pending wake-up at a time, the earliest asked for: a busy game whose evaluations
-   * are throttled asks on every event, and each wake-up evaluates every dirty game anyway.
+   * are throttled asks on every event, and a wake-up re-arms for the next held pair.
    */
   #wakeIn(now: number, wait: number): void {
     const at = now + wait;

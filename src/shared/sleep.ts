@@ -34,7 +34,8 @@ export interface Napper {
  * Naps that share one abort listener. A loop polling once a second for hours would
  * otherwise add and remove a listener on every turn, which costs more than the wait itself
  * on a virtual clock. Unlike `sleep`, an abort ends the nap quietly: the loop checks its
- * signal when it wakes.
+ * signal when it wakes. One nap at a time (a loop awaits each before the next), and none
+ * after `dispose`.
  */
 export function napper(scheduler: SchedulerLike, signal?: AbortSignal): Napper {
   let wake: (() => void) | null = null;

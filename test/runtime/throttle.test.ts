@@ -96,7 +96,7 @@ describe('strategy throttle', () => {
     expect(seen.length).toBeLessThan(unthrottled.length * 0.8);
   });
 
-  it('pulls every game\'s quotes the moment the strategy is halted, held by its throttle or not', async () => {
+  it('pulls every game\'s quotes the moment the strategy is halted, held by its throttle or not, and quotes again when the throttle ends', async () => {
     const time = manualTime(tape.items[0]!.t);
     const venue = new SimulatedVenue({ time, fillModel: { kind: 'conservative', power: 2 }, latency: () => 10, balance: 10_000, commission: 0.01, logger: silentLogger() });
     const decisions: Decision[] = [];
@@ -104,6 +104,7 @@ describe('strategy throttle', () => {
     const runtime = testRuntime(venue, [instance(probe(seen), { id: 'probe', throttleMs: 60_000, live: { kind: 'keep' } })], {
       clock: time.clock,
       scheduler: time.scheduler,
+      tickMs: 3_600_000,
       onDecision: (d) => decisions.push(d),
     });
     const settle = async () => {
@@ -134,6 +135,15 @@ describe('strategy throttle', () => {
     runtime.setMode('halted', 'probe');
     const pulled = decisions.filter((d) => d.at === now && d.intents.length === 0).map((d) => d.gameID);
     expect(pulled.sort()).toEqual(live.sort());
+
+    // Active again at once: every game is inside its throttle (just evaluated), so each is
+    // looked at when it ends, with no event and no tick (an hour away) to wake the loop.
+    seen.length = 0;
+    runtime.setMode('active', 'probe');
+    await time.advanceToSettling(now + 61_000, settle);
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.every((x) => x.at === now + 60_000)).toBe(true);
+    expect(live.every((g) => seen.some((x) => x.gameID === g))).toBe(true);
     let stopped = false;
     const stopping = runtime.stop(1_000).finally(() => (stopped = true));
     while (!stopped) await time.advanceToSettling(time.clock.now() + 100, settle);

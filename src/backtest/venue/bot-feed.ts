@@ -17,10 +17,20 @@ const EPS = 1e-9;
  * through our own resting order would go out and be rejected instead of re-priced.
  *
  * Ours come after the recorded orders at the same price: they joined the queue there last
- * (the queue model puts them behind what is recorded at their price).
+ * (the queue model puts them behind what is recorded at their price). One approximation: a
+ * recorded update shows our orders as they are when it arrives, so the bot may see its own
+ * order there up to one latency leg before the exchange could have told it.
  */
 export class BotFeed {
   readonly #x: BacktestExecution;
+  /**
+   * The newest epoch the bot got for each game. A snapshot in the recording (after a
+   * reconnect, at a new day) resets the recorded sides' epochs, but the bot never sees it:
+   * its sides keep the newer epochs, so an update of ours must carry at least this one or
+   * the bot would drop it as stale. The exchange's epochs only grow, so the next recorded
+   * update still wins.
+   */
+  readonly #epochs = new Map<string, number>();
 
   constructor(execution: BacktestExecution) {
     this.#x = execution;
@@ -28,6 +38,7 @@ export class BotFeed {
 
   /** A recorded side update as the bot receives it: unchanged unless we took from it or rest on it. */
   recordedUpdate(u: OrderUpdate): OrderUpdate {
+    if (u.epoch > (this.#epochs.get(u.gameID) ?? -Infinity)) this.#epochs.set(u.gameID, u.epoch);
     const resting = this.#x.hasRestingOn(u.gameID);
     if (!resting && !this.#x.recorded.hasConsumed()) return u;
     const c = resting ? this.#sideOf(u) : null;
@@ -39,12 +50,12 @@ export class BotFeed {
 
   /**
    * The side as it stands now, for when only our part of it changed (an order of ours
-   * placed, cancelled, filled, or recorded liquidity taken): null when the game is unknown.
-   * It carries the recorded side's epoch, so a newer recorded update still wins.
+   * placed, cancelled, filled, or recorded liquidity taken): null when the game is unknown
+   * or has ended (the exchange lists nothing on a closed game).
    */
   sideUpdate(gameID: string, bookKey: string, side: 0 | 1, taker: Selection): OrderUpdate | null {
     const game = this.#x.engine.game(gameID);
-    if (!game) return null;
+    if (!game || game.ended || this.#x.hasEnded(gameID)) return null;
     const listed = this.#x.recorded.side(gameID, bookKey, side);
     const recorded: BookOrder[] = [];
     for (const o of listed?.offers ?? []) {
@@ -53,7 +64,7 @@ export class BotFeed {
     }
     const label = sideLabel(game, taker);
     return {
-      epoch: listed?.epoch ?? 0,
+      epoch: Math.max(listed?.epoch ?? 0, this.#epochs.get(gameID) ?? 0),
       gameID,
       parentGameID: game.parentGameID,
       sport: game.sport,

@@ -229,6 +229,11 @@ export class BacktestExecution {
     this.#arm();
   }
 
+  /** Whether the recording closed the game (or gave its result). */
+  hasEnded(gameID: string): boolean {
+    return this.#ended.has(gameID);
+  }
+
   /** Whether any order of ours rests on the game. */
   hasRestingOn(gameID: string): boolean {
     return this.#restingPerGame.has(gameID);
