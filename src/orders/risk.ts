@@ -22,7 +22,7 @@ export interface Candidate {
   readonly commissionRate: number;
 }
 
-export type RiskVerdict = { readonly ok: true } | { readonly ok: false; readonly rule: 'halted' | 'reducing' | 'max-order-size' | 'max-orders-per-game' | 'game-liability' | 'total-liability'; readonly detail: string };
+export type RiskVerdict = { readonly ok: true } | { readonly ok: false; readonly rule: 'halted' | 'reducing' | 'max-order-size' | 'max-orders-per-game' | 'game-liability' | 'total-liability' | 'self-match'; readonly detail: string };
 
 /** A game's projected worst case with this cycle's approvals: exact, or a lower bound of it. */
 interface GameAfter {

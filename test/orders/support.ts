@@ -33,5 +33,5 @@ export function setup() {
   });
   const order = (clientId: string, status: OwnOrder['status'], orderID: string | null): OwnOrder =>
     own.add({ clientId, userReference: `ls1:s:${clientId}`, orderID, strategyId: 's', intentKey: 'k', gameID: 'g', selection: { type: 'moneyline', team: 'home' }, odds: 110, bet: 50, filled: 0, remaining: 50, status, isPostArb: false, createdAt: clock.now(), updatedAt: clock.now() }, 'test');
-  return { clock, own, orders, order, sent };
+  return { clock, own, market, orders, order, sent };
 }

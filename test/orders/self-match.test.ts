@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import type { OwnOrder } from '../../src/book/types.ts';
+import { ownOrderMet } from '../../src/orders/self-match.ts';
+import { moneylineGame } from '../support/stub-venue.ts';
+import { setup } from './support.ts';
+
+const id = (n: number) => n.toString(16).padStart(24, '0');
+
+/** Ours backing home at +110: listed for takers of away at -110. */
+const restingHome = (over: Partial<OwnOrder> = {}): OwnOrder => ({
+  clientId: 'c1', userReference: 'ls1:s:c1', orderID: null, strategyId: 's', intentKey: 'k', gameID: 'g',
+  selection: { type: 'moneyline', team: 'home' }, odds: 110, bet: 50, filled: 0, remaining: 50, status: 'pending-place', isPostArb: false, createdAt: 0, updatedAt: 0, ...over,
+});
+
+describe('our own orders are never matched by our own crossing orders', () => {
+  it('finds an own order a crossing order would meet: the other side of the same book, at the price asked or better', () => {
+    const away = { type: 'moneyline', team: 'away' } as const;
+    expect(ownOrderMet([restingHome()], away, -110)?.clientId).toBe('c1');
+    expect(ownOrderMet([restingHome()], away, -115)?.clientId).toBe('c1');
+    // Asking a better price than ours is listed at: no match with ours.
+    expect(ownOrderMet([restingHome()], away, -105)).toBeNull();
+    // The same side of the book, another book, or nothing left: never a match.
+    expect(ownOrderMet([restingHome()], { type: 'moneyline', team: 'home' }, -200)).toBeNull();
+    expect(ownOrderMet([restingHome({ selection: { type: 'spread', team: 'home', line: -1.5 } })], away, -200)).toBeNull();
+    expect(ownOrderMet([restingHome({ remaining: 0 })], away, -200)).toBeNull();
+    expect(ownOrderMet([restingHome({ selection: { type: 'total', ou: 'over', line: 200.5 } })], { type: 'total', ou: 'under', line: 200.5 }, -110)?.clientId).toBe('c1');
+    expect(ownOrderMet([restingHome({ selection: { type: 'total', ou: 'over', line: 200.5 } })], { type: 'total', ou: 'under', line: 201.5 }, -110)).toBeNull();
+  });
+
+  it('the order manager refuses such an order (rule self-match) and sends the one that cannot meet ours', () => {
+    const { market, orders, order, sent } = setup();
+    market.applySnapshot(
+      moneylineGame({ id: 'g', start: '2026-05-01T00:00:00.000Z', away: { id: id(1), longName: 'Away', shortName: 'AW' }, home: { id: id(2), longName: 'Home', shortName: 'HO' }, offers: [{ id: id(3), team: 'away', odds: -120, size: 50 }] }),
+      0,
+    );
+    // Ours, its place answer still on the way: the price feed could not flag it ours yet.
+    order('c1', 'pending-place', null);
+    const take = (odds: number) => ({ strategyId: 't', gameID: 'g', mode: 'active' as const, intents: [{ key: `take${odds}`, selection: { type: 'moneyline', team: 'away' } as const, odds, size: 10, orderType: 'fillAndKill' as const }] });
+    orders.cycle([take(-110)]);
+    expect(orders.stats.riskRejected).toBe(1);
+    expect(sent.places).toBe(0);
+    orders.cycle([take(-105)]);
+    expect(orders.stats.riskRejected).toBe(1);
+    expect(sent.places).toBe(1);
+  });
+});
