@@ -33,6 +33,15 @@ export interface GradedWalkerOptions {
   readonly logger: Logger;
 }
 
+/** One walk in progress: what its loop carries from one page to the next. */
+interface WalkState {
+  readonly follow: boolean;
+  readonly pause: Napper;
+  readonly signal: AbortSignal | undefined;
+  /** The last page had no more: the next call waits the poll interval first. */
+  caughtUp: boolean;
+}
+
 const versionOf = (r: GradedRow) => `${r.settledAt ?? ''}|${r.outcome ?? ''}|${r.result ?? ''}|${r.fee}|${r.adminRefund ?? ''}`;
 const msOf = (iso: string | null | undefined) => (iso ? Date.parse(iso) : NaN);
 
@@ -63,21 +72,11 @@ export class GradedWalker {
   }
 
   async *pages(signal?: AbortSignal): AsyncGenerator<GradedPage> {
-    const follow = this.#o.follow ?? true;
-    const pause = napper(this.#o.scheduler, signal);
+    const walk = this.#walkState(signal);
     try {
-      while (!signal?.aborted) {
-        const page = await this.#call(follow, pause, signal);
-        if (page === 'stop') return;
-        if (page === 'again') continue;
-        yield page;
-        if (!page.hasMore) {
-          if (!follow) return;
-          await pause.nap(this.#o.pollMs ?? 1_000);
-        }
-      }
+      for (let page = await this.#next(walk); page !== null; page = await this.#next(walk)) yield page;
     } finally {
-      pause.dispose();
+      walk.pause.dispose();
     }
   }
 
@@ -87,21 +86,34 @@ export class GradedWalker {
    * through an hours-long backtest pays thousands of times.
    */
   async walk(onPage: (page: GradedPage) => void, signal?: AbortSignal): Promise<void> {
-    const follow = this.#o.follow ?? true;
-    const pause = napper(this.#o.scheduler, signal);
+    const walk = this.#walkState(signal);
     try {
-      while (!signal?.aborted) {
-        const page = await this.#call(follow, pause, signal);
-        if (page === 'stop') return;
-        if (page === 'again') continue;
-        onPage(page);
-        if (!page.hasMore) {
-          if (!follow) return;
-          await pause.nap(this.#o.pollMs ?? 1_000);
-        }
-      }
+      for (let page = await this.#next(walk); page !== null; page = await this.#next(walk)) onPage(page);
     } finally {
-      pause.dispose();
+      walk.pause.dispose();
+    }
+  }
+
+  #walkState(signal: AbortSignal | undefined): WalkState {
+    return { follow: this.#o.follow ?? true, pause: napper(this.#o.scheduler, signal), signal, caughtUp: false };
+  }
+
+  /**
+   * The walk's next page: after the poll interval when the last page was caught up; null
+   * once it is over (aborted, or caught up and not following).
+   */
+  async #next(w: WalkState): Promise<GradedPage | null> {
+    for (;;) {
+      if (w.caughtUp) {
+        if (!w.follow) return null;
+        await w.pause.nap(this.#o.pollMs ?? 1_000);
+      }
+      if (w.signal?.aborted) return null;
+      const page = await this.#call(w.follow, w.pause, w.signal);
+      if (page === 'stop') return null;
+      w.caughtUp = page !== 'again' && !page.hasMore;
+      // 'again': a failure waited out, or a cursor reset: call again at once.
+      if (page !== 'again') return page;
     }
   }
 
