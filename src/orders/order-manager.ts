@@ -12,7 +12,6 @@ import { fillFromBet, fillFromFeed, fillFromPlace } from './fills.ts';
 import { planGame } from './plan.ts';
 import { pricePost } from './post-arb.ts';
 import { RiskGate, type RiskLimits, type RiskVerdict } from './risk.ts';
-import { ownOrderMet } from './self-match.ts';
 import { ClientIds, decodeReference, encodeReference } from './user-reference.ts';
 
 /** What the order manager tells the rest of the runtime (strategies, log, status). */
@@ -150,10 +149,7 @@ export class OrderManager {
           odds = p.odds;
         }
         const takerCommission = orderType === 'limit' || orderType === 'fillAndKill' || orderType === 'fillOrKill' ? this.#o.commissionRate() : 0;
-        const met = orderType === 'post' ? null : ownOrderMet([...this.#o.own.liveOrders(w.gameID), ...places.map((p) => p.order).filter((o) => o.gameID === w.gameID)], intent.selection, odds);
-        const verdict: RiskVerdict = met
-          ? { ok: false, rule: 'self-match', detail: `a ${orderType} at ${odds} would meet our own order ${met.orderID ?? met.clientId} (${met.odds})` }
-          : this.#risk.check({ gameID: w.gameID, selection: intent.selection, odds, size: intent.size, commissionRate: takerCommission }, w.mode);
+        const verdict = this.#risk.check({ gameID: w.gameID, selection: intent.selection, odds, size: intent.size, commissionRate: takerCommission, crossing: orderType !== 'post' }, w.mode);
         if (!verdict.ok) {
           riskRejected++;
           this.stats.riskRejected++;

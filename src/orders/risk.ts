@@ -3,6 +3,7 @@ import type { TradingMode } from '../book/types.ts';
 import { BOUND_MARGIN, worstCaseLiability, worstLoss } from '../money/liability.ts';
 import type { Position } from '../money/position.ts';
 import type { Selection } from '../markets/types.ts';
+import { wouldMeet } from './self-match.ts';
 
 export interface RiskLimits {
   /** Worst-case loss allowed per game (a positive amount). */
@@ -20,6 +21,8 @@ export interface Candidate {
   readonly size: number;
   /** Taker commission it may pay (0 for post and postArb). */
   readonly commissionRate: number;
+  /** It can match (postArb, limit, fill-and-kill), so it must not meet an order of ours. */
+  readonly crossing?: boolean;
 }
 
 export type RiskVerdict = { readonly ok: true } | { readonly ok: false; readonly rule: 'halted' | 'reducing' | 'max-order-size' | 'max-orders-per-game' | 'game-liability' | 'total-liability' | 'self-match'; readonly detail: string };
@@ -61,6 +64,10 @@ export class RiskGate {
    * proves the exact figure clears them too, and the verdict is the same either way.
    */
   check(c: Candidate, mode: TradingMode): RiskVerdict {
+    if (c.crossing) {
+      const met = this.#ownMet(c);
+      if (met !== null) return { ok: false, rule: 'self-match', detail: `a crossing order at ${c.odds} would meet ${met}` };
+    }
     if (mode === 'halted') return { ok: false, rule: 'halted', detail: 'trading is halted: cancels only' };
     if (!(c.size > 0) || c.size > this.#limits.maxOrderSize) return { ok: false, rule: 'max-order-size', detail: `size ${c.size} above the maximum ${this.#limits.maxOrderSize}` };
     const approved = this.#approved.get(c.gameID) ?? [];
@@ -111,6 +118,19 @@ export class RiskGate {
   }
 
   /** How much worse this cycle's approvals made the other games, exactly: Σ (after − before). */
+  /**
+   * An order of ours a crossing candidate could meet, described; null if none. Read from our
+   * own book (and this cycle's approvals), not the price feed, whose copy of a new order may
+   * not be flagged ours yet. Orders about to be cancelled count: the cancel may lose the race.
+   */
+  #ownMet(c: Candidate): string | null {
+    for (const o of this.#own.liveOrders(c.gameID)) {
+      if (o.remaining > 0 && wouldMeet(o, c.selection, c.odds)) return `our own order ${o.orderID ?? o.clientId} (${o.odds})`;
+    }
+    for (const p of this.#approved.get(c.gameID) ?? []) if (wouldMeet(p, c.selection, c.odds)) return `our own order at ${p.odds} sent this cycle`;
+    return null;
+  }
+
   #approvedElsewhere(gameID: string): number {
     let d = 0;
     for (const [g, after] of this.#projected) {

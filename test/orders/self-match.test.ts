@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { OwnOrder } from '../../src/book/types.ts';
-import { ownOrderMet } from '../../src/orders/self-match.ts';
+import { wouldMeet } from '../../src/orders/self-match.ts';
 import { moneylineGame } from '../support/stub-venue.ts';
 import { setup } from './support.ts';
 
@@ -15,20 +15,19 @@ const restingHome = (over: Partial<OwnOrder> = {}): OwnOrder => ({
 describe('our own orders are never matched by our own crossing orders', () => {
   it('finds an own order a crossing order would meet: the other side of the same book, at the price asked or better', () => {
     const away = { type: 'moneyline', team: 'away' } as const;
-    expect(ownOrderMet([restingHome()], away, -110)?.clientId).toBe('c1');
-    expect(ownOrderMet([restingHome()], away, -115)?.clientId).toBe('c1');
+    expect(wouldMeet(restingHome(), away, -110)).toBe(true);
+    expect(wouldMeet(restingHome(), away, -115)).toBe(true);
     // Asking a better price than ours is listed at: no match with ours.
-    expect(ownOrderMet([restingHome()], away, -105)).toBeNull();
-    // The same side of the book, another book, or nothing left: never a match.
-    expect(ownOrderMet([restingHome()], { type: 'moneyline', team: 'home' }, -200)).toBeNull();
-    expect(ownOrderMet([restingHome({ selection: { type: 'spread', team: 'home', line: -1.5 } })], away, -200)).toBeNull();
-    expect(ownOrderMet([restingHome({ remaining: 0 })], away, -200)).toBeNull();
-    expect(ownOrderMet([restingHome({ selection: { type: 'total', ou: 'over', line: 200.5 } })], { type: 'total', ou: 'under', line: 200.5 }, -110)?.clientId).toBe('c1');
-    expect(ownOrderMet([restingHome({ selection: { type: 'total', ou: 'over', line: 200.5 } })], { type: 'total', ou: 'under', line: 201.5 }, -110)).toBeNull();
+    expect(wouldMeet(restingHome(), away, -105)).toBe(false);
+    // The same side of the book, or another book: never a match.
+    expect(wouldMeet(restingHome(), { type: 'moneyline', team: 'home' }, -200)).toBe(false);
+    expect(wouldMeet(restingHome({ selection: { type: 'spread', team: 'home', line: -1.5 } }), away, -200)).toBe(false);
+    expect(wouldMeet(restingHome({ selection: { type: 'total', ou: 'over', line: 200.5 } }), { type: 'total', ou: 'under', line: 200.5 }, -110)).toBe(true);
+    expect(wouldMeet(restingHome({ selection: { type: 'total', ou: 'over', line: 200.5 } }), { type: 'total', ou: 'under', line: 201.5 }, -110)).toBe(false);
   });
 
   it('the order manager refuses such an order (rule self-match) and sends the one that cannot meet ours', () => {
-    const { market, orders, order, sent } = setup();
+    const { market, orders, order, sent, own, clock } = setup();
     market.applySnapshot(
       moneylineGame({ id: 'g', start: '2026-05-01T00:00:00.000Z', away: { id: id(1), longName: 'Away', shortName: 'AW' }, home: { id: id(2), longName: 'Home', shortName: 'HO' }, offers: [{ id: id(3), team: 'away', odds: -120, size: 50 }] }),
       0,
@@ -40,6 +39,26 @@ describe('our own orders are never matched by our own crossing orders', () => {
     expect(orders.stats.riskRejected).toBe(1);
     expect(sent.places).toBe(0);
     orders.cycle([take(-105)]);
+    expect(orders.stats.riskRejected).toBe(1);
+    expect(sent.places).toBe(1);
+    // Nothing left of ours there: nothing to meet (once the refused key's cooldown is over).
+    own.update('c1', { remaining: 0, filled: 50 }, clock.now(), 'test');
+    clock.advance(10_000);
+    orders.cycle([take(-110)]);
+    expect(orders.stats.riskRejected).toBe(1);
+    expect(sent.places).toBe(2);
+  });
+
+  it('nor an order of ours approved earlier in the same cycle', () => {
+    const { market, orders, sent } = setup();
+    market.applySnapshot(
+      moneylineGame({ id: 'g', start: '2026-05-01T00:00:00.000Z', away: { id: id(1), longName: 'Away', shortName: 'AW' }, home: { id: id(2), longName: 'Home', shortName: 'HO' }, offers: [{ id: id(3), team: 'away', odds: -120, size: 50 }] }),
+      0,
+    );
+    orders.cycle([
+      { strategyId: 'm', gameID: 'g', mode: 'active', intents: [{ key: 'rest', selection: { type: 'moneyline', team: 'home' }, odds: 110, size: 10 }] },
+      { strategyId: 't', gameID: 'g', mode: 'active', intents: [{ key: 'take', selection: { type: 'moneyline', team: 'away' }, odds: -110, size: 10, orderType: 'fillAndKill' }] },
+    ]);
     expect(orders.stats.riskRejected).toBe(1);
     expect(sent.places).toBe(1);
   });
