@@ -85,10 +85,6 @@ export class MarketModel {
     return e ? snapshotOf(e) : undefined;
   }
 
-  *games(): IterableIterator<GameState> {
-    for (const e of this.#games.values()) yield snapshotOf(e);
-  }
-
   has(id: string): boolean {
     return this.#games.has(id);
   }

@@ -124,8 +124,8 @@ export class Runtime {
   #draining = false;
   /** Strategy–game pairs to evaluate, by `${strategyIndex}|${gameID}`. */
   readonly #dirty = new Map<string, DirtyPair>();
-  /** Pairs marked while inside their throttle, with when it ends; `#heldDue` is the earliest. */
-  readonly #held = new Map<string, { readonly pair: DirtyPair; readonly due: number }>();
+  /** Pairs marked while inside their throttle (it ends at `#dueOf`); `#heldDue` is the earliest end. */
+  readonly #held = new Map<string, DirtyPair>();
   #heldDue = Infinity;
   /** A halt began: held pairs of the halted strategies must pull their quotes now, throttle or not. */
   #pullHeld = false;
@@ -468,27 +468,32 @@ export class Runtime {
       // Kept in a local until the scan is through: a throw midway leaves the old, earlier value.
       let due = Infinity;
       // Deleting the entry being visited is safe while iterating a Map.
-      for (const [k, h] of this.#held) {
-        if (this.#evaluatePair(h.pair, now, work)) this.#held.delete(k);
-        else due = Math.min(due, h.due);
+      for (const [k, p] of this.#held) {
+        if (this.#evaluatePair(p, now, work)) this.#held.delete(k);
+        else due = Math.min(due, this.#dueOf(p));
       }
       this.#heldDue = due;
     }
     for (const p of this.#dirty.values()) {
       if (this.#evaluatePair(p, now, work)) continue;
-      const due = this.#lastEval.get(p.key)! + p.strategy.throttleMs;
-      this.#held.set(p.key, { pair: p, due });
-      this.#heldDue = Math.min(this.#heldDue, due);
+      this.#held.set(p.key, p);
+      this.#heldDue = Math.min(this.#heldDue, this.#dueOf(p));
     }
     this.#dirty.clear();
     if (work.length > 0) this.orders.cycle(work);
     if (this.#held.size > 0) this.#wakeIn(now, this.#heldDue - now);
   }
 
+  /** When a pair's throttle ends: its last evaluation is unchanged while it is held. */
+  #dueOf(p: DirtyPair): number {
+    return (this.#lastEval.get(p.key) ?? -Infinity) + p.strategy.throttleMs;
+  }
+
   /** Evaluate one pair into `work`, unless its throttle holds it (false). */
-  #evaluatePair({ key: k, strategy: s, gameID }: DirtyPair, now: number, work: StrategyWork[]): boolean {
+  #evaluatePair(pair: DirtyPair, now: number, work: StrategyWork[]): boolean {
+    const { key: k, strategy: s, gameID } = pair;
     const mode = this.modeOf(s.id);
-    if ((this.#lastEval.get(k) ?? -Infinity) + s.throttleMs > now && mode !== 'halted') return false;
+    if (this.#dueOf(pair) > now && mode !== 'halted') return false;
     this.#lastEval.set(k, now);
     const game = this.market.game(gameID);
     if (!game) return true;

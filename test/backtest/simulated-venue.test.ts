@@ -1,5 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { loadTape, type Tape } from '../../src/backtest/tape.ts';
+import { describe, expect, it } from 'vitest';
 import { SimulatedVenue } from '../../src/backtest/venue/simulated-venue.ts';
 import type { PlaceOrderInput } from '../../src/exchange/orders/types.ts';
 import type { OrderUpdate, PriceFeedEvent } from '../../src/exchange/schemas/price-feed.ts';
@@ -9,24 +8,21 @@ import { invertOdds, oddsFromRank, oddsRank } from '../../src/odds/american.ts';
 import type { PriceSelection } from '../../src/exchange/socket/price-subscriptions.ts';
 import { silentLogger } from '../../src/shared/logger.ts';
 import { manualTime } from '../../src/shared/time.ts';
+import { firstFileTape } from './support-replay.ts';
 
-const FIRST_FILE = 'backtest/data/paper-seed7/feed-20260115T120000000Z-000001.jsonl.gz';
-let tape: Tape;
-beforeAll(async () => {
-  tape = await loadTape([FIRST_FILE]);
-});
+const firstFile = firstFileTape();
 
 const gameOf = (e: PriceFeedEvent) => (e.type === 'gameUpdate' ? e.payload.id : e.payload.gameID);
 
 /** Replay the first file through a venue subscribed as given; what the runtime's price feed received. */
 function replayed(subscribe?: (feed: SimulatedVenue['priceFeed']) => void) {
-  const time = manualTime(tape.items[0]!.t);
+  const time = manualTime(firstFile().items[0]!.t);
   const venue = new SimulatedVenue({ time, fillModel: { kind: 'conservative', power: 2 }, latency: () => 0, balance: 1_000, commission: 0.01, logger: silentLogger() });
   const got: PriceFeedEvent[] = [];
   venue.priceFeed.events$.subscribe((e) => got.push(e));
   subscribe?.(venue.priceFeed);
   const leagueOf = new Map<string, string>();
-  for (const it of tape.items) {
+  for (const it of firstFile().items) {
     if (it.kind === 'snapshot') {
       leagueOf.set(it.game.id, it.game.league);
       venue.snapshot(it.game, it.t);
@@ -35,7 +31,7 @@ function replayed(subscribe?: (feed: SimulatedVenue['priceFeed']) => void) {
       venue.price(it.event, it.t);
     }
   }
-  const sent = tape.items.flatMap((it) => (it.kind === 'price' ? [it.event] : []));
+  const sent = firstFile().items.flatMap((it) => (it.kind === 'price' ? [it.event] : []));
   return { got, sent, leagueOf };
 }
 
@@ -46,7 +42,7 @@ describe('the simulated venue’s price feed', () => {
   });
 
   it('sends only the subscribed leagues, matched without regard to case, as the exchange does (feeds §2)', () => {
-    const leagues = [...new Set(tape.items.flatMap((it) => (it.kind === 'snapshot' ? [it.game.league] : [])))].sort();
+    const leagues = [...new Set(firstFile().items.flatMap((it) => (it.kind === 'snapshot' ? [it.game.league] : [])))].sort();
     expect(leagues.length).toBeGreaterThan(1);
     const wanted = leagues[0]!;
     const r = replayed((feed) => feed.subscribe({ leagueIDs: [wanted.toLowerCase()] }, { replace: true }));
@@ -58,7 +54,7 @@ describe('the simulated venue’s price feed', () => {
   });
 
   it('matches a game id, and an all-empty replace sends nothing until the next subscribe', () => {
-    const first = tape.items.find((it) => it.kind === 'snapshot');
+    const first = firstFile().items.find((it) => it.kind === 'snapshot');
     if (first?.kind !== 'snapshot') throw new Error('no snapshot in the sample');
     const byGame = replayed((feed) => feed.subscribe({ gameIDs: [first.game.id] }, { replace: true }));
     expect(byGame.got.length).toBeGreaterThan(0);
@@ -68,12 +64,12 @@ describe('the simulated venue’s price feed', () => {
   });
 
   it('sends the side again one latency leg after an order of ours rests on it, with ours listed and flagged nowhere else', async () => {
-    const time = manualTime(tape.items[0]!.t);
+    const time = manualTime(firstFile().items[0]!.t);
     const venue = new SimulatedVenue({ time, fillModel: { kind: 'conservative', power: 2 }, latency: () => 10, balance: 10_000, commission: 0.01, logger: silentLogger() });
     const got: { at: number; e: PriceFeedEvent }[] = [];
     venue.priceFeed.events$.subscribe((e) => got.push({ at: time.clock.now(), e }));
     let u: OrderUpdate | undefined;
-    for (const it of tape.items) {
+    for (const it of firstFile().items) {
       if (it.kind === 'snapshot') venue.snapshot(it.game, it.t);
       else if (it.kind === 'price') {
         time.advanceTo(Math.max(it.t, time.clock.now()));

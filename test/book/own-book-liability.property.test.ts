@@ -4,7 +4,7 @@ import { OwnBook, isLive } from '../../src/book/own-book.ts';
 import type { OwnOrder, OwnOrderStatus } from '../../src/book/types.ts';
 import type { Position } from '../../src/money/position.ts';
 import { positionArb, selectionArb } from '../support/money-arbitraries.ts';
-import { referenceWorstCaseScore } from '../money/liability-reference.ts';
+import { expectSame, referenceWorstCaseScore } from '../money/liability-reference.ts';
 
 /**
  * The own book keeps each game's fills merged, and its fills plus live orders merged, for
@@ -25,10 +25,6 @@ const op = fc.oneof(
 );
 
 /** Equal figures: the same double (a cached 0 and a computed -0 were always alike); a failure names the figure and shows both. */
-function expectSame(got: number, reference: number, what: string): void {
-  if (got !== reference) expect.fail(`${what}: ${got}, the reference search ${reference}`);
-}
-
 describe('OwnBook worst-case figures', () => {
   test.prop([fc.array(selectionArb, { minLength: 6, maxLength: 6 }), fc.array(op, { maxLength: 50 }), fc.array(positionArb, { maxLength: 3 }), fc.nat(), fc.boolean()], { numRuns: 300 })(
     'equal the reference search after every change',

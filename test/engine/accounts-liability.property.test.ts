@@ -7,7 +7,7 @@ import type { OrderState } from '../../src/engine/order-state.ts';
 import type { InternedSelection } from '../../src/engine/wire.ts';
 import type { Position } from '../../src/money/position.ts';
 import { positionArb, selectionArb } from '../support/money-arbitraries.ts';
-import { referenceWorstCaseScore } from '../money/liability-reference.ts';
+import { expectSame, referenceWorstCaseScore } from '../money/liability-reference.ts';
 
 /**
  * GameExposure keeps its bets merged between calls and lends search regions from one
@@ -28,10 +28,6 @@ function order(seq: number, selection: InternedSelection['selection'], odds: num
 }
 
 /** Equal figures: the same double (the initial 0 and a computed -0 were always alike); a failure names the figure and shows both. */
-function expectSame(got: number, reference: number, what: string): void {
-  if (got !== reference) expect.fail(`${what}: ${got}, the reference search ${reference}`);
-}
-
 describe('GameExposure exact figures', () => {
   test.prop([fc.array(selectionArb, { minLength: 5, maxLength: 5 }), fc.array(op, { maxLength: 40 }), positionArb], { numRuns: 200 })('equal the reference search after every change', (sels, ops, extraArb) => {
     const ledger = new BetLedger(new IdTokens(new CountingIds(1, 1)));

@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import { bookKeyOf, sideIndexOf } from '../../src/markets/types.ts';
 import type { Score, Selection } from '../../src/markets/types.ts';
 import { dependsOnMargin, gradeIndexAt, isQuarterLine, pnlByOutcome } from '../../src/money/grading.ts';
@@ -223,4 +224,9 @@ export function referenceWorstCaseScore(positions: readonly Position[]): { liabi
 
   const score: Score = { home: (bestS + bestD) / 2 + 0, away: (bestS - bestD) / 2 + 0 };
   return { liability: Math.min(0, best) + 0, score };
+}
+
+/** A figure equals the reference's bit for bit (0 and -0 alike); a failure names both numbers. */
+export function expectSame(got: number, reference: number, what: string): void {
+  if (got !== reference) expect.fail(`${what}: ${got}, the reference search ${reference}`);
 }

@@ -111,7 +111,8 @@ function wireOf(o: ListedOffer, sumUntaken: number): BookOrder {
 
 /** Best price for a taker first; at one price, the recorded orders before ours. */
 function merge(recorded: readonly BookOrder[], ours: readonly BookOrder[]): BookOrder[] {
-  if (ours.length === 0) return recorded.slice();
+  // Both callers pass a list of their own (a fresh one, or the recording's, which is not changed).
+  if (ours.length === 0) return recorded as BookOrder[];
   const out: BookOrder[] = [];
   let j = 0;
   for (const r of recorded) {

@@ -277,18 +277,17 @@ export class BacktestExecution {
       if (!cur || r.minRank < cur.minRank) bySide.set(k, r);
     }
     const ids: string[] = [];
-    for (const r of bySide.values()) ids.push(...this.#mirror(r.gameID, r.bookKey, r.side, r.minRank));
+    for (const r of bySide.values()) this.#mirror(r.gameID, r.bookKey, r.side, r.minRank, ids);
     return ids;
   }
 
-  /** Put the recorded orders of a side that an order at `minRank` could meet into the engine. */
-  #mirror(gameID: string, bookKey: string, side: 0 | 1, minRank: number): string[] {
+  /** Put the recorded orders of a side that an order at `minRank` could meet into the engine; their ids into `ids`. */
+  #mirror(gameID: string, bookKey: string, side: 0 | 1, minRank: number, ids: string[]): void {
     const participants = this.recorded.participants(gameID);
     const listed = this.recorded.side(gameID, bookKey, side);
-    if (!participants || !listed) return [];
+    if (!participants || !listed) return;
     const makerSelection = oppositeSelection(listed.taker);
     const wire = wireFromSelection(participants, makerSelection);
-    const ids: string[] = [];
     for (const o of listed.offers) {
       if (oddsRank(o.odds) < minRank) break;
       const stake = this.recorded.available(o);
@@ -300,7 +299,6 @@ export class BacktestExecution {
         this.stats.mirrored++;
       } else this.stats.mirrorRefused++;
     }
-    return ids;
   }
 
   #unmirror(ids: readonly string[]): void {
@@ -469,6 +467,10 @@ export class BacktestExecution {
 
   #runDue(): void {
     const now = this.#o.time.clock.now();
+    if (this.#tickets.size === 0) {
+      this.engine.advance();
+      return;
+    }
     // A delayed order meets the book as it is when its wait ends.
     const mirrors = this.#mirrorSides([...this.#tickets.values()].filter((t) => t.at <= now));
     this.engine.advance();

@@ -173,12 +173,12 @@ export class RecordedMarket {
    * The game's matched volume moved: orders that disappeared at this instant are taken as
    * traded, best price first, as far as the volume not explained by partial fills allows.
    */
-  applyMatchedVolume(u: MatchedVolumeUpdate, t: number): SideFlows[] {
+  applyMatchedVolume(u: MatchedVolumeUpdate, t: number): readonly SideFlows[] {
     const prevVolume = this.#volume.get(u.gameID) ?? this.model.matchedVolume(u.gameID) ?? u.matchedVolume;
     this.#volume.set(u.gameID, u.matchedVolume);
     this.model.applyMatchedVolume(u, t);
     const p = this.#pending.get(u.gameID);
-    if (!p || p.t !== t) return [];
+    if (!p || p.t !== t) return NO_FLOWS;
     let budget = Math.max(0, u.matchedVolume - prevVolume - p.explained);
     p.explained += budget;
     this.#vanishedWaiting -= p.vanished.length;

@@ -140,11 +140,6 @@ export class GradedWalker {
     return this.#accept(res);
   }
 
-  /** Every new row or version, one at a time. */
-  async *rows(signal?: AbortSignal): AsyncGenerator<GradedRow> {
-    for await (const page of this.pages(signal)) yield* page.rows;
-  }
-
   #params(): { since?: string; cursor?: string } {
     if (this.#cursor !== null) return { cursor: this.#cursor };
     const since = this.#settledThrough ?? this.#o.since;
