@@ -1,4 +1,4 @@
-import type { GameState } from '../book/types.ts';
+import type { GameState, ListedOffer } from '../book/types.ts';
 import { bookKeyOf, sideIndexOf, type Selection } from '../markets/types.ts';
 import { oddsFromRank, oddsRank, withinPostArbBand } from '../odds/american.ts';
 import type { IntentOrderType } from '../strategy/types.ts';
@@ -16,15 +16,26 @@ export type Pricing =
  *   there without taker commission (exchange-api §4.5 rule 3);
  * - otherwise a `post` would be rejected, so re-price it one tick above the best offer's
  *   price, where it rests without crossing (rather than send, be rejected and loop).
+ * Our own offers count as the book's: a post meeting them is rejected like any other. But a
+ * postArb that could meet one of them is never sent (the risk gate refuses it as a
+ * self-match and cools the key down), so then the intent is re-priced instead.
  */
 export function pricePost(game: GameState | undefined, selection: Selection, odds: number, usePostArb: boolean): Pricing {
-  const book = game?.books.get(bookKeyOf(selection));
-  const side = book?.sides[sideIndexOf(selection)];
-  const best = side?.offers.find((o) => !o.mine) ?? side?.offers[0];
-  if (!best || oddsRank(best.odds) < oddsRank(odds)) return { kind: 'as-is', orderType: 'post', odds };
-  if (usePostArb && withinPostArbBand(odds, best.odds)) return { kind: 'post-arb', orderType: 'postArb', odds, against: best.odds };
-  let top = oddsRank(best.odds);
-  // Our own resting offers on that side count too: a post that met them would be rejected as well.
-  for (const o of side?.offers ?? []) top = Math.max(top, oddsRank(o.odds));
+  const offers = game?.books.get(bookKeyOf(selection))?.sides[sideIndexOf(selection)].offers;
+  if (offers === undefined) return { kind: 'as-is', orderType: 'post', odds };
+  const ours = oddsRank(odds);
+  let best: ListedOffer | undefined;
+  let top = -Infinity;
+  let meetsOwn = false;
+  for (const o of offers) {
+    const r = oddsRank(o.odds);
+    if (r > top) {
+      top = r;
+      best = o;
+    }
+    if (o.mine && r >= ours) meetsOwn = true;
+  }
+  if (best === undefined || top < ours) return { kind: 'as-is', orderType: 'post', odds };
+  if (usePostArb && !meetsOwn && withinPostArbBand(odds, best.odds)) return { kind: 'post-arb', orderType: 'postArb', odds, against: best.odds };
   return { kind: 'repriced', orderType: 'post', odds: oddsFromRank(top + 1), crossed: best.odds };
 }

@@ -92,4 +92,15 @@ describe('pricePost', () => {
     expect(pricePost(gameWith([{ odds: 150 }]), home, 110, true)).toMatchObject({ kind: 'repriced', odds: 151 });
     expect(pricePost(gameWith([{ odds: -101 }]), home, -105, true)).toMatchObject({ kind: 'repriced', odds: 100 });
   });
+  it('never prices a postArb that could meet our own offer: re-prices clear of it instead', () => {
+    // Ours is the best: a postArb would take it first.
+    expect(pricePost(gameWith([{ odds: 201, mine: true }, { odds: 200 }]), home, 200, true)).toMatchObject({ kind: 'repriced', odds: 202, crossed: 201 });
+    // A better foreign offer first, ours behind it still within reach of our price.
+    expect(pricePost(gameWith([{ odds: 201 }, { odds: 200, mine: true }]), home, 200, true)).toMatchObject({ kind: 'repriced', odds: 202, crossed: 201 });
+    // Ours out of reach: the postArb meets foreign offers only.
+    expect(pricePost(gameWith([{ odds: 201 }, { odds: 150, mine: true }]), home, 200, true)).toMatchObject({ kind: 'post-arb', against: 201 });
+  });
+  it('re-prices a post that would meet only our own offer, which a plain post would be rejected for', () => {
+    expect(pricePost(gameWith([{ odds: 120, mine: true }, { odds: 105 }]), home, 110, true)).toMatchObject({ kind: 'repriced', odds: 121 });
+  });
 });
