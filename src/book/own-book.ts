@@ -293,11 +293,11 @@ export class OwnBook {
    * Worst case as the exchange checks a place: matched bets plus every live order filled
    * where it loses, plus `extra` (orders about to be sent). ≤ 0.
    */
-  projectedLiability(gameID: string, extra: readonly Position[] = [], excluding?: ReadonlySet<string>): number {
-    const plain = extra.length === 0 && (excluding === undefined || excluding.size === 0);
+  projectedLiability(gameID: string, extra: readonly Position[] = []): number {
+    const plain = extra.length === 0;
     const g = this.#games.get(gameID);
     if (plain && g && g.projected !== null) return g.projected;
-    const value = this.#computeProjected(gameID, extra, excluding);
+    const value = this.#computeProjected(gameID, extra);
     if (plain && g) {
       g.projected = value;
       g.floor = value;
@@ -328,24 +328,15 @@ export class OwnBook {
     return this.#projectedTotal;
   }
 
-  #computeProjected(gameID: string, extra: readonly Position[], excluding: ReadonlySet<string> | undefined): number {
+  #computeProjected(gameID: string, extra: readonly Position[]): number {
     const g = this.#games.get(gameID);
-    if (excluding === undefined || excluding.size === 0) {
-      if (g === undefined) return worstCaseLiability(extra);
-      const base = this.#base(g, gameID);
-      if (extra.length === 0) return worstCaseLiabilityOfGroups(base, g.recent);
-      const groups = (g.scratch ??= new PnlGroups());
-      groups.copyFrom(base);
-      groups.addAll(extra);
-      return worstCaseLiabilityOfGroups(groups, g.recent);
-    }
-    const positions: Position[] = this.#settled.has(gameID) ? [] : this.positions(gameID).slice();
-    for (const o of this.liveOrders(gameID)) {
-      if (excluding?.has(o.clientId)) continue;
-      if (o.remaining > DUST) positions.push(contingentOf(o, o.remaining));
-    }
-    positions.push(...extra);
-    return worstCaseLiability(positions);
+    if (g === undefined) return worstCaseLiability(extra);
+    const base = this.#base(g, gameID);
+    if (extra.length === 0) return worstCaseLiabilityOfGroups(base, g.recent);
+    const groups = (g.scratch ??= new PnlGroups());
+    groups.copyFrom(base);
+    groups.addAll(extra);
+    return worstCaseLiabilityOfGroups(groups, g.recent);
   }
 
   /** The game's fills merged, with the current commission rate. */
