@@ -30,12 +30,13 @@ export async function startPaperSimulator(paper: PaperConfig, o: { time: TimeSou
 }
 
 /** The exchange client of a live venue: credentials from the environment or the configured file, token file if any. */
-export function liveExchangeClient(venue: VenueConfig, o: { logger: Logger; sockets?: ExchangeClientOptions['sockets'] }): ExchangeClient {
+export function liveExchangeClient(venue: VenueConfig, o: { logger: Logger; sockets?: ExchangeClientOptions['sockets']; userFeedCursor?: string | null }): ExchangeClient {
   return new ExchangeClient({
     urls: venue.urls,
     credentials: resolveCredentials({ file: venue.credentials.file, onWarning: (m) => o.logger.warn(m) }),
     tokenStore: venue.tokenFile ? new FileTokenStore(venue.tokenFile) : null,
     logger: componentLogger(o.logger, 'exchange'),
     ...(o.sockets ? { sockets: o.sockets } : {}),
+    userFeedCursor: o.userFeedCursor ?? null,
   });
 }

@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
 import type { Logger } from 'pino';
-import { asyncScheduler, interval } from 'rxjs';
+import { asyncScheduler, auditTime, interval } from 'rxjs';
 import type { RunConfig } from '../config/types.ts';
 import { componentLogger } from '../config/logging.ts';
 import { ExchangeClient } from '../exchange/client.ts';
+import { FileCursorStore } from '../exchange/socket/cursor-file.ts';
 import { randomRunId } from '../exchange/orders/user-reference.ts';
 import { isLoopbackHost } from '../exchange/http/urls.ts';
 import { RuntimeMetrics } from '../metrics/runtime-metrics.ts';
@@ -58,6 +59,7 @@ export async function startSession(o: SessionOptions): Promise<Session> {
   let time: TimeSource;
   /** How much faster than wall time the exchange clock runs (paper only). */
   let speed = 1;
+  let cursorStore: FileCursorStore | null = null;
   if (o.mode === 'paper') {
     const paper = config.paper;
     if (!paper) throw new Error(`${config.source}: a paper run needs a \`paper\` section (seed, speed, …)`);
@@ -70,7 +72,12 @@ export async function startSession(o: SessionOptions): Promise<Session> {
     const venue = config.venue;
     if (!venue) throw new Error(`${config.source}: a live run needs a \`venue\` section (baseUrl or urls)`);
     time = { kind: 'real', clock: systemClock, scheduler: asyncScheduler };
-    exchange = liveExchangeClient(venue, { logger: log, sockets: socketLiveness(config.risk.staleFeedMs) });
+    // Live only: a paper run's simulator is new each time, so an earlier run's cursor means nothing to it.
+    cursorStore = venue.cursorFile ? new FileCursorStore(venue.cursorFile) : null;
+    const loaded = cursorStore ? await cursorStore.load() : null;
+    if (loaded?.kind === 'damaged') log.warn({ reason: loaded.reason }, 'user feed cursor not used: starting from the REST snapshot, nothing replayed');
+    else if (loaded?.kind === 'cursor') log.info({ cursor: loaded.cursor }, 'user feed: replaying from the cursor the last run saved');
+    exchange = liveExchangeClient(venue, { logger: log, sockets: socketLiveness(config.risk.staleFeedMs), userFeedCursor: loaded?.kind === 'cursor' ? loaded.cursor : null });
   }
   const killFile = config.risk.killSwitchFile;
   // Metrics watch the venue from outside the runtime: an instrumented venue and a registry of this session's own.
@@ -115,6 +122,9 @@ export async function startSession(o: SessionOptions): Promise<Session> {
     await release();
     throw err;
   }
+  const saveCursor = () => cursorStore?.save(exchange.userFeed.cursor).catch((err: unknown) => log.error({ err }, 'saving the user feed cursor failed'));
+  // At most one write a second; a crash loses at most a second of cursor, i.e. replays a little more.
+  const cursorSaves = cursorStore ? exchange.userFeed.events$.pipe(auditTime(1_000, time.scheduler)).subscribe(() => void saveCursor()) : null;
   let worst = 0;
   let resolveStop!: (reason: string) => void;
   const stopped = new Promise<string>((r) => (resolveStop = r));
@@ -132,6 +142,8 @@ export async function startSession(o: SessionOptions): Promise<Session> {
     log.info({ reason }, 'stopping: cancelling every order we own');
     // The runtime waits on its own clock: ten wall seconds are `speed` times as long there.
     const left = await runtime.stop(10_000 * speed);
+    cursorSaves?.unsubscribe();
+    await saveCursor();
     const st = runtime.status();
     const summary = summarize(runtime, st, worst, (systemClock.now() - started) / 1000, left.length);
     await recording?.stop(reason).catch((err: unknown) => log.error({ err }, 'closing the recording failed'));

@@ -13,6 +13,8 @@ export interface VenueConfig {
   readonly credentials: { readonly file?: string };
   /** Where the session keeps its token across restarts (mode 600); memory only when absent. */
   readonly tokenFile?: string;
+  /** Where a live run keeps the user feed's replay cursor, so a restart replays what it missed. */
+  readonly cursorFile?: string;
 }
 
 /** Checked here rather than left to urls.ts so the error carries the field's line, not a stack trace. */
@@ -42,6 +44,7 @@ export function venueSection(ctx: SchemaContext) {
       urls: z.strictObject({ rest: urlField(['http:', 'https:']), orders: urlField(ANY), streaming: urlField(ANY) }).optional(),
       credentials: z.strictObject({ file: pathField(ctx) }).optional(),
       tokenFile: pathField(ctx).optional(),
+      cursorFile: pathField(ctx).optional(),
     })
     .superRefine((v, c) => {
       if (v.baseUrl !== undefined && v.urls !== undefined) c.addIssue({ code: 'custom', path: ['urls'], message: 'give either baseUrl or urls, not both' });
@@ -52,6 +55,7 @@ export function venueSection(ctx: SchemaContext) {
         urls: v.urls ? validateUrls(v.urls) : urlsFromBase(v.baseUrl!),
         credentials: v.credentials ? { file: v.credentials.file } : {},
         ...(v.tokenFile !== undefined ? { tokenFile: v.tokenFile } : {}),
+        ...(v.cursorFile !== undefined ? { cursorFile: v.cursorFile } : {}),
       }),
     );
 }

@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { SerialWriter } from '../../shared/atomic-file.ts';
 import { CredentialsError } from '../errors.ts';
 import { SENDABLE_TOKEN } from './token-source.ts';
 
@@ -15,7 +14,11 @@ export interface TokenStore {
 
 /** A file readable by its owner only, replaced atomically. */
 export class FileTokenStore implements TokenStore {
-  constructor(readonly path: string) {}
+  readonly #writer: SerialWriter;
+
+  constructor(readonly path: string) {
+    this.#writer = new SerialWriter(path, 0o600);
+  }
 
   async load(): Promise<string | null> {
     try {
@@ -31,26 +34,7 @@ export class FileTokenStore implements TokenStore {
   }
 
   /** Saves run one after another, so the file always ends with the newest token. */
-  #saving: Promise<void> = Promise.resolve();
-
   save(token: string): Promise<void> {
-    const run = this.#saving.then(() => this.#write(token));
-    this.#saving = run.catch(() => undefined);
-    return run;
-  }
-
-  async #write(token: string): Promise<void> {
-    await mkdir(dirname(this.path), { recursive: true });
-    // A fresh name, created exclusively with 0600: a stale temp file from a crash (with
-    // whatever mode it has) is never written into.
-    const tmp = `${this.path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-    try {
-      await writeFile(tmp, `${token}\n`, { mode: 0o600, flag: 'wx' });
-      await chmod(tmp, 0o600);
-      await rename(tmp, this.path);
-    } catch (err) {
-      await rm(tmp, { force: true });
-      throw err;
-    }
+    return this.#writer.write(`${token}\n`);
   }
 }
