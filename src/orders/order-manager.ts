@@ -143,7 +143,7 @@ export class OrderManager {
         let orderType = intent.orderType ?? 'post';
         let odds = intent.odds;
         if (orderType === 'post') {
-          const p = pricePost(game, intent.selection, odds, this.#o.usePostArb);
+          const p = pricePost(game, intent.selection, odds, this.#o.usePostArb, this.#risk.ownListedAgainst(w.gameID, intent.selection));
           if (p.kind === 'repriced') repriced++;
           orderType = p.orderType;
           odds = p.odds;

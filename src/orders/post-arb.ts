@@ -1,4 +1,4 @@
-import type { GameState, ListedOffer } from '../book/types.ts';
+import type { GameState } from '../book/types.ts';
 import { bookKeyOf, sideIndexOf, type Selection } from '../markets/types.ts';
 import { oddsFromRank, oddsRank, withinPostArbBand } from '../odds/american.ts';
 import type { IntentOrderType } from '../strategy/types.ts';
@@ -18,24 +18,29 @@ export type Pricing =
  *   price, where it rests without crossing (rather than send, be rejected and loop).
  * Our own offers count as the book's: a post meeting them is rejected like any other. But a
  * postArb that could meet one of them is never sent (the risk gate refuses it as a
- * self-match and cools the key down), so then the intent is re-priced instead.
+ * self-match and cools the key down), so then the intent is re-priced instead. `ownListed`
+ * are the odds our own open orders (and this cycle's approvals) on the other side are listed
+ * at for takers of `selection`, from our own book: the feed may not list a new order of ours
+ * yet, or not flag it ours.
  */
-export function pricePost(game: GameState | undefined, selection: Selection, odds: number, usePostArb: boolean): Pricing {
-  const offers = game?.books.get(bookKeyOf(selection))?.sides[sideIndexOf(selection)].offers;
-  if (offers === undefined) return { kind: 'as-is', orderType: 'post', odds };
+export function pricePost(game: GameState | undefined, selection: Selection, odds: number, usePostArb: boolean, ownListed: readonly number[] = []): Pricing {
+  const offers = game?.books.get(bookKeyOf(selection))?.sides[sideIndexOf(selection)].offers ?? [];
   const ours = oddsRank(odds);
-  let best: ListedOffer | undefined;
+  let best: number | undefined;
   let top = -Infinity;
   let meetsOwn = false;
-  for (const o of offers) {
-    const r = oddsRank(o.odds);
+  const see = (listed: number, mine: boolean) => {
+    const r = oddsRank(listed);
     if (r > top) {
       top = r;
-      best = o;
+      best = listed;
     }
-    if (o.mine && r >= ours) meetsOwn = true;
-  }
+    if (mine && r >= ours) meetsOwn = true;
+  };
+  for (const o of offers) see(o.odds, o.mine);
+  for (const l of ownListed) see(l, true);
   if (best === undefined || top < ours) return { kind: 'as-is', orderType: 'post', odds };
-  if (usePostArb && !meetsOwn && withinPostArbBand(odds, best.odds)) return { kind: 'post-arb', orderType: 'postArb', odds, against: best.odds };
-  return { kind: 'repriced', orderType: 'post', odds: oddsFromRank(top + 1), crossed: best.odds };
+  // Not meeting our own means the best offer is someone else's.
+  if (usePostArb && !meetsOwn && withinPostArbBand(odds, best)) return { kind: 'post-arb', orderType: 'postArb', odds, against: best };
+  return { kind: 'repriced', orderType: 'post', odds: oddsFromRank(top + 1), crossed: best };
 }

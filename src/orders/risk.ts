@@ -2,7 +2,8 @@ import type { OwnBook } from '../book/own-book.ts';
 import type { TradingMode } from '../book/types.ts';
 import { BOUND_MARGIN, worstCaseLiability, worstLoss } from '../money/liability.ts';
 import type { Position } from '../money/position.ts';
-import type { Selection } from '../markets/types.ts';
+import { bookKeyOf, sideIndexOf, type Selection } from '../markets/types.ts';
+import { invertOdds } from '../odds/american.ts';
 import { wouldMeet } from './self-match.ts';
 
 export interface RiskLimits {
@@ -117,7 +118,19 @@ export class RiskGate {
     return total;
   }
 
-  /** How much worse this cycle's approvals made the other games, exactly: Σ (after − before). */
+  /**
+   * The odds at which our own open orders, and this cycle's approvals, backing the other
+   * side of `selection`'s book are listed for takers of `selection`: what a post backing it
+   * would meet of ours. Read from our own book, as `#ownMet` is.
+   */
+  ownListedAgainst(gameID: string, selection: Selection): number[] {
+    const out: number[] = [];
+    const opposite = (s: Selection) => bookKeyOf(s) === bookKeyOf(selection) && sideIndexOf(s) !== sideIndexOf(selection);
+    for (const o of this.#own.liveOrders(gameID)) if (o.remaining > 0 && opposite(o.selection)) out.push(invertOdds(o.odds));
+    for (const p of this.#approved.get(gameID) ?? []) if (opposite(p.selection)) out.push(invertOdds(p.odds));
+    return out;
+  }
+
   /**
    * An order of ours a crossing candidate could meet, described; null if none. Read from our
    * own book (and this cycle's approvals), not the price feed, whose copy of a new order may
@@ -131,6 +144,7 @@ export class RiskGate {
     return null;
   }
 
+  /** How much worse this cycle's approvals made the other games, exactly: Σ (after − before). */
   #approvedElsewhere(gameID: string): number {
     let d = 0;
     for (const [g, after] of this.#projected) {

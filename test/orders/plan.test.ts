@@ -100,6 +100,14 @@ describe('pricePost', () => {
     // Ours out of reach: the postArb meets foreign offers only.
     expect(pricePost(gameWith([{ odds: 201 }, { odds: 150, mine: true }]), home, 200, true)).toMatchObject({ kind: 'post-arb', against: 201 });
   });
+  it('counts our own orders the feed does not list (or flag ours) yet, from the odds our book says they are listed at', () => {
+    // The feed shows only a foreign +200; our pending order is listed at +201 for these takers.
+    expect(pricePost(gameWith([{ odds: 200 }]), home, 200, true, [201])).toMatchObject({ kind: 'repriced', odds: 202, crossed: 201 });
+    // Not in the feed at all, and the only thing a post at +110 would meet.
+    expect(pricePost(gameWith([]), home, 110, true, [115])).toMatchObject({ kind: 'repriced', odds: 116 });
+    // Out of reach: no effect.
+    expect(pricePost(gameWith([{ odds: 201 }]), home, 200, true, [150])).toMatchObject({ kind: 'post-arb', against: 201 });
+  });
   it('re-prices a post that would meet only our own offer, which a plain post would be rejected for', () => {
     expect(pricePost(gameWith([{ odds: 120, mine: true }, { odds: 105 }]), home, 110, true)).toMatchObject({ kind: 'repriced', odds: 121 });
   });
