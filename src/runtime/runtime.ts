@@ -153,6 +153,7 @@ export class Runtime {
   /** `${strategyIndex}|${gameID}` pairs whose last evaluation asked for quotes. */
   readonly #quoted = new Set<string>();
   #priceEvents = 0;
+  #userFeedCursor: string | null = null;
   /** Last intents per `${strategyIndex}|${gameID}`, as JSON, when decisions are reported. */
   readonly #lastIntents = new Map<string, string>();
 
@@ -285,6 +286,7 @@ export class Runtime {
       }
       case 'user': {
         const ev = e.event;
+        if ('messageID' in ev) this.#userFeedCursor = ev.messageID;
         if (ev.type === 'gapWarning') {
           this.#halt('user feed gap: reconciling');
           return;
@@ -633,6 +635,15 @@ export class Runtime {
       commissionPaid: this.#commissionPaid,
       orders: this.orders.stats,
     };
+  }
+
+  /**
+   * The id of the last user-feed message this loop handled (null before the first): the
+   * replay cursor to persist. Not the feed client's own cursor, which also moves past
+   * messages that arrive after the runtime stopped listening.
+   */
+  get userFeedCursor(): string | null {
+    return this.#userFeedCursor;
   }
 
   /**

@@ -73,8 +73,8 @@ export async function startSession(o: SessionOptions): Promise<Session> {
     if (!venue) throw new Error(`${config.source}: a live run needs a \`venue\` section (baseUrl or urls)`);
     time = { kind: 'real', clock: systemClock, scheduler: asyncScheduler };
     // Live only: a paper run's simulator is new each time, so an earlier run's cursor means nothing to it.
-    cursorStore = venue.cursorFile ? new FileCursorStore(venue.cursorFile) : null;
-    const loaded = cursorStore ? await cursorStore.load() : null;
+    cursorStore = venue.cursorFile ? new FileCursorStore(venue.cursorFile, venue.urls.streaming) : null;
+    const loaded = cursorStore ? await cursorStore.load(systemClock.now()) : null;
     if (loaded?.kind === 'damaged') log.warn({ reason: loaded.reason }, 'user feed cursor not used: starting from the REST snapshot, nothing replayed');
     else if (loaded?.kind === 'cursor') log.info({ cursor: loaded.cursor }, 'user feed: replaying from the cursor the last run saved');
     exchange = liveExchangeClient(venue, { logger: log, sockets: socketLiveness(config.risk.staleFeedMs), userFeedCursor: loaded?.kind === 'cursor' ? loaded.cursor : null });
@@ -122,7 +122,7 @@ export async function startSession(o: SessionOptions): Promise<Session> {
     await release();
     throw err;
   }
-  const saveCursor = () => cursorStore?.save(exchange.userFeed.cursor).catch((err: unknown) => log.error({ err }, 'saving the user feed cursor failed'));
+  const saveCursor = () => cursorStore?.save(runtime.userFeedCursor).catch((err: unknown) => log.error({ err }, 'saving the user feed cursor failed'));
   // At most one write a second; a crash loses at most a second of cursor, i.e. replays a little more.
   const cursorSaves = cursorStore ? exchange.userFeed.events$.pipe(auditTime(1_000, time.scheduler)).subscribe(() => void saveCursor()) : null;
   let worst = 0;

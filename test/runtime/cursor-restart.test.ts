@@ -24,7 +24,10 @@ const until = async (what: string, ok: () => Promise<boolean> | boolean, ms = 10
   }
 };
 
-const cursorIn = async (path: string) => (await readFile(path, 'utf8').catch(() => '')).trim();
+const cursorIn = async (path: string): Promise<string> => {
+  const text = await readFile(path, 'utf8').catch(() => '');
+  return text ? (JSON.parse(text) as { cursor: string }).cursor : '';
+};
 
 describe('a live run keeps the user feed cursor across a restart', () => {
   it('saves the last message processed, and the next run replays what happened while it was down', async () => {
