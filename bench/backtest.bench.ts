@@ -1,10 +1,10 @@
 import { runJsonChild } from './child.ts';
 import { basename, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { strategies } from '../strategies/index.ts';
+import { builtInStrategyResolver } from '../strategies/index.ts';
 import { runBacktest } from '../src/backtest/run.ts';
 import { loadTape } from '../src/backtest/tape.ts';
-import { defaultStrategyResolver, loadConfig } from '../src/config/index.ts';
+import { loadConfig } from '../src/config/index.ts';
 import { silentLogger } from '../src/shared/logger.ts';
 
 /**
@@ -43,7 +43,7 @@ export async function runBacktestBench(options: { runs?: number; recording?: str
   const logger = silentLogger();
   const figures: BacktestBenchFigure[] = [];
   for (const path of options.configs ?? BACKTEST_CONFIGS) {
-    const config = await loadConfig(path, { resolveStrategy: defaultStrategyResolver(strategies) });
+    const config = await loadConfig(path, { resolveStrategy: builtInStrategyResolver() });
     let loadMs = Infinity;
     let replayMs = Infinity;
     let events = 0;

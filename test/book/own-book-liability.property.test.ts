@@ -24,7 +24,6 @@ const op = fc.oneof(
   fc.record({ kind: fc.constant('rate' as const), rate: fc.constantFrom(0, 0.01, 0.02) }),
 );
 
-/** Equal figures: the same double (a cached 0 and a computed -0 were always alike); a failure names the figure and shows both. */
 describe('OwnBook worst-case figures', () => {
   test.prop([fc.array(selectionArb, { minLength: 6, maxLength: 6 }), fc.array(op, { maxLength: 50 }), fc.array(positionArb, { maxLength: 3 }), fc.boolean()], { numRuns: 300 })(
     'equal the reference search after every change',

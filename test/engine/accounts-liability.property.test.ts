@@ -27,7 +27,6 @@ function order(seq: number, selection: InternedSelection['selection'], odds: num
   return { id: seq * 2, wagerRequestID: seq * 2 + 1, userId: 'u', gameId: 'g', line, odds, orderType: 'limit', bet: amount, filled: 0, remaining: amount, status: 'open', closeReason: null, createdAt: 0, expiresAt: null, gameStartExpiry: false, userReference: null, seq, level: null, exposure: null, slot: -1 } as unknown as OrderState;
 }
 
-/** Equal figures: the same double (the initial 0 and a computed -0 were always alike); a failure names the figure and shows both. */
 describe('GameExposure exact figures', () => {
   test.prop([fc.array(selectionArb, { minLength: 5, maxLength: 5 }), fc.array(op, { maxLength: 40 }), positionArb], { numRuns: 200 })('equal the reference search after every change', (sels, ops, extraArb) => {
     const ledger = new BetLedger(new IdTokens(new CountingIds(1, 1)));

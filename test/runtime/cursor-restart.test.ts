@@ -1,12 +1,13 @@
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { strategies } from '../../strategies/index.ts';
 import { defaultStrategyResolver, loadConfig } from '../../src/config/index.ts';
 import { parseMessageId, compareMessageIds } from '../../src/exchange/socket/message-id.ts';
 import { startSession } from '../../src/runtime/session.ts';
 import { capturedLogger } from '../exchange/support-rest.ts';
+import { until } from '../exchange/support-socket.ts';
 import { startTestSim, type TestSim } from '../support/sim.ts';
 import { ExchangeRestClient } from '../../src/exchange/rest/rest-client.ts';
 
@@ -15,14 +16,6 @@ afterEach(async () => {
   await t?.close();
   t = undefined;
 });
-
-const until = async (what: string, ok: () => Promise<boolean> | boolean, ms = 10_000) => {
-  const end = Date.now() + ms;
-  while (!(await ok())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-};
 
 const cursorIn = async (path: string): Promise<string> => {
   const text = await readFile(path, 'utf8').catch(() => '');
@@ -60,7 +53,7 @@ describe('a live run keeps the user feed cursor across a restart', () => {
     const first = capturedLogger('info');
     const s1 = await startSession({ config, mode: 'live', logger: first.logger });
     await post(-150);
-    await until('the first cursor save', async () => (await cursorIn(cursorFile)) !== '');
+    await vi.waitFor(async () => expect(await cursorIn(cursorFile)).not.toBe(''), { timeout: 10_000, interval: 25 });
     s1.stop('test');
     await s1.done;
     const saved = await cursorIn(cursorFile);
@@ -73,7 +66,7 @@ describe('a live run keeps the user feed cursor across a restart', () => {
 
     const second = capturedLogger('info');
     const s2 = await startSession({ config, mode: 'live', logger: second.logger });
-    await until('the replay', () => second.lines.some((l) => l.includes('user feed replay done')));
+    await until(() => second.lines.some((l) => l.includes('user feed replay done')), 10_000, 'the replay');
     s2.stop('test');
     await s2.done;
     await hand.close();

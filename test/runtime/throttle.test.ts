@@ -1,27 +1,23 @@
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { runBacktest } from '../../src/backtest/run.ts';
-import { loadTape, type Tape } from '../../src/backtest/tape.ts';
 import { parseConfigText } from '../../src/config/load.ts';
 import { defaultStrategyResolver } from '../../src/config/strategy-resolver.ts';
-import type { Decision } from '../../src/runtime/runtime.ts';
 import { SimulatedVenue } from '../../src/backtest/venue/simulated-venue.ts';
 import { manualTime } from '../../src/shared/time.ts';
 import { instance, testRuntime } from './support.ts';
+import type { Decision } from '../../src/runtime/runtime.ts';
 import { silentLogger } from '../../src/shared/logger.ts';
+import { firstFileTape } from '../backtest/support-replay.ts';
 import type { StrategyModule } from '../../src/strategy/types.ts';
 
 // The runtime on the backtest's virtual clock: a throttled strategy is evaluated at most once
 // per throttle per game, never loses a change made inside its throttle, and a halt pulls
 // its quotes at once, throttle or not.
 
-const FIRST_FILE = 'backtest/data/paper-seed7/feed-20260115T120000000Z-000001.jsonl.gz';
 const THROTTLE = 2_000;
-let tape: Tape;
-beforeAll(async () => {
-  tape = await loadTape([FIRST_FILE]);
-});
+const tape = firstFileTape();
 
 const config = (throttleMs: number) => `
 strategies:
@@ -50,17 +46,17 @@ function probe(seen: { at: number; gameID: string }[]): StrategyModule<Record<st
   };
 }
 
-async function run(throttleMs: number, onDecision?: (d: Decision) => void, on: Tape = tape) {
+async function run(throttleMs: number) {
   const seen: { at: number; gameID: string }[] = [];
   const cfg = await parseConfigText(config(throttleMs), join(process.cwd(), 'throttle.yaml'), { resolveStrategy: defaultStrategyResolver({ probe: probe(seen) }) });
-  await runBacktest({ config: cfg, tape: on, logger: silentLogger(), ...(onDecision ? { onDecision } : {}) });
+  await runBacktest({ config: cfg, tape: tape(), logger: silentLogger() });
   return seen;
 }
 
 /** Each game's price events (by time), from the tape. */
 function changes(): Map<string, number[]> {
   const out = new Map<string, number[]>();
-  for (const it of tape.items) {
+  for (const it of tape().items) {
     if (it.kind !== 'price' || it.event.type === 'gameUpdate') continue;
     const id = it.event.payload.gameID;
     out.set(id, [...(out.get(id) ?? []), it.t]);
@@ -74,7 +70,7 @@ describe('strategy throttle', () => {
     const byGame = new Map<string, number[]>();
     for (const s of seen) byGame.set(s.gameID, [...(byGame.get(s.gameID) ?? []), s.at]);
     const events = changes();
-    const end = tape.items.at(-1)!.t;
+    const end = tape().items.at(-1)!.t;
     expect(events.size).toBeGreaterThan(1);
     let checked = 0;
     for (const [id, times] of events) {
@@ -97,7 +93,7 @@ describe('strategy throttle', () => {
   });
 
   it('pulls every game\'s quotes the moment the strategy is halted, held by its throttle or not, and quotes again when the throttle ends', async () => {
-    const time = manualTime(tape.items[0]!.t);
+    const time = manualTime(tape().items[0]!.t);
     const venue = new SimulatedVenue({ time, fillModel: { kind: 'conservative', power: 2 }, latency: () => 10, balance: 10_000, commission: 0.01, logger: silentLogger() });
     const decisions: Decision[] = [];
     const seen: { at: number; gameID: string }[] = [];
@@ -112,15 +108,15 @@ describe('strategy throttle', () => {
       while (venue.takeSettled() > 0);
     };
     let i = 0;
-    for (; tape.items[i]!.kind !== 'price'; i++) {
-      const it = tape.items[i]!;
+    for (; tape().items[i]!.kind !== 'price'; i++) {
+      const it = tape().items[i]!;
       if (it.kind === 'snapshot') venue.snapshot(it.game, it.t);
     }
     await runtime.start();
     await settle();
     // Ten minutes of the recording: busy games get marked inside their throttle.
-    const haltAt = tape.items[i]!.t + 10 * 60_000;
-    for (let it = tape.items[i]!; it.t < haltAt; it = tape.items[++i]!) {
+    const haltAt = tape().items[i]!.t + 10 * 60_000;
+    for (let it = tape().items[i]!; it.t < haltAt; it = tape().items[++i]!) {
       await time.advanceToSettling(Math.max(it.t, time.clock.now()), settle);
       if (it.kind === 'price') venue.price(it.event, it.t);
       await settle();
