@@ -79,6 +79,11 @@ function restingOf(o: OwnOrder): number {
   return isLive(o) && o.remaining > DUST ? o.remaining : 0;
 }
 
+/** The commission rate a fill pays: takers only, and not on postArb (makers pay none). */
+function commissionOf(f: OwnFill, rate: number): number {
+  return f.origin === 'wager' && !f.isPostArb ? rate : 0;
+}
+
 function contingentOf(o: OwnOrder, amount: number): Position {
   return { selection: o.selection, amount, odds: o.odds, commissionRate: 0, contingent: true };
 }
@@ -350,8 +355,7 @@ export class OwnBook {
     const groups = g.matched;
     for (; g.matchedCount < g.fills.length; g.matchedCount++) {
       const f = g.fills[g.matchedCount]!;
-      // As #position makes it.
-      groups.addMoney(f.selection, f.amount, f.odds, f.origin === 'wager' && !f.isPostArb ? rate : 0, false);
+      groups.addMoney(f.selection, f.amount, f.odds, commissionOf(f, rate), false);
     }
     return groups;
   }
@@ -418,8 +422,7 @@ export class OwnBook {
   }
 
   #position(f: OwnFill, rate: number): Position {
-    const taker = f.origin === 'wager' && !f.isPostArb;
-    return { selection: f.selection, amount: f.amount, odds: f.odds, commissionRate: taker ? rate : 0 };
+    return { selection: f.selection, amount: f.amount, odds: f.odds, commissionRate: commissionOf(f, rate) };
   }
 
   #game(id: string): GameOwn {

@@ -1,10 +1,10 @@
 import type { OwnBook } from '../book/own-book.ts';
-import type { TradingMode } from '../book/types.ts';
+import type { OwnOrder, TradingMode } from '../book/types.ts';
 import { BOUND_MARGIN, worstCaseLiability, worstLoss } from '../money/liability.ts';
 import type { Position } from '../money/position.ts';
-import { bookKeyOf, sideIndexOf, type Selection } from '../markets/types.ts';
+import type { Selection } from '../markets/types.ts';
 import { invertOdds } from '../odds/american.ts';
-import { wouldMeet } from './self-match.ts';
+import { backsOtherSide, wouldMeet } from './self-match.ts';
 
 export interface RiskLimits {
   /** Worst-case loss allowed per game (a positive amount). */
@@ -47,6 +47,8 @@ export class RiskGate {
   readonly #approved = new Map<string, Position[]>();
   /** Each such game's projected worst case with its approvals. */
   readonly #projected = new Map<string, GameAfter>();
+  /** Our live orders per game as the cycle began: the own book does not change until the cycle's batches are sent. */
+  readonly #live = new Map<string, readonly OwnOrder[]>();
 
   constructor(own: OwnBook, limits: RiskLimits) {
     this.#own = own;
@@ -57,6 +59,7 @@ export class RiskGate {
   begin(): void {
     this.#approved.clear();
     this.#projected.clear();
+    this.#live.clear();
   }
 
   /**
@@ -125,10 +128,15 @@ export class RiskGate {
    */
   ownListedAgainst(gameID: string, selection: Selection): number[] {
     const out: number[] = [];
-    const opposite = (s: Selection) => bookKeyOf(s) === bookKeyOf(selection) && sideIndexOf(s) !== sideIndexOf(selection);
-    for (const o of this.#own.liveOrders(gameID)) if (o.remaining > 0 && opposite(o.selection)) out.push(invertOdds(o.odds));
-    for (const p of this.#approved.get(gameID) ?? []) if (opposite(p.selection)) out.push(invertOdds(p.odds));
+    for (const o of this.#liveOn(gameID)) if (o.remaining > 0 && backsOtherSide(o.selection, selection)) out.push(invertOdds(o.odds));
+    for (const p of this.#approved.get(gameID) ?? []) if (backsOtherSide(p.selection, selection)) out.push(invertOdds(p.odds));
     return out;
+  }
+
+  #liveOn(gameID: string): readonly OwnOrder[] {
+    let live = this.#live.get(gameID);
+    if (live === undefined) this.#live.set(gameID, (live = this.#own.liveOrders(gameID)));
+    return live;
   }
 
   /**
@@ -137,7 +145,7 @@ export class RiskGate {
    * not be flagged ours yet. Orders about to be cancelled count: the cancel may lose the race.
    */
   #ownMet(c: Candidate): string | null {
-    for (const o of this.#own.liveOrders(c.gameID)) {
+    for (const o of this.#liveOn(c.gameID)) {
       if (o.remaining > 0 && wouldMeet(o, c.selection, c.odds)) return `our own order ${o.orderID ?? o.clientId} (${o.odds})`;
     }
     for (const p of this.#approved.get(c.gameID) ?? []) if (wouldMeet(p, c.selection, c.odds)) return `our own order at ${p.odds} sent this cycle`;

@@ -8,5 +8,10 @@ import { invertOdds, oddsRank } from '../odds/american.ts';
  * txID, both sides ours): commission for nothing, and a position that cancels itself out.
  */
 export function wouldMeet(own: { readonly selection: Selection; readonly odds: number }, selection: Selection, odds: number): boolean {
-  return bookKeyOf(own.selection) === bookKeyOf(selection) && sideIndexOf(own.selection) !== sideIndexOf(selection) && oddsRank(invertOdds(own.odds)) >= oddsRank(odds);
+  return backsOtherSide(own.selection, selection) && oddsRank(invertOdds(own.odds)) >= oddsRank(odds);
+}
+
+/** Whether an order backing `own` is listed for takers of `selection`: same book, the other side. */
+export function backsOtherSide(own: Selection, selection: Selection): boolean {
+  return bookKeyOf(own) === bookKeyOf(selection) && sideIndexOf(own) !== sideIndexOf(selection);
 }
