@@ -107,18 +107,38 @@ async function checkStrategies(src: YamlSource, baseDir: string, resolveStrategy
     const object = module.params instanceof z.ZodObject ? module.params : null;
     const result = (object?.strict() ?? module.params).safeParse(rawParams);
     if (!result.success) {
-      const known = object ? Object.keys(object.shape) : [];
-      issues.push(
-        ...issuesFromZod(src, result.error.issues, { prefix: ['strategies', i, 'params'], skipKey: isSecretKey }).map((x) => ({
-          ...x,
-          message: x.message === 'unknown key' && known.length > 0 ? `unknown key (${module.name} params are ${known.join(', ')})` : `${x.message} (${module.name} params)`,
-        })),
-      );
+      const prefix = ['strategies', i, 'params'];
+      for (const issue of result.error.issues) {
+        // An unknown key is told the keys of the mapping it sits in: the params, or a nested one.
+        const known = issue.code === 'unrecognized_keys' ? keysAt(object, issue.path) : [];
+        const hint = known.length > 0 ? `${issue.path.length === 0 ? 'params' : `${issue.path.join('.')} keys`} are ${known.join(', ')}` : 'params';
+        for (const x of issuesFromZod(src, [issue], { prefix, skipKey: isSecretKey })) issues.push({ ...x, message: `${x.message} (${module.name} ${hint})` });
+      }
       continue;
     }
     out[i] = { module, params: result.data };
   }
   return out;
+}
+
+/** The keys of the object schema at `path` inside `schema` (through defaults and optionals), or none. */
+function keysAt(schema: z.ZodObject | null, path: readonly PropertyKey[]): string[] {
+  let s: z.ZodType | null = schema;
+  for (const key of path) {
+    const obj = unwrapObject(s);
+    s = obj && typeof key === 'string' ? ((obj.shape as Record<string, z.ZodType>)[key] ?? null) : null;
+  }
+  const obj = unwrapObject(s);
+  return obj ? Object.keys(obj.shape) : [];
+}
+
+function unwrapObject(s: z.ZodType | null): z.ZodObject | null {
+  for (let depth = 0; s && depth < 8; depth++) {
+    if (s instanceof z.ZodObject) return s;
+    const inner = (s as { unwrap?: () => z.ZodType }).unwrap;
+    s = typeof inner === 'function' ? inner.call(s) : null;
+  }
+  return null;
 }
 
 function at(src: YamlSource, path: (string | number)[], message: string): ConfigIssue {

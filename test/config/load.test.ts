@@ -315,6 +315,13 @@ describe('loadConfig: errors name file, line, column and field', () => {
     expect(e.issues.map((i) => [i.line, i.path, i.message])).toEqual([[5, 'strategies.0.params.halfSprad', 'unknown key (fixed-spread params are halfSpread)']]);
   });
 
+  // Found in review: the hint listed the top-level params for an unknown key inside a nested mapping.
+  it('an unknown key inside a nested params mapping is told that mapping’s keys', async () => {
+    const file = await write(['strategies:', '  - id: s', '    module: fixed-spread', '    params:', '      quote:', '        tolerance: 1', ...RISK]);
+    const e = await failure(file);
+    expect(e.issues.map((i) => [i.line, i.path, i.message])).toEqual([[6, 'strategies.0.params.quote.tolerance', 'unknown key (fixed-spread quote keys are toleranceCents)']]);
+  });
+
   it('params that are not a mapping are one issue, not one per schema', async () => {
     const file = await write([...STRATEGY, '    params: [1, 2]', ...RISK]);
     expect((await failure(file)).issues).toMatchObject([{ line: 4, path: 'strategies.0.params', message: 'expected a mapping of parameters' }]);
