@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { interval, type SchedulerLike, type Subscription } from 'rxjs';
+import { filter, firstValueFrom, interval, tap, throwError, timeout, type SchedulerLike, type Subscription } from 'rxjs';
 import { MarketModel, type GameIdentity } from '../book/market-model.ts';
 import { OwnBook } from '../book/own-book.ts';
 import type { GameState, OwnOrder, Refusal, TradingMode } from '../book/types.ts';
@@ -15,6 +15,7 @@ import type { RiskLimits } from '../orders/risk.ts';
 import { decodeReference } from '../orders/user-reference.ts';
 import type { QuoteIntent } from '../strategy/types.ts';
 import { ENDED_GAME_SWEEP_MS, forgettableGames } from './ended-games.ts';
+import { FeedsNotOpenError } from './errors.ts';
 import { applyLivePolicy } from './live-policy.ts';
 import { LazyStrategyView } from './strategy-view.ts';
 import { wantsGame, wantsMarket, type StrategyInstance } from './strategy-instance.ts';
@@ -22,6 +23,9 @@ import type { Venue } from './venue.ts';
 
 /** How long a strategy's view keeps a refusal. */
 const REFUSAL_MEMORY_MS = 60_000;
+
+/** How long start-up waits for the feeds' first connections, runtime-clock ms. */
+const FEEDS_OPEN_TIMEOUT_MS = 30_000;
 
 /** How often unknown order outcomes are looked up over REST. */
 const UNKNOWN_RECONCILE_MS = 3_000;
@@ -43,6 +47,8 @@ export interface RuntimeOptions {
   readonly killSwitch?: () => string | null;
   /** How often the runtime ticks (heartbeat, kill switch, throttled evaluations). */
   readonly tickMs?: number;
+  /** How long start() waits for the price and user feeds to open before it fails (FeedsNotOpenError). Default 30 000. */
+  readonly feedsOpenTimeoutMs?: number;
   /** Fair probabilities by game and book key, from a configured feed. */
   readonly fair?: (gameID: string) => ReadonlyMap<string, number> | null;
   /** Every change of a strategy's intents on a game: what a recording keeps to compare runs by. */
@@ -154,6 +160,8 @@ export class Runtime {
   readonly #quoted = new Set<string>();
   #priceEvents = 0;
   #userFeedCursor: string | null = null;
+  /** Feed events that arrived while start-up read the account over REST (null once it has). */
+  #startupHeld: RuntimeEvent[] | null = null;
   /** Last intents per `${strategyIndex}|${gameID}`, as JSON, when decisions are reported. */
   readonly #lastIntents = new Map<string, string>();
 
@@ -212,25 +220,41 @@ export class Runtime {
     return m;
   }
 
-  /** Log in, load the games the strategies want, reconcile with the account, open the feeds, start quoting. */
+  /**
+   * Log in, open the feeds, load the games the strategies want and reconcile with the
+   * account, then apply what the feeds said meanwhile, and start quoting.
+   *
+   * The feeds open before the REST reads, and their events wait until those are in: a fill
+   * between the account's REST read and the user feed's first message would otherwise never
+   * reach the own book (an order the exchange filled would stay resting here, its position
+   * unknown), and a side updated between the orderbook read and the price feed's first
+   * message would stay stale until its next update. What arrived meanwhile is applied on
+   * top of the REST state, as a cursor replay is: fills are booked once (txID), an order's
+   * messages come in order and its last one stands, and a side's last update replaces it.
+   */
   async start(): Promise<void> {
     const { exchange } = this.#o;
     const now = () => this.#o.clock.now();
-    this.#subs.push(exchange.priceFeed.events$.subscribe((event) => this.dispatch({ kind: 'price', event })));
-    this.#subs.push(exchange.userFeed.events$.subscribe((event) => this.dispatch({ kind: 'user', event })));
+    const held: RuntimeEvent[] = [];
+    this.#startupHeld = held;
+    this.#subs.push(exchange.priceFeed.events$.subscribe((event) => this.#feedEvent({ kind: 'price', event })));
+    this.#subs.push(exchange.userFeed.events$.subscribe((event) => this.#feedEvent({ kind: 'user', event })));
     this.#subs.push(exchange.states$.subscribe((states) => this.dispatch({ kind: 'connections', states })));
     await exchange.rest.login();
     const me = await exchange.rest.getMe();
     this.#commission = me.commissionCharged ?? this.#commission;
     const leagues = this.#leagues();
+    if (leagues !== null) exchange.priceFeed.subscribe({ leagueIDs: leagues }, { replace: true });
+    exchange.priceFeed.start();
+    exchange.userFeed.start();
+    await this.#feedsOpen();
     const games = leagues === null ? await exchange.rest.getOrderbook({ league: 'all' }) : (await Promise.all(leagues.map((l) => exchange.rest.getOrderbook({ league: l })))).flat();
     for (const g of games) this.market.applySnapshot(g, now());
     const [unmatched, bets] = await Promise.all([exchange.rest.getUnmatched(), exchange.rest.getMatchedBets()]);
     const r = this.orders.reconcile(unmatched, bets, { cancelForeign: this.#o.cancelUnknownOrdersAtStart, gameLookup: (id) => this.market.has(id) });
-    this.#log.info({ games: games.length, adopted: r.adopted, foreignOpenOrders: r.foreign, openBets: bets.length, commission: this.#commission }, 'model loaded');
-    if (leagues !== null) exchange.priceFeed.subscribe({ leagueIDs: leagues }, { replace: true });
-    exchange.priceFeed.start();
-    exchange.userFeed.start();
+    this.#log.info({ games: games.length, adopted: r.adopted, foreignOpenOrders: r.foreign, openBets: bets.length, commission: this.#commission, heldFeedEvents: held.length }, 'model loaded');
+    this.#startupHeld = null;
+    this.#queue.push(...held);
     if (this.#o.gateway === 'socket') exchange.orders.start();
     this.#subs.push(interval(this.#o.tickMs ?? 1_000, this.#o.scheduler).subscribe(() => this.dispatch({ kind: 'tick' })));
     const walker = exchange.rest.gradedWalker({ since: new Date(now()).toISOString() });
@@ -243,6 +267,25 @@ export class Runtime {
     this.#resume('starting');
     this.#markAllDirty();
     this.dispatch({ kind: 'tick' });
+  }
+
+  /** A feed's event: into the loop, or held while start-up reads the account over REST. */
+  #feedEvent(e: RuntimeEvent): void {
+    if (this.#startupHeld) this.#startupHeld.push(e);
+    else this.dispatch(e);
+  }
+
+  /** Both feeds open (their first connection made), or FeedsNotOpenError after `feedsOpenTimeoutMs`. */
+  async #feedsOpen(): Promise<void> {
+    const ms = this.#o.feedsOpenTimeoutMs ?? FEEDS_OPEN_TIMEOUT_MS;
+    let last: ConnectionStates | null = null;
+    await firstValueFrom(
+      this.#o.exchange.states$.pipe(
+        tap((s) => (last = s)),
+        filter((s) => s.price.status === 'open' && s.user.status === 'open'),
+        timeout({ first: ms, scheduler: this.#o.scheduler, with: () => throwError(() => new FeedsNotOpenError(ms, last)) }),
+      ),
+    );
   }
 
   /** Feed one event into the loop; events arriving while one is processed wait their turn. */

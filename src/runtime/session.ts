@@ -92,6 +92,8 @@ export async function startSession(o: SessionOptions): Promise<Session> {
     cancelUnknownOrdersAtStart: config.risk.cancelUnknownOrdersAtStart,
     clock: time.clock,
     scheduler: time.scheduler,
+    // Thirty wall seconds for the feeds' first connections, on the runtime's clock.
+    feedsOpenTimeoutMs: 30_000 * speed,
     logger: componentLogger(log, 'runtime'),
     runId: randomRunId(Math.random),
     ...(killFile ? { killSwitch: () => (existsSync(killFile) ? `kill switch file ${killFile} exists` : null) } : {}),
