@@ -1,10 +1,10 @@
 import { describe, expect } from 'vitest';
 import { fc, test } from '@fast-check/vitest';
 import { OwnBook, isLive } from '../../src/book/own-book.ts';
-import type { OwnOrder, OwnOrderStatus } from '../../src/book/types.ts';
 import type { Position } from '../../src/money/position.ts';
 import { positionArb, selectionArb } from '../support/money-arbitraries.ts';
 import { expectSame, referenceWorstCaseScore } from '../money/liability-reference.ts';
+import { STATUSES, applier } from './support.ts';
 
 /**
  * The own book keeps each game's fills merged, and its fills plus live orders merged, for
@@ -13,7 +13,6 @@ import { expectSame, referenceWorstCaseScore } from '../money/liability-referenc
  * last call: orders, fills, settlement, the commission rate, extras and exclusions.
  */
 
-const STATUSES: OwnOrderStatus[] = ['resting', 'partly-filled', 'pending-cancel', 'cancelled', 'filled', 'unknown'];
 const GAMES = ['g0', 'g1'];
 
 const op = fc.oneof(
@@ -30,24 +29,11 @@ describe('OwnBook worst-case figures', () => {
     (sels, ops, extraArbs, rateChanges) => {
       let rate = 0.01;
       const book = new OwnBook({ commissionRate: () => rate });
-      const ids: string[] = [];
-      let n = 0;
+      // Games g0 and g1 (GAMES), as the applier names them.
+      const apply = applier(book, sels);
       for (const o of ops) {
-        if (o.kind === 'add') {
-          const order: OwnOrder = { clientId: `c${n}`, userReference: `r${n}`, orderID: `o${n}`, strategyId: 's', intentKey: null, gameID: GAMES[o.game]!, selection: sels[o.sel]!, odds: o.odds, bet: o.bet, filled: 0, remaining: o.bet, status: 'resting', isPostArb: false, createdAt: 0, updatedAt: 0 };
-          n++;
-          book.add(order, 'test');
-          ids.push(order.clientId);
-        } else if (o.kind === 'update' && ids.length > 0) {
-          const id = ids[o.pick % ids.length]!;
-          book.update(id, { status: STATUSES[o.status]!, remaining: book.order(id)!.bet * o.frac }, 1, 'test');
-        } else if (o.kind === 'fill') {
-          book.addFill({ txID: `t${n++}`, orderID: 'x', gameID: GAMES[o.game]!, selection: sels[o.sel]!, odds: o.odds, amount: o.amount, risk: o.amount, win: o.amount, origin: o.taker ? 'wager' : 'offer', isPostArb: o.postArb, strategyId: null, at: 0 });
-        } else if (o.kind === 'settle') {
-          book.settle(GAMES[o.game]!);
-        } else if (o.kind === 'rate' && rateChanges) {
-          rate = o.rate;
-        }
+        if (o.kind !== 'rate') apply(o);
+        else if (rateChanges) rate = o.rate;
         // The live orders the figures start from are the current records, and all of them.
         const live = new Set(book.liveOrders());
         for (const o of book.allOrders()) expect(live.has(o)).toBe(isLive(o));

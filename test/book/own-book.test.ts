@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { fc, test } from '@fast-check/vitest';
 import { MAX_TERMINAL_KEPT, OwnBook, TERMINAL_RETENTION_MS } from '../../src/book/own-book.ts';
-import type { OwnOrder, OwnOrderStatus } from '../../src/book/types.ts';
 import type { Selection } from '../../src/markets/types.ts';
 import { worstCaseLiability } from '../../src/money/liability.ts';
 import type { Position } from '../../src/money/position.ts';
+import { STATUSES, applier, orderFill, ownFill, restingOrder } from './support.ts';
 
 const SELECTIONS: Selection[] = [
   { type: 'moneyline', team: 'home' },
@@ -12,7 +12,6 @@ const SELECTIONS: Selection[] = [
   { type: 'spread', team: 'home', line: -3.5 },
   { type: 'total', ou: 'over', line: 210.5 },
 ];
-const STATUSES: OwnOrderStatus[] = ['resting', 'partly-filled', 'pending-cancel', 'cancelled', 'filled', 'unknown'];
 
 const op = fc.oneof(
   fc.record({ kind: fc.constant('add' as const), game: fc.integer({ min: 0, max: 2 }), sel: fc.integer({ min: 0, max: 3 }), odds: fc.integer({ min: 100, max: 300 }), bet: fc.integer({ min: 1, max: 500 }) }),
@@ -30,33 +29,10 @@ function freshProjected(book: OwnBook, gameID: string): number {
   return worstCaseLiability(positions);
 }
 
-/** Applies generated operations to `book` in turn. */
-function applier(book: OwnBook): (o: typeof op extends fc.Arbitrary<infer T> ? T : never) => void {
-  const ids: string[] = [];
-  let n = 0;
-  return (o) => {
-    const gameID = `g${'game' in o ? o.game : 0}`;
-    if (o.kind === 'add') {
-      const order: OwnOrder = { clientId: `c${n}`, userReference: `r${n}`, orderID: `o${n}`, strategyId: 's', intentKey: null, gameID, selection: SELECTIONS[o.sel]!, odds: o.odds, bet: o.bet, filled: 0, remaining: o.bet, status: 'resting', isPostArb: false, createdAt: 0, updatedAt: 0 };
-      n++;
-      book.add(order, 'test');
-      ids.push(order.clientId);
-    } else if (o.kind === 'update' && ids.length > 0) {
-      const id = ids[o.pick % ids.length]!;
-      const cur = book.order(id)!;
-      book.update(id, { status: STATUSES[o.status]!, remaining: cur.bet * o.frac }, 1, 'test');
-    } else if (o.kind === 'fill') {
-      book.addFill({ txID: `t${n++}`, orderID: 'x', gameID, selection: SELECTIONS[o.sel]!, odds: o.odds, amount: o.amount, risk: o.amount, win: o.amount, origin: o.taker ? 'wager' : 'offer', isPostArb: false, strategyId: null, at: 0 });
-    } else if (o.kind === 'settle') {
-      book.settle(gameID);
-    }
-  };
-}
-
 describe('OwnBook', () => {
   test.prop([fc.array(op, { maxLength: 60 })], { numRuns: 200 })('keeps projected liability equal to a fresh computation, per game and in total (property)', (ops) => {
     const book = new OwnBook({ commissionRate: () => 0.01 });
-    const apply = applier(book);
+    const apply = applier(book, SELECTIONS);
     for (const o of ops) {
       apply(o);
       // Read through the cache after every step, so stale values would be caught.
@@ -74,7 +50,7 @@ describe('OwnBook', () => {
   // The risk gate approves on this bound without the exact figure: it must never be above it.
   test.prop([fc.array(op, { maxLength: 60 }), fc.array(fc.boolean(), { maxLength: 60 })], { numRuns: 200 })('never bounds the projected liability from above, however stale its cache (property)', (ops, reads) => {
     const book = new OwnBook({ commissionRate: () => 0.01 });
-    const apply = applier(book);
+    const apply = applier(book, SELECTIONS);
     ops.forEach((o, i) => {
       apply(o);
       // Sometimes the exact figure is read (and cached), mostly the bound runs on alone.
@@ -86,25 +62,24 @@ describe('OwnBook', () => {
   test.prop([fc.array(fc.integer({ min: 0, max: 5 }), { minLength: 1, maxLength: 40 })])('books a fill once per txID', (txs) => {
     const book = new OwnBook({ commissionRate: () => 0 });
     let added = 0;
-    for (const t of txs) if (book.addFill({ txID: `t${t}`, orderID: 'x', gameID: 'g', selection: SELECTIONS[0]!, odds: 110, amount: 10, risk: 10, win: 11, origin: 'offer', isPostArb: false, strategyId: null, at: 0 })) added++;
+    for (const t of txs) if (book.addFill(ownFill({ txID: `t${t}` }))) added++;
     expect(added).toBe(new Set(txs).size);
     expect(book.fills('g')).toHaveLength(added);
   });
 
   it('keeps an ended order for late messages, then forgets it once its retention is over; its fills stay', () => {
     const book = new OwnBook({ commissionRate: () => 0.01 });
-    const order = (n: number, at: number): OwnOrder => ({ clientId: `c${n}`, userReference: `r${n}`, orderID: `o${n}`, strategyId: 's', intentKey: null, gameID: 'g', selection: SELECTIONS[0]!, odds: 110, bet: 10, filled: 0, remaining: 10, status: 'resting', isPostArb: false, createdAt: at, updatedAt: at });
-    book.add(order(1, 0), 'test');
+    book.add(restingOrder(1, 0), 'test');
     book.update('c1', { status: 'filled', filled: 10, remaining: 0 }, 1_000, 'test');
-    book.addFill({ txID: 't1', orderID: 'o1', gameID: 'g', selection: SELECTIONS[0]!, odds: 110, amount: 10, risk: 10, win: 11, origin: 'offer', isPostArb: false, strategyId: 's', at: 1_000 });
+    book.addFill(orderFill(1, 1_000));
     // Another order ending just inside the retention leaves the first one known.
-    book.add(order(2, 1_000), 'test');
+    book.add(restingOrder(2, 1_000), 'test');
     book.update('c2', { status: 'cancelled', remaining: 0 }, 1_000 + TERMINAL_RETENTION_MS, 'test');
     expect(book.byOrderId('o1')?.status).toBe('filled');
     expect(book.byReference('r1')?.clientId).toBe('c1');
     expect(book.isOurOrderId('o1')).toBe(true);
     // One ending after it: the first is forgotten everywhere, the second (younger) kept.
-    book.add(order(3, 2_000), 'test');
+    book.add(restingOrder(3, 2_000), 'test');
     book.update('c3', { status: 'cancelled', remaining: 0 }, 1_001 + TERMINAL_RETENTION_MS, 'test');
     expect(book.order('c1')).toBeUndefined();
     expect(book.byOrderId('o1')).toBeUndefined();
@@ -119,7 +94,7 @@ describe('OwnBook', () => {
   it('keeps 5,000 orders ended within a minute: their age decides, not their number', () => {
     const book = new OwnBook({ commissionRate: () => 0.01 });
     for (let n = 0; n < 5_000; n++) {
-      book.add({ clientId: `c${n}`, userReference: `r${n}`, orderID: `o${n}`, strategyId: 's', intentKey: null, gameID: 'g', selection: SELECTIONS[0]!, odds: 110, bet: 10, filled: 0, remaining: 10, status: 'resting', isPostArb: false, createdAt: n, updatedAt: n }, 'test');
+      book.add(restingOrder(n, n), 'test');
       book.update(`c${n}`, { status: 'cancelled', remaining: 0 }, n * 10, 'test');
     }
     expect([...book.allOrders()]).toHaveLength(5_000);
@@ -128,19 +103,17 @@ describe('OwnBook', () => {
 
   it('keeps no more than MAX_TERMINAL_KEPT ended orders, however young: the oldest ended are forgotten, their fills stay', () => {
     const book = new OwnBook({ commissionRate: () => 0.01 });
-    const order = (n: number): OwnOrder => ({ clientId: `c${n}`, userReference: `r${n}`, orderID: `o${n}`, strategyId: 's', intentKey: null, gameID: 'g', selection: SELECTIONS[0]!, odds: 110, bet: 10, filled: 0, remaining: 10, status: 'resting', isPostArb: false, createdAt: n, updatedAt: n });
-    const fill = (n: number) => book.addFill({ txID: `t${n}`, orderID: `o${n}`, gameID: 'g', selection: SELECTIONS[0]!, odds: 110, amount: 10, risk: 10, win: 11, origin: 'offer', isPostArb: false, strategyId: 's', at: n });
     // A live order from before them all: only ended orders count towards the cap.
-    book.add({ ...order(-1), clientId: 'live', userReference: 'r-live', orderID: 'o-live' }, 'test');
+    book.add({ ...restingOrder(-1, -1), clientId: 'live', userReference: 'r-live', orderID: 'o-live' }, 'test');
     const over = 25;
     const ended = MAX_TERMINAL_KEPT + over;
     // Order n ends at n ms: the last ends well within the first's retention, so age forgets none.
     expect(ended).toBeLessThan(TERMINAL_RETENTION_MS);
     for (let n = 0; n < ended; n++) {
-      book.add(order(n), 'test');
+      book.add(restingOrder(n, n), 'test');
       if (n < over + 1 || n === ended - 1) {
         book.update(`c${n}`, { status: 'filled', filled: 10, remaining: 0 }, n, 'test');
-        fill(n);
+        book.addFill(orderFill(n, n));
       } else {
         book.update(`c${n}`, { status: 'cancelled', remaining: 0 }, n, 'test');
       }

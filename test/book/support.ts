@@ -1,0 +1,59 @@
+import type { OwnBook } from '../../src/book/own-book.ts';
+import type { OwnFill, OwnOrder, OwnOrderStatus } from '../../src/book/types.ts';
+import type { Selection } from '../../src/markets/types.ts';
+
+/** Own-book fixtures: orders and fills of ours, and generated operations applied to a book. */
+
+/** The statuses a generated update moves an order to, picked by index. */
+export const STATUSES: OwnOrderStatus[] = ['resting', 'partly-filled', 'pending-cancel', 'cancelled', 'filled', 'unknown'];
+
+const HOME: Selection = { type: 'moneyline', team: 'home' };
+
+/**
+ * Our order `n` (client id c<n>, reference r<n>, exchange id o<n>) of strategy 's', resting
+ * and unfilled since `at`: by default 10 at 110 on the home moneyline of game 'g'.
+ */
+export function restingOrder(n: number, at = 0, o: { gameID?: string; selection?: Selection; odds?: number; bet?: number } = {}): OwnOrder {
+  const { gameID = 'g', selection = HOME, odds = 110, bet = 10 } = o;
+  return { clientId: `c${n}`, userReference: `r${n}`, orderID: `o${n}`, strategyId: 's', intentKey: null, gameID, selection, odds, bet, filled: 0, remaining: bet, status: 'resting', isPostArb: false, createdAt: at, updatedAt: at };
+}
+
+/** A maker fill of 10 at 110 (risk 10, win 11) on the home moneyline of game 'g', of order 'x' and no strategy; `over` sets what a test varies. */
+export function ownFill(over: Partial<OwnFill> & Pick<OwnFill, 'txID'>): OwnFill {
+  return { orderID: 'x', gameID: 'g', selection: HOME, odds: 110, amount: 10, risk: 10, win: 11, origin: 'offer', isPostArb: false, strategyId: null, at: 0, ...over };
+}
+
+/** The default fill (ownFill) of restingOrder(n), booked at `at`: txID t<n>. */
+export const orderFill = (n: number, at: number): OwnFill => ownFill({ txID: `t${n}`, orderID: `o${n}`, strategyId: 's', at });
+
+/** One generated operation on the book: games are g<game>, selections picked by index, statuses from STATUSES. */
+export type BookOp =
+  | { kind: 'add'; game: number; sel: number; odds: number; bet: number }
+  | { kind: 'update'; pick: number; status: number; frac: number }
+  | { kind: 'fill'; game: number; sel: number; odds: number; amount: number; taker: boolean; postArb?: boolean }
+  | { kind: 'settle'; game: number };
+
+/**
+ * Applies generated operations to `book` in turn: an add places restingOrder(n) (n counting
+ * adds and fills), an update moves one of the added orders, picked by `pick`, to a status with
+ * `frac` of its bet remaining, a fill books one (taker or maker) of order 'x', a settle settles.
+ */
+export function applier(book: OwnBook, selections: readonly Selection[]): (o: BookOp) => void {
+  const ids: string[] = [];
+  let n = 0;
+  return (o) => {
+    if (o.kind === 'add') {
+      const order = restingOrder(n, 0, { gameID: `g${o.game}`, selection: selections[o.sel]!, odds: o.odds, bet: o.bet });
+      n++;
+      book.add(order, 'test');
+      ids.push(order.clientId);
+    } else if (o.kind === 'update' && ids.length > 0) {
+      const id = ids[o.pick % ids.length]!;
+      book.update(id, { status: STATUSES[o.status]!, remaining: book.order(id)!.bet * o.frac }, 1, 'test');
+    } else if (o.kind === 'fill') {
+      book.addFill(ownFill({ txID: `t${n++}`, gameID: `g${o.game}`, selection: selections[o.sel]!, odds: o.odds, amount: o.amount, risk: o.amount, win: o.amount, origin: o.taker ? 'wager' : 'offer', isPostArb: o.postArb ?? false }));
+    } else if (o.kind === 'settle') {
+      book.settle(`g${o.game}`);
+    }
+  };
+}
