@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { SimulatedVenue } from '../../src/backtest/venue/simulated-venue.ts';
+import type { SimulatedVenue } from '../../src/backtest/venue/simulated-venue.ts';
 import type { PlaceOrderInput } from '../../src/exchange/orders/types.ts';
-import type { OrderUpdate, PriceFeedEvent } from '../../src/exchange/schemas/price-feed.ts';
+import type { PriceFeedEvent } from '../../src/exchange/schemas/price-feed.ts';
 import { oppositeSelection } from '../../src/markets/types.ts';
 import { takerSelectionOfLabel, wireFromSelection } from '../../src/markets/wire-selection.ts';
 import { invertOdds, oddsFromRank, oddsRank } from '../../src/odds/american.ts';
 import type { PriceSelection } from '../../src/exchange/socket/price-subscriptions.ts';
-import { silentLogger } from '../../src/shared/logger.ts';
 import { manualTime } from '../../src/shared/time.ts';
-import { firstFileTape } from './support-replay.ts';
+import { firstFileTape, preGameSideUpdate, replayIntoVenue, simulatedVenue } from './support-replay.ts';
 
 const firstFile = firstFileTape();
 
@@ -17,20 +16,13 @@ const gameOf = (e: PriceFeedEvent) => (e.type === 'gameUpdate' ? e.payload.id : 
 /** Replay the first file through a venue subscribed as given; what the runtime's price feed received. */
 function replayed(subscribe?: (feed: SimulatedVenue['priceFeed']) => void) {
   const time = manualTime(firstFile().items[0]!.t);
-  const venue = new SimulatedVenue({ time, fillModel: { kind: 'conservative', power: 2 }, latency: () => 0, balance: 1_000, commission: 0.01, logger: silentLogger() });
+  const venue = simulatedVenue(time, { latencyMs: 0, balance: 1_000 });
   const got: PriceFeedEvent[] = [];
   venue.priceFeed.events$.subscribe((e) => got.push(e));
   subscribe?.(venue.priceFeed);
+  replayIntoVenue(firstFile(), time, venue);
   const leagueOf = new Map<string, string>();
-  for (const it of firstFile().items) {
-    if (it.kind === 'snapshot') {
-      leagueOf.set(it.game.id, it.game.league);
-      venue.snapshot(it.game, it.t);
-    } else if (it.kind === 'price') {
-      time.advanceTo(Math.max(it.t, time.clock.now()));
-      venue.price(it.event, it.t);
-    }
-  }
+  for (const it of firstFile().items) if (it.kind === 'snapshot') leagueOf.set(it.game.id, it.game.league);
   const sent = firstFile().items.flatMap((it) => (it.kind === 'price' ? [it.event] : []));
   return { got, sent, leagueOf };
 }
@@ -65,21 +57,10 @@ describe('the simulated venue’s price feed', () => {
 
   it('sends the side again one latency leg after an order of ours rests on it, with ours listed and flagged nowhere else', async () => {
     const time = manualTime(firstFile().items[0]!.t);
-    const venue = new SimulatedVenue({ time, fillModel: { kind: 'conservative', power: 2 }, latency: () => 10, balance: 10_000, commission: 0.01, logger: silentLogger() });
+    const venue = simulatedVenue(time, { latencyMs: 10, balance: 10_000 });
     const got: { at: number; e: PriceFeedEvent }[] = [];
     venue.priceFeed.events$.subscribe((e) => got.push({ at: time.clock.now(), e }));
-    let u: OrderUpdate | undefined;
-    for (const it of firstFile().items) {
-      if (it.kind === 'snapshot') venue.snapshot(it.game, it.t);
-      else if (it.kind === 'price') {
-        time.advanceTo(Math.max(it.t, time.clock.now()));
-        venue.price(it.event, it.t);
-        if (it.event.type === 'orderUpdate' && !it.event.payload.live && it.event.payload.sideOrders.length >= 2) {
-          u = it.event.payload;
-          break;
-        }
-      }
-    }
+    const u = replayIntoVenue(firstFile(), time, venue, preGameSideUpdate);
     if (!u) throw new Error('no pre-game side update in the sample');
     const game = venue.execution.game(u.gameID)!;
     const taker = takerSelectionOfLabel(game.participants, u.type, u)!;

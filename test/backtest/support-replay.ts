@@ -2,10 +2,12 @@ import { beforeAll } from 'vitest';
 import type { BookSide, GameState } from '../../src/book/types.ts';
 import { loadTape, type Tape } from '../../src/backtest/tape.ts';
 import type { BacktestExecution } from '../../src/backtest/venue/execution.ts';
+import { SimulatedVenue } from '../../src/backtest/venue/simulated-venue.ts';
 import type { PlaceOutcome } from '../../src/engine/types.ts';
-import type { OrderUpdate } from '../../src/exchange/schemas/price-feed.ts';
+import type { OrderUpdate, PriceFeedEvent } from '../../src/exchange/schemas/price-feed.ts';
 import { bookKeyOf, oppositeSelection, sideIndexOf, type Selection } from '../../src/markets/types.ts';
 import { takerSelectionOfLabel, wireFromSelection } from '../../src/markets/wire-selection.ts';
+import { silentLogger } from '../../src/shared/logger.ts';
 import type { ManualTimeSource } from '../../src/shared/time.ts';
 
 /** The first file of the paper-seed7 recording: opening snapshots, then the price feed. */
@@ -59,7 +61,8 @@ export function replayToSideUpdate(tape: Tape, time: ManualTimeSource, x: Backte
     if (it.kind !== 'price') continue;
     time.advanceTo(it.t);
     x.applyPrice(it.event, it.t);
-    if (it.event.type === 'orderUpdate' && !it.event.payload.live && it.event.payload.sideOrders.length >= 2 && x.game(it.event.payload.gameID)) found = it.event.payload;
+    const u = preGameSideUpdate(it.event);
+    if (u && x.game(u.gameID)) found = u;
   }
   if (!found) throw new Error('no pre-game side update in the sample');
   const u = found;
@@ -86,4 +89,32 @@ export function replayToSideUpdate(tape: Tape, time: ManualTimeSource, x: Backte
       x.applyPrice({ type: 'orderUpdate', payload: { ...u, epoch: u.epoch + time.clock.now(), sideOrders } }, time.clock.now());
     },
   };
+}
+
+/** The update `e` is if it is a side update of a game not yet live with at least two orders on it. */
+export function preGameSideUpdate(e: PriceFeedEvent): OrderUpdate | undefined {
+  return e.type === 'orderUpdate' && !e.payload.live && e.payload.sideOrders.length >= 2 ? e.payload : undefined;
+}
+
+/** A simulated venue on `time` as the tests run it: the conservative fill model (power 2), 1% commission, a silent logger. */
+export function simulatedVenue(time: ManualTimeSource, o: { latencyMs: number; balance: number }): SimulatedVenue {
+  return new SimulatedVenue({ time, fillModel: { kind: 'conservative', power: 2 }, latency: () => o.latencyMs, balance: o.balance, commission: 0.01, logger: silentLogger() });
+}
+
+/**
+ * Replays `tape` into `venue`: each snapshot at its time, each price event once the clock is
+ * there (it is never put back). With `until`, stops after the first price event it gives a
+ * value for, and returns that value.
+ */
+export function replayIntoVenue<T>(tape: Tape, time: ManualTimeSource, venue: SimulatedVenue, until?: (e: PriceFeedEvent) => T | undefined): T | undefined {
+  for (const it of tape.items) {
+    if (it.kind === 'snapshot') venue.snapshot(it.game, it.t);
+    else if (it.kind === 'price') {
+      time.advanceTo(Math.max(it.t, time.clock.now()));
+      venue.price(it.event, it.t);
+      const found = until?.(it.event);
+      if (found !== undefined) return found;
+    }
+  }
+  return undefined;
 }

@@ -4,12 +4,11 @@ import { z } from 'zod';
 import { runBacktest } from '../../src/backtest/run.ts';
 import { parseConfigText } from '../../src/config/load.ts';
 import { defaultStrategyResolver } from '../../src/config/strategy-resolver.ts';
-import { SimulatedVenue } from '../../src/backtest/venue/simulated-venue.ts';
 import { manualTime } from '../../src/shared/time.ts';
 import { instance, testRuntime } from './support.ts';
 import type { Decision } from '../../src/runtime/runtime.ts';
 import { silentLogger } from '../../src/shared/logger.ts';
-import { firstFileTape } from '../backtest/support-replay.ts';
+import { firstFileTape, simulatedVenue } from '../backtest/support-replay.ts';
 import type { StrategyModule } from '../../src/strategy/types.ts';
 
 // The runtime on the backtest's virtual clock: a throttled strategy is evaluated at most once
@@ -94,7 +93,7 @@ describe('strategy throttle', () => {
 
   it('pulls every game\'s quotes the moment the strategy is halted, held by its throttle or not, and quotes again when the throttle ends', async () => {
     const time = manualTime(tape().items[0]!.t);
-    const venue = new SimulatedVenue({ time, fillModel: { kind: 'conservative', power: 2 }, latency: () => 10, balance: 10_000, commission: 0.01, logger: silentLogger() });
+    const venue = simulatedVenue(time, { latencyMs: 10, balance: 10_000 });
     const decisions: Decision[] = [];
     const seen: { at: number; gameID: string }[] = [];
     const runtime = testRuntime(venue, [instance(probe(seen), { id: 'probe', throttleMs: 60_000, live: { kind: 'keep' } })], {
