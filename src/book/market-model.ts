@@ -192,16 +192,18 @@ export class MarketModel {
 
   /**
    * One side of one line changed (feeds §2): `sideOrders` is its full current list. An
-   * update older than the side's last (by `epoch`) is dropped.
+   * update older than the side's last (by `epoch`) is dropped. `side` is what `resolveSide(u)`
+   * gave, for a caller that needs it whether or not the update applies (the backtest's bot
+   * feed): passing it saves reading the label twice.
    */
-  applyOrderUpdate(u: OrderUpdate, now: number): SideChange | null {
+  applyOrderUpdate(u: OrderUpdate, now: number, side?: ResolvedSide | null): SideChange | null {
     this.stats.orderUpdates++;
     const e = this.#games.get(u.gameID);
     if (!e) {
       this.stats.unknownGames++;
       return null;
     }
-    const r = e.labels.resolve(u.type, u);
+    const r = side !== undefined ? side : e.labels.resolve(u.type, u);
     if (!r) {
       this.stats.unreadableSides++;
       return null;

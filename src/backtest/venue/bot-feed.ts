@@ -1,3 +1,4 @@
+import type { ResolvedSide } from '../../book/side-labels.ts';
 import type { ListedOffer } from '../../book/types.ts';
 import type { BookOrder } from '../../exchange/schemas/book-order.ts';
 import type { OrderUpdate } from '../../exchange/schemas/price-feed.ts';
@@ -36,13 +37,16 @@ export class BotFeed {
     this.#x = execution;
   }
 
-  /** A recorded side update as the bot receives it: unchanged unless we took from it or rest on it. */
-  recordedUpdate(u: OrderUpdate): OrderUpdate {
+  /**
+   * A recorded side update as the bot receives it: unchanged unless we took from it or rest
+   * on it. `side` is the side the recorded market read from its label when it applied it;
+   * an update it has not seen is read here.
+   */
+  recordedUpdate(u: OrderUpdate, side: ResolvedSide | null = this.#x.recorded.resolveSide(u)): OrderUpdate {
     if (u.epoch > (this.#epochs.get(u.gameID) ?? -Infinity)) this.#epochs.set(u.gameID, u.epoch);
     const resting = this.#x.hasRestingOn(u.gameID);
     if (!resting && !this.#x.recorded.hasConsumed()) return u;
-    const c = resting ? this.#sideOf(u) : null;
-    const ours = c ? this.#ours(u.gameID, c.bookKey, c.side, c.taker) : [];
+    const ours = resting && side ? this.#ours(u.gameID, side.key, side.idx, side.taker) : [];
     const recorded = this.#x.recorded.hasConsumed() ? this.#lessTaken(u.sideOrders) : u.sideOrders;
     if (ours.length === 0 && recorded === u.sideOrders) return u;
     return { ...u, sideOrders: merge(recorded, ours) };
@@ -74,11 +78,6 @@ export class BotFeed {
       ...label,
       sideOrders: merge(recorded, this.#ours(gameID, bookKey, side, taker)),
     };
-  }
-
-  #sideOf(u: OrderUpdate): { bookKey: string; side: 0 | 1; taker: Selection } | null {
-    const r = this.#x.recorded.resolveSide(u);
-    return r ? { bookKey: r.key, side: r.idx, taker: r.taker } : null;
   }
 
   #ours(gameID: string, bookKey: string, side: 0 | 1, taker: Selection): BookOrder[] {

@@ -1,9 +1,10 @@
+import type { ResolvedSide } from '../../book/side-labels.ts';
 import type { GameState } from '../../book/types.ts';
 import { MatchingEngine } from '../../engine/engine.ts';
 import type { EngineEvent, Fill, OrderView, PlaceEntry as EnginePlaceEntry, PlaceInput, PlaceOutcome } from '../../engine/types.ts';
 import type { OrderbookGame } from '../../exchange/schemas/exchange.ts';
 import type { Game } from '../../exchange/schemas/game.ts';
-import type { PriceFeedEvent } from '../../exchange/schemas/price-feed.ts';
+import type { OrderUpdate, PriceFeedEvent } from '../../exchange/schemas/price-feed.ts';
 import { bookKeyOf, oppositeSelection, sideIndexOf, type Score, type Selection } from '../../markets/types.ts';
 import { selectionFromWire, wireFromSelection } from '../../markets/wire-selection.ts';
 import { invertOdds, oddsRank, payout } from '../../odds/american.ts';
@@ -128,14 +129,12 @@ export class BacktestExecution {
   }
 
   applyPrice(e: PriceFeedEvent, t: number): void {
+    if (e.type === 'orderUpdate') {
+      this.applyOrderUpdate(e.payload, t);
+      return;
+    }
     this.#settleVanished(t);
     switch (e.type) {
-      case 'orderUpdate': {
-        const flows = this.recorded.applyOrderUpdate(e.payload, t);
-        if (e.payload.live === true) this.#goLive(e.payload.gameID);
-        if (flows) this.#applyFlows(flows);
-        return;
-      }
       case 'matchedVolumeUpdate':
         for (const f of this.recorded.applyMatchedVolume(e.payload, t)) this.#applyFlows(f);
         return;
@@ -147,6 +146,19 @@ export class BacktestExecution {
         return;
       }
     }
+  }
+
+  /**
+   * A recorded side update; returns the side its label names (null: unknown game or label).
+   * The bot's feed needs that side too, stale update or not, and the label is read once.
+   */
+  applyOrderUpdate(u: OrderUpdate, t: number): ResolvedSide | null {
+    this.#settleVanished(t);
+    const side = this.recorded.resolveSide(u);
+    const flows = this.recorded.applyOrderUpdate(u, t, side);
+    if (u.live === true) this.#goLive(u.gameID);
+    if (flows) this.#applyFlows(flows);
+    return side;
   }
 
   /** The recorded final score: our bets on the game are graded by the engine. */

@@ -125,11 +125,12 @@ export class RecordedMarket {
   }
 
   /**
-   * Apply one side's update; returns the flows it shows now (shrunk orders traded). Orders
-   * that disappeared wait for `matchedVolume` or `settle` to say whether they traded.
+   * Apply one side's update, `side` being what `resolveSide(u)` gave; returns the flows it
+   * shows now (shrunk orders traded). Orders that disappeared wait for `matchedVolume` or
+   * `settle` to say whether they traded.
    */
-  applyOrderUpdate(u: OrderUpdate, t: number): SideFlows | null {
-    const c = this.model.applyOrderUpdate(u, t);
+  applyOrderUpdate(u: OrderUpdate, t: number, side: ResolvedSide | null): SideFlows | null {
+    const c = this.model.applyOrderUpdate(u, t, side);
     if (!c) return null;
     return this.#diff(c.gameID, c.bookKey, c.side, c.prev?.offers ?? [], c.next.offers, t);
   }

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { BehaviorSubject, Subject, type Observable } from 'rxjs';
 import { z } from 'zod';
+import type { ResolvedSide } from '../../book/side-labels.ts';
 import type { EngineEvent, PlaceInput, PlaceOutcome } from '../../engine/types.ts';
 import type { AccountSnapshot, ConnectionStates } from '../../exchange/client.ts';
 import { cancelEntryOf, placeEntryOf } from '../../exchange/orders/normalise.ts';
@@ -132,11 +133,13 @@ export class SimulatedVenue implements Venue {
 
   /** A recorded frame reaches the exchange's book first, then our price feed if the runtime subscribed to its game. */
   price(e: PriceFeedEvent, t: number): void {
-    this.execution.applyPrice(e, t);
+    let side: ResolvedSide | null = null;
+    if (e.type === 'orderUpdate') side = this.execution.applyOrderUpdate(e.payload, t);
+    else this.execution.applyPrice(e, t);
     if (!this.#filter.broadcastAll && !this.#subscribed(e)) return;
     if (e.type !== 'orderUpdate') this.#price$.next(e);
     else {
-      const payload = this.#botFeed.recordedUpdate(e.payload);
+      const payload = this.#botFeed.recordedUpdate(e.payload, side);
       this.#price$.next(payload === e.payload ? e : { type: 'orderUpdate', payload });
     }
   }
