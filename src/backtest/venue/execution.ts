@@ -479,10 +479,6 @@ export class BacktestExecution {
 
   #runDue(): void {
     const now = this.#o.time.clock.now();
-    if (this.#tickets.size === 0) {
-      this.engine.advance();
-      return;
-    }
     // A delayed order meets the book as it is when its wait ends.
     const mirrors = this.#mirrorSides([...this.#tickets.values()].filter((t) => t.at <= now));
     this.engine.advance();
