@@ -18,7 +18,7 @@ async function runJob(job: SweepJob): Promise<SweepAnswer> {
   try {
     const config = await parseConfigText(job.configText, job.configPath, { resolveStrategy });
     const started = performance.now();
-    const settings = backtestSettings(config, job);
+    const settings = backtestSettings(config, job.overrides);
     const result = await runBacktest({ config, tape, logger: silentLogger(), settings });
     return { index: job.index, result, error: null, replayMs: performance.now() - started };
   } catch (err) {

@@ -135,10 +135,21 @@ export interface SweepWorkerData {
 }
 
 /** One variant for a worker to run; a worker runs one after another. */
-export interface SweepJob extends SweepOverrides {
+export interface SweepJob {
   readonly index: number;
   readonly configText: string;
   readonly configPath: string;
+  readonly overrides: SweepOverrides;
+}
+
+/**
+ * How a sweep runs. The overrides are their own field, not spread in beside the rest, so
+ * they go to every job as given: `onDone` is a function, which a worker message cannot carry.
+ */
+export interface SweepOptions {
+  readonly overrides?: SweepOverrides;
+  readonly workers?: number;
+  readonly onDone?: (done: number, total: number) => void;
 }
 
 /** A worker's answer to one job. */
@@ -165,14 +176,14 @@ export interface SweepOutcome {
  * load once per worker, so a strategy must keep no state of its own between runs (the
  * strategy contract: a pure function of its view). Outcomes come back in variant order.
  */
-export async function runSweep(tape: Tape, runs: readonly SweepRun[], configPath: string, options: SweepOverrides & { workers?: number; onDone?: (done: number, total: number) => void } = {}): Promise<SweepOutcome[]> {
+export async function runSweep(tape: Tape, runs: readonly SweepRun[], configPath: string, options: SweepOptions = {}): Promise<SweepOutcome[]> {
   const tapePath = join(tmpdir(), `linesmith-tape-${randomUUID()}.bin`);
   await writeFile(tapePath, serialize(tape));
   const out = new Array<SweepOutcome>(runs.length);
   let next = 0;
   let done = 0;
   const lanes = Math.max(1, Math.min(options.workers ?? availableParallelism(), runs.length));
-  const overrides: SweepOverrides = { ...(options.seed !== undefined ? { seed: options.seed } : {}), ...(options.fillModel !== undefined ? { fillModel: options.fillModel } : {}) };
+  const overrides = options.overrides ?? {};
   const finish = (i: number, o: Omit<SweepOutcome, 'variant'>) => {
     out[i] = { variant: runs[i]!.variant, ...o };
     options.onDone?.(++done, runs.length);
@@ -184,7 +195,7 @@ export async function runSweep(tape: Tape, runs: readonly SweepRun[], configPath
         // One that died between two variants (after answering) is replaced before the next.
         if (worker?.dead) worker = null;
         worker ??= new SweepLaneWorker({ tapePath });
-        const answer = await worker.run({ index: i, configText: runs[i]!.configText, configPath, ...overrides });
+        const answer = await worker.run({ index: i, configText: runs[i]!.configText, configPath, overrides });
         finish(i, answer);
         // A failed variant may leave work behind (a timer, a promise yet to reject) that
         // would fail the next one: its worker is not reused.

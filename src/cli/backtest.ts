@@ -7,7 +7,7 @@ import { renderSweepHtml } from '../backtest/report/html.ts';
 import type { BacktestReport } from '../backtest/report/types.ts';
 import { writeReport } from '../backtest/report/write.ts';
 import { runBacktest } from '../backtest/run.ts';
-import { backtestSettings, checkSweepRuns, parseSweepAxis, runSweep, sweepGrid, sweepRuns, variantLabel, type SweepRun } from '../backtest/sweep.ts';
+import { backtestSettings, checkSweepRuns, parseSweepAxis, runSweep, sweepGrid, sweepRuns, variantLabel, type SweepOverrides, type SweepRun } from '../backtest/sweep.ts';
 import { loadTape } from '../backtest/tape.ts';
 import { FILL_MODEL_KINDS, type FillModelKind } from '../backtest/venue/queue-model.ts';
 import { createRunLogger } from '../config/logging.ts';
@@ -80,7 +80,8 @@ async function backtest(o: BacktestOptions): Promise<void> {
   // Everything that can be wrong with the config is found before a line is replayed.
   const config = await loadRunConfigOrReport(o.config);
   if (!config) return;
-  const overrides = { ...(seed !== undefined ? { seed } : {}), ...(o.fillModel !== undefined ? { fillModel: o.fillModel as FillModelKind } : {}) };
+  // Built once: the single run's settings come from it, and a sweep sends it to every variant.
+  const overrides: SweepOverrides = { ...(seed !== undefined ? { seed } : {}), ...(o.fillModel !== undefined ? { fillModel: o.fillModel as FillModelKind } : {}) };
   const settings = backtestSettings(config, overrides);
   let runs: SweepRun[] = [];
   if (axes.length > 0) {
@@ -115,7 +116,7 @@ async function backtest(o: BacktestOptions): Promise<void> {
     process.stdout.write(`sweep: ${runs.length} variant(s) on worker threads\n`);
     const progress = progressLine(tty);
     const outcomes = await runSweep(tape, runs, config.source, {
-      ...overrides,
+      overrides,
       ...(workers !== undefined ? { workers } : {}),
       onDone: progress,
     }).finally(() => progress.end());

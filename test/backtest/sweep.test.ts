@@ -80,7 +80,7 @@ describe('sweep on worker threads', () => {
 
   it('applies the CLI overrides (seed, fill model) to every variant', async () => {
     const runs = sweepRuns(readFileSync(CONFIG, 'utf8'), sweepGrid([parseSweepAxis('backtest.power=3')]));
-    const [out] = await runSweep(tape, runs, CONFIG, { seed: 5, fillModel: 'probabilistic', workers: 1 });
+    const [out] = await runSweep(tape, runs, CONFIG, { overrides: { seed: 5, fillModel: 'probabilistic' }, workers: 1 });
     expect(out!.error).toBeNull();
     expect(out!.result!.report.run.seed).toBe(5);
     expect(out!.result!.report.run.fillModel).toEqual({ kind: 'probabilistic', power: 3 });
