@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { firstValueFrom, take, toArray } from 'rxjs';
 import type { EngineGame, PlaceInput } from '../../src/engine/types.ts';
-import { gradedPages$, type GradedPage } from '../../src/exchange/rest/graded-walker.ts';
+import { gradedPages$, type GradedPage, type GradedWalker } from '../../src/exchange/rest/graded-walker.ts';
 import { splitWindows } from '../../src/exchange/rest/graded-window.ts';
 import type { ExchangeRestClient } from '../../src/exchange/rest/rest-client.ts';
 import type { GradedRow } from '../../src/exchange/schemas/bets.ts';
@@ -43,9 +43,13 @@ async function setup() {
 
 const result = (sim: TestSim, gameId: string, awayScore: number, homeScore: number) => sim.http('POST', `/admin/games/${gameId}/result`, { body: { awayScore, homeScore } });
 
-async function drain(pages: AsyncGenerator<GradedPage>): Promise<GradedPage[]> {
+/** Every page of a walk, through the walk the runtime runs (`walk`); `onPage` sees each as it comes. */
+async function drain(walker: GradedWalker, onPage?: (page: GradedPage, index: number) => void): Promise<GradedPage[]> {
   const out: GradedPage[] = [];
-  for await (const p of pages) out.push(p);
+  await walker.walk((p) => {
+    out.push(p);
+    onPage?.(p, out.length - 1);
+  });
   return out;
 }
 
@@ -63,7 +67,7 @@ describe('graded walker (getGradedSince rules 1–7)', () => {
     time.advance(1_000);
 
     const walker = taker.client.gradedWalker({ since: new Date(T0).toISOString(), follow: false });
-    const first = await drain(walker.pages());
+    const first = await drain(walker);
     expect(first.map((p) => [p.rows.length, p.hasMore])).toEqual([
       [100, true],
       [33, false],
@@ -75,7 +79,7 @@ describe('graded walker (getGradedSince rules 1–7)', () => {
     // Score correction on g2: the same txIDs come back as newer versions; g1 is untouched.
     await result(sim, g2.id, 110, 100);
     time.advance(1_000);
-    const second = await drain(walker.pages());
+    const second = await drain(walker);
     const regraded = second.flatMap((p) => p.rows);
     expect(regraded.map((r) => [r.txID, r.outcome])).toEqual(tx2.map((tx) => [tx, 'loser']));
     expect(walker.stats.regrades).toBe(3);
@@ -89,7 +93,7 @@ describe('graded walker (getGradedSince rules 1–7)', () => {
     // A restart: a new walker from the persisted settledThrough gives nothing twice.
     const checkpoint = walker.settledThrough!;
     const resumed = taker.client.gradedWalker({ resumeFrom: checkpoint, follow: false });
-    const again = (await drain(resumed.pages())).flatMap((p) => p.rows);
+    const again = (await drain(resumed)).flatMap((p) => p.rows);
     expect(again).toEqual([]);
   });
 
@@ -101,23 +105,23 @@ describe('graded walker (getGradedSince rules 1–7)', () => {
     await result(sim, g.id, 90, 100); // 150 rows settled in the same millisecond
     time.advance(1_000);
     const walker = taker.client.gradedWalker({ since: new Date(T0).toISOString(), follow: false });
-    const it = walker.pages();
-    const p1 = (await it.next()).value as GradedPage;
+    const pages = await drain(walker, (_, i) => {
+      // After the first page the cursor dies (server restart): the walker resumes from
+      // settledThrough, gets the whole group again, and gives only the 50 it had not given.
+      if (i === 0) (sim.sim.context as { secret: Buffer }).secret = Buffer.from('another secret entirely');
+    });
+    const p1 = pages[0]!;
     expect(p1.rows.map((r) => r.txID)).toEqual(txs.slice(0, 100));
     // The page ended inside the group, so settledThrough steps back before it (rule 6).
     expect(Date.parse(p1.settledThrough)).toBeLessThan(T0 + 1_000);
-    // The cursor dies (server restart): the walker resumes from settledThrough, gets the
-    // whole group again, and gives only the 50 it had not given.
-    (sim.sim.context as { secret: Buffer }).secret = Buffer.from('another secret entirely');
-    const rest: GradedRow[] = [];
-    for await (const p of it) rest.push(...p.rows);
+    const rest = pages.slice(1).flatMap((p) => p.rows);
     expect(rest.map((r) => r.txID)).toEqual(txs.slice(100));
     expect(walker.stats.duplicates).toBe(100);
     expect(walker.stats.cursorResets).toBe(1);
     // A fresh process resuming from that checkpoint has no memory: it gets the whole group,
     // which is what "never misses a bet" costs.
     const resumed = taker.client.gradedWalker({ resumeFrom: p1.settledThrough, follow: false });
-    expect((await drain(resumed.pages())).flatMap((p) => p.rows).map((r) => r.txID)).toEqual(txs);
+    expect((await drain(resumed)).flatMap((p) => p.rows).map((r) => r.txID)).toEqual(txs);
   });
 
   it('polls once caught up and emits new settlements as they come, as an observable', async () => {
@@ -144,14 +148,14 @@ describe('graded walker (getGradedSince rules 1–7)', () => {
     await result(sim, g.id, 90, 100);
     time.advance(1_000);
     const walker = taker.client.gradedWalker({ since: new Date(T0).toISOString(), follow: false });
-    expect((await drain(walker.pages())).flatMap((p) => p.rows)).toHaveLength(2);
+    expect((await drain(walker)).flatMap((p) => p.rows)).toHaveLength(2);
     // The server forgets its cursor key (as after a restart).
     (sim.sim.context as { secret: Buffer }).secret = Buffer.from('another secret entirely');
     const g2 = sim.game();
     const tx = fills(sim, g2, maker.user.id, taker.user.id, 1);
     await result(sim, g2.id, 90, 100);
     time.advance(1_000);
-    const more = (await drain(walker.pages())).flatMap((p) => p.rows);
+    const more = (await drain(walker)).flatMap((p) => p.rows);
     expect(more.map((r) => r.txID)).toEqual(tx);
     expect(walker.stats.cursorResets).toBe(1);
   });

@@ -35,7 +35,6 @@ export interface GradedWalkerOptions {
 
 /** One walk in progress: what its loop carries from one page to the next. */
 interface WalkState {
-  readonly follow: boolean;
   readonly pause: Napper;
   readonly signal: AbortSignal | undefined;
   /** The last page had no more: the next call waits the poll interval first. */
@@ -55,6 +54,8 @@ const msOf = (iso: string | null | undefined) => (iso ? Date.parse(iso) : NaN);
 export class GradedWalker {
   readonly #fetch: GradedSinceFetch;
   readonly #o: GradedWalkerOptions;
+  /** `follow` with its default: the same for every walk of this walker. */
+  readonly #follow: boolean;
   /** txID → version last given, for rows that can still repeat (settled at or after settledThrough). */
   readonly #seen = new Map<string, { version: string; settledMs: number }>();
   #cursor: string | null = null;
@@ -64,6 +65,7 @@ export class GradedWalker {
   constructor(fetch: GradedSinceFetch, options: GradedWalkerOptions) {
     this.#fetch = fetch;
     this.#o = options;
+    this.#follow = options.follow ?? true;
     this.#settledThrough = options.resumeFrom ?? null;
   }
 
@@ -71,31 +73,19 @@ export class GradedWalker {
     return this.#settledThrough;
   }
 
-  async *pages(signal?: AbortSignal): AsyncGenerator<GradedPage> {
-    const walk = this.#walkState(signal);
-    try {
-      for (let page = await this.#next(walk); page !== null; page = await this.#next(walk)) yield page;
-    } finally {
-      walk.pause.dispose();
-    }
-  }
-
   /**
-   * `pages()` with a callback per page: what `gradedPages$` runs. The same steps without an
-   * async generator's extra promise hops per page, which a walk polling once a second
-   * through an hours-long backtest pays thousands of times.
+   * The walk, a callback per page: what `gradedPages$` runs. A callback rather than an
+   * async generator: a generator adds promise hops per page, which a walk polling once a
+   * second through an hours-long backtest pays thousands of times. Resolves once the walk
+   * is over (aborted, or caught up and not following).
    */
   async walk(onPage: (page: GradedPage) => void, signal?: AbortSignal): Promise<void> {
-    const walk = this.#walkState(signal);
+    const walk: WalkState = { pause: napper(this.#o.scheduler, signal), signal, caughtUp: false };
     try {
       for (let page = await this.#next(walk); page !== null; page = await this.#next(walk)) onPage(page);
     } finally {
       walk.pause.dispose();
     }
-  }
-
-  #walkState(signal: AbortSignal | undefined): WalkState {
-    return { follow: this.#o.follow ?? true, pause: napper(this.#o.scheduler, signal), signal, caughtUp: false };
   }
 
   /**
@@ -105,11 +95,11 @@ export class GradedWalker {
   async #next(w: WalkState): Promise<GradedPage | null> {
     for (;;) {
       if (w.caughtUp) {
-        if (!w.follow) return null;
+        if (!this.#follow) return null;
         await w.pause.nap(this.#o.pollMs ?? 1_000);
       }
       if (w.signal?.aborted) return null;
-      const page = await this.#call(w.follow, w.pause, w.signal);
+      const page = await this.#call(w);
       if (page === 'stop') return null;
       w.caughtUp = page !== 'again' && !page.hasMore;
       // 'again': a failure waited out, or a cursor reset: call again at once.
@@ -118,7 +108,7 @@ export class GradedWalker {
   }
 
   /** One call: its page; 'again' after a failure waited out or a cursor reset; 'stop' once aborted. */
-  async #call(follow: boolean, pause: Napper, signal: AbortSignal | undefined): Promise<GradedPage | 'again' | 'stop'> {
+  async #call({ pause, signal }: WalkState): Promise<GradedPage | 'again' | 'stop'> {
     let res: GradedSinceResponse;
     try {
       res = await this.#fetch(this.#params(), signal);
@@ -130,7 +120,7 @@ export class GradedWalker {
         this.#cursor = null;
         return 'again';
       }
-      if (!follow) throw err;
+      if (!this.#follow) throw err;
       this.stats.errors++;
       const wait = err instanceof RateLimitedError ? err.retryAfterMs : (this.#o.errorDelayMs ?? 5_000);
       this.#o.logger.warn({ error: err instanceof LinesmithError ? err.code : String(err), waitMs: wait }, 'graded walk: call failed; trying again');
