@@ -7,6 +7,7 @@ import type { AccountSnapshot, ConnectionStates } from '../exchange/client.ts';
 import { gradedPages$ } from '../exchange/rest/graded-walker.ts';
 import type { OrderGateway } from '../exchange/orders/types.ts';
 import type { GradedRow } from '../exchange/schemas/bets.ts';
+import type { OrderbookGame } from '../exchange/schemas/exchange.ts';
 import type { PriceFeedEvent } from '../exchange/schemas/price-feed.ts';
 import type { UserFeedEvent } from '../exchange/socket/user-feed-events.ts';
 import type { Clock } from '../shared/clock.ts';
@@ -26,6 +27,11 @@ const REFUSAL_MEMORY_MS = 60_000;
 
 /** How long start-up waits for the feeds' first connections, runtime-clock ms. */
 const FEEDS_OPEN_TIMEOUT_MS = 30_000;
+
+/** The halt while the books are read again after a price-feed reconnect. */
+const RESYNC = 'price feed reconnected: reading the books again';
+/** Wait before reading the books again after a failed read, runtime-clock ms. */
+const RESYNC_RETRY_MS = 1_000;
 
 /** How often unknown order outcomes are looked up over REST. */
 const UNKNOWN_RECONCILE_MS = 3_000;
@@ -75,6 +81,8 @@ type RuntimeEvent =
   | { readonly kind: 'connections'; readonly states: ConnectionStates }
   | { readonly kind: 'graded'; readonly rows: readonly GradedRow[] }
   | { readonly kind: 'rest-snapshot'; readonly snapshot: AccountSnapshot }
+  /** The orderbook read again after the price feed reconnected (null: the read failed). */
+  | { readonly kind: 'books'; readonly games: readonly OrderbookGame[] | null }
   /** The periodic housekeeping (kill switch, heartbeat, reconciliation, ended games). */
   | { readonly kind: 'tick' }
   /** Only a look at the dirty games: a throttle or a cooldown ran out. */
@@ -162,6 +170,10 @@ export class Runtime {
   #userFeedCursor: string | null = null;
   /** Feed events that arrived while start-up read the account over REST (null once it has). */
   #startupHeld: RuntimeEvent[] | null = null;
+  /** The price socket's connection the books were read for (0: before the first). */
+  #booksConnection = 0;
+  /** A read of the books after a price-feed reconnect, and the price events held until it is in. */
+  #resync: { readonly held: RuntimeEvent[]; again: boolean } | null = null;
   /** Last intents per `${strategyIndex}|${gameID}`, as JSON, when decisions are reported. */
   readonly #lastIntents = new Map<string, string>();
 
@@ -248,7 +260,7 @@ export class Runtime {
     exchange.priceFeed.start();
     exchange.userFeed.start();
     await this.#feedsOpen();
-    const games = leagues === null ? await exchange.rest.getOrderbook({ league: 'all' }) : (await Promise.all(leagues.map((l) => exchange.rest.getOrderbook({ league: l })))).flat();
+    const games = await this.#readOrderbook(leagues);
     for (const g of games) this.market.applySnapshot(g, now());
     const [unmatched, bets] = await Promise.all([exchange.rest.getUnmatched(), exchange.rest.getMatchedBets()]);
     const r = this.orders.reconcile(unmatched, bets, { cancelForeign: this.#o.cancelUnknownOrdersAtStart, gameLookup: (id) => this.market.has(id) });
@@ -269,10 +281,59 @@ export class Runtime {
     this.dispatch({ kind: 'tick' });
   }
 
-  /** A feed's event: into the loop, or held while start-up reads the account over REST. */
+  /** A feed's event: into the loop, or held while start-up reads the account, or a resync the books, over REST. */
   #feedEvent(e: RuntimeEvent): void {
     if (this.#startupHeld) this.#startupHeld.push(e);
+    else if (this.#resync && e.kind === 'price') this.#resync.held.push(e);
     else this.dispatch(e);
+  }
+
+  #readOrderbook(leagues: readonly string[] | null): Promise<OrderbookGame[]> {
+    const rest = this.#o.exchange.rest;
+    return leagues === null ? rest.getOrderbook({ league: 'all' }) : Promise.all(leagues.map((l) => rest.getOrderbook({ league: l }))).then((lists) => lists.flat());
+  }
+
+  /**
+   * The price feed came back: whatever changed while it was down never reaches us as an
+   * update (the feed only sends changes), so a side that moved then would stay stale until
+   * it moves again, and quotes would be priced off it. Halted, the books are read again over
+   * REST, with the feed's events held meanwhile and applied on top, as at start-up.
+   */
+  #resyncBooks(delayMs = 0): void {
+    this.#halt(RESYNC);
+    if (this.#resync) {
+      this.#resync.again = true;
+      return;
+    }
+    this.#resync = { held: [], again: false };
+    const read = () => {
+      this.#readOrderbook(this.#leagues()).then(
+        (games) => this.dispatch({ kind: 'books', games }),
+        (err: unknown) => {
+          this.#log.warn({ err }, 'reading the books after a price feed reconnect failed; trying again');
+          this.dispatch({ kind: 'books', games: null });
+        },
+      );
+    };
+    if (delayMs > 0) this.#o.scheduler.schedule(read, delayMs);
+    else read();
+  }
+
+  #onBooks(games: readonly OrderbookGame[] | null, now: number): void {
+    const r = this.#resync;
+    if (!r) return;
+    this.#resync = null;
+    if (games) {
+      for (const g of games) {
+        this.market.applySnapshot(g, now);
+        this.#markDirty(g.id);
+      }
+    }
+    // Held updates are at least as new as the read: each side's last one stands.
+    for (const e of r.held) this.#apply(e);
+    this.#log.info({ games: games?.length ?? null, heldFeedEvents: r.held.length }, 'books read again after a price feed reconnect');
+    if (games === null || r.again) this.#resyncBooks(games === null ? RESYNC_RETRY_MS : 0);
+    else this.#resume(RESYNC);
   }
 
   /** Both feeds open (their first connection made), or FeedsNotOpenError after `feedsOpenTimeoutMs`. */
@@ -356,6 +417,12 @@ export class Runtime {
         const s = e.states;
         const down = (name: string, up: boolean) => (up ? this.#resume(`${name} down`) : this.#halt(`${name} down`));
         down('price feed', s.price.status === 'open');
+        if (s.price.status === 'open' && s.price.connection !== this.#booksConnection) {
+          // The first connection is start-up's, which reads the books itself.
+          const reconnected = this.#booksConnection !== 0;
+          this.#booksConnection = s.price.connection;
+          if (reconnected) this.#resyncBooks();
+        }
         down('user feed', s.user.status === 'open');
         if (this.#o.gateway === 'socket') down('orders socket', s.orders.status === 'open');
         return;
@@ -367,6 +434,9 @@ export class Runtime {
         this.#reconciling = false;
         this.#reconcileWith(e.snapshot);
         this.#markAllDirty();
+        return;
+      case 'books':
+        this.#onBooks(e.games, now);
         return;
       case 'tick':
         this.#onTick(now);

@@ -1,0 +1,102 @@
+import { BehaviorSubject } from 'rxjs';
+import { describe, expect, it, vi } from 'vitest';
+import type { ConnectionStates } from '../../src/exchange/client.ts';
+import type { OrderbookGame } from '../../src/exchange/schemas/exchange.ts';
+import type { SocketState } from '../../src/exchange/socket/managed-socket.ts';
+import type { Runtime } from '../../src/runtime/runtime.ts';
+import { moneylineGame, stubVenue, type MoneylineOffer } from '../support/stub-venue.ts';
+import { instance, scripted, testRuntime } from './support.ts';
+
+const id = (n: number) => n.toString(16).padStart(24, '0');
+const GAME = id(1);
+const HOME = { id: id(2), longName: 'Home', shortName: 'HO' };
+const AWAY = { id: id(3), longName: 'Away', shortName: 'AW' };
+const game = (offers: readonly MoneylineOffer[]): OrderbookGame => moneylineGame({ id: GAME, start: '2099-01-01T00:00:00.000Z', away: AWAY, home: HOME, offers });
+const offer = (n: number, odds: number): MoneylineOffer => ({ id: id(100 + n), team: 'home', odds, size: 50 });
+
+const socket = (status: SocketState['status'], connection: number): SocketState => ({ status, attempt: 0, lastError: null, since: 0, connection, retryInMs: null });
+const states = (price: SocketState): ConnectionStates => ({ price, user: socket('open', 1), orders: socket('open', 1) });
+
+/** The ids listed on the home moneyline side the offers sit on. */
+function listedIds(runtime: Runtime): string[] {
+  const g = runtime.market.game(GAME);
+  return g ? [...g.books.values()].flatMap((b) => b.sides.flatMap((s) => s.offers.map((o) => o.id))) : [];
+}
+
+function setup() {
+  let book = game([offer(1, 120)]);
+  const reads: Array<(g: OrderbookGame[]) => void> = [];
+  let deferReads = false;
+  let readCount = 0;
+  const { venue, prices } = stubVenue({ games: [] });
+  const states$ = new BehaviorSubject(states(socket('open', 1)));
+  const runtime = testRuntime(
+    {
+      ...venue,
+      states$,
+      rest: {
+        ...venue.rest,
+        getOrderbook: () => {
+          readCount++;
+          return deferReads ? new Promise<OrderbookGame[]>((r) => reads.push(r)) : Promise.resolve([book]);
+        },
+      },
+    },
+    [instance(scripted(() => []))],
+  );
+  return {
+    runtime,
+    prices,
+    setBook: (g: OrderbookGame) => (book = g),
+    deferReads: () => (deferReads = true),
+    reads,
+    readCount: () => readCount,
+    drop: () => states$.next(states(socket('reconnecting', 1))),
+    reopen: (connection: number) => states$.next(states(socket('open', connection))),
+  };
+}
+
+describe('the price feed reconnects', () => {
+  it('the books are read again: what changed while the feed was down is in the model', async () => {
+    const s = setup();
+    await s.runtime.start();
+    expect(listedIds(s.runtime)).toEqual([id(101)]);
+    s.drop();
+    // While down, offer 1 was taken and offer 2 posted: the feed will never say so.
+    s.setBook(game([offer(2, 115)]));
+    s.reopen(2);
+    await vi.waitFor(() => expect(listedIds(s.runtime)).toEqual([id(102)]));
+    await vi.waitFor(() => expect(s.runtime.mode).toBe('active'));
+    await s.runtime.stop(1_000);
+  });
+
+  it('updates that arrive during the read are applied on top of it, and quoting waits for it', async () => {
+    const s = setup();
+    await s.runtime.start();
+    s.deferReads();
+    s.drop();
+    s.reopen(2);
+    expect(s.runtime.mode).toBe('halted');
+    // The side moves after the read was sent; the answer is the state before that.
+    s.prices.next({ type: 'orderUpdate', payload: { epoch: 5, gameID: GAME, sport: 'basketball', league: 'NBA', type: 'moneyline', participantID: HOME.id, sideOrders: [{ id: id(103), sumUntaken: 50, odds: 110, bet: 50 }] } });
+    expect(listedIds(s.runtime)).toEqual([id(101)]);
+    await vi.waitFor(() => expect(s.reads).toHaveLength(1));
+    s.reads[0]!([game([offer(2, 115)])]);
+    await vi.waitFor(() => expect(listedIds(s.runtime)).toEqual([id(103)]));
+    expect(s.runtime.mode).toBe('active');
+    await s.runtime.stop(1_000);
+  });
+
+  it('the first connection is start-up\'s, and a state repeated for it reads nothing again', async () => {
+    const s = setup();
+    await s.runtime.start();
+    expect(s.readCount()).toBe(1);
+    s.reopen(1);
+    await new Promise((r) => setImmediate(r));
+    expect(s.readCount()).toBe(1);
+    s.drop();
+    s.reopen(2);
+    await vi.waitFor(() => expect(s.readCount()).toBe(2));
+    await s.runtime.stop(1_000);
+  });
+});
