@@ -7,6 +7,7 @@ import { takerSelectionOfLabel, wireFromSelection } from '../../src/markets/wire
 import { invertOdds, oddsFromRank, oddsRank } from '../../src/odds/american.ts';
 import type { PriceSelection } from '../../src/exchange/socket/price-subscriptions.ts';
 import { manualTime } from '../../src/shared/time.ts';
+import { MarketModel } from '../../src/book/market-model.ts';
 import { firstFileTape, preGameSideUpdate, replayIntoVenue, simulatedVenue } from './support-replay.ts';
 
 const firstFile = firstFileTape();
@@ -79,5 +80,44 @@ describe('the simulated venue’s price feed', () => {
     if (sent.type !== 'orderUpdate') throw new Error('not an orderUpdate');
     expect(sent.payload.sideOrders.map((o) => o.id)).toEqual([entry.resting.orderID, ...u.sideOrders.map((o) => o.id)]);
     expect(takerSelectionOfLabel(game.participants, sent.payload.type, sent.payload)).toEqual(taker);
+  });
+});
+
+describe('the simulated venue’s orderbook answer', () => {
+  /** Every non-empty side of every game: `gameID|bookKey|side` → its offers as [id, odds, sumUntaken]. */
+  const sides = (m: MarketModel, ids: readonly string[]) => {
+    const out = new Map<string, [string, number, number][]>();
+    for (const id of ids) {
+      for (const b of m.game(id)?.books.values() ?? []) {
+        b.sides.forEach((s, i) => s.offers.length > 0 && out.set(`${id}|${b.key}|${i}`, s.offers.map((o) => [o.id, o.odds, o.sumUntaken])));
+      }
+    }
+    return out;
+  };
+
+  // A bot reading the books again after its price feed came back must get the present, not the recording's opening snapshot.
+  it('is the book as the feed has it now, not the recording’s last snapshot', async () => {
+    const tape = firstFile();
+    const time = manualTime(tape.items[0]!.t);
+    const venue = simulatedVenue(time, { latencyMs: 0, balance: 1_000 });
+    const fed = new MarketModel(() => false);
+    const opening = new MarketModel(() => false);
+    for (const it of tape.items) if (it.kind === 'snapshot') opening.applySnapshot(it.game, it.t);
+    let gotSnapshots = false;
+    venue.priceFeed.events$.subscribe((e) => {
+      if (!gotSnapshots) {
+        for (const it of tape.items) if (it.kind === 'snapshot') fed.applySnapshot(it.game, it.t);
+        gotSnapshots = true;
+      }
+      if (e.type === 'orderUpdate') fed.applyOrderUpdate(e.payload, time.clock.now());
+    });
+    replayIntoVenue(tape, time, venue);
+    const answer = await venue.rest.getOrderbook({ league: 'all' });
+    const read = new MarketModel(() => false);
+    for (const g of answer) read.applySnapshot(g, time.clock.now());
+    const ids = answer.map((g) => g.id);
+    expect(ids.length).toBeGreaterThan(1);
+    expect(sides(read, ids)).toEqual(sides(fed, ids));
+    expect(sides(read, ids)).not.toEqual(sides(opening, ids));
   });
 });

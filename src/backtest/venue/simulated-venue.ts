@@ -19,6 +19,7 @@ import type { Score, Selection } from '../../markets/types.ts';
 import type { Venue } from '../../runtime/venue.ts';
 import { PriceFilter, updateKey, type UpdateKey } from '../../sim/feeds/subscriptions.ts';
 import { userFeedItems, userFeedMessage } from '../../sim/feeds/user-feed-messages.ts';
+import { currentOrderbook, type ListedSide } from './current-orderbook.ts';
 import { renderRestCancel } from '../../sim/ops/cancel.ts';
 import { renderPlaceOutcome } from '../../sim/ops/place.ts';
 import { renderGradedRow, renderMatchedBet } from '../../sim/render/bets.ts';
@@ -46,7 +47,7 @@ const checkFeedMessage = z.compile(UserFeedMessage);
 const checkPlace = z.compile(WirePlaceEntry);
 const checkCancel = z.compile(WireCancelResult);
 
-const state = (status: SocketState['status'], since: number): SocketState => ({ status, attempt: 0, lastError: null, since, connection: 1, retryInMs: null });
+const state = (status: SocketState['status'], since: number, connection = 1): SocketState => ({ status, attempt: 0, lastError: null, since, connection, retryInMs: null });
 
 /**
  * The exchange as a backtest's runtime sees it: the Venue interface over the engine replica
@@ -182,8 +183,10 @@ export class SimulatedVenue implements Venue {
   gap(feed: 'price' | 'user', resumed: boolean): void {
     const now = this.#o.time.clock.now();
     const cur = this.#states$.value;
-    this.#states$.next({ ...cur, [feed]: state('reconnecting', now) });
-    if (resumed) this.#states$.next({ ...cur, [feed]: state('open', now) });
+    const connection = cur[feed].connection;
+    this.#states$.next({ ...cur, [feed]: state('reconnecting', now, connection) });
+    // A new connection, as a live socket's: the runtime reads the books again after a price-feed one.
+    if (resumed) this.#states$.next({ ...cur, [feed]: state('open', now, connection + 1) });
   }
 
   // ------------------------------------------------------------ order entry
@@ -235,9 +238,24 @@ export class SimulatedVenue implements Venue {
   }
 
   #orderbook(filter: { league: string } | { gameID: string }): OrderbookGame[] {
-    const all = this.execution.snapshots().filter((g) => !this.execution.game(g.id)?.ended);
-    if ('gameID' in filter) return all.filter((g) => g.id === filter.gameID);
-    return filter.league === 'all' ? all : all.filter((g) => g.league === filter.league);
+    let games = this.execution.snapshots().filter((g) => !this.execution.game(g.id)?.ended);
+    if ('gameID' in filter) games = games.filter((g) => g.id === filter.gameID);
+    else if (filter.league !== 'all') games = games.filter((g) => g.league === filter.league);
+    return games.map((g) => currentOrderbook(g, this.execution.game(g.id), this.#sidesOf(g.id), (s) => this.#botFeed.sideUpdate(g.id, s.bookKey, s.side, s.taker)));
+  }
+
+  /** Every side of a game the recorded market or our own orders list. */
+  #sidesOf(gameID: string): ListedSide[] {
+    const out = new Map<string, ListedSide>();
+    for (const book of this.execution.recorded.model.game(gameID)?.books.values() ?? []) {
+      for (const side of [0, 1] as const) out.set(`${book.key}#${side}`, { bookKey: book.key, side, taker: book.sides[side].taker });
+    }
+    if (this.execution.engine.game(gameID)) {
+      for (const book of this.execution.engine.books(gameID)) {
+        for (const side of [0, 1] as const) if (!out.has(`${book.key}#${side}`)) out.set(`${book.key}#${side}`, { bookKey: book.key, side, taker: book.selections[side] });
+      }
+    }
+    return [...out.values()];
   }
 
   #unmatched(): UnmatchedOrder[] {
