@@ -24,7 +24,7 @@ describe('report marks', () => {
     const marks = new FairMarks(m.recorded);
     const open = new OpenMarks<MarkedFill & { readonly id: number }>(marks);
     const fills: (MarkedFill & { readonly id: number })[] = [];
-    // More fills and books than the arrays start with, so they grow.
+    // Many fills over many books, several fills per book.
     for (let i = 0; i < 150; i++) {
       const g = `g${i % 70}`;
       m.books.set(`${g}|moneyline`, book(-110 - (i % 70), -105 + (i % 13)));
