@@ -134,7 +134,7 @@ export class Runtime {
   readonly orders: OrderManager;
   readonly #o: RuntimeOptions;
   readonly #log: Logger;
-  readonly #queue: RuntimeEvent[] = [];
+  #queue: RuntimeEvent[] = [];
   #draining = false;
   /** Strategy–game pairs to evaluate, by `${strategyIndex}|${gameID}`. */
   readonly #dirty = new Map<string, DirtyPair>();
@@ -174,6 +174,10 @@ export class Runtime {
   #booksConnection = 0;
   /** A read of the books after a price-feed reconnect, and the price events held until it is in. */
   #resync: { readonly held: RuntimeEvent[]; again: boolean } | null = null;
+  /** The retry of a failed read of the books, waiting on the scheduler. */
+  #resyncRetry: Subscription | null = null;
+  /** The price feed reconnected while start-up read the books: they are read again once it is done. */
+  #resyncAfterStart = false;
   /** Last intents per `${strategyIndex}|${gameID}`, as JSON, when decisions are reported. */
   readonly #lastIntents = new Map<string, string>();
 
@@ -252,21 +256,17 @@ export class Runtime {
     this.#subs.push(exchange.priceFeed.events$.subscribe((event) => this.#feedEvent({ kind: 'price', event })));
     this.#subs.push(exchange.userFeed.events$.subscribe((event) => this.#feedEvent({ kind: 'user', event })));
     this.#subs.push(exchange.states$.subscribe((states) => this.dispatch({ kind: 'connections', states })));
-    await exchange.rest.login();
-    const me = await exchange.rest.getMe();
-    this.#commission = me.commissionCharged ?? this.#commission;
-    const leagues = this.#leagues();
-    if (leagues !== null) exchange.priceFeed.subscribe({ leagueIDs: leagues }, { replace: true });
-    exchange.priceFeed.start();
-    exchange.userFeed.start();
-    await this.#feedsOpen();
-    const games = await this.#readOrderbook(leagues);
-    for (const g of games) this.market.applySnapshot(g, now());
-    const [unmatched, bets] = await Promise.all([exchange.rest.getUnmatched(), exchange.rest.getMatchedBets()]);
-    const r = this.orders.reconcile(unmatched, bets, { cancelForeign: this.#o.cancelUnknownOrdersAtStart, gameLookup: (id) => this.market.has(id) });
-    this.#log.info({ games: games.length, adopted: r.adopted, foreignOpenOrders: r.foreign, openBets: bets.length, commission: this.#commission, heldFeedEvents: held.length }, 'model loaded');
+    try {
+      await this.#loadAccount();
+    } catch (err) {
+      // Nothing of a failed start stays behind: no subscription, nothing held.
+      for (const sub of this.#subs) sub.unsubscribe();
+      this.#subs.length = 0;
+      this.#startupHeld = null;
+      throw err;
+    }
     this.#startupHeld = null;
-    this.#queue.push(...held);
+    for (const e of held) this.#queue.push(e);
     if (this.#o.gateway === 'socket') exchange.orders.start();
     this.#subs.push(interval(this.#o.tickMs ?? 1_000, this.#o.scheduler).subscribe(() => this.dispatch({ kind: 'tick' })));
     const walker = exchange.rest.gradedWalker({ since: new Date(now()).toISOString() });
@@ -277,8 +277,30 @@ export class Runtime {
       }),
     );
     this.#resume('starting');
+    if (this.#resyncAfterStart) {
+      this.#resyncAfterStart = false;
+      this.#resyncBooks();
+    }
     this.#markAllDirty();
     this.dispatch({ kind: 'tick' });
+  }
+
+  /** Start-up's reads: the account, the feeds opened, the books and our orders and bets reconciled. */
+  async #loadAccount(): Promise<void> {
+    const { exchange } = this.#o;
+    await exchange.rest.login();
+    const me = await exchange.rest.getMe();
+    this.#commission = me.commissionCharged ?? this.#commission;
+    const leagues = this.#leagues();
+    if (leagues !== null) exchange.priceFeed.subscribe({ leagueIDs: leagues }, { replace: true });
+    exchange.priceFeed.start();
+    exchange.userFeed.start();
+    await this.#feedsOpen();
+    const games = await this.#readOrderbook(leagues);
+    for (const g of games) this.market.applySnapshot(g, this.#o.clock.now());
+    const [unmatched, bets] = await Promise.all([exchange.rest.getUnmatched(), exchange.rest.getMatchedBets()]);
+    const r = this.orders.reconcile(unmatched, bets, { cancelForeign: this.#o.cancelUnknownOrdersAtStart, gameLookup: (id) => this.market.has(id) });
+    this.#log.info({ games: games.length, adopted: r.adopted, foreignOpenOrders: r.foreign, openBets: bets.length, commission: this.#commission, heldFeedEvents: this.#startupHeld?.length ?? 0 }, 'model loaded');
   }
 
   /** A feed's event: into the loop, or held while start-up reads the account, or a resync the books, over REST. */
@@ -300,6 +322,7 @@ export class Runtime {
    * REST, with the feed's events held meanwhile and applied on top, as at start-up.
    */
   #resyncBooks(delayMs = 0): void {
+    if (this.#stopping) return;
     this.#halt(RESYNC);
     if (this.#resync) {
       this.#resync.again = true;
@@ -307,7 +330,14 @@ export class Runtime {
     }
     this.#resync = { held: [], again: false };
     const read = () => {
-      this.#readOrderbook(this.#leagues()).then(
+      this.#resyncRetry = null;
+      let answer: Promise<OrderbookGame[]>;
+      try {
+        answer = this.#readOrderbook(this.#leagues());
+      } catch (err) {
+        answer = Promise.reject(err);
+      }
+      answer.then(
         (games) => this.dispatch({ kind: 'books', games }),
         (err: unknown) => {
           this.#log.warn({ err }, 'reading the books after a price feed reconnect failed; trying again');
@@ -315,7 +345,7 @@ export class Runtime {
         },
       );
     };
-    if (delayMs > 0) this.#o.scheduler.schedule(read, delayMs);
+    if (delayMs > 0) this.#resyncRetry = this.#o.scheduler.schedule(read, delayMs);
     else read();
   }
 
@@ -328,10 +358,12 @@ export class Runtime {
         this.market.applySnapshot(g, now);
         this.#markDirty(g.id);
       }
+      this.#log.info({ games: games.length, heldFeedEvents: r.held.length }, 'books read again after a price feed reconnect');
     }
-    // Held updates are at least as new as the read: each side's last one stands.
-    for (const e of r.held) this.#apply(e);
-    this.#log.info({ games: games?.length ?? null, heldFeedEvents: r.held.length }, 'books read again after a price feed reconnect');
+    // Next in the loop, each on its own (one that fails is logged, the others still apply):
+    // held updates are at least as new as the read, so each side's last one stands.
+    this.#queue = r.held.concat(this.#queue);
+    if (this.#stopping) return;
     if (games === null || r.again) this.#resyncBooks(games === null ? RESYNC_RETRY_MS : 0);
     else this.#resume(RESYNC);
   }
@@ -418,10 +450,12 @@ export class Runtime {
         const down = (name: string, up: boolean) => (up ? this.#resume(`${name} down`) : this.#halt(`${name} down`));
         down('price feed', s.price.status === 'open');
         if (s.price.status === 'open' && s.price.connection !== this.#booksConnection) {
-          // The first connection is start-up's, which reads the books itself.
+          // The first connection is start-up's, which reads the books itself; one made during
+          // start-up's read is read for when start-up is done (its held events go in first).
           const reconnected = this.#booksConnection !== 0;
           this.#booksConnection = s.price.connection;
-          if (reconnected) this.#resyncBooks();
+          if (reconnected && this.#startupHeld) this.#resyncAfterStart = true;
+          else if (reconnected) this.#resyncBooks();
         }
         down('user feed', s.user.status === 'open');
         if (this.#o.gateway === 'socket') down('orders socket', s.orders.status === 'open');
@@ -777,6 +811,7 @@ export class Runtime {
       await new Promise<void>((resolve) => this.#o.scheduler.schedule(() => resolve(), 50));
     }
     for (const s of this.#subs) s.unsubscribe();
+    this.#resyncRetry?.unsubscribe();
     // The exchange's word, not ours: whatever of ours it still lists open is cancelled now.
     try {
       const open = (await this.#o.exchange.rest.getUnmatched()).filter((u) => decodeReference(u.userReference) !== null || this.own.isOurOrderId(u.id));

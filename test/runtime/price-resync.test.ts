@@ -4,6 +4,7 @@ import type { ConnectionStates } from '../../src/exchange/client.ts';
 import type { OrderbookGame } from '../../src/exchange/schemas/exchange.ts';
 import type { SocketState } from '../../src/exchange/socket/managed-socket.ts';
 import type { Runtime } from '../../src/runtime/runtime.ts';
+import { manualTime } from '../../src/shared/time.ts';
 import { moneylineGame, stubVenue, type MoneylineOffer } from '../support/stub-venue.ts';
 import { instance, scripted, testRuntime } from './support.ts';
 
@@ -23,11 +24,12 @@ function listedIds(runtime: Runtime): string[] {
   return g ? [...g.books.values()].flatMap((b) => b.sides.flatMap((s) => s.offers.map((o) => o.id))) : [];
 }
 
-function setup() {
+function setup(overrides: Parameters<typeof testRuntime>[2] = {}) {
   let book = game([offer(1, 120)]);
   const reads: Array<(g: OrderbookGame[]) => void> = [];
   let deferReads = false;
   let readCount = 0;
+  let failNext = 0;
   const { venue, prices } = stubVenue({ games: [] });
   const states$ = new BehaviorSubject(states(socket('open', 1)));
   const runtime = testRuntime(
@@ -38,11 +40,16 @@ function setup() {
         ...venue.rest,
         getOrderbook: () => {
           readCount++;
+          if (failNext > 0) {
+            failNext--;
+            return Promise.reject(new Error('503'));
+          }
           return deferReads ? new Promise<OrderbookGame[]>((r) => reads.push(r)) : Promise.resolve([book]);
         },
       },
     },
     [instance(scripted(() => []))],
+    overrides,
   );
   return {
     runtime,
@@ -51,6 +58,7 @@ function setup() {
     deferReads: () => (deferReads = true),
     reads,
     readCount: () => readCount,
+    failReads: (n: number) => (failNext = n),
     drop: () => states$.next(states(socket('reconnecting', 1))),
     reopen: (connection: number) => states$.next(states(socket('open', connection))),
   };
@@ -99,4 +107,85 @@ describe('the price feed reconnects', () => {
     await vi.waitFor(() => expect(s.readCount()).toBe(2));
     await s.runtime.stop(1_000);
   });
+
+  it('a failed read is tried again a second later, halted meanwhile; stop() ends the retries', async () => {
+    const time = manualTime(Date.UTC(2026, 0, 1));
+    const s = setup({ clock: time.clock, scheduler: time.scheduler, tickMs: 1_000 });
+    await s.runtime.start();
+    s.failReads(2);
+    s.setBook(game([offer(2, 115)]));
+    s.drop();
+    s.reopen(2);
+    await vi.waitFor(() => expect(s.readCount()).toBe(2));
+    await flush();
+    expect(s.runtime.mode).toBe('halted');
+    time.advance(1_000);
+    await vi.waitFor(() => expect(s.readCount()).toBe(3));
+    await flush();
+    expect(s.runtime.mode).toBe('halted');
+    time.advance(1_000);
+    await vi.waitFor(() => expect(listedIds(s.runtime)).toEqual([id(102)]));
+    expect(s.runtime.mode).toBe('active');
+
+    // Failing again, then stopped: no read after the stop.
+    s.failReads(1_000);
+    s.drop();
+    s.reopen(3);
+    await vi.waitFor(() => expect(s.readCount()).toBe(5));
+    await flush();
+    const stopping = s.runtime.stop(1_000);
+    for (let i = 0; i < 5; i++) {
+      time.advance(1_000);
+      await flush();
+    }
+    await stopping;
+    const reads = s.readCount();
+    time.advance(10_000);
+    await flush();
+    expect(s.readCount()).toBe(reads);
+    expect(time.nextDueAt()).toBeUndefined();
+  });
+
+  it('a reconnect during start-up\'s read is read again once start-up is done', async () => {
+    const s = setup();
+    // The reconnect lands while start-up waits for its orderbook answer.
+    s.deferReads();
+    const started = s.runtime.start();
+    await vi.waitFor(() => expect(s.reads).toHaveLength(1));
+    s.drop();
+    s.setBook(game([offer(2, 115)]));
+    s.reopen(2);
+    // Not now: an answer to a read sent now could land before start-up's older one.
+    await flush();
+    expect(s.reads).toHaveLength(1);
+    s.reads[0]!([game([offer(1, 120)])]);
+    await started;
+    await vi.waitFor(() => expect(s.reads).toHaveLength(2));
+    expect(s.runtime.mode).toBe('halted');
+    s.reads[1]!([game([offer(2, 115)])]);
+    await vi.waitFor(() => expect(listedIds(s.runtime)).toEqual([id(102)]));
+    expect(s.runtime.mode).toBe('active');
+    await s.runtime.stop(1_000);
+  });
+
+  it('a held update that cannot be applied does not keep the runtime halted', async () => {
+    const s = setup();
+    await s.runtime.start();
+    s.deferReads();
+    s.drop();
+    s.reopen(2);
+    // sideOrders missing: applying it throws inside the model.
+    s.prices.next({ type: 'orderUpdate', payload: { epoch: 5, gameID: GAME, sport: 'basketball', league: 'NBA', type: 'moneyline', participantID: HOME.id } as never });
+    s.prices.next({ type: 'orderUpdate', payload: { epoch: 6, gameID: GAME, sport: 'basketball', league: 'NBA', type: 'moneyline', participantID: HOME.id, sideOrders: [{ id: id(104), sumUntaken: 50, odds: 105, bet: 50 }] } });
+    await vi.waitFor(() => expect(s.reads).toHaveLength(1));
+    s.reads[0]!([game([offer(2, 115)])]);
+    await vi.waitFor(() => expect(listedIds(s.runtime)).toEqual([id(104)]));
+    expect(s.runtime.mode).toBe('active');
+    await s.runtime.stop(1_000);
+  });
 });
+
+/** Lets promise callbacks run (answers, the runtime's reactions to them). */
+async function flush(): Promise<void> {
+  for (let i = 0; i < 10; i++) await Promise.resolve();
+}
