@@ -190,6 +190,8 @@ function replay(venue: SimulatedVenue, it: TapeItem): void {
       venue.gap(it.feed, it.resumed);
       return;
     case 'snapshotDone':
+      venue.snapshotDone();
+      return;
     case 'user':
       return;
   }

@@ -8,6 +8,8 @@ import { invertOdds, oddsFromRank, oddsRank } from '../../src/odds/american.ts';
 import type { PriceSelection } from '../../src/exchange/socket/price-subscriptions.ts';
 import { manualTime } from '../../src/shared/time.ts';
 import { MarketModel } from '../../src/book/market-model.ts';
+import { BOOK_COLLECTIONS } from '../../src/exchange/schemas/book-order.ts';
+import type { OrderbookGame } from '../../src/exchange/schemas/exchange.ts';
 import { firstFileTape, preGameSideUpdate, replayIntoVenue, simulatedVenue } from './support-replay.ts';
 
 const firstFile = firstFileTape();
@@ -102,7 +104,10 @@ describe('the simulated venue’s orderbook answer', () => {
     const venue = simulatedVenue(time, { latencyMs: 0, balance: 1_000 });
     const fed = new MarketModel(() => false);
     const opening = new MarketModel(() => false);
-    for (const it of tape.items) if (it.kind === 'snapshot') opening.applySnapshot(it.game, it.t);
+    for (const it of tape.items) {
+      if (it.kind === 'snapshotDone') break;
+      if (it.kind === 'snapshot') opening.applySnapshot(it.game, it.t);
+    }
     let gotSnapshots = false;
     venue.priceFeed.events$.subscribe((e) => {
       if (!gotSnapshots) {
@@ -119,5 +124,28 @@ describe('the simulated venue’s orderbook answer', () => {
     expect(ids.length).toBeGreaterThan(1);
     expect(sides(read, ids)).toEqual(sides(fed, ids));
     expect(sides(read, ids)).not.toEqual(sides(opening, ids));
+  });
+
+  // The recorder writes a reconnect's gap, then the snapshots it read after it: the bot's read is answered with those.
+  it('after a recorded price-feed reconnect, waits for the snapshots that follow it', async () => {
+    const tape = firstFile();
+    const time = manualTime(tape.items[0]!.t);
+    const venue = simulatedVenue(time, { latencyMs: 0, balance: 1_000 });
+    replayIntoVenue(tape, time, venue);
+    venue.gap('price', true);
+    let answer: OrderbookGame[] | null = null;
+    void venue.rest.getOrderbook({ league: 'all' }).then((a) => (answer = a));
+    await Promise.resolve();
+    expect(answer).toBeNull();
+    // The snapshot read after the reconnect: the first game's books emptied while the feed was down.
+    const emptied: OrderbookGame = { ...(tape.items.find((it) => it.kind === 'snapshot') as { game: OrderbookGame }).game };
+    for (const c of BOOK_COLLECTIONS) (emptied as Record<string, unknown>)[c] = [];
+    venue.snapshot(emptied, time.clock.now());
+    venue.snapshotDone();
+    await Promise.resolve();
+    const got = (answer as OrderbookGame[] | null)?.find((g) => g.id === emptied.id);
+    expect(got).toBeDefined();
+    expect(BOOK_COLLECTIONS.map((c) => got![c].length)).toEqual(BOOK_COLLECTIONS.map(() => 0));
+    expect((await venue.rest.getOrderbook({ league: 'all' })).length).toBe(answer!.length);
   });
 });

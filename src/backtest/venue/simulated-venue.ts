@@ -66,6 +66,8 @@ export class SimulatedVenue implements Venue {
   readonly #price$ = new Subject<PriceFeedEvent>();
   readonly #user$ = new Subject<UserFeedEvent<AccountSnapshot>>();
   readonly #states$: BehaviorSubject<ConnectionStates>;
+  /** Orderbook answers waiting for the snapshots that follow a recorded price-feed reconnect (null: none expected). */
+  #afterPriceGap: (() => void)[] | null = null;
   readonly #graded: GradedRow[] = [];
   /** What the runtime subscribed to on the price feed: the exchange sends nothing else (feeds §2). */
   readonly #filter = new PriceFilter();
@@ -99,7 +101,7 @@ export class SimulatedVenue implements Venue {
       ...gateway,
       login: () => this.#answer(undefined),
       getMe: () => this.#answer(this.#me()),
-      getOrderbook: (filter) => this.#answer(this.#orderbook(filter)),
+      getOrderbook: (filter) => (this.#afterPriceGap ? new Promise((resolve) => this.#afterPriceGap!.push(() => this.#resolve(resolve, this.#orderbook(filter)))) : this.#answer(this.#orderbook(filter))),
       getUnmatched: () => this.#answer(this.#unmatched()),
       getMatchedBets: () => this.#answer(this.#matchedBets()),
       gradedWalker: (options) =>
@@ -117,6 +119,13 @@ export class SimulatedVenue implements Venue {
       start: () => undefined,
     };
     this.userFeed = { events$: this.#user$.asObservable(), start: () => undefined };
+  }
+
+  /** The recording's snapshot batch is complete: orderbook reads held since a price gap are answered now. */
+  snapshotDone(): void {
+    const waiting = this.#afterPriceGap;
+    this.#afterPriceGap = null;
+    for (const answer of waiting ?? []) answer();
   }
 
   /** How many answers settled since the last call: the driver lets their callbacks run before going on. */
@@ -182,6 +191,9 @@ export class SimulatedVenue implements Venue {
   /** The recorded feed was down: so is ours, for the runtime, until it came back. */
   gap(feed: 'price' | 'user', resumed: boolean): void {
     const now = this.#o.time.clock.now();
+    // The recorder read the books again after this reconnect, and its snapshots follow: a
+    // read of the bot's now is answered with them, as the exchange's would be, not before.
+    if (feed === 'price' && resumed) this.#afterPriceGap ??= [];
     const cur = this.#states$.value;
     const connection = cur[feed].connection;
     this.#states$.next({ ...cur, [feed]: state('reconnecting', now, connection) });
