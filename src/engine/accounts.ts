@@ -110,8 +110,7 @@ export class GameExposure {
     const out: Position[] = [];
     const ledger = this.account.ledger;
     for (const b of this.bets) out.push(ledger.position(b));
-    // Oldest first, as they rested: the liability sums floats, so the order is part of the result.
-    for (const o of this.#resting.slice().sort(bySeq)) {
+    for (const o of this.#oldestFirst()) {
       if (o.remaining > DUST) out.push({ selection: o.line.selection, amount: o.remaining, odds: o.odds, commissionRate: 0, contingent: true });
     }
     return out;
@@ -125,22 +124,25 @@ export class GameExposure {
     return groups;
   }
 
-  /** `positions(extra)` merged for the worst-case search, without making the positions; valid until the next call. */
+  /** `positions()` plus `extra`, merged for the worst-case search without making the positions; valid until the next call. */
   #groups(extra?: Position): PnlGroups {
     const groups = this.#scratchSet().scratch;
     groups.copyFrom(this.#bets());
-    // Oldest first, as they rested: the liability sums floats, so the order is part of the result.
-    const resting = (this.#bySeq ??= this.#resting.slice().sort(bySeq));
-    for (const o of resting) if (o.remaining > DUST) groups.addMoney(o.line.selection, o.remaining, o.odds, 0, true);
+    for (const o of this.#oldestFirst()) if (o.remaining > DUST) groups.addMoney(o.line.selection, o.remaining, o.odds, 0, true);
     if (extra) groups.add(extra);
     return groups;
+  }
+
+  /** The resting orders oldest first, as they rested: the liability sums floats, so the order is part of the result. */
+  #oldestFirst(): readonly OrderState[] {
+    return (this.#bySeq ??= this.#resting.slice().sort(bySeq));
   }
 
   #scratchSet(): { readonly scratch: PnlGroups; readonly recent: RecentRegions } {
     return (this.#work ??= { scratch: new PnlGroups(), recent: new RecentRegions() });
   }
 
-  /** Exact worst-case loss of `positions(extra)` as a non-negative number (not cached). */
+  /** Exact worst-case loss of `positions()` plus `extra` as a non-negative number (not cached). */
   lossWith(extra: Position): number {
     return -worstCaseLiabilityOfGroups(this.#groups(extra), this.#scratchSet().recent);
   }

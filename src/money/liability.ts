@@ -72,7 +72,7 @@ export function worstCaseScore(positions: readonly Position[]): WorstCase {
 export function worstCaseOfGroups(groups: PnlGroups, recent?: RecentRegions): WorstCase {
   const r = regionsOf(groups, recent);
   const q = bestPair(r, groups.pnl);
-  const best = q < 0 ? 0 : (r.F[r.pairI[q] as number] as number) + (r.G[r.pairJ[q] as number] as number);
+  const best = pairValue(r, q);
   const d = q < 0 ? 0 : (r.pairD[q] as number);
   const s = q < 0 ? 0 : (r.pairS[q] as number);
   const score: Score = { home: (s + d) / 2 + 0, away: (s - d) / 2 + 0 };
@@ -82,16 +82,19 @@ export function worstCaseOfGroups(groups: PnlGroups, recent?: RecentRegions): Wo
 /** `worstCaseOfGroups(groups, recent).liability`, without making the score. */
 export function worstCaseLiabilityOfGroups(groups: PnlGroups, recent?: RecentRegions): number {
   const r = regionsOf(groups, recent);
-  const q = bestPair(r, groups.pnl);
-  const best = q < 0 ? 0 : (r.F[r.pairI[q] as number] as number) + (r.G[r.pairJ[q] as number] as number);
-  return Math.min(0, best) + 0;
+  return Math.min(0, pairValue(r, bestPair(r, groups.pnl))) + 0;
+}
+
+/** The P&L at pair `q` of `bestPair` (0 when there is none). */
+function pairValue(r: ScoreRegions, q: number): number {
+  return q < 0 ? 0 : (r.F[r.pairI[q] as number] as number) + (r.G[r.pairJ[q] as number] as number);
 }
 
 function regionsOf(groups: PnlGroups, recent: RecentRegions | undefined): ScoreRegions {
   const shape = groups.shape;
   // The regions depend only on which groups there are; sets copied from one another share them until one adds a group.
   if (shape.regions === null && recent !== undefined) recent.lend(groups);
-  const r = (shape.regions ??= buildScoreRegions(shape, groups.size));
+  const r = (shape.regions ??= buildScoreRegions(shape));
   recent?.remember(shape);
   return r;
 }

@@ -64,11 +64,10 @@ export class PnlGroups {
   #sharedShape = false;
   /** `STRIDE` slots per group; may run past the groups (a reused set), and those slots are zeroed before use. */
   #pnl: number[] = [];
-  #count = 0;
 
-  /** Number of groups. */
+  /** Number of groups (a shape is never added to while shared, so its lists are exactly this set's groups). */
   get size(): number {
-    return this.#count;
+    return this.#shape.codes.length;
   }
 
   /** The groups' identities and cached regions; valid until the next `add` to this set. */
@@ -86,7 +85,7 @@ export class PnlGroups {
   }
 
   addAll(ps: readonly Position[]): void {
-    for (const p of ps) this.addMoney(p.selection, p.amount, p.odds, p.commissionRate, p.contingent === true);
+    for (const p of ps) this.add(p);
   }
 
   /**
@@ -125,7 +124,7 @@ export class PnlGroups {
   adoptRegions(other: GroupShape): boolean {
     const shape = this.#shape;
     if (shape.regions !== null || other.regions === null || other === shape) return shape.regions !== null;
-    const n = this.#count;
+    const n = shape.codes.length;
     if (other.codes.length !== n) return false;
     for (let i = 0; i < n; i++) if (other.codes[i] !== shape.codes[i] || !sameLine(other.lines[i] as number, shape.lines[i] as number)) return false;
     shape.regions = other.regions;
@@ -141,12 +140,11 @@ export class PnlGroups {
     this.#shape = other.#shape;
     this.#sharedShape = true;
     other.#sharedShape = true;
-    const n = other.#count * STRIDE;
+    const n = other.size * STRIDE;
     const from = other.#pnl;
     const to = this.#pnl;
     // In order, so a slot past the end is an append, never a hole.
     for (let i = 0; i < n; i++) to[i] = from[i] as number;
-    this.#count = other.#count;
   }
 
   #groupOf(s: Selection): number {
@@ -155,7 +153,7 @@ export class PnlGroups {
     const shape = this.#shape;
     const codes = shape.codes;
     const lines = shape.lines;
-    const n = this.#count;
+    const n = codes.length;
     for (let i = 0; i < n; i++) if (codes[i] === code && sameLine(lines[i] as number, line)) return i;
     return this.#newGroup(s, code, line);
   }
@@ -163,7 +161,7 @@ export class PnlGroups {
   #newGroup(s: Selection, code: number, line: number): number {
     let shape = this.#shape;
     if (this.#sharedShape) {
-      shape = { selections: shape.selections.slice(0, this.#count), codes: shape.codes.slice(0, this.#count), lines: shape.lines.slice(0, this.#count), regions: null };
+      shape = { selections: shape.selections.slice(), codes: shape.codes.slice(), lines: shape.lines.slice(), regions: null };
       this.#shape = shape;
       this.#sharedShape = false;
     }
@@ -171,7 +169,7 @@ export class PnlGroups {
     shape.codes.push(code);
     shape.lines.push(line);
     shape.regions = null;
-    const n = this.#count++;
+    const n = shape.codes.length - 1;
     const pnl = this.#pnl;
     // A reused set (copyFrom) may hold old sums past its groups: each slot is set, not assumed 0.
     for (let k = n * STRIDE; k < (n + 1) * STRIDE; k++) pnl[k] = 0;

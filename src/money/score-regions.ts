@@ -148,7 +148,8 @@ function smallestTotal(lo: number, hi: number, a: number): number {
   return t <= hi ? t : Number.NaN;
 }
 
-export function buildScoreRegions(shape: GroupShape, count: number): ScoreRegions {
+export function buildScoreRegions(shape: GroupShape): ScoreRegions {
+  const count = shape.selections.length;
   const margin: number[] = [];
   const total: number[] = [];
   const dCritRaw: number[] = [];

@@ -99,8 +99,10 @@ function clone<T>(v: T): T {
 }
 
 function apply(root: unknown, path: Path, m: Mutation): unknown {
+  // A copy: the constants are shared instances, and a later step could put one inside itself.
+  const value = m.kind === 'set' || m.kind === 'addKey' ? clone(m.value) : undefined;
   if (path.length === 0) {
-    if (m.kind === 'set') return clone(m.value);
+    if (m.kind === 'set') return value;
     if (m.kind === 'wrap') return [root];
     if (m.kind === 'drop') return undefined;
   }
@@ -108,7 +110,7 @@ function apply(root: unknown, path: Path, m: Mutation): unknown {
   let parent: unknown = root;
   for (const k of parentPath) parent = (parent as Record<string | number, unknown>)[k];
   if (m.kind === 'addKey') {
-    if (parent !== null && typeof parent === 'object' && !Array.isArray(parent)) Object.defineProperty(parent, m.key, { value: clone(m.value), enumerable: true, writable: true, configurable: true });
+    if (parent !== null && typeof parent === 'object' && !Array.isArray(parent)) Object.defineProperty(parent, m.key, { value, enumerable: true, writable: true, configurable: true });
     return root;
   }
   const key = path[path.length - 1]!;
@@ -117,8 +119,7 @@ function apply(root: unknown, path: Path, m: Mutation): unknown {
     if (Array.isArray(p)) p.splice(key as number, 1);
     else delete p[key];
   } else if (m.kind === 'wrap') p[key] = [p[key]];
-  // A copy: the constants are shared instances, and a later step could put one inside itself.
-  else p[key] = clone(m.value);
+  else p[key] = value;
   return root;
 }
 
