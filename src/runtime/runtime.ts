@@ -26,7 +26,7 @@ import type { Venue } from './venue.ts';
 const REFUSAL_MEMORY_MS = 60_000;
 
 /** How long start-up waits for the feeds' first connections, runtime-clock ms. */
-const FEEDS_OPEN_TIMEOUT_MS = 30_000;
+export const FEEDS_OPEN_TIMEOUT_MS = 30_000;
 
 /** The halt while the books are read again after a price-feed reconnect. */
 const RESYNC = 'price feed reconnected: reading the books again';
@@ -176,8 +176,6 @@ export class Runtime {
   #resync: { readonly held: RuntimeEvent[]; again: boolean } | null = null;
   /** The retry of a failed read of the books, waiting on the scheduler. */
   #resyncRetry: Subscription | null = null;
-  /** The price feed reconnected while start-up read the books: they are read again once it is done. */
-  #resyncAfterStart = false;
   /** Last intents per `${strategyIndex}|${gameID}`, as JSON, when decisions are reported. */
   readonly #lastIntents = new Map<string, string>();
 
@@ -256,16 +254,17 @@ export class Runtime {
     this.#subs.push(exchange.priceFeed.events$.subscribe((event) => this.#feedEvent({ kind: 'price', event })));
     this.#subs.push(exchange.userFeed.events$.subscribe((event) => this.#feedEvent({ kind: 'user', event })));
     this.#subs.push(exchange.states$.subscribe((states) => this.dispatch({ kind: 'connections', states })));
+    let booksReadFor: number;
     try {
-      await this.#loadAccount();
+      booksReadFor = await this.#loadAccount();
     } catch (err) {
-      // Nothing of a failed start stays behind: no subscription, nothing held.
+      // Nothing of a failed start stays behind: no subscription.
       for (const sub of this.#subs) sub.unsubscribe();
       this.#subs.length = 0;
-      this.#startupHeld = null;
       throw err;
+    } finally {
+      this.#startupHeld = null;
     }
-    this.#startupHeld = null;
     for (const e of held) this.#queue.push(e);
     if (this.#o.gateway === 'socket') exchange.orders.start();
     this.#subs.push(interval(this.#o.tickMs ?? 1_000, this.#o.scheduler).subscribe(() => this.dispatch({ kind: 'tick' })));
@@ -277,16 +276,14 @@ export class Runtime {
       }),
     );
     this.#resume('starting');
-    if (this.#resyncAfterStart) {
-      this.#resyncAfterStart = false;
-      this.#resyncBooks();
-    }
+    // The price feed reconnected during start-up's read: read again, now that its held events are in.
+    if (this.#booksConnection !== booksReadFor) this.#resyncBooks();
     this.#markAllDirty();
     this.dispatch({ kind: 'tick' });
   }
 
-  /** Start-up's reads: the account, the feeds opened, the books and our orders and bets reconciled. */
-  async #loadAccount(): Promise<void> {
+  /** Start-up's reads: the account, the feeds opened, the books and our orders and bets reconciled. The price connection the books were read on. */
+  async #loadAccount(): Promise<number> {
     const { exchange } = this.#o;
     await exchange.rest.login();
     const me = await exchange.rest.getMe();
@@ -296,11 +293,13 @@ export class Runtime {
     exchange.priceFeed.start();
     exchange.userFeed.start();
     await this.#feedsOpen();
+    const readFor = this.#booksConnection;
     const games = await this.#readOrderbook(leagues);
     for (const g of games) this.market.applySnapshot(g, this.#o.clock.now());
     const [unmatched, bets] = await Promise.all([exchange.rest.getUnmatched(), exchange.rest.getMatchedBets()]);
     const r = this.orders.reconcile(unmatched, bets, { cancelForeign: this.#o.cancelUnknownOrdersAtStart, gameLookup: (id) => this.market.has(id) });
     this.#log.info({ games: games.length, adopted: r.adopted, foreignOpenOrders: r.foreign, openBets: bets.length, commission: this.#commission, heldFeedEvents: this.#startupHeld?.length ?? 0 }, 'model loaded');
+    return readFor;
   }
 
   /** A feed's event: into the loop, or held while start-up reads the account, or a resync the books, over REST. */
@@ -310,9 +309,10 @@ export class Runtime {
     else this.dispatch(e);
   }
 
-  #readOrderbook(leagues: readonly string[] | null): Promise<OrderbookGame[]> {
+  /** Async, so a read that throws at once is a rejection like any other failed read. */
+  async #readOrderbook(leagues: readonly string[] | null): Promise<OrderbookGame[]> {
     const rest = this.#o.exchange.rest;
-    return leagues === null ? rest.getOrderbook({ league: 'all' }) : Promise.all(leagues.map((l) => rest.getOrderbook({ league: l }))).then((lists) => lists.flat());
+    return leagues === null ? rest.getOrderbook({ league: 'all' }) : (await Promise.all(leagues.map((l) => rest.getOrderbook({ league: l })))).flat();
   }
 
   /**
@@ -331,13 +331,7 @@ export class Runtime {
     this.#resync = { held: [], again: false };
     const read = () => {
       this.#resyncRetry = null;
-      let answer: Promise<OrderbookGame[]>;
-      try {
-        answer = this.#readOrderbook(this.#leagues());
-      } catch (err) {
-        answer = Promise.reject(err);
-      }
-      answer.then(
+      this.#readOrderbook(this.#leagues()).then(
         (games) => this.dispatch({ kind: 'books', games }),
         (err: unknown) => {
           this.#log.warn({ err }, 'reading the books after a price feed reconnect failed; trying again');
@@ -450,12 +444,11 @@ export class Runtime {
         const down = (name: string, up: boolean) => (up ? this.#resume(`${name} down`) : this.#halt(`${name} down`));
         down('price feed', s.price.status === 'open');
         if (s.price.status === 'open' && s.price.connection !== this.#booksConnection) {
-          // The first connection is start-up's, which reads the books itself; one made during
-          // start-up's read is read for when start-up is done (its held events go in first).
+          // The first connection is start-up's, which reads the books itself, and so does one
+          // made during start-up (start() reads again once its held events are in).
           const reconnected = this.#booksConnection !== 0;
           this.#booksConnection = s.price.connection;
-          if (reconnected && this.#startupHeld) this.#resyncAfterStart = true;
-          else if (reconnected) this.#resyncBooks();
+          if (reconnected && !this.#startupHeld) this.#resyncBooks();
         }
         down('user feed', s.user.status === 'open');
         if (this.#o.gateway === 'socket') down('orders socket', s.orders.status === 'open');

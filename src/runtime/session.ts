@@ -13,7 +13,7 @@ import type { Simulator } from '../sim/server.ts';
 import { systemClock } from '../shared/clock.ts';
 import { realTime, type TimeSource } from '../shared/time.ts';
 import { liveExchangeClient, startPaperSimulator } from './exchange-from-config.ts';
-import { Runtime, type Decision } from './runtime.ts';
+import { FEEDS_OPEN_TIMEOUT_MS, Runtime, type Decision } from './runtime.ts';
 import { startSessionRecording, type SessionRecording } from './session-recording.ts';
 import type { StrategyInstance } from './strategy-instance.ts';
 import { markToFair, statusLine, summarize, type RunSummary } from './summary.ts';
@@ -93,7 +93,7 @@ export async function startSession(o: SessionOptions): Promise<Session> {
     clock: time.clock,
     scheduler: time.scheduler,
     // Thirty wall seconds for the feeds' first connections, on the runtime's clock.
-    feedsOpenTimeoutMs: 30_000 * speed,
+    feedsOpenTimeoutMs: FEEDS_OPEN_TIMEOUT_MS * speed,
     logger: componentLogger(log, 'runtime'),
     runId: randomRunId(Math.random),
     ...(killFile ? { killSwitch: () => (existsSync(killFile) ? `kill switch file ${killFile} exists` : null) } : {}),

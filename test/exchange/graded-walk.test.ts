@@ -5,13 +5,12 @@ import type { GradedSinceResponse } from '../../src/exchange/schemas/bets.ts';
 import { silentLogger } from '../../src/shared/logger.ts';
 import { napper } from '../../src/shared/sleep.ts';
 import { manualTime, type ManualTimeSource } from '../../src/shared/time.ts';
+import { flushMicrotasks } from '../support/microtasks.ts';
 
 const T0 = Date.UTC(2026, 2, 1, 12);
 
 /** Let the walk's promise chain run after a clock step. */
-const settle = async () => {
-  for (let i = 0; i < 10; i++) await null;
-};
+const settle = () => flushMicrotasks();
 
 /** A getGradedSince that answers from a script and records the virtual time of every call. */
 function scripted(time: ManualTimeSource, answer: (call: number) => GradedSinceResponse | Error) {

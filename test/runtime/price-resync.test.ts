@@ -3,10 +3,10 @@ import { describe, expect, it, vi } from 'vitest';
 import type { ConnectionStates } from '../../src/exchange/client.ts';
 import type { OrderbookGame } from '../../src/exchange/schemas/exchange.ts';
 import type { SocketState } from '../../src/exchange/socket/managed-socket.ts';
-import type { Runtime } from '../../src/runtime/runtime.ts';
 import { manualTime } from '../../src/shared/time.ts';
 import { moneylineGame, stubVenue, type MoneylineOffer } from '../support/stub-venue.ts';
-import { instance, scripted, testRuntime } from './support.ts';
+import { flushMicrotasks } from '../support/microtasks.ts';
+import { instance, listedIds, scripted, testRuntime } from './support.ts';
 
 const id = (n: number) => n.toString(16).padStart(24, '0');
 const GAME = id(1);
@@ -17,12 +17,6 @@ const offer = (n: number, odds: number): MoneylineOffer => ({ id: id(100 + n), t
 
 const socket = (status: SocketState['status'], connection: number): SocketState => ({ status, attempt: 0, lastError: null, since: 0, connection, retryInMs: null });
 const states = (price: SocketState): ConnectionStates => ({ price, user: socket('open', 1), orders: socket('open', 1) });
-
-/** The ids listed on the home moneyline side the offers sit on. */
-function listedIds(runtime: Runtime): string[] {
-  const g = runtime.market.game(GAME);
-  return g ? [...g.books.values()].flatMap((b) => b.sides.flatMap((s) => s.offers.map((o) => o.id))) : [];
-}
 
 function setup(overrides: Parameters<typeof testRuntime>[2] = {}) {
   let book = game([offer(1, 120)]);
@@ -68,12 +62,12 @@ describe('the price feed reconnects', () => {
   it('the books are read again: what changed while the feed was down is in the model', async () => {
     const s = setup();
     await s.runtime.start();
-    expect(listedIds(s.runtime)).toEqual([id(101)]);
+    expect(listedIds(s.runtime, GAME)).toEqual([id(101)]);
     s.drop();
     // While down, offer 1 was taken and offer 2 posted: the feed will never say so.
     s.setBook(game([offer(2, 115)]));
     s.reopen(2);
-    await vi.waitFor(() => expect(listedIds(s.runtime)).toEqual([id(102)]));
+    await vi.waitFor(() => expect(listedIds(s.runtime, GAME)).toEqual([id(102)]));
     await vi.waitFor(() => expect(s.runtime.mode).toBe('active'));
     await s.runtime.stop(1_000);
   });
@@ -87,10 +81,10 @@ describe('the price feed reconnects', () => {
     expect(s.runtime.mode).toBe('halted');
     // The side moves after the read was sent; the answer is the state before that.
     s.prices.next({ type: 'orderUpdate', payload: { epoch: 5, gameID: GAME, sport: 'basketball', league: 'NBA', type: 'moneyline', participantID: HOME.id, sideOrders: [{ id: id(103), sumUntaken: 50, odds: 110, bet: 50 }] } });
-    expect(listedIds(s.runtime)).toEqual([id(101)]);
+    expect(listedIds(s.runtime, GAME)).toEqual([id(101)]);
     await vi.waitFor(() => expect(s.reads).toHaveLength(1));
     s.reads[0]!([game([offer(2, 115)])]);
-    await vi.waitFor(() => expect(listedIds(s.runtime)).toEqual([id(103)]));
+    await vi.waitFor(() => expect(listedIds(s.runtime, GAME)).toEqual([id(103)]));
     expect(s.runtime.mode).toBe('active');
     await s.runtime.stop(1_000);
   });
@@ -117,14 +111,14 @@ describe('the price feed reconnects', () => {
     s.drop();
     s.reopen(2);
     await vi.waitFor(() => expect(s.readCount()).toBe(2));
-    await flush();
+    await flushMicrotasks();
     expect(s.runtime.mode).toBe('halted');
     time.advance(1_000);
     await vi.waitFor(() => expect(s.readCount()).toBe(3));
-    await flush();
+    await flushMicrotasks();
     expect(s.runtime.mode).toBe('halted');
     time.advance(1_000);
-    await vi.waitFor(() => expect(listedIds(s.runtime)).toEqual([id(102)]));
+    await vi.waitFor(() => expect(listedIds(s.runtime, GAME)).toEqual([id(102)]));
     expect(s.runtime.mode).toBe('active');
 
     // Failing again, then stopped: no read after the stop.
@@ -132,16 +126,16 @@ describe('the price feed reconnects', () => {
     s.drop();
     s.reopen(3);
     await vi.waitFor(() => expect(s.readCount()).toBe(5));
-    await flush();
+    await flushMicrotasks();
     const stopping = s.runtime.stop(1_000);
     for (let i = 0; i < 5; i++) {
       time.advance(1_000);
-      await flush();
+      await flushMicrotasks();
     }
     await stopping;
     const reads = s.readCount();
     time.advance(10_000);
-    await flush();
+    await flushMicrotasks();
     expect(s.readCount()).toBe(reads);
     expect(time.nextDueAt()).toBeUndefined();
   });
@@ -156,14 +150,14 @@ describe('the price feed reconnects', () => {
     s.setBook(game([offer(2, 115)]));
     s.reopen(2);
     // Not now: an answer to a read sent now could land before start-up's older one.
-    await flush();
+    await flushMicrotasks();
     expect(s.reads).toHaveLength(1);
     s.reads[0]!([game([offer(1, 120)])]);
     await started;
     await vi.waitFor(() => expect(s.reads).toHaveLength(2));
     expect(s.runtime.mode).toBe('halted');
     s.reads[1]!([game([offer(2, 115)])]);
-    await vi.waitFor(() => expect(listedIds(s.runtime)).toEqual([id(102)]));
+    await vi.waitFor(() => expect(listedIds(s.runtime, GAME)).toEqual([id(102)]));
     expect(s.runtime.mode).toBe('active');
     await s.runtime.stop(1_000);
   });
@@ -179,13 +173,8 @@ describe('the price feed reconnects', () => {
     s.prices.next({ type: 'orderUpdate', payload: { epoch: 6, gameID: GAME, sport: 'basketball', league: 'NBA', type: 'moneyline', participantID: HOME.id, sideOrders: [{ id: id(104), sumUntaken: 50, odds: 105, bet: 50 }] } });
     await vi.waitFor(() => expect(s.reads).toHaveLength(1));
     s.reads[0]!([game([offer(2, 115)])]);
-    await vi.waitFor(() => expect(listedIds(s.runtime)).toEqual([id(104)]));
+    await vi.waitFor(() => expect(listedIds(s.runtime, GAME)).toEqual([id(104)]));
     expect(s.runtime.mode).toBe('active');
     await s.runtime.stop(1_000);
   });
 });
-
-/** Lets promise callbacks run (answers, the runtime's reactions to them). */
-async function flush(): Promise<void> {
-  for (let i = 0; i < 10; i++) await Promise.resolve();
-}

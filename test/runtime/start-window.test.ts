@@ -1,29 +1,21 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ExchangeClient } from '../../src/exchange/client.ts';
+import type { ExchangeClient } from '../../src/exchange/client.ts';
 import { BehaviorSubject } from 'rxjs';
 import type { ConnectionStates } from '../../src/exchange/client.ts';
 import type { SocketState } from '../../src/exchange/socket/managed-socket.ts';
 import { FeedsNotOpenError } from '../../src/runtime/errors.ts';
-import type { Runtime } from '../../src/runtime/runtime.ts';
 import type { Venue } from '../../src/runtime/venue.ts';
 import { manualTime } from '../../src/shared/time.ts';
 import { stubVenue } from '../support/stub-venue.ts';
-import { FAST } from '../exchange/support-socket.ts';
 import { capturedLogger } from '../exchange/support-rest.ts';
 import { startTestSim, type TestSim } from '../support/sim.ts';
-import { instance, scripted, testRuntime } from './support.ts';
+import { instance, listedIds, scripted, simClient, testRuntime } from './support.ts';
 
 let t: TestSim | undefined;
 afterEach(async () => {
   await t?.close();
   t = undefined;
 });
-
-type SimUser = Awaited<ReturnType<TestSim['user']>>;
-
-function clientFor(sim: TestSim, user: SimUser): ExchangeClient {
-  return new ExchangeClient({ baseUrl: sim.url, credentials: async () => ({ username: user.username, password: user.password }), sockets: FAST, rest: { runId: user.username, placeRecoveryGraceMs: 200 } });
-}
 
 /** The client as a venue, some of its REST reads replaced. */
 function withRest(exchange: ExchangeClient, reads: Partial<Pick<Venue['rest'], 'getOrderbook' | 'getUnmatched' | 'getMatchedBets'>>): Venue {
@@ -45,12 +37,6 @@ function withRest(exchange: ExchangeClient, reads: Partial<Pick<Venue['rest'], '
   };
 }
 
-/** Whether the model lists order `id` on any side of the game. */
-function listed(runtime: Runtime, gameID: string, id: string): boolean {
-  const g = runtime.market.game(gameID);
-  return g !== undefined && [...g.books.values()].some((b) => b.sides.some((side) => side.offers.some((o) => o.id === id)));
-}
-
 /**
  * A fresh process reads its account over REST, then follows the user feed. What happens
  * between the two must not be lost: a fill there, never seen, leaves the own book with an
@@ -68,7 +54,7 @@ describe('start-up: the account changes while it is read over REST', () => {
     expect(placed.status).toBe(200);
     const orderID = sim.sim.context.engine.openOrders(maker.id)[0]!.id;
 
-    const exchange = clientFor(sim, maker);
+    const exchange = simClient(sim, maker);
     let betsRead!: () => void;
     const betsDone = new Promise<void>((r) => (betsRead = r));
     // Both REST answers are read before the order is taken; the take happens before the runtime has them.
@@ -109,7 +95,7 @@ describe('start-up: the account changes while it is read over REST', () => {
     const g = sim.game();
     const bot = await sim.user('bot');
     const other = await sim.user('other');
-    const exchange = clientFor(sim, bot);
+    const exchange = simClient(sim, bot);
     let posted = '';
     const venue = withRest(exchange, {
       getOrderbook: async (f) => {
@@ -123,7 +109,7 @@ describe('start-up: the account changes while it is read over REST', () => {
     const runtime = testRuntime(venue, [instance(scripted(() => []))], { tickMs: 100 });
     await runtime.start();
     try {
-      await vi.waitFor(() => expect(listed(runtime, g.id, posted)).toBe(true), { timeout: 5_000, interval: 20 });
+      await vi.waitFor(() => expect(listedIds(runtime, g.id)).toContain(posted), { timeout: 5_000, interval: 20 });
     } finally {
       await runtime.stop(3_000);
       await exchange.close();

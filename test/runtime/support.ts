@@ -38,13 +38,23 @@ export function testRuntime(exchange: Venue, strategies: StrategyInstance[], ove
   });
 }
 
-type SimUser = Awaited<ReturnType<TestSim['user']>>;
+export type SimUser = Awaited<ReturnType<TestSim['user']>>;
+
+/** The tests' exchange client for a simulator user: fast sockets, a short place-recovery grace. */
+export function simClient(t: TestSim, user: SimUser): ExchangeClient {
+  return new ExchangeClient({ baseUrl: t.url, credentials: async () => ({ username: user.username, password: user.password }), sockets: FAST, rest: { runId: user.username, placeRecoveryGraceMs: 200 } });
+}
+
+/** The ids the runtime's model lists on any side of a game. */
+export function listedIds(runtime: Runtime, gameID: string): string[] {
+  const g = runtime.market.game(gameID);
+  return g ? [...g.books.values()].flatMap((b) => b.sides.flatMap((s) => s.offers.map((o) => o.id))) : [];
+}
 
 /** A started runtime on the simulator, for a new user of that name (with `balance`) or for a user the test made already. */
 export async function startRuntime(t: TestSim, account: string | SimUser, strategies: StrategyInstance[], overrides: Partial<RuntimeOptions> = {}, balance = 100_000) {
   const user = typeof account === 'string' ? await t.user(account, { balance }) : account;
-  const { username } = user;
-  const exchange = new ExchangeClient({ baseUrl: t.url, credentials: async () => ({ username, password: user.password }), sockets: FAST, rest: { runId: username, placeRecoveryGraceMs: 200 } });
+  const exchange = simClient(t, user);
   const runtime = testRuntime(exchange, strategies, { tickMs: 100, ...overrides });
   await runtime.start();
   return { runtime, exchange, user, async close() {
