@@ -4,7 +4,8 @@ import type { BookOrder } from '../../exchange/schemas/book-order.ts';
 import type { OrderUpdate } from '../../exchange/schemas/price-feed.ts';
 import type { Selection } from '../../markets/types.ts';
 import { oddsRank } from '../../odds/american.ts';
-import { renderBookOrder, sideLabel } from '../../sim/render/book.ts';
+import type { EngineGame } from '../../engine/types.ts';
+import { renderBookOrder, sideLabel, type SideLabel } from '../../sim/render/book.ts';
 import type { BacktestExecution } from './execution.ts';
 import { US } from './execution.ts';
 
@@ -58,6 +59,24 @@ export class BotFeed {
    * or has ended (the exchange lists nothing on a closed game).
    */
   sideUpdate(gameID: string, bookKey: string, side: 0 | 1, taker: Selection): OrderUpdate | null {
+    const l = this.listing(gameID, bookKey, side, taker);
+    if (!l) return null;
+    const { game } = l;
+    return {
+      epoch: Math.max(l.epoch, this.#epochs.get(gameID) ?? 0),
+      gameID,
+      parentGameID: game.parentGameID,
+      sport: game.sport,
+      league: game.league,
+      live: game.live,
+      type: taker.type,
+      ...l.label,
+      sideOrders: l.orders,
+    };
+  }
+
+  /** What a side lists now (the recorded orders less what we took, then ours), with its label; null as for sideUpdate. */
+  listing(gameID: string, bookKey: string, side: 0 | 1, taker: Selection): { readonly game: EngineGame; readonly label: SideLabel; readonly orders: BookOrder[]; readonly epoch: number } | null {
     const game = this.#x.engine.game(gameID);
     if (!game || game.ended || this.#x.hasEnded(gameID)) return null;
     const listed = this.#x.recorded.side(gameID, bookKey, side);
@@ -66,18 +85,7 @@ export class BotFeed {
       const sumUntaken = this.#x.recorded.available(o);
       if (sumUntaken > EPS) recorded.push(wireOf(o, sumUntaken));
     }
-    const label = sideLabel(game, taker);
-    return {
-      epoch: Math.max(listed?.epoch ?? 0, this.#epochs.get(gameID) ?? 0),
-      gameID,
-      parentGameID: game.parentGameID,
-      sport: game.sport,
-      league: game.league,
-      live: game.live,
-      type: taker.type,
-      ...label,
-      sideOrders: merge(recorded, this.#ours(gameID, bookKey, side, taker)),
-    };
+    return { game, label: sideLabel(game, taker), orders: merge(recorded, this.#ours(gameID, bookKey, side, taker)), epoch: listed?.epoch ?? 0 };
   }
 
   #ours(gameID: string, bookKey: string, side: 0 | 1, taker: Selection): BookOrder[] {

@@ -1,9 +1,9 @@
 import type { GameState } from '../../book/types.ts';
 import type { BookOrder } from '../../exchange/schemas/book-order.ts';
 import type { OrderbookGame } from '../../exchange/schemas/exchange.ts';
-import type { OrderUpdate } from '../../exchange/schemas/price-feed.ts';
 import type { Selection } from '../../markets/types.ts';
-import { BOOK_ARRAYS, bookArrayOf, type BookArray } from '../../sim/rest/orderbook.ts';
+import type { SideLabel } from '../../sim/render/book.ts';
+import { bookArrayOf, emptyBookArrays } from '../../sim/rest/orderbook.ts';
 
 /** One listed side of a game: its book, its index there, and the selection a taker on it backs. */
 export interface ListedSide {
@@ -20,20 +20,19 @@ export interface ListedSide {
  * feed would list it now (`listing`: the recorded orders less what we took, plus ours).
  * Each order carries its side's label, as the v2 orderbook's orders do.
  */
-export function currentOrderbook(snapshot: OrderbookGame, state: GameState | undefined, sides: Iterable<ListedSide>, listing: (s: ListedSide) => OrderUpdate | null): OrderbookGame {
-  const arrays = Object.fromEntries(BOOK_ARRAYS.map((k) => [k, [] as BookOrder[]])) as Record<BookArray, BookOrder[]>;
+export function currentOrderbook(
+  snapshot: OrderbookGame,
+  state: GameState | undefined,
+  sides: Iterable<ListedSide>,
+  listing: (s: ListedSide) => { readonly label: SideLabel; readonly orders: readonly BookOrder[] } | null,
+): OrderbookGame {
+  const arrays = emptyBookArrays<BookOrder>();
   for (const s of sides) {
-    const u = listing(s);
-    if (!u) continue;
-    const label = { type: u.type, gameID: u.gameID, participantID: u.participantID, market: u.market, side: u.side, OU: u.OU, total: u.total, spread: u.spread };
-    for (const o of u.sideOrders) arrays[bookArrayOf(s.taker)].push({ ...o, ...definedOnly(label) });
+    const l = listing(s);
+    if (!l) continue;
+    const into = arrays[bookArrayOf(s.taker)];
+    for (const o of l.orders) into.push({ ...o, type: s.taker.type, gameID: snapshot.id, ...l.label });
   }
   if (!state) return { ...snapshot, ...arrays };
   return { ...snapshot, ...arrays, live: state.live, ended: state.ended, mainHomeSpread: state.mainHomeSpread, mainTotal: state.mainTotal, matchedVolume: state.matchedVolume };
-}
-
-function definedOnly<T extends object>(o: T): Partial<T> {
-  const out: Partial<T> = {};
-  for (const k of Object.keys(o) as (keyof T)[]) if (o[k] !== undefined) out[k] = o[k];
-  return out;
 }

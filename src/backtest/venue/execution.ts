@@ -71,7 +71,8 @@ interface Ticket extends SideReach {
   readonly done: (outcome: PlaceOutcome) => void;
 }
 
-const sideKey = (gameID: string, bookKey: string, side: 0 | 1) => `${gameID}|${bookKey}|${side}`;
+/** One listed side of a game, as a map key. */
+export const sideKey = (gameID: string, bookKey: string, side: 0 | 1) => `${gameID}|${bookKey}|${side}`;
 
 /**
  * The exchange of a backtest: our orders in the engine replica, against the recorded market.

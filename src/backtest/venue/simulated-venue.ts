@@ -27,7 +27,7 @@ import { renderUnmatchedOrder } from '../../sim/render/orders.ts';
 import { iso } from '../../sim/render/time.ts';
 import type { ManualTimeSource } from '../../shared/time.ts';
 import { BotFeed } from './bot-feed.ts';
-import { BacktestExecution, US } from './execution.ts';
+import { BacktestExecution, sideKey, US } from './execution.ts';
 import type { FillModelConfig } from './queue-model.ts';
 
 export interface SimulatedVenueOptions {
@@ -172,7 +172,7 @@ export class SimulatedVenue implements Venue {
 
   /** Our part of a side changed: the exchange sends the side again, which reaches the bot one latency leg later. */
   #listingChanged(gameID: string, bookKey: string, side: 0 | 1, taker: Selection): void {
-    const k = `${gameID}|${bookKey}|${side}`;
+    const k = sideKey(gameID, bookKey, side);
     if (this.#listingsDue.has(k)) return;
     this.#listingsDue.add(k);
     this.#after(() => {
@@ -253,22 +253,22 @@ export class SimulatedVenue implements Venue {
     let games = this.execution.snapshots().filter((g) => !this.execution.game(g.id)?.ended);
     if ('gameID' in filter) games = games.filter((g) => g.id === filter.gameID);
     else if (filter.league !== 'all') games = games.filter((g) => g.league === filter.league);
-    return games.map((g) => currentOrderbook(g, this.execution.game(g.id), this.#sidesOf(g.id), (s) => this.#botFeed.sideUpdate(g.id, s.bookKey, s.side, s.taker)));
+    return games.map((g) => currentOrderbook(g, this.execution.game(g.id), this.#sidesOf(g.id), (s) => this.#botFeed.listing(g.id, s.bookKey, s.side, s.taker)));
   }
 
-  /** Every side of a game the recorded market or our own orders list. */
+  /** Every side of a game the recorded market or our own orders list: a book brings both its sides. */
   #sidesOf(gameID: string): ListedSide[] {
-    const out = new Map<string, ListedSide>();
-    for (const book of this.execution.recorded.model.game(gameID)?.books.values() ?? []) {
-      for (const side of [0, 1] as const) out.set(`${book.key}#${side}`, { bookKey: book.key, side, taker: book.sides[side].taker });
-    }
+    const out: ListedSide[] = [];
+    const recorded = this.execution.recorded.model.game(gameID)?.books;
+    for (const book of recorded?.values() ?? []) for (const side of [0, 1] as const) out.push({ bookKey: book.key, side, taker: book.sides[side].taker });
     if (this.execution.engine.game(gameID)) {
       for (const book of this.execution.engine.books(gameID)) {
-        for (const side of [0, 1] as const) if (!out.has(`${book.key}#${side}`)) out.set(`${book.key}#${side}`, { bookKey: book.key, side, taker: book.selections[side] });
+        if (!recorded?.has(book.key)) for (const side of [0, 1] as const) out.push({ bookKey: book.key, side, taker: book.selections[side] });
       }
     }
-    return [...out.values()];
+    return out;
   }
+
 
   #unmatched(): UnmatchedOrder[] {
     const engine = this.execution.engine;

@@ -39,6 +39,11 @@ export function bookArrayOf(taker: Selection): BookArray {
   }
 }
 
+/** One empty list per collection. */
+export function emptyBookArrays<T>(): Record<BookArray, T[]> {
+  return Object.fromEntries(BOOK_ARRAYS.map((k) => [k, [] as T[]])) as Record<BookArray, T[]>;
+}
+
 /** Main spread and total of a game from a full scan of its books (see chooseMainLines). */
 export function mainLines(engine: MatchingEngine, game: EngineGame): MainLines {
   const byLine = new Map<string, { kind: 'spread' | 'total'; line: number; liquidity: number }>();
@@ -68,7 +73,7 @@ export type WireOrderbookGame = WireGame & Record<BookArray, WireBookOrder[]> & 
  * each sorted best price for the taker first, then oldest.
  */
 export function renderOrderbookV2(engine: MatchingEngine, game: EngineGame, options: RenderBookOptions = {}): WireOrderbookGame {
-  const arrays = Object.fromEntries(BOOK_ARRAYS.map((k) => [k, [] as WireBookOrder[]])) as Record<BookArray, WireBookOrder[]>;
+  const arrays = emptyBookArrays<WireBookOrder>();
   const ranked: { key: BookArray; rank: number; createdAt: number; entry: WireBookOrder }[] = [];
   for (const side of listedSides(engine, game)) {
     const key = bookArrayOf(side.selection);
