@@ -352,7 +352,13 @@ export class Runtime {
         this.market.applySnapshot(g, now);
         this.#markDirty(g.id);
       }
-      this.#log.info({ games: games.length, heldFeedEvents: r.held.length }, 'books read again after a price feed reconnect');
+      const left = this.#leftTheBoard(games, this.#leagues());
+      for (const id of left) {
+        this.market.markEnded(id, now);
+        this.orders.cancelAll('game left the board', { gameID: id });
+        this.#markDirty(id);
+      }
+      this.#log.info({ games: games.length, leftTheBoard: left.length, heldFeedEvents: r.held.length }, 'books read again after a price feed reconnect');
     }
     // Next in the loop, each on its own (one that fails is logged, the others still apply):
     // held updates are at least as new as the read, so each side's last one stands.
@@ -360,6 +366,23 @@ export class Runtime {
     if (this.#stopping) return;
     if (games === null || r.again) this.#resyncBooks(games === null ? RESYNC_RETRY_MS : 0);
     else this.#resume(RESYNC);
+  }
+
+  /**
+   * Games the model holds as on the board, in the leagues read, that the answer no longer
+   * lists: the board lists every game until it ends, so these ended while the feed was down,
+   * and their gameUpdate was lost with it. Left as they were, they would be quoted again,
+   * and every order refused.
+   */
+  #leftTheBoard(games: readonly OrderbookGame[], leagues: readonly string[] | null): string[] {
+    const listed = new Set(games.map((g) => g.id));
+    const read = leagues === null ? null : new Set(leagues.map((l) => l.toLowerCase()));
+    const out: string[] = [];
+    for (const g of this.market.identities()) {
+      if (listed.has(g.id) || (read !== null && !read.has(g.league.toLowerCase()))) continue;
+      if (this.market.game(g.id)?.ended === false) out.push(g.id);
+    }
+    return out;
   }
 
   /** Both feeds open (their first connection made), or FeedsNotOpenError after `feedsOpenTimeoutMs`. */

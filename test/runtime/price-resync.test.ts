@@ -18,8 +18,8 @@ const offer = (n: number, odds: number): MoneylineOffer => ({ id: id(100 + n), t
 const socket = (status: SocketState['status'], connection: number): SocketState => ({ status, attempt: 0, lastError: null, since: 0, connection, retryInMs: null });
 const states = (price: SocketState): ConnectionStates => ({ price, user: socket('open', 1), orders: socket('open', 1) });
 
-function setup(overrides: Parameters<typeof testRuntime>[2] = {}) {
-  let book = game([offer(1, 120)]);
+function setup(overrides: Parameters<typeof testRuntime>[2] = {}, leagues: readonly string[] = []) {
+  let board = [game([offer(1, 120)])];
   const reads: Array<(g: OrderbookGame[]) => void> = [];
   let deferReads = false;
   let readCount = 0;
@@ -38,17 +38,18 @@ function setup(overrides: Parameters<typeof testRuntime>[2] = {}) {
             failNext--;
             return Promise.reject(new Error('503'));
           }
-          return deferReads ? new Promise<OrderbookGame[]>((r) => reads.push(r)) : Promise.resolve([book]);
+          return deferReads ? new Promise<OrderbookGame[]>((r) => reads.push(r)) : Promise.resolve(board);
         },
       },
     },
-    [instance(scripted(() => []))],
+    [instance(scripted(() => []), { interest: { leagues, sports: [], gameIds: [], marketTypes: [] } })],
     overrides,
   );
   return {
     runtime,
     prices,
-    setBook: (g: OrderbookGame) => (book = g),
+    setBook: (g: OrderbookGame) => (board = [g]),
+    setBoard: (gs: OrderbookGame[]) => (board = gs),
     deferReads: () => (deferReads = true),
     reads,
     readCount: () => readCount,
@@ -69,6 +70,30 @@ describe('the price feed reconnects', () => {
     s.reopen(2);
     await vi.waitFor(() => expect(listedIds(s.runtime, GAME)).toEqual([id(102)]));
     await vi.waitFor(() => expect(s.runtime.mode).toBe('active'));
+    await s.runtime.stop(1_000);
+  });
+
+  it('a game the answer no longer lists ended while the feed was down: it is marked ended, so nothing quotes it', async () => {
+    const s = setup();
+    await s.runtime.start();
+    expect(s.runtime.market.game(GAME)?.ended).toBe(false);
+    s.drop();
+    s.setBoard([]);
+    s.reopen(2);
+    await vi.waitFor(() => expect(s.runtime.mode).toBe('active'));
+    expect(s.runtime.market.game(GAME)?.ended).toBe(true);
+    await s.runtime.stop(1_000);
+  });
+
+  it('a game of a league the runtime does not read is not taken as ended for being absent', async () => {
+    const s = setup({}, ['NHL']);
+    await s.runtime.start();
+    s.drop();
+    s.setBoard([]);
+    s.reopen(2);
+    await vi.waitFor(() => expect(s.runtime.mode).toBe('active'));
+    expect(s.runtime.market.game(GAME)?.league).toBe('NBA');
+    expect(s.runtime.market.game(GAME)?.ended).toBe(false);
     await s.runtime.stop(1_000);
   });
 
