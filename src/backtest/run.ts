@@ -135,6 +135,13 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
   });
   const notes = done.games.filter((g) => g.settlement === 'marked').map((g) => `${g.gameID} (${g.name}): no result in the recording; its ${g.fills} fills are marked at the last consensus fair price`);
   if (!o.tape.complete) notes.push('the recording has no end record: the recorder stopped without closing it');
+  const late = o.tape.late;
+  if (late) {
+    notes.push(
+      `${late.count} record(s) are earlier than a record read before them (the first at ${basename(late.first.file)}:${late.first.line}, up to ${(late.maxStepBackMs / 1000).toFixed(3)} s back): ` +
+        'the recordings overlap in time, or the receive clock stepped back; each was replayed at the time of the record before it',
+    );
+  }
   if (o.tape.problems.length > 0) notes.push(`${o.tape.problems.length} input line(s) skipped (see input.problems)`);
   const meta = o.tape.meta;
   const report: BacktestReport = {

@@ -3,7 +3,7 @@ import { OrderbookGame } from '../exchange/schemas/exchange.ts';
 import type { PriceFeedEvent } from '../exchange/schemas/price-feed.ts';
 import { createPriceFrameChecker, type PriceParseMode } from '../exchange/socket/price-parse.ts';
 import type { FeedName, MetaData, SnapshotReason } from '../record/format.ts';
-import { RecordingReader, type RecordingReadError } from '../record/reader.ts';
+import { recordingFiles, RecordingReader, type RecordingReadError } from '../record/reader.ts';
 import { BacktestInputError, formatInputProblem, type InputProblem } from './errors.ts';
 
 /** The score of one side in a recorded result. */
@@ -38,6 +38,19 @@ export interface TapeStats {
   readonly ownListingsRemoved: number;
 }
 
+/**
+ * Records earlier than a record read before them (recordings that overlap in time, or a
+ * receive clock that stepped back): replayed at the time of the record before them, since
+ * a replay clock only moves forward. The report says so.
+ */
+export interface LateRecords {
+  readonly count: number;
+  /** The largest step back, ms. */
+  readonly maxStepBackMs: number;
+  /** Where the first one is, file:line. */
+  readonly first: { readonly file: string; readonly line: number };
+}
+
 export interface Tape {
   readonly files: readonly string[];
   readonly meta: readonly MetaData[];
@@ -47,6 +60,7 @@ export interface Tape {
   readonly problems: readonly InputProblem[];
   /** Whether the recording was closed cleanly (an `end` record). */
   readonly complete: boolean;
+  readonly late: LateRecords | null;
 }
 
 export interface LoadTapeOptions {
@@ -82,7 +96,19 @@ export async function loadTape(paths: readonly string[], options: LoadTapeOption
     options.onProblem?.(p);
     if (strict) throw new BacktestInputError(`${formatInputProblem(p)} (--strict: stopping)`, p);
   };
-  const reader = new RecordingReader(paths, {
+  // A path that is not there is a mistake on the command line, not a bad line of a
+  // recording to skip: replaying the other paths alone would answer another question.
+  let found: string[];
+  try {
+    found = await recordingFiles(paths);
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    throw new BacktestInputError(`cannot read the recording ${e.path ?? paths.join(', ')}: ${e.code === 'ENOENT' ? 'no such file or directory' : e.message}`, null);
+  }
+  if (found.length === 0) throw new BacktestInputError(`no recording files (.jsonl.gz, .jsonl) in ${paths.join(', ')}`, null);
+  let late: { count: number; maxStepBackMs: number; first: { file: string; line: number } } | null = null;
+  let lastT = -Infinity;
+  const reader = new RecordingReader(found, {
     strict: false,
     onError: (err: RecordingReadError) => {
       stats.badLines++;
@@ -92,6 +118,14 @@ export async function loadTape(paths: readonly string[], options: LoadTapeOption
   for await (const { file, line, record: r } of reader) {
     stats.lines++;
     files.add(file);
+    if (r.k !== 'meta' && r.k !== 'end') {
+      if (r.t >= lastT) lastT = r.t;
+      else if (late === null) late = { count: 1, maxStepBackMs: lastT - r.t, first: { file, line } };
+      else {
+        late.count++;
+        late.maxStepBackMs = Math.max(late.maxStepBackMs, lastT - r.t);
+      }
+    }
     switch (r.k) {
       case 'meta':
         meta.push(r.d);
@@ -136,8 +170,8 @@ export async function loadTape(paths: readonly string[], options: LoadTapeOption
         break;
     }
   }
-  // Files are read in name order, which is time order; a recording spliced from several
-  // sessions may still step back in time, and a replay clock cannot.
+  // Files are read in time order; recordings that overlap, or a receive clock that stepped
+  // back, may still step back in time (counted in `late`), and a replay clock cannot.
   let last = -Infinity;
   for (const it of items) {
     if (it.t < last) (it as { t: number }).t = last;
@@ -145,7 +179,7 @@ export async function loadTape(paths: readonly string[], options: LoadTapeOption
   }
   const ownRemoved = own.size > 0 ? removeOwnOrders(items, own) : 0;
   if (items.length === 0) throw new BacktestInputError(`nothing to replay in ${paths.join(', ')} (${stats.lines} records read)`, null);
-  return { files: [...files], meta, items, stats: { ...stats, ownOrders: own.size, ownListingsRemoved: ownRemoved }, problems, complete };
+  return { files: [...files], meta, items, stats: { ...stats, ownOrders: own.size, ownListingsRemoved: ownRemoved }, problems, complete, late };
 }
 
 function noteOwnOrders(d: unknown, own: Set<string>): void {

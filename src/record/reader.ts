@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { z } from 'zod';
@@ -49,28 +49,76 @@ export interface RecordingReaderOptions {
 const isRecordingFile = (name: string): boolean => name.endsWith('.jsonl.gz') || name.endsWith('.jsonl');
 
 /**
- * The recording files of `paths` in reading order: files as given, directories expanded
- * (recursively) to their `.jsonl.gz` / `.jsonl` files sorted by path, which is time order
- * for the recorder's names within a directory.
+ * The recording files of `paths`: files as given, directories expanded (recursively) to
+ * their `.jsonl.gz` / `.jsonl` files sorted by path, which is time order for the recorder's
+ * names within a directory. A file reached twice (a directory and a file in it) is listed
+ * once: read twice, every event would be replayed twice.
  */
 export async function recordingFiles(paths: readonly string[]): Promise<string[]> {
   const out: string[] = [];
+  const seen = new Set<string>();
+  const add = (file: string) => {
+    const key = resolve(file);
+    if (seen.has(key)) return;
+    seen.add(key);
+    out.push(file);
+  };
   for (const p of paths) {
     const s = await stat(p);
     if (!s.isDirectory()) {
-      out.push(p);
+      add(p);
       continue;
     }
     const entries = await readdir(p, { recursive: true, withFileTypes: true });
     const found = entries.filter((e) => e.isFile() && isRecordingFile(e.name)).map((e) => join(e.parentPath, e.name));
-    out.push(...found.sort());
+    for (const f of found.sort()) add(f);
   }
   return out;
 }
 
+/** Where a file sits in time: its meta record (line 1) — the time the file was opened, its session and part. */
+export interface FileStart {
+  readonly t: number;
+  readonly session: string;
+  readonly part: number;
+}
+
+/** The meta record on a file's first line, or null when it has none that reads. Reads one chunk, not the file. */
+export async function fileStart(file: string): Promise<FileStart | null> {
+  for await (const item of lines(file)) {
+    if (item instanceof RecordingReadError) return null;
+    try {
+      const r = JSON.parse(item.text) as { t?: unknown; k?: unknown; d?: { session?: unknown; part?: unknown } };
+      if (r.k !== 'meta' || typeof r.t !== 'number' || typeof r.d?.session !== 'string' || typeof r.d.part !== 'number') return null;
+      return { t: r.t, session: r.d.session, part: r.d.part };
+    } catch {
+      return null;
+    }
+  }
+  return null;
+}
+
+/**
+ * `files` in time order, by the start their meta record gives (then session and part, for
+ * files opened in the same millisecond), whatever order they were named in: a replay clock
+ * only moves forward, so a later file read first would put everything before it out of
+ * time. Files without a readable meta record go last, in the order given; reading them
+ * reports why.
+ */
+export async function inTimeOrder(files: readonly string[]): Promise<string[]> {
+  const starts = await Promise.all(files.map(fileStart));
+  const order = files.map((file, i) => ({ file, i, start: starts[i] ?? null }));
+  order.sort((a, b) => {
+    if (a.start === null || b.start === null) return a.start === null ? (b.start === null ? a.i - b.i : 1) : -1;
+    return a.start.t - b.start.t || (a.start.session < b.start.session ? -1 : a.start.session > b.start.session ? 1 : 0) || a.start.part - b.start.part || a.i - b.i;
+  });
+  return order.map((o) => o.file);
+}
+
 /**
  * Streams the records of recording files back in order (gunzip, line by line), each with
- * its file and line. Files are read one at a time, so memory does not grow with their size.
+ * its file and line: the files in time order (`inTimeOrder`), each file's records as
+ * written. Files are read one at a time, so memory does not grow with their size.
  */
 export class RecordingReader implements AsyncIterable<RecordedEntry> {
   readonly errors: RecordingReadError[] = [];
@@ -94,7 +142,7 @@ export class RecordingReader implements AsyncIterable<RecordedEntry> {
   async *[Symbol.asyncIterator](): AsyncGenerator<RecordedEntry> {
     let files: string[];
     try {
-      files = await recordingFiles(this.#paths);
+      files = await inTimeOrder(await recordingFiles(this.#paths));
     } catch (err) {
       const e = err as NodeJS.ErrnoException;
       this.#report(new RecordingReadError(e.path ?? String(this.#paths), 0, 'io', e.message));

@@ -4,7 +4,12 @@ import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { BacktestInputError } from '../../src/backtest/errors.ts';
+import { runBacktest } from '../../src/backtest/run.ts';
 import { loadTape } from '../../src/backtest/tape.ts';
+import { defaultStrategyResolver } from '../../src/config/index.ts';
+import { loadConfig } from '../../src/config/load.ts';
+import { silentLogger } from '../../src/shared/logger.ts';
+import { strategies } from '../../strategies/index.ts';
 import { linesmith } from '../support/cli.ts';
 
 const SAMPLE = 'backtest/data/paper-seed11-drops/feed-20260115T185357190Z-000002.jsonl.gz';
@@ -39,6 +44,40 @@ describe('bad recording input', () => {
     expect(err).toBeInstanceOf(BacktestInputError);
     expect((err as BacktestInputError).code).toBe('LS_ERR_BACKTEST_INPUT');
     expect((err as Error).message).toContain(`${file}:20: json:`);
+  });
+
+  it('a --feed path that is not there stops the load, even with good paths beside it', async () => {
+    const missing = join(mkdtempSync(join(tmpdir(), 'ls-bt-')), 'nope');
+    const err = await loadTape([SAMPLE, missing]).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BacktestInputError);
+    expect((err as Error).message).toBe(`cannot read the recording ${missing}: no such file or directory`);
+    const empty = mkdtempSync(join(tmpdir(), 'ls-bt-'));
+    await expect(loadTape([empty])).rejects.toThrow(`no recording files (.jsonl.gz, .jsonl) in ${empty}`);
+  });
+
+  it('the order --feed names the files in does not matter; records that step back in time are counted', async () => {
+    const dir = 'backtest/data/paper-seed11-drops';
+    const [first, second] = ['feed-20260115T180000000Z-000001.jsonl.gz', 'feed-20260115T185357190Z-000002.jsonl.gz'].map((f) => join(dir, f));
+    const inOrder = await loadTape([first!, second!]);
+    const reversed = await loadTape([second!, first!]);
+    expect(reversed.items).toEqual(inOrder.items);
+    expect(inOrder.late).toBeNull();
+
+    // A file whose records go back 2 s from the one before.
+    const lines = gunzipSync(readFileSync(second!)).toString('utf8').split('\n').filter((l) => l !== '');
+    const t = (i: number) => (JSON.parse(lines[i]!) as { t: number }).t;
+    const stepped = lines.map((l, i) => (i === 10 || i === 11 ? JSON.stringify({ ...JSON.parse(l), t: t(9) - 2_000 + i - 10 }) : l));
+    const file = join(mkdtempSync(join(tmpdir(), 'ls-bt-')), 'feed-stepped.jsonl.gz');
+    writeFileSync(file, gzipSync(stepped.join('\n') + '\n'));
+    const tape = await loadTape([file]);
+    expect(tape.late).toEqual({ count: 2, maxStepBackMs: 2_000, first: { file, line: 11 } });
+    // Replayed at the time of the record before them: the tape never steps back.
+    expect(tape.items.every((it, i) => i === 0 || it.t >= tape.items[i - 1]!.t)).toBe(true);
+    const config = await loadConfig('test/backtest/golden/post-arb.yaml', { resolveStrategy: defaultStrategyResolver(strategies) });
+    const { report } = await runBacktest({ config, tape, logger: silentLogger() });
+    expect(report.notes).toContain(
+      '2 record(s) are earlier than a record read before them (the first at feed-stepped.jsonl.gz:11, up to 2.000 s back): the recordings overlap in time, or the receive clock stepped back; each was replayed at the time of the record before it',
+    );
   });
 
   it('a file that is not a recording is an error, not an empty replay', async () => {

@@ -5,12 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { constants, createGzip, gzipSync } from 'node:zlib';
 import { createWriteStream } from 'node:fs';
 import { FeedRecorder } from '../../src/record/feed-recorder.ts';
-import { recordingFiles, RecordingReader, RecordingReadError, type RecordedEntry } from '../../src/record/reader.ts';
+import { inTimeOrder, recordingFiles, RecordingReader, RecordingReadError, type RecordedEntry } from '../../src/record/reader.ts';
 import { ManualClock } from '../../src/shared/clock.ts';
 import { FakeSource, tempDir } from './support.ts';
 
-const meta = (part = 1, version = 1) =>
-  JSON.stringify({ t: 1, k: 'meta', d: { format: 'linesmith.feed-recording', version, session: 's', part, sessionStart: 1, linesmith: '0.1.0', venue: { kind: 'live' }, subscription: { all: true, leagues: [], sports: [], gameIds: [] }, feeds: ['price'], rotation: { maxFileBytes: 1024, utcDay: true }, clock: 'wall' } });
+const meta = (part = 1, version = 1, t = 1, session = 's') =>
+  JSON.stringify({ t, k: 'meta', d: { format: 'linesmith.feed-recording', version, session, part, sessionStart: 1, linesmith: '0.1.0', venue: { kind: 'live' }, subscription: { all: true, leagues: [], sports: [], gameIds: [] }, feeds: ['price'], rotation: { maxFileBytes: 1024, utcDay: true }, clock: 'wall' } });
 const price = (t: number, n: number) => JSON.stringify({ t, k: 'price', c: 1, d: ['orderUpdate', { epoch: n }] });
 
 async function gzFile(dir: string, name: string, lines: string[], trailingNewline = true): Promise<string> {
@@ -30,6 +30,25 @@ async function collect(reader: RecordingReader): Promise<{ entries: RecordedEntr
 }
 
 describe('RecordingReader', () => {
+  it('reads files in time order by their meta record, whatever order they are named in, and a file named twice once', async () => {
+    const dir = await tempDir('order');
+    // Two sessions: b started first; a's two parts were opened in the same millisecond as each other.
+    const a2 = await gzFile(dir, 'a-2.jsonl.gz', [meta(2, 1, 500, 'a'), price(600, 3)]);
+    const a1 = await gzFile(dir, 'a-1.jsonl.gz', [meta(1, 1, 500, 'a'), price(550, 2)]);
+    const b = await gzFile(dir, 'b.jsonl.gz', [meta(1, 1, 100, 'b'), price(200, 1)]);
+    const broken = await gzFile(dir, 'c.jsonl.gz', ['not json', price(50, 0)]);
+    expect(await inTimeOrder([broken, a2, a1, b])).toEqual([b, a1, a2, broken]);
+    const r = new RecordingReader([a2, dir, b], { strict: false });
+    const entries = await r.toArray();
+    expect(entries.filter((e) => e.record.k === 'price').map((e) => e.record.t)).toEqual([200, 550, 600, 50]);
+    // The file the directory repeats is read once; the broken one last, reported.
+    expect(entries.filter((e) => e.file === b)).toHaveLength(2);
+    expect(r.errors.map((e) => [e.file, e.line])).toEqual([
+      [broken, 1],
+      [broken, 2],
+    ]);
+  });
+
   it('reports a corrupt line with its file and line: strict stops there, lenient skips it and goes on', async () => {
     const dir = await tempDir('corrupt');
     const file = await gzFile(dir, 'a.jsonl.gz', [meta(), price(2, 1), '{"t":3,"k":"price","c":1,"d":["orderUp', price(4, 2), '{"t":"soon","k":"price","c":1,"d":[]}', '{"t":6,"k":"price","c":1,"d":[],"raw":"x"}', price(7, 3)]);
