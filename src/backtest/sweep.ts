@@ -121,6 +121,13 @@ export interface SweepOverrides {
   readonly fillModel?: FillModelKind;
 }
 
+/**
+ * The config path each override sets, as a sweep axis names it. An axis on one of these
+ * paths would be overridden in every variant (each row labelled with a value it did not
+ * run with), so the CLI refuses the pair.
+ */
+export const OVERRIDE_KEYS: { readonly [K in keyof SweepOverrides]-?: string } = { seed: 'backtest.seed', fillModel: 'backtest.fillModel' };
+
 /** A run's overrides of its config's backtest section; a `--fill-model` keeps the config's `power`. */
 export function backtestSettings(config: RunConfig, o: SweepOverrides): Partial<BacktestConfig> {
   return {
@@ -167,6 +174,11 @@ export interface SweepOutcome {
   readonly replayMs: number;
 }
 
+/** How many worker threads a sweep of `variants` runs on: as asked (default one per core), never more than the variants. */
+export function sweepWorkers(variants: number, workers?: number): number {
+  return Math.max(1, Math.min(workers ?? availableParallelism(), variants));
+}
+
 /**
  * Run the variants on worker threads, one per core, every worker replaying the same
  * pre-parsed tape (serialised once). A worker stays up for the variants of its lane: it
@@ -182,7 +194,7 @@ export async function runSweep(tape: Tape, runs: readonly SweepRun[], configPath
   const out = new Array<SweepOutcome>(runs.length);
   let next = 0;
   let done = 0;
-  const lanes = Math.max(1, Math.min(options.workers ?? availableParallelism(), runs.length));
+  const lanes = sweepWorkers(runs.length, options.workers);
   const overrides = options.overrides ?? {};
   const finish = (i: number, o: Omit<SweepOutcome, 'variant'>) => {
     out[i] = { variant: runs[i]!.variant, ...o };

@@ -7,7 +7,19 @@ import { renderSweepHtml } from '../backtest/report/html.ts';
 import type { BacktestReport } from '../backtest/report/types.ts';
 import { writeReport } from '../backtest/report/write.ts';
 import { runBacktest } from '../backtest/run.ts';
-import { backtestSettings, checkSweepRuns, parseSweepAxis, runSweep, sweepGrid, sweepRuns, variantLabel, type SweepOverrides, type SweepRun } from '../backtest/sweep.ts';
+import {
+  backtestSettings,
+  checkSweepRuns,
+  OVERRIDE_KEYS,
+  parseSweepAxis,
+  runSweep,
+  sweepGrid,
+  sweepRuns,
+  sweepWorkers,
+  variantLabel,
+  type SweepOverrides,
+  type SweepRun,
+} from '../backtest/sweep.ts';
 import { loadTape } from '../backtest/tape.ts';
 import { FILL_MODEL_KINDS, type FillModelKind } from '../backtest/venue/queue-model.ts';
 import { createRunLogger } from '../config/logging.ts';
@@ -36,26 +48,55 @@ function usage(message: string): void {
   process.exitCode = EXIT_USAGE;
 }
 
-/** `events 12,288/26,745 · 81,234/s · ETA 0.2 s` on one line of a terminal; nothing elsewhere. */
-function progressLine(enabled: boolean): ((done: number, total: number) => void) & { end(): void } {
+/** The flag that gives each override, for messages. */
+const OVERRIDE_FLAGS: { readonly [K in keyof SweepOverrides]-?: string } = { seed: '--seed', fillModel: '--fill-model' };
+
+const int = (x: number) => Math.round(x).toLocaleString('en-US');
+
+/** `replay 12,288/26,745 events · 81,234/s · ETA 0.2 s` */
+export function replayProgress(done: number, total: number, seconds: number): string {
+  const rate = seconds > 0 ? done / seconds : 0;
+  const eta = rate > 0 ? (total - done) / rate : 0;
+  return `replay ${int(done)}/${int(total)} events · ${int(rate)}/s · ETA ${eta.toFixed(1)} s`;
+}
+
+/**
+ * `sweep 3/8 variants · ETA 12.4 s`. The ETA is the time per finished variant so far times
+ * those left: the lanes run side by side, so that time is already shared among them.
+ */
+export function sweepProgress(done: number, total: number, seconds: number): string {
+  const head = `sweep ${int(done)}/${int(total)} variants`;
+  return done > 0 && seconds > 0 ? `${head} · ETA ${(((total - done) * seconds) / done).toFixed(1)} s` : head;
+}
+
+/** One line rewritten in place on a terminal; nothing elsewhere. */
+function progressLine(enabled: boolean, render: (done: number, total: number, seconds: number) => string): ((done: number, total: number) => void) & { end(): void } {
   const started = performance.now();
   let shown = false;
   const f = (done: number, total: number) => {
     if (!enabled) return;
-    const s = (performance.now() - started) / 1000;
-    const rate = s > 0 ? done / s : 0;
-    const eta = rate > 0 ? (total - done) / rate : 0;
-    process.stderr.write(`\r  replay ${done.toLocaleString('en-US')}/${total.toLocaleString('en-US')} events · ${Math.round(rate).toLocaleString('en-US')}/s · ETA ${eta.toFixed(1)} s   `);
+    process.stderr.write(`\r  ${render(done, total, (performance.now() - started) / 1000)}   `);
     shown = true;
   };
   return Object.assign(f, { end: () => shown && process.stderr.write('\n') });
 }
 
-export function summaryLines(r: BacktestReport): string[] {
+/** The closing line of a sweep: its whole replay against the wall clock, every worker at once. */
+export function sweepThroughputLine(s: { variants: number; failed: number; events: number; wallMs: number; workers: number }): string {
+  const rate = s.wallMs > 0 ? (s.events / s.wallMs) * 1000 : 0;
+  const failed = s.failed > 0 ? ` (${s.failed} failed)` : '';
+  return (
+    `  throughput     ${s.variants} variant(s)${failed}, ${int(s.events)} events replayed in ${(s.wallMs / 1000).toFixed(2)} s on ${s.workers} worker(s): ` +
+    `${int(rate)} events/s in all, ${int(rate / s.workers)} per worker`
+  );
+}
+
+export function summaryLines(r: Pick<BacktestReport, 'metrics' | 'notes'>): string[] {
   const m = r.metrics;
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
   return [
-    `  P&L            total ${formatMoney(m.pnl.total)} = settled ${formatMoney(m.pnl.settled)} + marked ${formatMoney(m.pnl.marked)}; commission paid ${formatMoney(m.pnl.commissionPaid)}`,
+    // Accrued beside paid: paid counts graded fills only, so a taker whose bets are still open would read 0.
+    `  P&L            total ${formatMoney(m.pnl.total)} = settled ${formatMoney(m.pnl.settled)} + marked ${formatMoney(m.pnl.marked)}; commission paid ${formatMoney(m.pnl.commissionPaid)}, accrued ${formatMoney(m.pnl.commissionAccrued)}`,
     `  fills          ${m.volume.fills} (maker ${m.volume.makerFills}, taker ${m.volume.takerFills}): maker volume ${formatMoney(m.volume.maker)}, taker volume ${formatMoney(m.volume.taker)}`,
     `  orders         ${m.orders.placed} placed (${m.orders.postArb} postArb), ${m.orders.cancelled} cancelled, ${m.orders.refusedByRisk} refused by risk, ${m.orders.rejectedByExchange} rejected; fill ratio ${pct(m.orders.fillRatio)} of orders, ${pct(m.orders.stakeFillRatio)} of stake`,
     `  mark-out       5 s ${formatMoney(m.markout['5s'].total)} (${m.markout['5s'].perStake.toFixed(4)}/stake), 60 s ${formatMoney(m.markout['60s'].total)} (${m.markout['60s'].perStake.toFixed(4)}/stake)`,
@@ -77,11 +118,16 @@ async function backtest(o: BacktestOptions): Promise<void> {
   } catch (err) {
     return usage((err as Error).message);
   }
+  // Built once: the single run's settings come from it, and a sweep sends it to every variant.
+  const overrides: SweepOverrides = { ...(seed !== undefined ? { seed } : {}), ...(o.fillModel !== undefined ? { fillModel: o.fillModel as FillModelKind } : {}) };
+  for (const k of Object.keys(overrides) as (keyof SweepOverrides)[]) {
+    const axis = axes.find((a) => a.key === OVERRIDE_KEYS[k]);
+    // The flag would win in every variant, and the rows would be labelled with values they did not run with.
+    if (axis) return usage(`${OVERRIDE_FLAGS[k]} ${String(overrides[k])} conflicts with --sweep ${axis.key}=${axis.values.join(',')}: the flag would set ${axis.key} in every variant; give one or the other`);
+  }
   // Everything that can be wrong with the config is found before a line is replayed.
   const config = await loadRunConfigOrReport(o.config);
   if (!config) return;
-  // Built once: the single run's settings come from it, and a sweep sends it to every variant.
-  const overrides: SweepOverrides = { ...(seed !== undefined ? { seed } : {}), ...(o.fillModel !== undefined ? { fillModel: o.fillModel as FillModelKind } : {}) };
   const settings = backtestSettings(config, overrides);
   let runs: SweepRun[] = [];
   if (axes.length > 0) {
@@ -113,15 +159,17 @@ async function backtest(o: BacktestOptions): Promise<void> {
   process.stdout.write(`loaded ${tape.items.length.toLocaleString('en-US')} events from ${tape.files.length} file(s) in ${(loadMs / 1000).toFixed(2)} s (${tape.problems.length} line(s) skipped)\n`);
 
   if (runs.length > 0) {
-    process.stdout.write(`sweep: ${runs.length} variant(s) on worker threads\n`);
-    const progress = progressLine(tty);
-    const outcomes = await runSweep(tape, runs, config.source, {
-      overrides,
-      ...(workers !== undefined ? { workers } : {}),
-      onDone: progress,
-    }).finally(() => progress.end());
+    const lanes = sweepWorkers(runs.length, workers);
+    process.stdout.write(`sweep: ${runs.length} variant(s) on ${lanes} worker thread(s)\n`);
+    const progress = progressLine(tty, sweepProgress);
+    progress(0, runs.length);
+    const sweepStarted = performance.now();
+    const outcomes = await runSweep(tape, runs, config.source, { overrides, workers: lanes, onDone: progress }).finally(() => progress.end());
+    const wallMs = performance.now() - sweepStarted;
     const rows = [];
-    const table = [['variant', 'total P&L', 'settled', 'marked', 'fills', 'fill ratio', 'mark-out 60s', 'max drawdown', 'max liability', 'replay ev/s']];
+    let events = 0;
+    // Settled P&L is net of the commission paid, marked P&L is before the commission accrued on open taker bets.
+    const table = [['variant', 'total P&L', 'settled', 'marked', 'comm. paid', 'comm. accrued', 'fills', 'fill ratio', 'mark-out 60s', 'max drawdown', 'max liability', 'replay ev/s']];
     for (const [i, out] of outcomes.entries()) {
       const name = variantLabel(out.variant);
       if (!out.result) {
@@ -131,18 +179,20 @@ async function backtest(o: BacktestOptions): Promise<void> {
       }
       await writeReport(join(o.report, `variant-${String(i + 1).padStart(3, '0')}`), out.result);
       rows.push({ variant: out.variant, report: out.result.report });
+      events += out.result.events;
       const m = out.result.report.metrics;
-      table.push([name, formatMoney(m.pnl.total), formatMoney(m.pnl.settled), formatMoney(m.pnl.marked), String(m.volume.fills), `${(m.orders.fillRatio * 100).toFixed(1)}%`, formatMoney(m.markout['60s'].total), formatMoney(m.maxDrawdown), formatMoney(m.maxLiability), Math.round((out.result.events / out.replayMs) * 1000).toLocaleString('en-US')]);
+      table.push([name, formatMoney(m.pnl.total), formatMoney(m.pnl.settled), formatMoney(m.pnl.marked), formatMoney(m.pnl.commissionPaid), formatMoney(m.pnl.commissionAccrued), String(m.volume.fills), `${(m.orders.fillRatio * 100).toFixed(1)}%`, formatMoney(m.markout['60s'].total), formatMoney(m.maxDrawdown), formatMoney(m.maxLiability), Math.round((out.result.events / out.replayMs) * 1000).toLocaleString('en-US')]);
     }
     const widths = table[0]!.map((_, c) => Math.max(...table.map((r) => (r[c] ?? '').length)));
     for (const r of table) process.stdout.write(`  ${r.map((x, c) => x.padEnd(widths[c] ?? 0)).join('  ')}\n`);
+    process.stdout.write(`${sweepThroughputLine({ variants: runs.length, failed: runs.length - rows.length, events, wallMs, workers: lanes })}\n`);
     await mkdir(o.report, { recursive: true });
     await writeFile(join(o.report, 'sweep.html'), renderSweepHtml(rows));
     process.stdout.write(`reports in ${resolve(o.report)} (sweep.html compares the variants)\n`);
     return;
   }
 
-  const progress = progressLine(tty);
+  const progress = progressLine(tty, replayProgress);
   const started = performance.now();
   const result = await runBacktest({ config, tape, logger, settings, onProgress: progress });
   const replayMs = performance.now() - started;

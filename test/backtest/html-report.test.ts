@@ -125,7 +125,7 @@ function sweepRows(): SweepRow[] {
     ...b,
     metrics: {
       ...b.metrics,
-      pnl: { ...b.metrics.pnl, settled: -40, marked: 5.25, total: -34.75 },
+      pnl: { ...b.metrics.pnl, settled: -40, marked: 5.25, total: -34.75, commissionPaid: 0, commissionAccrued: 0.77 },
       volume: { ...b.metrics.volume, fills: 17, maker: 2345.5, taker: 99.99 },
       orders: { ...b.metrics.orders, fillRatio: 0.4 },
       markout: { '5s': { fills: 17, total: -8.1, perStake: -0.0033 }, '60s': { fills: 16, total: 12.34, perStake: 0.005 } },
@@ -401,13 +401,15 @@ describe('renderSweepHtml', () => {
   it('compares the variants in one table', () => {
     const t = section(html, 'sweep');
     expect(t).toContain('<th>fixed-spread.spread</th><th>latency.ms</th>');
+    // Settled is net of the commission paid, marked is not of the accrued: both are shown.
+    expect(t).toContain('<th class="num">marked P&amp;L</th><th class="num">commission paid</th><th class="num">commission accrued</th>');
     expect(count(t, '<tr')).toBe(3);
     // variant 1: best total, no latency.ms setting
     expect(t).toContain(
-      '<tr class="best"><td class="num">1</td><td>10</td><td class="muted">—</td><td class="num pos">+$102.96</td><td class="num pos">+$123.46</td><td class="num neg">-$20.50</td><td class="num">3</td><td class="num">$1,500.00</td><td class="num">$250.00</td><td class="num">7.50%</td><td class="num pos">+$4.20 (0.24%)</td><td class="num neg">-$1.75 (-0.12%)</td><td class="num neg">$33.30</td><td class="num neg">-$812.40</td></tr>',
+      '<tr class="best"><td class="num">1</td><td>10</td><td class="muted">—</td><td class="num pos">+$102.96</td><td class="num pos">+$123.46</td><td class="num neg">-$20.50</td><td class="num">$3.21</td><td class="num">$0.50</td><td class="num">3</td><td class="num">$1,500.00</td><td class="num">$250.00</td><td class="num">7.50%</td><td class="num pos">+$4.20 (0.24%)</td><td class="num neg">-$1.75 (-0.12%)</td><td class="num neg">$33.30</td><td class="num neg">-$812.40</td></tr>',
     );
     expect(t).toContain(
-      '<tr><td class="num">2</td><td>&lt;b&gt;20&lt;/b&gt;</td><td>100</td><td class="num neg">-$34.75</td><td class="num neg">-$40.00</td><td class="num pos">+$5.25</td><td class="num">17</td><td class="num">$2,345.50</td><td class="num">$99.99</td><td class="num">40.00%</td><td class="num neg">-$8.10 (-0.33%)</td><td class="num pos">+$12.34 (0.50%)</td><td class="num neg">$77.70</td><td class="num neg">-$1,999.99</td></tr>',
+      '<tr><td class="num">2</td><td>&lt;b&gt;20&lt;/b&gt;</td><td>100</td><td class="num neg">-$34.75</td><td class="num neg">-$40.00</td><td class="num pos">+$5.25</td><td class="num">$0.00</td><td class="num">$0.77</td><td class="num">17</td><td class="num">$2,345.50</td><td class="num">$99.99</td><td class="num">40.00%</td><td class="num neg">-$8.10 (-0.33%)</td><td class="num pos">+$12.34 (0.50%)</td><td class="num neg">$77.70</td><td class="num neg">-$1,999.99</td></tr>',
     );
   });
 

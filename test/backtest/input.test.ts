@@ -130,6 +130,32 @@ describe('linesmith backtest (CLI)', () => {
     }
   });
 
+  // Found in use: the flag overrode the axis in every variant, so the rows were labelled with three models and ran one.
+  it('refuses --fill-model or --seed with a --sweep axis on the key it sets, before the replay', async () => {
+    const fill = await cli(['--config', 'test/backtest/golden/post-arb.yaml', '--feed', SAMPLE, '--sweep', 'backtest.fillModel=conservative,probabilistic', '--fill-model', 'conservative']);
+    expect(fill.code).toBe(2);
+    expect(fill.stderr).toMatch(/--fill-model conservative conflicts with --sweep backtest\.fillModel=conservative,probabilistic/);
+    expect(fill.stdout).not.toMatch(/loaded/);
+    const seed = await cli(['--config', 'test/backtest/golden/post-arb.yaml', '--feed', SAMPLE, '--sweep', 'strategies.0.params.minEdge=0.01,0.02', '--sweep', 'backtest.seed=1,2', '--seed', '7']);
+    expect(seed.code).toBe(2);
+    expect(seed.stderr).toMatch(/--seed 7 conflicts with --sweep backtest\.seed=1,2/);
+    expect(seed.stdout).not.toMatch(/loaded/);
+  });
+
+  it('closes a sweep with its throughput over all workers, and shows each variant\'s commission paid and accrued', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ls-bt-'));
+    // A flag beside an axis on another key is no conflict.
+    const r = await cli(['--config', 'test/backtest/golden/post-arb.yaml', '--feed', SAMPLE, '--report', dir, '--sweep', 'backtest.fillModel=conservative,probabilistic', '--seed', '5', '--workers', '2']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^ {2}variant +total P&L +settled +marked +comm\. paid +comm\. accrued +fills /m);
+    const loaded = Number(/loaded ([\d,]+) events/.exec(r.stdout)![1]!.replace(/,/g, ''));
+    const line = / {2}throughput +2 variant\(s\), ([\d,]+) events replayed in [\d.]+ s on 2 worker\(s\): [\d,]+ events\/s in all, [\d,]+ per worker\n/.exec(r.stdout);
+    expect(line, r.stdout).not.toBeNull();
+    expect(Number(line![1]!.replace(/,/g, ''))).toBe(2 * loaded);
+    // Not a terminal: no progress line, as for a single run.
+    expect(r.stderr).toBe('');
+  });
+
   it('writes the report files and prints the summary with its throughput figures', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ls-bt-'));
     const r = await cli(['--config', 'test/backtest/golden/post-arb.yaml', '--feed', SAMPLE, '--report', dir, '--no-progress']);

@@ -649,7 +649,7 @@ export function renderSweepHtml(rows: readonly SweepRow[]): string {
       return v === undefined ? td('—', 'muted') : td(v);
     });
     const mo = (x: MarkoutMetrics) => tdNum(`${money(x.total, true)} (${percent(x.perStake)})`, sign(x.total));
-    return `<tr${toCents(m.pnl.total) === best && rows.length > 1 ? ' class="best"' : ''}>${tdNum(String(i + 1))}${settings.join('')}${tdPnl(m.pnl.total)}${tdPnl(m.pnl.settled)}${tdPnl(m.pnl.marked)}${tdNum(count(m.volume.fills))}${tdMoney(m.volume.maker)}${tdMoney(m.volume.taker)}${tdNum(percent(m.orders.fillRatio))}${mo(m.markout['5s'])}${mo(m.markout['60s'])}${tdNum(money(m.maxDrawdown), toCents(m.maxDrawdown) > 0 ? 'neg' : '')}${tdLiability(m.maxLiability)}</tr>`;
+    return `<tr${toCents(m.pnl.total) === best && rows.length > 1 ? ' class="best"' : ''}>${tdNum(String(i + 1))}${settings.join('')}${tdPnl(m.pnl.total)}${tdPnl(m.pnl.settled)}${tdPnl(m.pnl.marked)}${tdMoney(m.pnl.commissionPaid)}${tdMoney(m.pnl.commissionAccrued)}${tdNum(count(m.volume.fills))}${tdMoney(m.volume.maker)}${tdMoney(m.volume.taker)}${tdNum(percent(m.orders.fillRatio))}${mo(m.markout['5s'])}${mo(m.markout['60s'])}${tdNum(money(m.maxDrawdown), toCents(m.maxDrawdown) > 0 ? 'neg' : '')}${tdLiability(m.maxLiability)}</tr>`;
   });
   const head: (readonly [string, boolean])[] = [
     ['#', true],
@@ -657,6 +657,8 @@ export function renderSweepHtml(rows: readonly SweepRow[]): string {
     ['total P&L', true],
     ['settled P&L', true],
     ['marked P&L', true],
+    ['commission paid', true],
+    ['commission accrued', true],
     ['fills', true],
     ['maker volume', true],
     ['taker volume', true],
@@ -681,7 +683,7 @@ export function renderSweepHtml(rows: readonly SweepRow[]): string {
     : '<p class="empty">no variants</p>';
   const html = `<header>
 <h1>Parameter sweep · ${esc(configs.join(', ') || 'no variants')}</h1>
-<p class="muted">${rows.length} variant${rows.length === 1 ? '' : 's'}; mark-outs as total value (per stake); the best total P&amp;L in bold</p>
+<p class="muted">${rows.length} variant${rows.length === 1 ? '' : 's'}; settled P&amp;L net of the commission paid, marked P&amp;L before the commission accrued on open taker bets; mark-outs as total value (per stake); the best total P&amp;L in bold</p>
 </header>
 <section id="sweep-run">
 <h2>Run</h2>
