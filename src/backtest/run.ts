@@ -10,7 +10,7 @@ import { BacktestCollector } from './report/collector.ts';
 import { REPORT_FORMAT, REPORT_VERSION, type BacktestReport, type FillRow, type OrderRow } from './report/types.ts';
 import { formatInputProblem } from './errors.ts';
 import type { Tape, TapeItem } from './tape.ts';
-import { latencySampler } from './venue/latency.ts';
+import { latencyLegs } from './venue/latency.ts';
 import { SimulatedVenue } from './venue/simulated-venue.ts';
 
 export interface BacktestOptions {
@@ -54,7 +54,7 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
   const venue = new SimulatedVenue({
     time,
     fillModel: settings.fillModel,
-    latency: latencySampler(settings.latency, random.fork()),
+    latency: latencyLegs(settings.latency, random),
     balance: settings.balance,
     commission: settings.commission,
     logger: o.logger,

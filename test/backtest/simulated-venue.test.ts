@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { US } from '../../src/backtest/venue/execution.ts';
+import { latencyLegs, latencySampler, type LatencyConfig } from '../../src/backtest/venue/latency.ts';
+import { createRandom } from '../../src/shared/random.ts';
 import type { SimulatedVenue } from '../../src/backtest/venue/simulated-venue.ts';
 import type { PlaceOrderInput } from '../../src/exchange/orders/types.ts';
 import type { PriceFeedEvent } from '../../src/exchange/schemas/price-feed.ts';
@@ -82,6 +85,72 @@ describe('the simulated venue’s price feed', () => {
     if (sent.type !== 'orderUpdate') throw new Error('not an orderUpdate');
     expect(sent.payload.sideOrders.map((o) => o.id)).toEqual([entry.resting.orderID, ...u.sideOrders.map((o) => o.id)]);
     expect(takerSelectionOfLabel(game.participants, sent.payload.type, sent.payload)).toEqual(taker);
+  });
+});
+
+describe('the simulated venue’s latency legs', () => {
+  // A cancel slower to reach the exchange than a place leaves the order exposed longer: the engine must see it at the cancel leg, not the place leg.
+  it('a place reaches the book after the place leg, a cancel after the cancel leg, and each is told back one leg from the exchange later', async () => {
+    const time = manualTime(firstFile().items[0]!.t);
+    const venue = simulatedVenue(time, { latencyMs: { place: 5, cancel: 200, fromExchange: 10 }, balance: 10_000 });
+    const fed: { at: number; type: string }[] = [];
+    venue.userFeed.events$.subscribe((e) => fed.push({ at: time.clock.now(), type: e.type }));
+    const u = replayIntoVenue(firstFile(), time, venue, preGameSideUpdate);
+    if (!u) throw new Error('no pre-game side update in the sample');
+    const game = venue.execution.game(u.gameID)!;
+    const taker = takerSelectionOfLabel(game.participants, u.type, u)!;
+    const listed = oddsFromRank(oddsRank(u.sideOrders[0]!.odds) + 1);
+    const open = () => venue.execution.engine.openOrders(US).map((o) => o.id);
+    let told = 0;
+    const flush = async () => {
+      for (let i = 0; i < 4; i++) await Promise.resolve();
+    };
+
+    const t0 = time.clock.now();
+    const placed = venue.orders.place([{ gameID: u.gameID, ...wireFromSelection(game.participants, oppositeSelection(taker)), odds: invertOdds(listed), bet: 50, orderType: 'post', userReference: 'ls1:t:1' } as PlaceOrderInput]);
+    void placed.then(() => told++);
+    time.advanceTo(t0 + 4);
+    expect(open()).toEqual([]);
+    time.advanceTo(t0 + 5);
+    expect(open()).toHaveLength(1);
+    time.advanceTo(t0 + 14);
+    await flush();
+    expect(told).toBe(0);
+    time.advanceTo(t0 + 15);
+    const [entry] = await placed;
+    if (entry?.status !== 'accepted' || !entry.resting) throw new Error(`our post did not rest: ${JSON.stringify(entry)}`);
+    const id = entry.resting.orderID;
+
+    const t1 = time.clock.now();
+    fed.length = 0;
+    const cancelled = venue.orders.cancel([id]);
+    void cancelled.then(() => told++);
+    time.advanceTo(t1 + 199);
+    expect(open()).toEqual([id]);
+    time.advanceTo(t1 + 200);
+    expect(open()).toEqual([]);
+    expect(venue.execution.engine.order(id)?.status).toBe('cancelled');
+    time.advanceTo(t1 + 209);
+    await flush();
+    expect(told).toBe(1);
+    expect(fed).toEqual([]);
+    time.advanceTo(t1 + 210);
+    const [c] = await cancelled;
+    expect(c).toMatchObject({ ok: true, orderID: id });
+    expect(fed.length).toBeGreaterThan(0);
+    expect(fed.every((m) => m.at === t1 + 210)).toBe(true);
+  });
+
+  it('legs without a model of their own draw in turn from the one stream a single model always had; an override has its own', () => {
+    const every: LatencyConfig = { kind: 'lognormal', medianMs: 40, sigma: 0.5 };
+    const before = latencySampler(every, createRandom(3).fork());
+    const want = Array.from({ length: 6 }, before);
+    const legs = latencyLegs(every, createRandom(3));
+    expect([legs.place(), legs.cancel(), legs.fromExchange(), legs.cancel(), legs.place(), legs.fromExchange()]).toEqual(want);
+    const own = latencyLegs({ ...every, place: { kind: 'uniform', minMs: 1_000, maxMs: 2_000 }, cancel: { kind: 'fixed', ms: 300 } }, createRandom(3));
+    const got = [own.place(), own.cancel(), own.fromExchange(), own.place(), own.cancel(), own.fromExchange()];
+    expect([got[1], got[2], got[4], got[5]]).toEqual([300, want[0], 300, want[1]]);
+    expect([got[0], got[3]].every((ms) => ms! >= 1_000 && ms! <= 2_000)).toBe(true);
   });
 });
 

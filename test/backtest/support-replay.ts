@@ -2,6 +2,7 @@ import { beforeAll } from 'vitest';
 import type { BookSide, GameState } from '../../src/book/types.ts';
 import { loadTape, type Tape } from '../../src/backtest/tape.ts';
 import type { BacktestExecution } from '../../src/backtest/venue/execution.ts';
+import type { LatencyLegs } from '../../src/backtest/venue/latency.ts';
 import { SimulatedVenue } from '../../src/backtest/venue/simulated-venue.ts';
 import type { PlaceOutcome } from '../../src/engine/types.ts';
 import type { OrderUpdate, PriceFeedEvent } from '../../src/exchange/schemas/price-feed.ts';
@@ -96,9 +97,14 @@ export function preGameSideUpdate(e: PriceFeedEvent): OrderUpdate | undefined {
   return e.type === 'orderUpdate' && !e.payload.live && e.payload.sideOrders.length >= 2 ? e.payload : undefined;
 }
 
-/** A simulated venue on `time` as the tests run it: the conservative fill model (power 2), 1% commission, a silent logger. */
-export function simulatedVenue(time: ManualTimeSource, o: { latencyMs: number; balance: number }): SimulatedVenue {
-  return new SimulatedVenue({ time, fillModel: { kind: 'conservative', power: 2 }, latency: () => o.latencyMs, balance: o.balance, commission: 0.01, logger: silentLogger() });
+/**
+ * A simulated venue on `time` as the tests run it: the conservative fill model (power 2), 1% commission, a silent logger.
+ * `latencyMs` is every leg's delay, or each leg's.
+ */
+export function simulatedVenue(time: ManualTimeSource, o: { latencyMs: number | { readonly [leg in keyof LatencyLegs]: number }; balance: number }): SimulatedVenue {
+  const ms = o.latencyMs;
+  const latency: LatencyLegs = typeof ms === 'number' ? { place: () => ms, cancel: () => ms, fromExchange: () => ms } : { place: () => ms.place, cancel: () => ms.cancel, fromExchange: () => ms.fromExchange };
+  return new SimulatedVenue({ time, fillModel: { kind: 'conservative', power: 2 }, latency, balance: o.balance, commission: 0.01, logger: silentLogger() });
 }
 
 /**

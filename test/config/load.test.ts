@@ -205,6 +205,20 @@ describe('loadConfig: valid files', () => {
     await expect(access(c.paper!.scenario!)).resolves.toBeUndefined();
     expect(c.risk.maxGameLiability).toBeLessThanOrEqual(c.risk.maxTotalLiability);
   });
+  it('backtest.latency: place and cancel may each have their own model beside the one of every other leg', async () => {
+    const file = await write([
+      ...STRATEGY,
+      ...RISK,
+      'backtest:',
+      '  latency:',
+      '    kind: lognormal',
+      '    medianMs: 40',
+      '    sigma: 0.5',
+      '    cancel: { kind: uniform, minMs: 100, maxMs: 300 }',
+    ]);
+    const c = await loadConfig(file, { resolveStrategy });
+    expect(c.backtest.latency).toEqual({ kind: 'lognormal', medianMs: 40, sigma: 0.5, cancel: { kind: 'uniform', minMs: 100, maxMs: 300 } });
+  });
 });
 
 describe('loadConfig: errors name file, line, column and field', () => {
@@ -425,6 +439,31 @@ describe('loadConfig: errors name file, line, column and field', () => {
       [5, 'strategies.0.throttleMs', 'invalid duration "1h30": cannot read "30" (expected a number followed by ms, s, m, h or d)'],
       [7, 'strategies.0.interest.markets.1', 'expected one of moneyline, spread, total, moneyline1x2'],
       [10, 'strategies.1.live.widen', 'at most 0.2 probability points'],
+    ]);
+  });
+
+  it('a latency leg’s own model is checked as the shared one is, at its line; legs are place and cancel only', async () => {
+    const file = await write([
+      ...STRATEGY,
+      ...RISK,
+      'backtest:', //                      9
+      '  latency:', //                    10
+      '    kind: fixed', //               11
+      '    ms: 50', //                    12
+      '    place: { kind: fast, ms: 5 }', // 13
+      '    cancel:', //                   14
+      '      kind: uniform', //           15
+      '      minMs: 300', //              16
+      '      maxMs: 100', //              17
+      '      place: { kind: fixed, ms: 5 }', // 18
+      '    answer: { kind: fixed, ms: 5 }', // 19
+    ]);
+    const e = await failure(file);
+    expect(e.issues.map((i) => [i.line, i.path, i.message])).toEqual([
+      [13, 'backtest.latency.place.kind', "Invalid discriminator value. Expected 'fixed' | 'uniform' | 'lognormal'"],
+      [17, 'backtest.latency.cancel.maxMs', 'minMs must not exceed maxMs'],
+      [18, 'backtest.latency.cancel.place', 'unknown key'],
+      [19, 'backtest.latency.answer', 'unknown key'],
     ]);
   });
 

@@ -29,12 +29,13 @@ import type { ManualTimeSource } from '../../shared/time.ts';
 import { BotFeed } from './bot-feed.ts';
 import { BacktestExecution, sideKey, US } from './execution.ts';
 import type { FillModelConfig } from './queue-model.ts';
+import type { LatencyLegs } from './latency.ts';
 
 export interface SimulatedVenueOptions {
   readonly time: ManualTimeSource;
   readonly fillModel: FillModelConfig;
-  /** One-way delay of each leg (request, answer, user-feed message), ms. */
-  readonly latency: () => number;
+  /** One-way delay of each leg (place or cancel request, answer, user-feed message), ms. */
+  readonly latency: LatencyLegs;
   readonly balance: number;
   readonly commission: number;
   readonly logger: Logger;
@@ -175,7 +176,7 @@ export class SimulatedVenue implements Venue {
     const k = sideKey(gameID, bookKey, side);
     if (this.#listingsDue.has(k)) return;
     this.#listingsDue.add(k);
-    this.#after(() => {
+    this.#after('fromExchange', () => {
       // Built when sent, so several changes within one leg go out as one update.
       this.#listingsDue.delete(k);
       if (!this.#filter.broadcastAll && !this.#filter.matches(this.#keyOf(gameID, undefined, {}))) return;
@@ -206,13 +207,13 @@ export class SimulatedVenue implements Venue {
   #place(orders: readonly PlaceOrderInput[]): Promise<PlaceEntry[]> {
     const refs = orders.map((o) => o.userReference ?? null);
     return new Promise((resolve) => {
-      this.#after(() => {
+      this.#after('place', () => {
         this.execution.place(orders as readonly PlaceInput[], (outcomes) => {
           const entries = outcomes.map((out, i) => {
             const wire = checkPlace.parse(renderPlaceOutcome(out, 'rest'));
             return placeEntryOf(wire, refs[i]!);
           });
-          this.#after(() => this.#resolve(resolve, entries));
+          this.#after('fromExchange', () => this.#resolve(resolve, entries));
         });
       });
     });
@@ -220,9 +221,9 @@ export class SimulatedVenue implements Venue {
 
   #cancel(ids: readonly string[]): Promise<CancelEntry[]> {
     return new Promise((resolve) => {
-      this.#after(() => {
+      this.#after('cancel', () => {
         const entries = this.execution.cancel(ids).map((out, i) => cancelEntryOf(checkCancel.parse(renderRestCancel(this.execution, out)), ids[i] ?? null));
-        this.#after(() => this.#resolve(resolve, entries));
+        this.#after('fromExchange', () => this.#resolve(resolve, entries));
       });
     });
   }
@@ -237,9 +238,9 @@ export class SimulatedVenue implements Venue {
     resolve(value);
   }
 
-  /** Run `work` one latency leg from now, on the virtual clock. */
-  #after(work: () => void): void {
-    this.#o.time.scheduler.schedule(work, Math.max(0, this.#o.latency()));
+  /** Run `work` one `leg` of latency from now, on the virtual clock. */
+  #after(leg: keyof LatencyLegs, work: () => void): void {
+    this.#o.time.scheduler.schedule(work, Math.max(0, this.#o.latency[leg]()));
   }
 
   // ------------------------------------------------------------ the account
@@ -306,7 +307,7 @@ export class SimulatedVenue implements Venue {
       if (item.userId !== US) continue;
       const now = this.#o.time.clock.now();
       const message = checkFeedMessage.parse(userFeedMessage(item, engine.game(item.gameId), now, `${now}-${++this.#messageSeq}`));
-      this.#after(() => this.#user$.next(classifyMessage(message, 'live')));
+      this.#after('fromExchange', () => this.#user$.next(classifyMessage(message, 'live')));
     }
   }
 }
