@@ -6,6 +6,7 @@ import { BacktestConfigError, BacktestInputError, formatInputProblem } from '../
 import { renderSweepHtml } from '../backtest/report/html.ts';
 import type { BacktestReport } from '../backtest/report/types.ts';
 import { writeReport } from '../backtest/report/write.ts';
+import { compareDecisions, parityLines, readDecisions, type RecordedDecisions } from '../backtest/parity.ts';
 import { runBacktest } from '../backtest/run.ts';
 import {
   backtestSettings,
@@ -25,6 +26,7 @@ import { FILL_MODEL_KINDS, type FillModelKind } from '../backtest/venue/queue-mo
 import { createRunLogger } from '../config/logging.ts';
 import { LOG_LEVELS, type LogLevel } from '../config/fields.ts';
 import { formatMoney } from '../money/rounding.ts';
+import type { Decision } from '../runtime/runtime.ts';
 import { loadRunConfigOrReport } from './run-config.ts';
 import { EXIT_USAGE } from './sim.ts';
 
@@ -36,6 +38,7 @@ interface BacktestOptions {
   readonly strict?: boolean;
   readonly fillModel?: string;
   readonly sweep?: string[];
+  readonly decisions?: string;
   readonly progress: boolean;
   readonly workers?: string;
   readonly logLevel?: string;
@@ -47,6 +50,9 @@ function usage(message: string): void {
   process.stderr.write(`linesmith backtest: ${message}\n`);
   process.exitCode = EXIT_USAGE;
 }
+
+/** The replay decided otherwise than the recorded session (`--decisions`). */
+const EXIT_PARITY = 3;
 
 /** The flag that gives each override, for messages. */
 const OVERRIDE_FLAGS: { readonly [K in keyof SweepOverrides]-?: string } = { seed: '--seed', fillModel: '--fill-model' };
@@ -125,6 +131,7 @@ async function backtest(o: BacktestOptions): Promise<void> {
     // The flag would win in every variant, and the rows would be labelled with values they did not run with.
     if (axis) return usage(`${OVERRIDE_FLAGS[k]} ${String(overrides[k])} conflicts with --sweep ${axis.key}=${axis.values.join(',')}: the flag would set ${axis.key} in every variant; give one or the other`);
   }
+  if (o.decisions !== undefined && axes.length > 0) return usage('--decisions compares one replay with the session it replays; it cannot be given with --sweep');
   // Everything that can be wrong with the config is found before a line is replayed.
   const config = await loadRunConfigOrReport(o.config);
   if (!config) return;
@@ -142,10 +149,16 @@ async function backtest(o: BacktestOptions): Promise<void> {
   // The replay's own log: quiet unless asked, since a recording of hours logs every rejection.
   const logger = createRunLogger({ ...config.logging, level: (o.logLevel ?? 'error') as LogLevel });
   const tty = o.progress && process.stderr.isTTY === true;
+  let loadStarted = 0;
 
-  const loadStarted = performance.now();
+  let recorded: RecordedDecisions | null = null;
   let tape;
   try {
+    if (o.decisions !== undefined) {
+      recorded = await readDecisions(o.decisions);
+      for (const p of recorded.problems) process.stderr.write(`  skipped ${formatInputProblem(p)}\n`);
+    }
+    loadStarted = performance.now();
     tape = await loadTape(o.feed, { strict: o.strict === true, onProblem: (p) => process.stderr.write(`  skipped ${formatInputProblem(p)}\n`) });
   } catch (err) {
     if (err instanceof BacktestInputError) {
@@ -192,9 +205,10 @@ async function backtest(o: BacktestOptions): Promise<void> {
     return;
   }
 
+  const replayed: Decision[] = [];
   const progress = progressLine(tty, replayProgress);
   const started = performance.now();
-  const result = await runBacktest({ config, tape, logger, settings, onProgress: progress });
+  const result = await runBacktest({ config, tape, logger, settings, onProgress: progress, ...(recorded ? { onDecision: (d: Decision) => replayed.push(d) } : {}) });
   const replayMs = performance.now() - started;
   progress.end();
   const paths = await writeReport(o.report, result);
@@ -206,6 +220,13 @@ async function backtest(o: BacktestOptions): Promise<void> {
       `read + parse alone ${(loadMs / 1000).toFixed(2)} s, so the backtest took ${((loadMs + replayMs) / loadMs).toFixed(2)}x the parse-only time\n`,
   );
   process.stdout.write(`report: ${paths.html} (also ${paths.json}, ${paths.orders}, ${paths.fills})\n`);
+  if (recorded) {
+    // Both runs end by pulling their quotes, each at its own stop: compared up to the recording's last record.
+    const parity = compareDecisions(recorded.decisions, replayed, tape.items[tape.items.length - 1]!.t);
+    await writeFile(join(o.report, 'parity.json'), `${JSON.stringify(parity, null, 2)}\n`);
+    for (const l of parityLines(parity)) process.stdout.write(`${l}\n`);
+    if (parity.first !== null) process.exitCode = EXIT_PARITY;
+  }
 }
 
 export function registerBacktest(program: Command): void {
@@ -220,6 +241,7 @@ export function registerBacktest(program: Command): void {
     .option('--fill-model <kind>', `queue model for our resting orders: ${FILL_MODEL_KINDS.join(', ')}`)
     .option('--sweep <key=values...>', 'run a grid of variants on worker threads, e.g. strategies.quotes.params.halfSpread=0.02,0.03')
     .option('--workers <n>', 'worker threads for --sweep (default: one per core)')
+    .option('--decisions <file>', 'the decisions file of the recorded session (decisions-*.ndjson, written with recording.enabled): compare the replay\'s decisions with it, write parity.json, exit 3 where they differ')
     .option('--log-level <level>', 'log level of the replayed runtime (default error)')
     .option('--no-progress', 'no progress line')
     .action((o: BacktestOptions) => backtest(o));

@@ -22,7 +22,7 @@ export interface SessionRecording {
  * same client, so the same frames in the same order), its opening snapshot, its own orders
  * (the user feed), and each change of its decisions. `linesmith backtest` over the
  * directory replays the market without the session's own orders, and the decisions show
- * whether the replay decided the same (test/backtest/parity.test.ts).
+ * whether the replay decided the same (`linesmith backtest --decisions`, test/backtest/parity.test.ts).
  */
 export async function startSessionRecording(o: { config: RunConfig; exchange: ExchangeClient; mode: 'live' | 'paper'; clock: Clock; logger: Logger }): Promise<SessionRecording | null> {
   const { config } = o;

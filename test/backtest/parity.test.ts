@@ -1,7 +1,8 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { compareDecisions } from '../../src/backtest/parity.ts';
 import { runBacktest } from '../../src/backtest/run.ts';
 import { loadTape } from '../../src/backtest/tape.ts';
 import { parseConfigText } from '../../src/config/load.ts';
@@ -11,6 +12,7 @@ import { Runtime, type Decision } from '../../src/runtime/runtime.ts';
 import { strategiesOf } from '../../src/runtime/session.ts';
 import { silentLogger } from '../../src/shared/logger.ts';
 import { strategies } from '../../strategies/index.ts';
+import { linesmith } from '../support/cli.ts';
 
 // Quotes far from the market (a 20-point margin): no taker meets them, so positions stay
 // flat in both runs and every decision depends on the recorded market alone. Throttle 0:
@@ -92,5 +94,29 @@ describe('paper / backtest parity', () => {
     const r = replayed.filter(before).map(key);
     expect(p.length).toBeGreaterThan(100);
     expect(r).toEqual(p);
-  }, 120_000);
+    expect(compareDecisions(paper, replayed, START + DURATION)).toEqual({ until: START + DURATION, recorded: p.length, replayed: p.length, agreeing: p.length, first: null });
+
+    // The same check from the command line, on the decisions file a recording session writes.
+    const cfg = join(dir, 'parity.yaml');
+    writeFileSync(cfg, CONFIG);
+    const decisions = join(dir, 'decisions.ndjson');
+    writeFileSync(decisions, paper.map((d) => `${JSON.stringify(d)}\n`).join(''));
+    const cli = (file: string) => linesmith(['backtest', '--config', cfg, '--feed', dir, '--report', join(dir, 'report'), '--decisions', file, '--no-progress'], { timeoutMs: 60_000 });
+    const same = await cli(decisions);
+    expect(same.code).toBe(0);
+    expect(same.stdout).toMatch(/parity {9}the replay made the same (\d+) decision\(s\) at the same instants as the recorded session/);
+    expect(JSON.parse(readFileSync(join(dir, 'report', 'parity.json'), 'utf8'))).toMatchObject({ first: null });
+    // One recorded decision changed: the replay is said to differ there, with exit code 3.
+    const lines = readFileSync(decisions, 'utf8').split('\n');
+    const k = lines.findIndex((l, i) => i >= 10 && (JSON.parse(l) as Decision).intents.length > 0);
+    const changed = JSON.parse(lines[k]!) as { intents: { odds: number }[] };
+    changed.intents[0]!.odds += 1;
+    lines[k] = JSON.stringify(changed);
+    const tampered = join(dir, 'tampered.ndjson');
+    writeFileSync(tampered, lines.join('\n'));
+    const differs = await cli(tampered);
+    expect(differs.code).toBe(3);
+    expect(differs.stdout).toContain(`parity         DIFFERS: the first ${k} of `);
+    expect(differs.stdout).toContain(`decision #${k + 1}:`);
+  }, 180_000);
 });
