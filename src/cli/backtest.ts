@@ -101,8 +101,8 @@ export function summaryLines(r: Pick<BacktestReport, 'metrics' | 'notes'>): stri
   const m = r.metrics;
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
   return [
-    // Accrued beside paid: paid counts graded fills only, so a taker whose bets are still open would read 0.
-    `  P&L            total ${formatMoney(m.pnl.total)} = settled ${formatMoney(m.pnl.settled)} + marked ${formatMoney(m.pnl.marked)}; commission paid ${formatMoney(m.pnl.commissionPaid)}, accrued ${formatMoney(m.pnl.commissionAccrued)}`,
+    // Paid counts graded fills only, so a taker whose bets are still open would read 0: what they can still be charged is beside it.
+    `  P&L            total ${formatMoney(m.pnl.total)} = settled ${formatMoney(m.pnl.settled)} + marked ${formatMoney(m.pnl.marked)}; commission paid ${formatMoney(m.pnl.commissionPaid)}, at most ${formatMoney(m.pnl.commissionAccrued)} more on open bets`,
     `  fills          ${m.volume.fills} (maker ${m.volume.makerFills}, taker ${m.volume.takerFills}): maker volume ${formatMoney(m.volume.maker)}, taker volume ${formatMoney(m.volume.taker)}`,
     `  orders         ${m.orders.placed} placed (${m.orders.postArb} postArb), ${m.orders.cancelled} cancelled, ${m.orders.refusedByRisk} refused by risk, ${m.orders.rejectedByExchange} rejected; fill ratio ${pct(m.orders.fillRatio)} of orders, ${pct(m.orders.stakeFillRatio)} of stake`,
     `  mark-out       5 s ${formatMoney(m.markout['5s'].total)} (${m.markout['5s'].perStake.toFixed(4)}/stake), 60 s ${formatMoney(m.markout['60s'].total)} (${m.markout['60s'].perStake.toFixed(4)}/stake)`,
@@ -181,8 +181,8 @@ async function backtest(o: BacktestOptions): Promise<void> {
     const wallMs = performance.now() - sweepStarted;
     const rows = [];
     let events = 0;
-    // Settled P&L is net of the commission paid, marked P&L is before the commission accrued on open taker bets.
-    const table = [['variant', 'total P&L', 'settled', 'marked', 'comm. paid', 'comm. accrued', 'fills', 'fill ratio', 'mark-out 60s', 'max drawdown', 'max liability', 'replay ev/s']];
+    // Settled P&L is net of the commission paid, marked P&L of the expected commission on open taker bets; the column is the most those can still be charged.
+    const table = [['variant', 'total P&L', 'settled', 'marked', 'comm. paid', 'comm. open (max)', 'fills', 'fill ratio', 'mark-out 60s', 'max drawdown', 'max liability', 'replay ev/s']];
     for (const [i, out] of outcomes.entries()) {
       const name = variantLabel(out.variant);
       if (!out.result) {

@@ -272,7 +272,7 @@ describe('renderHtmlReport', () => {
     cell('marked P&amp;L', '-$20.50');
     cell('total P&amp;L', '+$102.96');
     cell('commission paid', '$3.21');
-    cell('commission accrued', '$0.50');
+    cell('commission on open bets, at most', '$0.50');
     cell('max drawdown', '$33.30');
     cell('max liability', '-$812.40');
     cell('fills', '3 (maker 2, taker 1)');
@@ -401,8 +401,8 @@ describe('renderSweepHtml', () => {
   it('compares the variants in one table', () => {
     const t = section(html, 'sweep');
     expect(t).toContain('<th>fixed-spread.spread</th><th>latency.ms</th>');
-    // Settled is net of the commission paid, marked is not of the accrued: both are shown.
-    expect(t).toContain('<th class="num">marked P&amp;L</th><th class="num">commission paid</th><th class="num">commission accrued</th>');
+    // Settled is net of the commission paid, marked of the expected commission on open bets; the most those can still be charged is beside it.
+    expect(t).toContain('<th class="num">marked P&amp;L</th><th class="num">commission paid</th><th class="num">commission on open bets (max)</th>');
     expect(count(t, '<tr')).toBe(3);
     // variant 1: best total, no latency.ms setting
     expect(t).toContain(

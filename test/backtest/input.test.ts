@@ -142,12 +142,12 @@ describe('linesmith backtest (CLI)', () => {
     expect(seed.stdout).not.toMatch(/loaded/);
   });
 
-  it('closes a sweep with its throughput over all workers, and shows each variant\'s commission paid and accrued', async () => {
+  it('closes a sweep with its throughput over all workers, and shows each variant\'s commission paid and still open', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ls-bt-'));
     // A flag beside an axis on another key is no conflict.
     const r = await cli(['--config', 'test/backtest/golden/post-arb.yaml', '--feed', SAMPLE, '--report', dir, '--sweep', 'backtest.fillModel=conservative,probabilistic', '--seed', '5', '--workers', '2']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^ {2}variant +total P&L +settled +marked +comm\. paid +comm\. accrued +fills /m);
+    expect(r.stdout).toMatch(/^ {2}variant +total P&L +settled +marked +comm\. paid +comm\. open \(max\) +fills /m);
     const loaded = Number(/loaded ([\d,]+) events/.exec(r.stdout)![1]!.replace(/,/g, ''));
     const line = / {2}throughput +2 variant\(s\), ([\d,]+) events replayed in [\d.]+ s on 2 worker\(s\): [\d,]+ events\/s in all, [\d,]+ per worker\n/.exec(r.stdout);
     expect(line, r.stdout).not.toBeNull();

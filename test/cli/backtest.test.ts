@@ -12,8 +12,8 @@ const metrics = {
 
 describe('backtest terminal output', () => {
   // A taker's open bets are charged commission that is not paid until they are graded.
-  it('prints the commission accrued beside the commission paid', () => {
-    expect(summaryLines({ metrics, notes: [] })[0]).toBe('  P&L            total 9.25 = settled 12.50 + marked -3.25; commission paid 0.00, accrued 0.77');
+  it('prints beside the commission paid the most the open bets can still be charged', () => {
+    expect(summaryLines({ metrics, notes: [] })[0]).toBe('  P&L            total 9.25 = settled 12.50 + marked -3.25; commission paid 0.00, at most 0.77 more on open bets');
   });
 
   it("counts a sweep's progress in variants, with an ETA once one is done", () => {

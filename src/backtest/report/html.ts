@@ -206,7 +206,7 @@ function metricsSection(r: BacktestReport): string {
       ['marked P&L', tdPnl(m.pnl.marked)],
       ['total P&L', tdPnl(m.pnl.total)],
       ['commission paid', tdMoney(m.pnl.commissionPaid)],
-      ['commission accrued', tdMoney(m.pnl.commissionAccrued)],
+      ['commission on open bets, at most', tdMoney(m.pnl.commissionAccrued)],
       ['max drawdown', tdNum(money(m.maxDrawdown), toCents(m.maxDrawdown) > 0 ? 'neg' : '')],
       ['max liability', tdLiability(m.maxLiability)],
     ],
@@ -658,7 +658,7 @@ export function renderSweepHtml(rows: readonly SweepRow[]): string {
     ['settled P&L', true],
     ['marked P&L', true],
     ['commission paid', true],
-    ['commission accrued', true],
+    ['commission on open bets (max)', true],
     ['fills', true],
     ['maker volume', true],
     ['taker volume', true],
@@ -683,7 +683,7 @@ export function renderSweepHtml(rows: readonly SweepRow[]): string {
     : '<p class="empty">no variants</p>';
   const html = `<header>
 <h1>Parameter sweep · ${esc(configs.join(', ') || 'no variants')}</h1>
-<p class="muted">${rows.length} variant${rows.length === 1 ? '' : 's'}; settled P&amp;L net of the commission paid, marked P&amp;L before the commission accrued on open taker bets; mark-outs as total value (per stake); the best total P&amp;L in bold</p>
+<p class="muted">${rows.length} variant${rows.length === 1 ? '' : 's'}; settled P&amp;L net of the commission paid, marked P&amp;L net of the expected commission on open taker bets (the column beside it: the most those can still be charged); mark-outs as total value (per stake); the best total P&amp;L in bold</p>
 </header>
 <section id="sweep-run">
 <h2>Run</h2>

@@ -14,7 +14,10 @@ export interface PnlMetrics {
   readonly total: number;
   /** Commission on graded fills. */
   readonly commissionPaid: number;
-  /** Commission the marked (ungraded) taker fills would pay on the outcome they lose or win. */
+  /**
+   * The most commission the open (ungraded) taker fills can still be charged: per fill the larger
+   * of its fee on a win and on a loss. Marked P&L already counts the expected fee.
+   */
   readonly commissionAccrued: number;
 }
 
