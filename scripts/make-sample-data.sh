@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Regenerate the sample recordings in backtest/data (see backtest/data/README.md).
 #
-# Both sets are recorded from the simulator on a virtual clock, so the same linesmith, the
+# The sets are recorded from the simulator on a virtual clock, so the same linesmith, the
 # same configs and this script give the same records (and, with the same Node and zlib, the
 # same files byte for byte).
 #
-#   scripts/make-sample-data.sh           rewrite backtest/data/paper-seed7 and paper-seed11-drops
+#   scripts/make-sample-data.sh           rewrite backtest/data/paper-seed7, paper-seed11-drops and paper-seed13-deep
 #   scripts/make-sample-data.sh --check   record into a temporary directory and compare the records
 set -euo pipefail
 
@@ -34,11 +34,13 @@ record paper-seed7 --config "$data/sample.yaml" --start 2026-01-15T12:00:00Z --d
 # Seed 11, NBA and EPL only, price feed only, every socket dropped every 20 minutes.
 record paper-seed11-drops --config "$data/sample-drops.yaml" --start 2026-01-15T18:00:00Z --duration 90m \
   --drop-sockets-every 20m --no-user --max-file-size 8MB
+# Seed 13, six makers stacking their quotes on two short games: the fill models differ there.
+record paper-seed13-deep --config "$data/sample-deep.yaml" --start 2026-01-16T12:00:00Z --duration 20m --max-file-size 8MB
 
 if [[ "$target" != "$data" ]]; then
   status=0
   # Compared decompressed: another zlib may compress the same records to other bytes.
-  for set in paper-seed7 paper-seed11-drops; do
+  for set in paper-seed7 paper-seed11-drops paper-seed13-deep; do
     same=1
     [[ "$(ls "$data/$set")" == "$(ls "$target/$set")" ]] || same=0
     for f in "$data/$set"/*.jsonl.gz; do

@@ -6,6 +6,7 @@ import { strategies } from '../../strategies/index.ts';
 import { reportJson } from '../../src/backtest/report/write.ts';
 import { runBacktest } from '../../src/backtest/run.ts';
 import { loadTape, type Tape } from '../../src/backtest/tape.ts';
+import type { FillModelKind } from '../../src/backtest/venue/queue-model.ts';
 import { loadConfig } from '../../src/config/load.ts';
 import { defaultStrategyResolver } from '../../src/config/strategy-resolver.ts';
 import { silentLogger } from '../../src/shared/logger.ts';
@@ -17,7 +18,7 @@ import { silentLogger } from '../../src/shared/logger.ts';
  * rewrites the files, and the diff of their metrics shows what moved.
  */
 const GOLDEN = 'test/backtest/golden';
-const RECORDINGS = ['paper-seed7', 'paper-seed11-drops'] as const;
+const RECORDINGS = ['paper-seed7', 'paper-seed11-drops', 'paper-seed13-deep'] as const;
 const STRATEGIES = ['fixed-spread', 'inventory-skew', 'post-arb'] as const;
 const update = process.env['UPDATE_GOLDEN'] === '1';
 
@@ -35,30 +36,50 @@ function pinnedRun(recording: string, strategy: string) {
   return run;
 }
 
-async function backtest(recording: string, strategy: string, seed?: number) {
+async function backtest(recording: string, strategy: string, seed?: number, fillModel?: FillModelKind) {
   const config = await loadConfig(join(GOLDEN, `${strategy}.yaml`), { resolveStrategy: defaultStrategyResolver(strategies) });
-  return runBacktest({ config, tape: tapes.get(recording)!, logger: silentLogger(), ...(seed !== undefined ? { settings: { seed } } : {}) });
+  const settings = { ...(seed !== undefined ? { seed } : {}), ...(fillModel !== undefined ? { fillModel: { kind: fillModel, power: config.backtest.fillModel.power } } : {}) };
+  return runBacktest({ config, tape: tapes.get(recording)!, logger: silentLogger(), settings });
+}
+
+/** The pin of a run: compared metrics first (a mismatch says what moved), then the hash of every byte. */
+function checkPinned(name: string, result: Awaited<ReturnType<typeof backtest>>): void {
+  const json = reportJson(result);
+  const pinned = { sha256: createHash('sha256').update(json).digest('hex'), metrics: result.report.metrics, execution: result.report.execution, games: result.report.games.length };
+  const file = join(GOLDEN, `${name}.json`);
+  if (update) writeFileSync(file, `${JSON.stringify(pinned, null, 2)}\n`);
+  // A missing pin fails: writing it here would compare the run with itself.
+  expect(existsSync(file), `${file} is missing: pin it with UPDATE_GOLDEN=1`).toBe(true);
+  const want = JSON.parse(readFileSync(file, 'utf8')) as typeof pinned;
+  expect(pinned.metrics).toEqual(want.metrics);
+  expect(pinned.execution).toEqual(want.execution);
+  expect(pinned.sha256).toBe(want.sha256);
 }
 
 describe('backtest golden masters', () => {
   for (const recording of RECORDINGS) {
     for (const strategy of STRATEGIES) {
       it(`${recording} × ${strategy}: the report is the pinned one`, async () => {
-        const result = await pinnedRun(recording, strategy);
-        const json = reportJson(result);
-        const pinned = { sha256: createHash('sha256').update(json).digest('hex'), metrics: result.report.metrics, execution: result.report.execution, games: result.report.games.length };
-        const file = join(GOLDEN, `${recording}--${strategy}.json`);
-        if (update) writeFileSync(file, `${JSON.stringify(pinned, null, 2)}\n`);
-        // A missing pin fails: writing it here would compare the run with itself.
-        expect(existsSync(file), `${file} is missing: pin it with UPDATE_GOLDEN=1`).toBe(true);
-        const want = JSON.parse(readFileSync(file, 'utf8')) as typeof pinned;
-        // Metrics first: a mismatch there says what moved; the hash then covers every byte.
-        expect(pinned.metrics).toEqual(want.metrics);
-        expect(pinned.execution).toEqual(want.execution);
-        expect(pinned.sha256).toBe(want.sha256);
+        checkPinned(`${recording}--${strategy}`, await pinnedRun(recording, strategy));
       });
     }
   }
+
+  // The golden configs use risk-averse; the deep-book sample is where the other two part from it.
+  it('paper-seed13-deep × fixed-spread under each fill model: three pinned reports, three different results', async () => {
+    const byModel = new Map<FillModelKind, Awaited<ReturnType<typeof backtest>>>([['risk-averse', await pinnedRun('paper-seed13-deep', 'fixed-spread')]]);
+    for (const model of ['conservative', 'probabilistic'] as const) {
+      const result = await backtest('paper-seed13-deep', 'fixed-spread', undefined, model);
+      expect((result.report.run.fillModel as { kind: string }).kind).toBe(model);
+      checkPinned(`paper-seed13-deep--fixed-spread--${model}`, result);
+      byModel.set(model, result);
+    }
+    const settled = [...byModel.values()].map((r) => r.report.metrics.pnl.settled);
+    expect(new Set(settled).size).toBe(3);
+    // Conservative never fills at our own price: it cannot fill more than the queue models.
+    const fills = (m: FillModelKind) => byModel.get(m)!.report.metrics.volume.fills;
+    expect(fills('conservative')).toBeLessThanOrEqual(Math.min(fills('risk-averse'), fills('probabilistic')));
+  });
 });
 
 describe('backtest orders', () => {

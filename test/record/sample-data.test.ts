@@ -34,4 +34,15 @@ describe('backtest/data sample recordings', () => {
     for (const g of gaps) expect(all[all.indexOf(g) + 1]).toMatchObject({ k: 'snapshot', d: { reason: 'reconnect' } });
     expect(all.filter((r) => r.k === 'result').length).toBeGreaterThan(0);
   });
+
+  it('paper-seed13-deep: stacked books (orders at one price behind each other), both games ended with results', async () => {
+    const all = await read('paper-seed13-deep');
+    const updates = all.filter((r): r is FrameRecord => r.k === 'price' && Array.isArray(r.d) && r.d[0] === 'orderUpdate').map((r) => (r.d as [string, { league: string; sideOrders: { odds: number }[] }])[1]);
+    expect(new Set(updates.map((u) => u.league))).toEqual(new Set(['NBA', 'EPL']));
+    // A level of several orders is what makes the fill models part: 40 % of updates list one here, 18 % and 9 % in the other sets.
+    const stacked = updates.filter((u) => new Set(u.sideOrders.map((o) => o.odds)).size < u.sideOrders.length).length;
+    expect(stacked / updates.length).toBeGreaterThan(0.35);
+    expect(all.filter((r) => r.k === 'result').length).toBe(2);
+    expect(all.at(-1)).toMatchObject({ k: 'end', d: { reason: 'duration reached' } });
+  });
 });
