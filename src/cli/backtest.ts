@@ -2,7 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { builtInStrategyResolver } from '../../strategies/index.ts';
-import { BacktestConfigError, BacktestInputError, formatInputProblem } from '../backtest/errors.ts';
+import { BacktestConfigError, BacktestInputError, formatInputProblem, type InputProblem } from '../backtest/errors.ts';
 import { renderSweepHtml } from '../backtest/report/html.ts';
 import type { BacktestReport } from '../backtest/report/types.ts';
 import { writeReport } from '../backtest/report/write.ts';
@@ -159,7 +159,8 @@ async function backtest(o: BacktestOptions): Promise<void> {
       for (const p of recorded.problems) process.stderr.write(`  skipped ${formatInputProblem(p)}\n`);
     }
     loadStarted = performance.now();
-    tape = await loadTape(o.feed, { strict: o.strict === true, onProblem: (p) => process.stderr.write(`  skipped ${formatInputProblem(p)}\n`) });
+    // Under --strict the first problem stops the load, and the error names it: nothing was skipped.
+    tape = await loadTape(o.feed, { strict: o.strict === true, ...(o.strict === true ? {} : { onProblem: (p: InputProblem) => process.stderr.write(`  skipped ${formatInputProblem(p)}\n`) }) });
   } catch (err) {
     if (err instanceof BacktestInputError) {
       process.stderr.write(`linesmith backtest: ${err.message}\n`);

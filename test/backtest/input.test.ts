@@ -91,6 +91,19 @@ describe('bad recording input', () => {
 describe('linesmith backtest (CLI)', () => {
   const cli = (args: string[]) => linesmith(['backtest', ...args], { timeoutMs: 120_000 });
 
+  it('--strict stops at the first bad line and says so, without a "skipped" line; without it, the bad lines are skipped and listed', async () => {
+    const { file } = corrupted();
+    const out = join(mkdtempSync(join(tmpdir(), 'ls-bt-')), 'out');
+    const strict = await cli(['--config', 'test/backtest/golden/post-arb.yaml', '--feed', file, '--report', out, '--strict', '--no-progress']);
+    expect(strict.code).toBe(1);
+    expect(strict.stderr).toContain(`${file}:20: json:`);
+    expect(strict.stderr).toContain('(--strict: stopping)');
+    expect(strict.stderr).not.toContain('skipped');
+    const lenient = await cli(['--config', 'test/backtest/golden/post-arb.yaml', '--feed', file, '--report', out, '--no-progress']);
+    expect(lenient.code).toBe(0);
+    expect(lenient.stderr.match(/^ {2}skipped /gm)).toHaveLength(2);
+  });
+
   it('fails before the replay on an unknown strategy, with the config line', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ls-bt-'));
     const cfg = join(dir, 'bad.yaml');
