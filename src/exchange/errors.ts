@@ -57,7 +57,10 @@ export class AccountBlockedError extends LinesmithError {
   }
 }
 
-/** 429 more times than the client is willing to wait out. */
+/**
+ * 429 more times than the client is willing to wait out, or at once for a request that is
+ * never sent again after a 429 (place: see Endpoint.on429). The request was not processed.
+ */
 export class RateLimitedError extends LinesmithError {
   override readonly code = 'LS_ERR_RATE_LIMITED';
   constructor(
@@ -65,6 +68,22 @@ export class RateLimitedError extends LinesmithError {
     readonly retryAfterMs: number,
   ) {
     super(`${endpoint}: rate limited (429), retry after ${Math.ceil(retryAfterMs / 1000)} s`);
+  }
+}
+
+/**
+ * The caller withdrew the request (its AbortSignal fired) before it was sent: it never
+ * reached the exchange. A place that ends this way was not placed; decide afresh.
+ */
+export class RequestAbortedError extends LinesmithError {
+  override readonly code = 'LS_ERR_ABORTED';
+  /** Read by the order manager: a known outcome (nothing happened), not a lost answer. */
+  readonly sent = false;
+  constructor(
+    readonly endpoint: string,
+    reason: unknown,
+  ) {
+    super(`${endpoint}: withdrawn before it was sent (${reason instanceof Error ? reason.message : String(reason)})`, { cause: reason });
   }
 }
 

@@ -6,9 +6,9 @@ import type { RuntimeProbe } from './probe.ts';
 /** Places and cancels pass through unchanged; the probe notes the moment each is handed over. */
 function timedGateway(g: OrderGateway, probe: RuntimeProbe): OrderGateway {
   return {
-    place: (orders) => {
+    place: (orders, options) => {
       probe.ordersSent();
-      return g.place(orders);
+      return g.place(orders, options);
     },
     cancel: (ids) => {
       probe.ordersSent();

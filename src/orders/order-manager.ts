@@ -78,6 +78,8 @@ export class OrderManager {
   /** key `${strategy}|${game}|${intentKey}` → time until which it is not sent. */
   readonly #cooldown = new Map<string, number>();
   #gateOpen = true;
+  /** Aborted whenever quotes are pulled: a place still waiting to be sent is then not sent (see cancelAll). */
+  #pulled = new AbortController();
   readonly stats = {
     placesSent: 0,
     cancelsSent: 0,
@@ -117,6 +119,7 @@ export class OrderManager {
   closeGate(reason: string): void {
     if (!this.#gateOpen) return;
     this.#gateOpen = false;
+    this.#withdrawUnsent(reason);
     this.#o.logger.warn({ reason }, 'order gate closed: no new orders');
   }
 
@@ -207,8 +210,14 @@ export class OrderManager {
     return blocked ?? NOTHING_BLOCKED;
   }
 
-  /** Cancel every resting order of ours (or of one game / strategy); orders with an answer in flight are left alone. */
+  /**
+   * Cancel every resting order of ours (or of one game / strategy); orders with an answer in
+   * flight are left alone. Places not yet sent (held by the request budget) are withdrawn,
+   * all of them: priced before the pull, they would reach the book after it. They wait only
+   * while the budget is full, and come back `failed`, so the next cycle decides afresh.
+   */
   cancelAll(reason: string, filter: { gameID?: string; strategyId?: string } = {}): number {
+    this.#withdrawUnsent(reason);
     const orders = this.#o.own.liveOrders(filter.gameID, filter.strategyId).filter((o) => o.status === 'resting' || o.status === 'partly-filled');
     this.#sendCancels(orders, reason);
     return orders.length;
@@ -499,10 +508,15 @@ export class OrderManager {
     this.stats.placeRequests++;
     this.stats.placesSent += places.length;
     const clientIds = places.map((p) => p.order.clientId);
-    this.#o.gateway.place(places.map((p) => p.input)).then(
+    this.#o.gateway.place(places.map((p) => p.input), { signal: this.#pulled.signal }).then(
       (entries) => this.#o.deliver({ kind: 'placed', clientIds, entries }),
       (error: unknown) => this.#o.deliver({ kind: 'place-failed', clientIds, error }),
     );
+  }
+
+  #withdrawUnsent(reason: string): void {
+    this.#pulled.abort(reason);
+    this.#pulled = new AbortController();
   }
 
   /** Arm the exchange's dead man's switch. */

@@ -50,6 +50,33 @@ describe('429: Retry-After, then the same request again', () => {
   });
 });
 
+describe('429 on place: not sent again, the caller decides afresh', () => {
+  it('a rate-limited place comes back failed at once, and the chunks after it are not sent later either', async () => {
+    t = await startTestSim();
+    const g = t.game();
+    const [away, home] = g.participants;
+    const { client: maker } = await client(t, 'mak');
+    const [resting] = await maker.place([{ gameID: g.id, type: 'moneyline', side: away.id, odds: -110, bet: 1_000 }]);
+    expect(resting?.status).toBe('accepted');
+    const { client: c, user } = await client(t, 'pia', { maxPlaceBatch: 1 });
+    await c.getMe();
+    await faults(t, { rateLimitBurst: 1 });
+    const started = performance.now();
+    // Two chunks of one: the first meets the 429; the second would leave after Retry-After.
+    const entries = await c.place([
+      { gameID: g.id, type: 'moneyline', side: home.id, odds: 110, bet: 10, orderType: 'limit' },
+      { gameID: g.id, type: 'moneyline', side: home.id, odds: 200, bet: 10, orderType: 'post' },
+    ]);
+    expect(performance.now() - started).toBeLessThan(900); // Retry-After: 1 was not waited out
+    expect(entries.map((e) => e.status)).toEqual(['failed', 'failed']);
+    for (const e of entries) expect(e).toMatchObject({ status: 'failed', error: { code: 'LS_ERR_RATE_LIMITED', endpoint: 'place' } });
+    expect(c.stats.rateLimited).toBe(1);
+    await new Promise((r) => setTimeout(r, 1_200));
+    expect(t.sim.context.engine.openOrders(user.id)).toEqual([]);
+    expect((await c.getMatchedBets()).length).toBe(0);
+  });
+});
+
 describe('503 and lost answers', () => {
   it('retries idempotent reads with backoff until they succeed, and stops after maxAttempts', async () => {
     t = await startTestSim();

@@ -183,6 +183,22 @@ describe('orders socket client against a server that does not answer', () => {
     expect(c.stats.timeouts).toBe(1);
   });
 
+  it('a place withdrawn while it waits for the socket to open is not sent once it opens: RequestNotSentError', async () => {
+    const { srv, received } = await silent();
+    const { c, states } = await client(srv.url, 'tok');
+    const ac = new AbortController();
+    const place = c.place([{ gameID: 'a'.repeat(24), type: 'moneyline', side: 'b'.repeat(24), odds: 120, bet: 5 }], { signal: ac.signal }).catch((e: unknown) => e);
+    ac.abort('kill switch');
+    await states.next((s) => s.status === 'open');
+    const err = await place;
+    expect(err).toBeInstanceOf(RequestNotSentError);
+    expect((err as RequestNotSentError).sent).toBe(false);
+    // A marker request: a place sent after the open would arrive ahead of it.
+    void c.heartbeat(10).catch(() => undefined);
+    await until(() => received.length > 0, 3_000, 'the marker request');
+    expect(received.map((r) => (r as [string])[0])).toEqual(['heartbeat']);
+  });
+
   it('a request made while the socket cannot open is not sent: RequestNotSentError, even for a place', async () => {
     const srv = await tinyServer();
     const url = srv.url;

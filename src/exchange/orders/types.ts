@@ -31,8 +31,8 @@ export interface PlaceOrderInput {
  * (REST or the orders socket) carried it.
  * - `accepted`: the exchange answered; `matched` holds the fills, `resting` the remainder.
  * - `rejected`: the exchange refused this entry with an `errorType` (exchange-api §7.3).
- * - `failed`: the whole request was refused before anything ran (4xx, 429 beyond patience,
- *   authentication): not placed.
+ * - `failed`: the whole request was refused before anything ran (4xx, 429, authentication),
+ *   or was withdrawn before it was sent: not placed.
  * - `recovered`: the answer was lost; the order was found by its userReference among the
  *   open orders and matched bets. `bets` are REST reads (2-decimal money).
  * - `absent`: the answer was lost and no trace was found by userReference, also after the
@@ -64,12 +64,22 @@ export type CancelEntry =
   /** `outcomeUnknown`: the request failed in flight; the order may or may not be cancelled. */
   | { readonly ok: false; readonly orderID: string | null; readonly reason: string; readonly outcomeUnknown?: true };
 
+export interface PlaceOptions {
+  /**
+   * Withdraws the orders while they still wait to be sent (the request budget, a login,
+   * the orders socket not open yet): they are then not sent, and come back `failed` with
+   * RequestAbortedError (REST) or the call throws RequestNotSentError (socket). A request
+   * already sent is never pulled back.
+   */
+  readonly signal?: AbortSignal;
+}
+
 /**
  * What the order manager needs from a venue, implemented over REST and over the orders
  * socket alike.
  */
 export interface OrderGateway {
-  place(orders: readonly PlaceOrderInput[]): Promise<PlaceEntry[]>;
+  place(orders: readonly PlaceOrderInput[], options?: PlaceOptions): Promise<PlaceEntry[]>;
   cancel(orderIDs: readonly string[]): Promise<CancelEntry[]>;
   /** Arm the dead man's switch: every open order is cancelled if no heartbeat follows within `timeoutSec`. */
   heartbeat(timeoutSec: number): Promise<void>;

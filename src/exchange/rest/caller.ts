@@ -5,7 +5,7 @@ import type { Clock } from '../../shared/clock.ts';
 import type { Random } from '../../shared/random.ts';
 import { sleep } from '../../shared/sleep.ts';
 import type { AuthSession } from '../auth/session.ts';
-import { AuthenticationError, HttpStatusError, LinesmithError, RateLimitedError, ServiceUnavailableError } from '../errors.ts';
+import { AuthenticationError, HttpStatusError, LinesmithError, RateLimitedError, RequestAbortedError, ServiceUnavailableError } from '../errors.ts';
 import { headerValue, type HttpTransport } from '../http/transport.ts';
 import { backoffDelay } from '../../shared/backoff.ts';
 import { restBackoff, type BackoffPolicy } from './backoff.ts';
@@ -17,6 +17,11 @@ import { retryAfterMs } from './retry-after.ts';
 export interface CallParams {
   readonly query?: Record<string, string | number | boolean | undefined>;
   readonly body?: unknown;
+  /**
+   * Withdraws the call while it waits (request budget, token, backoff): it then fails with
+   * RequestAbortedError and is not sent. Looked at last just before the request leaves;
+   * never once it has left (that outcome would be unknown instead of "not sent").
+   */
   readonly signal?: AbortSignal;
 }
 
@@ -57,8 +62,9 @@ function queryString(q: CallParams['query']): string {
 
 /**
  * Sends one endpoint call through the whole policy: request budget, auth header, token
- * rotation, one re-login on 401, Retry-After on 429, backoff on 503 and network errors for
- * endpoints safe to retry, typed decoding. Everything else is a typed error.
+ * rotation, one re-login on 401, Retry-After on 429 (except where the endpoint says a 429
+ * fails at once), backoff on 503 and network errors for endpoints safe to retry, typed
+ * decoding. Everything else is a typed error.
  */
 export class RestCaller {
   readonly #d: CallerDeps;
@@ -77,8 +83,11 @@ export class RestCaller {
     let waits429 = 0;
     this.stats.calls++;
     for (;;) {
-      await d.budget.acquire(ep.limit, params.signal);
+      await this.#unlessAborted(ep, params.signal, d.budget.acquire(ep.limit, params.signal, ep.priority ?? 'normal'));
       const token = ep.auth === 'none' ? null : await d.session.token();
+      // The last look: the budget or a login may have held the call a long time, and
+      // whatever happened meanwhile (a kill, a stop) decides whether it still goes.
+      if (params.signal?.aborted) throw new RequestAbortedError(ep.name, params.signal.reason);
       const headers: Record<string, string> = { accept: 'application/json' };
       if (body !== undefined) headers['content-type'] = 'application/json';
       if (token !== null) headers.authorization = ep.auth === 'raw' ? token : `Bearer ${token}`;
@@ -88,7 +97,7 @@ export class RestCaller {
         res = await d.transport.request({ method: ep.method, path, headers, ...(body !== undefined ? { body } : {}), label: ep.name });
       } catch (err) {
         if (ep.retry === 'safe' && ++failures < d.policy.backoff.maxAttempts) {
-          await this.#backoff(ep, failures, err, params.signal);
+          await this.#unlessAborted(ep, params.signal, this.#backoff(ep, failures, err, params.signal));
           continue;
         }
         this.stats.failures++;
@@ -117,7 +126,9 @@ export class RestCaller {
         // Never paused beyond what the client is willing to wait: an absurd Retry-After (a
         // date decades ahead, a number past a double) would otherwise stall every later call.
         d.budget.pause(ep.limit ?? 'global', Math.min(wait, d.policy.maxRetryAfterMs));
-        if (++waits429 <= d.policy.max429Waits && wait <= d.policy.maxRetryAfterMs) {
+        if (ep.on429 === 'fail') {
+          d.logger.warn({ endpoint: ep.name, retryAfterMs: wait }, '429: not sent again; the caller decides afresh');
+        } else if (++waits429 <= d.policy.max429Waits && wait <= d.policy.maxRetryAfterMs) {
           d.logger.warn({ endpoint: ep.name, retryAfterMs: wait }, '429: waiting Retry-After, then sending again');
           continue;
         }
@@ -126,7 +137,7 @@ export class RestCaller {
       }
       if (res.status >= 500) {
         if (ep.retry === 'safe' && ++failures < d.policy.backoff.maxAttempts) {
-          await this.#backoff(ep, failures, new ServiceUnavailableError(ep.name, res.status), params.signal);
+          await this.#unlessAborted(ep, params.signal, this.#backoff(ep, failures, new ServiceUnavailableError(ep.name, res.status), params.signal));
           continue;
         }
         this.stats.failures++;
@@ -134,6 +145,16 @@ export class RestCaller {
       }
       this.stats.failures++;
       throw new HttpStatusError(ep.name, res.status, serverMessageOf(res.text));
+    }
+  }
+
+  /** A wait the signal ended fails as RequestAbortedError, one typed error for every way a call is withdrawn. */
+  async #unlessAborted(ep: Endpoint, signal: AbortSignal | undefined, wait: Promise<void>): Promise<void> {
+    try {
+      await wait;
+    } catch (err) {
+      if (signal?.aborted) throw new RequestAbortedError(ep.name, signal.reason);
+      throw err;
     }
   }
 

@@ -20,6 +20,18 @@ export interface Endpoint<S extends z.ZodType = z.ZodType> {
    */
   readonly retry: 'safe' | 'never';
   readonly limit: LimitKey | null;
+  /**
+   * `fail`: a 429 is not waited out and the request is never sent again; the caller gets
+   * RateLimitedError at once. For place: an order is priced for the moment it was decided,
+   * and a resend after Retry-After (up to max429Waits × maxRetryAfterMs later) would reach
+   * the book whatever happened meanwhile (a kill, a stop, the price moving). Default: wait.
+   */
+  readonly on429?: 'fail';
+  /**
+   * `urgent` (cancels): admitted before anything waiting in the request budget and allowed
+   * into the headroom it keeps back, so pulling quotes never queues behind places or reads.
+   */
+  readonly priority?: 'urgent';
   /** `data`: the answer is `{data: …}`; `top`: at the top level (exchange-api §1.2). */
   readonly envelope: 'data' | 'top';
   readonly schema: S;

@@ -27,8 +27,12 @@ export const EXCHANGE_LIMITS = {
   graded: { limit: 60, windowMs: 60_000 },
 } as const satisfies Record<'global' | LimitKey, WindowLimit>;
 
+/** `urgent`: cancels, which must never queue behind places or reads (see RequestBudget). */
+export type Priority = 'normal' | 'urgent';
+
 interface Waiter {
   readonly key: LimitKey | null;
+  readonly urgent: boolean;
   /** Clock time it started waiting. */
   readonly since: number;
   readonly resolve: () => void;
@@ -42,11 +46,19 @@ interface Waiter {
  * first, and waits (on the scheduler, in arrival order) when the rolling windows are full
  * or the server told us to back off with a 429. Share one budget between every client of
  * the same exchange in a process; the exchange counts per IP.
+ *
+ * Urgent requests (cancels) go ahead of every waiting normal one and may use the headroom
+ * the others leave (up to the exchange's own global limit), so a kill or a halt pulls its
+ * quotes at once even while places and reads fill the budget. A server pause (429) holds
+ * them too: the per-IP limit counts every request (exchange-api §8), so one sent during it
+ * would only be refused; they are first out when it ends.
  */
 export class RequestBudget {
   readonly #clock: Clock;
   readonly #scheduler: SchedulerLike;
   readonly #global: RollingWindow;
+  /** The exchange's global limit without headroom: what urgent requests are held to. */
+  readonly #globalFull: RollingWindow;
   readonly #keyed: Record<LimitKey, RollingWindow>;
   readonly #pausedUntil: Record<'global' | LimitKey, number> = { global: -Infinity, gradedSince: -Infinity, graded: -Infinity };
   #queue: Waiter[] = [];
@@ -58,10 +70,11 @@ export class RequestBudget {
   constructor(options: RequestBudgetOptions = {}) {
     const headroom = options.headroom ?? 0.9;
     if (!(headroom > 0 && headroom <= 1)) throw new RangeError(`headroom must be in (0, 1], got ${headroom}`);
-    const scaled = (l: WindowLimit) => new RollingWindow(Math.max(1, Math.floor(l.limit * headroom)), l.windowMs);
+    const scaled = (l: WindowLimit, h = headroom) => new RollingWindow(Math.max(1, Math.floor(l.limit * h)), l.windowMs);
     this.#clock = options.clock ?? systemClock;
     this.#scheduler = options.scheduler ?? asyncScheduler;
     this.#global = scaled(options.global ?? EXCHANGE_LIMITS.global);
+    this.#globalFull = scaled(options.global ?? EXCHANGE_LIMITS.global, 1);
     this.#keyed = {
       gradedSince: scaled(options.gradedSince ?? EXCHANGE_LIMITS.gradedSince),
       graded: scaled(options.graded ?? EXCHANGE_LIMITS.graded),
@@ -74,8 +87,11 @@ export class RequestBudget {
   }
 
   /** Resolves when one request may go out now (and counts it). */
-  acquire(key: LimitKey | null = null, signal?: AbortSignal): Promise<void> {
-    if (this.#queue.length === 0 && this.#fitsAt(key) <= this.#clock.now()) {
+  acquire(key: LimitKey | null = null, signal?: AbortSignal, priority: Priority = 'normal'): Promise<void> {
+    const urgent = priority === 'urgent';
+    // An urgent request waits only behind other urgent ones.
+    const ahead = urgent ? this.#queue.some((w) => w.urgent) : this.#queue.length > 0;
+    if (!ahead && this.#fitsAt(key, urgent) <= this.#clock.now()) {
       this.#record(key);
       return Promise.resolve();
     }
@@ -87,6 +103,7 @@ export class RequestBudget {
       }
       const waiter: Waiter = {
         key,
+        urgent,
         since: this.#clock.now(),
         resolve,
         reject,
@@ -97,7 +114,13 @@ export class RequestBudget {
         },
       };
       signal?.addEventListener('abort', waiter.onAbort, { once: true });
-      this.#queue.push(waiter);
+      if (urgent) {
+        // After the urgent ones already waiting, before every normal one.
+        const firstNormal = this.#queue.findIndex((w) => !w.urgent);
+        this.#queue.splice(firstNormal === -1 ? this.#queue.length : firstNormal, 0, waiter);
+      } else {
+        this.#queue.push(waiter);
+      }
       this.#pump();
     });
   }
@@ -110,9 +133,9 @@ export class RequestBudget {
     this.#pump();
   }
 
-  #fitsAt(key: LimitKey | null): number {
+  #fitsAt(key: LimitKey | null, urgent: boolean): number {
     const now = this.#clock.now();
-    let at = Math.max(this.#global.freeAt(now), this.#pausedUntil.global);
+    let at = Math.max((urgent ? this.#globalFull : this.#global).freeAt(now), this.#pausedUntil.global);
     if (key !== null) at = Math.max(at, this.#keyed[key].freeAt(now), this.#pausedUntil[key]);
     return at;
   }
@@ -120,6 +143,7 @@ export class RequestBudget {
   #record(key: LimitKey | null): void {
     const now = this.#clock.now();
     this.#global.record(now);
+    this.#globalFull.record(now);
     if (key !== null) this.#keyed[key].record(now);
     this.stats.admitted++;
   }
@@ -133,7 +157,7 @@ export class RequestBudget {
     let next = Infinity;
     const still: Waiter[] = [];
     for (const w of this.#queue) {
-      const at = this.#fitsAt(w.key);
+      const at = this.#fitsAt(w.key, w.urgent);
       if (at <= now) {
         this.stats.waitedMs += now - w.since;
         this.#record(w.key);

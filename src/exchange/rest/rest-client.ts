@@ -6,11 +6,11 @@ import { createRandom, type Random } from '../../shared/random.ts';
 import { AuthSession } from '../auth/session.ts';
 import type { CredentialsProvider } from '../auth/credentials.ts';
 import type { TokenStore } from '../auth/token-store.ts';
-import { AccountBlockedError, AuthenticationError, ChallengeRequiredError, CredentialsError, HttpStatusError, LinesmithError, SchemaMismatchError } from '../errors.ts';
+import { AccountBlockedError, AuthenticationError, ChallengeRequiredError, CredentialsError, HttpStatusError, LinesmithError, RateLimitedError, RequestAbortedError, SchemaMismatchError } from '../errors.ts';
 import { HttpTransport } from '../http/transport.ts';
 import { urlsFromBase, validateUrls, type ExchangeUrls } from '../http/urls.ts';
 import { cancelEntryOf, placeEntryOf } from '../orders/normalise.ts';
-import type { CancelEntry, OrderGateway, PlaceEntry, PlaceOrderInput } from '../orders/types.ts';
+import type { CancelEntry, OrderGateway, PlaceEntry, PlaceOptions, PlaceOrderInput } from '../orders/types.ts';
 import { randomRunId, UserReferences } from '../orders/user-reference.ts';
 import type { GradedSinceResponse, GradedWindowResponse, MatchedBet } from '../schemas/bets.ts';
 import type { Game } from '../schemas/game.ts';
@@ -65,9 +65,13 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
   return out;
 }
 
-/** The request was refused before anything ran: nothing to look up. */
+/** The request was refused before anything ran, or never sent: nothing to look up. */
 function refusedWhole(err: unknown): err is LinesmithError {
-  return err instanceof HttpStatusError || err instanceof AuthenticationError || err instanceof CredentialsError || (err instanceof LinesmithError && err.code === 'LS_ERR_RATE_LIMITED');
+  return err instanceof HttpStatusError || err instanceof AuthenticationError || err instanceof CredentialsError || err instanceof RateLimitedError || err instanceof RequestAbortedError;
+}
+
+function failedWhole(chunk: readonly { userReference: string }[], error: LinesmithError): PlaceEntry[] {
+  return chunk.map((o) => ({ status: 'failed', userReference: o.userReference, error }));
 }
 
 /**
@@ -196,23 +200,32 @@ export class ExchangeRestClient implements OrderGateway {
    * 503, broken connection, unreadable body) the orders are looked up by userReference
    * instead of being sent again; see PlaceEntry for what each status means. Never throws
    * for one failed chunk: the other chunks' outcomes would be lost with it.
+   * A 429 is not waited out: those orders come back `failed` with RateLimitedError at once,
+   * and so do the chunks after it (they would leave only after Retry-After, priced for
+   * now). `options.signal` withdraws what has not been sent yet (see PlaceOptions).
    */
-  async place(orders: readonly PlaceOrderInput[]): Promise<PlaceEntry[]> {
+  async place(orders: readonly PlaceOrderInput[], options: PlaceOptions = {}): Promise<PlaceEntry[]> {
     const ensured = this.#refs.ensure(orders) as (PlaceOrderInput & { userReference: string })[];
     const out: PlaceEntry[] = [];
-    for (const chunk of chunks(ensured, this.#maxPlace)) out.push(...(await this.#placeChunk(chunk)));
+    let limited: RateLimitedError | null = null;
+    for (const chunk of chunks(ensured, this.#maxPlace)) {
+      const entries: PlaceEntry[] = limited === null ? await this.#placeChunk(chunk, options.signal) : failedWhole(chunk, limited);
+      const first = entries[0];
+      if (first?.status === 'failed' && first.error instanceof RateLimitedError) limited = first.error;
+      out.push(...entries);
+    }
     return out;
   }
 
-  async #placeChunk(chunk: (PlaceOrderInput & { userReference: string })[]): Promise<PlaceEntry[]> {
+  async #placeChunk(chunk: (PlaceOrderInput & { userReference: string })[], signal: AbortSignal | undefined): Promise<PlaceEntry[]> {
     try {
-      const res = await this.#caller.call(ENDPOINTS.place, { body: { orders: chunk } });
+      const res = await this.#caller.call(ENDPOINTS.place, { body: { orders: chunk }, ...(signal ? { signal } : {}) });
       if (res.createdSessions.length !== chunk.length) {
         throw new SchemaMismatchError('place', [{ path: 'data.createdSessions', message: `${res.createdSessions.length} entries for ${chunk.length} orders` }]);
       }
       return res.createdSessions.map((w, i) => placeEntryOf(w, chunk[i]!.userReference));
     } catch (err) {
-      if (refusedWhole(err)) return chunk.map((o) => ({ status: 'failed', userReference: o.userReference, error: err }));
+      if (refusedWhole(err)) return failedWhole(chunk, err);
       return this.recoverPlace(chunk, err);
     }
   }

@@ -3,7 +3,7 @@ import { asyncScheduler, first, firstValueFrom, timeout, type Observable, type S
 import type { TokenSource } from '../auth/token-source.ts';
 import { MalformedMessageError, PlaceOutcomeUnknownError, SocketClosedError, SocketRequestError, SocketRequestTimeoutError } from '../errors.ts';
 import { cancelEntryOf, placeEntryOf } from '../orders/normalise.ts';
-import type { CancelEntry, OrderGateway, PlaceEntry, PlaceOrderInput } from '../orders/types.ts';
+import type { CancelEntry, OrderGateway, PlaceEntry, PlaceOptions, PlaceOrderInput } from '../orders/types.ts';
 import { randomRunId, UserReferences } from '../orders/user-reference.ts';
 import { CancelReplyData, HeartbeatAck, OrdersReply, PlaceReplyData } from '../schemas/orders-socket.ts';
 import { frameForLog, valueForLog } from './frame-log.ts';
@@ -105,12 +105,12 @@ export class OrdersSocketClient implements OrderGateway {
    * refused and RequestNotSentError when it never left; a lost answer goes to
    * `recoverPlace`, or throws PlaceOutcomeUnknownError with the references.
    */
-  async place(orders: readonly PlaceOrderInput[]): Promise<PlaceEntry[]> {
+  async place(orders: readonly PlaceOrderInput[], options: PlaceOptions = {}): Promise<PlaceEntry[]> {
     if (orders.length === 0) return [];
     const sent = this.#references.ensure(orders);
     let data: unknown;
     try {
-      data = await this.#request('placeV3', { orders: sent.map(wireOrder) });
+      data = await this.#request('placeV3', { orders: sent.map(wireOrder) }, options.signal);
     } catch (err) {
       if (err instanceof RequestNotSentError || err instanceof SocketRequestError) throw err;
       return this.#outcomeUnknown(sent, asError(err));
@@ -158,8 +158,10 @@ export class OrdersSocketClient implements OrderGateway {
     return parsed.data;
   }
 
-  async #request(type: string, payload: Record<string, unknown>): Promise<unknown> {
+  async #request(type: string, payload: Record<string, unknown>, signal?: AbortSignal): Promise<unknown> {
     await this.#whenOpen(type);
+    // Waiting for the socket to open may have taken a while: a withdrawn request stays unsent.
+    if (signal?.aborted) throw new RequestNotSentError(`${type}: withdrawn before it was sent`);
     const requestID = `r${++this.#seq}`;
     this.#counts.requests++;
     const answer = this.#pending.add(requestID, type, this.#timeoutMs);
