@@ -3,7 +3,7 @@ import { AuthSession } from '../../src/exchange/auth/session.ts';
 import { RateLimitedError, RequestAbortedError } from '../../src/exchange/errors.ts';
 import { HttpTransport, type HttpRequest, type HttpResponse } from '../../src/exchange/http/transport.ts';
 import { RestCaller } from '../../src/exchange/rest/caller.ts';
-import { ENDPOINTS } from '../../src/exchange/rest/endpoints.ts';
+import { ENDPOINTS, PLACE_MAX_QUEUE_MS } from '../../src/exchange/rest/endpoints.ts';
 import { RequestBudget, type RequestBudgetOptions } from '../../src/exchange/rest/request-budget.ts';
 import { silentLogger } from '../../src/shared/logger.ts';
 import { createRandom } from '../../src/shared/random.ts';
@@ -124,6 +124,26 @@ describe('RestCaller: a withdrawn place is not sent', () => {
     expect(h.transport.sent.map((s) => s.label)).toEqual(['getLeagues']);
   });
 
+  it('a place the budget holds longer than PLACE_MAX_QUEUE_MS fails unsent as RateLimitedError; a read waits on', async () => {
+    const h = harness((req) => ok(OK_BY_ENDPOINT[req.label]), { budget: { global: { limit: 1, windowMs: 10_000 } } });
+    await h.caller.call(ENDPOINTS.getLeagues); // the window's one slot, for 10 s
+    const placed = track(h.caller.call(ENDPOINTS.place, { body: { orders: [ORDER] } }));
+    const read = track(h.caller.call(ENDPOINTS.getLeagues));
+    await h.run(PLACE_MAX_QUEUE_MS - 1);
+    expect(placed.done).toBe(false);
+    await h.run(1);
+    expect(placed.error).toBeInstanceOf(RateLimitedError);
+    expect(placed.error).toMatchObject({ code: 'LS_ERR_RATE_LIMITED', endpoint: 'place', source: 'budget' });
+    expect((placed.error as Error).message).toBe(`place: not sent: the request budget held it more than ${PLACE_MAX_QUEUE_MS} ms`);
+    await h.run(10_000);
+    expect(read.done).toBe(true);
+    // The place never left; the read went when the window had room again.
+    expect(h.transport.sent).toEqual([
+      { label: 'getLeagues', at: 0 },
+      { label: 'getLeagues', at: 10_000 },
+    ]);
+  });
+
   it('looks at the signal once more after the budget let it through: a place held by a login is not sent after an abort', async () => {
     let loggedIn!: (r: { token: string; userId: string; username: string }) => void;
     const h = harness((req) => ok(OK_BY_ENDPOINT[req.label]), { login: () => new Promise((r) => (loggedIn = r)) });
@@ -161,12 +181,13 @@ describe('RestCaller: cancels never queue behind places', () => {
     const cancelled = track(h.caller.call(ENDPOINTS.cancelMultiple, { body: { sessionIDs: ['d'.repeat(24)] } }));
     await h.run(5_000);
     expect([read.done, placed.done, cancelled.done]).toEqual([true, true, true]);
-    // One request per second: the window's single slot goes to the cancel first.
+    // One request per second: the window's single slot goes to the cancel first. The place,
+    // third in line, would have left at 3 s: past PLACE_MAX_QUEUE_MS it gives up unsent.
     expect(h.transport.sent).toEqual([
       { label: 'getLeagues', at: 0 },
       { label: 'cancelMultiple', at: 1_000 },
       { label: 'getLeagues', at: 2_000 },
-      { label: 'place', at: 3_000 },
     ]);
+    expect(placed.error).toMatchObject({ code: 'LS_ERR_RATE_LIMITED', source: 'budget' });
   });
 });

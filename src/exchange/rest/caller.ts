@@ -83,7 +83,7 @@ export class RestCaller {
     let waits429 = 0;
     this.stats.calls++;
     for (;;) {
-      await this.#unlessAborted(ep, params.signal, d.budget.acquire(ep.limit, params.signal, ep.priority ?? 'normal'));
+      await this.#admitted(ep, params.signal);
       const token = ep.auth === 'none' ? null : await d.session.token();
       // The last look: the budget or a login may have held the call a long time, and
       // whatever happened meanwhile (a kill, a stop) decides whether it still goes.
@@ -145,6 +145,38 @@ export class RestCaller {
       }
       this.stats.failures++;
       throw new HttpStatusError(ep.name, res.status, serverMessageOf(res.text));
+    }
+  }
+
+  /**
+   * A slot in the request budget. An endpoint with `maxQueueMs` gives up waiting after it,
+   * unsent, as RateLimitedError (the budget is this process's share of the exchange's limit).
+   */
+  async #admitted(ep: Endpoint, signal: AbortSignal | undefined): Promise<void> {
+    const d = this.#d;
+    if (ep.maxQueueMs === undefined) return this.#unlessAborted(ep, signal, d.budget.acquire(ep.limit, signal, ep.priority ?? 'normal'));
+    const waited = new AbortController();
+    const onAbort = () => waited.abort(signal?.reason);
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
+    let timedOut = false;
+    const timer = d.scheduler.schedule(() => {
+      timedOut = true;
+      waited.abort('queued too long');
+    }, ep.maxQueueMs);
+    try {
+      await d.budget.acquire(ep.limit, waited.signal, ep.priority ?? 'normal');
+    } catch (err) {
+      if (signal?.aborted) throw new RequestAbortedError(ep.name, signal.reason);
+      if (timedOut) {
+        this.stats.failures++;
+        d.logger.warn({ endpoint: ep.name, maxQueueMs: ep.maxQueueMs }, 'request budget full: not sent; the caller decides afresh');
+        throw new RateLimitedError(ep.name, ep.maxQueueMs, 'budget');
+      }
+      throw err;
+    } finally {
+      timer.unsubscribe();
+      signal?.removeEventListener('abort', onAbort);
     }
   }
 

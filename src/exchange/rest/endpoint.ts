@@ -32,6 +32,12 @@ export interface Endpoint<S extends z.ZodType = z.ZodType> {
    * into the headroom it keeps back, so pulling quotes never queues behind places or reads.
    */
   readonly priority?: 'urgent';
+  /**
+   * The longest the request may wait for the request budget (or a server pause) before it
+   * is sent; past it the call fails with RateLimitedError, not sent. For place, whose price
+   * was decided for the moment it was decided: the order manager decides afresh instead.
+   */
+  readonly maxQueueMs?: number;
   /** `data`: the answer is `{data: …}`; `top`: at the top level (exchange-api §1.2). */
   readonly envelope: 'data' | 'top';
   readonly schema: S;

@@ -5,6 +5,13 @@ import { LookupOrder, PlaceResponse, UnmatchedOrder, WireCancelResult } from '..
 import { HeartbeatAck, LoginResponse, MeResponse } from '../schemas/user.ts';
 import { endpoint } from './endpoint.ts';
 
+/**
+ * How long a place may wait for the request budget before it gives up unsent. Quotes are
+ * re-decided on every market change and at least every second (the runtime's tick), so a
+ * place older than this carries a price decided for a book that has likely moved.
+ */
+export const PLACE_MAX_QUEUE_MS = 2_000;
+
 /** Every REST endpoint linesmith calls: exchange-api §4 plus feeds-and-semantics §6–§7. */
 export const ENDPOINTS = {
   // A repeated login only mints another token; earlier ones stay valid (exchange-api §5, 5).
@@ -14,7 +21,7 @@ export const ENDPOINTS = {
   getOrderbookV1: endpoint({ name: 'getOrderbookV1', method: 'POST', path: '/exchange/getOrderbook', auth: 'bearer', retry: 'safe', limit: null, envelope: 'data', schema: OrderbookV1Response }),
   getOrderbook: endpoint({ name: 'getOrderbook', method: 'GET', path: '/exchange/v2/getOrderbook', auth: 'bearer', retry: 'safe', limit: null, envelope: 'data', schema: OrderbookResponse }),
   getGames: endpoint({ name: 'getGames', method: 'GET', path: '/exchange/v2/getGames', auth: 'bearer', retry: 'safe', limit: null, envelope: 'data', schema: GamesResponse }),
-  place: endpoint({ name: 'place', method: 'POST', path: '/session/v3/place', auth: 'bearer', retry: 'never', limit: null, on429: 'fail', envelope: 'data', schema: PlaceResponse }),
+  place: endpoint({ name: 'place', method: 'POST', path: '/session/v3/place', auth: 'bearer', retry: 'never', limit: null, on429: 'fail', maxQueueMs: PLACE_MAX_QUEUE_MS, envelope: 'data', schema: PlaceResponse }),
   cancel: endpoint({ name: 'cancel', method: 'POST', path: '/session/cancel', auth: 'bearer', retry: 'never', limit: null, priority: 'urgent', envelope: 'data', schema: WireCancelResult }),
   cancelMultiple: endpoint({ name: 'cancelMultiple', method: 'POST', path: '/session/cancelMultiple', auth: 'bearer', retry: 'never', limit: null, priority: 'urgent', envelope: 'data', schema: z.array(WireCancelResult) }),
   getGameLiability: endpoint({ name: 'getGameLiability', method: 'GET', path: '/user/getGameLiability', auth: 'bearer', retry: 'safe', limit: null, envelope: 'data', schema: LiabilityResponse }),
