@@ -194,18 +194,29 @@ export class OwnBook {
     return order;
   }
 
-  /** Change an order; a status change is reported to the transition listener with `reason`. */
-  update(clientId: string, patch: Partial<Pick<OwnOrder, 'orderID' | 'status' | 'filled' | 'remaining' | 'isPostArb'>>, now: number, reason: string): OwnOrder {
+  /**
+   * Change an order; a status change is reported to the transition listener with `reason`.
+   * A terminal order stays terminal, unless it was closed only by inference
+   * (`closedByAbsence`): then a status set on evidence of it (the user feed, a REST listing,
+   * a place answer) stands, live again if it says so. Setting a status clears the flag
+   * unless the patch sets it again.
+   */
+  update(clientId: string, patch: Partial<Pick<OwnOrder, 'orderID' | 'status' | 'filled' | 'remaining' | 'isPostArb' | 'closedByAbsence'>>, now: number, reason: string): OwnOrder {
     const cur = this.#orders.get(clientId);
     if (!cur) throw new Error(`unknown order ${clientId}`);
-    if (isTerminal(cur.status) && patch.status !== undefined && patch.status !== cur.status) {
-      // A terminal order stays terminal; a late message may still correct its amounts.
+    if (isTerminal(cur.status) && !cur.closedByAbsence && patch.status !== undefined && patch.status !== cur.status) {
+      // A late message may still correct a closed order's amounts, not bring it back.
       patch = { ...patch, status: cur.status };
     }
-    const next: OwnOrder = { ...cur, ...patch, updatedAt: now };
+    let next: OwnOrder = { ...cur, ...patch, updatedAt: now };
+    if (patch.status !== undefined && patch.closedByAbsence === undefined && next.closedByAbsence !== undefined) {
+      const { closedByAbsence: _evidence, ...rest } = next;
+      next = rest;
+    }
     this.#orders.set(clientId, next);
     if (next.orderID && next.orderID !== cur.orderID) this.#byOrderId.set(next.orderID, clientId);
-    const g = this.#games.get(next.gameID);
+    // A reopened order's game may have been forgotten meanwhile: it has a live order again.
+    const g = !isLive(cur) && isLive(next) ? this.#game(next.gameID) : this.#games.get(next.gameID);
     if (next.remaining !== cur.remaining || next.status !== cur.status) {
       this.#touch(next.gameID);
       if (g) this.#deepenFloor(g, next, restingOf(next) - restingOf(cur));
@@ -214,7 +225,7 @@ export class OwnBook {
       g?.live.delete(clientId);
       this.#terminal.push({ clientId, at: now });
       this.#prune(now);
-    } else if (g?.live.has(clientId)) {
+    } else if (g && (g.live.has(clientId) || isLive(next))) {
       g.live.set(clientId, next);
     }
     if (next.status !== cur.status) this.#onTransition(next, cur.status, reason);

@@ -99,6 +99,13 @@ export interface OwnOrder {
   readonly isPostArb: boolean;
   readonly createdAt: number;
   readonly updatedAt: number;
+  /**
+   * Closed only because a REST view of the account did not list it (or a lookup found no
+   * trace), not on the exchange's word: the exchange may still show it (a live delay, a
+   * slow request), so positive evidence of it (the user feed, a REST listing) brings it
+   * back. Cleared by any status set on evidence.
+   */
+  readonly closedByAbsence?: true;
 }
 
 /** One of our fills (a bet), in our own view; money as the exchange sent it. */

@@ -60,6 +60,22 @@ export interface OrderManagerOptions {
   readonly rejectionCooldownMs?: number;
 }
 
+/**
+ * How long an order whose place outcome is unknown may still first appear at the exchange,
+ * counted from when it became unknown (after its request was sent: the gateway may hold a
+ * batch behind the request budget or an earlier batch, so the send time is not known
+ * here). A matching order on a live game waits its league's delay before it executes, up
+ * to 10 s (exchange-api §4.5 rule 7, §8), and a request may run 15 s server-side before it
+ * is aborted (§7.1 item 4, §8): 25 s, plus 5 s for transit and clock skew. Until then a REST
+ * view that does not list the order proves nothing, and it stays unknown and counted.
+ */
+export const PLACE_OUTCOME_GRACE_MS = 30_000;
+
+/** An order whose place was never answered: no order id, nothing known of it at the exchange. */
+function placeOutcomeUnknown(o: OwnOrder): boolean {
+  return o.status === 'unknown' && o.orderID === null;
+}
+
 const errorText = (e: unknown) => (e instanceof LinesmithError ? `${e.code}: ${e.message}` : e instanceof Error ? e.message : String(e));
 const NOTHING_BLOCKED: ReadonlySet<string> = new Set();
 
@@ -275,7 +291,7 @@ export class OrderManager {
       case 'accepted': {
         for (const f of e.matched) this.#o.own.addFill(fillFromPlace(f, o.gameID, o.selection, o.strategyId, o.isPostArb, now));
         const matchedRisk = e.matched.reduce((s, f) => s + f.amount, 0);
-        if (o.status !== 'pending-place' && o.status !== 'unknown') {
+        if (o.status !== 'pending-place' && o.status !== 'unknown' && !o.closedByAbsence) {
           // The user feed got here first: the order is already resting, being cancelled or
           // done, and the feed's state is newer than this answer's. Only what the feed
           // could not say yet is taken from the answer.
@@ -302,7 +318,8 @@ export class OrderManager {
         this.#o.own.update(clientId, { status: 'rejected', remaining: 0 }, now, `request refused: ${errorText(e.error)}`);
         return;
       case 'absent':
-        this.#o.own.update(clientId, { status: 'rejected', remaining: 0 }, now, `answer lost, no trace found: ${e.reason}`);
+        // No trace is inference, not the exchange's word: should the order show up after all, it is taken back.
+        this.#o.own.update(clientId, { status: 'rejected', remaining: 0, closedByAbsence: true }, now, `answer lost, no trace found: ${e.reason}`);
         return;
       case 'recovered':
         this.#applyRecovered(o, e.resting, e.bets, now);
@@ -371,8 +388,9 @@ export class OrderManager {
     if (!mine || !order) return;
     switch (e.type) {
       case 'orderPlaced':
-        if (mine.status === 'pending-place' || mine.status === 'unknown') {
-          this.#o.own.update(mine.clientId, { orderID: order.orderID, remaining: order.remaining, status: 'resting' }, now, 'user feed: placed');
+        // Also an order closed only because a REST view did not list it yet: it rests after all.
+        if (mine.status === 'pending-place' || mine.status === 'unknown' || mine.closedByAbsence) {
+          this.#o.own.update(mine.clientId, { orderID: order.orderID, remaining: order.remaining, status: 'resting' }, now, mine.closedByAbsence ? 'user feed: placed (after it was closed as missing)' : 'user feed: placed');
           this.#o.market.remarkMine(mine.gameID, order.orderID, now);
         } else if (!mine.orderID) {
           this.#o.own.update(mine.clientId, { orderID: order.orderID }, now, 'user feed: order id');
@@ -408,8 +426,9 @@ export class OrderManager {
   /**
    * Align our state with the exchange's open orders and matched bets (start-up, after a
    * cache_expired gap, and to resolve unknown outcomes): orders of ours found resting are
-   * adopted or confirmed; live orders not found are closed (filled if a bet of theirs
-   * exists, else cancelled); fills are booked once. Orders of other origins are cancelled
+   * adopted or confirmed (also one closed earlier for missing from a view); live orders not
+   * found are closed (filled if a bet of theirs exists, else cancelled) as missing, except an
+   * unknown place inside PLACE_OUTCOME_GRACE_MS; fills are booked once. Orders of other origins are cancelled
    * when `cancelForeign`, else left alone and reported. `asOf`: when the snapshot was
    * requested; an order that changed since is newer than the snapshot (placed while it was
    * read, say) and is not closed for missing from it.
@@ -427,6 +446,8 @@ export class OrderManager {
         seen.add(mine.clientId);
         if (mine.status === 'pending-cancel') continue;
         this.#o.own.update(mine.clientId, { orderID: u.id, remaining: u.remaining, filled: u.filled, status: u.filled > DUST ? 'partly-filled' : 'resting' }, now, 'reconciled: resting');
+        // First seen by its order id (an unknown place, or one closed as missing): the book model lists it as ours.
+        if (mine.orderID !== u.id) this.#o.market.remarkMine(mine.gameID, u.id, now);
         continue;
       }
       const decoded = decodeReference(u.userReference);
@@ -456,11 +477,15 @@ export class OrderManager {
       const f = fillFromBet(b, game.participants, this.#o.commissionRate(), owner?.strategyId ?? decodeReference(b.userReference)?.strategyId ?? null, now);
       if (f) this.#o.own.addFill(f);
     }
+    const asOf = options.asOf ?? now;
     for (const o of this.#o.own.liveOrders()) {
       if (seen.has(o.clientId) || o.status === 'pending-place' || o.status === 'pending-cancel') continue;
       if (options.asOf !== undefined && o.updatedAt >= options.asOf) continue;
+      // Not listed yet is not "not placed": it may sit in a live delay or a slow request.
+      if (placeOutcomeUnknown(o) && asOf - o.updatedAt < PLACE_OUTCOME_GRACE_MS) continue;
       const filled = betRefs.has(o.userReference);
-      this.#o.own.update(o.clientId, { remaining: 0, status: filled ? 'filled' : 'cancelled' }, now, filled ? 'reconciled: not open, has bets' : 'reconciled: not open');
+      // Closed by absence, which later evidence of the order may overturn.
+      this.#o.own.update(o.clientId, { remaining: 0, status: filled ? 'filled' : 'cancelled', closedByAbsence: true }, now, filled ? 'reconciled: not open, has bets' : 'reconciled: not open');
       closed++;
     }
     if (foreign.length > 0) {

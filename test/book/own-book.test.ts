@@ -15,7 +15,7 @@ const SELECTIONS: Selection[] = [
 
 const op = fc.oneof(
   fc.record({ kind: fc.constant('add' as const), game: fc.integer({ min: 0, max: 2 }), sel: fc.integer({ min: 0, max: 3 }), odds: fc.integer({ min: 100, max: 300 }), bet: fc.integer({ min: 1, max: 500 }) }),
-  fc.record({ kind: fc.constant('update' as const), pick: fc.nat(), status: fc.integer({ min: 0, max: STATUSES.length - 1 }), frac: fc.double({ min: 0, max: 1, noNaN: true }) }),
+  fc.record({ kind: fc.constant('update' as const), pick: fc.nat(), status: fc.integer({ min: 0, max: STATUSES.length - 1 }), frac: fc.double({ min: 0, max: 1, noNaN: true }), absent: fc.boolean() }),
   fc.record({ kind: fc.constant('fill' as const), game: fc.integer({ min: 0, max: 2 }), sel: fc.integer({ min: 0, max: 3 }), odds: fc.integer({ min: 100, max: 300 }), amount: fc.integer({ min: 1, max: 300 }), taker: fc.boolean() }),
   fc.record({ kind: fc.constant('settle' as const), game: fc.integer({ min: 0, max: 2 }) }),
 );
@@ -142,5 +142,28 @@ describe('OwnBook', () => {
     expect(book.hasFill(`t${ended - 1}`)).toBe(true);
     expect(book.fills('g').map((f) => f.txID)).toEqual([...Array.from({ length: over + 1 }, (_, n) => `t${n}`), `t${ended - 1}`]);
     expect(book.positions('g')).toHaveLength(over + 2);
+  });
+
+  it('brings back an order closed only by absence on evidence of it; one closed on the exchange\'s word stays closed', () => {
+    const book = new OwnBook({ commissionRate: () => 0.01 });
+    book.add(restingOrder(1, 0, { gameID: 'g' }), 'test');
+    book.add(restingOrder(2, 0, { gameID: 'g' }), 'test');
+    expect(book.projectedLiability('g')).toBeCloseTo(-20, 9);
+    book.update('c1', { status: 'cancelled', remaining: 0, closedByAbsence: true }, 1, 'not listed');
+    book.update('c2', { status: 'cancelled', remaining: 0 }, 1, 'cancel confirmed');
+    expect(book.liveCountOf('g')).toBe(0);
+    expect(book.projectedLiability('g')).toBe(0);
+    // The game record may go meanwhile: nothing of ours on it was live.
+    expect(book.forgetGame('g')).toBe(true);
+
+    book.update('c1', { status: 'resting', remaining: 10 }, 2, 'listed after all');
+    book.update('c2', { status: 'resting', remaining: 10 }, 2, 'a stale listing');
+    expect(book.order('c1')).toMatchObject({ status: 'resting', remaining: 10 });
+    expect(book.order('c1')?.closedByAbsence).toBeUndefined();
+    expect(book.order('c2')?.status).toBe('cancelled');
+    expect(book.liveOrders('g').map((o) => o.clientId)).toEqual(['c1']);
+    expect(book.projectedLowerBound('g')).toBeLessThanOrEqual(-10 + 1e-9);
+    expect(book.projectedLiability('g')).toBeCloseTo(-10, 9);
+    expect(book.totalProjectedLiability()).toBeCloseTo(-10, 9);
   });
 });

@@ -1,10 +1,12 @@
 import { MarketModel } from '../../src/book/market-model.ts';
 import { OwnBook } from '../../src/book/own-book.ts';
 import type { OwnOrder } from '../../src/book/types.ts';
-import type { OrderGateway } from '../../src/exchange/orders/types.ts';
-import { OrderManager } from '../../src/orders/order-manager.ts';
+import type { OrderGateway, PlaceOrderInput } from '../../src/exchange/orders/types.ts';
+import { OrderManager, type StrategyWork } from '../../src/orders/order-manager.ts';
+import type { RiskLimits } from '../../src/orders/risk.ts';
 import { ManualClock } from '../../src/shared/clock.ts';
 import { silentLogger } from '../../src/shared/logger.ts';
+import { moneylineGame, type MoneylineOffer } from '../support/stub-venue.ts';
 
 /** An order manager on a manual clock whose gateway never answers; `sent` counts what it was asked to send. */
 export function setup() {
@@ -35,3 +37,33 @@ export function setup() {
     own.add({ clientId, userReference: `ls1:s:${clientId}`, orderID, strategyId: 's', intentKey: 'k', gameID: 'g', selection: { type: 'moneyline', team: 'home' }, odds: 110, bet: 50, filled: 0, remaining: 50, status, isPostArb: false, createdAt: clock.now(), updatedAt: clock.now() }, 'test');
   return { clock, own, market, orders, order, sent };
 }
+
+export const id = (n: number) => n.toString(16).padStart(24, '0');
+export const GAME = id(10);
+export const AWAY = id(1);
+export const HOME = id(2);
+
+/**
+ * An order manager on a real own book and a market model holding game GAME (a moneyline,
+ * `offers` listed), on a manual clock, with a gateway that never answers: `placed` and
+ * `cancelled` keep what it was asked to send.
+ */
+export function harness(limits: RiskLimits = { maxGameLiability: 1_000, maxTotalLiability: 5_000, maxOrderSize: 500, maxOrdersPerGame: 20 }, offers: MoneylineOffer[] = []) {
+  const clock = new ManualClock(1_000);
+  const own = new OwnBook({ commissionRate: () => 0.01 });
+  const market = new MarketModel((x) => own.isOurOrderId(x));
+  market.applySnapshot(moneylineGame({ id: GAME, start: '2030-05-01T00:00:00.000Z', away: { id: AWAY, longName: 'Away', shortName: 'AW' }, home: { id: HOME, longName: 'Home', shortName: 'HO' }, offers }), 0);
+  const placed: PlaceOrderInput[] = [];
+  const cancelled: string[] = [];
+  const never = () => new Promise<never>(() => undefined);
+  const gateway: OrderGateway = {
+    place: (o) => (placed.push(...o), never()),
+    cancel: (ids) => (cancelled.push(...ids), never()),
+    heartbeat: never,
+  };
+  const orders = new OrderManager({ own, market, gateway, limits, usePostArb: true, clock, logger: silentLogger(), runId: 'r', deliver: () => undefined, notify: () => undefined, commissionRate: () => 0.01 });
+  return { clock, own, market, orders, placed, cancelled };
+}
+
+/** Strategy `s` wants 100 on home of GAME at `odds` (+110 by default), key 'k', a post order. */
+export const work = (odds = 110): StrategyWork[] => [{ strategyId: 's', gameID: GAME, mode: 'active', intents: [{ key: 'k', selection: { type: 'moneyline', team: 'home' }, odds, size: 100, orderType: 'post' }] }];
