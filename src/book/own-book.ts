@@ -72,7 +72,29 @@ interface GameOwn {
   readonly recent: RecentRegions;
   /** Where `base` plus extras is worked out: reused by every such query, never kept. */
   scratch: PnlGroups | null;
+  /** Fills the exchange reported on an order (a cancel answer) that no booked fill covers yet, by client id. */
+  readonly awaiting: Map<string, AwaitedFill>;
 }
+
+/**
+ * Risk of one of our orders the exchange said matched that is not booked yet: counted
+ * where it loses, as a contingent position, until its fills arrive. Where it wins it counts
+ * nothing, so the worst case is never understated.
+ */
+interface AwaitedFill {
+  readonly selection: OwnOrder['selection'];
+  readonly odds: number;
+  readonly amount: number;
+  /** When the exchange reported it. */
+  readonly since: number;
+}
+
+/**
+ * How far the fills booked for an order may fall short of what the exchange said it
+ * matched and still cover it, per fill: REST reads of bets carry 2 decimals, so each is off
+ * by up to half a cent (feeds-and-semantics §4: reconcile with a cent of tolerance).
+ */
+const FILL_TOLERANCE = 0.01;
 
 /** What of an order counts in the projected worst case: its remaining risk while it is live. */
 function restingOf(o: OwnOrder): number {
@@ -111,6 +133,10 @@ export class OwnBook {
   readonly #byOrderId = new Map<string, string>();
   readonly #byReference = new Map<string, string>();
   readonly #fills = new Map<string, OwnFill>();
+  /** Per client id: the stake of the fills booked for the order, and how many. */
+  readonly #booked = new Map<string, { amount: number; count: number }>();
+  /** How many orders have an awaited fill, over every game. */
+  #awaitingCount = 0;
   /** Every fill booked since start, settled games included (never decreases): counts and risk by role. */
   readonly #fillTotals = { maker: 0, taker: 0, makerVolume: 0, takerVolume: 0 };
   readonly #games = new Map<string, GameOwn>();
@@ -238,10 +264,24 @@ export class OwnBook {
     return this.#fills.has(txID);
   }
 
-  /** Record a fill once; false when its txID was already booked. */
-  addFill(fill: OwnFill): boolean {
+  /**
+   * Record a fill once; false when its txID was already booked. It counts towards the order
+   * `owner` (a client id; by default the order with the fill's orderID), and what of that
+   * order's awaited fill it covers stops counting as contingent.
+   */
+  addFill(fill: OwnFill, owner?: string): boolean {
     if (this.#fills.has(fill.txID)) return false;
     this.#fills.set(fill.txID, fill);
+    const c = owner ?? this.#byOrderId.get(fill.orderID);
+    if (c !== undefined) {
+      const b = this.#booked.get(c);
+      if (b) {
+        b.amount += fill.amount;
+        b.count++;
+      } else {
+        this.#booked.set(c, { amount: fill.amount, count: 1 });
+      }
+    }
     if (fill.origin === 'offer') {
       this.#fillTotals.maker++;
       this.#fillTotals.makerVolume += fill.amount;
@@ -254,7 +294,56 @@ export class OwnBook {
     g.floor += worstLoss(this.#position(fill, this.#commissionRate()));
     g.views.clear();
     this.#touch(fill.gameID);
+    const awaited = c === undefined ? undefined : this.#games.get(this.#orders.get(c)?.gameID ?? '')?.awaiting.get(c);
+    if (c !== undefined && awaited) this.#await(c, awaited.amount - fill.amount, awaited.since, fill.at);
     return true;
+  }
+
+  /**
+   * The exchange says `filled` of the order matched (a cancel answer): what the fills booked
+   * for it do not cover yet counts where it loses until they are booked (the user feed's
+   * fill can come after the answer, or never, and then a REST reconciliation books it).
+   */
+  awaitFills(clientId: string, filled: number, now: number): void {
+    const o = this.#orders.get(clientId);
+    if (!o || this.#settled.has(o.gameID)) return;
+    const prior = this.#games.get(o.gameID)?.awaiting.get(clientId);
+    this.#await(clientId, filled - (this.#booked.get(clientId)?.amount ?? 0), prior?.since ?? now, now);
+  }
+
+  /** The order's risk matched and not yet booked (0 when none). */
+  awaitedFill(clientId: string): number {
+    const o = this.#orders.get(clientId);
+    return (o && this.#games.get(o.gameID)?.awaiting.get(clientId)?.amount) ?? 0;
+  }
+
+  /** When the oldest awaited fill still unbooked was reported; undefined when none is. */
+  oldestAwaitedFill(): number | undefined {
+    if (this.#awaitingCount === 0) return undefined;
+    let oldest: number | undefined;
+    for (const g of this.#games.values()) for (const a of g.awaiting.values()) if (oldest === undefined || a.since < oldest) oldest = a.since;
+    return oldest;
+  }
+
+  /** Set the order's awaited fill to `amount`, or end it once the booked fills cover it within tolerance. */
+  #await(clientId: string, amount: number, since: number, now: number): void {
+    const o = this.#orders.get(clientId)!;
+    const g = this.#game(o.gameID);
+    const prior = g.awaiting.get(clientId);
+    const tolerance = FILL_TOLERANCE * ((this.#booked.get(clientId)?.count ?? 0) + 1);
+    if (amount > tolerance) {
+      g.awaiting.set(clientId, { selection: o.selection, odds: o.odds, amount, since });
+      if (!prior) this.#awaitingCount++;
+      this.#deepenFloor(g, o, amount - (prior?.amount ?? 0));
+    } else if (prior) {
+      g.awaiting.delete(clientId);
+      this.#awaitingCount--;
+      // Kept past its retention while it waited (see #prune): it may go now.
+      if (!isLive(o)) this.#terminal.push({ clientId, at: now });
+    } else {
+      return;
+    }
+    this.#touch(o.gameID);
   }
 
   /** Fills booked since start as maker (`offer`) and taker (`wager`), settled games included: only ever grows. */
@@ -335,6 +424,7 @@ export class OwnBook {
     if (g.floorRate === this.#commissionRate()) return g.floor;
     let bound = this.matchedLiability(gameID);
     for (const o of g.live.values()) bound += worstLoss(contingentOf(o, restingOf(o)));
+    for (const a of g.awaiting.values()) bound += worstLoss({ selection: a.selection, amount: a.amount, odds: a.odds, commissionRate: 0, contingent: true });
     return bound;
   }
 
@@ -371,7 +461,7 @@ export class OwnBook {
     return groups;
   }
 
-  /** What `#computeProjected` adds its extras to: matched (unless settled), then each live order where it loses. */
+  /** What `#computeProjected` adds its extras to: matched (unless settled), then each live order and awaited fill where it loses. */
   #base(g: GameOwn, gameID: string): PnlGroups {
     const rate = this.#commissionRate();
     if (g.base !== null && g.baseValid && g.baseRate === rate) return g.base;
@@ -383,6 +473,7 @@ export class OwnBook {
       groups.copyFrom(this.#matched(g));
     }
     for (const o of g.live.values()) if (o.remaining > DUST) groups.addMoney(o.selection, o.remaining, o.odds, 0, true);
+    for (const a of g.awaiting.values()) groups.addMoney(a.selection, a.amount, a.odds, 0, true);
     g.base = groups;
     g.baseValid = true;
     g.baseRate = rate;
@@ -402,6 +493,8 @@ export class OwnBook {
     // Matched bets that won where a resting order loses leave the projection: the
     // figure can fall, so the floor waits for the next exact one.
     if (g) {
+      // Graded: what was awaited is money now, whether or not its fill was ever booked.
+      for (const [c, a] of g.awaiting) this.#await(c, 0, a.since, a.since);
       g.floorRate = Number.NaN;
       // A settled game's figure is worked out afresh each time: its search sets only hold memory.
       g.base = null;
@@ -415,10 +508,10 @@ export class OwnBook {
     return this.#settled.has(gameID);
   }
 
-  /** Whether something of ours on the game can still change: a live order, or a fill waiting for its grade. */
+  /** Whether something of ours on the game can still change: a live order, a fill reported and not booked, or a fill waiting for its grade. */
   holdsOpen(gameID: string): boolean {
     const g = this.#games.get(gameID);
-    return g !== undefined && (g.live.size > 0 || (g.fills.length > 0 && !this.#settled.has(gameID)));
+    return g !== undefined && (g.live.size > 0 || g.awaiting.size > 0 || (g.fills.length > 0 && !this.#settled.has(gameID)));
   }
 
   /**
@@ -438,7 +531,7 @@ export class OwnBook {
 
   #game(id: string): GameOwn {
     let g = this.#games.get(id);
-    if (!g) this.#games.set(id, (g = { live: new Map(), fills: [], views: new Map(), projected: null, floor: 0, floorRate: this.#commissionRate(), matched: null, matchedCount: 0, matchedRate: 0, base: null, baseValid: false, baseRate: 0, recent: new RecentRegions(), scratch: null }));
+    if (!g) this.#games.set(id, (g = { live: new Map(), fills: [], views: new Map(), projected: null, floor: 0, floorRate: this.#commissionRate(), matched: null, matchedCount: 0, matchedRate: 0, base: null, baseValid: false, baseRate: 0, recent: new RecentRegions(), scratch: null, awaiting: new Map() }));
     return g;
   }
 
@@ -465,7 +558,10 @@ export class OwnBook {
       const id = list[head++]!.clientId;
       const o = this.#orders.get(id);
       if (!o || isLive(o)) continue;
+      // Its fills are still to come and must find it: kept until they do (#await lists it again).
+      if (this.#games.get(o.gameID)?.awaiting.has(id)) continue;
       this.#orders.delete(id);
+      this.#booked.delete(id);
       if (this.#byReference.get(o.userReference) === id) this.#byReference.delete(o.userReference);
       if (o.orderID && this.#byOrderId.get(o.orderID) === id) this.#byOrderId.delete(o.orderID);
     }

@@ -289,7 +289,7 @@ export class OrderManager {
     }
     switch (e.status) {
       case 'accepted': {
-        for (const f of e.matched) this.#o.own.addFill(fillFromPlace(f, o.gameID, o.selection, o.strategyId, o.isPostArb, now));
+        for (const f of e.matched) this.#o.own.addFill(fillFromPlace(f, o.gameID, o.selection, o.strategyId, o.isPostArb, now), clientId);
         const matchedRisk = e.matched.reduce((s, f) => s + f.amount, 0);
         if (o.status !== 'pending-place' && o.status !== 'unknown' && !o.closedByAbsence) {
           // The user feed got here first: the order is already resting, being cancelled or
@@ -335,6 +335,10 @@ export class OrderManager {
     if (!o || !e) return;
     if (e.ok) {
       this.#o.own.update(clientId, { status: 'cancelled', remaining: 0, filled: e.filled }, now, 'cancel confirmed');
+      // The answer can beat the user feed's fills of the order: what it says matched and no
+      // booked fill covers yet still counts where it loses, until those fills are booked
+      // (from the feed, or from REST's matched bets at a reconciliation).
+      this.#o.own.awaitFills(clientId, e.filled, now);
     } else if (e.outcomeUnknown) {
       this.#markUnknown(o, `cancel outcome unknown: ${e.reason}`, now);
     } else if (o.status === 'pending-cancel') {
@@ -353,7 +357,7 @@ export class OrderManager {
     const game = this.#o.market.game(o.gameID);
     if (game) for (const b of bets) {
       const f = fillFromBet(b, game.participants, this.#o.commissionRate(), o.strategyId, now, o.isPostArb);
-      if (f) this.#o.own.addFill(f);
+      if (f) this.#o.own.addFill(f, o.clientId);
     }
     if (resting) {
       this.#o.own.update(o.clientId, { orderID: resting.id, remaining: resting.remaining, filled: resting.filled, status: resting.filled > DUST ? 'partly-filled' : 'resting' }, now, 'recovered by userReference: resting');
@@ -380,7 +384,7 @@ export class OrderManager {
       const game = this.#o.market.game(gameID);
       if (game) {
         const f = fillFromFeed(fill, gameID, game.participants, e.type === 'makerFill' ? 'offer' : 'wager', mine?.strategyId ?? null, now);
-        if (f) this.#o.own.addFill(f);
+        if (f) this.#o.own.addFill(f, mine?.clientId);
       } else {
         this.#o.logger.warn({ gameID, txID: fill.txID }, 'fill on a game the model does not know: booked at the next reconciliation');
       }
@@ -475,7 +479,7 @@ export class OrderManager {
       if (!game || this.#o.own.hasFill(b.txID)) continue;
       const owner = b.userReference ? this.#o.own.byReference(b.userReference) : undefined;
       const f = fillFromBet(b, game.participants, this.#o.commissionRate(), owner?.strategyId ?? decodeReference(b.userReference)?.strategyId ?? null, now);
-      if (f) this.#o.own.addFill(f);
+      if (f) this.#o.own.addFill(f, owner?.clientId);
     }
     const asOf = options.asOf ?? now;
     for (const o of this.#o.own.liveOrders()) {

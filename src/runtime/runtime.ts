@@ -33,7 +33,10 @@ const RESYNC = 'price feed reconnected: reading the books again';
 /** Wait before reading the books again after a failed read, runtime-clock ms. */
 const RESYNC_RETRY_MS = 1_000;
 
-/** How often unknown order outcomes are looked up over REST. */
+/**
+ * How often unknown order outcomes are looked up over REST; also how long a fill a cancel
+ * answer reported may wait for the user feed before REST's matched bets are read for it.
+ */
 const UNKNOWN_RECONCILE_MS = 3_000;
 
 export interface RuntimeOptions {
@@ -512,8 +515,11 @@ export class Runtime {
       this.#lastHeartbeat = now;
       this.orders.heartbeat(this.#o.heartbeatSeconds);
     }
-    // Unknown outcomes are resolved by the exchange's own account of our orders.
-    if (!this.#reconciling && now - this.#lastReconcile >= UNKNOWN_RECONCILE_MS && this.own.liveOrders().some((o) => o.status === 'unknown')) {
+    // Unknown outcomes are resolved by the exchange's own account of our orders, and fills
+    // it reported that the user feed has not delivered are booked from its matched bets.
+    const awaited = this.own.oldestAwaitedFill();
+    const fillsOverdue = awaited !== undefined && now - awaited >= UNKNOWN_RECONCILE_MS;
+    if (!this.#reconciling && now - this.#lastReconcile >= UNKNOWN_RECONCILE_MS && (fillsOverdue || this.own.liveOrders().some((o) => o.status === 'unknown'))) {
       this.#reconciling = true;
       this.#lastReconcile = now;
       const rest = this.#o.exchange.rest;

@@ -30,13 +30,15 @@ export const orderFill = (n: number, at: number): OwnFill => ownFill({ txID: `t$
 export type BookOp =
   | { kind: 'add'; game: number; sel: number; odds: number; bet: number }
   | { kind: 'update'; pick: number; status: number; frac: number; absent?: boolean }
-  | { kind: 'fill'; game: number; sel: number; odds: number; amount: number; taker: boolean; postArb?: boolean }
+  | { kind: 'fill'; game: number; sel: number; odds: number; amount: number; taker: boolean; postArb?: boolean; owner?: number }
+  | { kind: 'await'; pick: number; frac: number }
   | { kind: 'settle'; game: number };
 
 /**
  * Applies generated operations to `book` in turn: an add places restingOrder(n) (n counting
  * adds and fills), an update moves one of the added orders, picked by `pick`, to a status with
- * `frac` of its bet remaining (or closes it as missing, `absent`), a fill books one (taker or maker) of order 'x', a settle settles.
+ * `frac` of its bet remaining (or closes it as missing, `absent`), a fill books one (taker or maker) of order 'x' (or
+ * counts it to an added order, `owner`), an await says `frac` of an added order's bet matched, a settle settles.
  */
 export function applier(book: OwnBook, selections: readonly Selection[]): (o: BookOp) => void {
   const ids: string[] = [];
@@ -52,7 +54,11 @@ export function applier(book: OwnBook, selections: readonly Selection[]): (o: Bo
       // `absent`: closed by inference, which a later update (evidence) may take back to live.
       book.update(id, o.absent ? { status: 'cancelled', remaining: 0, closedByAbsence: true } : { status: STATUSES[o.status]!, remaining: book.order(id)!.bet * o.frac }, 1, 'test');
     } else if (o.kind === 'fill') {
-      book.addFill(ownFill({ txID: `t${n++}`, gameID: `g${o.game}`, selection: selections[o.sel]!, odds: o.odds, amount: o.amount, risk: o.amount, win: o.amount, origin: o.taker ? 'wager' : 'offer', isPostArb: o.postArb ?? false }));
+      const owner = o.owner === undefined || ids.length === 0 ? undefined : ids[o.owner % ids.length];
+      book.addFill(ownFill({ txID: `t${n++}`, gameID: `g${o.game}`, selection: selections[o.sel]!, odds: o.odds, amount: o.amount, risk: o.amount, win: o.amount, origin: o.taker ? 'wager' : 'offer', isPostArb: o.postArb ?? false }), owner);
+    } else if (o.kind === 'await' && ids.length > 0) {
+      const id = ids[o.pick % ids.length]!;
+      book.awaitFills(id, book.order(id)!.bet * o.frac, 1);
     } else if (o.kind === 'settle') {
       book.settle(`g${o.game}`);
     }
