@@ -3,7 +3,7 @@ import type { OwnOrder, TradingMode } from '../book/types.ts';
 import { BOUND_MARGIN, worstCaseLiability, worstLoss } from '../money/liability.ts';
 import type { Position } from '../money/position.ts';
 import type { Selection } from '../markets/types.ts';
-import { invertOdds } from '../odds/american.ts';
+import { invertOdds, isValidAmericanOdds } from '../odds/american.ts';
 import { backsOtherSide, wouldMeet } from './self-match.ts';
 
 export interface RiskLimits {
@@ -26,7 +26,7 @@ export interface Candidate {
   readonly crossing?: boolean;
 }
 
-export type RiskVerdict = { readonly ok: true } | { readonly ok: false; readonly rule: 'halted' | 'reducing' | 'max-order-size' | 'max-orders-per-game' | 'game-liability' | 'total-liability' | 'self-match'; readonly detail: string };
+export type RiskVerdict = { readonly ok: true } | { readonly ok: false; readonly rule: 'invalid-order' | 'halted' | 'reducing' | 'max-order-size' | 'max-orders-per-game' | 'game-liability' | 'total-liability' | 'self-match'; readonly detail: string };
 
 /** A game's projected worst case with this cycle's approvals: exact, or a lower bound of it. */
 interface GameAfter {
@@ -36,9 +36,10 @@ interface GameAfter {
 
 /**
  * The checks every order passes before it is sent, in order, against the book as it will
- * be once the orders already approved this cycle are out: trading mode, size, count per
- * game, then the exact worst-case liability per game and in total with every live order
- * counted where it loses (as the exchange counts it for a place).
+ * be once the orders already approved this cycle are out: that it is an order at all (valid
+ * odds, a finite positive size), trading mode, size, count per game, then the exact
+ * worst-case liability per game and in total with every live order counted where it loses
+ * (as the exchange counts it for a place).
  */
 export class RiskGate {
   readonly #own: OwnBook;
@@ -68,12 +69,17 @@ export class RiskGate {
    * proves the exact figure clears them too, and the verdict is the same either way.
    */
   check(c: Candidate, mode: TradingMode): RiskVerdict {
+    // Every figure below is a comparison, and NaN compares false: an order with NaN odds or
+    // size would pass them all and then poison the book's liability. Refused first, whatever else holds.
+    if (!isValidAmericanOdds(c.odds) || !Number.isFinite(c.size) || !(c.size > 0)) {
+      return { ok: false, rule: 'invalid-order', detail: `odds ${c.odds} (American odds: an integer, at least 100 from zero) and size ${c.size} (finite and above 0) make no order` };
+    }
     if (c.crossing) {
       const met = this.#ownMet(c);
       if (met !== null) return { ok: false, rule: 'self-match', detail: `a crossing order at ${c.odds} would meet ${met}` };
     }
     if (mode === 'halted') return { ok: false, rule: 'halted', detail: 'trading is halted: cancels only' };
-    if (!(c.size > 0) || c.size > this.#limits.maxOrderSize) return { ok: false, rule: 'max-order-size', detail: `size ${c.size} above the maximum ${this.#limits.maxOrderSize}` };
+    if (c.size > this.#limits.maxOrderSize) return { ok: false, rule: 'max-order-size', detail: `size ${c.size} above the maximum ${this.#limits.maxOrderSize}` };
     const approved = this.#approved.get(c.gameID) ?? [];
     const count = this.#own.liveCountOf(c.gameID) + approved.length;
     if (count + 1 > this.#limits.maxOrdersPerGame) return { ok: false, rule: 'max-orders-per-game', detail: `${count} orders already live or approved on the game (max ${this.#limits.maxOrdersPerGame})` };
@@ -92,14 +98,15 @@ export class RiskGate {
     let others: number | undefined;
     if (!(bound >= -this.#limits.maxGameLiability + BOUND_MARGIN && bound + (others ??= this.#othersLowerBound(c.gameID)) >= -this.#limits.maxTotalLiability + BOUND_MARGIN)) {
       after = { value: this.#own.projectedLiability(c.gameID, [...approved, position]), exact: true };
-      if (after.value < -this.#limits.maxGameLiability - 1e-9) {
+      // Written so that a figure that is not a number (a poisoned book) refuses, never passes.
+      if (!(after.value >= -this.#limits.maxGameLiability - 1e-9)) {
         return { ok: false, rule: 'game-liability', detail: `worst case on the game would be ${after.value.toFixed(2)} (cap -${this.#limits.maxGameLiability})` };
       }
       // Every other game as it stands plus what this cycle approved there: exactly, unless
       // a lower bound of it, with this game's exact figure, already clears the limit.
       if (!(after.value + (others ??= this.#othersLowerBound(c.gameID)) >= -this.#limits.maxTotalLiability + BOUND_MARGIN)) {
         const total = this.#own.totalProjectedLiability() - this.#own.projectedLiability(c.gameID) + after.value + this.#approvedElsewhere(c.gameID);
-        if (total < -this.#limits.maxTotalLiability - 1e-9) {
+        if (!(total >= -this.#limits.maxTotalLiability - 1e-9)) {
           return { ok: false, rule: 'total-liability', detail: `worst case over all games would be ${total.toFixed(2)} (cap -${this.#limits.maxTotalLiability})` };
         }
       }

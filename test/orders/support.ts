@@ -2,21 +2,33 @@ import { MarketModel } from '../../src/book/market-model.ts';
 import { OwnBook } from '../../src/book/own-book.ts';
 import type { OwnOrder } from '../../src/book/types.ts';
 import type { OrderGateway, PlaceOrderInput } from '../../src/exchange/orders/types.ts';
-import { OrderManager, type StrategyWork } from '../../src/orders/order-manager.ts';
+import { OrderManager, type OrderManagerNotice, type StrategyWork } from '../../src/orders/order-manager.ts';
 import type { RiskLimits } from '../../src/orders/risk.ts';
 import { ManualClock } from '../../src/shared/clock.ts';
 import { silentLogger } from '../../src/shared/logger.ts';
 import { moneylineGame, type MoneylineOffer } from '../support/stub-venue.ts';
 
-/** An order manager on a manual clock whose gateway never answers; `sent` counts what it was asked to send. */
-export function setup() {
+export const id = (n: number) => n.toString(16).padStart(24, '0');
+
+/** Game 'g' in the market model, pre-game, with `offers` on its moneyline. */
+export function listGame(market: MarketModel, offers: readonly MoneylineOffer[] = []): void {
+  market.applySnapshot(moneylineGame({ id: 'g', start: '2030-05-01T00:00:00.000Z', away: { id: id(1), longName: 'Away', shortName: 'AW' }, home: { id: id(2), longName: 'Home', shortName: 'HO' }, offers }), 0);
+}
+
+/**
+ * An order manager on a manual clock whose gateway never answers; `sent` counts what it was
+ * asked to send, `placed` keeps each order sent and `notices` what it told the runtime.
+ */
+export function setup(options: { limits?: Partial<RiskLimits> } = {}) {
   const clock = new ManualClock(1_000);
   const own = new OwnBook({ commissionRate: () => 0.01 });
   const market = new MarketModel((id) => own.isOurOrderId(id));
   const never = () => new Promise<never>(() => undefined);
   const sent = { places: 0, cancels: 0 };
+  const placed: PlaceOrderInput[] = [];
+  const notices: OrderManagerNotice[] = [];
   const gateway: OrderGateway = {
-    place: (orders) => ((sent.places += orders.length), never()),
+    place: (orders) => ((sent.places += orders.length), placed.push(...orders), never()),
     cancel: (ids) => ((sent.cancels += ids.length), never()),
     heartbeat: never,
   };
@@ -24,21 +36,20 @@ export function setup() {
     own,
     market,
     gateway,
-    limits: { maxGameLiability: 1_000, maxTotalLiability: 5_000, maxOrderSize: 500, maxOrdersPerGame: 20 },
+    limits: { maxGameLiability: 1_000, maxTotalLiability: 5_000, maxOrderSize: 500, maxOrdersPerGame: 20, ...options.limits },
     usePostArb: true,
     clock,
     logger: silentLogger(),
     runId: 'r',
     deliver: () => undefined,
-    notify: () => undefined,
+    notify: (n) => notices.push(n),
     commissionRate: () => 0.01,
   });
   const order = (clientId: string, status: OwnOrder['status'], orderID: string | null): OwnOrder =>
     own.add({ clientId, userReference: `ls1:s:${clientId}`, orderID, strategyId: 's', intentKey: 'k', gameID: 'g', selection: { type: 'moneyline', team: 'home' }, odds: 110, bet: 50, filled: 0, remaining: 50, status, isPostArb: false, createdAt: clock.now(), updatedAt: clock.now() }, 'test');
-  return { clock, own, market, orders, order, sent };
+  return { clock, own, market, orders, order, sent, placed, notices };
 }
 
-export const id = (n: number) => n.toString(16).padStart(24, '0');
 export const GAME = id(10);
 export const AWAY = id(1);
 export const HOME = id(2);
