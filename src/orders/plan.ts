@@ -37,8 +37,9 @@ export function serves(o: OwnOrder, i: QuoteIntent): boolean {
  * The fewest actions that turn a strategy's live orders on one game into its intents: keep
  * an order that serves its key's intent; cancel orders whose key is gone, whose intent moved
  * beyond tolerance, or that duplicate a key; place intents that nothing serves. An order
- * with an answer in flight is left alone, and its key gets no new order meanwhile, so no
- * order ever has two actions in flight.
+ * with an answer in flight is left alone, so no order ever has two actions in flight; while
+ * its place is in flight its key gets no new order. An order being cancelled is on its way
+ * out and covers no key.
  */
 export function planGame(input: PlanInput): Plan {
   const byKey = new Map<string, QuoteIntent>();
@@ -50,7 +51,10 @@ export function planGame(input: PlanInput): Plan {
     const key = o.intentKey;
     const intent = key === null ? undefined : byKey.get(key);
     if (IN_FLIGHT.has(o.status)) {
-      if (key !== null) covered.add(key);
+      // A place in flight (or of unknown outcome) may rest: its key waits for the answer. An
+      // order being cancelled serves nothing: covering its key would make the order that
+      // replaced it a duplicate, cancelled as soon as it rests.
+      if (key !== null && o.status !== 'pending-cancel') covered.add(key);
       continue;
     }
     if (intent && !covered.has(intent.key) && serves(o, intent)) {

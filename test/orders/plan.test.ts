@@ -3,6 +3,7 @@ import type { GameState, OwnOrder } from '../../src/book/types.ts';
 import { planGame } from '../../src/orders/plan.ts';
 import { pricePost } from '../../src/orders/post-arb.ts';
 import type { QuoteIntent } from '../../src/strategy/types.ts';
+import { id, listGame, setup } from './support.ts';
 
 const home = { type: 'moneyline', team: 'home' } as const;
 const away = { type: 'moneyline', team: 'away' } as const;
@@ -39,12 +40,46 @@ describe('planGame', () => {
     expect(p.places.map((i) => i.key)).toEqual(['b', 'c']);
   });
 
-  it('never acts on an order with an answer in flight, nor places for its key meanwhile', () => {
-    for (const status of ['pending-place', 'pending-cancel', 'unknown'] as const) {
+  it('never acts on an order with an answer in flight, nor places for its key while its place is in flight', () => {
+    for (const status of ['pending-place', 'unknown'] as const) {
       const p = plan([intent('a', 150)], [order('a', 110, status)]);
       expect(p.cancels).toEqual([]);
       expect(p.places).toEqual([]);
     }
+    // Being cancelled: left alone, but it no longer serves its key.
+    const p = plan([intent('a', 150)], [order('a', 110, 'pending-cancel')]);
+    expect(p.cancels).toEqual([]);
+    expect(p.places.map((i) => i.key)).toEqual(['a']);
+  });
+
+  it('keeps the order that replaced one whose cancel is still in flight', () => {
+    const old = order('a', 110, 'pending-cancel');
+    const replacement = order('a', 120);
+    const p = plan([intent('a', 120)], [old, replacement]);
+    expect(p.cancels).toEqual([]);
+    expect(p.places).toEqual([]);
+    expect(p.kept).toBe(1);
+  });
+
+  it('through the order manager: a replaced quote stays while the old cancel is in flight', () => {
+    const { market, orders, own, placed, sent } = setup();
+    listGame(market);
+    const quote = (odds: number) => [{ strategyId: 's', gameID: 'g', mode: 'active' as const, intents: [intent('k', odds, 50)] }];
+    const rest = (i: number, orderID: string) => {
+      const ref = placed[i]!.userReference!;
+      const clientId = ref.split(':')[2]!;
+      orders.onResult({ kind: 'placed', clientIds: [clientId], entries: [{ status: 'accepted', userReference: ref, matched: [], resting: { orderID, wagerRequestID: 'b'.repeat(24), offered: 50 } as never }] });
+      return clientId;
+    };
+    orders.cycle(quote(110));
+    const first = rest(0, id(1001));
+    // The quote moves: the old order is cancelled (no answer yet), its replacement placed and rests.
+    orders.cycle(quote(120));
+    expect(own.order(first)!.status).toBe('pending-cancel');
+    const second = rest(1, id(1002));
+    orders.cycle(quote(120));
+    expect(own.order(second)!.status).toBe('resting');
+    expect(sent).toEqual({ places: 2, cancels: 1 });
   });
 
   it('replaces a partly filled order whose remaining size is outside the size tolerance', () => {
