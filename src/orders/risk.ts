@@ -84,20 +84,32 @@ export class RiskGate {
     const count = this.#own.liveCountOf(c.gameID) + approved.length;
     if (count + 1 > this.#limits.maxOrdersPerGame) return { ok: false, rule: 'max-orders-per-game', detail: `${count} orders already live or approved on the game (max ${this.#limits.maxOrdersPerGame})` };
     const position: Position = { selection: c.selection, amount: c.size, odds: c.odds, commissionRate: c.commissionRate, contingent: true };
+    // The game's exact projected worst case with this order, when already worked out.
+    let exact: number | undefined;
     if (mode === 'reducing') {
-      // Only an order whose fill lowers the worst case of what is matched.
+      // An order whose fill lowers the worst case of what is matched...
       const matched = this.#own.positions(c.gameID);
       const before = worstCaseLiability(matched);
-      const after = worstCaseLiability([...matched, { ...position, contingent: false }]);
-      if (!(after > before + 1e-9)) return { ok: false, rule: 'reducing', detail: `reducing: the order would not lower the worst case (${before.toFixed(2)} → ${after.toFixed(2)})` };
+      const alone = worstCaseLiability([...matched, { ...position, contingent: false }]);
+      if (!(alone > before + 1e-9)) return { ok: false, rule: 'reducing', detail: `reducing: the order would not lower the worst case (${before.toFixed(2)} → ${alone.toFixed(2)})` };
+      // ...and that, whatever else of ours fills, cannot leave it worse than it is. At each
+      // score the P&L is linear in the amounts our orders fill, so the worst case is a
+      // minimum of linear functions of them: its lowest point over every way they may fill
+      // (any part of each) is at a corner, some orders filled whole and the rest not at all.
+      // The worst corner at each score fills exactly the orders that lose there, which is
+      // what the projected worst case counts (every live order of ours on the game and this
+      // cycle's approvals where they lose, plus this one). "All of them filled" is only one
+      // corner: orders that each hedge and together hedge may leave a part that does not.
+      exact = this.#own.projectedLiability(c.gameID, [...approved, position]);
+      if (!(exact >= before - 1e-9)) return { ok: false, rule: 'reducing', detail: `reducing: with our other orders on the game it could leave the worst case at ${exact.toFixed(2)}, below the matched ${before.toFixed(2)}` };
     }
     const sofar = this.#projected.get(c.gameID);
     const bound = (sofar?.value ?? this.#own.projectedLowerBound(c.gameID)) + worstLoss(position);
-    let after: GameAfter = { value: bound, exact: false };
+    let after: GameAfter = exact === undefined ? { value: bound, exact: false } : { value: exact, exact: true };
     // The other games' bound walks every game: worked out once per check, when first needed.
     let others: number | undefined;
-    if (!(bound >= -this.#limits.maxGameLiability + BOUND_MARGIN && bound + (others ??= this.#othersLowerBound(c.gameID)) >= -this.#limits.maxTotalLiability + BOUND_MARGIN)) {
-      after = { value: this.#own.projectedLiability(c.gameID, [...approved, position]), exact: true };
+    if (after.exact || !(bound >= -this.#limits.maxGameLiability + BOUND_MARGIN && bound + (others ??= this.#othersLowerBound(c.gameID)) >= -this.#limits.maxTotalLiability + BOUND_MARGIN)) {
+      if (!after.exact) after = { value: this.#own.projectedLiability(c.gameID, [...approved, position]), exact: true };
       // Written so that a figure that is not a number (a poisoned book) refuses, never passes.
       if (!(after.value >= -this.#limits.maxGameLiability - 1e-9)) {
         return { ok: false, rule: 'game-liability', detail: `worst case on the game would be ${after.value.toFixed(2)} (cap -${this.#limits.maxGameLiability})` };

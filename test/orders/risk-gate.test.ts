@@ -1,17 +1,27 @@
 import { describe, expect, it } from 'vitest';
+import { fc, test } from '@fast-check/vitest';
 import { OwnBook } from '../../src/book/own-book.ts';
-import type { OwnOrder } from '../../src/book/types.ts';
-import type { Selection } from '../../src/markets/types.ts';
+import type { OwnFill, OwnOrder } from '../../src/book/types.ts';
+import { oppositeSelection, type Selection } from '../../src/markets/types.ts';
+import { worstCaseLiability } from '../../src/money/liability.ts';
+import type { Position } from '../../src/money/position.ts';
 import { RiskGate, type Candidate, type RiskLimits } from '../../src/orders/risk.ts';
-import { listGame, setup } from './support.ts';
+import { oddsArb, selectionArb } from '../support/money-arbitraries.ts';
+import { id, listGame, setup } from './support.ts';
 
 const HOME: Selection = { type: 'moneyline', team: 'home' };
+/** The away participant's id in `listGame`'s game. */
+const AWAY_ID = id(1);
 const AWAY: Selection = { type: 'moneyline', team: 'away' };
 const LIMITS: RiskLimits = { maxGameLiability: 1_000, maxTotalLiability: 5_000, maxOrderSize: 500, maxOrdersPerGame: 20 };
 
 const resting = (clientId: string, gameID: string, selection: Selection, odds: number, size: number, over: Partial<OwnOrder> = {}): OwnOrder => ({
   clientId, userReference: `ls1:s:${clientId}`, orderID: `o-${clientId}`, strategyId: 's', intentKey: null, gameID, selection, odds, bet: size, filled: 0, remaining: size,
   status: 'resting', isPostArb: false, createdAt: 0, updatedAt: 0, ...over,
+});
+
+const makerFill = (txID: string, gameID: string, selection: Selection, odds: number, amount: number): OwnFill => ({
+  txID, orderID: `o-${txID}`, gameID, selection, odds, amount, risk: amount, win: amount, origin: 'offer', isPostArb: false, strategyId: 's', at: 0,
 });
 
 const post = (gameID: string, selection: Selection, odds: number, size: number): Candidate => ({ gameID, selection, odds, size, commissionRate: 0 });
@@ -61,5 +71,81 @@ describe('risk gate: orders that are not orders', () => {
     // On another game the game's figure is fine; the total over all games is NaN.
     const elsewhere = gate.check(post('g2', AWAY, 110, 10), 'active');
     expect(elsewhere.ok ? 'approved' : elsewhere.rule).toBe('total-liability');
+  });
+});
+
+describe('risk gate in reducing mode: no fills of ours can leave the worst case below the matched one', () => {
+  it('reduce-only orders from two cycles and three strategies: only as much as hedges is sent', () => {
+    const { market, orders, own, clock, placed, notices } = setup();
+    listGame(market);
+    // Matched: home 100 at +100, worst case -100 (away wins).
+    own.addFill(makerFill('t1', 'g', HOME, 100, 100));
+    const hedge = { key: 'r', selection: AWAY, odds: 100, size: 150 };
+    orders.cycle([
+      { strategyId: 'a', gameID: 'g', mode: 'reducing', intents: [hedge] },
+      { strategyId: 'b', gameID: 'g', mode: 'reducing', intents: [hedge] },
+    ]);
+    clock.advance(5_000);
+    orders.cycle([{ strategyId: 'c', gameID: 'g', mode: 'reducing', intents: [hedge] }]);
+    // Each alone lowers the worst case to -50; one sent, the others (this cycle's approval, then a live order) would take it to -200 and -350.
+    expect(placed.map((o) => `${o.side === AWAY_ID ? 'away' : 'home'} ${o.bet}@${o.odds}`)).toEqual(['away 150@100']);
+    expect(notices.map((n) => (n.kind === 'risk-rejected' ? `${n.strategyId}:${n.verdict.rule}` : n.kind))).toEqual(['b:reducing', 'c:reducing']);
+    const filled = placed.map((o): Position => ({ selection: AWAY, amount: o.bet, odds: o.odds, commissionRate: 0 }));
+    expect(worstCaseLiability([...own.positions('g'), ...filled])).toBeGreaterThanOrEqual(-100);
+    expect(own.projectedLiability('g')).toBeCloseTo(-100, 9);
+  });
+
+  it('refuses an order that hedges only if another of ours fills too', () => {
+    // Matched: home 100 at +100 (home wins +100, away wins -100, a tie refunds).
+    const own = new OwnBook({ commissionRate: () => 0.01 });
+    own.addFill(makerFill('t1', 'g', HOME, 100, 100));
+    const gate = new RiskGate(own, LIMITS);
+    gate.begin();
+    const noDraw: Selection = { type: 'moneyline1x2', outcome: 'draw', yes: false };
+    // Wins 198 unless a tie, where it loses 99: lowers the worst case to -99.
+    expect(gate.check(post('g', noDraw, 200, 99), 'reducing')).toEqual({ ok: true });
+    // Away 150 at +100: -50 alone; with the no-draw bet, filled or not, still no worse than -100.
+    expect(gate.check(post('g', AWAY, 100, 150), 'reducing')).toEqual({ ok: true });
+    // A second away 150 lowers the matched worst case alone, and with all three filled the
+    // worst case is -99; but if both away orders fill and the no-draw bet does not, home
+    // winning costs 200.
+    const v = gate.check(post('g', AWAY, 100, 150), 'reducing');
+    expect(v.ok ? 'approved' : v.rule).toBe('reducing');
+    const filled = (selection: Selection, odds: number, amount: number): Position => ({ selection, amount, odds, commissionRate: 0 });
+    expect(worstCaseLiability([...own.positions('g'), filled(noDraw, 200, 99), filled(AWAY, 100, 150), filled(AWAY, 100, 150)])).toBeCloseTo(-99, 9);
+    expect(worstCaseLiability([...own.positions('g'), filled(AWAY, 100, 150), filled(AWAY, 100, 150)])).toBeCloseTo(-200, 9);
+  });
+
+  const stake = fc.integer({ min: 1, max: 30_000 }).map((c) => c / 100);
+  test.prop(
+    [
+      fc.array(fc.record({ selection: selectionArb, odds: oddsArb, amount: stake }), { minLength: 1, maxLength: 3 }),
+      fc.array(fc.record({ hedge: fc.nat(2), other: selectionArb, odds: oddsArb, remaining: stake }), { maxLength: 3 }),
+      fc.array(fc.record({ hedge: fc.nat(2), other: selectionArb, odds: oddsArb, size: stake }), { minLength: 1, maxLength: 6 }),
+    ],
+    { numRuns: 200 },
+  )('once it approves an order, whichever of our live orders and approved orders fill, whole or in part, the worst case is not below the matched one', (fills, rest, candidates) => {
+    // Mostly the other side of a matched bet (a hedge), some anything.
+    const pick = (c: { hedge: number; other: Selection }) => (c.hedge < fills.length ? oppositeSelection(fills[c.hedge]!.selection) : c.other);
+    const own = new OwnBook({ commissionRate: () => 0.01 });
+    fills.forEach((f, i) => own.addFill(makerFill(`t${i}`, 'g', f.selection, f.odds, f.amount)));
+    const live = rest.map((r): Position => ({ selection: pick(r), amount: r.remaining, odds: r.odds, commissionRate: 0 }));
+    live.forEach((p, i) => own.add(resting(`c${i}`, 'g', p.selection, p.odds, p.amount), 'test'));
+    const before = worstCaseLiability(own.positions('g'));
+    const gate = new RiskGate(own, { ...LIMITS, maxGameLiability: 1e9, maxTotalLiability: 1e9 });
+    gate.begin();
+    const approved: Position[] = [];
+    for (const c of candidates) {
+      const selection = pick(c);
+      if (gate.check(post('g', selection, c.odds, c.size), 'reducing').ok) approved.push({ selection, amount: c.size, odds: c.odds, commissionRate: 0 });
+    }
+    if (approved.length === 0) return;
+    // Fills of any part of each order: the worst case is concave in them, so the corners
+    // (each order filled whole or not at all) are where it is lowest.
+    const orders = [...live, ...approved];
+    for (let mask = 0; mask < 1 << orders.length; mask++) {
+      const some = orders.filter((_, i) => (mask >> i) & 1);
+      expect(worstCaseLiability([...own.positions('g'), ...some])).toBeGreaterThanOrEqual(before - 1e-9);
+    }
   });
 });

@@ -32,8 +32,11 @@ function referenceCycle(own: OwnBook, limits: RiskLimits, candidates: readonly C
     if (own.liveOrders(c.gameID).length + mine.length + 1 > limits.maxOrdersPerGame) return { ok: false, rule: 'max-orders-per-game', detail: '' };
     const position: Position = { selection: c.selection, amount: c.size, odds: c.odds, commissionRate: c.commissionRate, contingent: true };
     if (mode === 'reducing') {
+      // Lowers the matched worst case filled alone, and no fills of it and our other orders leave it lower.
       const matched = own.positions(c.gameID);
-      if (!(worstCaseLiability([...matched, { ...position, contingent: false }]) > worstCaseLiability(matched) + 1e-9)) return { ok: false, rule: 'reducing', detail: '' };
+      const before = worstCaseLiability(matched);
+      if (!(worstCaseLiability([...matched, { ...position, contingent: false }]) > before + 1e-9)) return { ok: false, rule: 'reducing', detail: '' };
+      if (!(own.projectedLiability(c.gameID, [...mine, position]) >= before - 1e-9)) return { ok: false, rule: 'reducing', detail: '' };
     }
     const gameAfter = own.projectedLiability(c.gameID, [...mine, position]);
     if (gameAfter < -limits.maxGameLiability - 1e-9) return { ok: false, rule: 'game-liability', detail: '' };
