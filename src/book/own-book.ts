@@ -1,4 +1,4 @@
-import { worstCaseLiability, worstCaseLiabilityOfGroups, worstLoss } from '../money/liability.ts';
+import { restingPosition, worstCaseLiability, worstCaseLiabilityOfGroups, worstLoss } from '../money/liability.ts';
 import { PnlGroups, RecentRegions } from '../money/pnl-groups.ts';
 import type { Position } from '../money/position.ts';
 import type { OwnFill, OwnOrder, OwnOrderStatus } from './types.ts';
@@ -106,8 +106,13 @@ function commissionOf(f: OwnFill, rate: number): number {
   return f.origin === 'wager' && !f.isPostArb ? rate : 0;
 }
 
-function contingentOf(o: OwnOrder, amount: number): Position {
-  return { selection: o.selection, amount, odds: o.odds, commissionRate: 0, contingent: true };
+/**
+ * `amount` of a live order where it loses. An order sent to take may still match as a taker,
+ * paying commission at `rate`, until the exchange has answered for it: once it has an order id
+ * what is left of it rests, as a maker (or it is done).
+ */
+function contingentOf(o: OwnOrder, amount: number, rate: number): Position {
+  return restingPosition(o.selection, amount, o.odds, o.mayTake === true && o.orderID === null ? rate : 0);
 }
 
 const EMPTY_VIEW: FillView = Object.freeze({ fills: Object.freeze([]), positions: Object.freeze([]), rate: 0, liability: 0 }) as FillView;
@@ -423,7 +428,7 @@ export class OwnBook {
     if (g.projected !== null) return g.projected;
     if (g.floorRate === this.#commissionRate()) return g.floor;
     let bound = this.matchedLiability(gameID);
-    for (const o of g.live.values()) bound += worstLoss(contingentOf(o, restingOf(o)));
+    for (const o of g.live.values()) bound += worstLoss(contingentOf(o, restingOf(o), this.#commissionRate()));
     for (const a of g.awaiting.values()) bound += worstLoss({ selection: a.selection, amount: a.amount, odds: a.odds, commissionRate: 0, contingent: true });
     return bound;
   }
@@ -472,7 +477,7 @@ export class OwnBook {
       groups = g.base ?? new PnlGroups();
       groups.copyFrom(this.#matched(g));
     }
-    for (const o of g.live.values()) if (o.remaining > DUST) groups.addMoney(o.selection, o.remaining, o.odds, 0, true);
+    for (const o of g.live.values()) if (o.remaining > DUST) groups.add(contingentOf(o, o.remaining, rate));
     for (const a of g.awaiting.values()) groups.addMoney(a.selection, a.amount, a.odds, 0, true);
     g.base = groups;
     g.baseValid = true;
@@ -537,7 +542,7 @@ export class OwnBook {
 
   /** `added` more of `o` rests (where it loses it counts in the projected worst case). */
   #deepenFloor(g: GameOwn, o: OwnOrder, added: number): void {
-    if (added > 0) g.floor += worstLoss(contingentOf(o, added));
+    if (added > 0) g.floor += worstLoss(contingentOf(o, added, this.#commissionRate()));
   }
 
   /** Something on the game changed: its cached projected worst case leaves the total. */

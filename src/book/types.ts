@@ -97,6 +97,12 @@ export interface OwnOrder {
   readonly remaining: number;
   readonly status: OwnOrderStatus;
   readonly isPostArb: boolean;
+  /**
+   * Sent as limit, fillAndKill or fillOrKill: what it matches on arrival is a taker's fill,
+   * which pays commission (post never matches; postArb pays no taker fee). Absent: it can
+   * only be made (post, postArb, and orders adopted from an earlier run, found resting).
+   */
+  readonly mayTake?: boolean;
   readonly createdAt: number;
   readonly updatedAt: number;
   /**

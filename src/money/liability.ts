@@ -1,4 +1,5 @@
-import type { Score } from '../markets/types.ts';
+import type { Score, Selection } from '../markets/types.ts';
+import { EVEN_ODDS, type AmericanOdds } from '../odds/american.ts';
 import { gradeSelection, pnlByOutcome, pnlOnOutcome } from './grading.ts';
 import { PnlGroups, STRIDE, type RecentRegions } from './pnl-groups.ts';
 import type { Position } from './position.ts';
@@ -46,6 +47,21 @@ export function worstLoss(position: Position): number {
   let worst = 0;
   for (const v of pnlByOutcome(position)) if (v < worst) worst = v;
   return worst;
+}
+
+/**
+ * An order of ours as the worst case counts it while any of it may still fill: only where it
+ * loses (contingent). `takerRate` is the commission it pays if it matches as a taker; 0 when
+ * it can only be made (post, postArb, a remainder resting as maker). A taker matches at its
+ * odds or better, and a better price wins more for the same stake, so the commission on a
+ * loss, rate × min(stake, win) (feeds-and-semantics §4), can reach rate × stake whatever the
+ * order's odds: such a loss is counted at stake × (1 + rate), which is what the stake loses at
+ * even odds (where the win is the stake). A contingent position counts its loss only, so
+ * nothing else depends on the odds it is given. The exchange simulator counts a new order
+ * the same way (src/engine/accounts.ts, canAfford).
+ */
+export function restingPosition(selection: Selection, amount: number, odds: AmericanOdds, takerRate: number): Position {
+  return takerRate > 0 ? { selection, amount, odds: EVEN_ODDS, commissionRate: takerRate, contingent: true } : { selection, amount, odds, commissionRate: 0, contingent: true };
 }
 
 /** Exact worst case of `pnlAtScore` over all scores, as a number ≤ 0 (0 when nothing can lose). */

@@ -167,7 +167,8 @@ export class OrderManager {
           orderType = p.orderType;
           odds = p.odds;
         }
-        const takerCommission = orderType === 'limit' || orderType === 'fillAndKill' || orderType === 'fillOrKill' ? this.#o.commissionRate() : 0;
+        const mayTake = orderType === 'limit' || orderType === 'fillAndKill' || orderType === 'fillOrKill';
+        const takerCommission = mayTake ? this.#o.commissionRate() : 0;
         const verdict = this.#risk.check({ gameID: w.gameID, selection: intent.selection, odds, size: intent.size, commissionRate: takerCommission, crossing: orderType !== 'post' }, w.mode);
         if (!verdict.ok) {
           riskRejected++;
@@ -193,6 +194,7 @@ export class OrderManager {
           remaining: intent.size,
           status: 'pending-place',
           isPostArb: orderType === 'postArb',
+          ...(mayTake ? { mayTake } : {}),
           createdAt: now,
           updatedAt: now,
         };

@@ -1,9 +1,9 @@
 import type { OwnBook } from '../book/own-book.ts';
 import type { OwnOrder, TradingMode } from '../book/types.ts';
-import { BOUND_MARGIN, worstCaseLiability, worstLoss } from '../money/liability.ts';
+import { BOUND_MARGIN, restingPosition, worstCaseLiability, worstLoss } from '../money/liability.ts';
 import type { Position } from '../money/position.ts';
 import type { Selection } from '../markets/types.ts';
-import { invertOdds, isValidAmericanOdds } from '../odds/american.ts';
+import { EVEN_ODDS, invertOdds, isValidAmericanOdds, payout } from '../odds/american.ts';
 import { backsOtherSide, wouldMeet } from './self-match.ts';
 
 export interface RiskLimits {
@@ -20,13 +20,35 @@ export interface Candidate {
   readonly selection: Selection;
   readonly odds: number;
   readonly size: number;
-  /** Taker commission it may pay (0 for post and postArb). */
+  /** Taker commission it may pay (0 for post and postArb): on a loss, up to this rate × its size. */
   readonly commissionRate: number;
   /** It can match (postArb, limit, fill-and-kill), so it must not meet an order of ours. */
   readonly crossing?: boolean;
 }
 
 export type RiskVerdict = { readonly ok: true } | { readonly ok: false; readonly rule: 'invalid-order' | 'halted' | 'reducing' | 'max-order-size' | 'max-orders-per-game' | 'game-liability' | 'total-liability' | 'self-match'; readonly detail: string };
+
+/** An order approved this cycle: its own odds (what it could meet of ours), and how it counts in the worst case. */
+interface Approved {
+  readonly selection: Selection;
+  readonly odds: number;
+  readonly risk: Position;
+}
+
+const risksOf = (approved: readonly Approved[]): Position[] => approved.map((a) => a.risk);
+
+/**
+ * The candidate filled, at the least it can make on each outcome: on a win, what its own odds
+ * pay (a taker filled at a better price wins more); on a loss, for a taker, its stake plus
+ * rate × stake (the commission on a loss, rate × min(stake, win), grows with the price). The
+ * position at its own odds counts rate × min(stake, win at those odds) on a loss; the rest of
+ * that commission is a part that only loses.
+ */
+function filledAtWorst(c: Candidate): Position[] {
+  const at: Position = { selection: c.selection, amount: c.size, odds: c.odds, commissionRate: c.commissionRate };
+  const more = c.commissionRate * Math.max(0, c.size - c.size * payout(c.odds));
+  return more > 0 ? [at, { selection: c.selection, amount: more, odds: EVEN_ODDS, commissionRate: 0, contingent: true }] : [at];
+}
 
 /** A game's projected worst case with this cycle's approvals: exact, or a lower bound of it. */
 interface GameAfter {
@@ -44,8 +66,8 @@ interface GameAfter {
 export class RiskGate {
   readonly #own: OwnBook;
   readonly #limits: RiskLimits;
-  /** Positions approved this cycle, per game, not yet in the own book. */
-  readonly #approved = new Map<string, Position[]>();
+  /** Orders approved this cycle, per game, not yet in the own book. */
+  readonly #approved = new Map<string, Approved[]>();
   /** Each such game's projected worst case with its approvals. */
   readonly #projected = new Map<string, GameAfter>();
   /** Our live orders per game as the cycle began: the own book does not change until the cycle's batches are sent. */
@@ -83,14 +105,15 @@ export class RiskGate {
     const approved = this.#approved.get(c.gameID) ?? [];
     const count = this.#own.liveCountOf(c.gameID) + approved.length;
     if (count + 1 > this.#limits.maxOrdersPerGame) return { ok: false, rule: 'max-orders-per-game', detail: `${count} orders already live or approved on the game (max ${this.#limits.maxOrdersPerGame})` };
-    const position: Position = { selection: c.selection, amount: c.size, odds: c.odds, commissionRate: c.commissionRate, contingent: true };
+    // Where it loses, a taker's commission counted at its most (see restingPosition).
+    const position = restingPosition(c.selection, c.size, c.odds, c.commissionRate);
     // The game's exact projected worst case with this order, when already worked out.
     let exact: number | undefined;
     if (mode === 'reducing') {
       // An order whose fill lowers the worst case of what is matched...
       const matched = this.#own.positions(c.gameID);
       const before = worstCaseLiability(matched);
-      const alone = worstCaseLiability([...matched, { ...position, contingent: false }]);
+      const alone = worstCaseLiability([...matched, ...filledAtWorst(c)]);
       if (!(alone > before + 1e-9)) return { ok: false, rule: 'reducing', detail: `reducing: the order would not lower the worst case (${before.toFixed(2)} → ${alone.toFixed(2)})` };
       // ...and that, whatever else of ours fills, cannot leave it worse than it is. At each
       // score the P&L is linear in the amounts our orders fill, so the worst case is a
@@ -100,7 +123,7 @@ export class RiskGate {
       // what the projected worst case counts (every live order of ours on the game and this
       // cycle's approvals where they lose, plus this one). "All of them filled" is only one
       // corner: orders that each hedge and together hedge may leave a part that does not.
-      exact = this.#own.projectedLiability(c.gameID, [...approved, position]);
+      exact = this.#own.projectedLiability(c.gameID, [...risksOf(approved), position]);
       if (!(exact >= before - 1e-9)) return { ok: false, rule: 'reducing', detail: `reducing: with our other orders on the game it could leave the worst case at ${exact.toFixed(2)}, below the matched ${before.toFixed(2)}` };
     }
     const sofar = this.#projected.get(c.gameID);
@@ -109,7 +132,7 @@ export class RiskGate {
     // The other games' bound walks every game: worked out once per check, when first needed.
     let others: number | undefined;
     if (after.exact || !(bound >= -this.#limits.maxGameLiability + BOUND_MARGIN && bound + (others ??= this.#othersLowerBound(c.gameID)) >= -this.#limits.maxTotalLiability + BOUND_MARGIN)) {
-      if (!after.exact) after = { value: this.#own.projectedLiability(c.gameID, [...approved, position]), exact: true };
+      if (!after.exact) after = { value: this.#own.projectedLiability(c.gameID, [...risksOf(approved), position]), exact: true };
       // Written so that a figure that is not a number (a poisoned book) refuses, never passes.
       if (!(after.value >= -this.#limits.maxGameLiability - 1e-9)) {
         return { ok: false, rule: 'game-liability', detail: `worst case on the game would be ${after.value.toFixed(2)} (cap -${this.#limits.maxGameLiability})` };
@@ -123,7 +146,7 @@ export class RiskGate {
         }
       }
     }
-    approved.push(position);
+    approved.push({ selection: c.selection, odds: c.odds, risk: position });
     this.#approved.set(c.gameID, approved);
     this.#projected.set(c.gameID, after);
     return { ok: true };
@@ -178,7 +201,7 @@ export class RiskGate {
       if (g === gameID) continue;
       let value = after.value;
       if (!after.exact) {
-        value = this.#own.projectedLiability(g, this.#approved.get(g) ?? []);
+        value = this.#own.projectedLiability(g, risksOf(this.#approved.get(g) ?? []));
         this.#projected.set(g, { value, exact: true });
       }
       d += value - this.#own.projectedLiability(g);

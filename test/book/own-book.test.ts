@@ -14,7 +14,7 @@ const SELECTIONS: Selection[] = [
 ];
 
 const op = fc.oneof(
-  fc.record({ kind: fc.constant('add' as const), game: fc.integer({ min: 0, max: 2 }), sel: fc.integer({ min: 0, max: 3 }), odds: fc.integer({ min: 100, max: 300 }), bet: fc.integer({ min: 1, max: 500 }) }),
+  fc.record({ kind: fc.constant('add' as const), game: fc.integer({ min: 0, max: 2 }), sel: fc.integer({ min: 0, max: 3 }), odds: fc.oneof(fc.integer({ min: 100, max: 300 }), fc.integer({ min: -300, max: -100 })), bet: fc.integer({ min: 1, max: 500 }), taker: fc.boolean() }),
   fc.record({ kind: fc.constant('update' as const), pick: fc.nat(), status: fc.integer({ min: 0, max: STATUSES.length - 1 }), frac: fc.double({ min: 0, max: 1, noNaN: true }), absent: fc.boolean() }),
   fc.record({ kind: fc.constant('fill' as const), game: fc.integer({ min: 0, max: 2 }), sel: fc.integer({ min: 0, max: 3 }), odds: fc.integer({ min: 100, max: 300 }), amount: fc.integer({ min: 1, max: 300 }), taker: fc.boolean(), owner: fc.option(fc.nat(), { nil: undefined }) }),
   fc.record({ kind: fc.constant('await' as const), pick: fc.nat(), frac: fc.double({ min: 0, max: 1, noNaN: true }) }),
@@ -23,10 +23,18 @@ const op = fc.oneof(
 
 const GAMES = ['g0', 'g1', 'g2'];
 
-/** Projected liability of a game worked out from the book's orders and fills, past its caches. */
+/**
+ * Projected liability of a game worked out from the book's orders and fills, past its caches:
+ * an order sent to take, not yet answered, may still fill as a taker at a better price, its
+ * loss then carrying commission up to rate × stake (what the stake loses at even odds).
+ */
 function freshProjected(book: OwnBook, gameID: string): number {
   const positions: Position[] = book.isSettled(gameID) ? [] : [...book.positions(gameID)];
-  for (const o of book.liveOrders(gameID)) if (o.remaining > 1e-9) positions.push({ selection: o.selection, amount: o.remaining, odds: o.odds, commissionRate: 0, contingent: true });
+  for (const o of book.liveOrders(gameID)) {
+    if (o.remaining <= 1e-9) continue;
+    const taking = o.mayTake === true && o.orderID === null;
+    positions.push({ selection: o.selection, amount: o.remaining, odds: taking ? 100 : o.odds, commissionRate: taking ? 0.01 : 0, contingent: true });
+  }
   // Fills the exchange reported and the book has not booked count where they lose.
   for (const o of book.allOrders()) if (o.gameID === gameID && book.awaitedFill(o.clientId) > 0) positions.push({ selection: o.selection, amount: book.awaitedFill(o.clientId), odds: o.odds, commissionRate: 0, contingent: true });
   return worstCaseLiability(positions);

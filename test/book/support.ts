@@ -11,11 +11,14 @@ const HOME: Selection = { type: 'moneyline', team: 'home' };
 
 /**
  * Our order `n` (client id c<n>, reference r<n>, exchange id o<n>) of strategy 's', resting
- * and unfilled since `at`: by default 10 at 110 on the home moneyline of game 'g'.
+ * and unfilled since `at`: by default 10 at 110 on the home moneyline of game 'g'. With
+ * `taker`, an order sent to take whose place answer is still on its way: pending-place, no
+ * exchange id yet.
  */
-export function restingOrder(n: number, at = 0, o: { gameID?: string; selection?: Selection; odds?: number; bet?: number } = {}): OwnOrder {
+export function restingOrder(n: number, at = 0, o: { gameID?: string; selection?: Selection; odds?: number; bet?: number; taker?: boolean } = {}): OwnOrder {
   const { gameID = 'g', selection = HOME, odds = 110, bet = 10 } = o;
-  return { clientId: `c${n}`, userReference: `r${n}`, orderID: `o${n}`, strategyId: 's', intentKey: null, gameID, selection, odds, bet, filled: 0, remaining: bet, status: 'resting', isPostArb: false, createdAt: at, updatedAt: at };
+  const order: OwnOrder = { clientId: `c${n}`, userReference: `r${n}`, orderID: `o${n}`, strategyId: 's', intentKey: null, gameID, selection, odds, bet, filled: 0, remaining: bet, status: 'resting', isPostArb: false, createdAt: at, updatedAt: at };
+  return o.taker === true ? { ...order, orderID: null, status: 'pending-place', mayTake: true } : order;
 }
 
 /** A maker fill of 10 at 110 (risk 10, win 11) on the home moneyline of game 'g', of order 'x' and no strategy; `over` sets what a test varies. */
@@ -28,7 +31,7 @@ export const orderFill = (n: number, at: number): OwnFill => ownFill({ txID: `t$
 
 /** One generated operation on the book: games are g<game>, selections picked by index, statuses from STATUSES. */
 export type BookOp =
-  | { kind: 'add'; game: number; sel: number; odds: number; bet: number }
+  | { kind: 'add'; game: number; sel: number; odds: number; bet: number; taker?: boolean }
   | { kind: 'update'; pick: number; status: number; frac: number; absent?: boolean }
   | { kind: 'fill'; game: number; sel: number; odds: number; amount: number; taker: boolean; postArb?: boolean; owner?: number }
   | { kind: 'await'; pick: number; frac: number }
@@ -37,22 +40,29 @@ export type BookOp =
 /**
  * Applies generated operations to `book` in turn: an add places restingOrder(n) (n counting
  * adds and fills), an update moves one of the added orders, picked by `pick`, to a status with
- * `frac` of its bet remaining (or closes it as missing, `absent`), a fill books one (taker or maker) of order 'x' (or
- * counts it to an added order, `owner`), an await says `frac` of an added order's bet matched, a settle settles.
+ * `frac` of its bet remaining (an order without an exchange id gets it then, unless the status
+ * is unknown: the exchange answered), or closes it as missing (`absent`), a fill books one
+ * (taker or maker) of order 'x' (or counts it to an added order, `owner`), an await says
+ * `frac` of an added order's bet matched, a settle settles.
  */
 export function applier(book: OwnBook, selections: readonly Selection[]): (o: BookOp) => void {
   const ids: string[] = [];
   let n = 0;
   return (o) => {
     if (o.kind === 'add') {
-      const order = restingOrder(n, 0, { gameID: `g${o.game}`, selection: selections[o.sel]!, odds: o.odds, bet: o.bet });
+      const order = restingOrder(n, 0, { gameID: `g${o.game}`, selection: selections[o.sel]!, odds: o.odds, bet: o.bet, taker: o.taker ?? false });
       n++;
       book.add(order, 'test');
       ids.push(order.clientId);
     } else if (o.kind === 'update' && ids.length > 0) {
       const id = ids[o.pick % ids.length]!;
       // `absent`: closed by inference, which a later update (evidence) may take back to live.
-      book.update(id, o.absent ? { status: 'cancelled', remaining: 0, closedByAbsence: true } : { status: STATUSES[o.status]!, remaining: book.order(id)!.bet * o.frac }, 1, 'test');
+      if (o.absent) book.update(id, { status: 'cancelled', remaining: 0, closedByAbsence: true }, 1, 'test');
+      else {
+        const status = STATUSES[o.status]!;
+        const answered = book.order(id)!.orderID === null && status !== 'unknown' ? { orderID: `o${id.slice(1)}` } : {};
+        book.update(id, { status, remaining: book.order(id)!.bet * o.frac, ...answered }, 1, 'test');
+      }
     } else if (o.kind === 'fill') {
       const owner = o.owner === undefined || ids.length === 0 ? undefined : ids[o.owner % ids.length];
       book.addFill(ownFill({ txID: `t${n++}`, gameID: `g${o.game}`, selection: selections[o.sel]!, odds: o.odds, amount: o.amount, risk: o.amount, win: o.amount, origin: o.taker ? 'wager' : 'offer', isPostArb: o.postArb ?? false }), owner);

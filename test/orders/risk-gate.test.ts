@@ -149,3 +149,68 @@ describe('risk gate in reducing mode: no fills of ours can leave the worst case 
     }
   });
 });
+
+describe("risk gate: the commission on a taker's loss, counted at its most", () => {
+  const OVER: Selection = { type: 'total', ou: 'over', line: 200.5 };
+
+  it('a limit order in flight counts stake plus rate × stake where it loses, until the exchange says it rests', () => {
+    // Game cap 150. A limit taking home at -200 for 100: filled at -200 a loss costs 100.50
+    // (1 % of the lesser of stake and win), filled at a better price, +150 say, 101.
+    const { market, orders, own, placed, notices } = setup({ limits: { maxGameLiability: 150 } });
+    listGame(market);
+    orders.cycle([{ strategyId: 'a', gameID: 'g', mode: 'active', intents: [{ key: 't', selection: HOME, odds: -200, size: 100, orderType: 'limit' }] }]);
+    expect(placed.map((o) => `${o.orderType} ${o.bet}@${o.odds}`)).toEqual(['limit 100@-200']);
+    expect(own.projectedLiability('g')).toBeCloseTo(-101, 9);
+    expect(own.projectedLowerBound('g')).toBeLessThanOrEqual(own.projectedLiability('g'));
+    // A post that loses 49.80 on its own: 150.80 in all, above the cap.
+    orders.cycle([{ strategyId: 'b', gameID: 'g', mode: 'active', intents: [{ key: 'p', selection: OVER, odds: 110, size: 49.8 }] }]);
+    expect(notices.map((n) => (n.kind === 'risk-rejected' ? `${n.intentKey}:${n.verdict.rule}` : n.kind))).toEqual(['p:game-liability']);
+    expect(placed).toHaveLength(1);
+    // 49 fits: 101 + 49 = 150.
+    orders.cycle([{ strategyId: 'c', gameID: 'g', mode: 'active', intents: [{ key: 'p', selection: OVER, odds: 110, size: 49 }] }]);
+    expect(placed.map((o) => `${o.orderType} ${o.bet}@${o.odds}`)).toEqual(['limit 100@-200', 'post 49@110']);
+    // The place answer: nothing matched, it rests, as a maker, paying no commission.
+    const ref = placed[0]!.userReference!;
+    orders.onResult({ kind: 'placed', clientIds: [ref.split(':')[2]!], entries: [{ status: 'accepted', userReference: ref, matched: [], resting: { orderID: id(1001), wagerRequestID: 'b'.repeat(24), offered: 100 } as never }] });
+    expect(own.projectedLiability('g')).toBeCloseTo(-149, 9);
+  });
+
+  it('the same for a fillAndKill and a fillOrKill in flight; a post or postArb counts its stake only', () => {
+    for (const [orderType, loss] of [['fillAndKill', -101], ['fillOrKill', -101], ['limit', -101], ['post', -100]] as const) {
+      const { market, orders, own } = setup();
+      listGame(market);
+      orders.cycle([{ strategyId: 'a', gameID: 'g', mode: 'active', intents: [{ key: 't', selection: HOME, odds: -200, size: 100, orderType }] }]);
+      expect(own.projectedLiability('g'), orderType).toBeCloseTo(loss, 9);
+    }
+    // A post sent as postArb: it takes, but pays no taker fee.
+    const { market, orders, own, placed } = setup();
+    listGame(market, [{ id: id(7), team: 'home', odds: -199, size: 500 }]);
+    orders.cycle([{ strategyId: 'a', gameID: 'g', mode: 'active', intents: [{ key: 't', selection: HOME, odds: -200, size: 100 }] }]);
+    expect(placed.map((o) => o.orderType)).toEqual(['postArb']);
+    expect(own.projectedLiability('g')).toBeCloseTo(-100, 9);
+  });
+
+  it('a taking candidate is counted at stake plus rate × stake, whatever its odds', () => {
+    const take = (odds: number, size: number): Candidate => ({ gameID: 'g', selection: HOME, odds, size, commissionRate: 0.01, crossing: true });
+    const gate = new RiskGate(new OwnBook({ commissionRate: () => 0.01 }), { ...LIMITS, maxGameLiability: 100.9 });
+    gate.begin();
+    // At its own odds the loss would cost 100.50; at a better price up to 101.
+    const v = gate.check(take(-200, 100), 'active');
+    expect(v.ok ? 'approved' : v.rule).toBe('game-liability');
+    expect(gate.check(take(-200, 99.9), 'active')).toEqual({ ok: true });
+  });
+
+  it('in reducing mode, a taker whose fill at a better price would leave the worst case lower is refused', () => {
+    // Matched: away 100 at +100, worst case -100 (home wins).
+    const own = new OwnBook({ commissionRate: () => 0.01 });
+    own.addFill(makerFill('t1', 'g', AWAY, 100, 100));
+    const gate = new RiskGate(own, LIMITS);
+    gate.begin();
+    const take = (size: number): Candidate => ({ gameID: 'g', selection: HOME, odds: -200, size, commissionRate: 0.01, crossing: true });
+    // Home at -200 for 198.5: a loss (away wins) costs 198.5 + 0.99 at -200, but 198.5 + 1.985
+    // at +100 or better: 100 - 200.485, below -100.
+    const v = gate.check(take(198.5), 'reducing');
+    expect(v.ok ? 'approved' : v.rule).toBe('reducing');
+    expect(gate.check(take(198), 'reducing')).toEqual({ ok: true });
+  });
+});

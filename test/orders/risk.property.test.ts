@@ -2,6 +2,7 @@ import { describe, expect } from 'vitest';
 import { test, fc } from '@fast-check/vitest';
 import { OwnBook } from '../../src/book/own-book.ts';
 import type { TradingMode } from '../../src/book/types.ts';
+import { fillMoney } from '../../src/money/fill.ts';
 import { worstCaseLiability } from '../../src/money/liability.ts';
 import type { Position } from '../../src/money/position.ts';
 import { RiskGate, type Candidate, type RiskLimits, type RiskVerdict } from '../../src/orders/risk.ts';
@@ -30,12 +31,18 @@ function referenceCycle(own: OwnBook, limits: RiskLimits, candidates: readonly C
     if (!(c.size > 0) || c.size > limits.maxOrderSize) return { ok: false, rule: 'max-order-size', detail: '' };
     const mine = approved.get(c.gameID) ?? [];
     if (own.liveOrders(c.gameID).length + mine.length + 1 > limits.maxOrdersPerGame) return { ok: false, rule: 'max-orders-per-game', detail: '' };
-    const position: Position = { selection: c.selection, amount: c.size, odds: c.odds, commissionRate: c.commissionRate, contingent: true };
+    // Where it loses: a taker (commissionRate > 0) may fill at a better price, so its loss
+    // may carry rate × stake, the stake's loss at even odds.
+    const position: Position = c.commissionRate > 0 ? { selection: c.selection, amount: c.size, odds: 100, commissionRate: c.commissionRate, contingent: true } : { selection: c.selection, amount: c.size, odds: c.odds, commissionRate: 0, contingent: true };
     if (mode === 'reducing') {
-      // Lowers the matched worst case filled alone, and no fills of it and our other orders leave it lower.
+      // Lowers the matched worst case filled alone (a win at its odds, a taker's loss with
+      // rate × stake), and no fills of it and our other orders leave it lower.
       const matched = own.positions(c.gameID);
       const before = worstCaseLiability(matched);
-      if (!(worstCaseLiability([...matched, { ...position, contingent: false }]) > before + 1e-9)) return { ok: false, rule: 'reducing', detail: '' };
+      const filled: Position[] = [{ selection: c.selection, amount: c.size, odds: c.odds, commissionRate: c.commissionRate }];
+      const lossOnly = c.commissionRate * c.size - (fillMoney(c.size, c.odds, c.commissionRate).risk - c.size);
+      if (lossOnly > 0) filled.push({ selection: c.selection, amount: lossOnly, odds: 100, commissionRate: 0, contingent: true });
+      if (!(worstCaseLiability([...matched, ...filled]) > before + 1e-9)) return { ok: false, rule: 'reducing', detail: '' };
       if (!(own.projectedLiability(c.gameID, [...mine, position]) >= before - 1e-9)) return { ok: false, rule: 'reducing', detail: '' };
     }
     const gameAfter = own.projectedLiability(c.gameID, [...mine, position]);
