@@ -224,6 +224,14 @@ export class RuntimeMetrics {
         return s ? { adopted: s.adopted, closed: s.reconcileClosed, foreign: s.foreignFound, foreign_cancelled: s.foreignCancelled } : null;
       },
     );
+    scraped.counter('linesmith_loop_errors_total', 'Errors the runtime loop caught and logged instead of stopping, by where (event: applying one event; evaluation: the strategies and order cycle after a batch)', 'where', () => {
+      const e = rt()?.errors;
+      return e ? { event: e.events, evaluation: e.evaluations } : null;
+    });
+    scraped.counter('linesmith_strategy_errors_total', 'Strategy quote() calls that threw or returned no list of intents, plus malformed intents dropped, by strategy id', 'strategy', () => {
+      const e = rt()?.errors;
+      return e ? Object.fromEntries(e.strategies) : null;
+    });
     const perSocket = (value: (s: SocketState) => number) => () => {
       const s = this.#states;
       return s ? Object.fromEntries(this.#socketsShown().map((name) => [name, value(s[name])])) : null;

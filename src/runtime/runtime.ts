@@ -17,6 +17,7 @@ import { decodeReference } from '../orders/user-reference.ts';
 import type { QuoteIntent } from '../strategy/types.ts';
 import { ENDED_GAME_SWEEP_MS, forgettableGames } from './ended-games.ts';
 import { FeedsNotOpenError } from './errors.ts';
+import { checkIntents } from './intent-check.ts';
 import { applyLivePolicy } from './live-policy.ts';
 import { LazyStrategyView } from './strategy-view.ts';
 import { wantsGame, wantsMarket, type StrategyInstance } from './strategy-instance.ts';
@@ -181,6 +182,8 @@ export class Runtime {
   #resyncRetry: Subscription | null = null;
   /** Last intents per `${strategyIndex}|${gameID}`, as JSON, when decisions are reported. */
   readonly #lastIntents = new Map<string, string>();
+  /** Errors the loop caught and logged rather than let out (see `errors`). */
+  readonly #errors = { events: 0, evaluations: 0, strategies: new Map<string, number>() };
 
   constructor(options: RuntimeOptions) {
     this.#o = options;
@@ -413,10 +416,19 @@ export class Runtime {
           this.#apply(next);
         } catch (err) {
           // One bad event must not stop the bot; it is logged with what it was.
+          this.#errors.events++;
           this.#log.error({ err, event: next.kind }, 'event failed');
         }
       }
-      this.#evaluate();
+      try {
+        this.#evaluate();
+      } catch (err) {
+        // dispatch runs inside feed subscribers and scheduler callbacks: a throw from here
+        // would reach RxJS, which rethrows it outside any handler and Node exits, with our
+        // orders left resting and stop() never run. Logged and counted; the next event evaluates again.
+        this.#errors.evaluations++;
+        this.#log.error({ err }, 'evaluation failed');
+      }
     } finally {
       this.#draining = false;
     }
@@ -713,11 +725,28 @@ export class Runtime {
       refusals: this.#refusalsOf(s.id, gameID, now),
     });
     try {
-      return s.module.quote(view, s.params);
+      // Checked here, inside the try: what the strategy returned is read by the live policy,
+      // the planner and the risk checks, and a bad value there would throw out of the loop.
+      const checked = checkIntents(s.module.quote(view, s.params));
+      if (!checked.ok) {
+        this.#strategyError(s.id);
+        this.#log.error({ strategy: s.id, gameID, problem: checked.problem }, 'strategy returned no intents: no quotes for this game this time');
+        return [];
+      }
+      if (checked.dropped.length > 0) {
+        this.#strategyError(s.id, checked.dropped.length);
+        this.#log.error({ strategy: s.id, gameID, dropped: checked.dropped }, 'strategy returned malformed intents: those are dropped');
+      }
+      return checked.intents;
     } catch (err) {
+      this.#strategyError(s.id);
       this.#log.error({ err, strategy: s.id, gameID }, 'strategy threw: no quotes for this game this time');
       return [];
     }
+  }
+
+  #strategyError(strategyId: string, count = 1): void {
+    this.#errors.strategies.set(strategyId, (this.#errors.strategies.get(strategyId) ?? 0) + count);
   }
 
   /** A refused key sits out its cooldown; then the game is looked at again even if nothing else moves. */
@@ -783,6 +812,15 @@ export class Runtime {
   /** Graded rows from the graded walker (realised P&L; settled games stop counting as risk). */
   graded(rows: readonly GradedRow[]): void {
     this.dispatch({ kind: 'graded', rows });
+  }
+
+  /**
+   * Errors caught and logged since start: events that failed to apply, evaluations that
+   * failed, and per strategy id the quote() calls that threw or returned no usable list
+   * plus the malformed intents dropped from a list.
+   */
+  get errors(): { readonly events: number; readonly evaluations: number; readonly strategies: ReadonlyMap<string, number> } {
+    return this.#errors;
   }
 
   status(): RuntimeStatus {
