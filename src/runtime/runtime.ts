@@ -476,6 +476,7 @@ export class Runtime {
       }
       case 'gateway':
         this.orders.onResult(e.result);
+        this.#answered(e.result);
         return;
       case 'connections': {
         const s = e.states;
@@ -508,6 +509,22 @@ export class Runtime {
         return;
       case 'wake':
         return;
+    }
+  }
+
+  /**
+   * A gateway answer changes what our orders are, so their games are looked at again. The
+   * plan counts an order in flight as covering its intent, and a halt's cancelAll passes it
+   * by: a place answered after a halt, a kill or an intent change would otherwise rest
+   * until something else touched its game. A halted strategy's pair is evaluated at once,
+   * throttle or not (and none sits held while halted: the halt pulled them), so the
+   * order is cancelled in the same dispatch.
+   */
+  #answered(r: GatewayResult): void {
+    if (r.kind === 'heartbeat-failed') return;
+    for (const id of r.clientIds) {
+      const o = this.own.order(id);
+      if (o) this.#markDirty(o.gameID);
     }
   }
 
