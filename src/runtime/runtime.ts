@@ -466,7 +466,7 @@ export class Runtime {
           return;
         }
         if (ev.type === 'reconcileFailed') {
-          this.#log.error({ error: ev.error.message }, 'reconciliation failed: staying halted');
+          this.#log.error({ error: ev.error.message, retryInMs: ev.retryInMs }, 'reconciliation failed: staying halted until the feed client tries again and succeeds');
           return;
         }
         if (ev.type === 'unclassified') return;

@@ -2,9 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { EngineGame } from '../../src/engine/types.ts';
 import type { SocketState } from '../../src/exchange/socket/managed-socket.ts';
 import { compareMessageIds, parseMessageId } from '../../src/exchange/socket/message-id.ts';
-import { UserFeedClient, type UserFeedClientOptions } from '../../src/exchange/socket/user-feed-client.ts';
+import { RECONCILE_RETRY_MAX_MS, RECONCILE_RETRY_MS, UserFeedClient, type UserFeedClientOptions } from '../../src/exchange/socket/user-feed-client.ts';
 import type { UserFeedEvent, UserFeedMessageEvent } from '../../src/exchange/socket/user-feed-events.ts';
-import { manualTime, type ManualTimeSource } from '../../src/shared/time.ts';
+import { manualTime, settleEventLoop, type ManualTimeSource } from '../../src/shared/time.ts';
 import { startTestSim, type TestSim } from '../support/sim.ts';
 import { dropSimSockets, FAST, fixedTokens, Recorder, until } from './support-socket.ts';
 
@@ -208,5 +208,63 @@ describe('user feed client: gap recovery', () => {
     expect('source' in recovered && recovered.source).toBe('replay');
     expect(states.items.some((s) => s.status === 'reconnecting' && /replay failed/.test(s.lastError?.message ?? ''))).toBe(true);
     expect(client.stats.processed).toBe(2);
+  });
+});
+
+describe('user feed client: a failed reconciliation', () => {
+  /**
+   * A gap (a reconnect before any message: no cursor) whose reconciliation fails `failures`
+   * times. The client runs on its own virtual clock, so when it tries again is exact.
+   */
+  async function failingReconcile(failures: number) {
+    const simTime = manualTime();
+    const { t, maker } = await setup({ time: simTime });
+    const clientTime = manualTime();
+    const calls: number[] = [];
+    const reconcile = async () => {
+      calls.push(clientTime.clock.now());
+      if (calls.length <= failures) throw new Error(`REST 503 (${calls.length})`);
+      return 'rebuilt';
+    };
+    const { client, events, states } = await feed(t, maker.token, { reconcile, scheduler: clientTime.scheduler });
+    const start = clientTime.clock.now();
+    dropSimSockets(t, simTime);
+    await states.next((s) => s.status === 'reconnecting');
+    clientTime.advance(FAST.backoff!.baseMs!);
+    await reopen(states, 2);
+    await until(() => calls.length === 1, 3_000, 'the first reconciliation');
+    await settleEventLoop();
+    /** Move the client's clock by `ms`, letting each due timer's promise work finish before the next. */
+    const advance = (ms: number) => clientTime.advanceToSettling(clientTime.clock.now() + ms, settleEventLoop);
+    return { client, events, calls, start, advance, clientTime };
+  }
+
+  it('is tried again after 1 s, then 2 s, until it succeeds', async () => {
+    const { events, calls, start, advance } = await failingReconcile(2);
+    const types = () => events.items.map((e) => e.type);
+    expect(types()).toEqual(['gapWarning', 'reconcileFailed']);
+    await advance(RECONCILE_RETRY_MS - 1);
+    expect(calls).toHaveLength(1);
+    await advance(1);
+    expect(calls).toHaveLength(2);
+    await advance(2 * RECONCILE_RETRY_MS);
+    expect(events.items[1]).toMatchObject({ type: 'reconcileFailed', reason: 'no_cursor', retryInMs: RECONCILE_RETRY_MS });
+    expect(events.items[2]).toMatchObject({ type: 'reconcileFailed', reason: 'no_cursor', retryInMs: 2 * RECONCILE_RETRY_MS });
+    expect(calls.map((at) => at - start)).toEqual([FAST.backoff!.baseMs!, FAST.backoff!.baseMs! + 1_000, FAST.backoff!.baseMs! + 3_000]);
+    expect(types()).toEqual(['gapWarning', 'reconcileFailed', 'reconcileFailed', 'reconciled']);
+    expect(events.items[3]).toEqual({ type: 'reconciled', reason: 'no_cursor', result: 'rebuilt' });
+  });
+
+  it('the wait doubles up to 30 s, and close() ends the retries', async () => {
+    const { client, events, calls, advance } = await failingReconcile(Infinity);
+    await advance(120_000);
+    const waits = events.items.flatMap((e) => (e.type === 'reconcileFailed' ? [e.retryInMs] : []));
+    expect(waits.slice(0, 7)).toEqual([1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000]);
+    expect(Math.max(...waits)).toBe(RECONCILE_RETRY_MAX_MS);
+    expect(calls.length).toBe(waits.length);
+    await client.close();
+    const before = calls.length;
+    await advance(120_000);
+    expect(calls.length).toBe(before);
   });
 });

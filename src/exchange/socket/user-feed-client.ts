@@ -14,6 +14,10 @@ import { httpUrl, socketUrl } from './urls.ts';
 
 export const USER_FEED_PATH = '/v2/user';
 
+/** The first wait before a failed reconciliation is tried again, ms; each failure doubles it, up to the max. */
+export const RECONCILE_RETRY_MS = 1_000;
+export const RECONCILE_RETRY_MAX_MS = 30_000;
+
 export interface UserFeedClientOptions<R> extends SocketTuning {
   /** The streaming base (`ExchangeUrls.streaming`): `/v2/user` over ws, `/v2/user/messages` over http. */
   readonly streamingUrl: string;
@@ -89,8 +93,13 @@ export class UserFeedClient<R = unknown> {
   readonly #wiring: Subscription;
   #seenConnection = 0;
   #recovery: Recovery | null = null;
+  /** A reconciliation runs, or waits on the scheduler to be tried again after a failure. */
   #reconciling = false;
   #reconcileAgain: Reason | null = null;
+  /** The wait before a failed reconciliation is tried again. */
+  #reconcileRetry: Subscription | null = null;
+  #reconcileFailures = 0;
+  #closed = false;
   readonly #counts = { processed: 0, duplicates: 0, malformed: 0, replays: 0, replayedMessages: 0, replayFailures: 0, cacheExpired: 0, reconciles: 0 };
 
   constructor(options: UserFeedClientOptions<R>) {
@@ -124,8 +133,11 @@ export class UserFeedClient<R = unknown> {
   }
 
   async close(): Promise<void> {
+    this.#closed = true;
     this.#recovery?.abort.abort();
     this.#recovery = null;
+    this.#reconcileRetry?.unsubscribe();
+    this.#reconcileRetry = null;
     await this.socket.close();
     this.#wiring.unsubscribe();
     this.#events.complete();
@@ -256,6 +268,8 @@ export class UserFeedClient<R = unknown> {
     this.#log.warn({ reason, cursor, availableMessages }, 'user feed: gap the replay cannot fill; reconciling from REST');
     this.#events.next({ type: 'gapWarning', reason, cursor, availableMessages });
     if (!this.#reconcile) return;
+    // A retry already waiting reads REST after this gap: it covers it.
+    if (this.#reconcileRetry) return;
     if (this.#reconciling) {
       this.#reconcileAgain = reason;
       return;
@@ -269,19 +283,34 @@ export class UserFeedClient<R = unknown> {
     Promise.resolve()
       .then(reconcile)
       .then(
-        (result) => this.#events.next({ type: 'reconciled', reason, result }),
+        (result) => {
+          this.#reconcileFailures = 0;
+          this.#events.next({ type: 'reconciled', reason, result });
+          this.#reconciling = false;
+          const again = this.#reconcileAgain;
+          this.#reconcileAgain = null;
+          // A gap noticed while reconciling may postdate the REST snapshot: once more.
+          if (again !== null && !this.#closed) this.#runReconcile(reconcile, again);
+        },
         (err: unknown) => {
           const error = err instanceof Error ? err : new Error(String(err));
-          this.#log.error({ err: error, reason }, 'user feed: reconciliation failed');
-          this.#events.next({ type: 'reconcileFailed', reason, error });
+          if (this.#closed) {
+            this.#reconciling = false;
+            return;
+          }
+          // Without a retry the gap would never be filled and whoever halted on it would stay
+          // halted for good. Still reconciling meanwhile; the retry also covers any gap since.
+          const retryInMs = Math.min(RECONCILE_RETRY_MS * 2 ** this.#reconcileFailures, RECONCILE_RETRY_MAX_MS);
+          this.#reconcileFailures++;
+          const next = this.#reconcileAgain ?? reason;
+          this.#reconcileAgain = null;
+          this.#log.error({ err: error, reason, retryInMs }, 'user feed: reconciliation failed; trying again');
+          this.#reconcileRetry = this.#scheduler.schedule(() => {
+            this.#reconcileRetry = null;
+            this.#runReconcile(reconcile, next);
+          }, retryInMs);
+          this.#events.next({ type: 'reconcileFailed', reason, error, retryInMs });
         },
-      )
-      .finally(() => {
-        this.#reconciling = false;
-        const again = this.#reconcileAgain;
-        this.#reconcileAgain = null;
-        // A gap noticed while reconciling may postdate the REST snapshot: once more.
-        if (again !== null) this.#runReconcile(reconcile, again);
-      });
+      );
   }
 }

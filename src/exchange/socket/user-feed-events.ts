@@ -35,7 +35,8 @@ export interface UserFeedGapWarning {
 
 export type UserFeedReconcileEvent<R> =
   | { readonly type: 'reconciled'; readonly reason: UserFeedGapWarning['reason']; readonly result: R }
-  | { readonly type: 'reconcileFailed'; readonly reason: UserFeedGapWarning['reason']; readonly error: Error };
+  /** The client tries again after `retryInMs` (it keeps trying until one succeeds or it is closed). */
+  | { readonly type: 'reconcileFailed'; readonly reason: UserFeedGapWarning['reason']; readonly error: Error; readonly retryInMs: number };
 
 export type UserFeedEvent<R = unknown> = UserFeedMessageEvent | UserFeedGapWarning | UserFeedReconcileEvent<R>;
 
