@@ -59,7 +59,7 @@ export function instrumentVenue(venue: Venue, probe: RuntimeProbe): Venue {
       subscribe: (selection, options) => priceFeed.subscribe(selection, options),
       start: () => priceFeed.start(),
     },
-    userFeed: { events$: watched(userFeed.events$, () => probe.userIn()), start: () => userFeed.start() },
+    userFeed: { events$: watched(userFeed.events$, () => probe.userIn()), recovering$: userFeed.recovering$, start: () => userFeed.start() },
     states$: venue.states$,
   };
 }

@@ -35,6 +35,13 @@ const RESYNC = 'price feed reconnected: reading the books again';
 const RESYNC_RETRY_MS = 1_000;
 
 /**
+ * The halt while the user feed catches up after a drop or a gap: until its replay or REST
+ * reconciliation is in, fills made meanwhile are missing from the own book, and the risk
+ * checks and strategies would work from a position that is not ours.
+ */
+const USER_FEED_RECOVERING = 'user feed catching up: replay or reconciliation under way';
+
+/**
  * How often unknown order outcomes are looked up over REST; also how long a fill a cancel
  * answer reported may wait for the user feed before REST's matched bets are read for it.
  */
@@ -81,6 +88,8 @@ export interface Decision {
 type RuntimeEvent =
   | { readonly kind: 'price'; readonly event: PriceFeedEvent }
   | { readonly kind: 'user'; readonly event: UserFeedEvent<AccountSnapshot> }
+  /** The user feed started or finished catching up (its recovering$). */
+  | { readonly kind: 'user-recovery'; readonly recovering: boolean }
   | { readonly kind: 'gateway'; readonly result: GatewayResult }
   | { readonly kind: 'connections'; readonly states: ConnectionStates }
   | { readonly kind: 'graded'; readonly rows: readonly GradedRow[] }
@@ -259,6 +268,8 @@ export class Runtime {
     this.#startupHeld = held;
     this.#subs.push(exchange.priceFeed.events$.subscribe((event) => this.#feedEvent({ kind: 'price', event })));
     this.#subs.push(exchange.userFeed.events$.subscribe((event) => this.#feedEvent({ kind: 'user', event })));
+    // Through #feedEvent like the messages, so it keeps its place among them (held at start-up alike).
+    this.#subs.push(exchange.userFeed.recovering$.subscribe((recovering) => this.#feedEvent({ kind: 'user-recovery', recovering })));
     this.#subs.push(exchange.states$.subscribe((states) => this.dispatch({ kind: 'connections', states })));
     let booksReadFor: number;
     try {
@@ -474,6 +485,13 @@ export class Runtime {
         if (ev.message.gameID) this.#markDirty(ev.message.gameID);
         return;
       }
+      case 'user-recovery':
+        // The feed's own word on when its replay or reconciliation is in: the socket being
+        // open again, or one `reconciled` while a second gap's reconciliation is pending,
+        // is not enough.
+        if (e.recovering) this.#halt(USER_FEED_RECOVERING);
+        else this.#resume(USER_FEED_RECOVERING);
+        return;
       case 'gateway':
         this.orders.onResult(e.result);
         this.#answered(e.result);

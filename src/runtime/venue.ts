@@ -24,6 +24,11 @@ export interface Venue {
   };
   readonly orders: OrderGateway & { start(): unknown };
   readonly priceFeed: { readonly events$: Observable<PriceFeedEvent>; subscribe(selection: PriceSelection, options?: { readonly replace?: boolean }): void; start(): unknown };
-  readonly userFeed: { readonly events$: Observable<UserFeedEvent<AccountSnapshot>>; start(): unknown };
+  readonly userFeed: {
+    readonly events$: Observable<UserFeedEvent<AccountSnapshot>>;
+    /** True while the feed may be missing messages (a replay or a reconciliation is under way): the runtime does not quote meanwhile. */
+    readonly recovering$: Observable<boolean>;
+    start(): unknown;
+  };
   readonly states$: Observable<ConnectionStates>;
 }

@@ -268,3 +268,98 @@ describe('user feed client: a failed reconciliation', () => {
     expect(calls.length).toBe(before);
   });
 });
+
+describe('user feed client: recovering$', () => {
+  /** The client's events, its recovering$ and its socket's state as a later subscriber (the runtime) hears them, in one order. */
+  function timeline<R>(client: UserFeedClient<R>) {
+    const log: string[] = [];
+    const subs = [
+      client.recovering$.subscribe((r) => log.push(`recovering ${r}`)),
+      client.state$.subscribe((s) => log.push(`${s.status} ${s.connection}`)),
+      client.events$.subscribe((e) => log.push(e.type)),
+    ];
+    cleanups.push(() => subs.forEach((s) => s.unsubscribe()));
+    return log;
+  }
+  const around = (log: string[], from: string) => log.slice(log.indexOf(from)).filter((x) => !x.startsWith('connecting') && !x.startsWith('reconnecting'));
+
+  it('turns true before the new connection is reported open, and false only after the replayed messages', async () => {
+    const time = manualTime();
+    const { t, maker, g } = await setup({ time });
+    const { client, events, states } = await feed(t, maker.token);
+    const log = timeline(client);
+    placeOk(t, maker.id, { gameID: g.id, type: 'moneyline', side: home(g), odds: 150, bet: 1 });
+    await events.next((e) => e.type === 'orderPlaced');
+    t.sim.context.faults.restLatencyMs = 100;
+    dropSimSockets(t, time);
+    await states.next((s) => s.status === 'reconnecting');
+    placeOk(t, maker.id, { gameID: g.id, type: 'moneyline', side: home(g), odds: 160, bet: 1 });
+    placeOk(t, maker.id, { gameID: g.id, type: 'moneyline', side: home(g), odds: 170, bet: 1 });
+    await reopen(states, 2);
+    expect(log.at(-1)).toBe('open 2');
+    await until(() => log.at(-1) === 'recovering false', 3_000, 'the replay done');
+    t.sim.context.faults.restLatencyMs = 0;
+    // True from the drop on, so never false while the new connection is open and the replay runs.
+    expect(around(log, 'orderPlaced')).toEqual(['orderPlaced', 'recovering true', 'open 2', 'orderPlaced', 'orderPlaced', 'recovering false']);
+  });
+
+  it('stays true across a failed replay and the reconnect it makes, until the next connection has replayed', async () => {
+    const time = manualTime();
+    const { t, maker, g } = await setup({ time });
+    const { client, events, states } = await feed(t, maker.token, { replayTimeoutMs: 300 });
+    const log = timeline(client);
+    placeOk(t, maker.id, { gameID: g.id, type: 'moneyline', side: home(g), odds: 150, bet: 1 });
+    await events.next((e) => e.type === 'orderPlaced');
+    t.sim.context.faults.restErrorRate = 1;
+    dropSimSockets(t, time);
+    placeOk(t, maker.id, { gameID: g.id, type: 'moneyline', side: home(g), odds: 160, bet: 1 });
+    await reopen(states, 2);
+    await until(() => client.stats.replayFailures >= 1, 3_000, 'a failed replay');
+    t.sim.context.faults.restErrorRate = 0;
+    await until(() => log.at(-1) === 'recovering false', 5_000, 'the replay done');
+    const after = around(log, 'recovering true');
+    expect(after.filter((x) => x.startsWith('recovering'))).toEqual(['recovering true', 'recovering false']);
+    expect(after.slice(-2)).toEqual(['orderPlaced', 'recovering false']);
+    expect(after.filter((x) => x.startsWith('open')).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('stays false through the replay after one unreadable frame on a connection that stays up', async () => {
+    const { t, maker, g } = await setup();
+    const { client, events } = await feed(t, maker.token);
+    const log = timeline(client);
+    placeOk(t, maker.id, { gameID: g.id, type: 'moneyline', side: home(g), odds: 150, bet: 1 });
+    await events.next((e) => e.type === 'orderPlaced');
+    t.sim.context.faults.malformedFeedRate = 1;
+    try {
+      placeOk(t, maker.id, { gameID: g.id, type: 'moneyline', side: home(g), odds: 160, bet: 1 });
+    } finally {
+      t.sim.context.faults.malformedFeedRate = 0;
+    }
+    await until(() => messageEvents(events.items).length === 2, 3_000, 'the replayed message');
+    expect(client.stats.replays).toBe(1);
+    expect(log.filter((x) => x.startsWith('recovering'))).toEqual(['recovering false']);
+  });
+
+  it('a gap the replay cannot fill: true until reconciled, and a second gap meanwhile keeps it true past the first reconciled', async () => {
+    const time = manualTime();
+    const { t, maker } = await setup({ time });
+    const gates: (() => void)[] = [];
+    const reconcile = () => new Promise<string>((resolve) => gates.push(() => resolve(`snapshot ${gates.length}`)));
+    const { client, events, states } = await feed(t, maker.token, { reconcile });
+    const log = timeline(client);
+    // No message yet: each reconnect is a gap (no cursor) only REST fills.
+    dropSimSockets(t, time);
+    await reopen(states, 2);
+    await until(() => gates.length === 1, 3_000, 'the first reconciliation');
+    dropSimSockets(t, time);
+    await reopen(states, 3);
+    await events.next((e) => e.type === 'gapWarning', 3_000, 1);
+    gates[0]!();
+    await events.next((e) => e.type === 'reconciled');
+    await until(() => gates.length === 2, 3_000, 'the second reconciliation');
+    expect(log.filter((x) => x.startsWith('recovering')).at(-1)).toBe('recovering true');
+    gates[1]!();
+    await until(() => log.at(-1) === 'recovering false', 3_000, 'recovered');
+    expect(log.filter((x) => x === 'reconciled' || x.startsWith('recovering'))).toEqual(['recovering false', 'recovering true', 'reconciled', 'reconciled', 'recovering false']);
+  });
+});

@@ -51,7 +51,7 @@ function fakeVenue() {
     },
     orders: { ...gateway, start: () => calls.push('orders start') },
     priceFeed: { events$: prices, subscribe: () => void calls.push('subscribe'), start: () => calls.push('price start') },
-    userFeed: { events$: user, start: () => calls.push('user start') },
+    userFeed: { events$: user, recovering$: new BehaviorSubject(false), start: () => calls.push('user start') },
     states$: new BehaviorSubject<ConnectionStates>({ price: open, user: open, orders: open }),
   };
   return { venue, prices, user, calls };

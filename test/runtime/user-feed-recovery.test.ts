@@ -43,6 +43,52 @@ async function quotingBot(t: TestSim) {
 }
 
 describe('runtime: user feed recovery', () => {
+  it('after a reconnect, stays halted until the replay has booked the fills made while the feed was down', async () => {
+    t = await startTestSim();
+    const { bot, dropAndFill } = await quotingBot(t);
+    // A slow streaming host: the replay takes 1.5 s.
+    t.sim.context.faults.restLatencyMs = 1_500;
+    await dropAndFill(1);
+    const feed = bot.exchange.userFeed.socket;
+    await until(() => feed.state.status === 'open' && feed.state.connection === 2, 3_000, 'the user feed back');
+    await new Promise((r) => setTimeout(r, 300));
+    const s = bot.runtime.status();
+    expect([s.mode, s.fills]).toEqual(['halted', 0]);
+    expect(s.haltReasons).toEqual([expect.stringMatching(/^user feed catching up/)]);
+    t.sim.context.faults.restLatencyMs = 0;
+    // Quoting resumes only with the fill in the book.
+    await until(() => bot.runtime.mode === 'active' || bot.runtime.status().fills > 0, 5_000, 'the replay');
+    expect(bot.runtime.status().fills).toBe(1);
+    await until(() => bot.runtime.mode === 'active', 5_000, 'quoting again');
+  });
+
+  it('a second gap while the first is being reconciled: the first reconciled does not lift the halt', async () => {
+    t = await startTestSim({ settings: { userFeedRetentionCount: 1 } });
+    const { bot, engine, g, events, dropAndFill } = await quotingBot(t);
+    const rest = bot.exchange.rest;
+    const getUnmatched = rest.getUnmatched.bind(rest);
+    const gates: (() => void)[] = [];
+    rest.getUnmatched = async () => {
+      if (gates.length < 2) await new Promise<void>((resolve) => gates.push(resolve));
+      return getUnmatched();
+    };
+    await dropAndFill(2);
+    await until(() => gates.length === 1, 5_000, 'the first reconciliation');
+    // Down again; two orders of the account made meanwhile (from elsewhere) are a second gap.
+    bot.exchange.userFeed.socket.reconnect(new Error('test: drop again'));
+    for (const odds of [300, 310]) engine.place(bot.user.id, [{ gameID: g.id, type: 'moneyline', side: g.participants[1].id, odds, bet: 1 }]);
+    await until(() => events.filter((e) => e.type === 'gapWarning').length === 2, 5_000, 'the second gap');
+    gates[0]!();
+    await until(() => events.some((e) => e.type === 'reconciled'), 5_000, 'the first reconciled');
+    await until(() => gates.length === 2, 5_000, 'the second reconciliation');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(bot.runtime.mode).toBe('halted');
+    gates[1]!();
+    await until(() => bot.runtime.mode === 'active', 5_000, 'quoting again', () => JSON.stringify(bot.runtime.status().haltReasons));
+    expect(events.filter((e) => e.type === 'reconciled')).toHaveLength(2);
+    expect(bot.runtime.status().fills).toBe(2);
+  });
+
   it('a REST reconciliation that fails after a gap is tried again: the bot books the fills and quotes again', async () => {
     // The replay cache keeps one message: two fills while down are a gap only REST can fill.
     t = await startTestSim({ settings: { userFeedRetentionCount: 1 } });

@@ -1,4 +1,4 @@
-import { asyncScheduler, BehaviorSubject, NEVER, Subject } from 'rxjs';
+import { asyncScheduler, BehaviorSubject, NEVER, of, Subject } from 'rxjs';
 import type { AccountSnapshot, ConnectionStates } from '../../src/exchange/client.ts';
 import type { OrderGateway } from '../../src/exchange/orders/types.ts';
 import { GradedWalker } from '../../src/exchange/rest/graded-walker.ts';
@@ -83,7 +83,7 @@ export function stubVenue(o: { readonly games: readonly OrderbookGame[]; readonl
     },
     orders: { ...gateway, start: () => undefined },
     priceFeed: { events$: prices, subscribe: () => undefined, start: () => undefined },
-    userFeed: { events$: NEVER as unknown as Subject<UserFeedEvent<AccountSnapshot>>, start: () => undefined },
+    userFeed: { events$: NEVER as unknown as Subject<UserFeedEvent<AccountSnapshot>>, recovering$: of(false), start: () => undefined },
     states$: new BehaviorSubject<ConnectionStates>({ price: OPEN, user: OPEN, orders: OPEN }),
   };
   return { venue, prices };

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { BehaviorSubject, Subject, type Observable } from 'rxjs';
+import { BehaviorSubject, of, Subject, type Observable } from 'rxjs';
 import { z } from 'zod';
 import type { ResolvedSide } from '../../book/side-labels.ts';
 import type { EngineEvent, PlaceInput, PlaceOutcome } from '../../engine/types.ts';
@@ -119,7 +119,8 @@ export class SimulatedVenue implements Venue {
         this.#filter.apply({ type: 'subscribe', gameIDs: [...(selection.gameIDs ?? [])], leagueIDs: [...(selection.leagueIDs ?? [])], sportIDs: [...(selection.sportIDs ?? [])], replace: options?.replace ?? false }),
       start: () => undefined,
     };
-    this.userFeed = { events$: this.#user$.asObservable(), start: () => undefined };
+    // Its messages are handed over in-process: nothing drops, so nothing is ever missing.
+    this.userFeed = { events$: this.#user$.asObservable(), recovering$: of(false), start: () => undefined };
   }
 
   /** The recording's snapshot batch is complete: orderbook reads held since a price gap are answered now. */

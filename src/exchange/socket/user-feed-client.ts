@@ -1,5 +1,5 @@
 import pino, { type Logger } from 'pino';
-import { asyncScheduler, Subject, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
+import { asyncScheduler, BehaviorSubject, Subject, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import type { Dispatcher } from 'undici';
 import { z } from 'zod';
 import type { TokenSource } from '../auth/token-source.ts';
@@ -80,6 +80,16 @@ export class UserFeedClient<R = unknown> {
   readonly socket: ManagedSocket;
   readonly events$: Observable<UserFeedEvent<R>>;
   readonly state$: Observable<SocketState>;
+  /**
+   * True while what `events$` emitted may be missing a stretch of messages: from a drop
+   * until the next connection's replay has filled the gap, and from a gap the replay cannot
+   * fill until a REST reconciliation (retried until it succeeds) is emitted. It is true
+   * before `state$` subscribers hear of the new connection, and turns false only after the
+   * replayed messages, or the `reconciled` event, are out. The replay after one unreadable
+   * frame on a connection that stays up does not count: it is one request, no longer than
+   * an answer in flight (its cache_expired still does).
+   */
+  readonly recovering$: Observable<boolean>;
 
   readonly #events = new Subject<UserFeedEvent<R>>();
   readonly #cursor: MessageCursor;
@@ -91,8 +101,11 @@ export class UserFeedClient<R = unknown> {
   readonly #reconcile: (() => Promise<R>) | undefined;
   readonly #log: Logger;
   readonly #wiring: Subscription;
+  readonly #recovering = new BehaviorSubject(false);
   #seenConnection = 0;
   #recovery: Recovery | null = null;
+  /** A connection dropped, or its replay failed: messages may be missing until a later connection's replay is through. */
+  #dropped = false;
   /** A reconciliation runs, or waits on the scheduler to be tried again after a failure. */
   #reconciling = false;
   #reconcileAgain: Reason | null = null;
@@ -114,6 +127,7 @@ export class UserFeedClient<R = unknown> {
     this.socket = new ManagedSocket({ ...options, name: 'user', url: socketUrl(options.streamingUrl, USER_FEED_PATH) });
     this.events$ = this.#events.asObservable();
     this.state$ = this.socket.state$;
+    this.recovering$ = this.#recovering.asObservable();
     this.#wiring = this.socket.state$.subscribe((s) => this.#onState(s));
     this.#wiring.add(this.socket.frames$.subscribe((text) => this.#onFrame(text)));
   }
@@ -141,6 +155,13 @@ export class UserFeedClient<R = unknown> {
     await this.socket.close();
     this.#wiring.unsubscribe();
     this.#events.complete();
+    this.#recovering.complete();
+  }
+
+  /** Called after every change of what recovery is under way: one place decides `recovering$`. */
+  #updateRecovering(): void {
+    const now = this.#dropped || this.#reconciling;
+    if (now !== this.#recovering.value) this.#recovering.next(now);
   }
 
   #onState(s: SocketState): void {
@@ -149,14 +170,16 @@ export class UserFeedClient<R = unknown> {
       // forget it; the next connection replays from the unchanged cursor.
       this.#recovery?.abort.abort();
       this.#recovery = null;
+      if (this.#seenConnection !== 0 && !this.#closed) this.#dropped = true;
+      this.#updateRecovering();
       return;
     }
     if (s.connection === this.#seenConnection) return;
     const first = this.#seenConnection === 0;
     this.#seenConnection = s.connection;
     // A fresh process with no cursor has nothing to catch up on.
-    if (first && this.#cursor.value === null) return;
-    this.#recover();
+    if (!(first && this.#cursor.value === null)) this.#recover();
+    this.#updateRecovering();
   }
 
   #onFrame(text: string): void {
@@ -164,6 +187,7 @@ export class UserFeedClient<R = unknown> {
     if (!checked) {
       // The unreadable frame most likely stood for a message: replay fetches the real one.
       this.#recover();
+      this.#updateRecovering();
       return;
     }
     if (this.#recovery) this.#recovery.buffer.push(checked);
@@ -172,6 +196,8 @@ export class UserFeedClient<R = unknown> {
 
   #recover(): void {
     if (this.#cursor.value === null) {
+      // Nothing to replay from: the reconciliation (or, without one, the warning) takes the drop over.
+      this.#dropped = false;
       this.#gap('no_cursor', null, 0);
       return;
     }
@@ -201,9 +227,13 @@ export class UserFeedClient<R = unknown> {
     } catch (err) {
       if (this.#recovery !== recovery) return;
       this.#recovery = null;
+      // The gap is still there until the next connection replays it (and the socket reports
+      // the drop only once the old one has closed).
+      this.#dropped = true;
       this.#counts.replayFailures++;
       this.#log.warn({ err, afterID: after }, 'user feed replay failed: reconnecting to replay again');
       this.socket.reconnect(new Error(`user feed replay failed: ${err instanceof Error ? err.message : String(err)}`, { cause: err }));
+      this.#updateRecovering();
       return;
     }
     if (this.#recovery !== recovery) return;
@@ -215,9 +245,12 @@ export class UserFeedClient<R = unknown> {
     }
     this.#recovery = null;
     for (const held of recovery.buffer) this.#process(held, 'live');
+    // The gap of any drop before this connection is filled (or, expired, reconciled next).
+    this.#dropped = false;
     this.#log.info({ afterID: after, replayed: messages.length, held: recovery.buffer.length, status: answer.status, cursor: this.#cursor.value }, 'user feed replay done');
     if (answer.status === 'cache_expired') this.#gap('cache_expired', after, messages.length);
     if (recovery.again) this.#recover();
+    this.#updateRecovering();
   }
 
   #process(checked: Checked, source: MessageSource): void {
@@ -291,6 +324,7 @@ export class UserFeedClient<R = unknown> {
           this.#reconcileAgain = null;
           // A gap noticed while reconciling may postdate the REST snapshot: once more.
           if (again !== null && !this.#closed) this.#runReconcile(reconcile, again);
+          this.#updateRecovering();
         },
         (err: unknown) => {
           const error = err instanceof Error ? err : new Error(String(err));
