@@ -70,7 +70,9 @@ export class UserFeedLog<T> {
   append(userId: string, build: (id: string) => T): T {
     let log = this.#logs.get(userId);
     if (!log) this.#logs.set(userId, (log = new UserLog<T>()));
-    const now = this.clock.now();
+    // Whole ms: a virtual clock moves in fractions of a ms (latency models), and an id with
+    // a fraction is not one the contract's pattern reads, so a client skips the message.
+    const now = Math.floor(this.clock.now());
     let id: MessageId;
     if (now > log.lastMs) {
       log.lastMs = now;
