@@ -11,6 +11,7 @@ import type { SocketState, SocketTuning } from './socket/managed-socket.ts';
 import { OrdersSocketClient } from './socket/orders-socket-client.ts';
 import { PriceFeedClient } from './socket/price-feed-client.ts';
 import { UserFeedClient } from './socket/user-feed-client.ts';
+import { openOrdersThenBets } from './rest/open-orders-then-bets.ts';
 
 /** What the user feed's reconciliation reads when its replay cache expired: the REST truth. */
 export interface AccountSnapshot {
@@ -84,7 +85,8 @@ export class ExchangeClient {
       cursor: options.userFeedCursor ?? null,
       reconcile: async () => {
         const asOf = now();
-        const [unmatched, matchedBets] = await Promise.all([this.rest.getUnmatched(), this.rest.getMatchedBets()]);
+        // Open orders before bets, never side by side: see openOrdersThenBets.
+        const { unmatched, bets: matchedBets } = await openOrdersThenBets(this.rest);
         return { unmatched, matchedBets, asOf };
       },
     });

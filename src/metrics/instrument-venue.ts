@@ -52,6 +52,7 @@ export function instrumentVenue(venue: Venue, probe: RuntimeProbe): Venue {
       getUnmatched: () => rest.getUnmatched(),
       getMatchedBets: () => rest.getMatchedBets(),
       gradedWalker: (options) => rest.gradedWalker(options),
+      ...(rest.lookupOrder ? { lookupOrder: (orderID: string) => rest.lookupOrder!(orderID) } : {}),
     },
     orders: { ...timedGateway(orders, probe), start: () => orders.start() },
     priceFeed: {

@@ -13,6 +13,7 @@ import { planGame } from './plan.ts';
 import { pricePost } from './post-arb.ts';
 import { RiskGate, type RiskLimits, type RiskVerdict } from './risk.ts';
 import { ClientIds, decodeReference, encodeReference } from './user-reference.ts';
+import type { TotalSide } from './total-sides.ts';
 
 /** What the order manager tells the rest of the runtime (strategies, log, status). */
 export type OrderManagerNotice =
@@ -429,6 +430,13 @@ export class OrderManager {
 
   // ---- reconciliation with REST ----
 
+  /** Whether reconcile would adopt this open order: ours by its reference, unknown to the book. */
+  adopts(u: UnmatchedOrder): boolean {
+    if (u.userReference && this.#o.own.byReference(u.userReference)) return false;
+    if (this.#o.own.byOrderId(u.id)) return false;
+    return decodeReference(u.userReference) !== null;
+  }
+
   /**
    * Align our state with the exchange's open orders and matched bets (start-up, after a
    * cache_expired gap, and to resolve unknown outcomes): orders of ours found resting are
@@ -439,7 +447,17 @@ export class OrderManager {
    * requested; an order that changed since is newer than the snapshot (placed while it was
    * read, say) and is not closed for missing from it.
    */
-  reconcile(unmatched: readonly UnmatchedOrder[], bets: readonly MatchedBet[], options: { cancelForeign: boolean; gameLookup: (id: string) => boolean; asOf?: number }): { adopted: number; closed: number; foreign: number } {
+  reconcile(
+    unmatched: readonly UnmatchedOrder[],
+    bets: readonly MatchedBet[],
+    options: {
+      cancelForeign: boolean;
+      gameLookup: (id: string) => boolean;
+      asOf?: number;
+      /** The own side of each total to adopt, looked up (`totalSidesOf`): the listing does not say it. A total without one is not adopted. */
+      totalSides?: ReadonlyMap<string, TotalSide>;
+    },
+  ): { adopted: number; closed: number; foreign: number } {
     const now = this.#o.clock.now();
     let adopted = 0;
     let closed = 0;
@@ -459,7 +477,7 @@ export class OrderManager {
       const decoded = decodeReference(u.userReference);
       const game = u.game ? this.#o.market.game(u.game.id) : undefined;
       if (decoded && game) {
-        const selection = selectionFromWire(game.participants, wireOfUnmatched(u));
+        const selection = selectionFromWire(game.participants, wireOfUnmatched(u, options.totalSides));
         if (selection) {
           this.#o.own.add(
             { clientId: decoded.clientId, userReference: u.userReference!, orderID: u.id, strategyId: decoded.strategyId, intentKey: null, gameID: game.id, selection, odds: u.odds, bet: u.bet, filled: u.filled, remaining: u.remaining, status: 'resting', isPostArb: false, createdAt: now, updatedAt: now },
@@ -565,10 +583,11 @@ export class OrderManager {
   }
 }
 
-function wireOfUnmatched(u: UnmatchedOrder): { type: string; side: string; number: number | null; market: string | null } {
+/** How an order of getUnmatched is placed; a total's side only from `totalSides` (see totalSidesOf), '' (unreadable) without it. */
+function wireOfUnmatched(u: UnmatchedOrder, totalSides: ReadonlyMap<string, TotalSide> | undefined): { type: string; side: string; number: number | null; market: string | null } {
   switch (u.type) {
     case 'total':
-      return { type: u.type, side: u.OU ?? u.side ?? '', number: u.total ?? null, market: null };
+      return { type: u.type, side: totalSides?.get(u.id) ?? '', number: u.total ?? null, market: null };
     case 'spread':
       return { type: u.type, side: u.participantID ?? '', number: u.spread ?? null, market: null };
     case 'moneyline1x2':

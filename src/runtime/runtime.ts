@@ -21,6 +21,8 @@ import { checkIntents } from './intent-check.ts';
 import { applyLivePolicy } from './live-policy.ts';
 import { LazyStrategyView } from './strategy-view.ts';
 import { wantsGame, wantsMarket, type StrategyInstance } from './strategy-instance.ts';
+import { openOrdersThenBets } from '../exchange/rest/open-orders-then-bets.ts';
+import { totalSidesOf } from '../orders/total-sides.ts';
 import type { Venue } from './venue.ts';
 
 /** How long a strategy's view keeps a refusal. */
@@ -313,8 +315,10 @@ export class Runtime {
     const readFor = this.#booksConnection;
     const games = await this.#readOrderbook(leagues);
     for (const g of games) this.market.applySnapshot(g, this.#o.clock.now());
-    const [unmatched, bets] = await Promise.all([exchange.rest.getUnmatched(), exchange.rest.getMatchedBets()]);
-    const r = this.orders.reconcile(unmatched, bets, { cancelForeign: this.#o.cancelUnknownOrdersAtStart, gameLookup: (id) => this.market.has(id) });
+    const { unmatched, bets } = await openOrdersThenBets(exchange.rest);
+    const rest = exchange.rest;
+    const totalSides = rest.lookupOrder ? await totalSidesOf(unmatched, (u) => this.orders.adopts(u), (id) => rest.lookupOrder!(id)) : undefined;
+    const r = this.orders.reconcile(unmatched, bets, { cancelForeign: this.#o.cancelUnknownOrdersAtStart, gameLookup: (id) => this.market.has(id), ...(totalSides ? { totalSides } : {}) });
     this.#log.info({ games: games.length, adopted: r.adopted, foreignOpenOrders: r.foreign, openBets: bets.length, commission: this.#commission, heldFeedEvents: this.#startupHeld?.length ?? 0 }, 'model loaded');
     return readFor;
   }
@@ -570,8 +574,8 @@ export class Runtime {
       this.#reconciling = true;
       this.#lastReconcile = now;
       const rest = this.#o.exchange.rest;
-      Promise.all([rest.getUnmatched(), rest.getMatchedBets()]).then(
-        ([unmatched, matchedBets]) => this.dispatch({ kind: 'rest-snapshot', snapshot: { unmatched, matchedBets, asOf: now } }),
+      openOrdersThenBets(rest).then(
+        ({ unmatched, bets }) => this.dispatch({ kind: 'rest-snapshot', snapshot: { unmatched, matchedBets: bets, asOf: now } }),
         (err: unknown) => {
           this.#reconciling = false;
           this.#log.warn({ err }, 'reconciliation of unknown orders failed; trying again');

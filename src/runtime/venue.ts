@@ -3,6 +3,7 @@ import type { AccountSnapshot, ConnectionStates } from '../exchange/client.ts';
 import type { MatchedBet, OrderGateway, UnmatchedOrder } from '../exchange/orders/types.ts';
 import type { GradedWalker } from '../exchange/rest/graded-walker.ts';
 import type { OrderbookGame } from '../exchange/schemas/exchange.ts';
+import type { LookupOrder } from '../exchange/schemas/orders.ts';
 import type { PriceFeedEvent } from '../exchange/schemas/price-feed.ts';
 import type { Me } from '../exchange/schemas/user.ts';
 import type { PriceSelection } from '../exchange/socket/price-subscriptions.ts';
@@ -21,6 +22,11 @@ export interface Venue {
     getUnmatched(): Promise<UnmatchedOrder[]>;
     getMatchedBets(): Promise<MatchedBet[]>;
     gradedWalker(options: { since?: string }): GradedWalker;
+    /**
+     * One order as the exchange has it (exchange-api §4.9). Start-up reads the side of each
+     * total it adopts here (see totalSidesOf); a venue without it adopts no totals.
+     */
+    lookupOrder?(orderID: string): Promise<LookupOrder>;
   };
   readonly orders: OrderGateway & { start(): unknown };
   readonly priceFeed: { readonly events$: Observable<PriceFeedEvent>; subscribe(selection: PriceSelection, options?: { readonly replace?: boolean }): void; start(): unknown };

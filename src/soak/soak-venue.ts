@@ -49,7 +49,9 @@ export function soakVenue(exchange: ExchangeClient): SoakVenueControl {
           return b;
         }),
       gradedWalker: (options) => rest.gradedWalker(options),
-      place: (orders) => guard('place', () => rest.place(orders)),
+      // The options carry the order manager's signal: a kill or halt withdraws a place still waiting to go.
+      place: (orders, options) => guard('place', () => rest.place(orders, options)),
+      lookupOrder: (orderID) => guard('lookupOrder', () => rest.lookupOrder(orderID)),
       cancel: (ids) => guard('cancel', () => rest.cancel(ids)),
       heartbeat: (timeoutSec) =>
         guard('heartbeat', () => {

@@ -55,22 +55,14 @@ describe('start-up: the account changes while it is read over REST', () => {
     const orderID = sim.sim.context.engine.openOrders(maker.id)[0]!.id;
 
     const exchange = simClient(sim, maker);
-    let betsRead!: () => void;
-    const betsDone = new Promise<void>((r) => (betsRead = r));
-    // Both REST answers are read before the order is taken; the take happens before the runtime has them.
+    // Both REST answers are read (open orders, then bets) before the order is taken; the take happens before the runtime has them.
     const venue = withRest(exchange, {
       getMatchedBets: async () => {
         const bets = await exchange.rest.getMatchedBets();
-        betsRead();
-        return bets;
-      },
-      getUnmatched: async () => {
-        const open = await exchange.rest.getUnmatched();
-        await betsDone;
         const took = await sim.http('POST', '/session/v3/place', { token: taker.token, body: { orders: [{ gameID: g.id, type: 'moneyline', side: g.participants[0].id, odds: -120, bet: 48, orderType: 'fillOrKill' }] } });
         expect(took.status).toBe(200);
         expect(sim.sim.context.engine.openOrders(maker.id)).toEqual([]);
-        return open;
+        return bets;
       },
     });
     const log = capturedLogger('info');

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { SchedulerLike } from 'rxjs';
 import { sleep } from '../../shared/sleep.ts';
 import { LinesmithError, PlaceOutcomeUnknownError } from '../errors.ts';
+import { openOrdersThenBets } from './open-orders-then-bets.ts';
 import type { MatchedBet, PlaceEntry, PlaceOrderInput, UnmatchedOrder } from '../orders/types.ts';
 
 export interface PlaceLookup {
@@ -32,7 +33,7 @@ export interface PlaceRecoveryOptions {
 export async function recoverPlace(orders: readonly (PlaceOrderInput & { userReference: string })[], cause: unknown, options: PlaceRecoveryOptions): Promise<PlaceEntry[]> {
   const found = new Map<string, PlaceEntry>();
   const check = async () => {
-    const [unmatched, bets] = await Promise.all([options.lookup.getUnmatched(), options.lookup.getMatchedBets()]);
+    const { unmatched, bets } = await openOrdersThenBets(options.lookup);
     for (const o of orders) {
       const ref = o.userReference;
       if (found.has(ref)) continue;

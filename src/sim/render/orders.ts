@@ -78,7 +78,8 @@ export function renderLookupOrder(engine: MatchingEngine, o: OrderView): WireLoo
 export interface WireUnmatchedOrder {
   id: string;
   type: string;
-  side: string;
+  /** Not for a total: the contract's listing names no side there (see totalSidesOf on the client). */
+  side?: string;
   market?: string;
   bet: number;
   odds: number;
@@ -99,8 +100,9 @@ export interface WireUnmatchedOrder {
 
 /**
  * One entry of `GET /user/getUnmatched` (feeds-and-semantics §7): a resting order of the
- * caller in its own view. `side` is the order's own wire side (participant id, over/under,
- * yes/no); `filled`/`offered`/`remaining` are risk as on the user feed.
+ * caller in its own view. `side` is the order's own wire side (participant id, yes/no); a
+ * total has none, as the contract's field list has none for it, so a client must look the
+ * order up to learn it. `filled`/`offered`/`remaining` are risk as on the user feed.
  */
 export function renderUnmatchedOrder(engine: MatchingEngine, o: OrderView): WireUnmatchedOrder {
   const game = engine.game(o.gameId);
@@ -109,7 +111,7 @@ export function renderUnmatchedOrder(engine: MatchingEngine, o: OrderView): Wire
   const out: WireUnmatchedOrder = {
     id: o.id,
     type: o.wire.type,
-    side: o.wire.side,
+    ...(s.type === 'total' ? {} : { side: o.wire.side }),
     bet: o.bet,
     odds: o.odds,
     spread: s.type === 'spread' ? s.line : null,
