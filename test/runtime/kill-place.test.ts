@@ -54,7 +54,7 @@ describe('a place decided before a kill or a halt never reaches the exchange aft
     expect(s.bot.runtime.orders.stats.placeRequests).toBe(1);
     const killedAt = Date.now();
     s.bot.runtime.kill('test');
-    await sleep(4_000); // the old client sent it again after each Retry-After: a fill came at +2.7 s
+    await sleep(3_000); // the old client sent it again after each Retry-After: a fill came at +2.7 s
     expect(s.reachedAfter(killedAt)).toEqual([]);
     expect(s.sim.sim.context.engine.openOrders(s.bot.user.id)).toEqual([]);
     expect(s.bot.runtime.status().fills).toBe(0);
@@ -73,7 +73,7 @@ describe('a place decided before a kill or a halt never reaches the exchange aft
       if (pull === 'kill') s.bot.runtime.kill('test');
       else s.bot.runtime.setMode('halted');
       await until(() => s.statuses()[0] === 'rejected', 500, 'the waiting place withdrawn at once, as not placed');
-      await sleep(2_500); // well past the pause
+      await sleep(1_800); // past the pause
       expect(s.reachedAfter(pulledAt)).toEqual([]);
       expect(s.sim.sim.context.engine.openOrders(s.bot.user.id)).toEqual([]);
       expect(s.bot.runtime.status().fills).toBe(0);
