@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MatchedBet, OrderGateway, PlaceOrderInput } from '../../src/exchange/orders/types.ts';
 import { manualTime } from '../../src/shared/time.ts';
-import { flushMicrotasks } from '../support/microtasks.ts';
+import { stepSeconds } from '../support/microtasks.ts';
 import { moneylineGame, stubVenue } from '../support/stub-venue.ts';
 import { instance, scripted, testRuntime } from './support.ts';
 
@@ -32,12 +32,7 @@ describe('the runtime and a fill a cancel answer reported', () => {
     let quoting = true;
     const runtime = testRuntime({ ...venue, rest }, [instance(scripted(() => (quoting ? [{ key: 'k', selection: { type: 'moneyline', team: 'home' }, odds: 110, size: 50, orderType: 'post' }] : [])))], { clock: time.clock, scheduler: time.scheduler, tickMs: 1_000 });
     await runtime.start();
-    const step = async (ms: number) => {
-      for (let t = 0; t < ms; t += 1_000) {
-        time.advance(1_000);
-        await flushMicrotasks();
-      }
-    };
+    const step = (ms: number) => stepSeconds(time, ms);
     await step(1_000);
     const order = runtime.own.byReference(ref)!;
     expect(order.status).toBe('resting');

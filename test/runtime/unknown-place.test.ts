@@ -3,7 +3,7 @@ import { PlaceOutcomeUnknownError } from '../../src/exchange/errors.ts';
 import type { OrderGateway, PlaceOrderInput } from '../../src/exchange/orders/types.ts';
 import { PLACE_OUTCOME_GRACE_MS } from '../../src/orders/order-manager.ts';
 import { manualTime } from '../../src/shared/time.ts';
-import { flushMicrotasks } from '../support/microtasks.ts';
+import { stepSeconds } from '../support/microtasks.ts';
 import { moneylineGame, stubVenue } from '../support/stub-venue.ts';
 import { instance, scripted, testRuntime } from './support.ts';
 
@@ -32,12 +32,7 @@ describe('the runtime and an order whose place outcome is unknown', () => {
     const rest = { ...venue.rest, getUnmatched: async () => (views++, []) };
     const runtime = testRuntime({ ...venue, rest }, [instance(scripted(() => [{ key: 'k', selection: { type: 'moneyline', team: 'home' }, odds: 110, size: 50, orderType: 'post' }]))], { clock: time.clock, scheduler: time.scheduler, tickMs: 1_000 });
     await runtime.start();
-    const step = async (ms: number) => {
-      for (let t = 0; t < ms; t += 1_000) {
-        time.advance(1_000);
-        await flushMicrotasks();
-      }
-    };
+    const step = (ms: number) => stepSeconds(time, ms);
     await step(1_000);
     expect(placed).toHaveLength(1);
     const first = runtime.own.byReference(placed[0]!.userReference!)!;
