@@ -6,11 +6,11 @@ import { BacktestInputError, type InputProblem } from './errors.ts';
 
 /**
  * Parity of a replay with the session it replays: a `run`/`paper` session with
- * `recording.enabled` writes each change of its decisions beside its feeds; a backtest of
- * that recording with the same config should decide the same at the same instants. Where
- * it does not, the first difference says where the replay stops being a model of the
- * session (a fill the queue model gave differently, a latency, a strategy that reads the
- * machine's clock).
+ * `recording.enabled` writes each change of its decisions beside its feeds, and a marker
+ * when it begins to stop; a backtest of that recording with the same config should make
+ * the same decisions at (nearly) the same instants. Where it does not, the first
+ * difference says where the replay stops being a model of the session (a fill the queue
+ * model gave differently, a latency, a strategy that reads the machine's clock).
  */
 
 const DecisionLine = z.object({
@@ -19,93 +19,153 @@ const DecisionLine = z.object({
   gameID: z.string(),
   intents: z.array(z.looseObject({ key: z.string() })),
 });
+const StoppingLine = z.object({ stopping: z.number().refine(Number.isFinite) });
+
+/**
+ * How far apart in time two equal decisions may be and still match. A session on a wall
+ * clock decides when it has processed the frame (its start-up reads, a GC pause, a
+ * latency other than the model's), the replay at the frame's recorded instant.
+ */
+export const PARITY_TOLERANCE_MS = 1_000;
 
 export interface RecordedDecisions {
   readonly decisions: readonly Decision[];
-  /** Lines that are not a decision (a session killed mid-write leaves a cut last line). */
+  /** When the session began to stop (its marker line), or null: its decisions after that are its shutdown's, not a quote's. */
+  readonly stoppingAt: number | null;
+  /** Lines that are neither (a session killed mid-write leaves a cut last line). */
   readonly problems: readonly InputProblem[];
 }
 
-/** The decisions file of a recorded session (`decisions-*.ndjson`): one JSON decision per line. */
-export async function readDecisions(file: string): Promise<RecordedDecisions> {
+/** The decisions file of a recorded session (`decisions-*.ndjson`): one JSON decision per line, and the stop marker. */
+export async function readDecisions(file: string, options: { strict?: boolean } = {}): Promise<RecordedDecisions> {
   const decisions: Decision[] = [];
   const problems: InputProblem[] = [];
+  let stoppingAt: number | null = null;
   let line = 0;
+  const problem = (p: InputProblem) => {
+    if (options.strict) throw new BacktestInputError(`${p.file}:${p.line}: ${p.problem}: ${p.detail} (--strict: stopping)`, p);
+    problems.push(p);
+  };
+  let lines: AsyncIterable<string>;
   try {
-    for await (const text of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) {
-      line++;
-      if (text.trim() === '') continue;
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch (err) {
-        problems.push({ file, line, problem: 'json', detail: (err as Error).message });
-        continue;
-      }
-      const d = DecisionLine.safeParse(value);
-      if (!d.success) {
-        const issue = d.error.issues[0];
-        problems.push({ file, line, problem: 'record', detail: issue ? `${issue.path.join('.') || 'line'}: ${issue.message}` : 'not a decision' });
-        continue;
-      }
-      decisions.push({ priceEvents: 0, ...d.data, intents: d.data.intents as unknown as Decision['intents'] });
-    }
+    const input = createReadStream(file);
+    // The open fails asynchronously: wait for it, so a missing file is an input error.
+    await new Promise<void>((resolve, reject) => input.once('open', () => resolve()).once('error', reject));
+    lines = createInterface({ input, crlfDelay: Infinity });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     throw new BacktestInputError(`cannot read the decisions file ${file}: ${e.code === 'ENOENT' ? 'no such file or directory' : e.message}`, null);
   }
-  return { decisions, problems };
+  for await (const text of lines) {
+    line++;
+    if (text.trim() === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (err) {
+      problem({ file, line, problem: 'json', detail: (err as Error).message });
+      continue;
+    }
+    const stop = StoppingLine.safeParse(value);
+    if (stop.success) {
+      stoppingAt ??= stop.data.stopping;
+      continue;
+    }
+    const d = DecisionLine.safeParse(value);
+    if (!d.success) {
+      const issue = d.error.issues[0];
+      problem({ file, line, problem: 'record', detail: issue ? `${issue.path.join('.') || 'line'}: ${issue.message}` : 'not a decision' });
+      continue;
+    }
+    // The intents as written, not as parsed: a parse puts the checked `key` first, and the
+    // comparison reads their text, in the order the strategy built them.
+    const raw = value as { intents: Decision['intents'] };
+    decisions.push({ priceEvents: 0, at: d.data.at, strategyId: d.data.strategyId, gameID: d.data.gameID, intents: raw.intents });
+  }
+  return { decisions, stoppingAt, problems };
 }
 
 export interface ParityDifference {
-  /** 0-based position in the compared decisions. */
-  readonly index: number;
-  /** null: the list ended here. */
+  /** null: that run made no such decision. */
   readonly recorded: Decision | null;
   readonly replayed: Decision | null;
 }
 
 export interface ParityResult {
-  /** Decisions before this instant are compared: both runs end by pulling their quotes, each at its own stop. */
+  /** Decisions before this instant are compared: each run ends by pulling its quotes at its own stop. */
   readonly until: number;
+  readonly toleranceMs: number;
   readonly recorded: number;
   readonly replayed: number;
-  /** How many leading decisions agree. */
+  /** Recorded decisions the replay made too. */
   readonly agreeing: number;
+  /** The earliest difference, or null. */
   readonly first: ParityDifference | null;
 }
 
-/**
- * What is compared of a decision: its instant in whole ms (the recording keeps whole ms), who
- * decided on which game, and the intents. Not the feed position: the replay's feed carries
- * its own orders' updates besides the recorded frames, so it counts more events.
- */
-function decisionKey(d: Decision): string {
-  return JSON.stringify([Math.floor(d.at), d.strategyId, d.gameID, d.intents]);
-}
+const pairKey = (d: Decision) => `${d.strategyId}|${d.gameID}`;
+const intentsText = (d: Decision) => JSON.stringify(d.intents);
+const atOf = (x: ParityDifference) => Math.min(x.recorded?.at ?? Infinity, x.replayed?.at ?? Infinity);
 
-export function compareDecisions(recorded: readonly Decision[], replayed: readonly Decision[], until: number): ParityResult {
-  const a = recorded.filter((d) => d.at < until);
-  const b = replayed.filter((d) => d.at < until);
-  const n = Math.min(a.length, b.length);
-  let i = 0;
-  while (i < n && decisionKey(a[i]!) === decisionKey(b[i]!)) i++;
-  const first = i === a.length && i === b.length ? null : { index: i, recorded: a[i] ?? null, replayed: b[i] ?? null };
-  return { until, recorded: a.length, replayed: b.length, agreeing: i, first };
+/**
+ * Each strategy's decisions on each game, in order, against the replay's: the same intents
+ * within `toleranceMs` of each other. Compared per strategy and game, since two of them
+ * deciding in one instant may be taken in either order. Recorded decisions before `until`
+ * count; replayed ones up to `until + toleranceMs` may answer them, and one before `until`
+ * that answers none is a difference too.
+ */
+export function compareDecisions(recorded: readonly Decision[], replayed: readonly Decision[], until: number, toleranceMs = PARITY_TOLERANCE_MS): ParityResult {
+  const groups = new Map<string, { a: Decision[]; b: Decision[] }>();
+  const group = (d: Decision) => {
+    let g = groups.get(pairKey(d));
+    if (!g) groups.set(pairKey(d), (g = { a: [], b: [] }));
+    return g;
+  };
+  let recordedCount = 0;
+  let replayedCount = 0;
+  for (const d of recorded) {
+    if (d.at >= until) continue;
+    group(d).a.push(d);
+    recordedCount++;
+  }
+  for (const d of replayed) {
+    if (d.at >= until + toleranceMs) continue;
+    group(d).b.push(d);
+    if (d.at < until) replayedCount++;
+  }
+  let agreeing = 0;
+  let first: ParityDifference | null = null;
+  const differ = (x: ParityDifference) => {
+    if (first === null || atOf(x) < atOf(first)) first = x;
+  };
+  for (const { a, b } of groups.values()) {
+    let i = 0;
+    for (; i < a.length; i++) {
+      const r = a[i]!;
+      const p = b[i];
+      if (p === undefined || intentsText(p) !== intentsText(r) || Math.abs(p.at - r.at) > toleranceMs) {
+        differ({ recorded: r, replayed: p ?? null });
+        break;
+      }
+      agreeing++;
+    }
+    if (i === a.length && b.length > a.length && b[a.length]!.at < until) differ({ recorded: null, replayed: b[a.length]! });
+  }
+  return { until, toleranceMs, recorded: recordedCount, replayed: replayedCount, agreeing, first };
 }
 
 const shown = (d: Decision | null): string => {
-  if (d === null) return 'nothing (the list ends)';
+  if (d === null) return 'nothing there';
   const text = JSON.stringify(d.intents);
   return `${new Date(d.at).toISOString()} ${d.strategyId} on ${d.gameID}: ${d.intents.length} intent(s) ${text.length > 240 ? `${text.slice(0, 240)}…` : text}`;
 };
 
 /** The comparison for a terminal, a few lines. */
 export function parityLines(p: ParityResult): string[] {
-  const upTo = `up to ${new Date(p.until).toISOString()}`;
-  if (p.first === null) return [`  parity         the replay made the same ${p.recorded} decision(s) at the same instants as the recorded session (${upTo})`];
+  const upTo = `up to ${new Date(p.until).toISOString()}, instants within ${p.toleranceMs} ms`;
+  if (p.first === null) return [`  parity         the replay made the same ${p.recorded} decision(s) as the recorded session, at the same instants (${upTo})`];
   return [
-    `  parity         DIFFERS: the first ${p.agreeing} of ${p.recorded} recorded decision(s) agree (${p.replayed} replayed, ${upTo}); decision #${p.first.index + 1}:`,
+    `  parity         DIFFERS: ${p.agreeing} of ${p.recorded} recorded decision(s) agree (${p.replayed} replayed, ${upTo}); the first difference:`,
     `                 recorded ${shown(p.first.recorded)}`,
     `                 replayed ${shown(p.first.replayed)}`,
     '                 (after a fill of the session, decisions depend on the fill and latency models: a difference there is a difference of the models, not of the code)',

@@ -14,6 +14,8 @@ export interface SessionRecording {
   /** Where the decisions go: one JSON line each, beside the feed files. */
   readonly decisionsFile: string;
   decision(d: Decision): void;
+  /** The session begins to stop: its decisions from here are its shutdown's (every quote pulled), which a replay does not make then. */
+  stopping(at: number): void;
   stop(reason: string): Promise<void>;
 }
 
@@ -52,6 +54,7 @@ export async function startSessionRecording(o: { config: RunConfig; exchange: Ex
   return {
     decisionsFile,
     decision: (d) => void out.write(`${JSON.stringify(d)}\n`),
+    stopping: (at) => void out.write(`${JSON.stringify({ stopping: at })}\n`),
     stop: async (reason) => {
       await recorder.stop(reason);
       await new Promise<void>((resolve) => out.end(resolve));

@@ -142,6 +142,7 @@ export async function startSession(o: SessionOptions): Promise<Session> {
     const reason = await stopped;
     ticker.unsubscribe();
     log.info({ reason }, 'stopping: cancelling every order we own');
+    recording?.stopping(time.clock.now());
     // The runtime waits on its own clock: ten wall seconds are `speed` times as long there.
     const left = await runtime.stop(10_000 * speed);
     cursorSaves?.unsubscribe();
