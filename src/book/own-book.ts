@@ -235,9 +235,15 @@ export class OwnBook {
   update(clientId: string, patch: Partial<Pick<OwnOrder, 'orderID' | 'status' | 'filled' | 'remaining' | 'isPostArb' | 'closedByAbsence'>>, now: number, reason: string): OwnOrder {
     const cur = this.#orders.get(clientId);
     if (!cur) throw new Error(`unknown order ${clientId}`);
-    if (isTerminal(cur.status) && !cur.closedByAbsence && patch.status !== undefined && patch.status !== cur.status) {
-      // A late message may still correct a closed order's amounts, not bring it back.
-      patch = { ...patch, status: cur.status };
+    if (isTerminal(cur.status) && !cur.closedByAbsence) {
+      // A late message may still correct a closed order's amounts, not bring it back, nor
+      // say it was closed by inference: the exchange closed it (a late "no trace" from a
+      // lookup taken before must not make it reopenable).
+      if (patch.status !== undefined && patch.status !== cur.status) patch = { ...patch, status: cur.status };
+      if (patch.closedByAbsence !== undefined) {
+        const { closedByAbsence: _inferred, ...rest } = patch;
+        patch = rest;
+      }
     }
     let next: OwnOrder = { ...cur, ...patch, updatedAt: now };
     if (patch.status !== undefined && patch.closedByAbsence === undefined && next.closedByAbsence !== undefined) {

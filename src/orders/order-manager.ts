@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { MarketModel } from '../book/market-model.ts';
 import { DUST, type OwnBook } from '../book/own-book.ts';
 import type { OwnOrder, OwnOrderStatus, TradingMode } from '../book/types.ts';
-import { LinesmithError } from '../exchange/errors.ts';
+import { LinesmithError, RateLimitedError, RequestAbortedError } from '../exchange/errors.ts';
 import type { CancelEntry, MatchedBet, OrderGateway, PlaceEntry, PlaceOrderInput, UnmatchedOrder } from '../exchange/orders/types.ts';
 import type { UserFeedMessageEvent } from '../exchange/socket/user-feed-events.ts';
 import { selectionFromWire, wireFromSelection } from '../markets/wire-selection.ts';
@@ -115,6 +115,8 @@ export class OrderManager {
     foreignFound: 0,
     /** Reconciliation: of those, how many we asked the exchange to cancel. */
     foreignCancelled: 0,
+    /** Orders of ours (by reference) found open but unreadable (a total whose side a lookup could not give): cancelled. */
+    unreadableCancelled: 0,
   };
 
   constructor(options: OrderManagerOptions) {
@@ -236,7 +238,10 @@ export class OrderManager {
    * while the budget is full, and come back `failed`, so the next cycle decides afresh.
    */
   cancelAll(reason: string, filter: { gameID?: string; strategyId?: string } = {}): number {
-    this.#withdrawUnsent(reason);
+    // A halt (of all, or of one strategy) withdraws the places waiting to go, all of them:
+    // they are not told apart, and the others are decided again at once. One game closing
+    // does not: it happens often in play, and that game's place is refused by the exchange.
+    if (filter.gameID === undefined) this.#withdrawUnsent(reason);
     const orders = this.#o.own.liveOrders(filter.gameID, filter.strategyId).filter((o) => o.status === 'resting' || o.status === 'partly-filled');
     this.#sendCancels(orders, reason);
     return orders.length;
@@ -317,12 +322,18 @@ export class OrderManager {
         this.#o.notify({ kind: 'exchange-rejected', order: this.#o.own.update(clientId, { status: 'rejected', remaining: 0 }, now, `${e.errorType}: ${e.error}`), errorType: e.errorType, error: e.error });
         return;
       case 'failed':
-        this.#cool(o.strategyId ?? '', o.gameID, o.intentKey ?? '', now);
+        // Never sent (a 429, a budget that held it too long, a kill's withdrawal): nothing was
+        // said of the order itself, so its key is decided again at once (the runtime looks at
+        // the game on every answer), not after a cooldown nothing would end.
+        if (!(e.error instanceof RateLimitedError || e.error instanceof RequestAbortedError)) this.#cool(o.strategyId ?? '', o.gameID, o.intentKey ?? '', now);
         this.#o.own.update(clientId, { status: 'rejected', remaining: 0 }, now, `request refused: ${errorText(e.error)}`);
         return;
       case 'absent':
-        // No trace is inference, not the exchange's word: should the order show up after all, it is taken back.
-        this.#o.own.update(clientId, { status: 'rejected', remaining: 0, closedByAbsence: true }, now, `answer lost, no trace found: ${e.reason}`);
+        // No trace yet is not "not placed": a live delay and the exchange's request limit can
+        // keep an order out of every listing for up to PLACE_OUTCOME_GRACE_MS. It stays
+        // unknown, counted where it loses, until a listing or message shows it, or the grace
+        // passes with none (reconcile closes it then).
+        this.#markUnknown(o, `answer lost, no trace found yet: ${e.reason}`, now);
         return;
       case 'recovered':
         this.#applyRecovered(o, e.resting, e.bets, now);
@@ -462,6 +473,7 @@ export class OrderManager {
     let adopted = 0;
     let closed = 0;
     const foreign: string[] = [];
+    const unreadable: string[] = [];
     const seen = new Set<string>();
     for (const u of unmatched) {
       const byRef = u.userReference ? this.#o.own.byReference(u.userReference) : undefined;
@@ -489,7 +501,10 @@ export class OrderManager {
           continue;
         }
       }
-      foreign.push(u.id);
+      // Ours by its reference, on a game we follow, but not readable (a total whose side could
+      // not be looked up): it cannot be counted, so it is cancelled, whatever cancelForeign says.
+      if (decoded && game) unreadable.push(u.id);
+      else foreign.push(u.id);
     }
     const betRefs = new Set<string>();
     for (const b of bets) {
@@ -511,6 +526,11 @@ export class OrderManager {
       // Closed by absence, which later evidence of the order may overturn.
       this.#o.own.update(o.clientId, { remaining: 0, status: filled ? 'filled' : 'cancelled', closedByAbsence: true }, now, filled ? 'reconciled: not open, has bets' : 'reconciled: not open');
       closed++;
+    }
+    if (unreadable.length > 0) {
+      this.#o.logger.warn({ orderIDs: unreadable }, 'open orders of ours whose side could not be read: cancelling them, as they cannot be counted');
+      this.#sendForeignCancels(unreadable);
+      this.stats.unreadableCancelled += unreadable.length;
     }
     if (foreign.length > 0) {
       this.#o.logger.warn({ count: foreign.length, cancel: options.cancelForeign }, 'open orders on the account that linesmith did not place');

@@ -16,6 +16,15 @@ function budget(options: ConstructorParameters<typeof RequestBudget>[0] = {}) {
 }
 
 describe('RequestBudget', () => {
+  it('refuses a request already withdrawn without spending a slot on it', async () => {
+    const time = manualTime(0);
+    const budget = new RequestBudget({ clock: time.clock, scheduler: time.scheduler });
+    const ac = new AbortController();
+    ac.abort('kill switch');
+    await expect(budget.acquire(null, ac.signal)).rejects.toBe('kill switch');
+    expect(budget.stats.admitted).toBe(0);
+  });
+
   it('admits 2,700 requests per rolling minute at the default 0.9 headroom, then waits for the oldest to leave', async () => {
     const { time, b } = budget();
     expect(b.limits).toEqual({ global: 2700, gradedSince: 9, graded: 54 });

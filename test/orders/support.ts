@@ -66,14 +66,16 @@ export function harness(limits: RiskLimits = { maxGameLiability: 1_000, maxTotal
   market.applySnapshot(moneylineGame({ id: GAME, start: '2030-05-01T00:00:00.000Z', away: { id: AWAY, longName: 'Away', shortName: 'AW' }, home: { id: HOME, longName: 'Home', shortName: 'HO' }, offers }), 0);
   const placed: PlaceOrderInput[] = [];
   const cancelled: string[] = [];
+  /** The signal each place was sent with: a halt aborts it to withdraw a place still waiting. */
+  const signals: (AbortSignal | undefined)[] = [];
   const never = () => new Promise<never>(() => undefined);
   const gateway: OrderGateway = {
-    place: (o) => (placed.push(...o), never()),
+    place: (o, options) => (placed.push(...o), signals.push(options?.signal), never()),
     cancel: (ids) => (cancelled.push(...ids), never()),
     heartbeat: never,
   };
   const orders = new OrderManager({ own, market, gateway, limits, usePostArb: true, clock, logger: silentLogger(), runId: 'r', deliver: () => undefined, notify: () => undefined, commissionRate: () => 0.01 });
-  return { clock, own, market, orders, placed, cancelled };
+  return { clock, own, market, orders, placed, cancelled, signals };
 }
 
 /** Strategy `s` wants 100 on home of GAME at `odds` (+110 by default), key 'k', a post order. */

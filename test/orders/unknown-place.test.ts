@@ -115,17 +115,33 @@ describe('an order whose place outcome is unknown', () => {
     expect(h.own.projectedLiability(GAME)).toBeCloseTo(-100, 9);
   });
 
-  it('taken for not placed by the gateway\'s lookup (no trace), comes back live when the user feed shows it resting', () => {
-    const h = harness();
+  it('no trace from the gateway\'s lookup: unknown and counted, so the key gets no second order, until the user feed shows it resting', () => {
+    const h = harness({ maxGameLiability: 120, maxTotalLiability: 5_000, maxOrderSize: 500, maxOrdersPerGame: 20 });
     h.orders.cycle(work());
     const ref = h.placed[0]!.userReference!;
     const clientId = h.own.byReference(ref)!.clientId;
     h.orders.onResult({ kind: 'placed', clientIds: [clientId], entries: [{ status: 'absent', userReference: ref, reason: 'no open order or bet' }] });
-    expect(h.own.order(clientId)?.status).toBe('rejected');
+    // The recovery's own grace (11 s) is shorter than a live delay plus the request limit.
+    expect(h.own.order(clientId)?.status).toBe('unknown');
+    expect(h.own.projectedLiability(GAME)).toBeCloseTo(-100, 9);
     h.clock.advance(2_000);
+    h.orders.cycle(work());
+    expect(h.placed).toHaveLength(1);
     h.orders.onUserFeed(orderPlaced(ref));
     expect(h.own.order(clientId)).toMatchObject({ status: 'resting', orderID: ORDER_ID, remaining: 100 });
     expect(h.own.projectedLiability(GAME)).toBeCloseTo(-100, 9);
+  });
+
+  it('cancelled on the exchange’s word, then a late "no trace" from a lookup taken before: still not reopenable', () => {
+    const h = harness();
+    const { ref, clientId } = placeUnknown(h);
+    h.orders.onUserFeed(orderPlaced(ref));
+    h.orders.onUserFeed({ type: 'orderCancelled', messageID: '1-2', source: 'live', message: { gameID: GAME }, order: { orderID: ORDER_ID, userReference: ref, offered: 0, remaining: 0, filled: 0, odds: 110, type: 'moneyline', side: HOME } } as unknown as UserFeedMessageEvent);
+    h.own.update(clientId, { status: 'rejected', remaining: 0, closedByAbsence: true }, h.clock.now(), 'a late lookup found no trace');
+    expect(h.own.order(clientId)?.closedByAbsence).toBeUndefined();
+    h.orders.reconcile([listed(ref)], [], { cancelForeign: false, gameLookup: () => true });
+    expect(h.own.order(clientId)?.status).toBe('cancelled');
+    expect(h.own.projectedLiability(GAME)).toBe(0);
   });
 
   it('once cancelled on the exchange’s word, stays cancelled whatever is listed later', () => {

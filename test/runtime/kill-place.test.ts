@@ -51,14 +51,15 @@ describe('a place decided before a kill or a halt never reaches the exchange aft
     s.sim.sim.context.faults.rateLimitBurst = 4; // the next 4 REST calls answer 429, Retry-After: 1
     s.want();
     await sleep(300);
-    expect(s.bot.runtime.orders.stats.placeRequests).toBe(1);
+    // Refused unsent, the place is decided again at once; the new one waits out the pause.
+    expect(s.bot.runtime.orders.stats.placeRequests).toBeGreaterThanOrEqual(1);
     const killedAt = Date.now();
     s.bot.runtime.kill('test');
     await sleep(3_000); // the old client sent it again after each Retry-After: a fill came at +2.7 s
     expect(s.reachedAfter(killedAt)).toEqual([]);
     expect(s.sim.sim.context.engine.openOrders(s.bot.user.id)).toEqual([]);
     expect(s.bot.runtime.status().fills).toBe(0);
-    expect(s.statuses()).toEqual(['rejected']); // not placed: no 'unknown' left to reconcile
+    expect(s.statuses().every((x) => x === 'rejected')).toBe(true); // not placed: no 'unknown' left to reconcile
   });
 
   for (const pull of ['kill', 'halt'] as const) {

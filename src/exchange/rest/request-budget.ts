@@ -88,6 +88,8 @@ export class RequestBudget {
 
   /** Resolves when one request may go out now (and counts it). */
   acquire(key: LimitKey | null = null, signal?: AbortSignal, priority: Priority = 'normal'): Promise<void> {
+    // Withdrawn already: no slot is spent on a request that will not go.
+    if (signal?.aborted) return Promise.reject(signal.reason);
     const urgent = priority === 'urgent';
     // An urgent request waits only behind other urgent ones.
     const ahead = urgent ? this.#queue.some((w) => w.urgent) : this.#queue.length > 0;
