@@ -66,13 +66,13 @@ export class RateLimitedError extends LinesmithError {
   constructor(
     readonly endpoint: string,
     readonly retryAfterMs: number,
-    /** `server`: the exchange answered 429; `budget`: this process's request budget held it too long, and it was not sent. */
+    /** `server`: the exchange answered 429; `budget`: this process held it too long (request budget, login) and it was not sent. */
     readonly source: 'server' | 'budget' = 'server',
   ) {
     super(
       source === 'server'
         ? `${endpoint}: rate limited (429), retry after ${Math.ceil(retryAfterMs / 1000)} s`
-        : `${endpoint}: not sent: the request budget held it more than ${retryAfterMs} ms`,
+        : `${endpoint}: not sent: held more than ${retryAfterMs} ms before it could go (request budget, login)`,
     );
   }
 }

@@ -134,7 +134,7 @@ describe('RestCaller: a withdrawn place is not sent', () => {
     await h.run(1);
     expect(placed.error).toBeInstanceOf(RateLimitedError);
     expect(placed.error).toMatchObject({ code: 'LS_ERR_RATE_LIMITED', endpoint: 'place', source: 'budget' });
-    expect((placed.error as Error).message).toBe(`place: not sent: the request budget held it more than ${PLACE_MAX_QUEUE_MS} ms`);
+    expect((placed.error as Error).message).toBe(`place: not sent: held more than ${PLACE_MAX_QUEUE_MS} ms before it could go (request budget, login)`);
     await h.run(10_000);
     expect(read.done).toBe(true);
     // The place never left; the read went when the window had room again.
@@ -156,6 +156,22 @@ describe('RestCaller: a withdrawn place is not sent', () => {
     await settle();
     expect(placed.error).toBeInstanceOf(RequestAbortedError);
     expect(h.transport.sent).toEqual([]);
+  });
+});
+
+describe('RestCaller: a place held by a login', () => {
+  it('longer than PLACE_MAX_QUEUE_MS fails unsent; a read held as long goes', async () => {
+    let loggedIn!: (r: { token: string; userId: string; username: string }) => void;
+    const h = harness((req) => ok(OK_BY_ENDPOINT[req.label]), { login: () => new Promise((r) => (loggedIn = r)) });
+    const placed = track(h.caller.call(ENDPOINTS.place, { body: { orders: [ORDER] } }));
+    const read = track(h.caller.call(ENDPOINTS.getLeagues));
+    await h.run(PLACE_MAX_QUEUE_MS + 1);
+    loggedIn({ token: TOKEN, userId: 'e'.repeat(24), username: 'u' });
+    await settle();
+    await settle();
+    expect(placed.error).toMatchObject({ code: 'LS_ERR_RATE_LIMITED', source: 'budget' });
+    expect(read.done).toBe(true);
+    expect(h.transport.sent.map((s) => s.label)).toEqual(['getLeagues']);
   });
 });
 

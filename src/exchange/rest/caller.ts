@@ -82,12 +82,20 @@ export class RestCaller {
     let failures = 0;
     let waits429 = 0;
     this.stats.calls++;
+    const queuedSince = d.clock.now();
     for (;;) {
       await this.#admitted(ep, params.signal);
       const token = ep.auth === 'none' ? null : await d.session.token();
       // The last look: the budget or a login may have held the call a long time, and
       // whatever happened meanwhile (a kill, a stop) decides whether it still goes.
       if (params.signal?.aborted) throw new RequestAbortedError(ep.name, params.signal.reason);
+      // A login is not bounded by the budget's wait: a call that must not go out late is
+      // held to its limit over both (a place priced for the moment it was decided).
+      if (ep.maxQueueMs !== undefined && d.clock.now() - queuedSince > ep.maxQueueMs) {
+        this.stats.failures++;
+        d.logger.warn({ endpoint: ep.name, maxQueueMs: ep.maxQueueMs, heldMs: d.clock.now() - queuedSince }, 'held too long before it could go: not sent; the caller decides afresh');
+        throw new RateLimitedError(ep.name, ep.maxQueueMs, 'budget');
+      }
       const headers: Record<string, string> = { accept: 'application/json' };
       if (body !== undefined) headers['content-type'] = 'application/json';
       if (token !== null) headers.authorization = ep.auth === 'raw' ? token : `Bearer ${token}`;
