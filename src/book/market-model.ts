@@ -60,6 +60,8 @@ interface Entry {
   readonly labels: SideLabels;
   /** The GameState of the current content, built when first asked for; null after a change. */
   snapshot: GameState | null;
+  /** Taken as ended for missing from a read of the board (markEnded's `inferred`), not on the exchange's word. */
+  endedByInference?: boolean;
 }
 
 /**
@@ -158,6 +160,8 @@ export class MarketModel {
     const identity = prev && sameIdentity(prev.identity, head) ? prev.identity : { id: head.id, league: head.league, sport: head.sport, parentGameID: head.parentGameID };
     const labels = prev && sameParticipants(prev.head.participants, participants) ? prev.labels : new SideLabels(participants);
     const entry: Entry = { head, identity, books: prev?.books ?? new Map(), labels, snapshot: null };
+    // Still inferred only while nothing said otherwise; a game the exchange says ended stays so.
+    if (prev?.endedByInference && head.ended && flags.ended === undefined && g.ended == null) entry.endedByInference = true;
     this.#games.set(g.id, entry);
     if (!this.#activity.has(g.id)) this.#activity.set(g.id, new ActivityMeter(now));
     this.#activity.get(g.id)!.observe(head.matchedVolume, now);
@@ -218,6 +222,12 @@ export class MarketModel {
     const next: BookSide = { taker: r.taker, offers: sortBest(offers), epoch: u.epoch };
     e.books.set(r.key, withSide(book ?? emptyBook(r.taker), r.idx, next));
     const h = e.head;
+    // Orders resting on a side: the exchange takes them on a live game only (a game's end
+    // expires them all), so one taken as ended for missing from a read of the board is on it.
+    if (e.endedByInference && u.sideOrders.length > 0) {
+      h.ended = false;
+      e.endedByInference = false;
+    }
     if (u.live !== undefined && u.live !== null) h.live = u.live;
     if (u.mainHomeSpread !== undefined) h.mainHomeSpread = u.mainHomeSpread;
     if (u.mainTotal !== undefined) h.mainTotal = u.mainTotal;
@@ -262,10 +272,12 @@ export class MarketModel {
   }
 
   /** The game left the board (ended, or closed by a gameUpdate); false if unknown or already ended. */
-  markEnded(gameID: string, now: number): boolean {
+  markEnded(gameID: string, now: number, options: { inferred?: boolean } = {}): boolean {
     const e = this.#games.get(gameID);
     if (!e || e.head.ended) return false;
     e.head.ended = true;
+    // Inferred (missing from a read of the board): the next update of one of its sides undoes it.
+    if (options.inferred) e.endedByInference = true;
     e.head.updatedAt = now;
     e.snapshot = null;
     return true;

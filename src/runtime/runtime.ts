@@ -375,7 +375,7 @@ export class Runtime {
       }
       const left = this.#leftTheBoard(games, this.#leagues());
       for (const id of left) {
-        this.market.markEnded(id, now);
+        this.market.markEnded(id, now, { inferred: true });
         this.orders.cancelAll('game left the board', { gameID: id });
         this.#markDirty(id);
       }

@@ -125,3 +125,33 @@ describe('MarketModel', () => {
     }
   });
 });
+
+describe('MarketModel: a game taken as ended for missing from a read of the board', () => {
+  const update = (epoch: number, orders: ReturnType<typeof o>[]): OrderUpdate => ({ epoch, gameID: G, sport: 'basketball', league: 'NBA', type: 'moneyline', participantID: A, sideOrders: orders }) as OrderUpdate;
+  const resting = [o('9', 120, { participantID: A })];
+
+  it('is on the board after all when one of its sides lists orders again; an emptied side proves nothing', () => {
+    const m = new MarketModel(() => false);
+    m.applySnapshot(snapshot(), 1);
+    expect(m.markEnded(G, 2, { inferred: true })).toBe(true);
+    m.applyOrderUpdate(update(5, []), 3);
+    expect(m.game(G)?.ended).toBe(true);
+    m.applyOrderUpdate(update(6, resting), 4);
+    expect(m.game(G)?.ended).toBe(false);
+  });
+
+  it('ended on the exchange\'s word (a closing gameUpdate, or markEnded not inferred), it stays ended', () => {
+    const closed = new MarketModel(() => false);
+    closed.applySnapshot(snapshot(), 1);
+    closed.markEnded(G, 2);
+    closed.applyOrderUpdate(update(5, resting), 3);
+    expect(closed.game(G)?.ended).toBe(true);
+
+    const inferredThenClosed = new MarketModel(() => false);
+    inferredThenClosed.applySnapshot(snapshot(), 1);
+    inferredThenClosed.markEnded(G, 2, { inferred: true });
+    inferredThenClosed.upsertGame({ ...snapshot(), ended: true }, 3, { ended: true });
+    inferredThenClosed.applyOrderUpdate(update(6, resting), 4);
+    expect(inferredThenClosed.game(G)?.ended).toBe(true);
+  });
+});
