@@ -13,6 +13,12 @@ export function formatInputProblem(p: InputProblem): string {
   return `${p.file}:${p.line}: ${p.problem}: ${p.detail}`;
 }
 
+/** `<path>: <why>` for an input file that cannot be opened (`fallback` names it when the error does not). */
+export function cannotRead(err: unknown, fallback: string): string {
+  const e = err as NodeJS.ErrnoException;
+  return `${e.path ?? fallback}: ${e.code === 'ENOENT' ? 'no such file or directory' : e.message}`;
+}
+
 /** A bad recording line under `--strict`, or a recording with nothing to replay. */
 export class BacktestInputError extends LinesmithError {
   override readonly code = 'LS_ERR_BACKTEST_INPUT';

@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import type { Decision } from '../runtime/runtime.ts';
-import { BacktestInputError, type InputProblem } from './errors.ts';
+import { BacktestInputError, cannotRead, formatInputProblem, type InputProblem } from './errors.ts';
 
 /**
  * Parity of a replay with the session it replays: a `run`/`paper` session with
@@ -43,7 +43,7 @@ export async function readDecisions(file: string, options: { strict?: boolean } 
   let stoppingAt: number | null = null;
   let line = 0;
   const problem = (p: InputProblem) => {
-    if (options.strict) throw new BacktestInputError(`${p.file}:${p.line}: ${p.problem}: ${p.detail} (--strict: stopping)`, p);
+    if (options.strict) throw new BacktestInputError(`${formatInputProblem(p)} (--strict: stopping)`, p);
     problems.push(p);
   };
   let lines: AsyncIterable<string>;
@@ -53,8 +53,7 @@ export async function readDecisions(file: string, options: { strict?: boolean } 
     await new Promise<void>((resolve, reject) => input.once('open', () => resolve()).once('error', reject));
     lines = createInterface({ input, crlfDelay: Infinity });
   } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    throw new BacktestInputError(`cannot read the decisions file ${file}: ${e.code === 'ENOENT' ? 'no such file or directory' : e.message}`, null);
+    throw new BacktestInputError(`cannot read the decisions file ${cannotRead(err, file)}`, null);
   }
   for await (const text of lines) {
     line++;

@@ -3,8 +3,8 @@ import { OrderbookGame } from '../exchange/schemas/exchange.ts';
 import type { PriceFeedEvent } from '../exchange/schemas/price-feed.ts';
 import { createPriceFrameChecker, type PriceParseMode } from '../exchange/socket/price-parse.ts';
 import type { FeedName, MetaData, SnapshotReason } from '../record/format.ts';
-import { recordingFiles, RecordingReader, type RecordingReadError } from '../record/reader.ts';
-import { BacktestInputError, formatInputProblem, type InputProblem } from './errors.ts';
+import { RecordingReader, type RecordingReadError } from '../record/reader.ts';
+import { BacktestInputError, cannotRead, formatInputProblem, type InputProblem } from './errors.ts';
 
 /** The score of one side in a recorded result. */
 export interface TapeScore {
@@ -98,23 +98,22 @@ export async function loadTape(paths: readonly string[], options: LoadTapeOption
   };
   // A path that is not there is a mistake on the command line, not a bad line of a
   // recording to skip: replaying the other paths alone would answer another question.
-  let found: string[];
-  try {
-    found = await recordingFiles(paths);
-  } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    throw new BacktestInputError(`cannot read the recording ${e.path ?? paths.join(', ')}: ${e.code === 'ENOENT' ? 'no such file or directory' : e.message}`, null);
-  }
-  if (found.length === 0) throw new BacktestInputError(`no recording files (.jsonl.gz, .jsonl) in ${paths.join(', ')}`, null);
-  let late: { count: number; maxStepBackMs: number; first: { file: string; line: number } } | null = null;
+  let late: { -readonly [K in keyof LateRecords]: LateRecords[K] } | null = null;
   let lastT = -Infinity;
-  const reader = new RecordingReader(found, {
+  const reader = new RecordingReader(paths, {
     strict: false,
     onError: (err: RecordingReadError) => {
       stats.badLines++;
       report({ file: err.file, line: err.line, problem: err.problem, detail: err.detail });
     },
   });
+  let found: string[];
+  try {
+    found = await reader.files();
+  } catch (err) {
+    throw new BacktestInputError(`cannot read the recording ${cannotRead(err, paths.join(', '))}`, null);
+  }
+  if (found.length === 0) throw new BacktestInputError(`no recording files (.jsonl.gz, .jsonl) in ${paths.join(', ')}`, null);
   for await (const { file, line, record: r } of reader) {
     stats.lines++;
     files.add(file);

@@ -77,23 +77,25 @@ export async function recordingFiles(paths: readonly string[]): Promise<string[]
 }
 
 /** Where a file sits in time: its meta record (line 1) — the time the file was opened, its session and part. */
-export interface FileStart {
+interface FileStart {
   readonly t: number;
   readonly session: string;
   readonly part: number;
 }
 
 /** The meta record on a file's first line, or null when it has none that reads. Reads one chunk, not the file. */
-export async function fileStart(file: string): Promise<FileStart | null> {
+async function fileStart(file: string): Promise<FileStart | null> {
   for await (const item of lines(file)) {
     if (item instanceof RecordingReadError) return null;
+    let value: unknown;
     try {
-      const r = JSON.parse(item.text) as { t?: unknown; k?: unknown; d?: { session?: unknown; part?: unknown } };
-      if (r.k !== 'meta' || typeof r.t !== 'number' || typeof r.d?.session !== 'string' || typeof r.d.part !== 'number') return null;
-      return { t: r.t, session: r.d.session, part: r.d.part };
+      value = JSON.parse(item.text);
     } catch {
       return null;
     }
+    if (checkRecord(value) !== null) return null;
+    const r = value as RecordingRecord;
+    return r.k === 'meta' ? { t: r.t, session: r.d.session, part: r.d.part } : null;
   }
   return null;
 }
@@ -107,10 +109,11 @@ export async function fileStart(file: string): Promise<FileStart | null> {
  */
 export async function inTimeOrder(files: readonly string[]): Promise<string[]> {
   const starts = await Promise.all(files.map(fileStart));
-  const order = files.map((file, i) => ({ file, i, start: starts[i] ?? null }));
+  const order = files.map((file, i) => ({ file, start: starts[i] ?? null }));
+  // Array.prototype.sort is stable: ties keep the order given.
   order.sort((a, b) => {
-    if (a.start === null || b.start === null) return a.start === null ? (b.start === null ? a.i - b.i : 1) : -1;
-    return a.start.t - b.start.t || (a.start.session < b.start.session ? -1 : a.start.session > b.start.session ? 1 : 0) || a.start.part - b.start.part || a.i - b.i;
+    if (a.start === null || b.start === null) return a.start === null ? (b.start === null ? 0 : 1) : -1;
+    return a.start.t - b.start.t || (a.start.session < b.start.session ? -1 : a.start.session > b.start.session ? 1 : 0) || a.start.part - b.start.part;
   });
   return order.map((o) => o.file);
 }
@@ -123,6 +126,7 @@ export async function inTimeOrder(files: readonly string[]): Promise<string[]> {
 export class RecordingReader implements AsyncIterable<RecordedEntry> {
   readonly errors: RecordingReadError[] = [];
   readonly #paths: readonly string[];
+  #files: Promise<string[]> | undefined;
   readonly #strict: boolean;
   readonly #onError: ((err: RecordingReadError) => void) | undefined;
 
@@ -139,10 +143,18 @@ export class RecordingReader implements AsyncIterable<RecordedEntry> {
     return out;
   }
 
+  /**
+   * The files this reader reads, in reading order (paths expanded, then `inTimeOrder`),
+   * worked out once. Rejects when a path cannot be read, where iterating reports it instead.
+   */
+  files(): Promise<string[]> {
+    return (this.#files ??= recordingFiles(this.#paths).then(inTimeOrder));
+  }
+
   async *[Symbol.asyncIterator](): AsyncGenerator<RecordedEntry> {
     let files: string[];
     try {
-      files = await inTimeOrder(await recordingFiles(this.#paths));
+      files = await this.files();
     } catch (err) {
       const e = err as NodeJS.ErrnoException;
       this.#report(new RecordingReadError(e.path ?? String(this.#paths), 0, 'io', e.message));
