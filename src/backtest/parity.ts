@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
+import type { MetaData } from '../record/format.ts';
 import type { Decision } from '../runtime/runtime.ts';
 import { BacktestInputError, cannotRead, formatInputProblem, type InputProblem } from './errors.ts';
 
@@ -151,6 +152,26 @@ export function compareDecisions(recorded: readonly Decision[], replayed: readon
     if (i === a.length && b.length > a.length && b[a.length]!.at < until) differ({ recorded: null, replayed: b[a.length]! });
   }
   return { until, toleranceMs, recorded: recordedCount, replayed: replayedCount, agreeing, first };
+}
+
+/**
+ * How far apart a session's decision and the replay's may be: PARITY_TOLERANCE_MS of wall
+ * time, which a paper session at `speed` × turns into `speed` times as much exchange time
+ * (the clock its decisions and records carry). A session on a virtual clock has no wall delays.
+ */
+export function parityToleranceMs(meta: readonly MetaData[]): number {
+  const speeds = meta.map((m) => (m.venue.kind === 'paper' && m.venue.paper && !m.venue.paper.virtualTime ? (m.venue.paper.speed ?? 1) : 1));
+  return PARITY_TOLERANCE_MS * Math.max(1, ...speeds);
+}
+
+/**
+ * A recorded session's decisions against a replay of its recording: both runs end by pulling
+ * their quotes, each at its own stop, so they are compared up to the session's stop marker,
+ * or the recording's last record when it has none.
+ */
+export function compareWithRecording(recorded: RecordedDecisions, replayed: readonly Decision[], tape: { readonly meta: readonly MetaData[]; readonly items: readonly { readonly t: number }[] }): ParityResult {
+  const until = Math.min(recorded.stoppingAt ?? Infinity, tape.items[tape.items.length - 1]!.t);
+  return compareDecisions(recorded.decisions, replayed, until, parityToleranceMs(tape.meta));
 }
 
 const shown = (d: Decision | null): string => {

@@ -6,8 +6,7 @@ import { BacktestConfigError, BacktestInputError, formatInputProblem, type Input
 import { renderSweepHtml } from '../backtest/report/html.ts';
 import type { BacktestReport } from '../backtest/report/types.ts';
 import { writeReport } from '../backtest/report/write.ts';
-import { compareDecisions, PARITY_TOLERANCE_MS, parityLines, readDecisions, type RecordedDecisions } from '../backtest/parity.ts';
-import type { MetaData } from '../record/format.ts';
+import { compareWithRecording, parityLines, readDecisions, type RecordedDecisions } from '../backtest/parity.ts';
 import { runBacktest } from '../backtest/run.ts';
 import {
   backtestSettings,
@@ -50,16 +49,6 @@ const EXIT_FAILED = 1;
 function usage(message: string): void {
   process.stderr.write(`linesmith backtest: ${message}\n`);
   process.exitCode = EXIT_USAGE;
-}
-
-/**
- * How far apart a session's decision and the replay's may be: PARITY_TOLERANCE_MS of wall
- * time, which a paper session at `speed` × turns into `speed` times as much exchange time
- * (the clock its decisions and records carry). A session on a virtual clock has no wall delays.
- */
-function parityToleranceMs(meta: readonly MetaData[]): number {
-  const speeds = meta.map((m) => (m.venue.kind === 'paper' && m.venue.paper && !m.venue.paper.virtualTime ? (m.venue.paper.speed ?? 1) : 1));
-  return PARITY_TOLERANCE_MS * Math.max(1, ...speeds);
 }
 
 /** The replay decided otherwise than the recorded session (`--decisions`). */
@@ -233,9 +222,7 @@ async function backtest(o: BacktestOptions): Promise<void> {
   );
   process.stdout.write(`report: ${paths.html} (also ${paths.json}, ${paths.orders}, ${paths.fills})\n`);
   if (recorded) {
-    // Both runs end by pulling their quotes, each at its own stop: compared up to the session's
-    // stop marker, or the recording's last record when it has none.
-    const parity = compareDecisions(recorded.decisions, replayed, Math.min(recorded.stoppingAt ?? Infinity, tape.items[tape.items.length - 1]!.t), parityToleranceMs(tape.meta));
+    const parity = compareWithRecording(recorded, replayed, tape);
     await writeFile(join(o.report, 'parity.json'), `${JSON.stringify(parity, null, 2)}\n`);
     for (const l of parityLines(parity)) process.stdout.write(`${l}\n`);
     if (parity.first !== null) process.exitCode = EXIT_PARITY;

@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { strategies } from '../../strategies/index.ts';
 import { reportJson } from '../../src/backtest/report/write.ts';
 import { runBacktest } from '../../src/backtest/run.ts';
+import { backtestSettings } from '../../src/backtest/sweep.ts';
 import { loadTape, type Tape } from '../../src/backtest/tape.ts';
 import type { FillModelKind } from '../../src/backtest/venue/queue-model.ts';
 import { loadConfig } from '../../src/config/load.ts';
@@ -38,7 +39,7 @@ function pinnedRun(recording: string, strategy: string) {
 
 async function backtest(recording: string, strategy: string, seed?: number, fillModel?: FillModelKind) {
   const config = await loadConfig(join(GOLDEN, `${strategy}.yaml`), { resolveStrategy: defaultStrategyResolver(strategies) });
-  const settings = { ...(seed !== undefined ? { seed } : {}), ...(fillModel !== undefined ? { fillModel: { kind: fillModel, power: config.backtest.fillModel.power } } : {}) };
+  const settings = backtestSettings(config, { ...(seed !== undefined ? { seed } : {}), ...(fillModel !== undefined ? { fillModel } : {}) });
   return runBacktest({ config, tape: tapes.get(recording)!, logger: silentLogger(), settings });
 }
 

@@ -1,6 +1,6 @@
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseConfigText } from '../../src/config/load.ts';
 import { defaultStrategyResolver } from '../../src/config/strategy-resolver.ts';
@@ -8,6 +8,7 @@ import { startSession } from '../../src/runtime/session.ts';
 import { silentLogger } from '../../src/shared/logger.ts';
 import { strategies } from '../../strategies/index.ts';
 import { linesmith } from '../support/cli.ts';
+import { parityConfig } from './support-parity.ts';
 
 /**
  * The parity check on a session as a user runs one: `startSession` on the wall clock, the
@@ -18,29 +19,7 @@ import { linesmith } from '../support/cli.ts';
 describe('backtest --decisions on a paper session recorded on the wall clock', () => {
   it('agrees with the session (exit 0), the shutdown left out by the stop marker', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ls-parity-wall-'));
-    const text = `
-paper:
-  seed: 7
-  speed: 1
-  scenario: ${resolve('backtest/data/sample-scenario.yaml')}
-strategies:
-  - id: wide
-    module: fixed-spread
-    params: { margin: 0.2 }
-    live: keep
-    throttleMs: 0
-risk:
-  maxGameLiability: 500
-  maxTotalLiability: 5000
-  maxOrderSize: 100
-  maxOrdersPerGame: 40
-logging:
-  level: silent
-  pretty: false
-recording:
-  enabled: true
-  dir: ${join(dir, 'rec')}
-`;
+    const text = parityConfig({ speed: 1, recordingDir: join(dir, 'rec') });
     const cfg = join(dir, 'wall.yaml');
     writeFileSync(cfg, text);
     const config = await parseConfigText(text, cfg, { resolveStrategy: defaultStrategyResolver(strategies) });

@@ -1,6 +1,6 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compareDecisions } from '../../src/backtest/parity.ts';
 import { runBacktest } from '../../src/backtest/run.ts';
@@ -13,26 +13,9 @@ import { strategiesOf } from '../../src/runtime/session.ts';
 import { silentLogger } from '../../src/shared/logger.ts';
 import { strategies } from '../../strategies/index.ts';
 import { linesmith } from '../support/cli.ts';
+import { parityConfig } from './support-parity.ts';
 
-// Quotes far from the market (a 20-point margin): no taker meets them, so positions stay
-// flat in both runs and every decision depends on the recorded market alone. Throttle 0:
-// a decision follows the event that caused it, not a timer whose phase could differ.
-const CONFIG = `
-paper:
-  seed: 7
-  scenario: ${resolve('backtest/data/sample-scenario.yaml')}
-strategies:
-  - id: wide
-    module: fixed-spread
-    params: { margin: 0.2 }
-    live: keep
-    throttleMs: 0
-risk:
-  maxGameLiability: 500
-  maxTotalLiability: 5000
-  maxOrderSize: 100
-  maxOrdersPerGame: 40
-`;
+const CONFIG = parityConfig();
 
 const START = Date.UTC(2026, 0, 15, 12);
 const DURATION = 15 * 60_000;
