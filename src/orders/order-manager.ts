@@ -261,11 +261,12 @@ export class OrderManager {
         r.clientIds.forEach((id, i) => this.#onPlaceEntry(id, r.entries[i], now));
         return;
       case 'place-failed': {
-        const sent = (r.error as { sent?: boolean } | null)?.sent === false;
+        // Errors that know the request never left say so (`sent: false`): not placed, for sure.
+        const notSent = (r.error as { sent?: boolean } | null)?.sent === false;
         for (const id of r.clientIds) {
           const o = this.#o.own.order(id);
           if (!o) continue;
-          if (sent) {
+          if (notSent) {
             this.#o.own.update(id, { status: 'rejected', remaining: 0 }, now, `not sent: ${errorText(r.error)}`);
           } else {
             this.#markUnknown(o, `place outcome unknown: ${errorText(r.error)}`, now);

@@ -1,6 +1,6 @@
 import { isQuarterMultiple } from '../markets/types.ts';
 import { isValidAmericanOdds } from '../odds/american.ts';
-import type { QuoteIntent } from '../strategy/types.ts';
+import { INTENT_ORDER_TYPES, type QuoteIntent } from '../strategy/types.ts';
 
 /**
  * What a strategy's quote() returned, checked before the loop acts on it. A strategy is
@@ -20,7 +20,10 @@ export interface IntentProblem {
   readonly problem: string;
 }
 
-const ORDER_TYPES: ReadonlySet<unknown> = new Set(['post', 'postArb', 'limit', 'fillAndKill', 'fillOrKill']);
+const ORDER_TYPES: ReadonlySet<unknown> = new Set(INTENT_ORDER_TYPES);
+
+/** The usual case, shared: no list made per evaluation. */
+const NONE_DROPPED: readonly IntentProblem[] = Object.freeze([]);
 
 export function checkIntents(result: unknown): IntentCheck {
   if (!Array.isArray(result)) return { ok: false, problem: `quote() returned ${describe(result)}, not an array of intents` };
@@ -29,7 +32,7 @@ export function checkIntents(result: unknown): IntentCheck {
     const problem = intentProblem(result[i]);
     if (problem !== null) (dropped ??= []).push({ index: i, key: (result[i] as { key?: unknown } | null)?.key, problem });
   }
-  if (dropped === null) return { ok: true, intents: result as QuoteIntent[], dropped: [] };
+  if (dropped === null) return { ok: true, intents: result as QuoteIntent[], dropped: NONE_DROPPED };
   const bad = new Set(dropped.map((d) => d.index));
   return { ok: true, intents: (result as QuoteIntent[]).filter((_, i) => !bad.has(i)), dropped };
 }

@@ -470,13 +470,11 @@ export class Runtime {
       case 'user': {
         const ev = e.event;
         if ('messageID' in ev) this.#userFeedCursor = ev.messageID;
-        if (ev.type === 'gapWarning') {
-          this.#halt('user feed gap: reconciling');
-          return;
-        }
+        // A gap halts through the feed's recovering$ (USER_FEED_RECOVERING): it holds until the
+        // last pending reconciliation is in, where one `reconciled` may not be the last.
+        if (ev.type === 'gapWarning') return;
         if (ev.type === 'reconciled') {
           this.#reconcileWith(ev.result);
-          this.#resume('user feed gap: reconciling');
           this.#markAllDirty();
           return;
         }

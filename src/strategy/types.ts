@@ -2,7 +2,8 @@ import type { z } from 'zod';
 import type { MarketType, Selection } from '../markets/types.ts';
 import type { StrategyView } from '../book/types.ts';
 
-export type IntentOrderType = 'post' | 'postArb' | 'limit' | 'fillAndKill' | 'fillOrKill';
+export const INTENT_ORDER_TYPES = ['post', 'postArb', 'limit', 'fillAndKill', 'fillOrKill'] as const;
+export type IntentOrderType = (typeof INTENT_ORDER_TYPES)[number];
 
 /**
  * One order a strategy wants resting (or, for fillAndKill/fillOrKill, sent once) now. The

@@ -91,11 +91,7 @@ export class RestCaller {
       if (params.signal?.aborted) throw new RequestAbortedError(ep.name, params.signal.reason);
       // A login is not bounded by the budget's wait: a call that must not go out late is
       // held to its limit over both (a place priced for the moment it was decided).
-      if (ep.maxQueueMs !== undefined && d.clock.now() - queuedSince > ep.maxQueueMs) {
-        this.stats.failures++;
-        d.logger.warn({ endpoint: ep.name, maxQueueMs: ep.maxQueueMs, heldMs: d.clock.now() - queuedSince }, 'held too long before it could go: not sent; the caller decides afresh');
-        throw new RateLimitedError(ep.name, ep.maxQueueMs, 'budget');
-      }
+      if (ep.maxQueueMs !== undefined && d.clock.now() - queuedSince > ep.maxQueueMs) throw this.#heldTooLong(ep, ep.maxQueueMs);
       const headers: Record<string, string> = { accept: 'application/json' };
       if (body !== undefined) headers['content-type'] = 'application/json';
       if (token !== null) headers.authorization = ep.auth === 'raw' ? token : `Bearer ${token}`;
@@ -176,16 +172,19 @@ export class RestCaller {
       await d.budget.acquire(ep.limit, waited.signal, ep.priority ?? 'normal');
     } catch (err) {
       if (signal?.aborted) throw new RequestAbortedError(ep.name, signal.reason);
-      if (timedOut) {
-        this.stats.failures++;
-        d.logger.warn({ endpoint: ep.name, maxQueueMs: ep.maxQueueMs }, 'request budget full: not sent; the caller decides afresh');
-        throw new RateLimitedError(ep.name, ep.maxQueueMs, 'budget');
-      }
+      if (timedOut) throw this.#heldTooLong(ep, ep.maxQueueMs);
       throw err;
     } finally {
       timer.unsubscribe();
       signal?.removeEventListener('abort', onAbort);
     }
+  }
+
+  /** A call held past its `maxQueueMs` (budget, login): counted, logged, and failed unsent. */
+  #heldTooLong(ep: Endpoint, maxQueueMs: number): RateLimitedError {
+    this.stats.failures++;
+    this.#d.logger.warn({ endpoint: ep.name, maxQueueMs }, 'held too long before it could go: not sent; the caller decides afresh');
+    return new RateLimitedError(ep.name, maxQueueMs, 'budget');
   }
 
   /** A wait the signal ended fails as RequestAbortedError, one typed error for every way a call is withdrawn. */

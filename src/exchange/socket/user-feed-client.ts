@@ -4,6 +4,7 @@ import type { Dispatcher } from 'undici';
 import { z } from 'zod';
 import type { TokenSource } from '../auth/token-source.ts';
 import { UserFeedMessage } from '../schemas/user-feed.ts';
+import { backoffDelay } from '../../shared/backoff.ts';
 import { jsonText } from '../../shared/json-text.ts';
 import { frameForLog } from './frame-log.ts';
 import { ManagedSocket, type SocketState, type SocketTuning } from './managed-socket.ts';
@@ -17,6 +18,8 @@ export const USER_FEED_PATH = '/v2/user';
 /** The first wait before a failed reconciliation is tried again, ms; each failure doubles it, up to the max. */
 export const RECONCILE_RETRY_MS = 1_000;
 export const RECONCILE_RETRY_MAX_MS = 30_000;
+/** 1 s doubling to 30 s, no jitter: one client per account, nothing to spread out. */
+const RECONCILE_BACKOFF = { baseMs: RECONCILE_RETRY_MS, maxMs: RECONCILE_RETRY_MAX_MS, jitter: 0, resetAfterMs: 0 } as const;
 
 export interface UserFeedClientOptions<R> extends SocketTuning {
   /** The streaming base (`ExchangeUrls.streaming`): `/v2/user` over ws, `/v2/user/messages` over http. */
@@ -334,8 +337,7 @@ export class UserFeedClient<R = unknown> {
           }
           // Without a retry the gap would never be filled and whoever halted on it would stay
           // halted for good. Still reconciling meanwhile; the retry also covers any gap since.
-          const retryInMs = Math.min(RECONCILE_RETRY_MS * 2 ** this.#reconcileFailures, RECONCILE_RETRY_MAX_MS);
-          this.#reconcileFailures++;
+          const retryInMs = backoffDelay(++this.#reconcileFailures, RECONCILE_BACKOFF, () => 0);
           const next = this.#reconcileAgain ?? reason;
           this.#reconcileAgain = null;
           this.#log.error({ err: error, reason, retryInMs }, 'user feed: reconciliation failed; trying again');
