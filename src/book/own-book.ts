@@ -82,9 +82,9 @@ interface GameOwn {
  * nothing, so the worst case is never understated.
  */
 interface AwaitedFill {
-  readonly selection: OwnOrder['selection'];
-  readonly odds: number;
   readonly amount: number;
+  /** What it counts in the worst case: a maker's fill, counted where it loses, made once when set. */
+  readonly risk: Position;
   /** When the exchange reported it. */
   readonly since: number;
 }
@@ -343,7 +343,7 @@ export class OwnBook {
     const prior = g.awaiting.get(clientId);
     const tolerance = FILL_TOLERANCE * ((this.#booked.get(clientId)?.count ?? 0) + 1);
     if (amount > tolerance) {
-      g.awaiting.set(clientId, { selection: o.selection, odds: o.odds, amount, since });
+      g.awaiting.set(clientId, { amount, risk: { selection: o.selection, amount, odds: o.odds, commissionRate: 0, contingent: true }, since });
       if (!prior) this.#awaitingCount++;
       this.#deepenFloor(g, o, amount - (prior?.amount ?? 0));
     } else if (prior) {
@@ -434,8 +434,9 @@ export class OwnBook {
     if (g.projected !== null) return g.projected;
     if (g.floorRate === this.#commissionRate()) return g.floor;
     let bound = this.matchedLiability(gameID);
-    for (const o of g.live.values()) bound += worstLoss(contingentOf(o, restingOf(o), this.#commissionRate()));
-    for (const a of g.awaiting.values()) bound += worstLoss({ selection: a.selection, amount: a.amount, odds: a.odds, commissionRate: 0, contingent: true });
+    const rate = this.#commissionRate();
+    for (const o of g.live.values()) bound += worstLoss(contingentOf(o, restingOf(o), rate));
+    for (const a of g.awaiting.values()) bound += worstLoss(a.risk);
     return bound;
   }
 
@@ -484,7 +485,7 @@ export class OwnBook {
       groups.copyFrom(this.#matched(g));
     }
     for (const o of g.live.values()) if (o.remaining > DUST) groups.add(contingentOf(o, o.remaining, rate));
-    for (const a of g.awaiting.values()) groups.addMoney(a.selection, a.amount, a.odds, 0, true);
+    for (const a of g.awaiting.values()) groups.add(a.risk);
     g.base = groups;
     g.baseValid = true;
     g.baseRate = rate;

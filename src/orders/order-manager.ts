@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { MarketModel } from '../book/market-model.ts';
 import { DUST, type OwnBook } from '../book/own-book.ts';
-import type { OwnOrder, OwnOrderStatus, TradingMode } from '../book/types.ts';
+import type { GameState, OwnOrder, OwnOrderStatus, TradingMode } from '../book/types.ts';
 import { LinesmithError, RateLimitedError, RequestAbortedError } from '../exchange/errors.ts';
 import type { CancelEntry, MatchedBet, OrderGateway, PlaceEntry, PlaceOrderInput, UnmatchedOrder } from '../exchange/orders/types.ts';
 import type { UserFeedMessageEvent } from '../exchange/socket/user-feed-events.ts';
@@ -442,11 +442,21 @@ export class OrderManager {
 
   // ---- reconciliation with REST ----
 
-  /** Whether reconcile would adopt this open order: ours by its reference, unknown to the book. */
+  /** Whether reconcile would adopt this open order (so a total's side is worth looking up for it). */
   adopts(u: UnmatchedOrder): boolean {
-    if (u.userReference && this.#o.own.byReference(u.userReference)) return false;
-    if (this.#o.own.byOrderId(u.id)) return false;
-    return decodeReference(u.userReference) !== null;
+    return this.#mine(u) === undefined && this.#adoptable(u) !== null;
+  }
+
+  /** The book's order this open order is (by reference, else by id). */
+  #mine(u: UnmatchedOrder): OwnOrder | undefined {
+    return (u.userReference ? this.#o.own.byReference(u.userReference) : undefined) ?? this.#o.own.byOrderId(u.id);
+  }
+
+  /** An open order unknown to the book that is ours by its reference, on a game the model holds: what reconcile adopts, if it can read it. */
+  #adoptable(u: UnmatchedOrder): { readonly decoded: { strategyId: string; clientId: string }; readonly game: GameState } | null {
+    const decoded = decodeReference(u.userReference);
+    const game = u.game ? this.#o.market.game(u.game.id) : undefined;
+    return decoded && game ? { decoded, game } : null;
   }
 
   /**
@@ -477,8 +487,7 @@ export class OrderManager {
     const unreadable: string[] = [];
     const seen = new Set<string>();
     for (const u of unmatched) {
-      const byRef = u.userReference ? this.#o.own.byReference(u.userReference) : undefined;
-      const mine = byRef ?? this.#o.own.byOrderId(u.id);
+      const mine = this.#mine(u);
       if (mine) {
         seen.add(mine.clientId);
         if (mine.status === 'pending-cancel') continue;
@@ -487,25 +496,26 @@ export class OrderManager {
         if (mine.orderID !== u.id) this.#o.market.remarkMine(mine.gameID, u.id, now);
         continue;
       }
-      const decoded = decodeReference(u.userReference);
-      const game = u.game ? this.#o.market.game(u.game.id) : undefined;
-      if (decoded && game) {
-        const selection = selectionFromWire(game.participants, wireOfUnmatched(u, options.totalSides));
-        if (selection) {
-          this.#o.own.add(
-            { clientId: decoded.clientId, userReference: u.userReference!, orderID: u.id, strategyId: decoded.strategyId, intentKey: null, gameID: game.id, selection, odds: u.odds, bet: u.bet, filled: u.filled, remaining: u.remaining, status: 'resting', isPostArb: false, createdAt: now, updatedAt: now },
-            'adopted at reconciliation (placed by an earlier run)',
-          );
-          // Open at the exchange: not to be closed as missing below.
-          seen.add(decoded.clientId);
-          adopted++;
-          continue;
-        }
+      const ours = this.#adoptable(u);
+      if (ours === null) {
+        foreign.push(u.id);
+        continue;
+      }
+      const { decoded, game } = ours;
+      const selection = selectionFromWire(game.participants, wireOfUnmatched(u, options.totalSides));
+      if (selection) {
+        this.#o.own.add(
+          { clientId: decoded.clientId, userReference: u.userReference!, orderID: u.id, strategyId: decoded.strategyId, intentKey: null, gameID: game.id, selection, odds: u.odds, bet: u.bet, filled: u.filled, remaining: u.remaining, status: 'resting', isPostArb: false, createdAt: now, updatedAt: now },
+          'adopted at reconciliation (placed by an earlier run)',
+        );
+        // Open at the exchange: not to be closed as missing below.
+        seen.add(decoded.clientId);
+        adopted++;
+        continue;
       }
       // Ours by its reference, on a game we follow, but not readable (a total whose side could
       // not be looked up): it cannot be counted, so it is cancelled, whatever cancelForeign says.
-      if (decoded && game) unreadable.push(u.id);
-      else foreign.push(u.id);
+      unreadable.push(u.id);
     }
     const betRefs = new Set<string>();
     for (const b of bets) {
