@@ -17,7 +17,11 @@ export { BookOrder };
 
 /** `["orderUpdate", …]`: `sideOrders` is the full current list of that side and line; empty = emptied. */
 export const OrderUpdate = z.object({
-  epoch: z.number(),
+  /**
+   * Increases, semantics otherwise unpublished (feeds §8): used only to drop an update older
+   * than the last applied on its side. May be missing (or null); such an update is never dropped.
+   */
+  epoch: opt(z.number()),
   gameID: Id,
   parentGameID: opt(z.string()),
   sport: z.string(),
