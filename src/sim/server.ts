@@ -7,6 +7,7 @@ import { realTime, type TimeSource } from '../shared/time.ts';
 import { parseCookies, unsignCookieValue } from './auth/cookie.ts';
 import { createContext, type SimContext, type SimSettings } from './context.ts';
 import { Router } from './http/router.ts';
+import { BAD_TARGET_MESSAGE, parseTarget } from './http/target.ts';
 import type { SimRequest, SimResponse, SocketHandler } from './http/types.ts';
 import type { SimUser } from './accounts.ts';
 import { registerAll } from './register.ts';
@@ -120,13 +121,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   server.keepAliveTimeout = 65_000;
   const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 1 << 20 });
   const openSockets = new Set<WebSocket>();
-  server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
+  const onUpgrade = (req: IncomingMessage, socket: Socket, head: Buffer): void => {
+    const reject = (status: number, text: string, body?: unknown) => rejectUpgrade(socket, status, text, body);
+    const target = parseTarget(req.url);
+    if (target === null) return reject(400, 'Bad Request', { error: BAD_TARGET_MESSAGE });
+    const path = target.pathname;
     const handler = sockets.get(path);
-    const reject = (status: number, text: string) => {
-      socket.write(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
-      socket.destroy();
-    };
     if (!handler) return reject(404, 'Not Found');
     const token = extractToken(req, undefined, 'bearer', ctx.secret);
     const userId = token ? ctx.tokens.peek(token) : null;
@@ -137,6 +137,16 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       ws.on('close', () => openSockets.delete(ws));
       handler(ws, { user, token, ip: req.socket.remoteAddress ?? '', path });
     });
+  };
+  // A throw in an 'upgrade' listener is uncaught and ends the process: whatever one
+  // connection sends, it costs that connection only.
+  server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
+    try {
+      onUpgrade(req, socket, head);
+    } catch (e) {
+      log.error({ err: e }, 'upgrade failed');
+      rejectUpgrade(socket, 500, 'Internal Server Error', { error: 'internal error' });
+    }
   });
   const openConnections = new Set<Socket>();
   server.on('connection', (s: Socket) => {
@@ -174,6 +184,15 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   };
 }
 
+/** An HTTP answer to an upgrade request the server will not take, written to the raw socket, which then closes. */
+function rejectUpgrade(socket: Socket, status: number, text: string, body?: unknown): void {
+  if (socket.destroyed) return;
+  const payload = body === undefined ? '' : JSON.stringify(body);
+  const type = body === undefined ? '' : 'Content-Type: application/json; charset=utf-8\r\n';
+  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\n${type}Content-Length: ${Buffer.byteLength(payload)}\r\n\r\n${payload}`);
+  socket.destroySoon();
+}
+
 function send(res: ServerResponse, r: SimResponse): void {
   const body = JSON.stringify(r.body);
   res.writeHead(r.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), ...r.headers });
@@ -182,7 +201,8 @@ function send(res: ServerResponse, r: SimResponse): void {
 
 async function handle(ctx: SimContext, router: Router, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const ip = req.socket.remoteAddress ?? '';
-  const url = new URL(req.url ?? '/', 'http://x');
+  const url = parseTarget(req.url);
+  if (url === null) return send(res, { status: 400, body: { error: BAD_TARGET_MESSAGE } });
   const method = req.method ?? 'GET';
   const isAdmin = url.pathname.startsWith('/admin/');
   const { faults } = ctx;
