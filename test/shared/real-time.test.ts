@@ -1,6 +1,7 @@
 import { interval, timer } from 'rxjs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MAX_TIMER_MS, realTime } from '../../src/shared/time.ts';
+import { HeartbeatSwitch } from '../../src/sim/heartbeat.ts';
 import { startTestSim, type TestSim } from '../support/sim.ts';
 
 /**
@@ -71,6 +72,18 @@ describe('real time: waits past 2^31−1 ms', () => {
     vi.advanceTimersByTime(4 * LONG);
     expect(fired).toBe(0);
     expect(vi.getTimerCount()).toBe(0);
+  });
+});
+
+describe('a heartbeat of a month on real time', () => {
+  it('does not lapse at once (it once cancelled every open order within 1 ms)', async () => {
+    const lapsed: string[] = [];
+    const hb = new HeartbeatSwitch(realTime().scheduler, (userId) => lapsed.push(userId));
+    hb.arm('u', 2_592_000);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(lapsed).toEqual([]);
+    expect(hb.isArmed('u')).toBe(true);
+    hb.close();
   });
 });
 
