@@ -3,6 +3,7 @@ import pino, { type Logger } from 'pino';
 import { manualTime, realTime, type TimeSource } from '../shared/time.ts';
 import { loadScenarioFile, ScenarioError, type Scenario } from '../sim/market/scenario.ts';
 import { startSimulator, type Simulator } from '../sim/server.ts';
+import { COUNT_LIMITS, DEFAULT_LIMITS, parseCount, parseRate, RATE_LIMITS, type RateSetting, type SimLimitSettings } from '../sim/limit-settings.ts';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 type LogLevel = (typeof LOG_LEVELS)[number];
@@ -18,6 +19,13 @@ interface SimCliOptions {
   readonly manualClock?: boolean;
   readonly speed?: string;
   readonly logLevel: string;
+  readonly ipRate?: string;
+  readonly loginRate?: string;
+  readonly gradedRate?: string;
+  readonly gradedSinceRate?: string;
+  readonly maxConnectionsPerIp?: string;
+  readonly maxConnectionsPerAccount?: string;
+  readonly maxSubscriptionsPerConnection?: string;
 }
 
 export interface SimSettings {
@@ -30,7 +38,14 @@ export interface SimSettings {
   readonly manualClock: boolean;
   readonly speed: number;
   readonly logLevel: LogLevel;
+  /** The limits given on the command line; the scenario's, then the defaults, fill the rest. */
+  readonly limits: Partial<SimLimitSettings>;
 }
+
+/** The limit flags, by setting name: `--ip-rate` sets ipRate, and so on. */
+const flagOf = (name: string): string => `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+
+const rateText = (r: RateSetting): string => `${r.limit}/${r.windowMs % 1000 === 0 ? `${r.windowMs / 1000}s` : `${r.windowMs}ms`}`;
 
 /** Usage exit code: bad options and invalid scenario files. */
 export const EXIT_USAGE = 2;
@@ -48,6 +63,14 @@ export function validateSimOptions(o: SimCliOptions): SimSettings | string {
   }
   if (!(LOG_LEVELS as readonly string[]).includes(o.logLevel)) return `--log-level must be one of ${LOG_LEVELS.join(', ')}, got "${o.logLevel}"`;
   if (o.scenario !== undefined && !o.traders) return '--scenario configures the synthetic traders; it cannot be combined with --no-traders';
+  const limits: Partial<Record<keyof SimLimitSettings, unknown>> = {};
+  for (const name of [...RATE_LIMITS, ...COUNT_LIMITS]) {
+    const text = o[name];
+    if (text === undefined) continue;
+    const value = (RATE_LIMITS as readonly string[]).includes(name) ? parseRate(text) : parseCount(text);
+    if (typeof value === 'string') return `${flagOf(name)}: ${value}`;
+    limits[name] = value;
+  }
   return {
     port: Number(o.port),
     host: o.host.trim(),
@@ -58,6 +81,7 @@ export function validateSimOptions(o: SimCliOptions): SimSettings | string {
     manualClock: o.manualClock === true,
     speed,
     logLevel: o.logLevel as LogLevel,
+    limits: limits as Partial<SimLimitSettings>,
   };
 }
 
@@ -83,6 +107,14 @@ export function registerSim(program: Command): void {
     .option('--manual-clock', 'time moves only through the admin clock')
     .option('--speed <x>', 'run exchange time x times faster than wall time (default 1)')
     .option('--log-level <level>', `log level (${LOG_LEVELS.join(', ')})`, 'info')
+    .option('--ip-rate <n/window>', `requests and WebSocket handshakes per client IP (default ${rateText(DEFAULT_LIMITS.ipRate)})`)
+    .option('--login-rate <n/window>', `logins per client IP (default ${rateText(DEFAULT_LIMITS.loginRate)})`)
+    .option('--graded-rate <n/window>', `getGraded and getGradedWagers per user (default ${rateText(DEFAULT_LIMITS.gradedRate)})`)
+    .option('--graded-since-rate <n/window>', `getGradedSince per user (default ${rateText(DEFAULT_LIMITS.gradedSinceRate)})`)
+    .option('--max-connections-per-ip <n>', `open WebSocket connections per client IP (default ${DEFAULT_LIMITS.maxConnectionsPerIp})`)
+    .option('--max-connections-per-account <n>', `open WebSocket connections per account (default ${DEFAULT_LIMITS.maxConnectionsPerAccount})`)
+    .option('--max-subscriptions-per-connection <n>', `ids one price-feed connection may subscribe to (default ${DEFAULT_LIMITS.maxSubscriptionsPerConnection})`)
+    .addHelpText('after', '\nLimits (the --*-rate and --max-* options) may also be set by a scenario file\'s `limits` section, under the\nsame names in camelCase (ipRate: 3000/60s); an option given here wins over the scenario.')
     .action(async (raw: SimCliOptions, cmd: Command) => {
       const settings = validateSimOptions(raw);
       if (typeof settings === 'string') cmd.error(`error: ${settings}`, { exitCode: EXIT_USAGE, code: 'linesmith.sim.options' });
@@ -115,6 +147,7 @@ async function runSim(settings: SimSettings): Promise<void> {
       traders: settings.traders,
       ...(scenario !== undefined ? { scenario } : {}),
       logger: log,
+      settings: settings.limits,
     });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;

@@ -38,7 +38,7 @@ import type {
   UnmatchedResult,
   UserErrorCode,
 } from './types.ts';
-import { InternTable, checkPlaceInput, wireOf, type CheckedOrder, type GameEntry, type InternedSelection } from './wire.ts';
+import { InternTable, checkPlaceInput, isEngineTime, wireOf, type CheckedOrder, type GameEntry, type InternedSelection } from './wire.ts';
 
 export interface EngineOptions {
   readonly clock: Clock;
@@ -220,7 +220,7 @@ export class MatchingEngine {
     if (!away || !home || !isObjectId(away.id) || !isObjectId(home.id) || away.id === home.id) {
       return err({ code: 'invalid_game', message: 'a game needs exactly two participants with distinct 24-hex ids, away first' });
     }
-    if (!Number.isFinite(input.start)) return err({ code: 'invalid_game', message: 'start must be a time in ms' });
+    if (!isEngineTime(input.start)) return err({ code: 'invalid_game', message: 'start must be a time in ms' });
     const markets: readonly MarketType[] =
       input.markets ?? (input.sport.toLowerCase() === 'soccer' ? ['moneyline1x2', 'spread', 'total'] : ['moneyline', 'spread', 'total']);
     const game: EngineGame = {
@@ -254,7 +254,7 @@ export class MatchingEngine {
     const state = this.#games.get(gameId);
     if (!state) return err({ code: 'game_not_found', message: `game ${gameId} not found` });
     if (state.game.ended) return err({ code: 'game_ended', message: `game ${gameId} has ended` });
-    if (patch.start !== undefined && !Number.isFinite(patch.start)) return err({ code: 'invalid_game', message: 'start must be a time in ms' });
+    if (patch.start !== undefined && !isEngineTime(patch.start)) return err({ code: 'invalid_game', message: 'start must be a time in ms' });
     state.game = { ...state.game, ...(patch.live !== undefined ? { live: patch.live } : {}), ...(patch.start !== undefined ? { start: patch.start } : {}) };
     this.#emit({ kind: 'gameChanged', game: state.game, change: 'updated' });
     if (patch.start !== undefined) this.#scheduleStart(state.game);
@@ -357,6 +357,10 @@ export class MatchingEngine {
   #placeValid(user: Account, order: Checked, allowDelay: boolean): PlaceEntry {
     const state = order.entry;
     if (state.game.ended) return failure('validation_error', 'game has ended');
+    // The expiry is stored as a time: one past the last instant would break every read of it.
+    if (order.expirationMinutes !== null && !isEngineTime(this.#clock.now() + order.expirationMinutes * 60_000)) {
+      return failure('validation_error', `invalid expirationMinutes: ${order.expirationMinutes}; the expiry would fall past the last representable time`);
+    }
     const existing = this.#bookOf(state, order.line);
     const takeSide = existing?.sides[order.line.takeSide];
     const limitRank = oddsRank(order.odds);

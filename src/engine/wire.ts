@@ -24,6 +24,17 @@ export type Validation = ValidOrder | string;
 export const MAX_USER_REFERENCE_LENGTH = 128;
 /** Sanity bound on a single stake; far above any real order, it only keeps arithmetic finite. */
 export const MAX_BET = 1e9;
+/**
+ * Longest `expirationMinutes` taken: a year. The contract names no bound; one is needed, as
+ * an expiry must stay a time every reader can spell (see `isEngineTime`).
+ */
+export const MAX_EXPIRATION_MINUTES = 525_600;
+/** Date's range: a time beyond ±8.64e15 ms has no ISO spelling, so the engine stores none. */
+export const MAX_TIME_MS = 8.64e15;
+
+export function isEngineTime(ms: unknown): ms is number {
+  return typeof ms === 'number' && ms >= -MAX_TIME_MS && ms <= MAX_TIME_MS;
+}
 
 const invalid = (message: string): string => message;
 
@@ -155,6 +166,7 @@ export function checkPlaceInput<E extends GameEntry>(input: PlaceInput, lookupGa
     if (typeof expirationMinutes !== 'number' || !Number.isFinite(expirationMinutes) || expirationMinutes <= 0) {
       return invalid(`invalid expirationMinutes: ${truncate(show(expirationMinutes))}; must be a positive number`);
     }
+    if (expirationMinutes > MAX_EXPIRATION_MINUTES) return invalid(`invalid expirationMinutes: ${expirationMinutes} exceeds the maximum of ${MAX_EXPIRATION_MINUTES} (a year)`);
     expiry = expirationMinutes;
   }
   let reference: string | null = null;

@@ -1,4 +1,4 @@
-import { asyncScheduler, Subscription, type SchedulerAction, type SchedulerLike } from 'rxjs';
+import { Subscription, type SchedulerAction, type SchedulerLike } from 'rxjs';
 import type { Clock } from './clock.ts';
 import { VirtualScheduler } from './virtual-scheduler.ts';
 
@@ -29,14 +29,23 @@ export interface ManualTimeSource extends TimeSource {
   nextDueAt(): number | undefined;
 }
 
-/** Wall time, optionally compressed: at speed 60 an hour of exchange time passes in a minute. */
+/** The longest delay a Node timer holds (2^31−1 ms); a longer one fires after 1 ms. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+/**
+ * Wall time, optionally compressed: at speed 60 an hour of exchange time passes in a minute.
+ * Its scheduler waits of any length (see WallAction), unlike RxJS's asyncScheduler, whose
+ * timers fire at once past MAX_TIMER_MS.
+ */
 export function realTime(options: { readonly speed?: number; readonly epochMs?: number } = {}): TimeSource {
   const speed = options.speed ?? 1;
   if (!(speed > 0) || !Number.isFinite(speed)) throw new RangeError(`speed must be a positive number, got ${speed}`);
   if (speed === 1 && options.epochMs === undefined) {
-    return { kind: 'real', clock: { now: () => Date.now() }, scheduler: asyncScheduler };
+    return { kind: 'real', clock: { now: () => Date.now() }, scheduler: new WallScheduler(1, () => Date.now()) };
   }
-  const scheduler = new ScaledScheduler(speed, options.epochMs ?? Date.now());
+  const epochMs = options.epochMs ?? Date.now();
+  const realStart = performance.now();
+  const scheduler = new WallScheduler(speed, () => Math.floor(epochMs + (performance.now() - realStart) * speed));
   return { kind: 'real', clock: { now: () => scheduler.now() }, scheduler };
 }
 
@@ -70,28 +79,24 @@ export function manualTime(startMs = Date.UTC(2026, 0, 1)): ManualTimeSource {
 }
 
 /** Real timers with every delay divided by `speed`, and a clock that runs `speed` times fast. */
-class ScaledScheduler implements SchedulerLike {
-  readonly #realStart = performance.now();
+class WallScheduler implements SchedulerLike {
   constructor(
     readonly speed: number,
-    readonly epochMs: number,
+    readonly now: () => number,
   ) {}
 
-  now(): number {
-    return Math.floor(this.epochMs + (performance.now() - this.#realStart) * this.speed);
-  }
-
   schedule<T>(work: (this: SchedulerAction<T>, state: T) => void, delay = 0, state?: T): Subscription {
-    return new ScaledAction<T>(this, work).schedule(state, delay);
+    return new WallAction<T>(this, work).schedule(state, delay);
   }
 }
 
-class ScaledAction<T> extends Subscription implements SchedulerAction<T> {
+class WallAction<T> extends Subscription implements SchedulerAction<T> {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #rescheduled = false;
+  #state: T | undefined;
 
   constructor(
-    private readonly scheduler: ScaledScheduler,
+    private readonly scheduler: WallScheduler,
     private readonly work: (this: SchedulerAction<T>, state: T) => void,
   ) {
     super(() => {
@@ -104,16 +109,28 @@ class ScaledAction<T> extends Subscription implements SchedulerAction<T> {
     if (this.closed) return this;
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#rescheduled = true;
+    this.#state = state;
+    const wait = delay / this.scheduler.speed;
+    this.#arm(wait > 0 ? wait : 0);
+    return this;
+  }
+
+  /** One timer of at most MAX_TIMER_MS; the rest of a longer wait is armed when it fires. */
+  #arm(waitMs: number): void {
+    const step = Math.min(waitMs, MAX_TIMER_MS);
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
+      if (waitMs > step) {
+        this.#arm(waitMs - step);
+        return;
+      }
       this.#rescheduled = false;
       try {
-        this.work.call(this, state as T);
+        this.work.call(this, this.#state as T);
       } finally {
         if (!this.#rescheduled) this.unsubscribe();
       }
-    }, Math.max(0, delay / this.scheduler.speed));
-    return this;
+    }, step);
   }
 }
 

@@ -8,6 +8,7 @@ import { SimAccounts } from './accounts.ts';
 import { TokenStore } from './auth/tokens.ts';
 import { RollingWindowLimiter } from './rate-limit.ts';
 import { EnginePump } from './engine-pump.ts';
+import { DEFAULT_LIMITS, type SimLimitSettings } from './limit-settings.ts';
 
 /** Fault injection for resilience tests (POST /admin/faults). All off by default. */
 export interface Faults {
@@ -67,13 +68,15 @@ export function noFaultCounts(): FaultCounts {
 }
 
 export interface SimLimits {
-  /** Global per-IP limit: 3000 per rolling 60 s. */
+  /** Global per-IP limit (settings.ipRate): every request and WebSocket handshake. */
   readonly global: RollingWindowLimiter;
-  /** Named per-user limiters used by routes (getGradedSince 10/5 s, getGraded 60/min). */
+  /** Logins per IP (settings.loginRate). */
+  readonly login: RollingWindowLimiter;
+  /** Named per-user limiters used by routes (getGradedSince, getGraded: settings.gradedSinceRate, gradedRate). */
   readonly perUser: ReadonlyMap<string, RollingWindowLimiter>;
 }
 
-export interface SimSettings {
+export interface SimSettings extends SimLimitSettings {
   /** Server-side request timeout (contract: 15 s → 503). */
   readonly requestTimeoutMs: number;
   /** Largest place / cancelMultiple batch accepted (the contract gives none). */
@@ -130,6 +133,17 @@ export interface ContextOptions {
 
 export function createContext(options: ContextOptions): SimContext {
   const { time, seed } = options;
+  const settings: SimSettings = {
+    requestTimeoutMs: 15_000,
+    maxBatch: 200,
+    userFeedRetentionMs: 10 * 60_000,
+    userFeedRetentionCount: 50_000,
+    admin: false,
+    closedOrderRetentionMs: 3_600_000,
+    ...DEFAULT_LIMITS,
+    ...options.settings,
+  };
+  const limiter = (r: { readonly limit: number; readonly windowMs: number }) => new RollingWindowLimiter(r.limit, r.windowMs, time.clock);
   const ids = createIdGenerator(seed);
   const engine = new MatchingEngine({
     clock: time.clock,
@@ -148,23 +162,16 @@ export function createContext(options: ContextOptions): SimContext {
     accounts: new SimAccounts(ids),
     tokens: new TokenStore(time.clock),
     limits: {
-      global: new RollingWindowLimiter(3000, 60_000, time.clock),
+      global: limiter(settings.ipRate),
+      login: limiter(settings.loginRate),
       perUser: new Map([
-        ['gradedSince', new RollingWindowLimiter(10, 5_000, time.clock)],
-        ['graded', new RollingWindowLimiter(60, 60_000, time.clock)],
+        ['gradedSince', limiter(settings.gradedSinceRate)],
+        ['graded', limiter(settings.gradedRate)],
       ]),
     },
     faults: { ...NO_FAULTS },
     injected: noFaultCounts(),
-    settings: {
-      requestTimeoutMs: 15_000,
-      maxBatch: 200,
-      userFeedRetentionMs: 10 * 60_000,
-      userFeedRetentionCount: 50_000,
-      admin: false,
-      closedOrderRetentionMs: 3_600_000,
-      ...options.settings,
-    },
+    settings,
     log: options.log,
     secret: randomBytes(32),
     hooks: { onClockAdvanced: [], onClose: [], onFaultsChanged: [] },

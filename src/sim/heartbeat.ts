@@ -1,6 +1,14 @@
 import { timer, type SchedulerLike, type Subscription } from 'rxjs';
 import type { SimContext } from './context.ts';
 
+/** Heartbeat timeouts taken, REST and socket alike: whole seconds, more than 5, at most a day. */
+export const HEARTBEAT_MIN_SECONDS = 6;
+export const HEARTBEAT_MAX_SECONDS = 86_400;
+
+export function isHeartbeatSeconds(x: unknown): x is number {
+  return typeof x === 'number' && Number.isInteger(x) && x >= HEARTBEAT_MIN_SECONDS && x <= HEARTBEAT_MAX_SECONDS;
+}
+
 interface Armed {
   readonly timeoutSec: number;
   readonly deadline: number;

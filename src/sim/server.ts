@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import pino, { type Logger } from 'pino';
 import { timer } from 'rxjs';
@@ -7,9 +7,13 @@ import { realTime, type TimeSource } from '../shared/time.ts';
 import { parseCookies, unsignCookieValue } from './auth/cookie.ts';
 import { createContext, type SimContext, type SimSettings } from './context.ts';
 import { Router } from './http/router.ts';
+import { BAD_TARGET_MESSAGE, parseTarget } from './http/target.ts';
+import { ConnectionCaps } from './http/connection-caps.ts';
 import type { SimRequest, SimResponse, SocketHandler } from './http/types.ts';
 import type { SimUser } from './accounts.ts';
 import { registerAll } from './register.ts';
+import { givenLimits } from './limit-settings.ts';
+import { parseScenario } from './market/scenario.ts';
 import { urlHost } from '../shared/url-host.ts';
 
 export interface SimulatorOptions {
@@ -101,11 +105,13 @@ function extractToken(req: IncomingMessage, body: unknown, mode: 'bearer' | 'raw
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const time = options.time ?? realTime();
   const log = options.logger ?? pino({ level: 'silent' });
+  // A scenario's limits apply with or without traders; explicit settings win over them.
+  const scenarioLimits = options.scenario === undefined ? {} : givenLimits(parseScenario(options.scenario).limits);
   const ctx = createContext({
     time,
     seed: options.seed ?? 1,
     log,
-    settings: { ...options.settings, admin: options.admin ?? false },
+    settings: { ...scenarioLimits, ...options.settings, admin: options.admin ?? false },
   });
   const router = new Router();
   const sockets = new Map<string, SocketHandler>();
@@ -120,23 +126,40 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   server.keepAliveTimeout = 65_000;
   const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 1 << 20 });
   const openSockets = new Set<WebSocket>();
-  server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
+  const caps = new ConnectionCaps(ctx.settings);
+  const onUpgrade = (req: IncomingMessage, socket: Socket, head: Buffer): void => {
+    const reject = (status: number, body?: unknown, headers?: Record<string, string>) => rejectUpgrade(socket, status, body, headers);
+    const ip = req.socket.remoteAddress ?? '';
+    // A handshake is a request: it counts against the per-IP limit like any other.
+    const admission = ctx.limits.global.admit(ip);
+    if (!admission.ok) return reject(429, TOO_MANY_BODY, { 'Retry-After': String(admission.retryAfterSeconds) });
+    const target = parseTarget(req.url);
+    if (target === null) return reject(400, { error: BAD_TARGET_MESSAGE });
+    const path = target.pathname;
     const handler = sockets.get(path);
-    const reject = (status: number, text: string) => {
-      socket.write(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
-      socket.destroy();
-    };
-    if (!handler) return reject(404, 'Not Found');
+    if (!handler) return reject(404);
     const token = extractToken(req, undefined, 'bearer', ctx.secret);
     const userId = token ? ctx.tokens.peek(token) : null;
     const user = userId ? ctx.accounts.get(userId) : undefined;
-    if (!token || !user || user.status !== 'active') return reject(401, 'Unauthorized');
+    if (!token || !user || user.status !== 'active') return reject(401);
+    const release = caps.take(ip, user.id);
+    if (typeof release === 'string') return reject(429, { error: release });
+    socket.once('close', release);
     wss.handleUpgrade(req, socket, head, (ws) => {
       openSockets.add(ws);
       ws.on('close', () => openSockets.delete(ws));
-      handler(ws, { user, token, ip: req.socket.remoteAddress ?? '', path });
+      handler(ws, { user, token, ip, path });
     });
+  };
+  // A throw in an 'upgrade' listener is uncaught and ends the process: whatever one
+  // connection sends, it costs that connection only.
+  server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
+    try {
+      onUpgrade(req, socket, head);
+    } catch (e) {
+      log.error({ err: e }, 'upgrade failed');
+      rejectUpgrade(socket, 500, { error: 'internal error' });
+    }
   });
   const openConnections = new Set<Socket>();
   server.on('connection', (s: Socket) => {
@@ -174,6 +197,18 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   };
 }
 
+/** An HTTP answer to an upgrade request the server will not take, written to the raw socket, which then closes. */
+function rejectUpgrade(socket: Socket, status: number, body?: unknown, headers: Record<string, string> = {}): void {
+  if (socket.destroyed) return;
+  const payload = body === undefined ? '' : JSON.stringify(body);
+  const lines = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`, 'Connection: close'];
+  if (body !== undefined) lines.push('Content-Type: application/json; charset=utf-8');
+  for (const [k, v] of Object.entries(headers)) lines.push(`${k}: ${v}`);
+  lines.push(`Content-Length: ${Buffer.byteLength(payload)}`);
+  socket.end(`${lines.join('\r\n')}\r\n\r\n${payload}`);
+  socket.destroySoon();
+}
+
 function send(res: ServerResponse, r: SimResponse): void {
   const body = JSON.stringify(r.body);
   res.writeHead(r.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), ...r.headers });
@@ -182,7 +217,8 @@ function send(res: ServerResponse, r: SimResponse): void {
 
 async function handle(ctx: SimContext, router: Router, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const ip = req.socket.remoteAddress ?? '';
-  const url = new URL(req.url ?? '/', 'http://x');
+  const url = parseTarget(req.url);
+  if (url === null) return send(res, { status: 400, body: { error: BAD_TARGET_MESSAGE } });
   const method = req.method ?? 'GET';
   const isAdmin = url.pathname.startsWith('/admin/');
   const { faults } = ctx;

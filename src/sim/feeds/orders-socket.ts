@@ -4,7 +4,7 @@ import type { CancelFilter, CancelOutcome } from '../../engine/types.ts';
 import { isMarketType } from '../../markets/types.ts';
 import type { SimUser } from '../accounts.ts';
 import type { SimContext } from '../context.ts';
-import { heartbeatFor } from '../heartbeat.ts';
+import { heartbeatFor, isHeartbeatSeconds } from '../heartbeat.ts';
 import { renderSocketCancel } from '../ops/cancel.ts';
 import { placeBatch } from '../ops/place.ts';
 import { iso } from '../render/time.ts';
@@ -134,7 +134,7 @@ export class OrdersSocket {
 
   #heartbeat(user: SimUser, p: Payload): { type: 'heartbeatAck'; serverTime: string; timeoutSec: number } {
     const timeout = p.requestTimeout;
-    if (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout <= 0) throw new RequestError('Invalid heartbeat timeout');
+    if (!isHeartbeatSeconds(timeout)) throw new RequestError('Invalid heartbeat timeout');
     heartbeatFor(this.#ctx).arm(user.id, timeout);
     return { type: 'heartbeatAck', serverTime: iso(this.#ctx.time.clock.now()), timeoutSec: timeout };
   }

@@ -85,7 +85,7 @@ export class PriceFeed {
       if (sub) this.#subs.delete(sub);
     });
     if (!conn.isOpen) return;
-    const filter = new PriceFilter();
+    const filter = new PriceFilter(this.#ctx.settings.maxSubscriptionsPerConnection);
     sub = { conn, filter };
     this.#subs.add(sub);
     ws.on('message', (data, isBinary) => {
@@ -95,8 +95,14 @@ export class PriceFeed {
         this.#ctx.log.info({ userId: user.id, problem: frame, frame: text?.slice(0, 200) }, 'price feed: client frame ignored');
         return;
       }
-      filter.apply(frame);
-      this.#ctx.log.debug({ userId: user.id, subscription: filter.snapshot() }, 'price feed subscription changed');
+      const refused = filter.apply(frame);
+      if (refused !== null) {
+        this.#ctx.log.info({ userId: user.id, problem: refused }, 'price feed: subscription refused');
+        this.#hub.send(conn, JSON.stringify(['error', { error: refused, errorType: 'subscription_limit', limit: filter.maxIds }]));
+        return;
+      }
+      // Sizes only: a frame must cost the same whatever the subscription holds.
+      this.#ctx.log.debug({ userId: user.id, all: filter.broadcastAll, ids: filter.size }, 'price feed subscription changed');
     });
   }
 

@@ -38,7 +38,8 @@ export function updateKey(game: { readonly id: string; readonly parentGameID?: s
 /**
  * One price-feed connection's subscription. Broadcast-all until narrowed; then an update
  * is delivered when its game, parent game, league or sport is subscribed (league and
- * sport case-insensitive, empty strings ignored).
+ * sport case-insensitive, empty strings ignored). At most `maxIds` ids are held, games,
+ * leagues and sports together: a frame that would hold more is refused whole.
  */
 export class PriceFilter {
   #all = true;
@@ -46,43 +47,52 @@ export class PriceFilter {
   readonly #leagues = new Set<string>();
   readonly #sports = new Set<string>();
 
+  constructor(readonly maxIds = Infinity) {}
+
   get broadcastAll(): boolean {
     return this.#all;
   }
 
-  /** Apply a parsed client frame. */
-  apply(frame: PriceClientFrame): void {
+  /** Ids held, games, leagues and sports together. */
+  get size(): number {
+    return this.#games.size + this.#leagues.size + this.#sports.size;
+  }
+
+  /**
+   * Apply a parsed client frame; null when applied, else why it was refused (nothing
+   * changed). The work is that of the frame, whatever the subscription already holds.
+   */
+  apply(frame: PriceClientFrame): string | null {
     switch (frame.type) {
       case 'subscribeAll':
         this.#all = true;
         this.#clear();
-        return;
+        return null;
       case 'subscribe': {
         const games = clean(frame.gameIDs, false);
         const leagues = clean(frame.leagueIDs, true);
         const sports = clean(frame.sportIDs, true);
         const empty = games.length + leagues.length + sports.length === 0;
-        if (frame.replace === true) {
+        // What replace or the first narrowing subscribe leaves: exactly what the frame names.
+        const fresh = frame.replace === true || (this.#all && !empty);
+        if (!fresh && empty) return null; // an all-empty additive subscribe is a no-op
+        const after = (fresh ? 0 : this.size) + added(this.#games, games, fresh) + added(this.#leagues, leagues, fresh) + added(this.#sports, sports, fresh);
+        if (after > this.maxIds) return `subscription limit: at most ${this.maxIds} game, league and sport ids per connection (this frame would hold ${after})`;
+        if (fresh) {
           // An all-empty replace means "nothing until I subscribe again".
-          this.#all = false;
-          this.#clear();
-        } else if (empty) {
-          return; // an all-empty additive subscribe is a no-op
-        } else if (this.#all) {
-          // The first narrowing subscribe leaves broadcast-all for exactly what it names.
           this.#all = false;
           this.#clear();
         }
         for (const g of games) this.#games.add(g);
         for (const l of leagues) this.#leagues.add(l);
         for (const s of sports) this.#sports.add(s);
-        return;
+        return null;
       }
       case 'unsubscribe':
         for (const g of clean(frame.gameIDs, false)) this.#games.delete(g);
         for (const l of clean(frame.leagueIDs, true)) this.#leagues.delete(l);
         for (const s of clean(frame.sportIDs, true)) this.#sports.delete(s);
-        return;
+        return null;
     }
   }
 
@@ -107,6 +117,15 @@ export class PriceFilter {
     this.#leagues.clear();
     this.#sports.clear();
   }
+}
+
+/** Distinct ids of `ids` a subscription would gain: all of them when it starts afresh, else those it lacks. */
+function added(held: ReadonlySet<string>, ids: readonly string[], fresh: boolean): number {
+  const distinct = new Set(ids);
+  if (fresh) return distinct.size;
+  let n = 0;
+  for (const id of distinct) if (!held.has(id)) n++;
+  return n;
 }
 
 function clean(list: readonly string[] | null | undefined, lower: boolean): string[] {

@@ -3,6 +3,7 @@ import { isMap, isNode, isScalar, LineCounter, parseDocument, type Document } fr
 import { z } from 'zod';
 import { DEFAULT_SCENARIO } from './default-scenario.ts';
 import { SPORTS } from './fair-model.ts';
+import { limitsSchema } from '../limit-settings.ts';
 
 /**
  * A synthetic-market scenario: which leagues and how many games, who trades, and how fast.
@@ -108,6 +109,8 @@ export const scenarioSchema = z
       })
       .prefault({}),
     leagues: z.array(leagueSchema).min(1).max(100).default(D.leagues),
+    /** The simulator's rate limits and socket caps (limit-settings.ts); absent ones keep their defaults. */
+    limits: limitsSchema.optional(),
   })
   .superRefine((s, ctx) => {
     const groups = [

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { OBJECT_ID } from '../../engine/ids.ts';
 import type { SimResponse } from '../http/types.ts';
 import { respond } from '../http/types.ts';
+import { HEARTBEAT_MAX_SECONDS, HEARTBEAT_MIN_SECONDS } from '../heartbeat.ts';
 
 /**
  * Request schemas of the user, exchange and session routes. Every message names the field
@@ -38,15 +39,15 @@ export const loginBody = body({
   password: requiredString('password'),
 });
 
-/** The REST heartbeat twin takes whole seconds, more than 5. */
-export const MIN_REST_HEARTBEAT_SECONDS = 5;
+/** The REST heartbeat twin takes whole seconds, more than 5 (at most a day, as the socket). */
+export const MIN_REST_HEARTBEAT_SECONDS = HEARTBEAT_MIN_SECONDS - 1;
 const heartbeatTimeoutMessage = `timeout must be an integer number of seconds greater than ${MIN_REST_HEARTBEAT_SECONDS}`;
 export const heartbeatBody = body({
   timeout: z
     .number({ error: (iss) => (iss.input === undefined || iss.input === null ? 'timeout is required' : heartbeatTimeoutMessage) })
     .int({ error: heartbeatTimeoutMessage })
     .gt(MIN_REST_HEARTBEAT_SECONDS, { error: heartbeatTimeoutMessage })
-    .max(86_400, { error: 'timeout must be at most 86400 seconds' }),
+    .max(HEARTBEAT_MAX_SECONDS, { error: `timeout must be at most ${HEARTBEAT_MAX_SECONDS} seconds` }),
 });
 
 // ------------------------------------------------------------------ exchange

@@ -4,15 +4,10 @@ import { signCookieValue } from '../auth/cookie.ts';
 import type { SimContext } from '../context.ts';
 import { heartbeatFor } from '../heartbeat.ts';
 import { respond, type SimRequest, type SimResponse } from '../http/types.ts';
-import { RollingWindowLimiter } from '../rate-limit.ts';
 import type { RegisterDeps } from '../register.ts';
 import { renderUnmatchedOrder } from '../render/orders.ts';
 import { iso } from '../render/time.ts';
 import { heartbeatBody, loginBody, parseBody } from './schemas.ts';
-
-/** Per-IP login throttle (exchange-api §8 names one without numbers). */
-export const LOGIN_LIMIT = 30;
-export const LOGIN_WINDOW_MS = 60_000;
 
 export const BAD_LOGIN = 'incorrect username or password';
 export const CHALLENGE_BODY = { error: { message: 'CHALLENGE_REQUIRED', code: 428 } } as const;
@@ -28,8 +23,6 @@ export function authCookie(ctx: SimContext, token: string): string {
 }
 
 export function registerUserRoutes({ ctx, router }: RegisterDeps): void {
-  const loginLimiter = new RollingWindowLimiter(LOGIN_LIMIT, LOGIN_WINDOW_MS, ctx.time.clock);
-
   const money = (userId: string) => {
     const a = ctx.engine.account(userId);
     return {
@@ -42,7 +35,8 @@ export function registerUserRoutes({ ctx, router }: RegisterDeps): void {
 
   // exchange-api §4.1, §7.2.
   router.add('POST', '/user/login', 'none', (req): SimResponse => {
-    const admission = loginLimiter.admit(req.ip);
+    // Per-IP login throttle (exchange-api §8 names one without numbers): settings.loginRate.
+    const admission = ctx.limits.login.admit(req.ip);
     if (!admission.ok) {
       return respond.error(429, 'Too many login attempts. Please try again later.', { 'retry-after': String(admission.retryAfterSeconds) });
     }
