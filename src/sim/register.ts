@@ -5,6 +5,7 @@ import { registerUserRoutes } from './rest/user-routes.ts';
 import { registerExchangeRoutes } from './rest/exchange-routes.ts';
 import { registerSessionRoutes } from './rest/session-routes.ts';
 import { registerBetRoutes } from './rest/bet-routes.ts';
+import { registerBetLookupRoutes } from './rest/bet-lookup-routes.ts';
 import { registerCancelAllRoutes } from './rest/cancel-all-routes.ts';
 import { registerEditRoutes } from './rest/edit-routes.ts';
 import { registerAdminRoutes } from './admin/admin-routes.ts';
@@ -28,6 +29,7 @@ export function registerAll(deps: RegisterDeps): void {
   registerBetRoutes(deps);
   registerCancelAllRoutes(deps);
   registerEditRoutes(deps);
+  registerBetLookupRoutes(deps);
   registerAdminRoutes(deps);
   registerFeeds(deps);
   registerMarket(deps);
