@@ -3,6 +3,7 @@ import type { Router } from './http/router.ts';
 import type { SocketHandler } from './http/types.ts';
 import { registerUserRoutes } from './rest/user-routes.ts';
 import { registerExchangeRoutes } from './rest/exchange-routes.ts';
+import { registerExchangeReadRoutes } from './rest/exchange-read-routes.ts';
 import { registerSessionRoutes } from './rest/session-routes.ts';
 import { registerBetRoutes } from './rest/bet-routes.ts';
 import { registerBetLookupRoutes } from './rest/bet-lookup-routes.ts';
@@ -30,6 +31,7 @@ export function registerAll(deps: RegisterDeps): void {
   registerCancelAllRoutes(deps);
   registerEditRoutes(deps);
   registerBetLookupRoutes(deps);
+  registerExchangeReadRoutes(deps);
   registerAdminRoutes(deps);
   registerFeeds(deps);
   registerMarket(deps);
