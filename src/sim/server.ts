@@ -218,7 +218,12 @@ function send(res: ServerResponse, r: SimResponse): void {
 async function handle(ctx: SimContext, router: Router, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const ip = req.socket.remoteAddress ?? '';
   const url = parseTarget(req.url);
-  if (url === null) return send(res, { status: 400, body: { error: BAD_TARGET_MESSAGE } });
+  if (url === null) {
+    // No route can match, but the request still counts against the per-IP limit.
+    const admission = ctx.limits.global.admit(ip);
+    if (!admission.ok) return send(res, { status: 429, body: TOO_MANY_BODY, headers: { 'retry-after': String(admission.retryAfterSeconds) } });
+    return send(res, { status: 400, body: { error: BAD_TARGET_MESSAGE } });
+  }
   const method = req.method ?? 'GET';
   const isAdmin = url.pathname.startsWith('/admin/');
   const { faults } = ctx;

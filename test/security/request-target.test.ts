@@ -58,6 +58,13 @@ describe('request targets that are not URLs', () => {
     }
   });
 
+  it('counts against the per-IP limit like any request', async () => {
+    t = await startTestSim({ time: manualTime(Date.UTC(2026, 2, 1)), settings: { ipRate: { limit: 3, windowMs: 60_000 } } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push(parse(await rawExchange(t.sim.port, `GET http://[ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)).status);
+    expect(statuses).toEqual([400, 400, 400, 429]);
+  });
+
   it('a WebSocket upgrade answers HTTP 400 {error} and closes; the process lives on and still serves', async () => {
     t = await startTestSim({ time: manualTime(Date.UTC(2026, 2, 1)) });
     const me = await t.user('target-ws');

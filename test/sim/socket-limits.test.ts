@@ -59,8 +59,8 @@ describe('price feed: subscriptions per connection are capped', () => {
     // Still subscribed to the game: an update of it arrives.
     sim.sim.context.engine.place(me.id, [{ gameID: g.id, type: 'moneyline', side: g.participants[1].id, odds: 150, bet: 10 }]);
     await c.take((m) => Array.isArray(m) && m[0] === 'orderUpdate' && m[1].gameID === g.id);
-    // Ids already held do not count twice; a replace within the cap is taken.
-    c.send({ type: 'subscribe', gameIDs: [g.id, g.id], leagueIDs: ['nhl', 'NBA'] });
+    // Ids already held do not count again; a replace within the cap is taken.
+    c.send({ type: 'subscribe', gameIDs: [g.id], leagueIDs: ['nhl', 'NBA'] });
     c.send({ type: 'subscribe', gameIDs: ['a', 'b', 'c'], replace: true });
     await c.roundTrip();
     expect(c.pending().filter(isError)).toEqual([]);
@@ -77,6 +77,18 @@ describe('price feed: subscriptions per connection are capped', () => {
     expect(c.pending().filter(isError)).toEqual([]);
     c.send({ type: 'subscribe', sportIDs: ['curling'] });
     expect((await c.take(isError)).value[1].limit).toBe(10_000);
+  });
+
+  it('a subscribe naming more ids than the cap is refused before validation, duplicates or not', async () => {
+    const sim = await start({ maxSubscriptionsPerConnection: 100 });
+    const me = await sim.user('sl-named');
+    const c = await clients.open('/price-stream', me.token);
+    // Entries that would not even validate: the count refuses the frame first.
+    c.send({ type: 'subscribe', gameIDs: Array.from({ length: 101 }, () => 7) });
+    expect((await c.take(isError)).value[1]).toMatchObject({ errorType: 'subscription_limit', error: expect.stringContaining('would hold 101') });
+    c.send({ type: 'subscribe', gameIDs: Array.from({ length: 100 }, () => 'same') });
+    await c.roundTrip();
+    expect(c.pending().filter(isError)).toEqual([]);
   });
 
   it('a frame costs the same whatever the subscription holds: it never copies the subscription', async () => {

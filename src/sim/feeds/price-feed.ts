@@ -88,17 +88,21 @@ export class PriceFeed {
     const filter = new PriceFilter(this.#ctx.settings.maxSubscriptionsPerConnection);
     sub = { conn, filter };
     this.#subs.add(sub);
+    const refuse = (problem: string) => {
+      this.#ctx.log.info({ userId: user.id, problem }, 'price feed: subscription refused');
+      this.#hub.send(conn, JSON.stringify(['error', { error: problem, errorType: 'subscription_limit', limit: filter.maxIds }]));
+    };
     ws.on('message', (data, isBinary) => {
       const text = isBinary ? null : rawToString(data);
-      const frame = text === null ? 'binary frame' : parsePriceClientFrame(text);
-      if (typeof frame === 'string') {
-        this.#ctx.log.info({ userId: user.id, problem: frame, frame: text?.slice(0, 200) }, 'price feed: client frame ignored');
+      const parsed = text === null ? ({ ok: false, problem: 'binary frame', overLimit: false } as const) : parsePriceClientFrame(text, filter.maxIds);
+      if (!parsed.ok) {
+        if (parsed.overLimit) refuse(parsed.problem);
+        else this.#ctx.log.info({ userId: user.id, problem: parsed.problem, frame: text?.slice(0, 200) }, 'price feed: client frame ignored');
         return;
       }
-      const refused = filter.apply(frame);
+      const refused = filter.apply(parsed.frame);
       if (refused !== null) {
-        this.#ctx.log.info({ userId: user.id, problem: refused }, 'price feed: subscription refused');
-        this.#hub.send(conn, JSON.stringify(['error', { error: refused, errorType: 'subscription_limit', limit: filter.maxIds }]));
+        refuse(refused);
         return;
       }
       // Sizes only: a frame must cost the same whatever the subscription holds.

@@ -77,7 +77,7 @@ export class PriceFilter {
         const fresh = frame.replace === true || (this.#all && !empty);
         if (!fresh && empty) return null; // an all-empty additive subscribe is a no-op
         const after = (fresh ? 0 : this.size) + added(this.#games, games, fresh) + added(this.#leagues, leagues, fresh) + added(this.#sports, sports, fresh);
-        if (after > this.maxIds) return `subscription limit: at most ${this.maxIds} game, league and sport ids per connection (this frame would hold ${after})`;
+        if (after > this.maxIds) return limitMessage(this.maxIds, after);
         if (fresh) {
           // An all-empty replace means "nothing until I subscribe again".
           this.#all = false;
@@ -138,14 +138,39 @@ function clean(list: readonly string[] | null | undefined, lower: boolean): stri
   return out;
 }
 
-/** Parse a text frame; a string describing the problem when it is not a valid client frame. */
-export function parsePriceClientFrame(text: string): PriceClientFrame | string {
+export type ParsedPriceClientFrame =
+  | { readonly ok: true; readonly frame: PriceClientFrame }
+  /** `overLimit`: a subscribe naming more ids than a connection may hold (answered with an error frame). */
+  | { readonly ok: false; readonly problem: string; readonly overLimit: boolean };
+
+/**
+ * Parse a text frame. A subscribe naming more than `maxIds` ids is refused before it is
+ * validated, so such a frame costs its JSON parse and nothing more.
+ */
+export function parsePriceClientFrame(text: string, maxIds = Infinity): ParsedPriceClientFrame {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
-    return 'not JSON';
+    return { ok: false, problem: 'not JSON', overLimit: false };
   }
+  const named = namedIds(json);
+  if (named > maxIds) return { ok: false, problem: limitMessage(maxIds, named), overLimit: true };
   const parsed = PriceClientFrame.safeParse(json);
-  return parsed.success ? parsed.data : `invalid frame: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`;
+  return parsed.success
+    ? { ok: true, frame: parsed.data }
+    : { ok: false, problem: `invalid frame: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`, overLimit: false };
+}
+
+function limitMessage(maxIds: number, ids: number): string {
+  return `subscription limit: at most ${maxIds} game, league and sport ids per connection (this frame would hold ${ids})`;
+}
+
+/** Entries of a subscribe frame's three lists, duplicates and blanks included; 0 for anything else. */
+function namedIds(json: unknown): number {
+  if (json === null || typeof json !== 'object' || (json as { type?: unknown }).type !== 'subscribe') return 0;
+  const f = json as Record<string, unknown>;
+  let n = 0;
+  for (const list of [f.gameIDs, f.leagueIDs, f.sportIDs]) if (Array.isArray(list)) n += list.length;
+  return n;
 }
