@@ -487,6 +487,9 @@ export class MatchingEngine {
     if (typeof request === 'string') return failure('validation_error', request);
     const v = checkPlaceInput(request.place, this.#lookupGame);
     if (typeof v === 'string') return failure('validation_error', v);
+    if (input.blockIfNoOtherSideOrders === true && !this.#bookOf(v.entry, v.line)?.sides[v.line.takeSide].best()) {
+      return failure('rejected_order_type_rules', 'no orders on the other side');
+    }
     const target: EditTarget = { orderId: this.#ids.spell(original.id), expiryMinutes: request.expiryMinutes };
     return this.#placeValid(user, v, allowDelay, target) as EditEntry;
   }

@@ -65,6 +65,8 @@ describe('ExchangeRestClient.editOrder', () => {
     expect(v4).toMatchObject({ status: 'refused', orderID: id, httpStatus: 400, reason: 'Insufficient balance.', errorType: 'rejected_liability' });
     const v1 = await maker.editOrder({ orderID: id, odds: 5 }, { version: 'v1' });
     expect(v1).toMatchObject({ status: 'refused', httpStatus: 400, errorType: null });
+    const blocked = await maker.editOrder({ orderID: id, odds: 310, blockIfNoOtherSideOrders: true });
+    expect(blocked).toMatchObject({ status: 'refused', errorType: 'rejected_order_type_rules' });
     const gone = await maker.editOrder({ orderID: 'ffffffffffffffffffffffff', odds: 120 });
     expect(gone).toMatchObject({ status: 'refused', errorType: 'validation_error' });
   });
