@@ -78,7 +78,11 @@ export interface SimSettings {
   readonly requestTimeoutMs: number;
   /** Largest place / cancelMultiple batch accepted (the contract gives none). */
   readonly maxBatch: number;
-  /** User-feed replay retention: messages older than this, or beyond the count, are gone (cache_expired). */
+  /**
+   * User-feed replay retention, per account: messages older than this, or beyond the count,
+   * are gone (a replay from before them answers cache_expired). An account that never
+   * logged in keeps none (no client can hold one of its message ids).
+   */
   readonly userFeedRetentionMs: number;
   readonly userFeedRetentionCount: number;
   /** Whether the admin API is mounted (loopback only). */
