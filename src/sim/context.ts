@@ -87,8 +87,19 @@ export interface SimSettings {
   readonly userFeedRetentionCount: number;
   /** Whether the admin API is mounted (loopback only). */
   readonly admin: boolean;
-  /** How long closed orders stay readable (lookupOrder, cancel reasons). */
+  /**
+   * How long closed (filled, cancelled, expired) orders stay readable: order lookups and the
+   * reasons a cancel of one gives; after that they read as not found. Market time; default
+   * 15 min (the synthetic makers close some 100,000 orders an hour at 200 games).
+   */
   readonly closedOrderRetentionMs: number;
+  /**
+   * How long an ended game stays after its latest settlement, with its bets and their grade
+   * versions (the graded endpoints, getMatchedBets, regrades and refunds): after that they
+   * are forgotten, and a getGradedSince cursor from before resumes at the oldest row kept.
+   * Market time; default 6 h.
+   */
+  readonly settledGameRetentionMs: number;
 }
 
 /**
@@ -132,15 +143,24 @@ export interface ContextOptions {
   readonly settings?: Partial<SimSettings>;
 }
 
+/** Retention defaults of the simulator's memory (market time); see SimSettings. */
+export const SIM_RETENTION_DEFAULTS = {
+  userFeedRetentionMs: 10 * 60_000,
+  userFeedRetentionCount: 50_000,
+  closedOrderRetentionMs: 15 * 60_000,
+  settledGameRetentionMs: 6 * 3_600_000,
+} as const;
+
 export function createContext(options: ContextOptions): SimContext {
   const { time, seed } = options;
   const ids = createIdGenerator(seed);
+  // A long sped-up run must keep neither every requote the synthetic makers ever made nor
+  // every game it ever settled.
   const engine = new MatchingEngine({
     clock: time.clock,
     ids,
-    // Lookups of closed orders are rare after an hour; a long sped-up run must not keep
-    // every requote the synthetic makers ever made.
-    closedOrderRetentionMs: options.settings?.closedOrderRetentionMs ?? 3_600_000,
+    closedOrderRetentionMs: options.settings?.closedOrderRetentionMs ?? SIM_RETENTION_DEFAULTS.closedOrderRetentionMs,
+    settledGameRetentionMs: options.settings?.settledGameRetentionMs ?? SIM_RETENTION_DEFAULTS.settledGameRetentionMs,
     onListenerError: (error, event) => options.log.error({ err: error, event: event.kind }, 'engine event listener failed'),
   });
   return {
@@ -163,10 +183,8 @@ export function createContext(options: ContextOptions): SimContext {
     settings: {
       requestTimeoutMs: 15_000,
       maxBatch: 200,
-      userFeedRetentionMs: 10 * 60_000,
-      userFeedRetentionCount: 50_000,
       admin: false,
-      closedOrderRetentionMs: 3_600_000,
+      ...SIM_RETENTION_DEFAULTS,
       ...options.settings,
     },
     log: options.log,
