@@ -3,6 +3,7 @@ import type { ClientRestFigure } from './client-rest.bench.ts';
 import type { EngineBenchResult } from './engine.bench.ts';
 import { machineLine, type MachineInfo } from './machine.ts';
 import type { MemoryBenchResult } from './memory.bench.ts';
+import type { PaperMemoryResult } from './paper-memory.bench.ts';
 import type { PriceParseBenchResult } from './price-parse.bench.ts';
 import type { FeedBenchResult } from './sim-feed.bench.ts';
 import type { RestBenchResult } from './sim-rest.bench.ts';
@@ -22,6 +23,7 @@ export interface BenchResults {
   readonly tickToOrder: TickToOrderResult;
   readonly backtest: BacktestBenchResult;
   readonly memory: MemoryBenchResult;
+  readonly paperMemory: PaperMemoryResult;
 }
 
 const int = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -100,7 +102,44 @@ function rows(r: BenchResults): Row[] {
     `RSS < ${m.goalGrowthPct}%: ${verdict(s.rssGrowthPct < m.goalGrowthPct)}`,
   ]);
   if (s.peakSimRss !== null) out.push(['memory: the simulator process of that run, for comparison (not linesmith)', `peak RSS ${mb(s.peakSimRss)}`, '']);
+  out.push(...paperMemoryRows(r.paperMemory));
   return out;
+}
+
+/** The paper-memory step's rows: `linesmith paper` in one process, then the simulator alone. */
+export function paperMemoryRows(r: PaperMemoryResult): Row[] {
+  const p = r.paper;
+  const ps = p.summary;
+  const sim = r.sim;
+  const ss = sim.summary;
+  return [
+    [
+      `paper memory: resident set of \`linesmith paper\` in one process (simulator and linesmith), ${p.games} games, ${p.hours} h of market time in ${int(p.wallSeconds)} s, sampled after a full GC every ${p.sampleMinutes} min after ${p.warmupHours} h of warm-up`,
+      `start ${mb(p.samples[0]?.rss ?? NaN)}; at half the run ${mb(ps.middleRss)}, at the end ${mb(ps.endRss)}; peak ${mb(ps.peakRss)}; high-water including warm-up ${mb(p.maxRss)}`,
+      `< ${mb(r.goalPaperRss)}: ${verdict(ps.peakRss < r.goalPaperRss)}`,
+    ],
+    [
+      'paper memory: growth over the second half of the run (resident set; V8 heap in use)',
+      `RSS ${pct(ps.rssGrowthPct)}; heap ${pct(ps.heapGrowthPct)} (${mb(ps.middleHeap)} → ${mb(ps.endHeap)})`,
+      `RSS < ${r.goalGrowthPct}%: ${verdict(ps.rssGrowthPct < r.goalGrowthPct)}`,
+    ],
+    [
+      `paper memory: the simulator alone (its market, nobody else trading), ${sim.games} games, ${sim.hours} h of market time in ${int(sim.wallSeconds)} s`,
+      `start ${mb(sim.samples[0]?.rss ?? NaN)}; at half the run ${mb(ss.middleRss)}, at the end ${mb(ss.endRss)}; peak ${mb(ss.peakRss)} (RSS ${pct(ss.rssGrowthPct)} over the second half); ` +
+        `held at the end: ${int(sim.retained.games)} games, ${int(sim.retained.orders)} orders, ${int(sim.retained.fills)} fills, ${int(sim.retained.gradeVersions)} grade versions`,
+      `< ${mb(r.goalSimRss)}: ${verdict(ss.peakRss < r.goalSimRss)}`,
+    ],
+  ];
+}
+
+/** The paper-memory step's samples, as a paragraph. */
+export function paperMemorySamples(r: PaperMemoryResult): string {
+  const list = (xs: readonly { atMs: number; rss: number; heapUsed: number }[]) => xs.map((x) => `${(x.atMs / 60_000).toFixed(0)} min ${mb(x.rss)} / ${mb(x.heapUsed)}`).join('; ');
+  return (
+    `Paper memory samples (market time: RSS / heap in use): \`linesmith paper\` in one process ${list(r.paper.samples)}. ` +
+    `At the end: ${r.paper.counters.modelGames} games in linesmith's model, ${int(r.paper.counters.placesSent)} places and ${int(r.paper.counters.cancelsSent)} cancels sent, ${r.paper.openOrdersLeft} orders left open after shutdown. ` +
+    `The simulator alone: ${list(r.sim.samples)}.`
+  );
 }
 
 const cell = (s: string) => s.replaceAll('|', '\\|');
@@ -122,6 +161,8 @@ export function renderBenchmarks(r: BenchResults, header: string): string {
     `Memory samples (market time: linesmith RSS / heap in use${m.mode === 'split' ? ' / simulator RSS' : ''}): ` +
       m.samples.map((x) => `${(x.atMs / 60_000).toFixed(0)} min ${mb(x.rss)} / ${mb(x.heapUsed)}${x.simRss !== null ? ` / ${mb(x.simRss)}` : ''}`).join('; ') +
       `. At the end: ${m.counters.modelGames} games in the model, ${int(m.counters.placesSent)} places and ${int(m.counters.cancelsSent)} cancels sent, ${m.openOrdersLeft} orders left open after shutdown.`,
+    '',
+    paperMemorySamples(r.paperMemory),
     '',
   ];
   return lines.join('\n');

@@ -8,6 +8,7 @@ import { runClientRestBench } from './client-rest.bench.ts';
 import { runEngineBench } from './engine.bench.ts';
 import { machineInfo, machineLine } from './machine.ts';
 import { runMemoryBenchInChild } from './memory.bench.ts';
+import { describePaperMemory, runPaperMemoryBench } from './paper-memory.bench.ts';
 import { runPriceParseBench } from './price-parse.bench.ts';
 import { runSimFeedBench } from './sim-feed.bench.ts';
 import { runSimRestBench } from './sim-rest.bench.ts';
@@ -17,7 +18,7 @@ import { runTickToOrderBench } from './tick-to-order.bench.ts';
  * Every benchmark of the project, one after the other, each figure printed as it comes;
  * then BENCHMARKS.md at the repository root is rewritten with all of them, the machine,
  * the Node version and the date. `--memory-hours H` sets the memory run's market time
- * (default 4: about three minutes of wall time).
+ * and the paper-memory runs' market time (default 4: about three minutes of wall time each).
  */
 const { values } = parseArgs({ options: { 'memory-hours': { type: 'string', default: '4' } } });
 const root = resolve(fileURLToPath(import.meta.url), '../..');
@@ -103,7 +104,11 @@ console.log(
     `second-half growth ${s.rssGrowthPct.toFixed(1)}% (goal ${s.rssGrowthPct < memory.goalGrowthPct ? 'met' : 'not met'}); heap ${mb(s.middleHeap)} → ${mb(s.endHeap)} (${s.heapGrowthPct.toFixed(1)}%)`,
 );
 
+console.log(`paper memory: linesmith paper in one process, then the simulator alone, ${hours} h of market time with 200 games each (fresh processes; several minutes)…`);
+const paperMemory = await runPaperMemoryBench({ hours, games: 200, sampleMinutes: 15 });
+for (const line of describePaperMemory(paperMemory)) console.log(line);
+
 const header = await readFile(resolve(root, 'bench/benchmarks-header.md'), 'utf8');
-const text = renderBenchmarks({ machine, date, wallSeconds: (performance.now() - wall0) / 1000, engine, simRest, simFeed, parse, clientRest, tickToOrder, backtest, memory }, header);
+const text = renderBenchmarks({ machine, date, wallSeconds: (performance.now() - wall0) / 1000, engine, simRest, simFeed, parse, clientRest, tickToOrder, backtest, memory, paperMemory }, header);
 await writeFile(resolve(root, 'BENCHMARKS.md'), text);
 console.log(`written: ${resolve(root, 'BENCHMARKS.md')}`);

@@ -33,6 +33,9 @@ const USER = 0;
 const LINE = 1;
 const REFS = 2;
 const PAGE_FILLS = 4096;
+/** What a released page holds: nothing (its fills are forgotten, so never read). */
+const RELEASED_NUMBERS = new Float64Array(0);
+const RELEASED_REFS: (string | InternedSelection)[] = [];
 
 /**
  * Every matched bet, two per fill: bet 2f is the maker's side of fill f, 2f + 1 the
@@ -46,7 +49,10 @@ const PAGE_FILLS = 4096;
 export class BetLedger {
   readonly #numbers: Float64Array[] = [];
   readonly #refs: (string | InternedSelection)[][] = [];
+  /** Fills of each page forgotten so far: a page whose every fill is forgotten is released. */
+  readonly #forgottenPerPage: number[] = [];
   #fills = 0;
+  #liveFills = 0;
   /**
    * What rows cannot hold, by bet: ids that are not counters (a fill's bet ids are taken
    * right after its txID and an order's wagerRequestID right after its id, so counters
@@ -76,7 +82,9 @@ export class BetLedger {
     if (page === this.#numbers.length) {
       this.#numbers.push(new Float64Array(PAGE_FILLS * WIDTH));
       this.#refs.push(new Array<string | InternedSelection>(PAGE_FILLS * 2 * REFS).fill(''));
+      this.#forgottenPerPage.push(0);
     }
+    this.#liveFills++;
     const row = (fill % PAGE_FILLS) * WIDTH;
     const numbers = this.#numbers[page]!;
     numbers[row + TX] = this.#counter(txID, fill, this.#txStrings);
@@ -103,6 +111,34 @@ export class BetLedger {
     if (maker.userReference !== null) this.#userReferences.set(bet, maker.userReference);
     if (taker.userReference !== null) this.#userReferences.set(bet + 1, taker.userReference);
     return bet;
+  }
+
+  /** Fills recorded and not forgotten. */
+  get liveFills(): number {
+    return this.#liveFills;
+  }
+
+  /**
+   * Forget a fill and its two bets (their game is gone): nothing may read them after. Their
+   * references are cleared at once; a page's numbers go when its last fill is forgotten.
+   */
+  forget(fill: number): void {
+    const bet = 2 * fill;
+    for (const b of [bet, bet + 1]) {
+      this.#orderStrings.delete(b);
+      this.#requestIDs.delete(b);
+      this.#betIds.delete(b);
+      this.#userReferences.delete(b);
+      this.#grades.delete(b);
+    }
+    this.#txStrings.delete(fill);
+    const page = Math.floor(fill / PAGE_FILLS);
+    this.#refs[page]!.fill('', (fill % PAGE_FILLS) * 2 * REFS, (fill % PAGE_FILLS + 1) * 2 * REFS);
+    this.#liveFills--;
+    if (++this.#forgottenPerPage[page]! === PAGE_FILLS) {
+      this.#numbers[page] = RELEASED_NUMBERS;
+      this.#refs[page] = RELEASED_REFS;
+    }
   }
 
   /** A token as a row number, keeping strings aside. */

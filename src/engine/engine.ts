@@ -7,8 +7,9 @@ import { err, ok, type Result } from '../shared/result.ts';
 import { Account, type GameExposure } from './accounts.ts';
 import { BetLedger } from './bet-ledger.ts';
 import { ClosedQueue } from './closed-queue.ts';
+import { GradeLogs } from './grade-log.ts';
 import { Book, type BookSide } from './book.ts';
-import { IdTokens, createIdGenerator, isObjectId, type IdGenerator } from './ids.ts';
+import { IdTokens, createIdGenerator, isObjectId, type IdGenerator, type IdToken } from './ids.ts';
 import { editRequestOf } from './edit-input.ts';
 import { liveDelayMs } from './live-delay.ts';
 import { OrderIndex } from './order-index.ts';
@@ -65,6 +66,14 @@ export interface EngineOptions {
    */
   readonly closedOrderRetentionMs?: number;
   /**
+   * How long an ended game stays after its latest settlement, with its bets and their
+   * grade versions: reads of bets and grades, regrades and refunds find it until then.
+   * After that the game, its bets and every grade version settled that long ago are
+   * forgotten (a regrade answers game_not_found; `gradesDropped` counts what a user's grade
+   * log lost from its front). Default: kept for ever.
+   */
+  readonly settledGameRetentionMs?: number;
+  /**
    * Called when an event listener throws. The engine never lets a listener's exception
    * escape into the caller or stop delivery to the other listeners. Default: counted only
    * (see `listenerErrorCount`); hosts pass their logger.
@@ -73,7 +82,9 @@ export interface EngineOptions {
 }
 
 type Timer =
-  | { readonly at: number; readonly kind: 'expire'; readonly order: OrderState }
+  // The order's id, not the order: an expiry timer of a cancelled order must not keep it
+  // alive past the closed-order retention.
+  | { readonly at: number; readonly kind: 'expire'; readonly id: IdToken }
   | { readonly at: number; readonly kind: 'ticket'; readonly ticket: DelayedTicket }
   | { readonly at: number; readonly kind: 'gameStart'; readonly gameId: string };
 
@@ -98,8 +109,10 @@ interface GameState {
   /** Interned selections of this game (see wire.ts). */
   readonly selections: GameEntry['selections'];
   readonly books: Map<string, Book>;
-  /** Matched bets on the game (ledger indexes), oldest first. */
+  /** Matched bets on the game (ledger indexes), oldest first: maker then taker of each fill. */
   readonly bets: number[];
+  /** Time of the latest settlement (score, regrade or refund); NaN until the first. */
+  settledAt: number;
   /** Open orders on the game; the orders themselves are found through the books. */
   openCount: number;
   matchedVolume: number;
@@ -135,7 +148,11 @@ export class MatchingEngine {
   readonly #users = new Map<string, Account>();
   readonly #orders: OrderIndex;
   readonly #ledger: BetLedger;
-  readonly #gradesByUser = new Map<string, GradeVersion[]>();
+  readonly #grades = new GradeLogs();
+  readonly #settledRetentionMs: number;
+  /** Settlements, oldest first (from `#settledHead`), for forgetting games after the retention. */
+  #settled: { readonly gameId: string; readonly at: number }[] = [];
+  #settledHead = 0;
   #gradeSeq = 0;
   #orderSeq = 0;
   #ticketSeq = 0;
@@ -158,6 +175,7 @@ export class MatchingEngine {
     this.#liveDelay = options.liveDelayMs ?? liveDelayMs;
     this.#cancelOnGameStart = options.cancelOnGameStart ?? true;
     this.#retentionMs = options.closedOrderRetentionMs ?? 86_400_000;
+    this.#settledRetentionMs = options.settledGameRetentionMs ?? Infinity;
     this.#onListenerError = options.onListenerError;
   }
 
@@ -257,7 +275,7 @@ export class MatchingEngine {
       markets,
       score: null,
     };
-    this.#games.set(game.id, { game, selections: new InternTable(), books: new Map(), bets: [], openCount: 0, matchedVolume: 0 });
+    this.#games.set(game.id, { game, selections: new InternTable(), books: new Map(), bets: [], settledAt: Number.NaN, openCount: 0, matchedVolume: 0 });
     this.#emit({ kind: 'gameChanged', game, change: 'created' });
     this.#scheduleStart(game);
     if (game.live) this.#startGame(game.id);
@@ -312,12 +330,15 @@ export class MatchingEngine {
   #advance(): void {
     const now = this.#clock.now();
     this.#pruneClosed(now);
+    if (this.#settledHead < this.#settled.length) this.#pruneSettled(now);
     for (let t = this.#timers.peek(); t && t.at <= now; t = this.#timers.peek()) {
       this.#timers.pop();
       switch (t.kind) {
-        case 'expire':
-          if (t.order.status === 'open') this.#close(t.order, 'expired', 'expiry');
+        case 'expire': {
+          const order = this.#orders.byToken(t.id);
+          if (order?.status === 'open') this.#close(order, 'expired', 'expiry');
           break;
+        }
         case 'gameStart': {
           const g = this.#games.get(t.gameId)?.game;
           if (g && !g.started && g.start <= now) this.#startGame(t.gameId);
@@ -340,6 +361,44 @@ export class MatchingEngine {
     const closed = this.#closed;
     const horizon = now - this.#retentionMs;
     while (closed.oldestAt() <= horizon) this.#orders.delete(closed.shift());
+  }
+
+  /**
+   * Forget the games whose latest settlement is `settledGameRetentionMs` old, with their
+   * bets (ledger rows and every user's list) and the grade versions settled that long ago.
+   */
+  #pruneSettled(now: number): void {
+    const horizon = now - this.#settledRetentionMs;
+    const queue = this.#settled;
+    if (queue[this.#settledHead]!.at > horizon) return;
+    const forgotten = new Set<number>();
+    const accounts = new Set<Account>();
+    while (this.#settledHead < queue.length && queue[this.#settledHead]!.at <= horizon) {
+      const { gameId, at } = queue[this.#settledHead++]!;
+      const state = this.#games.get(gameId);
+      // Settled again since: a later entry of the queue stands for it.
+      if (!state || !state.game.ended || state.settledAt !== at) continue;
+      const ledger = this.#ledger;
+      for (const bet of state.bets) {
+        forgotten.add(bet);
+        const account = this.#users.get(ledger.userId(bet));
+        if (account) accounts.add(account);
+      }
+      for (let i = 0; i < state.bets.length; i += 2) ledger.forget(state.bets[i]! >>> 1);
+      this.#games.delete(gameId);
+    }
+    if (this.#settledHead > 1024 && 2 * this.#settledHead > queue.length) {
+      this.#settled = queue.slice(this.#settledHead);
+      this.#settledHead = 0;
+    }
+    for (const account of accounts) {
+      const bets = account.bets;
+      let kept = 0;
+      for (const bet of bets) if (!forgotten.has(bet)) bets[kept++] = bet;
+      bets.length = kept;
+    }
+    // Older versions of a game settled again since go too: its latest version is what counts.
+    this.#grades.dropThrough(horizon);
   }
 
   // ---------------------------------------------------------------- place
@@ -645,7 +704,7 @@ export class MatchingEngine {
     const exposure = user.exposureOf(order.gameId);
     exposure.addResting(order);
     user.adjustBound(exposure, order.remaining);
-    if (order.expiresAt !== null) this.#timers.push({ at: order.expiresAt, kind: 'expire', order });
+    if (order.expiresAt !== null) this.#timers.push({ at: order.expiresAt, kind: 'expire', id: order.id });
     if (this.#listeners.length > 0) this.#emit({ kind: 'orderPlaced', order: viewOf(order, this.#ids) });
     this.#touchSide(order.gameId, order.line.bookKey, order.line.listedSide);
   }
@@ -878,13 +937,13 @@ export class MatchingEngine {
       user.balance += grade.result - (bet.grade?.result ?? 0);
       ledger.setGrade(b, grade);
       touchedUsers.add(user);
-      let log = this.#gradesByUser.get(bet.userId);
-      if (!log) this.#gradesByUser.set(bet.userId, (log = []));
-      log.push(grade);
+      this.#grades.append(grade);
       graded.push(grade);
       this.#emit({ kind: 'betGraded', bet: ledger.view(b), grade });
     }
     for (const user of this.#users.values()) user.release(gameId);
+    state.settledAt = now;
+    if (this.#settledRetentionMs !== Infinity) this.#settled.push({ gameId, at: now });
     const change: GameChange = verdict.kind === 'refund' ? 'refunded' : wasEnded ? 'regraded' : 'ended';
     this.#emit({ kind: 'gameChanged', game: state.game, change });
     for (const user of touchedUsers) this.#emit({ kind: 'balanceChanged', userId: user.id, balance: user.balance });
@@ -934,9 +993,19 @@ export class MatchingEngine {
     return (this.#games.get(gameId)?.bets ?? []).map((b) => ledger.view(b));
   }
 
-  /** Every grade version of the user's bets, in settlement order (oldest first). */
+  /** The user's grade versions within the retention, in settlement order (oldest first). */
   grades(userId: string): readonly GradeVersion[] {
-    return this.#gradesByUser.get(userId) ?? [];
+    return this.#grades.entries(userId);
+  }
+
+  /** How many of the user's grade versions the retention dropped: the whole-log position of `grades(userId)[0]`. */
+  gradesDropped(userId: string): number {
+    return this.#grades.dropped(userId);
+  }
+
+  /** What the engine holds now: games (open and ended), orders (open and closed within retention), fills, grade versions. */
+  retainedCounts(): { readonly games: number; readonly orders: number; readonly fills: number; readonly gradeVersions: number } {
+    return { games: this.#games.size, orders: this.#orders.size, fills: this.#ledger.liveFills, gradeVersions: this.#grades.size };
   }
 
   account(userId: string): AccountView | undefined {

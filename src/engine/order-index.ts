@@ -23,10 +23,22 @@ export class OrderIndex {
     this.#ids = ids;
   }
 
+  /** Orders held (open, and closed within the retention). */
+  get size(): number {
+    return this.#size + this.#strings.size;
+  }
+
   get(id: string): OrderState | undefined {
     const n = this.#ids.counterOf(id);
     if (n < 0) return this.#strings.get(id);
     const at = this.#find(n % HALF, Math.floor(n / HALF));
+    return at < 0 ? undefined : (this.#slots[at + 2] as OrderState);
+  }
+
+  /** The order of an id as the engine keeps it (see IdTokens). */
+  byToken(id: IdToken): OrderState | undefined {
+    if (typeof id === 'string') return this.#strings.get(id);
+    const at = this.#find(id % HALF, Math.floor(id / HALF));
     return at < 0 ? undefined : (this.#slots[at + 2] as OrderState);
   }
 

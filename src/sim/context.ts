@@ -81,13 +81,28 @@ export interface SimSettings extends SimLimitSettings {
   readonly requestTimeoutMs: number;
   /** Largest place / cancelMultiple batch accepted (the contract gives none). */
   readonly maxBatch: number;
-  /** User-feed replay retention: messages older than this, or beyond the count, are gone (cache_expired). */
+  /**
+   * User-feed replay retention, per account: messages older than this, or beyond the count,
+   * are gone (a replay from before them answers cache_expired). An account that never
+   * logged in keeps none (no client can hold one of its message ids).
+   */
   readonly userFeedRetentionMs: number;
   readonly userFeedRetentionCount: number;
   /** Whether the admin API is mounted (loopback only). */
   readonly admin: boolean;
-  /** How long closed orders stay readable (lookupOrder, cancel reasons). */
+  /**
+   * How long closed (filled, cancelled, expired) orders stay readable: order lookups and the
+   * reasons a cancel of one gives; after that they read as not found. Market time; default
+   * 15 min (the synthetic makers close some 100,000 orders an hour at 200 games).
+   */
   readonly closedOrderRetentionMs: number;
+  /**
+   * How long an ended game stays after its latest settlement, with its bets and their grade
+   * versions (the graded endpoints, getMatchedBets, regrades and refunds): after that they
+   * are forgotten, and a getGradedSince cursor from before resumes at the oldest row kept.
+   * Market time; default 6 h.
+   */
+  readonly settledGameRetentionMs: number;
 }
 
 /**
@@ -131,26 +146,33 @@ export interface ContextOptions {
   readonly settings?: Partial<SimSettings>;
 }
 
+/** Retention defaults of the simulator's memory (market time); see SimSettings. */
+export const SIM_RETENTION_DEFAULTS = {
+  userFeedRetentionMs: 10 * 60_000,
+  userFeedRetentionCount: 50_000,
+  closedOrderRetentionMs: 15 * 60_000,
+  settledGameRetentionMs: 6 * 3_600_000,
+} as const;
+
 export function createContext(options: ContextOptions): SimContext {
   const { time, seed } = options;
   const settings: SimSettings = {
     requestTimeoutMs: 15_000,
     maxBatch: 200,
-    userFeedRetentionMs: 10 * 60_000,
-    userFeedRetentionCount: 50_000,
     admin: false,
-    closedOrderRetentionMs: 3_600_000,
+    ...SIM_RETENTION_DEFAULTS,
     ...DEFAULT_LIMITS,
     ...options.settings,
   };
   const limiter = (r: { readonly limit: number; readonly windowMs: number }) => new RollingWindowLimiter(r.limit, r.windowMs, time.clock);
   const ids = createIdGenerator(seed);
+  // A long sped-up run must keep neither every requote the synthetic makers ever made nor
+  // every game it ever settled.
   const engine = new MatchingEngine({
     clock: time.clock,
     ids,
-    // Lookups of closed orders are rare after an hour; a long sped-up run must not keep
-    // every requote the synthetic makers ever made.
-    closedOrderRetentionMs: options.settings?.closedOrderRetentionMs ?? 3_600_000,
+    closedOrderRetentionMs: settings.closedOrderRetentionMs,
+    settledGameRetentionMs: settings.settledGameRetentionMs,
     onListenerError: (error, event) => options.log.error({ err: error, event: event.kind }, 'engine event listener failed'),
   });
   return {

@@ -356,6 +356,45 @@ describe('GET|POST /user/v2/getGradedSince', () => {
     expect(latest.body.data.summary).toEqual({ pnl: 0, volume: 30 });
   });
 
+  it('keeps graded rows for the settled-game retention; a cursor from before it resumes at the oldest row kept', async () => {
+    const time = manualTime(T0);
+    t = await startTestSim({ time, settings: { settledGameRetentionMs: 2 * HOUR } });
+    const s = Object.assign(t, { time });
+    const maker = mkUser(s, 'maker');
+    const taker = mkUser(s, 'taker');
+    const engine = s.sim.context.engine;
+    const start = await since(s, taker, `since=${iso(T0 - HOUR)}`);
+    expect(start.body.data.graded).toEqual([]);
+    const a = s.game();
+    const b = s.game();
+    const txA = fills(s, a, maker, taker, 3);
+    const txB = fills(s, b, maker, taker, 2);
+    expect(engine.settleGame(a.id, { away: 1, home: 2 }).ok).toBe(true);
+    const readA = await since(s, taker, `cursor=${start.body.data.cursor}`);
+    expect(readA.body.data.graded.map((r: Row) => r.txID)).toEqual(txA);
+    s.time.advance(HOUR);
+    expect(engine.settleGame(b.id, { away: 2, home: 1 }).ok).toBe(true);
+    s.time.advance(HOUR + 1);
+    engine.advance(); // the retention is applied as the engine runs
+    expect(engine.game(a.id)).toBeUndefined();
+    expect(engine.game(b.id)?.ended).toBe(true);
+
+    // A cursor past the dropped rows resumes exactly where it was.
+    const afterA = await since(s, taker, `cursor=${readA.body.data.cursor}`);
+    expect(afterA.status).toBe(200);
+    expect(afterA.body.data.graded.map((r: Row) => r.txID)).toEqual(txB);
+    // A cursor from before them resumes at the oldest row kept.
+    const old = await since(s, taker, `cursor=${start.body.data.cursor}`);
+    expect(old.body.data.graded.map((r: Row) => r.txID)).toEqual(txB);
+    // Its next cursor continues after them: nothing again.
+    const next = await since(s, taker, `cursor=${old.body.data.cursor}`);
+    expect(next.body.data.graded).toEqual([]);
+    const all = await since(s, taker, `since=${iso(T0 - HOUR)}`);
+    expect(all.body.data.graded.map((r: Row) => r.txID)).toEqual(txB);
+    const window = await s.http('GET', '/user/v2/getGraded', { token: taker.token, raw: true });
+    expect(window.body.data.graded.map((r: Row) => r.txID)).toEqual(txB);
+  });
+
   it('rejects tampered, foreign and forged cursors, since with cursor, and a bad since', async () => {
     const s = await start();
     const maker = mkUser(s, 'maker');

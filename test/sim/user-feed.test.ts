@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EngineGame } from '../../src/engine/types.ts';
 import { manualTime, type ManualTimeSource } from '../../src/shared/time.ts';
+import { createUser } from '../../src/sim/ops/admin-ops.ts';
 import { startTestSim, type TestSim } from '../support/sim.ts';
 import { Clients, type FeedClient } from './ws-client.ts';
 
@@ -238,6 +239,27 @@ describe('user feed replay', () => {
     time.advance(30_001);
     const expired = await t.http('GET', `/v2/user/messages?afterID=${first.messageID}`, { token: u.token });
     expect(expired.body).toEqual({ status: 'cache_expired', availableMessages: [third] });
+  });
+  it('keeps nothing for an account that never logged in: a replay after its first login answers cache_expired for what came before', async () => {
+    t = await startTestSim();
+    const g = t.game();
+    // Made in-process like the synthetic market's traders: no session, so no client can hold its messages.
+    const made = createUser(t.sim.context, { username: 'uf-in-process', password: 'uf-in-process-pw', balance: 100_000 });
+    if (!made.ok) throw new Error(made.error);
+    const id = made.value.id;
+    for (let i = 0; i < 3; i++) place(t, id, { gameID: g.id, type: 'moneyline', side: home(g), odds: 200 + i, bet: 1 });
+    const login = await t.http('POST', '/user/login', { body: { username: 'uf-in-process', password: 'uf-in-process-pw' } });
+    const token = login.body.data.user.auth as string;
+    const before = await t.http('GET', '/v2/user/messages', { token });
+    expect(before.body).toEqual({ status: 'cache_expired', availableMessages: [] });
+    // From the first login on, the log keeps the account's messages.
+    const c = await feed(t, token);
+    place(t, id, { gameID: g.id, type: 'moneyline', side: home(g), odds: 210, bet: 1 });
+    const live = (await c.take(any)).value;
+    const after = await t.http('GET', '/v2/user/messages', { token });
+    expect(after.body).toEqual({ status: 'cache_expired', availableMessages: [live] });
+    const since = await t.http('GET', `/v2/user/messages?afterID=${live.messageID}`, { token });
+    expect(since.body).toEqual({ status: 'success', messages: [] });
   });
 });
 

@@ -19,6 +19,8 @@ export type TokenCheck =
  */
 export class TokenStore {
   readonly #tokens = new Map<string, TokenRecord>();
+  /** Accounts that were ever issued a token (logged in at least once). */
+  readonly #everIssued = new Set<string>();
 
   constructor(
     private readonly clock: Clock,
@@ -27,6 +29,7 @@ export class TokenStore {
 
   issue(userId: string): string {
     const token = randomBytes(128).toString('hex');
+    this.#everIssued.add(userId);
     this.#tokens.set(token, { userId, expiresAt: this.clock.now() + this.lifetimeMs });
     return token;
   }
@@ -44,6 +47,11 @@ export class TokenStore {
   peek(token: string): string | null {
     const record = this.#tokens.get(token);
     return record && record.expiresAt > this.clock.now() ? record.userId : null;
+  }
+
+  /** Whether the account ever logged in: only then can a client hold one of its user-feed message ids. */
+  everIssued(userId: string): boolean {
+    return this.#everIssued.has(userId);
   }
 
   revoke(token: string): boolean {

@@ -68,25 +68,45 @@ export class UserFeedLog<T> {
 
   /** Log a new message for the user; `build` receives its id. */
   append(userId: string, build: (id: string) => T): T {
-    let log = this.#logs.get(userId);
-    if (!log) this.#logs.set(userId, (log = new UserLog<T>()));
-    // Whole ms: a virtual clock moves in fractions of a ms (latency models), and an id with
-    // a fraction is not one the contract's pattern reads, so a client skips the message.
+    const log = this.#logOf(userId);
     const now = Math.floor(this.clock.now());
-    let id: MessageId;
-    if (now > log.lastMs) {
-      log.lastMs = now;
-      log.seq = 0;
-      id = { ms: now, seq: 0 };
-    } else {
-      // Same ms (or a clock that stepped back): keep the ms, move the sequence.
-      log.seq++;
-      id = { ms: log.lastMs, seq: log.seq };
-    }
+    const id = this.#nextId(log, now);
     const message = build(formatMessageId(id));
     log.entries.push({ id, at: now, message });
     this.#trim(log, now);
     return message;
+  }
+
+  /**
+   * A message for the user that is not kept (nobody can be reading the account's feed):
+   * it takes its id, so a replay from before it answers incomplete (`cache_expired`), and
+   * costs neither the message nor a place in the log.
+   */
+  pass(userId: string): void {
+    const log = this.#logOf(userId);
+    log.dropped = this.#nextId(log, Math.floor(this.clock.now()));
+  }
+
+  #logOf(userId: string): UserLog<T> {
+    let log = this.#logs.get(userId);
+    if (!log) this.#logs.set(userId, (log = new UserLog<T>()));
+    return log;
+  }
+
+  /**
+   * The next id of the user's log at `now`, in whole ms: a virtual clock moves in fractions
+   * of a ms (latency models), and an id with a fraction is not one the contract's pattern
+   * reads, so a client would skip the message.
+   */
+  #nextId(log: UserLog<T>, now: number): MessageId {
+    if (now > log.lastMs) {
+      log.lastMs = now;
+      log.seq = 0;
+      return { ms: now, seq: 0 };
+    }
+    // Same ms (or a clock that stepped back): keep the ms, move the sequence.
+    log.seq++;
+    return { ms: log.lastMs, seq: log.seq };
   }
 
   /**

@@ -75,11 +75,17 @@ export class UserFeed {
   }
 
   #publish(item: UserFeedItem): void {
+    const userId = item.userId;
+    const conns = this.#conns.get(userId);
+    // An account that never logged in (the synthetic market's traders act in-process) has
+    // no client that could replay its feed: its messages take ids but are neither built nor kept.
+    if ((!conns || conns.size === 0) && !this.#ctx.tokens.everIssued(userId)) {
+      this.log.pass(userId);
+      return;
+    }
     const game = this.#ctx.engine.game(item.gameId);
     const now = this.#ctx.time.clock.now();
-    const userId = item.userId;
     const message = this.log.append(userId, (messageID) => userFeedMessage(item, game, now, messageID));
-    const conns = this.#conns.get(userId);
     if (!conns || conns.size === 0) return;
     const text = JSON.stringify(message);
     let bytes: Buffer | null = null;

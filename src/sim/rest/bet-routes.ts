@@ -157,7 +157,7 @@ function gradedWindow(ctx: SimContext, req: SimRequest): SimResponse {
  * getGradedSince (exchange-api §4.15): the caller's grade log walked in settlement order,
  * 100 rows a page. A regrade or refund appends newer versions of the same txID, so they
  * reappear later in the walk. Without `since` and `cursor` the walk starts at the
- * beginning of the log.
+ * beginning of the log. The log holds what the settled-game retention keeps.
  */
 function gradedSince(ctx: SimContext, req: SimRequest): SimResponse {
   const params = paramsOf(req, ['since', 'cursor']);
@@ -166,7 +166,9 @@ function gradedSince(ctx: SimContext, req: SimRequest): SimResponse {
   const cursorText = params.get('cursor');
   if (sinceText !== undefined && cursorText !== undefined) return respond.error(400, 'since and cursor are mutually exclusive');
   const u = user(req);
+  // The log within the settled-game retention; cursor positions count the dropped front too.
   const log = ctx.engine.grades(u.id);
+  const dropped = ctx.engine.gradesDropped(u.id);
   const now = ctx.time.clock.now();
 
   let start: number;
@@ -174,8 +176,9 @@ function gradedSince(ctx: SimContext, req: SimRequest): SimResponse {
   if (cursorText !== undefined) {
     const check = decodeCursor(ctx.secret, cursorText, u.id);
     if (!check.ok) return respond.error(400, check.error);
-    if (check.state.position > log.length) return respond.error(400, 'invalid cursor');
-    start = check.state.position;
+    if (check.state.position > dropped + log.length) return respond.error(400, 'invalid cursor');
+    // A cursor into rows the retention dropped resumes at the oldest row kept.
+    start = Math.max(0, check.state.position - dropped);
     floor = check.state.settledThrough;
   } else {
     const since = isoParam(sinceText, 'since');
@@ -188,7 +191,7 @@ function gradedSince(ctx: SimContext, req: SimRequest): SimResponse {
   const cursor =
     page.rows.length === 0 && cursorText !== undefined
       ? cursorText
-      : encodeCursor(ctx.secret, { userId: u.id, position: page.end, settledThrough: page.settledThrough });
+      : encodeCursor(ctx.secret, { userId: u.id, position: dropped + page.end, settledThrough: page.settledThrough });
   const graded = renderGrades(ctx, page.rows);
   return respond.data({ graded, hasMore: page.hasMore, cursor, settledThrough: iso(page.settledThrough) });
 }
