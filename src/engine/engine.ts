@@ -335,8 +335,9 @@ export class MatchingEngine {
       this.#timers.pop();
       switch (t.kind) {
         case 'expire': {
+          // An edit may have moved the expiry: a timer for an expiry the order no longer has does nothing.
           const order = this.#orders.byToken(t.id);
-          if (order?.status === 'open') this.#close(order, 'expired', 'expiry');
+          if (order?.status === 'open' && order.expiresAt === t.at) this.#close(order, 'expired', 'expiry');
           break;
         }
         case 'gameStart': {
