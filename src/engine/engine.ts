@@ -120,9 +120,6 @@ interface GameState {
 
 type Checked = CheckedOrder<GameState>;
 
-const DAY_MS = 86_400_000;
-const NO_ARCHIVED_FEES: ReadonlyMap<number, number> = new Map();
-
 const failure = (errorType: PlaceFailure['errorType'], error: string): PlaceFailure => ({ status: 'error', error, errorType });
 const editFailure = (code: EditFailureCode, error: string): EditFailure => ({ status: 'error', error, errorType: 'validation_error', code });
 
@@ -152,7 +149,6 @@ export class MatchingEngine {
   readonly #orders: OrderIndex;
   readonly #ledger: BetLedger;
   readonly #grades = new GradeLogs();
-  readonly #archivedFees = new Map<string, Map<number, number>>();
   readonly #settledRetentionMs: number;
   /** Settlements, oldest first (from `#settledHead`), for forgetting games after the retention. */
   #settled: { readonly gameId: string; readonly at: number }[] = [];
@@ -386,11 +382,8 @@ export class MatchingEngine {
       const ledger = this.#ledger;
       for (const bet of state.bets) {
         forgotten.add(bet);
-        const userId = ledger.userId(bet);
-        const account = this.#users.get(userId);
+        const account = this.#users.get(ledger.userId(bet));
         if (account) accounts.add(account);
-        const grade = ledger.grade(bet);
-        if (grade !== null && grade.fee !== 0) this.#archiveFee(userId, grade.settledAt, grade.fee);
       }
       for (let i = 0; i < state.bets.length; i += 2) ledger.forget(state.bets[i]! >>> 1);
       this.#games.delete(gameId);
@@ -407,14 +400,6 @@ export class MatchingEngine {
     }
     // Older versions of a game settled again since go too: its latest version is what counts.
     this.#grades.dropThrough(horizon);
-  }
-
-  /** A forgotten bet's fee stays counted in its account's history by the UTC day it settled on. */
-  #archiveFee(userId: string, settledAt: number, fee: number): void {
-    let days = this.#archivedFees.get(userId);
-    if (!days) this.#archivedFees.set(userId, (days = new Map()));
-    const day = Math.floor(settledAt / DAY_MS) * DAY_MS;
-    days.set(day, (days.get(day) ?? 0) + fee);
   }
 
   // ---------------------------------------------------------------- place
@@ -1007,15 +992,6 @@ export class MatchingEngine {
   betsOfGame(gameId: string): BetView[] {
     const ledger = this.#ledger;
     return (this.#games.get(gameId)?.bets ?? []).map((b) => ledger.view(b));
-  }
-
-  /**
-   * Fees of the user's bets that settlement retention has forgotten, summed by the UTC day
-   * (its first ms) of their final settlement: account history such as affiliate commission
-   * outlives the bets themselves. Bets still held are not in it.
-   */
-  archivedFees(userId: string): ReadonlyMap<number, number> {
-    return this.#archivedFees.get(userId) ?? NO_ARCHIVED_FEES;
   }
 
   /** The user's grade versions within the retention, in settlement order (oldest first). */

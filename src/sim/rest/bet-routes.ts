@@ -252,8 +252,6 @@ function affiliateCommission(ctx: SimContext, req: SimRequest): SimResponse {
       const g = bet.grade;
       if (g !== null && g.settledAt >= from && g.settledAt < to) paid += g.fee;
     }
-    // Bets past the settlement retention are gone; their fees are kept by day.
-    for (const [day, fee] of ctx.engine.archivedFees(player.id)) if (day >= from && day < to) paid += fee;
     commissionPaid.push({ [player.username]: roundMoney(paid) });
   }
   return respond.top({ commissionPaid });
