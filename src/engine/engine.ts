@@ -149,6 +149,11 @@ export class MatchingEngine {
   readonly #orders: OrderIndex;
   readonly #ledger: BetLedger;
   readonly #grades = new GradeLogs();
+  /**
+   * Commission each user paid, by UTC day of settlement (latest grade version of each bet):
+   * what date-window reads of fees need, kept after the bets themselves are forgotten.
+   */
+  readonly #feesByDay = new Map<string, Map<number, number>>();
   readonly #settledRetentionMs: number;
   /** Settlements, oldest first (from `#settledHead`), for forgetting games after the retention. */
   #settled: { readonly gameId: string; readonly at: number }[] = [];
@@ -936,6 +941,8 @@ export class MatchingEngine {
       this.#gradeSeq++;
       const user = this.#users.get(bet.userId)!;
       user.balance += grade.result - (bet.grade?.result ?? 0);
+      if (bet.grade) this.#addFee(bet.userId, bet.grade.settledAt, -bet.grade.fee);
+      this.#addFee(bet.userId, grade.settledAt, grade.fee);
       ledger.setGrade(b, grade);
       touchedUsers.add(user);
       this.#grades.append(grade);
@@ -997,6 +1004,24 @@ export class MatchingEngine {
   /** The user's grade versions within the retention, in settlement order (oldest first). */
   grades(userId: string): readonly GradeVersion[] {
     return this.#grades.entries(userId);
+  }
+
+  /**
+   * Commission the user paid on bets whose latest settlement falls in [from, to), both
+   * midnight UTC: by day, so bets the settled-game retention forgot still count.
+   */
+  feesSettled(userId: string, from: number, to: number): number {
+    let paid = 0;
+    for (const [day, fee] of this.#feesByDay.get(userId) ?? []) if (day >= from && day < to) paid += fee;
+    return paid;
+  }
+
+  #addFee(userId: string, at: number, fee: number): void {
+    if (fee === 0) return;
+    let days = this.#feesByDay.get(userId);
+    if (!days) this.#feesByDay.set(userId, (days = new Map()));
+    const day = Math.floor(at / 86_400_000) * 86_400_000;
+    days.set(day, (days.get(day) ?? 0) + fee);
   }
 
   /** How many of the user's grade versions the retention dropped: the whole-log position of `grades(userId)[0]`. */

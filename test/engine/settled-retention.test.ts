@@ -89,6 +89,28 @@ describe('settled game retention', () => {
     expect(engine.grades('maker')).toEqual([]);
   });
 
+  it('still counts the commission of forgotten bets by day of settlement (affiliate commission reads it)', () => {
+    const kept = engineWith();
+    const pruned = engineWith(HOUR);
+    for (let n = 0; n < 30; n++) {
+      for (const { clock, engine } of [kept, pruned]) {
+        playGame(engine, n, 2);
+        if (n === 10) expect(engine.refundGame(hex(0xa000 + n)).ok).toBe(true);
+        clock.advance(2 * HOUR);
+        engine.advance();
+      }
+    }
+    expect(pruned.engine.grades('taker').length).toBeLessThan(kept.engine.grades('taker').length);
+    const day = Math.floor(T0 / 86_400_000) * 86_400_000;
+    for (let d = -1; d < 4; d++) {
+      const from = day + d * 86_400_000;
+      const direct = kept.engine.bets('taker').reduce((sum, b) => sum + (b.grade && b.grade.settledAt >= from && b.grade.settledAt < from + 86_400_000 ? b.grade.fee : 0), 0);
+      expect(pruned.engine.feesSettled('taker', from, from + 86_400_000)).toBeCloseTo(direct, 9);
+      expect(kept.engine.feesSettled('taker', from, from + 86_400_000)).toBeCloseTo(direct, 9);
+    }
+    expect(kept.engine.feesSettled('taker', day, day + 4 * 86_400_000)).toBeGreaterThan(0);
+  });
+
   it('keeps everything by default', () => {
     const { clock, engine } = engineWith();
     for (let n = 0; n < 5; n++) {

@@ -247,12 +247,7 @@ function affiliateCommission(ctx: SimContext, req: SimRequest): SimResponse {
   const commissionPaid: Record<string, number>[] = [];
   for (const player of ctx.accounts.all()) {
     if (player.referrer === null || player.referrer.toLowerCase() !== me) continue;
-    let paid = 0;
-    for (const bet of ctx.engine.bets(player.id)) {
-      const g = bet.grade;
-      if (g !== null && g.settledAt >= from && g.settledAt < to) paid += g.fee;
-    }
-    commissionPaid.push({ [player.username]: roundMoney(paid) });
+    commissionPaid.push({ [player.username]: roundMoney(ctx.engine.feesSettled(player.id, from, to)) });
   }
   return respond.top({ commissionPaid });
 }
