@@ -220,6 +220,24 @@ describe('GET /affiliate/getAffiliateCommission', () => {
     expect(mine.body).toEqual({ commissionPaid: [] });
   });
 
+  it('keeps counting the commission of bets the settlement retention has forgotten', async () => {
+    const s = await start();
+    const aff = mkUser(s, 'aff');
+    const p1 = mkUser(s, 'p1', { referrer: 'aff' });
+    const maker = mkUser(s, 'maker');
+    const g1 = s.game();
+    place(s, maker, { gameID: g1.id, type: 'moneyline', side: away(g1), odds: -150, bet: 1000 });
+    place(s, p1, { gameID: g1.id, type: 'moneyline', side: home(g1), odds: 150, bet: 100 });
+    expect(s.sim.context.engine.settleGame(g1.id, { away: 3, home: 1 }).ok).toBe(true);
+    s.time.advance(s.sim.context.settings.settledGameRetentionMs + HOUR);
+    s.sim.context.engine.advance();
+    expect(s.sim.context.engine.bets(p1.id)).toEqual([]);
+    const all = await s.http('GET', '/affiliate/getAffiliateCommission', { token: aff.token });
+    expect(all.body).toEqual({ commissionPaid: [{ p1: 1 }] });
+    const later = await s.http('GET', '/affiliate/getAffiliateCommission?fromDate=03-02-2026', { token: aff.token });
+    expect(later.body).toEqual({ commissionPaid: [{ p1: 0 }] });
+  });
+
   it('answers 400 when fromDate cannot be parsed', async () => {
     const s = await start();
     const aff = mkUser(s, 'aff');
