@@ -80,7 +80,7 @@ describe('user feed envelopes', () => {
     expect(tf.matched).toMatchObject({ txID, wagerRequestID: took.matched[0]!.wagerRequestID, amount: 50, odds: 120, type: 'moneyline', side: away(g), number: null, userReference: null });
     expect(tf.matched.risk).toBeCloseTo(50.5, 9);
     expect(tf.matched.win).toBeCloseTo(59.4, 9);
-    expect(tf.matched.orderID).not.toBe(orderID); // the taker's own order
+    expect(tf.matched.orderID).toBe(orderID); // the resting order that was hit
     expect(tf.matched).not.toHaveProperty('isPostArb');
 
     const mf = (await mc.take(any)).value;
