@@ -12,7 +12,8 @@ export interface WireFeedMatched {
   odds: number;
   type: string;
   side: string;
-  number: number | null;
+  /** Spread or total only: omitted on moneylines (feeds §8). */
+  number?: number;
   market?: string;
   userReference: string | null;
   isPostArb?: true;
@@ -28,7 +29,8 @@ export interface WireFeedUnmatched {
   odds: number;
   type: string;
   side: string;
-  number: number | null;
+  /** Spread or total only: omitted on moneylines (feeds §8). */
+  number?: number;
   market?: string;
   userReference?: string;
   isPostArb?: true;
@@ -54,11 +56,11 @@ export interface UserFeedMessage {
 
 export const USER_FEED_PLATFORM = 'api';
 
-function withSelection<T extends object>(out: T, wire: WireSelection): T & { type: string; side: string; number: number | null; market?: string } {
-  const o = out as T & { type: string; side: string; number: number | null; market?: string };
+function withSelection<T extends object>(out: T, wire: WireSelection): T & { type: string; side: string; number?: number; market?: string } {
+  const o = out as T & { type: string; side: string; number?: number; market?: string };
   o.type = wire.type;
   o.side = wire.side;
-  o.number = wire.number;
+  if (wire.number !== null) o.number = wire.number;
   if (wire.market !== undefined) o.market = wire.market;
   return o;
 }
