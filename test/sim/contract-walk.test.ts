@@ -664,7 +664,7 @@ describe.sequential('contract walk against `linesmith sim` as a child process', 
     const ovOrder = fills.find((f) => f.postArb)!.makerOrderID;
     const c = await http('POST', '/session/cancel', { token: maker.token, body: { sessionID: ovOrder } });
     expect(c.status).toBe(200);
-    expect(c.body.data).toMatchObject({ success: true, sessionID: ovOrder, gameID: nba.id, offered: 110 });
+    expect(c.body.data).toMatchObject({ success: true, sessionID: ovOrder, gameID: nba.id, offered: 0 });
     expect(c.body.data.filled).toBeCloseTo(55, 6);
     expect(c.body.data.remaining).toBeCloseTo(55, 6);
     expect(typeof c.body.data.description).toBe('string');
@@ -680,7 +680,7 @@ describe.sequential('contract walk against `linesmith sim` as a child process', 
     expect(multi.status).toBe(200);
     expect(multi.body.data).toHaveLength(3);
     expect(multi.body.data[0]).toMatchObject({ success: true, sessionID: restingArb.id });
-    expect(multi.body.data[1]).toMatchObject({ success: true, sessionID: spare.unmatched.orderID, offered: 20, remaining: 20, filled: 0 });
+    expect(multi.body.data[1]).toMatchObject({ success: true, sessionID: spare.unmatched.orderID, offered: 0, remaining: 20, filled: 0 });
     expect(multi.body.data[2].success).toBe(false);
     expect(typeof multi.body.data[2].reason).toBe('string');
     expect('sessionID' in multi.body.data[2]).toBe(false);
