@@ -6,6 +6,7 @@ import type { SimUser } from '../accounts.ts';
 import type { SimContext } from '../context.ts';
 import { heartbeatFor } from '../heartbeat.ts';
 import { renderSocketCancel } from '../ops/cancel.ts';
+import { MAIN_MARKET } from '../render/book.ts';
 import { placeBatch } from '../ops/place.ts';
 import { iso } from '../render/time.ts';
 import type { FeedConnection, FeedHub } from './connections.ts';
@@ -127,9 +128,26 @@ export class OrdersSocket {
     }
     if (p.market !== undefined && p.market !== null) {
       if (typeof p.market !== 'string') throw new RequestError('market must be a string');
+      if (p.market === MAIN_MARKET) return this.#cancelMain(user, filter);
       filter.market = p.market;
     }
     return this.#render(this.#ctx.engine.cancelAll(user.id, filter, 'user'), []);
+  }
+
+  /**
+   * `market: "main"` (feeds §8): every non-1x2 order of the game, of the filter's type and
+   * side. The engine's filter knows a 1x2 outcome only, so the orders are picked here; one
+   * that closed before the cancel ran (it expired) was not open to cancel and is left out.
+   */
+  #cancelMain(user: SimUser, filter: CancelFilter): unknown[] {
+    const ids: string[] = [];
+    for (const o of this.#ctx.engine.openOrders(user.id)) {
+      const w = o.wire;
+      if (o.gameId !== filter.gameId || w.type === 'moneyline1x2') continue;
+      if ((filter.type !== undefined && w.type !== filter.type) || (filter.side !== undefined && w.side !== filter.side)) continue;
+      ids.push(o.id);
+    }
+    return this.#render(this.#ctx.engine.cancelMany(user.id, ids).filter((o) => o.success), []);
   }
 
   #heartbeat(user: SimUser, p: Payload): { type: 'heartbeatAck'; serverTime: string; timeoutSec: number } {
