@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { WebSocket } from 'ws';
 import { isObjectId } from '../../engine/ids.ts';
 import type { CancelFilter, CancelOutcome } from '../../engine/types.ts';
@@ -6,8 +7,8 @@ import type { SimUser } from '../accounts.ts';
 import type { SimContext } from '../context.ts';
 import { heartbeatFor } from '../heartbeat.ts';
 import { renderSocketCancel } from '../ops/cancel.ts';
-import { MAIN_MARKET } from '../render/book.ts';
 import { placeBatch } from '../ops/place.ts';
+import { MAIN_MARKET } from '../render/book.ts';
 import { iso } from '../render/time.ts';
 import type { FeedConnection, FeedHub } from './connections.ts';
 import { rawToString } from './price-feed.ts';
@@ -57,7 +58,9 @@ export class OrdersSocket {
       return null;
     }
     const payload = Array.isArray(frame) ? frame[1] : frame;
-    const requestID = isRecord(payload) ? payload.requestID : undefined;
+    const given = isRecord(payload) ? payload.requestID : undefined;
+    // A heartbeat without a requestID gets one from the server, echoed in its answer (feeds §8).
+    const requestID = given === undefined && Array.isArray(frame) && frame[0] === 'heartbeat' ? randomUUID() : given;
     const reply = (body: { data: unknown } | { error: string }): OrdersReply => (requestID === undefined ? body : { requestID, ...body });
     if (!Array.isArray(frame) || typeof frame[0] !== 'string' || !isRecord(payload)) return reply({ error: 'unknown request type' });
     try {
