@@ -1,5 +1,5 @@
 import type { MatchingEngine } from '../../engine/engine.ts';
-import type { EngineGame } from '../../engine/types.ts';
+import type { EngineGame, ListedOrder } from '../../engine/types.ts';
 import type { Selection } from '../../markets/types.ts';
 import { oddsRank } from '../../odds/american.ts';
 import { chooseMainLines, type MainLines } from '../render/main-lines.ts';
@@ -59,10 +59,10 @@ export function mainLines(engine: MatchingEngine, game: EngineGame): MainLines {
   return chooseMainLines(byLine.values());
 }
 
-/** Open interest: Σ stake of the game's ungraded bets, both sides of every fill. */
-export function openInterest(engine: MatchingEngine, gameId: string): number {
+/** Open interest (feeds §8): Σ `bet` (the original stake) of the orders resting on the game. */
+export function openInterest(sides: readonly { orders: readonly ListedOrder[] }[]): number {
   let sum = 0;
-  for (const b of engine.betsOfGame(gameId)) if (b.grade === null) sum += b.money.amount;
+  for (const side of sides) for (const listed of side.orders) sum += listed.order.bet;
   return sum;
 }
 
@@ -75,7 +75,8 @@ export type WireOrderbookGame = WireGame & Record<BookArray, WireBookOrder[]> & 
 export function renderOrderbookV2(engine: MatchingEngine, game: EngineGame, options: RenderBookOptions = {}): WireOrderbookGame {
   const arrays = emptyBookArrays<WireBookOrder>();
   const ranked: { key: BookArray; rank: number; createdAt: number; entry: WireBookOrder }[] = [];
-  for (const side of listedSides(engine, game)) {
+  const sides = listedSides(engine, game);
+  for (const side of sides) {
     const key = bookArrayOf(side.selection);
     for (const listed of side.orders) {
       ranked.push({ key, rank: oddsRank(listed.listedOdds), createdAt: listed.order.createdAt, entry: renderBookOrder(game, side.label, listed, options) });
@@ -88,7 +89,7 @@ export function renderOrderbookV2(engine: MatchingEngine, game: EngineGame, opti
     ...renderGame(game),
     ...arrays,
     ...mainLines(engine, game),
-    openInterest: openInterest(engine, game.id),
+    openInterest: openInterest(sides),
     matchedVolume: engine.matchedVolume(game.id),
   };
 }
@@ -135,6 +136,7 @@ export interface WireOrderbookV1Game {
 export function renderOrderbookV1(engine: MatchingEngine, game: EngineGame, options: RenderBookOptions = {}): WireOrderbookV1Game {
   const opts: RenderBookOptions = { ...options, postArbAlways: true };
   const g = renderGame(game);
+  const sides = listedSides(engine, game);
   const out: WireOrderbookV1Game = {
     id: game.id,
     parentGameID: game.parentGameID,
@@ -160,10 +162,10 @@ export function renderOrderbookV1(engine: MatchingEngine, game: EngineGame, opti
     awayMoneylines1x2: {},
     draw1x2: {},
     ...mainLines(engine, game),
-    openInterest: openInterest(engine, game.id),
+    openInterest: openInterest(sides),
     matchedVolume: engine.matchedVolume(game.id),
   };
-  for (const side of listedSides(engine, game)) {
+  for (const side of sides) {
     if (side.orders.length === 0) continue;
     const key = bookArrayOf(side.selection);
     const entries = side.orders.map((o) => renderBookOrder(game, side.label, o, opts));
