@@ -30,7 +30,7 @@ function sidesOf(taker: Selection): [Selection, Selection] {
 
 function emptyBook(taker: Selection): MarketBook {
   const [s0, s1] = sidesOf(taker);
-  return { key: bookKeyOf(taker), type: taker.type, sides: [{ taker: s0, offers: [], epoch: 0 }, { taker: s1, offers: [], epoch: 0 }] };
+  return { key: bookKeyOf(taker), type: taker.type, sides: [{ taker: s0, offers: [], epoch: null }, { taker: s1, offers: [], epoch: null }] };
 }
 
 /** One side replaced by an orderUpdate: what it listed before and what it lists now. */
@@ -189,14 +189,16 @@ export class MarketModel {
     entry.books.clear();
     for (const { r, offers } of sides.values()) {
       const book = entry.books.get(r.key) ?? emptyBook(r.taker);
-      entry.books.set(r.key, withSide(book, r.idx, { taker: r.taker, offers: sortBest(offers), epoch: 0 }));
+      entry.books.set(r.key, withSide(book, r.idx, { taker: r.taker, offers: sortBest(offers), epoch: null }));
     }
     return snapshotOf(entry);
   }
 
   /**
-   * One side of one line changed (feeds §2): `sideOrders` is its full current list. An
-   * update older than the side's last (by `epoch`) is dropped. `side` is what `resolveSide(u)`
+   * One side of one line changed (feeds §2): `sideOrders` is its full current list. The only
+   * use of `epoch` (feeds §8): an update whose epoch is strictly lower than the last one
+   * applied on this same side is dropped as stale. A missing or equal epoch never drops it;
+   * one without an epoch leaves the side's last epoch as it was. `side` is what `resolveSide(u)`
    * gave, for a caller that needs it whether or not the update applies (the backtest's bot
    * feed): passing it saves reading the label twice.
    */
@@ -214,12 +216,14 @@ export class MarketModel {
     }
     const book = e.books.get(r.key);
     const prev = book?.sides[r.idx];
-    if (prev && u.epoch < prev.epoch) {
+    const last = prev?.epoch ?? null;
+    const epoch = u.epoch ?? null;
+    if (epoch !== null && last !== null && epoch < last) {
       this.stats.staleUpdates++;
       return null;
     }
     const offers = this.#offers(u.sideOrders, prev?.offers);
-    const next: BookSide = { taker: r.taker, offers: sortBest(offers), epoch: u.epoch };
+    const next: BookSide = { taker: r.taker, offers: sortBest(offers), epoch: epoch ?? last };
     e.books.set(r.key, withSide(book ?? emptyBook(r.taker), r.idx, next));
     const h = e.head;
     // Orders resting on a side: the exchange takes them on a live game only (a game's end

@@ -31,8 +31,11 @@ export interface ListedOffer {
 export interface BookSide {
   readonly taker: Selection;
   readonly offers: readonly ListedOffer[];
-  /** The price feed's `epoch` of the last update of this side; 0 from a REST snapshot. */
-  readonly epoch: number;
+  /**
+   * The price feed's `epoch` of the last update of this side that carried one; null when
+   * none has since the side was listed (from a REST snapshot, or by updates without one).
+   */
+  readonly epoch: number | null;
 }
 
 /** Both sides of one market line. Side 0: takers of home / over / yes; side 1: away / under / no. */

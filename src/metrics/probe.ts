@@ -63,7 +63,7 @@ export class RuntimeProbe {
     const f = this.#feeds.price;
     f.lastAt = at;
     f.events++;
-    if (event.type === 'orderUpdate') {
+    if (event.type === 'orderUpdate' && typeof event.payload.epoch === 'number') {
       const now = this.#clock.now();
       const sent = epochAsTimeMs(event.payload.epoch, now);
       if (sent !== null) f.epochLagMs = Math.max(0, now - sent) / this.#speed;

@@ -45,7 +45,7 @@ describe('the bot’s price feed in a backtest', () => {
     expect(mine.epoch).toBe(s.side().epoch);
 
     // The next recorded update of the side carries ours too, wherever its price falls.
-    const next = { ...s.u, epoch: s.u.epoch + 1 };
+    const next = { ...s.u, epoch: s.u.epoch! + 1 };
     const sent = s.feed.recordedUpdate(next);
     expect(sent.sideOrders.map((o) => o.id)).toEqual([id, ...s.u.sideOrders.map((o) => o.id)]);
 
@@ -77,7 +77,7 @@ describe('the bot’s price feed in a backtest', () => {
     const listedBest = s.now().sideOrders.find((o) => o.id === best.id)!;
     expect(listedBest.sumUntaken).toBeCloseTo(best.sumUntaken - half, 9);
     // The recording goes on listing the whole order: the bot sees what is left of it for us.
-    const next = { ...s.u, epoch: s.u.epoch + 1 };
+    const next = { ...s.u, epoch: s.u.epoch! + 1 };
     const sent = s.feed.recordedUpdate(next);
     expect(sent.sideOrders.find((o) => o.id === best.id)!.sumUntaken).toBeCloseTo(best.sumUntaken - half, 9);
     expect(sent.sideOrders.filter((o) => o.id !== best.id)).toEqual(next.sideOrders.filter((o) => o.id !== best.id));
@@ -94,9 +94,9 @@ describe('the bot’s price feed in a backtest', () => {
     const model = new MarketModel(() => false);
     model.applySnapshot(snap, s.time.clock.now());
     model.applyOrderUpdate(s.feed.recordedUpdate(s.u), s.time.clock.now());
-    // A reconnect: the recording's snapshot resets the recorded sides (epoch 0); the bot never sees it.
+    // A reconnect: the recording's snapshot resets the recorded sides (no epoch); the bot never sees it.
     s.x.applySnapshot(snap, s.time.clock.now());
-    expect(s.side().epoch).toBe(0);
+    expect(s.side().epoch).toBeNull();
     const placed = s.place({ ...s.makerWire, odds: invertOdds(oddsFromRank(oddsRank(s.side().offers[0]!.odds) + 1)), bet: 20, orderType: 'post' });
     if (placed.status !== 'ok' || !placed.unmatched) throw new Error('our post did not rest');
     const update = s.now();

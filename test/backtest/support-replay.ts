@@ -87,7 +87,7 @@ export function replayToSideUpdate(tape: Tape, time: ManualTimeSource, x: Backte
     },
     update: (sideOrders, dt = 1_000) => {
       time.advance(dt);
-      x.applyPrice({ type: 'orderUpdate', payload: { ...u, epoch: u.epoch + time.clock.now(), sideOrders } }, time.clock.now());
+      x.applyPrice({ type: 'orderUpdate', payload: { ...u, epoch: u.epoch! + time.clock.now(), sideOrders } }, time.clock.now());
     },
   };
 }

@@ -67,7 +67,7 @@ describe('price feed client: events', () => {
     const n = events.items.length;
     place(t, taker.id, { gameID: g.id, type: 'moneyline', side: away(g), odds: 120, bet: 30 });
     const filled = await events.next(orderUpdateOf(g.id), 3_000, n);
-    expect(filled.payload.epoch).toBeGreaterThan(placed.payload.epoch);
+    expect(filled.payload.epoch).toBeGreaterThan(placed.payload.epoch!);
     expect(filled.payload.sideOrders[0]!.sumUntaken).toBeCloseTo(100 / 1.2 - 30, 9);
     const volume = await events.next((e) => e.type === 'matchedVolumeUpdate' && e.payload.gameID === g.id);
     expect(volume.type === 'matchedVolumeUpdate' && volume.payload.matchedVolume).toBeCloseTo(30 + 36, 9);

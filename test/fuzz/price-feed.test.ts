@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
+import { BOOK_COLLECTIONS } from '../../src/exchange/schemas/book-order.ts';
 import { GameUpdate, MatchedVolumeUpdate, OrderUpdate, type PriceFeedEvent } from '../../src/exchange/schemas/price-feed.ts';
 import { PriceFeedClient } from '../../src/exchange/socket/price-feed-client.ts';
 import { createPriceFrameParser, type PriceFrameOutcome } from '../../src/exchange/socket/price-parse.ts';
@@ -32,6 +33,15 @@ describe('price-feed frames: parser fuzz', () => {
         const [fast] = outs;
         if (fast!.ok) {
           expect(['orderUpdate', 'gameUpdate', 'matchedVolumeUpdate']).toContain(fast!.event.type);
+          // One internal form whatever the mode: a gameUpdate's collections are flat lists of the same orders.
+          if (fast!.event.type === 'gameUpdate') {
+            const ids = (o: PriceFrameOutcome): string[][] | null => {
+              if (!o.ok || o.event.type !== 'gameUpdate') return null;
+              const game = o.event.payload;
+              return BOOK_COLLECTIONS.map((c) => game[c].map((x) => x.id));
+            };
+            for (const o of outs) expect(ids(o)).toEqual(ids(fast!));
+          }
           // What the fast path accepted, the schema accepts too.
           const schema = { orderUpdate: OrderUpdate, gameUpdate: GameUpdate, matchedVolumeUpdate: MatchedVolumeUpdate }[fast!.event.type];
           expect(schema.safeParse(fast!.event.payload).success).toBe(true);

@@ -44,7 +44,7 @@ export class BotFeed {
    * an update it has not seen is read here.
    */
   recordedUpdate(u: OrderUpdate, side: ResolvedSide | null = this.#x.recorded.resolveSide(u)): OrderUpdate {
-    if (u.epoch > (this.#epochs.get(u.gameID) ?? -Infinity)) this.#epochs.set(u.gameID, u.epoch);
+    if (u.epoch != null && u.epoch > (this.#epochs.get(u.gameID) ?? -Infinity)) this.#epochs.set(u.gameID, u.epoch);
     const resting = this.#x.hasRestingOn(u.gameID);
     if (!resting && !this.#x.recorded.hasConsumed()) return u;
     const ours = resting && side ? this.#ours(u.gameID, side.key, side.idx, side.taker) : [];

@@ -30,21 +30,31 @@ export type MatchedBet = z.output<typeof MatchedBet>;
 
 export const GradeOutcome = z.enum(['winner', 'loser', 'half-win', 'half-loss', 'refunded']);
 
-/** exchange-api §2.7: one settlement version of one fill, from the caller's side. `txID` is its identity. */
+/** A graded row's `origin`; `unknown` when the row leaves it out. */
+export type GradedOrigin = 'offer' | 'wager' | 'unknown';
+
+const falseWhenAbsent = z.boolean().nullish().transform((v) => v ?? false);
+
+/**
+ * exchange-api §2.7: one settlement version of one fill, from the caller's side. `txID` is its
+ * identity. The service's schema requires `closed`, `cancelled` and `origin`, but rows in the
+ * exchange's hand-written examples leave them out (feeds §8): a row without them is read
+ * (false, false, origin `unknown`) rather than costing the whole page.
+ */
 export const GradedRow = z.object({
   game: z.union([Game, GameLoadError]),
   id: Id,
   type: z.string(),
   bet: z.number(),
   txID: Id,
-  closed: z.boolean(),
+  closed: falseWhenAbsent,
   ticketNumber: z.string(),
   odds: Odds,
   fee: MoneyString,
   risk: MoneyString,
   win: MoneyString,
-  origin: z.enum(['offer', 'wager']),
-  cancelled: z.boolean(),
+  origin: z.enum(['offer', 'wager']).nullish().transform((v): GradedOrigin => v ?? 'unknown'),
+  cancelled: falseWhenAbsent,
   // Unknown future outcomes stay readable: the row is kept, the outcome string carried.
   outcome: opt(z.string()),
   graded: opt(z.boolean()),

@@ -1,37 +1,30 @@
 import { z } from 'zod';
-import { BookOrder, bookFields } from './book-order.ts';
+import { BookOrder, bookFields, FlatBookCollection } from './book-order.ts';
 import { Id, opt } from './common.ts';
 import { Game } from './game.ts';
 
 export { BookOrder };
 
-const books = z.array(BookOrder).default([]);
-
-/** feeds-and-semantics §7: a v2 orderbook game, flat collections sorted best price first. */
-export const OrderbookGame = Game.extend(bookFields(books));
+/**
+ * feeds-and-semantics §7: a v2 orderbook game, flat collections sorted best price first. A
+ * collection keyed by the line (feeds §8) is read too; either way it comes out a flat list.
+ */
+export const OrderbookGame = Game.extend(bookFields(FlatBookCollection));
 export type OrderbookGame = z.output<typeof OrderbookGame>;
 export const OrderbookResponse = z.object({ games: z.array(OrderbookGame) });
 
-const keyed = z.record(z.string(), z.array(BookOrder)).default({});
-
-/** exchange-api §2.9: the deprecated v1 nested game. */
+/**
+ * exchange-api §2.9: the deprecated v1 nested game. Its spread, total and 1x2 collections
+ * are keyed by the line, its moneylines flat; any of them is read in either form and comes
+ * out a flat list, the same internal form as the v2 game's.
+ */
 export const OrderbookV1Game = Game.extend({
+  ...bookFields(FlatBookCollection),
   cheapDataUID: opt(z.string()),
   featured: opt(z.boolean()),
-  homeMoneylines: books,
-  awayMoneylines: books,
-  homeSpreads: keyed,
-  awaySpreads: keyed,
-  over: keyed,
-  under: keyed,
-  homeMoneylines1x2: keyed,
-  awayMoneylines1x2: keyed,
-  draw1x2: keyed,
   mainHomeSpread: z.unknown().optional(),
   mainAwaySpread: z.unknown().optional(),
   mainTotal: z.unknown().optional(),
-  openInterest: opt(z.number()),
-  matchedVolume: opt(z.number()),
 });
 export type OrderbookV1Game = z.output<typeof OrderbookV1Game>;
 export const OrderbookV1Response = z.object({ market: z.unknown(), games: z.array(OrderbookV1Game) });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BookOrder, bookFields } from './book-order.ts';
+import { BOOK_COLLECTIONS, BookCollectionWire, BookOrder, bookFields, ordersOf, type BookCollection } from './book-order.ts';
 import { Id, opt } from './common.ts';
 import { Game } from './game.ts';
 
@@ -10,13 +10,18 @@ export { BookOrder };
  * required; everything else a real server might omit or null is optional, so one missing
  * label never costs a whole side update. No transforms anywhere: the fast parser in
  * `socket/price-parse.ts` returns the parsed JSON itself, which is only sound while input
- * and output types are the same.
+ * and output types are the same. Where the wire has two forms (a gameUpdate's collections),
+ * the schema accepts both and a named function normalises after the check.
  */
 
 
 /** `["orderUpdate", …]`: `sideOrders` is the full current list of that side and line; empty = emptied. */
 export const OrderUpdate = z.object({
-  epoch: z.number(),
+  /**
+   * Increases, semantics otherwise unpublished (feeds §8): used only to drop an update older
+   * than the last applied on its side. May be missing (or null); such an update is never dropped.
+   */
+  epoch: opt(z.number()),
   gameID: Id,
   parentGameID: opt(z.string()),
   sport: z.string(),
@@ -38,14 +43,28 @@ export const OrderUpdate = z.object({
 });
 export type OrderUpdate = z.output<typeof OrderUpdate>;
 
-const sideList = opt(z.array(BookOrder));
+/**
+ * `["gameUpdate", …]`: the full game with its per-market collections, each a flat list or an
+ * object keyed by the line (feeds §8), either form for any collection. `messageType` is any
+ * string: unknown values must be ignored, not rejected. This is the wire check; the event
+ * carries the game after `normaliseGameUpdate`, with every collection a flat list.
+ */
+export const GameUpdate = Game.extend({ ...bookFields(opt(BookCollectionWire)), messageType: z.string() });
+/** A gameUpdate payload as the wire sent it (validated, not yet normalised). */
+export type GameUpdateWire = z.output<typeof GameUpdate>;
+/** A gameUpdate in the one internal form: every collection a flat list (empty when missing). */
+export type GameUpdate = Omit<GameUpdateWire, BookCollection> & { readonly [K in BookCollection]: BookOrder[] };
 
 /**
- * `["gameUpdate", …]`: the full game with its per-market collections. `messageType` is any
- * string: unknown values must be ignored, not rejected.
+ * The internal form of a validated gameUpdate: every collection flattened (missing or null:
+ * empty). A new object, so the parsed JSON is not changed under anyone holding it (a frame
+ * log, a recording); a payload already flat keeps its lists.
  */
-export const GameUpdate = Game.extend({ ...bookFields(sideList), messageType: z.string() });
-export type GameUpdate = z.output<typeof GameUpdate>;
+export function normaliseGameUpdate(w: GameUpdateWire): GameUpdate {
+  const out: Record<string, unknown> = { ...w };
+  for (const k of BOOK_COLLECTIONS) out[k] = ordersOf(w[k]);
+  return out as GameUpdate;
+}
 
 export const MatchedVolumeUpdate = z.object({
   gameID: Id,

@@ -5,7 +5,7 @@ import { MalformedMessageError, PlaceOutcomeUnknownError, SocketClosedError, Soc
 import { cancelEntryOf, placeEntryOf } from '../orders/normalise.ts';
 import type { CancelEntry, OrderGateway, PlaceEntry, PlaceOptions, PlaceOrderInput } from '../orders/types.ts';
 import { randomRunId, UserReferences } from '../orders/user-reference.ts';
-import { CancelReplyData, HeartbeatAck, OrdersReply, PlaceReplyData } from '../schemas/orders-socket.ts';
+import { CancelReplyData, HeartbeatAck, OrdersReply, PlaceReplyData, replyPayload } from '../schemas/orders-socket.ts';
 import { frameForLog, valueForLog } from './frame-log.ts';
 import { ManagedSocket, type SocketState, type SocketTuning } from './managed-socket.ts';
 import { PendingRequests, RequestNotSentError } from './pending-requests.ts';
@@ -198,7 +198,7 @@ export class OrdersSocketClient implements OrderGateway {
       this.#log.warn({ frame: frameForLog(text) }, 'orders socket: frame without a requestID skipped');
       return;
     }
-    if (!this.#pending.answer(String(reply.data.requestID), reply.data)) {
+    if (!this.#pending.answer(String(reply.data.requestID), replyPayload(reply.data))) {
       this.#counts.lateAnswers++;
       this.#log.warn({ requestID: reply.data.requestID, frame: frameForLog(text) }, 'orders socket: answer for no pending request (late, after its timeout?)');
     }

@@ -46,7 +46,7 @@ export function isOrderUpdate(o: unknown): o is OrderUpdate {
   if (
     !(
       isRecord(o) &&
-      num(o.epoch) &&
+      optNum(o.epoch) &&
       id(o.gameID) &&
       optStr(o.parentGameID) &&
       typeof o.sport === 'string' &&

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { GameUpdate, MatchedVolumeUpdate, OrderUpdate, type GameMessageType, type PriceFeedEvent } from '../schemas/price-feed.ts';
+import { GameUpdate, MatchedVolumeUpdate, normaliseGameUpdate, OrderUpdate, type GameMessageType, type GameUpdateWire, type PriceFeedEvent } from '../schemas/price-feed.ts';
 import { isMatchedVolumeUpdate, isOrderUpdate } from './price-guards.ts';
 
 /**
@@ -22,6 +22,11 @@ import { isMatchedVolumeUpdate, isOrderUpdate } from './price-guards.ts';
  * `price-guards.ts` (~0.15 µs) and the parsed JSON is the payload; the rare, large
  * gameUpdate uses the compiled zod validator (assert only, no copy). JSON.parse is the
  * floor. On a rejected message the plain schema runs once more, only to say why.
+ *
+ * The schemas have no transforms, so what validates is already the output. The one wire
+ * shape with two forms, a gameUpdate's collections (a list or an object keyed by the line,
+ * feeds §8), is accepted in both by the schema and brought to the one internal form by
+ * `normaliseGameUpdate` after the check, in every mode alike.
  */
 export type PriceParseMode = 'fast' | 'compiled' | 'zod';
 
@@ -34,7 +39,7 @@ type Check<T> = (payload: unknown) => T | undefined;
 
 interface Checks {
   readonly orderUpdate: Check<OrderUpdate>;
-  readonly gameUpdate: Check<GameUpdate>;
+  readonly gameUpdate: Check<GameUpdateWire>;
   readonly matchedVolumeUpdate: Check<MatchedVolumeUpdate>;
 }
 
@@ -110,7 +115,7 @@ export function createPriceFrameChecker(mode: PriceParseMode = 'fast'): (frame: 
       }
       case 'gameUpdate': {
         const p = checks.gameUpdate(payload);
-        return p ? { ok: true, event: { type, payload: p, messageType: messageTypeOf(p.messageType) } } : rejected(type, payload);
+        return p ? { ok: true, event: { type, payload: normaliseGameUpdate(p), messageType: messageTypeOf(p.messageType) } } : rejected(type, payload);
       }
       default:
         return { ok: false, problem: 'unknownType', messageType: type.slice(0, 64) };
