@@ -96,6 +96,32 @@ export function renderOrderbookV2(engine: MatchingEngine, game: EngineGame, opti
 
 type Keyed = Record<string, WireBookOrder[]>;
 
+/** The collections of lined markets: the v1 orderbook and the price feed's gameUpdate key them by the line. */
+export const LINED_BOOK_ARRAYS = ['homeSpreads', 'awaySpreads', 'over', 'under'] as const;
+type LinedBookArray = (typeof LINED_BOOK_ARRAYS)[number];
+
+/** A flat collection of a lined market keyed by each order's line (its `spread` or `total`), order kept; `{}` when empty. */
+export function keyByLine(orders: readonly WireBookOrder[]): Keyed {
+  const out: Keyed = {};
+  for (const o of orders) (out[String(o.spread ?? o.total)] ??= []).push(o);
+  return out;
+}
+
+/** The price feed's gameUpdate game: the v2 game with its spread and total collections keyed by the line. */
+export type WireGameUpdateGame = Omit<WireOrderbookGame, LinedBookArray> & Record<LinedBookArray, Keyed>;
+
+/**
+ * The game a `gameUpdate` carries (feeds §8): as the v2 orderbook renders it, but the spread
+ * and total collections are objects keyed by the line, as the v1 orderbook keys them, each
+ * line's orders best for the taker first; moneylines and 1x2 stay lists.
+ */
+export function renderGameUpdateGame(engine: MatchingEngine, game: EngineGame): WireGameUpdateGame {
+  const flat = renderOrderbookV2(engine, game);
+  const out: WireGameUpdateGame = { ...flat, homeSpreads: {}, awaySpreads: {}, over: {}, under: {} };
+  for (const k of LINED_BOOK_ARRAYS) out[k] = keyByLine(flat[k]);
+  return out;
+}
+
 export interface WireOrderbookV1Game {
   id: string;
   parentGameID: string | null;
