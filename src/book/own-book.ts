@@ -277,13 +277,14 @@ export class OwnBook {
 
   /**
    * Record a fill once; false when its txID was already booked. It counts towards the order
-   * `owner` (a client id; by default the order with the fill's orderID), and what of that
+   * `owner` (a client id; by default the order with the fill's orderID; null for none: a taker
+   * fill's orderID names the resting order it hit, never the taker's own), and what of that
    * order's awaited fill it covers stops counting as contingent.
    */
-  addFill(fill: OwnFill, owner?: string): boolean {
+  addFill(fill: OwnFill, owner?: string | null): boolean {
     if (this.#fills.has(fill.txID)) return false;
     this.#fills.set(fill.txID, fill);
-    const c = owner ?? this.#byOrderId.get(fill.orderID);
+    const c = owner === null ? undefined : (owner ?? this.#byOrderId.get(fill.orderID));
     if (c !== undefined) {
       const b = this.#booked.get(c);
       if (b) {

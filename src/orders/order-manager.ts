@@ -399,7 +399,8 @@ export class OrderManager {
       const game = this.#o.market.game(gameID);
       if (game) {
         const f = fillFromFeed(fill, gameID, game.participants, e.type === 'makerFill' ? 'offer' : 'wager', mine?.strategyId ?? null, now);
-        if (f) this.#o.own.addFill(f, mine?.clientId);
+        // A taker fill's orderID is the order it hit: ours only by its reference.
+        if (f) this.#o.own.addFill(f, mine?.clientId ?? (e.type === 'takerFill' ? null : undefined));
       } else {
         this.#o.logger.warn({ gameID, txID: fill.txID }, 'fill on a game the model does not know: booked at the next reconciliation');
       }

@@ -84,9 +84,13 @@ function readBody(req: IncomingMessage): Promise<unknown> {
   });
 }
 
-/** Token from the Authorization header (raw or with an optional Bearer prefix), the signed cookie, or `token` in the body. */
-function extractToken(req: IncomingMessage, body: unknown, mode: 'bearer' | 'raw', secret: Buffer): string | null {
-  const header = req.headers.authorization;
+/**
+ * Token from the Authorization header (raw or with an optional Bearer prefix), the signed
+ * cookie, or `token` in the body; on the streaming host's routes (`feed`) also from an `Auth`
+ * header or a `token` query parameter (feeds §8).
+ */
+function extractToken(req: IncomingMessage, body: unknown, mode: 'bearer' | 'raw' | 'feed', secret: Buffer, query?: URLSearchParams): string | null {
+  const header = req.headers.authorization ?? (mode === 'feed' ? req.headers.auth : undefined);
   if (typeof header === 'string' && header.length > 0) {
     if (mode === 'raw') return /^bearer\s/i.test(header) ? null : header.trim();
     return header.replace(/^bearer\s+/i, '').trim();
@@ -99,7 +103,7 @@ function extractToken(req: IncomingMessage, body: unknown, mode: 'bearer' | 'raw
   if (body !== null && typeof body === 'object' && typeof (body as { token?: unknown }).token === 'string') {
     return (body as { token: string }).token;
   }
-  return null;
+  return (mode === 'feed' && query?.get('token')) || null;
 }
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
@@ -259,8 +263,8 @@ async function handle(ctx: SimContext, router: Router, req: IncomingMessage, res
   let user: SimUser | null = null;
   let token: string | null = null;
   const headers: Record<string, string> = {};
-  if (route.auth === 'bearer' || route.auth === 'raw') {
-    const given = extractToken(req, body, route.auth, ctx.secret);
+  if (route.auth === 'bearer' || route.auth === 'raw' || route.auth === 'feed') {
+    const given = extractToken(req, body, route.auth, ctx.secret, url.searchParams);
     const check = given ? ctx.tokens.check(given) : { ok: false as const };
     const found = check.ok ? ctx.accounts.get(check.userId) : undefined;
     if (!check.ok || !found) return send(res, { status: 401, body: UNAUTHORIZED_BODY });

@@ -72,7 +72,7 @@ describe('orders socket client against the simulator', () => {
     const unknown = 'e'.repeat(24);
 
     const multi = await c.cancel([a!, unknown]);
-    expect(multi).toEqual([expect.objectContaining({ ok: true, orderID: a, gameID: g.id, filled: 0, offered: 10, remaining: 10 }), { ok: false, orderID: unknown, reason: 'order not found' }]);
+    expect(multi).toEqual([expect.objectContaining({ ok: true, orderID: a, gameID: g.id, filled: 0, offered: 0, remaining: 10 }), { ok: false, orderID: unknown, reason: 'order not found' }]);
     expect(await c.cancelById(b!)).toMatchObject({ ok: true, orderID: b });
     const again = await c.cancelById(b!).catch((e: unknown) => e);
     expect(again).toBeInstanceOf(SocketRequestError);

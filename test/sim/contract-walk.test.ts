@@ -284,9 +284,12 @@ async function walk(user: User, start: { since: string } | { cursor: string }): 
   }
 }
 
-/** The taker's own order id of a fill, from the taker's feed (the place response names the maker's). */
-function takerOrderOf(txID: string): string | undefined {
-  return takerFeed.messages.find((m) => m.matched?.txID === txID)?.matched.orderID;
+/**
+ * The taker's feed message of a fill. Its matched.orderID names the maker's order that was
+ * hit (feeds §8), as the place response does; the taker's own order is its wagerRequestID.
+ */
+function takerFillOf(txID: string): any {
+  return takerFeed.messages.find((m) => m.matched?.txID === txID)?.matched;
 }
 
 /** Check one graded row against the fill it belongs to, from `who`'s side. */
@@ -304,7 +307,13 @@ function checkRow(row: any, fill: Fill, who: 'maker' | 'taker', score: Score, ga
   expect(row.settledAt, what).toMatch(ISO);
   expect(row.settledAt > since, what).toBe(true);
   expect(row.id, what).toMatch(HEX24);
-  expect(row.id, what).toBe(who === 'maker' ? fill.makerOrderID : takerOrderOf(fill.txID));
+  if (who === 'maker') expect(row.id, what).toBe(fill.makerOrderID);
+  else {
+    const taken = takerFillOf(fill.txID);
+    expect(taken.orderID, what).toBe(fill.makerOrderID);
+    expect(row.id, what).not.toBe(fill.makerOrderID);
+    expect(row.wagerRequestID, what).toBe(taken.wagerRequestID);
+  }
   const [amount, odds, rate] = who === 'taker' ? [fill.amount, fill.odds, fill.takerRate] : [makerAmount, makerOdds, 0];
   expect(row.bet, what).toBeCloseTo(amount, 6);
   expect(row.odds, what).toBe(odds);
@@ -655,7 +664,7 @@ describe.sequential('contract walk against `linesmith sim` as a child process', 
     const ovOrder = fills.find((f) => f.postArb)!.makerOrderID;
     const c = await http('POST', '/session/cancel', { token: maker.token, body: { sessionID: ovOrder } });
     expect(c.status).toBe(200);
-    expect(c.body.data).toMatchObject({ success: true, sessionID: ovOrder, gameID: nba.id, offered: 110 });
+    expect(c.body.data).toMatchObject({ success: true, sessionID: ovOrder, gameID: nba.id, offered: 0 });
     expect(c.body.data.filled).toBeCloseTo(55, 6);
     expect(c.body.data.remaining).toBeCloseTo(55, 6);
     expect(typeof c.body.data.description).toBe('string');
@@ -671,7 +680,7 @@ describe.sequential('contract walk against `linesmith sim` as a child process', 
     expect(multi.status).toBe(200);
     expect(multi.body.data).toHaveLength(3);
     expect(multi.body.data[0]).toMatchObject({ success: true, sessionID: restingArb.id });
-    expect(multi.body.data[1]).toMatchObject({ success: true, sessionID: spare.unmatched.orderID, offered: 20, remaining: 20, filled: 0 });
+    expect(multi.body.data[1]).toMatchObject({ success: true, sessionID: spare.unmatched.orderID, offered: 0, remaining: 20, filled: 0 });
     expect(multi.body.data[2].success).toBe(false);
     expect(typeof multi.body.data[2].reason).toBe('string');
     expect('sessionID' in multi.body.data[2]).toBe(false);

@@ -71,7 +71,7 @@ describe('orders socket: cancels', () => {
     const id = placed.data[0].unmatched.orderID;
     const r = await request(c, 'cancelById', { orderId: id });
     expect(r.data).toEqual([
-      { success: true, orderID: id, odds: 150, filled: 0, offered: 20, remaining: 20, side: home(g), number: null, gameID: g.id, userReference: 'abc', description: expect.any(String) },
+      { success: true, orderID: id, odds: 150, filled: 0, offered: 0, remaining: 20, side: home(g), number: null, gameID: g.id, userReference: 'abc', description: expect.any(String) },
     ]);
     expect(engine.openOrders(u.id)).toEqual([]);
 
@@ -105,7 +105,7 @@ describe('orders socket: cancels', () => {
     const unknown = 'e'.repeat(24);
     const r = await request(c, 'cancelMultiple', { orderIDs: [a, b, unknown] });
     expect(r.data).toHaveLength(3);
-    expect(r.data[0]).toMatchObject({ success: true, orderID: a, offered: 10, remaining: 10 });
+    expect(r.data[0]).toMatchObject({ success: true, orderID: a, offered: 0, remaining: 10 });
     expect(r.data[1]).toEqual({ success: false, orderID: b, description: 'order already cancelled' });
     expect(r.data[2]).toEqual({ success: false, orderID: unknown, description: 'order not found' });
     expect(engine.openOrders(u.id).map((o) => o.id)).toEqual([keep]);

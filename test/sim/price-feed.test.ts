@@ -158,9 +158,11 @@ describe('price feed messages', () => {
     const created = (await c.take(isType('gameUpdate', g.id))).value[1];
     expect(created).toMatchObject({ id: g.id, league: 'NHL', sport: 'hockey', ended: false, live: false, parentGameID: null, messageType: 'marketOpen' });
     expect(created.participants.map((p: any) => p.homeAway)).toEqual(['away', 'home']);
-    for (const k of ['homeMoneylines', 'awayMoneylines', 'homeSpreads', 'awaySpreads', 'over', 'under', 'homeMoneylines1x2', 'awayMoneylines1x2', 'draw1x2']) {
+    for (const k of ['homeMoneylines', 'awayMoneylines', 'homeMoneylines1x2', 'awayMoneylines1x2', 'draw1x2']) {
       expect(created[k]).toEqual([]);
     }
+    // Spread and total collections are keyed by the line (feeds §8).
+    for (const k of ['homeSpreads', 'awaySpreads', 'over', 'under']) expect(created[k]).toEqual({});
     expect(created).toHaveProperty('mainHomeSpread', null);
     expect(created).toHaveProperty('mainTotal', null);
 

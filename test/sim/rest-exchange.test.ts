@@ -287,8 +287,8 @@ describe('GET /exchange/v2/getOrderbook', () => {
     const fill = await place(t, taker.token, { gameID: g3.id, type: 'moneyline', side: away.id, odds: 330, bet: 60 });
     expect(fill.matched[0].amount).toBeCloseTo(60, 9);
     const [b] = await book(taker.token, `gameID=${g3.id}`);
-    // Taker stakes 60, maker's matched risk is 60 × 3.3 = 198.
-    expect(b.openInterest).toBeCloseTo(258, 9);
+    // Open interest is the resting orders' bet: the maker's 330 still rests (132 of it untaken).
+    expect(b.openInterest).toBeCloseTo(330, 9);
     expect(b.matchedVolume).toBeCloseTo(258, 9);
     expect(b.awayMoneylines[0].takenRatio).toBeCloseTo(0.6, 9);
     expect(b.awayMoneylines[0].sumUntaken).toBeCloseTo(40, 9);
@@ -348,7 +348,8 @@ describe('POST /exchange/getOrderbook (deprecated v1)', () => {
       mainHomeSpread: -3.5,
       mainAwaySpread: 3.5,
       mainTotal: 220.5,
-      openInterest: 0,
+      // Σ bet of the four resting orders.
+      openInterest: 350,
       matchedVolume: 0,
     });
     expect(v1.participants.map((p: { id: string; homeAway: string }) => [p.id, p.homeAway])).toEqual([

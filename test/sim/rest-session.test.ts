@@ -256,7 +256,7 @@ describe('POST /session/cancel and /session/cancelMultiple', () => {
     const res = await cancel(maker.token, { sessionID: id });
     expect(res.status).toBe(200);
     const r = res.body.data;
-    expect(r).toMatchObject({ success: true, sessionID: id, description: 'Miami Heat moneyline @ -110', odds: -110, offered: 110, gameID: g.id, userReference: 'c-1' });
+    expect(r).toMatchObject({ success: true, sessionID: id, description: 'Miami Heat moneyline @ -110', odds: -110, offered: 0, gameID: g.id, userReference: 'c-1' });
     expect(r.filled).toBeCloseTo(55, 9);
     expect(r.remaining).toBeCloseTo(55, 9);
     expect(t.sim.context.engine.order(id)?.status).toBe('cancelled');
@@ -328,7 +328,7 @@ describe('POST /session/cancel and /session/cancelMultiple', () => {
     expect(res.status).toBe(200);
     const [a, b, c, d] = res.body.data;
     expect(res.body.data).toHaveLength(4);
-    expect(a).toMatchObject({ success: true, sessionID: mine, odds: -120, filled: 0, offered: 60, remaining: 60, gameID: g.id, userReference: null });
+    expect(a).toMatchObject({ success: true, sessionID: mine, odds: -120, filled: 0, offered: 0, remaining: 60, gameID: g.id, userReference: null });
     expect(b).toEqual({ success: false, reason: 'order not found' });
     expect(c.success).toBe(false);
     expect(typeof c.reason).toBe('string');

@@ -67,8 +67,9 @@ describe('user feed envelopes', () => {
       sport: 'basketball',
       live: false,
       start: new Date(g.start).toISOString(),
-      unmatched: { orderID, wagerRequestID: placed.unmatched!.wagerRequestID, filled: 0, offered: 100, remaining: 100, odds: -120, type: 'moneyline', side: home(g), number: null, userReference: 'mk-1' },
+      unmatched: { orderID, wagerRequestID: placed.unmatched!.wagerRequestID, filled: 0, offered: 100, remaining: 100, odds: -120, type: 'moneyline', side: home(g), userReference: 'mk-1' },
     });
+    expect(p.unmatched).not.toHaveProperty('number');
     expect(p.unmatched).not.toHaveProperty('isPostArb');
     expect(p.messageID).toMatch(/^\d+-\d+$/);
 
@@ -78,10 +79,11 @@ describe('user feed envelopes', () => {
     const tf = (await tc.take(any)).value;
     expect(tf.unmatched).toBeNull();
     expect(tf.origin).toBe('wager');
-    expect(tf.matched).toMatchObject({ txID, wagerRequestID: took.matched[0]!.wagerRequestID, amount: 50, odds: 120, type: 'moneyline', side: away(g), number: null, userReference: null });
+    expect(tf.matched).toMatchObject({ txID, wagerRequestID: took.matched[0]!.wagerRequestID, amount: 50, odds: 120, type: 'moneyline', side: away(g), userReference: null });
+    expect(tf.matched).not.toHaveProperty('number');
     expect(tf.matched.risk).toBeCloseTo(50.5, 9);
     expect(tf.matched.win).toBeCloseTo(59.4, 9);
-    expect(tf.matched.orderID).not.toBe(orderID); // the taker's own order
+    expect(tf.matched.orderID).toBe(orderID); // the resting order that was hit
     expect(tf.matched).not.toHaveProperty('isPostArb');
 
     const mf = (await mc.take(any)).value;

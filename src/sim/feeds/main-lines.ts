@@ -1,12 +1,12 @@
 import type { MatchingEngine } from '../../engine/engine.ts';
 import type { EngineGame, ListedOrder } from '../../engine/types.ts';
 import type { Selection } from '../../markets/types.ts';
-import { sideLabel, type SideLabel } from '../render/book.ts';
+import { feedSideLabel, type SideLabel } from '../render/book.ts';
 import { chooseMainLines, NO_MAIN_LINES, type LineLiquidity, type MainLines } from '../render/main-lines.ts';
 
 export { NO_MAIN_LINES, type MainLines };
 
-/** One book of a game as the price feed caches it: side labels and the resting liquidity per side. */
+/** One book of a game as the price feed caches it: its side labels (feedSideLabel) and the resting liquidity per side. */
 export interface CachedBook {
   readonly key: string;
   readonly selections: readonly [Selection, Selection];
@@ -81,7 +81,7 @@ export class GameBooks {
     const book: CachedBook = {
       key,
       selections,
-      labels: [sideLabel(game, selections[0]), sideLabel(game, selections[1])],
+      labels: [feedSideLabel(game, selections[0]), feedSideLabel(game, selections[1])],
       liquidity: [0, 0],
       stale: [true, true],
     };

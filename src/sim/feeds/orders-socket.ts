@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { WebSocket } from 'ws';
 import { isObjectId } from '../../engine/ids.ts';
 import type { CancelFilter, CancelOutcome } from '../../engine/types.ts';
@@ -7,6 +8,7 @@ import type { SimContext } from '../context.ts';
 import { heartbeatFor, isHeartbeatSeconds } from '../heartbeat.ts';
 import { renderSocketCancel } from '../ops/cancel.ts';
 import { placeBatch } from '../ops/place.ts';
+import { MAIN_MARKET } from '../render/book.ts';
 import { iso } from '../render/time.ts';
 import type { FeedConnection, FeedHub } from './connections.ts';
 import { rawToString } from './price-feed.ts';
@@ -56,7 +58,9 @@ export class OrdersSocket {
       return null;
     }
     const payload = Array.isArray(frame) ? frame[1] : frame;
-    const requestID = isRecord(payload) ? payload.requestID : undefined;
+    const given = isRecord(payload) ? payload.requestID : undefined;
+    // A heartbeat without a requestID gets one from the server, echoed in its answer (feeds §8).
+    const requestID = given === undefined && Array.isArray(frame) && frame[0] === 'heartbeat' ? randomUUID() : given;
     const reply = (body: { data: unknown } | { error: string }): OrdersReply => (requestID === undefined ? body : { requestID, ...body });
     if (!Array.isArray(frame) || typeof frame[0] !== 'string' || !isRecord(payload)) return reply({ error: 'unknown request type' });
     try {
@@ -127,9 +131,26 @@ export class OrdersSocket {
     }
     if (p.market !== undefined && p.market !== null) {
       if (typeof p.market !== 'string') throw new RequestError('market must be a string');
+      if (p.market === MAIN_MARKET) return this.#cancelMain(user, filter);
       filter.market = p.market;
     }
     return this.#render(this.#ctx.engine.cancelAll(user.id, filter, 'user'), []);
+  }
+
+  /**
+   * `market: "main"` (feeds §8): every non-1x2 order of the game, of the filter's type and
+   * side. The engine's filter knows a 1x2 outcome only, so the orders are picked here; one
+   * that closed before the cancel ran (it expired) was not open to cancel and is left out.
+   */
+  #cancelMain(user: SimUser, filter: CancelFilter): unknown[] {
+    const ids: string[] = [];
+    for (const o of this.#ctx.engine.openOrders(user.id)) {
+      const w = o.wire;
+      if (o.gameId !== filter.gameId || w.type === 'moneyline1x2') continue;
+      if ((filter.type !== undefined && w.type !== filter.type) || (filter.side !== undefined && w.side !== filter.side)) continue;
+      ids.push(o.id);
+    }
+    return this.#render(this.#ctx.engine.cancelMany(user.id, ids).filter((o) => o.success), []);
   }
 
   #heartbeat(user: SimUser, p: Payload): { type: 'heartbeatAck'; serverTime: string; timeoutSec: number } {

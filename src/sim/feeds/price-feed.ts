@@ -3,7 +3,7 @@ import type { EngineEvent, EngineGame, GameChange } from '../../engine/types.ts'
 import type { SimUser } from '../accounts.ts';
 import type { SimContext } from '../context.ts';
 import { renderBookOrder, type WireBookOrder } from '../render/book.ts';
-import { renderOrderbookV2, type WireOrderbookGame } from '../rest/orderbook.ts';
+import { renderGameUpdateGame, type WireGameUpdateGame } from '../rest/orderbook.ts';
 import { FeedHub, malformedFrame, type FeedConnection } from './connections.ts';
 import { GameBooks, type MainLines } from './main-lines.ts';
 import { parsePriceClientFrame, PriceFilter, updateKey, type UpdateKey } from './subscriptions.ts';
@@ -26,8 +26,8 @@ export interface OrderUpdate extends MainLines {
   sideOrders: WireBookOrder[];
 }
 
-/** `["gameUpdate", …]`: the full game with its order collections and a message type. */
-export type GameUpdate = WireOrderbookGame & { messageType: 'marketOpen' | 'marketClosed' };
+/** `["gameUpdate", …]`: the full game with its order collections (lined ones keyed by the line) and a message type. */
+export type GameUpdate = WireGameUpdateGame & { messageType: 'marketOpen' | 'marketClosed' };
 
 export interface MatchedVolumeUpdate {
   gameID: string;
@@ -193,9 +193,10 @@ export class PriceFeed {
     if (this.#subs.size === 0) return;
     const key = updateKey(game);
     if (!this.#anyMatch(key)) return;
-    // The full game as the v2 orderbook renders it (flat per-market collections, best
-    // price first, main lines, open interest, matched volume), plus the message type.
-    const payload: GameUpdate = { ...renderOrderbookV2(this.#ctx.engine, game), messageType: messageTypeOf(change) };
+    // The full game as the v2 orderbook renders it (per-market collections, best price
+    // first, main lines, open interest, matched volume) with the spread and total
+    // collections keyed by the line (feeds §8), plus the message type.
+    const payload: GameUpdate = { ...renderGameUpdateGame(this.#ctx.engine, game), messageType: messageTypeOf(change) };
     this.#broadcast(key, JSON.stringify(['gameUpdate', payload]));
   }
 

@@ -23,7 +23,7 @@ export function registerFeeds(deps: RegisterDeps): void {
   sockets.set(PRICE_FEED_PATH, (ws, s) => price.attach(ws, s.user));
   sockets.set(USER_FEED_PATH, (ws, s) => user.attach(ws, s.user));
   sockets.set(ORDERS_SOCKET_PATH, (ws, s) => orders.attach(ws, s.user));
-  router.add('GET', USER_FEED_REPLAY_PATH, 'bearer', (req) => user.replay(req));
+  router.add('GET', USER_FEED_REPLAY_PATH, 'feed', (req) => user.replay(req));
   ctx.hooks.onClose.push(() => {
     price.close();
     user.close();

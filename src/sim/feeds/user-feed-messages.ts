@@ -12,7 +12,8 @@ export interface WireFeedMatched {
   odds: number;
   type: string;
   side: string;
-  number: number | null;
+  /** Spread or total only: omitted on moneylines (feeds §8). */
+  number?: number;
   market?: string;
   userReference: string | null;
   isPostArb?: true;
@@ -28,7 +29,8 @@ export interface WireFeedUnmatched {
   odds: number;
   type: string;
   side: string;
-  number: number | null;
+  /** Spread or total only: omitted on moneylines (feeds §8). */
+  number?: number;
   market?: string;
   userReference?: string;
   isPostArb?: true;
@@ -54,18 +56,23 @@ export interface UserFeedMessage {
 
 export const USER_FEED_PLATFORM = 'api';
 
-function withSelection<T extends object>(out: T, wire: WireSelection): T & { type: string; side: string; number: number | null; market?: string } {
-  const o = out as T & { type: string; side: string; number: number | null; market?: string };
+function withSelection<T extends object>(out: T, wire: WireSelection): T & { type: string; side: string; number?: number; market?: string } {
+  const o = out as T & { type: string; side: string; number?: number; market?: string };
   o.type = wire.type;
   o.side = wire.side;
-  o.number = wire.number;
+  if (wire.number !== null) o.number = wire.number;
   if (wire.market !== undefined) o.market = wire.market;
   return o;
 }
 
-function matchedOf(txID: string, s: FillSide, isPostArb: boolean): WireFeedMatched {
+/**
+ * `s`'s side of a fill. `orderID` is always the resting order that was hit (feeds §8): the
+ * maker's own order for the maker, and for the taker the order it took, not its own (the
+ * taker knows its own by `wagerRequestID` and `userReference`).
+ */
+function matchedOf(txID: string, restingOrderId: string, s: FillSide, isPostArb: boolean): WireFeedMatched {
   const m = withSelection(
-    { txID, orderID: s.orderId, wagerRequestID: s.wagerRequestID, amount: s.money.amount, risk: s.money.risk, win: s.money.win, odds: s.money.odds },
+    { txID, orderID: restingOrderId, wagerRequestID: s.wagerRequestID, amount: s.money.amount, risk: s.money.risk, win: s.money.win, odds: s.money.odds },
     s.wire,
   ) as WireFeedMatched;
   m.userReference = s.userReference;
@@ -116,11 +123,11 @@ export function userFeedItems(e: EngineEvent): UserFeedItem[] {
 function fillItems(f: Fill): UserFeedItem[] {
   const after = f.makerOrderAfter;
   return [
-    { userId: f.taker.userId, gameId: f.gameId, matched: matchedOf(f.txID, f.taker, f.isPostArb), unmatched: null, origin: 'wager' },
+    { userId: f.taker.userId, gameId: f.gameId, matched: matchedOf(f.txID, f.maker.orderId, f.taker, f.isPostArb), unmatched: null, origin: 'wager' },
     {
       userId: f.maker.userId,
       gameId: f.gameId,
-      matched: matchedOf(f.txID, f.maker, after.isPostArb),
+      matched: matchedOf(f.txID, f.maker.orderId, f.maker, after.isPostArb),
       // `filled` is what this event alone matched (the maker's risk, which is its amount).
       unmatched: unmatchedOf(after, { filled: f.maker.money.amount, offered: after.bet, remaining: after.remaining }),
       origin: 'offer',

@@ -47,15 +47,15 @@ export class UserFeed {
     ws.on('message', () => this.#ctx.log.debug({ userId: user.id }, 'user feed: client frame ignored'));
   }
 
-  /** `GET /v2/user/messages?afterID=…[&beforeID=…]`. */
+  /** `GET /v2/user/messages?afterID=…[&beforeID=…]`; afterID is required (feeds §8). */
   replay(req: SimRequest): SimResponse {
     const user = req.user;
     if (!user) return respond.error(401, 'unauthorized');
     const afterText = req.query.get('afterID');
     const beforeText = req.query.get('beforeID');
-    let after: MessageId | null = { ms: 0, seq: 0 };
-    if (afterText !== null) after = parseMessageId(afterText);
-    if (after === null) return respond.error(400, `invalid afterID: ${String(afterText).slice(0, 64)}`);
+    if (afterText === null || afterText === '') return respond.error(400, 'afterID is required');
+    const after = parseMessageId(afterText);
+    if (after === null) return respond.error(400, `invalid afterID: ${afterText.slice(0, 64)}`);
     let before: MessageId | null = null;
     if (beforeText !== null) {
       before = parseMessageId(beforeText);

@@ -2,8 +2,12 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { WebSocket } from 'ws';
 import type { SimUser } from '../accounts.ts';
 
-/** How a route authenticates: the ordinary header (Bearer optional), the raw token (graded endpoints), none, or admin (loopback only). */
-export type AuthMode = 'bearer' | 'raw' | 'none' | 'admin';
+/**
+ * How a route authenticates: the ordinary header (Bearer optional), the raw token (graded
+ * endpoints), the streaming host's ways (`feed`: the ordinary ones, an `Auth` header or a
+ * `token` query parameter), none, or admin (loopback only).
+ */
+export type AuthMode = 'bearer' | 'raw' | 'feed' | 'none' | 'admin';
 
 export interface SimRequest {
   readonly method: string;

@@ -2,9 +2,14 @@ import type { CancelOutcome, OrderView } from '../../engine/types.ts';
 import type { SimContext } from '../context.ts';
 import { describeOrder } from './describe.ts';
 
-/** Amounts at the moment of cancellation: `offered` the order's stake, `remaining` what was still resting. */
+/**
+ * Amounts at the moment of cancellation (feeds §8): `offered` 0 once the order is closed (it
+ * offers nothing any more), `filled` the risk matched over its life, `remaining` what the
+ * cancel withdrew.
+ */
 function amounts(o: OrderView) {
-  return { odds: o.odds, filled: o.filled, offered: o.bet, remaining: o.status === 'open' ? o.remaining : o.bet - o.filled };
+  const open = o.status === 'open';
+  return { odds: o.odds, filled: o.filled, offered: open ? o.bet : 0, remaining: open ? o.remaining : o.bet - o.filled };
 }
 
 /** REST cancel result (exchange-api §2.5). Failures for invalid, unknown and foreign ids carry no sessionID. */

@@ -25,21 +25,23 @@ export interface WireBookOrder {
   gameStartExpiry: boolean;
   isPostArb?: boolean;
   participantID: string | null;
-  spread?: number;
+  spread?: number | null;
   total?: number;
   OU?: 'over' | 'under';
   market?: string;
-  side?: 'yes' | 'no';
+  /** `yes`/`no` on 1x2; on the price feed also the name of a non-1x2 side (see feedSideLabel). */
+  side?: string;
 }
 
 /** What a listed side is, in wire terms: the selection a taker on it backs. */
 export interface SideLabel {
   readonly participantID: string | null;
-  readonly spread?: number;
+  /** null only on the price feed's totals (feedSideLabel). */
+  readonly spread?: number | null;
   readonly total?: number;
   readonly OU?: 'over' | 'under';
   readonly market?: string;
-  readonly side?: 'yes' | 'no';
+  readonly side?: string;
 }
 
 export function sideLabel(game: EngineGame, s: Selection): SideLabel {
@@ -52,6 +54,27 @@ export function sideLabel(game: EngineGame, s: Selection): SideLabel {
       return { participantID: null, total: s.line, OU: s.ou };
     case 'moneyline1x2':
       return { participantID: '', market: s.outcome === 'draw' ? 'draw' : participantIdOf(game, s.outcome), side: s.yes ? 'yes' : 'no' };
+  }
+}
+
+/** The name the exchange gives every market but a 1x2 outcome. */
+export const MAIN_MARKET = 'main';
+
+/**
+ * A listed side as the price feed labels it (feeds §8): a non-1x2 side also carries the
+ * market's name, `main`, and the side's own name, the team (`home`/`away`) a taker backs on a
+ * moneyline or spread and `over`/`under` on a total; a total's `spread` is null. A 1x2 side
+ * keeps its outcome and `yes`/`no`. The REST orderbooks keep `sideLabel`.
+ */
+export function feedSideLabel(game: EngineGame, s: Selection): SideLabel {
+  const label = sideLabel(game, s);
+  switch (s.type) {
+    case 'moneyline1x2':
+      return label;
+    case 'total':
+      return { ...label, market: MAIN_MARKET, side: s.ou, spread: null };
+    default:
+      return { ...label, market: MAIN_MARKET, side: s.team };
   }
 }
 

@@ -1,5 +1,5 @@
 import type { MatchingEngine } from '../../engine/engine.ts';
-import type { EngineGame } from '../../engine/types.ts';
+import type { EngineGame, ListedOrder } from '../../engine/types.ts';
 import type { Selection } from '../../markets/types.ts';
 import { oddsRank } from '../../odds/american.ts';
 import { chooseMainLines, type MainLines } from '../render/main-lines.ts';
@@ -59,10 +59,10 @@ export function mainLines(engine: MatchingEngine, game: EngineGame): MainLines {
   return chooseMainLines(byLine.values());
 }
 
-/** Open interest: Σ stake of the game's ungraded bets, both sides of every fill. */
-export function openInterest(engine: MatchingEngine, gameId: string): number {
+/** Open interest (feeds §8): Σ `bet` (the original stake) of the orders resting on the game. */
+export function openInterest(sides: readonly { orders: readonly ListedOrder[] }[]): number {
   let sum = 0;
-  for (const b of engine.betsOfGame(gameId)) if (b.grade === null) sum += b.money.amount;
+  for (const side of sides) for (const listed of side.orders) sum += listed.order.bet;
   return sum;
 }
 
@@ -75,7 +75,8 @@ export type WireOrderbookGame = WireGame & Record<BookArray, WireBookOrder[]> & 
 export function renderOrderbookV2(engine: MatchingEngine, game: EngineGame, options: RenderBookOptions = {}): WireOrderbookGame {
   const arrays = emptyBookArrays<WireBookOrder>();
   const ranked: { key: BookArray; rank: number; createdAt: number; entry: WireBookOrder }[] = [];
-  for (const side of listedSides(engine, game)) {
+  const sides = listedSides(engine, game);
+  for (const side of sides) {
     const key = bookArrayOf(side.selection);
     for (const listed of side.orders) {
       ranked.push({ key, rank: oddsRank(listed.listedOdds), createdAt: listed.order.createdAt, entry: renderBookOrder(game, side.label, listed, options) });
@@ -88,12 +89,38 @@ export function renderOrderbookV2(engine: MatchingEngine, game: EngineGame, opti
     ...renderGame(game),
     ...arrays,
     ...mainLines(engine, game),
-    openInterest: openInterest(engine, game.id),
+    openInterest: openInterest(sides),
     matchedVolume: engine.matchedVolume(game.id),
   };
 }
 
 type Keyed = Record<string, WireBookOrder[]>;
+
+/** The collections of lined markets: the v1 orderbook and the price feed's gameUpdate key them by the line. */
+export const LINED_BOOK_ARRAYS = ['homeSpreads', 'awaySpreads', 'over', 'under'] as const;
+type LinedBookArray = (typeof LINED_BOOK_ARRAYS)[number];
+
+/** A flat collection of a lined market keyed by each order's line (its `spread` or `total`), order kept; `{}` when empty. */
+export function keyByLine(orders: readonly WireBookOrder[]): Keyed {
+  const out: Keyed = {};
+  for (const o of orders) (out[String(o.spread ?? o.total)] ??= []).push(o);
+  return out;
+}
+
+/** The price feed's gameUpdate game: the v2 game with its spread and total collections keyed by the line. */
+export type WireGameUpdateGame = Omit<WireOrderbookGame, LinedBookArray> & Record<LinedBookArray, Keyed>;
+
+/**
+ * The game a `gameUpdate` carries (feeds §8): as the v2 orderbook renders it, but the spread
+ * and total collections are objects keyed by the line, as the v1 orderbook keys them, each
+ * line's orders best for the taker first; moneylines and 1x2 stay lists.
+ */
+export function renderGameUpdateGame(engine: MatchingEngine, game: EngineGame): WireGameUpdateGame {
+  const flat = renderOrderbookV2(engine, game);
+  const out: WireGameUpdateGame = { ...flat, homeSpreads: {}, awaySpreads: {}, over: {}, under: {} };
+  for (const k of LINED_BOOK_ARRAYS) out[k] = keyByLine(flat[k]);
+  return out;
+}
 
 export interface WireOrderbookV1Game {
   id: string;
@@ -135,6 +162,7 @@ export interface WireOrderbookV1Game {
 export function renderOrderbookV1(engine: MatchingEngine, game: EngineGame, options: RenderBookOptions = {}): WireOrderbookV1Game {
   const opts: RenderBookOptions = { ...options, postArbAlways: true };
   const g = renderGame(game);
+  const sides = listedSides(engine, game);
   const out: WireOrderbookV1Game = {
     id: game.id,
     parentGameID: game.parentGameID,
@@ -160,10 +188,10 @@ export function renderOrderbookV1(engine: MatchingEngine, game: EngineGame, opti
     awayMoneylines1x2: {},
     draw1x2: {},
     ...mainLines(engine, game),
-    openInterest: openInterest(engine, game.id),
+    openInterest: openInterest(sides),
     matchedVolume: engine.matchedVolume(game.id),
   };
-  for (const side of listedSides(engine, game)) {
+  for (const side of sides) {
     if (side.orders.length === 0) continue;
     const key = bookArrayOf(side.selection);
     const entries = side.orders.map((o) => renderBookOrder(game, side.label, o, opts));
