@@ -11,7 +11,7 @@ import type { OrderbookGame } from '../exchange/schemas/exchange.ts';
 import type { PriceFeedEvent } from '../exchange/schemas/price-feed.ts';
 import type { UserFeedEvent } from '../exchange/socket/user-feed-events.ts';
 import type { Clock } from '../shared/clock.ts';
-import { OrderManager, type GatewayResult, type OrderManagerNotice, type StrategyWork } from '../orders/order-manager.ts';
+import { OrderManager, resultClientIds, type GatewayResult, type OrderManagerNotice, type StrategyWork } from '../orders/order-manager.ts';
 import type { RiskLimits } from '../orders/risk.ts';
 import { decodeReference } from '../orders/user-reference.ts';
 import type { QuoteIntent } from '../strategy/types.ts';
@@ -541,8 +541,7 @@ export class Runtime {
    * order is cancelled in the same dispatch.
    */
   #answered(r: GatewayResult): void {
-    if (r.kind === 'heartbeat-failed') return;
-    for (const id of r.clientIds) {
+    for (const id of resultClientIds(r)) {
       const o = this.own.order(id);
       if (o) this.#markDirty(o.gameID);
     }
