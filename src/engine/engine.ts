@@ -9,6 +9,7 @@ import { BetLedger } from './bet-ledger.ts';
 import { ClosedQueue } from './closed-queue.ts';
 import { Book, type BookSide } from './book.ts';
 import { IdTokens, createIdGenerator, isObjectId, type IdGenerator } from './ids.ts';
+import { editRequestOf } from './edit-input.ts';
 import { liveDelayMs } from './live-delay.ts';
 import { OrderIndex } from './order-index.ts';
 import { DUST, bySeq, isPostArb, listedOddsOf, listedRankOf, viewOf, type OrderState } from './order-state.ts';
@@ -19,6 +20,11 @@ import type {
   CancelFilter,
   CancelOutcome,
   CloseReason,
+  EditEntry,
+  EditFailure,
+  EditFailureCode,
+  EditInput,
+  EditSummary,
   EngineError,
   EngineEvent,
   EngineEventListener,
@@ -35,6 +41,7 @@ import type {
   PlaceFailure,
   PlaceInput,
   PlaceOutcome,
+  PlaceSuccess,
   UnmatchedResult,
   UserErrorCode,
 } from './types.ts';
@@ -75,6 +82,15 @@ interface DelayedTicket {
   readonly userId: string;
   readonly order: Checked;
   readonly at: number;
+  /** Set for a delayed edit: the order it edits, looked up again when it runs. */
+  readonly edit: EditTarget | null;
+}
+
+/** An edit on its way through the place checks: the order it edits and the expiry it asks for. */
+interface EditTarget {
+  readonly orderId: string;
+  /** Minutes from the edit's execution; null keeps the order's expiry. */
+  readonly expiryMinutes: number | null;
 }
 
 interface GameState {
@@ -92,6 +108,7 @@ interface GameState {
 type Checked = CheckedOrder<GameState>;
 
 const failure = (errorType: PlaceFailure['errorType'], error: string): PlaceFailure => ({ status: 'error', error, errorType });
+const editFailure = (code: EditFailureCode, error: string): EditFailure => ({ status: 'error', error, errorType: 'validation_error', code });
 
 /**
  * A deterministic in-memory replica of the exchange's matching engine. Time comes only
@@ -354,9 +371,16 @@ export class MatchingEngine {
     return out;
   }
 
-  #placeValid(user: Account, order: Checked, allowDelay: boolean): PlaceEntry {
+  #placeValid(user: Account, order: Checked, allowDelay: boolean, edit: EditTarget | null = null): PlaceEntry {
     const state = order.entry;
     if (state.game.ended) return failure('validation_error', 'game has ended');
+    // An edit runs against the order as it is now: a delayed one may find it filled or gone.
+    let original: OrderState | undefined;
+    if (edit !== null) {
+      const found = this.#editable(user.id, edit.orderId);
+      if ('status' in found && found.status === 'error') return found;
+      original = found as OrderState;
+    }
     const existing = this.#bookOf(state, order.line);
     const takeSide = existing?.sides[order.line.takeSide];
     const limitRank = oddsRank(order.odds);
@@ -391,29 +415,174 @@ export class MatchingEngine {
     }
 
     const takerRate = order.orderType === 'postArb' ? 0 : user.commissionRate;
-    if (!user.canAfford(order.gameId, order.selection, order.bet, takerRate)) {
+    if (!this.#canAfford(user, order, takerRate, original)) {
       return failure('rejected_liability', 'Insufficient balance.');
     }
 
     if (crossing && allowDelay && state.game.live) {
       const delay = this.#liveDelay(state.game.league);
       if (delay > 0) {
-        const ticket: DelayedTicket = { id: ++this.#ticketSeq, userId: user.id, order, at: this.#clock.now() + delay };
+        const ticket: DelayedTicket = { id: ++this.#ticketSeq, userId: user.id, order, at: this.#clock.now() + delay, edit };
         this.#timers.push({ at: ticket.at, kind: 'ticket', ticket });
         return { status: 'delayed', ticket: ticket.id, executeAt: ticket.at };
       }
     }
-    return this.#execute(user, order, state, existing ?? this.#newBook(state, order.line), crossing, takerRate);
+    const book = existing ?? this.#newBook(state, order.line);
+    if (original !== undefined) return this.#applyEdit(user, order, original, edit!, state, book, crossing, takerRate);
+    return this.#execute(user, order, state, book, crossing, takerRate);
+  }
+
+  /**
+   * The liability check of a place. An edit's order takes the place of the edited one, so
+   * the edited order's resting risk is left out while the new terms are checked.
+   */
+  #canAfford(user: Account, order: Checked, takerRate: number, replacing: OrderState | undefined): boolean {
+    if (replacing === undefined) return user.canAfford(order.gameId, order.selection, order.bet, takerRate);
+    const exposure = replacing.exposure!;
+    const resting = replacing.remaining;
+    replacing.remaining = 0;
+    user.adjustBound(exposure, -resting);
+    const ok = user.canAfford(order.gameId, order.selection, order.bet, takerRate);
+    replacing.remaining = resting;
+    user.adjustBound(exposure, resting);
+    return ok;
+  }
+
+  // ---------------------------------------------------------------- edit
+
+  /**
+   * Edit an open order (the exchange's editOrder): new odds and/or volume (left out or null:
+   * unchanged), order type, userReference, expiry. Every rule of a place applies to the new
+   * terms: validation, the order type's rules against the book as it is, the liability
+   * check (with the edited order's own resting risk left out, since the edit takes its
+   * place) and the live delay for a crossing edit on a live game, after which the edit runs
+   * against the book and the order as they are then.
+   *
+   * An unfilled order is amended: it keeps its id and its wagerRequestID, takes what its new
+   * terms cross and rests the remainder. It keeps its time priority only when its odds,
+   * order type and expiry stay and its volume does not grow; otherwise it goes to the back
+   * of its new price level. A partly filled order is cancelled and a new order placed for
+   * the whole new volume (its fills are not netted), keeping the original's expiry unless
+   * the edit sets one.
+   */
+  edit(userId: string, input: EditInput, options?: { readonly liveDelay?: boolean }): EditEntry {
+    this.#advance();
+    const out = this.#edit(userId, input, options?.liveDelay ?? true);
+    this.#flush();
+    return out;
+  }
+
+  #edit(userId: string, input: EditInput, allowDelay: boolean): EditEntry {
+    const user = this.#users.get(userId);
+    if (!user) return failure('validation_error', 'unknown user');
+    if (input === null || typeof input !== 'object') return failure('validation_error', 'edit must be an object');
+    const found = this.#editable(userId, input.sessionID);
+    if ('status' in found && found.status === 'error') return found;
+    const original = found as OrderState;
+    const request = editRequestOf(viewOf(original, this.#ids), input);
+    if (typeof request === 'string') return failure('validation_error', request);
+    const v = checkPlaceInput(request.place, this.#lookupGame);
+    if (typeof v === 'string') return failure('validation_error', v);
+    const target: EditTarget = { orderId: this.#ids.spell(original.id), expiryMinutes: request.expiryMinutes };
+    return this.#placeValid(user, v, allowDelay, target) as EditEntry;
+  }
+
+  /** The open order of the user an edit names, or why there is none. */
+  #editable(userId: string, orderId: unknown): OrderState | EditFailure {
+    if (!isObjectId(orderId)) return editFailure('invalid_id', 'invalid order id');
+    const order = this.#orders.get(orderId);
+    if (!order) return editFailure('not_found', 'order not found');
+    if (order.userId !== userId) return editFailure('not_yours', 'unauthorized: order does not belong to user');
+    if (order.status !== 'open') {
+      const text = order.status === 'filled' ? 'order already filled' : order.status === 'expired' ? 'order is expired' : 'order already cancelled';
+      return editFailure('not_open', text);
+    }
+    return order;
+  }
+
+  /** Carry out an edit that passed every check (see `edit`). */
+  #applyEdit(user: Account, v: Checked, original: OrderState, edit: EditTarget, state: GameState, book: Book, crossing: boolean, takerRate: number): PlaceSuccess {
+    const now = this.#clock.now();
+    const ids = this.#ids;
+    const newExpiry = edit.expiryMinutes === null ? original.expiresAt : now + edit.expiryMinutes * 60_000;
+    if (original.filled > DUST) {
+      this.#close(original, 'cancelled', 'user');
+      const outcome = this.#execute(user, v, state, book, crossing, takerRate, newExpiry);
+      return { ...outcome, edit: { mode: 'replaced', original: viewOf(original, ids) } };
+    }
+    const before = viewOf(original, ids);
+    const summary: EditSummary = { mode: 'amended', original: before };
+    const exposure = original.exposure!;
+    const keepsPlace = v.odds === original.odds && v.orderType === original.orderType && edit.expiryMinutes === null && v.bet <= original.remaining;
+    if (keepsPlace) {
+      const delta = v.bet - original.remaining;
+      original.bet = v.bet;
+      original.remaining = v.bet;
+      original.userReference = v.userReference;
+      user.adjustBound(exposure, delta);
+      if (this.#listeners.length > 0) this.#emit({ kind: 'orderPlaced', order: viewOf(original, ids) });
+      this.#touchSide(original.gameId, original.line.bookKey, original.line.listedSide);
+      return { status: 'ok', matched: [], unmatched: this.#unmatchedOf(original), edit: summary };
+    }
+    // Off the book without a trace: the amended order lives on under the same id as a new
+    // record (so its level and timers, which hold the old record, see it closed).
+    original.status = 'cancelled';
+    book.sides[original.line.listedSide].remove(original);
+    state.openCount--;
+    exposure.removeResting(original);
+    user.adjustBound(exposure, -original.remaining);
+    this.#touchSide(original.gameId, original.line.bookKey, original.line.listedSide);
+    const amended: OrderState = {
+      id: original.id,
+      wagerRequestID: original.wagerRequestID,
+      userId: user.id,
+      gameId: original.gameId,
+      line: original.line,
+      odds: v.odds,
+      orderType: v.orderType,
+      bet: v.bet,
+      filled: 0,
+      remaining: v.bet,
+      status: 'open',
+      closeReason: null,
+      createdAt: original.createdAt,
+      expiresAt: newExpiry,
+      gameStartExpiry: original.gameStartExpiry,
+      userReference: v.userReference,
+      seq: ++this.#orderSeq,
+      level: null,
+      exposure: null,
+      slot: -1,
+    };
+    this.#orders.set(amended.id, amended);
+    return { ...this.#run(amended, user, state, book, crossing, takerRate), edit: summary };
+  }
+
+  /** The `unmatched` part of a place result for a resting order. */
+  #unmatchedOf(order: OrderState): UnmatchedResult {
+    const wire = order.line.wire;
+    const u: { -readonly [K in keyof UnmatchedResult]: UnmatchedResult[K] } = {
+      orderID: this.#ids.spell(order.id),
+      wagerRequestID: this.#ids.spell(order.wagerRequestID),
+      offered: order.remaining,
+      odds: order.odds,
+      type: wire.type,
+      side: wire.side,
+      number: wire.number,
+    };
+    if (wire.market !== undefined) u.market = wire.market;
+    if (order.userReference !== null) u.userReference = order.userReference;
+    return u;
   }
 
   /** A delayed order after its wait: it executes only at its own limit or better, as the book is now. */
   #runDelayed(ticket: DelayedTicket): PlaceOutcome {
     const user = this.#users.get(ticket.userId)!;
-    const entry = this.#placeValid(user, ticket.order, false);
+    const entry = this.#placeValid(user, ticket.order, false, ticket.edit);
     return entry.status === 'delayed' ? failure('system_error', 'delayed order could not execute') : entry;
   }
 
-  #execute(user: Account, v: Checked, state: GameState, book: Book, crossing: boolean, takerRate: number): PlaceOutcome {
+  #execute(user: Account, v: Checked, state: GameState, book: Book, crossing: boolean, takerRate: number, expiresAt?: number | null): PlaceSuccess {
     const now = this.#clock.now();
     const order: OrderState = {
       id: this.#ids.take(),
@@ -429,7 +598,7 @@ export class MatchingEngine {
       status: 'open',
       closeReason: null,
       createdAt: now,
-      expiresAt: v.expirationMinutes === null ? null : now + v.expirationMinutes * 60_000,
+      expiresAt: expiresAt !== undefined ? expiresAt : v.expirationMinutes === null ? null : now + v.expirationMinutes * 60_000,
       gameStartExpiry: this.#cancelOnGameStart && !state.game.started,
       userReference: v.userReference,
       seq: ++this.#orderSeq,
@@ -438,33 +607,27 @@ export class MatchingEngine {
       slot: -1,
     };
     this.#orders.set(order.id, order);
+    return this.#run(order, user, state, book, crossing, takerRate);
+  }
 
-    const matched = crossing ? this.#match(order, user, state, book.sides[v.line.takeSide], takerRate) : [];
+  /** Take what the order crosses, then rest its remainder or close it as its type says. */
+  #run(order: OrderState, user: Account, state: GameState, book: Book, crossing: boolean, takerRate: number): PlaceSuccess {
+    const v = order.line;
+    const matched = crossing ? this.#match(order, user, state, book.sides[v.takeSide], takerRate) : [];
 
     let unmatched: UnmatchedResult | null = null;
     if (order.remaining <= DUST) {
       order.remaining = 0;
       order.status = 'filled';
       this.#retire(order);
-    } else if (v.orderType === 'fillAndKill' || v.orderType === 'fillOrKill') {
+    } else if (order.orderType === 'fillAndKill' || order.orderType === 'fillOrKill') {
       order.remaining = 0;
       order.status = 'cancelled';
-      order.closeReason = v.orderType;
+      order.closeReason = order.orderType;
       this.#retire(order);
     } else {
       this.#rest(order, user, state, book);
-      const u: { -readonly [K in keyof UnmatchedResult]: UnmatchedResult[K] } = {
-        orderID: this.#ids.spell(order.id),
-        wagerRequestID: this.#ids.spell(order.wagerRequestID),
-        offered: order.remaining,
-        odds: order.odds,
-        type: v.wire.type,
-        side: v.wire.side,
-        number: v.wire.number,
-      };
-      if (v.wire.market !== undefined) u.market = v.wire.market;
-      if (order.userReference !== null) u.userReference = order.userReference;
-      unmatched = u;
+      unmatched = this.#unmatchedOf(order);
     }
     return { status: 'ok', matched, unmatched };
   }

@@ -22,7 +22,8 @@ export interface OrderState {
   readonly line: InternedSelection;
   readonly odds: AmericanOdds;
   readonly orderType: OrderType;
-  readonly bet: number;
+  /** Changes only when an edit lowers the volume of an unfilled order in place. */
+  bet: number;
   filled: number;
   remaining: number;
   status: OrderStatus;
@@ -30,7 +31,8 @@ export interface OrderState {
   readonly createdAt: number;
   readonly expiresAt: number | null;
   gameStartExpiry: boolean;
-  readonly userReference: string | null;
+  /** Changes only through an edit. */
+  userReference: string | null;
   /** Time priority: smaller rested first. */
   readonly seq: number;
   /**

@@ -196,6 +196,20 @@ export interface PlaceSuccess {
   readonly status: 'ok';
   readonly matched: readonly MatchedFillResult[];
   readonly unmatched: UnmatchedResult | null;
+  /** Set when the outcome is an edit's: what became of the edited order. */
+  readonly edit?: EditSummary;
+}
+
+/**
+ * An edit's effect on the order it named. `amended`: the order was unfilled and keeps its
+ * id, now on the new terms (the place result's fills and remainder are its own).
+ * `replaced`: it was partly filled, so it was cancelled and a new order placed for the
+ * whole new volume. `original` is the edited order as it was just before the edit
+ * (amended) or as it was cancelled (replaced).
+ */
+export interface EditSummary {
+  readonly mode: 'amended' | 'replaced';
+  readonly original: OrderView;
 }
 
 export interface PlaceFailure {
@@ -212,6 +226,32 @@ export interface PlaceDelayed {
 }
 
 export type PlaceEntry = PlaceSuccess | PlaceFailure | PlaceDelayed;
+
+/**
+ * An edit request as it arrives on the wire (the exchange's editOrder body); the engine
+ * validates every field itself. `orderOdds` and `orderVolume` left out or null keep the
+ * order's; `orderType` and `userReference` likewise; `expiryChange` (minutes, a number or
+ * a numeric string) sets a new expiry counted from the edit.
+ */
+export interface EditInput {
+  readonly sessionID?: unknown;
+  readonly orderOdds?: unknown;
+  readonly orderVolume?: unknown;
+  readonly orderType?: unknown;
+  readonly userReference?: unknown;
+  readonly expiryChange?: unknown;
+}
+
+/** Why an edit named no order it could change; rule and liability refusals are place failures. */
+export type EditFailureCode = 'invalid_id' | 'not_found' | 'not_yours' | 'not_open';
+
+export interface EditFailure extends PlaceFailure {
+  /** Set when the named order could not be edited at all. */
+  readonly code?: EditFailureCode;
+}
+
+export type EditSuccess = PlaceSuccess & { readonly edit: EditSummary };
+export type EditEntry = EditSuccess | EditFailure | PlaceDelayed;
 export type PlaceOutcome = PlaceSuccess | PlaceFailure;
 
 export type CancelFailureCode = 'invalid_id' | 'not_found' | 'not_yours' | 'not_cancellable';

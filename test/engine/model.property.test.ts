@@ -1,6 +1,7 @@
 /**
  * Model-based test: random command sequences (place batches of every order type, cancel /
- * cancelMany of known ids including closed ones, cancelAll, clock moves with expiries)
+ * cancelMany of known ids including closed ones, cancelAll, edits of open and closed
+ * orders (odds, volume, order type, expiry), clock moves with expiries)
  * run against the MatchingEngine and against the naive ReferenceModel, comparing every
  * place entry (status, errorType, fills: maker order id, odds, amount, money; unmatched
  * offered), every cancel outcome, every delayed order run, every known order's state and
@@ -9,8 +10,8 @@
  */
 import { describe, expect } from 'vitest';
 import { test, fc } from '@fast-check/vitest';
-import type { CancelOutcome, OrderType, PlaceEntry, PlaceOutcome } from '../../src/engine/index.ts';
-import { ReferenceModel, type EngineNames, type ModelCancel, type ModelEntry, type ModelOrderInput, type ModelOutcome } from './reference-model.ts';
+import type { CancelOutcome, EditEntry, OrderType, PlaceEntry, PlaceOutcome } from '../../src/engine/index.ts';
+import { ReferenceModel, type EngineNames, type ModelCancel, type ModelEditInput, type ModelEntry, type ModelOrderInput, type ModelOutcome } from './reference-model.ts';
 import {
   BOOK_KEYS,
   GAMES,
@@ -19,7 +20,11 @@ import {
   USERS,
   abstractOrderArb,
   advanceMsArb,
+  betArb,
   bookKeyOfAbstract,
+  expirationArb,
+  oddsArb,
+  orderTypeArb,
   createHarness,
   gameIdOf,
   refArb,
@@ -116,6 +121,7 @@ function compareEntry(actual: PlaceEntry | undefined, expected: ModelEntry | Mod
   same(a.status, expected.status, () => `${where}: status\n engine ${JSON.stringify(a)}\n model  ${JSON.stringify(expected)}`);
   if (a.status === 'error' && expected.status === 'error') {
     same(a.errorType, expected.errorType, () => `${where}: errorType`);
+    if (expected.code !== undefined) same((a as { code?: string }).code, expected.code, () => `${where}: edit refusal code`);
     // exchange-api §7.3 names these messages; the postArb one is not spelled out there.
     if (expected.errorType === 'rejected_order_type_rules' && !expected.error.startsWith('postArb')) same(a.error, expected.error, () => `${where}: message`);
     return;
@@ -125,6 +131,8 @@ function compareEntry(actual: PlaceEntry | undefined, expected: ModelEntry | Mod
     return;
   }
   if (a.status !== 'ok' || expected.status !== 'ok') return;
+  same(a.edit?.mode, expected.edit?.mode, () => `${where}: edit mode`);
+  same(a.edit?.original.id, expected.edit?.originalId, () => `${where}: edited order`);
   same(a.matched.length, expected.matched.length, () => `${where}: fill count\n engine ${JSON.stringify(a.matched)}\n model  ${JSON.stringify(expected.matched)}`);
   expected.matched.forEach((m, k) => {
     const f = a.matched[k]!;
@@ -189,7 +197,10 @@ function compareState(m: ReferenceModel, h: Harness, after: string, games: numbe
     if (o.status === 'open') near(v.remaining, o.remaining, () => `after ${after}: remaining of ${o.id}`);
   }
   for (const u of USERS) {
-    const expected = m.orders.filter((o) => o.userId === u.id && o.status === 'open').map((o) => o.id);
+    const expected = m.orders
+      .filter((o) => o.userId === u.id && o.status === 'open')
+      .sort((a, b) => a.seq - b.seq)
+      .map((o) => o.id);
     sameList(
       h.engine.openOrders(u.id).map((o) => o.id),
       expected,
@@ -277,6 +288,68 @@ class CancelAllCommand implements Cmd {
   }
 }
 
+interface EditChange {
+  readonly odds?: number;
+  readonly volume?: number;
+  readonly orderType?: OrderType;
+  readonly expiryMinutes?: number;
+}
+
+class EditCommand implements Cmd {
+  constructor(
+    readonly user: number,
+    /** Edit one of the user's own open orders (when it has any), or any known id. */
+    readonly own: boolean,
+    readonly ref: number,
+    readonly change: EditChange,
+  ) {}
+  check(): boolean {
+    return true;
+  }
+  run(s: ModelState, h: Harness): void {
+    const userId = USERS[this.user]!.id;
+    const mine = s.model.orders.filter((o) => o.userId === userId && o.status === 'open');
+    const id = this.own && mine.length > 0 ? mine[Math.abs(this.ref) % mine.length]!.id : resolveRef(s.model.ids(), this.ref);
+    const c = this.change;
+    const firstEvent = h.events.length;
+    const entry: EditEntry = h.engine.edit(userId, {
+      sessionID: id,
+      orderOdds: c.odds ?? null,
+      orderVolume: c.volume ?? null,
+      ...(c.orderType !== undefined ? { orderType: c.orderType } : {}),
+      ...(c.expiryMinutes !== undefined ? { expiryChange: String(c.expiryMinutes) } : {}),
+    });
+    const input: ModelEditInput = { orderId: id, ...c };
+    const expected = s.model.edit(userId, input, namesFor(h, firstEvent, [entry]));
+    compareExecuted(s.model, h, firstEvent, String(this));
+    compareEntry(entry, expected, `${this} [${id}]`);
+    compareState(s.model, h, String(this), s.games);
+  }
+  toString(): string {
+    return `edit(${USERS[this.user]!.id}, ${this.own ? 'own' : 'any'} ref ${this.ref}, ${JSON.stringify(this.change)})`;
+  }
+}
+
+const maybe = <T,>(arb: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> => fc.option(arb, { nil: undefined, freq: 2 });
+
+function editArb(odds: fc.Arbitrary<number>, orderType: fc.Arbitrary<OrderType>): fc.Arbitrary<Cmd> {
+  return fc
+    .tuple(
+      userArb,
+      fc.constantFrom(true, true, true, false),
+      refArb,
+      fc.record({ odds: maybe(odds), volume: maybe(betArb), orderType: fc.option(orderType, { nil: undefined, freq: 1 }), expiryMinutes: maybe(expirationArb) }),
+    )
+    .map(([u, own, ref, change]): Cmd => {
+      const c: { -readonly [K in keyof EditChange]: EditChange[K] } = {};
+      if (change.odds !== undefined) c.odds = change.odds;
+      if (change.volume !== undefined) c.volume = change.volume;
+      if (change.orderType !== undefined) c.orderType = change.orderType;
+      if (change.expiryMinutes !== undefined) c.expiryMinutes = change.expiryMinutes;
+      return new EditCommand(u, own, ref, c);
+    });
+}
+
 class AdvanceCommand implements Cmd {
   constructor(
     readonly ms: number,
@@ -305,7 +378,10 @@ class AdvanceCommand implements Cmd {
 function commandArbs(opts: OrderArbOptions): fc.Arbitrary<Cmd>[] {
   const order = abstractOrderArb(opts);
   const place = fc.tuple(userArb, fc.array(order, { minLength: 1, maxLength: 3 })).map(([u, os]): Cmd => new PlaceCommand(u, os));
+  const edit = editArb(opts.odds ?? oddsArb, opts.orderType ?? orderTypeArb);
   return [
+    edit,
+    edit,
     place,
     place,
     place,

@@ -15,6 +15,15 @@
  *   match is placed at once. Due work (expiries, delayed orders) runs at the start of each
  *   call, earliest first, first scheduled first at equal times.
  *
+ * - edit (feeds-and-semantics §9): the edited order's new terms (odds, volume, order type
+ *   left out = unchanged; expiry in minutes from the edit) pass the checks of a place of
+ *   the same selection. An unfilled order is amended under its own id: it keeps its place
+ *   in the queue only when odds, type and expiry stay and the volume does not grow;
+ *   otherwise it takes the book as a new arrival would and rests at the back. A partly
+ *   filled order is cancelled and a new order placed for the whole new volume, keeping the
+ *   original's expiry unless the edit gives one. A crossing edit on a live game waits the
+ *   delay, then runs against the order and the book as they are then.
+ *
  * It knows nothing about ids: the test hands it the engine's id of each executed order
  * and the engine's ticket number of each delayed one.
  * Liability is out of scope (tests give users huge balances).
@@ -43,16 +52,27 @@ export interface ModelOrder {
   /** The list it rests on: the other side. */
   readonly listedSide: 0 | 1;
   /** Own odds, normalised (-100 → +100). */
-  readonly odds: number;
+  odds: number;
   /** What a taker of the listed side receives. */
-  readonly listedOdds: number;
-  readonly orderType: ModelOrderType;
-  readonly bet: number;
+  listedOdds: number;
+  orderType: ModelOrderType;
+  bet: number;
   filled: number;
   remaining: number;
   status: ModelStatus;
-  readonly seq: number;
-  readonly expiresAt: number | null;
+  seq: number;
+  expiresAt: number | null;
+  /** Bumped when an edit sets a new expiry: only the newest expiry timer closes the order. */
+  expiryGen: number;
+}
+
+/** An edit: fields left out keep the order's. */
+export interface ModelEditInput {
+  readonly orderId: string;
+  readonly odds?: number;
+  readonly volume?: number;
+  readonly orderType?: ModelOrderType;
+  readonly expiryMinutes?: number;
 }
 
 export interface ModelFill {
@@ -66,8 +86,21 @@ export interface ModelFill {
 }
 
 export type ModelOutcome =
-  | { readonly status: 'ok'; readonly orderId: string; readonly matched: readonly ModelFill[]; readonly unmatched: { readonly offered: number; readonly odds: number } | null }
-  | { readonly status: 'error'; readonly errorType: 'validation_error' | 'rejected_order_type_rules'; readonly error: string };
+  | {
+      readonly status: 'ok';
+      readonly orderId: string;
+      readonly matched: readonly ModelFill[];
+      readonly unmatched: { readonly offered: number; readonly odds: number } | null;
+      /** Set on an edit's outcome. */
+      readonly edit?: { readonly mode: 'amended' | 'replaced'; readonly originalId: string };
+    }
+  | {
+      readonly status: 'error';
+      readonly errorType: 'validation_error' | 'rejected_order_type_rules';
+      readonly error: string;
+      /** Set when an edit named no order it could change. */
+      readonly code?: 'invalid_id' | 'not_found' | 'not_yours' | 'not_open';
+    };
 
 export type ModelEntry = ModelOutcome | { readonly status: 'delayed'; readonly ticket: number; readonly executeAt: number };
 
@@ -199,6 +232,25 @@ export class ReferenceModel {
 
   /** `ticketOf` is given for a fresh placement (which may be delayed), omitted when a delayed order runs. */
   #placeOne(userId: string, input: ModelOrderInput, idOf: () => string, ticketOf?: () => number): ModelEntry {
+    const checked = this.#check(input);
+    if ('status' in checked) return checked;
+    const delay = this.#liveDelay.get(input.gameId);
+    if (checked.crossing.length > 0 && delay !== undefined && ticketOf) {
+      const ticket = ticketOf();
+      return this.#delay(userId, ticket, delay, (names) => this.#placeOne(userId, input, () => names.ticketOrderId(ticket)) as ModelOutcome);
+    }
+    const order = this.#newOrder(userId, input, checked.odds, idOf(), input.expirationMinutes === undefined ? null : this.now + input.expirationMinutes * 60_000);
+    return this.#take(order, checked.crossing);
+  }
+
+  #delay(userId: string, ticket: number, delay: number, run: (names: EngineNames) => ModelOutcome): ModelEntry {
+    const executeAt = this.now + delay;
+    this.#schedule(executeAt, () => this.#executed.push({ ticket, userId, outcome: run(this.#names!) }));
+    return { status: 'delayed', ticket, executeAt };
+  }
+
+  /** A place's checks: valid odds and stake, then the order type's rules against the book. */
+  #check(input: ModelOrderInput): ModelOutcome | { readonly odds: number; readonly crossing: ModelOrder[] } {
     if (!Number.isInteger(input.odds) || Math.abs(input.odds) < 100) return { status: 'error', errorType: 'validation_error', error: 'invalid odds' };
     // A stake at or below float dust could neither fill nor rest: not a stake.
     if (!(input.bet > MODEL_DUST) || !Number.isFinite(input.bet)) return { status: 'error', errorType: 'validation_error', error: 'invalid bet' };
@@ -229,22 +281,12 @@ export class ReferenceModel {
       case 'limit':
         break;
     }
+    return { odds, crossing };
+  }
 
-    const delay = this.#liveDelay.get(input.gameId);
-    if (best && delay !== undefined && ticketOf) {
-      const ticket = ticketOf();
-      const executeAt = this.now + delay;
-      this.#schedule(executeAt, () => {
-        const names = this.#names!;
-        const outcome = this.#placeOne(userId, input, () => names.ticketOrderId(ticket)) as ModelOutcome;
-        this.#executed.push({ ticket, userId, outcome });
-      });
-      return { status: 'delayed', ticket, executeAt };
-    }
-
-    const rate = input.orderType === 'postArb' ? 0 : (this.#commission.get(userId) ?? 0);
+  #newOrder(userId: string, input: ModelOrderInput, odds: number, id: string, expiresAt: number | null): ModelOrder {
     const order: ModelOrder = {
-      id: idOf(),
+      id,
       userId,
       gameId: input.gameId,
       bookKey: input.bookKey,
@@ -258,14 +300,20 @@ export class ReferenceModel {
       remaining: input.bet,
       status: 'open',
       seq: ++this.#seq,
-      expiresAt: input.expirationMinutes === undefined ? null : this.now + input.expirationMinutes * 60_000,
+      expiresAt,
+      expiryGen: 0,
     };
     this.orders.push(order);
+    return order;
+  }
 
+  /** The order takes what it crosses, best first, then rests or is closed as its type says. */
+  #take(order: ModelOrder, crossing: readonly ModelOrder[]): ModelOutcome {
+    const rate = order.orderType === 'postArb' ? 0 : (this.#commission.get(order.userId) ?? 0);
     const matched: ModelFill[] = [];
     for (const maker of crossing) {
       if (order.remaining <= MODEL_DUST) break;
-      if (input.orderType === 'postArb' && !modelWithinBand(odds, maker.listedOdds)) break;
+      if (order.orderType === 'postArb' && !modelWithinBand(order.odds, maker.listedOdds)) break;
       const capacity = maker.remaining * modelPayout(maker.odds);
       let stake: number;
       let makerRisk: number;
@@ -301,16 +349,93 @@ export class ReferenceModel {
       order.status = 'filled';
       return { status: 'ok', orderId: order.id, matched, unmatched: null };
     }
-    if (input.orderType === 'fillAndKill' || input.orderType === 'fillOrKill') {
+    if (order.orderType === 'fillAndKill' || order.orderType === 'fillOrKill') {
       order.status = 'cancelled';
       return { status: 'ok', orderId: order.id, matched, unmatched: null };
     }
-    if (order.expiresAt !== null) {
-      this.#schedule(order.expiresAt, () => {
-        if (order.status === 'open') order.status = 'expired';
-      });
+    this.#scheduleExpiry(order);
+    return { status: 'ok', orderId: order.id, matched, unmatched: { offered: order.remaining, odds: order.odds } };
+  }
+
+  #scheduleExpiry(order: ModelOrder): void {
+    if (order.expiresAt === null) return;
+    const gen = ++order.expiryGen;
+    this.#schedule(order.expiresAt, () => {
+      if (order.status === 'open' && order.expiryGen === gen) order.status = 'expired';
+    });
+  }
+
+  /**
+   * Edit an order (see the header). `names.orderId(0)` names the new order of a replacing
+   * edit, `names.ticket(0)` the ticket of a delayed one.
+   */
+  edit(userId: string, input: ModelEditInput, names: EngineNames): ModelEntry {
+    this.sweep(names);
+    return this.#editOne(userId, input, () => names.orderId(0), () => names.ticket(0));
+  }
+
+  #editOne(userId: string, e: ModelEditInput, idOf: () => string, ticketOf: () => number): ModelEntry {
+    const o = this.#editable(userId, e.orderId);
+    if ('errorType' in o) return o;
+    // The terms left out are the order's at the time of the request, also for a delayed edit.
+    const input: ModelOrderInput = {
+      gameId: o.gameId,
+      bookKey: o.bookKey,
+      backSide: o.backSide,
+      odds: e.odds ?? o.odds,
+      bet: e.volume ?? o.bet,
+      orderType: e.orderType ?? o.orderType,
+      ...(e.expiryMinutes !== undefined ? { expirationMinutes: e.expiryMinutes } : {}),
+    };
+    const checked = this.#check(input);
+    if ('status' in checked) return checked;
+    const delay = this.#liveDelay.get(o.gameId);
+    if (checked.crossing.length > 0 && delay !== undefined) {
+      const ticket = ticketOf();
+      return this.#delay(userId, ticket, delay, (names) => this.#editRun(userId, e, input, () => names.ticketOrderId(ticket)));
     }
-    return { status: 'ok', orderId: order.id, matched, unmatched: { offered: order.remaining, odds } };
+    return this.#editRun(userId, e, input, idOf);
+  }
+
+  #editable(userId: string, orderId: string): ModelOrder | (ModelOutcome & { readonly status: 'error' }) {
+    if (!/^[0-9a-f]{24}$/.test(orderId)) return editRefused('invalid_id');
+    const o = this.find(orderId);
+    if (!o) return editRefused('not_found');
+    if (o.userId !== userId) return editRefused('not_yours');
+    if (o.status !== 'open') return editRefused('not_open');
+    return o;
+  }
+
+  /** The edit carried out against the order and the book as they are now (rechecked after a delay). */
+  #editRun(userId: string, e: ModelEditInput, input: ModelOrderInput, idOf: () => string): ModelOutcome {
+    const o = this.#editable(userId, e.orderId);
+    if ('errorType' in o) return o;
+    const checked = this.#check(input);
+    if ('status' in checked) return checked;
+    const expiresAt = e.expiryMinutes === undefined ? o.expiresAt : this.now + e.expiryMinutes * 60_000;
+    if (o.filled > MODEL_DUST) {
+      o.status = 'cancelled';
+      const order = this.#newOrder(userId, input, checked.odds, idOf(), expiresAt);
+      const outcome = this.#take(order, checked.crossing);
+      return outcome.status === 'ok' ? { ...outcome, edit: { mode: 'replaced', originalId: o.id } } : outcome;
+    }
+    const edit = { mode: 'amended', originalId: o.id } as const;
+    if (checked.odds === o.odds && input.orderType === o.orderType && e.expiryMinutes === undefined && input.bet <= o.remaining) {
+      o.bet = input.bet;
+      o.remaining = input.bet;
+      return { status: 'ok', orderId: o.id, matched: [], unmatched: { offered: o.remaining, odds: o.odds }, edit };
+    }
+    // Amended under its own id as a new arrival: new terms, back of the queue.
+    o.odds = checked.odds;
+    o.listedOdds = modelInvert(checked.odds);
+    o.orderType = input.orderType;
+    o.bet = input.bet;
+    o.remaining = input.bet;
+    o.seq = ++this.#seq;
+    o.expiresAt = expiresAt;
+    o.expiryGen++;
+    const outcome = this.#take(o, checked.crossing);
+    return outcome.status === 'ok' ? { ...outcome, edit } : outcome;
   }
 
   cancel(userId: string, orderId: string, names: EngineNames): ModelCancel {
@@ -326,7 +451,10 @@ export class ReferenceModel {
   /** Cancel every open order of the user, oldest first. */
   cancelAll(userId: string, names: EngineNames): ModelCancel[] {
     this.sweep(names);
-    return this.orders.filter((o) => o.userId === userId && o.status === 'open').map((o) => this.#cancelOne(userId, o.id));
+    return this.orders
+      .filter((o) => o.userId === userId && o.status === 'open')
+      .sort((a, b) => a.seq - b.seq)
+      .map((o) => this.#cancelOne(userId, o.id));
   }
 
   #cancelOne(userId: string, orderId: string): ModelCancel {
@@ -342,6 +470,10 @@ export class ReferenceModel {
   advance(names: EngineNames): void {
     this.sweep(names);
   }
+}
+
+function editRefused(code: 'invalid_id' | 'not_found' | 'not_yours' | 'not_open'): ModelOutcome & { readonly status: 'error' } {
+  return { status: 'error', errorType: 'validation_error', error: code, code };
 }
 
 function reject(error: string): ModelOutcome {

@@ -1,0 +1,44 @@
+import type { EditInput, OrderView, PlaceInput } from './types.ts';
+
+/** What an edit asks for, read against the order it edits. */
+export interface EditRequest {
+  /** The edited order's terms with the requested changes, for the same checks as a place. */
+  readonly place: PlaceInput;
+  /** Minutes from the edit to the new expiry; null keeps the order's expiry. */
+  readonly expiryMinutes: number | null;
+}
+
+const NUMERIC = /^\s*\d+(\.\d+)?\s*$/;
+
+/** `expiryChange` is minutes, as a number or a numeric string (the exchange describes a string). */
+function expiryMinutesOf(raw: unknown): number | null | string {
+  if (raw === undefined || raw === null || raw === '') return null;
+  const minutes = typeof raw === 'number' ? raw : typeof raw === 'string' && NUMERIC.test(raw) ? Number(raw) : NaN;
+  if (!Number.isFinite(minutes) || minutes <= 0) return 'invalid expiryChange: must be a positive number of minutes';
+  return minutes;
+}
+
+/**
+ * The place input an edit amounts to: the order's own game, selection and terms, with the
+ * odds, volume, order type and reference the edit gives (left out or null: unchanged).
+ * Returns the message of a `validation_error` for a bad `expiryChange`; the other fields
+ * are checked as a place's are.
+ */
+export function editRequestOf(order: OrderView, input: EditInput): EditRequest | string {
+  const expiry = expiryMinutesOf(input.expiryChange);
+  if (typeof expiry === 'string') return expiry;
+  const wire = order.wire;
+  const place: PlaceInput = {
+    gameID: order.gameId,
+    type: wire.type,
+    side: wire.side,
+    ...(wire.market !== undefined ? { market: wire.market } : {}),
+    ...(wire.number !== null ? { number: wire.number } : {}),
+    odds: input.orderOdds ?? order.odds,
+    bet: input.orderVolume ?? order.bet,
+    orderType: input.orderType ?? order.orderType,
+    userReference: input.userReference ?? order.userReference,
+    ...(expiry !== null ? { expirationMinutes: expiry } : {}),
+  };
+  return { place, expiryMinutes: expiry };
+}
