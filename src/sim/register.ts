@@ -5,6 +5,8 @@ import { registerUserRoutes } from './rest/user-routes.ts';
 import { registerExchangeRoutes } from './rest/exchange-routes.ts';
 import { registerSessionRoutes } from './rest/session-routes.ts';
 import { registerBetRoutes } from './rest/bet-routes.ts';
+import { registerCancelAllRoutes } from './rest/cancel-all-routes.ts';
+import { registerEditRoutes } from './rest/edit-routes.ts';
 import { registerAdminRoutes } from './admin/admin-routes.ts';
 import { registerFeeds } from './feeds/register-feeds.ts';
 import { registerMarket } from './market/register-market.ts';
@@ -24,6 +26,8 @@ export function registerAll(deps: RegisterDeps): void {
   registerExchangeRoutes(deps);
   registerSessionRoutes(deps);
   registerBetRoutes(deps);
+  registerCancelAllRoutes(deps);
+  registerEditRoutes(deps);
   registerAdminRoutes(deps);
   registerFeeds(deps);
   registerMarket(deps);

@@ -13,21 +13,21 @@ import { respond } from '../http/types.ts';
 const BODY_NOT_OBJECT = 'request body must be a JSON object';
 
 /** A required non-empty string field. */
-function requiredString(field: string) {
+export function requiredString(field: string) {
   return z
     .string({ error: (iss) => (iss.input === undefined || iss.input === null ? `${field} is required` : `${field} must be a string`) })
     .min(1, { error: `${field} is required` });
 }
 
 /** An optional query string field (absent or empty means not given). */
-function optionalQuery(field: string) {
+export function optionalQuery(field: string) {
   return z
     .string({ error: `${field} must be a string` })
     .optional()
     .transform((v) => (v === undefined || v.length === 0 ? undefined : v));
 }
 
-function body<T extends z.core.$ZodLooseShape>(shape: T) {
+export function body<T extends z.core.$ZodLooseShape>(shape: T) {
   return z.object(shape, { error: BODY_NOT_OBJECT });
 }
 
