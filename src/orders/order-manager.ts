@@ -339,12 +339,13 @@ export class OrderManager {
    * Cancel every open order of the account (no game given) or of one game in one request,
    * when the venue can: the kill switch, shutdown and a game's halt. It also reaches orders
    * whose place or edit is still unanswered, and orders linesmith did not place. False when
-   * the venue cannot (the caller cancels by id).
+   * the venue cannot, or nothing of ours is live there (the caller cancels by id, if anything).
    */
   #sweep(orders: readonly OwnOrder[], reason: string, gameID: string | undefined): boolean {
     const gw = this.#o.gateway;
     const send = gameID === undefined ? (gw.cancelAllOrders === undefined ? undefined : () => gw.cancelAllOrders!()) : gw.cancelAllForGame === undefined ? undefined : () => gw.cancelAllForGame!(gameID);
-    if (send === undefined) return false;
+    // Nothing of ours there (a game we never quoted closing, say): nothing to send.
+    if (send === undefined || (gameID === undefined ? this.#o.own.liveCount() : this.#o.own.liveCountOf(gameID)) === 0) return false;
     const now = this.#o.clock.now();
     const clientIds = orders.map((o) => this.#o.own.update(o.clientId, { status: 'pending-cancel' }, now, `cancel all${gameID === undefined ? '' : ' of the game'}: ${reason}`).clientId);
     this.stats.cancelRequests++;

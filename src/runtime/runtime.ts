@@ -610,9 +610,9 @@ export class Runtime {
     this.#halt(`kill switch: ${reason}`);
   }
 
-  /** One cancel of every open order of the account, when anything of ours may rest; before the halt's own cancels, which then find nothing left to send. */
+  /** One cancel of every open order of the account (when anything of ours is live), before the halt's own cancels, which then find nothing left to send. */
   #sweepAll(reason: string): void {
-    if (this.own.liveCount() > 0) this.orders.cancelAll(reason, {}, { sweep: true });
+    this.orders.cancelAll(reason, {}, { sweep: true });
   }
 
   #halt(reason: string): void {

@@ -321,6 +321,14 @@ describe('cancelling everything in one request', () => {
     expect(projected(h)).toBe(0);
   });
 
+  it('nothing of ours on the game (or at all): no request', () => {
+    const h = editHarness();
+    expect(h.orders.cancelAll('game closed', { gameID: GAME }, { sweep: true })).toBe(0);
+    expect(h.orders.cancelAll('kill switch', {}, { sweep: true })).toBe(0);
+    expect(h.sweeps).toHaveLength(0);
+    expect(h.orders.stats.cancelRequests).toBe(0);
+  });
+
   it("a strategy's halt never sweeps: other strategies' orders are not its to cancel", async () => {
     const h = editHarness();
     await resting(h);
