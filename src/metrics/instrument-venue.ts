@@ -24,19 +24,19 @@ function timedGateway(g: OrderGateway, probe: RuntimeProbe): OrderGateway {
           },
         }
       : {}),
-    ...(g.cancelAllOrders
+    ...(g.cancelAllOfAccount
       ? {
-          cancelAllOrders: () => {
+          cancelAllOfAccount: () => {
             probe.ordersSent();
-            return g.cancelAllOrders!();
+            return g.cancelAllOfAccount!();
           },
         }
       : {}),
-    ...(g.cancelAllForGame
+    ...(g.cancelAllOfGame
       ? {
-          cancelAllForGame: (gameID: string) => {
+          cancelAllOfGame: (gameID: string) => {
             probe.ordersSent();
-            return g.cancelAllForGame!(gameID);
+            return g.cancelAllOfGame!(gameID);
           },
         }
       : {}),

@@ -343,7 +343,7 @@ export class OrderManager {
    */
   #sweep(orders: readonly OwnOrder[], reason: string, gameID: string | undefined): boolean {
     const gw = this.#o.gateway;
-    const send = gameID === undefined ? (gw.cancelAllOrders === undefined ? undefined : () => gw.cancelAllOrders!()) : gw.cancelAllForGame === undefined ? undefined : () => gw.cancelAllForGame!(gameID);
+    const send = gameID === undefined ? (gw.cancelAllOfAccount === undefined ? undefined : () => gw.cancelAllOfAccount!()) : gw.cancelAllOfGame === undefined ? undefined : () => gw.cancelAllOfGame!(gameID);
     // Nothing of ours there (a game we never quoted closing, say): nothing to send.
     if (send === undefined || (gameID === undefined ? this.#o.own.liveCount() : this.#o.own.liveCountOf(gameID)) === 0) return false;
     const now = this.#o.clock.now();

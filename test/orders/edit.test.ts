@@ -281,7 +281,7 @@ describe('every answer of an edit leaves both records right', () => {
 describe('cancelling everything in one request', () => {
   const cancelled = (orderID: string, userReference: string | null, filled = 0): CancelledOrder => ({ ok: true, orderID, odds: 110, filled, offered: 0, remaining: 100 - filled, gameID: GAME, userReference, description: null });
 
-  it('the kill: one cancelAllOrders; ours it lists are cancelled, one it does not list is unknown, foreign ones are left out', async () => {
+  it('the kill: one cancel of every order (cancelAllOrders); ours it lists are cancelled, one it does not list is unknown, foreign ones are left out', async () => {
     const h = editHarness();
     const first = await resting(h);
     // A second quote, on away, resting as Y.

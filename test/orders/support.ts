@@ -116,12 +116,12 @@ export function editHarness(options: { limits?: RiskLimits; offers?: MoneylineOf
       return answer.promise;
     },
     heartbeat: () => new Promise<never>(() => undefined),
-    cancelAllOrders: () => {
+    cancelAllOfAccount: () => {
       const answer = deferred<CancelEntry[]>();
       sweeps.push({ gameID: null, answer });
       return answer.promise;
     },
-    cancelAllForGame: (gameID) => {
+    cancelAllOfGame: (gameID) => {
       const answer = deferred<CancelEntry[]>();
       sweeps.push({ gameID, answer });
       return answer.promise;

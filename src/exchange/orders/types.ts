@@ -139,10 +139,14 @@ export interface OrderGateway {
    * answer lost (or, with `sent: false`, a request that never left).
    */
   edit?(order: EditOrderInput, options?: PlaceOptions): Promise<EditEntry>;
-  /** Optional: cancel every open order of the account in one request; the results of the orders it cancelled. */
-  cancelAllOrders?(): Promise<CancelEntry[]>;
-  /** Optional: cancel every open order of the account on one game in one request. */
-  cancelAllForGame?(gameID: string): Promise<CancelEntry[]>;
+  /**
+   * Optional: cancel every open order of the account in one request (REST cancelAllOrders,
+   * the orders socket's cancelAll); the results of the orders it cancelled. A throw: the
+   * request failed, and may or may not have run.
+   */
+  cancelAllOfAccount?(): Promise<CancelEntry[]>;
+  /** Optional: the same for one game (REST cancelAllOrdersForGame, the orders socket's cancelAllByGame). */
+  cancelAllOfGame?(gameID: string): Promise<CancelEntry[]>;
   /** Arm the dead man's switch: every open order is cancelled if no heartbeat follows within `timeoutSec`. */
   heartbeat(timeoutSec: number): Promise<void>;
 }

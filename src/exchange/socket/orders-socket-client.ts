@@ -146,12 +146,12 @@ export class OrdersSocketClient implements OrderGateway {
   }
 
   /** OrderGateway: cancel every open order of the account in one request (cancelAll). */
-  cancelAllOrders(): Promise<CancelEntry[]> {
+  cancelAllOfAccount(): Promise<CancelEntry[]> {
     return this.cancelAll();
   }
 
   /** OrderGateway: cancel every open order of the account on one game in one request (cancelAllByGame). */
-  cancelAllForGame(gameID: string): Promise<CancelEntry[]> {
+  cancelAllOfGame(gameID: string): Promise<CancelEntry[]> {
     return this.cancelAllByGame(gameID);
   }
 
