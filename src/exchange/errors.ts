@@ -29,6 +29,8 @@ export class HttpStatusError extends LinesmithError {
     readonly endpoint: string,
     readonly status: number,
     readonly serverMessage: string,
+    /** The body's `errorType`, where the endpoint names one (v4 editOrder). */
+    readonly errorType: string | null = null,
   ) {
     super(`${endpoint}: HTTP ${status}: ${serverMessage}`);
   }

@@ -9,7 +9,7 @@ import { AuthenticationError, HttpStatusError, LinesmithError, RateLimitedError,
 import { headerValue, type HttpTransport } from '../http/transport.ts';
 import { backoffDelay } from '../../shared/backoff.ts';
 import { restBackoff, type BackoffPolicy } from './backoff.ts';
-import { decodeBody, serverMessageOf } from './decode.ts';
+import { decodeBody, errorTypeOf, serverMessageOf } from './decode.ts';
 import type { Endpoint } from './endpoint.ts';
 import type { RequestBudget } from './request-budget.ts';
 import { retryAfterMs } from './retry-after.ts';
@@ -148,7 +148,7 @@ export class RestCaller {
         throw new ServiceUnavailableError(ep.name, res.status);
       }
       this.stats.failures++;
-      throw new HttpStatusError(ep.name, res.status, serverMessageOf(res.text));
+      throw new HttpStatusError(ep.name, res.status, serverMessageOf(res.text), errorTypeOf(res.text));
     }
   }
 

@@ -21,6 +21,16 @@ export function serverMessageOf(text: string): string {
   return text.slice(0, 200) || '(empty body)';
 }
 
+/** The `errorType` of an HTTP error body `{error, errorType}`, if it has one. */
+export function errorTypeOf(text: string): string | null {
+  try {
+    const e = (JSON.parse(text) as { errorType?: unknown })?.errorType;
+    return typeof e === 'string' ? e : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * A 2xx body as the endpoint's typed value: JSON, unwrapped from `{data}` where the
  * contract wraps, validated. Any mismatch is a SchemaMismatchError naming the endpoint and

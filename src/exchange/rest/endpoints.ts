@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { AffiliateCommissionResponse, GradedSinceResponse, GradedWindowResponse, LiabilityResponse, MatchedBetsResponse } from '../schemas/bets.ts';
 import { GamesResponse, LeaguesResponse, OrderbookResponse, OrderbookV1Response, ParticipantsResponse } from '../schemas/exchange.ts';
+import { EditOrderResult, LeagueCancelAck } from '../schemas/edit.ts';
+import { BetByIdBody, CombinedWagers, OrdersForGame } from '../schemas/lookups.ts';
+import { AveragePriceResponse, MatchedVolume, SingleOrderbook } from '../schemas/market-reads.ts';
 import { LookupOrder, PlaceResponse, UnmatchedOrder, WireCancelResult } from '../schemas/orders.ts';
 import { HeartbeatAck, LoginResponse, MeResponse } from '../schemas/user.ts';
 import { endpoint } from './endpoint.ts';
@@ -35,4 +38,19 @@ export const ENDPOINTS = {
   getGradedSince: endpoint({ name: 'getGradedSince', method: 'GET', path: '/user/v2/getGradedSince', auth: 'raw', retry: 'safe', limit: 'gradedSince', envelope: 'data', schema: GradedSinceResponse }),
   getAffiliateCommission: endpoint({ name: 'getAffiliateCommission', method: 'GET', path: '/affiliate/getAffiliateCommission', auth: 'bearer', retry: 'safe', limit: null, envelope: 'top', schema: AffiliateCommissionResponse }),
   ordersHeartbeat: endpoint({ name: 'ordersHeartbeat', method: 'POST', path: '/user/ordersHeartbeat', auth: 'bearer', retry: 'never', limit: null, envelope: 'data', schema: HeartbeatAck }),
+  // The rest of the published API (feeds-and-semantics §9). An edit is priced like a place:
+  // never resent, not waited behind a 429 or the budget for long.
+  editOrder: endpoint({ name: 'editOrder', method: 'POST', path: '/session/editOrder', auth: 'bearer', retry: 'never', limit: null, on429: 'fail', maxQueueMs: PLACE_MAX_QUEUE_MS, envelope: 'data', schema: EditOrderResult }),
+  editOrderV4: endpoint({ name: 'editOrderV4', method: 'POST', path: '/session/v4/editOrder', auth: 'bearer', retry: 'never', limit: null, on429: 'fail', maxQueueMs: PLACE_MAX_QUEUE_MS, envelope: 'data', schema: EditOrderResult }),
+  cancelAllOrders: endpoint({ name: 'cancelAllOrders', method: 'POST', path: '/session/cancelAllOrders', auth: 'bearer', retry: 'never', limit: null, priority: 'urgent', envelope: 'data', schema: z.array(WireCancelResult) }),
+  cancelAllOrdersForGame: endpoint({ name: 'cancelAllOrdersForGame', method: 'POST', path: '/session/cancelAllOrdersForGame', auth: 'bearer', retry: 'never', limit: null, priority: 'urgent', envelope: 'data', schema: z.array(WireCancelResult) }),
+  cancelByReference: endpoint({ name: 'cancelByReference', method: 'POST', path: '/session/cancelByReference', auth: 'bearer', retry: 'never', limit: null, priority: 'urgent', envelope: 'data', schema: z.array(WireCancelResult) }),
+  cancelAllForLeague: endpoint({ name: 'cancelAllForLeague', method: 'POST', path: '/session/cancelAllForLeague', auth: 'bearer', retry: 'never', limit: null, priority: 'urgent', envelope: 'data', schema: LeagueCancelAck }),
+  getOrdersForGame: endpoint({ name: 'getOrdersForGame', method: 'GET', path: '/user/getOrdersForGame', auth: 'bearer', retry: 'safe', limit: null, envelope: 'data', schema: OrdersForGame }),
+  getBetByID: endpoint({ name: 'getBetByID', method: 'GET', path: '/user/getBetByID', auth: 'bearer', retry: 'safe', limit: null, envelope: 'top', schema: BetByIdBody }),
+  getBetByWagerRequestID: endpoint({ name: 'getBetByWagerRequestID', method: 'GET', path: '/user/getBetByWagerRequestID', auth: 'bearer', retry: 'safe', limit: null, envelope: 'data', schema: CombinedWagers }),
+  getBetByUserReference: endpoint({ name: 'getBetByUserReference', method: 'GET', path: '/user/getBetByUserReference', auth: 'bearer', retry: 'safe', limit: null, envelope: 'data', schema: CombinedWagers }),
+  getSingleOrderbook: endpoint({ name: 'getSingleOrderbook', method: 'GET', path: '/exchange/getSingleOrderbook', auth: 'bearer', retry: 'safe', limit: null, envelope: 'data', schema: SingleOrderbook }),
+  getOddsForAveragePrice: endpoint({ name: 'getOddsForAveragePrice', method: 'GET', path: '/exchange/getOddsForAveragePrice', auth: 'bearer', retry: 'safe', limit: null, envelope: 'top', schema: AveragePriceResponse }),
+  getMatchedVolume: endpoint({ name: 'getMatchedVolume', method: 'GET', path: '/exchange/getMatchedVolume', auth: 'bearer', retry: 'safe', limit: null, envelope: 'data', schema: MatchedVolume }),
 } as const;

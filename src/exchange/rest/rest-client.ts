@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { z } from 'zod';
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { systemClock, type Clock } from '../../shared/clock.ts';
 import { silentLogger } from '../../shared/logger.ts';
@@ -17,7 +18,12 @@ import type { Game } from '../schemas/game.ts';
 import type { OrderbookGame, OrderbookV1Game, ParticipantListEntry } from '../schemas/exchange.ts';
 import type { LookupOrder, UnmatchedOrder } from '../schemas/orders.ts';
 import type { HeartbeatAck, Me } from '../schemas/user.ts';
+import type { BetLookup, CombinedWagers, OrdersForGame } from '../schemas/lookups.ts';
+import type { AveragePriceGame, MatchedVolume, SingleOrderbook } from '../schemas/market-reads.ts';
+import type { WireCancelResult } from '../schemas/orders.ts';
+import { editBodyOf, editedEntryOf, type EditEntry, type EditOrderInput, type ScopedCancel } from './edit-entry.ts';
 import { DEFAULT_READ_BACKOFF, type BackoffPolicy } from './backoff.ts';
+import type { Endpoint } from './endpoint.ts';
 import { RestCaller, type CallStats } from './caller.ts';
 import { ENDPOINTS } from './endpoints.ts';
 import { GradedWalker, type GradedWalkerOptions } from './graded-walker.ts';
@@ -277,6 +283,104 @@ export class ExchangeRestClient implements OrderGateway {
       }
     }
     return out as CancelEntry[];
+  }
+
+  /**
+   * Edit one order (feeds-and-semantics §9): new odds and/or volume (null or left out:
+   * unchanged), order type, userReference, expiry. An unfilled order is amended under its
+   * id; a partly filled one is cancelled and replaced by a new order for the whole new
+   * volume. Sent once, like a place: a refusal, a 429 or a lost answer comes back as an
+   * entry, never resent. `v4` (the default) names the errorType of a refusal.
+   */
+  async editOrder(edit: EditOrderInput, options: { readonly version?: 'v1' | 'v4' } = {}): Promise<EditEntry> {
+    const ep = options.version === 'v1' ? ENDPOINTS.editOrder : ENDPOINTS.editOrderV4;
+    try {
+      return editedEntryOf(edit.orderID, await this.#caller.call(ep, { body: editBodyOf(edit) }));
+    } catch (err) {
+      if (err instanceof HttpStatusError) return { status: 'refused', orderID: edit.orderID, httpStatus: err.status, reason: err.serverMessage, errorType: err.errorType };
+      return { status: 'failed', orderID: edit.orderID, reason: err instanceof Error ? err.message : String(err), outcomeUnknown: !refusedWhole(err) };
+    }
+  }
+
+  /** Cancel every open order of the account, on every game. */
+  cancelAllOrders(): Promise<ScopedCancel> {
+    return this.#cancelScope(ENDPOINTS.cancelAllOrders, {});
+  }
+
+  /** Cancel every open order of one game, or only those of one market type. */
+  cancelAllOrdersForGame(gameID: string, type?: 'moneyline' | 'spread' | 'total'): Promise<ScopedCancel> {
+    return this.#cancelScope(ENDPOINTS.cancelAllOrdersForGame, { gameID, ...(type !== undefined ? { type } : {}) });
+  }
+
+  /** Cancel the open orders of one game that carry one of these userReferences. */
+  cancelByReference(gameID: string, userReferences: readonly string[]): Promise<ScopedCancel> {
+    return this.#cancelScope(ENDPOINTS.cancelByReference, { gameID, userReferences });
+  }
+
+  async #cancelScope(ep: Endpoint<z.ZodType<WireCancelResult[]>>, body: Record<string, unknown>): Promise<ScopedCancel> {
+    try {
+      const res = await this.#caller.call(ep, { body });
+      return { ok: true, entries: res.map((r) => cancelEntryOf(r, null)) };
+    } catch (err) {
+      const reason = err instanceof Error ? err.message : String(err);
+      return { ok: false, reason, httpStatus: err instanceof HttpStatusError ? err.status : null, outcomeUnknown: !refusedWhole(err) };
+    }
+  }
+
+  /**
+   * Ask the exchange to cancel every open order of a league. It acknowledges at once and
+   * cancels in the background: read the open orders to see them gone.
+   */
+  async cancelAllForLeague(league: string): Promise<{ readonly ok: true; readonly ordersReceived: boolean } | Extract<ScopedCancel, { ok: false }>> {
+    try {
+      return { ok: true, ordersReceived: (await this.#caller.call(ENDPOINTS.cancelAllForLeague, { body: { league } })).ordersReceived };
+    } catch (err) {
+      const reason = err instanceof Error ? err.message : String(err);
+      return { ok: false, reason, httpStatus: err instanceof HttpStatusError ? err.status : null, outcomeUnknown: !refusedWhole(err) };
+    }
+  }
+
+  /** The account's open orders and matched (ungraded) bets on one game. */
+  async getOrdersForGame(gameID: string): Promise<OrdersForGame> {
+    return this.#caller.call(ENDPOINTS.getOrdersForGame, { query: { gameID } });
+  }
+
+  /** Everything of one userReference on one game: open orders, matched bets, graded rows. */
+  async getBetByUserReference(userReference: string, gameID: string): Promise<CombinedWagers> {
+    return this.#caller.call(ENDPOINTS.getBetByUserReference, { query: { userReference, gameID } });
+  }
+
+  /** Every matched and graded bet of one submitted order (its open remainder is not listed). */
+  async getBetByWagerRequestID(wagerRequestID: string): Promise<CombinedWagers> {
+    return this.#caller.call(ENDPOINTS.getBetByWagerRequestID, { query: { wagerRequestID } });
+  }
+
+  /**
+   * One bet by its `id` or a fill's `txID`, in its current form (graded, matched, or an open
+   * order). The exchange answers an unknown id like a malformed one (400): both are null.
+   */
+  async getBetByID(key: { readonly id: string } | { readonly txID: string }): Promise<BetLookup | null> {
+    try {
+      return await this.#caller.call(ENDPOINTS.getBetByID, { query: 'id' in key ? { id: key.id } : { txID: key.txID } });
+    } catch (err) {
+      if (err instanceof HttpStatusError && err.status === 400) return null;
+      throw err;
+    }
+  }
+
+  /** One game as the v1 orderbook nests it, with its child games and the account's orders of the league. */
+  async getSingleOrderbook(gameID: string): Promise<SingleOrderbook> {
+    return this.#caller.call(ENDPOINTS.getSingleOrderbook, { query: { gameID } });
+  }
+
+  /** Best and average prices of every game of a league. */
+  async getOddsForAveragePrice(leagueRequested: string): Promise<AveragePriceGame[]> {
+    return (await this.#caller.call(ENDPOINTS.getOddsForAveragePrice, { query: { leagueRequested } })).games;
+  }
+
+  /** Sitewide matched volume over US-Eastern days, `YYYY-MM-DD`, both inclusive. */
+  async getMatchedVolume(startDate: string, endDate: string): Promise<MatchedVolume> {
+    return this.#caller.call(ENDPOINTS.getMatchedVolume, { query: { startDate, endDate } });
   }
 
   async lookupOrder(orderID: string): Promise<LookupOrder> {
