@@ -57,7 +57,7 @@ export interface StrategyWork {
 export interface CycleSummary {
   readonly places: number;
   readonly cancels: number;
-  /** Re-pricings sent as edits (each also counted in neither places nor cancels). */
+  /** Re-pricings sent as edits, one request each (counted in neither places nor cancels). */
   readonly edits: number;
   readonly riskRejected: number;
   readonly postArb: number;
