@@ -164,6 +164,9 @@ export class OrderManager {
     this.#o = options;
     this.#ids = new ClientIds(options.runId);
     this.#risk = new RiskGate(options.own, options.limits);
+    // Said once, so a venue that sends re-pricings as a cancel and a place (the backtest's, the
+    // orders socket) does not differ silently from one that edits.
+    if (options.gateway.edit === undefined) options.logger.info('the venue has no order edit: re-pricings go out as a cancel and a place');
   }
 
   /** How long a key waits after a rejection before it is sent again. */
