@@ -240,6 +240,8 @@ export interface EditInput {
   readonly orderType?: unknown;
   readonly userReference?: unknown;
   readonly expiryChange?: unknown;
+  /** `true`: refuse the edit when nothing rests that the order could take (v4 editOrder). */
+  readonly blockIfNoOtherSideOrders?: unknown;
 }
 
 /** Why an edit named no order it could change; rule and liability refusals are place failures. */

@@ -181,6 +181,16 @@ describe('edit: every rule of a place holds', () => {
     expect(engine.order(id)).toMatchObject({ status: 'cancelled', closeReason: 'fillAndKill' });
   });
 
+  it('blockIfNoOtherSideOrders: refused while nothing rests to take, carried out once something does', () => {
+    const { engine } = newEngine();
+    const id = rest(engine, 'maker', 'home', 120, 50);
+    const r = refused(engine.edit('maker', { sessionID: id, orderOdds: 125, blockIfNoOtherSideOrders: true }));
+    expect(r).toMatchObject({ errorType: 'rejected_order_type_rules', error: 'no orders on the other side' });
+    // Listed to home takers at -110: it does not cross +125, but it is there.
+    rest(engine, 'taker', 'away', 110, 10);
+    expect(edited(engine.edit('maker', { sessionID: id, orderOdds: 125, blockIfNoOtherSideOrders: true })).unmatched?.odds).toBe(125);
+  });
+
   it('validation: bad odds, volume, type or expiry are validation errors and change nothing', () => {
     const { engine } = newEngine();
     const id = rest(engine, 'maker', 'home', 120, 50);

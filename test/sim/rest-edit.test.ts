@@ -69,6 +69,17 @@ describe('POST /session/editOrder and /session/v4/editOrder', () => {
     expect(odds.body.errorType).toBe('validation_error');
   });
 
+  it('v4 honours blockIfNoOtherSideOrders; v1 ignores it', async () => {
+    const g2 = t.game();
+    const res = await t.http('POST', '/session/v3/place', { token: maker.token, body: { orders: [{ gameID: g2.id, type: 'moneyline', side: g2.participants[1].id, odds: 200, bet: 10 }] } });
+    const id = res.body.data.createdSessions[0].unmatched.orderID;
+    const v4 = await t.http('POST', '/session/v4/editOrder', { token: maker.token, body: { sessionID: id, orderOdds: 210, blockIfNoOtherSideOrders: true } });
+    expect(v4).toMatchObject({ status: 400, body: { errorType: 'rejected_order_type_rules' } });
+    const v1 = await t.http('POST', '/session/editOrder', { token: maker.token, body: { sessionID: id, orderOdds: 210, blockIfNoOtherSideOrders: true } });
+    expect(v1.status).toBe(200);
+    expect(v1.body.data.unmatched.odds).toBe(210);
+  });
+
   it('names: missing, malformed, unknown, foreign and closed orders are 400s', async () => {
     const home = g.participants[1].id;
     const id = await rest(maker.token, home, 300, 10);

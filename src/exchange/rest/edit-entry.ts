@@ -12,6 +12,8 @@ export interface EditOrderInput {
   readonly userReference?: string;
   /** A new expiry, minutes from the edit. */
   readonly expiryMinutes?: number;
+  /** v4 only: refuse the edit while nothing rests that the order could take. */
+  readonly blockIfNoOtherSideOrders?: boolean;
 }
 
 /**
@@ -42,6 +44,7 @@ export function editBodyOf(edit: EditOrderInput): Record<string, unknown> {
     ...(edit.orderType !== undefined ? { orderType: edit.orderType } : {}),
     ...(edit.userReference !== undefined ? { userReference: edit.userReference } : {}),
     ...(edit.expiryMinutes !== undefined ? { expiryChange: String(edit.expiryMinutes) } : {}),
+    ...(edit.blockIfNoOtherSideOrders !== undefined ? { blockIfNoOtherSideOrders: edit.blockIfNoOtherSideOrders } : {}),
   };
 }
 

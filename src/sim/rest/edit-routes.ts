@@ -13,6 +13,7 @@ const editBody = body({
   orderType: z.unknown().optional(),
   userReference: z.unknown().optional(),
   expiryChange: z.unknown().optional(),
+  blockIfNoOtherSideOrders: z.unknown().optional(),
 });
 
 /**
@@ -24,7 +25,9 @@ export function registerEditRoutes({ ctx, router }: RegisterDeps): void {
   const handle = async (req: SimRequest, withErrorType: boolean): Promise<SimResponse> => {
     const b = parseBody(editBody, req.body);
     if (!b.ok) return withErrorType ? { status: 400, body: { error: (b.response.body as { error: string }).error, errorType: 'validation_error' } } : b.response;
-    const outcome = await editOrder(ctx, userOf(req), b.value);
+    // blockIfNoOtherSideOrders is a v4 field; v1 ignores it.
+    const { blockIfNoOtherSideOrders, ...v1 } = b.value;
+    const outcome = await editOrder(ctx, userOf(req), withErrorType ? { ...v1, blockIfNoOtherSideOrders } : v1);
     if (outcome.status === 'error') {
       return withErrorType ? { status: 400, body: { error: outcome.error, errorType: outcome.errorType } } : respond.error(400, outcome.error);
     }

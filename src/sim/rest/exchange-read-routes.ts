@@ -28,7 +28,11 @@ export function registerExchangeReadRoutes({ ctx, router }: RegisterDeps): void 
     const game = isObjectId(gameID) ? ctx.engine.game(gameID) : undefined;
     if (!game) return respond.error(400, 'invalid gameID: no such game');
     const viewerId = userOf(req).id;
-    const render = (g: typeof game) => renderOrderbookV1(ctx.engine, g, { viewerId, usernameOf });
+    // As the other REST orderbooks: the published orderbook order has participantID as a
+    // string, so it is left out where no participant is backed (a renderer without the
+    // option ignores it).
+    const options = { viewerId, usernameOf, omitNullParticipant: true };
+    const render = (g: typeof game) => renderOrderbookV1(ctx.engine, g, options);
     const children = ctx.engine.games().filter((g) => g.parentGameID === game.id && !g.ended);
     const orderSummary = ctx.engine
       .openOrders(viewerId)
