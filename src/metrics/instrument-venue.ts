@@ -15,6 +15,31 @@ function timedGateway(g: OrderGateway, probe: RuntimeProbe): OrderGateway {
       return g.cancel(ids);
     },
     heartbeat: (timeoutSec) => g.heartbeat(timeoutSec),
+    // The optional capabilities pass through as the venue has them: a missing one stays missing.
+    ...(g.edit
+      ? {
+          edit: (order: Parameters<NonNullable<OrderGateway['edit']>>[0], options?: Parameters<NonNullable<OrderGateway['edit']>>[1]) => {
+            probe.ordersSent();
+            return g.edit!(order, options);
+          },
+        }
+      : {}),
+    ...(g.cancelAllOfAccount
+      ? {
+          cancelAllOfAccount: () => {
+            probe.ordersSent();
+            return g.cancelAllOfAccount!();
+          },
+        }
+      : {}),
+    ...(g.cancelAllOfGame
+      ? {
+          cancelAllOfGame: (gameID: string) => {
+            probe.ordersSent();
+            return g.cancelAllOfGame!(gameID);
+          },
+        }
+      : {}),
   };
 }
 

@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
 import type { MarketModel } from '../book/market-model.ts';
-import { DUST, type OwnBook } from '../book/own-book.ts';
+import { DUST, isLive, isTerminal, type OwnBook } from '../book/own-book.ts';
 import type { GameState, OwnOrder, OwnOrderStatus, TradingMode } from '../book/types.ts';
 import { LinesmithError, RateLimitedError, RequestAbortedError } from '../exchange/errors.ts';
-import type { CancelEntry, MatchedBet, OrderGateway, PlaceEntry, PlaceOrderInput, UnmatchedOrder } from '../exchange/orders/types.ts';
+import { editLeavesOriginal, type CancelEntry, type EditEntry, type EditOrderInput, type MatchedBet, type OrderGateway, type PlaceEntry, type PlaceOrderInput, type UnmatchedOrder } from '../exchange/orders/types.ts';
 import type { UserFeedMessageEvent } from '../exchange/socket/user-feed-events.ts';
 import { selectionFromWire, wireFromSelection } from '../markets/wire-selection.ts';
 import type { Clock } from '../shared/clock.ts';
@@ -27,7 +27,25 @@ export type GatewayResult =
   | { readonly kind: 'place-failed'; readonly clientIds: readonly string[]; readonly error: unknown }
   | { readonly kind: 'cancelled'; readonly clientIds: readonly string[]; readonly entries: readonly CancelEntry[] }
   | { readonly kind: 'cancel-failed'; readonly clientIds: readonly string[]; readonly error: unknown }
+  /** An edit's answer: `replaced` is the edited order's client id, `clientId` the record of its new terms. */
+  | { readonly kind: 'edited'; readonly replaced: string; readonly clientId: string; readonly entry: EditEntry }
+  | { readonly kind: 'edit-failed'; readonly replaced: string; readonly clientId: string; readonly error: unknown }
+  /** The answer of a cancel of every order of the account (or of one game): `clientIds` are ours it was sent for. */
+  | { readonly kind: 'swept'; readonly clientIds: readonly string[]; readonly entries: readonly CancelEntry[] }
   | { readonly kind: 'heartbeat-failed'; readonly error: unknown };
+
+/** The client ids of our orders a gateway answer is about. */
+export function resultClientIds(r: GatewayResult): readonly string[] {
+  switch (r.kind) {
+    case 'heartbeat-failed':
+      return [];
+    case 'edited':
+    case 'edit-failed':
+      return [r.replaced, r.clientId];
+    default:
+      return r.clientIds;
+  }
+}
 
 export interface StrategyWork {
   readonly strategyId: string;
@@ -39,6 +57,8 @@ export interface StrategyWork {
 export interface CycleSummary {
   readonly places: number;
   readonly cancels: number;
+  /** Re-pricings sent as edits, one request each (counted in neither places nor cancels). */
+  readonly edits: number;
   readonly riskRejected: number;
   readonly postArb: number;
   readonly repriced: number;
@@ -77,6 +97,23 @@ function placeOutcomeUnknown(o: OwnOrder): boolean {
   return o.status === 'unknown' && o.orderID === null;
 }
 
+/**
+ * The order type an order of ours was placed with, as far as it matters for an edit: a
+ * postArb, one that may take (limit; fill-and-kill and fill-or-kill never rest), or a post.
+ */
+function placedType(o: OwnOrder): 'post' | 'postArb' | 'limit' {
+  return o.isPostArb ? 'postArb' : o.mayTake === true ? 'limit' : 'post';
+}
+
+/** A re-pricing that qualifies for an edit: the order it edits, the record of its new terms and the request. */
+interface EditCandidate {
+  readonly old: OwnOrder;
+  readonly order: OwnOrder;
+  readonly input: EditOrderInput;
+  /** What goes out instead when the cycle sends no edits. */
+  readonly place: PlaceOrderInput;
+}
+
 const errorText = (e: unknown) => (e instanceof LinesmithError ? `${e.code}: ${e.message}` : e instanceof Error ? e.message : String(e));
 const NOTHING_BLOCKED: ReadonlySet<string> = new Set();
 
@@ -102,6 +139,10 @@ export class OrderManager {
     cancelsSent: 0,
     placeRequests: 0,
     cancelRequests: 0,
+    /** Edit requests (one order each): a re-pricing sent as one edit instead of a cancel and a place. */
+    editRequests: 0,
+    /** Cancel requests of every order of the account or of one game (one request each); also counted in cancelRequests. */
+    sweepRequests: 0,
     riskRejected: 0,
     exchangeRejected: 0,
     postArb: 0,
@@ -123,6 +164,9 @@ export class OrderManager {
     this.#o = options;
     this.#ids = new ClientIds(options.runId);
     this.#risk = new RiskGate(options.own, options.limits);
+    // Said once, so a venue that sends re-pricings as a cancel and a place (the backtest's, the
+    // orders socket) does not differ silently from one that edits.
+    if (options.gateway.edit === undefined) options.logger.info('the venue has no order edit: re-pricings go out as a cancel and a place');
   }
 
   /** How long a key waits after a rejection before it is sent again. */
@@ -146,12 +190,17 @@ export class OrderManager {
     this.#gateOpen = true;
   }
 
-  /** One reconciliation cycle over the strategies' intents: at most one cancel batch and one place batch. */
+  /**
+   * One reconciliation cycle over the strategies' intents: at most one cancel batch and one
+   * place batch, or, when the venue edits and that takes no more requests, re-pricings of
+   * resting posts as one edit each (see #useEdits).
+   */
   cycle(work: readonly StrategyWork[]): CycleSummary {
     const now = this.#o.clock.now();
     this.#risk.begin();
     const cancels: OwnOrder[] = [];
     const places: { order: OwnOrder; input: PlaceOrderInput }[] = [];
+    const candidates: EditCandidate[] = [];
     let riskRejected = 0;
     let postArb = 0;
     let repriced = 0;
@@ -159,8 +208,11 @@ export class OrderManager {
       const game = this.#o.market.game(w.gameID);
       const blocked = this.#blocked(w, now);
       const plan = planGame({ strategyId: w.strategyId, gameID: w.gameID, intents: w.intents, orders: this.#o.own.liveOrders(w.gameID, w.strategyId), blockedKeys: blocked });
-      cancels.push(...plan.cancels);
-      if (!this.#gateOpen || !game || game.ended) continue;
+      const firstCandidate = candidates.length;
+      if (!this.#gateOpen || !game || game.ended) {
+        cancels.push(...plan.cancels);
+        continue;
+      }
       for (const intent of plan.places) {
         let orderType = intent.orderType ?? 'post';
         let odds = intent.odds;
@@ -210,15 +262,53 @@ export class OrderManager {
           userReference,
           ...(intent.expirationMinutes !== undefined ? { expirationMinutes: intent.expirationMinutes } : {}),
         };
+        const old = plan.replaceable.get(intent.key);
+        if (old !== undefined && orderType === 'post' && placedType(old) === 'post' && this.#o.gateway.edit !== undefined) {
+          const edit: EditOrderInput = {
+            orderID: old.orderID!,
+            odds,
+            bet: intent.size,
+            orderType,
+            userReference,
+            ...(intent.expirationMinutes !== undefined ? { expirationMinutes: intent.expirationMinutes } : {}),
+          };
+          candidates.push({ old, order, input: edit, place: input });
+          continue;
+        }
         places.push({ order, input });
         if (orderType === 'fillAndKill' || orderType === 'fillOrKill') this.#cool(w.strategyId, w.gameID, intent.key, now);
       }
+      let editing: Set<string> | null = null;
+      for (let i = firstCandidate; i < candidates.length; i++) (editing ??= new Set()).add(candidates[i]!.old.clientId);
+      for (const o of plan.cancels) if (editing === null || !editing.has(o.clientId)) cancels.push(o);
     }
     this.stats.postArb += postArb;
     this.stats.repriced += repriced;
+    const edits = this.#useEdits(candidates.length, cancels.length, places.length) ? candidates : [];
+    if (edits.length === 0) {
+      for (const c of candidates) {
+        cancels.push(c.old);
+        places.push({ order: c.order, input: c.place });
+      }
+    }
     this.#sendCancels(cancels, 'intent changed');
+    this.#sendEdits(edits);
     this.#sendPlaces(places);
-    return { places: places.length, cancels: cancels.length, riskRejected, postArb, repriced };
+    return { places: places.length, cancels: cancels.length, edits: edits.length, riskRejected, postArb, repriced };
+  }
+
+  /**
+   * Whether the cycle's re-pricings that qualify go out as edits: one request each, where a
+   * cancel batch and a place batch carry any number of orders in one request each. Edits are
+   * used when they take no more requests than those batches would (one re-pricing and
+   * nothing else, say, or one beside other cancels or places): a tie goes to the edit, which
+   * leaves no moment with neither order on the book and, lowering only the volume of an
+   * unfilled order, keeps its place in the queue.
+   */
+  #useEdits(edits: number, cancels: number, places: number): boolean {
+    if (edits === 0) return false;
+    const withEdits = edits + (cancels > 0 ? 1 : 0) + (places > 0 ? 1 : 0);
+    return withEdits <= 2;
   }
 
   /** The intents of a strategy's game that sit out a cooldown now; most cycles have none. */
@@ -237,14 +327,38 @@ export class OrderManager {
    * all of them: priced before the pull, they would reach the book after it. They wait only
    * while the budget is full, and come back `failed`, so the next cycle decides afresh.
    */
-  cancelAll(reason: string, filter: { gameID?: string; strategyId?: string } = {}): number {
+  cancelAll(reason: string, filter: { gameID?: string; strategyId?: string } = {}, options: { sweep?: boolean } = {}): number {
     // A halt (of all, or of one strategy) withdraws the places waiting to go, all of them:
     // they are not told apart, and the others are decided again at once. One game closing
     // does not: it happens often in play, and that game's place is refused by the exchange.
     if (filter.gameID === undefined) this.#withdrawUnsent(reason);
     const orders = this.#o.own.liveOrders(filter.gameID, filter.strategyId).filter((o) => o.status === 'resting' || o.status === 'partly-filled');
+    if (options.sweep === true && filter.strategyId === undefined && this.#sweep(orders, reason, filter.gameID)) return orders.length;
     this.#sendCancels(orders, reason);
     return orders.length;
+  }
+
+  /**
+   * Cancel every open order of the account (no game given) or of one game in one request,
+   * when the venue can: the kill switch, shutdown and a game's halt. It also reaches orders
+   * whose place or edit is still unanswered, and orders linesmith did not place. False when
+   * the venue cannot, or nothing of ours is live there (the caller cancels by id, if anything).
+   */
+  #sweep(orders: readonly OwnOrder[], reason: string, gameID: string | undefined): boolean {
+    const gw = this.#o.gateway;
+    const send = gameID === undefined ? (gw.cancelAllOfAccount === undefined ? undefined : () => gw.cancelAllOfAccount!()) : gw.cancelAllOfGame === undefined ? undefined : () => gw.cancelAllOfGame!(gameID);
+    // Nothing of ours there (a game we never quoted closing, say): nothing to send.
+    if (send === undefined || (gameID === undefined ? this.#o.own.liveCount() : this.#o.own.liveCountOf(gameID)) === 0) return false;
+    const now = this.#o.clock.now();
+    const clientIds = orders.map((o) => this.#o.own.update(o.clientId, { status: 'pending-cancel' }, now, `cancel all${gameID === undefined ? '' : ' of the game'}: ${reason}`).clientId);
+    this.stats.cancelRequests++;
+    this.stats.sweepRequests++;
+    this.stats.cancelsSent += clientIds.length;
+    send().then(
+      (entries) => this.#o.deliver({ kind: 'swept', clientIds, entries }),
+      (error: unknown) => this.#o.deliver({ kind: 'cancel-failed', clientIds, error }),
+    );
+    return true;
   }
 
   /** Orders of ours not yet in a final state. */
@@ -283,6 +397,24 @@ export class OrderManager {
           if (o && o.status === 'pending-cancel') this.#markUnknown(o, `cancel outcome unknown: ${errorText(r.error)}`, now);
         }
         return;
+      case 'swept':
+        this.#onSwept(r.clientIds, r.entries, now);
+        return;
+      case 'edited':
+        this.#onEditEntry(r.replaced, r.clientId, r.entry, now);
+        return;
+      case 'edit-failed': {
+        // As for a place: an error that knows its request never left says so, and nothing changed.
+        if ((r.error as { sent?: boolean } | null)?.sent === false) {
+          const old = this.#o.own.order(r.replaced);
+          if (old && old.status === 'pending-cancel') this.#restore(old, `edit not sent: ${errorText(r.error)}`, now);
+          if (this.#o.own.order(r.clientId)) this.#o.own.update(r.clientId, { status: 'rejected', remaining: 0 }, now, `not sent: ${errorText(r.error)}`);
+          return;
+        }
+        const error = r.error instanceof LinesmithError ? r.error : new LinesmithError(errorText(r.error), { cause: r.error });
+        this.#onEditEntry(r.replaced, r.clientId, { status: 'unknown', error }, now);
+        return;
+      }
       case 'heartbeat-failed':
         this.#o.logger.error({ error: errorText(r.error) }, 'heartbeat failed: the exchange may cancel our orders');
         return;
@@ -345,11 +477,11 @@ export class OrderManager {
     }
   }
 
-  #onCancelEntry(clientId: string, e: CancelEntry | undefined, now: number): void {
+  #onCancelEntry(clientId: string, e: CancelEntry | undefined, now: number, reason = 'cancel confirmed'): void {
     const o = this.#o.own.order(clientId);
     if (!o || !e) return;
     if (e.ok) {
-      this.#o.own.update(clientId, { status: 'cancelled', remaining: 0, filled: e.filled }, now, 'cancel confirmed');
+      this.#o.own.update(clientId, { status: 'cancelled', remaining: 0, filled: e.filled }, now, reason);
       // The answer can beat the user feed's fills of the order: what it says matched and no
       // booked fill covers yet still counts where it loses, until those fills are booked
       // (from the feed, or from REST's matched bets at a reconciliation).
@@ -360,6 +492,69 @@ export class OrderManager {
       // Refused: already filled, cancelled or expired. The user feed or a reconciliation says which.
       this.#markUnknown(o, `cancel refused: ${e.reason}`, now);
     }
+  }
+
+  /**
+   * An edit's answer, for both records: the edited order (`replaced`) and its new terms
+   * (`clientId`). Either may have moved on already (the user feed can report the edit, or a
+   * fill, before the answer): what the feed set stands, as for a place or a cancel.
+   */
+  #onEditEntry(replaced: string, clientId: string, e: EditEntry, now: number): void {
+    const old = this.#o.own.order(replaced);
+    const next = this.#o.own.order(clientId);
+    switch (e.status) {
+      case 'accepted':
+        // The original is gone either way: amended (its id now the new record's) or cancelled and replaced.
+        if (old) this.#onCancelEntry(replaced, e.original, now, 'edited: replaced by its new terms');
+        if (next) this.#onPlaceEntry(clientId, { status: 'accepted', userReference: next.userReference, matched: e.matched, resting: e.resting }, now);
+        return;
+      case 'rejected':
+        if (old && old.status === 'pending-cancel') {
+          if (editLeavesOriginal(e.errorType)) this.#restore(old, `edit refused (${e.errorType}): the order rests as it was`, now);
+          else this.#markUnknown(old, `edit refused: ${e.errorType}: ${e.error}`, now);
+        }
+        if (next) this.#onPlaceEntry(clientId, { status: 'rejected', userReference: next.userReference, errorType: e.errorType, error: e.error }, now);
+        return;
+      case 'failed':
+        if (old && old.status === 'pending-cancel') this.#restore(old, `edit not sent: ${errorText(e.error)}`, now);
+        if (next) this.#onPlaceEntry(clientId, { status: 'failed', userReference: next.userReference, error: e.error }, now);
+        return;
+      case 'unknown':
+        if (old && old.status === 'pending-cancel') this.#markUnknown(old, `edit outcome unknown: ${errorText(e.error)}`, now);
+        if (next && next.status === 'pending-place') this.#markUnknown(next, `edit outcome unknown: ${errorText(e.error)}`, now);
+        return;
+    }
+  }
+
+  /** An order whose edit did not run rests on as the user feed last left it. */
+  #restore(o: OwnOrder, why: string, now: number): void {
+    this.#o.own.update(o.clientId, { status: o.filled > DUST ? 'partly-filled' : 'resting' }, now, why);
+  }
+
+  /**
+   * The answer of a cancel of every order of the account (or game): each result is matched to
+   * our order by reference, else id (an order whose place or edit is still unanswered too). An
+   * order of ours it was sent for and that it does not list was not open when it ran (filled,
+   * cancelled or expired): unknown until the user feed or a REST view says which.
+   */
+  #onSwept(clientIds: readonly string[], entries: readonly CancelEntry[], now: number): void {
+    const answered = new Set<string>();
+    let foreign = 0;
+    for (const e of entries) {
+      if (!e.ok) continue;
+      const mine = (e.userReference ? this.#o.own.byReference(e.userReference) : undefined) ?? this.#o.own.byOrderId(e.orderID);
+      if (!mine) {
+        foreign++;
+        continue;
+      }
+      answered.add(mine.clientId);
+      this.#onCancelEntry(mine.clientId, e, now);
+    }
+    for (const id of clientIds) {
+      const o = this.#o.own.order(id);
+      if (o && !answered.has(id) && o.status === 'pending-cancel') this.#markUnknown(o, 'not among the cancelled: it was not open', now);
+    }
+    if (foreign > 0) this.#o.logger.warn({ count: foreign }, 'cancelled with ours: open orders linesmith did not place');
   }
 
   #markUnknown(o: OwnOrder, why: string, now: number): void {
@@ -394,6 +589,12 @@ export class OrderManager {
     const orderID = order?.orderID ?? (e.type === 'takerFill' ? null : (fill?.orderID ?? null));
     let mine = (ref ? this.#o.own.byReference(ref) : undefined) ?? (orderID ? this.#o.own.byOrderId(orderID) : undefined);
     if (!mine && order && gameID && decodeReference(ref)) mine = this.#adoptFromFeed(order, gameID, ref!, now);
+    // An order amended in place keeps its id under its new record: a message under the old
+    // reference that names that id (a venue that keeps the reference through an edit) is the new record's.
+    if (mine && orderID && isTerminal(mine.status) && !mine.closedByAbsence) {
+      const current = this.#o.own.byOrderId(orderID);
+      if (current !== undefined && current !== mine && isLive(current)) mine = current;
+    }
 
     if (fill && gameID) {
       const game = this.#o.market.game(gameID);
@@ -593,6 +794,32 @@ export class OrderManager {
       (entries) => this.#o.deliver({ kind: 'placed', clientIds, entries }),
       (error: unknown) => this.#o.deliver({ kind: 'place-failed', clientIds, error }),
     );
+  }
+
+  /**
+   * Each edit as one request. Until it is answered the edited order is on its way out
+   * (pending-cancel: it covers no key) and the record of its new terms is pending-place: both
+   * count where they lose, the old remainder and the whole new volume. That sum is the worst
+   * of the outcomes, not a loose bound: an order hit while its edit is on the way is partly
+   * filled when the edit runs, so the exchange cancels it and places the whole new volume,
+   * the fills not netted (fills up to the old remainder plus all of the new). Counted so, an
+   * edit needs nothing of the risk gate a cancel and a place would not.
+   */
+  #sendEdits(edits: readonly EditCandidate[]): void {
+    const edit = this.#o.gateway.edit;
+    if (edits.length === 0 || edit === undefined) return;
+    const now = this.#o.clock.now();
+    for (const e of edits) {
+      this.#o.own.update(e.old.clientId, { status: 'pending-cancel' }, now, `edit: replaced by ${e.order.clientId} (${e.input.bet} at ${e.input.odds})`);
+      this.#o.own.add(e.order, `edit of ${e.old.clientId}: ${e.input.orderType} ${e.input.bet} at ${e.input.odds}`);
+      this.stats.editRequests++;
+      const replaced = e.old.clientId;
+      const clientId = e.order.clientId;
+      edit.call(this.#o.gateway, e.input, { signal: this.#pulled.signal }).then(
+        (entry) => this.#o.deliver({ kind: 'edited', replaced, clientId, entry }),
+        (error: unknown) => this.#o.deliver({ kind: 'edit-failed', replaced, clientId, error }),
+      );
+    }
   }
 
   #withdrawUnsent(reason: string): void {

@@ -21,6 +21,11 @@ export interface Plan {
   readonly places: QuoteIntent[];
   /** Intents satisfied by an order already resting (or in flight). */
   readonly kept: number;
+  /**
+   * Per key to place: the order of that key among `cancels` that an edit could turn into the
+   * intent instead (the first that rests with an order id); the order manager decides whether it does.
+   */
+  readonly replaceable: ReadonlyMap<string, OwnOrder>;
 }
 
 const sameSelection = (a: Selection, b: Selection) => bookKeyOf(a) === bookKeyOf(b) && sideIndexOf(a) === sideIndexOf(b);
@@ -46,6 +51,7 @@ export function planGame(input: PlanInput): Plan {
   for (const i of input.intents) byKey.set(i.key, i);
   const cancels: OwnOrder[] = [];
   const covered = new Set<string>();
+  const candidates = new Map<string, OwnOrder>();
   let kept = 0;
   for (const o of input.orders) {
     const key = o.intentKey;
@@ -63,11 +69,15 @@ export function planGame(input: PlanInput): Plan {
       continue;
     }
     cancels.push(o);
+    if (intent && o.orderID !== null && (o.status === 'resting' || o.status === 'partly-filled') && sameSelection(o.selection, intent.selection) && !candidates.has(intent.key)) candidates.set(intent.key, o);
   }
   const places: QuoteIntent[] = [];
+  const replaceable = new Map<string, OwnOrder>();
   for (const i of byKey.values()) {
     if (covered.has(i.key) || input.blockedKeys.has(i.key)) continue;
     places.push(i);
+    const o = candidates.get(i.key);
+    if (o !== undefined) replaceable.set(i.key, o);
   }
-  return { cancels, places, kept };
+  return { cancels, places, kept, replaceable };
 }

@@ -11,7 +11,7 @@ import type { OrderbookGame } from '../exchange/schemas/exchange.ts';
 import type { PriceFeedEvent } from '../exchange/schemas/price-feed.ts';
 import type { UserFeedEvent } from '../exchange/socket/user-feed-events.ts';
 import type { Clock } from '../shared/clock.ts';
-import { OrderManager, type GatewayResult, type OrderManagerNotice, type StrategyWork } from '../orders/order-manager.ts';
+import { OrderManager, resultClientIds, type GatewayResult, type OrderManagerNotice, type StrategyWork } from '../orders/order-manager.ts';
 import type { RiskLimits } from '../orders/risk.ts';
 import { decodeReference } from '../orders/user-reference.ts';
 import type { QuoteIntent } from '../strategy/types.ts';
@@ -376,7 +376,7 @@ export class Runtime {
       const left = this.#leftTheBoard(games, this.#leagues());
       for (const id of left) {
         this.market.markEnded(id, now, { inferred: true });
-        this.orders.cancelAll('game left the board', { gameID: id });
+        this.orders.cancelAll('game left the board', { gameID: id }, { sweep: true });
         this.#markDirty(id);
       }
       this.#log.info({ games: games.length, leftTheBoard: left.length, heldFeedEvents: r.held.length }, 'books read again after a price feed reconnect');
@@ -463,7 +463,7 @@ export class Runtime {
           const g = this.market.upsertGame(ev.payload, now, ev.messageType === 'marketClosed' ? { ended: true } : {});
           if (!g) return;
           this.#markDirty(g.id);
-          if (g.ended || ev.messageType === 'marketClosed') this.orders.cancelAll('game closed', { gameID: g.id });
+          if (g.ended || ev.messageType === 'marketClosed') this.orders.cancelAll('game closed', { gameID: g.id }, { sweep: true });
         }
         return;
       }
@@ -541,8 +541,7 @@ export class Runtime {
    * order is cancelled in the same dispatch.
    */
   #answered(r: GatewayResult): void {
-    if (r.kind === 'heartbeat-failed') return;
-    for (const id of r.clientIds) {
+    for (const id of resultClientIds(r)) {
       const o = this.own.order(id);
       if (o) this.#markDirty(o.gameID);
     }
@@ -598,12 +597,22 @@ export class Runtime {
     });
   }
 
-  /** The kill switch: close the gate, cancel everything, stop quoting until restarted. */
+  /**
+   * The kill switch: close the gate, cancel everything (every open order of the account in
+   * one request where the venue can: what it does not list as cancelled is looked up over
+   * REST as unknown), stop quoting until restarted.
+   */
   kill(reason: string): void {
     this.#killed = reason;
     this.#log.error({ reason }, 'kill switch: cancelling everything and halting');
     this.orders.closeGate(`kill switch: ${reason}`);
+    this.#sweepAll(`kill switch: ${reason}`);
     this.#halt(`kill switch: ${reason}`);
+  }
+
+  /** One cancel of every open order of the account (when anything of ours is live), before the halt's own cancels, which then find nothing left to send. */
+  #sweepAll(reason: string): void {
+    this.orders.cancelAll(reason, {}, { sweep: true });
   }
 
   #halt(reason: string): void {
@@ -897,6 +906,7 @@ export class Runtime {
   async stop(timeoutMs = 10_000): Promise<OwnOrder[]> {
     this.#stopping = true;
     this.orders.closeGate('shutdown');
+    this.#sweepAll('shutdown');
     this.#halt('shutting down');
     const deadline = this.#o.clock.now() + timeoutMs;
     for (;;) {

@@ -102,6 +102,7 @@ export async function startSession(o: SessionOptions): Promise<Session> {
   metrics?.attach(runtime);
   let recording: SessionRecording | null = null;
   const started = systemClock.now();
+  const startedOnExchange = time.clock.now();
   let metricsServer: MetricsServer | null = null;
   const release = async () => {
     await metricsServer?.close();
@@ -148,7 +149,7 @@ export async function startSession(o: SessionOptions): Promise<Session> {
     cursorSaves?.unsubscribe();
     await saveCursor();
     const st = runtime.status();
-    const summary = summarize(runtime, st, worst, (systemClock.now() - started) / 1000, left.length);
+    const summary = summarize(runtime, st, worst, (systemClock.now() - started) / 1000, left.length, (time.clock.now() - startedOnExchange) / 1000);
     await recording?.stop(reason).catch((err: unknown) => log.error({ err }, 'closing the recording failed'));
     await release();
     return summary;

@@ -6,7 +6,11 @@ import { formatMoney } from '../money/rounding.ts';
 /** What a run did, for the end-of-run report. */
 export interface RunSummary {
   readonly seconds: number;
+  /** How long the run lasted on the exchange's clock (paper runs faster than the wall). */
+  readonly exchangeSeconds: number;
   readonly ordersSent: number;
+  /** Requests sent: place batches, cancel batches (a cancel of everything counts one), edits (one order each). */
+  readonly requests: { readonly place: number; readonly cancel: number; readonly edit: number };
   readonly cancelsSent: number;
   readonly riskRejected: number;
   readonly exchangeRejected: number;
@@ -47,12 +51,14 @@ export function markToFair(rt: Runtime): number {
   return total;
 }
 
-export function summarize(rt: Runtime, status: RuntimeStatus, maxLiability: number, seconds: number, openAtEnd: number): RunSummary {
+export function summarize(rt: Runtime, status: RuntimeStatus, maxLiability: number, seconds: number, openAtEnd: number, exchangeSeconds = seconds): RunSummary {
   let accrued = 0;
   for (const g of rt.own.gameIds()) for (const f of rt.own.fills(g)) if (f.origin === 'wager' && !f.isPostArb) accrued += Math.max(0, f.risk - f.amount);
   return {
     seconds,
+    exchangeSeconds,
     ordersSent: status.orders.placesSent,
+    requests: { place: status.orders.placeRequests, cancel: status.orders.cancelRequests, edit: status.orders.editRequests },
     cancelsSent: status.orders.cancelsSent,
     riskRejected: status.orders.riskRejected,
     exchangeRejected: status.orders.exchangeRejected,
@@ -73,12 +79,17 @@ export function renderSummary(s: RunSummary): string {
   return [
     `run summary (${s.seconds.toFixed(0)} s)`,
     `  orders sent       ${s.ordersSent} (${s.postArbSent} as postArb), cancels ${s.cancelsSent}, refused by risk ${s.riskRejected}, rejected by the exchange ${s.exchangeRejected}`,
+    `  requests          place ${s.requests.place}, cancel ${s.requests.cancel}, edit ${s.requests.edit}: ${perHour(s.requests.place + s.requests.cancel + s.requests.edit, s.exchangeSeconds)} per hour of exchange time`,
     `  fills             ${s.fills}: maker volume ${formatMoney(s.makerVolume)}, taker volume ${formatMoney(s.takerVolume)}`,
     `  commission        ${formatMoney(s.commissionPaid)} paid on graded fills, ${formatMoney(s.commissionAccrued)} accrued on open taker fills`,
     `  P&L               settled ${formatMoney(s.settledPnl)}, open bets marked to fair ${formatMoney(s.markedPnl)}`,
     `  max liability     ${formatMoney(s.maxLiability)} (worst case over every score, resting orders included)`,
     `  open orders left  ${s.openOrdersAtEnd}`,
   ].join('\n');
+}
+
+function perHour(n: number, seconds: number): string {
+  return seconds > 0 ? Math.round((n * 3_600) / seconds).toLocaleString('en-US') : 'n/a';
 }
 
 export function statusLine(st: RuntimeStatus, elapsedSeconds: number, marked: number): string {

@@ -1,8 +1,8 @@
 import { MarketModel } from '../../src/book/market-model.ts';
 import { OwnBook } from '../../src/book/own-book.ts';
 import type { OwnOrder } from '../../src/book/types.ts';
-import type { OrderGateway, PlaceOrderInput } from '../../src/exchange/orders/types.ts';
-import { OrderManager, type OrderManagerNotice, type StrategyWork } from '../../src/orders/order-manager.ts';
+import type { CancelEntry, EditEntry, EditOrderInput, OrderGateway, PlaceEntry, PlaceOrderInput } from '../../src/exchange/orders/types.ts';
+import { OrderManager, type GatewayResult, type OrderManagerNotice, type StrategyWork } from '../../src/orders/order-manager.ts';
 import type { RiskLimits } from '../../src/orders/risk.ts';
 import { ManualClock } from '../../src/shared/clock.ts';
 import { silentLogger } from '../../src/shared/logger.ts';
@@ -80,3 +80,67 @@ export function harness(limits: RiskLimits = { maxGameLiability: 1_000, maxTotal
 
 /** Strategy `s` wants 100 on home of GAME at `odds` (+110 by default), key 'k', a post order. */
 export const work = (odds = 110): StrategyWork[] => [{ strategyId: 's', gameID: GAME, mode: 'active', intents: [{ key: 'k', selection: { type: 'moneyline', team: 'home' }, odds, size: 100, orderType: 'post' }] }];
+
+/** A promise the test settles. */
+export function deferred<T>() {
+  let resolve!: (v: T) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<T>((res, rej) => ((resolve = res), (reject = rej)));
+  return { promise, resolve, reject };
+}
+
+/**
+ * `harness` with a venue that edits and cancels everything in one request: each request is
+ * kept with a deferred answer the test settles, and `settle()` hands what the gateway
+ * delivered to the order manager (as the runtime's loop does).
+ */
+export function editHarness(options: { limits?: RiskLimits; offers?: MoneylineOffer[]; edit?: boolean } = {}) {
+  const clock = new ManualClock(1_000);
+  const own = new OwnBook({ commissionRate: () => 0.01 });
+  const market = new MarketModel((x) => own.isOurOrderId(x));
+  market.applySnapshot(moneylineGame({ id: GAME, start: '2030-05-01T00:00:00.000Z', away: { id: AWAY, longName: 'Away', shortName: 'AW' }, home: { id: HOME, longName: 'Home', shortName: 'HO' }, offers: options.offers ?? [] }), 0);
+  const places: { orders: readonly PlaceOrderInput[]; answer: ReturnType<typeof deferred<PlaceEntry[]>> }[] = [];
+  const cancels: { ids: readonly string[]; answer: ReturnType<typeof deferred<CancelEntry[]>> }[] = [];
+  const edits: { input: EditOrderInput; signal: AbortSignal | undefined; answer: ReturnType<typeof deferred<EditEntry>> }[] = [];
+  const sweeps: { gameID: string | null; answer: ReturnType<typeof deferred<CancelEntry[]>> }[] = [];
+  const delivered: GatewayResult[] = [];
+  const gateway: OrderGateway = {
+    place: (o) => {
+      const answer = deferred<PlaceEntry[]>();
+      places.push({ orders: o, answer });
+      return answer.promise;
+    },
+    cancel: (ids) => {
+      const answer = deferred<CancelEntry[]>();
+      cancels.push({ ids, answer });
+      return answer.promise;
+    },
+    heartbeat: () => new Promise<never>(() => undefined),
+    cancelAllOfAccount: () => {
+      const answer = deferred<CancelEntry[]>();
+      sweeps.push({ gameID: null, answer });
+      return answer.promise;
+    },
+    cancelAllOfGame: (gameID) => {
+      const answer = deferred<CancelEntry[]>();
+      sweeps.push({ gameID, answer });
+      return answer.promise;
+    },
+  };
+  if (options.edit !== false) {
+    gateway.edit = (input, o) => {
+      const answer = deferred<EditEntry>();
+      edits.push({ input, signal: o?.signal, answer });
+      return answer.promise;
+    };
+  }
+  const notices: OrderManagerNotice[] = [];
+  const limits = options.limits ?? { maxGameLiability: 1_000, maxTotalLiability: 5_000, maxOrderSize: 500, maxOrdersPerGame: 20 };
+  const orders = new OrderManager({ own, market, gateway, limits, usePostArb: true, clock, logger: silentLogger(), runId: 'r', deliver: (r) => delivered.push(r), notify: (n) => notices.push(n), commissionRate: () => 0.01 });
+  /** Let settled answers reach `delivered`, then hand them to the order manager in order. */
+  const settle = async () => {
+    await new Promise((r) => setImmediate(r));
+    for (const r of delivered.splice(0)) orders.onResult(r);
+  };
+  return { clock, own, market, orders, places, cancels, edits, sweeps, notices, settle };
+}

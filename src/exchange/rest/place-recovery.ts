@@ -5,10 +5,27 @@ import { LinesmithError, PlaceOutcomeUnknownError } from '../errors.ts';
 import { openOrdersThenBets } from './open-orders-then-bets.ts';
 import type { MatchedBet, PlaceEntry, PlaceOrderInput, UnmatchedOrder } from '../orders/types.ts';
 
+/** What the exchange holds under one userReference on one game: open, matched and graded rows. */
+export interface BetsOfReference {
+  readonly unmatched: readonly UnmatchedOrder[];
+  readonly matched: readonly MatchedBet[];
+  readonly graded: readonly unknown[];
+}
+
 export interface PlaceLookup {
   getUnmatched(): Promise<readonly UnmatchedOrder[]>;
   getMatchedBets(): Promise<readonly MatchedBet[]>;
+  /**
+   * Optional: the exact lookup by reference (`GET /user/getBetByUserReference`). Asked first,
+   * one request per order; an order whose lookup fails is looked for in the listings instead.
+   */
+  getBetByUserReference?(userReference: string, gameID: string): Promise<BetsOfReference>;
 }
+
+type Order = PlaceOrderInput & { userReference: string };
+
+/** A row under another reference than the one asked for is not this order's (a venue that filters loosely). */
+const under = <T extends { userReference?: string | null | undefined }>(rows: readonly T[], ref: string): T[] => rows.filter((r) => r.userReference === undefined || r.userReference === null || r.userReference === ref);
 
 export interface PlaceRecoveryOptions {
   readonly lookup: PlaceLookup;
@@ -24,19 +41,50 @@ export interface PlaceRecoveryOptions {
 
 /**
  * Finds out what became of orders whose place answer was lost, by userReference, instead
- * of sending them again: among the open orders (resting remainder) and the matched bets
- * (fills, as taker or maker). An order found in neither, before and after the grace period,
- * was not placed (or was rejected, which leaves no trace either).
+ * of sending them again: first by the exact lookup of each reference where the venue has
+ * one (its open row, its matched bets, its graded bets), then, for any whose lookup failed,
+ * among the open orders (resting remainder) and the matched bets (fills, as taker or maker).
+ * An order found nowhere, before and after the grace period, was not placed (or was
+ * rejected, which leaves no trace either).
  * A bet graded between the place and the lookup leaves the matched list; the order still
- * counts as found if anything else of it is.
+ * counts as found if anything else of it is (the exact lookup lists graded bets too: an
+ * order found only there was placed and filled, on a game now settled).
  */
-export async function recoverPlace(orders: readonly (PlaceOrderInput & { userReference: string })[], cause: unknown, options: PlaceRecoveryOptions): Promise<PlaceEntry[]> {
+export async function recoverPlace(orders: readonly Order[], cause: unknown, options: PlaceRecoveryOptions): Promise<PlaceEntry[]> {
   const found = new Map<string, PlaceEntry>();
+  const exact = options.lookup.getBetByUserReference?.bind(options.lookup);
+  /** The orders not found yet whose exact lookup failed (all of them without one): for the listings. */
+  const lookUpExactly = async (pending: readonly Order[]): Promise<Order[]> => {
+    if (exact === undefined) return [...pending];
+    const answers = await Promise.all(
+      pending.map((o) =>
+        exact(o.userReference, o.gameID).then(
+          (r) => ({ o, r }),
+          (err: unknown) => {
+            options.logger.warn({ userReference: o.userReference, error: err instanceof LinesmithError ? err.code : String(err) }, 'lookup by userReference failed: looking in the listings');
+            return { o, r: null };
+          },
+        ),
+      ),
+    );
+    const left: Order[] = [];
+    for (const { o, r } of answers) {
+      if (r === null) {
+        left.push(o);
+        continue;
+      }
+      const resting = under(r.unmatched, o.userReference)[0] ?? null;
+      const bets = under(r.matched, o.userReference);
+      if (resting !== null || bets.length > 0 || r.graded.length > 0) found.set(o.userReference, { status: 'recovered', userReference: o.userReference, resting, bets });
+    }
+    return left;
+  };
   const check = async () => {
+    const scan = await lookUpExactly(orders.filter((o) => !found.has(o.userReference)));
+    if (scan.length === 0) return;
     const { unmatched, bets } = await openOrdersThenBets(options.lookup);
-    for (const o of orders) {
+    for (const o of scan) {
       const ref = o.userReference;
-      if (found.has(ref)) continue;
       const resting = unmatched.find((u) => u.userReference === ref) ?? null;
       const mine = bets.filter((b) => b.userReference === ref);
       if (resting !== null || mine.length > 0) found.set(ref, { status: 'recovered', userReference: ref, resting, bets: mine });

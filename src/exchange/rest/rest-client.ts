@@ -11,7 +11,7 @@ import { AccountBlockedError, AuthenticationError, ChallengeRequiredError, Crede
 import { HttpTransport } from '../http/transport.ts';
 import { urlsFromBase, validateUrls, type ExchangeUrls } from '../http/urls.ts';
 import { cancelEntryOf, placeEntryOf } from '../orders/normalise.ts';
-import type { CancelEntry, OrderGateway, PlaceEntry, PlaceOptions, PlaceOrderInput } from '../orders/types.ts';
+import type { CancelEntry, EditEntry as GatewayEditEntry, EditOrderInput as GatewayEditInput, OrderGateway, PlaceEntry, PlaceOptions, PlaceOrderInput } from '../orders/types.ts';
 import { randomRunId, UserReferences } from '../orders/user-reference.ts';
 import type { GradedSinceResponse, GradedWindowResponse, MatchedBet } from '../schemas/bets.ts';
 import type { Game } from '../schemas/game.ts';
@@ -21,6 +21,7 @@ import type { HeartbeatAck, Me } from '../schemas/user.ts';
 import type { BetLookup, CombinedWagers, OrdersForGame } from '../schemas/lookups.ts';
 import type { AveragePriceGame, MatchedVolume, SingleOrderbook } from '../schemas/market-reads.ts';
 import type { WireCancelResult } from '../schemas/orders.ts';
+import { cancelEntriesOf, gatewayEditOf, restEditOf } from './gateway-capabilities.ts';
 import { editBodyOf, editedEntryOf, type EditEntry, type EditOrderInput, type ScopedCancel } from './edit-entry.ts';
 import { DEFAULT_READ_BACKOFF, type BackoffPolicy } from './backoff.ts';
 import type { Endpoint } from './endpoint.ts';
@@ -246,7 +247,7 @@ export class ExchangeRestClient implements OrderGateway {
       return o as PlaceOrderInput & { userReference: string };
     });
     return recoverPlace(withRefs, cause, {
-      lookup: { getUnmatched: () => this.getUnmatched(), getMatchedBets: () => this.getMatchedBets() },
+      lookup: { getUnmatched: () => this.getUnmatched(), getMatchedBets: () => this.getMatchedBets(), getBetByUserReference: (ref, gameID) => this.getBetByUserReference(ref, gameID) },
       scheduler: this.#scheduler,
       logger: this.#log,
       graceMs: this.#graceMs,
@@ -300,6 +301,25 @@ export class ExchangeRestClient implements OrderGateway {
       if (err instanceof HttpStatusError) return { status: 'refused', orderID: edit.orderID, httpStatus: err.status, reason: err.serverMessage, errorType: err.errorType };
       return { status: 'failed', orderID: edit.orderID, reason: err instanceof Error ? err.message : String(err), outcomeUnknown: !refusedWhole(err) };
     }
+  }
+
+  /**
+   * OrderGateway.edit: one edit as the order manager asks it (the whole new volume), sent
+   * once through editOrder. It cannot be withdrawn while it waits for the request budget
+   * (it fails unsent after PLACE_MAX_QUEUE_MS, as a place does).
+   */
+  async edit(order: GatewayEditInput): Promise<GatewayEditEntry> {
+    return gatewayEditOf(await this.editOrder(restEditOf(order)));
+  }
+
+  /** OrderGateway.cancelAllOfAccount: cancelAllOrders; a failed request throws. */
+  async cancelAllOfAccount(): Promise<CancelEntry[]> {
+    return cancelEntriesOf(await this.cancelAllOrders(), 'cancelAllOrders');
+  }
+
+  /** OrderGateway.cancelAllOfGame: cancelAllOrdersForGame; a failed request throws. */
+  async cancelAllOfGame(gameID: string): Promise<CancelEntry[]> {
+    return cancelEntriesOf(await this.cancelAllOrdersForGame(gameID), 'cancelAllOrdersForGame');
   }
 
   /** Cancel every open order of the account, on every game. */

@@ -145,6 +145,16 @@ export class OrdersSocketClient implements OrderGateway {
     return this.#cancelEntries('cancelAll', await this.#request('cancelAll', {}), null);
   }
 
+  /** OrderGateway: cancel every open order of the account in one request (cancelAll). */
+  cancelAllOfAccount(): Promise<CancelEntry[]> {
+    return this.cancelAll();
+  }
+
+  /** OrderGateway: cancel every open order of the account on one game in one request (cancelAllByGame). */
+  cancelAllOfGame(gameID: string): Promise<CancelEntry[]> {
+    return this.cancelAllByGame(gameID);
+  }
+
   /** Arm (or re-arm) the dead man's switch: every open order is cancelled unless another heartbeat follows within `timeoutSec`. */
   async heartbeat(timeoutSec: number): Promise<void> {
     await this.heartbeatAck(timeoutSec);
