@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
 import type { MarketModel } from '../book/market-model.ts';
 import { DUST, type OwnBook } from '../book/own-book.ts';
@@ -77,6 +78,18 @@ function placeOutcomeUnknown(o: OwnOrder): boolean {
   return o.status === 'unknown' && o.orderID === null;
 }
 
+/**
+ * The controller whose signal every place carries until quotes are pulled. Each place waiting
+ * to go listens to it (the REST client, while the request budget holds it), so it has as many
+ * listeners as places in flight, each removed as its place goes: no limit applies, and Node's
+ * leak warning past ten would be a false alarm on any busy run.
+ */
+function pullSignal(): AbortController {
+  const c = new AbortController();
+  setMaxListeners(0, c.signal);
+  return c;
+}
+
 const errorText = (e: unknown) => (e instanceof LinesmithError ? `${e.code}: ${e.message}` : e instanceof Error ? e.message : String(e));
 const NOTHING_BLOCKED: ReadonlySet<string> = new Set();
 
@@ -96,7 +109,7 @@ export class OrderManager {
   readonly #cooldown = new Map<string, number>();
   #gateOpen = true;
   /** Aborted whenever quotes are pulled: a place still waiting to be sent is then not sent (see cancelAll). */
-  #pulled = new AbortController();
+  #pulled = pullSignal();
   readonly stats = {
     placesSent: 0,
     cancelsSent: 0,
@@ -596,7 +609,7 @@ export class OrderManager {
 
   #withdrawUnsent(reason: string): void {
     this.#pulled.abort(reason);
-    this.#pulled = new AbortController();
+    this.#pulled = pullSignal();
   }
 
   /** Arm the exchange's dead man's switch. */
