@@ -20,7 +20,13 @@ import type { TotalSide } from './total-sides.ts';
 export type OrderManagerNotice =
   | { readonly kind: 'risk-rejected'; readonly strategyId: string; readonly gameID: string; readonly intentKey: string; readonly verdict: Extract<RiskVerdict, { ok: false }> }
   | { readonly kind: 'exchange-rejected'; readonly order: OwnOrder; readonly errorType: string; readonly error: string }
-  | { readonly kind: 'unknown-outcome'; readonly order: OwnOrder; readonly error: string };
+  | { readonly kind: 'unknown-outcome'; readonly order: OwnOrder; readonly error: string }
+  /**
+   * The exchange reports an order of ours cancelled that was live in our book: one we had not
+   * asked to cancel (its heartbeat switch, an operator, another session) or, `asked`, one whose
+   * cancel we had sent or whose state was unknown (the switch may have come first).
+   */
+  | { readonly kind: 'exchange-cancelled'; readonly order: OwnOrder; readonly asked: boolean; readonly via: 'user feed' | 'reconciliation' };
 
 /** Answers of the gateway come back as these, through the runtime's single event loop. */
 export type GatewayResult =
@@ -28,7 +34,9 @@ export type GatewayResult =
   | { readonly kind: 'place-failed'; readonly clientIds: readonly string[]; readonly error: unknown }
   | { readonly kind: 'cancelled'; readonly clientIds: readonly string[]; readonly entries: readonly CancelEntry[] }
   | { readonly kind: 'cancel-failed'; readonly clientIds: readonly string[]; readonly error: unknown }
-  | { readonly kind: 'heartbeat-failed'; readonly error: unknown };
+  | { readonly kind: 'heartbeat-failed'; readonly error: unknown }
+  /** The exchange accepted a heartbeat sent at `sentAt` (this clock) with this timeout. */
+  | { readonly kind: 'heartbeat-accepted'; readonly sentAt: number; readonly timeoutSec: number };
 
 export interface StrategyWork {
   readonly strategyId: string;
@@ -299,6 +307,8 @@ export class OrderManager {
       case 'heartbeat-failed':
         this.#o.logger.error({ error: errorText(r.error) }, 'heartbeat failed: the exchange may cancel our orders');
         return;
+      case 'heartbeat-accepted':
+        return;
     }
   }
 
@@ -434,9 +444,14 @@ export class OrderManager {
         this.#o.own.update(mine.clientId, { orderID: order.orderID, remaining, filled: Math.max(0, order.offered - remaining), status }, now, remaining > DUST ? 'user feed: partly filled' : 'user feed: filled');
         return;
       }
-      case 'orderCancelled':
+      case 'orderCancelled': {
+        const was = mine.status;
         this.#o.own.update(mine.clientId, { orderID: order.orderID, remaining: 0, status: 'cancelled' }, now, 'user feed: cancelled');
+        if (was === 'resting' || was === 'partly-filled' || was === 'pending-cancel' || was === 'unknown') {
+          this.#o.notify({ kind: 'exchange-cancelled', order: mine, asked: was === 'pending-cancel' || was === 'unknown', via: 'user feed' });
+        }
         return;
+      }
     }
   }
 
@@ -547,8 +562,10 @@ export class OrderManager {
       // Not listed yet is not "not placed": it may sit in a live delay or a slow request.
       if (placeOutcomeUnknown(o) && asOf - o.updatedAt < PLACE_OUTCOME_GRACE_MS) continue;
       const filled = betRefs.has(o.userReference);
+      const unasked = !filled && (o.status === 'resting' || o.status === 'partly-filled');
       // Closed by absence, which later evidence of the order may overturn.
       this.#o.own.update(o.clientId, { remaining: 0, status: filled ? 'filled' : 'cancelled', closedByAbsence: true }, now, filled ? 'reconciled: not open, has bets' : 'reconciled: not open');
+      if (unasked) this.#o.notify({ kind: 'exchange-cancelled', order: o, asked: false, via: 'reconciliation' });
       closed++;
     }
     if (unreadable.length > 0) {
@@ -614,7 +631,11 @@ export class OrderManager {
 
   /** Arm the exchange's dead man's switch. */
   heartbeat(timeoutSec: number): void {
-    this.#o.gateway.heartbeat(timeoutSec).catch((error: unknown) => this.#o.deliver({ kind: 'heartbeat-failed', error }));
+    const sentAt = this.#o.clock.now();
+    this.#o.gateway.heartbeat(timeoutSec).then(
+      () => this.#o.deliver({ kind: 'heartbeat-accepted', sentAt, timeoutSec }),
+      (error: unknown) => this.#o.deliver({ kind: 'heartbeat-failed', error }),
+    );
   }
 
   #coolKey(strategyId: string, gameID: string, key: string): string {
