@@ -15,24 +15,31 @@ export class HeartbeatWatch {
   #lapses = 0;
   #cancels = 0;
   #lastLapseAt: number | null = null;
+  /** When the current lapse was first seen: orders made since then were not there when the switch fired. */
+  #lapseSince = Infinity;
 
   /** A heartbeat sent at `sentAt` with `timeoutMs` was accepted. */
   accepted(sentAt: number, timeoutMs: number): void {
     const deadline = sentAt + timeoutMs;
     if (this.#deadline === null || deadline > this.#deadline) this.#deadline = deadline;
     this.#inLapse = false;
+    this.#lapseSince = Infinity;
   }
 
   /**
-   * The exchange reported a live order of ours cancelled, seen at `now`. `heartbeat`: that is
-   * the switch (the deadline of the last accepted heartbeat has passed); `newLapse`: this
-   * cancel opened a new lapse.
+   * The exchange reported a live order of ours (made at `createdAt`) cancelled, seen at `now`.
+   * `heartbeat`: that is the switch (the deadline of the last accepted heartbeat has passed,
+   * and the order is older than the lapse); `newLapse`: this cancel opened a new lapse.
    */
-  cancelled(now: number): { readonly heartbeat: boolean; readonly newLapse: boolean } {
+  cancelled(now: number, createdAt: number): { readonly heartbeat: boolean; readonly newLapse: boolean } {
     if (this.#deadline === null || now < this.#deadline) return { heartbeat: false, newLapse: false };
+    // The switch fires once, then stays disarmed until a heartbeat is accepted again: an order
+    // made after the lapse was seen outlived it, and its cancel is ours (a re-quote).
+    if (this.#inLapse && createdAt >= this.#lapseSince) return { heartbeat: false, newLapse: false };
     const newLapse = !this.#inLapse;
     if (newLapse) {
       this.#inLapse = true;
+      this.#lapseSince = now;
       this.#lapses++;
       this.#lastLapseAt = now;
     }

@@ -845,7 +845,7 @@ export class Runtime {
         this.#log.warn({ clientId: n.order.clientId, error: n.error }, 'order outcome unknown until the user feed or REST says');
         return;
       case 'exchange-cancelled': {
-        const seen = this.#heartbeat.cancelled(now);
+        const seen = this.#heartbeat.cancelled(now, n.order.createdAt);
         if (seen.newLapse) this.#log.error({ via: n.via }, 'heartbeat lapsed: the exchange\'s dead man\'s switch is cancelling our orders');
         if (!seen.heartbeat && !n.asked) this.#log.warn({ clientId: n.order.clientId, gameID: n.order.gameID, via: n.via }, 'the exchange cancelled an order of ours we had not asked to cancel');
         this.#markDirty(n.order.gameID);
