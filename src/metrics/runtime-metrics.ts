@@ -224,6 +224,8 @@ export class RuntimeMetrics {
         return s ? { adopted: s.adopted, closed: s.reconcileClosed, foreign: s.foreignFound, foreign_cancelled: s.foreignCancelled } : null;
       },
     );
+    scraped.counter('linesmith_heartbeat_lapses_total', 'Times the exchange\'s dead man\'s switch fired on us: orders cancelled without our asking once the last accepted heartbeat\'s deadline had passed', null, () => status()?.heartbeatLapses ?? null);
+    scraped.counter('linesmith_heartbeat_cancelled_orders_total', 'Orders of ours the exchange cancelled for a lapsed heartbeat', null, () => status()?.heartbeatCancels ?? null);
     scraped.counter('linesmith_loop_errors_total', 'Errors the runtime loop caught and logged instead of stopping, by where (event: applying one event; evaluation: the strategies and order cycle after a batch)', 'where', () => {
       const e = rt()?.errors;
       return e ? { event: e.events, evaluation: e.evaluations } : null;
@@ -308,6 +310,7 @@ export class RuntimeMetrics {
       quotedGames: st.quotedGames,
       openOrders: st.openOrders,
       orders: { placesSent: st.orders.placesSent, cancelsSent: st.orders.cancelsSent, riskRejected: st.orders.riskRejected, exchangeRejected: st.orders.exchangeRejected, unknown: st.orders.unknown },
+      heartbeat: { lapses: st.heartbeatLapses, cancelledOrders: st.heartbeatCancels },
       fills: { ...totals },
       worstCase: st.worstCase,
       topGames: games.slice(0, TOP_GAMES),

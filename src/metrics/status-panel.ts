@@ -41,6 +41,7 @@ export function renderStatusPanel(r: StatusReport): string {
   if (r.haltReasons.length > 0) out.push(line('halted by', r.haltReasons.join('; ')));
   out.push(line('games', `${r.quotedGames} quoted of ${r.games}`));
   const o = r.orders;
+  if (r.heartbeat && r.heartbeat.lapses > 0) out.push(line('HEARTBEAT', `lapsed ${r.heartbeat.lapses}×: the exchange cancelled ${r.heartbeat.cancelledOrders} of our orders`));
   out.push(line('orders', `${r.openOrders} open · ${o.placesSent} placed, ${o.cancelsSent} cancels sent · refused: ${o.riskRejected} by risk, ${o.exchangeRejected} by the exchange${o.unknown > 0 ? ` · ${o.unknown} unknown outcomes` : ''}`));
   const f = r.fills;
   out.push(line('fills', `${f.maker + f.taker} (maker ${f.maker}, taker ${f.taker}) · volume maker ${formatMoney(f.makerVolume)}, taker ${formatMoney(f.takerVolume)}`));

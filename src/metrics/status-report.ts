@@ -31,6 +31,8 @@ export const StatusReport = z.object({
   quotedGames: count,
   openOrders: count,
   orders: z.object({ placesSent: count, cancelsSent: count, riskRejected: count, exchangeRejected: count, unknown: count }),
+  /** Times the exchange's dead man's switch fired on us and the orders it cancelled (absent from older runtimes). */
+  heartbeat: z.object({ lapses: count, cancelledOrders: count }).optional(),
   /** Since start, settled games included. */
   fills: z.object({ maker: count, taker: count, makerVolume: count, takerVolume: count }),
   /** Projected worst case over unsettled games (≤ 0), and the games contributing most. */

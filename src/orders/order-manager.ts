@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
 import type { MarketModel } from '../book/market-model.ts';
 import { DUST, isLive, isTerminal, type OwnBook } from '../book/own-book.ts';
@@ -19,7 +20,13 @@ import type { TotalSide } from './total-sides.ts';
 export type OrderManagerNotice =
   | { readonly kind: 'risk-rejected'; readonly strategyId: string; readonly gameID: string; readonly intentKey: string; readonly verdict: Extract<RiskVerdict, { ok: false }> }
   | { readonly kind: 'exchange-rejected'; readonly order: OwnOrder; readonly errorType: string; readonly error: string }
-  | { readonly kind: 'unknown-outcome'; readonly order: OwnOrder; readonly error: string };
+  | { readonly kind: 'unknown-outcome'; readonly order: OwnOrder; readonly error: string }
+  /**
+   * The exchange reports an order of ours cancelled that was live in our book: one we had not
+   * asked to cancel (its heartbeat switch, an operator, another session) or, `asked`, one whose
+   * cancel we had sent or whose state was unknown (the switch may have come first).
+   */
+  | { readonly kind: 'exchange-cancelled'; readonly order: OwnOrder; readonly asked: boolean; readonly via: 'user feed' | 'reconciliation' };
 
 /** Answers of the gateway come back as these, through the runtime's single event loop. */
 export type GatewayResult =
@@ -32,12 +39,15 @@ export type GatewayResult =
   | { readonly kind: 'edit-failed'; readonly replaced: string; readonly clientId: string; readonly error: unknown }
   /** The answer of a cancel of every order of the account (or of one game): `clientIds` are ours it was sent for. */
   | { readonly kind: 'swept'; readonly clientIds: readonly string[]; readonly entries: readonly CancelEntry[] }
-  | { readonly kind: 'heartbeat-failed'; readonly error: unknown };
+  | { readonly kind: 'heartbeat-failed'; readonly error: unknown }
+  /** The exchange accepted a heartbeat sent at `sentAt` (this clock) with this timeout. */
+  | { readonly kind: 'heartbeat-accepted'; readonly sentAt: number; readonly timeoutSec: number };
 
 /** The client ids of our orders a gateway answer is about. */
 export function resultClientIds(r: GatewayResult): readonly string[] {
   switch (r.kind) {
     case 'heartbeat-failed':
+    case 'heartbeat-accepted':
       return [];
     case 'edited':
     case 'edit-failed':
@@ -98,6 +108,18 @@ function placeOutcomeUnknown(o: OwnOrder): boolean {
 }
 
 /**
+ * The controller whose signal every place carries until quotes are pulled. Each place waiting
+ * to go listens to it (the REST client, while the request budget holds it), so it has as many
+ * listeners as places in flight, each removed as its place goes: no limit applies, and Node's
+ * leak warning past ten would be a false alarm on any busy run.
+ */
+function pullSignal(): AbortController {
+  const c = new AbortController();
+  setMaxListeners(0, c.signal);
+  return c;
+}
+
+/**
  * The order type an order of ours was placed with, as far as it matters for an edit: a
  * postArb, one that may take (limit; fill-and-kill and fill-or-kill never rest), or a post.
  */
@@ -133,7 +155,7 @@ export class OrderManager {
   readonly #cooldown = new Map<string, number>();
   #gateOpen = true;
   /** Aborted whenever quotes are pulled: a place still waiting to be sent is then not sent (see cancelAll). */
-  #pulled = new AbortController();
+  #pulled = pullSignal();
   readonly stats = {
     placesSent: 0,
     cancelsSent: 0,
@@ -418,6 +440,8 @@ export class OrderManager {
       case 'heartbeat-failed':
         this.#o.logger.error({ error: errorText(r.error) }, 'heartbeat failed: the exchange may cancel our orders');
         return;
+      case 'heartbeat-accepted':
+        return;
     }
   }
 
@@ -623,9 +647,14 @@ export class OrderManager {
         this.#o.own.update(mine.clientId, { orderID: order.orderID, remaining, filled: Math.max(0, order.offered - remaining), status }, now, remaining > DUST ? 'user feed: partly filled' : 'user feed: filled');
         return;
       }
-      case 'orderCancelled':
+      case 'orderCancelled': {
+        const was = mine.status;
         this.#o.own.update(mine.clientId, { orderID: order.orderID, remaining: 0, status: 'cancelled' }, now, 'user feed: cancelled');
+        if (was === 'resting' || was === 'partly-filled' || was === 'pending-cancel' || was === 'unknown') {
+          this.#o.notify({ kind: 'exchange-cancelled', order: mine, asked: was === 'pending-cancel' || was === 'unknown', via: 'user feed' });
+        }
         return;
+      }
     }
   }
 
@@ -736,8 +765,10 @@ export class OrderManager {
       // Not listed yet is not "not placed": it may sit in a live delay or a slow request.
       if (placeOutcomeUnknown(o) && asOf - o.updatedAt < PLACE_OUTCOME_GRACE_MS) continue;
       const filled = betRefs.has(o.userReference);
+      const unasked = !filled && (o.status === 'resting' || o.status === 'partly-filled');
       // Closed by absence, which later evidence of the order may overturn.
       this.#o.own.update(o.clientId, { remaining: 0, status: filled ? 'filled' : 'cancelled', closedByAbsence: true }, now, filled ? 'reconciled: not open, has bets' : 'reconciled: not open');
+      if (unasked) this.#o.notify({ kind: 'exchange-cancelled', order: o, asked: false, via: 'reconciliation' });
       closed++;
     }
     if (unreadable.length > 0) {
@@ -824,12 +855,16 @@ export class OrderManager {
 
   #withdrawUnsent(reason: string): void {
     this.#pulled.abort(reason);
-    this.#pulled = new AbortController();
+    this.#pulled = pullSignal();
   }
 
   /** Arm the exchange's dead man's switch. */
   heartbeat(timeoutSec: number): void {
-    this.#o.gateway.heartbeat(timeoutSec).catch((error: unknown) => this.#o.deliver({ kind: 'heartbeat-failed', error }));
+    const sentAt = this.#o.clock.now();
+    this.#o.gateway.heartbeat(timeoutSec).then(
+      () => this.#o.deliver({ kind: 'heartbeat-accepted', sentAt, timeoutSec }),
+      (error: unknown) => this.#o.deliver({ kind: 'heartbeat-failed', error }),
+    );
   }
 
   #coolKey(strategyId: string, gameID: string, key: string): string {

@@ -11,6 +11,7 @@ import type { OrderbookGame } from '../exchange/schemas/exchange.ts';
 import type { PriceFeedEvent } from '../exchange/schemas/price-feed.ts';
 import type { UserFeedEvent } from '../exchange/socket/user-feed-events.ts';
 import type { Clock } from '../shared/clock.ts';
+import { HeartbeatWatch } from './heartbeat-watch.ts';
 import { OrderManager, resultClientIds, type GatewayResult, type OrderManagerNotice, type StrategyWork } from '../orders/order-manager.ts';
 import type { RiskLimits } from '../orders/risk.ts';
 import { decodeReference } from '../orders/user-reference.ts';
@@ -57,6 +58,8 @@ export interface RuntimeOptions {
   readonly limits: RiskLimits;
   readonly usePostArb: boolean;
   readonly heartbeatSeconds: number;
+  /** How often a heartbeat goes out, runtime ms (default: a third of the timeout). */
+  readonly heartbeatEveryMs?: number;
   readonly cancelUnknownOrdersAtStart: boolean;
   readonly clock: Clock;
   readonly scheduler: SchedulerLike;
@@ -116,6 +119,10 @@ export interface RuntimeStatus {
   readonly realizedPnl: number;
   readonly commissionPaid: number;
   readonly orders: OrderManager['stats'];
+  /** Times the exchange's dead man's switch fired on us, as far as we can tell (see HeartbeatWatch). */
+  readonly heartbeatLapses: number;
+  /** Orders of ours the exchange cancelled for a lapsed heartbeat. */
+  readonly heartbeatCancels: number;
 }
 
 const NO_REFUSALS: readonly Refusal[] = [];
@@ -174,6 +181,7 @@ export class Runtime {
   #reconciling = false;
   #lastReconcile = -Infinity;
   #lastHeartbeat = -Infinity;
+  readonly #heartbeat = new HeartbeatWatch();
   #lastEndedSweep = -Infinity;
   #killed: string | null = null;
   #realized = 0;
@@ -541,6 +549,10 @@ export class Runtime {
    * order is cancelled in the same dispatch.
    */
   #answered(r: GatewayResult): void {
+    if (r.kind === 'heartbeat-accepted') {
+      this.#heartbeat.accepted(r.sentAt, r.timeoutSec * 1000);
+      return;
+    }
     for (const id of resultClientIds(r)) {
       const o = this.own.order(id);
       if (o) this.#markDirty(o.gameID);
@@ -559,7 +571,7 @@ export class Runtime {
       this.#lastEndedSweep = now;
       for (const id of forgettableGames(this.market, this.own, now)) this.#forgetGame(id);
     }
-    if (this.#mode !== 'halted' && this.orders.gateOpen && now - this.#lastHeartbeat >= (this.#o.heartbeatSeconds * 1000) / 3) {
+    if (this.#mode !== 'halted' && this.orders.gateOpen && now - this.#lastHeartbeat >= (this.#o.heartbeatEveryMs ?? (this.#o.heartbeatSeconds * 1000) / 3)) {
       this.#lastHeartbeat = now;
       this.orders.heartbeat(this.#o.heartbeatSeconds);
     }
@@ -841,6 +853,13 @@ export class Runtime {
       case 'unknown-outcome':
         this.#log.warn({ clientId: n.order.clientId, error: n.error }, 'order outcome unknown until the user feed or REST says');
         return;
+      case 'exchange-cancelled': {
+        const seen = this.#heartbeat.cancelled(now, n.order.createdAt);
+        if (seen.newLapse) this.#log.error({ via: n.via }, 'heartbeat lapsed: the exchange\'s dead man\'s switch is cancelling our orders');
+        if (!seen.heartbeat && !n.asked) this.#log.warn({ clientId: n.order.clientId, gameID: n.order.gameID, via: n.via }, 'the exchange cancelled an order of ours we had not asked to cancel');
+        this.#markDirty(n.order.gameID);
+        return;
+      }
     }
   }
 
@@ -887,6 +906,8 @@ export class Runtime {
       realizedPnl: this.#realized,
       commissionPaid: this.#commissionPaid,
       orders: this.orders.stats,
+      heartbeatLapses: this.#heartbeat.stats.lapses,
+      heartbeatCancels: this.#heartbeat.stats.cancels,
     };
   }
 

@@ -14,6 +14,7 @@ import { systemClock } from '../shared/clock.ts';
 import { realTime, type TimeSource } from '../shared/time.ts';
 import { liveExchangeClient, startPaperSimulator } from './exchange-from-config.ts';
 import { FEEDS_OPEN_TIMEOUT_MS, Runtime, type Decision } from './runtime.ts';
+import { sessionHeartbeat } from './session-heartbeat.ts';
 import { startSessionRecording, type SessionRecording } from './session-recording.ts';
 import type { StrategyInstance } from './strategy-instance.ts';
 import { markToFair, statusLine, summarize, type RunSummary } from './summary.ts';
@@ -49,7 +50,8 @@ export function strategiesOf(config: RunConfig): StrategyInstance[] {
  * One run of the configured strategies: live against `venue`, or on paper against a
  * simulator started in-process (its synthetic market on, an account made for the run).
  * The runtime is the same either way; in paper mode it runs on the simulator's clock, so
- * strategy throttles and the heartbeat keep their meaning at any speed.
+ * strategy throttles keep their meaning at any speed, and the heartbeat's timeout and the
+ * feeds' staleness, which are wall time a stalled process may lose, are scaled to keep theirs.
  */
 export async function startSession(o: SessionOptions): Promise<Session> {
   const { config } = o;
@@ -81,6 +83,8 @@ export async function startSession(o: SessionOptions): Promise<Session> {
   }
   const killFile = config.risk.killSwitchFile;
   // Metrics watch the venue from outside the runtime: an instrumented venue and a registry of this session's own.
+  // The switch's timeout is wall time the process may stall, whatever the paper speed.
+  const heartbeat = sessionHeartbeat(config.risk.heartbeatSeconds, speed);
   const metrics = config.metrics.enabled ? new RuntimeMetrics({ session: o.mode, clock: time.clock, speed, gateway: 'rest', requests: exchange.rest }) : null;
   const runtime = new Runtime({
     exchange: metrics ? metrics.instrument(exchange) : exchange,
@@ -88,7 +92,8 @@ export async function startSession(o: SessionOptions): Promise<Session> {
     strategies: strategiesOf(config),
     limits: config.risk,
     usePostArb: config.risk.usePostArb,
-    heartbeatSeconds: config.risk.heartbeatSeconds,
+    heartbeatSeconds: heartbeat.timeoutSeconds,
+    heartbeatEveryMs: heartbeat.everyMs,
     cancelUnknownOrdersAtStart: config.risk.cancelUnknownOrdersAtStart,
     clock: time.clock,
     scheduler: time.scheduler,

@@ -29,6 +29,9 @@ export interface RunSummary {
   /** Most negative projected worst case seen (≤ 0). */
   readonly maxLiability: number;
   readonly openOrdersAtEnd: number;
+  /** Times the exchange's heartbeat switch fired on us, and the orders it cancelled. */
+  readonly heartbeatLapses: number;
+  readonly heartbeatCancels: number;
 }
 
 /**
@@ -72,6 +75,8 @@ export function summarize(rt: Runtime, status: RuntimeStatus, maxLiability: numb
     markedPnl: markToFair(rt),
     maxLiability: Math.min(maxLiability, status.worstCase),
     openOrdersAtEnd: openAtEnd,
+    heartbeatLapses: status.heartbeatLapses,
+    heartbeatCancels: status.heartbeatCancels,
   };
 }
 
@@ -85,6 +90,7 @@ export function renderSummary(s: RunSummary): string {
     `  P&L               settled ${formatMoney(s.settledPnl)}, open bets marked to fair ${formatMoney(s.markedPnl)}`,
     `  max liability     ${formatMoney(s.maxLiability)} (worst case over every score, resting orders included)`,
     `  open orders left  ${s.openOrdersAtEnd}`,
+    `  heartbeat lapses  ${s.heartbeatLapses === 0 ? 'none' : `${s.heartbeatLapses}: the exchange cancelled ${s.heartbeatCancels} of our orders for a lapsed heartbeat`}`,
   ].join('\n');
 }
 
@@ -95,6 +101,7 @@ function perHour(n: number, seconds: number): string {
 export function statusLine(st: RuntimeStatus, elapsedSeconds: number, marked: number): string {
   return (
     `t+${elapsedSeconds.toFixed(0).padStart(3)}s  ${st.mode.padEnd(8)} games ${st.quotedGames}/${st.games} quoted  open orders ${st.openOrders}  ` +
-    `fills ${st.fills} (maker ${formatMoney(st.makerVolume)}, taker ${formatMoney(st.takerVolume)})  P&L settled ${formatMoney(st.realizedPnl)} marked ${formatMoney(marked)}  worst case ${formatMoney(st.worstCase)}`
+    `fills ${st.fills} (maker ${formatMoney(st.makerVolume)}, taker ${formatMoney(st.takerVolume)})  P&L settled ${formatMoney(st.realizedPnl)} marked ${formatMoney(marked)}  worst case ${formatMoney(st.worstCase)}` +
+    (st.heartbeatLapses > 0 ? `  HEARTBEAT LAPSED ×${st.heartbeatLapses}: ${st.heartbeatCancels} orders cancelled by the exchange` : '')
   );
 }

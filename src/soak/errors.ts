@@ -10,6 +10,15 @@ export class BotCrashedError extends LinesmithError {
   }
 }
 
+/** A heartbeat the soak kept from leaving the bot (the lapse it stages). */
+export class HeartbeatHeldBackError extends LinesmithError {
+  override readonly code = 'LS_ERR_SOAK_HEARTBEAT_HELD_BACK';
+  readonly sent = false;
+  constructor() {
+    super('heartbeat: held back by the soak; nothing was sent');
+  }
+}
+
 /** A soak could not set itself up or run (not an invariant failure: those are results). */
 export class SoakSetupError extends LinesmithError {
   override readonly code = 'LS_ERR_SOAK_SETUP';

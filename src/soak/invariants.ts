@@ -1,26 +1,8 @@
 import type { OwnBook } from '../book/own-book.ts';
 import type { OrderView } from '../engine/types.ts';
 import type { MatchedBet } from '../exchange/orders/types.ts';
+import { result, type InvariantResult } from './invariant-result.ts';
 import type { SimFill, SimLedger } from './sim-ledger.ts';
-
-/** One invariant over the simulator's ledger: how much was checked, what broke. */
-export interface InvariantResult {
-  readonly name: string;
-  /** How many things were checked (orders, fills, …, as `unit` says). */
-  readonly checked: number;
-  readonly unit: string;
-  readonly violations: number;
-  /** Up to a few examples of what broke, and other facts worth printing. */
-  readonly notes: readonly string[];
-}
-
-export const passed = (r: InvariantResult): boolean => r.violations === 0;
-
-const MAX_EXAMPLES = 5;
-
-function result(name: string, checked: number, unit: string, broken: readonly string[], notes: readonly string[] = []): InvariantResult {
-  return { name, checked, unit, violations: broken.length, notes: [...notes, ...broken.slice(0, MAX_EXAMPLES)] };
-}
 
 /** No userReference (one intent of one strategy) reached the book as more than one order. */
 export function noDoublePlace(ledger: SimLedger): InvariantResult {
@@ -97,23 +79,12 @@ export function everyFillOnce(ledger: SimLedger, bots: readonly BotLedger[], car
   return result('every simulator fill in the bot ledger exactly once', ledger.fills.length, 'fills', broken, notes);
 }
 
-/** The engine's worst case of the account on the game, right after each fill, within the cap. */
-export function liabilityWithinCap(ledger: SimLedger, maxGameLiability: number): InvariantResult {
-  const broken: string[] = [];
-  let worst = 0;
-  for (const f of ledger.fills) {
-    worst = Math.min(worst, f.gameLiability);
-    if (f.gameLiability < -maxGameLiability - 1e-6) broken.push(`after tx ${f.txID} the account's worst case on game ${f.gameId} was ${f.gameLiability.toFixed(2)} (cap ${maxGameLiability})`);
-  }
-  return result('worst-case liability per game within the cap at every fill', ledger.fills.length, 'fills', broken, [`worst seen ${worst.toFixed(2)} of cap −${maxGameLiability}`]);
-}
-
-/** After the final shutdown the simulator lists no open order of the account. */
-export function noOpenOrdersLeft(open: readonly OrderView[]): InvariantResult {
+/** After the final shutdown the simulator lists no open order of the account (of the `orders` it ever had). */
+export function noOpenOrdersLeft(orders: number, open: readonly OrderView[]): InvariantResult {
   return result(
     'zero open orders at the simulator after shutdown',
-    open.length,
-    'open orders',
+    orders,
+    'orders of the account',
     open.map((o) => `order ${o.id} (${o.userReference ?? 'no reference'}) still open: ${o.remaining.toFixed(2)} at ${o.odds}`),
   );
 }
@@ -131,52 +102,3 @@ export function openOrdersManaged(openAtCheck: number, unmanaged: readonly Order
   );
 }
 
-export interface RestartEvidence {
-  /** The second bot's start-up read of the account's open orders. */
-  readonly found: readonly { readonly id: string; readonly userReference: string | null }[];
-  /** Of those, the ids its own book held right after start-up. */
-  readonly adopted: ReadonlySet<string>;
-  /** Of those, the ids the simulator saw cancelled by the account after the restart. */
-  readonly cancelled: ReadonlySet<string>;
-  /** Orders of the crashed bot that reached the book after it died (its requests in flight). */
-  readonly late: readonly { readonly id: string; readonly userReference: string | null; readonly known: boolean; readonly openAtShutdown: boolean }[];
-}
-
-/** The restart adopted or cancelled every order it found, and left no late order of the dead bot unmanaged. */
-export function restartLeftNoOrphans(e: RestartEvidence): InvariantResult {
-  const broken: string[] = [];
-  let adopted = 0;
-  let cancelled = 0;
-  for (const o of e.found) {
-    if (e.adopted.has(o.id)) adopted++;
-    else if (e.cancelled.has(o.id)) cancelled++;
-    else broken.push(`order ${o.id} (${o.userReference ?? 'no reference'}) found at restart was neither adopted nor cancelled`);
-  }
-  let lateKnown = 0;
-  for (const o of e.late) {
-    if (o.known) lateKnown++;
-    else if (o.openAtShutdown) broken.push(`order ${o.id} (${o.userReference ?? 'no reference'}) of the crashed bot reached the book after the crash and rested unmanaged`);
-  }
-  return result('restart adopted or cancelled every order it found', e.found.length + e.late.length, 'orders', broken, [
-    `found ${e.found.length} open at restart: adopted ${adopted}, cancelled ${cancelled}; ${e.late.length} arrived after the crash (${lateKnown} adopted from the user feed)`,
-  ]);
-}
-
-export interface LapseEvidence {
-  /** The exchange's dead man's switch fired while the bot held its heartbeats back. */
-  readonly fired: boolean;
-  /** Orders the simulator's dead man's switch cancelled. */
-  readonly cancelled: readonly { readonly orderId: string; readonly at: number }[];
-  /** Of those, the ones the bot still counted as live when checked (at the crash). */
-  readonly stillLive: readonly string[];
-  /** Orders the bot placed after the lapse, before the crash. */
-  readonly placedAfter: number;
-}
-
-/** The bot noticed the heartbeat lapse (no cancelled order still live in its book) and quoted again. */
-export function lapseNoticed(e: LapseEvidence): InvariantResult {
-  const broken = e.stillLive.map((id) => `order ${id} cancelled by the heartbeat lapse is still live in the bot's book`);
-  if (!e.fired) broken.push('the dead man\'s switch never fired while the bot held its heartbeats back');
-  if (e.placedAfter === 0) broken.push('the bot placed nothing after the heartbeat lapse');
-  return result('heartbeat lapse noticed and recovered from', e.cancelled.length, 'orders cancelled by the lapse', broken, [`${e.placedAfter} orders placed after the lapse`]);
-}

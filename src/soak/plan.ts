@@ -32,6 +32,16 @@ export interface SoakOptions {
   readonly cancelUnknownOrdersAtStart?: boolean;
   /** The bot's REST deadline per request, wall ms (default 2 000). */
   readonly restTimeoutMs?: number;
+  /** A bot broken on purpose, to show the invariants catch it (tests only). */
+  readonly sabotage?: Sabotage;
+}
+
+/** Ways to break the bots on purpose; the invariants must then fail. */
+export interface Sabotage {
+  /** The bots' risk gate runs without the per-game and total caps (the invariants still hold them to the configured ones). */
+  readonly riskCapsOff?: boolean;
+  /** The bots never send a heartbeat: the exchange's switch is never armed. */
+  readonly noHeartbeat?: boolean;
 }
 
 /**
@@ -41,8 +51,16 @@ export interface SoakOptions {
  */
 export const DEFAULT_HEARTBEAT_SECONDS = 240;
 
+/**
+ * Every socket drop halts the bot, which pulls all its quotes until the feeds are back. The
+ * drop period is well apart from the heartbeat timeout: the soak starts the lapse just after
+ * a drop, so the switch fires (one timeout after the bot's last heartbeat, which it sends
+ * every third of the timeout while quoting) between 160 s and 270 s into the drop cycle, with
+ * the bot quoting again and the next drop (at 360 s) still ahead. With the two equal, the
+ * switch fired right after a drop and found nothing to cancel.
+ */
 export const DEFAULT_FAULTS: SoakFaults = {
-  dropSocketsEveryWallMs: 4_000,
+  dropSocketsEveryWallMs: 6_000,
   restErrorRate: 0.05,
   restHangRate: 0.005,
   restLatencyMs: 15,

@@ -1,4 +1,4 @@
-import { passed } from './invariants.ts';
+import { passed } from './invariant-result.ts';
 import type { SoakReport } from './run.ts';
 
 const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));

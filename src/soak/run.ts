@@ -13,7 +13,10 @@ import { realTime, type TimeSource } from '../shared/time.ts';
 import { AdminClient } from './admin-client.ts';
 import { SoakBot } from './bot.ts';
 import { SoakSetupError } from './errors.ts';
-import { everyFillOnce, lapseNoticed, liabilityWithinCap, noDoublePlace, noOpenOrdersLeft, openOrdersManaged, passed, restartLeftNoOrphans, type BotLedger, type InvariantResult, type LapseEvidence, type RestartEvidence } from './invariants.ts';
+import { projectedWithinCaps } from './exposure-invariant.ts';
+import { faultsHadEffect, lapseNoticed, restartLeftNoOrphans, type FaultEffect, type LapseEvidence, type RestartEvidence } from './fault-invariants.ts';
+import { passed, type InvariantResult } from './invariant-result.ts';
+import { everyFillOnce, noDoublePlace, noOpenOrdersLeft, openOrdersManaged, type BotLedger } from './invariants.ts';
 import { DEFAULT_FAULTS, DEFAULT_HEARTBEAT_SECONDS, DEFAULT_LIMITS, timelineOf, type SoakFaults, type SoakOptions, type SoakTimeline } from './plan.ts';
 import { SimLedger } from './sim-ledger.ts';
 import { soakStrategies } from './strategies.ts';
@@ -28,6 +31,8 @@ export interface SoakReport {
   readonly fills: { readonly atSimulator: number; readonly booked: readonly { readonly bot: string; readonly fills: number }[] };
   /** Faults the simulator injected, by kind, plus the ones the soak injected into the bots. */
   readonly faults: FaultCounts & { readonly heartbeatsSuppressed: number; readonly heartbeatLapses: number; readonly tokenRotations: number; readonly crashes: number };
+  /** Each fault kind, injected how often, with what effect on the bots. */
+  readonly effects: readonly FaultEffect[];
   readonly reconnects: number;
   readonly restarts: number;
   /** Attempts to start each bot (a start can fail under the faults, as a supervisor would retry it). */
@@ -59,6 +64,9 @@ export async function runSoak(o: RunSoakOptions): Promise<SoakReport> {
   const seed = o.seed ?? 7;
   const faults: SoakFaults = { ...DEFAULT_FAULTS, ...o.faults };
   const limits: RiskLimits = { ...DEFAULT_LIMITS, ...o.limits };
+  const sabotage = o.sabotage ?? {};
+  // The invariants hold the account to `limits` whatever the bots' own gate is told.
+  const botLimits: RiskLimits = sabotage.riskCapsOff ? { ...limits, maxGameLiability: Number.MAX_VALUE, maxTotalLiability: Number.MAX_VALUE } : limits;
   const heartbeatSeconds = o.heartbeatSeconds ?? DEFAULT_HEARTBEAT_SECONDS;
   const log = o.logger ?? silentLogger();
   const progress = o.onProgress ?? (() => undefined);
@@ -87,13 +95,14 @@ export async function runSoak(o: RunSoakOptions): Promise<SoakReport> {
           credentials: async () => ({ username: USERNAME, password }),
           time,
           strategies,
-          limits,
+          limits: botLimits,
           heartbeatSeconds,
           cancelUnknownOrdersAtStart,
           restTimeoutMs: o.restTimeoutMs ?? 2_000,
           speed: timeline.speed,
           logger: log,
         });
+        if (sabotage.noHeartbeat) bot.control.suppressHeartbeats(true);
         try {
           await bot.start();
           startAttempts.push(attempt + 1);
@@ -137,24 +146,46 @@ export async function runSoak(o: RunSoakOptions): Promise<SoakReport> {
     const expired = await admin.expireTokens(userId);
     progress(`${wall(clock.now() - t0)}: token rotation (${expired} tokens of the account expired)`);
 
+    // Every drop halts the bot, which pulls its quotes until the feeds are back: the lapse
+    // and the crash are timed from a drop, so each meets the bot quoting (see DEFAULT_FAULTS).
+    const dropEveryMs = faults.dropSocketsEveryWallMs * timeline.speed;
+    const afterNextDrop = async (ms: number): Promise<void> => {
+      const seen = sim.context.injected.socketDrops;
+      const until = clock.now() + dropEveryMs * 1.5;
+      while (dropEveryMs > 0 && sim.context.injected.socketDrops === seen && clock.now() < until) await sleep(1_000, time.scheduler);
+      await sleep(ms, time.scheduler);
+    };
+
     await at(timeline.lapseAt);
-    progress(`${wall(clock.now() - t0)}: heartbeat lapse: bot1 stops heartbeating for ${timeline.lapseForMs / 1000}s of exchange time (timeout ${heartbeatSeconds}s)`);
+    await afterNextDrop(30_000);
+    const armedBefore = heartbeatFor(sim.context).isArmed(userId);
+    progress(`${wall(clock.now() - t0)}: heartbeat lapse: bot1 stops heartbeating for ${timeline.lapseForMs / 1000}s of exchange time (timeout ${heartbeatSeconds}s; switch armed: ${armedBefore ? 'yes' : 'no'})`);
     const lapseFrom = clock.now();
+    // What the bot held each order as when the switch cancelled it: what it had to notice.
+    const atSwitch = new Map<string, number>();
+    const watchSwitch = sim.context.engine.onEvent((e) => {
+      if (e.kind !== 'orderCancelled' || e.order.userId !== userId || e.order.closeReason !== 'heartbeat') return;
+      const status = bot1.runtime.own.byOrderId(e.order.id)?.status ?? 'not in its book';
+      atSwitch.set(status, (atSwitch.get(status) ?? 0) + 1);
+    });
     bot1.control.suppressHeartbeats(true);
     await sleep(timeline.lapseForMs, time.scheduler);
-    // Nobody else heartbeats for the account: a switch still disarmed has fired.
-    const lapseFired = !heartbeatFor(sim.context).isArmed(userId);
-    bot1.control.suppressHeartbeats(false);
+    if (!sabotage.noHeartbeat) bot1.control.suppressHeartbeats(false);
     const lapseTo = clock.now();
+    watchSwitch();
+    const lapseCancels = ledger.heartbeatCancels.filter((c) => c.at >= lapseFrom && c.at <= lapseTo);
+    progress(`${wall(lapseTo - t0)}: lapse over: the switch cancelled ${lapseCancels.length} orders; bot1 reports ${bot1.runtime.status().heartbeatCancels} cancelled by it`);
 
     await at(timeline.restartAt);
+    await afterNextDrop(dropEveryMs / 2);
     const crashedAt = clock.now();
-    const lapseCancels = ledger.heartbeatCancels.filter((c) => c.at >= lapseFrom && c.at <= lapseTo);
     const bot1Live = new Set(bot1.runtime.own.liveOrders().map((x) => x.orderID));
     const lapse: LapseEvidence = {
-      fired: lapseFired,
+      armedBefore,
       cancelled: lapseCancels,
       stillLive: lapseCancels.filter((c) => bot1Live.has(c.orderId)).map((c) => c.orderId),
+      botReported: bot1.runtime.status().heartbeatCancels,
+      botHeld: Object.fromEntries(atSwitch),
       placedAfter: [...ledger.orders.values()].filter((x) => x.placedAt > lapseTo && x.placedAt < crashedAt).length,
     };
     progress(`${wall(crashedAt - t0)}: bot1 crashes (no cancels; ${ledger.openOrders().length} orders open at the simulator); bot2 starts on the same account`);
@@ -204,19 +235,37 @@ export async function runSoak(o: RunSoakOptions): Promise<SoakReport> {
     await sleep(12_000, time.scheduler);
     const finalOpen = ledger.openOrders();
     const cancelled = new Set([...ledger.orders.values()].filter((x) => foundIds.has(x.id) && x.status === 'cancelled' && x.closeReason === 'user').map((x) => x.id));
-    const restart: RestartEvidence = { found, adopted, cancelled, late };
+    const restartMode = o.cancelUnknownOrdersAtStart === true ? 'cancel' : 'adopt';
+    const restart: RestartEvidence = { mode: restartMode, found, adopted, cancelled, late };
     const { injected } = await admin.faults();
     ledger.close();
+
+    const sum = (f: (b: SoakBot) => number) => bots.reduce((n, b) => n + f(b), 0);
+    const restFaultsSeen = sum((b) => b.exchange.rest.stats.retries + b.exchange.rest.stats.failures);
+    const tokenRotations = sum((b) => b.exchange.rest.session.stats.rotations);
+    // 503s, server timeouts and unanswered calls all end as a retry or a failed call at the bot.
+    const effects: FaultEffect[] = [
+      { kind: 'socket drops', injected: injected.socketDrops, effect: sum((b) => b.reconnects()), effectName: 'reconnects' },
+      { kind: '503 at once', injected: injected.rest503, effect: restFaultsSeen, effectName: 'REST calls retried or failed' },
+      { kind: '503 after timeout', injected: injected.restTimeout503, effect: restFaultsSeen, effectName: 'REST calls retried or failed' },
+      { kind: 'unanswered calls', injected: injected.restHangs, effect: restFaultsSeen, effectName: 'REST calls retried or failed' },
+      { kind: '429 bursts', injected: injected.rateLimited429, effect: sum((b) => b.exchange.rest.stats.rateLimited), effectName: '429s seen' },
+      { kind: 'malformed frames', injected: injected.malformedFrames, effect: sum((b) => b.exchange.priceFeed.stats.malformed + b.exchange.userFeed.stats.malformed), effectName: 'frames skipped as malformed' },
+      { kind: 'token expiry', injected: injected.tokensExpired, effect: tokenRotations, effectName: 'token rotations' },
+      { kind: 'heartbeat lapse', injected: bot1.control.suppressedHeartbeats(), effect: lapseCancels.length, effectName: 'orders the switch cancelled' },
+      { kind: 'crash', injected: 1, effect: restartMode === 'adopt' ? adopted.size : cancelled.size, effectName: restartMode === 'adopt' ? 'orders the restart adopted' : 'orders the restart cancelled' },
+    ];
 
     const bot2Ledger: BotLedger = { name: bot2.name, own: bot2.runtime.own, crashedAt: null };
     const invariants = [
       noDoublePlace(ledger),
       everyFillOnce(ledger, [{ name: bot1.name, own: bot1.runtime.own, crashedAt }, bot2Ledger], { bot: bot2Ledger, startedAt: bot2.startedAt ?? crashedAt, bets: bot2.control.startup.bets ?? [] }),
-      liabilityWithinCap(ledger, limits.maxGameLiability),
-      noOpenOrdersLeft(finalOpen),
+      projectedWithinCaps(ledger.exposure.samples, limits),
+      noOpenOrdersLeft(ledger.orders.size, finalOpen),
       openOrdersManaged(openAtShutdown.size, unmanaged),
       restartLeftNoOrphans(restart),
       lapseNoticed(lapse),
+      faultsHadEffect(effects),
     ];
     const stats = bots.map((b) => b.runtime.orders.stats);
     return {
@@ -233,10 +282,11 @@ export async function runSoak(o: RunSoakOptions): Promise<SoakReport> {
       faults: {
         ...injected,
         heartbeatsSuppressed: bot1.control.suppressedHeartbeats(),
-        heartbeatLapses: lapseFired ? 1 : 0,
-        tokenRotations: bots.reduce((s, b) => s + b.exchange.rest.session.stats.rotations, 0),
+        heartbeatLapses: lapseCancels.length > 0 ? 1 : 0,
+        tokenRotations,
         crashes: 1,
       },
+      effects,
       reconnects: bots.reduce((s, b) => s + b.reconnects(), 0),
       restarts: 1,
       startAttempts,

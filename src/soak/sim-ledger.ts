@@ -1,5 +1,6 @@
 import type { MatchingEngine } from '../engine/engine.ts';
 import type { CloseReason, EngineEvent, OrderStatus } from '../engine/types.ts';
+import { ProjectedExposure } from './projected-exposure.ts';
 
 /** One side of one fill the simulator made for the account. */
 export interface SimFill {
@@ -12,8 +13,6 @@ export interface SimFill {
   readonly amount: number;
   readonly odds: number;
   readonly at: number;
-  /** The engine's worst case of the account's matched bets on the game right after the fill (≤ 0). */
-  readonly gameLiability: number;
 }
 
 export interface SimOrderRecord {
@@ -28,8 +27,9 @@ export interface SimOrderRecord {
 /**
  * The simulator's own account of one user, kept from the matching engine's events (not
  * from anything the bot says): every order that reached the book or traded, by id and by
- * userReference; every fill side with the game's worst-case liability right after it; the
- * orders the dead man's switch cancelled; when games ended.
+ * userReference; every fill side; the
+ * account's projected worst case (resting orders counted where they lose) per game and in
+ * total after every change; the orders the dead man's switch cancelled; when games ended.
  */
 export class SimLedger {
   readonly #engine: MatchingEngine;
@@ -43,11 +43,16 @@ export class SimLedger {
   /** Orders cancelled by a heartbeat lapse, with the time of each lapse. */
   readonly heartbeatCancels: { readonly orderId: string; readonly at: number }[] = [];
   readonly gameEndedAt = new Map<string, number>();
+  /** The account's projected worst case, read after every change of its positions. */
+  readonly exposure = new ProjectedExposure();
   readonly #unsubscribe: () => void;
+  /** The commission the account pays as a taker (read once: the account view works out its exposure). */
+  readonly #takerRate: number;
 
   constructor(engine: MatchingEngine, userId: string) {
     this.#engine = engine;
     this.#userId = userId;
+    this.#takerRate = engine.account(userId)?.commissionRate ?? 0;
     this.#unsubscribe = engine.onEvent((e) => this.#on(e));
   }
 
@@ -80,7 +85,10 @@ export class SimLedger {
     switch (e.kind) {
       case 'orderPlaced':
         // After the fills of its taking part, if any: it rests now.
-        if (e.order.userId === this.#userId) this.#order(e.order.id, e.order.userReference, e.order.gameId, now).status = 'open';
+        if (e.order.userId !== this.#userId) return;
+        this.#order(e.order.id, e.order.userReference, e.order.gameId, now).status = 'open';
+        this.exposure.rest(e.order.gameId, e.order.id, { selection: e.order.selection, amount: e.order.remaining, odds: e.order.odds });
+        this.exposure.read(e.order.gameId, now);
         return;
       case 'orderCancelled':
       case 'orderExpired': {
@@ -89,6 +97,8 @@ export class SimLedger {
         o.status = e.order.status;
         o.closeReason = e.order.closeReason;
         if (e.order.closeReason === 'heartbeat') this.heartbeatCancels.push({ orderId: e.order.id, at: now });
+        this.exposure.unrest(e.order.gameId, e.order.id);
+        this.exposure.read(e.order.gameId, now);
         return;
       }
       case 'fill': {
@@ -96,6 +106,13 @@ export class SimLedger {
         for (const [side, origin] of [[f.maker, 'offer'], [f.taker, 'wager']] as const) {
           if (side.userId !== this.#userId) continue;
           const o = this.#order(side.orderId, side.userReference, f.gameId, now);
+          // Makers and postArb takers pay no commission; any other taker pays the account's rate.
+          const rate = origin === 'offer' || f.isPostArb ? 0 : this.#takerRate;
+          this.exposure.addBet(f.gameId, { selection: side.selection, amount: side.money.amount, odds: side.money.odds, commissionRate: rate });
+          if (origin === 'offer') {
+            const after = f.makerOrderAfter;
+            this.exposure.rest(f.gameId, side.orderId, { selection: after.selection, amount: after.status === 'open' ? after.remaining : 0, odds: after.odds });
+          }
           // A taker that rests its remainder is reported `orderPlaced` after these fills.
           o.status = origin === 'offer' ? f.makerOrderAfter.status : 'filled';
           this.fills.push({
@@ -107,13 +124,15 @@ export class SimLedger {
             amount: side.money.amount,
             odds: side.money.odds,
             at: f.at,
-            gameLiability: this.#engine.gameLiability(this.#userId, f.gameId),
           });
         }
+        if (f.maker.userId === this.#userId || f.taker.userId === this.#userId) this.exposure.read(f.gameId, f.at);
         return;
       }
       case 'gameChanged':
         if (e.change === 'ended' && !this.gameEndedAt.has(e.game.id)) this.gameEndedAt.set(e.game.id, now);
+        // Graded (or refunded) with its end: the engine releases the game's liability then.
+        if (e.change === 'ended' || e.change === 'refunded') this.exposure.settle(e.game.id, now);
         return;
       default:
         return;

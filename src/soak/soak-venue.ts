@@ -1,7 +1,7 @@
 import type { ExchangeClient } from '../exchange/client.ts';
 import type { MatchedBet, UnmatchedOrder } from '../exchange/orders/types.ts';
 import type { Venue } from '../runtime/venue.ts';
-import { BotCrashedError } from './errors.ts';
+import { BotCrashedError, HeartbeatHeldBackError } from './errors.ts';
 
 /** What the soak learns from, and does to, one bot's line to the exchange. */
 export interface SoakVenueControl {
@@ -11,7 +11,7 @@ export interface SoakVenueControl {
   readonly startup: { unmatched: readonly UnmatchedOrder[] | null; bets: readonly MatchedBet[] | null };
   /** Heartbeats the bot tried to send while they were suppressed. */
   readonly suppressedHeartbeats: () => number;
-  /** While true the bot's heartbeats never reach the exchange (they resolve as if sent). */
+  /** While true the bot's heartbeats never leave the process (each fails as not sent, as on a dead link). */
   suppressHeartbeats(on: boolean): void;
   /** From now on nothing the bot sends leaves the process: it crashed. */
   sever(): void;
@@ -57,7 +57,7 @@ export function soakVenue(exchange: ExchangeClient): SoakVenueControl {
         guard('heartbeat', () => {
           if (!suppress) return rest.heartbeat(timeoutSec);
           suppressed++;
-          return Promise.resolve();
+          return Promise.reject(new HeartbeatHeldBackError());
         }),
     },
     orders: exchange.orders,

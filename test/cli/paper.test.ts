@@ -19,6 +19,8 @@ describe('linesmith paper', () => {
     const sent = Number(/orders sent\s+(\d+)/.exec(r.stdout)?.[1]);
     expect(sent).toBeGreaterThan(0);
     expect(r.stdout).toMatch(/open orders left\s+0/);
+    // The exchange's heartbeat switch never pulled the quotes (its timeout is wall time at any speed).
+    expect(r.stdout).toMatch(/heartbeat lapses\s+none/);
   });
 
   it('names the file, line and field of a config error and exits 2', async () => {

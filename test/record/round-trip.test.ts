@@ -18,12 +18,18 @@ const payload = (r: FrameRecord): unknown => ('d' in r ? r.d : r.raw);
 
 describe('FeedRecorder: a recording read back is what the client received', () => {
   it('records a simulator session over loopback: every frame in order, with snapshots, a result and monotonic times', async () => {
-    // The synthetic market at 60x keeps the price feed busy; our own game gets an order and an end.
-    t = await startTestSim({ traders: true, time: realTime({ speed: 60 }) });
+    // The synthetic market keeps the price feed busy; our own game gets an order and an end.
+    // At 20x, not more: the simulator's socket liveness (a pong within 30 s) runs on its clock,
+    // 1.5 wall seconds here; at 60x it is half a second, which a loaded machine misses, and the
+    // drop adds a gap and a second snapshot to the recording.
+    t = await startTestSim({ traders: true, time: realTime({ speed: 20 }) });
     const game = t.game();
     const [away, home] = game.participants;
     rec = await recordSim(t, 'rt');
     await until(() => rec!.recorder.stats.snapshots > 0, 5_000, 'the start snapshot');
+    // A fresh user feed starts at its connection and replays nothing before it: the order must
+    // come after the socket is open, or its message is never sent to this client.
+    await until(() => rec!.client.userFeed.socket.isOpen, 5_000, 'the user feed open');
     const [placed] = await rec.client.rest.place([{ gameID: game.id, type: 'moneyline', side: home.id, odds: -110, bet: 11, orderType: 'post' }]);
     expect(placed?.status).toBe('accepted');
     await until(() => rec!.received.user.length > 0, 5_000, 'a user feed message');
