@@ -10,6 +10,12 @@ export interface TimeSource {
   readonly clock: Clock;
   readonly scheduler: SchedulerLike;
   readonly kind: 'real' | 'manual';
+  /**
+   * Exchange milliseconds per wall millisecond of a real source (60 in a sped-up paper run).
+   * Transport periods that guard against a silent peer (pings, pongs) are wall time and are
+   * scaled by it; absent (1) for a manual source, whose time moves only when told.
+   */
+  readonly speed?: number;
 }
 
 /** A time source that only moves when told (simulator `--manual-clock`, backtests, tests). */
@@ -46,7 +52,7 @@ export function realTime(options: { readonly speed?: number; readonly epochMs?: 
   const epochMs = options.epochMs ?? Date.now();
   const realStart = performance.now();
   const scheduler = new WallScheduler(speed, () => Math.floor(epochMs + (performance.now() - realStart) * speed));
-  return { kind: 'real', clock: { now: () => scheduler.now() }, scheduler };
+  return { kind: 'real', clock: { now: () => scheduler.now() }, scheduler, speed };
 }
 
 export function manualTime(startMs = Date.UTC(2026, 0, 1)): ManualTimeSource {

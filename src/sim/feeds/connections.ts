@@ -8,8 +8,10 @@ export type FeedKind = 'price' | 'user' | 'orders';
 /** The server pings every connection this often (feeds-and-semantics §1)… */
 export const PING_INTERVAL_MS = 10_000;
 /**
- * …and terminates one that showed no sign of life (pong, ping or frame) for this long on
- * the clock, counted only at ticks the peer had a chance to answer (see `#tick`).
+ * …and terminates one that showed no sign of life (pong, ping or frame) for this long,
+ * counted only at ticks the peer had a chance to answer (see `#tick`). Both are wall time:
+ * on a sped-up clock they are scaled by its speed, since a peer answers a ping in wall time
+ * and at 60× an unscaled 30 s would be half a wall second, which a busy machine misses.
  */
 export const PONG_TIMEOUT_MS = 30_000;
 /** A subscriber this far behind is not reading: cut it off rather than buffer without bound. */
@@ -153,7 +155,12 @@ export class FeedHub {
 
   #startPing(): void {
     if (this.#ping || this.#closed) return;
-    this.#ping = interval(PING_INTERVAL_MS, this.#ctx.time.scheduler).subscribe(() => this.#tick());
+    this.#ping = interval(PING_INTERVAL_MS * this.#wallScale, this.#ctx.time.scheduler).subscribe(() => this.#tick());
+  }
+
+  /** Exchange ms per wall ms of the simulator's clock (see PONG_TIMEOUT_MS). */
+  get #wallScale(): number {
+    return this.#ctx.time.speed ?? 1;
   }
 
   #stopPing(): void {
@@ -171,7 +178,7 @@ export class FeedHub {
     });
     const now = this.#ctx.time.clock.now();
     for (const c of [...this.#conns]) {
-      if (now - c.lastSeen >= PONG_TIMEOUT_MS) {
+      if (now - c.lastSeen >= PONG_TIMEOUT_MS * this.#wallScale) {
         this.#ctx.log.info({ kind: c.kind, userId: c.userId, silentMs: now - c.lastSeen }, 'no pong: terminating socket');
         c.ws.terminate();
         continue;
