@@ -252,13 +252,15 @@ describe('user feed replay', () => {
     for (let i = 0; i < 3; i++) place(t, id, { gameID: g.id, type: 'moneyline', side: home(g), odds: 200 + i, bet: 1 });
     const login = await t.http('POST', '/user/login', { body: { username: 'uf-in-process', password: 'uf-in-process-pw' } });
     const token = login.body.data.user.auth as string;
-    const before = await t.http('GET', '/v2/user/messages', { token });
+    // afterID is required (feeds §8): the earliest id there is asks for everything kept.
+    const fromStart = `/v2/user/messages?afterID=${encodeURIComponent('0-0')}`;
+    const before = await t.http('GET', fromStart, { token });
     expect(before.body).toEqual({ status: 'cache_expired', availableMessages: [] });
     // From the first login on, the log keeps the account's messages.
     const c = await feed(t, token);
     place(t, id, { gameID: g.id, type: 'moneyline', side: home(g), odds: 210, bet: 1 });
     const live = (await c.take(any)).value;
-    const after = await t.http('GET', '/v2/user/messages', { token });
+    const after = await t.http('GET', fromStart, { token });
     expect(after.body).toEqual({ status: 'cache_expired', availableMessages: [live] });
     const since = await t.http('GET', `/v2/user/messages?afterID=${live.messageID}`, { token });
     expect(since.body).toEqual({ status: 'success', messages: [] });
