@@ -5,6 +5,7 @@ import { registerUserRoutes } from './rest/user-routes.ts';
 import { registerExchangeRoutes } from './rest/exchange-routes.ts';
 import { registerSessionRoutes } from './rest/session-routes.ts';
 import { registerBetRoutes } from './rest/bet-routes.ts';
+import { registerOpenApiRoute } from './rest/openapi-route.ts';
 import { registerAdminRoutes } from './admin/admin-routes.ts';
 import { registerFeeds } from './feeds/register-feeds.ts';
 import { registerMarket } from './market/register-market.ts';
@@ -24,6 +25,7 @@ export function registerAll(deps: RegisterDeps): void {
   registerExchangeRoutes(deps);
   registerSessionRoutes(deps);
   registerBetRoutes(deps);
+  registerOpenApiRoute(deps);
   registerAdminRoutes(deps);
   registerFeeds(deps);
   registerMarket(deps);

@@ -1,0 +1,41 @@
+import { afterAll, afterEach, beforeEach } from 'vitest';
+import { observeResponses } from '../../src/sim/server.ts';
+import { ResponseChecker } from './response-check.ts';
+
+/**
+ * Every test file: each HTTP answer of any simulator the file starts is checked against the
+ * exchange's published descriptions. An answer that does not match fails the test that was
+ * running when it was sent (or the file, when no test was), with the route and the error.
+ */
+export const responseChecker = new ResponseChecker();
+let pending: string[] = [];
+
+observeResponses((r) => {
+  const verdict = responseChecker.check(r);
+  if (verdict.kind === 'invalid') pending.push(verdict.message);
+});
+
+function takePending(): string[] {
+  const out = pending;
+  pending = [];
+  return out;
+}
+
+function fail(where: string, problems: readonly string[]): never {
+  throw new Error(`${problems.length} simulator response(s) ${where} do not match the published API description:\n${problems.join('\n')}`);
+}
+
+beforeEach(() => {
+  const before = takePending();
+  if (before.length > 0) fail('sent before this test', before);
+});
+
+afterEach(() => {
+  const during = takePending();
+  if (during.length > 0) fail('sent during this test', during);
+});
+
+afterAll(() => {
+  const late = takePending();
+  if (late.length > 0) fail('sent outside any test', late);
+});
