@@ -60,9 +60,10 @@ export const DEFINITION_OVERRIDES: readonly DefinitionOverride[] = [
     patch: (d) => {
       const [success, failure] = d.oneOf as Json[];
       if (!success || !failure) throw new Error('PlaceOrderResult is no longer a two-branch oneOf: the override is stale');
-      Object.assign(success, { allOf: [{ $ref: String(success.$ref) }, { required: ['matched', 'unmatched'] }] });
+      const requiring = (fields: readonly string[]) => ({ type: 'object', properties: Object.fromEntries(fields.map((f) => [f, {}])), required: fields });
+      Object.assign(success, { allOf: [{ $ref: String(success.$ref) }, requiring(['matched', 'unmatched'])] });
       delete success.$ref;
-      Object.assign(failure, { allOf: [{ $ref: String(failure.$ref) }, { required: ['error', 'errorType'] }] });
+      Object.assign(failure, { allOf: [{ $ref: String(failure.$ref) }, requiring(['error', 'errorType'])] });
       delete failure.$ref;
     },
   },

@@ -11,8 +11,13 @@ export const responseChecker = new ResponseChecker();
 let pending: string[] = [];
 
 observeResponses((r) => {
-  const verdict = responseChecker.check(r);
-  if (verdict.kind === 'invalid') pending.push(verdict.message);
+  // A throw here would end inside the simulator's request handler, after the answer went out, and be lost.
+  try {
+    const verdict = responseChecker.check(r);
+    if (verdict.kind === 'invalid') pending.push(verdict.message);
+  } catch (e) {
+    pending.push(`${r.method} ${r.path} ${r.status}: the check itself failed: ${e instanceof Error ? e.message : String(e)}`);
+  }
 });
 
 function takePending(): string[] {
