@@ -7,7 +7,7 @@ import { startTestSim, type TestSim } from '../support/sim.ts';
 import { AWAITING_ENDPOINTS, AWAITING_PARALLEL_WORK } from './awaiting-parallel-work.ts';
 import { loadPublishedSpec, type PublishedOperation } from './published-spec.ts';
 import { ResponseChecker } from './response-check.ts';
-import { responseChecker } from './response-tap.setup.ts';
+import { tapChecker } from './response-tap.setup.ts';
 
 /**
  * The exchange's published descriptions (../shared/spec/, read at test time) against the
@@ -130,10 +130,10 @@ afterAll(async () => {
 
 describe('every published method and path', () => {
   it.each(published.filter((op) => !awaiting.has(routeOf(op))).map((op) => [routeOf(op), op] as const))('%s is served and answers 200 with a valid body', async (_route, op) => {
-    const validBefore = responseChecker.validated.get(`${routeOf(op)} 200`) ?? 0;
+    const validBefore = tapChecker().validated.get(`${routeOf(op)} 200`) ?? 0;
     const res = await call(op, world);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(responseChecker.validated.get(`${routeOf(op)} 200`) ?? 0).toBeGreaterThan(validBefore);
+    expect(tapChecker().validated.get(`${routeOf(op)} 200`) ?? 0).toBeGreaterThan(validBefore);
   });
 
   it.each(published.filter((op) => !op.alternate).map((op) => [routeOf(op)] as const))('%s has a client method', (route) => {
@@ -153,11 +153,11 @@ describe('every published method and path', () => {
 
   it('validated answers on every published route the simulator serves, so the check cannot pass on nothing', () => {
     const served = published.filter((op) => !awaiting.has(routeOf(op)));
-    const missing = served.filter((op) => (responseChecker.validated.get(`${routeOf(op)} 200`) ?? 0) === 0).map(routeOf);
+    const missing = served.filter((op) => (tapChecker().validated.get(`${routeOf(op)} 200`) ?? 0) === 0).map(routeOf);
     expect(missing).toEqual([]);
     expect(served.length).toBeGreaterThanOrEqual(20);
-    expect(responseChecker.counts.valid).toBeGreaterThanOrEqual(served.length);
-    expect(responseChecker.counts.invalid).toBe(0);
+    expect(tapChecker().counts.valid).toBeGreaterThanOrEqual(served.length);
+    expect(tapChecker().counts.invalid).toBe(0);
   });
 });
 
