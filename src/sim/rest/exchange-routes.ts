@@ -69,20 +69,27 @@ export function registerExchangeRoutes({ ctx, router }: RegisterDeps): void {
     handler: (_req, { query }) => respond.data({ availableLeagues: availableLeagues(ctx.engine.games(), query.sport) }),
   });
 
-  router.declare({ method: 'GET', path: '/exchange/getParticipants', auth: 'bearer', summary: 'Participants of the games, deduplicated', query: participantsQuery, handler: (_req, { query }) => {
-    const now = ctx.time.clock.now();
-    const seen = new Set<string>();
-    const participants: { participantID: string; longName: string; shortName: string; league: string; sport: string }[] = [];
-    for (const g of ctx.engine.games().sort(byStart)) {
-      if (query.active && !(g.start > now && !g.ended)) continue;
-      for (const p of g.participants) {
-        if (seen.has(p.id)) continue;
-        seen.add(p.id);
-        participants.push({ participantID: p.id, longName: p.longName, shortName: p.shortName, league: g.league, sport: g.sport });
+  router.declare({
+    method: 'GET',
+    path: '/exchange/getParticipants',
+    auth: 'bearer',
+    summary: 'Participants of the games, deduplicated',
+    query: participantsQuery,
+    handler: (_req, { query }) => {
+      const now = ctx.time.clock.now();
+      const seen = new Set<string>();
+      const participants: { participantID: string; longName: string; shortName: string; league: string; sport: string }[] = [];
+      for (const g of ctx.engine.games().sort(byStart)) {
+        if (query.active && !(g.start > now && !g.ended)) continue;
+        for (const p of g.participants) {
+          if (seen.has(p.id)) continue;
+          seen.add(p.id);
+          participants.push({ participantID: p.id, longName: p.longName, shortName: p.shortName, league: g.league, sport: g.sport });
+        }
       }
-    }
-    return respond.data({ participants });
-  } });
+      return respond.data({ participants });
+    },
+  });
 
   router.declare({
     method: 'GET',
@@ -93,23 +100,38 @@ export function registerExchangeRoutes({ ctx, router }: RegisterDeps): void {
     handler: (_req, { query }) => respond.data({ games: gamesOfLeague(ctx, query.league).map((g) => renderGame(g)) }),
   });
 
-  router.declare({ method: 'GET', path: '/exchange/v2/getOrderbook', auth: 'bearer', summary: 'Flat orderbook of one game or a league', query: orderbookQuery, handler: (req, { query }) => {
-    const { gameID, league } = query;
-    let games: EngineGame[];
-    if (gameID !== undefined) {
-      const g = ctx.engine.game(gameID);
-      games = g ? [g] : [];
-    } else {
-      games = gamesOfLeague(ctx, league);
-    }
-    const viewerId = req.user?.id ?? null;
-    return respond.data({ games: games.map((g) => renderOrderbookV2(ctx.engine, g, { viewerId, usernameOf, omitNullParticipant: true })) });
-  } });
+  router.declare({
+    method: 'GET',
+    path: '/exchange/v2/getOrderbook',
+    auth: 'bearer',
+    summary: 'Flat orderbook of one game or a league',
+    query: orderbookQuery,
+    handler: (req, { query }) => {
+      const { gameID, league } = query;
+      let games: EngineGame[];
+      if (gameID !== undefined) {
+        const g = ctx.engine.game(gameID);
+        games = g ? [g] : [];
+      } else {
+        games = gamesOfLeague(ctx, league);
+      }
+      const viewerId = req.user?.id ?? null;
+      return respond.data({ games: games.map((g) => renderOrderbookV2(ctx.engine, g, { viewerId, usernameOf, omitNullParticipant: true })) });
+    },
+  });
 
   // Deprecated v1 (exchange-api §4.4): nested collections, `market` always null.
-  router.declare({ method: 'POST', path: '/exchange/getOrderbook', auth: 'bearer', summary: 'Nested orderbook of a league (deprecated)', deprecated: true, body: orderbookV1Body, handler: (req, { body }) => {
-    const viewerId = req.user?.id ?? null;
-    const games = gamesOfLeague(ctx, body.leagueRequested).map((g) => renderOrderbookV1(ctx.engine, g, { viewerId, usernameOf, omitNullParticipant: true }));
-    return respond.data({ market: null, games });
-  } });
+  router.declare({
+    method: 'POST',
+    path: '/exchange/getOrderbook',
+    auth: 'bearer',
+    summary: 'Nested orderbook of a league (deprecated)',
+    deprecated: true,
+    body: orderbookV1Body,
+    handler: (req, { body }) => {
+      const viewerId = req.user?.id ?? null;
+      const games = gamesOfLeague(ctx, body.leagueRequested).map((g) => renderOrderbookV1(ctx.engine, g, { viewerId, usernameOf, omitNullParticipant: true }));
+      return respond.data({ market: null, games });
+    },
+  });
 }

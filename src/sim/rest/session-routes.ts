@@ -31,19 +31,26 @@ export function registerSessionRoutes({ ctx, router }: RegisterDeps): void {
   });
 
   // exchange-api §4.6.
-  router.declare({ method: 'POST', path: '/session/cancel', auth: 'bearer', summary: 'Cancel one order', body: cancelBody, handler: (req, { body }) => {
-    const outcome = ctx.engine.cancel(userOf(req).id, body.sessionID);
-    if (outcome.success) return respond.data(renderRestCancel(ctx, outcome));
-    switch (outcome.code) {
-      case 'invalid_id':
-      case 'not_found':
-        return respond.error(400, INVALID_ORDER_ID);
-      case 'not_yours':
-        return respond.error(403, 'order does not belong to the caller');
-      case 'not_cancellable':
-        return respond.error(409, outcome.reason);
-    }
-  } });
+  router.declare({
+    method: 'POST',
+    path: '/session/cancel',
+    auth: 'bearer',
+    summary: 'Cancel one order',
+    body: cancelBody,
+    handler: (req, { body }) => {
+      const outcome = ctx.engine.cancel(userOf(req).id, body.sessionID);
+      if (outcome.success) return respond.data(renderRestCancel(ctx, outcome));
+      switch (outcome.code) {
+        case 'invalid_id':
+        case 'not_found':
+          return respond.error(400, INVALID_ORDER_ID);
+        case 'not_yours':
+          return respond.error(403, 'order does not belong to the caller');
+        case 'not_cancellable':
+          return respond.error(409, outcome.reason);
+      }
+    },
+  });
 
   // exchange-api §4.7: a malformed id fails the whole request; otherwise one result per id.
   router.declare({
@@ -56,11 +63,18 @@ export function registerSessionRoutes({ ctx, router }: RegisterDeps): void {
   });
 
   // exchange-api §4.9.
-  router.declare({ method: 'GET', path: '/session/lookupOrder', auth: 'bearer', summary: 'One of the caller\'s orders by id', query: lookupOrderQuery, handler: (req, { query }) => {
-    const id = query.orderID;
-    const order = isObjectId(id) ? ctx.engine.order(id) : undefined;
-    if (!order) return respond.error(404, INVALID_ORDER_ID);
-    if (order.userId !== userOf(req).id) return respond.error(403, 'order does not belong to the caller');
-    return respond.data({ order: renderLookupOrder(ctx.engine, order) });
-  } });
+  router.declare({
+    method: 'GET',
+    path: '/session/lookupOrder',
+    auth: 'bearer',
+    summary: 'One of the caller\'s orders by id',
+    query: lookupOrderQuery,
+    handler: (req, { query }) => {
+      const id = query.orderID;
+      const order = isObjectId(id) ? ctx.engine.order(id) : undefined;
+      if (!order) return respond.error(404, INVALID_ORDER_ID);
+      if (order.userId !== userOf(req).id) return respond.error(403, 'order does not belong to the caller');
+      return respond.data({ order: renderLookupOrder(ctx.engine, order) });
+    },
+  });
 }

@@ -94,22 +94,28 @@ export function registerUserRoutes({ ctx, router }: RegisterDeps): void {
   });
 
   // feeds-and-semantics §7.
-  router.declare({ method: 'GET', path: '/user/getMe', auth: 'bearer', summary: 'The caller\'s account', handler: (req) => {
-    const user = userOf(req);
-    const m = money(user.id);
-    return respond.data({
-      user: {
-        id: user.id,
-        username: user.username,
-        email: user.email,
-        displayBalance: roundMoney(m.balance),
-        creditLimit: roundMoney(m.creditLimit),
-        liability: roundMoney(m.exposure),
-        commissionCharged: m.commissionRate,
-        maxLiability: roundMoney(m.balance + m.creditLimit),
-      },
-    });
-  } });
+  router.declare({
+    method: 'GET',
+    path: '/user/getMe',
+    auth: 'bearer',
+    summary: 'The caller\'s account',
+    handler: (req) => {
+      const user = userOf(req);
+      const m = money(user.id);
+      return respond.data({
+        user: {
+          id: user.id,
+          username: user.username,
+          email: user.email,
+          displayBalance: roundMoney(m.balance),
+          creditLimit: roundMoney(m.creditLimit),
+          liability: roundMoney(m.exposure),
+          commissionCharged: m.commissionRate,
+          maxLiability: roundMoney(m.balance + m.creditLimit),
+        },
+      });
+    },
+  });
 
   // feeds-and-semantics §6: REST twin of the orders-socket heartbeat.
   router.declare({
