@@ -133,6 +133,13 @@ export function statusOverride(op: PublishedOperation, status: number): StatusOv
       schema: ERROR_BODY,
     };
   }
+  if (status === 413 && op.takesBody && !op.responses.has('413')) {
+    return {
+      reason:
+        'exchange-api §1 (7): HTTP errors carry { error }. Neither description bounds a request body; one far larger than any batch (over 1 MiB) is refused with 413 before the route reads it.',
+      schema: ERROR_BODY,
+    };
+  }
   if (status === 403 && op.requiresLogin && !op.responses.has('403')) {
     return {
       reason:

@@ -193,6 +193,10 @@ describe('the response check itself', () => {
     expect(checker.check(answer('GET', '/user/getGameLiability', 400, { error: 'gameID is required' })).kind).toBe('valid');
     expect(checker.check(answer('GET', '/user/getGameLiability', 400, { message: 'gameID is required' })).kind).toBe('invalid');
     expect(checker.check(answer('GET', '/user/getMatchedBets', 400, { error: 'x' })).kind).toBe('invalid');
+    // 413 only where a body is published, and with an { error } body.
+    expect(checker.check(answer('POST', '/session/v3/place', 413, { error: 'request body too large' })).kind).toBe('valid');
+    expect(checker.check(answer('POST', '/session/v3/place', 413, 'too large')).kind).toBe('invalid');
+    expect(checker.check(answer('GET', '/user/getMe', 413, { error: 'request body too large' })).kind).toBe('invalid');
   });
 
   it('skips admin and unpublished routes, counting them', () => {

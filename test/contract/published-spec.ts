@@ -31,6 +31,8 @@ export interface PublishedOperation {
   readonly responses: ReadonlyMap<string, PublishedResponse>;
   /** The operation declares parameters or a request body. */
   readonly takesInput: boolean;
+  /** The operation declares a request body. */
+  readonly takesBody: boolean;
   /** The operation's effective security requirement is not empty. */
   readonly requiresLogin: boolean;
   readonly match: RegExp;
@@ -81,7 +83,7 @@ function build(): PublishedSpec {
         const params = [...((item.parameters ?? []) as unknown[]), ...((op.parameters ?? []) as unknown[])];
         const takesInput = params.length > 0 || op.requestBody !== undefined;
         const security = (op.security ?? doc.security ?? []) as unknown[];
-        const common = { file, path, responses, takesInput, requiresLogin: security.length > 0, match };
+        const common = { file, path, responses, takesInput, takesBody: op.requestBody !== undefined, requiresLogin: security.length > 0, match };
         operations.push({ ...common, method: method.toUpperCase(), alternate: false });
         for (const alt of (op['x-alternate-methods'] ?? []) as string[]) operations.push({ ...common, method: alt.toUpperCase(), alternate: true });
       }
