@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { WebSocket } from 'ws';
 import type { SimUser } from '../accounts.ts';
+import type { AnyRouteDeclaration } from './route-declaration.ts';
 
 /** How a route authenticates: the ordinary header (Bearer optional), the raw token (graded endpoints), none, or admin (loopback only). */
 export type AuthMode = 'bearer' | 'raw' | 'none' | 'admin';
@@ -34,6 +35,8 @@ export interface Route {
   readonly handler: Handler;
   /** Optional per-user rate limit applied after auth. */
   readonly limiter?: string;
+  /** The declaration the route was made from (schemas, summary); absent on routes added without one. */
+  readonly declaration?: AnyRouteDeclaration;
 }
 
 export interface SocketContext {

@@ -24,7 +24,8 @@ export interface WireBookOrder {
   mockOrder: boolean;
   gameStartExpiry: boolean;
   isPostArb?: boolean;
-  participantID: string | null;
+  /** Null on the price feed for a total (feeds §2); REST listings leave it out there. */
+  participantID?: string | null;
   spread?: number;
   total?: number;
   OU?: 'over' | 'under';
@@ -62,6 +63,8 @@ export interface RenderBookOptions {
   readonly postArbAlways?: boolean;
   /** Username to show in `createdBy`. */
   readonly usernameOf?: (userId: string) => string;
+  /** REST orderbooks: leave `participantID` out where no participant is backed (the published orderbook order has it as a string). */
+  readonly omitNullParticipant?: boolean;
 }
 
 export function renderBookOrder(game: EngineGame, label: SideLabel, listed: ListedOrder, options: RenderBookOptions = {}): WireBookOrder {
@@ -79,8 +82,8 @@ export function renderBookOrder(game: EngineGame, label: SideLabel, listed: List
     createdAt: iso(o.createdAt),
     mockOrder: false,
     gameStartExpiry: o.gameStartExpiry,
-    participantID: label.participantID,
   };
+  if (label.participantID !== null || !options.omitNullParticipant) out.participantID = label.participantID;
   if (options.postArbAlways) out.isPostArb = o.isPostArb;
   else if (o.isPostArb) out.isPostArb = true;
   if (label.spread !== undefined) out.spread = label.spread;
