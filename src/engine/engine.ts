@@ -440,13 +440,13 @@ export class MatchingEngine {
         continue;
       }
       const v = checkPlaceInput(batch[i]!, this.#lookupGame);
-      out[i] = typeof v === 'string' ? failure('validation_error', v) : this.#placeValid(user, v, allowDelay);
+      out[i] = typeof v === 'string' ? failure('validation_error', v) : this.#placeValid(user, v, allowDelay, null);
     }
     this.#flush();
     return out;
   }
 
-  #placeValid(user: Account, order: Checked, allowDelay: boolean, edit: EditTarget | null = null): PlaceEntry {
+  #placeValid(user: Account, order: Checked, allowDelay: boolean, edit: EditTarget | null): PlaceEntry {
     const state = order.entry;
     if (state.game.ended) return failure('validation_error', 'game has ended');
     // The expiry is stored as a time: one past the last instant would break every read of it.
@@ -494,7 +494,7 @@ export class MatchingEngine {
     }
 
     const takerRate = order.orderType === 'postArb' ? 0 : user.commissionRate;
-    if (!this.#canAfford(user, order, takerRate, original)) {
+    if (!(original === undefined ? user.canAfford(order.gameId, order.selection, order.bet, takerRate) : this.#canAffordReplacing(user, order, takerRate, original))) {
       return failure('rejected_liability', 'Insufficient balance.');
     }
 
@@ -512,11 +512,10 @@ export class MatchingEngine {
   }
 
   /**
-   * The liability check of a place. An edit's order takes the place of the edited one, so
-   * the edited order's resting risk is left out while the new terms are checked.
+   * The liability check of an edit. Its order takes the place of the edited one, so the
+   * edited order's resting risk is left out while the new terms are checked.
    */
-  #canAfford(user: Account, order: Checked, takerRate: number, replacing: OrderState | undefined): boolean {
-    if (replacing === undefined) return user.canAfford(order.gameId, order.selection, order.bet, takerRate);
+  #canAffordReplacing(user: Account, order: Checked, takerRate: number, replacing: OrderState): boolean {
     const exposure = replacing.exposure!;
     const resting = replacing.remaining;
     replacing.remaining = 0;

@@ -401,7 +401,7 @@ function setup(games: number): () => { model: ModelState; real: Harness } {
 
 describe('MatchingEngine vs reference model', () => {
   test.prop([fc.commands(commandArbs({}), { maxCommands: 40, size: 'max' })], { numRuns: runs(200) })(
-    'model: place/cancel/cancelAll/advance agree with the reference model (two games, all order types)',
+    'model: place/cancel/cancelAll/edit/advance agree with the reference model (two games, all order types)',
     (cmds) => {
       fc.modelRun(setup(2), cmds);
     },

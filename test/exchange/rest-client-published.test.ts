@@ -70,6 +70,18 @@ describe('ExchangeRestClient.editOrder', () => {
     const gone = await maker.editOrder({ orderID: 'ffffffffffffffffffffffff', odds: 120 });
     expect(gone).toMatchObject({ status: 'refused', errorType: 'validation_error' });
   });
+
+  it('a 429 is not waited out: the edit comes back failed, not sent again, the order as it was', async () => {
+    const id = await rest(maker, g, 400, 10);
+    const before = { ...maker.stats };
+    expect((await t.http('POST', '/admin/faults', { body: { rateLimitBurst: 1 } })).status).toBe(200);
+    const e = await maker.editOrder({ orderID: id, odds: 410 });
+    expect(e).toMatchObject({ status: 'failed', orderID: id, outcomeUnknown: false });
+    expect(maker.stats.calls - before.calls).toBe(1);
+    expect(maker.stats.retries - before.retries).toBe(0);
+    expect(maker.stats.rateLimited - before.rateLimited).toBe(1);
+    expect((await maker.lookupOrder(id)).odds).toBe(400);
+  });
 });
 
 describe('ExchangeRestClient cancels by scope', () => {
