@@ -2,7 +2,6 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { ObservedResponse } from '../../src/sim/server.ts';
 import { requireDefinitionOverridesApply, statusOverride } from './exchange-api-overrides.ts';
-import { awaitingFor } from './awaiting-parallel-work.ts';
 import { loadPublishedSpec, operationsFor, SPEC_FILES, type PublishedOperation, type PublishedResponse } from './published-spec.ts';
 
 /**
@@ -15,7 +14,7 @@ import { loadPublishedSpec, operationsFor, SPEC_FILES, type PublishedOperation, 
 export type Verdict =
   | { readonly kind: 'valid'; readonly key: string }
   | { readonly kind: 'generic'; readonly key: string }
-  | { readonly kind: 'skipped'; readonly key: string; readonly why: 'admin' | 'unpublished' | 'awaiting' }
+  | { readonly kind: 'skipped'; readonly key: string; readonly why: 'admin' | 'unpublished' }
   | { readonly kind: 'invalid'; readonly key: string; readonly message: string };
 
 /** `METHOD path status` of an answer, with the published path template. */
@@ -28,7 +27,7 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 export class ResponseChecker {
   readonly #ajv: Ajv;
   readonly #compiled = new Map<object, ValidateFunction>();
-  readonly counts = { valid: 0, generic: 0, invalid: 0, skippedAdmin: 0, skippedUnpublished: 0, skippedAwaiting: 0 };
+  readonly counts = { valid: 0, generic: 0, invalid: 0, skippedAdmin: 0, skippedUnpublished: 0 };
   /** `METHOD /template status` of every answer that validated against a schema or a listed status. */
   readonly validated = new Map<string, number>();
 
@@ -73,11 +72,6 @@ export class ResponseChecker {
       if (!validate(r.body)) problems.push(`${op.file}: ${formatErrors(validate.errors ?? [])}`);
     }
     if (problems.length > 0) {
-      const awaiting = awaitingFor(r, problems);
-      if (awaiting) {
-        this.counts.skippedAwaiting++;
-        return { kind: 'skipped', key, why: 'awaiting' };
-      }
       this.counts.invalid++;
       return { kind: 'invalid', key, message: `${key}: ${problems.join('; ')}\n  body: ${preview(r.body)}` };
     }
