@@ -113,6 +113,12 @@ describe('an offer-side graded row has the fields of the published offer-side ro
     const walk = await t.http('GET', '/user/v2/getGradedSince', { token: maker.token, raw: true });
     expect(walk.body.data.graded[0]).toMatchObject({ origin: 'offer', takenRatio: row.takenRatio, spread: null, total: 200.5 });
 
+    // The bet lookups render the same graded row.
+    const byId = await t.http('GET', `/user/getBetByID?id=${mine.id}`, { token: maker.token });
+    expect(byId.body.data.bet).toMatchObject({ origin: 'offer', takenRatio: row.takenRatio });
+    const byRequest = await t.http('GET', `/user/getBetByWagerRequestID?wagerRequestID=${mine.wagerRequestID}`, { token: maker.token });
+    expect(byRequest.body.data.graded[0]).toMatchObject({ origin: 'offer', takenRatio: row.takenRatio });
+
     // The taker's own (wager-side) row carries neither takenRatio nor a null spread.
     const theirs = await t.http('GET', '/user/v2/getGraded', { token: taker.token, raw: true });
     expect(theirs.body.data.graded[0]).not.toHaveProperty('takenRatio');

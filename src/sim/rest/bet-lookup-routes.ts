@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { isObjectId } from '../../engine/ids.ts';
-import type { BetView, OrderView } from '../../engine/types.ts';
+import type { BetView, GradeVersion, OrderView } from '../../engine/types.ts';
 import type { SimUser } from '../accounts.ts';
 import type { SimContext } from '../context.ts';
 import { respond, type SimRequest, type SimResponse } from '../http/types.ts';
 import type { RegisterDeps } from '../register.ts';
 import { renderGradedRow, renderMatchedBet } from '../render/bets.ts';
 import { renderUnmatchedOrder } from '../render/orders.ts';
+import { orderMemory } from './order-memory.ts';
 import { optionalQuery, requiredString } from './schemas.ts';
 import { userOf } from './user-of.ts';
 
@@ -18,6 +19,8 @@ import { userOf } from './user-of.ts';
  * input with the status its description publishes.
  */
 export function registerBetLookupRoutes({ ctx, router }: RegisterDeps): void {
+  // Subscribed at start-up, so it has seen every fill by the first lookup.
+  orderMemory(ctx);
   router.declare({
     method: 'GET',
     path: '/user/getOrdersForGame',
@@ -66,7 +69,12 @@ const knownGame = (ctx: SimContext, gameID: string | undefined): boolean => game
 
 function matched(ctx: SimContext, bet: BetView) {
   const game = ctx.engine.game(bet.gameId);
-  return game ? renderMatchedBet(game, bet, ctx.engine.order(bet.orderId)?.bet) : undefined;
+  return game ? renderMatchedBet(game, bet, orderMemory(ctx).stakes.get(bet.orderId) ?? ctx.engine.order(bet.orderId)?.bet) : undefined;
+}
+
+/** A graded bet as the graded endpoints render it, takenRatio included. */
+function graded(ctx: SimContext, bet: BetView, grade: GradeVersion) {
+  return renderGradedRow(ctx.engine.game(bet.gameId), bet, grade, orderMemory(ctx).takenRatios.get(bet.orderId));
 }
 
 /** The three buckets of a lookup: open orders, matched (ungraded) bets, graded bets. */
@@ -74,7 +82,7 @@ function buckets(ctx: SimContext, orders: readonly OrderView[], bets: readonly B
   return {
     unmatched: orders.map((o) => renderUnmatchedOrder(ctx.engine, o)),
     matched: bets.filter((b) => b.grade === null).flatMap((b) => matched(ctx, b) ?? []),
-    graded: bets.flatMap((b) => (b.grade === null ? [] : [renderGradedRow(ctx.engine.game(b.gameId), b, b.grade)])),
+    graded: bets.flatMap((b) => (b.grade === null ? [] : [graded(ctx, b, b.grade)])),
   };
 }
 
@@ -97,7 +105,7 @@ function betById(ctx: SimContext, u: SimUser, { id, txID }: { id?: string | unde
   if (!isObjectId(key)) return respond.error(400, `invalid ${id !== undefined ? 'id' : 'txID'}: expected a 24-character hex id`);
   const bet = ctx.engine.bets(u.id).find((b) => (id !== undefined ? b.id === id : b.txID === txID));
   if (bet) {
-    const body = bet.grade !== null ? renderGradedRow(ctx.engine.game(bet.gameId), bet, bet.grade) : matched(ctx, bet);
+    const body = bet.grade !== null ? graded(ctx, bet, bet.grade) : matched(ctx, bet);
     if (body) return respond.data({ bet: body });
   }
   const order = ctx.engine.openOrders(u.id).find((o) => (id !== undefined ? o.id === id : o.wagerRequestID === txID));

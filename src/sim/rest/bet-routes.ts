@@ -8,6 +8,7 @@ import type { RegisterDeps } from '../register.ts';
 import { renderGradedRow, renderMatchedBet, type WireGradedRow } from '../render/bets.ts';
 import { iso } from '../render/time.ts';
 import { affiliateQuery, gameLiabilityQuery, gradedSinceBody, gradedSinceQuery, gradedWindowBody, gradedWindowQuery } from './schemas.ts';
+import { orderMemory } from './order-memory.ts';
 import { decodeCursor, encodeCursor, pageOf, parseIsoInstant, positionAfter } from './graded-cursor.ts';
 
 /** Widest explicit window of the date-window graded endpoints (exchange-api §8). */
@@ -20,8 +21,7 @@ export const AFFILIATE_DEFAULT_FROM = '08-02-2021';
  * affiliate commission (exchange-api §4.8, §4.12-4.16).
  */
 export function registerBetRoutes({ ctx, router }: RegisterDeps): void {
-  const stakes = trackOrderStakes(ctx);
-  const takenRatios = trackTakenRatios(ctx);
+  const { stakes, takenRatios } = orderMemory(ctx);
   router.declare({ method: 'GET', path: '/user/getMatchedBets', auth: 'bearer', summary: 'Open (matched, ungraded) bets by game start', handler: (req) => matchedBets(ctx, stakes, user(req)) });
   router.declare({
     method: 'GET',
@@ -74,42 +74,6 @@ function defined<T extends object>(body: T | undefined): Partial<T> {
 function user(req: SimRequest): SimUser {
   if (!req.user) throw new Error(`authenticated route ${req.path} without a user`);
   return req.user;
-}
-
-/**
- * Original stake of every order that has open bets, remembered at fill time: the engine
- * forgets closed orders after its retention period while their bets stay open until
- * settlement. Entries go once the order's bets are graded.
- */
-function trackOrderStakes(ctx: SimContext): Map<string, number> {
-  const stakes = new Map<string, number>();
-  const unsubscribe = ctx.engine.onEvent((e) => {
-    if (e.kind === 'fill') {
-      stakes.set(e.fill.maker.orderId, e.fill.makerOrderAfter.bet);
-      const taker = ctx.engine.order(e.fill.taker.orderId);
-      if (taker) stakes.set(taker.id, taker.bet);
-    } else if (e.kind === 'betGraded') {
-      stakes.delete(e.bet.orderId);
-    }
-  });
-  ctx.hooks.onClose.push(unsubscribe);
-  return stakes;
-}
-
-/**
- * The filled fraction of every order that was taken as a maker, as of its last fill (a
- * cancel or expiry does not change it): offer-side graded rows show it, and they are read
- * long after the engine has forgotten the closed order.
- */
-function trackTakenRatios(ctx: SimContext): Map<string, number> {
-  const ratios = new Map<string, number>();
-  const unsubscribe = ctx.engine.onEvent((e) => {
-    if (e.kind !== 'fill') return;
-    const after = e.fill.makerOrderAfter;
-    ratios.set(after.id, after.bet > 0 ? Math.min(1, after.filled / after.bet) : 1);
-  });
-  ctx.hooks.onClose.push(unsubscribe);
-  return ratios;
 }
 
 // ---------------------------------------------------------------- open bets
