@@ -169,6 +169,32 @@ describe('every published method and path', () => {
     expect(clientRoutes.has(route), `${route}: no entry of ENDPOINTS (src/exchange/rest/endpoints.ts) calls it`).toBe(true);
   });
 
+  it('refusals of the edit, scoped-cancel, lookup and market-read routes are published statuses and bodies', async () => {
+    const h = (method: string, target: string, body?: unknown) => world.t.http(method, target, { token: world.maker.token, ...(body !== undefined ? { body } : {}) });
+    const unknownId = 'ffffffffffffffffffffffff';
+    const refusals: [string, Promise<{ status: number }>, number][] = [
+      ['getOrdersForGame, unknown game', h('GET', `/user/getOrdersForGame?gameID=${unknownId}`), 404],
+      ['getOrdersForGame, no game', h('GET', '/user/getOrdersForGame'), 404],
+      ['getBetByID, neither id', h('GET', '/user/getBetByID'), 400],
+      ['getBetByID, unknown', h('GET', `/user/getBetByID?txID=${unknownId}`), 400],
+      ['getBetByWagerRequestID, malformed', h('GET', '/user/getBetByWagerRequestID?wagerRequestID=x'), 400],
+      ['getBetByUserReference, no reference', h('GET', `/user/getBetByUserReference?gameID=${world.gameId}`), 408],
+      ['getSingleOrderbook, unknown game', h('GET', `/exchange/getSingleOrderbook?gameID=${unknownId}`), 400],
+      ['getOddsForAveragePrice, no league', h('GET', '/exchange/getOddsForAveragePrice'), 400],
+      ['getMatchedVolume, not a date', h('GET', '/exchange/getMatchedVolume?startDate=2026-02-30&endDate=2026-03-01'), 400],
+      ['getMatchedVolume, reversed', h('GET', '/exchange/getMatchedVolume?startDate=2026-03-01&endDate=2026-02-01'), 400],
+      ['cancelAllForLeague, unknown league', h('POST', '/session/cancelAllForLeague', { league: 'NOPE' }), 400],
+      ['cancelByReference, no references', h('POST', '/session/cancelByReference', { gameID: world.gameId }), 400],
+      ['cancelAllOrdersForGame, bad type', h('POST', '/session/cancelAllOrdersForGame', { gameID: world.gameId, type: '1x2' }), 400],
+      ['editOrder, unknown order', h('POST', '/session/editOrder', { sessionID: unknownId, orderOdds: 120 }), 400],
+      ['editOrder, no order named', h('POST', '/session/editOrder', { orderOdds: 120 }), 400],
+    ];
+    const invalidBefore = tapChecker().counts.invalid;
+    for (const [what, pending, status] of refusals) expect((await pending).status, what).toBe(status);
+    // The tap checked each body against the published description (afterEach names a mismatch).
+    expect(tapChecker().counts.invalid).toBe(invalidBefore);
+  });
+
   it('validated answers on every published route the simulator serves, so the check cannot pass on nothing', () => {
     const missing = published.filter((op) => (tapChecker().validated.get(`${routeOf(op)} 200`) ?? 0) === 0).map(routeOf);
     expect(missing).toEqual([]);
