@@ -9,6 +9,7 @@ import { registerBetRoutes } from './rest/bet-routes.ts';
 import { registerBetLookupRoutes } from './rest/bet-lookup-routes.ts';
 import { registerCancelAllRoutes } from './rest/cancel-all-routes.ts';
 import { registerEditRoutes } from './rest/edit-routes.ts';
+import { registerOpenApiRoute } from './rest/openapi-route.ts';
 import { registerAdminRoutes } from './admin/admin-routes.ts';
 import { registerFeeds } from './feeds/register-feeds.ts';
 import { registerMarket } from './market/register-market.ts';
@@ -32,6 +33,7 @@ export function registerAll(deps: RegisterDeps): void {
   registerEditRoutes(deps);
   registerBetLookupRoutes(deps);
   registerExchangeReadRoutes(deps);
+  registerOpenApiRoute(deps);
   registerAdminRoutes(deps);
   registerFeeds(deps);
   registerMarket(deps);

@@ -44,6 +44,31 @@ export const TIMEOUT_BODY = { error: { message: 'Network Error', code: 503 } } a
 export const TOO_MANY_BODY = { error: 'Too many requests. Please try again later.' } as const;
 const MAX_BODY_BYTES = 1 << 20;
 
+/** One HTTP answer of the simulator as the client receives it: the body is the parsed wire JSON. */
+export interface ObservedResponse {
+  readonly method: string;
+  /** The request path without its query string. */
+  readonly path: string;
+  readonly status: number;
+  readonly body: unknown;
+}
+
+export type ResponseObserver = (response: ObservedResponse) => void;
+
+/**
+ * The response tap: at most one observer, process-wide, sees every HTTP answer of every
+ * simulator in the process (a contract check validates them against the exchange's published
+ * description). Unset, it costs one comparison per response.
+ */
+let responseObserver: ResponseObserver | undefined;
+
+/** Set (or with undefined, clear) the observer of every simulator's HTTP answers; returns the one it replaces. */
+export function observeResponses(observer: ResponseObserver | undefined): ResponseObserver | undefined {
+  const previous = responseObserver;
+  responseObserver = observer;
+  return previous;
+}
+
 export function isLoopback(ip: string): boolean {
   return ip === '::1' || ip.startsWith('127.') || ip.startsWith('::ffff:127.');
 }
@@ -124,7 +149,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const server = createServer((req, res) => {
     handle(ctx, router, req, res).catch((e: unknown) => {
       log.error({ err: e }, 'request failed');
-      if (!res.headersSent) send(res, { status: 500, body: { error: 'internal error' } });
+      if (!res.headersSent) send(res, { status: 500, body: { error: 'internal error' } }, req);
     });
   });
   server.keepAliveTimeout = 65_000;
@@ -213,10 +238,16 @@ function rejectUpgrade(socket: Socket, status: number, body?: unknown, headers: 
   socket.destroySoon();
 }
 
-function send(res: ServerResponse, r: SimResponse): void {
+function send(res: ServerResponse, r: SimResponse, req: IncomingMessage): void {
   const body = JSON.stringify(r.body);
   res.writeHead(r.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), ...r.headers });
   res.end(body);
+  if (responseObserver !== undefined) {
+    // A malformed target has no path a route could match: the observer gets it as sent.
+    const path = parseTarget(req.url)?.pathname ?? req.url ?? '';
+    // The observer gets what the client parses, not the object before serialisation.
+    responseObserver({ method: req.method ?? 'GET', path, status: r.status, body: body === undefined ? undefined : JSON.parse(body) });
+  }
 }
 
 async function handle(ctx: SimContext, router: Router, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -225,8 +256,8 @@ async function handle(ctx: SimContext, router: Router, req: IncomingMessage, res
   if (url === null) {
     // No route can match, but the request still counts against the per-IP limit.
     const admission = ctx.limits.global.admit(ip);
-    if (!admission.ok) return send(res, { status: 429, body: TOO_MANY_BODY, headers: { 'retry-after': String(admission.retryAfterSeconds) } });
-    return send(res, { status: 400, body: { error: BAD_TARGET_MESSAGE } });
+    if (!admission.ok) return send(res, { status: 429, body: TOO_MANY_BODY, headers: { 'retry-after': String(admission.retryAfterSeconds) } }, req);
+    return send(res, { status: 400, body: { error: BAD_TARGET_MESSAGE } }, req);
   }
   const method = req.method ?? 'GET';
   const isAdmin = url.pathname.startsWith('/admin/');
@@ -234,29 +265,29 @@ async function handle(ctx: SimContext, router: Router, req: IncomingMessage, res
 
   if (!isAdmin) {
     const admission = ctx.limits.global.admit(ip);
-    if (!admission.ok) return send(res, { status: 429, body: TOO_MANY_BODY, headers: { 'retry-after': String(admission.retryAfterSeconds) } });
+    if (!admission.ok) return send(res, { status: 429, body: TOO_MANY_BODY, headers: { 'retry-after': String(admission.retryAfterSeconds) } }, req);
     if (faults.rateLimitBurst > 0) {
       faults.rateLimitBurst--;
       ctx.injected.rateLimited429++;
-      return send(res, { status: 429, body: TOO_MANY_BODY, headers: { 'retry-after': '1' } });
+      return send(res, { status: 429, body: TOO_MANY_BODY, headers: { 'retry-after': '1' } }, req);
     }
     if (faults.restLatencyMs > 0) await new Promise((r) => setTimeout(r, faults.restLatencyMs));
   }
 
   const match = router.match(method, url.pathname);
-  if (match === undefined) return send(res, { status: 404, body: { error: `no route for ${url.pathname}` } });
-  if (match === 'method') return send(res, { status: 405, body: { error: `method ${method} not allowed on ${url.pathname}` } });
+  if (match === undefined) return send(res, { status: 404, body: { error: `no route for ${url.pathname}` } }, req);
+  if (match === 'method') return send(res, { status: 405, body: { error: `method ${method} not allowed on ${url.pathname}` } }, req);
   const { route, params } = match;
 
   if (route.auth === 'admin' && (!ctx.settings.admin || !isLoopback(ip))) {
-    return send(res, { status: 404, body: { error: `no route for ${url.pathname}` } });
+    return send(res, { status: 404, body: { error: `no route for ${url.pathname}` } }, req);
   }
 
   let body: unknown;
   try {
     body = await readBody(req);
   } catch (e) {
-    if (e instanceof BodyError) return send(res, { status: e.status, body: { error: e.message } });
+    if (e instanceof BodyError) return send(res, { status: e.status, body: { error: e.message } }, req);
     throw e;
   }
 
@@ -267,8 +298,8 @@ async function handle(ctx: SimContext, router: Router, req: IncomingMessage, res
     const given = extractToken(req, body, route.auth, ctx.secret, url.searchParams);
     const check = given ? ctx.tokens.check(given) : { ok: false as const };
     const found = check.ok ? ctx.accounts.get(check.userId) : undefined;
-    if (!check.ok || !found) return send(res, { status: 401, body: UNAUTHORIZED_BODY });
-    if (found.status !== 'active') return send(res, { status: 403, body: { error: `account ${found.status}` } });
+    if (!check.ok || !found) return send(res, { status: 401, body: UNAUTHORIZED_BODY }, req);
+    if (found.status !== 'active') return send(res, { status: 403, body: { error: `account ${found.status}` } }, req);
     user = found;
     token = check.token;
     if (check.rotatedTo) headers['x-auth-token'] = check.rotatedTo;
@@ -276,7 +307,7 @@ async function handle(ctx: SimContext, router: Router, req: IncomingMessage, res
       const limiter = ctx.limits.perUser.get(route.limiter);
       const admission = limiter?.admit(user.id);
       if (admission && !admission.ok) {
-        return send(res, { status: 429, body: TOO_MANY_BODY, headers: { ...headers, 'retry-after': String(admission.retryAfterSeconds) } });
+        return send(res, { status: 429, body: TOO_MANY_BODY, headers: { ...headers, 'retry-after': String(admission.retryAfterSeconds) } }, req);
       }
     }
   }
@@ -287,7 +318,7 @@ async function handle(ctx: SimContext, router: Router, req: IncomingMessage, res
   const fault = !isAdmin && faults.restErrorRate > 0 && ctx.random.chance(faults.restErrorRate) ? (ctx.random.chance(0.5) ? 'fail' : 'timeout') : !isAdmin && faults.restHangRate > 0 && ctx.random.chance(faults.restHangRate) ? 'hang' : null;
   if (fault === 'fail') {
     ctx.injected.rest503++;
-    return send(res, { status: 503, body: TIMEOUT_BODY, headers });
+    return send(res, { status: 503, body: TIMEOUT_BODY, headers }, req);
   }
 
   const request: SimRequest = { method, path: url.pathname, params, query: url.searchParams, body, headers: req.headers, ip, user, token };
@@ -315,5 +346,5 @@ async function handle(ctx: SimContext, router: Router, req: IncomingMessage, res
     fault === 'timeout' ? (await work, await serverTimeout()) : isAdmin ? await work : await Promise.race([work, serverTimeout(work)]);
   ctx.pump.kick();
   if (timedOut && fault === null) ctx.log.warn({ path: url.pathname }, 'request exceeded the server-side timeout');
-  send(res, { ...response, headers: { ...headers, ...response.headers } });
+  send(res, { ...response, headers: { ...headers, ...response.headers } }, req);
 }

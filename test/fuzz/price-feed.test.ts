@@ -24,6 +24,14 @@ describe('price-feed frames: parser fuzz', () => {
     for (const f of PRICE_FRAMES) for (const p of parsers) expect(p(toText(f)).ok).toBe(true);
   });
 
+  it('a keyed collection with a __proto__ key is no throw, and the three modes agree', () => {
+    // JSON.parse makes "__proto__" an own key; zod's record check skips it, leaving it in the input.
+    const text = JSON.stringify(['gameUpdate', { ...gameUpdate, awayMoneylines: 'KEYED' }]).replace('"KEYED"', '{"__proto__":{"polluted":1}}');
+    const outs = parsers.map((p) => p(text));
+    expect(outs.map(classify)).toEqual(['event', 'event', 'event']);
+    for (const out of outs) expect(out.ok && out.event.type === 'gameUpdate' && out.event.payload.awayMoneylines).toEqual([]);
+  });
+
   it('every text gives an event, a malformed skip or an unknown-type skip, never a throw; the three modes agree', () => {
     fc.assert(
       fc.property(frameText(PRICE_FRAMES), (text) => {

@@ -61,6 +61,32 @@ async function captureBodies(): Promise<Record<EndpointName, string>> {
     const [other] = engine.place(maker.id, [{ gameID: g.id, type: 'moneyline', side: g.participants[0].id, odds: -120, bet: 10 }]);
     if (other?.status !== 'ok' || !other.unmatched) throw new Error('second maker order failed');
     bodies.cancel = body(await t.http('POST', '/session/cancel', { ...makerTok, body: { sessionID: other.unmatched.orderID } }), 'cancel');
+    // The published endpoints beyond exchange-api §4: lookups and market reads while the
+    // taker's bet is open, then edits and cancels by scope on fresh maker orders.
+    const takerBet = engine.bets(taker.id).find((b) => b.gameId === g.id);
+    if (!takerBet) throw new Error('the taker has no bet to look up');
+    bodies.getOrdersForGame = body(await t.http('GET', `/user/getOrdersForGame?gameID=${g.id}`, tok), 'getOrdersForGame');
+    bodies.getBetByID = body(await t.http('GET', `/user/getBetByID?id=${takerBet.id}`, tok), 'getBetByID');
+    bodies.getBetByWagerRequestID = body(await t.http('GET', `/user/getBetByWagerRequestID?wagerRequestID=${takerBet.wagerRequestID}`, tok), 'getBetByWagerRequestID');
+    const [referenced] = engine.place(maker.id, [{ gameID: g.id, type: 'moneyline', side: g.participants[0].id, odds: -125, bet: 10, userReference: 'fz-ref' }]);
+    if (referenced?.status !== 'ok' || !referenced.unmatched) throw new Error('referenced maker order failed');
+    bodies.getBetByUserReference = body(await t.http('GET', `/user/getBetByUserReference?userReference=fz-ref&gameID=${g.id}`, makerTok), 'getBetByUserReference');
+    bodies.getSingleOrderbook = body(await t.http('GET', `/exchange/getSingleOrderbook?gameID=${g.id}`, makerTok), 'getSingleOrderbook');
+    bodies.getOddsForAveragePrice = body(await t.http('GET', '/exchange/getOddsForAveragePrice?leagueRequested=NBA', tok), 'getOddsForAveragePrice');
+    bodies.getMatchedVolume = body(await t.http('GET', '/exchange/getMatchedVolume?startDate=2026-02-28&endDate=2026-03-01', tok), 'getMatchedVolume');
+    const editId = referenced.unmatched.orderID;
+    bodies.editOrder = body(await t.http('POST', '/session/editOrder', { ...makerTok, body: { sessionID: editId, orderOdds: -130 } }), 'editOrder');
+    const edited = engine.openOrders(maker.id).find((o) => o.userReference === 'fz-ref');
+    if (!edited) throw new Error('the edited order is not open');
+    bodies.editOrderV4 = body(await t.http('POST', '/session/v4/editOrder', { ...makerTok, body: { sessionID: edited.id, orderVolume: 12 } }), 'editOrderV4');
+    bodies.cancelByReference = body(await t.http('POST', '/session/cancelByReference', { ...makerTok, body: { gameID: g.id, userReferences: ['fz-ref'] } }), 'cancelByReference');
+    const spread = { gameID: g.id, type: 'spread' as const, side: g.participants[1].id, number: -3.5, odds: 110, bet: 10 };
+    engine.place(maker.id, [spread, spread, spread]);
+    bodies.cancelAllOrdersForGame = body(await t.http('POST', '/session/cancelAllOrdersForGame', { ...makerTok, body: { gameID: g.id, type: 'spread' } }), 'cancelAllOrdersForGame');
+    engine.place(maker.id, [spread]);
+    bodies.cancelAllForLeague = body(await t.http('POST', '/session/cancelAllForLeague', { ...makerTok, body: { league: 'NBA' } }), 'cancelAllForLeague');
+    engine.place(maker.id, [spread, spread]);
+    bodies.cancelAllOrders = body(await t.http('POST', '/session/cancelAllOrders', makerTok), 'cancelAllOrders');
     (time as ManualTimeSource).advance(60_000);
     await t.http('POST', `/admin/games/${g.id}/result`, { body: { awayScore: 100, homeScore: 90 } });
     const raw = { token: taker.token, raw: true };
@@ -85,6 +111,7 @@ const endpointOf = (name: EndpointName): Endpoint => ENDPOINTS[name] as Endpoint
 
 describe('REST response bodies: decode fuzz', () => {
   it('every captured body decodes (the seeds are valid)', () => {
+    expect(NAMES.filter((name) => bodies[name] === undefined)).toEqual([]);
     for (const name of NAMES) expect(() => decodeBody(endpointOf(name), bodies[name]), name).not.toThrow();
     expect(JSON.parse(bodies.getGradedSince).data.graded.length).toBeGreaterThan(0);
   });

@@ -67,6 +67,9 @@ describe('POST /session/editOrder and /session/v4/editOrder', () => {
     const odds = await t.http('POST', '/session/v4/editOrder', { token: maker.token, body: { sessionID: id, orderOdds: 5 } });
     expect(odds.status).toBe(400);
     expect(odds.body.errorType).toBe('validation_error');
+    // A request the declared body schema refuses is a validation_error on v4 too.
+    const unnamed = await t.http('POST', '/session/v4/editOrder', { token: maker.token, body: { orderOdds: 310 } });
+    expect(unnamed).toMatchObject({ status: 400, body: { error: 'sessionID is required', errorType: 'validation_error' } });
   });
 
   it('v4 honours blockIfNoOtherSideOrders; v1 ignores it', async () => {

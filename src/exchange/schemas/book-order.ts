@@ -48,7 +48,9 @@ export function ordersOf(c: BookCollectionWire | null | undefined): BookOrder[] 
   if (c == null) return [];
   if (Array.isArray(c)) return c;
   const out: BookOrder[] = [];
-  for (const list of Object.values(c)) for (const o of list) out.push(o);
+  // A validated keyed collection can still hold a key the check never read: "__proto__",
+  // an own key after JSON.parse, is skipped by zod's record check and left in the input.
+  for (const [key, list] of Object.entries(c)) if (key !== '__proto__' && Array.isArray(list)) for (const o of list) out.push(o);
   return out;
 }
 

@@ -1,4 +1,7 @@
-import type { Handler, Route, AuthMode } from './types.ts';
+import type { z } from 'zod';
+import type { AnyRouteDeclaration, RouteDeclaration } from './route-declaration.ts';
+import type { Handler, Route, AuthMode, SimRequest, SimResponse } from './types.ts';
+import { parseBody, parseQuery } from './validate.ts';
 
 interface Compiled {
   readonly route: Route;
@@ -17,12 +20,50 @@ export class Router {
   readonly #exactPaths = new Set<string>();
   readonly #patterns: Compiled[] = [];
 
+  readonly #routes: Route[] = [];
+
   add(methods: string | readonly string[], pattern: string, auth: AuthMode, handler: Handler, limiter?: string): this {
-    const route: Route = { methods: typeof methods === 'string' ? [methods] : methods, pattern, auth, handler, ...(limiter ? { limiter } : {}) };
-    if (pattern.includes(':')) this.#patterns.push({ route, parts: pattern.split('/') });
+    return this.#mount({ methods: typeof methods === 'string' ? [methods] : methods, pattern, auth, handler, ...(limiter ? { limiter } : {}) });
+  }
+
+  /**
+   * Mount a declared route: its query and body are validated against the declared schemas
+   * (a rejection is a 400 naming the field) before the handler sees them.
+   */
+  declare<Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined>(d: RouteDeclaration<Q, B>): this {
+    const { handler, ...declaration } = d;
+    const validated = (req: SimRequest): SimResponse | Promise<SimResponse> => {
+      const early = d.before?.(req);
+      if (early) return early;
+      let query: unknown;
+      if (d.query) {
+        const q = parseQuery(d.query, req.query);
+        if (!q.ok) return q.response;
+        query = q.value;
+      }
+      let body: unknown;
+      if (d.body && req.method !== 'GET') {
+        const b = parseBody(d.body, req.body);
+        if (!b.ok) return b.response;
+        body = b.value;
+      }
+      return (handler as (req: SimRequest, input: { query: unknown; body: unknown }) => SimResponse | Promise<SimResponse>)(req, { query, body });
+    };
+    const methods = typeof d.method === 'string' ? [d.method] : d.method;
+    return this.#mount({ methods, pattern: d.path, auth: d.auth, handler: validated, ...(d.limiter ? { limiter: d.limiter } : {}), declaration: declaration as AnyRouteDeclaration });
+  }
+
+  /** Every mounted route, in mounting order. */
+  routes(): readonly Route[] {
+    return this.#routes;
+  }
+
+  #mount(route: Route): this {
+    this.#routes.push(route);
+    if (route.pattern.includes(':')) this.#patterns.push({ route, parts: route.pattern.split('/') });
     else {
-      for (const m of route.methods) this.#exact.set(`${m} ${pattern}`, route);
-      this.#exactPaths.add(pattern);
+      for (const m of route.methods) this.#exact.set(`${m} ${route.pattern}`, route);
+      this.#exactPaths.add(route.pattern);
     }
     return this;
   }

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { WebSocket } from 'ws';
 import type { SimUser } from '../accounts.ts';
+import type { AnyRouteDeclaration } from './route-declaration.ts';
 
 /**
  * How a route authenticates: the ordinary header (Bearer optional), the raw token (graded
@@ -38,6 +39,8 @@ export interface Route {
   readonly handler: Handler;
   /** Optional per-user rate limit applied after auth. */
   readonly limiter?: string;
+  /** The declaration the route was made from (schemas, summary); absent on routes added without one. */
+  readonly declaration?: AnyRouteDeclaration;
 }
 
 export interface SocketContext {

@@ -12,15 +12,20 @@ function amounts(o: OrderView) {
   return { odds: o.odds, filled: o.filled, offered: open ? o.bet : 0, remaining: open ? o.remaining : o.bet - o.filled };
 }
 
+/** The published cancel result has userReference as a string: an order without one leaves it out. */
+function referenceOf(o: OrderView): { userReference?: string } {
+  return o.userReference !== null ? { userReference: o.userReference } : {};
+}
+
 /** REST cancel result (exchange-api §2.5). Failures for invalid, unknown and foreign ids carry no sessionID. */
 export function renderRestCancel(ctx: Pick<SimContext, 'engine'>, outcome: CancelOutcome): Record<string, unknown> {
   if (!outcome.success) {
     if (!outcome.order) return { success: false, reason: outcome.reason };
     const o = outcome.order;
-    return { success: false, reason: outcome.reason, sessionID: o.id, description: describeOrder(ctx.engine.game(o.gameId), o), ...amounts(o), gameID: o.gameId, userReference: o.userReference };
+    return { success: false, reason: outcome.reason, sessionID: o.id, description: describeOrder(ctx.engine.game(o.gameId), o), ...amounts(o), gameID: o.gameId, ...referenceOf(o) };
   }
   const o = outcome.order;
-  return { success: true, sessionID: o.id, description: describeOrder(ctx.engine.game(o.gameId), o), ...amounts(o), gameID: o.gameId, userReference: o.userReference };
+  return { success: true, sessionID: o.id, description: describeOrder(ctx.engine.game(o.gameId), o), ...amounts(o), gameID: o.gameId, ...referenceOf(o) };
 }
 
 /** Orders-socket cancel result (feeds-and-semantics §6). */

@@ -83,7 +83,12 @@ export interface WireGameLoadError {
 }
 
 /** A graded row, exchange-api §2.7: one settlement version of one fill, from the caller's side. */
-export interface WireGradedRow extends WireBetSelection {
+export interface WireGradedRow extends Omit<WireBetSelection, 'spread' | 'total'> {
+  /** Null on an offer-side row whose market has no spread (the published offer row requires the field). */
+  spread?: number | null;
+  total?: number | null;
+  /** Offer-side rows: how much of the posted order's full volume was filled, 0–1. */
+  takenRatio?: number;
   game: WireGame | WireGameLoadError;
   id: string;
   type: string;
@@ -113,9 +118,12 @@ export interface WireGradedRow extends WireBetSelection {
 /**
  * One graded row for `grade` (a version of `bet`). `id` is the order id, `ticketNumber`
  * the bet id; money is the fill's (risk with commission on a loss, win net of it), `fee`
- * and `result` the ones of this settlement version.
+ * and `result` the ones of this settlement version. An offer-side row (the caller posted
+ * the order) also carries `spread` and `total` (null where they do not apply) and, when
+ * `takenRatio` is known, the filled fraction of the posted order, as the published
+ * offer-side row has them.
  */
-export function renderGradedRow(game: EngineGame | undefined, bet: BetView, grade: GradeVersion): WireGradedRow {
+export function renderGradedRow(game: EngineGame | undefined, bet: BetView, grade: GradeVersion, takenRatio?: number): WireGradedRow {
   const out: WireGradedRow = {
     game: game ? renderGame(game, { withFuturesSide: true }) : { _id: bet.gameId, error: 'game not found' },
     id: bet.orderId,
@@ -143,5 +151,10 @@ export function renderGradedRow(game: EngineGame | undefined, bet: BetView, grad
     ...betSelectionFields(bet, { nullParticipant: true }),
   };
   if (bet.isPostArb) out.isPostArb = true;
+  if (bet.origin === 'offer') {
+    out.spread ??= null;
+    out.total ??= null;
+    if (takenRatio !== undefined) out.takenRatio = takenRatio;
+  }
   return out;
 }

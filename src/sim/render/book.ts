@@ -24,7 +24,9 @@ export interface WireBookOrder {
   mockOrder: boolean;
   gameStartExpiry: boolean;
   isPostArb?: boolean;
-  participantID: string | null;
+  /** Null on the price feed for a total (feeds §2); REST listings leave it out there. */
+  participantID?: string | null;
+  /** Null inside a total's sideOrders on the price feed (feeds §8). */
   spread?: number | null;
   total?: number;
   OU?: 'over' | 'under';
@@ -85,6 +87,8 @@ export interface RenderBookOptions {
   readonly postArbAlways?: boolean;
   /** Username to show in `createdBy`. */
   readonly usernameOf?: (userId: string) => string;
+  /** REST orderbooks: leave `participantID` out where no participant is backed (the published orderbook order has it as a string). */
+  readonly omitNullParticipant?: boolean;
 }
 
 export function renderBookOrder(game: EngineGame, label: SideLabel, listed: ListedOrder, options: RenderBookOptions = {}): WireBookOrder {
@@ -102,8 +106,8 @@ export function renderBookOrder(game: EngineGame, label: SideLabel, listed: List
     createdAt: iso(o.createdAt),
     mockOrder: false,
     gameStartExpiry: o.gameStartExpiry,
-    participantID: label.participantID,
   };
+  if (label.participantID !== null || !options.omitNullParticipant) out.participantID = label.participantID;
   if (options.postArbAlways) out.isPostArb = o.isPostArb;
   else if (o.isPostArb) out.isPostArb = true;
   if (label.spread !== undefined) out.spread = label.spread;

@@ -85,15 +85,17 @@ export interface WireUnmatchedOrder {
   odds: number;
   spread: number | null;
   total: number | null;
-  participantID: string | null;
-  otherParticipantID: string | null;
+  /** Left out where the order backs no participant (totals, the 1x2 draw): the published listing has it as a string. */
+  participantID?: string;
+  otherParticipantID?: string;
   expiry: string | null;
   filled: number;
   offered: number;
   remaining: number;
   takenRatio: number;
   createdAt: string;
-  userReference: string | null;
+  /** Left out when the order has none. */
+  userReference?: string;
   wagerRequestID: string;
   game: WireGame | null;
 }
@@ -116,15 +118,15 @@ export function renderUnmatchedOrder(engine: MatchingEngine, o: OrderView): Wire
     odds: o.odds,
     spread: s.type === 'spread' ? s.line : null,
     total: s.type === 'total' ? s.line : null,
-    participantID: who.backed,
-    otherParticipantID: who.other,
+    ...(who.backed !== null ? { participantID: who.backed } : {}),
+    ...(who.other !== null ? { otherParticipantID: who.other } : {}),
     expiry: orderExpiry(game, o),
     filled: o.filled,
     offered: o.bet,
     remaining: o.remaining,
     takenRatio: o.bet > 0 ? o.filled / o.bet : 0,
     createdAt: iso(o.createdAt),
-    userReference: o.userReference,
+    ...(o.userReference !== null ? { userReference: o.userReference } : {}),
     wagerRequestID: o.wagerRequestID,
     game: game ? renderGame(game, { withFutures: true }) : null,
   };

@@ -1,5 +1,5 @@
 import type { BetView, EngineGame, GradeVersion } from '../../engine/types.ts';
-import { isObjectId } from '../../engine/ids.ts';
+import { z } from 'zod';
 import { roundMoney, toCents } from '../../money/rounding.ts';
 import type { SimUser } from '../accounts.ts';
 import type { SimContext } from '../context.ts';
@@ -7,6 +7,8 @@ import { respond, type SimRequest, type SimResponse } from '../http/types.ts';
 import type { RegisterDeps } from '../register.ts';
 import { renderGradedRow, renderMatchedBet, type WireGradedRow } from '../render/bets.ts';
 import { iso } from '../render/time.ts';
+import { affiliateQuery, gameLiabilityQuery, gradedSinceBody, gradedSinceQuery, gradedWindowBody, gradedWindowQuery } from './schemas.ts';
+import { orderMemory } from './order-memory.ts';
 import { decodeCursor, encodeCursor, pageOf, parseIsoInstant, positionAfter } from './graded-cursor.ts';
 
 /** Widest explicit window of the date-window graded endpoints (exchange-api §8). */
@@ -19,39 +21,59 @@ export const AFFILIATE_DEFAULT_FROM = '08-02-2021';
  * affiliate commission (exchange-api §4.8, §4.12-4.16).
  */
 export function registerBetRoutes({ ctx, router }: RegisterDeps): void {
-  const stakes = trackOrderStakes(ctx);
-  router.add('GET', '/user/getMatchedBets', 'bearer', (req) => matchedBets(ctx, stakes, user(req)));
-  router.add('GET', '/user/getGameLiability', 'bearer', (req) => gameLiability(ctx, req));
+  const { stakes, takenRatios } = orderMemory(ctx);
+  router.declare({ method: 'GET', path: '/user/getMatchedBets', auth: 'bearer', summary: 'Open (matched, ungraded) bets by game start', handler: (req) => matchedBets(ctx, stakes, user(req)) });
+  router.declare({
+    method: 'GET',
+    path: '/user/getGameLiability',
+    auth: 'bearer',
+    summary: 'Worst-case loss over every bet of the caller on one game (0 or less)',
+    query: gameLiabilityQuery,
+    response: z.object({ data: z.object({ liability: z.number().max(0) }) }),
+    handler: (req, { query }) => gameLiability(ctx, user(req), query.gameID),
+  });
   for (const path of ['/user/v2/getGraded', '/user/getGradedWagers']) {
-    router.add(['GET', 'POST'], path, 'raw', (req) => gradedWindow(ctx, req), 'graded');
+    router.declare({
+      method: ['GET', 'POST'],
+      path,
+      auth: 'raw',
+      limiter: 'graded',
+      summary: 'Graded rows of the games starting in [startDate, endDate), with a summary',
+      deprecated: path === '/user/getGradedWagers',
+      query: gradedWindowQuery,
+      body: gradedWindowBody,
+      handler: (req, { query, body }) => gradedWindow(ctx, takenRatios, user(req), { ...query, ...defined(body) }),
+    });
   }
-  router.add(['GET', 'POST'], '/user/v2/getGradedSince', 'raw', (req) => gradedSince(ctx, req), 'gradedSince');
-  router.add('GET', '/affiliate/getAffiliateCommission', 'bearer', (req) => affiliateCommission(ctx, req));
+  router.declare({
+    method: ['GET', 'POST'],
+    path: '/user/v2/getGradedSince',
+    auth: 'raw',
+    limiter: 'gradedSince',
+    summary: 'The grade log walked in settlement order, 100 rows a page',
+    query: gradedSinceQuery,
+    body: gradedSinceBody,
+    handler: (req, { query, body }) => gradedSince(ctx, takenRatios, user(req), { ...query, ...defined(body) }),
+  });
+  router.declare({
+    method: 'GET',
+    path: '/affiliate/getAffiliateCommission',
+    auth: 'bearer',
+    summary: 'Commission paid by each referred player over [fromDate, toDate]',
+    query: affiliateQuery,
+    handler: (req, { query }) => affiliateCommission(ctx, user(req), query),
+  });
+}
+
+/** The fields of a POST body that were given (they override the query string's). */
+function defined<T extends object>(body: T | undefined): Partial<T> {
+  if (body === undefined) return {};
+  return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 function user(req: SimRequest): SimUser {
   if (!req.user) throw new Error(`authenticated route ${req.path} without a user`);
   return req.user;
-}
-
-/**
- * Original stake of every order that has open bets, remembered at fill time: the engine
- * forgets closed orders after its retention period while their bets stay open until
- * settlement. Entries go once the order's bets are graded.
- */
-function trackOrderStakes(ctx: SimContext): Map<string, number> {
-  const stakes = new Map<string, number>();
-  const unsubscribe = ctx.engine.onEvent((e) => {
-    if (e.kind === 'fill') {
-      stakes.set(e.fill.maker.orderId, e.fill.makerOrderAfter.bet);
-      const taker = ctx.engine.order(e.fill.taker.orderId);
-      if (taker) stakes.set(taker.id, taker.bet);
-    } else if (e.kind === 'betGraded') {
-      stakes.delete(e.bet.orderId);
-    }
-  });
-  ctx.hooks.onClose.push(unsubscribe);
-  return stakes;
 }
 
 // ---------------------------------------------------------------- open bets
@@ -68,42 +90,12 @@ function matchedBets(ctx: SimContext, stakes: ReadonlyMap<string, number>, u: Si
   return respond.data({ matchedBets });
 }
 
-function gameLiability(ctx: SimContext, req: SimRequest): SimResponse {
-  const gameID = req.query.get('gameID');
-  if (gameID === null || gameID === '') return respond.error(400, 'gameID is required');
-  if (!isObjectId(gameID)) return respond.error(400, 'invalid gameID format: expected a 24-character hex id');
-  const liability = ctx.engine.gameLiability(user(req).id, gameID);
+function gameLiability(ctx: SimContext, u: SimUser, gameID: string): SimResponse {
+  const liability = ctx.engine.gameLiability(u.id, gameID);
   return respond.data({ liability: liability === 0 ? 0 : Math.min(0, liability) });
 }
 
 // ---------------------------------------------------------------- parameters
-
-type Params = { readonly ok: true; readonly get: (name: string) => string | undefined } | { readonly ok: false; readonly response: SimResponse };
-
-/**
- * Parameters from the query string, overridden by a JSON body on POST. Empty values count
- * as absent; a non-string body value is a 400.
- */
-function paramsOf(req: SimRequest, names: readonly string[]): Params {
-  const values = new Map<string, string>();
-  for (const name of names) {
-    const q = req.query.get(name);
-    if (q !== null && q !== '') values.set(name, q);
-  }
-  if (req.method === 'POST' && req.body !== undefined) {
-    if (req.body === null || typeof req.body !== 'object' || Array.isArray(req.body)) {
-      return { ok: false, response: respond.error(400, 'body must be a JSON object') };
-    }
-    const body = req.body as Record<string, unknown>;
-    for (const name of names) {
-      const v = body[name];
-      if (v === undefined || v === null || v === '') continue;
-      if (typeof v !== 'string') return { ok: false, response: respond.error(400, `${name} must be a string`) };
-      values.set(name, v);
-    }
-  }
-  return { ok: true, get: (name) => values.get(name) };
-}
 
 type Instant = { readonly ok: true; readonly ms: number | undefined } | { readonly ok: false; readonly response: SimResponse };
 
@@ -121,12 +113,10 @@ function isoParam(value: string | undefined, name: string): Instant {
  * contract's unnamed end parameter; it defaults to now. Without `startDate` the window is
  * the whole history up to the end; with it, a window wider than 35 days is a 400.
  */
-function gradedWindow(ctx: SimContext, req: SimRequest): SimResponse {
-  const params = paramsOf(req, ['startDate', 'endDate']);
-  if (!params.ok) return params.response;
-  const start = isoParam(params.get('startDate'), 'startDate');
+function gradedWindow(ctx: SimContext, takenRatios: ReadonlyMap<string, number>, u: SimUser, params: { startDate?: string | undefined; endDate?: string | undefined }): SimResponse {
+  const start = isoParam(params.startDate, 'startDate');
   if (!start.ok) return start.response;
-  const end = isoParam(params.get('endDate'), 'endDate');
+  const end = isoParam(params.endDate, 'endDate');
   if (!end.ok) return end.response;
   const to = end.ms ?? ctx.time.clock.now();
   const from = start.ms ?? -Infinity;
@@ -139,11 +129,11 @@ function gradedWindow(ctx: SimContext, req: SimRequest): SimResponse {
   // pnl adds the rows' rounded results, so it equals the sum of their `result` strings.
   let pnlCents = 0;
   let volume = 0;
-  for (const bet of ctx.engine.bets(user(req).id)) {
+  for (const bet of ctx.engine.bets(u.id)) {
     if (bet.grade === null) continue;
     const game = ctx.engine.game(bet.gameId);
     if (!game || game.start < from || game.start >= to) continue;
-    rows.push({ row: renderGradedRow(game, bet, bet.grade), grade: bet.grade });
+    rows.push({ row: renderGradedRow(game, bet, bet.grade, takenRatios.get(bet.orderId)), grade: bet.grade });
     pnlCents += toCents(bet.grade.result);
     volume += bet.money.amount;
   }
@@ -159,13 +149,10 @@ function gradedWindow(ctx: SimContext, req: SimRequest): SimResponse {
  * reappear later in the walk. Without `since` and `cursor` the walk starts at the
  * beginning of the log. The log holds what the settled-game retention keeps.
  */
-function gradedSince(ctx: SimContext, req: SimRequest): SimResponse {
-  const params = paramsOf(req, ['since', 'cursor']);
-  if (!params.ok) return params.response;
-  const sinceText = params.get('since');
-  const cursorText = params.get('cursor');
+function gradedSince(ctx: SimContext, takenRatios: ReadonlyMap<string, number>, u: SimUser, params: { since?: string | undefined; cursor?: string | undefined }): SimResponse {
+  const sinceText = params.since;
+  const cursorText = params.cursor;
   if (sinceText !== undefined && cursorText !== undefined) return respond.error(400, 'since and cursor are mutually exclusive');
-  const u = user(req);
   // The log within the settled-game retention; cursor positions count the dropped front too.
   const log = ctx.engine.grades(u.id);
   const dropped = ctx.engine.gradesDropped(u.id);
@@ -192,12 +179,12 @@ function gradedSince(ctx: SimContext, req: SimRequest): SimResponse {
     page.rows.length === 0 && cursorText !== undefined
       ? cursorText
       : encodeCursor(ctx.secret, { userId: u.id, position: dropped + page.end, settledThrough: page.settledThrough });
-  const graded = renderGrades(ctx, page.rows);
+  const graded = renderGrades(ctx, takenRatios, page.rows);
   return respond.data({ graded, hasMore: page.hasMore, cursor, settledThrough: iso(page.settledThrough) });
 }
 
 /** Rows for grade versions, loading each game's bets once. */
-function renderGrades(ctx: SimContext, grades: readonly GradeVersion[]): WireGradedRow[] {
+function renderGrades(ctx: SimContext, takenRatios: ReadonlyMap<string, number>, grades: readonly GradeVersion[]): WireGradedRow[] {
   const betsByGame = new Map<string, Map<string, BetView>>();
   const out: WireGradedRow[] = [];
   for (const grade of grades) {
@@ -211,7 +198,7 @@ function renderGrades(ctx: SimContext, grades: readonly GradeVersion[]): WireGra
       ctx.log.error({ betId: grade.betId }, 'graded bet not found');
       continue;
     }
-    out.push(renderGradedRow(ctx.engine.game(grade.gameId), bet, grade));
+    out.push(renderGradedRow(ctx.engine.game(grade.gameId), bet, grade, takenRatios.get(bet.orderId)));
   }
   return out;
 }
@@ -235,15 +222,15 @@ export function parseUsDate(text: string): number | null {
  * settlement falls on a day in [fromDate, toDate] (UTC days, both inclusive). Every
  * referred player is listed, with 0 when nothing was paid. Top-level body, no `data`.
  */
-function affiliateCommission(ctx: SimContext, req: SimRequest): SimResponse {
-  const fromText = req.query.get('fromDate') || AFFILIATE_DEFAULT_FROM;
+function affiliateCommission(ctx: SimContext, u: SimUser, query: { fromDate?: string | undefined; toDate?: string | undefined }): SimResponse {
+  const fromText = query.fromDate ?? AFFILIATE_DEFAULT_FROM;
   const from = parseUsDate(fromText);
   if (from === null) return respond.error(400, `fromDate must be MM-DD-YYYY: ${fromText.slice(0, 40)}`);
-  const toText = req.query.get('toDate');
+  const toText = query.toDate;
   const toDay = toText ? parseUsDate(toText) : Math.floor(ctx.time.clock.now() / 86_400_000) * 86_400_000;
   if (toDay === null) return respond.error(400, `toDate must be MM-DD-YYYY: ${(toText ?? '').slice(0, 40)}`);
   const to = toDay + 86_400_000;
-  const me = user(req).username.toLowerCase();
+  const me = u.username.toLowerCase();
   const commissionPaid: Record<string, number>[] = [];
   for (const player of ctx.accounts.all()) {
     if (player.referrer === null || player.referrer.toLowerCase() !== me) continue;

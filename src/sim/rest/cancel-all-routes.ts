@@ -4,7 +4,7 @@ import { respond } from '../http/types.ts';
 import { renderRestCancel } from '../ops/cancel.ts';
 import type { RegisterDeps } from '../register.ts';
 import { gamesOfLeague } from './exchange-routes.ts';
-import { body, parseBody, requiredString } from './schemas.ts';
+import { body, requiredString } from './schemas.ts';
 import { userOf } from './user-of.ts';
 
 const gameId = z
@@ -40,43 +40,61 @@ const cancelForLeagueBody = body({ league: requiredString('league') });
 export function registerCancelAllRoutes({ ctx, router }: RegisterDeps): void {
   const byReferenceSchema = cancelByReferenceBody(ctx.settings.maxBatch);
 
-  // No body needed; any body is ignored.
-  router.add('POST', '/session/cancelAllOrders', 'bearer', (req) => {
-    const outcomes = ctx.engine.cancelAll(userOf(req).id);
-    return respond.data(outcomes.map((o) => renderRestCancel(ctx, o)));
+  // No body needed; any body is ignored (the published body is an optional empty object).
+  router.declare({
+    method: 'POST',
+    path: '/session/cancelAllOrders',
+    auth: 'bearer',
+    summary: 'Cancel every open order of the caller; one cancel result per order',
+    handler: (req) => respond.data(ctx.engine.cancelAll(userOf(req).id).map((o) => renderRestCancel(ctx, o))),
   });
 
-  router.add('POST', '/session/cancelAllOrdersForGame', 'bearer', (req) => {
-    const b = parseBody(cancelForGameBody, req.body);
-    if (!b.ok) return b.response;
-    const filter = { gameId: b.value.gameID, ...(b.value.type !== undefined ? { type: b.value.type } : {}) };
-    const outcomes = ctx.engine.cancelAll(userOf(req).id, filter);
-    return respond.data(outcomes.map((o) => renderRestCancel(ctx, o)));
+  router.declare({
+    method: 'POST',
+    path: '/session/cancelAllOrdersForGame',
+    auth: 'bearer',
+    summary: 'Cancel the caller\'s open orders on one game, optionally of one market type',
+    body: cancelForGameBody,
+    handler: (req, { body }) => {
+      const filter = { gameId: body.gameID, ...(body.type !== undefined ? { type: body.type } : {}) };
+      return respond.data(ctx.engine.cancelAll(userOf(req).id, filter).map((o) => renderRestCancel(ctx, o)));
+    },
   });
 
-  router.add('POST', '/session/cancelByReference', 'bearer', (req) => {
-    const b = parseBody(byReferenceSchema, req.body);
-    if (!b.ok) return b.response;
-    const user = userOf(req);
-    const wanted = new Set(b.value.userReferences);
-    const ids = ctx.engine
-      .openOrders(user.id)
-      .filter((o) => o.gameId === b.value.gameID && o.userReference !== null && wanted.has(o.userReference))
-      .map((o) => o.id);
-    return respond.data(ctx.engine.cancelMany(user.id, ids).map((o) => renderRestCancel(ctx, o)));
+  router.declare({
+    method: 'POST',
+    path: '/session/cancelByReference',
+    auth: 'bearer',
+    summary: 'Cancel the caller\'s open orders on one game that carry one of the given userReferences',
+    body: byReferenceSchema,
+    handler: (req, { body }) => {
+      const user = userOf(req);
+      const wanted = new Set(body.userReferences);
+      const ids = ctx.engine
+        .openOrders(user.id)
+        .filter((o) => o.gameId === body.gameID && o.userReference !== null && wanted.has(o.userReference))
+        .map((o) => o.id);
+      return respond.data(ctx.engine.cancelMany(user.id, ids).map((o) => renderRestCancel(ctx, o)));
+    },
   });
 
   // The exchange acknowledges at once and cancels in the background; here the cancels are
   // done before the acknowledgement, which a client cannot tell from a fast background.
-  router.add('POST', '/session/cancelAllForLeague', 'bearer', (req) => {
-    const b = parseBody(cancelForLeagueBody, req.body);
-    if (!b.ok) return b.response;
-    const games = gamesOfLeague(ctx, b.value.league);
-    if (games.length === 0 && !ctx.engine.games().some((g) => g.league.toLowerCase() === b.value.league.toLowerCase())) {
-      return respond.error(400, `unknown league: ${b.value.league.slice(0, 40)}`);
-    }
-    const user = userOf(req);
-    for (const g of games) ctx.engine.cancelAll(user.id, { gameId: g.id });
-    return respond.data({ ordersReceived: true });
+  router.declare({
+    method: 'POST',
+    path: '/session/cancelAllForLeague',
+    auth: 'bearer',
+    summary: 'Cancel the caller\'s open orders on every game of one league (case-insensitive)',
+    body: cancelForLeagueBody,
+    response: z.object({ data: z.object({ ordersReceived: z.literal(true) }) }),
+    handler: (req, { body }) => {
+      const games = gamesOfLeague(ctx, body.league);
+      if (games.length === 0 && !ctx.engine.games().some((g) => g.league.toLowerCase() === body.league.toLowerCase())) {
+        return respond.error(400, `unknown league: ${body.league.slice(0, 40)}`);
+      }
+      const user = userOf(req);
+      for (const g of games) ctx.engine.cancelAll(user.id, { gameId: g.id });
+      return respond.data({ ordersReceived: true });
+    },
   });
 }

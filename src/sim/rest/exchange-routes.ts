@@ -1,10 +1,11 @@
+import { z } from 'zod';
 import type { EngineGame } from '../../engine/types.ts';
 import type { SimContext } from '../context.ts';
 import { respond } from '../http/types.ts';
 import type { RegisterDeps } from '../register.ts';
 import { renderGame } from '../render/game.ts';
 import { renderOrderbookV1, renderOrderbookV2 } from './orderbook.ts';
-import { gamesQuery, leaguesQuery, orderbookQuery, orderbookV1Body, parseBody, parseQuery, participantsQuery } from './schemas.ts';
+import { gamesQuery, leaguesQuery, orderbookQuery, orderbookV1Body, participantsQuery } from './schemas.ts';
 
 /** In-play leagues that do not make the `LIVE` alias appear (exchange-api §4.11). */
 const LIVE_EXCLUDED = new Set(['NFL-LIVE', 'NBA-LIVE', 'NCAAF-LIVE', 'NCAAB-LIVE']);
@@ -58,56 +59,79 @@ export function gamesOfLeague(ctx: SimContext, league: string | undefined): Engi
 export function registerExchangeRoutes({ ctx, router }: RegisterDeps): void {
   const usernameOf = (userId: string) => ctx.accounts.get(userId)?.username ?? userId;
 
-  router.add('GET', '/exchange/getLeagues', 'bearer', (req) => {
-    const q = parseQuery(leaguesQuery, req.query);
-    if (!q.ok) return q.response;
-    return respond.data({ availableLeagues: availableLeagues(ctx.engine.games(), q.value.sport) });
+  router.declare({
+    method: 'GET',
+    path: '/exchange/getLeagues',
+    auth: 'bearer',
+    summary: 'League codes of the games on the board, with the all and LIVE aliases',
+    query: leaguesQuery,
+    response: z.object({ data: z.object({ availableLeagues: z.array(z.string()) }) }),
+    handler: (_req, { query }) => respond.data({ availableLeagues: availableLeagues(ctx.engine.games(), query.sport) }),
   });
 
-  router.add('GET', '/exchange/getParticipants', 'bearer', (req) => {
-    const q = parseQuery(participantsQuery, req.query);
-    if (!q.ok) return q.response;
-    const now = ctx.time.clock.now();
-    const seen = new Set<string>();
-    const participants: { participantID: string; longName: string; shortName: string; league: string; sport: string }[] = [];
-    for (const g of ctx.engine.games().sort(byStart)) {
-      if (q.value.active && !(g.start > now && !g.ended)) continue;
-      for (const p of g.participants) {
-        if (seen.has(p.id)) continue;
-        seen.add(p.id);
-        participants.push({ participantID: p.id, longName: p.longName, shortName: p.shortName, league: g.league, sport: g.sport });
+  router.declare({
+    method: 'GET',
+    path: '/exchange/getParticipants',
+    auth: 'bearer',
+    summary: 'Participants of the games, deduplicated',
+    query: participantsQuery,
+    handler: (_req, { query }) => {
+      const now = ctx.time.clock.now();
+      const seen = new Set<string>();
+      const participants: { participantID: string; longName: string; shortName: string; league: string; sport: string }[] = [];
+      for (const g of ctx.engine.games().sort(byStart)) {
+        if (query.active && !(g.start > now && !g.ended)) continue;
+        for (const p of g.participants) {
+          if (seen.has(p.id)) continue;
+          seen.add(p.id);
+          participants.push({ participantID: p.id, longName: p.longName, shortName: p.shortName, league: g.league, sport: g.sport });
+        }
       }
-    }
-    return respond.data({ participants });
+      return respond.data({ participants });
+    },
   });
 
-  router.add('GET', '/exchange/v2/getGames', 'bearer', (req) => {
-    const q = parseQuery(gamesQuery, req.query);
-    if (!q.ok) return q.response;
-    return respond.data({ games: gamesOfLeague(ctx, q.value.league).map((g) => renderGame(g)) });
+  router.declare({
+    method: 'GET',
+    path: '/exchange/v2/getGames',
+    auth: 'bearer',
+    summary: 'Games of a league or alias (upcoming, LIVE, all), without prices',
+    query: gamesQuery,
+    handler: (_req, { query }) => respond.data({ games: gamesOfLeague(ctx, query.league).map((g) => renderGame(g)) }),
   });
 
-  router.add('GET', '/exchange/v2/getOrderbook', 'bearer', (req) => {
-    const q = parseQuery(orderbookQuery, req.query);
-    if (!q.ok) return q.response;
-    const { gameID, league } = q.value;
-    let games: EngineGame[];
-    if (gameID !== undefined) {
-      const g = ctx.engine.game(gameID);
-      games = g ? [g] : [];
-    } else {
-      games = gamesOfLeague(ctx, league);
-    }
-    const viewerId = req.user?.id ?? null;
-    return respond.data({ games: games.map((g) => renderOrderbookV2(ctx.engine, g, { viewerId, usernameOf })) });
+  router.declare({
+    method: 'GET',
+    path: '/exchange/v2/getOrderbook',
+    auth: 'bearer',
+    summary: 'Flat orderbook of one game or a league',
+    query: orderbookQuery,
+    handler: (req, { query }) => {
+      const { gameID, league } = query;
+      let games: EngineGame[];
+      if (gameID !== undefined) {
+        const g = ctx.engine.game(gameID);
+        games = g ? [g] : [];
+      } else {
+        games = gamesOfLeague(ctx, league);
+      }
+      const viewerId = req.user?.id ?? null;
+      return respond.data({ games: games.map((g) => renderOrderbookV2(ctx.engine, g, { viewerId, usernameOf, omitNullParticipant: true })) });
+    },
   });
 
   // Deprecated v1 (exchange-api §4.4): nested collections, `market` always null.
-  router.add('POST', '/exchange/getOrderbook', 'bearer', (req) => {
-    const b = parseBody(orderbookV1Body, req.body);
-    if (!b.ok) return b.response;
-    const viewerId = req.user?.id ?? null;
-    const games = gamesOfLeague(ctx, b.value.leagueRequested).map((g) => renderOrderbookV1(ctx.engine, g, { viewerId, usernameOf }));
-    return respond.data({ market: null, games });
+  router.declare({
+    method: 'POST',
+    path: '/exchange/getOrderbook',
+    auth: 'bearer',
+    summary: 'Nested orderbook of a league (deprecated)',
+    deprecated: true,
+    body: orderbookV1Body,
+    handler: (req, { body }) => {
+      const viewerId = req.user?.id ?? null;
+      const games = gamesOfLeague(ctx, body.leagueRequested).map((g) => renderOrderbookV1(ctx.engine, g, { viewerId, usernameOf, omitNullParticipant: true }));
+      return respond.data({ market: null, games });
+    },
   });
 }

@@ -1,7 +1,5 @@
 import { z } from 'zod';
 import { OBJECT_ID } from '../../engine/ids.ts';
-import type { SimResponse } from '../http/types.ts';
-import { respond } from '../http/types.ts';
 import { HEARTBEAT_MAX_SECONDS, HEARTBEAT_MIN_SECONDS } from '../heartbeat.ts';
 
 /**
@@ -74,6 +72,30 @@ export const orderbookQuery = z
 
 export const orderbookV1Body = body({ leagueRequested: requiredString('leagueRequested') });
 
+// ------------------------------------------------------------------ bets
+
+export const gameLiabilityQuery = z.object({
+  gameID: requiredString('gameID').regex(OBJECT_ID, { error: 'invalid gameID format: expected a 24-character hex id' }),
+});
+
+/** A parameter of the graded endpoints sent in a POST body: a string; null or empty means not given. */
+function bodyParam(field: string) {
+  return z
+    .string({ error: `${field} must be a string` })
+    .nullish()
+    .transform((v) => (v === null || v === undefined || v.length === 0 ? undefined : v));
+}
+
+/** getGraded / getGradedWagers window: the query string, overridden on POST by the same fields in the body. */
+export const gradedWindowQuery = z.object({ startDate: optionalQuery('startDate'), endDate: optionalQuery('endDate') });
+export const gradedWindowBody = body({ startDate: bodyParam('startDate'), endDate: bodyParam('endDate') });
+
+/** getGradedSince position: `since` or `cursor`, from the query string or, on POST, the body. */
+export const gradedSinceQuery = z.object({ since: optionalQuery('since'), cursor: optionalQuery('cursor') });
+export const gradedSinceBody = body({ since: bodyParam('since'), cursor: bodyParam('cursor') });
+
+export const affiliateQuery = z.object({ fromDate: optionalQuery('fromDate'), toDate: optionalQuery('toDate') });
+
 // ------------------------------------------------------------------ session
 
 export function placeBody(maxBatch: number) {
@@ -102,34 +124,4 @@ export const lookupOrderQuery = z.object({ orderID: requiredString('orderID') })
 
 // ------------------------------------------------------------------ parsing
 
-export type Parsed<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly response: SimResponse };
-
-function pathText(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const p of path) out += typeof p === 'number' ? `[${p}]` : out.length === 0 ? String(p) : `.${String(p)}`;
-  return out;
-}
-
-/** The first issue as one sentence that names its field. */
-export function issueMessage(error: z.ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return 'invalid request';
-  const where = pathText(issue.path);
-  const head = issue.path[0];
-  if (where.length === 0 || (issue.path.length === 1 && typeof head === 'string' && issue.message.startsWith(head))) return issue.message;
-  return `${where}: ${issue.message}`;
-}
-
-/** Validate a JSON body (absent body = `{}`, so missing fields are named). */
-export function parseBody<S extends z.ZodType>(schema: S, raw: unknown): Parsed<z.output<S>> {
-  const r = schema.safeParse(raw === undefined ? {} : raw);
-  return r.success ? { ok: true, value: r.data } : { ok: false, response: respond.error(400, issueMessage(r.error)) };
-}
-
-/** Validate a query string (first value of each parameter). */
-export function parseQuery<S extends z.ZodType>(schema: S, query: URLSearchParams): Parsed<z.output<S>> {
-  const plain: Record<string, string> = {};
-  for (const [k, v] of query) if (!(k in plain)) plain[k] = v;
-  const r = schema.safeParse(plain);
-  return r.success ? { ok: true, value: r.data } : { ok: false, response: respond.error(400, issueMessage(r.error)) };
-}
+export { issueMessage, parseBody, parseQuery, type Parsed } from '../http/validate.ts';

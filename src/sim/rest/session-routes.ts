@@ -5,7 +5,7 @@ import { renderRestCancel } from '../ops/cancel.ts';
 import { placeBatch } from '../ops/place.ts';
 import type { RegisterDeps } from '../register.ts';
 import { renderLookupOrder } from '../render/orders.ts';
-import { cancelBody, cancelMultipleBody, lookupOrderQuery, parseBody, parseQuery, placeBody } from './schemas.ts';
+import { cancelBody, cancelMultipleBody, lookupOrderQuery, placeBody } from './schemas.ts';
 
 export const INVALID_ORDER_ID = 'invalid order id';
 
@@ -21,45 +21,60 @@ export function registerSessionRoutes({ ctx, router }: RegisterDeps): void {
 
   // exchange-api §4.5: positional entries, HTTP 200 even when some fail; live-delayed
   // entries are awaited so each entry is final.
-  router.add('POST', '/session/v3/place', 'bearer', async (req) => {
-    const b = parseBody(placeSchema, req.body);
-    if (!b.ok) return b.response;
-    return respond.data({ createdSessions: await placeBatch(ctx, userOf(req), b.value.orders, 'rest') });
+  router.declare({
+    method: 'POST',
+    path: '/session/v3/place',
+    auth: 'bearer',
+    summary: 'Place a batch of orders; one result per order, positional',
+    body: placeSchema,
+    handler: async (req, { body }) => respond.data({ createdSessions: await placeBatch(ctx, userOf(req), body.orders, 'rest') }),
   });
 
   // exchange-api §4.6.
-  router.add('POST', '/session/cancel', 'bearer', (req) => {
-    const b = parseBody(cancelBody, req.body);
-    if (!b.ok) return b.response;
-    const outcome = ctx.engine.cancel(userOf(req).id, b.value.sessionID);
-    if (outcome.success) return respond.data(renderRestCancel(ctx, outcome));
-    switch (outcome.code) {
-      case 'invalid_id':
-      case 'not_found':
-        return respond.error(400, INVALID_ORDER_ID);
-      case 'not_yours':
-        return respond.error(403, 'order does not belong to the caller');
-      case 'not_cancellable':
-        return respond.error(409, outcome.reason);
-    }
+  router.declare({
+    method: 'POST',
+    path: '/session/cancel',
+    auth: 'bearer',
+    summary: 'Cancel one order',
+    body: cancelBody,
+    handler: (req, { body }) => {
+      const outcome = ctx.engine.cancel(userOf(req).id, body.sessionID);
+      if (outcome.success) return respond.data(renderRestCancel(ctx, outcome));
+      switch (outcome.code) {
+        case 'invalid_id':
+        case 'not_found':
+          return respond.error(400, INVALID_ORDER_ID);
+        case 'not_yours':
+          return respond.error(403, 'order does not belong to the caller');
+        case 'not_cancellable':
+          return respond.error(409, outcome.reason);
+      }
+    },
   });
 
   // exchange-api §4.7: a malformed id fails the whole request; otherwise one result per id.
-  router.add('POST', '/session/cancelMultiple', 'bearer', (req) => {
-    const b = parseBody(cancelManySchema, req.body);
-    if (!b.ok) return b.response;
-    const outcomes = ctx.engine.cancelMany(userOf(req).id, b.value.sessionIDs);
-    return respond.data(outcomes.map((o) => renderRestCancel(ctx, o)));
+  router.declare({
+    method: 'POST',
+    path: '/session/cancelMultiple',
+    auth: 'bearer',
+    summary: 'Cancel orders by id; one result per id, positional',
+    body: cancelManySchema,
+    handler: (req, { body }) => respond.data(ctx.engine.cancelMany(userOf(req).id, body.sessionIDs).map((o) => renderRestCancel(ctx, o))),
   });
 
   // exchange-api §4.9.
-  router.add('GET', '/session/lookupOrder', 'bearer', (req) => {
-    const q = parseQuery(lookupOrderQuery, req.query);
-    if (!q.ok) return q.response;
-    const id = q.value.orderID;
-    const order = isObjectId(id) ? ctx.engine.order(id) : undefined;
-    if (!order) return respond.error(404, INVALID_ORDER_ID);
-    if (order.userId !== userOf(req).id) return respond.error(403, 'order does not belong to the caller');
-    return respond.data({ order: renderLookupOrder(ctx.engine, order) });
+  router.declare({
+    method: 'GET',
+    path: '/session/lookupOrder',
+    auth: 'bearer',
+    summary: 'One of the caller\'s orders by id',
+    query: lookupOrderQuery,
+    handler: (req, { query }) => {
+      const id = query.orderID;
+      const order = isObjectId(id) ? ctx.engine.order(id) : undefined;
+      if (!order) return respond.error(404, INVALID_ORDER_ID);
+      if (order.userId !== userOf(req).id) return respond.error(403, 'order does not belong to the caller');
+      return respond.data({ order: renderLookupOrder(ctx.engine, order) });
+    },
   });
 }
