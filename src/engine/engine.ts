@@ -582,9 +582,9 @@ export class MatchingEngine {
       return { ...outcome, edit: { mode: 'replaced', original: viewOf(original, ids) } };
     }
     const before = viewOf(original, ids);
-    const summary: EditSummary = { mode: 'amended', original: before };
     const exposure = original.exposure!;
     const keepsPlace = v.odds === original.odds && v.orderType === original.orderType && edit.expiryMinutes === null && v.bet <= original.remaining;
+    const summary: EditSummary = { mode: 'amended', original: before, queue: keepsPlace ? 'kept' : 'back' };
     if (keepsPlace) {
       const delta = v.bet - original.remaining;
       original.bet = v.bet;

@@ -1,7 +1,8 @@
 import type { ResolvedSide } from '../../book/side-labels.ts';
 import type { GameState } from '../../book/types.ts';
 import { MatchingEngine } from '../../engine/engine.ts';
-import type { EngineEvent, Fill, OrderView, PlaceEntry as EnginePlaceEntry, PlaceInput, PlaceOutcome } from '../../engine/types.ts';
+import type { EditInput, EngineEvent, Fill, OrderView, PlaceEntry as EnginePlaceEntry, PlaceInput, PlaceOutcome } from '../../engine/types.ts';
+import type { EditOutcome } from '../../sim/ops/edit.ts';
 import type { OrderbookGame } from '../../exchange/schemas/exchange.ts';
 import type { Game } from '../../exchange/schemas/game.ts';
 import type { OrderUpdate, PriceFeedEvent } from '../../exchange/schemas/price-feed.ts';
@@ -35,6 +36,8 @@ export interface ExecutionOptions {
   readonly onListingChanged?: (gameID: string, bookKey: string, side: 0 | 1, taker: Selection) => void;
   /** The final outcome of each order of ours that reached the exchange. */
   readonly onPlaceOutcome?: (input: PlaceInput, outcome: PlaceOutcome) => void;
+  /** The final outcome of each edit of ours that reached the exchange. */
+  readonly onEditOutcome?: (input: EditInput, outcome: EditOutcome) => void;
 }
 
 export interface ExecutionStats {
@@ -69,6 +72,8 @@ interface SideReach {
 interface Ticket extends SideReach {
   readonly at: number;
   readonly done: (outcome: PlaceOutcome) => void;
+  /** The order a delayed edit amends, if the ticket is an edit's. */
+  readonly amends?: string | null;
 }
 
 /** One listed side of a game, as a map key. */
@@ -94,6 +99,11 @@ export class BacktestExecution {
   readonly #restingPerGame = new Map<string, number>();
   readonly #mirrors = new Map<string, string>(); // engine order id → recorded order id
   readonly #tickets = new Map<number, Ticket>();
+  /**
+   * Orders of ours an edit amended while it ran: the engine says only in the edit's outcome
+   * whether one kept its place in the queue, so its queue record waits for that.
+   */
+  readonly #amending = new Set<string>();
   readonly #ended = new Set<string>();
   readonly #snapshots = new Map<string, OrderbookGame>();
   #seq = 0;
@@ -258,6 +268,65 @@ export class BacktestExecution {
     return out;
   }
 
+  /** Cancel every open order of ours, or those of one game (the exchange's cancelAllOrders / cancelAllOrdersForGame). */
+  cancelAll(gameID?: string) {
+    const out = this.engine.cancelAll(US, gameID === undefined ? {} : { gameId: gameID });
+    this.#arm();
+    return out;
+  }
+
+  /**
+   * An edit of ours reaches the exchange: the engine replica's edit, against the recorded
+   * liquidity its new terms could meet, as a place's. `done` gets its final outcome (after
+   * a live delay, when the edit crosses on a live game). The queue model follows what the
+   * engine did: an amended order that kept its place keeps its place in the recorded queue
+   * too; one that lost it joins behind everything at its new price; a replaced order
+   * leaves, and its replacement joins as a new order.
+   */
+  edit(input: EditInput, done: (outcome: EditOutcome) => void): void {
+    const original = typeof input.sessionID === 'string' ? this.engine.order(input.sessionID) : undefined;
+    const finish = (o: PlaceOutcome | EditOutcome) => {
+      const outcome: EditOutcome = o.status === 'error' ? o : o.edit ? { ...o, edit: o.edit } : { status: 'error', error: 'edit could not execute', errorType: 'system_error' };
+      if (original) this.#settleAmend(original.id, outcome);
+      this.#o.onEditOutcome?.(input, outcome);
+      done(outcome);
+    };
+    if (original && original.userId === US && this.#ended.has(original.gameId)) {
+      finish({ status: 'error', errorType: 'validation_error', error: 'game has ended' });
+      return;
+    }
+    const odds = typeof input.orderOdds === 'number' ? input.orderOdds : original?.odds;
+    const reach: SideReach | null =
+      original && original.userId === US && odds !== undefined
+        ? { gameID: original.gameId, bookKey: original.bookKey, side: sideIndexOf(original.selection), minRank: oddsRank(odds) }
+        : null;
+    const mirrors = this.#mirrorSides([reach]);
+    if (original?.status === 'open') this.#amending.add(original.id);
+    const entry = this.engine.edit(US, input);
+    this.#unmirror(mirrors);
+    if (entry.status === 'delayed') {
+      // The edit waits out the live delay; the order rests as it was meanwhile.
+      if (original) this.#amending.delete(original.id);
+      const s = reach ?? { gameID: '', bookKey: '', side: 0 as const, minRank: Infinity };
+      this.#tickets.set(entry.ticket, { ...s, at: entry.executeAt, done: finish, amends: original?.id ?? null });
+    } else finish(entry);
+    this.#arm();
+  }
+
+  /** After an edit's outcome: the amended order's queue record as the engine left the order. */
+  #settleAmend(id: string, outcome: EditOutcome): void {
+    this.#amending.delete(id);
+    if (outcome.status !== 'ok' || outcome.edit.mode !== 'amended') return;
+    const now = this.engine.order(id);
+    const r = this.#resting.get(id);
+    if (outcome.edit.queue === 'kept' && r && now?.status === 'open') {
+      r.q.capacity = now.remaining * payout(now.odds);
+      return;
+    }
+    this.#leave(id);
+    if (now?.status === 'open') this.#join(now);
+  }
+
   /** What an order backs, as its wire fields name it on its game (null when they name nothing). */
   selectionOf(input: PlaceInput): Selection | null {
     const participants = this.recorded.participants(typeof input.gameID === 'string' ? input.gameID : '');
@@ -358,7 +427,8 @@ export class BacktestExecution {
   #onEngineEvent(e: EngineEvent): void {
     switch (e.kind) {
       case 'orderPlaced':
-        if (e.order.userId === US) this.#join(e.order);
+        // An amended order is placed again under its id: its queue record waits for the edit's outcome.
+        if (e.order.userId === US && !this.#amending.has(e.order.id)) this.#join(e.order);
         break;
       case 'orderCancelled':
       case 'orderExpired':
@@ -481,7 +551,9 @@ export class BacktestExecution {
   #runDue(): void {
     const now = this.#o.time.clock.now();
     // A delayed order meets the book as it is when its wait ends.
-    const mirrors = this.#mirrorSides([...this.#tickets.values()].filter((t) => t.at <= now));
+    const due = [...this.#tickets.values()].filter((t) => t.at <= now);
+    const mirrors = this.#mirrorSides(due);
+    for (const t of due) if (t.amends) this.#amending.add(t.amends);
     this.engine.advance();
     this.#unmirror(mirrors);
   }
