@@ -8,7 +8,7 @@ import { BacktestExecution, US } from '../../src/backtest/venue/execution.ts';
 import { latencyLegs } from '../../src/backtest/venue/latency.ts';
 import { backtestSection } from '../../src/config/sections/backtest.ts';
 import { createRandom } from '../../src/shared/random.ts';
-import type { EditInput, EngineEvent } from '../../src/engine/types.ts';
+import type { EditInput, EngineEvent, PlaceOutcome } from '../../src/engine/types.ts';
 import type { EditOutcome } from '../../src/sim/ops/edit.ts';
 import type { PlaceOrderInput } from '../../src/exchange/orders/types.ts';
 import { loadConfig } from '../../src/config/load.ts';
@@ -97,6 +97,41 @@ describe('an edit in the backtest’s execution', () => {
     const before = filledStake(s);
     s.update([{ ...s.u.sideOrders[0]!, id: 'ffffffffffffffffffffffff', odds: oddsFromRank(oddsRank(invertOdds(o.odds))), sumUntaken: 10 }, ...s.u.sideOrders.map((x) => (x.odds === invertOdds(o.odds) ? { ...x, sumUntaken: 0.000001 } : x))]);
     expect(filledStake(s)).toBe(before);
+  });
+});
+
+describe('an order that crosses on a live game', () => {
+  it('a place waits out the live delay, then takes the recorded liquidity there', () => {
+    const s = setUp();
+    const best = s.side.offers[0]!;
+    s.x.applyOrderUpdate({ ...s.u, live: true, epoch: s.u.epoch! + s.time.clock.now() + 1 }, s.time.clock.now());
+    let out: PlaceOutcome | undefined;
+    s.x.place([{ gameID: s.u.gameID, ...s.takerWire, odds: best.odds, bet: 10, orderType: 'limit', userReference: 'ls1:test:live' }], (o) => (out = o[0]));
+    expect(out).toBeUndefined();
+    s.time.advance(60_000);
+    if (out?.status !== 'ok') throw new Error(`the delayed place did not run: ${JSON.stringify(out)}`);
+    expect(out.matched.length).toBeGreaterThan(0);
+    expect(s.x.stats.takenStake).toBeGreaterThan(0);
+  });
+
+  it('waits out the live delay, then meets the recorded liquidity as the book is then, the order resting as it was meanwhile', () => {
+    const s = setUp();
+    const best = s.side.offers[0]!;
+    // Live first: going live expires the orders placed before the start.
+    s.x.applyOrderUpdate({ ...s.u, live: true, epoch: s.u.epoch! + s.time.clock.now() + 1 }, s.time.clock.now());
+    expect(s.x.engine.game(s.u.gameID)?.live).toBe(true);
+    const placed = s.place({ ...s.takerWire, odds: oddsFromRank(oddsRank(best.odds) + 40), bet: 10, orderType: 'limit' });
+    if (placed.status !== 'ok' || !placed.unmatched) throw new Error(`our limit did not rest: ${JSON.stringify(placed)}`);
+    const id = placed.unmatched.orderID;
+    let out: EditOutcome | undefined;
+    s.x.edit({ sessionID: id, orderOdds: best.odds, orderVolume: 10, orderType: 'limit', userReference: 'ls1:test:live' }, (o) => (out = o));
+    expect(out, JSON.stringify(out)).toBeUndefined();
+    expect(s.x.engine.order(id)).toMatchObject({ status: 'open', odds: oddsFromRank(oddsRank(best.odds) + 40) });
+    s.time.advance(60_000);
+    if (out?.status !== 'ok') throw new Error(`the delayed edit did not run: ${JSON.stringify(out)}`);
+    expect(out.edit).toMatchObject({ mode: 'amended', queue: 'back' });
+    expect(out.matched.length, JSON.stringify(out)).toBeGreaterThan(0);
+    expect(s.x.stats.takenStake).toBeGreaterThan(0);
   });
 });
 

@@ -374,7 +374,8 @@ export class BacktestExecution {
       if (oddsRank(o.odds) < minRank) break;
       const stake = this.recorded.available(o);
       if (stake <= EPS) continue;
-      const [entry] = this.engine.place(MARKET, [{ gameID, ...wire, odds: invertOdds(o.odds), bet: stake * payout(o.odds), orderType: 'post' }]);
+      // What is due waits: a delayed order of ours due now must meet these, not run before they are in.
+      const [entry] = this.engine.place(MARKET, [{ gameID, ...wire, odds: invertOdds(o.odds), bet: stake * payout(o.odds), orderType: 'post' }], { runDue: false });
       if (entry?.status === 'ok' && entry.unmatched) {
         this.#mirrors.set(entry.unmatched.orderID, o.id);
         ids.push(entry.unmatched.orderID);
