@@ -72,8 +72,6 @@ interface SideReach {
 interface Ticket extends SideReach {
   readonly at: number;
   readonly done: (outcome: PlaceOutcome) => void;
-  /** The order a delayed edit amends, if the ticket is an edit's. */
-  readonly amends?: string | null;
 }
 
 /** One listed side of a game, as a map key. */
@@ -99,11 +97,6 @@ export class BacktestExecution {
   readonly #restingPerGame = new Map<string, number>();
   readonly #mirrors = new Map<string, string>(); // engine order id → recorded order id
   readonly #tickets = new Map<number, Ticket>();
-  /**
-   * Orders of ours an edit amended while it ran: the engine says only in the edit's outcome
-   * whether one kept its place in the queue, so its queue record waits for that.
-   */
-  readonly #amending = new Set<string>();
   readonly #ended = new Set<string>();
   readonly #snapshots = new Map<string, OrderbookGame>();
   #seq = 0;
@@ -301,21 +294,18 @@ export class BacktestExecution {
         ? { gameID: original.gameId, bookKey: original.bookKey, side: sideIndexOf(original.selection), minRank: oddsRank(odds) }
         : null;
     const mirrors = this.#mirrorSides([reach]);
-    if (original?.status === 'open') this.#amending.add(original.id);
     const entry = this.engine.edit(US, input);
     this.#unmirror(mirrors);
     if (entry.status === 'delayed') {
       // The edit waits out the live delay; the order rests as it was meanwhile.
-      if (original) this.#amending.delete(original.id);
       const s = reach ?? { gameID: '', bookKey: '', side: 0 as const, minRank: Infinity };
-      this.#tickets.set(entry.ticket, { ...s, at: entry.executeAt, done: finish, amends: original?.id ?? null });
+      this.#tickets.set(entry.ticket, { ...s, at: entry.executeAt, done: finish });
     } else finish(entry);
     this.#arm();
   }
 
   /** After an edit's outcome: the amended order's queue record as the engine left the order. */
   #settleAmend(id: string, outcome: EditOutcome): void {
-    this.#amending.delete(id);
     if (outcome.status !== 'ok' || outcome.edit.mode !== 'amended') return;
     const now = this.engine.order(id);
     const r = this.#resting.get(id);
@@ -428,8 +418,9 @@ export class BacktestExecution {
   #onEngineEvent(e: EngineEvent): void {
     switch (e.kind) {
       case 'orderPlaced':
-        // An amended order is placed again under its id: its queue record waits for the edit's outcome.
-        if (e.order.userId === US && !this.#amending.has(e.order.id)) this.#join(e.order);
+        // Only an edit's amend places an order again under its id; the engine says in the
+        // edit's outcome whether it kept its place, so its queue record waits for that.
+        if (e.order.userId === US && !this.#resting.has(e.order.id)) this.#join(e.order);
         break;
       case 'orderCancelled':
       case 'orderExpired':
@@ -552,9 +543,7 @@ export class BacktestExecution {
   #runDue(): void {
     const now = this.#o.time.clock.now();
     // A delayed order meets the book as it is when its wait ends.
-    const due = [...this.#tickets.values()].filter((t) => t.at <= now);
-    const mirrors = this.#mirrorSides(due);
-    for (const t of due) if (t.amends) this.#amending.add(t.amends);
+    const mirrors = this.#mirrorSides([...this.#tickets.values()].filter((t) => t.at <= now));
     this.engine.advance();
     this.#unmirror(mirrors);
   }
