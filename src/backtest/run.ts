@@ -60,6 +60,7 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
     logger: o.logger,
     onOwnEvent: (e) => collector?.onOwnEvent(e),
     onPlaceOutcome: (input, outcome) => collector?.onPlaceOutcome(input, outcome),
+    onEditOutcome: (input, outcome) => collector?.onEditOutcome(input, outcome),
   });
   collector = new BacktestCollector({ clock: time.clock, execution: venue.execution, schedule: (work, ms) => time.scheduler.schedule(work, ms) });
   const settle = async () => {

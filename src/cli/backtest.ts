@@ -104,7 +104,7 @@ export function summaryLines(r: Pick<BacktestReport, 'metrics' | 'notes'>): stri
     // Paid counts graded fills only, so a taker whose bets are still open would read 0: what they can still be charged is beside it.
     `  P&L            total ${formatMoney(m.pnl.total)} = settled ${formatMoney(m.pnl.settled)} + marked ${formatMoney(m.pnl.marked)}; commission paid ${formatMoney(m.pnl.commissionPaid)}, at most ${formatMoney(m.pnl.commissionAccrued)} more on open bets`,
     `  fills          ${m.volume.fills} (maker ${m.volume.makerFills}, taker ${m.volume.takerFills}): maker volume ${formatMoney(m.volume.maker)}, taker volume ${formatMoney(m.volume.taker)}`,
-    `  orders         ${m.orders.placed} placed (${m.orders.postArb} postArb), ${m.orders.cancelled} cancelled, ${m.orders.refusedByRisk} refused by risk, ${m.orders.rejectedByExchange} rejected; fill ratio ${pct(m.orders.fillRatio)} of orders, ${pct(m.orders.stakeFillRatio)} of stake`,
+    `  orders         ${m.orders.placed} placed (${m.orders.postArb} postArb), ${m.orders.cancelled} cancelled, ${m.orders.edited} edited (${m.orders.editsReplacing} replacing a partly filled order, ${m.orders.editsRejected} refused), ${m.orders.refusedByRisk} refused by risk, ${m.orders.rejectedByExchange} rejected; fill ratio ${pct(m.orders.fillRatio)} of orders, ${pct(m.orders.stakeFillRatio)} of stake`,
     `  mark-out       5 s ${formatMoney(m.markout['5s'].total)} (${m.markout['5s'].perStake.toFixed(4)}/stake), 60 s ${formatMoney(m.markout['60s'].total)} (${m.markout['60s'].perStake.toFixed(4)}/stake)`,
     `  risk           max drawdown ${formatMoney(m.maxDrawdown)}, max liability ${formatMoney(m.maxLiability)}`,
     ...r.notes.map((n) => `  note           ${n}`),

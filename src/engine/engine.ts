@@ -414,10 +414,12 @@ export class MatchingEngine {
    * succeed. A crossing order on a live game answers `delayed` with a ticket; its outcome
    * arrives as a `delayedExecuted` event once `advance()` runs at or after `executeAt`.
    * `liveDelay: false` executes crossing orders at once even on a live game: a backtest
-   * replays takers whose delay already passed in the recording.
+   * replays takers whose delay already passed in the recording. `runDue: false` leaves what
+   * is due (expiries, delayed orders) for the next `advance()`: a backtest puts the recorded
+   * orders a delayed order could meet into the book first, then lets it run.
    */
-  place(userId: string, inputs: readonly PlaceInput[], options?: { readonly liveDelay?: boolean }): PlaceEntry[] {
-    this.#advance();
+  place(userId: string, inputs: readonly PlaceInput[], options?: { readonly liveDelay?: boolean; readonly runDue?: boolean }): PlaceEntry[] {
+    if (options?.runDue !== false) this.#advance();
     const allowDelay = options?.liveDelay ?? true;
     const user = this.#users.get(userId);
     // A batch that is not an array has no entries to answer; never throw on it.
@@ -582,9 +584,9 @@ export class MatchingEngine {
       return { ...outcome, edit: { mode: 'replaced', original: viewOf(original, ids) } };
     }
     const before = viewOf(original, ids);
-    const summary: EditSummary = { mode: 'amended', original: before };
     const exposure = original.exposure!;
     const keepsPlace = v.odds === original.odds && v.orderType === original.orderType && edit.expiryMinutes === null && v.bet <= original.remaining;
+    const summary: EditSummary = { mode: 'amended', original: before, queue: keepsPlace ? 'kept' : 'back' };
     if (keepsPlace) {
       const delta = v.bet - original.remaining;
       original.bet = v.bet;

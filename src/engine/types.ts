@@ -210,6 +210,11 @@ export interface PlaceSuccess {
 export interface EditSummary {
   readonly mode: 'amended' | 'replaced';
   readonly original: OrderView;
+  /**
+   * Amended only: whether the order kept its time priority (`kept`) or went to the back of
+   * its price level (`back`), for a model of the queue that follows the engine.
+   */
+  readonly queue?: 'kept' | 'back';
 }
 
 export interface PlaceFailure {

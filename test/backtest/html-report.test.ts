@@ -34,7 +34,7 @@ function fixture(): BacktestReport {
     metrics: {
       pnl: { settled: 123.456, marked: -20.5, total: 102.956, commissionPaid: 3.21, commissionAccrued: 0.5 },
       volume: { fills: 3, makerFills: 2, takerFills: 1, maker: 1500, taker: 250 },
-      orders: { placed: 40, cancelled: 30, refusedByRisk: 2, rejectedByExchange: 1, postArb: 0, fillRatio: 0.075, stakeFillRatio: 0.0437 },
+      orders: { placed: 40, cancelled: 30, edited: 5, editsReplacing: 1, editsRejected: 0, refusedByRisk: 2, rejectedByExchange: 1, postArb: 0, fillRatio: 0.075, stakeFillRatio: 0.0437 },
       markout: { '5s': { fills: 3, total: 4.2, perStake: 0.0024 }, '60s': { fills: 2, total: -1.75, perStake: -0.00117 } },
       maxDrawdown: 33.3,
       maxLiability: -812.4,

@@ -176,7 +176,7 @@ describe('linesmith backtest (CLI)', () => {
     expect(r.stdout).toMatch(/events replayed in .* events\/s; read \+ parse alone .* parse-only time/);
     const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as { format: string };
     expect(report.format).toBe('linesmith.backtest-report');
-    expect(readFileSync(join(dir, 'orders.csv'), 'utf8').split('\n')[0]).toBe('placedAt,orderID,userReference,strategy,gameID,market,selection,orderType,odds,bet,filled,status,closedAt');
+    expect(readFileSync(join(dir, 'orders.csv'), 'utf8').split('\n')[0]).toBe('placedAt,orderID,userReference,strategy,gameID,market,selection,orderType,odds,bet,filled,status,closedAt,editOf');
     expect(readFileSync(join(dir, 'report.html'), 'utf8')).toMatch(/^<!DOCTYPE html>/i);
   });
 });

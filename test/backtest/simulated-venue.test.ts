@@ -92,7 +92,7 @@ describe('the simulated venue’s latency legs', () => {
   // A cancel slower to reach the exchange than a place leaves the order exposed longer: the engine must see it at the cancel leg, not the place leg.
   it('a place reaches the book after the place leg, a cancel after the cancel leg, and each is told back one leg from the exchange later', async () => {
     const time = manualTime(firstFile().items[0]!.t);
-    const venue = simulatedVenue(time, { latencyMs: { place: 5, cancel: 200, fromExchange: 10 }, balance: 10_000 });
+    const venue = simulatedVenue(time, { latencyMs: { place: 5, cancel: 200, edit: 5, fromExchange: 10 }, balance: 10_000 });
     const fed: { at: number; type: string }[] = [];
     venue.userFeed.events$.subscribe((e) => fed.push({ at: time.clock.now(), type: e.type }));
     const u = replayIntoVenue(firstFile(), time, venue, preGameSideUpdate);

@@ -103,7 +103,7 @@ export function preGameSideUpdate(e: PriceFeedEvent): OrderUpdate | undefined {
  */
 export function simulatedVenue(time: ManualTimeSource, o: { latencyMs: number | { readonly [leg in keyof LatencyLegs]: number }; balance: number }): SimulatedVenue {
   const ms = o.latencyMs;
-  const latency: LatencyLegs = typeof ms === 'number' ? { place: () => ms, cancel: () => ms, fromExchange: () => ms } : { place: () => ms.place, cancel: () => ms.cancel, fromExchange: () => ms.fromExchange };
+  const latency: LatencyLegs = typeof ms === 'number' ? { place: () => ms, cancel: () => ms, edit: () => ms, fromExchange: () => ms } : { place: () => ms.place, cancel: () => ms.cancel, edit: () => ms.edit, fromExchange: () => ms.fromExchange };
   return new SimulatedVenue({ time, fillModel: { kind: 'conservative', power: 2 }, latency, balance: o.balance, commission: 0.01, logger: silentLogger() });
 }
 

@@ -4,7 +4,7 @@ import { replayProgress, summaryLines, sweepProgress, sweepThroughputLine } from
 const metrics = {
   pnl: { settled: 12.5, marked: -3.25, total: 9.25, commissionPaid: 0, commissionAccrued: 0.77 },
   volume: { fills: 4, makerFills: 1, takerFills: 3, maker: 100, taker: 77 },
-  orders: { placed: 10, cancelled: 5, refusedByRisk: 0, rejectedByExchange: 0, postArb: 3, fillRatio: 0.4, stakeFillRatio: 0.25 },
+  orders: { placed: 10, cancelled: 5, edited: 0, editsReplacing: 0, editsRejected: 0, refusedByRisk: 0, rejectedByExchange: 0, postArb: 3, fillRatio: 0.4, stakeFillRatio: 0.25 },
   markout: { '5s': { fills: 4, total: 1, perStake: 0.01 }, '60s': { fills: 4, total: 2, perStake: 0.02 } },
   maxDrawdown: 5,
   maxLiability: -50,

@@ -1,4 +1,5 @@
-import type { EngineEvent, Fill, FillSide, GradeVersion, OrderView, PlaceInput, PlaceOutcome } from '../../engine/types.ts';
+import type { EditInput, EngineEvent, Fill, FillSide, GradeVersion, OrderView, PlaceInput, PlaceOutcome } from '../../engine/types.ts';
+import type { EditOutcome } from '../../sim/ops/edit.ts';
 import { bookKeyOf, sideIndexOf, type Selection } from '../../markets/types.ts';
 import { decodeReference } from '../../orders/user-reference.ts';
 import type { Clock } from '../../shared/clock.ts';
@@ -49,6 +50,8 @@ interface OrderRecord {
   filled: number;
   status: string;
   closedAt: number | null;
+  /** The edited order's id on an edit's row; '' on a place's. */
+  readonly editOf: string;
 }
 
 interface Acc {
@@ -102,6 +105,9 @@ export class BacktestCollector {
   #maxDrawdown = 0;
   #maxLiability = 0;
   #cancelled = 0;
+  #edited = 0;
+  #editsReplacing = 0;
+  #editsRejected = 0;
 
   constructor(o: { clock: Clock; execution: BacktestExecution; schedule: (work: () => void, delayMs: number) => void }) {
     this.#clock = o.clock;
@@ -116,17 +122,64 @@ export class BacktestCollector {
   onPlaceOutcome(input: PlaceInput, outcome: PlaceOutcome): void {
     const ref = typeof input.userReference === 'string' ? input.userReference : '';
     const game = typeof input.gameID === 'string' ? input.gameID : '';
-    const rec: OrderRecord = {
-      placedAt: this.#clock.now(),
-      orderID: outcome.status === 'ok' && outcome.unmatched ? outcome.unmatched.orderID : '',
+    this.#record(outcome, {
       userReference: ref,
-      strategy: decodeReference(ref)?.strategyId ?? '',
       gameID: game,
       market: typeof input.type === 'string' ? input.type : '',
       selection: selectionOrNothing(this.#x.selectionOf(input)),
       orderType: typeof input.orderType === 'string' ? input.orderType : 'limit',
       odds: typeof input.odds === 'number' ? input.odds : 0,
       bet: typeof input.bet === 'number' ? input.bet : 0,
+      editOf: '',
+    });
+  }
+
+  /**
+   * An edit's outcome. The edited order's row closes as `edited`, and the new terms get a
+   * row of their own (`editOf` naming the edited order) that the fills from then on count
+   * on. A partly filled order's edit cancelled it: that cancel is the edit's, not one of ours.
+   */
+  onEditOutcome(input: EditInput, outcome: EditOutcome): void {
+    if (outcome.status !== 'ok') {
+      this.#editsRejected++;
+      return;
+    }
+    const original = outcome.edit.original;
+    const replaced = outcome.edit.mode === 'replaced';
+    this.#edited++;
+    if (replaced) this.#editsReplacing++;
+    const old = this.#orderByEngineId.get(original.id);
+    if (old) {
+      if (replaced && old.status === 'cancelled') this.#cancelled--;
+      old.status = replaced ? 'edited (replaced)' : 'edited';
+      old.closedAt = this.#clock.now();
+    }
+    const ref = typeof input.userReference === 'string' ? input.userReference : (original.userReference ?? '');
+    const rec = this.#record(outcome, {
+      userReference: ref,
+      gameID: original.gameId,
+      market: old?.market ?? original.wire.type,
+      selection: old?.selection ?? selectionLabel(original.selection),
+      orderType: typeof input.orderType === 'string' ? input.orderType : original.orderType,
+      odds: typeof input.orderOdds === 'number' ? input.orderOdds : original.odds,
+      bet: typeof input.orderVolume === 'number' ? input.orderVolume : original.bet,
+      editOf: original.id,
+    });
+    // An amended order keeps its id: matched in full, it left the book without an event of its own.
+    if (!replaced && !outcome.unmatched) {
+      rec.orderID ||= original.id;
+      this.#orderByEngineId.set(original.id, rec);
+      this.#open.drop(original.id);
+    }
+  }
+
+  #record(outcome: PlaceOutcome, terms: Pick<OrderRecord, 'userReference' | 'gameID' | 'market' | 'selection' | 'orderType' | 'odds' | 'bet' | 'editOf'>): OrderRecord {
+    const ref = terms.userReference;
+    const rec: OrderRecord = {
+      placedAt: this.#clock.now(),
+      orderID: outcome.status === 'ok' && outcome.unmatched ? outcome.unmatched.orderID : '',
+      strategy: decodeReference(ref)?.strategyId ?? '',
+      ...terms,
       filled: 0,
       status: outcome.status === 'ok' ? (outcome.unmatched ? 'open' : 'filled') : `rejected: ${outcome.errorType}`,
       closedAt: outcome.status === 'ok' && !outcome.unmatched ? this.#clock.now() : null,
@@ -140,6 +193,7 @@ export class BacktestCollector {
       for (const m of outcome.matched) rec.filled += m.amount;
       if (!outcome.unmatched && rec.filled < rec.bet - 1e-9) rec.status = rec.filled > 0 ? 'filled (rest killed)' : 'killed';
     }
+    return rec;
   }
 
   onOwnEvent(e: EngineEvent): void {
@@ -324,6 +378,7 @@ export class BacktestCollector {
     }
     const orders = this.#orders;
     const accepted = orders.filter((o) => !o.status.startsWith('rejected'));
+    const placed = accepted.filter((o) => o.editOf === '').length;
     const offered = accepted.reduce((s, o) => s + o.bet, 0);
     const row = (a: Acc): BreakdownRow => ({ fills: a.fills, makerVolume: a.makerVolume, takerVolume: a.takerVolume, settledPnl: a.settledPnl, markedPnl: a.markedPnl });
     const games: GameRow[] = [...byGame.entries()]
@@ -360,8 +415,11 @@ export class BacktestCollector {
       pnl: { settled, marked, total: settled + marked, commissionPaid, commissionAccrued: accrued },
       volume: { fills: this.#fills.length, makerFills, takerFills: this.#fills.length - makerFills, maker, taker },
       orders: {
-        placed: accepted.length,
+        placed,
         cancelled: this.#cancelled,
+        edited: this.#edited,
+        editsReplacing: this.#editsReplacing,
+        editsRejected: this.#editsRejected,
         refusedByRisk: runtimeStats.riskRejected,
         rejectedByExchange: orders.length - accepted.length,
         postArb: runtimeStats.postArb,

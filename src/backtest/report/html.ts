@@ -226,6 +226,9 @@ function metricsSection(r: BacktestReport): string {
     [
       ['orders placed', tdNum(count(m.orders.placed))],
       ['orders cancelled', tdNum(count(m.orders.cancelled))],
+      ['orders edited', tdNum(count(m.orders.edited))],
+      ['edits replacing a partly filled order', tdNum(count(m.orders.editsReplacing))],
+      ['edits refused', tdNum(count(m.orders.editsRejected))],
       ['refused by risk', tdNum(count(m.orders.refusedByRisk))],
       ['rejected by exchange', tdNum(count(m.orders.rejectedByExchange))],
       ['postArb', tdNum(count(m.orders.postArb))],

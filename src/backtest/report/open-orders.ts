@@ -41,6 +41,11 @@ export class OpenOrders<T> {
     }
   }
 
+  /** An order that left the book without an event of its own (an amend that matched in full). */
+  drop(id: string): void {
+    this.#byId.delete(id);
+  }
+
   values(): IterableIterator<T> {
     return this.#byId.values();
   }

@@ -54,14 +54,22 @@ export interface BacktestMetrics {
   readonly pnl: PnlMetrics;
   readonly volume: { readonly fills: number; readonly makerFills: number; readonly takerFills: number; readonly maker: number; readonly taker: number };
   readonly orders: {
+    /** Orders placed and accepted (an edit's new terms are not counted here, but in `edited`). */
     readonly placed: number;
+    /** Orders we cancelled (a partly filled order an edit replaced is counted in `edited`, not here). */
     readonly cancelled: number;
+    /** Edits the exchange carried out: each one request instead of a cancel and a place. */
+    readonly edited: number;
+    /** Of those, edits of a partly filled order: cancelled and replaced by a new order for the whole new volume. */
+    readonly editsReplacing: number;
+    /** Edits the exchange refused (the order was gone, or the new terms broke a rule). */
+    readonly editsRejected: number;
     readonly refusedByRisk: number;
     readonly rejectedByExchange: number;
     readonly postArb: number;
-    /** Orders with at least one fill / orders placed. */
+    /** Terms offered with at least one fill / terms offered (each place and each edit's new terms is one row of orders.csv). */
     readonly fillRatio: number;
-    /** Stake matched / stake offered, over every order placed. */
+    /** Stake matched / stake offered, over every row of orders.csv accepted. */
     readonly stakeFillRatio: number;
   };
   readonly markout: { readonly '5s': MarkoutMetrics; readonly '60s': MarkoutMetrics };
@@ -150,7 +158,13 @@ export interface OrderRow {
   readonly odds: number;
   readonly bet: number;
   readonly filled: number;
-  /** open, filled, cancelled, expired, or rejected with its errorType. */
+  /** open, filled, cancelled, expired, edited (its terms changed by an edit: the row that follows holds them), or rejected with its errorType. */
   readonly status: string;
   readonly closedAt: number | null;
+  /**
+   * Set on the row of an edit's new terms: the id of the order the edit changed (the same
+   * as `orderID` when it was amended in place; another when a partly filled order was
+   * replaced). Fills after the edit count on this row. Empty on a placed order's row.
+   */
+  readonly editOf: string;
 }

@@ -20,7 +20,7 @@ export function toCsv<T extends object>(columns: readonly (keyof T & string)[], 
 }
 
 const FILL_COLUMNS: readonly (keyof FillRow & string)[] = ['t', 'txID', 'orderID', 'strategy', 'gameID', 'market', 'selection', 'origin', 'isPostArb', 'odds', 'amount', 'risk', 'win', 'commissionOnWin', 'commissionOnLoss'];
-const ORDER_COLUMNS: readonly (keyof OrderRow & string)[] = ['placedAt', 'orderID', 'userReference', 'strategy', 'gameID', 'market', 'selection', 'orderType', 'odds', 'bet', 'filled', 'status', 'closedAt'];
+const ORDER_COLUMNS: readonly (keyof OrderRow & string)[] = ['placedAt', 'orderID', 'userReference', 'strategy', 'gameID', 'market', 'selection', 'orderType', 'odds', 'bet', 'filled', 'status', 'closedAt', 'editOf'];
 
 /** The report's JSON text: what the determinism guarantee is about. */
 export function reportJson(result: BacktestResult): string {

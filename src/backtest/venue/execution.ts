@@ -1,7 +1,8 @@
 import type { ResolvedSide } from '../../book/side-labels.ts';
 import type { GameState } from '../../book/types.ts';
 import { MatchingEngine } from '../../engine/engine.ts';
-import type { EngineEvent, Fill, OrderView, PlaceEntry as EnginePlaceEntry, PlaceInput, PlaceOutcome } from '../../engine/types.ts';
+import type { EditInput, EngineEvent, Fill, OrderView, PlaceEntry as EnginePlaceEntry, PlaceInput, PlaceOutcome } from '../../engine/types.ts';
+import type { EditOutcome } from '../../sim/ops/edit.ts';
 import type { OrderbookGame } from '../../exchange/schemas/exchange.ts';
 import type { Game } from '../../exchange/schemas/game.ts';
 import type { OrderUpdate, PriceFeedEvent } from '../../exchange/schemas/price-feed.ts';
@@ -35,6 +36,8 @@ export interface ExecutionOptions {
   readonly onListingChanged?: (gameID: string, bookKey: string, side: 0 | 1, taker: Selection) => void;
   /** The final outcome of each order of ours that reached the exchange. */
   readonly onPlaceOutcome?: (input: PlaceInput, outcome: PlaceOutcome) => void;
+  /** The final outcome of each edit of ours that reached the exchange. */
+  readonly onEditOutcome?: (input: EditInput, outcome: EditOutcome) => void;
 }
 
 export interface ExecutionStats {
@@ -258,6 +261,62 @@ export class BacktestExecution {
     return out;
   }
 
+  /** Cancel every open order of ours, or those of one game (the exchange's cancelAllOrders / cancelAllOrdersForGame). */
+  cancelAll(gameID?: string) {
+    const out = this.engine.cancelAll(US, gameID === undefined ? {} : { gameId: gameID });
+    this.#arm();
+    return out;
+  }
+
+  /**
+   * An edit of ours reaches the exchange: the engine replica's edit, against the recorded
+   * liquidity its new terms could meet, as a place's. `done` gets its final outcome (after
+   * a live delay, when the edit crosses on a live game). The queue model follows what the
+   * engine did: an amended order that kept its place keeps its place in the recorded queue
+   * too; one that lost it joins behind everything at its new price; a replaced order
+   * leaves, and its replacement joins as a new order.
+   */
+  edit(input: EditInput, done: (outcome: EditOutcome) => void): void {
+    const original = typeof input.sessionID === 'string' ? this.engine.order(input.sessionID) : undefined;
+    const finish = (o: PlaceOutcome | EditOutcome) => {
+      const outcome: EditOutcome = o.status === 'error' ? o : o.edit ? { ...o, edit: o.edit } : { status: 'error', error: 'edit could not execute', errorType: 'system_error' };
+      if (original) this.#settleAmend(original.id, outcome);
+      this.#o.onEditOutcome?.(input, outcome);
+      done(outcome);
+    };
+    if (original && original.userId === US && this.#ended.has(original.gameId)) {
+      finish({ status: 'error', errorType: 'validation_error', error: 'game has ended' });
+      return;
+    }
+    const odds = typeof input.orderOdds === 'number' ? input.orderOdds : original?.odds;
+    const reach: SideReach | null =
+      original && original.userId === US && odds !== undefined
+        ? { gameID: original.gameId, bookKey: original.bookKey, side: sideIndexOf(original.selection), minRank: oddsRank(odds) }
+        : null;
+    const mirrors = this.#mirrorSides([reach]);
+    const entry = this.engine.edit(US, input);
+    this.#unmirror(mirrors);
+    if (entry.status === 'delayed') {
+      // The edit waits out the live delay; the order rests as it was meanwhile.
+      const s = reach ?? { gameID: '', bookKey: '', side: 0 as const, minRank: Infinity };
+      this.#tickets.set(entry.ticket, { ...s, at: entry.executeAt, done: finish });
+    } else finish(entry);
+    this.#arm();
+  }
+
+  /** After an edit's outcome: the amended order's queue record as the engine left the order. */
+  #settleAmend(id: string, outcome: EditOutcome): void {
+    if (outcome.status !== 'ok' || outcome.edit.mode !== 'amended') return;
+    const now = this.engine.order(id);
+    const r = this.#resting.get(id);
+    if (outcome.edit.queue === 'kept' && r && now?.status === 'open') {
+      r.q.capacity = now.remaining * payout(now.odds);
+      return;
+    }
+    this.#leave(id);
+    if (now?.status === 'open') this.#join(now);
+  }
+
   /** What an order backs, as its wire fields name it on its game (null when they name nothing). */
   selectionOf(input: PlaceInput): Selection | null {
     const participants = this.recorded.participants(typeof input.gameID === 'string' ? input.gameID : '');
@@ -305,7 +364,8 @@ export class BacktestExecution {
       if (oddsRank(o.odds) < minRank) break;
       const stake = this.recorded.available(o);
       if (stake <= EPS) continue;
-      const [entry] = this.engine.place(MARKET, [{ gameID, ...wire, odds: invertOdds(o.odds), bet: stake * payout(o.odds), orderType: 'post' }]);
+      // What is due waits: a delayed order of ours due now must meet these, not run before they are in.
+      const [entry] = this.engine.place(MARKET, [{ gameID, ...wire, odds: invertOdds(o.odds), bet: stake * payout(o.odds), orderType: 'post' }], { runDue: false });
       if (entry?.status === 'ok' && entry.unmatched) {
         this.#mirrors.set(entry.unmatched.orderID, o.id);
         ids.push(entry.unmatched.orderID);
@@ -358,7 +418,9 @@ export class BacktestExecution {
   #onEngineEvent(e: EngineEvent): void {
     switch (e.kind) {
       case 'orderPlaced':
-        if (e.order.userId === US) this.#join(e.order);
+        // Only an edit's amend places an order again under its id; the engine says in the
+        // edit's outcome whether it kept its place, so its queue record waits for that.
+        if (e.order.userId === US && !this.#resting.has(e.order.id)) this.#join(e.order);
         break;
       case 'orderCancelled':
       case 'orderExpired':

@@ -9,13 +9,15 @@ export type LatencyModel =
 
 /**
  * The model of every leg (each way of every order request, each user-feed message), with
- * optional models of its own for the way of a place or a cancel request to the exchange:
- * the exchange may be slower to take a cancel than a place, which decides whether a cancel
- * beats the fill it races.
+ * optional models of its own for the way of a place, a cancel or an edit request to the
+ * exchange: the exchange may be slower to take a cancel than a place, which decides whether
+ * a cancel beats the fill it races. An edit is a request like a place: without a model of
+ * its own it takes the place request's.
  */
 export type LatencyConfig = LatencyModel & {
   readonly place?: LatencyModel | undefined;
   readonly cancel?: LatencyModel | undefined;
+  readonly edit?: LatencyModel | undefined;
 };
 
 /** The delay of each leg, ms. */
@@ -24,6 +26,8 @@ export interface LatencyLegs {
   readonly place: () => number;
   /** From the bot's cancel call until the exchange takes the cancel. */
   readonly cancel: () => number;
+  /** From the bot's edit call until the exchange takes the edit. */
+  readonly edit: () => number;
   /** Whatever the exchange sends the bot: answers, user-feed messages, side updates. */
   readonly fromExchange: () => number;
 }
@@ -43,10 +47,13 @@ export function latencySampler(config: LatencyModel, random: Random): () => numb
 /**
  * The legs' samplers, from `random`. Legs without a model of their own share one sampler on
  * its first fork, so a config without overrides draws exactly the sequence it always drew;
- * each override draws from a later fork of its own.
+ * each override draws from a later fork of its own (the edit's after the place's and the
+ * cancel's). An edit without a model of its own draws from the place request's sampler.
  */
 export function latencyLegs(config: LatencyConfig, random: Random): LatencyLegs {
   const shared = latencySampler(config, random.fork());
   const own = (leg: LatencyModel | undefined) => (leg ? latencySampler(leg, random.fork()) : shared);
-  return { place: own(config.place), cancel: own(config.cancel), fromExchange: shared };
+  const place = own(config.place);
+  const cancel = own(config.cancel);
+  return { place, cancel, edit: config.edit ? own(config.edit) : place, fromExchange: shared };
 }

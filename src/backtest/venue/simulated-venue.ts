@@ -2,10 +2,13 @@ import type { Logger } from 'pino';
 import { BehaviorSubject, of, Subject, type Observable } from 'rxjs';
 import { z } from 'zod';
 import type { ResolvedSide } from '../../book/side-labels.ts';
-import type { EngineEvent, PlaceInput, PlaceOutcome } from '../../engine/types.ts';
+import type { EditInput, EngineEvent, PlaceInput, PlaceOutcome } from '../../engine/types.ts';
 import type { AccountSnapshot, ConnectionStates } from '../../exchange/client.ts';
 import { cancelEntryOf, placeEntryOf } from '../../exchange/orders/normalise.ts';
-import type { CancelEntry, MatchedBet, OrderGateway, PlaceEntry, PlaceOrderInput, UnmatchedOrder } from '../../exchange/orders/types.ts';
+import type { CancelEntry, EditEntry, EditOrderInput, MatchedBet, OrderGateway, PlaceEntry, PlaceOrderInput, UnmatchedOrder } from '../../exchange/orders/types.ts';
+import { editBodyOf, editedEntryOf } from '../../exchange/rest/edit-entry.ts';
+import { cancelEntriesOf, gatewayEditOf, restEditOf } from '../../exchange/rest/gateway-capabilities.ts';
+import { EditOrderResult } from '../../exchange/schemas/edit.ts';
 import { GradedWalker } from '../../exchange/rest/graded-walker.ts';
 import { GradedRow, MatchedBet as MatchedBetSchema } from '../../exchange/schemas/bets.ts';
 import type { OrderbookGame } from '../../exchange/schemas/exchange.ts';
@@ -21,6 +24,7 @@ import { PriceFilter, updateKey, type UpdateKey } from '../../sim/feeds/subscrip
 import { userFeedItems, userFeedMessage } from '../../sim/feeds/user-feed-messages.ts';
 import { currentOrderbook, type ListedSide } from './current-orderbook.ts';
 import { renderRestCancel } from '../../sim/ops/cancel.ts';
+import { renderEditResult, type EditOutcome } from '../../sim/ops/edit.ts';
 import { renderPlaceOutcome } from '../../sim/ops/place.ts';
 import { renderGradedRow, renderMatchedBet } from '../../sim/render/bets.ts';
 import { renderUnmatchedOrder } from '../../sim/render/orders.ts';
@@ -34,7 +38,7 @@ import type { LatencyLegs } from './latency.ts';
 export interface SimulatedVenueOptions {
   readonly time: ManualTimeSource;
   readonly fillModel: FillModelConfig;
-  /** One-way delay of each leg (place or cancel request, answer, user-feed message), ms. */
+  /** One-way delay of each leg (place, cancel or edit request, answer, user-feed message), ms. */
   readonly latency: LatencyLegs;
   readonly balance: number;
   readonly commission: number;
@@ -42,11 +46,13 @@ export interface SimulatedVenueOptions {
   /** Every engine event of our account (fills, orders, grades), for the report. */
   readonly onOwnEvent?: (e: EngineEvent) => void;
   readonly onPlaceOutcome?: (input: PlaceInput, outcome: PlaceOutcome) => void;
+  readonly onEditOutcome?: (input: EditInput, outcome: EditOutcome) => void;
 }
 
 const checkFeedMessage = z.compile(UserFeedMessage);
 const checkPlace = z.compile(WirePlaceEntry);
 const checkCancel = z.compile(WireCancelResult);
+const checkEdit = z.compile(EditOrderResult);
 
 const state = (status: SocketState['status'], since: number, connection = 1): SocketState => ({ status, attempt: 0, lastError: null, since, connection, retryInMs: null });
 
@@ -91,11 +97,15 @@ export class SimulatedVenue implements Venue {
       onOwnEvent: (e) => this.#onOwnEvent(e),
       onListingChanged: (gameID, bookKey, side, taker) => this.#listingChanged(gameID, bookKey, side, taker),
       ...(o.onPlaceOutcome ? { onPlaceOutcome: o.onPlaceOutcome } : {}),
+      ...(o.onEditOutcome ? { onEditOutcome: o.onEditOutcome } : {}),
     });
     this.#botFeed = new BotFeed(this.execution);
     const gateway: OrderGateway = {
       place: (orders) => this.#place(orders),
       cancel: (ids) => this.#cancel(ids),
+      edit: (order) => this.#edit(order),
+      cancelAllOfAccount: () => this.#cancelAll(undefined),
+      cancelAllOfGame: (gameID) => this.#cancelAll(gameID),
       heartbeat: () => this.#answer(undefined),
     };
     this.rest = {
@@ -224,6 +234,38 @@ export class SimulatedVenue implements Venue {
     return new Promise((resolve) => {
       this.#after('cancel', () => {
         const entries = this.execution.cancel(ids).map((out, i) => cancelEntryOf(checkCancel.parse(renderRestCancel(this.execution, out)), ids[i] ?? null));
+        this.#after('fromExchange', () => this.#resolve(resolve, entries));
+      });
+    });
+  }
+
+  /**
+   * One edit, as the REST client sends it (the v4 editOrder body) and reads its answer: the
+   * engine replica's edit after the edit leg, its answer rendered as the simulator's edit
+   * route renders it and read through the client's schema, one leg from the exchange later.
+   */
+  #edit(order: EditOrderInput): Promise<EditEntry> {
+    const rest = restEditOf(order);
+    const body = editBodyOf(rest) as EditInput;
+    return new Promise((resolve) => {
+      this.#after('edit', () => {
+        this.execution.edit(body, (outcome) => {
+          const entry: EditEntry =
+            outcome.status === 'error'
+              ? gatewayEditOf({ status: 'refused', orderID: rest.orderID, httpStatus: 400, reason: outcome.error, errorType: outcome.errorType })
+              : gatewayEditOf(editedEntryOf(rest.orderID, checkEdit.parse(renderEditResult(this.execution, outcome))));
+          this.#after('fromExchange', () => this.#resolve(resolve, entry));
+        });
+      });
+    });
+  }
+
+  /** cancelAllOrders (every game) or cancelAllOrdersForGame, after the cancel leg; the results one leg later. */
+  #cancelAll(gameID: string | undefined): Promise<CancelEntry[]> {
+    return new Promise((resolve) => {
+      this.#after('cancel', () => {
+        const wire = this.execution.cancelAll(gameID).map((out) => checkCancel.parse(renderRestCancel(this.execution, out)));
+        const entries = cancelEntriesOf({ ok: true, entries: wire.map((w) => cancelEntryOf(w, null)) }, gameID === undefined ? 'cancelAllOrders' : 'cancelAllOrdersForGame');
         this.#after('fromExchange', () => this.#resolve(resolve, entries));
       });
     });

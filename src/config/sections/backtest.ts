@@ -5,7 +5,7 @@ import type { LatencyConfig } from '../../backtest/venue/latency.ts';
 /** How `linesmith backtest` simulates execution against a recording. */
 export interface BacktestConfig {
   readonly fillModel: FillModelConfig;
-  /** One-way delay of each leg of an order request and of each user-feed message; place and cancel requests may have their own. */
+  /** One-way delay of each leg of an order request and of each user-feed message; place, cancel and edit requests may have their own. */
   readonly latency: LatencyConfig;
   /** Starting balance of the simulated account. */
   readonly balance: number;
@@ -26,8 +26,8 @@ const ordered = (l: { minMs: number; maxMs: number }) => l.minMs <= l.maxMs;
 const disordered = { message: 'minMs must not exceed maxMs', path: ['maxMs'] };
 
 const leg = z.discriminatedUnion('kind', [z.strictObject(fixed), z.strictObject(uniform).refine(ordered, disordered), z.strictObject(lognormal)]);
-/** The model of every leg, and optionally one of their own for the place and cancel requests. */
-const legs = { place: leg.optional(), cancel: leg.optional() };
+/** The model of every leg, and optionally one of their own for the place, cancel and edit requests. */
+const legs = { place: leg.optional(), cancel: leg.optional(), edit: leg.optional() };
 const latency = z.discriminatedUnion('kind', [z.strictObject({ ...fixed, ...legs }), z.strictObject({ ...uniform, ...legs }).refine(ordered, disordered), z.strictObject({ ...lognormal, ...legs })]);
 
 export function backtestSection() {
