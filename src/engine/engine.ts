@@ -598,7 +598,8 @@ export class MatchingEngine {
       return { status: 'ok', matched: [], unmatched: this.#unmatchedOf(original), edit: summary };
     }
     // Off the book without a trace: the amended order lives on under the same id as a new
-    // record (so its level and timers, which hold the old record, see it closed).
+    // record (so its level, which holds the old record, sees it closed; an expiry timer acts
+    // only on the expiry it was set for).
     original.status = 'cancelled';
     book.sides[original.line.listedSide].remove(original);
     state.openCount--;
