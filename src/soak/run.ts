@@ -154,6 +154,10 @@ export async function runSoak(o: RunSoakOptions): Promise<SoakReport> {
       const until = clock.now() + dropEveryMs * 1.5;
       while (dropEveryMs > 0 && sim.context.injected.socketDrops === seen && clock.now() < until) await sleep(1_000, time.scheduler);
       await sleep(ms, time.scheduler);
+      // A loaded machine may still be resyncing after the drop: the fault must meet orders
+      // resting, or it has nothing to act on. Wait for some (bounded by one more period).
+      const quoting = clock.now() + Math.max(dropEveryMs, 60_000);
+      while (ledger.openOrders().length === 0 && clock.now() < quoting) await sleep(500, time.scheduler);
     };
 
     await at(timeline.lapseAt);
