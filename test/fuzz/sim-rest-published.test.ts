@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EngineGame } from '../../src/engine/types.ts';
 import { manualTime } from '../../src/shared/time.ts';
 import { startTestSim, type TestSim } from '../support/sim.ts';
-import { mutatedValue, oddValue, randomText, toText } from './support.ts';
+import { hasErrorBody, mutatedValue, oddValue, randomText, sendFuzzed, toText } from './support.ts';
 
 /**
  * The routes of the rest of the published API (feeds-and-semantics §9: edits, cancels by
@@ -106,26 +106,12 @@ function cases(): fc.Arbitrary<Case> {
   );
 }
 
-async function send(req: Req): Promise<{ status: number; body: unknown; contentType: string | null }> {
-  const headers: Record<string, string> = {};
-  if (req.auth === 'token') headers.authorization = `Bearer ${fuzzer.token}`;
-  if (req.auth === 'junk') headers.authorization = 'Bearer not-a-token';
-  if (req.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(t.url + req.path, { method: req.method, headers, ...(req.body !== undefined && req.method !== 'GET' ? { body: req.body } : {}), signal: AbortSignal.timeout(5_000) });
-  const text = await res.text();
-  let body: unknown = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    /* kept as text: the check below fails on it */
-  }
-  return { status: res.status, body, contentType: res.headers.get('content-type') };
-}
-
-const hasError = (body: unknown): boolean => {
-  const e = (body as { error?: unknown } | null)?.error;
-  return typeof e === 'string' || (typeof e === 'object' && e !== null && typeof (e as { message?: unknown }).message === 'string');
+const AUTHORIZATION: Record<Req['auth'], () => string | undefined> = {
+  token: () => `Bearer ${fuzzer.token}`,
+  junk: () => 'Bearer not-a-token',
+  none: () => undefined,
 };
+const send = (req: Req) => sendFuzzed(t.url, { ...req, authorization: AUTHORIZATION[req.auth]() });
 
 describe('published routes (edit, cancels by scope, lookups, market reads): malformed input fuzz over HTTP', () => {
   it('every answer is a 4xx with {error} or a harmless 200, never a 5xx or a hang; the maker’s orders are untouched', async () => {
@@ -139,7 +125,7 @@ describe('published routes (edit, cancels by scope, lookups, market reads): malf
         expect(res.status, what).toBeLessThan(500);
         expect(res.contentType, what).toMatch(/^application\/json/);
         if (res.status >= 400) {
-          expect(hasError(res.body), what).toBe(true);
+          expect(hasErrorBody(res.body), what).toBe(true);
           return;
         }
         expect(res.status, what).toBe(200);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EngineGame } from '../../src/engine/types.ts';
 import { manualTime, type ManualTimeSource } from '../../src/shared/time.ts';
 import { startTestSim, type TestSim } from '../support/sim.ts';
-import { mutatedValue, oddValue, randomText, toText } from './support.ts';
+import { hasErrorBody, mutatedValue, oddValue, randomText, sendFuzzed, toText } from './support.ts';
 
 /**
  * The simulator's REST and admin routes fuzzed over real HTTP on loopback with malformed
@@ -155,27 +155,14 @@ function cases(): fc.Arbitrary<Case> {
   );
 }
 
-async function send(req: Req): Promise<{ status: number; body: unknown; contentType: string | null }> {
-  const headers: Record<string, string> = {};
-  if (req.auth === 'token') headers.authorization = `Bearer ${fuzzer.token}`;
-  if (req.auth === 'raw') headers.authorization = fuzzer.token;
-  if (req.auth === 'junk') headers.authorization = 'Bearer not-a-token';
-  if (req.body !== undefined) headers['content-type'] = req.contentType ?? 'application/json';
-  const res = await fetch(t.url + req.path, { method: req.method, headers, ...(req.body !== undefined && req.method !== 'GET' ? { body: req.body } : {}), signal: AbortSignal.timeout(5_000) });
-  const text = await res.text();
-  let body: unknown = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    /* kept as text: the check below fails on it */
-  }
-  return { status: res.status, body, contentType: res.headers.get('content-type') };
-}
-
-const hasError = (body: unknown): boolean => {
-  const e = (body as { error?: unknown } | null)?.error;
-  return typeof e === 'string' || (typeof e === 'object' && e !== null && typeof (e as { message?: unknown }).message === 'string');
+const AUTHORIZATION: Record<Req['auth'], () => string | undefined> = {
+  token: () => `Bearer ${fuzzer.token}`,
+  raw: () => fuzzer.token,
+  junk: () => 'Bearer not-a-token',
+  none: () => undefined,
+  maker: () => undefined,
 };
+const send = (req: Req) => sendFuzzed(t.url, { ...req, authorization: AUTHORIZATION[req.auth]() });
 
 describe('simulator REST and admin routes: malformed input fuzz over HTTP', () => {
   it('every answer is a 4xx with {error} (or the contract’s 200 refusing each entry, or a read), never a 5xx or a hang; the book is unchanged', async () => {
@@ -191,14 +178,14 @@ describe('simulator REST and admin routes: malformed input fuzz over HTTP', () =
         expect(res.status, what).toBeLessThan(500);
         expect(res.contentType, what).toMatch(/^application\/json/);
         if (res.status >= 400) {
-          expect(hasError(res.body), what).toBe(true);
+          expect(hasErrorBody(res.body), what).toBe(true);
           return;
         }
         expect(res.status, what).toBe(200);
         const data = (res.body as { data?: unknown }).data;
         if (allow === 'placeRefused') {
           const entries = (data as { createdSessions: unknown[] }).createdSessions;
-          for (const e of entries) expect(hasError(e) && typeof (e as { errorType?: unknown }).errorType === 'string', what).toBe(true);
+          for (const e of entries) expect(hasErrorBody(e) && typeof (e as { errorType?: unknown }).errorType === 'string', what).toBe(true);
         } else if (allow === 'cancelRefused') {
           for (const e of data as { success: boolean }[]) expect(e.success, what).toBe(false);
         } else {
@@ -219,7 +206,7 @@ describe('simulator REST and admin routes: malformed input fuzz over HTTP', () =
     for (const path of ['/admin/games/%E0%A4%A/result', '/admin/users/%/status', '/admin/games/%zz']) {
       const res = await send({ method: 'POST', path, auth: 'none', body: '{}' });
       expect(res.status, path).toBe(404);
-      expect(hasError(res.body)).toBe(true);
+      expect(hasErrorBody(res.body)).toBe(true);
     }
   });
 
@@ -227,7 +214,7 @@ describe('simulator REST and admin routes: malformed input fuzz over HTTP', () =
     const before = await snapshot();
     const res = await send({ method: 'POST', path: '/session/v3/place', auth: 'token', body: `{"orders":[${'1,'.repeat(700_000)}1]}` });
     expect(res.status).toBe(413);
-    expect(hasError(res.body)).toBe(true);
+    expect(hasErrorBody(res.body)).toBe(true);
     // The connection is still good for the next request.
     expect((await send({ method: 'GET', path: '/exchange/getLeagues', auth: 'token' })).status).toBe(200);
     expect(await snapshot()).toEqual(before);

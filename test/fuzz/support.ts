@@ -192,3 +192,34 @@ export async function within<T>(p: Promise<T>, ms: number, what: string): Promis
     clearTimeout(timer);
   }
 }
+
+/** One fuzzed HTTP request: raw body text and the Authorization header as sent, if any. */
+export interface FuzzHttpRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly body?: string;
+  readonly contentType?: string;
+  readonly authorization?: string | undefined;
+}
+
+/** Sends it (bounded at 5 s, so a hang fails) and reads the answer, parsed when it is JSON. */
+export async function sendFuzzed(baseUrl: string, req: FuzzHttpRequest): Promise<{ status: number; body: unknown; contentType: string | null }> {
+  const headers: Record<string, string> = {};
+  if (req.authorization !== undefined) headers.authorization = req.authorization;
+  if (req.body !== undefined) headers['content-type'] = req.contentType ?? 'application/json';
+  const res = await fetch(baseUrl + req.path, { method: req.method, headers, ...(req.body !== undefined && req.method !== 'GET' ? { body: req.body } : {}), signal: AbortSignal.timeout(5_000) });
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    /* kept as text: a caller checking for {error} fails on it */
+  }
+  return { status: res.status, body, contentType: res.headers.get('content-type') };
+}
+
+/** Whether an answer carries an error the contract's way: `{error: string}` or `{error: {message}}`. */
+export const hasErrorBody = (body: unknown): boolean => {
+  const e = (body as { error?: unknown } | null)?.error;
+  return typeof e === 'string' || (typeof e === 'object' && e !== null && typeof (e as { message?: unknown }).message === 'string');
+};
