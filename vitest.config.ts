@@ -1,12 +1,18 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // Checks every simulator HTTP answer against the exchange's published API description.
+    // Checks every simulator HTTP answer against the exchange's published API description
+    // (it loads the check only in files whose simulator answers something).
     setupFiles: ['test/contract/response-tap.setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // One worker per core. Vitest's default leaves a core to its main process, which is idle
+    // while files run: on a 2-core CI machine that is one worker, and many files spend
+    // their time waiting on sockets and a sped-up clock rather than computing.
+    maxWorkers: Math.max(2, availableParallelism()),
   },
 });

@@ -10,6 +10,7 @@ import { fullGc } from './memory/gc.ts';
 import { startMarket } from './memory/market.ts';
 import { summarize, type MemorySample, type MemorySummary } from './memory/samples.ts';
 import { startSimProcess } from './memory/sim-process.ts';
+import type { MatchingEngine } from '../src/engine/engine.ts';
 
 /**
  * Memory over a long paper run: the simulator's synthetic market with `games` concurrent
@@ -48,6 +49,10 @@ export interface RunCounters {
   readonly placesSent: number;
   readonly cancelsSent: number;
   readonly fills: number;
+  /** Orders in linesmith's own book (live, and closed ones it still keeps). */
+  readonly ownOrders: number;
+  /** What the simulator's engine holds, when it runs in this process. */
+  readonly simRetained: { readonly games: number; readonly orders: number; readonly fills: number; readonly gradeVersions: number } | null;
 }
 
 export interface MemoryBenchResult {
@@ -70,9 +75,10 @@ export interface MemoryBenchResult {
 const root = resolve(fileURLToPath(import.meta.url), '../..');
 const START = Date.UTC(2026, 0, 15, 12);
 
-function countersOf(bot: Bot): RunCounters {
+function countersOf(bot: Bot, sim: MatchingEngine | null): RunCounters {
   const st = bot.runtime.status();
-  return { modelGames: st.games, quotedGames: st.quotedGames, openOrders: st.openOrders, placesSent: st.orders.placesSent, cancelsSent: st.orders.cancelsSent, fills: st.fills };
+  const ownOrders = [...bot.runtime.own.allOrders()].length;
+  return { modelGames: st.games, quotedGames: st.quotedGames, openOrders: st.openOrders, placesSent: st.orders.placesSent, cancelsSent: st.orders.cancelsSent, fills: st.fills, ownOrders, simRetained: sim?.retainedCounts() ?? null };
 }
 
 export async function runMemoryBench(o: MemoryBenchOptions = {}): Promise<MemoryBenchResult> {
@@ -93,6 +99,7 @@ export async function runMemoryBench(o: MemoryBenchOptions = {}): Promise<Memory
   let advance: (to: number) => Promise<void>;
   let simMemory: () => Promise<{ rss: number; heapUsed: number } | null>;
   let closeSim: () => Promise<void>;
+  let simEngine: MatchingEngine | null = null;
   if (mode === 'split') {
     const sim = await startSimProcess({ ...market, startMs: START });
     closeSim = () => sim.close();
@@ -112,6 +119,7 @@ export async function runMemoryBench(o: MemoryBenchOptions = {}): Promise<Memory
   } else {
     const m = await startMarket({ ...market, time });
     closeSim = () => m.sim.close();
+    simEngine = m.sim.context.engine;
     try {
       bot = await startBot({ url: m.sim.url, credentials: m.credentials, time, config, games });
     } catch (err) {
@@ -142,9 +150,9 @@ export async function runMemoryBench(o: MemoryBenchOptions = {}): Promise<Memory
         }
         const u = process.memoryUsage();
         const sim = await simMemory();
-        const sample: MemorySample = { atMs: at, rss: u.rss, heapUsed: u.heapUsed, heapTotal: u.heapTotal, simRss: sim?.rss ?? null, simHeapUsed: sim?.heapUsed ?? null };
+        const sample: MemorySample = { atMs: at, rss: u.rss, heapUsed: u.heapUsed, heapTotal: u.heapTotal, external: u.external, simRss: sim?.rss ?? null, simHeapUsed: sim?.heapUsed ?? null };
         samples.push(sample);
-        o.onSample?.(sample, countersOf(bot));
+        o.onSample?.(sample, countersOf(bot, simEngine));
         nextSample += sampleMs;
       }
     }
@@ -163,7 +171,7 @@ export async function runMemoryBench(o: MemoryBenchOptions = {}): Promise<Memory
     samples,
     summary: summarize(samples.filter((x) => x.atMs >= warmupMs), durationMs),
     maxRss: process.resourceUsage().maxRSS * 1024,
-    counters: countersOf(bot),
+    counters: countersOf(bot, simEngine),
     openOrdersLeft,
     goalRss: 200 * 2 ** 20,
     goalGrowthPct: 5,
@@ -190,7 +198,8 @@ const mb = (b: number) => `${(b / 2 ** 20).toFixed(1)} MB`;
 function printSample(s: MemorySample, c: RunCounters): void {
   process.stderr.write(
     `${(s.atMs / 60_000).toFixed(0).padStart(4)} min  rss ${mb(s.rss)}  heap ${mb(s.heapUsed)} of ${mb(s.heapTotal)}${s.simRss !== null ? `  simulator rss ${mb(s.simRss)} heap ${mb(s.simHeapUsed ?? 0)}` : ''}  ` +
-      `games ${c.modelGames} (quoted ${c.quotedGames})  open ${c.openOrders}  sent ${c.placesSent}/${c.cancelsSent}  fills ${c.fills}\n`,
+      `external ${mb(s.external)}  games ${c.modelGames} (quoted ${c.quotedGames})  open ${c.openOrders}  own book ${c.ownOrders} orders  sent ${c.placesSent}/${c.cancelsSent}  fills ${c.fills}` +
+      `${c.simRetained ? `  simulator holds ${c.simRetained.games} games, ${c.simRetained.orders} orders, ${c.simRetained.fills} fills, ${c.simRetained.gradeVersions} grade versions` : ''}\n`,
   );
 }
 

@@ -6,6 +6,8 @@ export interface MemorySample {
   readonly heapUsed: number;
   /** What V8 holds for its heap, used or not (part of rss). */
   readonly heapTotal: number;
+  /** Memory of C++ objects bound to JavaScript ones (buffers, sockets, zlib), outside the V8 heap. */
+  readonly external: number;
   /** The simulator process's resident memory and heap in use, when it runs apart. */
   readonly simRss: number | null;
   readonly simHeapUsed: number | null;
@@ -20,6 +22,9 @@ export interface MemorySummary {
   readonly middleHeap: number;
   readonly endHeap: number;
   readonly heapGrowthPct: number;
+  /** The middle and end samples themselves, for the breakdown of what grew. */
+  readonly middle: MemorySample;
+  readonly end: MemorySample;
   readonly peakSimRss: number | null;
 }
 
@@ -43,6 +48,20 @@ export function summarize(samples: readonly MemorySample[], durationMs: number):
     middleHeap: middle.heapUsed,
     endHeap: end.heapUsed,
     heapGrowthPct: growth(middle.heapUsed, end.heapUsed),
+    middle,
+    end,
     peakSimRss: sims.length > 0 ? Math.max(...sims) : null,
   };
+}
+
+const mib = (b: number) => `${(b / 2 ** 20).toFixed(1)} MB`;
+
+/**
+ * Where a sample's resident memory is: V8's heap in use, what V8 holds beyond that (its
+ * committed but free pages), external memory (buffers, sockets), and the rest (code, stacks,
+ * the allocator's own pages and what it keeps of freed memory).
+ */
+export function breakdown(s: MemorySample): string {
+  const rest = s.rss - s.heapTotal - s.external;
+  return `rss ${mib(s.rss)} = heap in use ${mib(s.heapUsed)} + heap committed, free ${mib(s.heapTotal - s.heapUsed)} + external ${mib(s.external)} + other ${mib(rest)}`;
 }

@@ -46,7 +46,7 @@ export async function runSimAlone(o: { hours: number; games: number; sampleMinut
         await new Promise((done) => setTimeout(done, quiesceMs / 2));
       }
       const u = process.memoryUsage();
-      const sample: MemorySample = { atMs: at, rss: u.rss, heapUsed: u.heapUsed, heapTotal: u.heapTotal, simRss: null, simHeapUsed: null };
+      const sample: MemorySample = { atMs: at, rss: u.rss, heapUsed: u.heapUsed, heapTotal: u.heapTotal, external: u.external, simRss: null, simHeapUsed: null };
       samples.push(sample);
       o.onSample?.(sample);
       next += sampleMs;

@@ -19,6 +19,11 @@ export class ClosedQueue {
     this.#size++;
   }
 
+  /** How many ids it holds. */
+  get size(): number {
+    return this.#size;
+  }
+
   /** Closing time of the oldest entry; Infinity when empty. */
   oldestAt(): number {
     return this.#size === 0 ? Infinity : this.#times[this.#head]!;

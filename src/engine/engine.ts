@@ -66,6 +66,11 @@ export interface EngineOptions {
    */
   readonly closedOrderRetentionMs?: number;
   /**
+   * And never more closed orders kept than this, whatever their age: the oldest go first.
+   * Default: no count limit.
+   */
+  readonly closedOrderRetentionCount?: number;
+  /**
    * How long an ended game stays after its latest settlement, with its bets and their
    * grade versions: reads of bets and grades, regrades and refunds find it until then.
    * After that the game, its bets and every grade version settled that long ago are
@@ -73,6 +78,11 @@ export interface EngineOptions {
    * log lost from its front). Default: kept for ever.
    */
   readonly settledGameRetentionMs?: number;
+  /**
+   * And never more ended games kept than this, whatever their age: the game settled
+   * longest ago goes first, as if its retention had passed. Default: no count limit.
+   */
+  readonly settledGameRetentionCount?: number;
   /**
    * Called when an event listener throws. The engine never lets a listener's exception
    * escape into the caller or stop delivery to the other listeners. Default: counted only
@@ -139,6 +149,7 @@ export class MatchingEngine {
   readonly #liveDelay: (league: string) => number;
   readonly #cancelOnGameStart: boolean;
   readonly #retentionMs: number;
+  readonly #retentionCount: number;
   readonly #onListenerError: ((error: unknown, event: EngineEvent) => void) | undefined;
   #listenerErrors = 0;
   /** Ids rather than orders: pruning then reads no order record. */
@@ -155,6 +166,9 @@ export class MatchingEngine {
    */
   readonly #feesByDay = new Map<string, Map<number, number>>();
   readonly #settledRetentionMs: number;
+  readonly #settledRetentionCount: number;
+  /** Ended games kept: each has one current entry in `#settled`. */
+  #settledKept = 0;
   /** Settlements, oldest first (from `#settledHead`), for forgetting games after the retention. */
   #settled: { readonly gameId: string; readonly at: number }[] = [];
   #settledHead = 0;
@@ -181,6 +195,8 @@ export class MatchingEngine {
     this.#cancelOnGameStart = options.cancelOnGameStart ?? true;
     this.#retentionMs = options.closedOrderRetentionMs ?? 86_400_000;
     this.#settledRetentionMs = options.settledGameRetentionMs ?? Infinity;
+    this.#retentionCount = options.closedOrderRetentionCount ?? Infinity;
+    this.#settledRetentionCount = options.settledGameRetentionCount ?? Infinity;
     this.#onListenerError = options.onListenerError;
   }
 
@@ -366,7 +382,7 @@ export class MatchingEngine {
   #pruneClosed(now: number): void {
     const closed = this.#closed;
     const horizon = now - this.#retentionMs;
-    while (closed.oldestAt() <= horizon) this.#orders.delete(closed.shift());
+    while (closed.oldestAt() <= horizon || closed.size > this.#retentionCount) this.#orders.delete(closed.shift());
   }
 
   /**
@@ -374,16 +390,21 @@ export class MatchingEngine {
    * bets (ledger rows and every user's list) and the grade versions settled that long ago.
    */
   #pruneSettled(now: number): void {
-    const horizon = now - this.#settledRetentionMs;
+    let horizon = now - this.#settledRetentionMs;
     const queue = this.#settled;
-    if (queue[this.#settledHead]!.at > horizon) return;
+    const due = () => this.#settledHead < queue.length && (queue[this.#settledHead]!.at <= horizon || this.#settledKept > this.#settledRetentionCount);
+    if (!due()) return;
     const forgotten = new Set<number>();
     const accounts = new Set<Account>();
-    while (this.#settledHead < queue.length && queue[this.#settledHead]!.at <= horizon) {
+    while (due()) {
       const { gameId, at } = queue[this.#settledHead++]!;
       const state = this.#games.get(gameId);
       // Settled again since: a later entry of the queue stands for it.
       if (!state || !state.game.ended || state.settledAt !== at) continue;
+      // Forgotten for the count: everything settled at or before it goes with it, as its
+      // retention had passed (grade versions are dropped by settlement time).
+      if (at > horizon) horizon = at;
+      this.#settledKept--;
       const ledger = this.#ledger;
       for (const bet of state.bets) {
         forgotten.add(bet);
@@ -952,8 +973,12 @@ export class MatchingEngine {
       this.#emit({ kind: 'betGraded', bet: ledger.view(b), grade });
     }
     for (const user of this.#users.values()) user.release(gameId);
+    const firstSettlement = Number.isNaN(state.settledAt);
     state.settledAt = now;
-    if (this.#settledRetentionMs !== Infinity) this.#settled.push({ gameId, at: now });
+    if (this.#settledRetentionMs !== Infinity || this.#settledRetentionCount !== Infinity) {
+      this.#settled.push({ gameId, at: now });
+      if (firstSettlement) this.#settledKept++;
+    }
     const change: GameChange = verdict.kind === 'refund' ? 'refunded' : wasEnded ? 'regraded' : 'ended';
     this.#emit({ kind: 'gameChanged', game: state.game, change });
     for (const user of touchedUsers) this.#emit({ kind: 'balanceChanged', userId: user.id, balance: user.balance });

@@ -5,6 +5,7 @@ import { OwnBook } from '../book/own-book.ts';
 import type { GameState, OwnOrder, Refusal, TradingMode } from '../book/types.ts';
 import type { AccountSnapshot, ConnectionStates } from '../exchange/client.ts';
 import { gradedPages$ } from '../exchange/rest/graded-walker.ts';
+import { GradedSeen } from './graded-seen.ts';
 import type { OrderGateway } from '../exchange/orders/types.ts';
 import type { GradedRow } from '../exchange/schemas/bets.ts';
 import type { OrderbookGame } from '../exchange/schemas/exchange.ts';
@@ -186,7 +187,7 @@ export class Runtime {
   #killed: string | null = null;
   #realized = 0;
   #commissionPaid = 0;
-  readonly #gradedSeen = new Map<string, { result: number; fee: number }>();
+  readonly #gradedSeen = new GradedSeen();
   /** `${strategyIndex}|${gameID}` pairs whose last evaluation asked for quotes. */
   readonly #quoted = new Set<string>();
   #priceEvents = 0;
@@ -865,11 +866,9 @@ export class Runtime {
 
   #onGraded(rows: readonly GradedRow[]): void {
     for (const r of rows) {
-      const prev = this.#gradedSeen.get(r.txID);
-      const result = r.result ?? 0;
-      this.#realized += result - (prev?.result ?? 0);
-      this.#commissionPaid += r.fee - (prev?.fee ?? 0);
-      this.#gradedSeen.set(r.txID, { result, fee: r.fee });
+      const added = this.#gradedSeen.count(r.txID, r.result ?? 0, r.fee, this.#o.clock.now());
+      this.#realized += added.result;
+      this.#commissionPaid += added.fee;
       if ('id' in r.game && r.game.id) this.own.settle(r.game.id);
     }
   }

@@ -96,6 +96,8 @@ export interface SimSettings extends SimLimitSettings {
    * 15 min (the synthetic makers close some 100,000 orders an hour at 200 games).
    */
   readonly closedOrderRetentionMs: number;
+  /** And at most this many closed orders, whatever their age (the oldest go first); default 10,000. */
+  readonly closedOrderRetentionCount: number;
   /**
    * How long an ended game stays after its latest settlement, with its bets and their grade
    * versions (the graded endpoints, getMatchedBets, regrades and refunds): after that they
@@ -103,6 +105,11 @@ export interface SimSettings extends SimLimitSettings {
    * Market time; default 6 h.
    */
   readonly settledGameRetentionMs: number;
+  /**
+   * And at most this many ended games, whatever their age: the one settled longest ago goes
+   * first, as if its retention had passed. Default 50 (an hour of endings at 200 games).
+   */
+  readonly settledGameRetentionCount: number;
 }
 
 /**
@@ -151,7 +158,9 @@ export const SIM_RETENTION_DEFAULTS = {
   userFeedRetentionMs: 10 * 60_000,
   userFeedRetentionCount: 50_000,
   closedOrderRetentionMs: 15 * 60_000,
+  closedOrderRetentionCount: 10_000,
   settledGameRetentionMs: 6 * 3_600_000,
+  settledGameRetentionCount: 50,
 } as const;
 
 export function createContext(options: ContextOptions): SimContext {
@@ -172,7 +181,9 @@ export function createContext(options: ContextOptions): SimContext {
     clock: time.clock,
     ids,
     closedOrderRetentionMs: settings.closedOrderRetentionMs,
+    closedOrderRetentionCount: settings.closedOrderRetentionCount,
     settledGameRetentionMs: settings.settledGameRetentionMs,
+    settledGameRetentionCount: settings.settledGameRetentionCount,
     onListenerError: (error, event) => options.log.error({ err: error, event: event.kind }, 'engine event listener failed'),
   });
   return {

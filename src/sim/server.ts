@@ -9,6 +9,7 @@ import { createContext, type SimContext, type SimSettings } from './context.ts';
 import { Router } from './http/router.ts';
 import { BAD_TARGET_MESSAGE, parseTarget } from './http/target.ts';
 import { ConnectionCaps } from './http/connection-caps.ts';
+import { responseObserver } from './http/response-tap.ts';
 import type { SimRequest, SimResponse, SocketHandler } from './http/types.ts';
 import type { SimUser } from './accounts.ts';
 import { registerAll } from './register.ts';
@@ -44,30 +45,7 @@ export const TIMEOUT_BODY = { error: { message: 'Network Error', code: 503 } } a
 export const TOO_MANY_BODY = { error: 'Too many requests. Please try again later.' } as const;
 const MAX_BODY_BYTES = 1 << 20;
 
-/** One HTTP answer of the simulator as the client receives it: the body is the parsed wire JSON. */
-export interface ObservedResponse {
-  readonly method: string;
-  /** The request path without its query string. */
-  readonly path: string;
-  readonly status: number;
-  readonly body: unknown;
-}
-
-export type ResponseObserver = (response: ObservedResponse) => void;
-
-/**
- * The response tap: at most one observer, process-wide, sees every HTTP answer of every
- * simulator in the process (a contract check validates them against the exchange's published
- * description). Unset, it costs one comparison per response.
- */
-let responseObserver: ResponseObserver | undefined;
-
-/** Set (or with undefined, clear) the observer of every simulator's HTTP answers; returns the one it replaces. */
-export function observeResponses(observer: ResponseObserver | undefined): ResponseObserver | undefined {
-  const previous = responseObserver;
-  responseObserver = observer;
-  return previous;
-}
+export { observeResponses, type ObservedResponse, type ResponseObserver } from './http/response-tap.ts';
 
 export function isLoopback(ip: string): boolean {
   return ip === '::1' || ip.startsWith('127.') || ip.startsWith('::ffff:127.');
@@ -242,11 +220,12 @@ function send(res: ServerResponse, r: SimResponse, req: IncomingMessage): void {
   const body = JSON.stringify(r.body);
   res.writeHead(r.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), ...r.headers });
   res.end(body);
-  if (responseObserver !== undefined) {
+  const observer = responseObserver();
+  if (observer !== undefined) {
     // A malformed target has no path a route could match: the observer gets it as sent.
     const path = parseTarget(req.url)?.pathname ?? req.url ?? '';
     // The observer gets what the client parses, not the object before serialisation.
-    responseObserver({ method: req.method ?? 'GET', path, status: r.status, body: body === undefined ? undefined : JSON.parse(body) });
+    observer({ method: req.method ?? 'GET', path, status: r.status, body: body === undefined ? undefined : JSON.parse(body) });
   }
 }
 

@@ -158,10 +158,10 @@ afterAll(async () => {
 
 describe('every published method and path', () => {
   it.each(published.map((op) => [routeOf(op), op] as const))('%s is served and answers 200 with a valid body', async (_route, op) => {
-    const validBefore = tapChecker().validated.get(`${routeOf(op)} 200`) ?? 0;
+    const validBefore = (await tapChecker()).validated.get(`${routeOf(op)} 200`) ?? 0;
     const res = await call(op, world);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(tapChecker().validated.get(`${routeOf(op)} 200`) ?? 0).toBeGreaterThan(validBefore);
+    expect((await tapChecker()).validated.get(`${routeOf(op)} 200`) ?? 0).toBeGreaterThan(validBefore);
   });
 
   it.each(published.filter((op) => !op.alternate).map((op) => [routeOf(op)] as const))('%s has a client method', (route) => {
@@ -189,18 +189,19 @@ describe('every published method and path', () => {
       ['editOrder, unknown order', h('POST', '/session/editOrder', { sessionID: unknownId, orderOdds: 120 }), 400],
       ['editOrder, no order named', h('POST', '/session/editOrder', { orderOdds: 120 }), 400],
     ];
-    const invalidBefore = tapChecker().counts.invalid;
+    const invalidBefore = (await tapChecker()).counts.invalid;
     for (const [what, pending, status] of refusals) expect((await pending).status, what).toBe(status);
     // The tap checked each body against the published description (afterEach names a mismatch).
-    expect(tapChecker().counts.invalid).toBe(invalidBefore);
+    expect((await tapChecker()).counts.invalid).toBe(invalidBefore);
   });
 
-  it('validated answers on every published route the simulator serves, so the check cannot pass on nothing', () => {
-    const missing = published.filter((op) => (tapChecker().validated.get(`${routeOf(op)} 200`) ?? 0) === 0).map(routeOf);
+  it('validated answers on every published route the simulator serves, so the check cannot pass on nothing', async () => {
+    const tap = await tapChecker();
+    const missing = published.filter((op) => (tap.validated.get(`${routeOf(op)} 200`) ?? 0) === 0).map(routeOf);
     expect(missing).toEqual([]);
     expect(published.length).toBeGreaterThanOrEqual(29);
-    expect(tapChecker().counts.valid).toBeGreaterThanOrEqual(published.length);
-    expect(tapChecker().counts.invalid).toBe(0);
+    expect(tap.counts.valid).toBeGreaterThanOrEqual(published.length);
+    expect(tap.counts.invalid).toBe(0);
   });
 });
 

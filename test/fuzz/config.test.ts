@@ -8,7 +8,7 @@ import { parseConfigText } from '../../src/config/load.ts';
 import { defaultStrategyResolver, isModulePath } from '../../src/config/strategy-resolver.ts';
 import type { StrategyResolver } from '../../src/config/types.ts';
 import { FAKE_REGISTRY } from '../config/fake-registry.ts';
-import { expectTyped, mutatedValue, toText, within } from './support.ts';
+import { expectTyped, mutatedValue, toText, within, fuzzRuns } from './support.ts';
 
 const EXAMPLE_FILE = fileURLToPath(new URL('../../config/example.yaml', import.meta.url));
 const EXAMPLE = readFileSync(EXAMPLE_FILE, 'utf8');
@@ -125,6 +125,7 @@ describe('YAML configuration: fuzz', () => {
 
   it('any text is a RunConfig or a ConfigError, never another throw or a hang, and never echoes a secret', async () => {
     let errors = 0;
+    const runs = fuzzRuns(400);
     await fc.assert(
       fc.asyncProperty(yamlText, async (text) => {
         const out = await outcome(text);
@@ -133,9 +134,10 @@ describe('YAML configuration: fuzz', () => {
         expect(out.message).not.toContain(SECRET);
         for (const i of out.issues) expect(i.file).toBe(EXAMPLE_FILE);
       }),
-      { numRuns: 400 },
+      { numRuns: runs },
     );
-    expect(errors).toBeGreaterThan(100);
+    // Most texts are not a valid config: a quarter at least ends in a ConfigError.
+    expect(errors).toBeGreaterThan(runs / 4);
   });
 
   // Regression: YAML syntax errors quoted the source after ": " ("Not a YAML token: <the

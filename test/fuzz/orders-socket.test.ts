@@ -6,7 +6,7 @@ import { SocketRequestError } from '../../src/exchange/errors.ts';
 import { OrdersSocketClient } from '../../src/exchange/socket/orders-socket-client.ts';
 import { FAST, fixedTokens, Recorder, tinyServer } from '../exchange/support-socket.ts';
 import { cancelResult, placedFill, restingOrder } from './samples.ts';
-import { DEEP_DEPTH, deepJsonText, expectTyped, mutatedValue, oddValue, randomText, toText, within } from './support.ts';
+import { DEEP_DEPTH, deepJsonText, expectTyped, mutatedValue, oddValue, randomText, toText, within, fuzzRuns } from './support.ts';
 
 const PLACE_DATA = [{ matched: [placedFill], unmatched: restingOrder }];
 const CANCEL_DATA = [cancelResult];
@@ -25,7 +25,7 @@ describe('orders-socket replies: schema fuzz', () => {
         for (const s of [OrdersReply, PlaceReplyData, CancelReplyData, HeartbeatAck]) s.safeParse(v);
         expect(typeof replyErrorText(v)).toBe('string');
       }),
-      { numRuns: 1_000 },
+      { numRuns: fuzzRuns(1_000) },
     );
     // An error object nested deeper than JSON.stringify can follow is still text.
     expect(typeof replyErrorText(JSON.parse(deepJsonText()))).toBe('string');

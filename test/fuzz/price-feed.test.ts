@@ -7,7 +7,7 @@ import { PriceFeedClient } from '../../src/exchange/socket/price-feed-client.ts'
 import { createPriceFrameParser, type PriceFrameOutcome } from '../../src/exchange/socket/price-parse.ts';
 import { FAST, fixedTokens, Recorder, tinyServer, until } from '../exchange/support-socket.ts';
 import { gameUpdate, matchedVolumeUpdate, orderUpdate, PRICE_FRAMES } from './samples.ts';
-import { deepJsonText, frameText, toText, within } from './support.ts';
+import { deepJsonText, frameText, toText, within, fuzzRuns } from './support.ts';
 
 const MODES = ['fast', 'compiled', 'zod'] as const;
 const parsers = MODES.map((m) => createPriceFrameParser(m));
@@ -60,7 +60,7 @@ describe('price-feed frames: parser fuzz', () => {
           expect(fast!.messageType.length).toBeLessThanOrEqual(64);
         }
       }),
-      { numRuns: 1_500 },
+      { numRuns: fuzzRuns(1_500) },
     );
   });
 
@@ -122,7 +122,7 @@ describe('price-feed client: a bad frame never stops the stream', () => {
         expect(after.events - before.events).toBe(expected.event + 1);
         expect(after.reconnects).toBe(0);
       }),
-      { numRuns: 40 },
+      { numRuns: fuzzRuns(40) },
     );
   });
 

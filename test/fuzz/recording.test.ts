@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { frameLine } from '../../src/record/format.ts';
 import { RecordingReader, RecordingReadError, type RecordedEntry } from '../../src/record/reader.ts';
 import { PRICE_FRAMES, userMessage } from './samples.ts';
-import { deepJsonText, expectTyped, frameText, mutatedText, randomText, toText, within } from './support.ts';
+import { deepJsonText, expectTyped, frameText, mutatedText, randomText, toText, within, fuzzRuns } from './support.ts';
 
 const T = 1_768_478_400_000;
 
@@ -133,7 +133,7 @@ describe('recorded feed lines: reader fuzz', () => {
         if (strict.thrown !== null) expectTyped(strict.thrown, RecordingReadError);
         else expect(strict.entries.length).toBe(lenient.entries.length);
       }),
-      { numRuns: 150, endOnFailure: true },
+      { numRuns: fuzzRuns(150), endOnFailure: true },
     );
   });
 
@@ -174,7 +174,7 @@ describe('frame lines: what the recorder writes, the reader reads back', () => {
         expect(errors).toEqual([]);
         expect(entries).toHaveLength(lines.length + 1);
       }),
-      { numRuns: 100, endOnFailure: true },
+      { numRuns: fuzzRuns(100), endOnFailure: true },
     );
   });
 

@@ -11,7 +11,7 @@ import { ExchangeRestClient } from '../../src/exchange/rest/rest-client.ts';
 import { MAX_RETRY_AFTER_MS, retryAfterMs } from '../../src/exchange/rest/retry-after.ts';
 import { manualTime, type ManualTimeSource } from '../../src/shared/time.ts';
 import { startTestSim } from '../support/sim.ts';
-import { expectTyped, mutatedText, randomText, within } from './support.ts';
+import { expectTyped, mutatedText, randomText, within, fuzzRuns } from './support.ts';
 
 type EndpointName = keyof typeof ENDPOINTS;
 
@@ -128,7 +128,7 @@ describe('REST response bodies: decode fuzz', () => {
           expect((err as Error).message.length).toBeLessThan(2_000);
         }
       }),
-      { numRuns: 2_000 },
+      { numRuns: fuzzRuns(2_000) },
     );
   });
 
@@ -138,7 +138,7 @@ describe('REST response bodies: decode fuzz', () => {
         const m = serverMessageOf(text);
         expect(typeof m).toBe('string');
       }),
-      { numRuns: 500 },
+      { numRuns: fuzzRuns(500) },
     );
   });
 
@@ -150,7 +150,7 @@ describe('REST response bodies: decode fuzz', () => {
         expect(ms).toBeGreaterThanOrEqual(0);
         expect(ms).toBeLessThanOrEqual(MAX_RETRY_AFTER_MS);
       }),
-      { numRuns: 300 },
+      { numRuns: fuzzRuns(300) },
     );
   });
 });
@@ -295,7 +295,7 @@ describe('REST client: fuzzed answers over loopback HTTP', () => {
         }
       }),
       // A failing case may hang until its deadline: report the first one rather than shrink for minutes.
-      { numRuns: 400, endOnFailure: true },
+      { numRuns: fuzzRuns(400), endOnFailure: true },
     );
   });
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EngineGame } from '../../src/engine/types.ts';
 import { manualTime } from '../../src/shared/time.ts';
 import { startTestSim, type TestSim } from '../support/sim.ts';
-import { hasErrorBody, mutatedValue, oddValue, randomText, sendFuzzed, toText } from './support.ts';
+import { hasErrorBody, mutatedValue, oddValue, randomText, sendFuzzed, toText, fuzzRuns } from './support.ts';
 
 /**
  * The routes of the rest of the published API (feeds-and-semantics §9: edits, cancels by
@@ -131,7 +131,7 @@ describe('published routes (edit, cancels by scope, lookups, market reads): malf
         expect(res.status, what).toBe(200);
         expect(allow, what).toBe('read');
       }),
-      { numRuns: 500, endOnFailure: true },
+      { numRuns: fuzzRuns(500), endOnFailure: true },
     );
     expect(await snapshot()).toEqual(before);
     expect([...statuses.keys()]).toEqual(expect.arrayContaining([200, 400, 401, 404, 405, 408]));

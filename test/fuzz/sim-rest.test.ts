@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EngineGame } from '../../src/engine/types.ts';
 import { manualTime, type ManualTimeSource } from '../../src/shared/time.ts';
 import { startTestSim, type TestSim } from '../support/sim.ts';
-import { hasErrorBody, mutatedValue, oddValue, randomText, sendFuzzed, toText } from './support.ts';
+import { hasErrorBody, mutatedValue, oddValue, randomText, sendFuzzed, toText, fuzzRuns } from './support.ts';
 
 /**
  * The simulator's REST and admin routes fuzzed over real HTTP on loopback with malformed
@@ -192,7 +192,7 @@ describe('simulator REST and admin routes: malformed input fuzz over HTTP', () =
           expect(allow, what).toBe('read');
         }
       }),
-      { numRuns: 700, endOnFailure: true },
+      { numRuns: fuzzRuns(700), endOnFailure: true },
     );
     expect(await snapshot()).toEqual(before);
     // The fuzz reached past validation: refusals of every kind, and reads.

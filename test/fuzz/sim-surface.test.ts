@@ -5,7 +5,7 @@ import type { EngineGame } from '../../src/engine/types.ts';
 import { manualTime } from '../../src/shared/time.ts';
 import { startTestSim, type TestSim } from '../support/sim.ts';
 import { FeedClient } from '../sim/ws-client.ts';
-import { mutatedValue, oddValue, randomText, toText, within } from './support.ts';
+import { mutatedValue, oddValue, randomText, toText, within, fuzzRuns } from './support.ts';
 
 /**
  * The simulator's HTTP and WebSocket surfaces fuzzed on loopback: request targets that are
@@ -90,7 +90,7 @@ describe('simulator surfaces: malformed input fuzz on loopback', () => {
         // Node's parser answers a request line it cannot read with a bare 400; past it, every error carries {error}.
         if (res.status >= 400 && m !== 'HEAD' && /content-type: application\/json/i.test(res.raw)) expect(res.raw, `${text.slice(0, 200)} → ${res.raw.slice(0, 300)}`).toMatch(/"error"/);
       }),
-      { numRuns: 200, endOnFailure: true },
+      { numRuns: fuzzRuns(200), endOnFailure: true },
     );
     await healthy('raw requests');
   });
@@ -103,7 +103,7 @@ describe('simulator surfaces: malformed input fuzz on loopback', () => {
         const res = await rawRequest(text);
         expect(isStatusOk(res.status), `${text.slice(0, 200)} → ${res.raw.slice(0, 200)}`).toBe(true);
       }),
-      { numRuns: 80, endOnFailure: true },
+      { numRuns: fuzzRuns(80), endOnFailure: true },
     );
     await healthy('upgrades');
   });
@@ -129,7 +129,7 @@ describe('simulator surfaces: malformed input fuzz on loopback', () => {
         expect(res.status, `${path} ${body.slice(0, 200)} → ${JSON.stringify(res.body).slice(0, 200)}`).toBeLessThan(500);
         if (path === '/user/ordersHeartbeat' && res.status === 200) expect(res.body.data.timeoutSec).toBeLessThanOrEqual(86_400);
       }),
-      { numRuns: 200, endOnFailure: true },
+      { numRuns: fuzzRuns(200), endOnFailure: true },
     );
     await healthy('extreme bodies');
     // Whatever rested carries an expiry the renderers can spell.
@@ -151,7 +151,7 @@ describe('simulator surfaces: malformed input fuzz on loopback', () => {
           await within(c.roundTrip(BOUND_MS), BOUND_MS + 500, 'price-feed round trip');
           expect(c.closed).toBe(false);
         }),
-        { numRuns: 60, endOnFailure: true },
+        { numRuns: fuzzRuns(60), endOnFailure: true },
       );
     } finally {
       await c.close();
@@ -193,7 +193,7 @@ describe('simulator surfaces: malformed input fuzz on loopback', () => {
           }
           expect(c.closed).toBe(false);
         }),
-        { numRuns: 150, endOnFailure: true },
+        { numRuns: fuzzRuns(150), endOnFailure: true },
       );
     } finally {
       await c.close();

@@ -2,6 +2,34 @@ import fc from 'fast-check';
 import { LinesmithError } from '../../src/exchange/errors.ts';
 
 /**
+ * How hard a run fuzzes. Each property's written run count is its thorough figure; `npm test`
+ * runs a quarter of it (at least 10, or the figure when smaller), with a fresh seed each
+ * time, so the suite stays fast and runs add up to the thorough figure and beyond.
+ * `LINESMITH_FUZZ_RUNS=4` runs four times the written figures (`=1`: exactly them);
+ * `LINESMITH_FUZZ_SEED=<n>` fixes fast-check's seed, to replay a failure it reported.
+ */
+const FUZZ_SCALE = positiveNumber('LINESMITH_FUZZ_RUNS') ?? 0.25;
+const FUZZ_SEED = process.env.LINESMITH_FUZZ_SEED;
+if (FUZZ_SEED !== undefined && FUZZ_SEED !== '') {
+  const seed = Number(FUZZ_SEED);
+  if (!Number.isInteger(seed)) throw new Error(`LINESMITH_FUZZ_SEED is an integer, not ${FUZZ_SEED}`);
+  fc.configureGlobal({ ...fc.readConfigureGlobal(), seed });
+}
+
+function positiveNumber(name: string): number | undefined {
+  const text = process.env[name];
+  if (text === undefined || text === '') return undefined;
+  const n = Number(text);
+  if (!(n > 0) || !Number.isFinite(n)) throw new Error(`${name} is a positive number, not ${text}`);
+  return n;
+}
+
+/** The runs of a property written with `written` runs, as this run fuzzes (see FUZZ_SCALE). */
+export function fuzzRuns(written: number): number {
+  return Math.max(Math.min(written, 10), Math.round(written * FUZZ_SCALE));
+}
+
+/**
  * Shared arbitraries for the edge-parser fuzz tests: valid values mutated one or a few
  * fields at a time (dropped, wrong type, huge or non-finite numbers, "NaN" strings, deep
  * nesting, odd unicode, prototype keys), their JSON text damaged (truncated, garbage

@@ -12,7 +12,7 @@ import { classifyMessage, type UserFeedEvent } from '../../src/exchange/socket/u
 import { fetchReplay } from '../../src/exchange/socket/user-feed-replay.ts';
 import { FAST, fixedTokens, Recorder } from '../exchange/support-socket.ts';
 import { USER_MESSAGES, userMessage } from './samples.ts';
-import { deepJsonText, expectTyped, frameText, mutatedValue, oddValue, randomText, toText, within } from './support.ts';
+import { deepJsonText, expectTyped, frameText, mutatedValue, oddValue, randomText, toText, within, fuzzRuns } from './support.ts';
 
 describe('user-feed messages: schema and classification fuzz', () => {
   it('the samples are valid messages', () => {
@@ -35,7 +35,7 @@ describe('user-feed messages: schema and classification fuzz', () => {
         const event = classifyMessage(parsed.data, 'live');
         expect(['orderPlaced', 'orderCancelled', 'takerFill', 'makerFill', 'unclassified']).toContain(event.type);
       }),
-      { numRuns: 1_500 },
+      { numRuns: fuzzRuns(1_500) },
     );
   });
 });
@@ -76,7 +76,7 @@ describe('user-feed replay answers: fuzz over undici MockAgent', () => {
           await agent.close();
         }
       }),
-      { numRuns: 300 },
+      { numRuns: fuzzRuns(300) },
     );
   });
 });
