@@ -7,7 +7,7 @@ import type { BacktestResult } from '../run.ts';
 import { variantLabel, type SweepOutcome, type SweepOverrides, type SweepRun } from '../sweep.ts';
 import type { Tape } from '../tape.ts';
 import { SWEEP_QUEUE_NAME, variantJobId, variantJobResult, type VariantJobData } from './job.ts';
-import { redisConnectionOptions, type RedisAddress } from './redis-address.ts';
+import { OutageReporter, redisConnectionOptions, type RedisAddress } from './redis-address.ts';
 import { PathTapeStore, RedisTapeStore, type TapeStore } from './tape-store.ts';
 
 /** What the coordinator shows while it waits: variants done, events replayed by every worker, time so far. */
@@ -64,21 +64,12 @@ export function tapeArtifact(tape: Tape): Buffer {
  */
 export async function runQueueSweep(tape: Tape, runs: readonly SweepRun[], configPath: string, o: QueueSweepOptions): Promise<QueueSweepOutcome[]> {
   const notice = o.onNotice ?? (() => {});
-  let down = false;
-  const connection = new Redis({
-    ...redisConnectionOptions(o.address, (attempt, delayMs) => {
-      if (attempt === 1 || attempt % 10 === 0) notice(`redis ${o.address.display} unreachable; retrying (attempt ${attempt}, next in ${(delayMs / 1000).toFixed(1)} s)`);
-    }),
-    lazyConnect: true,
+  const outage = new OutageReporter(o.address.display, notice);
+  const connection = new Redis({ ...redisConnectionOptions(o.address, (attempt, delayMs) => outage.retrying(attempt, delayMs)), lazyConnect: true });
+  connection.on('error', () => {
+    // Reported through the retry strategy: once when the outage starts, once when it ends.
   });
-  connection.on('error', (err: Error) => {
-    if (!down) notice(`redis ${o.address.display}: ${err.message}`);
-    down = true;
-  });
-  connection.on('ready', () => {
-    if (down) notice(`redis ${o.address.display} is back`);
-    down = false;
-  });
+  connection.on('ready', () => outage.ready());
   await connection.connect().catch(() => {
     // The retry strategy keeps trying; commands wait in the offline queue meanwhile.
   });
@@ -125,13 +116,18 @@ export async function runQueueSweep(tape: Tape, runs: readonly SweepRun[], confi
     while (done < runs.length) {
       for (let i = 0; i < runs.length; i++) {
         if (out[i] !== undefined) continue;
-        const job = await Job.fromId<VariantJobData, unknown>(queue, ids[i]!);
-        if (job === undefined) {
-          // Removed meanwhile (by hand, or aged out of a very old sweep): asked for again.
+        // The state first, then the job: a job read before it finished would carry no result yet.
+        const state = await queue.getJobState(ids[i]!);
+        if (state === 'unknown') {
+          // Gone meanwhile: removed by hand, aged out, or lost with a Redis that restarted
+          // without persistence, in which case the tape went with it.
+          if (store.ref.kind === 'redis') await store.put(bytes);
           await queue.add('variant', data(i), jobOptions(i));
           continue;
         }
-        const state = await job.getState();
+        if (state !== 'completed' && state !== 'failed') continue;
+        const job = await Job.fromId<VariantJobData, unknown>(queue, ids[i]!);
+        if (job === undefined) continue;
         if (state === 'completed') {
           const parsed = variantJobResult.safeParse(job.returnvalue);
           if (!parsed.success) {
@@ -143,9 +139,9 @@ export async function runQueueSweep(tape: Tape, runs: readonly SweepRun[], confi
             events += r.events;
             out[i] = { variant: runs[i]!.variant, result, error: null, replayMs: r.replayMs, worker: r.worker };
           }
-        } else if (state === 'failed') {
-          out[i] = { variant: runs[i]!.variant, result: null, error: job.failedReason || 'failed', replayMs: 0, worker: null };
-        } else continue;
+        } else {
+          out[i] = { variant: runs[i]!.variant, result: null, error: job.failedReason || 'failed without a reason', replayMs: 0, worker: null };
+        }
         done++;
         progress();
       }

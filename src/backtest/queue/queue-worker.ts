@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import { SweepLaneWorker } from '../sweep.ts';
 import { TapeIntegrityError, TapeStoreError } from './errors.ts';
 import { SWEEP_QUEUE_NAME, variantJobData, type VariantJobResult } from './job.ts';
-import { redisConnectionOptions, type RedisAddress } from './redis-address.ts';
+import { OutageReporter, redisConnectionOptions, type RedisAddress } from './redis-address.ts';
 import { LocalTapeCache, PathTapeStore, RedisTapeStore, type TapeStore } from './tape-store.ts';
 
 export interface QueueWorkerOptions {
@@ -59,20 +59,17 @@ class Lane {
 export async function startQueueWorker(o: QueueWorkerOptions): Promise<QueueWorkerHandle> {
   const id = `${hostname()}:${process.pid}`;
   const notice = o.onNotice ?? (() => {});
-  let down = false;
-  const connectionOptions = redisConnectionOptions(o.address, (attempt, delayMs) => {
-    if (attempt === 1 || attempt % 10 === 0) notice(`redis ${o.address.display} unreachable; retrying (attempt ${attempt}, next in ${(delayMs / 1000).toFixed(1)} s)`);
-  });
+  const outage = new OutageReporter(o.address.display, notice);
+  const connectionOptions = redisConnectionOptions(o.address, (attempt, delayMs) => outage.retrying(attempt, delayMs));
   // Tapes are read on a connection of their own: the worker's is held by blocking waits for jobs.
   const storeConnection = new Redis(connectionOptions);
-  storeConnection.on('error', (err: Error) => {
-    if (!down) notice(`redis ${o.address.display}: ${err.message}`);
-    down = true;
+  storeConnection.on('error', () => {
+    // Reported through the retry strategy: once when the outage starts, once when it ends.
   });
-  storeConnection.on('ready', () => {
-    if (down) notice(`redis ${o.address.display} is back`);
-    down = false;
-  });
+  storeConnection.on('ready', () => outage.ready());
+  const workerConnection = new Redis(connectionOptions);
+  workerConnection.on('error', () => {});
+  workerConnection.on('ready', () => outage.ready());
   const cache = new LocalTapeCache(o.cacheDir);
   const lanes = Array.from({ length: o.concurrency }, () => new Lane());
   let finished = 0;
@@ -96,6 +93,7 @@ export async function startQueueWorker(o: QueueWorkerOptions): Promise<QueueWork
     const lane = lanes.find((l) => !l.busy);
     if (lane === undefined) throw new Error('no free lane: more jobs than the worker\'s concurrency');
     lane.busy = true;
+    notice(`start ${d.label}`);
     try {
       const thread = await lane.use(tapePath);
       const answer = await thread.run({ index: d.index, configText: d.configText, configPath: d.configPath, overrides: d.overrides as never });
@@ -113,7 +111,7 @@ export async function startQueueWorker(o: QueueWorkerOptions): Promise<QueueWork
   };
 
   const worker = new Worker(SWEEP_QUEUE_NAME, processor, {
-    connection: new Redis(connectionOptions),
+    connection: workerConnection,
     concurrency: o.concurrency,
     lockDuration: o.lockMs ?? 30_000,
     stalledInterval: o.stalledIntervalMs ?? 30_000,
@@ -141,6 +139,7 @@ export async function startQueueWorker(o: QueueWorkerOptions): Promise<QueueWork
       await worker.close();
       for (const l of lanes) await l.drop();
       storeConnection.disconnect();
+      workerConnection.disconnect();
     },
   };
 }

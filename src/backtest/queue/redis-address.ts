@@ -108,3 +108,27 @@ export function redisConnectionOptions(a: RedisAddress, onRetry?: (attempt: numb
     },
   };
 }
+
+/**
+ * One voice for every connection of a process to the same Redis: an outage is reported once
+ * when it starts (and every tenth retry), and once when it ends, however many connections
+ * BullMQ keeps.
+ */
+export class OutageReporter {
+  #down = false;
+
+  constructor(
+    private readonly display: string,
+    private readonly say: (line: string) => void,
+  ) {}
+
+  retrying(attempt: number, delayMs: number): void {
+    if (!this.#down || attempt % 10 === 0) this.say(`redis ${this.display} unreachable; retrying (attempt ${attempt}, next in ${(delayMs / 1000).toFixed(1)} s)`);
+    this.#down = true;
+  }
+
+  ready(): void {
+    if (this.#down) this.say(`redis ${this.display} is back`);
+    this.#down = false;
+  }
+}
