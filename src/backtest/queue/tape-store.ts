@@ -1,7 +1,8 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
+import { writeFileAtomic } from '../../shared/atomic-file.ts';
 import { TapeIntegrityError, TapeStoreError } from './errors.ts';
 
 /** sha256 of a tape's bytes, hex: the name it is stored and fetched under. */
@@ -121,23 +122,14 @@ export class PathTapeStore implements TapeStore {
   }
 }
 
-/** Written under a temp name and renamed, so a reader sees the whole file or none. */
+/** Written whole or not at all (a temp file renamed), and only when the file there is not already these bytes. */
 async function writeIfMissing(path: string, bytes: Uint8Array): Promise<void> {
   try {
-    const existing = await readFile(path);
-    if (tapeHash(existing) === tapeHash(bytes)) return;
+    if (tapeHash(await readFile(path)) === tapeHash(bytes)) return;
   } catch {
     // Missing or unreadable: written below.
   }
-  await mkdir(join(path, '..'), { recursive: true });
-  const tmp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    await writeFile(tmp, bytes);
-    await rename(tmp, path);
-  } catch (err) {
-    await rm(tmp, { force: true });
-    throw err;
-  }
+  await writeFileAtomic(path, bytes, 0o644);
 }
 
 /**
