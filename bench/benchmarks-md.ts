@@ -10,6 +10,8 @@ import type { RestBenchResult } from './sim-rest.bench.ts';
 import type { TickToOrderResult } from './tick-to-order.bench.ts';
 
 /** Everything one `npm run bench` measured. */
+import type { QueueSweepBenchResult } from './queue-sweep.bench.ts';
+
 export interface BenchResults {
   readonly machine: MachineInfo;
   /** ISO date and time the run started. */
@@ -22,6 +24,7 @@ export interface BenchResults {
   readonly clientRest: readonly ClientRestFigure[];
   readonly tickToOrder: TickToOrderResult;
   readonly backtest: BacktestBenchResult;
+  readonly queueSweep: QueueSweepBenchResult;
   readonly memory: MemoryBenchResult;
   readonly paperMemory: PaperMemoryResult;
 }
@@ -88,6 +91,12 @@ function rows(r: BenchResults): Row[] {
       `≤ ${b.goalRatio}: ${verdict(f.ratio <= b.goalRatio)}`,
     ]);
   }
+  const q = r.queueSweep;
+  out.push([
+    `distributed sweep: ${q.variants} variants of fixed-spread over \`${q.recording}\`, two \`linesmith worker\` processes through Redis against two worker threads; overhead = queue wall time ÷ threads wall time − 1`,
+    q.skipped !== null ? `not measured: ${q.skipped}` : `${q.overheadPct.toFixed(1)} % (threads ${(q.threadsMs / 1000).toFixed(2)} s, queue ${(q.queueMs / 1000).toFixed(2)} s; results ${q.identical ? 'identical' : 'differ'})`,
+    `≤ ${q.goalOverheadPct} %: ${q.skipped !== null ? 'not measured' : verdict(q.overheadPct <= q.goalOverheadPct)}`,
+  ]);
   const m = r.memory;
   const s = m.summary;
   const where = m.mode === 'split' ? 'linesmith alone (simulator in its own process)' : 'linesmith and the simulator in one process';

@@ -10,6 +10,7 @@ import { machineInfo, machineLine } from './machine.ts';
 import { runMemoryBenchInChild } from './memory.bench.ts';
 import { describePaperMemory, runPaperMemoryBench } from './paper-memory.bench.ts';
 import { runPriceParseBench } from './price-parse.bench.ts';
+import { describeQueueSweep, runQueueSweepBench } from './queue-sweep.bench.ts';
 import { runSimFeedBench } from './sim-feed.bench.ts';
 import { runSimRestBench } from './sim-rest.bench.ts';
 import { runTickToOrderBench } from './tick-to-order.bench.ts';
@@ -94,6 +95,9 @@ console.log(
       .join('; '),
 );
 
+const queueSweep = await runQueueSweepBench();
+console.log(describeQueueSweep(queueSweep));
+
 const hours = Number(values['memory-hours']);
 console.log(`memory: ${hours} h of market time with 200 games (a fresh process; a few minutes)…`);
 const memory = await runMemoryBenchInChild({ hours, games: 200, mode: 'split', sampleMinutes: 15 });
@@ -109,6 +113,6 @@ const paperMemory = await runPaperMemoryBench({ hours, games: 200, sampleMinutes
 for (const line of describePaperMemory(paperMemory)) console.log(line);
 
 const header = await readFile(resolve(root, 'bench/benchmarks-header.md'), 'utf8');
-const text = renderBenchmarks({ machine, date, wallSeconds: (performance.now() - wall0) / 1000, engine, simRest, simFeed, parse, clientRest, tickToOrder, backtest, memory, paperMemory }, header);
+const text = renderBenchmarks({ machine, date, wallSeconds: (performance.now() - wall0) / 1000, engine, simRest, simFeed, parse, clientRest, tickToOrder, backtest, queueSweep, memory, paperMemory }, header);
 await writeFile(resolve(root, 'BENCHMARKS.md'), text);
 console.log(`written: ${resolve(root, 'BENCHMARKS.md')}`);

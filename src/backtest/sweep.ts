@@ -229,7 +229,7 @@ export async function runSweep(tape: Tape, runs: readonly SweepRun[], configPath
 }
 
 /** One worker thread of a lane: runs the jobs it is given one at a time. */
-class SweepLaneWorker {
+export class SweepLaneWorker {
   readonly #worker: Worker;
   #pending: { index: number; resolve: (a: Omit<SweepAnswer, 'index'>) => void } | null = null;
   #dead: string | null = null;

@@ -29,6 +29,10 @@ import { formatMoney } from '../money/rounding.ts';
 import type { Decision } from '../runtime/runtime.ts';
 import { loadRunConfigOrReport } from './run-config.ts';
 import { EXIT_USAGE } from './sim.ts';
+import { runQueueSweep, type QueueSweepProgress } from '../backtest/queue/coordinator.ts';
+import { QueueConfigError } from '../backtest/queue/errors.ts';
+import { parseRedisAddress, type RedisAddress } from '../backtest/queue/redis-address.ts';
+import { systemClock } from '../shared/clock.ts';
 
 interface BacktestOptions {
   readonly config: string;
@@ -42,6 +46,10 @@ interface BacktestOptions {
   readonly progress: boolean;
   readonly workers?: string;
   readonly logLevel?: string;
+  readonly queue?: string;
+  readonly queueCredentials?: string;
+  readonly sweepId?: string;
+  readonly tapeDir?: string;
 }
 
 const EXIT_FAILED = 1;
@@ -85,6 +93,33 @@ function progressLine(enabled: boolean, render: (done: number, total: number, se
     shown = true;
   };
   return Object.assign(f, { end: () => shown && process.stderr.write('\n') });
+}
+
+/** `sweep 5/16 variants · 2 worker(s) · 310,402 events/s in all · ETA 8.1 s` */
+export function queueSweepProgress(p: QueueSweepProgress): string {
+  const seconds = p.elapsedMs / 1000;
+  const rate = seconds > 0 ? p.events / seconds : 0;
+  const eta = p.done > 0 && seconds > 0 ? ` · ETA ${(((p.total - p.done) * seconds) / p.done).toFixed(1)} s` : '';
+  return `sweep ${int(p.done)}/${int(p.total)} variants · ${p.workers} worker(s) · ${int(rate)} events/s in all${eta}`;
+}
+
+/** The queue sweep's progress line on a terminal, with notices (the sweep id, Redis outages) printed above it everywhere. */
+function queueProgressLine(enabled: boolean): ((p: QueueSweepProgress) => void) & { say(line: string): void; end(): void } {
+  let shown = false;
+  let last = '';
+  const f = (p: QueueSweepProgress) => {
+    last = queueSweepProgress(p);
+    if (!enabled) return;
+    process.stderr.write(`\r  ${last}   `);
+    shown = true;
+  };
+  return Object.assign(f, {
+    say: (line: string) => {
+      process.stderr.write(`${shown ? '\r' : ''}  ${line}${' '.repeat(Math.max(0, last.length - line.length + 3))}\n`);
+      if (shown) process.stderr.write(`\r  ${last}   `);
+    },
+    end: () => shown && process.stderr.write('\n'),
+  });
 }
 
 /** The closing line of a sweep: its whole replay against the wall clock, every worker at once. */
@@ -132,6 +167,18 @@ async function backtest(o: BacktestOptions): Promise<void> {
     if (axis) return usage(`${OVERRIDE_FLAGS[k]} ${String(overrides[k])} conflicts with --sweep ${axis.key}=${axis.values.join(',')}: the flag would set ${axis.key} in every variant; give one or the other`);
   }
   if (o.decisions !== undefined && axes.length > 0) return usage('--decisions compares one replay with the session it replays; it cannot be given with --sweep');
+  if ((o.queue !== undefined || o.sweepId !== undefined || o.tapeDir !== undefined) && axes.length === 0) return usage('--queue, --sweep-id and --tape-dir run a sweep on workers; give --sweep too');
+  if ((o.sweepId !== undefined || o.tapeDir !== undefined || o.queueCredentials !== undefined) && o.queue === undefined) return usage('--sweep-id, --tape-dir and --queue-credentials need --queue');
+  if (o.sweepId !== undefined && !/^[A-Za-z0-9_.-]{1,80}$/.test(o.sweepId)) return usage(`--sweep-id may hold letters, digits, ".", "_" and "-" (at most 80), got ${JSON.stringify(o.sweepId)}`);
+  let queueAddress: RedisAddress | null = null;
+  if (o.queue !== undefined) {
+    try {
+      queueAddress = await parseRedisAddress(o.queue, o.queueCredentials !== undefined ? { credentialsFile: o.queueCredentials } : {});
+    } catch (err) {
+      if (err instanceof QueueConfigError) return usage(err.message);
+      throw err;
+    }
+  }
   // Everything that can be wrong with the config is found before a line is replayed.
   const config = await loadRunConfigOrReport(o.config);
   if (!config) return;
@@ -173,12 +220,30 @@ async function backtest(o: BacktestOptions): Promise<void> {
   process.stdout.write(`loaded ${tape.items.length.toLocaleString('en-US')} events from ${tape.files.length} file(s) in ${(loadMs / 1000).toFixed(2)} s (${tape.problems.length} line(s) skipped)\n`);
 
   if (runs.length > 0) {
-    const lanes = sweepWorkers(runs.length, workers);
-    process.stdout.write(`sweep: ${runs.length} variant(s) on ${lanes} worker thread(s)\n`);
-    const progress = progressLine(tty, sweepProgress);
-    progress(0, runs.length);
+    let lanes = sweepWorkers(runs.length, workers);
     const sweepStarted = performance.now();
-    const outcomes = await runSweep(tape, runs, config.source, { overrides, workers: lanes, onDone: progress }).finally(() => progress.end());
+    let outcomes;
+    if (queueAddress !== null) {
+      process.stdout.write(`sweep: ${runs.length} variant(s) through the queue at ${queueAddress.display}\n`);
+      const progress = queueProgressLine(tty);
+      const queued = await runQueueSweep(tape, runs, config.source, {
+        address: queueAddress,
+        overrides,
+        ...(o.sweepId !== undefined ? { sweepId: o.sweepId } : {}),
+        ...(o.tapeDir !== undefined ? { tapeDir: resolve(o.tapeDir) } : {}),
+        clock: systemClock,
+        sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+        onProgress: progress,
+        onNotice: (line) => progress.say(line),
+      }).finally(() => progress.end());
+      lanes = Math.max(1, new Set(queued.map((q) => q.worker).filter((w) => w !== null)).size);
+      outcomes = queued;
+    } else {
+      process.stdout.write(`sweep: ${runs.length} variant(s) on ${lanes} worker thread(s)\n`);
+      const progress = progressLine(tty, sweepProgress);
+      progress(0, runs.length);
+      outcomes = await runSweep(tape, runs, config.source, { overrides, workers: lanes, onDone: progress }).finally(() => progress.end());
+    }
     const wallMs = performance.now() - sweepStarted;
     const rows = [];
     let events = 0;
@@ -241,6 +306,10 @@ export function registerBacktest(program: Command): void {
     .option('--fill-model <kind>', `queue model for our resting orders: ${FILL_MODEL_KINDS.join(', ')}`)
     .option('--sweep <key=values...>', 'run a grid of variants on worker threads, e.g. strategies.quotes.params.halfSpread=0.02,0.03')
     .option('--workers <n>', 'worker threads for --sweep (default: one per core)')
+    .option('--queue <url>', 'run the --sweep variants on `linesmith worker` processes through Redis: redis://HOST:PORT[/DB] or rediss://… (password from LINESMITH_REDIS_PASSWORD or --queue-credentials)')
+    .option('--queue-credentials <file>', 'YAML or JSON file with the Redis password (and username), mode 600')
+    .option('--sweep-id <id>', 'name of the distributed sweep; the same id again resumes it (default: a hash of the tape, config and variants)')
+    .option('--tape-dir <dir>', 'share the tape as a file in this directory, which every worker reads, instead of in Redis (for large tapes)')
     .option('--decisions <file>', 'the decisions file of the recorded session (decisions-*.ndjson, written with recording.enabled): compare the replay\'s decisions with it, write parity.json, exit 3 where they differ')
     .option('--log-level <level>', 'log level of the replayed runtime (default error)')
     .option('--no-progress', 'no progress line')

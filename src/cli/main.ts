@@ -6,6 +6,7 @@ import { registerRecord } from './record.ts';
 import { registerSim } from './sim.ts';
 import { registerStatus } from './status.ts';
 import { registerTrade } from './trade.ts';
+import { registerWorker } from './worker.ts';
 
 const program = new Command();
 program
@@ -21,5 +22,6 @@ registerTrade(program);
 registerRecord(program);
 registerBacktest(program);
 registerStatus(program);
+registerWorker(program);
 
 await program.parseAsync(process.argv);

@@ -6,7 +6,7 @@ import { dirname } from 'node:path';
  * Replace `path` with `text` so a reader (or a crash) only ever sees the old file or the new
  * one whole: written to a fresh temp name beside it, then renamed over it.
  */
-async function writeFileAtomic(path: string, text: string, mode: number): Promise<void> {
+export async function writeFileAtomic(path: string, text: string | Uint8Array, mode: number): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   // A fresh name, created exclusively with `mode`: a stale temp file from a crash (with
   // whatever mode it has) is never written into.

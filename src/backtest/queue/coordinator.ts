@@ -1,0 +1,155 @@
+import { createHash } from 'node:crypto';
+import { deserialize, serialize } from 'node:v8';
+import { Job, Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { Clock } from '../../shared/clock.ts';
+import type { BacktestResult } from '../run.ts';
+import { variantLabel, type SweepOutcome, type SweepOverrides, type SweepRun } from '../sweep.ts';
+import type { Tape } from '../tape.ts';
+import { SWEEP_QUEUE_NAME, variantJobId, variantJobResult, type VariantJobData } from './job.ts';
+import { OutageReporter, redisConnectionOptions, type RedisAddress } from './redis-address.ts';
+import { PathTapeStore, RedisTapeStore, type TapeStore } from './tape-store.ts';
+
+/** What the coordinator shows while it waits: variants done, events replayed by every worker, time so far. */
+export interface QueueSweepProgress {
+  readonly done: number;
+  readonly total: number;
+  readonly events: number;
+  readonly elapsedMs: number;
+  readonly workers: number;
+}
+
+export interface QueueSweepOptions {
+  readonly address: RedisAddress;
+  /** Names the sweep; the same id again resumes it. Default: a hash of the tape, config, variants and overrides. */
+  readonly sweepId?: string;
+  /** Share the tape as a file in this directory (every worker must read it) instead of in Redis. */
+  readonly tapeDir?: string;
+  readonly overrides?: SweepOverrides;
+  /** Tries per variant before it is reported failed (a stalled job counts against BullMQ's own stall limit). */
+  readonly attempts?: number;
+  readonly pollMs?: number;
+  /** Wall time for the progress line and the rates: injected, as everywhere. */
+  readonly clock: Clock;
+  /** Waits between polls; injected so the loop holds no timer of its own. */
+  readonly sleep: (ms: number) => Promise<void>;
+  readonly onProgress?: (p: QueueSweepProgress) => void;
+  /** Lines for the operator: the sweep id, the tape, Redis going away and coming back. */
+  readonly onNotice?: (line: string) => void;
+}
+
+export interface QueueSweepOutcome extends SweepOutcome {
+  /** The worker that ran it (`host:pid`), or null for a failure no worker answered. */
+  readonly worker: string | null;
+}
+
+/** The default sweep id: the same tape, config, variants and overrides give the same id, so running the command again resumes. */
+export function defaultSweepId(tapeHash: string, runs: readonly SweepRun[], configPath: string, overrides: SweepOverrides): string {
+  const h = createHash('sha256');
+  h.update(tapeHash).update('\0').update(configPath).update('\0').update(JSON.stringify(overrides));
+  for (const r of runs) h.update('\0').update(r.configText);
+  return `sweep-${h.digest('hex').slice(0, 16)}`;
+}
+
+/** The tape's bytes as every worker replays it: the same serialisation the local sweep hands its threads. */
+export function tapeArtifact(tape: Tape): Buffer {
+  return serialize(tape);
+}
+
+/**
+ * Run a sweep's variants on whatever `linesmith worker` processes take jobs from the queue:
+ * the tape stored once under its hash, one job per variant, results collected as they
+ * finish. Outcomes come back in variant order, as from `runSweep`, so the caller writes
+ * the same table, reports and sweep page.
+ */
+export async function runQueueSweep(tape: Tape, runs: readonly SweepRun[], configPath: string, o: QueueSweepOptions): Promise<QueueSweepOutcome[]> {
+  const notice = o.onNotice ?? (() => {});
+  const outage = new OutageReporter(o.address.display, notice);
+  const connection = new Redis({ ...redisConnectionOptions(o.address, (attempt, delayMs) => outage.retrying(attempt, delayMs)), lazyConnect: true });
+  connection.on('error', () => {
+    // Reported through the retry strategy: once when the outage starts, once when it ends.
+  });
+  connection.on('ready', () => outage.ready());
+  await connection.connect().catch(() => {
+    // The retry strategy keeps trying; commands wait in the offline queue meanwhile.
+  });
+  const queue = new Queue(SWEEP_QUEUE_NAME, { connection });
+  queue.on('error', () => {
+    // Reported once through the connection's own listener above.
+  });
+  try {
+    const store: TapeStore = o.tapeDir !== undefined ? new PathTapeStore(o.tapeDir) : new RedisTapeStore(connection);
+    const bytes = tapeArtifact(tape);
+    const hash = await store.put(bytes);
+    const overrides = o.overrides ?? {};
+    const sweepId = o.sweepId ?? defaultSweepId(hash, runs, configPath, overrides);
+    notice(`sweep ${sweepId}: ${runs.length} variant(s) on queue ${o.address.display}, tape ${hash.slice(0, 12)} (${(bytes.byteLength / 2 ** 20).toFixed(1)} MiB, ${store.ref.kind === 'redis' ? 'in Redis' : `in ${store.ref.dir}`})`);
+    const attempts = o.attempts ?? 3;
+    const ids = runs.map((_, i) => variantJobId(sweepId, i));
+    const data = (i: number): VariantJobData => ({
+      sweepId,
+      index: i,
+      label: variantLabel(runs[i]!.variant),
+      tape: { hash, store: store.ref },
+      configText: runs[i]!.configText,
+      configPath,
+      overrides: { ...(overrides.seed !== undefined ? { seed: overrides.seed } : {}), ...(overrides.fillModel !== undefined ? { fillModel: overrides.fillModel } : {}) },
+    });
+    const jobOptions = (i: number) => ({
+      jobId: ids[i]!,
+      attempts,
+      backoff: { type: 'exponential', delay: 1_000 },
+      // Kept a week, so a coordinator restarted with the same sweep id collects what finished.
+      removeOnComplete: { age: 7 * 24 * 3600 },
+      removeOnFail: { age: 7 * 24 * 3600 },
+    });
+    // An id already on the queue (a resumed sweep) is left as it is: BullMQ ignores the add.
+    await queue.addBulk(runs.map((_, i) => ({ name: 'variant', data: data(i), opts: jobOptions(i) })));
+
+    const out = new Array<QueueSweepOutcome | undefined>(runs.length);
+    const started = o.clock.now();
+    const workersSeen = new Set<string>();
+    let done = 0;
+    let events = 0;
+    const progress = () => o.onProgress?.({ done, total: runs.length, events, elapsedMs: o.clock.now() - started, workers: workersSeen.size });
+    progress();
+    while (done < runs.length) {
+      for (let i = 0; i < runs.length; i++) {
+        if (out[i] !== undefined) continue;
+        // The state first, then the job: a job read before it finished would carry no result yet.
+        const state = await queue.getJobState(ids[i]!);
+        if (state === 'unknown') {
+          // Gone meanwhile: removed by hand, aged out, or lost with a Redis that restarted
+          // without persistence, in which case the tape went with it.
+          if (store.ref.kind === 'redis') await store.put(bytes);
+          await queue.add('variant', data(i), jobOptions(i));
+          continue;
+        }
+        if (state !== 'completed' && state !== 'failed') continue;
+        const job = await Job.fromId<VariantJobData, unknown>(queue, ids[i]!);
+        if (job === undefined) continue;
+        if (state === 'completed') {
+          const parsed = variantJobResult.safeParse(job.returnvalue);
+          if (!parsed.success) {
+            out[i] = { variant: runs[i]!.variant, result: null, error: `the worker's answer is malformed: ${parsed.error.issues[0]?.message ?? 'unknown'}`, replayMs: 0, worker: null };
+          } else {
+            const r = parsed.data;
+            const result = deserialize(Buffer.from(r.result, 'base64')) as BacktestResult;
+            workersSeen.add(r.worker);
+            events += r.events;
+            out[i] = { variant: runs[i]!.variant, result, error: null, replayMs: r.replayMs, worker: r.worker };
+          }
+        } else {
+          out[i] = { variant: runs[i]!.variant, result: null, error: job.failedReason || 'failed without a reason', replayMs: 0, worker: null };
+        }
+        done++;
+        progress();
+      }
+      if (done < runs.length) await o.sleep(o.pollMs ?? 200);
+    }
+    return out as QueueSweepOutcome[];
+  } finally {
+    await queue.close().catch(() => {});
+    connection.disconnect();
+  }
+}
