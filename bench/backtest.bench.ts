@@ -6,6 +6,7 @@ import { runBacktest } from '../src/backtest/run.ts';
 import { loadTape } from '../src/backtest/tape.ts';
 import { loadConfig } from '../src/config/index.ts';
 import { silentLogger } from '../src/shared/logger.ts';
+import { runVenueActionBench } from './venue-actions.ts';
 
 /**
  * Backtest throughput: a recording read and parsed into a tape (`loadTape`: gunzip, JSON,
@@ -72,6 +73,7 @@ export async function runBacktestBenchInChild(): Promise<BacktestBenchResult> {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const result = await runBacktestBench();
-  console.log(JSON.stringify(result));
+  // `--step venue-actions` runs only the per place or cancel micro-bench (bench/venue-actions.ts).
+  if (process.argv.includes('venue-actions')) console.log(JSON.stringify(await runVenueActionBench()));
+  else console.log(JSON.stringify(await runBacktestBench()));
 }
