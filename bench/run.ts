@@ -93,6 +93,10 @@ console.log(
       )
       .join('; '),
 );
+console.log(
+  `place or cancel through the simulated venue (CPU µs each; goal ≤ ${backtest.goalUsPerAction} µs typed): ` +
+    backtest.venueActions.map((v) => `${v.boundary} ${v.usPerAction.toFixed(2)} µs`).join(', '),
+);
 
 const hours = Number(values['memory-hours']);
 console.log(`memory: ${hours} h of market time with 200 games (a fresh process; a few minutes)…`);

@@ -1,4 +1,5 @@
 import { BacktestCollector } from '../src/backtest/report/collector.ts';
+import { BacktestExecution } from '../src/backtest/venue/execution.ts';
 import { SimulatedVenue, type VenueBoundary } from '../src/backtest/venue/simulated-venue.ts';
 import type { PlaceOrderInput } from '../src/exchange/orders/types.ts';
 import { silentLogger } from '../src/shared/logger.ts';
@@ -15,7 +16,8 @@ import { moneylineGame } from '../test/support/stub-venue.ts';
  * order manager are not in the figure: they are the same code on every path.
  */
 export interface VenueActionFigure {
-  readonly boundary: VenueBoundary;
+  /** `engine`: the execution alone (engine replica, queue records), no venue around it: the floor the venue adds to. */
+  readonly boundary: VenueBoundary | 'engine';
   readonly actions: number;
   /** Best of the runs, µs of CPU time per place or cancel. */
   readonly usPerAction: number;
@@ -24,12 +26,12 @@ export interface VenueActionFigure {
 const hex = (n: number) => n.toString(16).padStart(24, '0');
 const LEG_MS = 5;
 
-async function once(boundary: VenueBoundary, rounds: number): Promise<number> {
-  const t0 = Date.UTC(2030, 0, 1);
-  const time = manualTime(t0);
-  const game = moneylineGame({
+const T0 = Date.UTC(2030, 0, 1);
+
+function benchGame() {
+  return moneylineGame({
     id: hex(1),
-    start: new Date(t0 + 86_400_000).toISOString(),
+    start: new Date(T0 + 86_400_000).toISOString(),
     away: { id: hex(2), longName: 'Away', shortName: 'A' },
     home: { id: hex(3), longName: 'Home', shortName: 'H' },
     offers: [
@@ -37,6 +39,37 @@ async function once(boundary: VenueBoundary, rounds: number): Promise<number> {
       { id: hex(5), team: 'away', odds: 105, size: 500 },
     ],
   });
+}
+
+/** Backing home at +150 rests behind nothing: the recorded away offers are at 105. */
+const order = (r: number) => ({ gameID: hex(1), type: 'moneyline', side: hex(3), odds: 150, bet: 10, orderType: 'post', userReference: `ls1:b:${r}` }) as PlaceOrderInput;
+
+/** The same places and cancels straight into the backtest's execution: the engine replica's cost and the queue records'. */
+function engineOnly(rounds: number): number {
+  const time = manualTime(T0);
+  let seen = 0;
+  const x = new BacktestExecution({ time, fillModel: { kind: 'risk-averse', power: 1 }, balance: 1e9, commission: 0.01, onOwnEvent: () => seen++ });
+  x.applySnapshot(benchGame(), T0);
+  const start = process.cpuUsage();
+  for (let r = 0; r < rounds; r++) {
+    let id: string | undefined;
+    x.place([order(r)], ([out]) => (id = out?.status === 'ok' ? out.unmatched?.orderID : undefined));
+    time.advance(2 * LEG_MS);
+    if (id === undefined) throw new Error('the bench’s order was not left resting');
+    const [cancelled] = x.cancel([id]);
+    time.advance(2 * LEG_MS);
+    if (!cancelled?.success) throw new Error('the bench’s cancel failed');
+  }
+  const used = process.cpuUsage(start);
+  if (seen === 0) throw new Error('the execution reported nothing');
+  return (used.user + used.system) / (2 * rounds);
+}
+
+async function once(boundary: VenueBoundary | 'engine', rounds: number): Promise<number> {
+  if (boundary === 'engine') return engineOnly(rounds);
+  const t0 = T0;
+  const time = manualTime(t0);
+  const game = benchGame();
   let collector: BacktestCollector | null = null;
   const venue = new SimulatedVenue({
     time,
@@ -57,9 +90,7 @@ async function once(boundary: VenueBoundary, rounds: number): Promise<number> {
   // CPU time, not wall time: the machine is shared, and a busy neighbour would be measured too.
   const start = process.cpuUsage();
   for (let r = 0; r < rounds; r++) {
-    // Backing home at +150 rests behind nothing: the recorded away offers are at 105.
-    const order = { gameID: game.id, type: 'moneyline', side: hex(3), odds: 150, bet: 10, orderType: 'post', userReference: `ls1:b:${r}` } as PlaceOrderInput;
-    const placing = venue.rest.place([order]);
+    const placing = venue.rest.place([order(r)]);
     time.advance(2 * LEG_MS);
     const [entry] = await placing;
     if (entry?.status !== 'accepted' || !entry.resting) throw new Error(`the bench's order was not left resting: ${JSON.stringify(entry)}`);
@@ -74,11 +105,11 @@ async function once(boundary: VenueBoundary, rounds: number): Promise<number> {
 }
 
 /** µs per place or cancel through each boundary, best of `runs` (the first warms the JIT up). */
-export async function runVenueActionBench(options: { rounds?: number; runs?: number; boundaries?: readonly VenueBoundary[] } = {}): Promise<VenueActionFigure[]> {
+export async function runVenueActionBench(options: { rounds?: number; runs?: number; boundaries?: readonly (VenueBoundary | 'engine')[] } = {}): Promise<VenueActionFigure[]> {
   const rounds = options.rounds ?? 20_000;
   const runs = options.runs ?? 5;
-  const boundaries = options.boundaries ?? (['wire', 'typed'] as const);
-  const best = new Map<VenueBoundary, number>(boundaries.map((b) => [b, Infinity]));
+  const boundaries = options.boundaries ?? (['wire', 'typed', 'engine'] as const);
+  const best = new Map<VenueBoundary | 'engine', number>(boundaries.map((b) => [b, Infinity]));
   // Every boundary warms up first, then they take turns: the machine's load moves, and a
   // boundary measured only after the other would measure the JIT's warm-up in the first.
   for (const b of boundaries) await once(b, rounds);
