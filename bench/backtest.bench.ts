@@ -6,6 +6,7 @@ import { runBacktest } from '../src/backtest/run.ts';
 import { loadTape } from '../src/backtest/tape.ts';
 import { loadConfig } from '../src/config/index.ts';
 import { silentLogger } from '../src/shared/logger.ts';
+import { runVenueActionBench, type VenueActionFigure } from './venue-actions.ts';
 
 /**
  * Backtest throughput: a recording read and parsed into a tape (`loadTape`: gunzip, JSON,
@@ -31,6 +32,9 @@ export interface BacktestBenchResult {
   readonly figures: readonly BacktestBenchFigure[];
   readonly goalEventsPerSecond: number;
   readonly goalRatio: number;
+  /** CPU µs per place or cancel through the simulated venue, each boundary, and the engine alone (bench/venue-actions.ts). */
+  readonly venueActions: readonly VenueActionFigure[];
+  readonly goalUsPerAction: number;
 }
 
 const root = resolve(fileURLToPath(import.meta.url), '../..');
@@ -59,7 +63,8 @@ export async function runBacktestBench(options: { runs?: number; recording?: str
     }
     figures.push({ config: basename(path), events, loadMs, replayMs, eventsPerSecond: (events / replayMs) * 1000, ratio: (loadMs + replayMs) / loadMs });
   }
-  return { recording: basename(recording), runs, figures, goalEventsPerSecond: 1_000_000, goalRatio: 2 };
+  const venueActions = await runVenueActionBench();
+  return { recording: basename(recording), runs, figures, goalEventsPerSecond: 1_000_000, goalRatio: 2, venueActions, goalUsPerAction: 5 };
 }
 
 /**
@@ -72,6 +77,7 @@ export async function runBacktestBenchInChild(): Promise<BacktestBenchResult> {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const result = await runBacktestBench();
-  console.log(JSON.stringify(result));
+  // `--step venue-actions` runs only the per place or cancel micro-bench (bench/venue-actions.ts).
+  if (process.argv.includes('venue-actions')) console.log(JSON.stringify(await runVenueActionBench()));
+  else console.log(JSON.stringify(await runBacktestBench()));
 }

@@ -91,6 +91,14 @@ function rows(r: BenchResults): Row[] {
       `≤ ${b.goalRatio}: ${verdict(f.ratio <= b.goalRatio)}`,
     ]);
   }
+  const typed = b.venueActions.find((v) => v.boundary === 'typed');
+  if (typed) {
+    out.push([
+      'backtest: CPU time per place or cancel through the simulated venue (latency legs, engine replica, answer, user-feed message, side sent again, collector, promise; best of 5)',
+      `${typed.usPerAction.toFixed(2)} µs typed; ${b.venueActions.filter((v) => v !== typed).map((v) => `${v.boundary === 'engine' ? 'the execution alone' : v.boundary} ${v.usPerAction.toFixed(2)} µs`).join(', ')}`,
+      `≤ ${b.goalUsPerAction} µs: ${verdict(typed.usPerAction <= b.goalUsPerAction)}`,
+    ]);
+  }
   const q = r.queueSweep;
   out.push([
     `distributed sweep: ${q.variants} variants of fixed-spread over \`${q.recording}\`, two \`linesmith worker\` processes through Redis against two worker threads; overhead = queue wall time ÷ threads wall time − 1`,

@@ -94,6 +94,10 @@ console.log(
       )
       .join('; '),
 );
+console.log(
+  `place or cancel through the simulated venue (CPU µs each; goal ≤ ${backtest.goalUsPerAction} µs typed): ` +
+    backtest.venueActions.map((v) => `${v.boundary} ${v.usPerAction.toFixed(2)} µs`).join(', '),
+);
 
 const queueSweep = await runQueueSweepBench();
 console.log(describeQueueSweep(queueSweep));

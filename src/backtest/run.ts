@@ -11,7 +11,7 @@ import { REPORT_FORMAT, REPORT_VERSION, type BacktestReport, type FillRow, type 
 import { formatInputProblem } from './errors.ts';
 import type { Tape, TapeItem } from './tape.ts';
 import { latencyLegs } from './venue/latency.ts';
-import { SimulatedVenue } from './venue/simulated-venue.ts';
+import { SimulatedVenue, type VenueBoundary } from './venue/simulated-venue.ts';
 
 export interface BacktestOptions {
   readonly config: RunConfig;
@@ -23,6 +23,8 @@ export interface BacktestOptions {
   readonly onProgress?: (done: number, total: number) => void;
   /** The runtime's decisions, as a live or paper run reports them (parity checks). */
   readonly onDecision?: (d: Decision) => void;
+  /** How the venue hands the runtime its answers (default `typed`; `wire` for the contract test). */
+  readonly boundary?: VenueBoundary;
 }
 
 export interface BacktestResult {
@@ -58,6 +60,7 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
     balance: settings.balance,
     commission: settings.commission,
     logger: o.logger,
+    ...(o.boundary ? { boundary: o.boundary } : {}),
     onOwnEvent: (e) => collector?.onOwnEvent(e),
     onPlaceOutcome: (input, outcome) => collector?.onPlaceOutcome(input, outcome),
     onEditOutcome: (input, outcome) => collector?.onEditOutcome(input, outcome),

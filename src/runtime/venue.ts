@@ -13,6 +13,11 @@ import type { UserFeedEvent } from '../exchange/socket/user-feed-events.ts';
  * Everything the runtime needs from an exchange. ExchangeClient is one (live, and paper
  * against the simulator); a backtest's simulated venue or a benchmark harness is another.
  * The runtime never learns which.
+ *
+ * The boundary is typed: requests go out as the gateway's inputs, and answers and events
+ * come back as domain values (gateway entries, classified user-feed events, price-feed
+ * events). ExchangeClient is the wire adapter that parses and classifies the exchange's
+ * payloads into them; the simulated venue builds them from its engine replica directly.
  */
 export interface Venue {
   readonly rest: OrderGateway & {

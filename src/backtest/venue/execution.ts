@@ -358,12 +358,13 @@ export class BacktestExecution {
     const participants = this.recorded.participants(gameID);
     const listed = this.recorded.side(gameID, bookKey, side);
     if (!participants || !listed) return;
-    const makerSelection = oppositeSelection(listed.taker);
-    const wire = wireFromSelection(participants, makerSelection);
+    // Most orders of ours rest without reaching the best recorded offer: no wire fields to spell then.
+    let wire: ReturnType<typeof wireFromSelection> | undefined;
     for (const o of listed.offers) {
       if (oddsRank(o.odds) < minRank) break;
       const stake = this.recorded.available(o);
       if (stake <= EPS) continue;
+      wire ??= wireFromSelection(participants, oppositeSelection(listed.taker));
       // What is due waits: a delayed order of ours due now must meet these, not run before they are in.
       const [entry] = this.engine.place(MARKET, [{ gameID, ...wire, odds: invertOdds(o.odds), bet: stake * payout(o.odds), orderType: 'post' }], { runDue: false });
       if (entry?.status === 'ok' && entry.unmatched) {

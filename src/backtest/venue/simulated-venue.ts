@@ -1,42 +1,49 @@
 import type { Logger } from 'pino';
 import { BehaviorSubject, of, Subject, type Observable } from 'rxjs';
-import { z } from 'zod';
 import type { ResolvedSide } from '../../book/side-labels.ts';
 import type { EditInput, EngineEvent, PlaceInput, PlaceOutcome } from '../../engine/types.ts';
 import type { AccountSnapshot, ConnectionStates } from '../../exchange/client.ts';
-import { cancelEntryOf, placeEntryOf } from '../../exchange/orders/normalise.ts';
 import type { CancelEntry, EditEntry, EditOrderInput, MatchedBet, OrderGateway, PlaceEntry, PlaceOrderInput, UnmatchedOrder } from '../../exchange/orders/types.ts';
-import { editBodyOf, editedEntryOf } from '../../exchange/rest/edit-entry.ts';
-import { cancelEntriesOf, gatewayEditOf, restEditOf } from '../../exchange/rest/gateway-capabilities.ts';
-import { EditOrderResult } from '../../exchange/schemas/edit.ts';
+import { editBodyOf } from '../../exchange/rest/edit-entry.ts';
+import { cancelEntriesOf, restEditOf } from '../../exchange/rest/gateway-capabilities.ts';
 import { GradedWalker } from '../../exchange/rest/graded-walker.ts';
 import { GradedRow, MatchedBet as MatchedBetSchema } from '../../exchange/schemas/bets.ts';
 import type { OrderbookGame } from '../../exchange/schemas/exchange.ts';
-import { UnmatchedOrder as UnmatchedOrderSchema, WireCancelResult, WirePlaceEntry } from '../../exchange/schemas/orders.ts';
+import { UnmatchedOrder as UnmatchedOrderSchema } from '../../exchange/schemas/orders.ts';
 import type { GameUpdate, PriceFeedEvent } from '../../exchange/schemas/price-feed.ts';
-import { UserFeedMessage } from '../../exchange/schemas/user-feed.ts';
 import type { Me } from '../../exchange/schemas/user.ts';
 import type { SocketState } from '../../exchange/socket/managed-socket.ts';
-import { classifyMessage, type UserFeedEvent } from '../../exchange/socket/user-feed-events.ts';
+import type { UserFeedEvent } from '../../exchange/socket/user-feed-events.ts';
 import type { Score, Selection } from '../../markets/types.ts';
 import type { Venue } from '../../runtime/venue.ts';
 import { PriceFilter, updateKey, type UpdateKey } from '../../sim/feeds/subscriptions.ts';
-import { userFeedItems, userFeedMessage } from '../../sim/feeds/user-feed-messages.ts';
+import { userFeedItems } from '../../sim/feeds/user-feed-messages.ts';
 import { currentOrderbook, type ListedSide } from './current-orderbook.ts';
-import { renderRestCancel } from '../../sim/ops/cancel.ts';
-import { renderEditResult, type EditOutcome } from '../../sim/ops/edit.ts';
-import { renderPlaceOutcome } from '../../sim/ops/place.ts';
+import type { EditOutcome } from '../../sim/ops/edit.ts';
 import { renderGradedRow, renderMatchedBet } from '../../sim/render/bets.ts';
 import { renderUnmatchedOrder } from '../../sim/render/orders.ts';
 import { iso } from '../../sim/render/time.ts';
 import type { ManualTimeSource } from '../../shared/time.ts';
+import type { VenueAnswers } from './answers.ts';
+import { typedAnswers } from './answers-typed.ts';
+import { wireAnswers } from './answers-wire.ts';
 import { BotFeed } from './bot-feed.ts';
 import { BacktestExecution, sideKey, US } from './execution.ts';
 import type { FillModelConfig } from './queue-model.ts';
 import type { LatencyLegs } from './latency.ts';
 
+/**
+ * How the venue hands the runtime its answers and user-feed messages: `typed` builds the
+ * client's domain values straight from the engine replica's outcomes; `wire` renders the
+ * exchange's wire payloads and reads them back through the client's schemas, as the live
+ * path does (the contract test runs both and requires the same run).
+ */
+export type VenueBoundary = 'typed' | 'wire';
+
 export interface SimulatedVenueOptions {
   readonly time: ManualTimeSource;
+  /** Default `typed`. */
+  readonly boundary?: VenueBoundary;
   readonly fillModel: FillModelConfig;
   /** One-way delay of each leg (place, cancel or edit request, answer, user-feed message), ms. */
   readonly latency: LatencyLegs;
@@ -49,18 +56,15 @@ export interface SimulatedVenueOptions {
   readonly onEditOutcome?: (input: EditInput, outcome: EditOutcome) => void;
 }
 
-const checkFeedMessage = z.compile(UserFeedMessage);
-const checkPlace = z.compile(WirePlaceEntry);
-const checkCancel = z.compile(WireCancelResult);
-const checkEdit = z.compile(EditOrderResult);
-
 const state = (status: SocketState['status'], since: number, connection = 1): SocketState => ({ status, attempt: 0, lastError: null, since, connection, retryInMs: null });
 
 /**
  * The exchange as a backtest's runtime sees it: the Venue interface over the engine replica
  * and the recorded market. Answers and user-feed messages take the latency model's time on
- * the virtual clock, and go through the wire shapes and the client's own schemas, so the
- * runtime reads exactly what it would read from the exchange.
+ * the virtual clock and reach the runtime as the exchange client's domain values: built
+ * straight from the engine's outcomes (`typed`, the default), or rendered as wire payloads
+ * and read back through the client's own schemas (`wire`), which the contract test proves
+ * give the same run.
  */
 export class SimulatedVenue implements Venue {
   readonly execution: BacktestExecution;
@@ -84,6 +88,7 @@ export class SimulatedVenue implements Venue {
   readonly #botFeed: BotFeed;
   /** Sides whose update (our part of them changed) is on its way to the bot. */
   readonly #listingsDue = new Set<string>();
+  readonly #answers: VenueAnswers;
   /** Promises settled since the driver last looked: their callbacks are due as microtasks. */
   #settled = 0;
 
@@ -100,6 +105,7 @@ export class SimulatedVenue implements Venue {
       ...(o.onEditOutcome ? { onEditOutcome: o.onEditOutcome } : {}),
     });
     this.#botFeed = new BotFeed(this.execution);
+    this.#answers = o.boundary === 'wire' ? wireAnswers(this.execution.engine) : typedAnswers(this.execution.engine);
     const gateway: OrderGateway = {
       place: (orders) => this.#place(orders),
       cancel: (ids) => this.#cancel(ids),
@@ -220,10 +226,7 @@ export class SimulatedVenue implements Venue {
     return new Promise((resolve) => {
       this.#after('place', () => {
         this.execution.place(orders as readonly PlaceInput[], (outcomes) => {
-          const entries = outcomes.map((out, i) => {
-            const wire = checkPlace.parse(renderPlaceOutcome(out, 'rest'));
-            return placeEntryOf(wire, refs[i]!);
-          });
+          const entries = outcomes.map((out, i) => this.#answers.place(out, refs[i]!));
           this.#after('fromExchange', () => this.#resolve(resolve, entries));
         });
       });
@@ -233,7 +236,7 @@ export class SimulatedVenue implements Venue {
   #cancel(ids: readonly string[]): Promise<CancelEntry[]> {
     return new Promise((resolve) => {
       this.#after('cancel', () => {
-        const entries = this.execution.cancel(ids).map((out, i) => cancelEntryOf(checkCancel.parse(renderRestCancel(this.execution, out)), ids[i] ?? null));
+        const entries = this.execution.cancel(ids).map((out, i) => this.#answers.cancel(out, ids[i] ?? null));
         this.#after('fromExchange', () => this.#resolve(resolve, entries));
       });
     });
@@ -250,10 +253,7 @@ export class SimulatedVenue implements Venue {
     return new Promise((resolve) => {
       this.#after('edit', () => {
         this.execution.edit(body, (outcome) => {
-          const entry: EditEntry =
-            outcome.status === 'error'
-              ? gatewayEditOf({ status: 'refused', orderID: rest.orderID, httpStatus: 400, reason: outcome.error, errorType: outcome.errorType })
-              : gatewayEditOf(editedEntryOf(rest.orderID, checkEdit.parse(renderEditResult(this.execution, outcome))));
+          const entry = this.#answers.edit(rest.orderID, outcome);
           this.#after('fromExchange', () => this.#resolve(resolve, entry));
         });
       });
@@ -264,8 +264,8 @@ export class SimulatedVenue implements Venue {
   #cancelAll(gameID: string | undefined): Promise<CancelEntry[]> {
     return new Promise((resolve) => {
       this.#after('cancel', () => {
-        const wire = this.execution.cancelAll(gameID).map((out) => checkCancel.parse(renderRestCancel(this.execution, out)));
-        const entries = cancelEntriesOf({ ok: true, entries: wire.map((w) => cancelEntryOf(w, null)) }, gameID === undefined ? 'cancelAllOrders' : 'cancelAllOrdersForGame');
+        const answered = this.execution.cancelAll(gameID).map((out) => this.#answers.cancel(out, null));
+        const entries = cancelEntriesOf({ ok: true, entries: answered }, gameID === undefined ? 'cancelAllOrders' : 'cancelAllOrdersForGame');
         this.#after('fromExchange', () => this.#resolve(resolve, entries));
       });
     });
@@ -349,8 +349,8 @@ export class SimulatedVenue implements Venue {
     for (const item of userFeedItems(e)) {
       if (item.userId !== US) continue;
       const now = this.#o.time.clock.now();
-      const message = checkFeedMessage.parse(userFeedMessage(item, engine.game(item.gameId), now, `${now}-${++this.#messageSeq}`));
-      this.#after('fromExchange', () => this.#user$.next(classifyMessage(message, 'live')));
+      const event = this.#answers.feed(item, engine.game(item.gameId), now, `${now}-${++this.#messageSeq}`);
+      this.#after('fromExchange', () => this.#user$.next(event));
     }
   }
 }

@@ -2,9 +2,14 @@ const DAY_MS = 86_400_000;
 /** 10000-01-01T00:00:00Z: from there on the year takes more than four digits. */
 const YEAR_10000_MS = 253_402_300_800_000;
 
-/** The date part ("YYYY-MM-DDT") of the last day spelled: consecutive instants share it. */
+/**
+ * The date parts ("YYYY-MM-DDT") of the last two days spelled: consecutive instants share
+ * one, and a message spells two days by turns (the clock's now and its game's start).
+ */
 let lastDay = Number.NaN;
 let lastDayPrefix = '';
+let otherDay = Number.NaN;
+let otherDayPrefix = '';
 
 const pad2 = (n: number): string => (n < 10 ? `0${n}` : `${n}`);
 const pad3 = (n: number): string => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : `${n}`);
@@ -19,8 +24,11 @@ export function iso(ms: number): string {
   const t = Math.floor(ms);
   const day = Math.floor(t / DAY_MS);
   if (day !== lastDay) {
-    lastDayPrefix = new Date(day * DAY_MS).toISOString().slice(0, 11);
+    const prefix = day === otherDay ? otherDayPrefix : new Date(day * DAY_MS).toISOString().slice(0, 11);
+    otherDay = lastDay;
+    otherDayPrefix = lastDayPrefix;
     lastDay = day;
+    lastDayPrefix = prefix;
   }
   let rest = t - day * DAY_MS;
   const h = Math.floor(rest / 3_600_000);
