@@ -320,7 +320,8 @@ describe('renderHtmlReport', () => {
     expect(ex).toContain('<th title="ordersReceived">ordersReceived</th><td class="num">43</td>');
     expect(ex).toContain('<th title="meanLatencyMs">meanLatencyMs</th><td class="num">50.25</td>');
     // The simulated venue's own counters are named and explained, their names on hover.
-    const named = section(renderHtmlReport({ ...report, execution: { mirrored: 4, mirrorRefused: 1 } }), 'execution');
+    const named = section(renderHtmlReport({ ...report, execution: { mirrored: 4, mirrorRefused: 1, passiveStake: 1234.5 } }), 'execution');
+    expect(named).toContain('<th title="passiveStake">stake filled while resting</th><td class="num">$1,234.50</td>');
     expect(named).toContain('<th title="mirrored">recorded orders copied in</th><td class="num">4</td><td class="muted">recorded orders put into the simulated book');
     expect(named).toContain('<th title="mirrorRefused">recorded orders not copied in</th><td class="num">1</td>');
   });

@@ -71,7 +71,7 @@ function groupChart(boxId, table, name, noun) {
   tables.forEach(function (rows) { d.push(column(rows, a.at, a.xs.length, 1)); });
   plot(box, {
     height: 260,
-    series: keys.map(function (k, i) { return { label: name(k), stroke: color(i), width: 1.75, spanGaps: true, value: moneyValue }; }),
+    series: keys.map(function (k, i) { return line(i, { label: name(k), width: 1.75, spanGaps: true, value: moneyValue }); }),
     tips: keys.map(function (k) { return noun + ' ' + (k || '(none)'); }),
     axes: [{}, moneyAxis()],
   }, d);
@@ -94,7 +94,7 @@ groupChart('chart-pnl-league', data.extras && data.extras.pnlByLeague, function 
       for (var j = 1; j < d.length; j++) if (d[j][i] != null) s += d[j][i];
       return s;
     });
-    var series = ids.map(function (id, i) { return { label: gameName(id), stroke: color(i), width: 1.5, value: moneyValue }; });
+    var series = ids.map(function (id, i) { return line(i, { label: gameName(id), width: 1.5, value: moneyValue }); });
     series.push({ label: 'all games', stroke: '#111827', width: 2, dash: [6, 4], value: moneyValue });
     d.push(sum);
     plot(boxes[k], { title: titles[k], height: 280, series: series, tips: ids.map(gameTip), axes: [{}, moneyAxis()] }, d);

@@ -300,20 +300,21 @@ ${table([['strategy', false], ['module', false], ...BREAKDOWN_HEAD], rows, 'stra
 }
 
 /** The simulated venue's counters as a reader names them; a counter not listed shows its own name. */
-const EXECUTION_NAMES: Readonly<Record<string, readonly [string, string]>> = {
-  mirrored: ['recorded orders copied in', 'recorded orders put into the simulated book for one of our crossing orders to meet'],
-  mirrorRefused: ['recorded orders not copied in', 'recorded orders that crossed a resting order of ours, so could not be put in (the book would cross)'],
-  passiveFills: ['resting orders filled', 'our resting orders filled by recorded takers'],
-  passiveStake: ['stake filled while resting', 'the stake of those fills'],
-  takenStake: ['recorded stake taken', 'recorded liquidity our crossing orders took'],
+const EXECUTION_NAMES: Readonly<Record<string, readonly [string, string, 'count' | 'money']>> = {
+  mirrored: ['recorded orders copied in', 'recorded orders put into the simulated book for one of our crossing orders to meet', 'count'],
+  mirrorRefused: ['recorded orders not copied in', 'recorded orders that crossed a resting order of ours, so could not be put in (the book would cross)', 'count'],
+  passiveFills: ['resting orders filled', 'our resting orders filled by recorded takers', 'count'],
+  passiveStake: ['stake filled while resting', 'the stake of those fills', 'money'],
+  takenStake: ['recorded stake taken', 'recorded liquidity our crossing orders took', 'money'],
 };
 
 function executionSection(r: BacktestReport): string {
   const entries = Object.entries(r.execution);
   if (entries.length === 0) return '';
   const rows = entries.map(([k, v]) => {
-    const [name, what] = EXECUTION_NAMES[k] ?? [k, ''];
-    return `<tr><th title="${esc(k)}">${esc(name)}</th>${tdNum(Number.isInteger(v) ? count(v) : fixed(v))}<td class="muted">${esc(what)}</td></tr>`;
+    const [name, what, unit] = EXECUTION_NAMES[k] ?? [k, '', 'count'];
+    const value = unit === 'money' ? money(v) : Number.isInteger(v) ? count(v) : fixed(v);
+    return `<tr><th title="${esc(k)}">${esc(name)}</th>${tdNum(value)}<td class="muted">${esc(what)}</td></tr>`;
   });
   return `<section id="execution">
 <h2>Simulated execution</h2>

@@ -50,6 +50,13 @@ var PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b',
 var DASHES = [null, [6, 3], [2, 3], [10, 3, 2, 3]];
 var charts = [];
 function color(i) { return PALETTE[i % PALETTE.length]; }
+/** Line i's colour, dashed once the palette comes round again: no two of the first forty lines look alike. */
+function line(i, s) {
+  s.stroke = color(i);
+  var dash = DASHES[Math.floor(i / PALETTE.length) % DASHES.length];
+  if (dash) s.dash = dash;
+  return s;
+}
 function group(s) { return s.replace(/\\B(?=(\\d{3})+(?!\\d))/g, ','); }
 function money(v) {
   if (v == null || !isFinite(v)) return '—';
