@@ -25,6 +25,8 @@ const CONFIG_PATH = join(ROOT, 'test/browser/fixtures/small.yaml');
 /** The first events of the recording: its opening snapshot and about twenty minutes of prices. */
 const EVENTS = 3_500;
 const CHROMIUM = chromiumPath();
+/** A browser, a replay and a paper session on a loaded 2-core machine: generous, the tests take seconds when it is idle. */
+const SLOW = 120_000;
 
 if (!CHROMIUM) {
   process.stderr.write('\ntest/browser/pages.test.ts: NOT RUN: no Chromium binary (apt-get install chromium, or set LINESMITH_CHROMIUM); report, sweep and dashboard pages untested in a browser\n\n');
@@ -60,12 +62,12 @@ describe.skipIf(!CHROMIUM)('the pages in headless Chromium', () => {
     dir = await mkdtemp(join(tmpdir(), 'ls-pages-'));
     const full = await loadTape([join(ROOT, 'backtest/data/paper-seed11-drops')]);
     tape = { ...full, items: full.items.slice(0, EVENTS) };
-  });
+  }, SLOW);
 
   afterAll(async () => {
     await browser?.close();
     if (dir) await rm(dir, { recursive: true, force: true });
-  });
+  }, SLOW);
 
   async function open(url: string): Promise<{ page: Page; errors: string[] }> {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
@@ -87,7 +89,7 @@ describe.skipIf(!CHROMIUM)('the pages in headless Chromium', () => {
     expect(await page.locator('#charts-quotes .uplot').count()).toBe(result.report.series.quotes.length);
     expect(errors).toEqual([]);
     await page.close();
-  });
+  }, SLOW);
 
   it('sweep.html of a 2x2 sweep: no console error, the chart drawn, the table fits 1,400 px, links reach each variant', async () => {
     const text = await readFile(CONFIG_PATH, 'utf8');
@@ -118,7 +120,7 @@ describe.skipIf(!CHROMIUM)('the pages in headless Chromium', () => {
     expect(page.url()).toMatch(/variant-001\/report\.html$/);
     expect(errors).toEqual([]);
     await page.close();
-  });
+  }, SLOW);
 
   describe('the dashboard of a running paper session', () => {
     let session: Session;
@@ -151,12 +153,12 @@ metrics:
         { resolveStrategy: defaultStrategyResolver(strategies) },
       );
       session = await startSession({ config, mode: 'paper', logger: silentLogger() });
-    });
+    }, SLOW);
 
     afterAll(async () => {
       session?.stop('test over');
       await session?.done;
-    });
+    }, SLOW);
 
     it('serves / on loopback: live figures, every chart drawn, no console error', async () => {
       const url = session.metricsUrl!;
@@ -174,7 +176,7 @@ metrics:
       for (const k of ['games quoted', 'open orders', 'fills', 'P&L settled', 'P&L marked to fair', 'worst case, all games', 'strategy errors', 'request budget']) expect(tiles).toContain(k);
       expect(errors).toEqual([]);
       await page.close();
-    });
+    }, SLOW);
   });
 });
 
