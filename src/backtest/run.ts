@@ -7,7 +7,7 @@ import { strategiesOf } from '../runtime/session.ts';
 import { createRandom } from '../shared/random.ts';
 import { manualTime } from '../shared/time.ts';
 import { BacktestCollector } from './report/collector.ts';
-import { REPORT_FORMAT, REPORT_VERSION, type BacktestReport, type FillRow, type OrderRow } from './report/types.ts';
+import { REPORT_FORMAT, REPORT_VERSION, type BacktestReport, type FillRow, type OrderRow, type ReportExtras } from './report/types.ts';
 import { formatInputProblem } from './errors.ts';
 import type { Tape, TapeItem } from './tape.ts';
 import { latencyLegs } from './venue/latency.ts';
@@ -29,6 +29,8 @@ export interface BacktestOptions {
 
 export interface BacktestResult {
   readonly report: BacktestReport;
+  /** What report.html draws beyond the report (not in report.json). */
+  readonly extras: ReportExtras;
   readonly fills: readonly FillRow[];
   readonly orders: readonly OrderRow[];
   /** Items replayed (frames, snapshots, results, gaps). */
@@ -135,7 +137,7 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
   const st = runtime.orders.stats;
   const done = collector.finish({ riskRejected: st.riskRejected, exchangeRejected: st.exchangeRejected, postArb: st.postArb }, (id) => {
     const g = venue.execution.game(id);
-    return g ? { league: g.league, name: `${g.participants.awayName} @ ${g.participants.homeName}` } : null;
+    return g ? { league: g.league, away: g.participants.awayName, home: g.participants.homeName, start: Number.isFinite(g.start) ? g.start : null } : null;
   });
   const notes = done.games.filter((g) => g.settlement === 'marked').map((g) => `${g.gameID} (${g.name}): no result in the recording; its ${g.fills} fills are marked at the last consensus fair price`);
   if (!o.tape.complete) notes.push('the recording has no end record: the recorder stopped without closing it');
@@ -183,7 +185,7 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
     notes,
     series: { sampleMs: sampleEvery, ...done.series },
   };
-  return { report, fills: done.fills, orders: done.orders, events: total };
+  return { report, extras: done.extras, fills: done.fills, orders: done.orders, events: total };
 }
 
 function replay(venue: SimulatedVenue, it: TapeItem): void {

@@ -1,11 +1,10 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { builtInStrategyResolver } from '../../strategies/index.ts';
 import { BacktestConfigError, BacktestInputError, formatInputProblem, type InputProblem } from '../backtest/errors.ts';
-import { renderSweepHtml } from '../backtest/report/html.ts';
 import type { BacktestReport } from '../backtest/report/types.ts';
-import { writeReport } from '../backtest/report/write.ts';
+import { writeReport, writeSweepReport } from '../backtest/report/write.ts';
 import { compareWithRecording, parityLines, readDecisions, type RecordedDecisions } from '../backtest/parity.ts';
 import { runBacktest } from '../backtest/run.ts';
 import {
@@ -245,28 +244,24 @@ async function backtest(o: BacktestOptions): Promise<void> {
       outcomes = await runSweep(tape, runs, config.source, { overrides, workers: lanes, onDone: progress }).finally(() => progress.end());
     }
     const wallMs = performance.now() - sweepStarted;
-    const rows = [];
     let events = 0;
     // Settled P&L is net of the commission paid, marked P&L of the expected commission on open taker bets; the column is the most those can still be charged.
     const table = [['variant', 'total P&L', 'settled', 'marked', 'comm. paid', 'comm. open (max)', 'fills', 'fill ratio', 'mark-out 60s', 'max drawdown', 'max liability', 'replay ev/s']];
-    for (const [i, out] of outcomes.entries()) {
+    for (const out of outcomes) {
       const name = variantLabel(out.variant);
       if (!out.result) {
         table.push([name, `failed: ${out.error ?? 'unknown'}`]);
         process.exitCode = EXIT_FAILED;
         continue;
       }
-      await writeReport(join(o.report, `variant-${String(i + 1).padStart(3, '0')}`), out.result);
-      rows.push({ variant: out.variant, report: out.result.report });
       events += out.result.events;
       const m = out.result.report.metrics;
       table.push([name, formatMoney(m.pnl.total), formatMoney(m.pnl.settled), formatMoney(m.pnl.marked), formatMoney(m.pnl.commissionPaid), formatMoney(m.pnl.commissionAccrued), String(m.volume.fills), `${(m.orders.fillRatio * 100).toFixed(1)}%`, formatMoney(m.markout['60s'].total), formatMoney(m.maxDrawdown), formatMoney(m.maxLiability), Math.round((out.result.events / out.replayMs) * 1000).toLocaleString('en-US')]);
     }
     const widths = table[0]!.map((_, c) => Math.max(...table.map((r) => (r[c] ?? '').length)));
     for (const r of table) process.stdout.write(`  ${r.map((x, c) => x.padEnd(widths[c] ?? 0)).join('  ')}\n`);
-    process.stdout.write(`${sweepThroughputLine({ variants: runs.length, failed: runs.length - rows.length, events, wallMs, workers: lanes })}\n`);
-    await mkdir(o.report, { recursive: true });
-    await writeFile(join(o.report, 'sweep.html'), renderSweepHtml(rows));
+    process.stdout.write(`${sweepThroughputLine({ variants: runs.length, failed: outcomes.filter((x) => !x.result).length, events, wallMs, workers: lanes })}\n`);
+    await writeSweepReport(o.report, outcomes);
     process.stdout.write(`reports in ${resolve(o.report)} (sweep.html compares the variants)\n`);
     return;
   }

@@ -46,7 +46,7 @@ async function trade(mode: 'live' | 'paper', o: TradeOptions): Promise<void> {
     return;
   }
   process.stdout.write(`${mode === 'paper' ? 'paper trading on the simulator' : 'trading live'} with ${config.strategies.filter((s) => s.enabled).map((s) => `${s.id} (${s.moduleRef})`).join(', ')}; Ctrl-C stops and cancels every order\n`);
-  if (session.metricsUrl) process.stdout.write(`metrics at ${session.metricsUrl}/metrics; status panel: linesmith status --url ${session.metricsUrl}\n`);
+  if (session.metricsUrl) process.stdout.write(`dashboard at ${session.metricsUrl}/ · metrics at ${session.metricsUrl}/metrics; status panel: linesmith status --url ${session.metricsUrl}\n`);
   let signals = 0;
   const onSignal = (sig: NodeJS.Signals) => {
     if (++signals > 1) {

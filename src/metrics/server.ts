@@ -2,6 +2,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
+import { dashboardHtml } from './dashboard/page.ts';
+import type { DashboardSnapshot } from './dashboard/snapshot.ts';
 import { MetricsListenError } from './errors.ts';
 import type { StatusReport } from './status-report.ts';
 import { urlHost } from '../shared/url-host.ts';
@@ -12,11 +14,13 @@ export interface MetricsServerOptions {
   readonly port: number;
   readonly registry: Registry;
   readonly status: () => Promise<StatusReport>;
+  /** With it, `/` serves the live dashboard page and `/dashboard.json` what it reads. */
+  readonly dashboard?: () => Promise<DashboardSnapshot>;
   readonly logger?: Logger;
 }
 
 export interface MetricsServer {
-  /** `http://host:port`, the port resolved: `/metrics` and `/status` hang off it. */
+  /** `http://host:port`, the port resolved: `/metrics`, `/status` and the dashboard (`/`) hang off it. */
   readonly url: string;
   close(): Promise<void>;
 }
@@ -28,8 +32,9 @@ function send(res: ServerResponse, status: number, contentType: string, body: st
 
 /**
  * The runtime's read-only HTTP endpoint: `GET /metrics` (Prometheus text format, from the
- * runtime's own registry) and `GET /status` (the JSON report `linesmith status` prints).
- * Nothing else; no request changes anything.
+ * runtime's own registry), `GET /status` (the JSON report `linesmith status` prints) and,
+ * given a dashboard source, `GET /` (the live dashboard page) and `GET /dashboard.json`
+ * (what it reads). Nothing else; no request changes anything.
  */
 export async function startMetricsServer(o: MetricsServerOptions): Promise<MetricsServer> {
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -41,7 +46,9 @@ export async function startMetricsServer(o: MetricsServerOptions): Promise<Metri
     }
     if (path === '/metrics') send(res, 200, o.registry.contentType, await o.registry.metrics());
     else if (path === '/status') send(res, 200, 'application/json; charset=utf-8', `${JSON.stringify(await o.status())}\n`);
-    else send(res, 404, 'text/plain; charset=utf-8', 'not found: try /metrics or /status\n');
+    else if (o.dashboard && path === '/') send(res, 200, 'text/html; charset=utf-8', dashboardHtml());
+    else if (o.dashboard && path === '/dashboard.json') send(res, 200, 'application/json; charset=utf-8', `${JSON.stringify(await o.dashboard())}\n`);
+    else send(res, 404, 'text/plain; charset=utf-8', `not found: try ${o.dashboard ? '/ (the dashboard), ' : ''}/metrics or /status\n`);
   };
   const server = createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {

@@ -8,6 +8,7 @@ import { FileCursorStore } from '../exchange/socket/cursor-file.ts';
 import { randomRunId } from '../exchange/orders/user-reference.ts';
 import { isLoopbackHost } from '../exchange/http/urls.ts';
 import { RuntimeMetrics } from '../metrics/runtime-metrics.ts';
+import { dashboardSnapshot } from '../metrics/dashboard/snapshot.ts';
 import { startMetricsServer, type MetricsServer } from '../metrics/server.ts';
 import type { Simulator } from '../sim/server.ts';
 import { systemClock } from '../shared/clock.ts';
@@ -117,9 +118,13 @@ export async function startSession(o: SessionOptions): Promise<Session> {
   };
   try {
     // Listening first: a taken port fails the run before anything reaches the exchange.
-    if (metrics) metricsServer = await startMetricsServer({ host: config.metrics.host, port: config.metrics.port, registry: metrics.registry, status: () => metrics.report(), logger: log });
+    if (metrics) {
+      const status = () => metrics.report();
+      const caps = { maxGameLiability: config.risk.maxGameLiability, maxTotalLiability: config.risk.maxTotalLiability };
+      metricsServer = await startMetricsServer({ host: config.metrics.host, port: config.metrics.port, registry: metrics.registry, status, dashboard: () => dashboardSnapshot({ runtime, status, caps }), logger: log });
+    }
     if (metricsServer) {
-      log.info({ url: `${metricsServer.url}/metrics`, status: `${metricsServer.url}/status` }, 'metrics endpoint listening');
+      log.info({ dashboard: `${metricsServer.url}/`, url: `${metricsServer.url}/metrics`, status: `${metricsServer.url}/status` }, 'metrics endpoint listening');
       if (!isLoopbackHost(config.metrics.host)) log.warn({ host: config.metrics.host }, 'metrics endpoint reachable beyond this machine: it has no authentication');
     }
     // Recording first: its opening snapshot and frames are the ones the runtime starts from.

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { HTML_DATA_ELEMENT_ID, renderHtmlReport, renderSweepHtml, type SweepRow } from '../../src/backtest/report/html.ts';
-import { REPORT_FORMAT, REPORT_VERSION, type BacktestReport } from '../../src/backtest/report/types.ts';
+import { REPORT_FORMAT, REPORT_VERSION, type BacktestReport, type FillRow, type ReportExtras } from '../../src/backtest/report/types.ts';
 
 const EVIL_STRATEGY = '<script>alert(1)</script>';
 const EVIL_GAME = 'Bad </script><script>alert(2)</script> FC @ Home & Co';
@@ -242,7 +242,7 @@ describe('renderHtmlReport', () => {
   });
 
   it('embeds the report as JSON that round-trips to the same report', () => {
-    expect(embedded(html)).toEqual(report);
+    expect(embedded(html)).toEqual({ report, extras: null, fills: [] });
     const raw = DATA_RE.exec(html)![1]!;
     expect(raw).not.toMatch(/[<>&]/);
     expect(raw).toContain('\\u003cscript\\u003ealert(1)\\u003c/script\\u003e');
@@ -302,7 +302,9 @@ describe('renderHtmlReport', () => {
     const g = section(html, 'games');
     expect(count(g, '<tr class="game">')).toBe(2);
     expect(count(g, '<tr class="sub">')).toBe(3);
-    expect(g).toContain('NBA · g1');
+    // The id is on hover, not in the text.
+    expect(g).toContain('<td title="game g1"><b>');
+    expect(g).toContain('<span class="muted">NBA</span>');
     expect(g).toContain('101–99');
     expect(g).toContain('<td class="warn">marked</td>');
     for (const x of ['<td>moneyline</td>', '<td>total:215.5</td>', '<td>spread:-1.5</td>', '+$150.00', '-$26.54', '-$612.40', '-$200.00', '$1,500.00']) expect(g).toContain(x);
@@ -315,8 +317,13 @@ describe('renderHtmlReport', () => {
     expect(count(st, '<tr>')).toBe(1 + 2);
     expect(st).toContain('<td class="muted">inventory-skew</td>');
     const ex = section(html, 'execution');
-    expect(ex).toContain('<th>ordersReceived</th><td class="num">43</td>');
-    expect(ex).toContain('<th>meanLatencyMs</th><td class="num">50.25</td>');
+    expect(ex).toContain('<th title="ordersReceived">ordersReceived</th><td class="num">43</td>');
+    expect(ex).toContain('<th title="meanLatencyMs">meanLatencyMs</th><td class="num">50.25</td>');
+    // The simulated venue's own counters are named and explained, their names on hover.
+    const named = section(renderHtmlReport({ ...report, execution: { mirrored: 4, mirrorRefused: 1, passiveStake: 1234.5 } }), 'execution');
+    expect(named).toContain('<th title="passiveStake">stake filled while resting</th><td class="num">$1,234.50</td>');
+    expect(named).toContain('<th title="mirrored">recorded orders copied in</th><td class="num">4</td><td class="muted">recorded orders put into the simulated book');
+    expect(named).toContain('<th title="mirrorRefused">recorded orders not copied in</th><td class="num">1</td>');
   });
 
   it('summarises the mark-outs per horizon', () => {
@@ -339,27 +346,82 @@ describe('renderHtmlReport', () => {
     const times = [T0, T0 + 10 * MIN, T0 + 20 * MIN, T0 + 30 * MIN, T0 + 60 * MIN].map(s);
     const [withResting] = on('chart-liability');
     expect(withResting!.data).toEqual([times, [-300, -612.4, -500, null, null], [null, -100, -200, -180, -120], [-300, -712.4, -700, -180, -120]]);
-    expect(withResting!.opts.series.map((x) => x.label)).toEqual(['time (UTC)', `${EVIL_GAME} (g1)`, 'Away Team @ Home Team (g2)', 'all games']);
+    expect(withResting!.opts.series.map((x) => x.label)).toEqual(['time (UTC)', EVIL_GAME, 'Away Team @ Home Team', 'all games']);
     const [matched] = on('chart-exposure');
     expect(matched!.data).toEqual([times, [0, -250, -480, null, null], [null, 0, -150, -150, -120], [0, -250, -630, -150, -120]]);
-    // (c) quotes: a card per entry, odds on the joined ±100 scale, null kept as a gap
+    // (c) quotes: a card per entry, odds drawn as implied probability, null kept as a gap
     const cards = byId.get('charts-quotes')!.children;
     expect(cards).toHaveLength(2);
-    expect(cards[0]!.children[0]!.textContent).toBe(`${EVIL_GAME} (g1) · moneyline`);
-    expect(cards[1]!.children[0]!.textContent).toBe('Away Team @ Home Team (g2) · total:5.5');
+    expect(cards[0]!.children[0]!.textContent).toBe(`${EVIL_GAME} · moneyline`);
+    expect(cards[1]!.children[0]!.textContent).toBe('Away Team @ Home Team · total:5.5');
     const q1 = made.find((m) => m.el === cards[0]!.children[1])!;
-    expect(q1.data).toEqual([[T0, T0 + 10 * MIN, T0 + 20 * MIN].map(s), [-10, null, -8], [-5, -5, null], [2, 5, null], [0, -2, null]]);
-    expect(q1.opts.series.map((x) => x.label)).toEqual(['time (UTC)', 'ours home', 'market home', 'ours away', 'market away']);
-    expect(q1.opts.series[1]!.value!(null, -10)).toBe('-110');
-    expect(q1.opts.series[1]!.value!(null, 0)).toBe('+100');
-    expect(q1.opts.series[1]!.value!(null, null)).toBe('—');
-    expect(q1.opts.axes![1]!.values!(null, [-10, 0, 20])).toEqual(['-110', '+100', '+120']);
+    const p = (o: number | null) => (o === null ? null : o < 0 ? -o / (100 - o) : 100 / (o + 100));
+    const none = [null, null, null];
+    expect(q1.data).toEqual([[T0, T0 + 10 * MIN, T0 + 20 * MIN].map(s), [-110, null, -108].map(p), [-105, -105, null].map(p), [102, 105, null].map(p), [100, -102, null].map(p), none, none]);
+    expect(q1.opts.series.map((x) => x.label)).toEqual(['time (UTC)', 'ours home', 'market home', 'ours away', 'market away', 'our fills (taker of home)', 'our fills (taker of away)']);
+    // The legend gives the American odds the point stands for, and its probability.
+    const value = q1.opts.series[1]!.value as unknown as (u: unknown, v: number | null, si: number, di: number | null) => string;
+    expect(value(null, p(-110), 1, 0)).toBe('-110 (52.4%)');
+    expect(value(null, p(100), 4, 0)).toBe('+100 (50.0%)');
+    expect(value(null, null, 1, 1)).toBe('—');
+    expect(value(null, null, 1, null)).toBe('—');
+    expect(q1.opts.axes![1]!.values!(null, [0.25, 0.5])).toEqual(['25%', '50%']);
     const q2 = made.find((m) => m.el === cards[1]!.children[1])!;
-    expect(q2.opts.series.map((x) => x.label)).toEqual(['time (UTC)', 'ours over', 'market over', 'ours under', 'market under']);
+    expect(q2.opts.series.map((x) => x.label)).toEqual(['time (UTC)', 'ours over', 'market over', 'ours under', 'market under', 'our fills (taker of over)', 'our fills (taker of under)']);
     // (d) mark-outs: value 5 s and 60 s later per fill
     const [mo] = on('chart-markouts');
     expect(mo!.data).toEqual([report.series.markouts.map((r) => s(r[0]!)), [2.5, 1.2, 0.5], [-1.25, -0.5, null]]);
-    expect(made).toHaveLength(6);
+    // (e) drawdown: total P&L less its running high
+    const [dd] = on('chart-drawdown');
+    expect(dd!.data).toEqual([report.series.pnl.map((r) => s(r[0]!)), [0, 0, -20.8 - 12.5, 0, 102.956 - 140]]);
+    // (f) a position card per game, the deepest worst case first
+    const positions = byId.get('charts-positions')!.children;
+    expect(positions.map((c) => c.children[0]!.textContent)).toEqual([EVIL_GAME, 'Away Team @ Home Team']);
+    // Without extras: no per-strategy or per-league series.
+    expect(byId.get('chart-pnl-strategy')!.children[0]!.textContent).toBe('no fills');
+    expect(made).toHaveLength(9);
+  });
+
+  it('with the extras: games named by teams and start, never two alike; fills on the quotes and stake per game; P&L per strategy and league', () => {
+    const extras: ReportExtras = {
+      games: { g1: { league: 'NBA', away: 'Away Team', home: 'Home Team', start: T0 }, g2: { league: 'NBA', away: 'Away Team', home: 'Home Team', start: T0 } },
+      pnlByStrategy: { a: [[T0, 1], [T0 + 10 * MIN, 2]], b: [[T0 + 10 * MIN, -1]] },
+      pnlByLeague: { NBA: [[T0, 5]] },
+    };
+    const fill = (t: number, gameID: string, selection: string, origin: 'offer' | 'wager', odds: number, amount: number): FillRow => ({
+      t, txID: `tx${t}`, orderID: 'o', strategy: 'a', gameID, market: 'moneyline', selection, origin, isPostArb: false, odds, amount, risk: amount, win: amount, commissionOnWin: 0, commissionOnLoss: 0,
+    });
+    // A maker fill backing home at -110 was taken by a taker of away at +110; a taker fill of ours on away at +105.
+    const fills = [fill(T0 + 5 * MIN, 'g1', 'home', 'offer', -110, 100), fill(T0 + 10 * MIN, 'g1', 'away', 'wager', 105, 50)];
+    const out = renderHtmlReport(report, { extras, fills });
+    expect(embedded(out)).toEqual({ report, extras, fills: [[T0 + 5 * MIN, 'g1', 'moneyline', 1, 110, 1, 100, 'a'], [T0 + 10 * MIN, 'g1', 'moneyline', 1, 105, 0, 50, 'a']] });
+    const { made, byId } = runPageScript(out);
+    const on = (id: string) => made.filter((m) => m.el === byId.get(id));
+    const [withResting] = on('chart-liability');
+    expect(withResting!.opts.series.map((x) => x.label)).toEqual(['time (UTC)', 'Away Team @ Home Team · 2026-11-21 18:00', 'Away Team @ Home Team · 2026-11-21 18:00 (2)', 'all games']);
+    const cards = byId.get('charts-quotes')!.children;
+    const q1 = made.find((m) => m.el === cards[0]!.children[1])!;
+    // The fill times join the sample times; each quote carries its last sample forward.
+    expect(q1.data[0]).toEqual([T0, T0 + 5 * MIN, T0 + 10 * MIN, T0 + 20 * MIN].map(s));
+    expect(q1.data[5]).toEqual([null, null, null, null]);
+    expect(q1.data[6]).toEqual([null, 100 / 210, 100 / 205, null]);
+    expect(q1.data[1]).toEqual([110 / 210, 110 / 210, null, 108 / 208]);
+    const positions = byId.get('charts-positions')!.children;
+    const g1 = made.find((m) => m.el === positions[0]!.children[1])!;
+    expect(g1.data[0]).toEqual([T0, T0 + 5 * MIN, T0 + 10 * MIN, T0 + 20 * MIN].map(s));
+    expect(g1.data[3]).toEqual([0, 100, 150, 150]);
+    const [strategy] = on('chart-pnl-strategy');
+    expect(strategy!.data).toEqual([[T0, T0 + 10 * MIN].map(s), [1, 2], [null, -1]]);
+    expect(on('chart-pnl-league')[0]!.opts.series.map((x) => x.label)).toEqual(['time (UTC)', 'NBA']);
+  });
+
+  it('gives an axis with one value a range around it, not uPlot\'s years', () => {
+    const { made } = runPageScript(html);
+    const scales = (made[0]!.opts as unknown as { scales: { x: { range: (u: unknown, lo: number, hi: number) => [number, number] }; y: { range: (u: unknown, lo: number, hi: number) => [number, number] } } }).scales;
+    expect(scales.x.range(null, 1000, 1000)).toEqual([700, 1300]);
+    expect(scales.x.range(null, 1000, 2000)).toEqual([1000, 2000]);
+    expect(scales.y.range(null, 50, 50)).toEqual([45, 55]);
+    expect(scales.y.range(null, 0, 0)).toEqual([-1, 1]);
   });
 
   it('renders a report with no series and no games', () => {
@@ -367,7 +429,7 @@ describe('renderHtmlReport', () => {
     const bare: BacktestReport = { ...r, games: [], markets: [], strategies: [], notes: [], execution: {}, input: { ...r.input, problems: [] }, series: { sampleMs: 1000, pnl: [], liability: {}, quotes: [], markouts: [] } };
     const out = renderHtmlReport(bare);
     expectSelfContained(out);
-    expect(embedded(out)).toEqual(bare);
+    expect(embedded(out)).toEqual({ report: bare, extras: null, fills: [] });
     expect(section(out, 'games')).toContain('<td class="empty" colspan="10">none</td>');
     const { made, byId } = runPageScript(out);
     expect(made).toHaveLength(0);
@@ -387,7 +449,8 @@ describe('renderSweepHtml', () => {
   });
 
   it("embeds each variant's settings, metrics and P&L series as JSON that round-trips", () => {
-    expect(embedded(html)).toEqual({ rows: rows.map((r) => ({ variant: r.variant, metrics: r.report.metrics, pnl: r.report.series.pnl })) });
+    const labels = ['fixed-spread.spread=10', 'fixed-spread.spread=<b>20</b> latency.ms=100'];
+    expect(embedded(html)).toEqual({ rows: rows.map((r, i) => ({ variant: r.variant, metrics: r.report.metrics, pnl: r.report.series.pnl, sameAs: null, label: labels[i] })) });
   });
 
   it('shows the hostile strings only escaped', () => {
@@ -400,16 +463,16 @@ describe('renderSweepHtml', () => {
 
   it('compares the variants in one table', () => {
     const t = section(html, 'sweep');
-    expect(t).toContain('<th>fixed-spread.spread</th><th>latency.ms</th>');
-    // Settled is net of the commission paid, marked of the expected commission on open bets; the most those can still be charged is beside it.
-    expect(t).toContain('<th class="num">marked P&amp;L</th><th class="num">commission paid</th><th class="num">commission on open bets (max)</th>');
+    expect(t).toContain('<th title="fixed-spread.spread">fixed-spread.spread</th><th title="latency.ms">latency.ms</th>');
+    // Settled is net of the commission paid, marked of the expected commission on open bets; the most those can still be charged is under the commission paid.
+    expect(t).toContain('<th class="num">marked P&amp;L</th><th class="num">commission paid / on open bets (max)</th>');
     expect(count(t, '<tr')).toBe(3);
     // variant 1: best total, no latency.ms setting
     expect(t).toContain(
-      '<tr class="best"><td class="num">1</td><td>10</td><td class="muted">—</td><td class="num pos">+$102.96</td><td class="num pos">+$123.46</td><td class="num neg">-$20.50</td><td class="num">$3.21</td><td class="num">$0.50</td><td class="num">3</td><td class="num">$1,500.00</td><td class="num">$250.00</td><td class="num">7.50%</td><td class="num pos">+$4.20 (0.24%)</td><td class="num neg">-$1.75 (-0.12%)</td><td class="num neg">$33.30</td><td class="num neg">-$812.40</td></tr>',
+      '<tr class="best"><td class="num">1</td><td>10</td><td class="muted">—</td><td class="num pos">+$102.96</td><td class="num pos">+$123.46</td><td class="num neg">-$20.50</td><td class="num">$3.21<br><span class="muted">$0.50</span></td><td class="num">3</td><td class="num">$1,500.00<br><span class="muted">$250.00</span></td><td class="num">7.50%</td><td class="num pos">+$4.20<br><span class="muted">0.24%</span></td><td class="num neg">-$1.75<br><span class="muted">-0.12%</span></td><td class="num neg">$33.30</td><td class="num neg">-$812.40</td><td class="muted">—</td></tr>',
     );
     expect(t).toContain(
-      '<tr><td class="num">2</td><td>&lt;b&gt;20&lt;/b&gt;</td><td>100</td><td class="num neg">-$34.75</td><td class="num neg">-$40.00</td><td class="num pos">+$5.25</td><td class="num">$0.00</td><td class="num">$0.77</td><td class="num">17</td><td class="num">$2,345.50</td><td class="num">$99.99</td><td class="num">40.00%</td><td class="num neg">-$8.10 (-0.33%)</td><td class="num pos">+$12.34 (0.50%)</td><td class="num neg">$77.70</td><td class="num neg">-$1,999.99</td></tr>',
+      '<tr><td class="num">2</td><td>&lt;b&gt;20&lt;/b&gt;</td><td>100</td><td class="num neg">-$34.75</td><td class="num neg">-$40.00</td><td class="num pos">+$5.25</td><td class="num">$0.00<br><span class="muted">$0.77</span></td><td class="num">17</td><td class="num">$2,345.50<br><span class="muted">$99.99</span></td><td class="num">40.00%</td><td class="num neg">-$8.10<br><span class="muted">-0.33%</span></td><td class="num pos">+$12.34<br><span class="muted">0.50%</span></td><td class="num neg">$77.70</td><td class="num neg">-$1,999.99</td><td class="muted">—</td></tr>',
     );
   });
 
@@ -422,6 +485,36 @@ describe('renderSweepHtml', () => {
     expect(c!.data).toEqual([times, [0, null, 12.5, -20.8, 140, 102.956], [0, -9, null, null, null, -34.75]]);
     expect(c!.opts.series.map((x) => x.label)).toEqual(['time (UTC)', '#1 fixed-spread.spread=10', '#2 fixed-spread.spread=<b>20</b> latency.ms=100']);
     expect(c!.opts.series.slice(1).every((x) => x.spanGaps === true)).toBe(true);
+  });
+
+  it('links each variant to its report, marks a variant whose P&L repeats an earlier one, and draws a two-key grid as a heatmap', () => {
+    const a = fixture();
+    const b = { ...a, metrics: { ...a.metrics, pnl: { ...a.metrics.pnl, total: -5 } }, series: { ...a.series, pnl: [[T0, 0, 0, 0], [T0 + MIN, 0, -5, -5]] } };
+    const grid: SweepRow[] = [
+      { variant: { 's.p.margin': '0.02', 's.p.size': '25' }, report: a, href: 'variant-001/report.html' },
+      { variant: { 's.p.margin': '0.02', 's.p.size': '50' }, report: b, href: 'variant-002/report.html' },
+      { variant: { 's.p.margin': '0.03', 's.p.size': '25' }, report: a, href: 'variant-003/report.html' },
+    ];
+    const out = renderSweepHtml(grid);
+    expectSelfContained(out);
+    const t = section(out, 'sweep');
+    // The keys less their shared front; the whole path on hover.
+    expect(t).toContain('<th title="s.p.margin">margin</th><th title="s.p.size">size</th>');
+    expect(t).toContain('<td><a href="variant-002/report.html">report</a></td>');
+    expect(t).toContain('<td class="num">3<br><span class="muted" title="the same P&amp;L over time as variant #1">= #1</span></td>');
+    const h = section(out, 'sweep-heatmap');
+    expect(h).toContain('<th>margin \\ size</th><th class="num">25</th><th class="num">50</th>');
+    expect(count(h, '<td class="num heat"')).toBe(3);
+    expect(h).toContain('<a href="variant-002/report.html">-$5.00</a>');
+    // the missing cell of the grid
+    expect(h).toContain('<td class="num muted">—</td>');
+    const { made } = runPageScript(out);
+    const series = made[0]!.opts.series as { label?: string; dash?: number[] }[];
+    expect(series[3]!.label).toBe('#3 margin=0.03 size=25 (same P&L as #1)');
+    expect(series[3]!.dash).toBeDefined();
+    expect(series[1]!.dash).toBeUndefined();
+    // One key: no heatmap.
+    expect(renderSweepHtml(grid.map((r) => ({ ...r, variant: { margin: r.variant['s.p.margin']! } })))).not.toContain('id="sweep-heatmap"');
   });
 
   it('renders an empty sweep', () => {

@@ -6,11 +6,12 @@ import type { Clock } from '../../shared/clock.ts';
 import type { BacktestExecution } from '../venue/execution.ts';
 import { US } from '../venue/execution.ts';
 import { FairMarks, type MarkedFill } from './fair-marks.ts';
+import { GroupPnl } from './group-pnl.ts';
 import { OpenMarks } from './open-marks.ts';
 import { OpenOrders } from './open-orders.ts';
 import { QuoteSeries, type QuotedOrder } from './quote-series.ts';
 import { selectionLabel } from './selection-label.ts';
-import type { BacktestMetrics, BacktestSeries, BreakdownRow, FillRow, GameRow, MarkoutMetrics, OrderRow, SeriesRow } from './types.ts';
+import type { BacktestMetrics, BacktestSeries, BreakdownRow, FillRow, GameInfo, GameRow, MarkoutMetrics, OrderRow, ReportExtras, SeriesRow } from './types.ts';
 
 /** Horizons of the mark-outs, ms. */
 export const MARKOUT_MS = [5_000, 60_000] as const;
@@ -19,6 +20,8 @@ interface OwnFillRecord extends MarkedFill {
   readonly row: FillRow;
   readonly selection: Selection;
   readonly bookKey: string;
+  /** The league of its game ('' unknown): the group report.html sums its P&L in. */
+  readonly league: string;
   /** Value at fair at the fill and at each horizon; null while unknown or without a fair price. */
   readonly values: (number | null)[];
 }
@@ -97,6 +100,10 @@ export class BacktestCollector {
   readonly #scores = new Map<string, { away: number; home: number }>();
   readonly #pnl: SeriesRow[] = [];
   readonly #quotes = new QuoteSeries();
+  /** P&L per strategy and per league over time: report.html's, not report.json's. */
+  readonly #byStrategy = new GroupPnl();
+  readonly #byLeague = new GroupPnl();
+  readonly #fillByTx = new Map<string, OwnFillRecord>();
   /** Our open orders, oldest first, kept from the events: a sample needs no view of each from the engine. */
   readonly #open = new OpenOrders<QuotedOrder<GameTrack>>((o) => this.#quotes.quoted(o, this.#game(o.gameId)));
   /** Counts samples, so each can mark the games it took (GameTrack.sampled). */
@@ -207,11 +214,18 @@ export class BacktestCollector {
         if (e.kind === 'orderCancelled' && e.order.closeReason === 'user') this.#cancelled++;
         this.#close(e.order, e.kind === 'orderCancelled' ? 'cancelled' : 'expired');
         return;
-      case 'betGraded':
+      case 'betGraded': {
+        const f = this.#fillByTx.get(e.grade.txID);
+        if (f) {
+          const delta = e.grade.result - (this.#grades.get(e.grade.txID)?.result ?? 0);
+          this.#byStrategy.graded(f.row.strategy, delta);
+          this.#byLeague.graded(f.league, delta);
+        }
         this.#grades.set(e.grade.txID, e.grade);
         this.#settledPnl = null;
         if (e.grade.score) this.#scores.set(e.grade.gameId, { away: e.grade.score.away, home: e.grade.score.home });
         return;
+      }
       default:
         return;
     }
@@ -252,7 +266,11 @@ export class BacktestCollector {
       commissionOnWin: ours.money.commissionOnWin,
       commissionOnLoss: ours.money.commissionOnLoss,
     };
-    const rec: OwnFillRecord = { row, selection: ours.selection, bookKey, fair: this.#marks.bookFair(f.gameId, bookKey), side: sideIndexOf(ours.selection), values: [null, null, null] };
+    const league = this.#x.game(f.gameId)?.league ?? '';
+    const rec: OwnFillRecord = { row, selection: ours.selection, bookKey, league, fair: this.#marks.bookFair(f.gameId, bookKey), side: sideIndexOf(ours.selection), values: [null, null, null] };
+    this.#fillByTx.set(f.txID, rec);
+    this.#byStrategy.add(row.strategy);
+    this.#byLeague.add(league);
     rec.values[0] = this.#marks.now(rec);
     this.#fills.push(rec);
     this.#unsettled.add(rec);
@@ -286,7 +304,9 @@ export class BacktestCollector {
   /** One sample of every series, at the virtual clock's now. */
   sample(): void {
     const t = this.#clock.now();
-    const { settled, marked } = this.#pnlNow();
+    const { settled, marked } = this.#pnlNow(this.#markGroups);
+    this.#byStrategy.sample(t);
+    this.#byLeague.sample(t);
     const total = settled + marked;
     this.#pnl.push([t, settled, marked, total]);
     this.#peak = Math.max(this.#peak, total);
@@ -320,7 +340,12 @@ export class BacktestCollector {
     return withResting;
   }
 
-  #pnlNow(): { settled: number; marked: number } {
+  readonly #markGroups = (f: OwnFillRecord, value: number): void => {
+    this.#byStrategy.mark(f.row.strategy, value);
+    this.#byLeague.mark(f.league, value);
+  };
+
+  #pnlNow(each?: (f: OwnFillRecord, value: number) => void): { settled: number; marked: number } {
     if (this.#settledPnl === null) {
       let settled = 0;
       for (const g of this.#grades.values()) settled += g.result;
@@ -331,12 +356,12 @@ export class BacktestCollector {
       this.#unsettled.retain((f) => !grades.has(f.row.txID));
       this.#unsettledAt = grades.size;
     }
-    return { settled: this.#settledPnl, marked: this.#unsettled.sum() };
+    return { settled: this.#settledPnl, marked: this.#unsettled.sum(each) };
   }
 
   // ------------------------------------------------------------ the end
 
-  finish(runtimeStats: { riskRejected: number; exchangeRejected: number; postArb: number }, gameInfo: (id: string) => { league: string; name: string } | null) {
+  finish(runtimeStats: { riskRejected: number; exchangeRejected: number; postArb: number }, gameInfo: (id: string) => GameInfo | null) {
     const { settled, marked } = this.#pnlNow();
     let commissionPaid = 0;
     for (const g of this.#grades.values()) commissionPaid += g.fee;
@@ -390,7 +415,7 @@ export class BacktestCollector {
         return {
           gameID,
           league: info?.league ?? '',
-          name: info?.name ?? '',
+          name: info ? `${info.away} @ ${info.home}` : '',
           settlement,
           score,
           maxLiability: this.#games.get(gameID)?.deepest ?? 0,
@@ -444,8 +469,15 @@ export class BacktestCollector {
       quotes,
       markouts: this.#fills.map((f) => [f.row.t, f.row.amount, ...f.values]),
     };
+    const named: Record<string, GameInfo> = {};
+    for (const id of [...this.#games.keys()].sort()) {
+      const info = gameInfo(id);
+      if (info) named[id] = info;
+    }
+    const extras: ReportExtras = { games: named, pnlByStrategy: this.#byStrategy.series(), pnlByLeague: this.#byLeague.series() };
     return {
       metrics,
+      extras,
       games,
       markets: [...byMarket.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([market, a]) => ({ market, ...row(a) })),
       strategies: [...byStrategy.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([strategy, a]) => ({ strategy, ...row(a) })),

@@ -1,22 +1,24 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { toCents } from '../../money/rounding.ts';
-import type { BacktestReport, BreakdownRow, MarkoutMetrics } from './types.ts';
+import { CHART_JS, esc, scriptJson, uplotAssets } from '../../shared/html/page.ts';
+import { REPORT_JS, SWEEP_JS } from './html-scripts.ts';
+import type { BacktestReport, BreakdownRow, FillRow, MarkoutMetrics, ReportExtras } from './types.ts';
 
 /**
  * The backtest report as one self-contained HTML file: it opens from disk, with no server
- * and no network. uPlot's script and stylesheet are inlined, the report itself is embedded
- * as JSON in a `<script type="application/json">` tag (every `<`, `>` and `&` written as a
- * `\u00XX` escape, so no string in it can close the tag), the tables are static HTML, and
- * a small inline script draws the charts from the embedded JSON. Every string that comes
- * from user data (strategy ids, game names, file names, params) is HTML-escaped, and the
- * charts set their labels as text, never as markup.
+ * and no network. uPlot's script and stylesheet are inlined, the data is embedded as JSON in
+ * a `<script type="application/json">` tag (every `<`, `>` and `&` written as a `\u00XX`
+ * escape, so no string in it can close the tag), the tables are static HTML, and a small
+ * inline script draws the charts from the embedded JSON. Every string that comes from user
+ * data (strategy ids, game names, file names, params) is HTML-escaped, and the charts set
+ * their labels as text, never as markup.
  */
 
-/** One variant of a parameter sweep: its settings (`key` → value as given) and its report. */
+/** One variant of a parameter sweep: its settings (`key` → value as given), its report, and the link to its own report.html. */
 export interface SweepRow {
   readonly variant: Readonly<Record<string, string>>;
   readonly report: BacktestReport;
+  /** The variant's report.html, relative to sweep.html; absent: no link. */
+  readonly href?: string;
 }
 
 /** What renderSweepHtml embeds per variant: the comparison needs no more than this. */
@@ -25,44 +27,43 @@ export interface SweepEmbeddedRow {
   readonly metrics: BacktestReport['metrics'];
   /** The variant's series.pnl: [t, settled, marked, total]. */
   readonly pnl: BacktestReport['series']['pnl'];
+  /** The index of the first earlier variant with the very same P&L series; null: none. */
+  readonly sameAs: number | null;
+  /** `margin=0.02 size=25`: the settings with the short keys. */
+  readonly label: string;
+}
+
+/** One of our fills as report.html draws it: [t, gameID, book key, side the taker took, odds the taker got, 1 maker / 0 taker, stake, strategy]. */
+export type PageFill = readonly [number, string, string, 0 | 1, number, 0 | 1, number, string];
+
+/** What report.html embeds. */
+export interface ReportPageData {
+  readonly report: BacktestReport;
+  readonly extras: ReportExtras | null;
+  readonly fills: readonly PageFill[];
+}
+
+/** What report.html draws beyond report.json; without it the page draws what the report holds. */
+export interface ReportHtmlInput {
+  readonly extras?: ReportExtras;
+  readonly fills?: readonly FillRow[];
 }
 
 /** The id of the `<script type="application/json">` tag holding the data. */
 export const HTML_DATA_ELEMENT_ID = 'linesmith-data';
 
-// ------------------------------------------------------------ uPlot, inlined
-
-let assets: { readonly js: string; readonly css: string } | undefined;
-
-function uplotAssets(): { readonly js: string; readonly css: string } {
-  if (!assets) {
-    const require = createRequire(import.meta.url);
-    const js = readFileSync(require.resolve('uplot/dist/uPlot.iife.min.js'), 'utf8');
-    const css = readFileSync(require.resolve('uplot/dist/uPlot.min.css'), 'utf8');
-    // Guards, no-ops on the shipped files: nothing inside may end the element early.
-    // `\x3C` is `<` in a JS string, template or regex alike.
-    assets = { js: js.replace(/<(\/script|!--)/gi, '\\x3C$1'), css: css.replace(/<\/style/gi, '\\3C/style') };
-  }
-  return assets;
+/** Side 0 is home, over, a 1x2 outcome's yes (markets/types sideIndexOf), read from the fill's selection label. */
+function sideOfLabel(selection: string): 0 | 1 {
+  return /^(home|over)\b|: yes$/.test(selection) ? 0 : 1;
 }
 
-// ------------------------------------------------------------ escaping
+const invert = (odds: number) => (odds === 100 || odds === -100 ? 100 : -odds);
 
-const HTML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** Text and attribute values alike. */
-function esc(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
-}
-
-/** JSON for a `<script type="application/json">` element: no `<`, `>` or `&` left raw, so neither `</script>` nor `<!--` can occur. */
-function scriptJson(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/</g, '\\u003c')
-    .replace(/>/g, '\\u003e')
-    .replace(/&/g, '\\u0026')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
+/** A fill where the quote chart draws it: a maker fill of ours at the odds its taker got, on the side they took; a taker fill at ours. */
+export function pageFill(f: FillRow): PageFill {
+  const side = sideOfLabel(f.selection);
+  const maker = f.origin === 'offer';
+  return [f.t, f.gameID, f.market, maker ? ((1 - side) as 0 | 1) : side, maker ? invert(f.odds) : f.odds, maker ? 1 : 0, f.amount, f.strategy];
 }
 
 // ------------------------------------------------------------ numbers
@@ -127,15 +128,22 @@ const cls = (...c: string[]) => {
 };
 const td = (text: string, c = '') => `<td${cls(c)}>${esc(text)}</td>`;
 const tdNum = (text: string, c = '') => `<td${cls('num', c)}>${esc(text)}</td>`;
+/** Two figures in one cell, the second muted under the first: both escaped. */
+const tdTwo = (first: string, second: string, c = '') => `<td${cls('num', c)}>${esc(first)}<br><span class="muted">${esc(second)}</span></td>`;
 const tdPnl = (x: number) => tdNum(money(x, true), sign(x));
 const tdMoney = (x: number) => tdNum(money(x));
 const tdLiability = (x: number) => tdNum(money(x), sign(x));
 const th = (text: string, numeric = false) => `<th${cls(numeric ? 'num' : '')}>${esc(text)}</th>`;
 
-function table(head: readonly (readonly [string, boolean])[], rows: readonly string[], id?: string): string {
+/** `tips`: the hover text of the first head cells after the first (the sweep's full key paths). */
+function table(head: readonly (readonly [string, boolean])[], rows: readonly string[], id?: string, tips: readonly string[] = []): string {
   const body = rows.length > 0 ? rows.join('\n') : `<tr><td class="empty" colspan="${head.length}">none</td></tr>`;
+  const cell = ([h, n]: readonly [string, boolean], i: number) => {
+    const tip = i > 0 ? tips[i - 1] : undefined;
+    return tip === undefined ? th(h, n) : `<th${cls(n ? 'num' : '')} title="${esc(tip)}">${esc(h)}</th>`;
+  };
   return `<table class="t"${id ? ` id="${esc(id)}"` : ''}>
-<thead><tr>${head.map(([h, n]) => th(h, n)).join('')}</tr></thead>
+<thead><tr>${head.map(cell).join('')}</tr></thead>
 <tbody>
 ${body}
 </tbody>
@@ -231,7 +239,7 @@ function metricsSection(r: BacktestReport): string {
       ['edits refused', tdNum(count(m.orders.editsRejected))],
       ['refused by risk', tdNum(count(m.orders.refusedByRisk))],
       ['rejected by exchange', tdNum(count(m.orders.rejectedByExchange))],
-      ['postArb', tdNum(count(m.orders.postArb))],
+      ['taker orders with postArb (their rest may stay as an offer)', tdNum(count(m.orders.postArb))],
       ['fill ratio (orders)', tdNum(percent(m.orders.fillRatio))],
       ['fill ratio (stake)', tdNum(percent(m.orders.stakeFillRatio))],
     ],
@@ -263,7 +271,7 @@ ${problems}
 function gamesSection(r: BacktestReport): string {
   const rows = r.games.flatMap((g) => {
     const score = g.score ? `${g.score.away}–${g.score.home}` : '—';
-    const title = `<td><b>${esc(g.name || g.gameID)}</b><br><span class="muted">${esc([g.league, g.gameID].filter(Boolean).join(' · '))}</span></td>`;
+    const title = `<td title="${esc(`game ${g.gameID}`)}"><b>${esc(g.name || `game ${g.gameID}`)}</b><br><span class="muted">${esc(g.league || 'league unknown')}</span></td>`;
     const head = `<tr class="game">${title}${td(g.settlement, g.settlement === 'marked' ? 'warn' : '')}${tdNum(score)}${breakdownCells(g)}${tdLiability(g.maxLiability)}</tr>`;
     const subs = g.markets.map((mk) => `<tr class="sub">${td(mk.market)}<td></td><td></td>${breakdownCells(mk)}<td></td></tr>`);
     return [head, ...subs];
@@ -291,15 +299,28 @@ ${table([['strategy', false], ['module', false], ...BREAKDOWN_HEAD], rows, 'stra
 </section>`;
 }
 
+/** The simulated venue's counters as a reader names them; a counter not listed shows its own name. */
+const EXECUTION_NAMES: Readonly<Record<string, readonly [string, string, 'count' | 'money']>> = {
+  mirrored: ['recorded orders copied in', 'recorded orders put into the simulated book for one of our crossing orders to meet', 'count'],
+  mirrorRefused: ['recorded orders not copied in', 'recorded orders that crossed a resting order of ours, so could not be put in (the book would cross)', 'count'],
+  passiveFills: ['resting orders filled', 'our resting orders filled by recorded takers', 'count'],
+  passiveStake: ['stake filled while resting', 'the stake of those fills', 'money'],
+  takenStake: ['recorded stake taken', 'recorded liquidity our crossing orders took', 'money'],
+};
+
 function executionSection(r: BacktestReport): string {
   const entries = Object.entries(r.execution);
   if (entries.length === 0) return '';
+  const rows = entries.map(([k, v]) => {
+    const [name, what, unit] = EXECUTION_NAMES[k] ?? [k, '', 'count'];
+    const value = unit === 'money' ? money(v) : Number.isInteger(v) ? count(v) : fixed(v);
+    return `<tr><th title="${esc(k)}">${esc(name)}</th>${tdNum(value)}<td class="muted">${esc(what)}</td></tr>`;
+  });
   return `<section id="execution">
 <h2>Simulated execution</h2>
-${kv(
-  entries.map(([k, v]) => [k, tdNum(Number.isInteger(v) ? count(v) : fixed(v))] as const),
-  'kv compact',
-)}
+<table class="t kv compact"><tbody>
+${rows.join('\n')}
+</tbody></table>
 </section>`;
 }
 
@@ -344,6 +365,19 @@ function chartsPnl(): string {
 <h2>Cumulative P&amp;L</h2>
 <p class="muted">Settled: graded bets net of commission. Marked: open bets valued at the consensus fair price. Sampled on the virtual clock.</p>
 <div class="chart" id="chart-pnl"></div>
+<div class="chart" id="chart-drawdown"></div>
+<div class="charts-grid">
+<div><h3>Total P&amp;L per strategy</h3><div class="chart" id="chart-pnl-strategy"></div></div>
+<div><h3>Total P&amp;L per league</h3><div class="chart" id="chart-pnl-league"></div></div>
+</div>
+</section>`;
+}
+
+function chartsPositions(): string {
+  return `<section id="positions">
+<h2>Position and worst case per game</h2>
+<p class="muted">Per game (the twelve with the deepest worst case): the most the account can lose on it with every resting order filled, the same for matched bets only, and the stake we have matched on it. Hover a title for the game's id.</p>
+<div class="charts-grid" id="charts-positions"></div>
 </section>`;
 }
 
@@ -359,7 +393,7 @@ function chartsLiability(): string {
 function chartsQuotes(r: BacktestReport): string {
   return `<section id="quotes">
 <h2>Our quotes against the market</h2>
-<p class="muted">Per game and book (${r.series.quotes.length} kept): our best listed odds (solid) against the best odds on the recorded market (dashed), per side, as a taker of that side gets them; higher is better for the taker. A gap: no quote.</p>
+<p class="muted">Per game and book (${r.series.quotes.length} kept): our best listed odds (solid) against the best odds on the recorded market (dashed), per side, as a taker of that side gets them, drawn as implied probability (lower is a better price for the taker; the legend gives the American odds). Dots: our fills, at the odds their taker got. A gap: no quote.</p>
 <div class="charts-grid" id="charts-quotes"></div>
 </section>`;
 }
@@ -412,169 +446,18 @@ summary{cursor:pointer;color:var(--muted)}
 .uplot .u-title{font-size:13px;font-weight:600}
 .uplot .u-legend{font-size:12px}
 footer{color:var(--muted);font-size:12px;text-align:center;margin:20px 0}
+main.wide{max-width:1360px;padding:16px 12px}
+main.wide section{padding:12px 12px}
+#sweep-table{font-size:12.5px}
+#sweep-table th,#sweep-table td{padding:3px 5px}
+#sweep-table thead th{white-space:normal;vertical-align:bottom;max-width:110px}
+#sweep-table td{overflow-wrap:anywhere}
+table.heatmap{width:auto}
+table.heatmap td.heat{min-width:96px;text-align:center}
+table.heatmap td.heat a{color:inherit;font-weight:600}
 `;
 
-/** Helpers shared by the page scripts; `data` is the embedded JSON. */
-const COMMON_JS = `
-var data = JSON.parse(document.getElementById('${HTML_DATA_ELEMENT_ID}').textContent);
-var PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#17becf', '#bcbd22', '#7f7f7f'];
-var charts = [];
-function color(i) { return PALETTE[i % PALETTE.length]; }
-function group(s) { return s.replace(/\\B(?=(\\d{3})+(?!\\d))/g, ','); }
-function money(v) {
-  if (v == null || !isFinite(v)) return '—';
-  var c = Math.round(Math.abs(v) * 100);
-  var s = '$' + group(String(Math.floor(c / 100))) + '.' + String(c % 100).padStart(2, '0');
-  return v < 0 && c > 0 ? '-' + s : s;
-}
-function moneyValue(u, v) { return money(v); }
-function moneyAxis() { return { size: 84, values: function (u, vals) { return vals.map(money); } }; }
-function seconds(ms) { return ms / 1000; }
-function tz(ts) { return uPlot.tzDate(new Date(ts * 1e3), 'Etc/UTC'); }
-function empty(box, text) {
-  var p = document.createElement('p');
-  p.className = 'empty';
-  p.textContent = text;
-  box.appendChild(p);
-}
-function width(box) { return Math.max(300, box.clientWidth || 900); }
-/** Tables [[t ms…], [y…]…] on one x axis: union of the times, null where a table has no row. */
-function align(tables) {
-  var seen = {}, xs = [];
-  tables.forEach(function (t) { t.forEach(function (r) { if (!(r[0] in seen)) { seen[r[0]] = true; xs.push(r[0]); } }); });
-  xs.sort(function (a, b) { return a - b; });
-  var at = {};
-  xs.forEach(function (x, i) { at[x] = i; });
-  return { xs: xs, at: at };
-}
-function column(rows, at, n, col) {
-  var ys = new Array(n).fill(null);
-  rows.forEach(function (r) { var v = r[col]; ys[at[r[0]]] = v == null ? null : v; });
-  return ys;
-}
-function plot(box, opts, d) {
-  var h = opts.height || 300;
-  var o = Object.assign({ width: width(box), height: h, tzDate: tz, scales: { x: { time: true } } }, opts);
-  o.series = [{ label: 'time (UTC)' }].concat(opts.series);
-  var u = new uPlot(o, d, box);
-  charts.push({ u: u, box: box, h: h });
-  return u;
-}
-window.addEventListener('resize', function () {
-  charts.forEach(function (c) { c.u.setSize({ width: width(c.box), height: c.h }); });
-});
-`;
-
-const REPORT_JS = `
-var names = {};
-data.games.forEach(function (g) { names[g.gameID] = g.name ? g.name + ' (' + g.gameID + ')' : g.gameID; });
-function gameName(id) { return Object.prototype.hasOwnProperty.call(names, id) ? names[id] : id; }
-
-(function pnl() {
-  var box = document.getElementById('chart-pnl');
-  var rows = data.series.pnl;
-  if (rows.length === 0) return empty(box, 'no samples');
-  var d = [rows.map(function (r) { return seconds(r[0]); })];
-  [1, 2, 3].forEach(function (c) { d.push(rows.map(function (r) { return r[c]; })); });
-  plot(box, {
-    series: [
-      { label: 'settled', stroke: '#1f77b4', width: 1.5, value: moneyValue },
-      { label: 'marked', stroke: '#ff7f0e', width: 1.5, value: moneyValue },
-      { label: 'total', stroke: '#111827', width: 2.5, value: moneyValue },
-    ],
-    axes: [{}, moneyAxis()],
-  }, d);
-})();
-
-(function liability() {
-  var ids = Object.keys(data.series.liability);
-  var boxes = [document.getElementById('chart-liability'), document.getElementById('chart-exposure')];
-  if (ids.length === 0) return empty(boxes[0], 'no samples');
-  var tables = ids.map(function (id) { return data.series.liability[id]; });
-  var a = align(tables);
-  var titles = ['With resting orders', 'Matched bets only'];
-  [1, 2].forEach(function (col, k) {
-    var d = [a.xs.map(seconds)];
-    tables.forEach(function (rows) { d.push(column(rows, a.at, a.xs.length, col)); });
-    var sum = a.xs.map(function (x, i) {
-      var s = 0;
-      for (var j = 1; j < d.length; j++) if (d[j][i] != null) s += d[j][i];
-      return s;
-    });
-    var series = ids.map(function (id, i) { return { label: gameName(id), stroke: color(i), width: 1.5, value: moneyValue }; });
-    series.push({ label: 'all games', stroke: '#111827', width: 2, dash: [6, 4], value: moneyValue });
-    d.push(sum);
-    plot(boxes[k], { title: titles[k], height: 280, series: series, axes: [{}, moneyAxis()] }, d);
-  });
-})();
-
-function rank(o) { return o == null ? null : o >= 100 ? o - 100 : o + 100; }
-function odds(r) { if (r == null) return '—'; r = Math.round(r); return r >= 0 ? '+' + (r + 100) : String(r - 100); }
-function sides(bookKey) {
-  var kind = bookKey.split(':')[0];
-  return kind === 'total' ? ['over', 'under'] : kind === 'moneyline1x2' ? ['yes', 'no'] : ['home', 'away'];
-}
-
-(function quotes() {
-  var grid = document.getElementById('charts-quotes');
-  if (data.series.quotes.length === 0) return empty(grid, 'no quotes sampled');
-  data.series.quotes.forEach(function (q) {
-    var card = document.createElement('div');
-    var title = document.createElement('h3');
-    title.textContent = gameName(q.gameID) + ' · ' + q.bookKey;
-    card.appendChild(title);
-    var box = document.createElement('div');
-    card.appendChild(box);
-    grid.appendChild(card);
-    if (q.rows.length === 0) return empty(box, 'no samples');
-    var d = [q.rows.map(function (r) { return seconds(r[0]); })];
-    [1, 2, 3, 4].forEach(function (c) { d.push(q.rows.map(function (r) { return rank(r[c]); })); });
-    var s = sides(q.bookKey);
-    var v = function (u, x) { return odds(x); };
-    plot(box, {
-      height: 220,
-      series: [
-        { label: 'ours ' + s[0], stroke: '#1f77b4', width: 2, value: v },
-        { label: 'market ' + s[0], stroke: '#1f77b4', width: 1, dash: [5, 4], value: v },
-        { label: 'ours ' + s[1], stroke: '#d62728', width: 2, value: v },
-        { label: 'market ' + s[1], stroke: '#d62728', width: 1, dash: [5, 4], value: v },
-      ],
-      axes: [{}, { size: 56, values: function (u, vals) { return vals.map(odds); } }],
-    }, d);
-  });
-})();
-
-(function markouts() {
-  var box = document.getElementById('chart-markouts');
-  var rows = data.series.markouts.slice().sort(function (a, b) { return a[0] - b[0]; });
-  if (rows.length === 0) return empty(box, 'no fills');
-  var d = [rows.map(function (r) { return seconds(r[0]); })];
-  [3, 4].forEach(function (c) { d.push(rows.map(function (r) { return r[c] == null ? null : r[c]; })); });
-  function dots(label, c) {
-    return { label: label, stroke: c, fill: c, value: moneyValue, paths: function () { return null; }, points: { show: true, size: 6, stroke: c, fill: c } };
-  }
-  plot(box, { height: 300, series: [dots('value 5 s later', '#1f77b4'), dots('value 60 s later', '#d62728')], axes: [{}, moneyAxis()] }, d);
-})();
-`;
-
-const SWEEP_JS = `
-(function overlay() {
-  var box = document.getElementById('chart-sweep');
-  var rows = data.rows;
-  if (rows.length === 0 || rows.every(function (r) { return r.pnl.length === 0; })) return empty(box, 'no samples');
-  var a = align(rows.map(function (r) { return r.pnl; }));
-  var d = [a.xs.map(seconds)];
-  var series = rows.map(function (r, i) {
-    d.push(column(r.pnl, a.at, a.xs.length, 3));
-    var keys = Object.keys(r.variant);
-    var label = '#' + (i + 1) + (keys.length ? ' ' + keys.map(function (k) { return k + '=' + r.variant[k]; }).join(' ') : '');
-    return { label: label, stroke: color(i), width: 1.75, spanGaps: true, value: moneyValue };
-  });
-  plot(box, { height: 360, series: series, axes: [{}, moneyAxis()] }, d);
-})();
-`;
-
-function page(title: string, body: string, data: unknown, pageJs: string): string {
+function page(title: string, body: string, data: unknown, pageJs: string, mainClass = ''): string {
   const { js, css } = uplotAssets();
   return `<!doctype html>
 <html lang="en">
@@ -590,7 +473,7 @@ ${css}
 <style>${CSS}</style>
 </head>
 <body>
-<main>
+<main${mainClass ? ` class="${mainClass}"` : ''}>
 ${body}
 <footer>linesmith backtest · times in UTC · every figure from the virtual clock and the recording</footer>
 </main>
@@ -601,7 +484,8 @@ ${js}
 <script>
 (function () {
 'use strict';
-${COMMON_JS}
+var data = JSON.parse(document.getElementById('${HTML_DATA_ELEMENT_ID}').textContent);
+${CHART_JS}
 ${pageJs}
 })();
 </script>
@@ -610,14 +494,15 @@ ${pageJs}
 `;
 }
 
-/** The report as one self-contained HTML page (tables, notes, charts; the report embedded as JSON). */
-export function renderHtmlReport(report: BacktestReport): string {
+/** The report as one self-contained HTML page (tables, notes, charts; the report, extras and fills embedded as JSON). */
+export function renderHtmlReport(report: BacktestReport, input: ReportHtmlInput = {}): string {
   const body = [
     header(report),
     metricsSection(report),
     notesSection(report),
     chartsPnl(),
     chartsLiability(),
+    chartsPositions(),
     gamesSection(report),
     marketsSection(report),
     strategiesSection(report),
@@ -627,7 +512,22 @@ export function renderHtmlReport(report: BacktestReport): string {
   ]
     .filter(Boolean)
     .join('\n');
-  return page(`Backtest · ${report.run.config}`, body, report, REPORT_JS);
+  const data: ReportPageData = { report, extras: input.extras ?? null, fills: (input.fills ?? []).map(pageFill) };
+  return page(`Backtest · ${report.run.config}`, body, data, REPORT_JS);
+}
+
+/**
+ * Each swept key as the table heads it: the dotted path less the segments every key shares
+ * in front (`strategies.a.params.margin` and `strategies.a.params.size` become `margin` and
+ * `size`); the full path is on hover.
+ */
+export function shortKeys(keys: readonly string[]): string[] {
+  if (keys.length === 0) return [];
+  const parts = keys.map((k) => k.split('.'));
+  let shared = 0;
+  while (parts.every((p) => p.length > shared + 1 && p[shared] === parts[0]![shared])) shared++;
+  if (keys.length === 1) shared = Math.max(0, parts[0]!.length - 1);
+  return parts.map((p) => p.slice(shared).join('.'));
 }
 
 /** The variants' settings in the order they first appear. */
@@ -637,13 +537,73 @@ function variantKeys(rows: readonly SweepRow[]): string[] {
   return keys;
 }
 
+/** A variant's settings with the short keys, in the order of `keys`. */
+function variantText(v: Readonly<Record<string, string>>, keys: readonly string[]): string {
+  const short = shortKeys(keys);
+  return keys
+    .map((k, i) => (v[k] === undefined ? '' : `${short[i]}=${v[k]}`))
+    .filter(Boolean)
+    .join(' ');
+}
+
+/** Per row, the index of the first earlier row with the very same P&L over time (their lines would coincide); null: none. */
+function sameResults(rows: readonly SweepRow[]): (number | null)[] {
+  const first = new Map<string, number>();
+  return rows.map((r, i) => {
+    const key = JSON.stringify(r.report.series.pnl);
+    const at = first.get(key);
+    if (at === undefined) first.set(key, i);
+    return at ?? null;
+  });
+}
+
+/** Diverging background for a P&L cell: green above 0, red below, the strongest at the largest magnitude. */
+function heat(x: number, scale: number): string {
+  if (scale <= 0 || toCents(x) === 0) return '#f7f8fa';
+  const k = Math.min(1, Math.abs(x) / scale);
+  // White blended towards the colour: a fifth of the way at the least, three quarters at the most.
+  const mix = (c: number) => Math.round(255 + (c - 255) * (0.2 + 0.55 * k)).toString(16).padStart(2, '0');
+  return x > 0 ? `#${mix(19)}${mix(115)}${mix(51)}` : `#${mix(179)}${mix(38)}${mix(30)}`;
+}
+
+/** With exactly two swept keys: total P&L over the grid, the first key down, the second across. */
+function heatmapSection(rows: readonly SweepRow[], keys: readonly string[]): string {
+  if (keys.length !== 2) return '';
+  const [down, across] = keys as [string, string];
+  const [downName, acrossName] = shortKeys(keys) as [string, string];
+  const values = (k: string) => [...new Set(rows.map((r) => r.variant[k]).filter((v): v is string => v !== undefined))];
+  const ys = values(down);
+  const xs = values(across);
+  const scale = Math.max(0, ...rows.map((r) => Math.abs(r.report.metrics.pnl.total)));
+  const cellOf = (y: string, x: string) => {
+    const i = rows.findIndex((r) => r.variant[down] === y && r.variant[across] === x);
+    const r = rows[i];
+    if (!r) return '<td class="num muted">—</td>';
+    const text = `${money(r.report.metrics.pnl.total, true)}`;
+    const link = r.href ? `<a href="${esc(r.href)}">${text}</a>` : text;
+    return `<td class="num heat" style="background:${heat(r.report.metrics.pnl.total, scale)}" title="variant #${i + 1}">${link}<br><span class="muted">#${i + 1}</span></td>`;
+  };
+  return `<section id="sweep-heatmap">
+<h2>Total P&amp;L over the grid</h2>
+<p class="muted"><code>${esc(down)}</code> down, <code>${esc(across)}</code> across; green a gain, red a loss, the stronger the larger. A cell links to the variant's report.</p>
+<table class="t heatmap" id="heatmap-table">
+<thead><tr><th>${esc(downName)} \\ ${esc(acrossName)}</th>${xs.map((x) => `<th class="num">${esc(x)}</th>`).join('')}</tr></thead>
+<tbody>
+${ys.map((y) => `<tr><th>${esc(y)}</th>${xs.map((x) => cellOf(y, x)).join('')}</tr>`).join('\n')}
+</tbody>
+</table>
+</section>`;
+}
+
 /**
- * A parameter sweep as one self-contained HTML page: a table comparing the variants and
+ * A parameter sweep as one self-contained HTML page: a table comparing the variants (each
+ * linking to its own report.html), a heatmap of total P&L when two keys were swept, and
  * their cumulative total P&L overlaid. Embeds, per variant, its settings, metrics and
  * series.pnl (SweepEmbeddedRow), not the whole report.
  */
 export function renderSweepHtml(rows: readonly SweepRow[]): string {
   const keys = variantKeys(rows);
+  const same = sameResults(rows);
   const best = rows.length > 0 ? Math.max(...rows.map((r) => toCents(r.report.metrics.pnl.total))) : 0;
   const body = rows.map((r, i) => {
     const m = r.report.metrics;
@@ -651,25 +611,32 @@ export function renderSweepHtml(rows: readonly SweepRow[]): string {
       const v = r.variant[k];
       return v === undefined ? td('—', 'muted') : td(v);
     });
-    const mo = (x: MarkoutMetrics) => tdNum(`${money(x.total, true)} (${percent(x.perStake)})`, sign(x.total));
-    return `<tr${toCents(m.pnl.total) === best && rows.length > 1 ? ' class="best"' : ''}>${tdNum(String(i + 1))}${settings.join('')}${tdPnl(m.pnl.total)}${tdPnl(m.pnl.settled)}${tdPnl(m.pnl.marked)}${tdMoney(m.pnl.commissionPaid)}${tdMoney(m.pnl.commissionAccrued)}${tdNum(count(m.volume.fills))}${tdMoney(m.volume.maker)}${tdMoney(m.volume.taker)}${tdNum(percent(m.orders.fillRatio))}${mo(m.markout['5s'])}${mo(m.markout['60s'])}${tdNum(money(m.maxDrawdown), toCents(m.maxDrawdown) > 0 ? 'neg' : '')}${tdLiability(m.maxLiability)}</tr>`;
+    const mo = (x: MarkoutMetrics) => tdTwo(money(x.total, true), percent(x.perStake), sign(x.total));
+    const sameAs = same[i];
+    const name =
+      sameAs !== null && sameAs !== undefined
+        ? `<td class="num">${i + 1}<br><span class="muted" title="the same P&amp;L over time as variant #${sameAs + 1}">= #${sameAs + 1}</span></td>`
+        : tdNum(String(i + 1));
+    const link = r.href ? `<td><a href="${esc(r.href)}">report</a></td>` : '<td class="muted">—</td>';
+    const commission = tdTwo(money(m.pnl.commissionPaid), money(m.pnl.commissionAccrued));
+    const volume = tdTwo(money(m.volume.maker), money(m.volume.taker));
+    return `<tr${toCents(m.pnl.total) === best && rows.length > 1 ? ' class="best"' : ''}>${name}${settings.join('')}${tdPnl(m.pnl.total)}${tdPnl(m.pnl.settled)}${tdPnl(m.pnl.marked)}${commission}${tdNum(count(m.volume.fills))}${volume}${tdNum(percent(m.orders.fillRatio))}${mo(m.markout['5s'])}${mo(m.markout['60s'])}${tdNum(money(m.maxDrawdown), toCents(m.maxDrawdown) > 0 ? 'neg' : '')}${tdLiability(m.maxLiability)}${link}</tr>`;
   });
   const head: (readonly [string, boolean])[] = [
     ['#', true],
-    ...keys.map((k) => [k, false] as const),
+    ...shortKeys(keys).map((k) => [k, false] as const),
     ['total P&L', true],
     ['settled P&L', true],
     ['marked P&L', true],
-    ['commission paid', true],
-    ['commission on open bets (max)', true],
+    ['commission paid / on open bets (max)', true],
     ['fills', true],
-    ['maker volume', true],
-    ['taker volume', true],
+    ['volume maker / taker', true],
     ['fill ratio', true],
-    ['mark-out 5 s', true],
-    ['mark-out 60 s', true],
+    ['mark-out 5 s (per stake)', true],
+    ['mark-out 60 s (per stake)', true],
     ['max drawdown', true],
     ['max liability', true],
+    ['report', false],
   ];
   const first = rows[0]?.report;
   const configs = [...new Set(rows.map((r) => r.report.run.config))];
@@ -684,9 +651,10 @@ export function renderSweepHtml(rows: readonly SweepRow[]): string {
         ['variants', td(String(rows.length))],
       ])
     : '<p class="empty">no variants</p>';
+  const dupes = same.filter((x) => x !== null).length;
   const html = `<header>
 <h1>Parameter sweep · ${esc(configs.join(', ') || 'no variants')}</h1>
-<p class="muted">${rows.length} variant${rows.length === 1 ? '' : 's'}; settled P&amp;L net of the commission paid, marked P&amp;L net of the expected commission on open taker bets (the column beside it: the most those can still be charged); mark-outs as total value (per stake); the best total P&amp;L in bold</p>
+<p class="muted">${rows.length} variant${rows.length === 1 ? '' : 's'}; settled P&amp;L net of the commission paid, marked P&amp;L net of the expected commission on open taker bets (the figure under the commission paid: the most those can still be charged); mark-outs as total value, per stake under it; the best total P&amp;L in bold${dupes > 0 ? `; ${dupes} variant${dupes === 1 ? ' has' : 's have'} the very same P&amp;L over time as an earlier one (marked = #n, drawn dashed over it)` : ''}</p>
 </header>
 <section id="sweep-run">
 <h2>Run</h2>
@@ -694,12 +662,13 @@ ${info}
 </section>
 <section id="sweep">
 <h2>Variants</h2>
-${table(head, body, 'sweep-table')}
+${table(head, body, 'sweep-table', keys)}
 </section>
+${heatmapSection(rows, keys)}
 <section id="sweep-pnl">
 <h2>Cumulative total P&amp;L per variant</h2>
 <div class="chart" id="chart-sweep"></div>
 </section>`;
-  const data: { readonly rows: readonly SweepEmbeddedRow[] } = { rows: rows.map((r) => ({ variant: r.variant, metrics: r.report.metrics, pnl: r.report.series.pnl })) };
-  return page(`Sweep · ${configs.join(', ')}`, html, data, SWEEP_JS);
+  const data: { readonly rows: readonly SweepEmbeddedRow[] } = { rows: rows.map((r, i) => ({ variant: r.variant, metrics: r.report.metrics, pnl: r.report.series.pnl, sameAs: same[i] ?? null, label: variantText(r.variant, keys) })) };
+  return page(`Sweep · ${configs.join(', ')}`, html, data, SWEEP_JS, 'wide');
 }

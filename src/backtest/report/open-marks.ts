@@ -22,10 +22,18 @@ export class OpenMarks<F extends MarkedFill> {
     this.#fills = this.#fills.filter(keep);
   }
 
-  /** Σ over the fills, in fill order, of their value at fair now (fills without a fair price count nothing). */
-  sum(): number {
+  /**
+   * Σ over the fills, in fill order, of their value at fair now (fills without a fair price
+   * count nothing). `each`, when given, sees every fill with a fair price and its value.
+   */
+  sum(each?: (f: F, value: number) => void): number {
     let total = 0;
-    for (const f of this.#fills) total += this.#marks.now(f) ?? 0;
+    for (const f of this.#fills) {
+      const v = this.#marks.now(f);
+      if (v === null) continue;
+      total += v;
+      each?.(f, v);
+    }
     return total;
   }
 }

@@ -126,6 +126,28 @@ export interface BacktestReport {
   readonly series: BacktestSeries;
 }
 
+/** A game as report.html names it. */
+export interface GameInfo {
+  readonly league: string;
+  readonly away: string;
+  readonly home: string;
+  /** Start time, ms since the epoch; null when unknown. */
+  readonly start: number | null;
+}
+
+/**
+ * What report.html draws beyond report.json, kept out of the JSON (whose bytes the golden
+ * reports hold): the games by name and P&L over time per strategy and per league.
+ */
+export interface ReportExtras {
+  /** Every game the series name (fills, open orders). */
+  readonly games: Readonly<Record<string, GameInfo>>;
+  /** Per strategy id: [t, settled + marked] per sample, from the strategy's first fill. */
+  readonly pnlByStrategy: Readonly<Record<string, readonly SeriesRow[]>>;
+  /** Per league ('' unknown), as pnlByStrategy. */
+  readonly pnlByLeague: Readonly<Record<string, readonly SeriesRow[]>>;
+}
+
 /** One of our fills, for fills.csv. */
 export interface FillRow {
   readonly t: number;

@@ -1,7 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BacktestResult } from '../run.ts';
-import { renderHtmlReport } from './html.ts';
+import type { SweepOutcome } from '../sweep.ts';
+import { renderHtmlReport, renderSweepHtml, type SweepRow } from './html.ts';
 import type { FillRow, OrderRow } from './types.ts';
 
 export const REPORT_FILES = { json: 'report.json', html: 'report.html', orders: 'orders.csv', fills: 'fills.csv' } as const;
@@ -37,8 +38,37 @@ export async function writeReport(dir: string, result: BacktestResult): Promise<
     fills: join(dir, REPORT_FILES.fills),
   };
   await writeFile(paths.json, reportJson(result));
-  await writeFile(paths.html, renderHtmlReport(result.report));
+  await writeFile(paths.html, renderHtmlReport(result.report, { extras: result.extras, fills: result.fills }));
   await writeFile(paths.orders, toCsv(ORDER_COLUMNS, result.orders));
   await writeFile(paths.fills, toCsv(FILL_COLUMNS, result.fills));
   return paths;
+}
+
+/** The folder of variant `i` (from 0) of a sweep, inside the sweep's folder. */
+export function variantFolder(i: number): string {
+  return `variant-${String(i + 1).padStart(3, '0')}`;
+}
+
+/**
+ * A sweep's reports into `dir`: each variant that ran gets its own full report in
+ * variantFolder(i), and sweep.html compares them, linking to each. A failed variant has no
+ * folder and no row.
+ */
+export async function writeSweepReport(dir: string, outcomes: readonly SweepOutcome[]): Promise<{ readonly html: string; readonly variants: readonly (string | null)[] }> {
+  await mkdir(dir, { recursive: true });
+  const rows: SweepRow[] = [];
+  const variants: (string | null)[] = [];
+  for (const [i, out] of outcomes.entries()) {
+    if (!out.result) {
+      variants.push(null);
+      continue;
+    }
+    const folder = variantFolder(i);
+    const paths = await writeReport(join(dir, folder), out.result);
+    variants.push(paths.html);
+    rows.push({ variant: out.variant, report: out.result.report, href: `${folder}/${REPORT_FILES.html}` });
+  }
+  const html = join(dir, 'sweep.html');
+  await writeFile(html, renderSweepHtml(rows));
+  return { html, variants };
 }
