@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify, stripVTControlCharacters } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { linesmith, ROOT } from '../support/cli.ts';
 
 const exec = promisify(execFile);
@@ -28,8 +28,16 @@ async function inProject(dir: string, file: string, args: readonly string[], tim
 }
 
 describe('linesmith init', () => {
+  // The projects' node_modules hold only links into this checkout: removing them removes links.
+  const made: string[] = [];
+  afterAll(async () => {
+    for (const d of made) await rm(d, { recursive: true, force: true });
+  });
+
   it('scaffolds a project outside the repository that installs, passes its test and paper-trades', async () => {
-    const dir = join(await mkdtemp(join(tmpdir(), 'ls-init-')), 'my-strategies');
+    const parent = await mkdtemp(join(tmpdir(), 'ls-init-'));
+    made.push(parent);
+    const dir = join(parent, 'my-strategies');
     const init = await linesmith(['init', dir]);
     expect(init.stderr).toBe('');
     expect(init.code).toBe(0);
@@ -67,6 +75,7 @@ describe('linesmith init', () => {
 
   it('refuses a folder that is not empty, with exit code 2 and nothing written', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'ls-init-'));
+    made.push(dir);
     await writeFile(join(dir, 'notes.txt'), 'mine\n');
     const r = await linesmith(['init', dir]);
     expect(r.code).toBe(2);
