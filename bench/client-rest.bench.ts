@@ -33,7 +33,7 @@ export async function runClientRestBench(options: { seconds?: number } = {}): Pr
   const seconds = options.seconds ?? 3;
   const sim = await startSimulator({ traders: false, admin: true, seed: 5 });
   sim.context.limits.global.admit = () => ({ ok: true });
-  const post = (path: string, body: unknown) => fetch(sim.url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json() as Promise<{ data: any }>);
+  const post = (path: string, body: unknown) => fetch(sim.url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json() as Promise<{ data: { game: { id: string; participants: [{ id: string }, { id: string }] } } }>);
   await post('/admin/users', { username: 'bench', password: 'bench-pw', balance: 1e12, commission: 0.01 });
   const game = (await post('/admin/games', { league: 'NBA', sport: 'basketball', participants: [{ longName: 'Away', shortName: 'AW' }, { longName: 'Home', shortName: 'HO' }] })).data.game;
   const client = new ExchangeRestClient({

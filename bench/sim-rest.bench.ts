@@ -179,11 +179,12 @@ function runClient(placement: ClientPlacement, input: ClientInput): Promise<Clie
   return placement === 'worker' ? runInWorker(input) : new AsyncFunction('Pool', 'd', CLIENT_BODY)(Pool, input);
 }
 
-async function post(url: string, path: string, body: unknown): Promise<any> {
+/** An admin or login answer, its shape as the caller states it (the bench's own setup, not under test). */
+async function post<T>(url: string, path: string, body: unknown): Promise<T> {
   const res = await fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   const json: unknown = await res.json();
   if (res.status !== 200) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
+  return json as T;
 }
 
 export async function runSimRestBench(options: RestBenchOptions = {}): Promise<RestBenchResult> {
@@ -195,8 +196,8 @@ export async function runSimRestBench(options: RestBenchOptions = {}): Promise<R
     // Lift the per-IP limit (see the comment at the top): the server's capacity is measured.
     sim.context.limits.global.admit = () => ({ ok: true });
 
-    await post(sim.url, '/admin/users', { username: 'bench-maker', password: 'bench-pw', balance: 1e12, commission: 0.01 });
-    const made = await post(sim.url, '/admin/games', {
+    await post<unknown>(sim.url, '/admin/users', { username: 'bench-maker', password: 'bench-pw', balance: 1e12, commission: 0.01 });
+    const made = await post<{ data: { game: { id: string; participants: [{ id: string }, { id: string }] } } }>(sim.url, '/admin/games', {
       league: 'NBA',
       sport: 'basketball',
       participants: [
@@ -204,9 +205,9 @@ export async function runSimRestBench(options: RestBenchOptions = {}): Promise<R
         { longName: 'Bench Home', shortName: 'BHO' },
       ],
     });
-    const game = made.data.game as { id: string; participants: [{ id: string }, { id: string }] };
-    const login = await post(sim.url, '/user/login', { username: 'bench-maker', password: 'bench-pw' });
-    const token = login.data.user.auth as string;
+    const game = made.data.game;
+    const login = await post<{ data: { user: { auth: string } } }>(sim.url, '/user/login', { username: 'bench-maker', password: 'bench-pw' });
+    const token = login.data.user.auth;
 
     const figures: RestFigure[] = [];
     const runs: readonly RestRun[] = options.runs ?? [

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// Launcher: registers tsx's loader in this process and runs the TypeScript CLI, so
-// `npx linesmith` works right after `npm ci` and signals reach the CLI directly.
-import { register } from 'tsx/esm/api';
+// Launcher: registers the TypeScript loader (tsx, and the hooks that load strategies from
+// the user's own folders) in this process and runs the TypeScript CLI, so `npx linesmith`
+// works right after `npm ci` and signals reach the CLI directly.
+import { registerLoader } from '../src/loader/register.mjs';
 
-register();
+registerLoader();
 await import('../src/cli/main.ts');

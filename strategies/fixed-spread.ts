@@ -1,13 +1,30 @@
-import { z } from 'zod';
-import type { StrategyView } from '../src/book/types.ts';
-import { bookExposures, NO_EXPOSURE } from '../src/strategy/exposure.ts';
-import { fairOfBook, makerOdds, type FairOptions } from '../src/strategy/fair.ts';
-import { clearOfBook, ownOrderIds, stepOut } from '../src/strategy/ladder.ts';
-import { BOOK_SIDES, marketsParam, selectedBookKeys, sideSelection } from '../src/strategy/markets.ts';
-import { postIntent } from '../src/strategy/post-intent.ts';
-import { expirationParam, fairDepthParam, maxOverroundParam, minSizeParam, sizeToleranceParam, toleranceCentsParam } from '../src/strategy/params.ts';
-import { applyMode, fitUnderLimit } from '../src/strategy/risk.ts';
-import type { QuoteIntent, StrategyModule } from '../src/strategy/types.ts';
+import {
+  applyMode,
+  BOOK_SIDES,
+  bookExposures,
+  clearOfBook,
+  expirationParam,
+  fairDepthParam,
+  fairOfBook,
+  fitUnderLimit,
+  makerOdds,
+  marketsParam,
+  maxOverroundParam,
+  minSizeParam,
+  NO_EXPOSURE,
+  ownOrderIds,
+  postIntent,
+  selectedBookKeys,
+  sideSelection,
+  sizeToleranceParam,
+  stepOut,
+  toleranceCentsParam,
+  z,
+  type FairOptions,
+  type QuoteIntent,
+  type StrategyModule,
+  type StrategyView,
+} from '../src/strategy/index.ts';
 
 /**
  * Two-sided quotes at a fixed margin around the fair price, skewed against inventory.

@@ -1,11 +1,26 @@
-import { z } from 'zod';
-import type { BookSide, StrategyView } from '../src/book/types.ts';
-import { oddsRank, withinPostArbBand, type AmericanOdds } from '../src/odds/american.ts';
-import { edgeOf, fairOfBook, type FairOptions } from '../src/strategy/fair.ts';
-import { BOOK_SIDES, marketsParam, selectedBookKeys } from '../src/strategy/markets.ts';
-import { expirationParam, fairDepthParam, maxOverroundParam, minSizeParam } from '../src/strategy/params.ts';
-import { applyMode, fitUnderLimit, floorCents } from '../src/strategy/risk.ts';
-import type { QuoteIntent, StrategyModule } from '../src/strategy/types.ts';
+import {
+  applyMode,
+  BOOK_SIDES,
+  edgeOf,
+  expirationParam,
+  fairDepthParam,
+  fairOfBook,
+  fitUnderLimit,
+  floorCents,
+  marketsParam,
+  maxOverroundParam,
+  minSizeParam,
+  oddsRank,
+  selectedBookKeys,
+  withinPostArbBand,
+  z,
+  type AmericanOdds,
+  type BookSide,
+  type FairOptions,
+  type QuoteIntent,
+  type StrategyModule,
+  type StrategyView,
+} from '../src/strategy/index.ts';
 
 /**
  * Takes mispriced resting offers with `postArb` orders, which pay no taker commission.

@@ -1,6 +1,6 @@
-// Worker threads do not inherit the parent's TypeScript loader: register tsx here, as
+// Worker threads do not inherit the parent's TypeScript loader: register it here, as
 // bin/linesmith.js does for the main thread, then run the worker itself.
-import { register } from 'tsx/esm/api';
+import { registerLoader } from '../loader/register.mjs';
 
-register();
+registerLoader();
 await import('./sweep-worker.ts');

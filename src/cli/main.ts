@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { registerAccount } from './account.ts';
 import { registerBacktest } from './backtest.ts';
 import { registerDemo } from './demo.ts';
+import { registerInit } from './init.ts';
 import { registerRecord } from './record.ts';
 import { registerSim } from './sim.ts';
 import { registerStatus } from './status.ts';
@@ -23,5 +24,6 @@ registerRecord(program);
 registerBacktest(program);
 registerStatus(program);
 registerWorker(program);
+registerInit(program);
 
 await program.parseAsync(process.argv);

@@ -5,7 +5,7 @@ import type { Interest, LivePolicy, StrategyModule } from '../strategy/types.ts'
 /** One configured strategy: a module with its parameters, what it watches, how it plays live. */
 export interface StrategyInstance {
   readonly id: string;
-  readonly module: StrategyModule<any>;
+  readonly module: StrategyModule<unknown>;
   readonly params: unknown;
   readonly interest: Interest;
   readonly live: LivePolicy;

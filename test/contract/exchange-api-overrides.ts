@@ -47,10 +47,6 @@ function property(definition: Json, name: string): Json {
   return p;
 }
 
-function requireFields(branch: Json, fields: readonly string[]): void {
-  branch.required = [...new Set([...((branch.required as string[] | undefined) ?? []), ...fields])];
-}
-
 export const DEFINITION_OVERRIDES: readonly DefinitionOverride[] = [
   {
     file: 'exchange-openapi.json',

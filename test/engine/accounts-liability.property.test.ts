@@ -1,4 +1,4 @@
-import { describe, expect } from 'vitest';
+import { describe } from 'vitest';
 import { fc, test } from '@fast-check/vitest';
 import { Account } from '../../src/engine/accounts.ts';
 import { BetLedger } from '../../src/engine/bet-ledger.ts';

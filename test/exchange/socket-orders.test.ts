@@ -8,7 +8,7 @@ import type { SocketState } from '../../src/exchange/socket/managed-socket.ts';
 import { OrdersSocketClient, type OrdersSocketClientOptions } from '../../src/exchange/socket/orders-socket-client.ts';
 import { RequestNotSentError } from '../../src/exchange/socket/pending-requests.ts';
 import { manualTime } from '../../src/shared/time.ts';
-import { startTestSim, type TestSim } from '../support/sim.ts';
+import { startTestSim } from '../support/sim.ts';
 import { dropSimSockets, FAST, fixedTokens, Recorder, tinyServer, until } from './support-socket.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];

@@ -25,7 +25,7 @@ export const bookOrder = {
 };
 
 export const orderUpdate = {
-  epoch: 1768478401177155.2,
+  epoch: 1768478401177155.25,
   gameID: GAME,
   parentGameID: null,
   sport: 'basketball',

@@ -16,7 +16,7 @@ export function scripted(intents: (view: StrategyView) => readonly QuoteIntent[]
   return { name: 'scripted', description: 'test strategy', params: z.object({}).strict() as z.ZodType<Record<string, never>>, quote: (v) => intents(v) };
 }
 
-export function instance(module: StrategyModule<any>, overrides: Partial<StrategyInstance> = {}): StrategyInstance {
+export function instance(module: StrategyModule<unknown>, overrides: Partial<StrategyInstance> = {}): StrategyInstance {
   return { id: 'test', module, params: {}, interest: { leagues: [], sports: [], gameIds: [], marketTypes: [] }, live: { kind: 'pull' }, throttleMs: 0, ...overrides };
 }
 

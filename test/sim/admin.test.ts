@@ -1,7 +1,7 @@
 import { networkInterfaces } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EngineGame } from '../../src/engine/types.ts';
-import { manualTime, type ManualTimeSource } from '../../src/shared/time.ts';
+import { manualTime } from '../../src/shared/time.ts';
 import type { Faults } from '../../src/sim/context.ts';
 import { createUser } from '../../src/sim/ops/admin-ops.ts';
 import { startTestSim, type TestSim } from '../support/sim.ts';

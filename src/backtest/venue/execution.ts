@@ -229,7 +229,7 @@ export class BacktestExecution {
     const sides = inputs.map((i) => this.#takeSide(i));
     const mirrors = this.#mirrorSides(sides);
     const entries: EnginePlaceEntry[] = [];
-    inputs.forEach((input, i) => {
+    inputs.forEach((input) => {
       const gameID = typeof input.gameID === 'string' ? input.gameID : '';
       // The recording said the game closed; the engine only learns at settlement.
       entries.push(this.#ended.has(gameID) ? { status: 'error', errorType: 'validation_error', error: 'game has ended' } : this.engine.place(US, [input])[0]!);

@@ -306,6 +306,7 @@ export function startSyntheticMarket(ctx: SimContext, scenario: Scenario): Synth
     if (stopped) return;
     let sub: Subscription | undefined;
     let done = false;
+    // eslint-disable-next-line prefer-const -- the callback reads `sub` and may run inside schedule(), before this assignment
     sub = time.scheduler.schedule(() => {
       done = true;
       if (sub) subs.delete(sub);

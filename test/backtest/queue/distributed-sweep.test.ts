@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { builtInStrategyResolver } from '../../../strategies/index.ts';
 import { runQueueSweep, tapeArtifact } from '../../../src/backtest/queue/coordinator.ts';
 import { SWEEP_QUEUE_NAME } from '../../../src/backtest/queue/job.ts';
 import { parseRedisAddress } from '../../../src/backtest/queue/redis-address.ts';
@@ -41,7 +40,11 @@ function startWorker(url: string, cacheDir: string): WorkerProcess {
     buffer = parts.pop() ?? '';
     for (const l of parts) {
       lines.push(l);
-      for (const w of [...waiters]) if (w.pattern.test(l)) waiters.splice(waiters.indexOf(w), 1) && w.resolve(l);
+      for (const w of [...waiters]) {
+        if (!w.pattern.test(l)) continue;
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(l);
+      }
     }
   });
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
