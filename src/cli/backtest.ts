@@ -1,13 +1,13 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { builtInStrategyResolver } from '../../strategies/index.ts';
+import { builtInStrategyResolver } from '../app/strategy-registry.ts';
 import { BacktestConfigError, BacktestInputError, formatInputProblem, type InputProblem } from '../backtest/errors.ts';
 import { renderSweepHtml } from '../backtest/report/html.ts';
 import type { BacktestReport } from '../backtest/report/types.ts';
 import { writeReport } from '../backtest/report/write.ts';
 import { compareWithRecording, parityLines, readDecisions, type RecordedDecisions } from '../backtest/parity.ts';
-import { runBacktest } from '../backtest/run.ts';
+import { runBacktest } from '../app/backtest-run.ts';
 import {
   backtestSettings,
   checkSweepRuns,
@@ -20,7 +20,7 @@ import {
   variantLabel,
   type SweepOverrides,
   type SweepRun,
-} from '../backtest/sweep.ts';
+} from '../app/sweep.ts';
 import { loadTape } from '../backtest/tape.ts';
 import { FILL_MODEL_KINDS, type FillModelKind } from '../backtest/venue/queue-model.ts';
 import { createRunLogger } from '../config/logging.ts';

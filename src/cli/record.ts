@@ -2,12 +2,12 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { loadRunConfigOrReport } from './run-config.ts';
 import { EXIT_USAGE } from './sim.ts';
-import { parseDuration } from '../config/duration.ts';
+import { parseDuration } from '../shared/duration.ts';
 import { createRunLogger } from '../config/logging.ts';
 import { LinesmithError } from '../exchange/errors.ts';
 import type { RecorderStats, RecorderSummary } from '../record/feed-recorder.ts';
 import type { FeedName } from '../record/format.ts';
-import { startRecordingSession } from '../record/session.ts';
+import { startRecordingSession } from '../app/record-session.ts';
 
 interface RecordOptions {
   readonly config: string;

@@ -168,3 +168,11 @@ export interface OrderRow {
    */
   readonly editOf: string;
 }
+
+export interface BacktestResult {
+  readonly report: BacktestReport;
+  readonly fills: readonly FillRow[];
+  readonly orders: readonly OrderRow[];
+  /** Items replayed (frames, snapshots, results, gaps). */
+  readonly events: number;
+}

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { BacktestResult } from '../run.ts';
+import type { BacktestResult } from './types.ts';
 import { renderHtmlReport } from './html.ts';
 import type { FillRow, OrderRow } from './types.ts';
 

@@ -8,11 +8,11 @@ import type { SocketState } from '../exchange/socket/managed-socket.ts';
 import { systemClock, type Clock } from '../shared/clock.ts';
 import { manualTime, realTime, settleEventLoop, type ManualTimeSource } from '../shared/time.ts';
 import type { Simulator } from '../sim/server.ts';
-import { liveExchangeClient, startPaperSimulator } from '../runtime/exchange-from-config.ts';
-import { FeedRecorder, type RecorderSummary } from './feed-recorder.ts';
-import { fileStamp, type FeedName, type RecordedVenue } from './format.ts';
-import { subscriptionOf } from './selection.ts';
-import { driveVirtualTime } from './virtual-time.ts';
+import { liveExchangeClient, startPaperSimulator } from './exchange-from-config.ts';
+import { FeedRecorder, type RecorderSummary } from '../record/feed-recorder.ts';
+import { fileStamp, type FeedName, type RecordedVenue } from '../record/format.ts';
+import { subscriptionOf } from '../record/selection.ts';
+import { driveVirtualTime } from '../record/virtual-time.ts';
 
 export interface RecordingSessionOptions {
   readonly config: RunConfig;
