@@ -19,6 +19,7 @@ import { startSessionRecording, type SessionRecording } from './session-recordin
 import { policyOf, runtimeOptions } from './runtime-options.ts';
 import { markToFair, statusLine, summarize, type RunSummary } from '../runtime/summary.ts';
 import { socketLiveness } from '../exchange/socket/liveness.ts';
+import { RunSetupError } from './errors.ts';
 
 export interface SessionOptions {
   readonly config: RunConfig;
@@ -57,7 +58,7 @@ export async function startSession(o: SessionOptions): Promise<Session> {
   let cursorStore: FileCursorStore | null = null;
   if (o.mode === 'paper') {
     const paper = config.paper;
-    if (!paper) throw new Error(`${config.source}: a paper run needs a \`paper\` section (seed, speed, …)`);
+    if (!paper) throw new RunSetupError(`${config.source}: a paper run needs a \`paper\` section (seed, speed, …)`);
     speed = paper.speed;
     time = realTime({ speed });
     const paperExchange = await startPaperSimulator(paper, { time, logger: log, username: 'paper' });
@@ -65,7 +66,7 @@ export async function startSession(o: SessionOptions): Promise<Session> {
     exchange = new ExchangeClient({ baseUrl: sim.url, credentials: paperExchange.credentials, clock: time.clock, scheduler: time.scheduler, logger: componentLogger(log, 'exchange'), sockets: socketLiveness(config.risk.staleFeedMs, speed) });
   } else {
     const venue = config.venue;
-    if (!venue) throw new Error(`${config.source}: a live run needs a \`venue\` section (baseUrl or urls)`);
+    if (!venue) throw new RunSetupError(`${config.source}: a live run needs a \`venue\` section (baseUrl or urls)`);
     time = { kind: 'real', clock: systemClock, scheduler: asyncScheduler };
     // Live only: a paper run's simulator is new each time, so an earlier run's cursor means nothing to it.
     cursorStore = venue.cursorFile ? new FileCursorStore(venue.cursorFile, venue.urls.streaming) : null;

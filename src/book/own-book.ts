@@ -2,6 +2,7 @@ import { restingPosition, worstCaseLiability, worstCaseLiabilityOfGroups, worstL
 import { PnlGroups, RecentRegions } from '../money/pnl-groups.ts';
 import type { Position } from '../money/position.ts';
 import type { OwnFill, OwnOrder, OwnOrderStatus } from './types.ts';
+import { DuplicateOrderError, UnknownOrderError } from './errors.ts';
 
 /** Risk below this is nothing left (the engine's dust). */
 export const DUST = 1e-9;
@@ -213,7 +214,7 @@ export class OwnBook {
 
   /** A new order: pending-place until the exchange answers, or adopted at start-up with its state. */
   add(order: OwnOrder, reason: string): OwnOrder {
-    if (this.#orders.has(order.clientId)) throw new Error(`order ${order.clientId} already known`);
+    if (this.#orders.has(order.clientId)) throw new DuplicateOrderError(order.clientId);
     this.#orders.set(order.clientId, order);
     this.#byReference.set(order.userReference, order.clientId);
     if (order.orderID) this.#byOrderId.set(order.orderID, order.clientId);
@@ -234,7 +235,7 @@ export class OwnBook {
    */
   update(clientId: string, patch: Partial<Pick<OwnOrder, 'orderID' | 'status' | 'filled' | 'remaining' | 'isPostArb' | 'closedByAbsence'>>, now: number, reason: string): OwnOrder {
     const cur = this.#orders.get(clientId);
-    if (!cur) throw new Error(`unknown order ${clientId}`);
+    if (!cur) throw new UnknownOrderError(clientId);
     if (isTerminal(cur.status) && !cur.closedByAbsence) {
       // A late message may still correct a closed order's amounts, not bring it back, nor
       // say it was closed by inference: the exchange closed it (a late "no trace" from a

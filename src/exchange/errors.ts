@@ -1,15 +1,10 @@
-/**
+import { LinesmithError } from '../shared/errors.ts';
+
+/*
  * Errors of the exchange client, in undici's style: one class per failure, each with a
  * stable `code` the order manager and the runtime can switch on. Messages never carry a
  * token or a password.
  */
-export class LinesmithError extends Error {
-  readonly code: string = 'LS_ERR';
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = new.target.name;
-  }
-}
 
 /** A response body that does not match the contract's shape. */
 export class SchemaMismatchError extends LinesmithError {

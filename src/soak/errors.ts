@@ -1,4 +1,4 @@
-import { LinesmithError } from '../exchange/errors.ts';
+import { LinesmithError } from '../shared/errors.ts';
 
 /** A call made by a bot the soak has crashed: it never leaves the process. */
 export class BotCrashedError extends LinesmithError {

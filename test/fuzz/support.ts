@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { LinesmithError } from '../../src/exchange/errors.ts';
+import { LinesmithError } from '../../src/shared/errors.ts';
 
 /**
  * Shared arbitraries for the edge-parser fuzz tests: valid values mutated one or a few

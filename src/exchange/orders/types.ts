@@ -1,4 +1,4 @@
-import type { LinesmithError } from '../errors.ts';
+import type { LinesmithError } from '../../shared/errors.ts';
 import type { MatchedBet } from '../schemas/bets.ts';
 import type { PlacedFill, RestingOrder, UnmatchedOrder } from '../schemas/orders.ts';
 
