@@ -31,9 +31,9 @@ export type OrderEvent =
   /** An answer was lost or refused without saying why: the exchange may or may not hold it. */
   | { readonly kind: 'outcome-unknown' }
   /** A REST view did not list it and bets of it exist: filled, by inference, which evidence may overturn. */
-  | { readonly kind: 'missing-with-bets' }
+  | { readonly kind: 'missing-with-bets'; readonly amounts?: OrderAmounts }
   /** A REST view did not list it and no bet of it exists: cancelled, by inference, which evidence may overturn. */
-  | { readonly kind: 'missing' };
+  | { readonly kind: 'missing'; readonly amounts?: OrderAmounts };
 
 export type OrderEventKind = OrderEvent['kind'];
 
