@@ -1,4 +1,4 @@
-import { LinesmithError } from '../shared/errors.ts';
+import { LinesmithError, NOT_SENT, type NotSent } from '../shared/errors.ts';
 
 /*
  * Errors of the exchange client, in undici's style: one class per failure, each with a
@@ -78,10 +78,10 @@ export class RateLimitedError extends LinesmithError {
  * The caller withdrew the request (its AbortSignal fired) before it was sent: it never
  * reached the exchange. A place that ends this way was not placed; decide afresh.
  */
-export class RequestAbortedError extends LinesmithError {
+export class RequestAbortedError extends LinesmithError implements NotSent {
   override readonly code = 'LS_ERR_ABORTED';
-  /** Read by the order manager: a known outcome (nothing happened), not a lost answer. */
-  readonly sent = false;
+  readonly [NOT_SENT] = true as const;
+  readonly sent = false as const;
   constructor(
     readonly endpoint: string,
     reason: unknown,

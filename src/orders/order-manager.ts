@@ -4,7 +4,7 @@ import type { MarketModel } from '../book/market-model.ts';
 import { DUST, isLive, isTerminal, type OwnBook } from './own-book.ts';
 import type { GameState, OwnOrder, TradingMode } from '../book/types.ts';
 import { RateLimitedError, RequestAbortedError } from '../exchange/errors.ts';
-import { LinesmithError } from '../shared/errors.ts';
+import { isNotSent, LinesmithError } from '../shared/errors.ts';
 import { editLeavesOriginal, type CancelEntry, type EditEntry, type EditOrderInput, type MatchedBet, type OrderGateway, type PlaceEntry, type PlaceOrderInput, type UnmatchedOrder } from '../exchange/orders/types.ts';
 import type { UserFeedMessageEvent } from '../exchange/socket/user-feed-events.ts';
 import { selectionFromWire, wireFromSelection } from '../markets/wire-selection.ts';
@@ -398,8 +398,8 @@ export class OrderManager {
         r.clientIds.forEach((id, i) => this.#onPlaceEntry(id, r.entries[i], now));
         return;
       case 'place-failed': {
-        // Errors that know the request never left say so (`sent: false`): not placed, for sure.
-        const notSent = (r.error as { sent?: boolean } | null)?.sent === false;
+        // Errors that know the request never left say so (NotSent): not placed, for sure.
+        const notSent = isNotSent(r.error);
         for (const id of r.clientIds) {
           const o = this.#o.own.order(id);
           if (!o) continue;
@@ -428,7 +428,7 @@ export class OrderManager {
         return;
       case 'edit-failed': {
         // As for a place: an error that knows its request never left says so, and nothing changed.
-        if ((r.error as { sent?: boolean } | null)?.sent === false) {
+        if (isNotSent(r.error)) {
           const old = this.#o.own.order(r.replaced);
           if (old && old.status === 'pending-cancel') this.#restore(old, `edit not sent: ${errorText(r.error)}`, now);
           if (this.#o.own.order(r.clientId)) this.#o.own.apply(r.clientId, { kind: 'refused', amounts: { remaining: 0 } }, now, `not sent: ${errorText(r.error)}`);

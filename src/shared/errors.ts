@@ -10,3 +10,20 @@ export class LinesmithError extends Error {
     this.name = new.target.name;
   }
 }
+
+/** The brand of an error whose request never left the process (see NotSent). */
+export const NOT_SENT: unique symbol = Symbol('linesmith.not-sent');
+
+/**
+ * An error that knows its request never left the process (withdrawn, held back, a socket not
+ * open): a known outcome, nothing happened, unlike a lost answer. The order manager reads it
+ * through `isNotSent` and decides such an order afresh.
+ */
+export interface NotSent {
+  readonly [NOT_SENT]: true;
+  readonly sent: false;
+}
+
+export function isNotSent(err: unknown): err is LinesmithError & NotSent {
+  return err instanceof LinesmithError && NOT_SENT in err;
+}
