@@ -1,8 +1,8 @@
 import { runJsonChild } from './child.ts';
 import { basename, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { builtInStrategyResolver } from '../strategies/index.ts';
-import { runBacktest } from '../src/backtest/run.ts';
+import { builtInStrategyResolver } from '../src/app/strategy-registry.ts';
+import { runBacktest } from '../src/app/backtest-run.ts';
 import { loadTape } from '../src/backtest/tape.ts';
 import { loadConfig } from '../src/config/index.ts';
 import { silentLogger } from '../src/shared/logger.ts';

@@ -2,7 +2,7 @@ import { runJsonChild } from './child.ts';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { builtInStrategyResolver } from '../strategies/index.ts';
+import { builtInStrategyResolver } from '../src/app/strategy-registry.ts';
 import { loadConfig } from '../src/config/index.ts';
 import { manualTime } from '../src/shared/time.ts';
 import { startBot, type Bot } from './memory/bot.ts';

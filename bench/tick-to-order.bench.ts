@@ -1,5 +1,5 @@
 import { asyncScheduler } from 'rxjs';
-import { strategies } from '../strategies/index.ts';
+import { strategies } from '../src/app/strategy-registry.ts';
 import type { CancelEntry, OrderGateway, PlaceEntry, PlaceOrderInput } from '../src/exchange/orders/types.ts';
 import type { OrderbookGame } from '../src/exchange/schemas/exchange.ts';
 import { createPriceFrameParser } from '../src/exchange/socket/price-parse.ts';

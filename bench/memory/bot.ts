@@ -1,7 +1,7 @@
 import type { RiskConfig, RunConfig } from '../../src/config/types.ts';
 import type { CredentialsProvider } from '../../src/exchange/auth/credentials.ts';
 import { ExchangeClient } from '../../src/exchange/client.ts';
-import { strategiesOf } from '../../src/runtime/session.ts';
+import { strategiesOf } from '../../src/app/runtime-options.ts';
 import { Runtime } from '../../src/runtime/runtime.ts';
 import { silentLogger } from '../../src/shared/logger.ts';
 import { settleEventLoop, type ManualTimeSource } from '../../src/shared/time.ts';

@@ -1,4 +1,4 @@
-import { LinesmithError } from '../exchange/errors.ts';
+import { LinesmithError } from '../shared/errors.ts';
 
 /** A recording line the backtester could not use, with where it was. */
 export interface InputProblem {

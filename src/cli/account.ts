@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { Logger } from 'pino';
 import { resolveCredentials } from '../exchange/auth/credentials.ts';
 import { FileTokenStore } from '../exchange/auth/token-store.ts';
-import { LinesmithError } from '../exchange/errors.ts';
+import { LinesmithError } from '../shared/errors.ts';
 import { ExchangeRestClient } from '../exchange/rest/rest-client.ts';
 import type { Game } from '../exchange/schemas/game.ts';
 import { formatMoney } from '../money/rounding.ts';

@@ -1,12 +1,12 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { builtInStrategyResolver } from '../../strategies/index.ts';
+import { builtInStrategyResolver } from '../app/strategy-registry.ts';
 import { BacktestConfigError, BacktestInputError, formatInputProblem, type InputProblem } from '../backtest/errors.ts';
 import type { BacktestReport } from '../backtest/report/types.ts';
 import { writeReport, writeSweepReport } from '../backtest/report/write.ts';
 import { compareWithRecording, parityLines, readDecisions, type RecordedDecisions } from '../backtest/parity.ts';
-import { runBacktest } from '../backtest/run.ts';
+import { runBacktest } from '../app/backtest-run.ts';
 import {
   backtestSettings,
   checkSweepRuns,
@@ -19,7 +19,7 @@ import {
   variantLabel,
   type SweepOverrides,
   type SweepRun,
-} from '../backtest/sweep.ts';
+} from '../app/sweep.ts';
 import { loadTape } from '../backtest/tape.ts';
 import { FILL_MODEL_KINDS, type FillModelKind } from '../backtest/venue/queue-model.ts';
 import { createRunLogger } from '../config/logging.ts';
@@ -28,9 +28,9 @@ import { formatMoney } from '../money/rounding.ts';
 import type { Decision } from '../runtime/runtime.ts';
 import { loadRunConfigOrReport } from './run-config.ts';
 import { EXIT_USAGE } from './sim.ts';
-import { runQueueSweep, type QueueSweepProgress } from '../backtest/queue/coordinator.ts';
-import { QueueConfigError } from '../backtest/queue/errors.ts';
-import { parseRedisAddress, type RedisAddress } from '../backtest/queue/redis-address.ts';
+import { runQueueSweep, type QueueSweepProgress } from '../app/queue/coordinator.ts';
+import { QueueConfigError } from '../app/queue/errors.ts';
+import { parseRedisAddress, type RedisAddress } from '../app/queue/redis-address.ts';
 import { systemClock } from '../shared/clock.ts';
 
 interface BacktestOptions {

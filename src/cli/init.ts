@@ -2,7 +2,7 @@ import { cp, mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promise
 import { basename, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { LinesmithError } from '../exchange/errors.ts';
+import { LinesmithError } from '../shared/errors.ts';
 import { EXIT_USAGE } from './sim.ts';
 
 /** The files of a new project; `gitignore` is renamed on the way, since npm leaves `.gitignore` files out of a package. */

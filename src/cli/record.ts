@@ -2,12 +2,13 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { loadRunConfigOrReport } from './run-config.ts';
 import { EXIT_USAGE } from './sim.ts';
-import { parseDuration } from '../config/duration.ts';
+import { parseDuration } from '../shared/duration.ts';
 import { createRunLogger } from '../config/logging.ts';
-import { LinesmithError } from '../exchange/errors.ts';
+import { LinesmithError } from '../shared/errors.ts';
 import type { RecorderStats, RecorderSummary } from '../record/feed-recorder.ts';
 import type { FeedName } from '../record/format.ts';
-import { startRecordingSession } from '../record/session.ts';
+import { startRecordingSession } from '../app/record-session.ts';
+import { CliValueError } from './errors.ts';
 
 interface RecordOptions {
   readonly config: string;
@@ -29,9 +30,9 @@ const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, k: 1024, kb: 1024, kib
 export function parseSize(text: string): number {
   const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(text);
   const unit = m ? SIZE_UNITS[m[2]!.toLowerCase()] : undefined;
-  if (!m || unit === undefined) throw new Error(`invalid size ${JSON.stringify(text)} (write e.g. 64MB, 512KB or 1GB)`);
+  if (!m || unit === undefined) throw new CliValueError(`invalid size ${JSON.stringify(text)} (write e.g. 64MB, 512KB or 1GB)`);
   const bytes = Math.floor(Number(m[1]) * unit);
-  if (!(bytes >= 1024)) throw new Error(`size ${JSON.stringify(text)} is below 1KB`);
+  if (!(bytes >= 1024)) throw new CliValueError(`size ${JSON.stringify(text)} is below 1KB`);
   return bytes;
 }
 

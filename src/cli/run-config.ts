@@ -1,4 +1,4 @@
-import { builtInStrategyResolver } from '../../strategies/index.ts';
+import { builtInStrategyResolver } from '../app/strategy-registry.ts';
 import { ConfigError } from '../config/errors.ts';
 import { loadConfig } from '../config/load.ts';
 import type { RunConfig } from '../config/types.ts';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { LinesmithError } from '../exchange/errors.ts';
+import { LinesmithError } from '../shared/errors.ts';
 import { StatusUnreachableError } from '../metrics/errors.ts';
 import { DEFAULT_STATUS_URL, fetchStatus, statusUrlOf } from '../metrics/status-client.ts';
 import { renderStatusPanel } from '../metrics/status-panel.ts';

@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
 import { loadRunConfigOrReport } from './run-config.ts';
 import { EXIT_USAGE } from './sim.ts';
-import { parseDuration } from '../config/duration.ts';
+import { parseDuration } from '../shared/duration.ts';
 import { createRunLogger } from '../config/logging.ts';
-import { LinesmithError } from '../exchange/errors.ts';
-import { startSession } from '../runtime/session.ts';
+import { LinesmithError } from '../shared/errors.ts';
+import { startSession } from '../app/session.ts';
 import { renderSummary } from '../runtime/summary.ts';
 
 interface TradeOptions {

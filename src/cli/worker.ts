@@ -1,9 +1,9 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { QueueConfigError } from '../backtest/queue/errors.ts';
-import { startQueueWorker } from '../backtest/queue/queue-worker.ts';
-import { parseRedisAddress } from '../backtest/queue/redis-address.ts';
+import { QueueConfigError } from '../app/queue/errors.ts';
+import { startQueueWorker } from '../app/queue/queue-worker.ts';
+import { parseRedisAddress } from '../app/queue/redis-address.ts';
 import { EXIT_USAGE } from './sim.ts';
 
 interface WorkerOptions {

@@ -1,4 +1,4 @@
-import { LinesmithError } from '../exchange/errors.ts';
+import { LinesmithError } from '../shared/errors.ts';
 
 /** One problem in a run configuration, located in its file when it came from YAML. */
 export interface ConfigIssue {
@@ -23,6 +23,11 @@ export class ConfigError extends LinesmithError {
   ) {
     super(issues.length === 0 ? `${file}: invalid configuration` : issues.map(formatConfigIssue).join('\n'));
   }
+}
+
+/** A strategy a config names that cannot be had: unknown by name, no such file, not importable, or exporting no strategy. */
+export class StrategyModuleError extends LinesmithError {
+  override readonly code = 'LS_ERR_STRATEGY_MODULE';
 }
 
 /** `file:line:col: path: message`, dropping the parts an issue does not have. */

@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
-import { DurationError, parseDuration } from './duration.ts';
+import { DurationError, parseDuration } from '../shared/duration.ts';
 
 /** Field schemas shared by several sections. */
 

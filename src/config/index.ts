@@ -1,5 +1,5 @@
 export { ConfigError, formatConfigIssue, type ConfigIssue } from './errors.ts';
-export { DurationError, parseDuration } from './duration.ts';
+export { DurationError, parseDuration } from '../shared/duration.ts';
 export { LOG_LEVELS } from './fields.ts';
 export { loadConfig, parseConfigText, type LoadConfigOptions } from './load.ts';
 export { componentLogger, createRunLogger, type RunLoggerOptions } from './logging.ts';

@@ -3,6 +3,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { StrategyModule } from '../strategy/types.ts';
 import type { StrategyResolver } from './types.ts';
+import { StrategyModuleError } from './errors.ts';
 
 /**
  * A `module` value is a path when it looks like one (`./x.ts`, `../x.ts`, `/abs/x.ts`);
@@ -46,23 +47,23 @@ export function defaultStrategyResolver(registry: StrategyRegistry): StrategyRes
       const found = lookup(ref);
       if (found) return found;
       const known = names();
-      throw new Error(
+      throw new StrategyModuleError(
         `unknown strategy "${ref}"; ${known.length > 0 ? `known: ${known.join(', ')}` : 'none are registered'}. A strategy in a file is named by its path, e.g. ./${ref}${/\.[cm]?[jt]s$/.test(ref) ? '' : '.ts'}`,
       );
     }
     const file = resolve(baseDir, ref);
     // Checked up front: loaders (node, tsx, vitest) word a missing file differently.
     const st = await stat(file).catch(() => null);
-    if (!st?.isFile()) throw new Error(`strategy module not found: ${file}`);
+    if (!st?.isFile()) throw new StrategyModuleError(`strategy module not found: ${file}`);
     let mod: Record<string, unknown>;
     try {
       mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
     } catch (e) {
-      throw new Error(`cannot import strategy module ${file}: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+      throw new StrategyModuleError(`cannot import strategy module ${file}: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
     }
     const found = [mod['default'], mod['strategy']].find(isStrategyModule);
     if (!found) {
-      throw new Error(`${file} exports no strategy: expected a default export or an export named "strategy" with name, description, params (a zod schema) and quote()`);
+      throw new StrategyModuleError(`${file} exports no strategy: expected a default export or an export named "strategy" with name, description, params (a zod schema) and quote()`);
     }
     return found;
   };

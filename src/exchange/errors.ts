@@ -1,15 +1,10 @@
-/**
+import { LinesmithError, NOT_SENT, type NotSent } from '../shared/errors.ts';
+
+/*
  * Errors of the exchange client, in undici's style: one class per failure, each with a
  * stable `code` the order manager and the runtime can switch on. Messages never carry a
  * token or a password.
  */
-export class LinesmithError extends Error {
-  readonly code: string = 'LS_ERR';
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = new.target.name;
-  }
-}
 
 /** A response body that does not match the contract's shape. */
 export class SchemaMismatchError extends LinesmithError {
@@ -83,10 +78,10 @@ export class RateLimitedError extends LinesmithError {
  * The caller withdrew the request (its AbortSignal fired) before it was sent: it never
  * reached the exchange. A place that ends this way was not placed; decide afresh.
  */
-export class RequestAbortedError extends LinesmithError {
+export class RequestAbortedError extends LinesmithError implements NotSent {
   override readonly code = 'LS_ERR_ABORTED';
-  /** Read by the order manager: a known outcome (nothing happened), not a lost answer. */
-  readonly sent = false;
+  readonly [NOT_SENT] = true as const;
+  readonly sent = false as const;
   constructor(
     readonly endpoint: string,
     reason: unknown,

@@ -1,4 +1,4 @@
-import { LinesmithError } from '../exchange/errors.ts';
+import { LinesmithError } from '../shared/errors.ts';
 
 /** The metrics endpoint could not listen (port taken, address not on this machine, …). */
 export class MetricsListenError extends LinesmithError {
@@ -33,5 +33,13 @@ export class StatusResponseError extends LinesmithError {
     readonly reason: string,
   ) {
     super(`${url} did not answer with a linesmith status report (${reason})`);
+  }
+}
+
+/** The runtime's metrics were read before a runtime was attached to them: a bug of the caller. */
+export class MetricsNotAttachedError extends LinesmithError {
+  override readonly code = 'LS_ERR_METRICS_NOT_ATTACHED';
+  constructor() {
+    super('RuntimeMetrics.report() before attach(runtime)');
   }
 }

@@ -9,6 +9,7 @@ import { instrumentVenue } from './instrument-venue.ts';
 import { RuntimeProbe, type FeedName } from './probe.ts';
 import { bucketQuantile, type CumulativeBucket } from './quantile.ts';
 import type { StatusReport } from './status-report.ts';
+import { MetricsNotAttachedError } from './errors.ts';
 
 /** Tick-to-order buckets, seconds: the in-process path takes tens of µs, a loaded one milliseconds. */
 export const TICK_TO_ORDER_BUCKETS = [25e-6, 50e-6, 100e-6, 250e-6, 500e-6, 1e-3, 2.5e-3, 5e-3, 10e-3, 25e-3, 50e-3, 100e-3, 250e-3, 1] as const;
@@ -286,7 +287,7 @@ export class RuntimeMetrics {
   /** Everything `GET /status` answers. Throws before `attach`. */
   async report(): Promise<StatusReport> {
     const r = this.#runtime;
-    if (!r) throw new Error('RuntimeMetrics.report() before attach(runtime)');
+    if (!r) throw new MetricsNotAttachedError();
     const st = r.status();
     const totals = r.own.fillTotals();
     const games: { gameID: string; name: string; worstCase: number }[] = [];

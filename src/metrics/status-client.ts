@@ -1,4 +1,4 @@
-import { DEFAULT_METRICS_HOST, DEFAULT_METRICS_PORT } from '../config/sections/metrics.ts';
+import { DEFAULT_METRICS_HOST, DEFAULT_METRICS_PORT } from './endpoint-defaults.ts';
 import { StatusResponseError, StatusUnreachableError } from './errors.ts';
 import { StatusReport } from './status-report.ts';
 

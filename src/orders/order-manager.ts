@@ -1,9 +1,10 @@
 import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
 import type { MarketModel } from '../book/market-model.ts';
-import { DUST, isLive, isTerminal, type OwnBook } from '../book/own-book.ts';
-import type { GameState, OwnOrder, OwnOrderStatus, TradingMode } from '../book/types.ts';
-import { LinesmithError, RateLimitedError, RequestAbortedError } from '../exchange/errors.ts';
+import { DUST, isLive, isTerminal, type OwnBook } from './own-book.ts';
+import type { GameState, OwnOrder, TradingMode } from '../book/types.ts';
+import { RateLimitedError, RequestAbortedError } from '../exchange/errors.ts';
+import { isNotSent, LinesmithError } from '../shared/errors.ts';
 import { editLeavesOriginal, type CancelEntry, type EditEntry, type EditOrderInput, type MatchedBet, type OrderGateway, type PlaceEntry, type PlaceOrderInput, type UnmatchedOrder } from '../exchange/orders/types.ts';
 import type { UserFeedMessageEvent } from '../exchange/socket/user-feed-events.ts';
 import { selectionFromWire, wireFromSelection } from '../markets/wire-selection.ts';
@@ -372,7 +373,7 @@ export class OrderManager {
     // Nothing of ours there (a game we never quoted closing, say): nothing to send.
     if (send === undefined || (gameID === undefined ? this.#o.own.liveCount() : this.#o.own.liveCountOf(gameID)) === 0) return false;
     const now = this.#o.clock.now();
-    const clientIds = orders.map((o) => this.#o.own.update(o.clientId, { status: 'pending-cancel' }, now, `cancel all${gameID === undefined ? '' : ' of the game'}: ${reason}`).clientId);
+    const clientIds = orders.map((o) => this.#o.own.apply(o.clientId, { kind: 'cancel-sent' }, now, `cancel all${gameID === undefined ? '' : ' of the game'}: ${reason}`).clientId);
     this.stats.cancelRequests++;
     this.stats.sweepRequests++;
     this.stats.cancelsSent += clientIds.length;
@@ -397,13 +398,13 @@ export class OrderManager {
         r.clientIds.forEach((id, i) => this.#onPlaceEntry(id, r.entries[i], now));
         return;
       case 'place-failed': {
-        // Errors that know the request never left say so (`sent: false`): not placed, for sure.
-        const notSent = (r.error as { sent?: boolean } | null)?.sent === false;
+        // Errors that know the request never left say so (NotSent): not placed, for sure.
+        const notSent = isNotSent(r.error);
         for (const id of r.clientIds) {
           const o = this.#o.own.order(id);
           if (!o) continue;
           if (notSent) {
-            this.#o.own.update(id, { status: 'rejected', remaining: 0 }, now, `not sent: ${errorText(r.error)}`);
+            this.#o.own.apply(id, { kind: 'refused', amounts: { remaining: 0 } }, now, `not sent: ${errorText(r.error)}`);
           } else {
             this.#markUnknown(o, `place outcome unknown: ${errorText(r.error)}`, now);
           }
@@ -427,10 +428,10 @@ export class OrderManager {
         return;
       case 'edit-failed': {
         // As for a place: an error that knows its request never left says so, and nothing changed.
-        if ((r.error as { sent?: boolean } | null)?.sent === false) {
+        if (isNotSent(r.error)) {
           const old = this.#o.own.order(r.replaced);
           if (old && old.status === 'pending-cancel') this.#restore(old, `edit not sent: ${errorText(r.error)}`, now);
-          if (this.#o.own.order(r.clientId)) this.#o.own.update(r.clientId, { status: 'rejected', remaining: 0 }, now, `not sent: ${errorText(r.error)}`);
+          if (this.#o.own.order(r.clientId)) this.#o.own.apply(r.clientId, { kind: 'refused', amounts: { remaining: 0 } }, now, `not sent: ${errorText(r.error)}`);
           return;
         }
         const error = r.error instanceof LinesmithError ? r.error : new LinesmithError(errorText(r.error), { cause: r.error });
@@ -461,29 +462,29 @@ export class OrderManager {
           // done, and the feed's state is newer than this answer's. Only what the feed
           // could not say yet is taken from the answer.
           const orderID = e.resting?.orderID;
-          if (orderID && !o.orderID) this.#o.own.update(clientId, { orderID }, now, 'place accepted (after the user feed)');
+          if (orderID && !o.orderID) this.#o.own.amend(clientId, { orderID }, now, 'place accepted (after the user feed)');
           return;
         }
         if (e.resting) {
           const remaining = e.resting.offered;
-          this.#o.own.update(clientId, { orderID: e.resting.orderID, remaining, filled: Math.max(0, o.bet - remaining), status: matchedRisk > DUST ? 'partly-filled' : 'resting' }, now, 'place accepted');
+          this.#o.own.apply(clientId, { kind: matchedRisk > DUST ? 'rests-partly-filled' : 'rests', amounts: { orderID: e.resting.orderID, remaining, filled: Math.max(0, o.bet - remaining) } }, now, 'place accepted');
           this.#o.market.remarkMine(o.gameID, e.resting.orderID, now);
         } else {
-          this.#o.own.update(clientId, { remaining: 0, filled: matchedRisk, status: matchedRisk > DUST ? 'filled' : 'cancelled' }, now, matchedRisk > DUST ? 'place filled at once' : 'nothing rested');
+          this.#o.own.apply(clientId, { kind: matchedRisk > DUST ? 'filled' : 'cancelled', amounts: { remaining: 0, filled: matchedRisk } }, now, matchedRisk > DUST ? 'place filled at once' : 'nothing rested');
         }
         return;
       }
       case 'rejected':
         this.stats.exchangeRejected++;
         this.#cool(o.strategyId ?? '', o.gameID, o.intentKey ?? '', now);
-        this.#o.notify({ kind: 'exchange-rejected', order: this.#o.own.update(clientId, { status: 'rejected', remaining: 0 }, now, `${e.errorType}: ${e.error}`), errorType: e.errorType, error: e.error });
+        this.#o.notify({ kind: 'exchange-rejected', order: this.#o.own.apply(clientId, { kind: 'refused', amounts: { remaining: 0 } }, now, `${e.errorType}: ${e.error}`), errorType: e.errorType, error: e.error });
         return;
       case 'failed':
         // Never sent (a 429, a budget that held it too long, a kill's withdrawal): nothing was
         // said of the order itself, so its key is decided again at once (the runtime looks at
         // the game on every answer), not after a cooldown nothing would end.
         if (!(e.error instanceof RateLimitedError || e.error instanceof RequestAbortedError)) this.#cool(o.strategyId ?? '', o.gameID, o.intentKey ?? '', now);
-        this.#o.own.update(clientId, { status: 'rejected', remaining: 0 }, now, `request refused: ${errorText(e.error)}`);
+        this.#o.own.apply(clientId, { kind: 'refused', amounts: { remaining: 0 } }, now, `request refused: ${errorText(e.error)}`);
         return;
       case 'absent':
         // No trace yet is not "not placed": a live delay and the exchange's request limit can
@@ -505,7 +506,7 @@ export class OrderManager {
     const o = this.#o.own.order(clientId);
     if (!o || !e) return;
     if (e.ok) {
-      this.#o.own.update(clientId, { status: 'cancelled', remaining: 0, filled: e.filled }, now, reason);
+      this.#o.own.apply(clientId, { kind: 'cancelled', amounts: { remaining: 0, filled: e.filled } }, now, reason);
       // The answer can beat the user feed's fills of the order: what it says matched and no
       // booked fill covers yet still counts where it loses, until those fills are booked
       // (from the feed, or from REST's matched bets at a reconciliation).
@@ -552,7 +553,7 @@ export class OrderManager {
 
   /** An order whose edit did not run rests on as the user feed last left it. */
   #restore(o: OwnOrder, why: string, now: number): void {
-    this.#o.own.update(o.clientId, { status: o.filled > DUST ? 'partly-filled' : 'resting' }, now, why);
+    this.#o.own.apply(o.clientId, { kind: o.filled > DUST ? 'rests-partly-filled' : 'rests' }, now, why);
   }
 
   /**
@@ -583,7 +584,7 @@ export class OrderManager {
 
   #markUnknown(o: OwnOrder, why: string, now: number): void {
     this.stats.unknown++;
-    const next = this.#o.own.update(o.clientId, { status: 'unknown' }, now, why);
+    const next = this.#o.own.apply(o.clientId, { kind: 'outcome-unknown' }, now, why);
     this.#o.notify({ kind: 'unknown-outcome', order: next, error: why });
   }
 
@@ -594,10 +595,10 @@ export class OrderManager {
       if (f) this.#o.own.addFill(f, o.clientId);
     }
     if (resting) {
-      this.#o.own.update(o.clientId, { orderID: resting.id, remaining: resting.remaining, filled: resting.filled, status: resting.filled > DUST ? 'partly-filled' : 'resting' }, now, 'recovered by userReference: resting');
+      this.#o.own.apply(o.clientId, { kind: resting.filled > DUST ? 'rests-partly-filled' : 'rests', amounts: { orderID: resting.id, remaining: resting.remaining, filled: resting.filled } }, now, 'recovered by userReference: resting');
       this.#o.market.remarkMine(o.gameID, resting.id, now);
     } else {
-      this.#o.own.update(o.clientId, { remaining: 0, status: 'filled' }, now, 'recovered by userReference: filled');
+      this.#o.own.apply(o.clientId, { kind: 'filled', amounts: { remaining: 0 } }, now, 'recovered by userReference: filled');
     }
   }
 
@@ -635,21 +636,21 @@ export class OrderManager {
       case 'orderPlaced':
         // Also an order closed only because a REST view did not list it yet: it rests after all.
         if (mine.status === 'pending-place' || mine.status === 'unknown' || mine.closedByAbsence) {
-          this.#o.own.update(mine.clientId, { orderID: order.orderID, remaining: order.remaining, status: 'resting' }, now, mine.closedByAbsence ? 'user feed: placed (after it was closed as missing)' : 'user feed: placed');
+          this.#o.own.apply(mine.clientId, { kind: 'rests', amounts: { orderID: order.orderID, remaining: order.remaining } }, now, mine.closedByAbsence ? 'user feed: placed (after it was closed as missing)' : 'user feed: placed');
           this.#o.market.remarkMine(mine.gameID, order.orderID, now);
         } else if (!mine.orderID) {
-          this.#o.own.update(mine.clientId, { orderID: order.orderID }, now, 'user feed: order id');
+          this.#o.own.amend(mine.clientId, { orderID: order.orderID }, now, 'user feed: order id');
         }
         return;
       case 'makerFill': {
         const remaining = order.remaining;
-        const status: OwnOrderStatus = remaining > DUST ? (mine.status === 'pending-cancel' ? 'pending-cancel' : 'partly-filled') : 'filled';
-        this.#o.own.update(mine.clientId, { orderID: order.orderID, remaining, filled: Math.max(0, order.offered - remaining), status }, now, remaining > DUST ? 'user feed: partly filled' : 'user feed: filled');
+        // A fill that leaves some resting keeps a cancel already asked for (the lifecycle table says so).
+        this.#o.own.apply(mine.clientId, { kind: remaining > DUST ? 'partly-filled' : 'filled', amounts: { orderID: order.orderID, remaining, filled: Math.max(0, order.offered - remaining) } }, now, remaining > DUST ? 'user feed: partly filled' : 'user feed: filled');
         return;
       }
       case 'orderCancelled': {
         const was = mine.status;
-        this.#o.own.update(mine.clientId, { orderID: order.orderID, remaining: 0, status: 'cancelled' }, now, 'user feed: cancelled');
+        this.#o.own.apply(mine.clientId, { kind: 'cancelled', amounts: { orderID: order.orderID, remaining: 0 } }, now, 'user feed: cancelled');
         if (was === 'resting' || was === 'partly-filled' || was === 'pending-cancel' || was === 'unknown') {
           this.#o.notify({ kind: 'exchange-cancelled', order: mine, asked: was === 'pending-cancel' || was === 'unknown', via: 'user feed' });
         }
@@ -722,7 +723,7 @@ export class OrderManager {
       if (mine) {
         seen.add(mine.clientId);
         if (mine.status === 'pending-cancel') continue;
-        this.#o.own.update(mine.clientId, { orderID: u.id, remaining: u.remaining, filled: u.filled, status: u.filled > DUST ? 'partly-filled' : 'resting' }, now, 'reconciled: resting');
+        this.#o.own.apply(mine.clientId, { kind: u.filled > DUST ? 'rests-partly-filled' : 'rests', amounts: { orderID: u.id, remaining: u.remaining, filled: u.filled } }, now, 'reconciled: resting');
         // First seen by its order id (an unknown place, or one closed as missing): the book model lists it as ours.
         if (mine.orderID !== u.id) this.#o.market.remarkMine(mine.gameID, u.id, now);
         continue;
@@ -767,7 +768,7 @@ export class OrderManager {
       const filled = betRefs.has(o.userReference);
       const unasked = !filled && (o.status === 'resting' || o.status === 'partly-filled');
       // Closed by absence, which later evidence of the order may overturn.
-      this.#o.own.update(o.clientId, { remaining: 0, status: filled ? 'filled' : 'cancelled', closedByAbsence: true }, now, filled ? 'reconciled: not open, has bets' : 'reconciled: not open');
+      this.#o.own.apply(o.clientId, { kind: filled ? 'missing-with-bets' : 'missing', amounts: { remaining: 0 } }, now, filled ? 'reconciled: not open, has bets' : 'reconciled: not open');
       if (unasked) this.#o.notify({ kind: 'exchange-cancelled', order: o, asked: false, via: 'reconciliation' });
       closed++;
     }
@@ -795,7 +796,7 @@ export class OrderManager {
     const send: OwnOrder[] = [];
     for (const o of orders) {
       if (!o.orderID || (o.status !== 'resting' && o.status !== 'partly-filled')) continue;
-      send.push(this.#o.own.update(o.clientId, { status: 'pending-cancel' }, now, `cancel: ${reason}`));
+      send.push(this.#o.own.apply(o.clientId, { kind: 'cancel-sent' }, now, `cancel: ${reason}`));
     }
     if (send.length === 0) return;
     this.stats.cancelRequests++;
@@ -841,7 +842,7 @@ export class OrderManager {
     if (edits.length === 0 || edit === undefined) return;
     const now = this.#o.clock.now();
     for (const e of edits) {
-      this.#o.own.update(e.old.clientId, { status: 'pending-cancel' }, now, `edit: replaced by ${e.order.clientId} (${e.input.bet} at ${e.input.odds})`);
+      this.#o.own.apply(e.old.clientId, { kind: 'cancel-sent' }, now, `edit: replaced by ${e.order.clientId} (${e.input.bet} at ${e.input.odds})`);
       this.#o.own.add(e.order, `edit of ${e.old.clientId}: ${e.input.orderType} ${e.input.bet} at ${e.input.odds}`);
       this.stats.editRequests++;
       const replaced = e.old.clientId;

@@ -1,4 +1,4 @@
-import type { OwnBook } from '../book/own-book.ts';
+import type { OwnBook } from './own-book.ts';
 import type { OwnOrder, TradingMode } from '../book/types.ts';
 import { BOUND_MARGIN, restingPosition, worstCaseLiability, worstLoss } from '../money/liability.ts';
 import type { Position } from '../money/position.ts';

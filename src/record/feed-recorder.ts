@@ -26,6 +26,7 @@ import { endedWithoutScore, gameUpdatePayload, resultOf } from './results.ts';
 import { RotatingGzipWriter } from './rotating-writer.ts';
 import { priceSelectionOf, RECORD_ALL, snapshotScopesOf } from './selection.ts';
 import { LINESMITH_VERSION } from './version.ts';
+import { RecorderUsageError } from './errors.ts';
 
 /** A socket as the recorder sees it: raw text frames and the connection state. */
 export interface FrameSocketLike {
@@ -144,7 +145,7 @@ export class FeedRecorder {
     this.#log = (options.logger ?? silent()).child({ component: 'recorder' });
     this.#subscription = options.subscription ?? RECORD_ALL;
     this.#feeds = options.feeds ?? ['price', 'user'];
-    if (!this.#feeds.includes('price')) throw new Error('the price feed is always recorded: snapshots and gaps are keyed to it');
+    if (!this.#feeds.includes('price')) throw new RecorderUsageError('the price feed is always recorded: snapshots and gaps are keyed to it');
     this.session = options.session ?? `${fileStamp(options.clock.now())}-${randomBytes(4).toString('hex')}`;
     const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
     const rotateDaily = options.rotateDaily ?? true;
@@ -182,7 +183,7 @@ export class FeedRecorder {
 
   /** Open the first file, narrow the price feed, start the feeds. Snapshots follow the price feed's open. */
   async start(): Promise<void> {
-    if (this.#state !== 'new') throw new Error('a FeedRecorder starts once');
+    if (this.#state !== 'new') throw new RecorderUsageError('a FeedRecorder starts once');
     await mkdir(this.#o.dir, { recursive: true });
     this.#state = 'recording';
     this.#sessionStart = this.#now();

@@ -3,5 +3,4 @@ export { DEFAULT_MAX_FILE_BYTES, FeedRecorder, type FeedRecorderOptions, type Fr
 export { recordingFiles, RecordingReader, RecordingReadError, type ReadProblem, type RecordedEntry, type RecordingReaderOptions } from './reader.ts';
 export { resultOf, type GameResult } from './results.ts';
 export { RECORD_ALL, snapshotScopesOf, subscriptionOf } from './selection.ts';
-export { startRecordingSession, type RecordingSession, type RecordingSessionOptions } from './session.ts';
 export { driveVirtualTime, type VirtualDriveOptions } from './virtual-time.ts';

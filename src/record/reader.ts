@@ -6,6 +6,7 @@ import { createGunzip } from 'node:zlib';
 import { z } from 'zod';
 import { jsonText } from '../shared/json-text.ts';
 import { RECORD_KINDS, RECORDING_FORMAT, RECORDING_VERSION, type RecordingRecord } from './format.ts';
+import { LinesmithError } from '../shared/errors.ts';
 
 /**
  * What went wrong at one line: `io` the file could not be read; `gzip` the compressed data
@@ -15,8 +16,8 @@ import { RECORD_KINDS, RECORDING_FORMAT, RECORDING_VERSION, type RecordingRecord
  */
 export type ReadProblem = 'io' | 'gzip' | 'truncated' | 'json' | 'record' | 'version';
 
-export class RecordingReadError extends Error {
-  override readonly name = 'RecordingReadError';
+export class RecordingReadError extends LinesmithError {
+  override readonly code = 'LS_ERR_RECORDING_READ';
   constructor(
     readonly file: string,
     /** 1-based; for `truncated` and `gzip`, the line being read when the data ended or broke. */

@@ -1,5 +1,5 @@
 import type { MarketModel } from '../book/market-model.ts';
-import type { OwnBook } from '../book/own-book.ts';
+import type { OwnBook } from '../orders/own-book.ts';
 
 /**
  * How long an ended game stays in the model after its last update: late messages about it

@@ -1,5 +1,5 @@
 import type { ConnectionStates } from '../exchange/client.ts';
-import { LinesmithError } from '../exchange/errors.ts';
+import { LinesmithError } from '../shared/errors.ts';
 
 /**
  * Start-up gave up waiting for the price and user feeds' first connections. The runtime

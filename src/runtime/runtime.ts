@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { filter, firstValueFrom, interval, tap, throwError, timeout, type SchedulerLike, type Subscription } from 'rxjs';
 import { MarketModel, type GameIdentity } from '../book/market-model.ts';
-import { OwnBook } from '../book/own-book.ts';
+import { OwnBook } from '../orders/own-book.ts';
 import type { GameState, OwnOrder, Refusal, TradingMode } from '../book/types.ts';
 import type { AccountSnapshot, ConnectionStates } from '../exchange/client.ts';
 import { gradedPages$ } from '../exchange/rest/graded-walker.ts';
@@ -214,6 +214,8 @@ export class Runtime {
       onTransition: (o, from, reason) => {
         if (this.#log.isLevelEnabled('debug')) this.#log.debug({ clientId: o.clientId, orderID: o.orderID, strategy: o.strategyId, from, to: o.status, reason }, 'order transition');
       },
+      // A bug of ours, never applied: said loudly, and counted in own.lifecycle.illegal.
+      onIllegalTransition: (err) => this.#log.error({ err, clientId: err.clientId, from: err.from, event: err.event }, 'illegal order transition refused'),
     });
     this.market = new MarketModel((id) => this.own.isOurOrderId(id));
     const gateway: OrderGateway = options.gateway === 'socket' ? options.exchange.orders : options.exchange.rest;

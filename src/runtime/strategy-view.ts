@@ -1,4 +1,4 @@
-import type { OwnBook } from '../book/own-book.ts';
+import type { OwnBook } from '../orders/own-book.ts';
 import type { GameActivity, GameState, OwnFill, OwnOrder, Refusal, StrategyView, TradingMode } from '../book/types.ts';
 import type { Position } from '../money/position.ts';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DurationError, parseDuration } from '../config/duration.ts';
+import { DurationError, parseDuration } from '../shared/duration.ts';
 
 /** At most `limit` events in any rolling `windowMs`. */
 export interface RateSetting {

@@ -16,6 +16,7 @@ import { registerAll } from './register.ts';
 import { givenLimits } from './limit-settings.ts';
 import { parseScenario } from './market/scenario.ts';
 import { urlHost } from '../shared/url-host.ts';
+import { LinesmithError } from '../shared/errors.ts';
 
 export interface SimulatorOptions {
   readonly port?: number;
@@ -51,7 +52,9 @@ export function isLoopback(ip: string): boolean {
   return ip === '::1' || ip.startsWith('127.') || ip.startsWith('::ffff:127.');
 }
 
-class BodyError extends Error {
+/** A request body the simulator refuses (too large, not JSON), with the HTTP status it answers. */
+class BodyError extends LinesmithError {
+  override readonly code = 'LS_ERR_SIM_BODY';
   constructor(
     readonly status: number,
     message: string,

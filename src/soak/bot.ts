@@ -3,6 +3,7 @@ import type { OwnOrder } from '../book/types.ts';
 import type { CredentialsProvider } from '../exchange/auth/credentials.ts';
 import { ExchangeClient } from '../exchange/client.ts';
 import type { RiskLimits } from '../orders/risk.ts';
+import { runtimeOptions } from '../app/runtime-options.ts';
 import { Runtime } from '../runtime/runtime.ts';
 import type { StrategyInstance } from '../runtime/strategy-instance.ts';
 import { sleep } from '../shared/sleep.ts';
@@ -65,19 +66,12 @@ export class SoakBot {
       rest: { timeoutMs: o.restTimeoutMs, runId: o.runId },
     });
     this.control = soakVenue(this.exchange);
-    this.runtime = new Runtime({
-      exchange: this.control.venue,
-      gateway: 'rest',
-      strategies: o.strategies,
-      limits: o.limits,
-      usePostArb: true,
-      heartbeatSeconds: o.heartbeatSeconds,
-      cancelUnknownOrdersAtStart: o.cancelUnknownOrdersAtStart,
-      clock,
-      scheduler: this.#scheduler,
-      logger: log.child({ component: 'runtime' }),
-      runId: o.runId,
-    });
+    this.runtime = new Runtime(
+      runtimeOptions(
+        { strategies: o.strategies, limits: o.limits, usePostArb: true, heartbeatSeconds: o.heartbeatSeconds, cancelUnknownOrdersAtStart: o.cancelUnknownOrdersAtStart },
+        { exchange: this.control.venue, clock, scheduler: this.#scheduler, logger: log.child({ component: 'runtime' }), runId: o.runId },
+      ),
+    );
   }
 
   /** Exchange time the runtime finished starting; null before. */

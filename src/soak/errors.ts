@@ -1,19 +1,21 @@
-import { LinesmithError } from '../exchange/errors.ts';
+import { LinesmithError, NOT_SENT, type NotSent } from '../shared/errors.ts';
 
 /** A call made by a bot the soak has crashed: it never leaves the process. */
-export class BotCrashedError extends LinesmithError {
+export class BotCrashedError extends LinesmithError implements NotSent {
   override readonly code = 'LS_ERR_SOAK_BOT_CRASHED';
   /** Nothing was sent (the order manager then knows the order was not placed). */
-  readonly sent = false;
+  readonly [NOT_SENT] = true as const;
+  readonly sent = false as const;
   constructor(what: string) {
     super(`${what}: the bot has crashed; nothing was sent`);
   }
 }
 
 /** A heartbeat the soak kept from leaving the bot (the lapse it stages). */
-export class HeartbeatHeldBackError extends LinesmithError {
+export class HeartbeatHeldBackError extends LinesmithError implements NotSent {
   override readonly code = 'LS_ERR_SOAK_HEARTBEAT_HELD_BACK';
-  readonly sent = false;
+  readonly [NOT_SENT] = true as const;
+  readonly sent = false as const;
   constructor() {
     super('heartbeat: held back by the soak; nothing was sent');
   }

@@ -1,4 +1,4 @@
-import type { OwnBook } from '../book/own-book.ts';
+import type { OwnBook } from '../orders/own-book.ts';
 import type { OrderView } from '../engine/types.ts';
 import type { MatchedBet } from '../exchange/orders/types.ts';
 import { result, type InvariantResult } from './invariant-result.ts';

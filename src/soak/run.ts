@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { isLive } from '../book/own-book.ts';
+import { isLive } from '../orders/own-book.ts';
 import { decodeReference } from '../orders/user-reference.ts';
 import type { RiskLimits } from '../orders/risk.ts';
 import { componentLogger } from '../config/logging.ts';

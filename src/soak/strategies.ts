@@ -1,4 +1,4 @@
-import { fixedSpread, inventorySkew, postArb } from '../../strategies/index.ts';
+import { fixedSpread, inventorySkew, postArb } from '../app/strategy-registry.ts';
 import type { StrategyInstance } from '../runtime/strategy-instance.ts';
 import type { Interest } from '../strategy/types.ts';
 

@@ -6,16 +6,16 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { BacktestReport, FillRow, OrderRow } from '../backtest/report/types.ts';
-import { runBacktest } from '../backtest/run.ts';
-import { backtestSettings } from '../backtest/sweep.ts';
+import { runBacktest } from '../app/backtest-run.ts';
+import { backtestSettings } from '../app/sweep.ts';
 import { loadTape } from '../backtest/tape.ts';
 import type { FillModelKind } from '../backtest/venue/queue-model.ts';
 import { loadConfig } from '../config/load.ts';
 import { defaultStrategyResolver, type StrategyRegistry } from '../config/strategy-resolver.ts';
-import { LinesmithError } from '../exchange/errors.ts';
+import { LinesmithError } from '../shared/errors.ts';
 import { silentLogger } from '../shared/logger.ts';
 import type { StrategyModule } from '../strategy/types.ts';
-import { strategies as builtIn } from '../../strategies/index.ts';
+import { strategies as builtIn } from '../app/strategy-registry.ts';
 
 export type { BacktestReport, FillRow, OrderRow } from '../backtest/report/types.ts';
 export type { FillModelKind } from '../backtest/venue/queue-model.ts';

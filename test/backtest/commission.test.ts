@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { writeReport } from '../../src/backtest/report/write.ts';
-import { runBacktest } from '../../src/backtest/run.ts';
+import { runBacktest } from '../../src/app/backtest-run.ts';
 import { loadTape, type Tape } from '../../src/backtest/tape.ts';
 import { parseConfigText } from '../../src/config/load.ts';
 import { defaultStrategyResolver } from '../../src/config/strategy-resolver.ts';
 import { silentLogger } from '../../src/shared/logger.ts';
-import { strategies } from '../../strategies/index.ts';
+import { strategies } from '../../src/app/strategy-registry.ts';
 
 // Every golden report has commissionPaid 0: the built-in strategies take only with postArb,
 // which pays no commission. Here a fixture strategy takes the away side of each game's

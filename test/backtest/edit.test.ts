@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { strategies } from '../../strategies/index.ts';
-import { runBacktest } from '../../src/backtest/run.ts';
-import { backtestSettings } from '../../src/backtest/sweep.ts';
+import { strategies } from '../../src/app/strategy-registry.ts';
+import { runBacktest } from '../../src/app/backtest-run.ts';
+import { backtestSettings } from '../../src/app/sweep.ts';
 import { loadTape } from '../../src/backtest/tape.ts';
 import { BacktestExecution, US } from '../../src/backtest/venue/execution.ts';
 import { latencyLegs } from '../../src/backtest/venue/latency.ts';

@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { BacktestInputError } from '../../src/backtest/errors.ts';
-import { runBacktest } from '../../src/backtest/run.ts';
+import { runBacktest } from '../../src/app/backtest-run.ts';
 import { loadTape } from '../../src/backtest/tape.ts';
 import { defaultStrategyResolver } from '../../src/config/index.ts';
 import { loadConfig } from '../../src/config/load.ts';
 import { silentLogger } from '../../src/shared/logger.ts';
-import { strategies } from '../../strategies/index.ts';
+import { strategies } from '../../src/app/strategy-registry.ts';
 import { linesmith } from '../support/cli.ts';
 
 const SAMPLE = 'backtest/data/paper-seed11-drops/feed-20260115T185357190Z-000002.jsonl.gz';

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseConfigText } from '../../src/config/load.ts';
 import { defaultStrategyResolver } from '../../src/config/strategy-resolver.ts';
-import { startSession } from '../../src/runtime/session.ts';
+import { startSession } from '../../src/app/session.ts';
 import { silentLogger } from '../../src/shared/logger.ts';
-import { strategies } from '../../strategies/index.ts';
+import { strategies } from '../../src/app/strategy-registry.ts';
 import { linesmith } from '../support/cli.ts';
 import { parityConfig } from './support-parity.ts';
 

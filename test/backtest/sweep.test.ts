@@ -3,13 +3,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { BacktestConfigError } from '../../src/backtest/errors.ts';
 import { reportJson } from '../../src/backtest/report/write.ts';
-import { runBacktest } from '../../src/backtest/run.ts';
-import { applyVariant, parseSweepAxis, runSweep, sweepGrid, sweepRuns } from '../../src/backtest/sweep.ts';
+import { runBacktest } from '../../src/app/backtest-run.ts';
+import { applyVariant, parseSweepAxis, runSweep, sweepGrid, sweepRuns } from '../../src/app/sweep.ts';
 import { loadTape, type Tape } from '../../src/backtest/tape.ts';
 import { parseConfigText } from '../../src/config/load.ts';
 import { defaultStrategyResolver } from '../../src/config/strategy-resolver.ts';
 import { silentLogger } from '../../src/shared/logger.ts';
-import { strategies } from '../../strategies/index.ts';
+import { strategies } from '../../src/app/strategy-registry.ts';
 
 const CONFIG = 'test/backtest/golden/post-arb.yaml';
 

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { strategies } from '../../strategies/index.ts';
+import { strategies } from '../../src/app/strategy-registry.ts';
 import { reportJson } from '../../src/backtest/report/write.ts';
-import { runBacktest } from '../../src/backtest/run.ts';
-import { backtestSettings } from '../../src/backtest/sweep.ts';
+import { runBacktest } from '../../src/app/backtest-run.ts';
+import { backtestSettings } from '../../src/app/sweep.ts';
 import { loadTape, type Tape } from '../../src/backtest/tape.ts';
 import { typedAnswers } from '../../src/backtest/venue/answers-typed.ts';
 import { wireAnswers } from '../../src/backtest/venue/answers-wire.ts';

@@ -1,6 +1,6 @@
 import { describe, expect } from 'vitest';
 import { fc, test } from '@fast-check/vitest';
-import { OwnBook, isLive } from '../../src/book/own-book.ts';
+import { OwnBook, isLive } from '../../src/orders/own-book.ts';
 import type { Position } from '../../src/money/position.ts';
 import { positionArb, selectionArb } from '../support/money-arbitraries.ts';
 import { expectSame, referenceWorstCaseScore } from '../money/liability-reference.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fc, test } from '@fast-check/vitest';
-import { MAX_TERMINAL_KEPT, OwnBook, TERMINAL_RETENTION_MS } from '../../src/book/own-book.ts';
+import { MAX_TERMINAL_KEPT, OwnBook, TERMINAL_RETENTION_MS } from '../../src/orders/own-book.ts';
 import type { Selection } from '../../src/markets/types.ts';
 import { worstCaseLiability } from '../../src/money/liability.ts';
 import type { Position } from '../../src/money/position.ts';
@@ -81,17 +81,17 @@ describe('OwnBook', () => {
   it('keeps an ended order for late messages, then forgets it once its retention is over; its fills stay', () => {
     const book = new OwnBook({ commissionRate: () => 0.01 });
     book.add(restingOrder(1, 0), 'test');
-    book.update('c1', { status: 'filled', filled: 10, remaining: 0 }, 1_000, 'test');
+    book.apply('c1', { kind: 'filled', amounts: { filled: 10, remaining: 0 } }, 1_000, 'test');
     book.addFill(orderFill(1, 1_000));
     // Another order ending just inside the retention leaves the first one known.
     book.add(restingOrder(2, 1_000), 'test');
-    book.update('c2', { status: 'cancelled', remaining: 0 }, 1_000 + TERMINAL_RETENTION_MS, 'test');
+    book.apply('c2', { kind: 'cancelled', amounts: { remaining: 0 } }, 1_000 + TERMINAL_RETENTION_MS, 'test');
     expect(book.byOrderId('o1')?.status).toBe('filled');
     expect(book.byReference('r1')?.clientId).toBe('c1');
     expect(book.isOurOrderId('o1')).toBe(true);
     // One ending after it: the first is forgotten everywhere, the second (younger) kept.
     book.add(restingOrder(3, 2_000), 'test');
-    book.update('c3', { status: 'cancelled', remaining: 0 }, 1_001 + TERMINAL_RETENTION_MS, 'test');
+    book.apply('c3', { kind: 'cancelled', amounts: { remaining: 0 } }, 1_001 + TERMINAL_RETENTION_MS, 'test');
     expect(book.order('c1')).toBeUndefined();
     expect(book.byOrderId('o1')).toBeUndefined();
     expect(book.byReference('r1')).toBeUndefined();
@@ -106,7 +106,7 @@ describe('OwnBook', () => {
     const book = new OwnBook({ commissionRate: () => 0.01 });
     for (let n = 0; n < 5_000; n++) {
       book.add(restingOrder(n, n), 'test');
-      book.update(`c${n}`, { status: 'cancelled', remaining: 0 }, n * 10, 'test');
+      book.apply(`c${n}`, { kind: 'cancelled', amounts: { remaining: 0 } }, n * 10, 'test');
     }
     expect([...book.allOrders()]).toHaveLength(5_000);
     expect(book.byOrderId('o0')?.clientId).toBe('c0');
@@ -123,10 +123,10 @@ describe('OwnBook', () => {
     for (let n = 0; n < ended; n++) {
       book.add(restingOrder(n, n), 'test');
       if (n < over + 1 || n === ended - 1) {
-        book.update(`c${n}`, { status: 'filled', filled: 10, remaining: 0 }, n, 'test');
+        book.apply(`c${n}`, { kind: 'filled', amounts: { filled: 10, remaining: 0 } }, n, 'test');
         book.addFill(orderFill(n, n));
       } else {
-        book.update(`c${n}`, { status: 'cancelled', remaining: 0 }, n, 'test');
+        book.apply(`c${n}`, { kind: 'cancelled', amounts: { remaining: 0 } }, n, 'test');
       }
     }
     // The `over` that ended first are forgotten everywhere.
@@ -160,15 +160,15 @@ describe('OwnBook', () => {
     book.add(restingOrder(1, 0, { gameID: 'g' }), 'test');
     book.add(restingOrder(2, 0, { gameID: 'g' }), 'test');
     expect(book.projectedLiability('g')).toBeCloseTo(-20, 9);
-    book.update('c1', { status: 'cancelled', remaining: 0, closedByAbsence: true }, 1, 'not listed');
-    book.update('c2', { status: 'cancelled', remaining: 0 }, 1, 'cancel confirmed');
+    book.apply('c1', { kind: 'missing', amounts: { remaining: 0 } }, 1, 'not listed');
+    book.apply('c2', { kind: 'cancelled', amounts: { remaining: 0 } }, 1, 'cancel confirmed');
     expect(book.liveCountOf('g')).toBe(0);
     expect(book.projectedLiability('g')).toBe(0);
     // The game record may go meanwhile: nothing of ours on it was live.
     expect(book.forgetGame('g')).toBe(true);
 
-    book.update('c1', { status: 'resting', remaining: 10 }, 2, 'listed after all');
-    book.update('c2', { status: 'resting', remaining: 10 }, 2, 'a stale listing');
+    book.apply('c1', { kind: 'rests', amounts: { remaining: 10 } }, 2, 'listed after all');
+    book.apply('c2', { kind: 'rests', amounts: { remaining: 10 } }, 2, 'a stale listing');
     expect(book.order('c1')).toMatchObject({ status: 'resting', remaining: 10 });
     expect(book.order('c1')?.closedByAbsence).toBeUndefined();
     expect(book.order('c2')?.status).toBe('cancelled');

@@ -1,4 +1,5 @@
-import type { OwnBook } from '../../src/book/own-book.ts';
+import type { OrderEventKind } from '../../src/orders/lifecycle.ts';
+import type { OwnBook } from '../../src/orders/own-book.ts';
 import type { OwnFill, OwnOrder, OwnOrderStatus } from '../../src/book/types.ts';
 import type { Selection } from '../../src/markets/types.ts';
 
@@ -6,6 +7,9 @@ import type { Selection } from '../../src/markets/types.ts';
 
 /** The statuses a generated update moves an order to, picked by index. */
 export const STATUSES: OwnOrderStatus[] = ['resting', 'partly-filled', 'pending-cancel', 'cancelled', 'filled', 'unknown'];
+
+/** The lifecycle event that moves an order to each of STATUSES (where the table allows it). */
+const EVENT_OF: Partial<Record<OwnOrderStatus, OrderEventKind>> = { resting: 'rests', 'partly-filled': 'rests-partly-filled', 'pending-cancel': 'cancel-sent', cancelled: 'cancelled', filled: 'filled', unknown: 'outcome-unknown' };
 
 const HOME: Selection = { type: 'moneyline', team: 'home' };
 
@@ -57,11 +61,11 @@ export function applier(book: OwnBook, selections: readonly Selection[]): (o: Bo
     } else if (o.kind === 'update' && ids.length > 0) {
       const id = ids[o.pick % ids.length]!;
       // `absent`: closed by inference, which a later update (evidence) may take back to live.
-      if (o.absent) book.update(id, { status: 'cancelled', remaining: 0, closedByAbsence: true }, 1, 'test');
+      if (o.absent) book.apply(id, { kind: 'missing', amounts: { remaining: 0 } }, 1, 'test');
       else {
         const status = STATUSES[o.status]!;
         const answered = book.order(id)!.orderID === null && status !== 'unknown' ? { orderID: `o${id.slice(1)}` } : {};
-        book.update(id, { status, remaining: book.order(id)!.bet * o.frac, ...answered }, 1, 'test');
+        book.apply(id, { kind: EVENT_OF[status]!, amounts: { remaining: book.order(id)!.bet * o.frac, ...answered } }, 1, 'test');
       }
     } else if (o.kind === 'fill') {
       const owner = o.owner === undefined || ids.length === 0 ? undefined : ids[o.owner % ids.length];

@@ -4,14 +4,14 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { strategies } from '../../strategies/index.ts';
+import { strategies } from '../../src/app/strategy-registry.ts';
 import { writeReport, writeSweepReport } from '../../src/backtest/report/write.ts';
-import { runBacktest } from '../../src/backtest/run.ts';
-import { sweepGrid, sweepRuns, type SweepOutcome } from '../../src/backtest/sweep.ts';
+import { runBacktest } from '../../src/app/backtest-run.ts';
+import { sweepGrid, sweepRuns, type SweepOutcome } from '../../src/app/sweep.ts';
 import { loadTape, type Tape } from '../../src/backtest/tape.ts';
 import { parseConfigText } from '../../src/config/load.ts';
 import { defaultStrategyResolver } from '../../src/config/strategy-resolver.ts';
-import { startSession, type Session } from '../../src/runtime/session.ts';
+import { startSession, type Session } from '../../src/app/session.ts';
 import { silentLogger } from '../../src/shared/logger.ts';
 import { canvasInk, chromiumPath, collectErrors, launchChromium } from '../support/browser.ts';
 

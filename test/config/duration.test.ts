@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DurationError, parseDuration } from '../../src/config/duration.ts';
+import { DurationError, parseDuration } from '../../src/shared/duration.ts';
 
 describe('parseDuration', () => {
   it.each([

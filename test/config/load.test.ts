@@ -8,7 +8,7 @@ import { ConfigError } from '../../src/config/errors.ts';
 import { loadConfig, parseConfigText } from '../../src/config/load.ts';
 import { defaultStrategyResolver } from '../../src/config/strategy-resolver.ts';
 import type { RunConfig, StrategyResolver } from '../../src/config/types.ts';
-import { LinesmithError } from '../../src/exchange/errors.ts';
+import { LinesmithError } from '../../src/shared/errors.ts';
 import { FAKE_REGISTRY, fixedSpread } from './fake-registry.ts';
 
 const EXAMPLE = fileURLToPath(new URL('../../config/example.yaml', import.meta.url));

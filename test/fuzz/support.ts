@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { LinesmithError } from '../../src/exchange/errors.ts';
+import { LinesmithError } from '../../src/shared/errors.ts';
 
 /**
  * How hard a run fuzzes. Each property's written run count is its thorough figure; `npm test`

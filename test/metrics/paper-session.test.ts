@@ -1,10 +1,10 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { strategies } from '../../strategies/index.ts';
+import { strategies } from '../../src/app/strategy-registry.ts';
 import { parseConfigText } from '../../src/config/load.ts';
 import { defaultStrategyResolver } from '../../src/config/strategy-resolver.ts';
 import { StatusReport } from '../../src/metrics/status-report.ts';
-import { startSession, type Session } from '../../src/runtime/session.ts';
+import { startSession, type Session } from '../../src/app/session.ts';
 import { silentLogger } from '../../src/shared/logger.ts';
 import { parseMetrics, sample } from './support.ts';
 

@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { strategies } from '../../strategies/index.ts';
+import { strategies } from '../../src/app/strategy-registry.ts';
 import { ConfigError } from '../../src/config/errors.ts';
 import { parseConfigText } from '../../src/config/load.ts';
 import { defaultStrategyResolver } from '../../src/config/strategy-resolver.ts';

@@ -12,7 +12,7 @@ describe('reconciliation with a snapshot older than what we know', () => {
     clock.advance(50);
     const asOf = clock.now();
     clock.advance(100);
-    own.update('new', { orderID: 'b'.repeat(24), status: 'resting' }, clock.now(), 'place accepted');
+    own.apply('new', { kind: 'rests', amounts: { orderID: 'b'.repeat(24) } }, clock.now(), 'place accepted');
     clock.advance(100);
     const r = orders.reconcile([], [], { cancelForeign: false, gameLookup: () => true, asOf });
     expect(r.closed).toBe(1);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fc, test } from '@fast-check/vitest';
-import { OwnBook } from '../../src/book/own-book.ts';
+import { OwnBook } from '../../src/orders/own-book.ts';
 import type { OwnFill, OwnOrder } from '../../src/book/types.ts';
 import { oppositeSelection, type Selection } from '../../src/markets/types.ts';
 import { worstCaseLiability } from '../../src/money/liability.ts';

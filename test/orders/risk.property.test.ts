@@ -1,6 +1,6 @@
 import { describe, expect } from 'vitest';
 import { test, fc } from '@fast-check/vitest';
-import { OwnBook } from '../../src/book/own-book.ts';
+import { OwnBook } from '../../src/orders/own-book.ts';
 import type { TradingMode } from '../../src/book/types.ts';
 import { fillMoney } from '../../src/money/fill.ts';
 import { worstCaseLiability } from '../../src/money/liability.ts';

@@ -42,7 +42,7 @@ describe('our own orders are never matched by our own crossing orders', () => {
     expect(orders.stats.riskRejected).toBe(1);
     expect(sent.places).toBe(1);
     // Nothing left of ours there: nothing to meet (once the refused key's cooldown is over).
-    own.update('c1', { remaining: 0, filled: 50 }, clock.now(), 'test');
+    own.amend('c1', { remaining: 0, filled: 50 }, clock.now(), 'test');
     clock.advance(10_000);
     orders.cycle([take(-110)]);
     expect(orders.stats.riskRejected).toBe(1);

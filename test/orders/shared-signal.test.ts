@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { MarketModel } from '../../src/book/market-model.ts';
-import { OwnBook } from '../../src/book/own-book.ts';
+import { OwnBook } from '../../src/orders/own-book.ts';
 import type { OrderGateway } from '../../src/exchange/orders/types.ts';
 import { OrderManager, type StrategyWork } from '../../src/orders/order-manager.ts';
 import { ManualClock } from '../../src/shared/clock.ts';

@@ -1,5 +1,5 @@
 import { MarketModel } from '../../src/book/market-model.ts';
-import { OwnBook } from '../../src/book/own-book.ts';
+import { OwnBook } from '../../src/orders/own-book.ts';
 import type { OwnOrder } from '../../src/book/types.ts';
 import type { CancelEntry, EditEntry, EditOrderInput, OrderGateway, PlaceEntry, PlaceOrderInput } from '../../src/exchange/orders/types.ts';
 import { OrderManager, type GatewayResult, type OrderManagerNotice, type StrategyWork } from '../../src/orders/order-manager.ts';

@@ -137,7 +137,7 @@ describe('an order whose place outcome is unknown', () => {
     const { ref, clientId } = placeUnknown(h);
     h.orders.onUserFeed(orderPlaced(ref));
     h.orders.onUserFeed({ type: 'orderCancelled', messageID: '1-2', source: 'live', message: { gameID: GAME }, order: { orderID: ORDER_ID, userReference: ref, offered: 0, remaining: 0, filled: 0, odds: 110, type: 'moneyline', side: HOME } } as unknown as UserFeedMessageEvent);
-    h.own.update(clientId, { status: 'rejected', remaining: 0, closedByAbsence: true }, h.clock.now(), 'a late lookup found no trace');
+    h.own.apply(clientId, { kind: 'missing', amounts: { remaining: 0 } }, h.clock.now(), 'a late lookup found no trace');
     expect(h.own.order(clientId)?.closedByAbsence).toBeUndefined();
     h.orders.reconcile([listed(ref)], [], { cancelForeign: false, gameLookup: () => true });
     expect(h.own.order(clientId)?.status).toBe('cancelled');

@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { linesmith, ROOT } from '../support/cli.ts';
-import { strategies } from '../../strategies/index.ts';
+import { strategies } from '../../src/app/strategy-registry.ts';
 import { loadConfig } from '../../src/config/load.ts';
 import { defaultStrategyResolver } from '../../src/config/strategy-resolver.ts';
 import type { EndRecord, MetaRecord } from '../../src/record/format.ts';
-import { startRecordingSession } from '../../src/record/session.ts';
+import { startRecordingSession } from '../../src/app/record-session.ts';
 import { readAll, records, tempDir } from './support.ts';
 
 const SAMPLE = join(ROOT, 'backtest/data/sample.yaml');

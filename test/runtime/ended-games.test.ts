@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MarketModel } from '../../src/book/market-model.ts';
-import { OwnBook } from '../../src/book/own-book.ts';
+import { OwnBook } from '../../src/orders/own-book.ts';
 import type { OwnFill, OwnOrder } from '../../src/book/types.ts';
 import type { OrderbookGame } from '../../src/exchange/schemas/exchange.ts';
 import type { GameUpdate } from '../../src/exchange/schemas/price-feed.ts';
@@ -50,7 +50,7 @@ describe('forgetting ended games', () => {
     market.markEnded(recent, ENDED_GAME_RETENTION_MS);
     own.add(order(resting, 'resting'), 'test');
     own.add(order(quiet, 'resting'), 'test');
-    own.update(`c-${quiet}`, { status: 'cancelled', remaining: 0 }, 0, 'test');
+    own.apply(`c-${quiet}`, { kind: 'cancelled', amounts: { remaining: 0 } }, 0, 'test');
     own.addFill(fill(unsettled));
     own.addFill(fill(settled));
     own.settle(settled);
@@ -66,7 +66,7 @@ describe('forgetting ended games', () => {
     own.addFill(fill('g2'));
     expect(own.forgetGame('g1')).toBe(false);
     expect(own.forgetGame('g2')).toBe(false);
-    own.update('c-g1', { status: 'cancelled', remaining: 0 }, 1, 'test');
+    own.apply('c-g1', { kind: 'cancelled', amounts: { remaining: 0 } }, 1, 'test');
     own.settle('g2');
     expect(own.forgetGame('g1')).toBe(true);
     expect(own.forgetGame('g2')).toBe(true);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sessionHeartbeat } from '../../src/runtime/session-heartbeat.ts';
+import { sessionHeartbeat } from '../../src/app/session-heartbeat.ts';
 
 describe('the heartbeat of a session', () => {
   it('at 60x keeps the configured timeout as wall time: 20 s is 1200 exchange seconds, sent every 6.7 wall seconds', () => {

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { runBacktest } from '../../src/backtest/run.ts';
+import { runBacktest } from '../../src/app/backtest-run.ts';
 import { parseConfigText } from '../../src/config/load.ts';
 import { defaultStrategyResolver } from '../../src/config/strategy-resolver.ts';
 import { manualTime } from '../../src/shared/time.ts';

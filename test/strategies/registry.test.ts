@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { strategies, strategyByName } from '../../strategies/index.ts';
+import { strategies, strategyByName } from '../../src/app/strategy-registry.ts';
 import { book, offer, view } from './support.ts';
 
 describe('strategy registry', () => {

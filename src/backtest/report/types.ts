@@ -190,3 +190,13 @@ export interface OrderRow {
    */
   readonly editOf: string;
 }
+
+export interface BacktestResult {
+  readonly report: BacktestReport;
+  /** What report.html draws beyond the report (not in report.json). */
+  readonly extras: ReportExtras;
+  readonly fills: readonly FillRow[];
+  readonly orders: readonly OrderRow[];
+  /** Items replayed (frames, snapshots, results, gaps). */
+  readonly events: number;
+}

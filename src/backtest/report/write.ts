@@ -1,8 +1,14 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { BacktestResult } from '../run.ts';
-import type { SweepOutcome } from '../sweep.ts';
+import type { BacktestResult } from './types.ts';
 import { renderHtmlReport, renderSweepHtml, type SweepRow } from './html.ts';
+
+/** One variant's outcome as the sweep page needs it (the sweep runner's outcomes have this shape). */
+export interface SweepReportOutcome {
+  readonly variant: Readonly<Record<string, string>>;
+  readonly result: BacktestResult | null;
+  readonly error: string | null;
+}
 import type { FillRow, OrderRow } from './types.ts';
 
 export const REPORT_FILES = { json: 'report.json', html: 'report.html', orders: 'orders.csv', fills: 'fills.csv' } as const;
@@ -54,7 +60,7 @@ export function variantFolder(i: number): string {
  * variantFolder(i), and sweep.html compares them, linking to each. A failed variant has no
  * folder and no row.
  */
-export async function writeSweepReport(dir: string, outcomes: readonly SweepOutcome[]): Promise<{ readonly html: string; readonly variants: readonly (string | null)[] }> {
+export async function writeSweepReport(dir: string, outcomes: readonly SweepReportOutcome[]): Promise<{ readonly html: string; readonly variants: readonly (string | null)[] }> {
   await mkdir(dir, { recursive: true });
   const rows: SweepRow[] = [];
   const variants: (string | null)[] = [];

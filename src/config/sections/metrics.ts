@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_METRICS_HOST, DEFAULT_METRICS_PORT } from '../../metrics/endpoint-defaults.ts';
 
 /** The runtime's `/metrics` (Prometheus text) and `/status` (JSON, for `linesmith status`) endpoint. */
 export interface MetricsConfig {
@@ -10,8 +11,7 @@ export interface MetricsConfig {
   readonly port: number;
 }
 
-export const DEFAULT_METRICS_HOST = '127.0.0.1';
-export const DEFAULT_METRICS_PORT = 9464;
+export { DEFAULT_METRICS_HOST, DEFAULT_METRICS_PORT };
 
 export function metricsSection() {
   return z

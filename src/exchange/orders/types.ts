@@ -1,4 +1,4 @@
-import type { LinesmithError } from '../errors.ts';
+import type { LinesmithError } from '../../shared/errors.ts';
 import type { MatchedBet } from '../schemas/bets.ts';
 import type { PlacedFill, RestingOrder, UnmatchedOrder } from '../schemas/orders.ts';
 
@@ -136,7 +136,7 @@ export interface OrderGateway {
   /**
    * Optional: edit one resting order in one request instead of a cancel and a place. A venue
    * without it is sent cancels and places. A rejection comes back as an entry; a throw is an
-   * answer lost (or, with `sent: false`, a request that never left).
+   * answer lost (or, with a NotSent error, a request that never left).
    */
   edit?(order: EditOrderInput, options?: PlaceOptions): Promise<EditEntry>;
   /**

@@ -1,4 +1,4 @@
-import { LinesmithError } from '../errors.ts';
+import { LinesmithError } from '../../shared/errors.ts';
 import type { CancelEntry, CancelledOrder, EditEntry, EditOrderInput } from '../orders/types.ts';
 import type { EditEntry as RestEditEntry, EditOrderInput as RestEditInput, ScopedCancel } from './edit-entry.ts';
 

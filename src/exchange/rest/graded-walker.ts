@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import { Observable, type SchedulerLike } from 'rxjs';
 import { napper, type Napper } from '../../shared/sleep.ts';
-import { HttpStatusError, LinesmithError, RateLimitedError } from '../errors.ts';
+import { HttpStatusError, RateLimitedError } from '../errors.ts';
+import { LinesmithError } from '../../shared/errors.ts';
 import type { GradedRow, GradedSinceResponse } from '../schemas/bets.ts';
 
 /** One getGradedSince call: `since` on the first, the latest cursor verbatim after. */

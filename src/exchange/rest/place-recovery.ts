@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import type { SchedulerLike } from 'rxjs';
 import { sleep } from '../../shared/sleep.ts';
-import { LinesmithError, PlaceOutcomeUnknownError } from '../errors.ts';
+import { PlaceOutcomeUnknownError } from '../errors.ts';
+import { LinesmithError } from '../../shared/errors.ts';
 import { openOrdersThenBets } from './open-orders-then-bets.ts';
 import type { MatchedBet, PlaceEntry, PlaceOrderInput, UnmatchedOrder } from '../orders/types.ts';
 

@@ -1,14 +1,16 @@
 import { timer, type SchedulerLike, type Subscription } from 'rxjs';
 import { SocketClosedError, SocketRequestError, SocketRequestTimeoutError } from '../errors.ts';
 import { replyErrorText } from '../schemas/orders-socket.ts';
+import { NOT_SENT, type NotSent } from '../../shared/errors.ts';
 
 /**
  * The request never left: the socket was not open in time, or closed before the frame
  * was written. Unlike a lost answer, this is a known outcome (nothing happened), so a
  * place that fails this way is safe to decide afresh.
  */
-export class RequestNotSentError extends SocketClosedError {
-  readonly sent = false;
+export class RequestNotSentError extends SocketClosedError implements NotSent {
+  readonly [NOT_SENT] = true as const;
+  readonly sent = false as const;
 }
 
 interface Pending {

@@ -1,7 +1,8 @@
 import { timer, type SchedulerLike } from 'rxjs';
 import { request, type Dispatcher } from 'undici';
 import type { TokenSource } from '../auth/token-source.ts';
-import { AuthenticationError, HttpStatusError, LinesmithError, NetworkError, RequestTimeoutError, SchemaMismatchError } from '../errors.ts';
+import { AuthenticationError, HttpStatusError, NetworkError, RequestTimeoutError, SchemaMismatchError } from '../errors.ts';
+import { LinesmithError } from '../../shared/errors.ts';
 import { UserFeedReplay } from '../schemas/user-feed.ts';
 
 export const USER_FEED_REPLAY_PATH = '/v2/user/messages';

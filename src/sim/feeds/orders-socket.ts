@@ -12,12 +12,16 @@ import { MAIN_MARKET } from '../render/book.ts';
 import { iso } from '../render/time.ts';
 import type { FeedConnection, FeedHub } from './connections.ts';
 import { rawToString } from './price-feed.ts';
+import { LinesmithError } from '../../shared/errors.ts';
 
 export type OrdersReply = { requestID?: unknown; data: unknown } | { requestID?: unknown; error: string };
 
 type Payload = Record<string, unknown>;
 
-class RequestError extends Error {}
+/** A request on the orders socket the simulator answers with `{requestID, error}`. */
+class RequestError extends LinesmithError {
+  override readonly code = 'LS_ERR_SIM_ORDERS_REQUEST';
+}
 
 const isRecord = (x: unknown): x is Payload => x !== null && typeof x === 'object' && !Array.isArray(x);
 

@@ -6,6 +6,7 @@ import { GameModel, SPORT_PROFILES, type FairPrices, type SportProfile } from '.
 import type { LeagueSpec, Scenario } from './scenario.ts';
 import { InformedTaker, Maker, NoiseTaker, type TraderEnv } from './traders.ts';
 import { newCounters, type Counters, type GamePhase, type TradableGame, type Target } from './types.ts';
+import { SyntheticMarketError } from '../errors.ts';
 
 export interface MarketStats {
   readonly games: { readonly created: number; readonly pregame: number; readonly live: number; readonly ended: number };
@@ -150,7 +151,7 @@ export function startSyntheticMarket(ctx: SimContext, scenario: Scenario): Synth
   const account = (username: string): string => {
     const password = `sim-${rnd.setup.int(0, 2 ** 31 - 1).toString(36)}${rnd.setup.int(0, 2 ** 31 - 1).toString(36)}`;
     const made = createUser(ctx, { username, password, balance: pop.balance });
-    if (!made.ok) throw new Error(`synthetic market: cannot create account ${username}: ${made.error}`);
+    if (!made.ok) throw new SyntheticMarketError(`synthetic market: cannot create account ${username}: ${made.error}`);
     return made.value.id;
   };
   const makers = Array.from({ length: pop.makers.count }, (_, i) => {

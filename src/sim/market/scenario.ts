@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { DEFAULT_SCENARIO } from './default-scenario.ts';
 import { SPORTS } from './fair-model.ts';
 import { limitsSchema } from '../limit-settings.ts';
+import { LinesmithError } from '../../shared/errors.ts';
 
 /**
  * A synthetic-market scenario: which leagues and how many games, who trades, and how fast.
@@ -150,8 +151,8 @@ export interface ScenarioIssue {
 }
 
 /** A scenario that could not be read or is invalid; the message names file, line, column and field. */
-export class ScenarioError extends Error {
-  override readonly name = 'ScenarioError';
+export class ScenarioError extends LinesmithError {
+  override readonly code = 'LS_ERR_SCENARIO';
   constructor(
     readonly source: string,
     readonly issues: readonly ScenarioIssue[],

@@ -10,6 +10,7 @@ import { iso } from '../render/time.ts';
 import { affiliateQuery, gameLiabilityQuery, gradedSinceBody, gradedSinceQuery, gradedWindowBody, gradedWindowQuery } from './schemas.ts';
 import { orderMemory } from './order-memory.ts';
 import { decodeCursor, encodeCursor, pageOf, parseIsoInstant, positionAfter } from './graded-cursor.ts';
+import { UnauthenticatedRouteError } from '../errors.ts';
 
 /** Widest explicit window of the date-window graded endpoints (exchange-api §8). */
 export const MAX_GRADED_WINDOW_MS = 35 * 86_400_000;
@@ -72,7 +73,7 @@ function defined<T extends object>(body: T | undefined): Partial<T> {
 }
 
 function user(req: SimRequest): SimUser {
-  if (!req.user) throw new Error(`authenticated route ${req.path} without a user`);
+  if (!req.user) throw new UnauthenticatedRouteError(req.path);
   return req.user;
 }
 

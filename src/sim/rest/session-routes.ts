@@ -6,12 +6,13 @@ import { placeBatch } from '../ops/place.ts';
 import type { RegisterDeps } from '../register.ts';
 import { renderLookupOrder } from '../render/orders.ts';
 import { cancelBody, cancelMultipleBody, lookupOrderQuery, placeBody } from './schemas.ts';
+import { UnauthenticatedRouteError } from '../errors.ts';
 
 export const INVALID_ORDER_ID = 'invalid order id';
 
 /** Authenticated routes always carry the user; this narrows the type. */
 function userOf(req: SimRequest): SimUser {
-  if (!req.user) throw new Error(`route ${req.path} ran without an authenticated user`);
+  if (!req.user) throw new UnauthenticatedRouteError(req.path);
   return req.user;
 }
 

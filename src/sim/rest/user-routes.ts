@@ -9,12 +9,13 @@ import type { RegisterDeps } from '../register.ts';
 import { renderUnmatchedOrder } from '../render/orders.ts';
 import { iso } from '../render/time.ts';
 import { heartbeatBody, loginBody } from './schemas.ts';
+import { UnauthenticatedRouteError } from '../errors.ts';
 
 export const BAD_LOGIN = 'incorrect username or password';
 export const CHALLENGE_BODY = { error: { message: 'CHALLENGE_REQUIRED', code: 428 } } as const;
 
 function userOf(req: SimRequest): SimUser {
-  if (!req.user) throw new Error(`route ${req.path} ran without an authenticated user`);
+  if (!req.user) throw new UnauthenticatedRouteError(req.path);
   return req.user;
 }
 

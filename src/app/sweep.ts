@@ -9,10 +9,10 @@ import { ConfigError } from '../config/errors.ts';
 import { parseConfigText, type LoadConfigOptions } from '../config/load.ts';
 import type { BacktestConfig } from '../config/sections/backtest.ts';
 import type { RunConfig } from '../config/types.ts';
-import { BacktestConfigError } from './errors.ts';
-import type { BacktestResult } from './run.ts';
-import type { Tape } from './tape.ts';
-import type { FillModelKind } from './venue/queue-model.ts';
+import { BacktestConfigError } from '../backtest/errors.ts';
+import type { BacktestResult } from './backtest-run.ts';
+import type { Tape } from '../backtest/tape.ts';
+import type { FillModelKind } from '../backtest/venue/queue-model.ts';
 
 /** One `--sweep key=v1,v2,…`: a config path and the values it takes. */
 export interface SweepAxis {

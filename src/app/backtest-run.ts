@@ -3,15 +3,17 @@ import type { Logger } from 'pino';
 import type { RunConfig } from '../config/types.ts';
 import type { BacktestConfig } from '../config/sections/backtest.ts';
 import { Runtime, type Decision } from '../runtime/runtime.ts';
-import { strategiesOf } from '../runtime/session.ts';
+import { policyOf, runtimeOptions } from './runtime-options.ts';
 import { createRandom } from '../shared/random.ts';
 import { manualTime } from '../shared/time.ts';
-import { BacktestCollector } from './report/collector.ts';
-import { REPORT_FORMAT, REPORT_VERSION, type BacktestReport, type FillRow, type OrderRow, type ReportExtras } from './report/types.ts';
-import { formatInputProblem } from './errors.ts';
-import type { Tape, TapeItem } from './tape.ts';
-import { latencyLegs } from './venue/latency.ts';
-import { SimulatedVenue, type VenueBoundary } from './venue/simulated-venue.ts';
+import { BacktestCollector } from '../backtest/report/collector.ts';
+import { REPORT_FORMAT, REPORT_VERSION, type BacktestReport, type BacktestResult } from '../backtest/report/types.ts';
+
+export type { BacktestResult };
+import { formatInputProblem } from '../backtest/errors.ts';
+import type { Tape, TapeItem } from '../backtest/tape.ts';
+import { latencyLegs } from '../backtest/venue/latency.ts';
+import { SimulatedVenue, type VenueBoundary } from '../backtest/venue/simulated-venue.ts';
 
 export interface BacktestOptions {
   readonly config: RunConfig;
@@ -25,16 +27,6 @@ export interface BacktestOptions {
   readonly onDecision?: (d: Decision) => void;
   /** How the venue hands the runtime its answers (default `typed`; `wire` for the contract test). */
   readonly boundary?: VenueBoundary;
-}
-
-export interface BacktestResult {
-  readonly report: BacktestReport;
-  /** What report.html draws beyond the report (not in report.json). */
-  readonly extras: ReportExtras;
-  readonly fills: readonly FillRow[];
-  readonly orders: readonly OrderRow[];
-  /** Items replayed (frames, snapshots, results, gaps). */
-  readonly events: number;
 }
 
 /** After the last record: time for the runtime to cancel its orders, and for the last mark-outs. */
@@ -87,20 +79,19 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
     } else if (it.kind === 'price') break;
   }
 
-  const runtime = new Runtime({
-    exchange: venue,
-    gateway: 'rest',
-    strategies: strategiesOf(o.config),
-    limits: o.config.risk,
-    usePostArb: o.config.risk.usePostArb,
-    heartbeatSeconds: o.config.risk.heartbeatSeconds,
-    cancelUnknownOrdersAtStart: false,
-    clock: time.clock,
-    scheduler: time.scheduler,
-    logger: o.logger,
-    runId: `bt${(settings.seed >>> 0).toString(36)}`.slice(0, 8),
-    ...(o.onDecision ? { onDecision: o.onDecision } : {}),
-  });
+  const runtime = new Runtime(
+    runtimeOptions(
+      { ...policyOf(o.config), cancelUnknownOrdersAtStart: false },
+      {
+        exchange: venue,
+        clock: time.clock,
+        scheduler: time.scheduler,
+        logger: o.logger,
+        runId: `bt${(settings.seed >>> 0).toString(36)}`.slice(0, 8),
+        ...(o.onDecision ? { onDecision: o.onDecision } : {}),
+      },
+    ),
+  );
   await runtime.start();
   await settle();
 

@@ -1,7 +1,9 @@
 import { restingPosition, worstCaseLiability, worstCaseLiabilityOfGroups, worstLoss } from '../money/liability.ts';
 import { PnlGroups, RecentRegions } from '../money/pnl-groups.ts';
 import type { Position } from '../money/position.ts';
-import type { OwnFill, OwnOrder, OwnOrderStatus } from './types.ts';
+import type { OwnFill, OwnOrder, OwnOrderStatus } from '../book/types.ts';
+import { DuplicateOrderError, UnknownOrderError } from './errors.ts';
+import { closesByAbsence, IllegalTransitionError, lifecycleStateOf, transitionOf, type OrderAmounts, type OrderEvent } from './lifecycle.ts';
 
 /** Risk below this is nothing left (the engine's dust). */
 export const DUST = 1e-9;
@@ -155,9 +157,14 @@ export class OwnBook {
   #projectedTotal = 0;
   readonly #commissionRate: () => number;
 
-  constructor(options: { commissionRate: () => number; onTransition?: TransitionListener }) {
+  /** Lifecycle events applied that the table refuses (`illegal`) or absorbs as a late word on a closed order (`late`). */
+  readonly lifecycle = { illegal: 0, late: 0 };
+  readonly #onIllegal: (e: IllegalTransitionError) => void;
+
+  constructor(options: { commissionRate: () => number; onTransition?: TransitionListener; onIllegalTransition?: (e: IllegalTransitionError) => void }) {
     this.#commissionRate = options.commissionRate;
     this.#onTransition = options.onTransition ?? (() => {});
+    this.#onIllegal = options.onIllegalTransition ?? (() => {});
   }
 
   // ---- orders ----
@@ -213,7 +220,7 @@ export class OwnBook {
 
   /** A new order: pending-place until the exchange answers, or adopted at start-up with its state. */
   add(order: OwnOrder, reason: string): OwnOrder {
-    if (this.#orders.has(order.clientId)) throw new Error(`order ${order.clientId} already known`);
+    if (this.#orders.has(order.clientId)) throw new DuplicateOrderError(order.clientId);
     this.#orders.set(order.clientId, order);
     this.#byReference.set(order.userReference, order.clientId);
     if (order.orderID) this.#byOrderId.set(order.orderID, order.clientId);
@@ -226,25 +233,39 @@ export class OwnBook {
   }
 
   /**
-   * Change an order; a status change is reported to the transition listener with `reason`.
-   * A terminal order stays terminal, unless it was closed only by inference
-   * (`closedByAbsence`): then a status set on evidence of it (the user feed, a REST listing,
-   * a place answer) stands, live again if it says so. Setting a status clears the flag
-   * unless the patch sets it again.
+   * Move an order by the lifecycle table (`lifecycle.ts`): the status comes from the table,
+   * the amounts from the event. A closed order keeps its status against a late word (its
+   * amounts may still be corrected); an order closed only by inference (`closedByAbsence`)
+   * takes evidence of it as it comes, live again if it says so. An event the table has no
+   * move for changes nothing: it is counted and handed to `onIllegalTransition`.
    */
-  update(clientId: string, patch: Partial<Pick<OwnOrder, 'orderID' | 'status' | 'filled' | 'remaining' | 'isPostArb' | 'closedByAbsence'>>, now: number, reason: string): OwnOrder {
+  apply(clientId: string, event: OrderEvent, now: number, reason: string): OwnOrder {
     const cur = this.#orders.get(clientId);
-    if (!cur) throw new Error(`unknown order ${clientId}`);
-    if (isTerminal(cur.status) && !cur.closedByAbsence) {
-      // A late message may still correct a closed order's amounts, not bring it back, nor
-      // say it was closed by inference: the exchange closed it (a late "no trace" from a
-      // lookup taken before must not make it reopenable).
-      if (patch.status !== undefined && patch.status !== cur.status) patch = { ...patch, status: cur.status };
-      if (patch.closedByAbsence !== undefined) {
-        const { closedByAbsence: _inferred, ...rest } = patch;
-        patch = rest;
-      }
+    if (!cur) throw new UnknownOrderError(clientId);
+    const cell = transitionOf(cur, event.kind);
+    if (cell === 'illegal') {
+      this.lifecycle.illegal++;
+      this.#onIllegal(new IllegalTransitionError(clientId, lifecycleStateOf(cur), event.kind, reason));
+      return cur;
     }
+    const amounts = 'amounts' in event ? event.amounts : undefined;
+    if (cell === 'stays') {
+      this.lifecycle.late++;
+      return this.#write(cur, { ...amounts }, now, reason);
+    }
+    return this.#write(cur, closesByAbsence(event.kind) ? { ...amounts, status: cell, closedByAbsence: true } : { ...amounts, status: cell }, now, reason);
+  }
+
+  /** Correct what the exchange says of an order (its id, its amounts) without moving its status. */
+  amend(clientId: string, amounts: OrderAmounts, now: number, reason: string): OwnOrder {
+    const cur = this.#orders.get(clientId);
+    if (!cur) throw new UnknownOrderError(clientId);
+    return this.#write(cur, amounts, now, reason);
+  }
+
+  /** Setting a status clears `closedByAbsence` unless the patch sets it again. */
+  #write(cur: OwnOrder, patch: Partial<Pick<OwnOrder, 'orderID' | 'status' | 'filled' | 'remaining' | 'closedByAbsence'>>, now: number, reason: string): OwnOrder {
+    const clientId = cur.clientId;
     let next: OwnOrder = { ...cur, ...patch, updatedAt: now };
     if (patch.status !== undefined && patch.closedByAbsence === undefined && next.closedByAbsence !== undefined) {
       const { closedByAbsence: _evidence, ...rest } = next;

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { deserialize } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
-import { builtInStrategyResolver } from '../../strategies/index.ts';
+import { builtInStrategyResolver } from './strategy-registry.ts';
 import { parseConfigText } from '../config/load.ts';
 import { silentLogger } from '../shared/logger.ts';
-import { runBacktest } from './run.ts';
+import { runBacktest } from './backtest-run.ts';
 import { backtestSettings, type SweepAnswer, type SweepJob, type SweepWorkerData } from './sweep.ts';
-import type { Tape } from './tape.ts';
+import type { Tape } from '../backtest/tape.ts';
 
 // A lane's worker: the tape is read once, then each job is one variant with its own config.
 // Time is measured only to report speed.

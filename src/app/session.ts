@@ -14,12 +14,13 @@ import type { Simulator } from '../sim/server.ts';
 import { systemClock } from '../shared/clock.ts';
 import { realTime, type TimeSource } from '../shared/time.ts';
 import { liveExchangeClient, startPaperSimulator } from './exchange-from-config.ts';
-import { FEEDS_OPEN_TIMEOUT_MS, Runtime, type Decision } from './runtime.ts';
+import { FEEDS_OPEN_TIMEOUT_MS, Runtime, type Decision } from '../runtime/runtime.ts';
 import { sessionHeartbeat } from './session-heartbeat.ts';
 import { startSessionRecording, type SessionRecording } from './session-recording.ts';
-import type { StrategyInstance } from './strategy-instance.ts';
-import { markToFair, statusLine, summarize, type RunSummary } from './summary.ts';
+import { policyOf, runtimeOptions } from './runtime-options.ts';
+import { markToFair, statusLine, summarize, type RunSummary } from '../runtime/summary.ts';
 import { socketLiveness } from '../exchange/socket/liveness.ts';
+import { RunSetupError } from './errors.ts';
 
 export interface SessionOptions {
   readonly config: RunConfig;
@@ -40,13 +41,6 @@ export interface Session {
   stop(reason: string): void;
 }
 
-/** The enabled strategies of a config, as the runtime runs them. */
-export function strategiesOf(config: RunConfig): StrategyInstance[] {
-  return config.strategies
-    .filter((s) => s.enabled)
-    .map((s) => ({ id: s.id, module: s.module, params: s.params, interest: s.interest, live: s.live, throttleMs: s.throttleMs }));
-}
-
 /**
  * One run of the configured strategies: live against `venue`, or on paper against a
  * simulator started in-process (its synthetic market on, an account made for the run).
@@ -65,7 +59,7 @@ export async function startSession(o: SessionOptions): Promise<Session> {
   let cursorStore: FileCursorStore | null = null;
   if (o.mode === 'paper') {
     const paper = config.paper;
-    if (!paper) throw new Error(`${config.source}: a paper run needs a \`paper\` section (seed, speed, …)`);
+    if (!paper) throw new RunSetupError(`${config.source}: a paper run needs a \`paper\` section (seed, speed, …)`);
     speed = paper.speed;
     time = realTime({ speed });
     const paperExchange = await startPaperSimulator(paper, { time, logger: log, username: 'paper' });
@@ -73,7 +67,7 @@ export async function startSession(o: SessionOptions): Promise<Session> {
     exchange = new ExchangeClient({ baseUrl: sim.url, credentials: paperExchange.credentials, clock: time.clock, scheduler: time.scheduler, logger: componentLogger(log, 'exchange'), sockets: socketLiveness(config.risk.staleFeedMs, speed) });
   } else {
     const venue = config.venue;
-    if (!venue) throw new Error(`${config.source}: a live run needs a \`venue\` section (baseUrl or urls)`);
+    if (!venue) throw new RunSetupError(`${config.source}: a live run needs a \`venue\` section (baseUrl or urls)`);
     time = { kind: 'real', clock: systemClock, scheduler: asyncScheduler };
     // Live only: a paper run's simulator is new each time, so an earlier run's cursor means nothing to it.
     cursorStore = venue.cursorFile ? new FileCursorStore(venue.cursorFile, venue.urls.streaming) : null;
@@ -87,24 +81,23 @@ export async function startSession(o: SessionOptions): Promise<Session> {
   // The switch's timeout is wall time the process may stall, whatever the paper speed.
   const heartbeat = sessionHeartbeat(config.risk.heartbeatSeconds, speed);
   const metrics = config.metrics.enabled ? new RuntimeMetrics({ session: o.mode, clock: time.clock, speed, gateway: 'rest', requests: exchange.rest }) : null;
-  const runtime = new Runtime({
-    exchange: metrics ? metrics.instrument(exchange) : exchange,
-    gateway: 'rest',
-    strategies: strategiesOf(config),
-    limits: config.risk,
-    usePostArb: config.risk.usePostArb,
-    heartbeatSeconds: heartbeat.timeoutSeconds,
-    heartbeatEveryMs: heartbeat.everyMs,
-    cancelUnknownOrdersAtStart: config.risk.cancelUnknownOrdersAtStart,
-    clock: time.clock,
-    scheduler: time.scheduler,
-    // Thirty wall seconds for the feeds' first connections, on the runtime's clock.
-    feedsOpenTimeoutMs: FEEDS_OPEN_TIMEOUT_MS * speed,
-    logger: componentLogger(log, 'runtime'),
-    runId: randomRunId(Math.random),
-    ...(killFile ? { killSwitch: () => (existsSync(killFile) ? `kill switch file ${killFile} exists` : null) } : {}),
-    ...(config.recording.enabled ? { onDecision: (d: Decision) => recording?.decision(d) } : {}),
-  });
+  const runtime = new Runtime(
+    runtimeOptions(
+      { ...policyOf(config), heartbeatSeconds: heartbeat.timeoutSeconds },
+      {
+        exchange: metrics ? metrics.instrument(exchange) : exchange,
+        heartbeatEveryMs: heartbeat.everyMs,
+        clock: time.clock,
+        scheduler: time.scheduler,
+        // Thirty wall seconds for the feeds' first connections, on the runtime's clock.
+        feedsOpenTimeoutMs: FEEDS_OPEN_TIMEOUT_MS * speed,
+        logger: componentLogger(log, 'runtime'),
+        runId: randomRunId(Math.random),
+        ...(killFile ? { killSwitch: () => (existsSync(killFile) ? `kill switch file ${killFile} exists` : null) } : {}),
+        ...(config.recording.enabled ? { onDecision: (d: Decision) => recording?.decision(d) } : {}),
+      },
+    ),
+  );
   metrics?.attach(runtime);
   let recording: SessionRecording | null = null;
   const started = systemClock.now();

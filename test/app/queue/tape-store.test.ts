@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TapeIntegrityError, TapeStoreError } from '../../../src/backtest/queue/errors.ts';
-import { LocalTapeCache, PathTapeStore, RedisTapeStore, tapeHash } from '../../../src/backtest/queue/tape-store.ts';
+import { TapeIntegrityError, TapeStoreError } from '../../../src/app/queue/errors.ts';
+import { LocalTapeCache, PathTapeStore, RedisTapeStore, tapeHash } from '../../../src/app/queue/tape-store.ts';
 import { redisSkipReason, startTestRedis, type TestRedis } from '../../support/redis.ts';
 
 const skip = redisSkipReason();

@@ -1,3 +1,5 @@
+import { LinesmithError } from './errors.ts';
+
 /**
  * Human durations in configuration and on the command line: `500ms`, `45s`, `10m`,
  * `1h30m`, `2d`. Parts go from the largest unit to the smallest, each unit at most once,
@@ -11,8 +13,8 @@ const UNITS_DESC: readonly Unit[] = ['d', 'h', 'm', 's', 'ms'];
 /** `ms` must be tried before `m`, or `500ms` would read as 500 minutes and a stray `s`. */
 const PART = /(\d+(?:\.\d+)?)\s*(ms|[dhms])(?![a-z])/iy;
 
-export class DurationError extends Error {
-  override readonly name = 'DurationError';
+export class DurationError extends LinesmithError {
+  override readonly code = 'LS_ERR_DURATION';
   constructor(
     readonly input: string,
     reason: string,

@@ -9,6 +9,7 @@ import { loadScenarioFile } from '../sim/market/scenario.ts';
 import { createUser } from '../sim/ops/admin-ops.ts';
 import { startSimulator, type Simulator } from '../sim/server.ts';
 import type { TimeSource } from '../shared/time.ts';
+import { PaperAccountError } from './errors.ts';
 
 /** A simulator started in-process for a paper run or recording, with an account made for it. */
 export interface PaperExchange {
@@ -24,7 +25,7 @@ export async function startPaperSimulator(paper: PaperConfig, o: { time: TimeSou
   const made = createUser(sim.context, { username: o.username, password, balance: paper.balance, commission: paper.commission });
   if (!made.ok) {
     await sim.close();
-    throw new Error(made.error);
+    throw new PaperAccountError(`paper account ${o.username}: ${made.error}`);
   }
   return { sim, credentials: async () => ({ username: o.username, password }) };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FILL_MODEL_KINDS } from '../venue/queue-model.ts';
+import { FILL_MODEL_KINDS } from '../../backtest/venue/queue-model.ts';
 
 /** The BullMQ queue every distributed sweep uses; jobs of different sweeps differ by id. */
 export const SWEEP_QUEUE_NAME = 'linesmith-sweep';

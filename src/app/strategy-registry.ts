@@ -1,9 +1,9 @@
-import { defaultStrategyResolver } from '../src/config/strategy-resolver.ts';
-import type { StrategyResolver } from '../src/config/types.ts';
-import type { StrategyModule } from '../src/strategy/types.ts';
-import { fixedSpread } from './fixed-spread.ts';
-import { inventorySkew } from './inventory-skew.ts';
-import { postArb } from './post-arb.ts';
+import { defaultStrategyResolver } from '../config/strategy-resolver.ts';
+import type { StrategyResolver } from '../config/types.ts';
+import type { StrategyModule } from '../strategy/types.ts';
+import { fixedSpread } from '../../strategies/fixed-spread.ts';
+import { inventorySkew } from '../../strategies/inventory-skew.ts';
+import { postArb } from '../../strategies/post-arb.ts';
 
 export { fixedSpread, inventorySkew, postArb };
 

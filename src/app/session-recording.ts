@@ -8,7 +8,7 @@ import { FeedRecorder } from '../record/feed-recorder.ts';
 import { fileStamp, type RecordedVenue } from '../record/format.ts';
 import { subscriptionOf } from '../record/selection.ts';
 import type { Clock } from '../shared/clock.ts';
-import type { Decision } from './runtime.ts';
+import type { Decision } from '../runtime/runtime.ts';
 
 export interface SessionRecording {
   /** Where the decisions go: one JSON line each, beside the feed files. */

@@ -8,11 +8,12 @@ import type { SocketState } from '../exchange/socket/managed-socket.ts';
 import { systemClock, type Clock } from '../shared/clock.ts';
 import { manualTime, realTime, settleEventLoop, type ManualTimeSource } from '../shared/time.ts';
 import type { Simulator } from '../sim/server.ts';
-import { liveExchangeClient, startPaperSimulator } from '../runtime/exchange-from-config.ts';
-import { FeedRecorder, type RecorderSummary } from './feed-recorder.ts';
-import { fileStamp, type FeedName, type RecordedVenue } from './format.ts';
-import { subscriptionOf } from './selection.ts';
-import { driveVirtualTime } from './virtual-time.ts';
+import { liveExchangeClient, startPaperSimulator } from './exchange-from-config.ts';
+import { FeedRecorder, type RecorderSummary } from '../record/feed-recorder.ts';
+import { fileStamp, type FeedName, type RecordedVenue } from '../record/format.ts';
+import { subscriptionOf } from '../record/selection.ts';
+import { driveVirtualTime } from '../record/virtual-time.ts';
+import { RunSetupError } from './errors.ts';
 
 export interface RecordingSessionOptions {
   readonly config: RunConfig;
@@ -69,7 +70,7 @@ export async function startRecordingSession(o: RecordingSessionOptions): Promise
   const log = o.logger;
   const wallScheduler = o.wallScheduler ?? asyncScheduler;
   const enabled = config.strategies.filter((s) => s.enabled);
-  if (enabled.length === 0) throw new Error(`${config.source}: no enabled strategy, so nothing to record (the recording follows the strategies' interests)`);
+  if (enabled.length === 0) throw new RunSetupError(`${config.source}: no enabled strategy, so nothing to record (the recording follows the strategies' interests)`);
   const subscription = subscriptionOf(enabled.map((s) => s.interest));
 
   let sim: Simulator | null = null;
@@ -81,7 +82,7 @@ export async function startRecordingSession(o: RecordingSessionOptions): Promise
   let session: string | undefined;
   if (o.mode === 'paper') {
     const paper = config.paper;
-    if (!paper) throw new Error(`${config.source}: a paper recording needs a \`paper\` section (seed, speed, …)`);
+    if (!paper) throw new RunSetupError(`${config.source}: a paper recording needs a \`paper\` section (seed, speed, …)`);
     const time = o.virtualTime ? (virtual = manualTime(o.virtualTime.startMs)) : realTime({ speed: paper.speed });
     const { sim: started, credentials } = await startPaperSimulator(paper, { time, logger: log, username: 'recorder' });
     sim = started;
@@ -108,10 +109,10 @@ export async function startRecordingSession(o: RecordingSessionOptions): Promise
     // The simulator's port differs per run; a fixed session id keeps a virtual-time recording reproducible.
     if (o.virtualTime) session = `paper-seed${paper.seed}-${fileStamp(o.virtualTime.startMs)}`;
   } else {
-    if (o.virtualTime) throw new Error('virtual time needs a paper recording: a live venue runs on its own clock');
-    if (o.dropSocketsEveryMs !== undefined) throw new Error('dropping sockets is a simulator fault: it needs a paper recording');
+    if (o.virtualTime) throw new RunSetupError('virtual time needs a paper recording: a live venue runs on its own clock');
+    if (o.dropSocketsEveryMs !== undefined) throw new RunSetupError('dropping sockets is a simulator fault: it needs a paper recording');
     const v = config.venue;
-    if (!v) throw new Error(`${config.source}: a live recording needs a \`venue\` section (baseUrl or urls)`);
+    if (!v) throw new RunSetupError(`${config.source}: a live recording needs a \`venue\` section (baseUrl or urls)`);
     client = liveExchangeClient(v, { logger: log });
     clock = systemClock;
     venue = { kind: 'live', host: new URL(v.urls.streaming).host };

@@ -2,8 +2,8 @@ import { chmod, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { QueueConfigError } from '../../../src/backtest/queue/errors.ts';
-import { parseRedisAddress, redisConnectionOptions } from '../../../src/backtest/queue/redis-address.ts';
+import { QueueConfigError } from '../../../src/app/queue/errors.ts';
+import { parseRedisAddress, redisConnectionOptions } from '../../../src/app/queue/redis-address.ts';
 
 describe('parseRedisAddress', () => {
   it('reads host, port and database, and shows no credentials', async () => {

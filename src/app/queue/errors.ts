@@ -1,4 +1,4 @@
-import { LinesmithError } from '../../exchange/errors.ts';
+import { LinesmithError } from '../../shared/errors.ts';
 
 /** A `--queue` address or its credentials that cannot be used; found before anything connects. */
 export class QueueConfigError extends LinesmithError {
