@@ -124,6 +124,19 @@ export class MarketModel {
     return this.#games.get(gameID)?.books.get(bookKey)?.sides[idx];
   }
 
+  /**
+   * The game's fields other than its books as they stand now, without building its snapshot:
+   * the live record, changed in place by the next update, so read it at once and do not keep it.
+   */
+  head(gameID: string): Readonly<Omit<GameState, 'books'>> | undefined {
+    return this.#games.get(gameID)?.head;
+  }
+
+  /** How many books the game lists now (0 for a game the model does not know). */
+  bookCount(gameID: string): number {
+    return this.#games.get(gameID)?.books.size ?? 0;
+  }
+
   matchedVolume(gameID: string): number | undefined {
     return this.#games.get(gameID)?.head.matchedVolume;
   }
