@@ -20,7 +20,7 @@ import { ENDED_GAME_SWEEP_MS, forgettableGames } from './ended-games.ts';
 import { FeedsNotOpenError } from './errors.ts';
 import { checkIntents } from './intent-check.ts';
 import { applyLivePolicy } from './live-policy.ts';
-import { memoHolds, memoOf, type EvaluationMemo } from './strategy-memo.ts';
+import { mayHoldLater, memoHolds, memoOf, type EvaluationMemo, type MemoSources } from './strategy-memo.ts';
 import { LazyStrategyView, READ } from './strategy-view.ts';
 import { TrackedGame } from './tracked-game.ts';
 import { wantsGame, wantsMarket, type StrategyInstance } from './strategy-instance.ts';
@@ -173,6 +173,8 @@ export class Runtime {
   readonly #lastEval = new Map<string, number>();
   /** What each pair's strategy read at its last evaluation, and its intents then: reused while that holds. */
   readonly #memos = new Map<string, EvaluationMemo>();
+  /** Where a memo's inputs are read again (see strategy-memo.ts). */
+  readonly #memoSources: MemoSources;
   /** Pairs with a look-again pending for a strategy's `reevaluateEvery`. */
   readonly #askAgain = new Set<string>();
   /** Strategy evaluations: asked (quote called) or reused (nothing it read had changed). */
@@ -223,6 +225,13 @@ export class Runtime {
       },
     });
     this.market = new MarketModel((id) => this.own.isOurOrderId(id));
+    this.#memoSources = {
+      market: this.market,
+      own: this.own,
+      commissionRate: () => this.#commission,
+      fair: (gameID) => this.#o.fair?.(gameID) ?? null,
+      refusals: (strategyId, gameID, now) => this.#refusalsOf(strategyId, gameID, now),
+    };
     const gateway: OrderGateway = options.gateway === 'socket' ? options.exchange.orders : options.exchange.rest;
     this.orders = new OrderManager({
       own: this.own,
@@ -751,7 +760,7 @@ export class Runtime {
     if (this.#dueOf(pair) > now && mode !== 'halted') return false;
     this.#lastEval.set(k, now);
     const memo = this.#memos.get(k);
-    if (memo !== undefined && mode !== 'halted' && this.#memoHolds(memo, s, gameID, now, mode)) {
+    if (memo !== undefined && mode !== 'halted' && memoHolds(memo, this.#memoSources, s.id, gameID, now, mode, s.module.reevaluateEvery)) {
       this.#evaluations.reused++;
       work.push({ strategyId: s.id, gameID, intents: memo.intents, mode });
       return true;
@@ -767,8 +776,9 @@ export class Runtime {
     }
     intents = applyLivePolicy(s.live, game, intents);
     if (!intents.every((i) => wantsMarket(s, i.selection.type))) intents = intents.filter((i) => wantsMarket(s, i.selection.type));
-    if (asked !== null) {
-      this.#memos.set(k, { ...asked, intents });
+    if (asked !== null && mayHoldLater(asked, s.module.reevaluateEvery)) {
+      asked.intents = intents;
+      this.#memos.set(k, asked);
       if ((asked.reads & READ.now) !== 0 && s.module.reevaluateEvery !== undefined) this.#askAgainIn(pair, s.module.reevaluateEvery);
     }
     if (intents.length > 0) this.#quoted.add(k);
@@ -838,21 +848,6 @@ export class Runtime {
       this.#log.error({ err, strategy: s.id, gameID }, 'strategy threw: no quotes for this game this time');
       return { intents: [], memo: null };
     }
-  }
-
-  #memoHolds(m: EvaluationMemo, s: StrategyInstance, gameID: string, now: number, mode: TradingMode): boolean {
-    return memoHolds(m, {
-      market: this.market,
-      own: this.own,
-      strategyId: s.id,
-      gameID,
-      now,
-      mode,
-      commissionRate: this.#commission,
-      reevaluateEvery: s.module.reevaluateEvery,
-      fair: () => this.#o.fair?.(gameID) ?? null,
-      refusals: () => this.#refusalsOf(s.id, gameID, now),
-    });
   }
 
   /**

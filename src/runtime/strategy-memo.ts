@@ -23,7 +23,8 @@ import { GAME_FIELDS, type TrackedGame } from './tracked-game.ts';
  * that long passed since it was asked).
  */
 export interface EvaluationMemo {
-  readonly intents: readonly QuoteIntent[];
+  /** What the runtime made of the strategy's answer (live policy, market filter): set once, after. */
+  intents: readonly QuoteIntent[];
   readonly at: number;
   readonly mode: TradingMode;
   readonly reads: number;
@@ -43,19 +44,16 @@ export interface EvaluationMemo {
   readonly accountLiability: number | null;
 }
 
-/** What an evaluation is compared against: the model and the inputs the runtime would give it now. */
-export interface MemoInputs {
+/**
+ * Where an evaluation's inputs are read again to compare: the models, and what the runtime
+ * would hand the strategy now. One object for the runtime's life (no allocation per look).
+ */
+export interface MemoSources {
   readonly market: MarketModel;
   readonly own: OwnBook;
-  readonly strategyId: string;
-  readonly gameID: string;
-  readonly now: number;
-  readonly mode: TradingMode;
-  readonly commissionRate: number;
-  /** How often a strategy that reads the clock wants to be asked again (undefined: whenever it moves). */
-  readonly reevaluateEvery: number | undefined;
-  fair(): ReadonlyMap<string, number> | null;
-  refusals(): readonly Refusal[];
+  commissionRate(): number;
+  fair(gameID: string): ReadonlyMap<string, number> | null;
+  refusals(strategyId: string, gameID: string, now: number): readonly Refusal[];
 }
 
 /** The memo of one evaluation, from the view and game it read. */
@@ -63,7 +61,6 @@ export function memoOf(view: LazyStrategyView, game: TrackedGame, intents: reado
   const reads = view.reads;
   const booksRead = game.booksRead;
   const snapshot = game.snapshot;
-  const bookKeys = booksRead === null ? [] : booksRead.looked.slice();
   const read = view.ownRead;
   return {
     intents,
@@ -72,8 +69,8 @@ export function memoOf(view: LazyStrategyView, game: TrackedGame, intents: reado
     reads,
     game: snapshot,
     fields: game.fields,
-    bookKeys,
-    books: bookKeys.map((k) => snapshot.books.get(k)),
+    bookKeys: booksRead === null ? NONE : booksRead.looked,
+    books: booksRead === null ? NONE : booksRead.found,
     allBooks: booksRead !== null && booksRead.all ? snapshot.books : null,
     activity: (reads & READ.activity) !== 0 ? view.activity : null,
     fair: view.fair,
@@ -85,12 +82,28 @@ export function memoOf(view: LazyStrategyView, game: TrackedGame, intents: reado
   };
 }
 
-/** Whether asking the strategy again now would see what `m`'s evaluation saw in everything it read. */
-export function memoHolds(m: EvaluationMemo, x: MemoInputs): boolean {
-  if (m.mode !== x.mode) return false;
+const NONE: readonly never[] = [];
+
+/**
+ * Whether a memo can hold at a later instant: not when the strategy read its game's activity
+ * (which decays with the clock), nor the clock itself without a declared `reevaluateEvery`.
+ */
+export function mayHoldLater(m: EvaluationMemo, reevaluateEvery: number | undefined): boolean {
+  return (m.reads & READ.activity) === 0 && ((m.reads & READ.now) === 0 || reevaluateEvery !== undefined);
+}
+
+/**
+ * Whether asking the strategy again now would see what `m`'s evaluation saw in everything it
+ * read. `reevaluateEvery` is the strategy's (undefined: a read of the clock holds only at the same instant).
+ */
+export function memoHolds(m: EvaluationMemo, x: MemoSources, strategyId: string, gameID: string, now: number, mode: TradingMode, reevaluateEvery: number | undefined): boolean {
+  if (m.mode !== mode) return false;
+  const market = x.market;
+  // Books first: what most often moves.
+  for (let i = 0; i < m.bookKeys.length; i++) if (market.book(gameID, m.bookKeys[i]!) !== m.books[i]) return false;
   const reads = m.reads;
-  if ((reads & READ.now) !== 0 && m.at !== x.now && !(x.reevaluateEvery !== undefined && x.now - m.at < x.reevaluateEvery)) return false;
-  const head = x.market.head(x.gameID);
+  if ((reads & READ.now) !== 0 && m.at !== now && !(reevaluateEvery !== undefined && now - m.at < reevaluateEvery)) return false;
+  const head = market.head(gameID);
   if (head === undefined) return false;
   // The live policy reads these two of every game.
   if (head.live !== m.game.live || head.ended !== m.game.ended) return false;
@@ -101,19 +114,19 @@ export function memoHolds(m: EvaluationMemo, x: MemoInputs): boolean {
       if (!Object.is(head[f], m.game[f])) return false;
     }
   }
-  for (let i = 0; i < m.bookKeys.length; i++) if (x.market.book(x.gameID, m.bookKeys[i]!) !== m.books[i]) return false;
   if (m.allBooks !== null) {
-    if (x.market.bookCount(x.gameID) !== m.allBooks.size) return false;
-    for (const [k, b] of m.allBooks) if (x.market.book(x.gameID, k) !== b) return false;
+    if (market.bookCount(gameID) !== m.allBooks.size) return false;
+    for (const [k, b] of m.allBooks) if (market.book(gameID, k) !== b) return false;
   }
-  if ((reads & READ.commissionRate) !== 0 && m.commissionRate !== x.commissionRate) return false;
-  if (m.fills !== null && (m.commissionRate !== x.commissionRate || !sameList(m.fills, x.own.fills(x.gameID, x.strategyId)))) return false;
-  if (m.orders !== null && !sameOrders(m.orders, x.own.liveOrders(x.gameID, x.strategyId))) return false;
-  if (m.accountLiability !== null && !Object.is(m.accountLiability, x.own.projectedLiability(x.gameID))) return false;
-  if ((reads & READ.fair) !== 0 && x.fair() !== m.fair) return false;
-  if ((reads & READ.refusals) !== 0 && !sameList(m.refusals, x.refusals())) return false;
+  if ((reads & (READ.commissionRate | READ.fills)) !== 0 && m.commissionRate !== x.commissionRate()) return false;
+  const own = x.own;
+  if (m.fills !== null && !sameList(m.fills, own.fills(gameID, strategyId))) return false;
+  if (m.orders !== null && !sameOrders(m.orders, own.liveOrders(gameID, strategyId))) return false;
+  if (m.accountLiability !== null && !Object.is(m.accountLiability, own.projectedLiability(gameID))) return false;
+  if ((reads & READ.fair) !== 0 && x.fair(gameID) !== m.fair) return false;
+  if ((reads & READ.refusals) !== 0 && !sameList(m.refusals, x.refusals(strategyId, gameID, now))) return false;
   if (m.activity !== null) {
-    const a = x.market.activity(x.gameID, x.now);
+    const a = market.activity(gameID, now);
     if (a.takerArrivalsPerMinute !== m.activity.takerArrivalsPerMinute || a.volumePerMinute !== m.activity.volumePerMinute) return false;
   }
   return true;

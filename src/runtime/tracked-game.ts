@@ -100,8 +100,9 @@ const UPDATED = bit('updatedAt');
 /** A game's map of books that notes the keys looked up, and whether the whole map was read. */
 export class TrackedBooks implements ReadonlyMap<string, MarketBook> {
   readonly #m: ReadonlyMap<string, MarketBook>;
-  /** Keys looked up (get or has), each once, in the order first asked. */
+  /** Keys looked up (get or has), each once, in the order first asked, and the book each found. */
   readonly looked: string[] = [];
+  readonly found: (MarketBook | undefined)[] = [];
   /** The whole map was read: its size, or a walk over it. */
   all = false;
 
@@ -114,18 +115,17 @@ export class TrackedBooks implements ReadonlyMap<string, MarketBook> {
     return this.#m;
   }
 
-  #key(k: string): void {
-    if (!this.looked.includes(k)) this.looked.push(k);
-  }
-
   get(key: string): MarketBook | undefined {
-    this.#key(key);
-    return this.#m.get(key);
+    const b = this.#m.get(key);
+    if (!this.looked.includes(key)) {
+      this.looked.push(key);
+      this.found.push(b);
+    }
+    return b;
   }
 
   has(key: string): boolean {
-    this.#key(key);
-    return this.#m.has(key);
+    return this.get(key) !== undefined;
   }
 
   get size(): number {
