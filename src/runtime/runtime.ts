@@ -73,7 +73,11 @@ export interface RuntimeOptions {
   readonly tickMs?: number;
   /** How long start() waits for the price and user feeds to open before it fails (FeedsNotOpenError). Default 30 000. */
   readonly feedsOpenTimeoutMs?: number;
-  /** Fair probabilities by game and book key, from a configured feed. */
+  /**
+   * Fair probabilities by game and book key, from a configured feed. A new map whenever a
+   * game's values change: a strategy that read them is asked again only when the map is
+   * another object (see strategy-memo.ts).
+   */
   readonly fair?: (gameID: string) => ReadonlyMap<string, number> | null;
   /** Every change of a strategy's intents on a game: what a recording keeps to compare runs by. */
   readonly onDecision?: (d: Decision) => void;
