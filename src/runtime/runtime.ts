@@ -780,7 +780,7 @@ export class Runtime {
     }
     intents = applyLivePolicy(s.live, game, intents);
     if (!intents.every((i) => wantsMarket(s, i.selection.type))) intents = intents.filter((i) => wantsMarket(s, i.selection.type));
-    if (asked !== null && mayHoldLater(asked, s.module.reevaluateEvery)) {
+    if (asked !== null && s.module.readsOutsideView !== true && mayHoldLater(asked, s.module.reevaluateEvery)) {
       asked.intents = intents;
       this.#memos.set(k, asked);
       if ((asked.reads & READ.now) !== 0 && s.module.reevaluateEvery !== undefined) this.#askAgainIn(pair, s.module.reevaluateEvery);

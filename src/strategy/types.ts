@@ -65,6 +65,12 @@ export interface StrategyModule<P = unknown> {
    * on time alone).
    */
   readonly reevaluateEvery?: number;
+  /**
+   * True for a strategy whose quotes depend on something outside its view and params (state
+   * of its own, another source): the runtime then asks it on every look at the game, and
+   * never reuses an earlier answer.
+   */
+  readonly readsOutsideView?: boolean;
 }
 
 /** How a strategy instance treats games in play (the runtime applies it around `quote`). */
