@@ -124,6 +124,19 @@ export class MarketModel {
     return this.#games.get(gameID)?.books.get(bookKey)?.sides[idx];
   }
 
+  /**
+   * The game's fields other than its books as they stand now, without building its snapshot:
+   * the live record, changed in place by the next update, so read it at once and do not keep it.
+   */
+  head(gameID: string): Readonly<Omit<GameState, 'books'>> | undefined {
+    return this.#games.get(gameID)?.head;
+  }
+
+  /** How many books the game lists now (0 for a game the model does not know). */
+  bookCount(gameID: string): number {
+    return this.#games.get(gameID)?.books.size ?? 0;
+  }
+
   matchedVolume(gameID: string): number | undefined {
     return this.#games.get(gameID)?.head.matchedVolume;
   }
@@ -222,8 +235,7 @@ export class MarketModel {
       this.stats.staleUpdates++;
       return null;
     }
-    const offers = this.#offers(u.sideOrders, prev?.offers);
-    const next: BookSide = { taker: r.taker, offers: sortBest(offers), epoch: epoch ?? last };
+    const next: BookSide = { taker: r.taker, offers: this.#listing(u.sideOrders, prev?.offers), epoch: epoch ?? last };
     e.books.set(r.key, withSide(book ?? emptyBook(r.taker), r.idx, next));
     const h = e.head;
     // Orders resting on a side: the exchange takes them on a live game only (a game's end
@@ -294,6 +306,32 @@ export class MarketModel {
   }
 
   /**
+   * What a side lists for `orders`, best first. Two models fed the same update (in a backtest,
+   * the recorded market's and the bot's, when the bot's feed passes a recorded update through
+   * unchanged) get the same list unless one of them sees one of its orders as its own: the
+   * second then takes the first's (immutable) list after checking that, instead of building
+   * and ordering it again. Kept for the latest list only, which is the one the second model
+   * asks for right after the first.
+   */
+  #listing(orders: readonly BookOrder[], prev: readonly ListedOffer[] | undefined): readonly ListedOffer[] {
+    if (lastListing.orders === orders && this.#noneMine(orders)) return lastListing.offers;
+    const offers = this.#offers(orders, prev);
+    const sorted = sortBest(offers);
+    let mine = false;
+    for (let i = 0; i < offers.length && !mine; i++) mine = offers[i]!.mine;
+    if (!mine) {
+      lastListing.orders = orders;
+      lastListing.offers = sorted;
+    }
+    return sorted;
+  }
+
+  #noneMine(orders: readonly BookOrder[]): boolean {
+    for (let i = 0; i < orders.length; i++) if (this.#isMine(orders[i]!.id)) return false;
+    return true;
+  }
+
+  /**
    * The side's new list. An update usually changes one offer of a few: the others are the
    * previous side's objects (immutable, so safe to share), found by walking both lists in
    * step, which saves most of the allocation of a busy feed.
@@ -325,6 +363,13 @@ export class MarketModel {
     return offerOf(o, this.#isMine(o.id));
   }
 }
+
+/**
+ * The latest side list built that no model saw any order of as its own, and the update's
+ * `sideOrders` it was built from (see MarketModel's #listing). Module-wide, so two models
+ * share it; only ever read for the very same `sideOrders` array, which nothing changes.
+ */
+const lastListing: { orders: readonly BookOrder[] | null; offers: readonly ListedOffer[] } = { orders: null, offers: [] };
 
 function snapshotOf(e: Entry): GameState {
   if (e.snapshot === null) {

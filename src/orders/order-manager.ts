@@ -228,15 +228,18 @@ export class OrderManager {
     let postArb = 0;
     let repriced = 0;
     for (const w of work) {
-      const game = this.#o.market.game(w.gameID);
+      const head = this.#o.market.head(w.gameID);
       const blocked = this.#blocked(w, now);
       const plan = planGame({ strategyId: w.strategyId, gameID: w.gameID, intents: w.intents, orders: this.#o.own.liveOrders(w.gameID, w.strategyId), blockedKeys: blocked });
       const firstCandidate = candidates.length;
-      if (!this.#gateOpen || !game || game.ended) {
+      if (!this.#gateOpen || !head || head.ended) {
         cancels.push(...plan.cancels);
         continue;
       }
+      // The game's snapshot only when something is placed: most cycles of a game place nothing.
+      const game = plan.places.length > 0 ? this.#o.market.game(w.gameID) : undefined;
       for (const intent of plan.places) {
+        if (game === undefined) break;
         let orderType = intent.orderType ?? 'post';
         let odds = intent.odds;
         if (orderType === 'post') {

@@ -21,7 +21,9 @@ import { ENDED_GAME_SWEEP_MS, forgettableGames } from './ended-games.ts';
 import { FeedsNotOpenError } from './errors.ts';
 import { checkIntents } from './intent-check.ts';
 import { applyLivePolicy } from './live-policy.ts';
-import { LazyStrategyView } from './strategy-view.ts';
+import { mayHoldLater, memoHolds, memoOf, type EvaluationMemo, type MemoSources } from './strategy-memo.ts';
+import { LazyStrategyView, READ } from './strategy-view.ts';
+import { TrackedGame } from './tracked-game.ts';
 import { wantsGame, wantsMarket, type StrategyInstance } from './strategy-instance.ts';
 import { openOrdersThenBets } from '../exchange/rest/open-orders-then-bets.ts';
 import { totalSidesOf } from '../orders/total-sides.ts';
@@ -72,7 +74,11 @@ export interface RuntimeOptions {
   readonly tickMs?: number;
   /** How long start() waits for the price and user feeds to open before it fails (FeedsNotOpenError). Default 30 000. */
   readonly feedsOpenTimeoutMs?: number;
-  /** Fair probabilities by game and book key, from a configured feed. */
+  /**
+   * Fair probabilities by game and book key, from a configured feed. A new map whenever a
+   * game's values change: a strategy that read them is asked again only when the map is
+   * another object (see strategy-memo.ts).
+   */
   readonly fair?: (gameID: string) => ReadonlyMap<string, number> | null;
   /** Every change of a strategy's intents on a game: what a recording keeps to compare runs by. */
   readonly onDecision?: (d: Decision) => void;
@@ -170,6 +176,14 @@ export class Runtime {
   /** When the pending wake-up for throttled evaluations fires (null: none pending). */
   #wakeAt: number | null = null;
   readonly #lastEval = new Map<string, number>();
+  /** What each pair's strategy read at its last evaluation, and its intents then: reused while that holds. */
+  readonly #memos = new Map<string, EvaluationMemo>();
+  /** Where a memo's inputs are read again (see strategy-memo.ts). */
+  readonly #memoSources: MemoSources;
+  /** Pairs with a look-again pending for a strategy's `reevaluateEvery`. */
+  readonly #askAgain = new Set<string>();
+  /** Strategy evaluations: asked (quote called) or reused (nothing it read had changed). */
+  readonly #evaluations = { asked: 0, reused: 0 };
   readonly #subs: Subscription[] = [];
   #commission = 0.01;
   #mode: TradingMode = 'halted';
@@ -218,6 +232,13 @@ export class Runtime {
       onIllegalTransition: (err) => this.#log.error({ err, clientId: err.clientId, from: err.from, event: err.event }, 'illegal order transition refused'),
     });
     this.market = new MarketModel((id) => this.own.isOurOrderId(id));
+    this.#memoSources = {
+      market: this.market,
+      own: this.own,
+      commissionRate: () => this.#commission,
+      fair: (gameID) => this.#o.fair?.(gameID) ?? null,
+      refusals: (strategyId, gameID, now) => this.#refusalsOf(strategyId, gameID, now),
+    };
     const gateway: OrderGateway = options.gateway === 'socket' ? options.exchange.orders : options.exchange.rest;
     this.orders = new OrderManager({
       own: this.own,
@@ -606,6 +627,7 @@ export class Runtime {
       this.#held.delete(k);
       if (this.#held.size === 0) this.#heldDue = Infinity;
       this.#lastEval.delete(k);
+      this.#memos.delete(k);
       this.#quoted.delete(k);
       this.#lastIntents.delete(k);
       this.#refusals.delete(`${s.id}|${gameID}`);
@@ -733,17 +755,39 @@ export class Runtime {
     return (this.#lastEval.get(p.key) ?? -Infinity) + p.strategy.throttleMs;
   }
 
-  /** Evaluate one pair into `work`, unless its throttle holds it (false). */
+  /**
+   * Evaluate one pair into `work`, unless its throttle holds it (false). The strategy is
+   * asked only when something it read last time changed (`#memos`): otherwise its last
+   * intents stand, which is what asking it would give. The order manager still sees the
+   * pair, as on every evaluation: its plan also moves with what the strategy does not read.
+   */
   #evaluatePair(pair: DirtyPair, now: number, work: StrategyWork[]): boolean {
     const { key: k, strategy: s, gameID } = pair;
     const mode = this.modeOf(s.id);
     if (this.#dueOf(pair) > now && mode !== 'halted') return false;
     this.#lastEval.set(k, now);
+    const memo = this.#memos.get(k);
+    if (memo !== undefined && mode !== 'halted' && memoHolds(memo, this.#memoSources, s.id, gameID, now, mode, s.module.reevaluateEvery)) {
+      this.#evaluations.reused++;
+      work.push({ strategyId: s.id, gameID, intents: memo.intents, mode });
+      return true;
+    }
+    this.#memos.delete(k);
     const game = this.market.game(gameID);
     if (!game) return true;
-    let intents = mode === 'halted' ? [] : this.#quote(s, game, now, mode);
+    let intents: readonly QuoteIntent[] = [];
+    let asked: EvaluationMemo | null = null;
+    if (mode !== 'halted') {
+      this.#evaluations.asked++;
+      ({ intents, memo: asked } = this.#quote(s, game, now, mode));
+    }
     intents = applyLivePolicy(s.live, game, intents);
     if (!intents.every((i) => wantsMarket(s, i.selection.type))) intents = intents.filter((i) => wantsMarket(s, i.selection.type));
+    if (asked !== null && s.module.readsOutsideView !== true && mayHoldLater(asked, s.module.reevaluateEvery)) {
+      asked.intents = intents;
+      this.#memos.set(k, asked);
+      if ((asked.reads & READ.now) !== 0 && s.module.reevaluateEvery !== undefined) this.#askAgainIn(pair, s.module.reevaluateEvery);
+    }
     if (intents.length > 0) this.#quoted.add(k);
     else this.#quoted.delete(k);
     if (this.#o.onDecision) this.#decided(k, s.id, gameID, intents, now);
@@ -772,13 +816,19 @@ export class Runtime {
     this.#o.onDecision!({ priceEvents: this.#priceEvents, at: now, strategyId, gameID, intents });
   }
 
-  #quote(s: StrategyInstance, game: GameState, now: number, mode: TradingMode) {
+  /**
+   * Ask the strategy, through a view that notes what it reads. The memo of what it read is
+   * null when the answer must not be reused: it threw, or returned something malformed
+   * (asked again, it fails again, and that is counted and logged each time).
+   */
+  #quote(s: StrategyInstance, game: GameState, now: number, mode: TradingMode): { intents: readonly QuoteIntent[]; memo: EvaluationMemo | null } {
     const gameID = game.id;
+    const tracked = new TrackedGame(game);
     const view = new LazyStrategyView({
       own: this.own,
       strategyId: s.id,
       now,
-      game,
+      game: tracked,
       mode,
       commissionRate: this.#commission,
       activity: this.market.activity(gameID, now),
@@ -792,18 +842,34 @@ export class Runtime {
       if (!checked.ok) {
         this.#strategyError(s.id);
         this.#log.error({ strategy: s.id, gameID, problem: checked.problem }, 'strategy returned no intents: no quotes for this game this time');
-        return [];
+        return { intents: [], memo: null };
       }
       if (checked.dropped.length > 0) {
         this.#strategyError(s.id, checked.dropped.length);
         this.#log.error({ strategy: s.id, gameID, dropped: checked.dropped }, 'strategy returned malformed intents: those are dropped');
+        return { intents: checked.intents, memo: null };
       }
-      return checked.intents;
+      return { intents: checked.intents, memo: memoOf(view, tracked, checked.intents, this.own, s.id) };
     } catch (err) {
       this.#strategyError(s.id);
       this.#log.error({ err, strategy: s.id, gameID }, 'strategy threw: no quotes for this game this time');
-      return [];
+      return { intents: [], memo: null };
     }
+  }
+
+  /**
+   * A strategy that reads the clock and declared how long its quotes stay good is looked at
+   * again then, even if nothing else moves on its game; one wake-up per pair at a time.
+   */
+  #askAgainIn(pair: DirtyPair, ms: number): void {
+    if (this.#askAgain.has(pair.key)) return;
+    this.#askAgain.add(pair.key);
+    this.#o.scheduler.schedule(() => {
+      this.#askAgain.delete(pair.key);
+      if (!this.#memos.has(pair.key)) return;
+      if (!this.#dirty.has(pair.key) && !this.#held.has(pair.key)) this.#dirty.set(pair.key, pair);
+      this.dispatch({ kind: 'wake' });
+    }, ms);
   }
 
   #strategyError(strategyId: string, count = 1): void {
@@ -887,6 +953,14 @@ export class Runtime {
    */
   get errors(): { readonly events: number; readonly evaluations: number; readonly strategies: ReadonlyMap<string, number> } {
     return this.#errors;
+  }
+
+  /**
+   * Strategy evaluations since start: `asked`, the strategy's quote() called; `reused`, its
+   * last intents kept because nothing it read had changed (evaluate on change).
+   */
+  get evaluations(): { readonly asked: number; readonly reused: number } {
+    return this.#evaluations;
   }
 
   status(): RuntimeStatus {

@@ -11,21 +11,40 @@ export interface StrategyViewSource extends Pick<StrategyView, EagerFields> {
   readonly strategyId: string;
 }
 
+/** What a strategy read of its view, as bits of `ViewReads.reads`. */
+export const READ = {
+  now: 1,
+  activity: 2,
+  fair: 4,
+  refusals: 8,
+  mode: 16,
+  commissionRate: 32,
+  orders: 64,
+  /** fills, positions or liability: all three follow from the strategy's fills (and the commission rate). */
+  fills: 128,
+  accountLiability: 256,
+} as const;
+
 /**
  * One strategy's view of one game for one evaluation. The own-book reads (orders, fills,
  * positions, the two exact worst cases) are made on first use and kept: many strategies
  * never read some of them, and the liabilities are the dearest figures here. The reads
  * happen inside the synchronous `quote` call, so they see the same state an eager copy
  * would. A class rather than an object literal with getters, which V8 builds slowly.
+ *
+ * It notes which fields the strategy read (`reads`, bits of READ): the runtime asks a
+ * strategy again only when something it read changed (see strategy-memo.ts).
  */
 export class LazyStrategyView implements StrategyView {
-  readonly now: number;
   readonly game: GameState;
-  readonly mode: TradingMode;
-  readonly commissionRate: number;
-  readonly activity: GameActivity;
-  readonly fair: ReadonlyMap<string, number> | null;
-  readonly refusals: readonly Refusal[];
+  /** Bits of READ: the fields read so far. */
+  reads = 0;
+  readonly #now: number;
+  readonly #mode: TradingMode;
+  readonly #commissionRate: number;
+  readonly #activity: GameActivity;
+  readonly #fair: ReadonlyMap<string, number> | null;
+  readonly #refusals: readonly Refusal[];
   readonly #own: OwnBook;
   readonly #strategyId: string;
   #orders: readonly OwnOrder[] | null = null;
@@ -35,34 +54,74 @@ export class LazyStrategyView implements StrategyView {
   #accountLiability: number | null = null;
 
   constructor(s: StrategyViewSource) {
-    this.now = s.now;
+    this.#now = s.now;
     this.game = s.game;
-    this.mode = s.mode;
-    this.commissionRate = s.commissionRate;
-    this.activity = s.activity;
-    this.fair = s.fair;
-    this.refusals = s.refusals;
+    this.#mode = s.mode;
+    this.#commissionRate = s.commissionRate;
+    this.#activity = s.activity;
+    this.#fair = s.fair;
+    this.#refusals = s.refusals;
     this.#own = s.own;
     this.#strategyId = s.strategyId;
   }
 
+  get now(): number {
+    this.reads |= READ.now;
+    return this.#now;
+  }
+
+  get mode(): TradingMode {
+    this.reads |= READ.mode;
+    return this.#mode;
+  }
+
+  get commissionRate(): number {
+    this.reads |= READ.commissionRate;
+    return this.#commissionRate;
+  }
+
+  get activity(): GameActivity {
+    this.reads |= READ.activity;
+    return this.#activity;
+  }
+
+  get fair(): ReadonlyMap<string, number> | null {
+    this.reads |= READ.fair;
+    return this.#fair;
+  }
+
+  get refusals(): readonly Refusal[] {
+    this.reads |= READ.refusals;
+    return this.#refusals;
+  }
+
   get orders(): readonly OwnOrder[] {
+    this.reads |= READ.orders;
     return (this.#orders ??= this.#own.liveOrders(this.game.id, this.#strategyId));
   }
 
   get fills(): readonly OwnFill[] {
+    this.reads |= READ.fills;
     return (this.#fills ??= this.#own.fills(this.game.id, this.#strategyId));
   }
 
   get positions(): readonly Position[] {
+    this.reads |= READ.fills;
     return (this.#positions ??= this.#own.positions(this.game.id, this.#strategyId));
   }
 
   get liability(): number {
+    this.reads |= READ.fills;
     return (this.#liability ??= this.#own.positionsLiability(this.game.id, this.#strategyId));
   }
 
   get accountLiability(): number {
+    this.reads |= READ.accountLiability;
     return (this.#accountLiability ??= this.#own.projectedLiability(this.game.id));
+  }
+
+  /** What the strategy read of the own book, as read (null: not read). */
+  get ownRead(): { readonly orders: readonly OwnOrder[] | null; readonly fills: readonly OwnFill[] | null; readonly accountLiability: number | null } {
+    return { orders: this.#orders, fills: this.#fills, accountLiability: this.#accountLiability };
   }
 }

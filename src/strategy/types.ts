@@ -45,7 +45,9 @@ export interface Interest {
 /**
  * A strategy: a pure function from the model's view of one game to the quotes it wants
  * there. It never calls the API, never mutates the view, and does not know whether it runs
- * live, on paper or in a backtest.
+ * live, on paper or in a backtest. Pure matters: the runtime reuses its last answer while
+ * nothing it read of the view changed (src/runtime/strategy-memo.ts), so an answer must not
+ * depend on anything outside the view and params (a counter, a random draw, the machine's clock).
  */
 export interface StrategyModule<P = unknown> {
   readonly name: string;
@@ -53,6 +55,22 @@ export interface StrategyModule<P = unknown> {
   /** Parameters, validated from config; the schema documents them. */
   readonly params: z.ZodType<P>;
   quote(view: StrategyView, params: P): readonly QuoteIntent[];
+  /**
+   * For a strategy whose quotes move with the clock (it reads `view.now`): how long, in
+   * runtime ms, its quotes stay good with nothing else changed. The runtime asks a strategy
+   * again only when something it read changed (its books, its orders or fills, refusals,
+   * mode, …); a strategy that reads `now` without this is asked on every look at the game,
+   * one that declares it is asked again once this long passed since it was last asked,
+   * and a game at rest is looked at then (a quote that depends on the time to start moves
+   * on time alone).
+   */
+  readonly reevaluateEvery?: number;
+  /**
+   * True for a strategy whose quotes depend on something outside its view and params (state
+   * of its own, another source): the runtime then asks it on every look at the game, and
+   * never reuses an earlier answer.
+   */
+  readonly readsOutsideView?: boolean;
 }
 
 /** How a strategy instance treats games in play (the runtime applies it around `quote`). */

@@ -126,6 +126,45 @@ describe('MarketModel', () => {
   });
 });
 
+describe('MarketModel: two models fed the same update', () => {
+  const home = (epoch: number, orders: ReturnType<typeof o>[]): OrderUpdate => ({ epoch, gameID: G, sport: 'basketball', league: 'NBA', type: 'moneyline', participantID: H, sideOrders: orders }) as OrderUpdate;
+  const ho = (id: string, odds: number) => o(id, odds, { participantID: H });
+
+  it('share the side list built once (out of order on the wire, so ordered), unless one of them sees an order as its own', () => {
+    const mine = new Set<string>();
+    const recorded = new MarketModel(() => false);
+    const bot = new MarketModel((id) => mine.has(id));
+    recorded.applySnapshot(snapshot(), 1);
+    bot.applySnapshot(snapshot(), 1);
+    const u = home(1, [ho('a', 120), ho('b', 130), ho('c', 110)]);
+    recorded.applyOrderUpdate(u, 2);
+    bot.applyOrderUpdate(u, 2);
+    const shared = recorded.side(G, 'moneyline', 0)!.offers;
+    expect(shared.map((x) => x.id)).toEqual(['b', 'a', 'c']);
+    expect(bot.side(G, 'moneyline', 0)!.offers).toBe(shared);
+    // The bot holds one of them: its list is its own, with the order flagged.
+    mine.add('c');
+    const v = home(2, [ho('a', 120), ho('c', 110)]);
+    recorded.applyOrderUpdate(v, 3);
+    bot.applyOrderUpdate(v, 3);
+    const botSide = bot.side(G, 'moneyline', 0)!.offers;
+    expect(botSide).not.toBe(recorded.side(G, 'moneyline', 0)!.offers);
+    expect(botSide.map((x) => [x.id, x.mine])).toEqual([
+      ['a', false],
+      ['c', true],
+    ]);
+    expect(recorded.side(G, 'moneyline', 0)!.offers.map((x) => [x.id, x.mine])).toEqual([
+      ['a', false],
+      ['c', false],
+    ]);
+    // The same content in another update object is built afresh, and equal.
+    const w = home(3, [ho('a', 120)]);
+    recorded.applyOrderUpdate(w, 4);
+    bot.applyOrderUpdate({ ...w, sideOrders: [ho('a', 120)] }, 4);
+    expect(bot.side(G, 'moneyline', 0)!.offers).toEqual(recorded.side(G, 'moneyline', 0)!.offers);
+  });
+});
+
 describe('MarketModel: a game taken as ended for missing from a read of the board', () => {
   const update = (epoch: number, orders: ReturnType<typeof o>[]): OrderUpdate => ({ epoch, gameID: G, sport: 'basketball', league: 'NBA', type: 'moneyline', participantID: A, sideOrders: orders }) as OrderUpdate;
   const resting = [o('9', 120, { participantID: A })];

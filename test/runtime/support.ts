@@ -11,9 +11,9 @@ import type { StrategyView } from '../../src/book/types.ts';
 import type { TestSim } from '../support/sim.ts';
 import { FAST } from '../exchange/support-socket.ts';
 
-/** A strategy for tests: whatever `intents(view)` returns. */
+/** A strategy for tests: whatever `intents(view)` returns (tests change it between looks: it reads outside its view). */
 export function scripted(intents: (view: StrategyView) => readonly QuoteIntent[]): StrategyModule<Record<string, never>> {
-  return { name: 'scripted', description: 'test strategy', params: z.object({}).strict() as z.ZodType<Record<string, never>>, quote: (v) => intents(v) };
+  return { name: 'scripted', description: 'test strategy', params: z.object({}).strict() as z.ZodType<Record<string, never>>, quote: (v) => intents(v), readsOutsideView: true };
 }
 
 export function instance(module: StrategyModule<unknown>, overrides: Partial<StrategyInstance> = {}): StrategyInstance {
