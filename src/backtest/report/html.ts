@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { toCents } from '../../money/rounding.ts';
 import type { BacktestReport, BreakdownRow, MarkoutMetrics } from './types.ts';
+import { strategyErrorsSection } from './strategy-errors-html.ts';
 
 /**
  * The backtest report as one self-contained HTML file: it opens from disk, with no server
@@ -615,6 +616,7 @@ export function renderHtmlReport(report: BacktestReport): string {
   const body = [
     header(report),
     metricsSection(report),
+    strategyErrorsSection(report),
     notesSection(report),
     chartsPnl(),
     chartsLiability(),
