@@ -7,6 +7,8 @@ import { ExchangeRestClient } from '../exchange/rest/rest-client.ts';
 import type { Game } from '../exchange/schemas/game.ts';
 import { formatMoney } from '../money/rounding.ts';
 import { createLogger } from '../shared/logger.ts';
+import { runtimeFailure, usageError } from './exit-codes.ts';
+import { LOG_LEVELS } from '../config/fields.ts';
 
 interface AccountCliOptions {
   readonly baseUrl: string;
@@ -113,6 +115,7 @@ export function registerAccount(program: Command): void {
     .option('--json', 'print JSON instead of tables')
     .option('--log-level <level>', 'log level on stderr', 'warn')
     .action(async (o: AccountCliOptions) => {
+      if (!(LOG_LEVELS as readonly string[]).includes(o.logLevel)) return usageError('account', `--log-level must be one of ${LOG_LEVELS.join(', ')}, got "${o.logLevel}"`);
       const logger: Logger = createLogger({ level: o.logLevel });
       let client: ExchangeRestClient | null = null;
       try {
@@ -125,8 +128,7 @@ export function registerAccount(program: Command): void {
         const report = await readAccount(client);
         process.stdout.write((o.json ? JSON.stringify(report, null, 2) : renderAccount(report)) + '\n');
       } catch (err) {
-        process.stderr.write(`linesmith account: ${err instanceof LinesmithError ? `${err.message} [${err.code}]` : err instanceof Error ? err.message : String(err)}\n`);
-        process.exitCode = 1;
+        runtimeFailure('account', err instanceof LinesmithError ? `${err.message} [${err.code}]` : err instanceof Error ? err.message : String(err));
       } finally {
         await client?.close();
       }

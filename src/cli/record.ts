@@ -1,7 +1,9 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { loadRunConfigOrReport } from './run-config.ts';
-import { EXIT_USAGE } from './sim.ts';
+import { positiveDuration } from './duration-flag.ts';
+import { EXIT, runtimeFailure, usageError } from './exit-codes.ts';
+import { ScenarioError } from '../sim/market/scenario.ts';
 import { parseDuration } from '../config/duration.ts';
 import { createRunLogger } from '../config/logging.ts';
 import { LinesmithError } from '../exchange/errors.ts';
@@ -42,22 +44,26 @@ export function recordStatusLine(s: RecorderStats, elapsedSeconds: number): stri
   return `recording ${elapsedSeconds.toFixed(0)}s · frames ${frames} (price ${s.frames.price}, user ${s.frames.user}) · ${mb(s.bytes)} → ${mb(s.compressedBytes)} gz · files ${s.files.length} · snapshots ${s.snapshots} · gaps ${s.gaps} · results ${s.results}`;
 }
 
-function usage(message: string): void {
-  process.stderr.write(`linesmith record: ${message}\n`);
-  process.exitCode = EXIT_USAGE;
-}
+const usage = (message: string): void => usageError('record', message);
 
 async function record(o: RecordOptions): Promise<void> {
   let durationMs: number | undefined;
   let maxFileBytes: number | undefined;
   let startMs: number | undefined;
   let dropSocketsEveryMs: number | undefined;
+  for (const [flag, text, set] of [
+    ['--duration', o.duration, (ms: number) => (durationMs = ms)],
+    ['--drop-sockets-every', o.dropSocketsEvery, (ms: number) => (dropSocketsEveryMs = ms)],
+  ] as const) {
+    if (text === undefined) continue;
+    const d = positiveDuration(flag, text);
+    if (typeof d === 'string') return usage(d);
+    set(d);
+  }
   try {
-    if (o.duration !== undefined) durationMs = parseDuration(o.duration);
-    if (o.dropSocketsEvery !== undefined) dropSocketsEveryMs = parseDuration(o.dropSocketsEvery);
     if (o.maxFileSize !== undefined) maxFileBytes = parseSize(o.maxFileSize);
   } catch (err) {
-    return usage((err as Error).message);
+    return usage(`--max-file-size: ${(err as Error).message}`);
   }
   if (o.virtualTime && !o.paper) return usage('--virtual-time drives the simulator of a paper recording: add --paper');
   if (dropSocketsEveryMs !== undefined && !o.paper) return usage('--drop-sockets-every is a simulator fault: add --paper');
@@ -87,9 +93,8 @@ async function record(o: RecordOptions): Promise<void> {
       ...(o.virtualTime ? { virtualTime: { startMs: startMs ?? DEFAULT_VIRTUAL_START } } : {}),
     });
   } catch (err) {
-    process.stderr.write(`linesmith record: could not start: ${err instanceof LinesmithError ? `${err.message} [${err.code}]` : (err as Error).message}\n`);
-    process.exitCode = 1;
-    return;
+    if (err instanceof ScenarioError) return usage(`paper.scenario: ${err.message}`);
+    return runtimeFailure('record', `could not start: ${err instanceof LinesmithError ? `${err.message} [${err.code}]` : (err as Error).message}`);
   }
   const what = o.paper ? (o.virtualTime ? 'the simulator on a virtual clock' : 'the simulator') : 'the live venue';
   process.stdout.write(`recording ${what} into ${dir}; Ctrl-C stops and closes the files\n`);
@@ -110,7 +115,7 @@ async function record(o: RecordOptions): Promise<void> {
   const onSignal = (sig: NodeJS.Signals) => {
     if (++signals > 1) {
       process.stderr.write(`\n${sig} again: exiting without closing the files (the last records may be cut off)\n`);
-      process.exit(130);
+      process.exit(EXIT.interrupted);
     }
     session.stop(sig);
   };
@@ -121,7 +126,7 @@ async function record(o: RecordOptions): Promise<void> {
     summary = await session.done;
   } catch (err) {
     process.stderr.write(`\nlinesmith record: the recording stopped on an error (its files are closed): ${(err as Error).message}\n`);
-    process.exitCode = 1;
+    process.exitCode = EXIT.failure;
     return;
   } finally {
     clearInterval(ticker);
@@ -132,7 +137,7 @@ async function record(o: RecordOptions): Promise<void> {
   process.stdout.write(`${recordStatusLine(summary, (Date.now() - started) / 1000)}\nstopped: ${summary.reason}\n${summary.files.map((f) => `  ${f}`).join('\n')}\n`);
   if (summary.error) {
     process.stderr.write(`linesmith record: the recording is incomplete: ${summary.error.message}\n`);
-    process.exitCode = 1;
+    process.exitCode = EXIT.failure;
   }
 }
 
