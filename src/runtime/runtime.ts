@@ -11,6 +11,7 @@ import type { OrderbookGame } from '../exchange/schemas/exchange.ts';
 import type { PriceFeedEvent } from '../exchange/schemas/price-feed.ts';
 import type { UserFeedEvent } from '../exchange/socket/user-feed-events.ts';
 import type { Clock } from '../shared/clock.ts';
+import { componentChild } from '../shared/logger.ts';
 import { HeartbeatWatch } from './heartbeat-watch.ts';
 import { OrderManager, resultClientIds, type GatewayResult, type OrderManagerNotice, type StrategyWork } from '../orders/order-manager.ts';
 import type { RiskLimits } from '../orders/risk.ts';
@@ -231,7 +232,7 @@ export class Runtime {
       limits: options.limits,
       usePostArb: options.usePostArb,
       clock: options.clock,
-      logger: options.logger.child({ component: 'orders' }),
+      logger: componentChild(options.logger, 'orders'),
       runId: options.runId,
       deliver: (result) => this.dispatch({ kind: 'gateway', result }),
       notify: (n) => this.#onNotice(n),

@@ -5,6 +5,7 @@ import { ExchangeClient } from '../exchange/client.ts';
 import type { RiskLimits } from '../orders/risk.ts';
 import { Runtime } from '../runtime/runtime.ts';
 import type { StrategyInstance } from '../runtime/strategy-instance.ts';
+import { componentChild } from '../shared/logger.ts';
 import { sleep } from '../shared/sleep.ts';
 import type { TimeSource } from '../shared/time.ts';
 import { CrashableScheduler } from './crashable-scheduler.ts';
@@ -60,7 +61,7 @@ export class SoakBot {
       credentials: o.credentials,
       clock,
       scheduler: this.#scheduler,
-      logger: log.child({ component: 'exchange' }),
+      logger: componentChild(log, 'exchange'),
       sockets: socketLiveness(staleWallMs, o.speed),
       rest: { timeoutMs: o.restTimeoutMs, runId: o.runId },
     });
@@ -75,7 +76,7 @@ export class SoakBot {
       cancelUnknownOrdersAtStart: o.cancelUnknownOrdersAtStart,
       clock,
       scheduler: this.#scheduler,
-      logger: log.child({ component: 'runtime' }),
+      logger: componentChild(log, 'runtime'),
       runId: o.runId,
     });
   }
