@@ -263,7 +263,7 @@ export function registerBacktest(program: Command): void {
     .option('--report <dir>', 'directory for report.json, report.html, orders.csv, fills.csv', 'backtest-report')
     .option('--strict', 'stop at the first bad recording line instead of skipping it, and fail at the first strategy error (exit 1)')
     .option('--fill-model <kind>', `queue model for our resting orders: ${FILL_MODEL_KINDS.join(', ')}`)
-    .option('--sweep <key=values...>', 'run a grid of variants on worker threads, e.g. strategies.quotes.params.halfSpread=0.02,0.03')
+    .option('--sweep <key=values...>', 'run a grid of variants on worker threads: KEY=V1,V2 with KEY a path in the config, e.g. strategies.<id>.params.margin=0.02,0.03 or backtest.seed=1,2 (see the examples)')
     .option('--workers <n>', 'worker threads for --sweep (default: one per core)')
     .option('--decisions <file>', 'the decisions file of the recorded session (decisions-*.ndjson, written with recording.enabled): compare the replay\'s decisions with it, write parity.json, exit 3 where they differ')
     .option('--log-level <level>', 'log level of the replayed runtime (default error)')

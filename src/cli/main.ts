@@ -3,6 +3,7 @@ import { EXIT } from './exit-codes.ts';
 import { registerAccount } from './account.ts';
 import { registerBacktest } from './backtest.ts';
 import { registerDemo } from './demo.ts';
+import { addHelpExamples } from './help-examples.ts';
 import { registerRecord } from './record.ts';
 import { registerSim } from './sim.ts';
 import { registerStatus } from './status.ts';
@@ -29,5 +30,6 @@ registerTrade(program);
 registerRecord(program);
 registerBacktest(program);
 registerStatus(program);
+addHelpExamples(program);
 
 await program.parseAsync(process.argv);

@@ -39,9 +39,23 @@ export function parseSize(text: string): number {
 
 const mb = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MB`;
 
-export function recordStatusLine(s: RecorderStats, elapsedSeconds: number): string {
+/** `1h20m05s`: exchange time recorded so far. */
+function span(ms: number): string {
+  const t = Math.max(0, Math.floor(ms / 1000));
+  const h = Math.floor(t / 3600);
+  const m = Math.floor((t % 3600) / 60);
+  const sec = String(t % 60).padStart(2, '0');
+  return h > 0 ? `${h}h${String(m).padStart(2, '0')}m${sec}s` : `${m}m${sec}s`;
+}
+
+/**
+ * The status line; with `exchange` (a paper recording, whose clock runs ahead of the wall),
+ * the exchange time reached and how much of it is recorded, which is what `--duration` counts.
+ */
+export function recordStatusLine(s: RecorderStats, elapsedSeconds: number, exchange?: { readonly now: number; readonly startedAt: number }): string {
   const frames = s.frames.price + s.frames.user;
-  return `recording ${elapsedSeconds.toFixed(0)}s · frames ${frames} (price ${s.frames.price}, user ${s.frames.user}) · ${mb(s.bytes)} → ${mb(s.compressedBytes)} gz · files ${s.files.length} · snapshots ${s.snapshots} · gaps ${s.gaps} · results ${s.results}`;
+  const clock = exchange ? ` · exchange ${new Date(exchange.now).toISOString().slice(0, 19)}Z (${span(exchange.now - exchange.startedAt)} recorded)` : '';
+  return `recording ${elapsedSeconds.toFixed(0)}s wall${clock} · frames ${frames} (price ${s.frames.price}, user ${s.frames.user}) · ${mb(s.bytes)} → ${mb(s.compressedBytes)} gz · files ${s.files.length} · snapshots ${s.snapshots} · gaps ${s.gaps} · results ${s.results}`;
 }
 
 const usage = (message: string): void => usageError('record', message);
@@ -101,10 +115,12 @@ async function record(o: RecordOptions): Promise<void> {
 
   const tty = process.stdout.isTTY === true;
   const started = Date.now();
+  const exchangeStarted = session.clock.now();
+  const exchange = () => (o.paper ? { now: session.clock.now(), startedAt: exchangeStarted } : undefined);
   let lastPrinted = 0;
   const ticker = setInterval(() => {
     if (!o.status) return;
-    const line = recordStatusLine(session.recorder.stats, (Date.now() - started) / 1000);
+    const line = recordStatusLine(session.recorder.stats, (Date.now() - started) / 1000, exchange());
     if (tty) process.stdout.write(`\r\x1b[2K${line}`);
     else if (Date.now() - lastPrinted >= 5_000) {
       lastPrinted = Date.now();
@@ -134,7 +150,7 @@ async function record(o: RecordOptions): Promise<void> {
     process.off('SIGTERM', onSignal);
   }
   if (tty) process.stdout.write('\r\x1b[2K');
-  process.stdout.write(`${recordStatusLine(summary, (Date.now() - started) / 1000)}\nstopped: ${summary.reason}\n${summary.files.map((f) => `  ${f}`).join('\n')}\n`);
+  process.stdout.write(`${recordStatusLine(summary, (Date.now() - started) / 1000, exchange())}\nstopped: ${summary.reason}\n${summary.files.map((f) => `  ${f}`).join('\n')}\n`);
   if (summary.error) {
     process.stderr.write(`linesmith record: the recording is incomplete: ${summary.error.message}\n`);
     process.exitCode = EXIT.failure;
