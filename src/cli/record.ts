@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { loadRunConfigOrReport } from './run-config.ts';
 import { positiveDuration } from './duration-flag.ts';
@@ -22,8 +23,16 @@ interface RecordOptions {
   readonly dropSocketsEvery?: string;
   readonly user: boolean;
   readonly prefix?: string;
+  readonly scenario?: string;
   readonly status: boolean;
 }
+
+/**
+ * The simulator's scenario of a paper recording when neither --scenario nor the config's
+ * paper section names one: games that start within minutes and last under an hour, so a
+ * short recording holds their results (the built-in default's settle none in two hours).
+ */
+export const RECORDING_SCENARIO = fileURLToPath(new URL('../../config/scenarios/recording.yaml', import.meta.url));
 
 const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, k: 1024, kb: 1024, kib: 1024, m: 1024 ** 2, mb: 1024 ** 2, mib: 1024 ** 2, g: 1024 ** 3, gb: 1024 ** 3, gib: 1024 ** 3 };
 
@@ -81,13 +90,17 @@ async function record(o: RecordOptions): Promise<void> {
   }
   if (o.virtualTime && !o.paper) return usage('--virtual-time drives the simulator of a paper recording: add --paper');
   if (dropSocketsEveryMs !== undefined && !o.paper) return usage('--drop-sockets-every is a simulator fault: add --paper');
+  if (o.scenario !== undefined && !o.paper) return usage('--scenario sets the simulator of a paper recording: add --paper');
   if (o.start !== undefined) {
     if (!o.virtualTime) return usage('--start sets the virtual clock: it needs --virtual-time');
     startMs = Date.parse(o.start);
     if (!Number.isFinite(startMs)) return usage(`--start: not an ISO 8601 time: ${JSON.stringify(o.start)}`);
   }
-  const config = await loadRunConfigOrReport(o.config);
-  if (!config) return;
+  const loaded = await loadRunConfigOrReport(o.config);
+  if (!loaded) return;
+  // --scenario, else the paper section's, else the recording scenario (where the built-in default would settle nothing in hours).
+  const scenario = o.scenario !== undefined ? resolve(o.scenario) : (loaded.paper?.scenario ?? RECORDING_SCENARIO);
+  const config = o.paper && loaded.paper ? { ...loaded, paper: { ...loaded.paper, scenario } } : loaded;
   const dir = o.out !== undefined ? resolve(o.out) : config.recording.dir;
   if (dir === undefined) return usage(`where to? give --out DIR, or recording.dir in ${config.source}`);
   const logger = createRunLogger(config.logging);
@@ -170,6 +183,7 @@ export function registerRecord(program: Command): void {
     .option('--paper', "record the simulator started in-process from the config's paper section (synthetic market on) instead of the live venue")
     .option('--virtual-time', 'with --paper: run the simulator on a virtual clock as fast as possible (--duration is then exchange time); the same config gives the same files')
     .option('--start <iso>', 'with --virtual-time: exchange time to start at (default 2026-01-15T12:00:00Z)')
+    .option('--scenario <file>', "with --paper: the simulator's scenario (default: the config's paper.scenario, else config/scenarios/recording.yaml, whose games finish within the first hour)")
     .option('--drop-sockets-every <d>', 'with --paper: the simulator drops every socket at this period of exchange time (records gaps and reconnect snapshots)')
     .option('--max-file-size <size>', 'start a new file after this much uncompressed data (default 64MB)')
     .option('--prefix <name>', 'file name prefix (default feed)')
