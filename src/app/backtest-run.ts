@@ -4,6 +4,7 @@ import type { RunConfig } from '../config/types.ts';
 import type { BacktestConfig } from '../config/sections/backtest.ts';
 import { Runtime, type Decision } from '../runtime/runtime.ts';
 import { policyOf, runtimeOptions } from './runtime-options.ts';
+import type { StrategyErrorEvent } from '../runtime/strategy-errors.ts';
 import { createRandom } from '../shared/random.ts';
 import { manualTime } from '../shared/time.ts';
 import { BacktestCollector } from '../backtest/report/collector.ts';
@@ -27,6 +28,8 @@ export interface BacktestOptions {
   readonly onDecision?: (d: Decision) => void;
   /** How the venue hands the runtime its answers (default `typed`; `wire` for the contract test). */
   readonly boundary?: VenueBoundary;
+  /** Stop the replay at the first strategy error (`--strict`); the report covers the replay up to it. */
+  readonly stopAtStrategyError?: boolean;
 }
 
 /** After the last record: time for the runtime to cancel its orders, and for the last mark-outs. */
@@ -79,6 +82,8 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
     } else if (it.kind === 'price') break;
   }
 
+  // In an object: the runtime's callback sets it, which the compiler cannot see from the loop.
+  const stop: { at: StrategyErrorEvent | null } = { at: null };
   const runtime = new Runtime(
     runtimeOptions(
       { ...policyOf(o.config), cancelUnknownOrdersAtStart: false },
@@ -89,6 +94,7 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
         logger: o.logger,
         runId: `bt${(settings.seed >>> 0).toString(36)}`.slice(0, 8),
         ...(o.onDecision ? { onDecision: o.onDecision } : {}),
+        ...(o.stopAtStrategyError ? { onStrategyError: (e: StrategyErrorEvent) => void (stop.at ??= e) } : {}),
       },
     ),
   );
@@ -103,7 +109,7 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
   time.scheduler.schedule(sample, 0);
 
   const total = items.length;
-  for (; i < total; i++) {
+  for (; i < total && stop.at === null; i++) {
     const it = items[i]!;
     if (it.t > time.clock.now()) {
       // Most steps of the clock have nothing due: no promise for those.
@@ -139,6 +145,8 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
         'the recordings overlap in time, or the receive clock stepped back; each was replayed at the time of the record before it',
     );
   }
+  const stoppedAt = stop.at;
+  if (stoppedAt !== null) notes.push(`the replay stopped at the first strategy error (--strict), after ${i} of ${total} events: strategy ${stoppedAt.strategy} on game ${stoppedAt.gameID}: ${stoppedAt.error}`);
   if (o.tape.problems.length > 0) notes.push(`${o.tape.problems.length} input line(s) skipped (see input.problems)`);
   const meta = o.tape.meta;
   const report: BacktestReport = {
@@ -173,10 +181,11 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
     markets: done.markets,
     strategies: done.strategies,
     execution: { ...venue.execution.stats },
+    strategyErrors: runtime.strategyErrors.report(o.config.strategies.filter((s) => s.enabled).map((s) => s.id)),
     notes,
     series: { sampleMs: sampleEvery, ...done.series },
   };
-  return { report, extras: done.extras, fills: done.fills, orders: done.orders, events: total };
+  return { report, extras: done.extras, fills: done.fills, orders: done.orders, events: i, stoppedAt };
 }
 
 function replay(venue: SimulatedVenue, it: TapeItem): void {

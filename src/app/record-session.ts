@@ -55,6 +55,8 @@ export interface RecordingSession {
   /** The simulator of a paper session (tests use it to inject faults). */
   readonly simulator: Simulator | null;
   readonly client: ExchangeClient;
+  /** The exchange's clock: the simulator's (virtual or sped up) on paper, the system clock live. */
+  readonly clock: Clock;
   /** Resolves once everything is closed: the duration ran out, or stop() was called. */
   readonly done: Promise<RecorderSummary>;
   stop(reason: string): void;
@@ -204,5 +206,5 @@ export async function startRecordingSession(o: RecordingSessionOptions): Promise
     if (failure) throw failure;
     return summary;
   })();
-  return { recorder, simulator: sim, client, done, stop };
+  return { recorder, simulator: sim, client, clock, done, stop };
 }

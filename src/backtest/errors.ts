@@ -19,12 +19,17 @@ export function cannotRead(err: unknown, fallback: string): string {
   return `${e.path ?? fallback}: ${e.code === 'ENOENT' ? 'no such file or directory' : e.message}`;
 }
 
-/** A bad recording line under `--strict`, or a recording with nothing to replay. */
+/**
+ * A bad recording line under `--strict`, a recording with nothing to replay, or an input
+ * path that cannot be read (`unreadable`: the command line names something that is not
+ * there, which the CLI reports as a usage error).
+ */
 export class BacktestInputError extends LinesmithError {
   override readonly code = 'LS_ERR_BACKTEST_INPUT';
   constructor(
     message: string,
     readonly problem: InputProblem | null,
+    readonly unreadable = false,
   ) {
     super(message);
   }

@@ -54,7 +54,7 @@ export async function readDecisions(file: string, options: { strict?: boolean } 
     await new Promise<void>((resolve, reject) => input.once('open', () => resolve()).once('error', reject));
     lines = createInterface({ input, crlfDelay: Infinity });
   } catch (err) {
-    throw new BacktestInputError(`cannot read the decisions file ${cannotRead(err, file)}`, null);
+    throw new BacktestInputError(`cannot read the decisions file ${cannotRead(err, file)}`, null, true);
   }
   for await (const text of lines) {
     line++;

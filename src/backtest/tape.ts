@@ -111,9 +111,9 @@ export async function loadTape(paths: readonly string[], options: LoadTapeOption
   try {
     found = await reader.files();
   } catch (err) {
-    throw new BacktestInputError(`cannot read the recording ${cannotRead(err, paths.join(', '))}`, null);
+    throw new BacktestInputError(`cannot read the recording ${cannotRead(err, paths.join(', '))}`, null, true);
   }
-  if (found.length === 0) throw new BacktestInputError(`no recording files (.jsonl.gz, .jsonl) in ${paths.join(', ')}`, null);
+  if (found.length === 0) throw new BacktestInputError(`no recording files (.jsonl.gz, .jsonl) in ${paths.join(', ')}`, null, true);
   for await (const { file, line, record: r } of reader) {
     stats.lines++;
     files.add(file);

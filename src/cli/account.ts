@@ -7,6 +7,8 @@ import { ExchangeRestClient } from '../exchange/rest/rest-client.ts';
 import type { Game } from '../exchange/schemas/game.ts';
 import { formatMoney } from '../money/rounding.ts';
 import { createLogger } from '../shared/logger.ts';
+import { runtimeFailure, usageError } from './exit-codes.ts';
+import { LOG_LEVELS } from '../config/fields.ts';
 
 interface AccountCliOptions {
   readonly baseUrl: string;
@@ -24,7 +26,13 @@ export interface AccountReport {
   readonly exposure: number | null;
   readonly commissionRate: number | null;
   readonly openOrders: readonly { id: string; game: string; market: string; odds: number; offered: number; filled: number; remaining: number; userReference: string | null }[];
-  readonly games: readonly { id: string; label: string; liability: number; openBets: number; openOrders: number }[];
+  /**
+   * Per game: `liability` is the exchange's figure (getGameLiability: matched bets only);
+   * `restingStake` the stake of our orders still open on it; `worstWithResting` a bound of
+   * the worst case once they fill: every resting order filled and lost (liability −
+   * restingStake). Orders on opposite sides cannot all lose, so the true figure is never lower.
+   */
+  readonly games: readonly { id: string; label: string; liability: number; restingStake: number; worstWithResting: number; openBets: number; openOrders: number }[];
 }
 
 const gameLabel = (g: Game | null | undefined, id: string) => (g ? `${g.participants[0]?.shortName ?? '?'} @ ${g.participants[1]?.shortName ?? '?'} (${g.league})` : id);
@@ -40,14 +48,19 @@ function marketLabel(o: { type: string; spread?: number | null; total?: number |
 export async function readAccount(client: ExchangeRestClient): Promise<AccountReport> {
   const user = await client.login();
   const [me, unmatched, bets] = await Promise.all([client.getMe(), client.getUnmatched(), client.getMatchedBets()]);
-  const games = new Map<string, { game: Game | null; openBets: number; openOrders: number }>();
+  const games = new Map<string, { game: Game | null; openBets: number; openOrders: number; restingStake: number }>();
   const touch = (id: string, game: Game | null | undefined) => {
-    const e = games.get(id) ?? { game: null, openBets: 0, openOrders: 0 };
+    const e = games.get(id) ?? { game: null, openBets: 0, openOrders: 0, restingStake: 0 };
     e.game ??= game ?? null;
     games.set(id, e);
     return e;
   };
-  for (const o of unmatched) if (o.game) touch(o.game.id, o.game).openOrders++;
+  for (const o of unmatched) {
+    if (!o.game) continue;
+    const e = touch(o.game.id, o.game);
+    e.openOrders++;
+    e.restingStake += o.remaining;
+  }
   for (const b of bets) if (b.game) touch(b.game.id, b.game).openBets++;
   const liabilities = await Promise.all([...games.keys()].map((id) => client.getGameLiability(id)));
   return {
@@ -66,7 +79,15 @@ export async function readAccount(client: ExchangeRestClient): Promise<AccountRe
       remaining: o.remaining,
       userReference: o.userReference ?? null,
     })),
-    games: [...games.entries()].map(([id, e], i) => ({ id, label: gameLabel(e.game, id), liability: liabilities[i]!, openBets: e.openBets, openOrders: e.openOrders })),
+    games: [...games.entries()].map(([id, e], i) => ({
+      id,
+      label: gameLabel(e.game, id),
+      liability: liabilities[i]!,
+      restingStake: e.restingStake,
+      worstWithResting: liabilities[i]! - e.restingStake,
+      openBets: e.openBets,
+      openOrders: e.openOrders,
+    })),
   };
 }
 
@@ -78,7 +99,7 @@ function table(rows: string[][]): string {
 export function renderAccount(r: AccountReport): string {
   const lines = [
     `account ${r.user.username} (${r.user.id})`,
-    `balance ${formatMoney(r.balance)}${r.creditLimit !== null ? `  credit ${formatMoney(r.creditLimit)}` : ''}${r.exposure !== null ? `  exposure ${formatMoney(r.exposure)}` : ''}${r.commissionRate !== null ? `  commission ${(r.commissionRate * 100).toFixed(2)}%` : ''}`,
+    `balance ${formatMoney(r.balance)}${r.creditLimit !== null ? `  credit ${formatMoney(r.creditLimit)}` : ''}${r.exposure !== null ? `  exposure ${formatMoney(r.exposure)} (the exchange's hold: matched bets and resting orders)` : ''}${r.commissionRate !== null ? `  commission ${(r.commissionRate * 100).toFixed(2)}%` : ''}`,
     '',
     `open orders: ${r.openOrders.length}`,
   ];
@@ -94,10 +115,12 @@ export function renderAccount(r: AccountReport): string {
   if (r.games.length > 0) {
     lines.push(
       table([
-        ['game', 'id', 'open bets', 'open orders', 'liability'],
-        ...r.games.map((g) => [g.label, g.id, String(g.openBets), String(g.openOrders), formatMoney(g.liability)]),
+        ['game', 'id', 'open bets', 'open orders', 'matched bets (exchange)', 'resting stake', 'with resting orders filled (bound)'],
+        ...r.games.map((g) => [g.label, g.id, String(g.openBets), String(g.openOrders), formatMoney(g.liability), formatMoney(g.restingStake), formatMoney(g.worstWithResting)]),
       ]),
-      `worst case over all games: ${formatMoney(r.games.reduce((s, g) => s + g.liability, 0))}`,
+      `worst case over all games: matched bets ${formatMoney(r.games.reduce((s, g) => s + g.liability, 0))} (the exchange's liability, matched bets only); ` +
+        `with every resting order filled and lost, at most ${formatMoney(r.games.reduce((s, g) => s + g.worstWithResting, 0))} ` +
+        "(a bound: orders on opposite sides cannot all lose; the exchange's exposure above is its own worst case over the account)",
     );
   }
   return lines.join('\n');
@@ -113,6 +136,7 @@ export function registerAccount(program: Command): void {
     .option('--json', 'print JSON instead of tables')
     .option('--log-level <level>', 'log level on stderr', 'warn')
     .action(async (o: AccountCliOptions) => {
+      if (!(LOG_LEVELS as readonly string[]).includes(o.logLevel)) return usageError('account', `--log-level must be one of ${LOG_LEVELS.join(', ')}, got "${o.logLevel}"`);
       const logger: Logger = createLogger({ level: o.logLevel });
       let client: ExchangeRestClient | null = null;
       try {
@@ -125,8 +149,7 @@ export function registerAccount(program: Command): void {
         const report = await readAccount(client);
         process.stdout.write((o.json ? JSON.stringify(report, null, 2) : renderAccount(report)) + '\n');
       } catch (err) {
-        process.stderr.write(`linesmith account: ${err instanceof LinesmithError ? `${err.message} [${err.code}]` : err instanceof Error ? err.message : String(err)}\n`);
-        process.exitCode = 1;
+        runtimeFailure('account', err instanceof LinesmithError ? `${err.message} [${err.code}]` : err instanceof Error ? err.message : String(err));
       } finally {
         await client?.close();
       }

@@ -27,7 +27,8 @@ import { LOG_LEVELS, type LogLevel } from '../config/fields.ts';
 import { formatMoney } from '../money/rounding.ts';
 import type { Decision } from '../runtime/runtime.ts';
 import { loadRunConfigOrReport } from './run-config.ts';
-import { EXIT_USAGE } from './sim.ts';
+import { EXIT, runtimeFailure, usageError } from './exit-codes.ts';
+import { strategyErrorLines, type StrategyErrorCounts, type StrategyErrorKind, type StrategyErrorReport } from '../runtime/strategy-errors.ts';
 import { runQueueSweep, type QueueSweepProgress } from '../app/queue/coordinator.ts';
 import { QueueConfigError } from '../app/queue/errors.ts';
 import { parseRedisAddress, type RedisAddress } from '../app/queue/redis-address.ts';
@@ -51,15 +52,7 @@ interface BacktestOptions {
   readonly tapeDir?: string;
 }
 
-const EXIT_FAILED = 1;
-
-function usage(message: string): void {
-  process.stderr.write(`linesmith backtest: ${message}\n`);
-  process.exitCode = EXIT_USAGE;
-}
-
-/** The replay decided otherwise than the recorded session (`--decisions`). */
-const EXIT_PARITY = 3;
+const usage = (message: string): void => usageError('backtest', message);
 
 /** The flag that gives each override, for messages. */
 const OVERRIDE_FLAGS: { readonly [K in keyof SweepOverrides]-?: string } = { seed: '--seed', fillModel: '--fill-model' };
@@ -131,7 +124,16 @@ export function sweepThroughputLine(s: { variants: number; failed: number; event
   );
 }
 
-export function summaryLines(r: Pick<BacktestReport, 'metrics' | 'notes'>): string[] {
+/** The input line: only when the recording held something that was not replayed. */
+function inputLine(i: BacktestReport['input'] | undefined): string[] {
+  if (!i || i.unknownFrameTypes + i.malformedFrames + i.badLines === 0) return [];
+  return [
+    `  input          ${int(i.events)} events replayed; skipped: ${int(i.unknownFrameTypes)} price frame(s) of a type the client does not know (a live client skips them too), ` +
+      `${int(i.malformedFrames)} malformed frame(s), ${int(i.badLines)} unusable line(s)`,
+  ];
+}
+
+export function summaryLines(r: Pick<BacktestReport, 'metrics' | 'notes'> & { readonly input?: BacktestReport['input']; readonly strategyErrors?: StrategyErrorReport }): string[] {
   const m = r.metrics;
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
   return [
@@ -141,6 +143,8 @@ export function summaryLines(r: Pick<BacktestReport, 'metrics' | 'notes'>): stri
     `  orders         ${m.orders.placed} placed (${m.orders.postArb} postArb), ${m.orders.cancelled} cancelled, ${m.orders.edited} edited (${m.orders.editsReplacing} replacing a partly filled order, ${m.orders.editsRejected} refused), ${m.orders.refusedByRisk} refused by risk, ${m.orders.rejectedByExchange} rejected; fill ratio ${pct(m.orders.fillRatio)} of orders, ${pct(m.orders.stakeFillRatio)} of stake`,
     `  mark-out       5 s ${formatMoney(m.markout['5s'].total)} (${m.markout['5s'].perStake.toFixed(4)}/stake), 60 s ${formatMoney(m.markout['60s'].total)} (${m.markout['60s'].perStake.toFixed(4)}/stake)`,
     `  risk           max drawdown ${formatMoney(m.maxDrawdown)}, max liability ${formatMoney(m.maxLiability)}`,
+    ...(r.strategyErrors ? strategyErrorLines(r.strategyErrors, '  strategy errors ') : []),
+    ...inputLine(r.input),
     ...r.notes.map((n) => `  note           ${n}`),
   ];
 }
@@ -208,11 +212,8 @@ async function backtest(o: BacktestOptions): Promise<void> {
     // Under --strict the first problem stops the load, and the error names it: nothing was skipped.
     tape = await loadTape(o.feed, { strict: o.strict === true, ...(o.strict === true ? {} : { onProblem: (p: InputProblem) => process.stderr.write(`  skipped ${formatInputProblem(p)}\n`) }) });
   } catch (err) {
-    if (err instanceof BacktestInputError) {
-      process.stderr.write(`linesmith backtest: ${err.message}\n`);
-      process.exitCode = EXIT_FAILED;
-      return;
-    }
+    // A path on the command line that is not there is a usage error; a bad line in a recording (--strict) a failure.
+    if (err instanceof BacktestInputError) return err.unreadable ? usage(err.message) : runtimeFailure('backtest', err.message);
     throw err;
   }
   const loadMs = performance.now() - loadStarted;
@@ -246,30 +247,34 @@ async function backtest(o: BacktestOptions): Promise<void> {
     const wallMs = performance.now() - sweepStarted;
     let events = 0;
     // Settled P&L is net of the commission paid, marked P&L of the expected commission on open taker bets; the column is the most those can still be charged.
-    const table = [['variant', 'total P&L', 'settled', 'marked', 'comm. paid', 'comm. open (max)', 'fills', 'fill ratio', 'mark-out 60s', 'max drawdown', 'max liability', 'replay ev/s']];
+    const table = [['variant', 'total P&L', 'settled', 'marked', 'comm. paid', 'comm. open (max)', 'fills', 'fill ratio', 'mark-out 60s', 'max drawdown', 'max liability', 'strategy errors', 'replay ev/s']];
+    const allFailed: string[] = [];
     for (const out of outcomes) {
       const name = variantLabel(out.variant);
       if (!out.result) {
         table.push([name, `failed: ${out.error ?? 'unknown'}`]);
-        process.exitCode = EXIT_FAILED;
+        process.exitCode = EXIT.failure;
         continue;
       }
+      const failing = everyEvaluationFailed(out.result.report.strategyErrors);
+      if (failing.length > 0) allFailed.push(name);
       events += out.result.events;
       const m = out.result.report.metrics;
-      table.push([name, formatMoney(m.pnl.total), formatMoney(m.pnl.settled), formatMoney(m.pnl.marked), formatMoney(m.pnl.commissionPaid), formatMoney(m.pnl.commissionAccrued), String(m.volume.fills), `${(m.orders.fillRatio * 100).toFixed(1)}%`, formatMoney(m.markout['60s'].total), formatMoney(m.maxDrawdown), formatMoney(m.maxLiability), Math.round((out.result.events / out.replayMs) * 1000).toLocaleString('en-US')]);
+      table.push([name, formatMoney(m.pnl.total), formatMoney(m.pnl.settled), formatMoney(m.pnl.marked), formatMoney(m.pnl.commissionPaid), formatMoney(m.pnl.commissionAccrued), String(m.volume.fills), `${(m.orders.fillRatio * 100).toFixed(1)}%`, formatMoney(m.markout['60s'].total), formatMoney(m.maxDrawdown), formatMoney(m.maxLiability), strategyErrorCell(out.result.report.strategyErrors, failing), Math.round((out.result.events / out.replayMs) * 1000).toLocaleString('en-US')]);
     }
     const widths = table[0]!.map((_, c) => Math.max(...table.map((r) => (r[c] ?? '').length)));
     for (const r of table) process.stdout.write(`  ${r.map((x, c) => x.padEnd(widths[c] ?? 0)).join('  ')}\n`);
     process.stdout.write(`${sweepThroughputLine({ variants: runs.length, failed: outcomes.filter((x) => !x.result).length, events, wallMs, workers: lanes })}\n`);
     await writeSweepReport(o.report, outcomes);
     process.stdout.write(`reports in ${resolve(o.report)} (sweep.html compares the variants)\n`);
+    if (allFailed.length > 0) runtimeFailure('backtest', `${allFailed.length} variant(s) had a strategy fail on every evaluation, so their figures mean nothing: ${allFailed.join('; ')}`);
     return;
   }
 
   const replayed: Decision[] = [];
   const progress = progressLine(tty, replayProgress);
   const started = performance.now();
-  const result = await runBacktest({ config, tape, logger, settings, onProgress: progress, ...(recorded ? { onDecision: (d: Decision) => replayed.push(d) } : {}) });
+  const result = await runBacktest({ config, tape, logger, settings, onProgress: progress, stopAtStrategyError: o.strict === true, ...(recorded ? { onDecision: (d: Decision) => replayed.push(d) } : {}) });
   const replayMs = performance.now() - started;
   progress.end();
   const paths = await writeReport(o.report, result);
@@ -285,8 +290,27 @@ async function backtest(o: BacktestOptions): Promise<void> {
     const parity = compareWithRecording(recorded, replayed, tape);
     await writeFile(join(o.report, 'parity.json'), `${JSON.stringify(parity, null, 2)}\n`);
     for (const l of parityLines(parity)) process.stdout.write(`${l}\n`);
-    if (parity.first !== null) process.exitCode = EXIT_PARITY;
+    if (parity.first !== null) process.exitCode = EXIT.parity;
   }
+  const stop = result.stoppedAt;
+  if (stop) return runtimeFailure('backtest', `--strict: strategy ${stop.strategy} ${KIND_VERB[stop.kind]} on game ${stop.gameID}: ${stop.error}`);
+  const failing = everyEvaluationFailed(result.report.strategyErrors);
+  if (failing.length > 0) {
+    const why = failing.map((f) => `strategy ${f.strategy} failed on every one of its ${int(f.evaluations)} evaluations: ${f.distinct[0]?.error ?? 'see the log'}`);
+    runtimeFailure('backtest', why.join('; '));
+  }
+}
+
+const KIND_VERB: Readonly<Record<StrategyErrorKind, string>> = { threw: 'threw', 'bad-result': 'returned no list of intents', 'malformed-intent': 'returned a malformed intent' };
+
+/** The strategies of a report whose every evaluation failed: its figures are those of a strategy that never ran. */
+function everyEvaluationFailed(r: StrategyErrorReport): StrategyErrorCounts[] {
+  return r.strategies.filter((s) => s.evaluations > 0 && s.failed === s.evaluations);
+}
+
+/** `0`, `1,204`, or `14,346 (broken: every evaluation)`. */
+function strategyErrorCell(r: StrategyErrorReport, failing: readonly StrategyErrorCounts[]): string {
+  return failing.length > 0 ? `${int(r.total)} (${failing.map((f) => f.strategy).join(', ')}: every evaluation)` : int(r.total);
 }
 
 export function registerBacktest(program: Command): void {
@@ -297,9 +321,9 @@ export function registerBacktest(program: Command): void {
     .requiredOption('--feed <path...>', 'recording files or directories (linesmith record output)')
     .option('--seed <n>', 'seed of the latency model (default: backtest.seed of the config)')
     .option('--report <dir>', 'directory for report.json, report.html, orders.csv, fills.csv', 'backtest-report')
-    .option('--strict', 'stop at the first bad recording line instead of skipping it')
+    .option('--strict', 'stop at the first bad recording line instead of skipping it, and fail at the first strategy error (exit 1)')
     .option('--fill-model <kind>', `queue model for our resting orders: ${FILL_MODEL_KINDS.join(', ')}`)
-    .option('--sweep <key=values...>', 'run a grid of variants on worker threads, e.g. strategies.quotes.params.halfSpread=0.02,0.03')
+    .option('--sweep <key=values...>', 'run a grid of variants on worker threads: KEY=V1,V2 with KEY a path in the config, e.g. strategies.<id>.params.margin=0.02,0.03 or backtest.seed=1,2 (see the examples)')
     .option('--workers <n>', 'worker threads for --sweep (default: one per core)')
     .option('--queue <url>', 'run the --sweep variants on `linesmith worker` processes through Redis: redis://HOST:PORT[/DB] or rediss://… (password from LINESMITH_REDIS_PASSWORD or --queue-credentials)')
     .option('--queue-credentials <file>', 'YAML or JSON file with the Redis password (and username), mode 600')

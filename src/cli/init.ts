@@ -3,7 +3,7 @@ import { basename, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { LinesmithError } from '../shared/errors.ts';
-import { EXIT_USAGE } from './sim.ts';
+import { usageError } from './exit-codes.ts';
 
 /** The files of a new project; `gitignore` is renamed on the way, since npm leaves `.gitignore` files out of a package. */
 const TEMPLATE = fileURLToPath(new URL('./init-template/', import.meta.url));
@@ -97,8 +97,7 @@ export function registerInit(program: Command): void {
         );
       } catch (err) {
         if (!(err instanceof InitError)) throw err;
-        process.stderr.write(`linesmith init: ${err.message}\n`);
-        process.exitCode = EXIT_USAGE;
+        usageError('init', err.message);
       }
     });
 }

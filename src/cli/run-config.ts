@@ -2,7 +2,7 @@ import { builtInStrategyResolver } from '../app/strategy-registry.ts';
 import { ConfigError } from '../config/errors.ts';
 import { loadConfig } from '../config/load.ts';
 import type { RunConfig } from '../config/types.ts';
-import { EXIT_USAGE } from './sim.ts';
+import { EXIT } from './exit-codes.ts';
 
 /**
  * The run configuration with the built-in strategies registered, or null after telling the
@@ -13,7 +13,7 @@ export async function loadRunConfigOrReport(path: string): Promise<RunConfig | n
     return await loadConfig(path, { resolveStrategy: builtInStrategyResolver() });
   } catch (err) {
     process.stderr.write(`${err instanceof ConfigError ? err.message : `cannot load ${path}: ${(err as Error).message}`}\n`);
-    process.exitCode = EXIT_USAGE;
+    process.exitCode = EXIT.usage;
     return null;
   }
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import pino, { type Logger } from 'pino';
 import { manualTime, realTime, type TimeSource } from '../shared/time.ts';
+import { EXIT, usageError } from './exit-codes.ts';
 import { loadScenarioFile, ScenarioError, type Scenario } from '../sim/market/scenario.ts';
 import { startSimulator, type Simulator } from '../sim/server.ts';
 import { COUNT_LIMITS, DEFAULT_LIMITS, parseCount, parseRate, RATE_LIMITS, type RateSetting, type SimLimitSettings } from '../sim/limit-settings.ts';
@@ -47,8 +48,6 @@ const flagOf = (name: string): string => `--${name.replace(/[A-Z]/g, (c) => `-${
 
 const rateText = (r: RateSetting): string => `${r.limit}/${r.windowMs % 1000 === 0 ? `${r.windowMs / 1000}s` : `${r.windowMs}ms`}`;
 
-/** Usage exit code: bad options and invalid scenario files. */
-export const EXIT_USAGE = 2;
 
 /** Check and convert the options; returns an error message for the first bad one. */
 export function validateSimOptions(o: SimCliOptions): SimSettings | string {
@@ -115,9 +114,9 @@ export function registerSim(program: Command): void {
     .option('--max-connections-per-account <n>', `open WebSocket connections per account (default ${DEFAULT_LIMITS.maxConnectionsPerAccount})`)
     .option('--max-subscriptions-per-connection <n>', `ids one price-feed connection may subscribe to (default ${DEFAULT_LIMITS.maxSubscriptionsPerConnection})`)
     .addHelpText('after', '\nLimits (the --*-rate and --max-* options) may also be set by a scenario file\'s `limits` section, under the\nsame names in camelCase (ipRate: 3000/60s); an option given here wins over the scenario.')
-    .action(async (raw: SimCliOptions, cmd: Command) => {
+    .action(async (raw: SimCliOptions) => {
       const settings = validateSimOptions(raw);
-      if (typeof settings === 'string') cmd.error(`error: ${settings}`, { exitCode: EXIT_USAGE, code: 'linesmith.sim.options' });
+      if (typeof settings === 'string') usageError('sim', settings);
       else await runSim(settings);
     });
 }
@@ -129,8 +128,8 @@ async function runSim(settings: SimSettings): Promise<void> {
       scenario = await loadScenarioFile(settings.scenarioFile);
     } catch (e) {
       if (!(e instanceof ScenarioError)) throw e;
-      process.stderr.write(`error: invalid scenario\n${e.message}\n`);
-      process.exit(EXIT_USAGE);
+      process.stderr.write(`linesmith sim: invalid scenario\n${e.message}\n`);
+      process.exit(EXIT.usage);
     }
   }
   const log = await createLogger(settings.logLevel);
@@ -152,15 +151,15 @@ async function runSim(settings: SimSettings): Promise<void> {
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     const message = code === 'EADDRINUSE' ? `port ${settings.port} on ${settings.host} is already in use` : e instanceof Error ? e.message : String(e);
-    process.stderr.write(`error: cannot start the simulator: ${message}\n`);
-    process.exit(1);
+    process.stderr.write(`linesmith sim: cannot start the simulator: ${message}\n`);
+    process.exit(EXIT.failure);
   }
 
   let closing = false;
   const shutdown = (signal: NodeJS.Signals): void => {
     if (closing) {
       // A second signal while closing: stop waiting.
-      process.exit(1);
+      process.exit(EXIT.interrupted);
     }
     closing = true;
     log.info({ signal }, 'shutting down');
@@ -171,7 +170,7 @@ async function runSim(settings: SimSettings): Promise<void> {
       },
       (e: unknown) => {
         log.error({ err: e }, 'error while closing the simulator');
-        process.exit(1);
+        process.exit(EXIT.failure);
       },
     );
   };

@@ -3,10 +3,7 @@ import { LinesmithError } from '../shared/errors.ts';
 import { StatusUnreachableError } from '../metrics/errors.ts';
 import { DEFAULT_STATUS_URL, fetchStatus, statusUrlOf } from '../metrics/status-client.ts';
 import { renderStatusPanel } from '../metrics/status-panel.ts';
-import { EXIT_USAGE } from './sim.ts';
-
-/** Exit code when the runtime cannot be reached or does not answer with a status report. */
-export const EXIT_UNREACHABLE = 1;
+import { EXIT } from './exit-codes.ts';
 
 interface StatusOptions {
   readonly url: string;
@@ -19,13 +16,13 @@ async function status(o: StatusOptions): Promise<void> {
     statusUrlOf(o.url);
   } catch (err) {
     process.stderr.write(`linesmith status: --url: ${(err as Error).message}\n`);
-    process.exitCode = EXIT_USAGE;
+    process.exitCode = EXIT.usage;
     return;
   }
   const timeoutMs = Number(o.timeout);
   if (!/^\d+$/.test(o.timeout) || timeoutMs < 1) {
     process.stderr.write(`linesmith status: --timeout must be a whole number of milliseconds, got "${o.timeout}"\n`);
-    process.exitCode = EXIT_USAGE;
+    process.exitCode = EXIT.usage;
     return;
   }
   try {
@@ -37,7 +34,7 @@ async function status(o: StatusOptions): Promise<void> {
         ? '\n  Is `linesmith run` or `linesmith paper` running with `metrics: { enabled: true }` in its config? It logs its metrics URL at start; pass that as --url.'
         : '';
     process.stderr.write(`linesmith status: ${err instanceof LinesmithError ? `${err.message} [${err.code}]` : (err as Error).message}${hint}\n`);
-    process.exitCode = EXIT_UNREACHABLE;
+    process.exitCode = EXIT.failure;
   }
 }
 

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { loadRunConfigOrReport } from './run-config.ts';
-import { EXIT_USAGE } from './sim.ts';
-import { parseDuration } from '../shared/duration.ts';
+import { positiveDuration } from './duration-flag.ts';
+import { EXIT, runtimeFailure, usageError } from './exit-codes.ts';
+import { ScenarioError } from '../sim/market/scenario.ts';
 import { createRunLogger } from '../config/logging.ts';
 import { LinesmithError } from '../shared/errors.ts';
 import { startSession } from '../app/session.ts';
@@ -14,15 +15,12 @@ interface TradeOptions {
 }
 
 async function trade(mode: 'live' | 'paper', o: TradeOptions): Promise<void> {
+  const command = mode === 'live' ? 'run' : 'paper';
   let durationMs: number | undefined;
   if (o.duration !== undefined) {
-    try {
-      durationMs = parseDuration(o.duration);
-    } catch (err) {
-      process.stderr.write(`linesmith ${mode === 'live' ? 'run' : 'paper'}: --duration: ${(err as Error).message}\n`);
-      process.exitCode = EXIT_USAGE;
-      return;
-    }
+    const d = positiveDuration('--duration', o.duration);
+    if (typeof d === 'string') return usageError(command, d);
+    durationMs = d;
   }
   const config = await loadRunConfigOrReport(o.config);
   if (!config) return;
@@ -41,9 +39,9 @@ async function trade(mode: 'live' | 'paper', o: TradeOptions): Promise<void> {
   try {
     session = await startSession({ config, mode, logger, ...(durationMs !== undefined ? { durationMs } : {}), onStatus });
   } catch (err) {
-    process.stderr.write(`linesmith: could not start: ${err instanceof LinesmithError ? `${err.message} [${err.code}]` : (err as Error).message}\n`);
-    process.exitCode = 1;
-    return;
+    // The paper section's scenario file is part of the configuration: missing or invalid, it is a usage error.
+    if (err instanceof ScenarioError) return usageError(command, `paper.scenario: ${err.message}`);
+    return runtimeFailure(command, `could not start: ${err instanceof LinesmithError ? `${err.message} [${err.code}]` : (err as Error).message}`);
   }
   process.stdout.write(`${mode === 'paper' ? 'paper trading on the simulator' : 'trading live'} with ${config.strategies.filter((s) => s.enabled).map((s) => `${s.id} (${s.moduleRef})`).join(', ')}; Ctrl-C stops and cancels every order\n`);
   if (session.metricsUrl) process.stdout.write(`dashboard at ${session.metricsUrl}/ · metrics at ${session.metricsUrl}/metrics; status panel: linesmith status --url ${session.metricsUrl}\n`);
@@ -51,7 +49,7 @@ async function trade(mode: 'live' | 'paper', o: TradeOptions): Promise<void> {
   const onSignal = (sig: NodeJS.Signals) => {
     if (++signals > 1) {
       process.stderr.write(`\n${sig} again: exiting without waiting for cancel confirmations\n`);
-      process.exit(130);
+      process.exit(EXIT.interrupted);
     }
     session.stop(sig);
   };
@@ -71,7 +69,7 @@ async function trade(mode: 'live' | 'paper', o: TradeOptions): Promise<void> {
   process.off('SIGUSR2', onReduce);
   if (tty) process.stdout.write('\r\x1b[2K');
   process.stdout.write(`${renderSummary(summary)}\n`);
-  if (summary.openOrdersAtEnd > 0) process.exitCode = 1;
+  if (summary.openOrdersAtEnd > 0) process.exitCode = EXIT.failure;
 }
 
 export function registerTrade(program: Command): void {

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { QueueConfigError } from '../app/queue/errors.ts';
 import { startQueueWorker } from '../app/queue/queue-worker.ts';
 import { parseRedisAddress } from '../app/queue/redis-address.ts';
-import { EXIT_USAGE } from './sim.ts';
+import { usageError } from './exit-codes.ts';
 
 interface WorkerOptions {
   readonly queue: string;
@@ -14,10 +14,7 @@ interface WorkerOptions {
   readonly lockMs?: string;
 }
 
-function usage(message: string): void {
-  process.stderr.write(`linesmith worker: ${message}\n`);
-  process.exitCode = EXIT_USAGE;
-}
+const usage = (message: string): void => usageError('worker', message);
 
 const stamp = () => new Date().toISOString().slice(11, 19);
 

@@ -1,6 +1,6 @@
 import { pino, type Logger, type StreamEntry } from 'pino';
 import pretty from 'pino-pretty';
-import { REDACT_PATHS, REDACTED } from '../shared/logger.ts';
+import { componentChild, componentOf, REDACT_PATHS, REDACTED } from '../shared/logger.ts';
 import type { LoggingConfig, LogLevel } from './types.ts';
 
 export interface RunLoggerOptions {
@@ -40,12 +40,15 @@ export function createRunLogger(config: LoggingConfig, options: RunLoggerOptions
 
 /**
  * A child for one component, tagged `component: name`, at the level configured for it:
- * `engine.orders` takes its own level, else `engine`'s, else the root's. A root not made
- * by createRunLogger (a test's logger) gives a tagged child at the root's level.
+ * `engine.orders` takes its own level, else `engine`'s, else the root's. Given a component
+ * logger, it makes a sub-component (`runtime` and `orders` give `runtime.orders`) with one
+ * `component` key per line (see componentChild). A root not made by createRunLogger (a
+ * test's logger) gives a tagged child at its parent's level.
  */
-export function componentLogger(root: Logger, name: string): Logger {
-  const level = levelFor(componentLevels.get(root) ?? {}, name);
-  return root.child({ component: name }, level ? { level } : undefined);
+export function componentLogger(parent: Logger, name: string): Logger {
+  const { base, name: outer } = componentOf(parent);
+  const level = levelFor(componentLevels.get(base) ?? {}, outer === null ? name : `${outer}.${name}`);
+  return componentChild(parent, name, level ? { level } : {});
 }
 
 function levelFor(levels: Readonly<Record<string, LogLevel>>, name: string): LogLevel | undefined {

@@ -5,6 +5,7 @@ import { Subscription, type Observable, type SchedulerLike } from 'rxjs';
 import type { PriceSelection } from '../exchange/socket/price-subscriptions.ts';
 import type { SocketState } from '../exchange/socket/managed-socket.ts';
 import type { Clock } from '../shared/clock.ts';
+import { componentChild } from '../shared/logger.ts';
 import {
   fileStamp,
   frameLine,
@@ -142,7 +143,7 @@ export class FeedRecorder {
 
   constructor(options: FeedRecorderOptions) {
     this.#o = options;
-    this.#log = (options.logger ?? silent()).child({ component: 'recorder' });
+    this.#log = componentChild(options.logger ?? silent(), 'recorder');
     this.#subscription = options.subscription ?? RECORD_ALL;
     this.#feeds = options.feeds ?? ['price', 'user'];
     if (!this.#feeds.includes('price')) throw new RecorderUsageError('the price feed is always recorded: snapshots and gaps are keyed to it');

@@ -12,6 +12,7 @@ import type { OrderbookGame } from '../exchange/schemas/exchange.ts';
 import type { PriceFeedEvent } from '../exchange/schemas/price-feed.ts';
 import type { UserFeedEvent } from '../exchange/socket/user-feed-events.ts';
 import type { Clock } from '../shared/clock.ts';
+import { componentChild } from '../shared/logger.ts';
 import { HeartbeatWatch } from './heartbeat-watch.ts';
 import { OrderManager, resultClientIds, type GatewayResult, type OrderManagerNotice, type StrategyWork } from '../orders/order-manager.ts';
 import type { RiskLimits } from '../orders/risk.ts';
@@ -22,6 +23,7 @@ import { FeedsNotOpenError } from './errors.ts';
 import { checkIntents } from './intent-check.ts';
 import { applyLivePolicy } from './live-policy.ts';
 import { mayHoldLater, memoHolds, memoOf, type EvaluationMemo, type MemoSources } from './strategy-memo.ts';
+import { StrategyErrors, type StrategyErrorEvent } from './strategy-errors.ts';
 import { LazyStrategyView, READ } from './strategy-view.ts';
 import { TrackedGame } from './tracked-game.ts';
 import { wantsGame, wantsMarket, type StrategyInstance } from './strategy-instance.ts';
@@ -82,6 +84,8 @@ export interface RuntimeOptions {
   readonly fair?: (gameID: string) => ReadonlyMap<string, number> | null;
   /** Every change of a strategy's intents on a game: what a recording keeps to compare runs by. */
   readonly onDecision?: (d: Decision) => void;
+  /** Every strategy error as it is counted (a backtest's `--strict` stops at the first). */
+  readonly onStrategyError?: (e: StrategyErrorEvent) => void;
 }
 
 /**
@@ -126,6 +130,8 @@ export interface RuntimeStatus {
   readonly realizedPnl: number;
   readonly commissionPaid: number;
   readonly orders: OrderManager['stats'];
+  /** Strategy errors counted since start (failed quote() calls plus malformed intents), and per strategy id. */
+  readonly strategyErrors: { readonly total: number; readonly byStrategy: Readonly<Record<string, number>> };
   /** Times the exchange's dead man's switch fired on us, as far as we can tell (see HeartbeatWatch). */
   readonly heartbeatLapses: number;
   /** Orders of ours the exchange cancelled for a lapsed heartbeat. */
@@ -217,11 +223,14 @@ export class Runtime {
   /** Last intents per `${strategyIndex}|${gameID}`, as JSON, when decisions are reported. */
   readonly #lastIntents = new Map<string, string>();
   /** Errors the loop caught and logged rather than let out (see `errors`). */
-  readonly #errors = { events: 0, evaluations: 0, strategies: new Map<string, number>() };
+  readonly #errors = { events: 0, evaluations: 0 };
+  /** Strategy failures by strategy, kind and distinct error; logs each distinct one once. */
+  readonly strategyErrors: StrategyErrors;
 
   constructor(options: RuntimeOptions) {
     this.#o = options;
     this.#log = options.logger;
+    this.strategyErrors = new StrategyErrors({ logger: options.logger, ...(options.onStrategyError ? { onError: options.onStrategyError } : {}) });
     this.own = new OwnBook({
       commissionRate: () => this.#commission,
       // Every order moves several times: the record is built only when it will be written.
@@ -247,7 +256,7 @@ export class Runtime {
       limits: options.limits,
       usePostArb: options.usePostArb,
       clock: options.clock,
-      logger: options.logger.child({ component: 'orders' }),
+      logger: componentChild(options.logger, 'orders'),
       runId: options.runId,
       deliver: (result) => this.dispatch({ kind: 'gateway', result }),
       notify: (n) => this.#onNotice(n),
@@ -835,24 +844,23 @@ export class Runtime {
       fair: this.#o.fair?.(gameID) ?? null,
       refusals: this.#refusalsOf(s.id, gameID, now),
     });
+    this.strategyErrors.evaluated(s.id);
     try {
       // Checked here, inside the try: what the strategy returned is read by the live policy,
       // the planner and the risk checks, and a bad value there would throw out of the loop.
+      // A failure means no quotes for this game this time; StrategyErrors counts and logs it.
       const checked = checkIntents(s.module.quote(view, s.params));
       if (!checked.ok) {
-        this.#strategyError(s.id);
-        this.#log.error({ strategy: s.id, gameID, problem: checked.problem }, 'strategy returned no intents: no quotes for this game this time');
+        this.strategyErrors.badResult(s.id, gameID, checked.problem, now);
         return { intents: [], memo: null };
       }
       if (checked.dropped.length > 0) {
-        this.#strategyError(s.id, checked.dropped.length);
-        this.#log.error({ strategy: s.id, gameID, dropped: checked.dropped }, 'strategy returned malformed intents: those are dropped');
+        this.strategyErrors.malformed(s.id, gameID, checked.dropped, now);
         return { intents: checked.intents, memo: null };
       }
       return { intents: checked.intents, memo: memoOf(view, tracked, checked.intents, this.own, s.id) };
     } catch (err) {
-      this.#strategyError(s.id);
-      this.#log.error({ err, strategy: s.id, gameID }, 'strategy threw: no quotes for this game this time');
+      this.strategyErrors.threw(s.id, gameID, err, now);
       return { intents: [], memo: null };
     }
   }
@@ -870,10 +878,6 @@ export class Runtime {
       if (!this.#dirty.has(pair.key) && !this.#held.has(pair.key)) this.#dirty.set(pair.key, pair);
       this.dispatch({ kind: 'wake' });
     }, ms);
-  }
-
-  #strategyError(strategyId: string, count = 1): void {
-    this.#errors.strategies.set(strategyId, (this.#errors.strategies.get(strategyId) ?? 0) + count);
   }
 
   /** A refused key sits out its cooldown; then the game is looked at again even if nothing else moves. */
@@ -952,7 +956,7 @@ export class Runtime {
    * plus the malformed intents dropped from a list.
    */
   get errors(): { readonly events: number; readonly evaluations: number; readonly strategies: ReadonlyMap<string, number> } {
-    return this.#errors;
+    return { ...this.#errors, strategies: this.strategyErrors.byStrategy };
   }
 
   /**
@@ -981,6 +985,7 @@ export class Runtime {
       realizedPnl: this.#realized,
       commissionPaid: this.#commissionPaid,
       orders: this.orders.stats,
+      strategyErrors: { total: this.strategyErrors.total, byStrategy: Object.fromEntries(this.strategyErrors.byStrategy) },
       heartbeatLapses: this.#heartbeat.stats.lapses,
       heartbeatCancels: this.#heartbeat.stats.cancels,
     };

@@ -2,6 +2,7 @@ import type { Runtime, RuntimeStatus } from './runtime.ts';
 import { consensusFair } from '../strategy/fair.ts';
 import { bookKeyOf, sideIndexOf } from '../markets/types.ts';
 import { formatMoney } from '../money/rounding.ts';
+import { strategyErrorLines, type StrategyErrorReport } from './strategy-errors.ts';
 
 /** What a run did, for the end-of-run report. */
 export interface RunSummary {
@@ -32,6 +33,8 @@ export interface RunSummary {
   /** Times the exchange's heartbeat switch fired on us, and the orders it cancelled. */
   readonly heartbeatLapses: number;
   readonly heartbeatCancels: number;
+  /** Failed quote() calls and malformed intents, by strategy, kind and distinct error. */
+  readonly strategyErrors: StrategyErrorReport;
 }
 
 /**
@@ -77,6 +80,7 @@ export function summarize(rt: Runtime, status: RuntimeStatus, maxLiability: numb
     openOrdersAtEnd: openAtEnd,
     heartbeatLapses: status.heartbeatLapses,
     heartbeatCancels: status.heartbeatCancels,
+    strategyErrors: rt.strategyErrors.report(),
   };
 }
 
@@ -91,6 +95,7 @@ export function renderSummary(s: RunSummary): string {
     `  max liability     ${formatMoney(s.maxLiability)} (worst case over every score, resting orders included)`,
     `  open orders left  ${s.openOrdersAtEnd}`,
     `  heartbeat lapses  ${s.heartbeatLapses === 0 ? 'none' : `${s.heartbeatLapses}: the exchange cancelled ${s.heartbeatCancels} of our orders for a lapsed heartbeat`}`,
+    ...(s.strategyErrors.total === 0 ? ['  strategy errors   none'] : strategyErrorLines(s.strategyErrors, '  strategy errors   ')),
   ].join('\n');
 }
 
@@ -102,6 +107,16 @@ export function statusLine(st: RuntimeStatus, elapsedSeconds: number, marked: nu
   return (
     `t+${elapsedSeconds.toFixed(0).padStart(3)}s  ${st.mode.padEnd(8)} games ${st.quotedGames}/${st.games} quoted  open orders ${st.openOrders}  ` +
     `fills ${st.fills} (maker ${formatMoney(st.makerVolume)}, taker ${formatMoney(st.takerVolume)})  P&L settled ${formatMoney(st.realizedPnl)} marked ${formatMoney(marked)}  worst case ${formatMoney(st.worstCase)}` +
-    (st.heartbeatLapses > 0 ? `  HEARTBEAT LAPSED ×${st.heartbeatLapses}: ${st.heartbeatCancels} orders cancelled by the exchange` : '')
+    (st.heartbeatLapses > 0 ? `  HEARTBEAT LAPSED ×${st.heartbeatLapses}: ${st.heartbeatCancels} orders cancelled by the exchange` : '') +
+    strategyErrorsClause(st.strategyErrors)
   );
+}
+
+/** `  STRATEGY ERRORS 1,204 (broken 1,200, flaky 4)`, or nothing while there are none. */
+function strategyErrorsClause(e: RuntimeStatus['strategyErrors']): string {
+  if (e.total === 0) return '';
+  const per = Object.entries(e.byStrategy)
+    .filter(([, n]) => n > 0)
+    .map(([id, n]) => `${id} ${n.toLocaleString('en-US')}`);
+  return `  STRATEGY ERRORS ${e.total.toLocaleString('en-US')} (${per.join(', ')})`;
 }

@@ -39,3 +39,29 @@ export function createLogger(options: LoggerOptions = {}): Logger {
 }
 
 export const silentLogger = (): Logger => pino({ level: 'silent' });
+
+/** Loggers made by componentChild: the logger they were made from, and their dotted component name. */
+const components = new WeakMap<Logger, { readonly base: Logger; readonly name: string }>();
+
+/**
+ * A child tagged `component: name`. Inside another component the name is dotted
+ * (`runtime.orders`) and the child is made from the logger the parent was made from, so a
+ * line carries one `component` key: pino writes every binding of a chain of children, and
+ * `child({ component })` of a component logger would repeat the key. Asked for the component
+ * it already is, a logger gives itself back. Without a level, the child keeps its parent's.
+ */
+export function componentChild(parent: Logger, name: string, options: { readonly level?: string } = {}): Logger {
+  const known = components.get(parent);
+  if (known && (known.name === name || known.name.endsWith(`.${name}`))) return parent;
+  const base = known?.base ?? parent;
+  const full = known ? `${known.name}.${name}` : name;
+  const child = base.child({ component: full }, { level: options.level ?? parent.level });
+  components.set(child, { base, name: full });
+  return child;
+}
+
+/** The logger a component logger was made from (itself when it is none) and its component name (null when none). */
+export function componentOf(logger: Logger): { readonly base: Logger; readonly name: string | null } {
+  const known = components.get(logger);
+  return known ? { base: known.base, name: known.name } : { base: logger, name: null };
+}

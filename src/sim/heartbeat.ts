@@ -86,7 +86,10 @@ export function heartbeatFor(ctx: SimContext): HeartbeatSwitch {
       try {
         const outcomes = ctx.engine.cancelAll(userId, {}, 'heartbeat');
         ctx.pump.kick();
-        ctx.log.info({ userId, cancelled: outcomes.filter((o) => o.success).length }, 'heartbeat lapsed: open orders cancelled');
+        const cancelled = outcomes.filter((o) => o.success).length;
+        // A client that pulled its quotes and stopped heartbeating (every clean shutdown) lapses with nothing open: not news.
+        if (cancelled > 0) ctx.log.info({ userId, cancelled }, 'heartbeat lapsed: open orders cancelled');
+        else ctx.log.debug({ userId }, 'heartbeat lapsed with no open order: nothing cancelled');
       } catch (e) {
         ctx.log.error({ err: e, userId }, 'heartbeat lapse failed');
       }

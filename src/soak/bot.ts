@@ -6,6 +6,7 @@ import type { RiskLimits } from '../orders/risk.ts';
 import { runtimeOptions } from '../app/runtime-options.ts';
 import { Runtime } from '../runtime/runtime.ts';
 import type { StrategyInstance } from '../runtime/strategy-instance.ts';
+import { componentChild } from '../shared/logger.ts';
 import { sleep } from '../shared/sleep.ts';
 import type { TimeSource } from '../shared/time.ts';
 import { CrashableScheduler } from './crashable-scheduler.ts';
@@ -61,7 +62,7 @@ export class SoakBot {
       credentials: o.credentials,
       clock,
       scheduler: this.#scheduler,
-      logger: log.child({ component: 'exchange' }),
+      logger: componentChild(log, 'exchange'),
       sockets: socketLiveness(staleWallMs, o.speed),
       rest: { timeoutMs: o.restTimeoutMs, runId: o.runId },
     });
@@ -69,7 +70,7 @@ export class SoakBot {
     this.runtime = new Runtime(
       runtimeOptions(
         { strategies: o.strategies, limits: o.limits, usePostArb: true, heartbeatSeconds: o.heartbeatSeconds, cancelUnknownOrdersAtStart: o.cancelUnknownOrdersAtStart },
-        { exchange: this.control.venue, clock, scheduler: this.#scheduler, logger: log.child({ component: 'runtime' }), runId: o.runId },
+        { exchange: this.control.venue, clock, scheduler: this.#scheduler, logger: componentChild(log, 'runtime'), runId: o.runId },
       ),
     );
   }

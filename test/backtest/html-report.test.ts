@@ -74,6 +74,7 @@ function fixture(): BacktestReport {
       { strategy: 'skew', ...row(1, 0, 250, 0, -20.5) },
     ],
     execution: { ordersReceived: 43, cancelsReceived: 30, meanLatencyMs: 50.25 },
+    strategyErrors: { total: 0, strategies: [] },
     notes: [`g2 (Away Team @ Home Team): no result in the recording; its 1 fills are marked at the last consensus fair price`, 'the recording has no end record: the recorder stopped without closing it', '2 input line(s) skipped (see input.problems)'],
     series: {
       sampleMs: 10 * MIN,

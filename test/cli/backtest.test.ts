@@ -16,6 +16,14 @@ describe('backtest terminal output', () => {
     expect(summaryLines({ metrics, notes: [] })[0]).toBe('  P&L            total 9.25 = settled 12.50 + marked -3.25; commission paid 0.00, at most 0.77 more on open bets');
   });
 
+  it('prints the frames of an unknown type, the malformed frames and the unusable lines the replay skipped', () => {
+    const input = { events: 5_940, priceFrames: 5_000, malformedFrames: 1, unknownFrameTypes: 3, badLines: 2, problems: [] };
+    expect(summaryLines({ metrics, notes: [], input })).toContain(
+      '  input          5,940 events replayed; skipped: 3 price frame(s) of a type the client does not know (a live client skips them too), 1 malformed frame(s), 2 unusable line(s)',
+    );
+    expect(summaryLines({ metrics, notes: [], input: { ...input, malformedFrames: 0, unknownFrameTypes: 0, badLines: 0 } }).some((l) => l.includes('input'))).toBe(false);
+  });
+
   it("counts a sweep's progress in variants, with an ETA once one is done", () => {
     expect(sweepProgress(0, 8, 0)).toBe('sweep 0/8 variants');
     expect(sweepProgress(2, 8, 10)).toBe('sweep 2/8 variants · ETA 30.0 s');

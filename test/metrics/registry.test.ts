@@ -69,7 +69,7 @@ describe('a scrape', () => {
       mode: 'active',
       status(): RuntimeStatus {
         fake.calls++;
-        return { mode: 'active', fills: 0, makerVolume: 0, takerVolume: 0, realizedPnl: 0, commissionPaid: 0, heartbeatLapses: 0, heartbeatCancels: 0, orders: stats as RuntimeStatus['orders'], ...fake.figures };
+        return { mode: 'active', fills: 0, makerVolume: 0, takerVolume: 0, realizedPnl: 0, commissionPaid: 0, strategyErrors: { total: 0, byStrategy: {} }, heartbeatLapses: 0, heartbeatCancels: 0, orders: stats as RuntimeStatus['orders'], ...fake.figures };
       },
       own: { fillTotals: () => ({ maker: 0, taker: 0, makerVolume: 0, takerVolume: 0 }), gameIds: () => [], projectedLiability: () => 0 },
       orders: { stats },

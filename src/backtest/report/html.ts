@@ -2,6 +2,7 @@ import { toCents } from '../../money/rounding.ts';
 import { CHART_JS, esc, scriptJson, uplotAssets } from '../../shared/html/page.ts';
 import { REPORT_JS, SWEEP_JS } from './html-scripts.ts';
 import type { BacktestReport, BreakdownRow, FillRow, MarkoutMetrics, ReportExtras } from './types.ts';
+import { strategyErrorsSection } from './strategy-errors-html.ts';
 
 /**
  * The backtest report as one self-contained HTML file: it opens from disk, with no server
@@ -499,6 +500,7 @@ export function renderHtmlReport(report: BacktestReport, input: ReportHtmlInput 
   const body = [
     header(report),
     metricsSection(report),
+    strategyErrorsSection(report),
     notesSection(report),
     chartsPnl(),
     chartsLiability(),

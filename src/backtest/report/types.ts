@@ -1,8 +1,11 @@
+import type { StrategyErrorEvent } from '../../runtime/strategy-errors.ts';
 /**
  * The backtest report (report.json), format version 1. Every value comes from the virtual
  * clock and the recording, never from the machine: the same recording, config and seed give
  * the same bytes. Money is full precision; times are ms since the epoch (exchange time).
  */
+import type { StrategyErrorReport } from '../../runtime/strategy-errors.ts';
+
 export const REPORT_FORMAT = 'linesmith.backtest-report';
 export const REPORT_VERSION = 1;
 
@@ -121,6 +124,8 @@ export interface BacktestReport {
   readonly markets: readonly (BreakdownRow & { readonly market: string })[];
   readonly strategies: readonly (BreakdownRow & { readonly strategy: string })[];
   readonly execution: Readonly<Record<string, number>>;
+  /** Strategy errors: failed quote() calls and malformed intents, by strategy, kind and distinct error. */
+  readonly strategyErrors: StrategyErrorReport;
   /** Games whose bets were valued at the last fair price because the recording has no result. */
   readonly notes: readonly string[];
   readonly series: BacktestSeries;
@@ -199,4 +204,6 @@ export interface BacktestResult {
   readonly orders: readonly OrderRow[];
   /** Items replayed (frames, snapshots, results, gaps). */
   readonly events: number;
+  /** The strategy error the replay stopped at (stopAtStrategyError), else null. */
+  readonly stoppedAt: StrategyErrorEvent | null;
 }

@@ -1,5 +1,6 @@
 import type { Subscription } from 'rxjs';
 import { bookKeyOf, sideIndexOf, type MarketType, type Selection } from '../../markets/types.ts';
+import { componentChild } from '../../shared/logger.ts';
 import type { SimContext } from '../context.ts';
 import { createGame, createUser } from '../ops/admin-ops.ts';
 import { GameModel, SPORT_PROFILES, type FairPrices, type SportProfile } from './fair-model.ts';
@@ -137,7 +138,7 @@ function shortNameOf(name: string): string {
 export function startSyntheticMarket(ctx: SimContext, scenario: Scenario): SyntheticMarket {
   const { engine, time } = ctx;
   const clock = time.clock;
-  const log = ctx.log.child({ component: 'market' });
+  const log = componentChild(ctx.log, 'market');
   const root = ctx.random.fork();
   const rnd = { setup: root.fork(), model: root.fork(), schedule: root.fork(), makers: root.fork(), noise: root.fork(), informed: root.fork() };
   const counters: Counters = newCounters();
