@@ -10,12 +10,15 @@ import { BacktestCollector } from './report/collector.ts';
 import { REPORT_FORMAT, REPORT_VERSION, type BacktestReport, type FillRow, type OrderRow } from './report/types.ts';
 import { formatInputProblem } from './errors.ts';
 import type { Tape, TapeItem } from './tape.ts';
+import type { TapeFile } from './tape/file.ts';
+import { TapeCursor, tapeSource } from './tape/source.ts';
 import { latencyLegs } from './venue/latency.ts';
 import { SimulatedVenue } from './venue/simulated-venue.ts';
 
 export interface BacktestOptions {
   readonly config: RunConfig;
-  readonly tape: Tape;
+  /** The recording: read into memory (`loadTape`), or a tape file streamed a chunk at a time. */
+  readonly tape: Tape | TapeFile;
   /** Overrides of the config's backtest section (CLI flags, sweep variants). */
   readonly settings?: Partial<BacktestConfig>;
   readonly logger: Logger;
@@ -47,8 +50,9 @@ const SETTLED = Promise.resolve();
  */
 export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
   const settings: BacktestConfig = { ...o.config.backtest, ...o.settings };
-  const items = o.tape.items;
-  const time = manualTime(items[0]!.t);
+  const tape = tapeSource(o.tape);
+  const cursor = new TapeCursor(tape);
+  const time = manualTime(tape.start);
   const random = createRandom(settings.seed);
   let collector: BacktestCollector | null = null;
   const venue = new SimulatedVenue({
@@ -73,13 +77,13 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
 
   // The account's first view of the board: the recording's opening snapshot.
   let i = 0;
-  for (; i < items.length; i++) {
-    const it = items[i]!;
+  while (await cursor.fill()) {
+    const it = cursor.chunk[cursor.pos]!;
+    if (it.kind === 'price') break;
+    cursor.pos++;
+    i++;
     if (it.kind === 'snapshot') venue.snapshot(it.game, it.t);
-    else if (it.kind === 'snapshotDone') {
-      i++;
-      break;
-    } else if (it.kind === 'price') break;
+    else if (it.kind === 'snapshotDone') break;
   }
 
   const runtime = new Runtime({
@@ -106,9 +110,9 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
   };
   time.scheduler.schedule(sample, 0);
 
-  const total = items.length;
-  for (; i < total; i++) {
-    const it = items[i]!;
+  const total = tape.count;
+  for (; cursor.pos < cursor.chunk.length || (await cursor.fill()); i++) {
+    const it = cursor.chunk[cursor.pos++]!;
     if (it.t > time.clock.now()) {
       // Most steps of the clock have nothing due: no promise for those.
       const due = time.nextDueAt();
@@ -135,16 +139,16 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
     return g ? { league: g.league, name: `${g.participants.awayName} @ ${g.participants.homeName}` } : null;
   });
   const notes = done.games.filter((g) => g.settlement === 'marked').map((g) => `${g.gameID} (${g.name}): no result in the recording; its ${g.fills} fills are marked at the last consensus fair price`);
-  if (!o.tape.complete) notes.push('the recording has no end record: the recorder stopped without closing it');
-  const late = o.tape.late;
+  if (!tape.complete) notes.push('the recording has no end record: the recorder stopped without closing it');
+  const late = tape.late;
   if (late) {
     notes.push(
       `${late.count} record(s) are earlier than a record read before them (the first at ${basename(late.first.file)}:${late.first.line}, up to ${(late.maxStepBackMs / 1000).toFixed(3)} s back): ` +
         'the recordings overlap in time, or the receive clock stepped back; each was replayed at the time of the record before it',
     );
   }
-  if (o.tape.problems.length > 0) notes.push(`${o.tape.problems.length} input line(s) skipped (see input.problems)`);
-  const meta = o.tape.meta;
+  if (tape.problems.length > 0) notes.push(`${tape.problems.length} input line(s) skipped (see input.problems)`);
+  const meta = tape.meta;
   const report: BacktestReport = {
     format: REPORT_FORMAT,
     version: REPORT_VERSION,
@@ -152,11 +156,11 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
       config: basename(o.config.source),
       strategies: o.config.strategies.filter((s) => s.enabled).map((s) => ({ id: s.id, module: s.moduleRef, params: s.params })),
       recording: {
-        files: o.tape.files.map((f) => basename(f)),
+        files: tape.files.map((f) => basename(f)),
         sessions: [...new Set(meta.map((m) => m.session))],
-        start: items[0]!.t,
-        end: items[items.length - 1]!.t,
-        complete: o.tape.complete,
+        start: tape.start,
+        end: tape.end,
+        complete: tape.complete,
       },
       seed: settings.seed,
       fillModel: settings.fillModel,
@@ -166,11 +170,11 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
     },
     input: {
       events: total,
-      priceFrames: o.tape.stats.priceFrames,
-      malformedFrames: o.tape.stats.malformedFrames,
-      unknownFrameTypes: o.tape.stats.unknownFrameTypes,
-      badLines: o.tape.stats.badLines,
-      problems: o.tape.problems.slice(0, 50).map((p) => formatInputProblem({ ...p, file: basename(p.file) })),
+      priceFrames: tape.stats.priceFrames,
+      malformedFrames: tape.stats.malformedFrames,
+      unknownFrameTypes: tape.stats.unknownFrameTypes,
+      badLines: tape.stats.badLines,
+      problems: tape.problems.slice(0, 50).map((p) => formatInputProblem({ ...p, file: basename(p.file) })),
     },
     metrics: done.metrics,
     games: done.games,
