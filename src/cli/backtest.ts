@@ -21,7 +21,10 @@ import {
   type SweepOverrides,
   type SweepRun,
 } from '../backtest/sweep.ts';
-import { loadTape } from '../backtest/tape.ts';
+import { loadTape, type Tape } from '../backtest/tape.ts';
+import { openTape } from '../backtest/tape/cache.ts';
+import type { TapeFile } from '../backtest/tape/file.ts';
+import { tapeLine, throughputLine } from './tape.ts';
 import { FILL_MODEL_KINDS, type FillModelKind } from '../backtest/venue/queue-model.ts';
 import { createRunLogger } from '../config/logging.ts';
 import { LOG_LEVELS, type LogLevel } from '../config/fields.ts';
@@ -42,6 +45,9 @@ interface BacktestOptions {
   readonly progress: boolean;
   readonly workers?: string;
   readonly logLevel?: string;
+  readonly tape: boolean;
+  readonly tapeDir?: string;
+  readonly rebuildTape?: boolean;
 }
 
 const EXIT_FAILED = 1;
@@ -152,7 +158,10 @@ async function backtest(o: BacktestOptions): Promise<void> {
   let loadStarted = 0;
 
   let recorded: RecordedDecisions | null = null;
-  let tape;
+  let tape: Tape | TapeFile;
+  /** How the events were got: a tape built or reused, or the JSON read into memory. */
+  let tapeNote: string;
+  let minimalReadMs: number | null = null;
   try {
     if (o.decisions !== undefined) {
       recorded = await readDecisions(o.decisions, { strict: o.strict === true });
@@ -160,7 +169,17 @@ async function backtest(o: BacktestOptions): Promise<void> {
     }
     loadStarted = performance.now();
     // Under --strict the first problem stops the load, and the error names it: nothing was skipped.
-    tape = await loadTape(o.feed, { strict: o.strict === true, ...(o.strict === true ? {} : { onProblem: (p: InputProblem) => process.stderr.write(`  skipped ${formatInputProblem(p)}\n`) }) });
+    const reading = { strict: o.strict === true, ...(o.strict === true ? {} : { onProblem: (p: InputProblem) => process.stderr.write(`  skipped ${formatInputProblem(p)}\n`) }) };
+    // The parity check compares with every item at once, so it reads the recording into memory.
+    if (o.tape && recorded === null) {
+      const cached = await openTape(o.feed, { ...reading, ...(o.tapeDir !== undefined ? { dir: o.tapeDir } : {}), rebuild: o.rebuildTape === true });
+      tape = cached.tape;
+      tapeNote = tapeLine(cached);
+      minimalReadMs = cached.tape.footer.build.minimalReadMs;
+    } else {
+      tape = await loadTape(o.feed, reading);
+      tapeNote = o.tape ? 'read into memory (--decisions compares every item)' : 'read into memory (--no-tape)';
+    }
   } catch (err) {
     if (err instanceof BacktestInputError) {
       process.stderr.write(`linesmith backtest: ${err.message}\n`);
@@ -170,7 +189,8 @@ async function backtest(o: BacktestOptions): Promise<void> {
     throw err;
   }
   const loadMs = performance.now() - loadStarted;
-  process.stdout.write(`loaded ${tape.items.length.toLocaleString('en-US')} events from ${tape.files.length} file(s) in ${(loadMs / 1000).toFixed(2)} s (${tape.problems.length} line(s) skipped)\n`);
+  const loaded = 'items' in tape ? { events: tape.items.length, files: tape.files.length, problems: tape.problems.length } : { events: tape.footer.count, files: tape.footer.files.length, problems: tape.footer.problems.length };
+  process.stdout.write(`loaded ${loaded.events.toLocaleString('en-US')} events from ${loaded.files} file(s) in ${(loadMs / 1000).toFixed(2)} s (${loaded.problems} line(s) skipped); ${tapeNote}\n`);
 
   if (runs.length > 0) {
     const lanes = sweepWorkers(runs.length, workers);
@@ -215,14 +235,10 @@ async function backtest(o: BacktestOptions): Promise<void> {
   const paths = await writeReport(o.report, result);
   process.stdout.write(`backtest of ${config.strategies.filter((s) => s.enabled).map((s) => s.id).join(', ')}\n`);
   for (const l of summaryLines(result.report)) process.stdout.write(`${l}\n`);
-  const rate = (result.events / replayMs) * 1000;
-  process.stdout.write(
-    `  throughput     ${result.events.toLocaleString('en-US')} events replayed in ${(replayMs / 1000).toFixed(2)} s: ${Math.round(rate).toLocaleString('en-US')} events/s; ` +
-      `read + parse alone ${(loadMs / 1000).toFixed(2)} s, so the backtest took ${((loadMs + replayMs) / loadMs).toFixed(2)}x the parse-only time\n`,
-  );
+  process.stdout.write(`${throughputLine({ events: result.events, loadMs, replayMs, minimalReadMs })}\n`);
   process.stdout.write(`report: ${paths.html} (also ${paths.json}, ${paths.orders}, ${paths.fills})\n`);
   if (recorded) {
-    const parity = compareWithRecording(recorded, replayed, tape);
+    const parity = compareWithRecording(recorded, replayed, tape as Tape);
     await writeFile(join(o.report, 'parity.json'), `${JSON.stringify(parity, null, 2)}\n`);
     for (const l of parityLines(parity)) process.stdout.write(`${l}\n`);
     if (parity.first !== null) process.exitCode = EXIT_PARITY;
@@ -243,6 +259,9 @@ export function registerBacktest(program: Command): void {
     .option('--workers <n>', 'worker threads for --sweep (default: one per core)')
     .option('--decisions <file>', 'the decisions file of the recorded session (decisions-*.ndjson, written with recording.enabled): compare the replay\'s decisions with it, write parity.json, exit 3 where they differ')
     .option('--log-level <level>', 'log level of the replayed runtime (default error)')
+    .option('--tape-dir <dir>', 'where the binary tapes of recordings are kept (default: .linesmith-tape beside the recording)')
+    .option('--rebuild-tape', 'build the tape again even if a good one is there')
+    .option('--no-tape', 'read the JSON recording into memory instead of building or reusing its binary tape')
     .option('--no-progress', 'no progress line')
     .action((o: BacktestOptions) => backtest(o));
 }

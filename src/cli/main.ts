@@ -5,6 +5,7 @@ import { registerDemo } from './demo.ts';
 import { registerRecord } from './record.ts';
 import { registerSim } from './sim.ts';
 import { registerStatus } from './status.ts';
+import { registerTape } from './tape.ts';
 import { registerTrade } from './trade.ts';
 
 const program = new Command();
@@ -20,6 +21,7 @@ registerAccount(program);
 registerTrade(program);
 registerRecord(program);
 registerBacktest(program);
+registerTape(program);
 registerStatus(program);
 
 await program.parseAsync(process.argv);

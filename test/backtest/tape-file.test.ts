@@ -7,12 +7,14 @@ import { describe, expect, it } from 'vitest';
 import { strategies } from '../../strategies/index.ts';
 import { reportJson } from '../../src/backtest/report/write.ts';
 import { runBacktest } from '../../src/backtest/run.ts';
+import { runSweep, sweepRuns } from '../../src/backtest/sweep.ts';
 import { loadTape, type TapeItem } from '../../src/backtest/tape.ts';
 import { openTape, TAPE_DIR_NAME } from '../../src/backtest/tape/cache.ts';
 import { TapeFile, TapeFileError, type ChunkGauge } from '../../src/backtest/tape/file.ts';
 import { loadConfig } from '../../src/config/load.ts';
 import { defaultStrategyResolver } from '../../src/config/strategy-resolver.ts';
 import { silentLogger } from '../../src/shared/logger.ts';
+import { linesmith } from '../support/cli.ts';
 
 const SAMPLES = ['paper-seed7', 'paper-seed11-drops', 'paper-seed13-deep'] as const;
 
@@ -153,4 +155,24 @@ describe('the binary tape', () => {
     const pinned = JSON.parse(readFileSync('test/backtest/golden/paper-seed13-deep--fixed-spread.json', 'utf8')) as { sha256: string };
     expect(createHash('sha256').update(json).digest('hex')).toBe(pinned.sha256);
   });
+
+  it('feeds sweep workers from the tape file, each variant streaming it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ls-tape-'));
+    const { tape } = await openTape(['backtest/data/paper-seed13-deep'], { dir, chunkItems: 700 });
+    const configPath = 'test/backtest/golden/fixed-spread.yaml';
+    const [out] = await runSweep(tape, sweepRuns(readFileSync(configPath, 'utf8'), [{}]), configPath, { workers: 1 });
+    expect(out!.error).toBeNull();
+    const pinned = JSON.parse(readFileSync('test/backtest/golden/paper-seed13-deep--fixed-spread.json', 'utf8')) as { sha256: string };
+    expect(createHash('sha256').update(reportJson(out!.result!)).digest('hex')).toBe(pinned.sha256);
+  });
+
+  it('linesmith tape build builds the tape, then says it is reused', async () => {
+    const rec = copyOf('paper-seed13-deep');
+    const first = await linesmith(['tape', 'build', '--feed', rec], { timeoutMs: 120_000 });
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toMatch(/^tape built \(first replay of this recording\) in [\d.]+ s, 5,940 events at [\d,]+\/s/);
+    expect(first.stdout).toContain(tapePathIn(rec));
+    const again = await linesmith(['tape', 'build', '--feed', rec], { timeoutMs: 120_000 });
+    expect(again.stdout).toMatch(/^tape reused \(checked in [\d.]+ s/);
+  }, 240_000);
 });

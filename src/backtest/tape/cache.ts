@@ -12,7 +12,7 @@ import { minimalRead } from './minimal-read.ts';
 export const TAPE_DIR_NAME = '.linesmith-tape';
 
 /** Decompressed bytes of the recording read to estimate a minimal read of all of it. */
-const MINIMAL_READ_SAMPLE_BYTES = 8 << 20;
+const MINIMAL_READ_SAMPLE_BYTES = 2 << 20;
 
 export interface TapeCacheOptions extends Pick<LoadTapeOptions, 'strict' | 'onProblem'> {
   /** Where tapes are kept (default: `.linesmith-tape` beside the first recording path). */

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
@@ -75,7 +76,7 @@ export class TapeFileError extends Error {
 }
 
 /**
- * Writes a tape item by item, a chunk at a time, to `<path>.partial`; `finish` writes the
+ * Writes a tape item by item, a chunk at a time, to a `.partial` file beside `path`; `finish` writes the
  * footer and renames it into place, so a tape path holds a whole tape or nothing.
  */
 export class TapeWriter {
@@ -93,7 +94,8 @@ export class TapeWriter {
 
   constructor(path: string, options: { chunkItems?: number } = {}) {
     this.#path = path;
-    this.#partial = `${path}.partial`;
+    // Its own name: two processes building the same tape at once each write their own, and the last rename wins.
+    this.#partial = `${path}.${randomUUID()}.partial`;
     this.#chunkItems = options.chunkItems ?? CHUNK_ITEMS;
     this.#fd = openSync(this.#partial, 'w+');
     const head = Buffer.alloc(HEAD_BYTES);

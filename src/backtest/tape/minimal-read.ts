@@ -30,8 +30,7 @@ export async function minimalRead(files: readonly string[], maxBytes = Infinity)
         let start = 0;
         for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
           if (nl > start) {
-            const v: unknown = JSON.parse(text.slice(start, nl));
-            if (v !== null) sink++;
+            sink += parsed(text.slice(start, nl));
             lines++;
           }
           start = nl + 1;
@@ -40,7 +39,7 @@ export async function minimalRead(files: readonly string[], maxBytes = Infinity)
         if (bytes >= maxBytes) break outer;
       }
       if (rest.length > 0) {
-        JSON.parse(rest);
+        sink += parsed(rest);
         lines++;
       }
     } finally {
@@ -49,4 +48,13 @@ export async function minimalRead(files: readonly string[], maxBytes = Infinity)
   }
   if (sink < 0) throw new Error('unreachable');
   return { lines, bytes, ms: performance.now() - started };
+}
+
+/** 1 for a line that parses, 0 for one that does not (a damaged recording still has a floor to compare with). */
+function parsed(line: string): number {
+  try {
+    return JSON.parse(line) === undefined ? 0 : 1;
+  } catch {
+    return 0;
+  }
 }
