@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
 import type { MetaData } from '../../record/format.ts';
@@ -124,7 +124,7 @@ export class TapeWriter {
     END_MAGIC.copy(trailer, 8);
     this.#write(text);
     this.#write(trailer);
-    fsyncSync(this.#fd);
+    // No fsync: a tape is a cache, and one cut short by a crash fails its checks and is built again.
     closeSync(this.#fd);
     renameSync(this.#partial, this.#path);
     return full;
