@@ -15,10 +15,13 @@ import { formatInputProblem } from '../backtest/errors.ts';
 import type { Tape, TapeItem } from '../backtest/tape.ts';
 import { latencyLegs } from '../backtest/venue/latency.ts';
 import { SimulatedVenue, type VenueBoundary } from '../backtest/venue/simulated-venue.ts';
+import type { TapeFile } from '../backtest/tape/file.ts';
+import { TapeCursor, tapeSource } from '../backtest/tape/source.ts';
 
 export interface BacktestOptions {
   readonly config: RunConfig;
-  readonly tape: Tape;
+  /** The recording: read into memory (`loadTape`), or a tape file streamed a chunk at a time. */
+  readonly tape: Tape | TapeFile;
   /** Overrides of the config's backtest section (CLI flags, sweep variants). */
   readonly settings?: Partial<BacktestConfig>;
   readonly logger: Logger;
@@ -46,8 +49,9 @@ const SETTLED = Promise.resolve();
  */
 export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
   const settings: BacktestConfig = { ...o.config.backtest, ...o.settings };
-  const items = o.tape.items;
-  const time = manualTime(items[0]!.t);
+  const tape = tapeSource(o.tape);
+  const cursor = new TapeCursor(tape);
+  const time = manualTime(tape.start);
   const random = createRandom(settings.seed);
   let collector: BacktestCollector | null = null;
   const venue = new SimulatedVenue({
@@ -73,13 +77,13 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
 
   // The account's first view of the board: the recording's opening snapshot.
   let i = 0;
-  for (; i < items.length; i++) {
-    const it = items[i]!;
+  while (await cursor.fill()) {
+    const it = cursor.chunk[cursor.pos]!;
+    if (it.kind === 'price') break;
+    cursor.pos++;
+    i++;
     if (it.kind === 'snapshot') venue.snapshot(it.game, it.t);
-    else if (it.kind === 'snapshotDone') {
-      i++;
-      break;
-    } else if (it.kind === 'price') break;
+    else if (it.kind === 'snapshotDone') break;
   }
 
   // In an object: the runtime's callback sets it, which the compiler cannot see from the loop.
@@ -108,9 +112,9 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
   };
   time.scheduler.schedule(sample, 0);
 
-  const total = items.length;
-  for (; i < total && stop.at === null; i++) {
-    const it = items[i]!;
+  const total = tape.count;
+  for (; (cursor.pos < cursor.chunk.length || (await cursor.fill())) && stop.at === null; i++) {
+    const it = cursor.chunk[cursor.pos++]!;
     if (it.t > time.clock.now()) {
       // Most steps of the clock have nothing due: no promise for those.
       const due = time.nextDueAt();
@@ -137,8 +141,8 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
     return g ? { league: g.league, away: g.participants.awayName, home: g.participants.homeName, start: Number.isFinite(g.start) ? g.start : null } : null;
   });
   const notes = done.games.filter((g) => g.settlement === 'marked').map((g) => `${g.gameID} (${g.name}): no result in the recording; its ${g.fills} fills are marked at the last consensus fair price`);
-  if (!o.tape.complete) notes.push('the recording has no end record: the recorder stopped without closing it');
-  const late = o.tape.late;
+  if (!tape.complete) notes.push('the recording has no end record: the recorder stopped without closing it');
+  const late = tape.late;
   if (late) {
     notes.push(
       `${late.count} record(s) are earlier than a record read before them (the first at ${basename(late.first.file)}:${late.first.line}, up to ${(late.maxStepBackMs / 1000).toFixed(3)} s back): ` +
@@ -147,8 +151,8 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
   }
   const stoppedAt = stop.at;
   if (stoppedAt !== null) notes.push(`the replay stopped at the first strategy error (--strict), after ${i} of ${total} events: strategy ${stoppedAt.strategy} on game ${stoppedAt.gameID}: ${stoppedAt.error}`);
-  if (o.tape.problems.length > 0) notes.push(`${o.tape.problems.length} input line(s) skipped (see input.problems)`);
-  const meta = o.tape.meta;
+  if (tape.problems.length > 0) notes.push(`${tape.problems.length} input line(s) skipped (see input.problems)`);
+  const meta = tape.meta;
   const report: BacktestReport = {
     format: REPORT_FORMAT,
     version: REPORT_VERSION,
@@ -156,11 +160,11 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
       config: basename(o.config.source),
       strategies: o.config.strategies.filter((s) => s.enabled).map((s) => ({ id: s.id, module: s.moduleRef, params: s.params })),
       recording: {
-        files: o.tape.files.map((f) => basename(f)),
+        files: tape.files.map((f) => basename(f)),
         sessions: [...new Set(meta.map((m) => m.session))],
-        start: items[0]!.t,
-        end: items[items.length - 1]!.t,
-        complete: o.tape.complete,
+        start: tape.start,
+        end: tape.end,
+        complete: tape.complete,
       },
       seed: settings.seed,
       fillModel: settings.fillModel,
@@ -170,11 +174,11 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
     },
     input: {
       events: total,
-      priceFrames: o.tape.stats.priceFrames,
-      malformedFrames: o.tape.stats.malformedFrames,
-      unknownFrameTypes: o.tape.stats.unknownFrameTypes,
-      badLines: o.tape.stats.badLines,
-      problems: o.tape.problems.slice(0, 50).map((p) => formatInputProblem({ ...p, file: basename(p.file) })),
+      priceFrames: tape.stats.priceFrames,
+      malformedFrames: tape.stats.malformedFrames,
+      unknownFrameTypes: tape.stats.unknownFrameTypes,
+      badLines: tape.stats.badLines,
+      problems: tape.problems.slice(0, 50).map((p) => formatInputProblem({ ...p, file: basename(p.file) })),
     },
     metrics: done.metrics,
     games: done.games,

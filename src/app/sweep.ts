@@ -12,6 +12,7 @@ import type { RunConfig } from '../config/types.ts';
 import { BacktestConfigError } from '../backtest/errors.ts';
 import type { BacktestResult } from './backtest-run.ts';
 import type { Tape } from '../backtest/tape.ts';
+import { TapeFile } from '../backtest/tape/file.ts';
 import type { FillModelKind } from '../backtest/venue/queue-model.ts';
 
 /** One `--sweep key=v1,v2,…`: a config path and the values it takes. */
@@ -136,9 +137,10 @@ export function backtestSettings(config: RunConfig, o: SweepOverrides): Partial<
   };
 }
 
-/** What a sweep worker is started with: the tape, deserialised once per worker. */
+/** What a sweep worker is started with: a tape file it streams for every variant, or an in-memory tape serialised once. */
 export interface SweepWorkerData {
   readonly tapePath: string;
+  readonly kind: 'tape' | 'serialized';
 }
 
 /** One variant for a worker to run; a worker runs one after another. */
@@ -188,9 +190,12 @@ export function sweepWorkers(variants: number, workers?: number): number {
  * load once per worker, so a strategy must keep no state of its own between runs (the
  * strategy contract: a pure function of its view). Outcomes come back in variant order.
  */
-export async function runSweep(tape: Tape, runs: readonly SweepRun[], configPath: string, options: SweepOptions = {}): Promise<SweepOutcome[]> {
-  const tapePath = join(tmpdir(), `linesmith-tape-${randomUUID()}.bin`);
-  await writeFile(tapePath, serialize(tape));
+export async function runSweep(tape: Tape | TapeFile, runs: readonly SweepRun[], configPath: string, options: SweepOptions = {}): Promise<SweepOutcome[]> {
+  // A tape file is read by every worker a chunk at a time; an in-memory tape is serialised for them.
+  const onFile = tape instanceof TapeFile;
+  const tapePath = onFile ? tape.path : join(tmpdir(), `linesmith-tape-${randomUUID()}.bin`);
+  if (!onFile) await writeFile(tapePath, serialize(tape));
+  const kind = onFile ? 'tape' : 'serialized';
   const out = new Array<SweepOutcome>(runs.length);
   let next = 0;
   let done = 0;
@@ -206,7 +211,7 @@ export async function runSweep(tape: Tape, runs: readonly SweepRun[], configPath
       for (let i = next++; i < runs.length; i = next++) {
         // One that died between two variants (after answering) is replaced before the next.
         if (worker?.dead) worker = null;
-        worker ??= new SweepLaneWorker({ tapePath });
+        worker ??= new SweepLaneWorker({ tapePath, kind });
         const answer = await worker.run({ index: i, configText: runs[i]!.configText, configPath, overrides });
         finish(i, answer);
         // A failed variant may leave work behind (a timer, a promise yet to reject) that
@@ -223,7 +228,7 @@ export async function runSweep(tape: Tape, runs: readonly SweepRun[], configPath
   try {
     await Promise.all(Array.from({ length: lanes }, lane));
   } finally {
-    await rm(tapePath, { force: true });
+    if (!onFile) await rm(tapePath, { force: true });
   }
   return out;
 }

@@ -75,26 +75,62 @@ export interface LoadTapeOptions {
 
 const MAX_PROBLEMS_KEPT = 1_000;
 
+/** What reading a recording found besides its items: everything a tape holds but the items. */
+export interface RecordingSummary {
+  readonly files: string[];
+  readonly meta: MetaData[];
+  readonly stats: Omit<TapeStats, 'ownOrders' | 'ownListingsRemoved'>;
+  readonly problems: InputProblem[];
+  readonly complete: boolean;
+  readonly late: LateRecords | null;
+  /** Orders of the recording account (from its user feed): replayed by the engine, so not market liquidity. */
+  readonly own: ReadonlySet<string>;
+  /** Items handed to `emit`. */
+  readonly items: number;
+}
+
 /**
  * Read recording files (or directories of them) into a tape: frames go through the live
  * price feed's own checks, snapshots through the REST client's schema. A bad line is
  * reported with its file and line and skipped, or stops the load under `strict`.
  */
 export async function loadTape(paths: readonly string[], options: LoadTapeOptions = {}): Promise<Tape> {
+  const items: TapeItem[] = [];
+  const s = await readRecording(paths, options, (it) => void items.push(it));
+  const ownRemoved = s.own.size > 0 ? removeOwnOrders(items, s.own) : 0;
+  return { files: s.files, meta: s.meta, items, stats: { ...s.stats, ownOrders: s.own.size, ownListingsRemoved: ownRemoved }, problems: s.problems, complete: s.complete, late: s.late };
+}
+
+/**
+ * The streaming core of `loadTape`: every item is handed to `emit` as it is read, in
+ * order, its time already moved up to the item before it where the recording stepped back.
+ * The recording account's own listings are not taken out here (its orders are known only
+ * at the end): `removeOwnOrders` does that with `own`.
+ */
+export async function readRecording(paths: readonly string[], options: LoadTapeOptions, emit: (it: TapeItem) => void): Promise<RecordingSummary> {
   const strict = options.strict ?? false;
   const check = createPriceFrameChecker(options.parseMode ?? 'fast');
-  const items: TapeItem[] = [];
   const meta: MetaData[] = [];
   const files = new Set<string>();
   const problems: InputProblem[] = [];
   const stats = { lines: 0, priceFrames: 0, userFrames: 0, malformedFrames: 0, unknownFrameTypes: 0, badLines: 0 };
   let complete = false;
-  /** Orders of the recording account, from its user feed: replayed by the engine, so not market liquidity. */
+  let count = 0;
   const own = new Set<string>();
   const report = (p: InputProblem) => {
     if (problems.length < MAX_PROBLEMS_KEPT) problems.push(p);
     options.onProblem?.(p);
     if (strict) throw new BacktestInputError(`${formatInputProblem(p)} (--strict: stopping)`, p);
+  };
+  // Files are read in time order; recordings that overlap, or a receive clock that stepped
+  // back, may still step back in time (counted in `late`), and a replay clock cannot: such
+  // an item is replayed at the time of the item before it.
+  let lastItemT = -Infinity;
+  const push = (it: TapeItem) => {
+    if (it.t < lastItemT) (it as { t: number }).t = lastItemT;
+    else lastItemT = it.t;
+    count++;
+    emit(it);
   };
   // A path that is not there is a mistake on the command line, not a bad line of a
   // recording to skip: replaying the other paths alone would answer another question.
@@ -114,71 +150,65 @@ export async function loadTape(paths: readonly string[], options: LoadTapeOption
     throw new BacktestInputError(`cannot read the recording ${cannotRead(err, paths.join(', '))}`, null, true);
   }
   if (found.length === 0) throw new BacktestInputError(`no recording files (.jsonl.gz, .jsonl) in ${paths.join(', ')}`, null, true);
-  for await (const { file, line, record: r } of reader) {
-    stats.lines++;
-    files.add(file);
-    if (r.k !== 'meta' && r.k !== 'end') {
-      if (r.t >= lastT) lastT = r.t;
-      else if (late === null) late = { count: 1, maxStepBackMs: lastT - r.t, first: { file, line } };
-      else {
-        late.count++;
-        late.maxStepBackMs = Math.max(late.maxStepBackMs, lastT - r.t);
+  for await (const batch of reader.batches()) {
+    for (const { file, line, record: r } of batch) {
+      stats.lines++;
+      files.add(file);
+      if (r.k !== 'meta' && r.k !== 'end') {
+        if (r.t >= lastT) lastT = r.t;
+        else if (late === null) late = { count: 1, maxStepBackMs: lastT - r.t, first: { file, line } };
+        else {
+          late.count++;
+          late.maxStepBackMs = Math.max(late.maxStepBackMs, lastT - r.t);
+        }
+      }
+      switch (r.k) {
+        case 'meta':
+          meta.push(r.d);
+          break;
+        case 'price': {
+          stats.priceFrames++;
+          const out = r.d !== undefined ? check(r.d) : ({ ok: false, problem: 'malformed', reason: 'not JSON' } as const);
+          if (out.ok) push({ t: r.t, kind: 'price', event: out.event });
+          else if (out.problem === 'unknownType') stats.unknownFrameTypes++;
+          else {
+            stats.malformedFrames++;
+            report({ file, line, problem: 'frame', detail: out.reason });
+          }
+          break;
+        }
+        case 'user':
+          stats.userFrames++;
+          noteOwnOrders(r.d, own);
+          if (options.userFrames) push({ t: r.t, kind: 'user', frame: r.d ?? r.raw });
+          break;
+        case 'snapshot': {
+          const g = OrderbookGame.safeParse(r.d.game);
+          if (g.success) push({ t: r.t, kind: 'snapshot', batch: r.d.batch, reason: r.d.reason, game: g.data });
+          else {
+            stats.badLines++;
+            const issue = g.error.issues[0];
+            report({ file, line, problem: 'snapshot', detail: issue ? `d.game.${issue.path.join('.')}: ${issue.message}` : 'invalid game' });
+          }
+          break;
+        }
+        case 'snapshotDone':
+          push({ t: r.t, kind: 'snapshotDone', batch: r.d.batch, reason: r.d.reason });
+          break;
+        case 'gap':
+          push({ t: r.t, kind: 'gap', feed: r.d.feed, from: r.d.from, to: r.d.to, resumed: r.d.resumed });
+          break;
+        case 'result':
+          push({ t: r.t, kind: 'result', gameID: r.d.gameID, away: { id: r.d.away.id, score: r.d.away.score }, home: { id: r.d.home.id, score: r.d.home.score } });
+          break;
+        case 'end':
+          complete = true;
+          break;
       }
     }
-    switch (r.k) {
-      case 'meta':
-        meta.push(r.d);
-        break;
-      case 'price': {
-        stats.priceFrames++;
-        const out = r.d !== undefined ? check(r.d) : ({ ok: false, problem: 'malformed', reason: 'not JSON' } as const);
-        if (out.ok) items.push({ t: r.t, kind: 'price', event: out.event });
-        else if (out.problem === 'unknownType') stats.unknownFrameTypes++;
-        else {
-          stats.malformedFrames++;
-          report({ file, line, problem: 'frame', detail: out.reason });
-        }
-        break;
-      }
-      case 'user':
-        stats.userFrames++;
-        noteOwnOrders(r.d, own);
-        if (options.userFrames) items.push({ t: r.t, kind: 'user', frame: r.d ?? r.raw });
-        break;
-      case 'snapshot': {
-        const g = OrderbookGame.safeParse(r.d.game);
-        if (g.success) items.push({ t: r.t, kind: 'snapshot', batch: r.d.batch, reason: r.d.reason, game: g.data });
-        else {
-          stats.badLines++;
-          const issue = g.error.issues[0];
-          report({ file, line, problem: 'snapshot', detail: issue ? `d.game.${issue.path.join('.')}: ${issue.message}` : 'invalid game' });
-        }
-        break;
-      }
-      case 'snapshotDone':
-        items.push({ t: r.t, kind: 'snapshotDone', batch: r.d.batch, reason: r.d.reason });
-        break;
-      case 'gap':
-        items.push({ t: r.t, kind: 'gap', feed: r.d.feed, from: r.d.from, to: r.d.to, resumed: r.d.resumed });
-        break;
-      case 'result':
-        items.push({ t: r.t, kind: 'result', gameID: r.d.gameID, away: { id: r.d.away.id, score: r.d.away.score }, home: { id: r.d.home.id, score: r.d.home.score } });
-        break;
-      case 'end':
-        complete = true;
-        break;
-    }
   }
-  // Files are read in time order; recordings that overlap, or a receive clock that stepped
-  // back, may still step back in time (counted in `late`), and a replay clock cannot.
-  let last = -Infinity;
-  for (const it of items) {
-    if (it.t < last) (it as { t: number }).t = last;
-    else last = it.t;
-  }
-  const ownRemoved = own.size > 0 ? removeOwnOrders(items, own) : 0;
-  if (items.length === 0) throw new BacktestInputError(`nothing to replay in ${paths.join(', ')} (${stats.lines} records read)`, null);
-  return { files: [...files], meta, items, stats: { ...stats, ownOrders: own.size, ownListingsRemoved: ownRemoved }, problems, complete, late };
+  if (count === 0) throw new BacktestInputError(`nothing to replay in ${paths.join(', ')} (${stats.lines} records read)`, null);
+  return { files: [...files], meta, stats, problems, complete, late, own, items: count };
 }
 
 function noteOwnOrders(d: unknown, own: Set<string>): void {
@@ -194,7 +224,7 @@ function noteOwnOrders(d: unknown, own: Set<string>): void {
  * A recording of a session that traded lists its own orders in the book. In the replay our
  * orders are the engine's, so the recorded ones are taken out of every side and snapshot.
  */
-function removeOwnOrders(items: TapeItem[], own: ReadonlySet<string>): number {
+export function removeOwnOrders(items: TapeItem[], own: ReadonlySet<string>): number {
   let removed = 0;
   const keep = <T extends { id: string }>(list: readonly T[]): T[] => {
     const out = list.filter((o) => !own.has(o.id));

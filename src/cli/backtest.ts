@@ -20,7 +20,10 @@ import {
   type SweepOverrides,
   type SweepRun,
 } from '../app/sweep.ts';
-import { loadTape } from '../backtest/tape.ts';
+import { loadTape, type Tape } from '../backtest/tape.ts';
+import { openTape } from '../backtest/tape/cache.ts';
+import type { TapeFile } from '../backtest/tape/file.ts';
+import { tapeLine, throughputLine } from './tape.ts';
 import { FILL_MODEL_KINDS, type FillModelKind } from '../backtest/venue/queue-model.ts';
 import { createRunLogger } from '../config/logging.ts';
 import { LOG_LEVELS, type LogLevel } from '../config/fields.ts';
@@ -49,7 +52,10 @@ interface BacktestOptions {
   readonly queue?: string;
   readonly queueCredentials?: string;
   readonly sweepId?: string;
+  readonly queueTapeDir?: string;
+  readonly tape: boolean;
   readonly tapeDir?: string;
+  readonly rebuildTape?: boolean;
 }
 
 const usage = (message: string): void => usageError('backtest', message);
@@ -170,8 +176,8 @@ async function backtest(o: BacktestOptions): Promise<void> {
     if (axis) return usage(`${OVERRIDE_FLAGS[k]} ${String(overrides[k])} conflicts with --sweep ${axis.key}=${axis.values.join(',')}: the flag would set ${axis.key} in every variant; give one or the other`);
   }
   if (o.decisions !== undefined && axes.length > 0) return usage('--decisions compares one replay with the session it replays; it cannot be given with --sweep');
-  if ((o.queue !== undefined || o.sweepId !== undefined || o.tapeDir !== undefined) && axes.length === 0) return usage('--queue, --sweep-id and --tape-dir run a sweep on workers; give --sweep too');
-  if ((o.sweepId !== undefined || o.tapeDir !== undefined || o.queueCredentials !== undefined) && o.queue === undefined) return usage('--sweep-id, --tape-dir and --queue-credentials need --queue');
+  if ((o.queue !== undefined || o.sweepId !== undefined || o.queueTapeDir !== undefined) && axes.length === 0) return usage('--queue, --sweep-id and --queue-tape-dir run a sweep on workers; give --sweep too');
+  if ((o.sweepId !== undefined || o.queueTapeDir !== undefined || o.queueCredentials !== undefined) && o.queue === undefined) return usage('--sweep-id, --queue-tape-dir and --queue-credentials need --queue');
   if (o.sweepId !== undefined && !/^[A-Za-z0-9_.-]{1,80}$/.test(o.sweepId)) return usage(`--sweep-id may hold letters, digits, ".", "_" and "-" (at most 80), got ${JSON.stringify(o.sweepId)}`);
   let queueAddress: RedisAddress | null = null;
   if (o.queue !== undefined) {
@@ -202,7 +208,10 @@ async function backtest(o: BacktestOptions): Promise<void> {
   let loadStarted = 0;
 
   let recorded: RecordedDecisions | null = null;
-  let tape;
+  let tape: Tape | TapeFile;
+  /** How the events were got: a tape built or reused, or the JSON read into memory. */
+  let tapeNote: string;
+  let minimalReadMs: number | null = null;
   try {
     if (o.decisions !== undefined) {
       recorded = await readDecisions(o.decisions, { strict: o.strict === true });
@@ -210,14 +219,25 @@ async function backtest(o: BacktestOptions): Promise<void> {
     }
     loadStarted = performance.now();
     // Under --strict the first problem stops the load, and the error names it: nothing was skipped.
-    tape = await loadTape(o.feed, { strict: o.strict === true, ...(o.strict === true ? {} : { onProblem: (p: InputProblem) => process.stderr.write(`  skipped ${formatInputProblem(p)}\n`) }) });
+    const reading = { strict: o.strict === true, ...(o.strict === true ? {} : { onProblem: (p: InputProblem) => process.stderr.write(`  skipped ${formatInputProblem(p)}\n`) }) };
+    // The parity check compares with every item at once, so it reads the recording into memory.
+    if (o.tape && recorded === null) {
+      const cached = await openTape(o.feed, { ...reading, ...(o.tapeDir !== undefined ? { dir: o.tapeDir } : {}), rebuild: o.rebuildTape === true });
+      tape = cached.tape;
+      tapeNote = tapeLine(cached);
+      minimalReadMs = cached.tape.footer.build.minimalReadMs;
+    } else {
+      tape = await loadTape(o.feed, reading);
+      tapeNote = o.tape ? 'read into memory (--decisions compares every item)' : 'read into memory (--no-tape)';
+    }
   } catch (err) {
     // A path on the command line that is not there is a usage error; a bad line in a recording (--strict) a failure.
     if (err instanceof BacktestInputError) return err.unreadable ? usage(err.message) : runtimeFailure('backtest', err.message);
     throw err;
   }
   const loadMs = performance.now() - loadStarted;
-  process.stdout.write(`loaded ${tape.items.length.toLocaleString('en-US')} events from ${tape.files.length} file(s) in ${(loadMs / 1000).toFixed(2)} s (${tape.problems.length} line(s) skipped)\n`);
+  const loaded = 'items' in tape ? { events: tape.items.length, files: tape.files.length, problems: tape.problems.length } : { events: tape.footer.count, files: tape.footer.files.length, problems: tape.footer.problems.length };
+  process.stdout.write(`loaded ${loaded.events.toLocaleString('en-US')} events from ${loaded.files} file(s) in ${(loadMs / 1000).toFixed(2)} s (${loaded.problems} line(s) skipped); ${tapeNote}\n`);
 
   if (runs.length > 0) {
     let lanes = sweepWorkers(runs.length, workers);
@@ -230,7 +250,7 @@ async function backtest(o: BacktestOptions): Promise<void> {
         address: queueAddress,
         overrides,
         ...(o.sweepId !== undefined ? { sweepId: o.sweepId } : {}),
-        ...(o.tapeDir !== undefined ? { tapeDir: resolve(o.tapeDir) } : {}),
+        ...(o.queueTapeDir !== undefined ? { tapeDir: resolve(o.queueTapeDir) } : {}),
         clock: systemClock,
         sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
         onProgress: progress,
@@ -280,14 +300,10 @@ async function backtest(o: BacktestOptions): Promise<void> {
   const paths = await writeReport(o.report, result);
   process.stdout.write(`backtest of ${config.strategies.filter((s) => s.enabled).map((s) => s.id).join(', ')}\n`);
   for (const l of summaryLines(result.report)) process.stdout.write(`${l}\n`);
-  const rate = (result.events / replayMs) * 1000;
-  process.stdout.write(
-    `  throughput     ${result.events.toLocaleString('en-US')} events replayed in ${(replayMs / 1000).toFixed(2)} s: ${Math.round(rate).toLocaleString('en-US')} events/s; ` +
-      `read + parse alone ${(loadMs / 1000).toFixed(2)} s, so the backtest took ${((loadMs + replayMs) / loadMs).toFixed(2)}x the parse-only time\n`,
-  );
+  process.stdout.write(`${throughputLine({ events: result.events, loadMs, replayMs, minimalReadMs })}\n`);
   process.stdout.write(`report: ${paths.html} (also ${paths.json}, ${paths.orders}, ${paths.fills})\n`);
   if (recorded) {
-    const parity = compareWithRecording(recorded, replayed, tape);
+    const parity = compareWithRecording(recorded, replayed, tape as Tape);
     await writeFile(join(o.report, 'parity.json'), `${JSON.stringify(parity, null, 2)}\n`);
     for (const l of parityLines(parity)) process.stdout.write(`${l}\n`);
     if (parity.first !== null) process.exitCode = EXIT.parity;
@@ -328,9 +344,12 @@ export function registerBacktest(program: Command): void {
     .option('--queue <url>', 'run the --sweep variants on `linesmith worker` processes through Redis: redis://HOST:PORT[/DB] or rediss://… (password from LINESMITH_REDIS_PASSWORD or --queue-credentials)')
     .option('--queue-credentials <file>', 'YAML or JSON file with the Redis password (and username), mode 600')
     .option('--sweep-id <id>', 'name of the distributed sweep; the same id again resumes it (default: a hash of the tape, config and variants)')
-    .option('--tape-dir <dir>', 'share the tape as a file in this directory, which every worker reads, instead of in Redis (for large tapes)')
+    .option('--queue-tape-dir <dir>', 'with --queue: share the tape as a file in this directory, which every worker reads, instead of in Redis (for large tapes)')
     .option('--decisions <file>', 'the decisions file of the recorded session (decisions-*.ndjson, written with recording.enabled): compare the replay\'s decisions with it, write parity.json, exit 3 where they differ')
     .option('--log-level <level>', 'log level of the replayed runtime (default error)')
+    .option('--tape-dir <dir>', 'where the binary tapes of recordings are kept (default: .linesmith-tape beside the recording)')
+    .option('--rebuild-tape', 'build the tape again even if a good one is there')
+    .option('--no-tape', 'read the JSON recording into memory instead of building or reusing its binary tape')
     .option('--no-progress', 'no progress line')
     .action((o: BacktestOptions) => backtest(o));
 }

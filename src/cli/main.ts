@@ -8,6 +8,7 @@ import { addHelpExamples } from './help-examples.ts';
 import { registerRecord } from './record.ts';
 import { registerSim } from './sim.ts';
 import { registerStatus } from './status.ts';
+import { registerTape } from './tape.ts';
 import { registerTrade } from './trade.ts';
 import { registerWorker } from './worker.ts';
 
@@ -31,6 +32,7 @@ registerAccount(program);
 registerTrade(program);
 registerRecord(program);
 registerBacktest(program);
+registerTape(program);
 registerStatus(program);
 registerWorker(program);
 registerInit(program);

@@ -153,6 +153,14 @@ export class RecordingReader implements AsyncIterable<RecordedEntry> {
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<RecordedEntry> {
+    for await (const batch of this.batches()) yield* batch;
+  }
+
+  /**
+   * The same records, a batch at a time (those of one decompressed block of a file): one
+   * await per block instead of one per record, for a reader that goes through every record.
+   */
+  async *batches(): AsyncGenerator<RecordedEntry[]> {
     let files: string[];
     try {
       files = await this.files();
@@ -164,33 +172,49 @@ export class RecordingReader implements AsyncIterable<RecordedEntry> {
     for (const file of files) yield* this.#file(file);
   }
 
-  async *#file(file: string): AsyncGenerator<RecordedEntry> {
+  async *#file(file: string): AsyncGenerator<RecordedEntry[]> {
     let sawMeta = false;
-    for await (const item of lines(file)) {
-      if (item instanceof RecordingReadError) {
-        this.#report(item);
-        return;
+    for await (const batch of lineBatches(file)) {
+      let out: RecordedEntry[] = [];
+      for (const item of batch) {
+        let problem: RecordingReadError | null = null;
+        let record: RecordingRecord | null = null;
+        let stop = false;
+        if (item instanceof RecordingReadError) {
+          problem = item;
+          stop = true;
+        } else {
+          const { line, text, complete } = item;
+          let value: unknown;
+          try {
+            value = JSON.parse(text);
+          } catch (err) {
+            problem = new RecordingReadError(file, line, complete ? 'json' : 'truncated', complete ? (err as Error).message : 'the last line stops mid-record (no newline)');
+          }
+          if (problem === null) {
+            const bad = checkRecord(value);
+            if (bad !== null) {
+              problem = new RecordingReadError(file, line, complete ? bad.problem : 'truncated', bad.detail);
+              stop = bad.problem === 'version';
+            } else {
+              record = value as RecordingRecord;
+              if (!sawMeta) {
+                sawMeta = true;
+                if (record.k !== 'meta') problem = new RecordingReadError(file, line, 'record', `a recording file starts with a meta record, this one with "${record.k}"`);
+              }
+            }
+          }
+        }
+        if (problem !== null) {
+          // Reported in line order: the records before it are handed on first.
+          if (out.length > 0) yield out;
+          out = [];
+          this.#report(problem);
+          if (stop) return;
+        }
+        if (record !== null) out.push({ file, line: (item as Line).line, record });
       }
-      const { line, text, complete } = item;
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch (err) {
-        this.#report(new RecordingReadError(file, line, complete ? 'json' : 'truncated', complete ? (err as Error).message : 'the last line stops mid-record (no newline)'));
-        continue;
-      }
-      const problem = checkRecord(value);
-      if (problem !== null) {
-        this.#report(new RecordingReadError(file, line, complete ? problem.problem : 'truncated', problem.detail));
-        if (problem.problem === 'version') return;
-        continue;
-      }
-      const record = value as RecordingRecord;
-      if (!sawMeta) {
-        sawMeta = true;
-        if (record.k !== 'meta') this.#report(new RecordingReadError(file, line, 'record', `a recording file starts with a meta record, this one with "${record.k}"`));
-      }
-      yield { file, line, record };
+      if (out.length > 0) yield out;
     }
   }
 
@@ -210,10 +234,15 @@ interface Line {
 
 /** The lines of one file; a read or gzip failure comes last, as a value, with the line it broke in. */
 async function* lines(file: string): AsyncGenerator<Line | RecordingReadError> {
-  const raw = createReadStream(file);
+  for await (const batch of lineBatches(file)) yield* batch;
+}
+
+/** The lines of one file, a decompressed block at a time; a read or gzip failure comes last, as a value, with the line it broke in. */
+async function* lineBatches(file: string): AsyncGenerator<(Line | RecordingReadError)[]> {
+  const raw = createReadStream(file, { highWaterMark: 256 * 1024 });
   let stream: Readable = raw;
   if (file.endsWith('.gz')) {
-    const gunzip = createGunzip();
+    const gunzip = createGunzip({ chunkSize: 256 * 1024 });
     raw.on('error', (err) => gunzip.destroy(err));
     stream = raw.pipe(gunzip);
   }
@@ -222,27 +251,29 @@ async function* lines(file: string): AsyncGenerator<Line | RecordingReadError> {
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       const buf = rest.length > 0 ? Buffer.concat([rest, chunk]) : chunk;
+      const out: Line[] = [];
       let start = 0;
       for (let nl = buf.indexOf(10, start); nl !== -1; nl = buf.indexOf(10, start)) {
         n++;
         const end = nl > start && buf[nl - 1] === 13 ? nl - 1 : nl;
-        yield { line: n, text: buf.toString('utf8', start, end), complete: true };
+        out.push({ line: n, text: buf.toString('utf8', start, end), complete: true });
         start = nl + 1;
       }
       rest = start < buf.length ? Buffer.from(buf.subarray(start)) : Buffer.alloc(0);
+      if (out.length > 0) yield out;
     }
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     const ended = e.code === 'Z_BUF_ERROR';
     const what = ended ? 'truncated' : e.code?.startsWith('Z_') ? 'gzip' : 'io';
     const detail = ended ? (rest.length > 0 ? 'the data stops mid-record (the recorder did not close the file)' : 'the data stops after a complete line but without the gzip trailer (the recorder did not close the file)') : e.message;
-    yield new RecordingReadError(file, n + 1, what, detail);
+    yield [new RecordingReadError(file, n + 1, what, detail)];
     return;
   } finally {
     // Also when the consumer stops early: no file handle left open.
     raw.destroy();
   }
-  if (rest.length > 0) yield { line: n + 1, text: rest.toString('utf8'), complete: false };
+  if (rest.length > 0) yield [{ line: n + 1, text: rest.toString('utf8'), complete: false }];
 }
 
 // -------------------------------------------------------------------- record checks

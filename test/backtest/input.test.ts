@@ -173,7 +173,8 @@ describe('linesmith backtest (CLI)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ls-bt-'));
     const r = await cli(['--config', 'test/backtest/golden/post-arb.yaml', '--feed', SAMPLE, '--report', dir, '--no-progress']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/events replayed in .* events\/s; read \+ parse alone .* parse-only time/);
+    expect(r.stdout).toMatch(/^loaded [\d,]+ events from 1 file\(s\) in [\d.]+ s \(0 line\(s\) skipped\); tape (built|reused) /m);
+    expect(r.stdout).toMatch(/events replayed in .* events\/s; getting them [\d.]+ s; a minimal read of the recording .* took [\d.]+x the minimal read/);
     const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as { format: string };
     expect(report.format).toBe('linesmith.backtest-report');
     expect(readFileSync(join(dir, 'orders.csv'), 'utf8').split('\n')[0]).toBe('placedAt,orderID,userReference,strategy,gameID,market,selection,orderType,odds,bet,filled,status,closedAt,editOf');

@@ -5,7 +5,9 @@ import { Redis } from 'ioredis';
 import type { Clock } from '../../shared/clock.ts';
 import type { BacktestResult } from '../../backtest/report/types.ts';
 import { variantLabel, type SweepOutcome, type SweepOverrides, type SweepRun } from '../sweep.ts';
+import { readFile } from 'node:fs/promises';
 import type { Tape } from '../../backtest/tape.ts';
+import { TapeFile } from '../../backtest/tape/file.ts';
 import { SWEEP_QUEUE_NAME, variantJobId, variantJobResult, type VariantJobData } from './job.ts';
 import { OutageReporter, redisConnectionOptions, type RedisAddress } from './redis-address.ts';
 import { PathTapeStore, RedisTapeStore, type TapeStore } from './tape-store.ts';
@@ -51,9 +53,19 @@ export function defaultSweepId(tapeHash: string, runs: readonly SweepRun[], conf
   return `sweep-${h.digest('hex').slice(0, 16)}`;
 }
 
-/** The tape's bytes as every worker replays it: the same serialisation the local sweep hands its threads. */
-export function tapeArtifact(tape: Tape): Buffer {
-  return serialize(tape);
+/** A tape as workers receive it: its bytes, and how a sweep lane reads them. */
+export interface TapeArtifact {
+  readonly bytes: Buffer;
+  readonly kind: 'tape' | 'serialized';
+}
+
+/**
+ * The bytes every worker replays, as the local sweep hands them to its threads: a binary
+ * tape file as it is (read a chunk at a time, its checksums checked), an in-memory tape
+ * serialised.
+ */
+export async function tapeArtifact(tape: Tape | TapeFile): Promise<TapeArtifact> {
+  return tape instanceof TapeFile ? { bytes: await readFile(tape.path), kind: 'tape' } : { bytes: serialize(tape), kind: 'serialized' };
 }
 
 /**
@@ -62,7 +74,7 @@ export function tapeArtifact(tape: Tape): Buffer {
  * finish. Outcomes come back in variant order, as from `runSweep`, so the caller writes
  * the same table, reports and sweep page.
  */
-export async function runQueueSweep(tape: Tape, runs: readonly SweepRun[], configPath: string, o: QueueSweepOptions): Promise<QueueSweepOutcome[]> {
+export async function runQueueSweep(tape: Tape | TapeFile, runs: readonly SweepRun[], configPath: string, o: QueueSweepOptions): Promise<QueueSweepOutcome[]> {
   const notice = o.onNotice ?? (() => {});
   const outage = new OutageReporter(o.address.display, notice);
   const connection = new Redis({ ...redisConnectionOptions(o.address, (attempt, delayMs) => outage.retrying(attempt, delayMs)), lazyConnect: true });
@@ -79,7 +91,7 @@ export async function runQueueSweep(tape: Tape, runs: readonly SweepRun[], confi
   });
   try {
     const store: TapeStore = o.tapeDir !== undefined ? new PathTapeStore(o.tapeDir) : new RedisTapeStore(connection);
-    const bytes = tapeArtifact(tape);
+    const { bytes, kind } = await tapeArtifact(tape);
     const hash = await store.put(bytes);
     const overrides = o.overrides ?? {};
     const sweepId = o.sweepId ?? defaultSweepId(hash, runs, configPath, overrides);
@@ -90,7 +102,7 @@ export async function runQueueSweep(tape: Tape, runs: readonly SweepRun[], confi
       sweepId,
       index: i,
       label: variantLabel(runs[i]!.variant),
-      tape: { hash, store: store.ref },
+      tape: { hash, kind, store: store.ref },
       configText: runs[i]!.configText,
       configPath,
       overrides: { ...(overrides.seed !== undefined ? { seed: overrides.seed } : {}), ...(overrides.fillModel !== undefined ? { fillModel: overrides.fillModel } : {}) },

@@ -11,7 +11,7 @@ export const variantJobData = z.strictObject({
   sweepId: z.string().regex(/^[A-Za-z0-9_.-]{1,80}$/),
   index: z.number().int().nonnegative(),
   label: z.string(),
-  tape: z.strictObject({ hash: z.string().regex(/^[0-9a-f]{64}$/), store: tapeStoreRef }),
+  tape: z.strictObject({ hash: z.string().regex(/^[0-9a-f]{64}$/), kind: z.enum(['tape', 'serialized']), store: tapeStoreRef }),
   configText: z.string(),
   configPath: z.string(),
   overrides: z.strictObject({

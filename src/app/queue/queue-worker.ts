@@ -35,9 +35,9 @@ class Lane {
   tapePath: string | null = null;
   busy = false;
 
-  async use(tapePath: string): Promise<SweepLaneWorker> {
+  async use(tapePath: string, kind: 'tape' | 'serialized'): Promise<SweepLaneWorker> {
     if (this.worker !== null && (this.worker.dead || this.tapePath !== tapePath)) await this.drop();
-    this.worker ??= new SweepLaneWorker({ tapePath });
+    this.worker ??= new SweepLaneWorker({ tapePath, kind });
     this.tapePath = tapePath;
     return this.worker;
   }
@@ -95,7 +95,7 @@ export async function startQueueWorker(o: QueueWorkerOptions): Promise<QueueWork
     lane.busy = true;
     notice(`start ${d.label}`);
     try {
-      const thread = await lane.use(tapePath);
+      const thread = await lane.use(tapePath, d.tape.kind);
       const answer = await thread.run({ index: d.index, configText: d.configText, configPath: d.configPath, overrides: d.overrides as never });
       if (answer.error !== null || answer.result === null) {
         // A thread that died (out of memory, a crash) may do better elsewhere; a variant that threw will not.

@@ -162,7 +162,7 @@ describe.skipIf(skip !== null)('distributed sweeps through a real Redis', { time
     // The tape stored under its hash is then damaged before any worker fetched it.
     const client = new Redis({ port: redis.port, host: '127.0.0.1' });
     const other = { ...small, items: small.items.slice(0, 2_000) };
-    const hash = await new RedisTapeStore(client).put(tapeArtifact(other));
+    const hash = await new RedisTapeStore(client).put((await tapeArtifact(other)).bytes);
     await client.set(`linesmith:tape:${hash}:0`, Buffer.from('not a tape'));
     client.disconnect();
     const corrupt = await sweep(other, ['backtest.seed=5']);

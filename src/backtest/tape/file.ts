@@ -1,0 +1,326 @@
+import { randomUUID } from 'node:crypto';
+import { closeSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+import { crc32 } from 'node:zlib';
+import type { MetaData } from '../../record/format.ts';
+import type { InputProblem } from '../errors.ts';
+import { removeOwnOrders, type LateRecords, type TapeItem, type TapeStats } from '../tape.ts';
+import { ChunkEncoder, decodeChunk, TapeDecodeError, type EncodedChunk } from './codec.ts';
+
+/**
+ * The tape file: the pre-parsed items of one recording in chunks of typed columns
+ * (`codec.ts`), then a footer that says what the recording was and where each chunk is.
+ *
+ *   "LSTAPE\n\0"  u32 format version  u32 0
+ *   chunk…        each at an 8-byte boundary: a 32-byte head (item, tag, number, ref counts;
+ *                 string and shape table bytes), then numbers (float64), refs (uint32),
+ *                 tags (uint8), the string table and the shape table (JSON text)
+ *   footer        JSON: the recording's files, meta, stats, problems; per chunk its offset,
+ *                 size, item count, first and last time, CRC-32
+ *   u32 footer bytes  u32 footer CRC-32  "LSTAPEND"
+ *
+ * Every chunk and the footer carry a CRC-32: a tape that does not check out is not replayed.
+ */
+export const TAPE_FORMAT_VERSION = 1;
+
+const MAGIC = Buffer.from('LSTAPE\n\0', 'latin1');
+const END_MAGIC = Buffer.from('LSTAPEND', 'latin1');
+const HEAD_BYTES = 16;
+const CHUNK_HEAD_BYTES = 32;
+const TRAILER_BYTES = 16;
+
+/** Items per chunk, and the size past which a chunk is closed early (snapshots are large). */
+export const CHUNK_ITEMS = 4_096;
+const CHUNK_MAX_BYTES = 4 << 20;
+
+export interface TapeChunkInfo {
+  readonly offset: number;
+  readonly bytes: number;
+  readonly count: number;
+  readonly firstT: number;
+  readonly lastT: number;
+  readonly crc: number;
+}
+
+/** What the tape says about its recording and itself. */
+export interface TapeFooter {
+  readonly version: number;
+  /** The recording's content hash (`tapeKey`): a tape answers for exactly those bytes. */
+  readonly key: string;
+  readonly files: readonly string[];
+  readonly meta: readonly MetaData[];
+  readonly stats: TapeStats;
+  readonly problems: readonly InputProblem[];
+  readonly complete: boolean;
+  readonly late: LateRecords | null;
+  /** Orders of the recording account: their listings are taken out of the items on reading. */
+  readonly own: readonly string[];
+  readonly count: number;
+  readonly start: number;
+  readonly end: number;
+  readonly chunks: readonly TapeChunkInfo[];
+  /** How the tape was built: its time, and an estimate of a minimal read of the recording (gunzip + split + JSON.parse). */
+  readonly build: { readonly ms: number; readonly minimalReadMs: number };
+}
+
+/** A tape that cannot be used as it is: damaged (checksum), cut short, or of another format version. */
+export class TapeFileError extends Error {
+  override readonly name = 'TapeFileError';
+  constructor(
+    readonly path: string,
+    readonly reason: 'corrupt' | 'version' | 'key',
+    detail: string,
+  ) {
+    super(`${path}: ${detail}`);
+  }
+}
+
+/**
+ * Writes a tape item by item, a chunk at a time, to a `.partial` file beside `path`; `finish` writes the
+ * footer and renames it into place, so a tape path holds a whole tape or nothing.
+ */
+export class TapeWriter {
+  readonly #path: string;
+  readonly #partial: string;
+  readonly #fd: number;
+  readonly #chunkItems: number;
+  readonly #enc = new ChunkEncoder();
+  readonly #chunks: TapeChunkInfo[] = [];
+  #offset = 0;
+  #firstT = 0;
+  #lastT = 0;
+  #count = 0;
+  #start = NaN;
+
+  constructor(path: string, options: { chunkItems?: number } = {}) {
+    this.#path = path;
+    // Its own name: two processes building the same tape at once each write their own, and the last rename wins.
+    this.#partial = `${path}.${randomUUID()}.partial`;
+    this.#chunkItems = options.chunkItems ?? CHUNK_ITEMS;
+    this.#fd = openSync(this.#partial, 'w+');
+    const head = Buffer.alloc(HEAD_BYTES);
+    MAGIC.copy(head, 0);
+    head.writeUInt32LE(TAPE_FORMAT_VERSION, 8);
+    this.#write(head);
+  }
+
+  add(it: TapeItem): void {
+    if (this.#enc.count === 0) this.#firstT = it.t;
+    if (this.#count === 0) this.#start = it.t;
+    this.#lastT = it.t;
+    this.#count++;
+    this.#enc.add(it);
+    if (this.#enc.count >= this.#chunkItems || this.#enc.bytes >= CHUNK_MAX_BYTES) this.#flush();
+  }
+
+  /** Writes the footer (`chunks`, `count`, `start`, `end` are the writer's) and puts the tape in place. */
+  finish(footer: Omit<TapeFooter, 'version' | 'chunks' | 'count' | 'start' | 'end'>): TapeFooter {
+    if (this.#enc.count > 0) this.#flush();
+    const full: TapeFooter = { version: TAPE_FORMAT_VERSION, ...footer, count: this.#count, start: this.#start, end: this.#lastT, chunks: this.#chunks };
+    const text = Buffer.from(JSON.stringify(full), 'utf8');
+    const trailer = Buffer.alloc(TRAILER_BYTES);
+    trailer.writeUInt32LE(text.length, 0);
+    trailer.writeUInt32LE(crc32(text), 4);
+    END_MAGIC.copy(trailer, 8);
+    this.#write(text);
+    this.#write(trailer);
+    // No fsync: a tape is a cache, and one cut short by a crash fails its checks and is built again.
+    closeSync(this.#fd);
+    renameSync(this.#partial, this.#path);
+    return full;
+  }
+
+  /** The items written so far, read back a chunk at a time (what is pending is written first). */
+  *writtenChunks(): Generator<TapeItem[]> {
+    if (this.#enc.count > 0) this.#flush();
+    for (const c of this.#chunks) {
+      const buf = new Uint8Array(new ArrayBuffer(c.bytes));
+      let done = 0;
+      while (done < c.bytes) {
+        const n = readSync(this.#fd, buf, done, c.bytes - done, c.offset + done);
+        if (n === 0) throw new TapeFileError(this.#partial, 'corrupt', 'the tape being written ends early');
+        done += n;
+      }
+      yield chunkItems(buf);
+    }
+  }
+
+  /** Leaves nothing behind (a build that failed). */
+  abort(): void {
+    try {
+      closeSync(this.#fd);
+    } catch {
+      // Already closed: only the file is left to remove.
+    }
+    rmSync(this.#partial, { force: true });
+  }
+
+  #flush(): void {
+    const count = this.#enc.count;
+    const bytes = chunkBytes(this.#enc.finish());
+    this.#chunks.push({ offset: this.#offset, bytes: bytes.length, count, firstT: this.#firstT, lastT: this.#lastT, crc: crc32(bytes) });
+    this.#write(bytes);
+  }
+
+  #write(b: Uint8Array): void {
+    let done = 0;
+    while (done < b.length) done += writeSync(this.#fd, b, done, b.length - done);
+    this.#offset += b.length;
+  }
+}
+
+const pad8 = (n: number) => (n + 7) & ~7;
+
+/** One chunk's bytes: head, columns, tables, padded to 8 bytes so the next chunk's numbers are aligned. */
+function chunkBytes(c: EncodedChunk): Buffer {
+  const strings = Buffer.from(c.strings, 'utf8');
+  const shapes = Buffer.from(c.shapes, 'utf8');
+  const numsAt = CHUNK_HEAD_BYTES;
+  const refsAt = numsAt + c.nums.byteLength;
+  const tagsAt = refsAt + c.refs.byteLength;
+  const stringsAt = tagsAt + c.tags.byteLength;
+  const shapesAt = stringsAt + strings.length;
+  const total = pad8(shapesAt + shapes.length);
+  const out = Buffer.alloc(total);
+  const head = new Uint32Array(out.buffer, out.byteOffset, CHUNK_HEAD_BYTES / 4);
+  head.set([c.count, c.tags.length, c.nums.length, c.refs.length, strings.length, shapes.length, 0, 0]);
+  out.set(new Uint8Array(c.nums.buffer, c.nums.byteOffset, c.nums.byteLength), numsAt);
+  out.set(new Uint8Array(c.refs.buffer, c.refs.byteOffset, c.refs.byteLength), refsAt);
+  out.set(c.tags, tagsAt);
+  strings.copy(out, stringsAt);
+  shapes.copy(out, shapesAt);
+  return out;
+}
+
+/** The items of one chunk's bytes (an ArrayBuffer of its own: the columns are views on it, aligned). */
+export function chunkItems(bytes: Uint8Array): TapeItem[] {
+  if (bytes.byteOffset % 8 !== 0) throw new TapeDecodeError('a chunk must start at an 8-byte boundary of its buffer');
+  const head = new Uint32Array(bytes.buffer, bytes.byteOffset, CHUNK_HEAD_BYTES / 4);
+  const [count, nTags, nNums, nRefs, nStrings, nShapes] = head as unknown as [number, number, number, number, number, number];
+  const numsAt = bytes.byteOffset + CHUNK_HEAD_BYTES;
+  const refsAt = numsAt + nNums * 8;
+  const tagsAt = refsAt + nRefs * 4;
+  const stringsAt = tagsAt + nTags;
+  const shapesAt = stringsAt + nStrings;
+  if (shapesAt + nShapes - bytes.byteOffset > bytes.length) throw new TapeDecodeError('the chunk is shorter than its head says');
+  const text = (at: number, n: number) => Buffer.from(bytes.buffer, at, n).toString('utf8');
+  return decodeChunk({
+    count,
+    nums: new Float64Array(bytes.buffer, numsAt, nNums),
+    refs: new Uint32Array(bytes.buffer, refsAt, nRefs),
+    tags: new Uint8Array(bytes.buffer, tagsAt, nTags),
+    strings: JSON.parse(text(stringsAt, nStrings)) as string[],
+    shapes: JSON.parse(text(shapesAt, nShapes)) as number[][],
+  }) as TapeItem[];
+}
+
+/** How many chunks a reader holds at most (read, or being read, and not yet handed on). */
+export interface ChunkGauge {
+  alive: number;
+  maxAlive: number;
+}
+
+/** An open tape: its footer read and checked; the chunks are read on demand. */
+export class TapeFile {
+  private constructor(
+    readonly path: string,
+    readonly footer: TapeFooter,
+    readonly size: number,
+  ) {}
+
+  /**
+   * Opens a tape and checks what can be checked without reading it all: the magic, the
+   * format version, the footer's checksum, and that the chunks fit the file.
+   */
+  static async open(path: string): Promise<TapeFile> {
+    const fh = await open(path, 'r');
+    try {
+      const size = (await fh.stat()).size;
+      const corrupt = (why: string) => new TapeFileError(path, 'corrupt', `the tape is damaged: ${why}`);
+      if (size < HEAD_BYTES + TRAILER_BYTES) throw corrupt('shorter than a tape can be');
+      const head = await readAt(fh, 0, HEAD_BYTES);
+      if (!head.subarray(0, 8).equals(MAGIC)) throw corrupt('not a linesmith tape');
+      const version = head.readUInt32LE(8);
+      if (version !== TAPE_FORMAT_VERSION) throw new TapeFileError(path, 'version', `tape format version ${version}; this linesmith reads version ${TAPE_FORMAT_VERSION}`);
+      const trailer = await readAt(fh, size - TRAILER_BYTES, TRAILER_BYTES);
+      if (!trailer.subarray(8).equals(END_MAGIC)) throw corrupt('no end marker (cut short?)');
+      const footerBytes = trailer.readUInt32LE(0);
+      if (footerBytes > size - HEAD_BYTES - TRAILER_BYTES) throw corrupt('the footer is longer than the file');
+      const text = await readAt(fh, size - TRAILER_BYTES - footerBytes, footerBytes);
+      if (crc32(text) !== trailer.readUInt32LE(4)) throw corrupt('the footer does not match its checksum');
+      const footer = JSON.parse(text.toString('utf8')) as TapeFooter;
+      if (footer.version !== TAPE_FORMAT_VERSION) throw new TapeFileError(path, 'version', `tape format version ${footer.version}; this linesmith reads version ${TAPE_FORMAT_VERSION}`);
+      let at = HEAD_BYTES;
+      for (const c of footer.chunks) {
+        if (c.offset !== at || c.bytes % 8 !== 0) throw corrupt('the chunk index does not fit the file');
+        at += c.bytes;
+      }
+      if (at !== size - TRAILER_BYTES - footerBytes) throw corrupt('the chunk index does not fit the file');
+      return new TapeFile(path, footer, size);
+    } finally {
+      await fh.close();
+    }
+  }
+
+  /** Reads every chunk and checks its checksum (a chunk at a time): throws on the first that does not match. */
+  async verify(): Promise<void> {
+    const fh = await open(this.path, 'r');
+    try {
+      for (const [i, c] of this.footer.chunks.entries()) this.#check(i, c, await readAt(fh, c.offset, c.bytes, this.path));
+    } finally {
+      await fh.close();
+    }
+  }
+
+  /**
+   * The items, a chunk at a time, in order; the recording account's listings taken out.
+   * The next chunk is read while the caller works on this one, and no more: at most two
+   * chunks are held (the gauge counts them), whatever the length of the recording.
+   */
+  async *chunks(gauge?: ChunkGauge): AsyncGenerator<TapeItem[]> {
+    const own = this.footer.own.length > 0 ? new Set(this.footer.own) : null;
+    const fh = await open(this.path, 'r');
+    const g = gauge ?? { alive: 0, maxAlive: 0 };
+    const read = (i: number): Promise<Uint8Array> | null => {
+      const c = this.footer.chunks[i];
+      if (!c) return null;
+      g.alive++;
+      g.maxAlive = Math.max(g.maxAlive, g.alive);
+      return readAt(fh, c.offset, c.bytes, this.path).then((b) => {
+        this.#check(i, c, b);
+        return b;
+      });
+    };
+    let pending = read(0);
+    try {
+      for (let i = 0; pending; i++) {
+        const bytes = await pending;
+        pending = read(i + 1);
+        const items = chunkItems(bytes);
+        if (own) removeOwnOrders(items, own);
+        yield items;
+        g.alive--;
+      }
+    } finally {
+      // A caller that stops early leaves a read in flight: let it land before closing.
+      await pending?.catch(() => undefined);
+      await fh.close();
+    }
+  }
+
+  #check(i: number, c: TapeChunkInfo, bytes: Uint8Array): void {
+    if (crc32(bytes) !== c.crc) throw new TapeFileError(this.path, 'corrupt', `the tape is damaged: chunk ${i + 1} of ${this.footer.chunks.length} does not match its checksum`);
+  }
+}
+
+/** `n` bytes at `offset`, in a buffer of their own (its start 8-byte aligned). */
+async function readAt(fh: FileHandle, offset: number, n: number, path = ''): Promise<Buffer> {
+  const buf = Buffer.from(new ArrayBuffer(n));
+  let done = 0;
+  while (done < n) {
+    const { bytesRead } = await fh.read(buf, done, n - done, offset + done);
+    if (bytesRead === 0) throw new TapeFileError(path, 'corrupt', 'the tape is damaged: it ends early');
+    done += bytesRead;
+  }
+  return buf;
+}
