@@ -41,6 +41,13 @@ async function run(module: StrategyModule<unknown>) {
   return { decisions, report: reportJson(result) };
 }
 
+/** A report without the strategies' evaluation counts: the one figure asking less must change. */
+function withoutEvaluationCounts(json: string): unknown {
+  const r = JSON.parse(json) as { strategyErrors: { strategies: { evaluations?: number }[] } };
+  for (const s of r.strategyErrors.strategies) delete s.evaluations;
+  return r;
+}
+
 describe('evaluate on change', () => {
   it('asks a strategy again only when what it reads changed, and decides the same as asking on every mark', async () => {
     const always = counting('fixed-spread', true);
@@ -48,7 +55,8 @@ describe('evaluate on change', () => {
     const a = await run(always.module);
     const b = await run(onChange.module);
     expect(b.decisions).toEqual(a.decisions);
-    expect(b.report).toBe(a.report);
+    expect(withoutEvaluationCounts(b.report)).toEqual(withoutEvaluationCounts(a.report));
+    expect(b.report).not.toBe(a.report);
     expect(a.decisions.length).toBeGreaterThan(100);
     // Measured on this file: 3,579 asks instead of 4,731. Most of those left are the market
     // moving a book it quotes (a synthetic market busy on the main lines), which must ask.

@@ -43,7 +43,7 @@ export async function defaultTapeDir(paths: readonly string[]): Promise<string> 
   try {
     isDir = (await stat(first)).isDirectory();
   } catch (err) {
-    throw new BacktestInputError(`cannot read the recording ${cannotRead(err, first)}`, null);
+    throw new BacktestInputError(`cannot read the recording ${cannotRead(err, first)}`, null, true);
   }
   return join(isDir ? first : dirname(first), TAPE_DIR_NAME);
 }
@@ -73,7 +73,7 @@ async function filesOf(paths: readonly string[]): Promise<string[]> {
   try {
     files = await inTimeOrder(await recordingFiles(paths));
   } catch (err) {
-    throw new BacktestInputError(`cannot read the recording ${cannotRead(err, paths.join(', '))}`, null);
+    throw new BacktestInputError(`cannot read the recording ${cannotRead(err, paths.join(', '))}`, null, true);
   }
   if (files.length === 0) throw new BacktestInputError(`no recording files (.jsonl.gz, .jsonl) in ${paths.join(', ')}`, null);
   return files;
