@@ -194,7 +194,14 @@ export async function runSoak(o: RunSoakOptions): Promise<SoakReport> {
     };
     progress(`${wall(crashedAt - t0)}: bot1 crashes (no cancels; ${ledger.openOrders().length} orders open at the simulator); bot2 starts on the same account`);
     await bot1.crash();
+    // The restart is checked on what it finds, so it must read bot1's orders before the
+    // exchange's switch (one heartbeat timeout after bot1's last) cancels them. A start that
+    // fails on a 503 and is retried can take longer than that on a loaded machine, leaving
+    // nothing to adopt; so the REST errors pause while bot2 starts. Drops, malformed frames
+    // and 429 bursts go on, and bot1 started under none of them.
+    await admin.setFaults({ restErrorRate: 0, restHangRate: 0 });
     const bot2 = await startBot(2, o.cancelUnknownOrdersAtStart ?? false);
+    await admin.setFaults({ restErrorRate: faults.restErrorRate, restHangRate: faults.restHangRate });
     bots.push(bot2);
     const found = (bot2.control.startup.unmatched ?? []).map((u) => ({ id: u.id, userReference: u.userReference ?? null }));
     // Adopted: in the new bot's book as live (resting, or already on its way out through a
