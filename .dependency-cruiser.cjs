@@ -40,7 +40,9 @@ const FOLDER_NAMES = LAYERS.filter(([, path]) => path.startsWith('^src/')).map((
 
 const layerRules = LAYERS.slice(1).map(([name, path], i) => ({
   name: `layer-${name}-imports-only-down`,
-  comment: `${name} sits below ${LAYERS.slice(0, i + 1).map(([n]) => n).join(', ')}: it may not import from them (see ARCHITECTURE.md).`,
+  comment: `${name} sits below ${LAYERS.slice(0, i + 1)
+    .map(([n]) => n)
+    .join(', ')}: it may not import from them (see ARCHITECTURE.md).`,
   severity: 'error',
   from: { path },
   to: { path: LAYERS.slice(0, i + 1).map(([, p]) => p) },
@@ -51,7 +53,8 @@ module.exports = {
     ...layerRules,
     {
       name: 'folder-not-in-a-layer',
-      comment: 'Every folder under src/ has a rank in .dependency-cruiser.cjs (LAYERS); add the new one where it belongs.',
+      comment:
+        'Every folder under src/ has a rank in .dependency-cruiser.cjs (LAYERS); add the new one where it belongs.',
       severity: 'error',
       from: { path: '^src/[^/]+/', pathNot: `^src/(${FOLDER_NAMES.join('|')})/` },
       to: {},

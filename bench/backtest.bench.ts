@@ -59,7 +59,11 @@ export interface BacktestBenchResult {
 const root = resolve(fileURLToPath(import.meta.url), '../..');
 export const BACKTEST_RECORDING = resolve(root, 'backtest/data/paper-seed7');
 export const QUIET_CONFIG = resolve(root, 'bench/backtest-quiet.yaml');
-export const BACKTEST_CONFIGS = [resolve(root, 'test/backtest/golden/fixed-spread.yaml'), resolve(root, 'config/example.yaml'), QUIET_CONFIG];
+export const BACKTEST_CONFIGS = [
+  resolve(root, 'test/backtest/golden/fixed-spread.yaml'),
+  resolve(root, 'config/example.yaml'),
+  QUIET_CONFIG,
+];
 /** Where scripts/make-large-recording.sh records the ≥ 1M-event sample. */
 export const LARGE_RECORDING = resolve(root, '.cache/large-recording/feed');
 
@@ -76,7 +80,9 @@ async function tapeRead(recording: string, dir: string): Promise<{ ms: number; e
   return { ms: performance.now() - t0, events, bytes: tape.size };
 }
 
-export async function runBacktestBench(options: { runs?: number; recording?: string; configs?: readonly string[] } = {}): Promise<BacktestBenchResult> {
+export async function runBacktestBench(
+  options: { runs?: number; recording?: string; configs?: readonly string[] } = {},
+): Promise<BacktestBenchResult> {
   const runs = options.runs ?? 3;
   const recording = options.recording ?? BACKTEST_RECORDING;
   const files = await filesOf(recording);
@@ -205,6 +211,10 @@ export async function runLargeReplayInChild(): Promise<LargeReplayResult | null>
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   // `--step venue-actions` runs only the per place or cancel micro-bench (bench/venue-actions.ts).
-  const result = process.argv.includes('venue-actions') ? await runVenueActionBench() : process.argv.includes('--large') ? await runLargeReplay() : await runBacktestBench();
+  const result = process.argv.includes('venue-actions')
+    ? await runVenueActionBench()
+    : process.argv.includes('--large')
+      ? await runLargeReplay()
+      : await runBacktestBench();
   console.log(JSON.stringify(result));
 }

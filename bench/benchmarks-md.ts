@@ -51,7 +51,9 @@ function rows(r: BenchResults): Row[] {
     out.push([
       `simulator place + cancel round trips per second, one keep-alive client ${inThread ? "in the server's thread (one core)" : `in a worker thread${f.connections > 1 ? `, ${f.connections} connections` : ''}`}`,
       `${int(f.roundTripsPerSecond)} (per call p50 ${ms(f.p50Ms)}, p99 ${ms(f.p99Ms)}; ${f.errors} errors)`,
-      inThread ? `≥ ${int(r.simRest.goalRoundTripsPerSecond)}: ${verdict(f.roundTripsPerSecond >= r.simRest.goalRoundTripsPerSecond)}` : '',
+      inThread
+        ? `≥ ${int(r.simRest.goalRoundTripsPerSecond)}: ${verdict(f.roundTripsPerSecond >= r.simRest.goalRoundTripsPerSecond)}`
+        : '',
     ]);
   }
   const feed = r.simFeed;
@@ -70,7 +72,15 @@ function rows(r: BenchResults): Row[] {
   const calls = ['getMe', 'place+cancel'] as const;
   out.push([
     'client: REST round trips per second against `linesmith sim`, keep-alive, answers validated, client and server on one core',
-    calls.map((c) => `${c} ${r.clientRest.filter((f) => f.call === c).map((f) => `${int(f.roundTripsPerSecond)} (${f.inFlight} in flight)`).join(' / ')}`).join('; '),
+    calls
+      .map(
+        (c) =>
+          `${c} ${r.clientRest
+            .filter((f) => f.call === c)
+            .map((f) => `${int(f.roundTripsPerSecond)} (${f.inFlight} in flight)`)
+            .join(' / ')}`,
+      )
+      .join('; '),
     '',
   ]);
   const t = r.tickToOrder;
@@ -117,19 +127,27 @@ function rows(r: BenchResults): Row[] {
   if (typed) {
     out.push([
       'backtest: CPU time per place or cancel through the simulated venue (latency legs, engine replica, answer, user-feed message, side sent again, collector, promise; best of 5)',
-      `${typed.usPerAction.toFixed(2)} µs typed; ${b.venueActions.filter((v) => v !== typed).map((v) => `${v.boundary === 'engine' ? 'the execution alone' : v.boundary} ${v.usPerAction.toFixed(2)} µs`).join(', ')}`,
+      `${typed.usPerAction.toFixed(2)} µs typed; ${b.venueActions
+        .filter((v) => v !== typed)
+        .map((v) => `${v.boundary === 'engine' ? 'the execution alone' : v.boundary} ${v.usPerAction.toFixed(2)} µs`)
+        .join(', ')}`,
       `≤ ${b.goalUsPerAction} µs: ${verdict(typed.usPerAction <= b.goalUsPerAction)}`,
     ]);
   }
   const q = r.queueSweep;
   out.push([
     `distributed sweep: ${q.variants} variants of fixed-spread over \`${q.recording}\`, two \`linesmith worker\` processes through Redis against two worker threads; overhead = queue wall time ÷ threads wall time − 1`,
-    q.skipped !== null ? `not measured: ${q.skipped}` : `${q.overheadPct.toFixed(1)} % (threads ${(q.threadsMs / 1000).toFixed(2)} s, queue ${(q.queueMs / 1000).toFixed(2)} s; results ${q.identical ? 'identical' : 'differ'})`,
+    q.skipped !== null
+      ? `not measured: ${q.skipped}`
+      : `${q.overheadPct.toFixed(1)} % (threads ${(q.threadsMs / 1000).toFixed(2)} s, queue ${(q.queueMs / 1000).toFixed(2)} s; results ${q.identical ? 'identical' : 'differ'})`,
     `≤ ${q.goalOverheadPct} %: ${q.skipped !== null ? 'not measured' : verdict(q.overheadPct <= q.goalOverheadPct)}`,
   ]);
   const m = r.memory;
   const s = m.summary;
-  const where = m.mode === 'split' ? 'linesmith alone (simulator in its own process)' : 'linesmith and the simulator in one process';
+  const where =
+    m.mode === 'split'
+      ? 'linesmith alone (simulator in its own process)'
+      : 'linesmith and the simulator in one process';
   out.push([
     `memory: resident set of ${where}, ${m.games} games, ${m.hours} h of market time in ${int(m.wallSeconds)} s, sampled after a full GC every ${m.sampleMinutes} min after ${m.warmupHours} h of warm-up`,
     `peak ${mb(s.peakRss)}; at half the run ${mb(s.middleRss)}, at the end ${mb(s.endRss)}; high-water including warm-up ${mb(m.maxRss)}`,
@@ -140,7 +158,12 @@ function rows(r: BenchResults): Row[] {
     `RSS ${pct(s.rssGrowthPct)}; heap ${pct(s.heapGrowthPct)} (${mb(s.middleHeap)} → ${mb(s.endHeap)})`,
     `RSS < ${m.goalGrowthPct}%: ${verdict(s.rssGrowthPct < m.goalGrowthPct)}`,
   ]);
-  if (s.peakSimRss !== null) out.push(['memory: the simulator process of that run, for comparison (not linesmith)', `peak RSS ${mb(s.peakSimRss)}`, '']);
+  if (s.peakSimRss !== null)
+    out.push([
+      'memory: the simulator process of that run, for comparison (not linesmith)',
+      `peak RSS ${mb(s.peakSimRss)}`,
+      '',
+    ]);
   out.push(...paperMemoryRows(r.paperMemory));
   return out;
 }
@@ -173,7 +196,8 @@ export function paperMemoryRows(r: PaperMemoryResult): Row[] {
 
 /** The paper-memory step's samples, as a paragraph. */
 export function paperMemorySamples(r: PaperMemoryResult): string {
-  const list = (xs: readonly { atMs: number; rss: number; heapUsed: number }[]) => xs.map((x) => `${(x.atMs / 60_000).toFixed(0)} min ${mb(x.rss)} / ${mb(x.heapUsed)}`).join('; ');
+  const list = (xs: readonly { atMs: number; rss: number; heapUsed: number }[]) =>
+    xs.map((x) => `${(x.atMs / 60_000).toFixed(0)} min ${mb(x.rss)} / ${mb(x.heapUsed)}`).join('; ');
   return (
     `Paper memory samples (market time: RSS / heap in use): \`linesmith paper\` in one process ${list(r.paper.samples)}. ` +
     `At the end: ${r.paper.counters.modelGames} games in linesmith's model, ${int(r.paper.counters.placesSent)} places and ${int(r.paper.counters.cancelsSent)} cancels sent, ${r.paper.openOrdersLeft} orders left open after shutdown. ` +
@@ -198,7 +222,12 @@ export function renderBenchmarks(r: BenchResults, header: string): string {
     ...rows(r).map((row) => `| ${row.map(cell).join(' | ')} |`),
     '',
     `Memory samples (market time: linesmith RSS / heap in use${m.mode === 'split' ? ' / simulator RSS' : ''}): ` +
-      m.samples.map((x) => `${(x.atMs / 60_000).toFixed(0)} min ${mb(x.rss)} / ${mb(x.heapUsed)}${x.simRss !== null ? ` / ${mb(x.simRss)}` : ''}`).join('; ') +
+      m.samples
+        .map(
+          (x) =>
+            `${(x.atMs / 60_000).toFixed(0)} min ${mb(x.rss)} / ${mb(x.heapUsed)}${x.simRss !== null ? ` / ${mb(x.simRss)}` : ''}`,
+        )
+        .join('; ') +
       `. At the end: ${m.counters.modelGames} games in the model, ${int(m.counters.placesSent)} places and ${int(m.counters.cancelsSent)} cancels sent, ${m.openOrdersLeft} orders left open after shutdown.`,
     '',
     paperMemorySamples(r.paperMemory),

@@ -9,8 +9,16 @@ const root = resolve(fileURLToPath(import.meta.url), '../..');
  * read its result: the last line of its stdout, as JSON. Its stderr (progress) is passed
  * through. Nothing measured in this process before it counts against it.
  */
-export async function runJsonChild<T>(name: string, script: string, args: readonly string[] = [], nodeArgs: readonly string[] = []): Promise<T> {
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+export async function runJsonChild<T>(
+  name: string,
+  script: string,
+  args: readonly string[] = [],
+  nodeArgs: readonly string[] = [],
+): Promise<T> {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script, ...args], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let stdout = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   const code = await new Promise<number | null>((done) => child.once('close', done));

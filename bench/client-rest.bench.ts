@@ -33,9 +33,25 @@ export async function runClientRestBench(options: { seconds?: number } = {}): Pr
   const seconds = options.seconds ?? 3;
   const sim = await startSimulator({ traders: false, admin: true, seed: 5 });
   sim.context.limits.global.admit = () => ({ ok: true });
-  const post = (path: string, body: unknown) => fetch(sim.url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json() as Promise<{ data: { game: { id: string; participants: [{ id: string }, { id: string }] } } }>);
+  const post = (path: string, body: unknown) =>
+    fetch(sim.url + path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }).then(
+      (r) => r.json() as Promise<{ data: { game: { id: string; participants: [{ id: string }, { id: string }] } } }>,
+    );
   await post('/admin/users', { username: 'bench', password: 'bench-pw', balance: 1e12, commission: 0.01 });
-  const game = (await post('/admin/games', { league: 'NBA', sport: 'basketball', participants: [{ longName: 'Away', shortName: 'AW' }, { longName: 'Home', shortName: 'HO' }] })).data.game;
+  const game = (
+    await post('/admin/games', {
+      league: 'NBA',
+      sport: 'basketball',
+      participants: [
+        { longName: 'Away', shortName: 'AW' },
+        { longName: 'Home', shortName: 'HO' },
+      ],
+    })
+  ).data.game;
   const client = new ExchangeRestClient({
     baseUrl: sim.url,
     credentials: async () => ({ username: 'bench', password: 'bench-pw' }),
@@ -48,7 +64,9 @@ export async function runClientRestBench(options: { seconds?: number } = {}): Pr
       await client.getMe();
     },
     'place+cancel': async (i: number) => {
-      const [e] = await client.place([{ gameID: game.id, type: 'moneyline', side: home, odds: 150 + (i % 50), bet: 10, orderType: 'post' }]);
+      const [e] = await client.place([
+        { gameID: game.id, type: 'moneyline', side: home, odds: 150 + (i % 50), bet: 10, orderType: 'post' },
+      ]);
       if (e?.status !== 'accepted' || !e.resting) throw new Error(`place failed: ${JSON.stringify(e)}`);
       const c = await client.cancelOne(e.resting.orderID);
       if (!c.ok) throw new Error(`cancel failed: ${c.reason}`);
@@ -75,7 +93,15 @@ export async function runClientRestBench(options: { seconds?: number } = {}): Pr
           }),
         );
         const secs = (performance.now() - t0) / 1000;
-        figures.push({ call, inFlight, roundTrips: lat.length, seconds: secs, roundTripsPerSecond: lat.length / secs, p50Ms: quantile(lat, 0.5), p99Ms: quantile(lat, 0.99) });
+        figures.push({
+          call,
+          inFlight,
+          roundTrips: lat.length,
+          seconds: secs,
+          roundTripsPerSecond: lat.length / secs,
+          p50Ms: quantile(lat, 0.5),
+          p99Ms: quantile(lat, 0.99),
+        });
       }
     }
   } finally {

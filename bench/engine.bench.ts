@@ -17,7 +17,10 @@ export interface EngineBenchResult {
   readonly fills: number;
 }
 
-type Op = { kind: 'post'; user: string; input: PlaceInput } | { kind: 'cancel'; user: string; slot: number } | { kind: 'cross'; user: string; input: PlaceInput };
+type Op =
+  | { kind: 'post'; user: string; input: PlaceInput }
+  | { kind: 'cancel'; user: string; slot: number }
+  | { kind: 'cross'; user: string; input: PlaceInput };
 
 const GAMES = 8;
 const BOOK_DEPTH = 1000;
@@ -56,8 +59,22 @@ export function runEngineBench(totalOps = 2_000_000, seed = 42): EngineBenchResu
     const game = games[g]!;
     const home = int(0, 1) === 0;
     return home
-      ? { gameID: game.id, type: 'moneyline', side: game.home, odds: -int(105, 140), bet: int(20, 500), orderType: 'post' }
-      : { gameID: game.id, type: 'moneyline', side: game.away, odds: int(100, 135), bet: int(20, 500), orderType: 'post' };
+      ? {
+          gameID: game.id,
+          type: 'moneyline',
+          side: game.home,
+          odds: -int(105, 140),
+          bet: int(20, 500),
+          orderType: 'post',
+        }
+      : {
+          gameID: game.id,
+          type: 'moneyline',
+          side: game.away,
+          odds: int(100, 135),
+          bet: int(20, 500),
+          orderType: 'post',
+        };
   };
   // Takers cross at the best level or two: small stakes so most hits are partial fills.
   const crossInput = (g: number): PlaceInput => {
@@ -127,5 +144,12 @@ export function runEngineBench(totalOps = 2_000_000, seed = 42): EngineBenchResu
   const seconds = Number(elapsed) / 1e9;
   let restingAtEnd = 0;
   for (const g of games) restingAtEnd += engine.openOrderCount(g.id);
-  return { ops: totalOps, seconds, opsPerSecond: totalOps / seconds, opsPerCpuSecond: totalOps / (cpuMicros / 1e6), restingAtEnd, fills };
+  return {
+    ops: totalOps,
+    seconds,
+    opsPerSecond: totalOps / seconds,
+    opsPerCpuSecond: totalOps / (cpuMicros / 1e6),
+    restingAtEnd,
+    fills,
+  };
 }

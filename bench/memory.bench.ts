@@ -52,7 +52,12 @@ export interface RunCounters {
   /** Orders in linesmith's own book (live, and closed ones it still keeps). */
   readonly ownOrders: number;
   /** What the simulator's engine holds, when it runs in this process. */
-  readonly simRetained: { readonly games: number; readonly orders: number; readonly fills: number; readonly gradeVersions: number } | null;
+  readonly simRetained: {
+    readonly games: number;
+    readonly orders: number;
+    readonly fills: number;
+    readonly gradeVersions: number;
+  } | null;
 }
 
 export interface MemoryBenchResult {
@@ -78,7 +83,16 @@ const START = Date.UTC(2026, 0, 15, 12);
 function countersOf(bot: Bot, sim: MatchingEngine | null): RunCounters {
   const st = bot.runtime.status();
   const ownOrders = [...bot.runtime.own.allOrders()].length;
-  return { modelGames: st.games, quotedGames: st.quotedGames, openOrders: st.openOrders, placesSent: st.orders.placesSent, cancelsSent: st.orders.cancelsSent, fills: st.fills, ownOrders, simRetained: sim?.retainedCounts() ?? null };
+  return {
+    modelGames: st.games,
+    quotedGames: st.quotedGames,
+    openOrders: st.openOrders,
+    placesSent: st.orders.placesSent,
+    cancelsSent: st.orders.cancelsSent,
+    fills: st.fills,
+    ownOrders,
+    simRetained: sim?.retainedCounts() ?? null,
+  };
 }
 
 export async function runMemoryBench(o: MemoryBenchOptions = {}): Promise<MemoryBenchResult> {
@@ -89,8 +103,15 @@ export async function runMemoryBench(o: MemoryBenchOptions = {}): Promise<Memory
   const mode = o.mode ?? 'split';
   const stepMs = o.stepMs ?? 1_000;
   const quiesceMs = o.quiesceMs ?? 1_000;
-  const config = await loadConfig(o.config ?? resolve(root, 'config/example.yaml'), { resolveStrategy: builtInStrategyResolver() });
-  const market = { games, seed: config.paper?.seed ?? 7, balance: 1_000_000, commission: config.paper?.commission ?? 0.01 };
+  const config = await loadConfig(o.config ?? resolve(root, 'config/example.yaml'), {
+    resolveStrategy: builtInStrategyResolver(),
+  });
+  const market = {
+    games,
+    seed: config.paper?.seed ?? 7,
+    balance: 1_000_000,
+    commission: config.paper?.commission ?? 0.01,
+  };
   const gc = fullGc();
   const time = manualTime(START);
   const wall0 = performance.now();
@@ -137,7 +158,7 @@ export async function runMemoryBench(o: MemoryBenchOptions = {}): Promise<Memory
   let openOrdersLeft: number;
   try {
     let nextSample = sampleMs;
-    for (let at = 0; at < durationMs; ) {
+    for (let at = 0; at < durationMs;) {
       at = Math.min(at + stepMs, durationMs, nextSample);
       await advance(START + at);
       if (at === nextSample) {
@@ -150,7 +171,15 @@ export async function runMemoryBench(o: MemoryBenchOptions = {}): Promise<Memory
         }
         const u = process.memoryUsage();
         const sim = await simMemory();
-        const sample: MemorySample = { atMs: at, rss: u.rss, heapUsed: u.heapUsed, heapTotal: u.heapTotal, external: u.external, simRss: sim?.rss ?? null, simHeapUsed: sim?.heapUsed ?? null };
+        const sample: MemorySample = {
+          atMs: at,
+          rss: u.rss,
+          heapUsed: u.heapUsed,
+          heapTotal: u.heapTotal,
+          external: u.external,
+          simRss: sim?.rss ?? null,
+          simHeapUsed: sim?.heapUsed ?? null,
+        };
         samples.push(sample);
         o.onSample?.(sample, countersOf(bot, simEngine));
         nextSample += sampleMs;
@@ -169,7 +198,10 @@ export async function runMemoryBench(o: MemoryBenchOptions = {}): Promise<Memory
     sampleMinutes,
     wallSeconds: (performance.now() - wall0) / 1000,
     samples,
-    summary: summarize(samples.filter((x) => x.atMs >= warmupMs), durationMs),
+    summary: summarize(
+      samples.filter((x) => x.atMs >= warmupMs),
+      durationMs,
+    ),
     maxRss: process.resourceUsage().maxRSS * 1024,
     counters: countersOf(bot, simEngine),
     openOrdersLeft,
@@ -180,7 +212,17 @@ export async function runMemoryBench(o: MemoryBenchOptions = {}): Promise<Memory
 
 /** The memory run in a fresh process (this file as a script), so nothing measured before it counts; its progress goes to stderr. */
 export async function runMemoryBenchInChild(o: MemoryRunOptions): Promise<MemoryBenchResult> {
-  const args = ['--json', '--hours', String(o.hours), '--games', String(o.games), '--mode', o.mode, '--sample', String(o.sampleMinutes)];
+  const args = [
+    '--json',
+    '--hours',
+    String(o.hours),
+    '--games',
+    String(o.games),
+    '--mode',
+    o.mode,
+    '--sample',
+    String(o.sampleMinutes),
+  ];
   if (o.warmupHours !== undefined) args.push('--warmup', String(o.warmupHours));
   return runJsonChild<MemoryBenchResult>('memory', fileURLToPath(import.meta.url), args, ['--expose-gc']);
 }

@@ -30,9 +30,19 @@ export interface PaperMemoryOptions {
 }
 
 export async function runPaperMemoryBench(o: PaperMemoryOptions): Promise<PaperMemoryResult> {
-  const paper = await runMemoryBenchInChild({ hours: o.hours, games: o.games, mode: 'in-process', sampleMinutes: o.sampleMinutes });
+  const paper = await runMemoryBenchInChild({
+    hours: o.hours,
+    games: o.games,
+    mode: 'in-process',
+    sampleMinutes: o.sampleMinutes,
+  });
   const simScript = fileURLToPath(new URL('./memory/sim-alone.ts', import.meta.url));
-  const sim = await runJsonChild<SimAloneResult>('simulator memory', simScript, ['--json', '--hours', String(o.hours), '--games', String(o.games), '--sample', String(o.sampleMinutes)], ['--expose-gc']);
+  const sim = await runJsonChild<SimAloneResult>(
+    'simulator memory',
+    simScript,
+    ['--json', '--hours', String(o.hours), '--games', String(o.games), '--sample', String(o.sampleMinutes)],
+    ['--expose-gc'],
+  );
   return { paper, sim, goalPaperRss: 400 * 2 ** 20, goalGrowthPct: 5, goalSimRss: 300 * 2 ** 20 };
 }
 
@@ -59,7 +69,9 @@ export function describePaperMemory(r: PaperMemoryResult): string[] {
     `  at ${at(p.summary.middle)}: ${breakdown(p.summary.middle)}`,
     `  at ${at(p.summary.end)}: ${breakdown(p.summary.end)}`,
     `  at the end: ${c.modelGames} games in linesmith's model, ${c.ownOrders} orders in its own book, ${c.placesSent} places and ${c.cancelsSent} cancels sent, ${c.fills} fills; ${p.openOrdersLeft} orders left open` +
-      (c.simRetained ? `; the simulator holds ${c.simRetained.games} games, ${c.simRetained.orders} orders, ${c.simRetained.fills} fills, ${c.simRetained.gradeVersions} grade versions` : ''),
+      (c.simRetained
+        ? `; the simulator holds ${c.simRetained.games} games, ${c.simRetained.orders} orders, ${c.simRetained.fills} fills, ${c.simRetained.gradeVersions} grade versions`
+        : ''),
     `  samples (market time: RSS / heap in use): ${p.samples.map((x) => `${at(x)} ${mb(x.rss)} / ${mb(x.heapUsed)}`).join('; ')}`,
     `simulator alone: ${s.games} games, ${s.hours} h of market time in ${s.wallSeconds.toFixed(0)} s, after ${s.warmupHours} h of warm-up`,
     `  peak RSS ${mb(s.summary.peakRss)} (goal < ${mb(r.goalSimRss)}: ${verdict(s.summary.peakRss < r.goalSimRss)}); start ${mb(first(s.samples))}, middle ${mb(s.summary.middleRss)}, end ${mb(s.summary.endRss)}; ` +
@@ -70,8 +82,19 @@ export function describePaperMemory(r: PaperMemoryResult): string[] {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const { values } = parseArgs({ options: { hours: { type: 'string', default: '4' }, games: { type: 'string', default: '200' }, sample: { type: 'string', default: '15' }, json: { type: 'boolean', default: false } } });
-  const result = await runPaperMemoryBench({ hours: Number(values.hours), games: Number(values.games), sampleMinutes: Number(values.sample) });
+  const { values } = parseArgs({
+    options: {
+      hours: { type: 'string', default: '4' },
+      games: { type: 'string', default: '200' },
+      sample: { type: 'string', default: '15' },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  const result = await runPaperMemoryBench({
+    hours: Number(values.hours),
+    games: Number(values.games),
+    sampleMinutes: Number(values.sample),
+  });
   for (const line of describePaperMemory(result)) process.stderr.write(`${line}\n`);
   if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`);
 }

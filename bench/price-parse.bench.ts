@@ -133,9 +133,16 @@ async function recordFrames(count: number, seed: number): Promise<string[]> {
 async function subscriber(url: string, ctx: Parameters<typeof createUser>[0]): Promise<WebSocket> {
   const made = createUser(ctx, { username: 'parse-bench', password: 'parse-bench-pw' });
   if (!made.ok) throw new Error(made.error);
-  const login = await fetch(`${url}/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'parse-bench', password: 'parse-bench-pw' }) });
+  const login = await fetch(`${url}/user/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'parse-bench', password: 'parse-bench-pw' }),
+  });
   const token = ((await login.json()) as { data: { user: { auth: string } } }).data.user.auth;
-  const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/price-stream`, { headers: { authorization: token }, perMessageDeflate: false });
+  const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/price-stream`, {
+    headers: { authorization: token },
+    perMessageDeflate: false,
+  });
   await new Promise<void>((resolve, reject) => {
     ws.once('open', () => resolve());
     ws.once('error', reject);

@@ -35,7 +35,10 @@ const CONFIG = resolve(root, 'test/backtest/golden/fixed-spread.yaml');
 const RECORDING = resolve(root, 'backtest/data/paper-seed7');
 
 function startWorkerProcess(url: string, cacheDir: string): Promise<ChildProcess> {
-  const proc = spawn(process.execPath, ['bin/linesmith.js', 'worker', '--queue', url, '--tape-cache', cacheDir], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
+  const proc = spawn(process.execPath, ['bin/linesmith.js', 'worker', '--queue', url, '--tape-cache', cacheDir], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   return new Promise((resolveReady, reject) => {
     let text = '';
     proc.stderr!.on('data', (c: Buffer) => {
@@ -51,14 +54,20 @@ export async function runQueueSweepBench(): Promise<QueueSweepBenchResult> {
   const base = { variants: 16, recording: 'paper-seed7', goalOverheadPct: 10 };
   if (skipped !== null) return { ...base, threadsMs: 0, queueMs: 0, overheadPct: 0, identical: false, skipped };
   const tape = await loadTape([RECORDING]);
-  const runs = sweepRuns(await readFile(CONFIG, 'utf8'), sweepGrid(['backtest.fillModel=conservative,risk-averse', 'backtest.seed=1,2,3,4,5,6,7,8'].map(parseSweepAxis)));
+  const runs = sweepRuns(
+    await readFile(CONFIG, 'utf8'),
+    sweepGrid(['backtest.fillModel=conservative,risk-averse', 'backtest.seed=1,2,3,4,5,6,7,8'].map(parseSweepAxis)),
+  );
   const t0 = performance.now();
   const local = await runSweep(tape, runs, CONFIG, { workers: 2 });
   const threadsMs = performance.now() - t0;
 
   const redis = await startTestRedis();
   const dir = await mkdtemp(join(tmpdir(), 'ls-queue-bench-'));
-  const workers = await Promise.all([startWorkerProcess(redis.url, join(dir, 'a')), startWorkerProcess(redis.url, join(dir, 'b'))]);
+  const workers = await Promise.all([
+    startWorkerProcess(redis.url, join(dir, 'a')),
+    startWorkerProcess(redis.url, join(dir, 'b')),
+  ]);
   try {
     const t1 = performance.now();
     const queued = await runQueueSweep(tape, runs, CONFIG, {
@@ -68,7 +77,9 @@ export async function runQueueSweepBench(): Promise<QueueSweepBenchResult> {
       pollMs: 50,
     });
     const queueMs = performance.now() - t1;
-    const identical = local.every((l, i) => l.result !== null && l.result.report.metrics.pnl.total === queued[i]!.result?.report.metrics.pnl.total);
+    const identical = local.every(
+      (l, i) => l.result !== null && l.result.report.metrics.pnl.total === queued[i]!.result?.report.metrics.pnl.total,
+    );
     return { ...base, threadsMs, queueMs, overheadPct: (queueMs / threadsMs - 1) * 100, identical, skipped: null };
   } finally {
     for (const w of workers) w.kill('SIGKILL');

@@ -43,7 +43,9 @@ console.log(
 
 const simRest = await runSimRestBench();
 const where = (f: (typeof simRest.figures)[number]) =>
-  f.placement === 'thread' ? "with the client in the server's thread" : `with the client in a worker thread${f.connections > 1 ? `, ${f.connections} connections` : ''}`;
+  f.placement === 'thread'
+    ? "with the client in the server's thread"
+    : `with the client in a worker thread${f.connections > 1 ? `, ${f.connections} connections` : ''}`;
 console.log(
   `sim REST place+cancel (1 client, undici Pool, pipelining 1, per-IP limit lifted; goal ≥ ${fmt(simRest.goalRoundTripsPerSecond)} round trips/s on one core): ` +
     simRest.figures
@@ -72,7 +74,12 @@ console.log(
 const clientRest = await runClientRestBench();
 console.log(
   `client REST round trips against linesmith sim (keep-alive, validated, client and server on one core; limits lifted): ` +
-    clientRest.map((f) => `${f.call} ×${f.inFlight} in flight ${fmt(f.roundTripsPerSecond)}/s (p50 ${ms(f.p50Ms)}, p99 ${ms(f.p99Ms)})`).join('; '),
+    clientRest
+      .map(
+        (f) =>
+          `${f.call} ×${f.inFlight} in flight ${fmt(f.roundTripsPerSecond)}/s (p50 ${ms(f.p50Ms)}, p99 ${ms(f.p99Ms)})`,
+      )
+      .join('; '),
 );
 
 await runTickToOrderBench({ frames: 3_000 }); // warm-up
@@ -90,7 +97,8 @@ console.log(
     `${fmt((backtest.events / backtest.tapeReadMs) * 1000)} events/s, ${(backtest.tapeReadMs / backtest.minimalReadMs).toFixed(2)}x the minimal read): ` +
     backtest.figures
       .map((f) => {
-        const goal = f.config === 'backtest-quiet.yaml' ? backtest.goalQuietEventsPerSecond : backtest.goalEventsPerSecond;
+        const goal =
+          f.config === 'backtest-quiet.yaml' ? backtest.goalQuietEventsPerSecond : backtest.goalEventsPerSecond;
         return (
           `${f.config}: ${fmt(f.eventsPerSecond)} events/s replayed (goal ≥ ${fmt(goal)}: ${met(f.eventsPerSecond, goal)}), ` +
           `first run (tape built ${(f.buildMs / 1000).toFixed(2)} s) ${f.firstRatio.toFixed(2)}x the minimal read (goal ≤ ${backtest.goalFirstRatio}: ${f.firstRatio <= backtest.goalFirstRatio ? 'met' : 'not met'}), ` +
@@ -125,11 +133,31 @@ console.log(
     `second-half growth ${s.rssGrowthPct.toFixed(1)}% (goal ${s.rssGrowthPct < memory.goalGrowthPct ? 'met' : 'not met'}); heap ${mb(s.middleHeap)} → ${mb(s.endHeap)} (${s.heapGrowthPct.toFixed(1)}%)`,
 );
 
-console.log(`paper memory: linesmith paper in one process, then the simulator alone, ${hours} h of market time with 200 games each (fresh processes; several minutes)…`);
+console.log(
+  `paper memory: linesmith paper in one process, then the simulator alone, ${hours} h of market time with 200 games each (fresh processes; several minutes)…`,
+);
 const paperMemory = await runPaperMemoryBench({ hours, games: 200, sampleMinutes: 15 });
 for (const line of describePaperMemory(paperMemory)) console.log(line);
 
 const header = await readFile(resolve(root, 'bench/benchmarks-header.md'), 'utf8');
-const text = renderBenchmarks({ machine, date, wallSeconds: (performance.now() - wall0) / 1000, engine, simRest, simFeed, parse, clientRest, tickToOrder, backtest, large, queueSweep, memory, paperMemory }, header);
+const text = renderBenchmarks(
+  {
+    machine,
+    date,
+    wallSeconds: (performance.now() - wall0) / 1000,
+    engine,
+    simRest,
+    simFeed,
+    parse,
+    clientRest,
+    tickToOrder,
+    backtest,
+    large,
+    queueSweep,
+    memory,
+    paperMemory,
+  },
+  header,
+);
 await writeFile(resolve(root, 'BENCHMARKS.md'), text);
 console.log(`written: ${resolve(root, 'BENCHMARKS.md')}`);

@@ -172,7 +172,14 @@ export async function runSimFeedBench(options: FeedBenchOptions = {}): Promise<F
         const i = posted++;
         const backHome = (i & 1) === 0;
         const [entry] = ctx.engine.place(maker.value.id, [
-          { gameID: game.id, type: 'moneyline', side: backHome ? home.id : away.id, odds: backHome ? -(110 + (i % 5)) : 115 + (i % 5), bet: 10 + (i % 7), orderType: 'post' },
+          {
+            gameID: game.id,
+            type: 'moneyline',
+            side: backHome ? home.id : away.id,
+            odds: backHome ? -(110 + (i % 5)) : 115 + (i % 5),
+            bet: 10 + (i % 7),
+            orderType: 'post',
+          },
         ]);
         if (entry?.status !== 'ok' || !entry.unmatched) throw new Error(`post failed: ${JSON.stringify(entry)}`);
         resting.push(entry.unmatched.orderID);

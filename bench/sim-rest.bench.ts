@@ -181,7 +181,11 @@ function runClient(placement: ClientPlacement, input: ClientInput): Promise<Clie
 
 /** An admin or login answer, its shape as the caller states it (the bench's own setup, not under test). */
 async function post<T>(url: string, path: string, body: unknown): Promise<T> {
-  const res = await fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(url + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const json: unknown = await res.json();
   if (res.status !== 200) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
   return json as T;
@@ -196,17 +200,29 @@ export async function runSimRestBench(options: RestBenchOptions = {}): Promise<R
     // Lift the per-IP limit (see the comment at the top): the server's capacity is measured.
     sim.context.limits.global.admit = () => ({ ok: true });
 
-    await post<unknown>(sim.url, '/admin/users', { username: 'bench-maker', password: 'bench-pw', balance: 1e12, commission: 0.01 });
-    const made = await post<{ data: { game: { id: string; participants: [{ id: string }, { id: string }] } } }>(sim.url, '/admin/games', {
-      league: 'NBA',
-      sport: 'basketball',
-      participants: [
-        { longName: 'Bench Away', shortName: 'BAW' },
-        { longName: 'Bench Home', shortName: 'BHO' },
-      ],
+    await post<unknown>(sim.url, '/admin/users', {
+      username: 'bench-maker',
+      password: 'bench-pw',
+      balance: 1e12,
+      commission: 0.01,
     });
+    const made = await post<{ data: { game: { id: string; participants: [{ id: string }, { id: string }] } } }>(
+      sim.url,
+      '/admin/games',
+      {
+        league: 'NBA',
+        sport: 'basketball',
+        participants: [
+          { longName: 'Bench Away', shortName: 'BAW' },
+          { longName: 'Bench Home', shortName: 'BHO' },
+        ],
+      },
+    );
     const game = made.data.game;
-    const login = await post<{ data: { user: { auth: string } } }>(sim.url, '/user/login', { username: 'bench-maker', password: 'bench-pw' });
+    const login = await post<{ data: { user: { auth: string } } }>(sim.url, '/user/login', {
+      username: 'bench-maker',
+      password: 'bench-pw',
+    });
     const token = login.data.user.auth;
 
     const figures: RestFigure[] = [];
@@ -228,7 +244,8 @@ export async function runSimRestBench(options: RestBenchOptions = {}): Promise<R
         warmupRoundTrips,
       });
       if (out.firstError !== null && out.roundTrips === 0) throw new Error(`REST client failed: ${out.firstError}`);
-      if (out.firstError !== null) console.error(`sim REST (${placement}, ${connections} connections): first error: ${out.firstError}`);
+      if (out.firstError !== null)
+        console.error(`sim REST (${placement}, ${connections} connections): first error: ${out.firstError}`);
       figures.push({
         placement,
         connections,

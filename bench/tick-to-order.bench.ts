@@ -45,7 +45,9 @@ function snapshot(i: number): OrderbookGame {
   });
 }
 
-export async function runTickToOrderBench(options: { games?: number; frames?: number; seed?: number } = {}): Promise<TickToOrderResult> {
+export async function runTickToOrderBench(
+  options: { games?: number; frames?: number; seed?: number } = {},
+): Promise<TickToOrderResult> {
   const gameCount = options.games ?? 200;
   const frames = options.frames ?? 20_000;
   const random = createRandom(options.seed ?? 1);
@@ -58,11 +60,37 @@ export async function runTickToOrderBench(options: { games?: number; frames?: nu
   const gateway: OrderGateway = {
     place: (orders: readonly PlaceOrderInput[]) => {
       mark();
-      return Promise.resolve(orders.map((o): PlaceEntry => ({ status: 'accepted', userReference: o.userReference ?? null, matched: [], resting: { orderID: hex(9_000_000 + nextId++), wagerRequestID: hex(1), offered: o.bet, odds: o.odds, type: o.type, side: o.side } })));
+      return Promise.resolve(
+        orders.map((o): PlaceEntry => ({
+          status: 'accepted',
+          userReference: o.userReference ?? null,
+          matched: [],
+          resting: {
+            orderID: hex(9_000_000 + nextId++),
+            wagerRequestID: hex(1),
+            offered: o.bet,
+            odds: o.odds,
+            type: o.type,
+            side: o.side,
+          },
+        })),
+      );
     },
     cancel: (ids: readonly string[]) => {
       mark();
-      return Promise.resolve(ids.map((id): CancelEntry => ({ ok: true, orderID: id, odds: null, filled: 0, offered: 0, remaining: 0, gameID: null, userReference: null, description: null })));
+      return Promise.resolve(
+        ids.map((id): CancelEntry => ({
+          ok: true,
+          orderID: id,
+          odds: null,
+          filled: 0,
+          offered: 0,
+          remaining: 0,
+          gameID: null,
+          userReference: null,
+          description: null,
+        })),
+      );
     },
     heartbeat: async () => {},
   };
@@ -70,7 +98,16 @@ export async function runTickToOrderBench(options: { games?: number; frames?: nu
   const runtime = new Runtime({
     exchange: venue,
     gateway: 'rest',
-    strategies: [{ id: 'fs', module: strategies.get('fixed-spread')!, params: strategies.get('fixed-spread')!.params.parse({ markets: ['moneyline'] }), interest: { leagues: [], sports: [], gameIds: [], marketTypes: [] }, live: { kind: 'pull' }, throttleMs: 0 }],
+    strategies: [
+      {
+        id: 'fs',
+        module: strategies.get('fixed-spread')!,
+        params: strategies.get('fixed-spread')!.params.parse({ markets: ['moneyline'] }),
+        interest: { leagues: [], sports: [], gameIds: [], marketTypes: [] },
+        live: { kind: 'pull' },
+        throttleMs: 0,
+      },
+    ],
     limits: { maxGameLiability: 1e6, maxTotalLiability: 1e9, maxOrderSize: 1e6, maxOrdersPerGame: 100 },
     usePostArb: true,
     heartbeatSeconds: 3600,
@@ -99,7 +136,27 @@ export async function runTickToOrderBench(options: { games?: number; frames?: nu
     const participantID = side === 'home' ? g.participants[1]!.id : g.participants[0]!.id;
     const text = JSON.stringify([
       'orderUpdate',
-      { epoch: epoch++, gameID: g.id, parentGameID: null, sport: 'basketball', league: 'NBA', live: false, type: 'moneyline', participantID, sideOrders: [{ id: hex(7_000_000 + f), type: 'moneyline', sumUntaken: 500, odds: p[side], bet: 500, gameID: g.id, participantID }] },
+      {
+        epoch: epoch++,
+        gameID: g.id,
+        parentGameID: null,
+        sport: 'basketball',
+        league: 'NBA',
+        live: false,
+        type: 'moneyline',
+        participantID,
+        sideOrders: [
+          {
+            id: hex(7_000_000 + f),
+            type: 'moneyline',
+            sumUntaken: 500,
+            odds: p[side],
+            bet: 500,
+            gameID: g.id,
+            participantID,
+          },
+        ],
+      },
     ]);
     sentAt = null;
     const t0 = performance.now();
@@ -112,5 +169,12 @@ export async function runTickToOrderBench(options: { games?: number; frames?: nu
   await runtime.stop(1_000);
   samples.sort((a, b) => a - b);
   const q = (x: number) => samples[Math.min(samples.length - 1, Math.floor(x * samples.length))] ?? NaN;
-  return { games: gameCount, frames, measured: samples.length, p50Us: q(0.5), p99Us: q(0.99), maxUs: samples[samples.length - 1] ?? NaN };
+  return {
+    games: gameCount,
+    frames,
+    measured: samples.length,
+    p50Us: q(0.5),
+    p99Us: q(0.99),
+    maxUs: samples[samples.length - 1] ?? NaN,
+  };
 }

@@ -42,13 +42,28 @@ function benchGame() {
 }
 
 /** Backing home at +150 rests behind nothing: the recorded away offers are at 105. */
-const order = (r: number) => ({ gameID: hex(1), type: 'moneyline', side: hex(3), odds: 150, bet: 10, orderType: 'post', userReference: `ls1:b:${r}` }) as PlaceOrderInput;
+const order = (r: number) =>
+  ({
+    gameID: hex(1),
+    type: 'moneyline',
+    side: hex(3),
+    odds: 150,
+    bet: 10,
+    orderType: 'post',
+    userReference: `ls1:b:${r}`,
+  }) as PlaceOrderInput;
 
 /** The same places and cancels straight into the backtest's execution: the engine replica's cost and the queue records'. */
 function engineOnly(rounds: number): number {
   const time = manualTime(T0);
   let seen = 0;
-  const x = new BacktestExecution({ time, fillModel: { kind: 'risk-averse', power: 1 }, balance: 1e9, commission: 0.01, onOwnEvent: () => seen++ });
+  const x = new BacktestExecution({
+    time,
+    fillModel: { kind: 'risk-averse', power: 1 },
+    balance: 1e9,
+    commission: 0.01,
+    onOwnEvent: () => seen++,
+  });
   x.applySnapshot(benchGame(), T0);
   const start = process.cpuUsage();
   for (let r = 0; r < rounds; r++) {
@@ -82,7 +97,11 @@ async function once(boundary: VenueBoundary | 'engine', rounds: number): Promise
     onOwnEvent: (e) => collector?.onOwnEvent(e),
     onPlaceOutcome: (input, outcome) => collector?.onPlaceOutcome(input, outcome),
   });
-  collector = new BacktestCollector({ clock: time.clock, execution: venue.execution, schedule: (work, ms) => time.scheduler.schedule(work, ms) });
+  collector = new BacktestCollector({
+    clock: time.clock,
+    execution: venue.execution,
+    schedule: (work, ms) => time.scheduler.schedule(work, ms),
+  });
   venue.snapshot(game, t0);
   let seen = 0;
   venue.userFeed.events$.subscribe(() => seen++);
@@ -93,7 +112,8 @@ async function once(boundary: VenueBoundary | 'engine', rounds: number): Promise
     const placing = venue.rest.place([order(r)]);
     time.advance(2 * LEG_MS);
     const [entry] = await placing;
-    if (entry?.status !== 'accepted' || !entry.resting) throw new Error(`the bench's order was not left resting: ${JSON.stringify(entry)}`);
+    if (entry?.status !== 'accepted' || !entry.resting)
+      throw new Error(`the bench's order was not left resting: ${JSON.stringify(entry)}`);
     const cancelling = venue.rest.cancel([entry.resting.orderID]);
     time.advance(2 * LEG_MS);
     const [cancelled] = await cancelling;
@@ -105,7 +125,9 @@ async function once(boundary: VenueBoundary | 'engine', rounds: number): Promise
 }
 
 /** µs per place or cancel through each boundary, best of `runs` (the first warms the JIT up). */
-export async function runVenueActionBench(options: { rounds?: number; runs?: number; boundaries?: readonly (VenueBoundary | 'engine')[] } = {}): Promise<VenueActionFigure[]> {
+export async function runVenueActionBench(
+  options: { rounds?: number; runs?: number; boundaries?: readonly (VenueBoundary | 'engine')[] } = {},
+): Promise<VenueActionFigure[]> {
   const rounds = options.rounds ?? 20_000;
   const runs = options.runs ?? 5;
   const boundaries = options.boundaries ?? (['wire', 'typed', 'engine'] as const);

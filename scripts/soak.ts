@@ -17,7 +17,9 @@ const positive = (name: string) => (v: string) => {
 
 const program = new Command()
   .name('soak')
-  .description('chaos soak: the runtime against the simulator with every fault on; invariants checked against the simulator\'s ledger')
+  .description(
+    "chaos soak: the runtime against the simulator with every fault on; invariants checked against the simulator's ledger",
+  )
   .option('--minutes <n>', 'wall minutes to run', positive('minutes'), 2)
   .option('--speed <x>', 'exchange time per wall time', positive('speed'), 60)
   .option('--seed <n>', 'seed of the synthetic market', positive('seed'), 7)
@@ -27,7 +29,9 @@ const program = new Command()
 program.parse();
 const opts = program.opts<{ minutes: number; speed: number; seed: number; cancelUnknown?: boolean; log?: string }>();
 
-const logger = opts.log ? createLogger({ level: 'debug', destination: pino.destination({ dest: opts.log, sync: false, mkdir: true }) }) : silentLogger();
+const logger = opts.log
+  ? createLogger({ level: 'debug', destination: pino.destination({ dest: opts.log, sync: false, mkdir: true }) })
+  : silentLogger();
 const started = performance.now();
 try {
   const report = await runSoak({
@@ -36,7 +40,8 @@ try {
     seed: Math.floor(opts.seed),
     cancelUnknownOrdersAtStart: opts.cancelUnknown === true,
     logger,
-    onProgress: (line) => process.stderr.write(`[soak ${((performance.now() - started) / 1000).toFixed(1)}s] ${line}\n`),
+    onProgress: (line) =>
+      process.stderr.write(`[soak ${((performance.now() - started) / 1000).toFixed(1)}s] ${line}\n`),
   });
   process.stdout.write(`${formatReport(report)}\n`);
   process.exitCode = report.passed ? 0 : 1;

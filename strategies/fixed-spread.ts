@@ -43,9 +43,16 @@ export const fixedSpreadParams = z.strictObject({
     .min(0)
     .max(0.5)
     .default(0.02)
-    .describe('Edge per side in probability points: we back a side only at implied probability ≤ its (skewed) fair probability − margin'),
+    .describe(
+      'Edge per side in probability points: we back a side only at implied probability ≤ its (skewed) fair probability − margin',
+    ),
   levels: z.number().int().min(1).max(20).default(1).describe('Price levels per side'),
-  levelStepCents: z.number().int().min(1).default(5).describe('Each further level is this many cents (American, ±100 joined) further out, i.e. a higher payout for us'),
+  levelStepCents: z
+    .number()
+    .int()
+    .min(1)
+    .default(5)
+    .describe('Each further level is this many cents (American, ±100 joined) further out, i.e. a higher payout for us'),
   sizePerLevel: z.number().positive().default(50).describe('Stake (our risk, currency) of each level'),
   toleranceCents: toleranceCentsParam(3),
   sizeTolerance: sizeToleranceParam(0.2),
@@ -53,14 +60,18 @@ export const fixedSpreadParams = z.strictObject({
     .number()
     .nonnegative()
     .default(0.0001)
-    .describe('Probability points both quotes shift per currency unit of net inventory on the book (exposure of side 0 minus side 1)'),
+    .describe(
+      'Probability points both quotes shift per currency unit of net inventory on the book (exposure of side 0 minus side 1)',
+    ),
   maxSkew: z.number().min(0).max(0.5).default(0.05).describe('Cap on the inventory shift, probability points'),
   maxLiability: z
     .number()
     .positive()
     .nullable()
     .default(null)
-    .describe('Optional per-game cap on this strategy\'s worst-case loss (currency), positions plus all quotes resting at full size; null: left to the runtime\'s risk checks'),
+    .describe(
+      "Optional per-game cap on this strategy's worst-case loss (currency), positions plus all quotes resting at full size; null: left to the runtime's risk checks",
+    ),
   minSize: minSizeParam(1),
   expirationMinutes: expirationParam(null),
   minDepth: fairDepthParam(),
@@ -83,7 +94,10 @@ function quote(view: StrategyView, params: FixedSpreadParams): readonly QuoteInt
     const book = game.books.get(key);
     const p0 = fairOfBook(view, key, book, fairOptions);
     if (p0 === null) continue;
-    const skew = Math.max(-params.maxSkew, Math.min(params.maxSkew, params.skewPerUnit * (exposures.get(key) ?? NO_EXPOSURE).net));
+    const skew = Math.max(
+      -params.maxSkew,
+      Math.min(params.maxSkew, params.skewPerUnit * (exposures.get(key) ?? NO_EXPOSURE).net),
+    );
     const r = p0 - skew;
     for (const k of BOOK_SIDES) {
       const inner = makerOdds(k === 0 ? r : 1 - r, params.margin);
@@ -93,13 +107,23 @@ function quote(view: StrategyView, params: FixedSpreadParams): readonly QuoteInt
       const side = book?.sides[k];
       const first = clearOfBook(inner, side, own);
       for (let level = 0; level < levels; level++) {
-        byLevel[level]!.push(postIntent(`${key}:${k}:${level}`, selection, stepOut(first, level * params.levelStepCents), params.sizePerLevel, params));
+        byLevel[level]!.push(
+          postIntent(
+            `${key}:${k}:${level}`,
+            selection,
+            stepOut(first, level * params.levelStepCents),
+            params.sizePerLevel,
+            params,
+          ),
+        );
       }
     }
   }
   const all = levels === 1 ? byLevel[0]! : ([] as QuoteIntent[]).concat(...byLevel);
   const intents = applyMode(view, all);
-  return params.maxLiability === null ? intents : fitUnderLimit(view.positions, intents, params.maxLiability, params.minSize);
+  return params.maxLiability === null
+    ? intents
+    : fitUnderLimit(view.positions, intents, params.maxLiability, params.minSize);
 }
 
 export const fixedSpread: StrategyModule<FixedSpreadParams> = {

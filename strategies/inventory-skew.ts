@@ -54,22 +54,43 @@ import {
  */
 export const inventorySkewParams = z.strictObject({
   markets: marketsParam(['moneyline']),
-  gamma: z.number().positive().default(0.1).describe('Risk aversion γ (dimensionless): larger skews harder against inventory and widens the spread'),
+  gamma: z
+    .number()
+    .positive()
+    .default(0.1)
+    .describe('Risk aversion γ (dimensionless): larger skews harder against inventory and widens the spread'),
   inventoryUnit: z
     .number()
     .positive()
     .default(100)
-    .describe('Currency of net exposure that counts as one unit of inventory q (net = exposure of side 0 − exposure of side 1)'),
-  kBase: z.number().positive().default(50).describe('Fill-intensity decay k per probability point on a game with no taker flow'),
-  kPerArrival: z.number().nonnegative().default(25).describe('Added to k per taker arrival per minute (view.activity.takerArrivalsPerMinute)'),
-  maxSkew: z.number().min(0).max(0.5).default(0.1).describe('Cap on |r − p|, the inventory shift of the reservation probability, probability points'),
+    .describe(
+      'Currency of net exposure that counts as one unit of inventory q (net = exposure of side 0 − exposure of side 1)',
+    ),
+  kBase: z
+    .number()
+    .positive()
+    .default(50)
+    .describe('Fill-intensity decay k per probability point on a game with no taker flow'),
+  kPerArrival: z
+    .number()
+    .nonnegative()
+    .default(25)
+    .describe('Added to k per taker arrival per minute (view.activity.takerArrivalsPerMinute)'),
+  maxSkew: z
+    .number()
+    .min(0)
+    .max(0.5)
+    .default(0.1)
+    .describe('Cap on |r − p|, the inventory shift of the reservation probability, probability points'),
   minSpread: z.number().min(0).max(1).default(0.02).describe('Floor on the total spread δ, probability points'),
   size: z.number().positive().default(50).describe('Stake (our risk, currency) quoted on each side'),
   maxLiability: z
     .number()
     .positive()
     .default(500)
-    .describe('Hard per-game cap on this strategy\'s worst-case loss (currency): positions plus every quote resting at full size'),
+    .describe(
+      "Hard per-game cap on this strategy's worst-case loss (currency): positions plus every quote resting at full size",
+    ),
   minSize: minSizeParam(1),
   toleranceCents: toleranceCentsParam(2),
   sizeTolerance: sizeToleranceParam(0.2),

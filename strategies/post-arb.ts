@@ -50,19 +50,23 @@ export const postArbParams = z.strictObject({
     .min(0)
     .max(1)
     .default(0.02)
-    .describe('Least edge, probability points: fair probability of the side we back minus the implied probability of the fill price'),
+    .describe(
+      'Least edge, probability points: fair probability of the side we back minus the implied probability of the fill price',
+    ),
   maxSize: z.number().positive().default(200).describe('Largest stake (currency) of one postArb order'),
   maxLiability: z
     .number()
     .positive()
     .default(300)
-    .describe('Per-game budget (currency): worst-case loss of this strategy\'s positions plus its postArb orders at full size'),
+    .describe(
+      "Per-game budget (currency): worst-case loss of this strategy's positions plus its postArb orders at full size",
+    ),
   bandTolerance: z
     .number()
     .positive()
     .max(0.05)
     .default(0.01)
-    .describe('postArb band as a fraction of the resting order\'s American odds; must match the exchange (1%)'),
+    .describe("postArb band as a fraction of the resting order's American odds; must match the exchange (1%)"),
   minSize: minSizeParam(1),
   expirationMinutes: expirationParam(1),
   minDepth: fairDepthParam(),
@@ -143,7 +147,14 @@ function quote(view: StrategyView, params: PostArbParams): readonly QuoteIntent[
       const size = floorCents(Math.min(sweep.size, params.maxSize));
       const intent: QuoteIntent =
         params.expirationMinutes !== null
-          ? { key: `${key}:${k}`, selection: side.taker, odds: sweep.odds, size, orderType: 'postArb', expirationMinutes: params.expirationMinutes }
+          ? {
+              key: `${key}:${k}`,
+              selection: side.taker,
+              odds: sweep.odds,
+              size,
+              orderType: 'postArb',
+              expirationMinutes: params.expirationMinutes,
+            }
           : { key: `${key}:${k}`, selection: side.taker, odds: sweep.odds, size, orderType: 'postArb' };
       (found ??= []).push({ intent, edge: sweep.edge });
     }

@@ -46,8 +46,18 @@ export async function startBot(o: BotOptions): Promise<Bot> {
   const { config, time } = o;
   const logger = silentLogger();
   const inFlight = new HttpInFlight();
-  const exchange = new ExchangeClient({ baseUrl: o.url, credentials: o.credentials, clock: time.clock, scheduler: time.scheduler, logger, sockets: { backoff: { jitter: 0 } } });
-  const limits: RiskConfig = { ...config.risk, maxTotalLiability: Math.max(config.risk.maxTotalLiability, config.risk.maxGameLiability * o.games) };
+  const exchange = new ExchangeClient({
+    baseUrl: o.url,
+    credentials: o.credentials,
+    clock: time.clock,
+    scheduler: time.scheduler,
+    logger,
+    sockets: { backoff: { jitter: 0 } },
+  });
+  const limits: RiskConfig = {
+    ...config.risk,
+    maxTotalLiability: Math.max(config.risk.maxTotalLiability, config.risk.maxGameLiability * o.games),
+  };
   const runtime = new Runtime({
     exchange,
     gateway: 'rest',

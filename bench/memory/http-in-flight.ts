@@ -1,6 +1,10 @@
 import diagnostics from 'node:diagnostics_channel';
 
-const CHANNELS = { create: 'undici:request:create', done: 'undici:request:trailers', error: 'undici:request:error' } as const;
+const CHANNELS = {
+  create: 'undici:request:create',
+  done: 'undici:request:trailers',
+  error: 'undici:request:error',
+} as const;
 
 /**
  * Counts undici requests of this process between being sent and being answered (or

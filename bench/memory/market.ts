@@ -22,9 +22,18 @@ export interface Market {
 }
 
 /** The simulator with the memory run's synthetic market (`memoryScenario`) on `time`, and a paper account on it. */
-export async function startMarket(o: MarketOptions & { readonly time: TimeSource; readonly admin?: boolean }): Promise<Market> {
+export async function startMarket(
+  o: MarketOptions & { readonly time: TimeSource; readonly admin?: boolean },
+): Promise<Market> {
   const scenario = parseScenario(memoryScenario(o.games), 'memory scenario');
-  const sim = await startSimulator({ seed: o.seed, traders: true, time: o.time, logger: silentLogger(), scenario, admin: o.admin ?? false });
+  const sim = await startSimulator({
+    seed: o.seed,
+    traders: true,
+    time: o.time,
+    logger: silentLogger(),
+    scenario,
+    admin: o.admin ?? false,
+  });
   const username = 'memory';
   const password = 'memory-bench-password';
   const made = createUser(sim.context, { username, password, balance: o.balance, commission: o.commission });

@@ -20,13 +20,25 @@ export interface SimAloneResult {
   readonly samples: readonly MemorySample[];
   readonly summary: MemorySummary;
   /** What the engine held at the end (games, orders, fills, grade versions). */
-  readonly retained: { readonly games: number; readonly orders: number; readonly fills: number; readonly gradeVersions: number };
+  readonly retained: {
+    readonly games: number;
+    readonly orders: number;
+    readonly fills: number;
+    readonly gradeVersions: number;
+  };
   readonly maxRss: number;
 }
 
 const START = Date.UTC(2026, 0, 15, 12);
 
-export async function runSimAlone(o: { hours: number; games: number; sampleMinutes: number; warmupHours?: number; quiesceMs?: number; onSample?: (s: MemorySample) => void }): Promise<SimAloneResult> {
+export async function runSimAlone(o: {
+  hours: number;
+  games: number;
+  sampleMinutes: number;
+  warmupHours?: number;
+  quiesceMs?: number;
+  onSample?: (s: MemorySample) => void;
+}): Promise<SimAloneResult> {
   const warmupHours = o.warmupHours ?? Math.min(1, o.hours / 4);
   const quiesceMs = o.quiesceMs ?? 1_000;
   const time = manualTime(START);
@@ -37,7 +49,7 @@ export async function runSimAlone(o: { hours: number; games: number; sampleMinut
   const durationMs = o.hours * 3_600_000;
   const sampleMs = o.sampleMinutes * 60_000;
   try {
-    for (let at = 0, next = sampleMs; at < durationMs; ) {
+    for (let at = 0, next = sampleMs; at < durationMs;) {
       at = Math.min(at + 1_000, durationMs, next);
       time.advanceTo(START + at);
       if (at !== next) continue;
@@ -46,7 +58,15 @@ export async function runSimAlone(o: { hours: number; games: number; sampleMinut
         await new Promise((done) => setTimeout(done, quiesceMs / 2));
       }
       const u = process.memoryUsage();
-      const sample: MemorySample = { atMs: at, rss: u.rss, heapUsed: u.heapUsed, heapTotal: u.heapTotal, external: u.external, simRss: null, simHeapUsed: null };
+      const sample: MemorySample = {
+        atMs: at,
+        rss: u.rss,
+        heapUsed: u.heapUsed,
+        heapTotal: u.heapTotal,
+        external: u.external,
+        simRss: null,
+        simHeapUsed: null,
+      };
       samples.push(sample);
       o.onSample?.(sample);
       next += sampleMs;
@@ -60,21 +80,37 @@ export async function runSimAlone(o: { hours: number; games: number; sampleMinut
     warmupHours,
     wallSeconds: (performance.now() - wall0) / 1000,
     samples,
-    summary: summarize(samples.filter((x) => x.atMs >= warmupHours * 3_600_000), durationMs),
+    summary: summarize(
+      samples.filter((x) => x.atMs >= warmupHours * 3_600_000),
+      durationMs,
+    ),
     retained: market.sim.context.engine.retainedCounts(),
     maxRss: process.resourceUsage().maxRSS * 1024,
   };
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const { values } = parseArgs({ options: { hours: { type: 'string', default: '4' }, games: { type: 'string', default: '200' }, sample: { type: 'string', default: '15' }, json: { type: 'boolean', default: false } } });
+  const { values } = parseArgs({
+    options: {
+      hours: { type: 'string', default: '4' },
+      games: { type: 'string', default: '200' },
+      sample: { type: 'string', default: '15' },
+      json: { type: 'boolean', default: false },
+    },
+  });
   const mb = (b: number) => `${(b / 2 ** 20).toFixed(1)} MB`;
   const result = await runSimAlone({
     hours: Number(values.hours),
     games: Number(values.games),
     sampleMinutes: Number(values.sample),
-    onSample: (s) => process.stderr.write(`simulator alone ${(s.atMs / 60_000).toFixed(0).padStart(4)} min  rss ${mb(s.rss)}  heap ${mb(s.heapUsed)} of ${mb(s.heapTotal)}\n`),
+    onSample: (s) =>
+      process.stderr.write(
+        `simulator alone ${(s.atMs / 60_000).toFixed(0).padStart(4)} min  rss ${mb(s.rss)}  heap ${mb(s.heapUsed)} of ${mb(s.heapTotal)}\n`,
+      ),
   });
   if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`);
-  else process.stdout.write(`simulator alone: peak rss ${mb(result.summary.peakRss)}, middle ${mb(result.summary.middleRss)}, end ${mb(result.summary.endRss)}, growth ${result.summary.rssGrowthPct.toFixed(1)}%\n`);
+  else
+    process.stdout.write(
+      `simulator alone: peak rss ${mb(result.summary.peakRss)}, middle ${mb(result.summary.middleRss)}, end ${mb(result.summary.endRss)}, growth ${result.summary.rssGrowthPct.toFixed(1)}%\n`,
+    );
 }

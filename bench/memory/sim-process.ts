@@ -54,7 +54,11 @@ export async function startSimProcess(o: MarketOptions & { readonly startMs: num
     pid: child.pid ?? -1,
     credentials: async () => ({ username: ready.username, password: ready.password }),
     async advanceTo(t) {
-      const res = await request(`${ready.url}/admin/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to: new Date(t).toISOString() }) });
+      const res = await request(`${ready.url}/admin/clock`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ to: new Date(t).toISOString() }),
+      });
       const text = await res.body.text();
       if (res.statusCode !== 200) throw new Error(`admin clock: HTTP ${res.statusCode} ${text}`);
     },

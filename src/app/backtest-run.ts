@@ -66,7 +66,11 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
     onPlaceOutcome: (input, outcome) => collector?.onPlaceOutcome(input, outcome),
     onEditOutcome: (input, outcome) => collector?.onEditOutcome(input, outcome),
   });
-  collector = new BacktestCollector({ clock: time.clock, execution: venue.execution, schedule: (work, ms) => time.scheduler.schedule(work, ms) });
+  collector = new BacktestCollector({
+    clock: time.clock,
+    execution: venue.execution,
+    schedule: (work, ms) => time.scheduler.schedule(work, ms),
+  });
   const settle = async () => {
     // Answers resolve promises; their callbacks (the order manager's, the runtime's) run as
     // microtasks. Let every chain finish before the clock or the tape moves on.
@@ -136,11 +140,26 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
   collector.sample();
 
   const st = runtime.orders.stats;
-  const done = collector.finish({ riskRejected: st.riskRejected, exchangeRejected: st.exchangeRejected, postArb: st.postArb }, (id) => {
-    const g = venue.execution.game(id);
-    return g ? { league: g.league, away: g.participants.awayName, home: g.participants.homeName, start: Number.isFinite(g.start) ? g.start : null } : null;
-  });
-  const notes = done.games.filter((g) => g.settlement === 'marked').map((g) => `${g.gameID} (${g.name}): no result in the recording; its ${g.fills} fills are marked at the last consensus fair price`);
+  const done = collector.finish(
+    { riskRejected: st.riskRejected, exchangeRejected: st.exchangeRejected, postArb: st.postArb },
+    (id) => {
+      const g = venue.execution.game(id);
+      return g
+        ? {
+            league: g.league,
+            away: g.participants.awayName,
+            home: g.participants.homeName,
+            start: Number.isFinite(g.start) ? g.start : null,
+          }
+        : null;
+    },
+  );
+  const notes = done.games
+    .filter((g) => g.settlement === 'marked')
+    .map(
+      (g) =>
+        `${g.gameID} (${g.name}): no result in the recording; its ${g.fills} fills are marked at the last consensus fair price`,
+    );
   if (!tape.complete) notes.push('the recording has no end record: the recorder stopped without closing it');
   const late = tape.late;
   if (late) {
@@ -150,7 +169,10 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
     );
   }
   const stoppedAt = stop.at;
-  if (stoppedAt !== null) notes.push(`the replay stopped at the first strategy error (--strict), after ${i} of ${total} events: strategy ${stoppedAt.strategy} on game ${stoppedAt.gameID}: ${stoppedAt.error}`);
+  if (stoppedAt !== null)
+    notes.push(
+      `the replay stopped at the first strategy error (--strict), after ${i} of ${total} events: strategy ${stoppedAt.strategy} on game ${stoppedAt.gameID}: ${stoppedAt.error}`,
+    );
   if (tape.problems.length > 0) notes.push(`${tape.problems.length} input line(s) skipped (see input.problems)`);
   const meta = tape.meta;
   const report: BacktestReport = {
@@ -158,7 +180,9 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
     version: REPORT_VERSION,
     run: {
       config: basename(o.config.source),
-      strategies: o.config.strategies.filter((s) => s.enabled).map((s) => ({ id: s.id, module: s.moduleRef, params: s.params })),
+      strategies: o.config.strategies
+        .filter((s) => s.enabled)
+        .map((s) => ({ id: s.id, module: s.moduleRef, params: s.params })),
       recording: {
         files: tape.files.map((f) => basename(f)),
         sessions: [...new Set(meta.map((m) => m.session))],
@@ -213,4 +237,3 @@ function replay(venue: SimulatedVenue, it: TapeItem): void {
       return;
   }
 }
-

@@ -18,11 +18,25 @@ export interface PaperExchange {
 }
 
 /** The config's `paper` simulator (synthetic market on) on `time`, and a fresh account `username` on it. */
-export async function startPaperSimulator(paper: PaperConfig, o: { time: TimeSource; logger: Logger; username: string }): Promise<PaperExchange> {
+export async function startPaperSimulator(
+  paper: PaperConfig,
+  o: { time: TimeSource; logger: Logger; username: string },
+): Promise<PaperExchange> {
   const scenario = paper.scenario ? await loadScenarioFile(paper.scenario) : undefined;
-  const sim = await startSimulator({ seed: paper.seed, traders: true, time: o.time, logger: componentLogger(o.logger, 'sim'), ...(scenario ? { scenario } : {}) });
+  const sim = await startSimulator({
+    seed: paper.seed,
+    traders: true,
+    time: o.time,
+    logger: componentLogger(o.logger, 'sim'),
+    ...(scenario ? { scenario } : {}),
+  });
   const password = `${o.username}-${randomRunId(Math.random)}`;
-  const made = createUser(sim.context, { username: o.username, password, balance: paper.balance, commission: paper.commission });
+  const made = createUser(sim.context, {
+    username: o.username,
+    password,
+    balance: paper.balance,
+    commission: paper.commission,
+  });
   if (!made.ok) {
     await sim.close();
     throw new PaperAccountError(`paper account ${o.username}: ${made.error}`);
@@ -31,7 +45,10 @@ export async function startPaperSimulator(paper: PaperConfig, o: { time: TimeSou
 }
 
 /** The exchange client of a live venue: credentials from the environment or the configured file, token file if any. */
-export function liveExchangeClient(venue: VenueConfig, o: { logger: Logger; sockets?: ExchangeClientOptions['sockets']; userFeedCursor?: string | null }): ExchangeClient {
+export function liveExchangeClient(
+  venue: VenueConfig,
+  o: { logger: Logger; sockets?: ExchangeClientOptions['sockets']; userFeedCursor?: string | null },
+): ExchangeClient {
   return new ExchangeClient({
     urls: venue.urls,
     credentials: resolveCredentials({ file: venue.credentials.file, onWarning: (m) => o.logger.warn(m) }),

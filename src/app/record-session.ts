@@ -44,7 +44,11 @@ export interface RecordingSessionOptions {
    * the recorder has its opening snapshot and stopped before the files are closed: the
    * recording then holds exactly the frames it saw, and its own orders in the user feed.
    */
-  readonly attach?: (ctx: { readonly client: ExchangeClient; readonly clock: Clock; readonly scheduler: SchedulerLike }) => Promise<{ stop(): Promise<void> }>;
+  readonly attach?: (ctx: {
+    readonly client: ExchangeClient;
+    readonly clock: Clock;
+    readonly scheduler: SchedulerLike;
+  }) => Promise<{ stop(): Promise<void> }>;
 }
 
 /** Open, closed, or waiting on a retry timer: not in the middle of a handshake or a login. */
@@ -72,7 +76,10 @@ export async function startRecordingSession(o: RecordingSessionOptions): Promise
   const log = o.logger;
   const wallScheduler = o.wallScheduler ?? asyncScheduler;
   const enabled = config.strategies.filter((s) => s.enabled);
-  if (enabled.length === 0) throw new RunSetupError(`${config.source}: no enabled strategy, so nothing to record (the recording follows the strategies' interests)`);
+  if (enabled.length === 0)
+    throw new RunSetupError(
+      `${config.source}: no enabled strategy, so nothing to record (the recording follows the strategies' interests)`,
+    );
   const subscription = subscriptionOf(enabled.map((s) => s.interest));
 
   let sim: Simulator | null = null;
@@ -84,7 +91,8 @@ export async function startRecordingSession(o: RecordingSessionOptions): Promise
   let session: string | undefined;
   if (o.mode === 'paper') {
     const paper = config.paper;
-    if (!paper) throw new RunSetupError(`${config.source}: a paper recording needs a \`paper\` section (seed, speed, …)`);
+    if (!paper)
+      throw new RunSetupError(`${config.source}: a paper recording needs a \`paper\` section (seed, speed, …)`);
     const time = o.virtualTime ? (virtual = manualTime(o.virtualTime.startMs)) : realTime({ speed: paper.speed });
     const { sim: started, credentials } = await startPaperSimulator(paper, { time, logger: log, username: 'recorder' });
     sim = started;
@@ -98,7 +106,12 @@ export async function startRecordingSession(o: RecordingSessionOptions): Promise
       clock: time.clock,
       scheduler: time.scheduler,
       logger: componentLogger(log, 'exchange'),
-      sockets: { pingIntervalMs: 10_000 * scale, pongTimeoutMs: 30_000 * scale, connectTimeoutMs: 15_000 * scale, ...backoff },
+      sockets: {
+        pingIntervalMs: 10_000 * scale,
+        pongTimeoutMs: 30_000 * scale,
+        connectTimeoutMs: 15_000 * scale,
+        ...backoff,
+      },
     });
     if (o.dropSocketsEveryMs !== undefined && o.dropSocketsEveryMs > 0) {
       const ctx = started.context;
@@ -107,12 +120,22 @@ export async function startRecordingSession(o: RecordingSessionOptions): Promise
     }
     clock = time.clock;
     scheduler = time.scheduler;
-    venue = { kind: 'paper', paper: { seed: paper.seed, speed: o.virtualTime ? null : paper.speed, scenario: paper.scenario ? relative(config.baseDir, paper.scenario) : null, virtualTime: o.virtualTime !== undefined } };
+    venue = {
+      kind: 'paper',
+      paper: {
+        seed: paper.seed,
+        speed: o.virtualTime ? null : paper.speed,
+        scenario: paper.scenario ? relative(config.baseDir, paper.scenario) : null,
+        virtualTime: o.virtualTime !== undefined,
+      },
+    };
     // The simulator's port differs per run; a fixed session id keeps a virtual-time recording reproducible.
     if (o.virtualTime) session = `paper-seed${paper.seed}-${fileStamp(o.virtualTime.startMs)}`;
   } else {
-    if (o.virtualTime) throw new RunSetupError('virtual time needs a paper recording: a live venue runs on its own clock');
-    if (o.dropSocketsEveryMs !== undefined) throw new RunSetupError('dropping sockets is a simulator fault: it needs a paper recording');
+    if (o.virtualTime)
+      throw new RunSetupError('virtual time needs a paper recording: a live venue runs on its own clock');
+    if (o.dropSocketsEveryMs !== undefined)
+      throw new RunSetupError('dropping sockets is a simulator fault: it needs a paper recording');
     const v = config.venue;
     if (!v) throw new RunSetupError(`${config.source}: a live recording needs a \`venue\` section (baseUrl or urls)`);
     client = liveExchangeClient(v, { logger: log });
@@ -161,14 +184,20 @@ export async function startRecordingSession(o: RecordingSessionOptions): Promise
 
   const drive = async (): Promise<void> => {
     if (!virtual) {
-      const timeout = o.durationMs !== undefined ? timer(o.durationMs, wallScheduler).subscribe(() => stop('duration reached')) : null;
+      const timeout =
+        o.durationMs !== undefined
+          ? timer(o.durationMs, wallScheduler).subscribe(() => stop('duration reached'))
+          : null;
       await stopped;
       timeout?.unsubscribe();
       return;
     }
     const v = virtual;
     const sockets = feedsOf().map((f) => (f === 'price' ? client.priceFeed.socket : client.userFeed.socket));
-    await Promise.race([Promise.all(sockets.map((s) => firstValueFrom(s.state$.pipe(filter((st) => st.status === 'open'))))), stopped]);
+    await Promise.race([
+      Promise.all(sockets.map((s) => firstValueFrom(s.state$.pipe(filter((st) => st.status === 'open'))))),
+      stopped,
+    ]);
     const settle = async () => {
       await settleEventLoop();
       // A connection being dialled finishes (or fails) before time moves on, so a
@@ -201,7 +230,9 @@ export async function startRecordingSession(o: RecordingSessionOptions): Promise
       await stopping.catch((err: unknown) => log.error({ err }, 'stopping the attached runtime failed'));
     }
     // Whatever happened, the files are closed properly and the simulator stopped.
-    const summary = await recorder.stop(failure ? `failed: ${failure instanceof Error ? failure.message : String(failure)}` : (stopReason ?? 'stopped'));
+    const summary = await recorder.stop(
+      failure ? `failed: ${failure instanceof Error ? failure.message : String(failure)}` : (stopReason ?? 'stopped'),
+    );
     await shutdown();
     if (failure) throw failure;
     return summary;

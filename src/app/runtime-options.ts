@@ -7,7 +7,14 @@ import type { StrategyInstance } from '../runtime/strategy-instance.ts';
 export function strategiesOf(config: Pick<RunConfig, 'strategies'>): StrategyInstance[] {
   return config.strategies
     .filter((s) => s.enabled)
-    .map((s) => ({ id: s.id, module: s.module, params: s.params, interest: s.interest, live: s.live, throttleMs: s.throttleMs }));
+    .map((s) => ({
+      id: s.id,
+      module: s.module,
+      params: s.params,
+      interest: s.interest,
+      live: s.live,
+      throttleMs: s.throttleMs,
+    }));
 }
 
 /**
@@ -24,11 +31,19 @@ export interface RuntimePolicy {
 }
 
 /** Where the runtime runs: the venue, clock, scheduler, logger, run id and the optional hooks. */
-export type RuntimeWiring = Omit<RuntimeOptions, keyof RuntimePolicy | 'gateway'> & { readonly gateway?: RuntimeOptions['gateway'] };
+export type RuntimeWiring = Omit<RuntimeOptions, keyof RuntimePolicy | 'gateway'> & {
+  readonly gateway?: RuntimeOptions['gateway'];
+};
 
 export function policyOf(config: Pick<RunConfig, 'strategies' | 'risk'>): RuntimePolicy {
   const risk = config.risk;
-  return { strategies: strategiesOf(config), limits: risk, usePostArb: risk.usePostArb, heartbeatSeconds: risk.heartbeatSeconds, cancelUnknownOrdersAtStart: risk.cancelUnknownOrdersAtStart };
+  return {
+    strategies: strategiesOf(config),
+    limits: risk,
+    usePostArb: risk.usePostArb,
+    heartbeatSeconds: risk.heartbeatSeconds,
+    cancelUnknownOrdersAtStart: risk.cancelUnknownOrdersAtStart,
+  };
 }
 
 /** The one place a runtime's options are put together: live and paper sessions, the backtest and the soak all build them here. */

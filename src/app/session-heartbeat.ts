@@ -23,6 +23,9 @@ export interface SessionHeartbeat {
  * live run) this is the configuration as written.
  */
 export function sessionHeartbeat(configuredSeconds: number, speed = 1): SessionHeartbeat {
-  const timeoutSeconds = Math.min(MAX_TIMEOUT_SECONDS, Math.max(MIN_TIMEOUT_SECONDS, Math.round(configuredSeconds * Math.max(1, speed))));
+  const timeoutSeconds = Math.min(
+    MAX_TIMEOUT_SECONDS,
+    Math.max(MIN_TIMEOUT_SECONDS, Math.round(configuredSeconds * Math.max(1, speed))),
+  );
   return { timeoutSeconds, everyMs: Math.floor((timeoutSeconds * 1000) / SENDS_PER_TIMEOUT) };
 }

@@ -26,14 +26,28 @@ export interface SessionRecording {
  * directory replays the market without the session's own orders, and the decisions show
  * whether the replay decided the same (`linesmith backtest --decisions`, test/backtest/parity.test.ts).
  */
-export async function startSessionRecording(o: { config: RunConfig; exchange: ExchangeClient; mode: 'live' | 'paper'; clock: Clock; logger: Logger }): Promise<SessionRecording | null> {
+export async function startSessionRecording(o: {
+  config: RunConfig;
+  exchange: ExchangeClient;
+  mode: 'live' | 'paper';
+  clock: Clock;
+  logger: Logger;
+}): Promise<SessionRecording | null> {
   const { config } = o;
   if (!config.recording.enabled || !config.recording.dir) return null;
   const dir = config.recording.dir;
   const paper = config.paper;
   const venue: RecordedVenue =
     o.mode === 'paper' && paper
-      ? { kind: 'paper', paper: { seed: paper.seed, speed: paper.speed, scenario: paper.scenario ? relative(config.baseDir, paper.scenario) : null, virtualTime: false } }
+      ? {
+          kind: 'paper',
+          paper: {
+            seed: paper.seed,
+            speed: paper.speed,
+            scenario: paper.scenario ? relative(config.baseDir, paper.scenario) : null,
+            virtualTime: false,
+          },
+        }
       : { kind: 'live', ...(config.venue ? { host: new URL(config.venue.urls.streaming).host } : {}) };
   const recorder = new FeedRecorder({
     source: o.exchange,

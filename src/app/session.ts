@@ -64,7 +64,14 @@ export async function startSession(o: SessionOptions): Promise<Session> {
     time = realTime({ speed });
     const paperExchange = await startPaperSimulator(paper, { time, logger: log, username: 'paper' });
     sim = paperExchange.sim;
-    exchange = new ExchangeClient({ baseUrl: sim.url, credentials: paperExchange.credentials, clock: time.clock, scheduler: time.scheduler, logger: componentLogger(log, 'exchange'), sockets: socketLiveness(config.risk.staleFeedMs, speed) });
+    exchange = new ExchangeClient({
+      baseUrl: sim.url,
+      credentials: paperExchange.credentials,
+      clock: time.clock,
+      scheduler: time.scheduler,
+      logger: componentLogger(log, 'exchange'),
+      sockets: socketLiveness(config.risk.staleFeedMs, speed),
+    });
   } else {
     const venue = config.venue;
     if (!venue) throw new RunSetupError(`${config.source}: a live run needs a \`venue\` section (baseUrl or urls)`);
@@ -72,15 +79,26 @@ export async function startSession(o: SessionOptions): Promise<Session> {
     // Live only: a paper run's simulator is new each time, so an earlier run's cursor means nothing to it.
     cursorStore = venue.cursorFile ? new FileCursorStore(venue.cursorFile, venue.urls.streaming) : null;
     const loaded = cursorStore ? await cursorStore.load(systemClock.now()) : null;
-    if (loaded?.kind === 'damaged') log.warn({ reason: loaded.reason }, 'user feed cursor not used: starting from the REST snapshot, nothing replayed');
-    else if (loaded?.kind === 'cursor') log.info({ cursor: loaded.cursor }, 'user feed: replaying from the cursor the last run saved');
-    exchange = liveExchangeClient(venue, { logger: log, sockets: socketLiveness(config.risk.staleFeedMs), userFeedCursor: loaded?.kind === 'cursor' ? loaded.cursor : null });
+    if (loaded?.kind === 'damaged')
+      log.warn(
+        { reason: loaded.reason },
+        'user feed cursor not used: starting from the REST snapshot, nothing replayed',
+      );
+    else if (loaded?.kind === 'cursor')
+      log.info({ cursor: loaded.cursor }, 'user feed: replaying from the cursor the last run saved');
+    exchange = liveExchangeClient(venue, {
+      logger: log,
+      sockets: socketLiveness(config.risk.staleFeedMs),
+      userFeedCursor: loaded?.kind === 'cursor' ? loaded.cursor : null,
+    });
   }
   const killFile = config.risk.killSwitchFile;
   // Metrics watch the venue from outside the runtime: an instrumented venue and a registry of this session's own.
   // The switch's timeout is wall time the process may stall, whatever the paper speed.
   const heartbeat = sessionHeartbeat(config.risk.heartbeatSeconds, speed);
-  const metrics = config.metrics.enabled ? new RuntimeMetrics({ session: o.mode, clock: time.clock, speed, gateway: 'rest', requests: exchange.rest }) : null;
+  const metrics = config.metrics.enabled
+    ? new RuntimeMetrics({ session: o.mode, clock: time.clock, speed, gateway: 'rest', requests: exchange.rest })
+    : null;
   const runtime = new Runtime(
     runtimeOptions(
       { ...policyOf(config), heartbeatSeconds: heartbeat.timeoutSeconds },
@@ -93,7 +111,9 @@ export async function startSession(o: SessionOptions): Promise<Session> {
         feedsOpenTimeoutMs: FEEDS_OPEN_TIMEOUT_MS * speed,
         logger: componentLogger(log, 'runtime'),
         runId: randomRunId(Math.random),
-        ...(killFile ? { killSwitch: () => (existsSync(killFile) ? `kill switch file ${killFile} exists` : null) } : {}),
+        ...(killFile
+          ? { killSwitch: () => (existsSync(killFile) ? `kill switch file ${killFile} exists` : null) }
+          : {}),
         ...(config.recording.enabled ? { onDecision: (d: Decision) => recording?.decision(d) } : {}),
       },
     ),
@@ -114,23 +134,52 @@ export async function startSession(o: SessionOptions): Promise<Session> {
     if (metrics) {
       const status = () => metrics.report();
       const caps = { maxGameLiability: config.risk.maxGameLiability, maxTotalLiability: config.risk.maxTotalLiability };
-      metricsServer = await startMetricsServer({ host: config.metrics.host, port: config.metrics.port, registry: metrics.registry, status, dashboard: () => dashboardSnapshot({ runtime, status, caps }), logger: log });
+      metricsServer = await startMetricsServer({
+        host: config.metrics.host,
+        port: config.metrics.port,
+        registry: metrics.registry,
+        status,
+        dashboard: () => dashboardSnapshot({ runtime, status, caps }),
+        logger: log,
+      });
     }
     if (metricsServer) {
-      log.info({ dashboard: `${metricsServer.url}/`, url: `${metricsServer.url}/metrics`, status: `${metricsServer.url}/status` }, 'metrics endpoint listening');
-      if (!isLoopbackHost(config.metrics.host)) log.warn({ host: config.metrics.host }, 'metrics endpoint reachable beyond this machine: it has no authentication');
+      log.info(
+        {
+          dashboard: `${metricsServer.url}/`,
+          url: `${metricsServer.url}/metrics`,
+          status: `${metricsServer.url}/status`,
+        },
+        'metrics endpoint listening',
+      );
+      if (!isLoopbackHost(config.metrics.host))
+        log.warn(
+          { host: config.metrics.host },
+          'metrics endpoint reachable beyond this machine: it has no authentication',
+        );
     }
     // Recording first: its opening snapshot and frames are the ones the runtime starts from.
-    recording = await startSessionRecording({ config, exchange, mode: o.mode, clock: time.clock, logger: componentLogger(log, 'recorder') });
+    recording = await startSessionRecording({
+      config,
+      exchange,
+      mode: o.mode,
+      clock: time.clock,
+      logger: componentLogger(log, 'recorder'),
+    });
     await runtime.start();
   } catch (err) {
     await recording?.stop('failed to start').catch(() => undefined);
     await release();
     throw err;
   }
-  const saveCursor = () => cursorStore?.save(runtime.userFeedCursor).catch((err: unknown) => log.error({ err }, 'saving the user feed cursor failed'));
+  const saveCursor = () =>
+    cursorStore
+      ?.save(runtime.userFeedCursor)
+      .catch((err: unknown) => log.error({ err }, 'saving the user feed cursor failed'));
   // At most one write a second; a crash loses at most a second of cursor, i.e. replays a little more.
-  const cursorSaves = cursorStore ? exchange.userFeed.events$.pipe(auditTime(1_000, time.scheduler)).subscribe(() => void saveCursor()) : null;
+  const cursorSaves = cursorStore
+    ? exchange.userFeed.events$.pipe(auditTime(1_000, time.scheduler)).subscribe(() => void saveCursor())
+    : null;
   let worst = 0;
   let resolveStop!: (reason: string) => void;
   const stopped = new Promise<string>((r) => (resolveStop = r));
@@ -152,7 +201,14 @@ export async function startSession(o: SessionOptions): Promise<Session> {
     cursorSaves?.unsubscribe();
     await saveCursor();
     const st = runtime.status();
-    const summary = summarize(runtime, st, worst, (systemClock.now() - started) / 1000, left.length, (time.clock.now() - startedOnExchange) / 1000);
+    const summary = summarize(
+      runtime,
+      st,
+      worst,
+      (systemClock.now() - started) / 1000,
+      left.length,
+      (time.clock.now() - startedOnExchange) / 1000,
+    );
     await recording?.stop(reason).catch((err: unknown) => log.error({ err }, 'closing the recording failed'));
     await release();
     return summary;

@@ -12,7 +12,8 @@ import { TapeFile } from '../backtest/tape/file.ts';
 // A lane's worker: the tape is opened (or read) once, then each job is one variant with its own config.
 // Time is measured only to report speed.
 const data = workerData as SweepWorkerData;
-const tape = data.kind === 'tape' ? await TapeFile.open(data.tapePath) : (deserialize(readFileSync(data.tapePath)) as Tape);
+const tape =
+  data.kind === 'tape' ? await TapeFile.open(data.tapePath) : (deserialize(readFileSync(data.tapePath)) as Tape);
 const resolveStrategy = builtInStrategyResolver();
 
 async function runJob(job: SweepJob): Promise<SweepAnswer> {

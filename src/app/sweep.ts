@@ -26,9 +26,17 @@ export type Variant = Readonly<Record<string, string>>;
 export function parseSweepAxis(text: string): SweepAxis {
   const eq = text.indexOf('=');
   const key = eq > 0 ? text.slice(0, eq).trim() : '';
-  const values = eq > 0 ? text.slice(eq + 1).split(',').map((v) => v.trim()) : [];
+  const values =
+    eq > 0
+      ? text
+          .slice(eq + 1)
+          .split(',')
+          .map((v) => v.trim())
+      : [];
   if (!/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/.test(key) || values.length === 0 || values.some((v) => v === '')) {
-    throw new BacktestConfigError(`invalid --sweep ${JSON.stringify(text)}: write key=v1,v2,… with a dotted config path, e.g. strategies.quotes.params.halfSpread=0.02,0.03`);
+    throw new BacktestConfigError(
+      `invalid --sweep ${JSON.stringify(text)}: write key=v1,v2,… with a dotted config path, e.g. strategies.quotes.params.halfSpread=0.02,0.03`,
+    );
   }
   return { key, values };
 }
@@ -63,12 +71,14 @@ export function applyVariant(configText: string, variant: Variant): string {
       if (Array.isArray(node)) {
         const idx = node.findIndex((e) => typeof e === 'object' && e !== null && (e as { id?: unknown }).id === part);
         const at = idx >= 0 ? idx : /^\d+$/.test(part) ? Number(part) : -1;
-        if (at < 0 || at >= node.length) throw new BacktestConfigError(`--sweep ${path}: no entry with id ${JSON.stringify(part)}`);
+        if (at < 0 || at >= node.length)
+          throw new BacktestConfigError(`--sweep ${path}: no entry with id ${JSON.stringify(part)}`);
         if (last) node[at] = scalar(value);
         else node = node[at] as Record<string, unknown>;
         return;
       }
-      if (typeof node !== 'object' || node === null) throw new BacktestConfigError(`--sweep ${path}: ${parts.slice(0, i).join('.')} is not a mapping`);
+      if (typeof node !== 'object' || node === null)
+        throw new BacktestConfigError(`--sweep ${path}: ${parts.slice(0, i).join('.')} is not a mapping`);
       if (last) node[part] = scalar(value);
       else {
         if (node[part] === undefined || node[part] === null) node[part] = {};
@@ -95,7 +105,11 @@ export function sweepRuns(configText: string, variants: readonly Variant[]): Swe
  * params), so a misspelt key or a bad value fails before the recording is read, not inside
  * a worker after other variants ran.
  */
-export async function checkSweepRuns(runs: readonly SweepRun[], configPath: string, options: LoadConfigOptions): Promise<void> {
+export async function checkSweepRuns(
+  runs: readonly SweepRun[],
+  configPath: string,
+  options: LoadConfigOptions,
+): Promise<void> {
   for (const run of runs) {
     try {
       await parseConfigText(run.configText, configPath, options);
@@ -127,7 +141,10 @@ export interface SweepOverrides {
  * paths would be overridden in every variant (each row labelled with a value it did not
  * run with), so the CLI refuses the pair.
  */
-export const OVERRIDE_KEYS: { readonly [K in keyof SweepOverrides]-?: string } = { seed: 'backtest.seed', fillModel: 'backtest.fillModel' };
+export const OVERRIDE_KEYS: { readonly [K in keyof SweepOverrides]-?: string } = {
+  seed: 'backtest.seed',
+  fillModel: 'backtest.fillModel',
+};
 
 /** A run's overrides of its config's backtest section; a `--fill-model` keeps the config's `power`. */
 export function backtestSettings(config: RunConfig, o: SweepOverrides): Partial<BacktestConfig> {
@@ -190,7 +207,12 @@ export function sweepWorkers(variants: number, workers?: number): number {
  * load once per worker, so a strategy must keep no state of its own between runs (the
  * strategy contract: a pure function of its view). Outcomes come back in variant order.
  */
-export async function runSweep(tape: Tape | TapeFile, runs: readonly SweepRun[], configPath: string, options: SweepOptions = {}): Promise<SweepOutcome[]> {
+export async function runSweep(
+  tape: Tape | TapeFile,
+  runs: readonly SweepRun[],
+  configPath: string,
+  options: SweepOptions = {},
+): Promise<SweepOutcome[]> {
   // A tape file is read by every worker a chunk at a time; an in-memory tape is serialised for them.
   const onFile = tape instanceof TapeFile;
   const tapePath = onFile ? tape.path : join(tmpdir(), `linesmith-tape-${randomUUID()}.bin`);

@@ -74,13 +74,24 @@ export async function readDecisions(file: string, options: { strict?: boolean } 
     const d = DecisionLine.safeParse(value);
     if (!d.success) {
       const issue = d.error.issues[0];
-      problem({ file, line, problem: 'record', detail: issue ? `${issue.path.join('.') || 'line'}: ${issue.message}` : 'not a decision' });
+      problem({
+        file,
+        line,
+        problem: 'record',
+        detail: issue ? `${issue.path.join('.') || 'line'}: ${issue.message}` : 'not a decision',
+      });
       continue;
     }
     // The intents as written, not as parsed: a parse puts the checked `key` first, and the
     // comparison reads their text, in the order the strategy built them.
     const raw = value as { intents: Decision['intents'] };
-    decisions.push({ priceEvents: 0, at: d.data.at, strategyId: d.data.strategyId, gameID: d.data.gameID, intents: raw.intents });
+    decisions.push({
+      priceEvents: 0,
+      at: d.data.at,
+      strategyId: d.data.strategyId,
+      gameID: d.data.gameID,
+      intents: raw.intents,
+    });
   }
   return { decisions, stoppingAt, problems };
 }
@@ -114,7 +125,12 @@ const atOf = (x: ParityDifference) => Math.min(x.recorded?.at ?? Infinity, x.rep
  * count; replayed ones up to `until + toleranceMs` may answer them, and one before `until`
  * that answers none is a difference too.
  */
-export function compareDecisions(recorded: readonly Decision[], replayed: readonly Decision[], until: number, toleranceMs = PARITY_TOLERANCE_MS): ParityResult {
+export function compareDecisions(
+  recorded: readonly Decision[],
+  replayed: readonly Decision[],
+  until: number,
+  toleranceMs = PARITY_TOLERANCE_MS,
+): ParityResult {
   const groups = new Map<string, { a: Decision[]; b: Decision[] }>();
   const group = (d: Decision) => {
     let g = groups.get(pairKey(d));
@@ -149,7 +165,8 @@ export function compareDecisions(recorded: readonly Decision[], replayed: readon
       }
       agreeing++;
     }
-    if (i === a.length && b.length > a.length && b[a.length]!.at < until) differ({ recorded: null, replayed: b[a.length]! });
+    if (i === a.length && b.length > a.length && b[a.length]!.at < until)
+      differ({ recorded: null, replayed: b[a.length]! });
   }
   return { until, toleranceMs, recorded: recordedCount, replayed: replayedCount, agreeing, first };
 }
@@ -160,7 +177,9 @@ export function compareDecisions(recorded: readonly Decision[], replayed: readon
  * (the clock its decisions and records carry). A session on a virtual clock has no wall delays.
  */
 export function parityToleranceMs(meta: readonly MetaData[]): number {
-  const speeds = meta.map((m) => (m.venue.kind === 'paper' && m.venue.paper && !m.venue.paper.virtualTime ? (m.venue.paper.speed ?? 1) : 1));
+  const speeds = meta.map((m) =>
+    m.venue.kind === 'paper' && m.venue.paper && !m.venue.paper.virtualTime ? (m.venue.paper.speed ?? 1) : 1,
+  );
   return PARITY_TOLERANCE_MS * Math.max(1, ...speeds);
 }
 
@@ -169,7 +188,11 @@ export function parityToleranceMs(meta: readonly MetaData[]): number {
  * their quotes, each at its own stop, so they are compared up to the session's stop marker,
  * or the recording's last record when it has none.
  */
-export function compareWithRecording(recorded: RecordedDecisions, replayed: readonly Decision[], tape: { readonly meta: readonly MetaData[]; readonly items: readonly { readonly t: number }[] }): ParityResult {
+export function compareWithRecording(
+  recorded: RecordedDecisions,
+  replayed: readonly Decision[],
+  tape: { readonly meta: readonly MetaData[]; readonly items: readonly { readonly t: number }[] },
+): ParityResult {
   const until = Math.min(recorded.stoppingAt ?? Infinity, tape.items[tape.items.length - 1]!.t);
   return compareDecisions(recorded.decisions, replayed, until, parityToleranceMs(tape.meta));
 }
@@ -183,7 +206,10 @@ const shown = (d: Decision | null): string => {
 /** The comparison for a terminal, a few lines. */
 export function parityLines(p: ParityResult): string[] {
   const upTo = `up to ${new Date(p.until).toISOString()}, instants within ${p.toleranceMs} ms`;
-  if (p.first === null) return [`  parity         the replay made the same ${p.recorded} decision(s) as the recorded session, at the same instants (${upTo})`];
+  if (p.first === null)
+    return [
+      `  parity         the replay made the same ${p.recorded} decision(s) as the recorded session, at the same instants (${upTo})`,
+    ];
   return [
     `  parity         DIFFERS: ${p.agreeing} of ${p.recorded} recorded decision(s) agree (${p.replayed} replayed, ${upTo}); the first difference:`,
     `                 recorded ${shown(p.first.recorded)}`,

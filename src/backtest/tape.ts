@@ -18,10 +18,29 @@ export interface TapeScore {
  */
 export type TapeItem =
   | { readonly t: number; readonly kind: 'price'; readonly event: PriceFeedEvent }
-  | { readonly t: number; readonly kind: 'snapshot'; readonly batch: number; readonly reason: SnapshotReason; readonly game: OrderbookGame }
+  | {
+      readonly t: number;
+      readonly kind: 'snapshot';
+      readonly batch: number;
+      readonly reason: SnapshotReason;
+      readonly game: OrderbookGame;
+    }
   | { readonly t: number; readonly kind: 'snapshotDone'; readonly batch: number; readonly reason: SnapshotReason }
-  | { readonly t: number; readonly kind: 'gap'; readonly feed: FeedName; readonly from: number; readonly to: number; readonly resumed: boolean }
-  | { readonly t: number; readonly kind: 'result'; readonly gameID: string; readonly away: TapeScore; readonly home: TapeScore }
+  | {
+      readonly t: number;
+      readonly kind: 'gap';
+      readonly feed: FeedName;
+      readonly from: number;
+      readonly to: number;
+      readonly resumed: boolean;
+    }
+  | {
+      readonly t: number;
+      readonly kind: 'result';
+      readonly gameID: string;
+      readonly away: TapeScore;
+      readonly home: TapeScore;
+    }
   | { readonly t: number; readonly kind: 'user'; readonly frame: unknown };
 
 export interface TapeStats {
@@ -98,7 +117,15 @@ export async function loadTape(paths: readonly string[], options: LoadTapeOption
   const items: TapeItem[] = [];
   const s = await readRecording(paths, options, (it) => void items.push(it));
   const ownRemoved = s.own.size > 0 ? removeOwnOrders(items, s.own) : 0;
-  return { files: s.files, meta: s.meta, items, stats: { ...s.stats, ownOrders: s.own.size, ownListingsRemoved: ownRemoved }, problems: s.problems, complete: s.complete, late: s.late };
+  return {
+    files: s.files,
+    meta: s.meta,
+    items,
+    stats: { ...s.stats, ownOrders: s.own.size, ownListingsRemoved: ownRemoved },
+    problems: s.problems,
+    complete: s.complete,
+    late: s.late,
+  };
 }
 
 /**
@@ -107,7 +134,11 @@ export async function loadTape(paths: readonly string[], options: LoadTapeOption
  * The recording account's own listings are not taken out here (its orders are known only
  * at the end): `removeOwnOrders` does that with `own`.
  */
-export async function readRecording(paths: readonly string[], options: LoadTapeOptions, emit: (it: TapeItem) => void): Promise<RecordingSummary> {
+export async function readRecording(
+  paths: readonly string[],
+  options: LoadTapeOptions,
+  emit: (it: TapeItem) => void,
+): Promise<RecordingSummary> {
   const strict = options.strict ?? false;
   const check = createPriceFrameChecker(options.parseMode ?? 'fast');
   const meta: MetaData[] = [];
@@ -149,7 +180,8 @@ export async function readRecording(paths: readonly string[], options: LoadTapeO
   } catch (err) {
     throw new BacktestInputError(`cannot read the recording ${cannotRead(err, paths.join(', '))}`, null, true);
   }
-  if (found.length === 0) throw new BacktestInputError(`no recording files (.jsonl.gz, .jsonl) in ${paths.join(', ')}`, null, true);
+  if (found.length === 0)
+    throw new BacktestInputError(`no recording files (.jsonl.gz, .jsonl) in ${paths.join(', ')}`, null, true);
   for await (const batch of reader.batches()) {
     for (const { file, line, record: r } of batch) {
       stats.lines++;
@@ -168,7 +200,8 @@ export async function readRecording(paths: readonly string[], options: LoadTapeO
           break;
         case 'price': {
           stats.priceFrames++;
-          const out = r.d !== undefined ? check(r.d) : ({ ok: false, problem: 'malformed', reason: 'not JSON' } as const);
+          const out =
+            r.d !== undefined ? check(r.d) : ({ ok: false, problem: 'malformed', reason: 'not JSON' } as const);
           if (out.ok) push({ t: r.t, kind: 'price', event: out.event });
           else if (out.problem === 'unknownType') stats.unknownFrameTypes++;
           else {
@@ -188,7 +221,12 @@ export async function readRecording(paths: readonly string[], options: LoadTapeO
           else {
             stats.badLines++;
             const issue = g.error.issues[0];
-            report({ file, line, problem: 'snapshot', detail: issue ? `d.game.${issue.path.join('.')}: ${issue.message}` : 'invalid game' });
+            report({
+              file,
+              line,
+              problem: 'snapshot',
+              detail: issue ? `d.game.${issue.path.join('.')}: ${issue.message}` : 'invalid game',
+            });
           }
           break;
         }
@@ -199,7 +237,13 @@ export async function readRecording(paths: readonly string[], options: LoadTapeO
           push({ t: r.t, kind: 'gap', feed: r.d.feed, from: r.d.from, to: r.d.to, resumed: r.d.resumed });
           break;
         case 'result':
-          push({ t: r.t, kind: 'result', gameID: r.d.gameID, away: { id: r.d.away.id, score: r.d.away.score }, home: { id: r.d.home.id, score: r.d.home.score } });
+          push({
+            t: r.t,
+            kind: 'result',
+            gameID: r.d.gameID,
+            away: { id: r.d.away.id, score: r.d.away.score },
+            home: { id: r.d.home.id, score: r.d.home.score },
+          });
           break;
         case 'end':
           complete = true;
@@ -207,7 +251,8 @@ export async function readRecording(paths: readonly string[], options: LoadTapeO
       }
     }
   }
-  if (count === 0) throw new BacktestInputError(`nothing to replay in ${paths.join(', ')} (${stats.lines} records read)`, null);
+  if (count === 0)
+    throw new BacktestInputError(`nothing to replay in ${paths.join(', ')} (${stats.lines} records read)`, null);
   return { files: [...files], meta, stats, problems, complete, late, own, items: count };
 }
 
@@ -232,8 +277,15 @@ export function removeOwnOrders(items: TapeItem[], own: ReadonlySet<string>): nu
     return out;
   };
   items.forEach((it, i) => {
-    if (it.kind === 'price' && it.event.type === 'orderUpdate' && it.event.payload.sideOrders.some((o) => own.has(o.id))) {
-      items[i] = { ...it, event: { ...it.event, payload: { ...it.event.payload, sideOrders: keep(it.event.payload.sideOrders) } } };
+    if (
+      it.kind === 'price' &&
+      it.event.type === 'orderUpdate' &&
+      it.event.payload.sideOrders.some((o) => own.has(o.id))
+    ) {
+      items[i] = {
+        ...it,
+        event: { ...it.event, payload: { ...it.event.payload, sideOrders: keep(it.event.payload.sideOrders) } },
+      };
     } else if (it.kind === 'snapshot') {
       const g: Record<string, unknown> = { ...it.game };
       for (const c of BOOK_COLLECTIONS) g[c] = keep(it.game[c]);

@@ -30,7 +30,14 @@ function sidesOf(taker: Selection): [Selection, Selection] {
 
 function emptyBook(taker: Selection): MarketBook {
   const [s0, s1] = sidesOf(taker);
-  return { key: bookKeyOf(taker), type: taker.type, sides: [{ taker: s0, offers: [], epoch: null }, { taker: s1, offers: [], epoch: null }] };
+  return {
+    key: bookKeyOf(taker),
+    type: taker.type,
+    sides: [
+      { taker: s0, offers: [], epoch: null },
+      { taker: s1, offers: [], epoch: null },
+    ],
+  };
 }
 
 /** One side replaced by an orderUpdate: what it listed before and what it lists now. */
@@ -165,16 +172,23 @@ export class MarketModel {
       live: g.live ?? was?.live ?? false,
       ended: flags.ended ?? g.ended ?? was?.ended ?? false,
       participants,
-      mainHomeSpread: 'mainHomeSpread' in g && g.mainHomeSpread !== undefined ? g.mainHomeSpread : (was?.mainHomeSpread ?? null),
+      mainHomeSpread:
+        'mainHomeSpread' in g && g.mainHomeSpread !== undefined ? g.mainHomeSpread : (was?.mainHomeSpread ?? null),
       mainTotal: 'mainTotal' in g && g.mainTotal !== undefined ? g.mainTotal : (was?.mainTotal ?? null),
-      matchedVolume: 'matchedVolume' in g && typeof g.matchedVolume === 'number' ? g.matchedVolume : (was?.matchedVolume ?? 0),
+      matchedVolume:
+        'matchedVolume' in g && typeof g.matchedVolume === 'number' ? g.matchedVolume : (was?.matchedVolume ?? 0),
       updatedAt: now,
     };
-    const identity = prev && sameIdentity(prev.identity, head) ? prev.identity : { id: head.id, league: head.league, sport: head.sport, parentGameID: head.parentGameID };
-    const labels = prev && sameParticipants(prev.head.participants, participants) ? prev.labels : new SideLabels(participants);
+    const identity =
+      prev && sameIdentity(prev.identity, head)
+        ? prev.identity
+        : { id: head.id, league: head.league, sport: head.sport, parentGameID: head.parentGameID };
+    const labels =
+      prev && sameParticipants(prev.head.participants, participants) ? prev.labels : new SideLabels(participants);
     const entry: Entry = { head, identity, books: prev?.books ?? new Map(), labels, snapshot: null };
     // Still inferred only while nothing said otherwise; a game the exchange says ended stays so.
-    if (prev?.endedByInference && head.ended && flags.ended === undefined && g.ended == null) entry.endedByInference = true;
+    if (prev?.endedByInference && head.ended && flags.ended === undefined && g.ended == null)
+      entry.endedByInference = true;
     this.#games.set(g.id, entry);
     if (!this.#activity.has(g.id)) this.#activity.set(g.id, new ActivityMeter(now));
     this.#activity.get(g.id)!.observe(head.matchedVolume, now);
@@ -273,7 +287,13 @@ export class MarketModel {
         const side = book.sides[idx];
         if (!side.offers.some((o) => o.id === orderID && !o.mine)) continue;
         changed = true;
-        e.books.set(key, withSide(e.books.get(key)!, idx, { ...side, offers: side.offers.map((o) => (o.id === orderID ? { ...o, mine: true } : o)) }));
+        e.books.set(
+          key,
+          withSide(e.books.get(key)!, idx, {
+            ...side,
+            offers: side.offers.map((o) => (o.id === orderID ? { ...o, mine: true } : o)),
+          }),
+        );
       }
     }
     if (!changed) return false;
@@ -369,7 +389,10 @@ export class MarketModel {
  * `sideOrders` it was built from (see MarketModel's #listing). Module-wide, so two models
  * share it; only ever read for the very same `sideOrders` array, which nothing changes.
  */
-const lastListing: { orders: readonly BookOrder[] | null; offers: readonly ListedOffer[] } = { orders: null, offers: [] };
+const lastListing: { orders: readonly BookOrder[] | null; offers: readonly ListedOffer[] } = {
+  orders: null,
+  offers: [],
+};
 
 function snapshotOf(e: Entry): GameState {
   if (e.snapshot === null) {
@@ -411,7 +434,14 @@ function offerOf(o: BookOrder, mine: boolean): ListedOffer {
 
 /** Whether a listed offer already says everything the order says. */
 function sameOffer(l: ListedOffer, o: BookOrder, mine: boolean): boolean {
-  return l.id === o.id && l.odds === o.odds && l.sumUntaken === o.sumUntaken && l.bet === o.bet && l.isPostArb === (o.isPostArb === true) && l.mine === mine;
+  return (
+    l.id === o.id &&
+    l.odds === o.odds &&
+    l.sumUntaken === o.sumUntaken &&
+    l.bet === o.bet &&
+    l.isPostArb === (o.isPostArb === true) &&
+    l.mine === mine
+  );
 }
 
 /** Best price for the taker first; the feed's order (time priority) kept among equals. */
@@ -420,5 +450,8 @@ function sortBest(offers: ListedOffer[]): ListedOffer[] {
   let sorted = true;
   for (let i = 1; i < offers.length && sorted; i++) sorted = oddsRank(offers[i - 1]!.odds) >= oddsRank(offers[i]!.odds);
   if (sorted) return offers;
-  return offers.map((o, i) => ({ o, i })).sort((a, b) => oddsRank(b.o.odds) - oddsRank(a.o.odds) || a.i - b.i).map((x) => x.o);
+  return offers
+    .map((o, i) => ({ o, i }))
+    .sort((a, b) => oddsRank(b.o.odds) - oddsRank(a.o.odds) || a.i - b.i)
+    .map((x) => x.o);
 }

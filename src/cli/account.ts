@@ -25,19 +25,43 @@ export interface AccountReport {
   readonly creditLimit: number | null;
   readonly exposure: number | null;
   readonly commissionRate: number | null;
-  readonly openOrders: readonly { id: string; game: string; market: string; odds: number; offered: number; filled: number; remaining: number; userReference: string | null }[];
+  readonly openOrders: readonly {
+    id: string;
+    game: string;
+    market: string;
+    odds: number;
+    offered: number;
+    filled: number;
+    remaining: number;
+    userReference: string | null;
+  }[];
   /**
    * Per game: `liability` is the exchange's figure (getGameLiability: matched bets only);
    * `restingStake` the stake of our orders still open on it; `worstWithResting` a bound of
    * the worst case once they fill: every resting order filled and lost (liability −
    * restingStake). Orders on opposite sides cannot all lose, so the true figure is never lower.
    */
-  readonly games: readonly { id: string; label: string; liability: number; restingStake: number; worstWithResting: number; openBets: number; openOrders: number }[];
+  readonly games: readonly {
+    id: string;
+    label: string;
+    liability: number;
+    restingStake: number;
+    worstWithResting: number;
+    openBets: number;
+    openOrders: number;
+  }[];
 }
 
-const gameLabel = (g: Game | null | undefined, id: string) => (g ? `${g.participants[0]?.shortName ?? '?'} @ ${g.participants[1]?.shortName ?? '?'} (${g.league})` : id);
+const gameLabel = (g: Game | null | undefined, id: string) =>
+  g ? `${g.participants[0]?.shortName ?? '?'} @ ${g.participants[1]?.shortName ?? '?'} (${g.league})` : id;
 
-function marketLabel(o: { type: string; spread?: number | null; total?: number | null; OU?: string | null; side?: string | null }): string {
+function marketLabel(o: {
+  type: string;
+  spread?: number | null;
+  total?: number | null;
+  OU?: string | null;
+  side?: string | null;
+}): string {
   if (o.type === 'spread') return `spread ${o.spread ?? ''}`;
   if (o.type === 'total') return `total ${o.total ?? ''}`;
   if (o.type === 'moneyline1x2') return `1x2 ${o.side ?? ''}`;
@@ -93,7 +117,9 @@ export async function readAccount(client: ExchangeRestClient): Promise<AccountRe
 
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  return rows.map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ')).join('\n');
+  return rows
+    .map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  '))
+    .join('\n');
 }
 
 export function renderAccount(r: AccountReport): string {
@@ -107,7 +133,15 @@ export function renderAccount(r: AccountReport): string {
     lines.push(
       table([
         ['order', 'game', 'market', 'odds', 'offered', 'filled', 'remaining'],
-        ...r.openOrders.map((o) => [o.id, o.game, o.market, String(o.odds), formatMoney(o.offered), formatMoney(o.filled), formatMoney(o.remaining)]),
+        ...r.openOrders.map((o) => [
+          o.id,
+          o.game,
+          o.market,
+          String(o.odds),
+          formatMoney(o.offered),
+          formatMoney(o.filled),
+          formatMoney(o.remaining),
+        ]),
       ]),
     );
   }
@@ -115,8 +149,24 @@ export function renderAccount(r: AccountReport): string {
   if (r.games.length > 0) {
     lines.push(
       table([
-        ['game', 'id', 'open bets', 'open orders', 'matched bets (exchange)', 'resting stake', 'with resting orders filled (bound)'],
-        ...r.games.map((g) => [g.label, g.id, String(g.openBets), String(g.openOrders), formatMoney(g.liability), formatMoney(g.restingStake), formatMoney(g.worstWithResting)]),
+        [
+          'game',
+          'id',
+          'open bets',
+          'open orders',
+          'matched bets (exchange)',
+          'resting stake',
+          'with resting orders filled (bound)',
+        ],
+        ...r.games.map((g) => [
+          g.label,
+          g.id,
+          String(g.openBets),
+          String(g.openOrders),
+          formatMoney(g.liability),
+          formatMoney(g.restingStake),
+          formatMoney(g.worstWithResting),
+        ]),
       ]),
       `worst case over all games: matched bets ${formatMoney(r.games.reduce((s, g) => s + g.liability, 0))} (the exchange's liability, matched bets only); ` +
         `with every resting order filled and lost, at most ${formatMoney(r.games.reduce((s, g) => s + g.worstWithResting, 0))} ` +
@@ -129,14 +179,20 @@ export function renderAccount(r: AccountReport): string {
 export function registerAccount(program: Command): void {
   program
     .command('account')
-    .description('log in and print the balance, open orders and worst-case liability per game (real exchange or simulator alike)')
+    .description(
+      'log in and print the balance, open orders and worst-case liability per game (real exchange or simulator alike)',
+    )
     .requiredOption('--base-url <url>', 'exchange base URL (https://…, or http://127.0.0.1:PORT for linesmith sim)')
-    .option('--credentials <file>', 'YAML/JSON file with username and password (default: LINESMITH_USERNAME and LINESMITH_PASSWORD)')
+    .option(
+      '--credentials <file>',
+      'YAML/JSON file with username and password (default: LINESMITH_USERNAME and LINESMITH_PASSWORD)',
+    )
     .option('--token-file <file>', 'keep the auth token here between runs (mode 600)')
     .option('--json', 'print JSON instead of tables')
     .option('--log-level <level>', 'log level on stderr', 'warn')
     .action(async (o: AccountCliOptions) => {
-      if (!(LOG_LEVELS as readonly string[]).includes(o.logLevel)) return usageError('account', `--log-level must be one of ${LOG_LEVELS.join(', ')}, got "${o.logLevel}"`);
+      if (!(LOG_LEVELS as readonly string[]).includes(o.logLevel))
+        return usageError('account', `--log-level must be one of ${LOG_LEVELS.join(', ')}, got "${o.logLevel}"`);
       const logger: Logger = createLogger({ level: o.logLevel });
       let client: ExchangeRestClient | null = null;
       try {
@@ -149,7 +205,14 @@ export function registerAccount(program: Command): void {
         const report = await readAccount(client);
         process.stdout.write((o.json ? JSON.stringify(report, null, 2) : renderAccount(report)) + '\n');
       } catch (err) {
-        runtimeFailure('account', err instanceof LinesmithError ? `${err.message} [${err.code}]` : err instanceof Error ? err.message : String(err));
+        runtimeFailure(
+          'account',
+          err instanceof LinesmithError
+            ? `${err.message} [${err.code}]`
+            : err instanceof Error
+              ? err.message
+              : String(err),
+        );
       } finally {
         await client?.close();
       }

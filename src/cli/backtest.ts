@@ -31,7 +31,12 @@ import { formatMoney } from '../money/rounding.ts';
 import type { Decision } from '../runtime/runtime.ts';
 import { loadRunConfigOrReport } from './run-config.ts';
 import { EXIT, runtimeFailure, usageError } from './exit-codes.ts';
-import { strategyErrorLines, type StrategyErrorCounts, type StrategyErrorKind, type StrategyErrorReport } from '../runtime/strategy-errors.ts';
+import {
+  strategyErrorLines,
+  type StrategyErrorCounts,
+  type StrategyErrorKind,
+  type StrategyErrorReport,
+} from '../runtime/strategy-errors.ts';
 import { runQueueSweep, type QueueSweepProgress } from '../app/queue/coordinator.ts';
 import { QueueConfigError } from '../app/queue/errors.ts';
 import { parseRedisAddress, type RedisAddress } from '../app/queue/redis-address.ts';
@@ -61,7 +66,10 @@ interface BacktestOptions {
 const usage = (message: string): void => usageError('backtest', message);
 
 /** The flag that gives each override, for messages. */
-const OVERRIDE_FLAGS: { readonly [K in keyof SweepOverrides]-?: string } = { seed: '--seed', fillModel: '--fill-model' };
+const OVERRIDE_FLAGS: { readonly [K in keyof SweepOverrides]-?: string } = {
+  seed: '--seed',
+  fillModel: '--fill-model',
+};
 
 const int = (x: number) => Math.round(x).toLocaleString('en-US');
 
@@ -82,7 +90,10 @@ export function sweepProgress(done: number, total: number, seconds: number): str
 }
 
 /** One line rewritten in place on a terminal; nothing elsewhere. */
-function progressLine(enabled: boolean, render: (done: number, total: number, seconds: number) => string): ((done: number, total: number) => void) & { end(): void } {
+function progressLine(
+  enabled: boolean,
+  render: (done: number, total: number, seconds: number) => string,
+): ((done: number, total: number) => void) & { end(): void } {
   const started = performance.now();
   let shown = false;
   const f = (done: number, total: number) => {
@@ -102,7 +113,9 @@ export function queueSweepProgress(p: QueueSweepProgress): string {
 }
 
 /** The queue sweep's progress line on a terminal, with notices (the sweep id, Redis outages) printed above it everywhere. */
-function queueProgressLine(enabled: boolean): ((p: QueueSweepProgress) => void) & { say(line: string): void; end(): void } {
+function queueProgressLine(
+  enabled: boolean,
+): ((p: QueueSweepProgress) => void) & { say(line: string): void; end(): void } {
   let shown = false;
   let last = '';
   const f = (p: QueueSweepProgress) => {
@@ -121,7 +134,13 @@ function queueProgressLine(enabled: boolean): ((p: QueueSweepProgress) => void) 
 }
 
 /** The closing line of a sweep: its whole replay against the wall clock, every worker at once. */
-export function sweepThroughputLine(s: { variants: number; failed: number; events: number; wallMs: number; workers: number }): string {
+export function sweepThroughputLine(s: {
+  variants: number;
+  failed: number;
+  events: number;
+  wallMs: number;
+  workers: number;
+}): string {
   const rate = s.wallMs > 0 ? (s.events / s.wallMs) * 1000 : 0;
   const failed = s.failed > 0 ? ` (${s.failed} failed)` : '';
   return (
@@ -139,7 +158,12 @@ function inputLine(i: BacktestReport['input'] | undefined): string[] {
   ];
 }
 
-export function summaryLines(r: Pick<BacktestReport, 'metrics' | 'notes'> & { readonly input?: BacktestReport['input']; readonly strategyErrors?: StrategyErrorReport }): string[] {
+export function summaryLines(
+  r: Pick<BacktestReport, 'metrics' | 'notes'> & {
+    readonly input?: BacktestReport['input'];
+    readonly strategyErrors?: StrategyErrorReport;
+  },
+): string[] {
   const m = r.metrics;
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
   return [
@@ -157,11 +181,15 @@ export function summaryLines(r: Pick<BacktestReport, 'metrics' | 'notes'> & { re
 
 async function backtest(o: BacktestOptions): Promise<void> {
   const seed = o.seed !== undefined ? Number(o.seed) : undefined;
-  if (seed !== undefined && !Number.isSafeInteger(seed)) return usage(`--seed must be a whole number, got ${JSON.stringify(o.seed)}`);
+  if (seed !== undefined && !Number.isSafeInteger(seed))
+    return usage(`--seed must be a whole number, got ${JSON.stringify(o.seed)}`);
   const workers = o.workers !== undefined ? Number(o.workers) : undefined;
-  if (workers !== undefined && !(Number.isSafeInteger(workers) && workers >= 1)) return usage(`--workers must be a whole number of at least 1, got ${JSON.stringify(o.workers)}`);
-  if (o.logLevel !== undefined && !LOG_LEVELS.includes(o.logLevel as LogLevel)) return usage(`--log-level must be one of ${LOG_LEVELS.join(', ')}`);
-  if (o.fillModel !== undefined && !FILL_MODEL_KINDS.includes(o.fillModel as FillModelKind)) return usage(`--fill-model must be one of ${FILL_MODEL_KINDS.join(', ')}`);
+  if (workers !== undefined && !(Number.isSafeInteger(workers) && workers >= 1))
+    return usage(`--workers must be a whole number of at least 1, got ${JSON.stringify(o.workers)}`);
+  if (o.logLevel !== undefined && !LOG_LEVELS.includes(o.logLevel as LogLevel))
+    return usage(`--log-level must be one of ${LOG_LEVELS.join(', ')}`);
+  if (o.fillModel !== undefined && !FILL_MODEL_KINDS.includes(o.fillModel as FillModelKind))
+    return usage(`--fill-model must be one of ${FILL_MODEL_KINDS.join(', ')}`);
   let axes;
   try {
     axes = (o.sweep ?? []).map(parseSweepAxis);
@@ -169,20 +197,38 @@ async function backtest(o: BacktestOptions): Promise<void> {
     return usage((err as Error).message);
   }
   // Built once: the single run's settings come from it, and a sweep sends it to every variant.
-  const overrides: SweepOverrides = { ...(seed !== undefined ? { seed } : {}), ...(o.fillModel !== undefined ? { fillModel: o.fillModel as FillModelKind } : {}) };
+  const overrides: SweepOverrides = {
+    ...(seed !== undefined ? { seed } : {}),
+    ...(o.fillModel !== undefined ? { fillModel: o.fillModel as FillModelKind } : {}),
+  };
   for (const k of Object.keys(overrides) as (keyof SweepOverrides)[]) {
     const axis = axes.find((a) => a.key === OVERRIDE_KEYS[k]);
     // The flag would win in every variant, and the rows would be labelled with values they did not run with.
-    if (axis) return usage(`${OVERRIDE_FLAGS[k]} ${String(overrides[k])} conflicts with --sweep ${axis.key}=${axis.values.join(',')}: the flag would set ${axis.key} in every variant; give one or the other`);
+    if (axis)
+      return usage(
+        `${OVERRIDE_FLAGS[k]} ${String(overrides[k])} conflicts with --sweep ${axis.key}=${axis.values.join(',')}: the flag would set ${axis.key} in every variant; give one or the other`,
+      );
   }
-  if (o.decisions !== undefined && axes.length > 0) return usage('--decisions compares one replay with the session it replays; it cannot be given with --sweep');
-  if ((o.queue !== undefined || o.sweepId !== undefined || o.queueTapeDir !== undefined) && axes.length === 0) return usage('--queue, --sweep-id and --queue-tape-dir run a sweep on workers; give --sweep too');
-  if ((o.sweepId !== undefined || o.queueTapeDir !== undefined || o.queueCredentials !== undefined) && o.queue === undefined) return usage('--sweep-id, --queue-tape-dir and --queue-credentials need --queue');
-  if (o.sweepId !== undefined && !/^[A-Za-z0-9_.-]{1,80}$/.test(o.sweepId)) return usage(`--sweep-id may hold letters, digits, ".", "_" and "-" (at most 80), got ${JSON.stringify(o.sweepId)}`);
+  if (o.decisions !== undefined && axes.length > 0)
+    return usage('--decisions compares one replay with the session it replays; it cannot be given with --sweep');
+  if ((o.queue !== undefined || o.sweepId !== undefined || o.queueTapeDir !== undefined) && axes.length === 0)
+    return usage('--queue, --sweep-id and --queue-tape-dir run a sweep on workers; give --sweep too');
+  if (
+    (o.sweepId !== undefined || o.queueTapeDir !== undefined || o.queueCredentials !== undefined) &&
+    o.queue === undefined
+  )
+    return usage('--sweep-id, --queue-tape-dir and --queue-credentials need --queue');
+  if (o.sweepId !== undefined && !/^[A-Za-z0-9_.-]{1,80}$/.test(o.sweepId))
+    return usage(
+      `--sweep-id may hold letters, digits, ".", "_" and "-" (at most 80), got ${JSON.stringify(o.sweepId)}`,
+    );
   let queueAddress: RedisAddress | null = null;
   if (o.queue !== undefined) {
     try {
-      queueAddress = await parseRedisAddress(o.queue, o.queueCredentials !== undefined ? { credentialsFile: o.queueCredentials } : {});
+      queueAddress = await parseRedisAddress(
+        o.queue,
+        o.queueCredentials !== undefined ? { credentialsFile: o.queueCredentials } : {},
+      );
     } catch (err) {
       if (err instanceof QueueConfigError) return usage(err.message);
       throw err;
@@ -219,10 +265,19 @@ async function backtest(o: BacktestOptions): Promise<void> {
     }
     loadStarted = performance.now();
     // Under --strict the first problem stops the load, and the error names it: nothing was skipped.
-    const reading = { strict: o.strict === true, ...(o.strict === true ? {} : { onProblem: (p: InputProblem) => process.stderr.write(`  skipped ${formatInputProblem(p)}\n`) }) };
+    const reading = {
+      strict: o.strict === true,
+      ...(o.strict === true
+        ? {}
+        : { onProblem: (p: InputProblem) => process.stderr.write(`  skipped ${formatInputProblem(p)}\n`) }),
+    };
     // The parity check compares with every item at once, so it reads the recording into memory.
     if (o.tape && recorded === null) {
-      const cached = await openTape(o.feed, { ...reading, ...(o.tapeDir !== undefined ? { dir: o.tapeDir } : {}), rebuild: o.rebuildTape === true });
+      const cached = await openTape(o.feed, {
+        ...reading,
+        ...(o.tapeDir !== undefined ? { dir: o.tapeDir } : {}),
+        rebuild: o.rebuildTape === true,
+      });
       tape = cached.tape;
       tapeNote = tapeLine(cached);
       minimalReadMs = cached.tape.footer.build.minimalReadMs;
@@ -232,12 +287,18 @@ async function backtest(o: BacktestOptions): Promise<void> {
     }
   } catch (err) {
     // A path on the command line that is not there is a usage error; a bad line in a recording (--strict) a failure.
-    if (err instanceof BacktestInputError) return err.unreadable ? usage(err.message) : runtimeFailure('backtest', err.message);
+    if (err instanceof BacktestInputError)
+      return err.unreadable ? usage(err.message) : runtimeFailure('backtest', err.message);
     throw err;
   }
   const loadMs = performance.now() - loadStarted;
-  const loaded = 'items' in tape ? { events: tape.items.length, files: tape.files.length, problems: tape.problems.length } : { events: tape.footer.count, files: tape.footer.files.length, problems: tape.footer.problems.length };
-  process.stdout.write(`loaded ${loaded.events.toLocaleString('en-US')} events from ${loaded.files} file(s) in ${(loadMs / 1000).toFixed(2)} s (${loaded.problems} line(s) skipped); ${tapeNote}\n`);
+  const loaded =
+    'items' in tape
+      ? { events: tape.items.length, files: tape.files.length, problems: tape.problems.length }
+      : { events: tape.footer.count, files: tape.footer.files.length, problems: tape.footer.problems.length };
+  process.stdout.write(
+    `loaded ${loaded.events.toLocaleString('en-US')} events from ${loaded.files} file(s) in ${(loadMs / 1000).toFixed(2)} s (${loaded.problems} line(s) skipped); ${tapeNote}\n`,
+  );
 
   if (runs.length > 0) {
     let lanes = sweepWorkers(runs.length, workers);
@@ -262,12 +323,30 @@ async function backtest(o: BacktestOptions): Promise<void> {
       process.stdout.write(`sweep: ${runs.length} variant(s) on ${lanes} worker thread(s)\n`);
       const progress = progressLine(tty, sweepProgress);
       progress(0, runs.length);
-      outcomes = await runSweep(tape, runs, config.source, { overrides, workers: lanes, onDone: progress }).finally(() => progress.end());
+      outcomes = await runSweep(tape, runs, config.source, { overrides, workers: lanes, onDone: progress }).finally(
+        () => progress.end(),
+      );
     }
     const wallMs = performance.now() - sweepStarted;
     let events = 0;
     // Settled P&L is net of the commission paid, marked P&L of the expected commission on open taker bets; the column is the most those can still be charged.
-    const table = [['variant', 'total P&L', 'settled', 'marked', 'comm. paid', 'comm. open (max)', 'fills', 'fill ratio', 'mark-out 60s', 'max drawdown', 'max liability', 'strategy errors', 'replay ev/s']];
+    const table = [
+      [
+        'variant',
+        'total P&L',
+        'settled',
+        'marked',
+        'comm. paid',
+        'comm. open (max)',
+        'fills',
+        'fill ratio',
+        'mark-out 60s',
+        'max drawdown',
+        'max liability',
+        'strategy errors',
+        'replay ev/s',
+      ],
+    ];
     const allFailed: string[] = [];
     for (const out of outcomes) {
       const name = variantLabel(out.variant);
@@ -280,25 +359,58 @@ async function backtest(o: BacktestOptions): Promise<void> {
       if (failing.length > 0) allFailed.push(name);
       events += out.result.events;
       const m = out.result.report.metrics;
-      table.push([name, formatMoney(m.pnl.total), formatMoney(m.pnl.settled), formatMoney(m.pnl.marked), formatMoney(m.pnl.commissionPaid), formatMoney(m.pnl.commissionAccrued), String(m.volume.fills), `${(m.orders.fillRatio * 100).toFixed(1)}%`, formatMoney(m.markout['60s'].total), formatMoney(m.maxDrawdown), formatMoney(m.maxLiability), strategyErrorCell(out.result.report.strategyErrors, failing), Math.round((out.result.events / out.replayMs) * 1000).toLocaleString('en-US')]);
+      table.push([
+        name,
+        formatMoney(m.pnl.total),
+        formatMoney(m.pnl.settled),
+        formatMoney(m.pnl.marked),
+        formatMoney(m.pnl.commissionPaid),
+        formatMoney(m.pnl.commissionAccrued),
+        String(m.volume.fills),
+        `${(m.orders.fillRatio * 100).toFixed(1)}%`,
+        formatMoney(m.markout['60s'].total),
+        formatMoney(m.maxDrawdown),
+        formatMoney(m.maxLiability),
+        strategyErrorCell(out.result.report.strategyErrors, failing),
+        Math.round((out.result.events / out.replayMs) * 1000).toLocaleString('en-US'),
+      ]);
     }
     const widths = table[0]!.map((_, c) => Math.max(...table.map((r) => (r[c] ?? '').length)));
     for (const r of table) process.stdout.write(`  ${r.map((x, c) => x.padEnd(widths[c] ?? 0)).join('  ')}\n`);
-    process.stdout.write(`${sweepThroughputLine({ variants: runs.length, failed: outcomes.filter((x) => !x.result).length, events, wallMs, workers: lanes })}\n`);
+    process.stdout.write(
+      `${sweepThroughputLine({ variants: runs.length, failed: outcomes.filter((x) => !x.result).length, events, wallMs, workers: lanes })}\n`,
+    );
     await writeSweepReport(o.report, outcomes);
     process.stdout.write(`reports in ${resolve(o.report)} (sweep.html compares the variants)\n`);
-    if (allFailed.length > 0) runtimeFailure('backtest', `${allFailed.length} variant(s) had a strategy fail on every evaluation, so their figures mean nothing: ${allFailed.join('; ')}`);
+    if (allFailed.length > 0)
+      runtimeFailure(
+        'backtest',
+        `${allFailed.length} variant(s) had a strategy fail on every evaluation, so their figures mean nothing: ${allFailed.join('; ')}`,
+      );
     return;
   }
 
   const replayed: Decision[] = [];
   const progress = progressLine(tty, replayProgress);
   const started = performance.now();
-  const result = await runBacktest({ config, tape, logger, settings, onProgress: progress, stopAtStrategyError: o.strict === true, ...(recorded ? { onDecision: (d: Decision) => replayed.push(d) } : {}) });
+  const result = await runBacktest({
+    config,
+    tape,
+    logger,
+    settings,
+    onProgress: progress,
+    stopAtStrategyError: o.strict === true,
+    ...(recorded ? { onDecision: (d: Decision) => replayed.push(d) } : {}),
+  });
   const replayMs = performance.now() - started;
   progress.end();
   const paths = await writeReport(o.report, result);
-  process.stdout.write(`backtest of ${config.strategies.filter((s) => s.enabled).map((s) => s.id).join(', ')}\n`);
+  process.stdout.write(
+    `backtest of ${config.strategies
+      .filter((s) => s.enabled)
+      .map((s) => s.id)
+      .join(', ')}\n`,
+  );
   for (const l of summaryLines(result.report)) process.stdout.write(`${l}\n`);
   process.stdout.write(`${throughputLine({ events: result.events, loadMs, replayMs, minimalReadMs })}\n`);
   process.stdout.write(`report: ${paths.html} (also ${paths.json}, ${paths.orders}, ${paths.fills})\n`);
@@ -309,15 +421,26 @@ async function backtest(o: BacktestOptions): Promise<void> {
     if (parity.first !== null) process.exitCode = EXIT.parity;
   }
   const stop = result.stoppedAt;
-  if (stop) return runtimeFailure('backtest', `--strict: strategy ${stop.strategy} ${KIND_VERB[stop.kind]} on game ${stop.gameID}: ${stop.error}`);
+  if (stop)
+    return runtimeFailure(
+      'backtest',
+      `--strict: strategy ${stop.strategy} ${KIND_VERB[stop.kind]} on game ${stop.gameID}: ${stop.error}`,
+    );
   const failing = everyEvaluationFailed(result.report.strategyErrors);
   if (failing.length > 0) {
-    const why = failing.map((f) => `strategy ${f.strategy} failed on every one of its ${int(f.evaluations)} evaluations: ${f.distinct[0]?.error ?? 'see the log'}`);
+    const why = failing.map(
+      (f) =>
+        `strategy ${f.strategy} failed on every one of its ${int(f.evaluations)} evaluations: ${f.distinct[0]?.error ?? 'see the log'}`,
+    );
     runtimeFailure('backtest', why.join('; '));
   }
 }
 
-const KIND_VERB: Readonly<Record<StrategyErrorKind, string>> = { threw: 'threw', 'bad-result': 'returned no list of intents', 'malformed-intent': 'returned a malformed intent' };
+const KIND_VERB: Readonly<Record<StrategyErrorKind, string>> = {
+  threw: 'threw',
+  'bad-result': 'returned no list of intents',
+  'malformed-intent': 'returned a malformed intent',
+};
 
 /** The strategies of a report whose every evaluation failed: its figures are those of a strategy that never ran. */
 function everyEvaluationFailed(r: StrategyErrorReport): StrategyErrorCounts[] {
@@ -326,28 +449,56 @@ function everyEvaluationFailed(r: StrategyErrorReport): StrategyErrorCounts[] {
 
 /** `0`, `1,204`, or `14,346 (broken: every evaluation)`. */
 function strategyErrorCell(r: StrategyErrorReport, failing: readonly StrategyErrorCounts[]): string {
-  return failing.length > 0 ? `${int(r.total)} (${failing.map((f) => f.strategy).join(', ')}: every evaluation)` : int(r.total);
+  return failing.length > 0
+    ? `${int(r.total)} (${failing.map((f) => f.strategy).join(', ')}: every evaluation)`
+    : int(r.total);
 }
 
 export function registerBacktest(program: Command): void {
   program
     .command('backtest')
-    .description('replay recorded feeds through the strategies, order manager and risk checks of a config, with simulated execution on the engine replica, and write a report')
-    .requiredOption('--config <file>', 'run configuration (YAML): strategies, risk, and the backtest section (fill model, latency, balance)')
+    .description(
+      'replay recorded feeds through the strategies, order manager and risk checks of a config, with simulated execution on the engine replica, and write a report',
+    )
+    .requiredOption(
+      '--config <file>',
+      'run configuration (YAML): strategies, risk, and the backtest section (fill model, latency, balance)',
+    )
     .requiredOption('--feed <path...>', 'recording files or directories (linesmith record output)')
     .option('--seed <n>', 'seed of the latency model (default: backtest.seed of the config)')
     .option('--report <dir>', 'directory for report.json, report.html, orders.csv, fills.csv', 'backtest-report')
-    .option('--strict', 'stop at the first bad recording line instead of skipping it, and fail at the first strategy error (exit 1)')
+    .option(
+      '--strict',
+      'stop at the first bad recording line instead of skipping it, and fail at the first strategy error (exit 1)',
+    )
     .option('--fill-model <kind>', `queue model for our resting orders: ${FILL_MODEL_KINDS.join(', ')}`)
-    .option('--sweep <key=values...>', 'run a grid of variants on worker threads: KEY=V1,V2 with KEY a path in the config, e.g. strategies.<id>.params.margin=0.02,0.03 or backtest.seed=1,2 (see the examples)')
+    .option(
+      '--sweep <key=values...>',
+      'run a grid of variants on worker threads: KEY=V1,V2 with KEY a path in the config, e.g. strategies.<id>.params.margin=0.02,0.03 or backtest.seed=1,2 (see the examples)',
+    )
     .option('--workers <n>', 'worker threads for --sweep (default: one per core)')
-    .option('--queue <url>', 'run the --sweep variants on `linesmith worker` processes through Redis: redis://HOST:PORT[/DB] or rediss://… (password from LINESMITH_REDIS_PASSWORD or --queue-credentials)')
+    .option(
+      '--queue <url>',
+      'run the --sweep variants on `linesmith worker` processes through Redis: redis://HOST:PORT[/DB] or rediss://… (password from LINESMITH_REDIS_PASSWORD or --queue-credentials)',
+    )
     .option('--queue-credentials <file>', 'YAML or JSON file with the Redis password (and username), mode 600')
-    .option('--sweep-id <id>', 'name of the distributed sweep; the same id again resumes it (default: a hash of the tape, config and variants)')
-    .option('--queue-tape-dir <dir>', 'with --queue: share the tape as a file in this directory, which every worker reads, instead of in Redis (for large tapes)')
-    .option('--decisions <file>', 'the decisions file of the recorded session (decisions-*.ndjson, written with recording.enabled): compare the replay\'s decisions with it, write parity.json, exit 3 where they differ')
+    .option(
+      '--sweep-id <id>',
+      'name of the distributed sweep; the same id again resumes it (default: a hash of the tape, config and variants)',
+    )
+    .option(
+      '--queue-tape-dir <dir>',
+      'with --queue: share the tape as a file in this directory, which every worker reads, instead of in Redis (for large tapes)',
+    )
+    .option(
+      '--decisions <file>',
+      "the decisions file of the recorded session (decisions-*.ndjson, written with recording.enabled): compare the replay's decisions with it, write parity.json, exit 3 where they differ",
+    )
     .option('--log-level <level>', 'log level of the replayed runtime (default error)')
-    .option('--tape-dir <dir>', 'where the binary tapes of recordings are kept (default: .linesmith-tape beside the recording)')
+    .option(
+      '--tape-dir <dir>',
+      'where the binary tapes of recordings are kept (default: .linesmith-tape beside the recording)',
+    )
     .option('--rebuild-tape', 'build the tape again even if a good one is there')
     .option('--no-tape', 'read the JSON recording into memory instead of building or reusing its binary tape')
     .option('--no-progress', 'no progress line')

@@ -11,7 +11,9 @@ function wholeNumber(program: Command, name: string, value: string, min: number)
 export function registerDemo(program: Command): void {
   program
     .command('demo')
-    .description('Start the simulator exchange with its synthetic market and tour it as a client: REST, price feed, user feed, a fill')
+    .description(
+      'Start the simulator exchange with its synthetic market and tour it as a client: REST, price feed, user feed, a fill',
+    )
     .option('--seed <n>', 'random seed of the market', '7')
     .option('--seconds <n>', 'how long to run (wall clock)', '30')
     .option('--speed <x>', 'exchange time runs this many times faster than wall time', '120')

@@ -6,19 +6,35 @@ import type { Command } from 'commander';
  * output directories), so what a user copies from the help works.
  */
 export const HELP_EXAMPLES: Readonly<Record<string, readonly { readonly command: string; readonly what: string }[]>> = {
-  'engine-demo': [{ command: 'linesmith engine-demo --orders 2000', what: 'two thousand orders on the engine replica, and what came of them' }],
+  'engine-demo': [
+    {
+      command: 'linesmith engine-demo --orders 2000',
+      what: 'two thousand orders on the engine replica, and what came of them',
+    },
+  ],
   demo: [{ command: 'linesmith demo --seconds 20', what: 'a twenty-second tour of the simulator as a client sees it' }],
-  paper: [{ command: 'linesmith paper --config config/example.yaml --duration 60s', what: "a minute of paper trading on the simulator (an hour of its market at the example's speed)" }],
+  paper: [
+    {
+      command: 'linesmith paper --config config/example.yaml --duration 60s',
+      what: "a minute of paper trading on the simulator (an hour of its market at the example's speed)",
+    },
+  ],
   record: [
     {
-      command: 'linesmith record --config config/example.yaml --paper --virtual-time --duration 2h --out recordings/sample',
+      command:
+        'linesmith record --config config/example.yaml --paper --virtual-time --duration 2h --out recordings/sample',
       what: 'two hours of the simulator, recorded as fast as it runs, with the games that finish in them settled',
     },
   ],
   backtest: [
-    { command: 'linesmith backtest --config config/example.yaml --feed backtest/data/paper-seed7 --report backtest-report', what: 'replay a sample recording and write report.html' },
     {
-      command: 'linesmith backtest --config config/example.yaml --feed backtest/data/paper-seed7 --report backtest-report --sweep strategies.spread-nba-nfl.params.margin=0.02,0.03',
+      command:
+        'linesmith backtest --config config/example.yaml --feed backtest/data/paper-seed7 --report backtest-report',
+      what: 'replay a sample recording and write report.html',
+    },
+    {
+      command:
+        'linesmith backtest --config config/example.yaml --feed backtest/data/paper-seed7 --report backtest-report --sweep strategies.spread-nba-nfl.params.margin=0.02,0.03',
       what: 'two variants of a parameter side by side (sweep.html compares them)',
     },
   ],

@@ -36,7 +36,10 @@ export async function initProject(dir: string, o: InitOptions = {}): Promise<Ini
   await mkdir(target, { recursive: true });
   await cp(TEMPLATE, target, { recursive: true });
   await rename(join(target, 'gitignore'), join(target, '.gitignore'));
-  await writeFile(join(target, 'package.json'), `${JSON.stringify(await packageJson(target, o.linesmith ?? `file:${LINESMITH_ROOT.replace(/\/$/, '')}`), null, 2)}\n`);
+  await writeFile(
+    join(target, 'package.json'),
+    `${JSON.stringify(await packageJson(target, o.linesmith ?? `file:${LINESMITH_ROOT.replace(/\/$/, '')}`), null, 2)}\n`,
+  );
   return { dir: target, files: (await listFiles(target)).sort() };
 }
 
@@ -67,7 +70,11 @@ async function packageJson(target: string, linesmith: string): Promise<unknown> 
 
 /** npm's rules for a name: lower case, URL-safe, at most 214 characters. */
 function packageName(folder: string): string {
-  const name = folder.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[._-]+/, '').slice(0, 214);
+  const name = folder
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, '-')
+    .replace(/^[._-]+/, '')
+    .slice(0, 214);
   return name === '' ? 'linesmith-strategies' : name;
 }
 

@@ -34,13 +34,26 @@ interface RecordOptions {
  */
 export const RECORDING_SCENARIO = fileURLToPath(new URL('../../config/scenarios/recording.yaml', import.meta.url));
 
-const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, k: 1024, kb: 1024, kib: 1024, m: 1024 ** 2, mb: 1024 ** 2, mib: 1024 ** 2, g: 1024 ** 3, gb: 1024 ** 3, gib: 1024 ** 3 };
+const SIZE_UNITS: Record<string, number> = {
+  '': 1,
+  b: 1,
+  k: 1024,
+  kb: 1024,
+  kib: 1024,
+  m: 1024 ** 2,
+  mb: 1024 ** 2,
+  mib: 1024 ** 2,
+  g: 1024 ** 3,
+  gb: 1024 ** 3,
+  gib: 1024 ** 3,
+};
 
 /** `64MB`, `512k`, `1GiB` (binary units), or a plain number of bytes. */
 export function parseSize(text: string): number {
   const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(text);
   const unit = m ? SIZE_UNITS[m[2]!.toLowerCase()] : undefined;
-  if (!m || unit === undefined) throw new CliValueError(`invalid size ${JSON.stringify(text)} (write e.g. 64MB, 512KB or 1GB)`);
+  if (!m || unit === undefined)
+    throw new CliValueError(`invalid size ${JSON.stringify(text)} (write e.g. 64MB, 512KB or 1GB)`);
   const bytes = Math.floor(Number(m[1]) * unit);
   if (!(bytes >= 1024)) throw new CliValueError(`size ${JSON.stringify(text)} is below 1KB`);
   return bytes;
@@ -61,9 +74,15 @@ function span(ms: number): string {
  * The status line; with `exchange` (a paper recording, whose clock runs ahead of the wall),
  * the exchange time reached and how much of it is recorded, which is what `--duration` counts.
  */
-export function recordStatusLine(s: RecorderStats, elapsedSeconds: number, exchange?: { readonly now: number; readonly startedAt: number }): string {
+export function recordStatusLine(
+  s: RecorderStats,
+  elapsedSeconds: number,
+  exchange?: { readonly now: number; readonly startedAt: number },
+): string {
   const frames = s.frames.price + s.frames.user;
-  const clock = exchange ? ` · exchange ${new Date(exchange.now).toISOString().slice(0, 19)}Z (${span(exchange.now - exchange.startedAt)} recorded)` : '';
+  const clock = exchange
+    ? ` · exchange ${new Date(exchange.now).toISOString().slice(0, 19)}Z (${span(exchange.now - exchange.startedAt)} recorded)`
+    : '';
   return `recording ${elapsedSeconds.toFixed(0)}s wall${clock} · frames ${frames} (price ${s.frames.price}, user ${s.frames.user}) · ${mb(s.bytes)} → ${mb(s.compressedBytes)} gz · files ${s.files.length} · snapshots ${s.snapshots} · gaps ${s.gaps} · results ${s.results}`;
 }
 
@@ -89,8 +108,10 @@ async function record(o: RecordOptions): Promise<void> {
     return usage(`--max-file-size: ${(err as Error).message}`);
   }
   if (o.virtualTime && !o.paper) return usage('--virtual-time drives the simulator of a paper recording: add --paper');
-  if (dropSocketsEveryMs !== undefined && !o.paper) return usage('--drop-sockets-every is a simulator fault: add --paper');
-  if (o.scenario !== undefined && !o.paper) return usage('--scenario sets the simulator of a paper recording: add --paper');
+  if (dropSocketsEveryMs !== undefined && !o.paper)
+    return usage('--drop-sockets-every is a simulator fault: add --paper');
+  if (o.scenario !== undefined && !o.paper)
+    return usage('--scenario sets the simulator of a paper recording: add --paper');
   if (o.start !== undefined) {
     if (!o.virtualTime) return usage('--start sets the virtual clock: it needs --virtual-time');
     startMs = Date.parse(o.start);
@@ -121,7 +142,10 @@ async function record(o: RecordOptions): Promise<void> {
     });
   } catch (err) {
     if (err instanceof ScenarioError) return usage(`paper.scenario: ${err.message}`);
-    return runtimeFailure('record', `could not start: ${err instanceof LinesmithError ? `${err.message} [${err.code}]` : (err as Error).message}`);
+    return runtimeFailure(
+      'record',
+      `could not start: ${err instanceof LinesmithError ? `${err.message} [${err.code}]` : (err as Error).message}`,
+    );
   }
   const what = o.paper ? (o.virtualTime ? 'the simulator on a virtual clock' : 'the simulator') : 'the live venue';
   process.stdout.write(`recording ${what} into ${dir}; Ctrl-C stops and closes the files\n`);
@@ -154,7 +178,9 @@ async function record(o: RecordOptions): Promise<void> {
   try {
     summary = await session.done;
   } catch (err) {
-    process.stderr.write(`\nlinesmith record: the recording stopped on an error (its files are closed): ${(err as Error).message}\n`);
+    process.stderr.write(
+      `\nlinesmith record: the recording stopped on an error (its files are closed): ${(err as Error).message}\n`,
+    );
     process.exitCode = EXIT.failure;
     return;
   } finally {
@@ -163,7 +189,9 @@ async function record(o: RecordOptions): Promise<void> {
     process.off('SIGTERM', onSignal);
   }
   if (tty) process.stdout.write('\r\x1b[2K');
-  process.stdout.write(`${recordStatusLine(summary, (Date.now() - started) / 1000, exchange())}\nstopped: ${summary.reason}\n${summary.files.map((f) => `  ${f}`).join('\n')}\n`);
+  process.stdout.write(
+    `${recordStatusLine(summary, (Date.now() - started) / 1000, exchange())}\nstopped: ${summary.reason}\n${summary.files.map((f) => `  ${f}`).join('\n')}\n`,
+  );
   if (summary.error) {
     process.stderr.write(`linesmith record: the recording is incomplete: ${summary.error.message}\n`);
     process.exitCode = EXIT.failure;
@@ -176,15 +204,29 @@ const DEFAULT_VIRTUAL_START = Date.UTC(2026, 0, 15, 12);
 export function registerRecord(program: Command): void {
   program
     .command('record')
-    .description("record the price and user feeds the config's strategies would watch, with orderbook snapshots, gaps and results, to gzip JSON Lines")
-    .requiredOption('--config <file>', 'run configuration (YAML): its strategies\' interests pick what is recorded')
+    .description(
+      "record the price and user feeds the config's strategies would watch, with orderbook snapshots, gaps and results, to gzip JSON Lines",
+    )
+    .requiredOption('--config <file>', "run configuration (YAML): its strategies' interests pick what is recorded")
     .option('--out <dir>', 'directory to write to (default: recording.dir of the config)')
     .option('--duration <d>', 'stop after this long (e.g. 45s, 10m); default: until Ctrl-C')
-    .option('--paper', "record the simulator started in-process from the config's paper section (synthetic market on) instead of the live venue")
-    .option('--virtual-time', 'with --paper: run the simulator on a virtual clock as fast as possible (--duration is then exchange time); the same config gives the same files')
+    .option(
+      '--paper',
+      "record the simulator started in-process from the config's paper section (synthetic market on) instead of the live venue",
+    )
+    .option(
+      '--virtual-time',
+      'with --paper: run the simulator on a virtual clock as fast as possible (--duration is then exchange time); the same config gives the same files',
+    )
     .option('--start <iso>', 'with --virtual-time: exchange time to start at (default 2026-01-15T12:00:00Z)')
-    .option('--scenario <file>', "with --paper: the simulator's scenario (default: the config's paper.scenario, else config/scenarios/recording.yaml, whose games finish within the first hour)")
-    .option('--drop-sockets-every <d>', 'with --paper: the simulator drops every socket at this period of exchange time (records gaps and reconnect snapshots)')
+    .option(
+      '--scenario <file>',
+      "with --paper: the simulator's scenario (default: the config's paper.scenario, else config/scenarios/recording.yaml, whose games finish within the first hour)",
+    )
+    .option(
+      '--drop-sockets-every <d>',
+      'with --paper: the simulator drops every socket at this period of exchange time (records gaps and reconnect snapshots)',
+    )
     .option('--max-file-size <size>', 'start a new file after this much uncompressed data (default 64MB)')
     .option('--prefix <name>', 'file name prefix (default feed)')
     .option('--no-user', 'leave out the user feed')

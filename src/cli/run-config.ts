@@ -12,7 +12,9 @@ export async function loadRunConfigOrReport(path: string): Promise<RunConfig | n
   try {
     return await loadConfig(path, { resolveStrategy: builtInStrategyResolver() });
   } catch (err) {
-    process.stderr.write(`${err instanceof ConfigError ? err.message : `cannot load ${path}: ${(err as Error).message}`}\n`);
+    process.stderr.write(
+      `${err instanceof ConfigError ? err.message : `cannot load ${path}: ${(err as Error).message}`}\n`,
+    );
     process.exitCode = EXIT.usage;
     return null;
   }

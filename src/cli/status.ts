@@ -33,7 +33,9 @@ async function status(o: StatusOptions): Promise<void> {
       err instanceof StatusUnreachableError
         ? '\n  Is `linesmith run` or `linesmith paper` running with `metrics: { enabled: true }` in its config? It logs its metrics URL at start; pass that as --url.'
         : '';
-    process.stderr.write(`linesmith status: ${err instanceof LinesmithError ? `${err.message} [${err.code}]` : (err as Error).message}${hint}\n`);
+    process.stderr.write(
+      `linesmith status: ${err instanceof LinesmithError ? `${err.message} [${err.code}]` : (err as Error).message}${hint}\n`,
+    );
     process.exitCode = EXIT.failure;
   }
 }
@@ -41,8 +43,10 @@ async function status(o: StatusOptions): Promise<void> {
 export function registerStatus(program: Command): void {
   program
     .command('status')
-    .description("show a running `run` or `paper` session's status panel, read from its metrics endpoint (metrics.enabled in the config)")
-    .option('--url <url>', 'the runtime\'s metrics address, as it logged at start', DEFAULT_STATUS_URL)
+    .description(
+      "show a running `run` or `paper` session's status panel, read from its metrics endpoint (metrics.enabled in the config)",
+    )
+    .option('--url <url>', "the runtime's metrics address, as it logged at start", DEFAULT_STATUS_URL)
     .option('--json', 'print the status report as JSON instead of the panel')
     .option('--timeout <ms>', 'give up after this many milliseconds', '5000')
     .action((o: StatusOptions) => status(o));

@@ -10,7 +10,12 @@ const mb = (b: number) => `${(b / 1e6).toFixed(1)} MB`;
 export function tapeLine(c: CachedTape): string {
   const f = c.tape.footer;
   if (c.built === null) return `tape reused (checked in ${sec(c.ms)}, ${mb(c.tape.size)}): ${c.path}`;
-  const why = { new: 'first replay of this recording', rebuild: 'asked to rebuild', version: 'the old one was of another format version', corrupt: 'the old one failed its checksum' }[c.built];
+  const why = {
+    new: 'first replay of this recording',
+    rebuild: 'asked to rebuild',
+    version: 'the old one was of another format version',
+    corrupt: 'the old one failed its checksum',
+  }[c.built];
   return `tape built (${why}) in ${sec(c.ms)}, ${int(f.count)} events at ${int((f.count / c.ms) * 1000)}/s, ${mb(c.tape.size)}: ${c.path}`;
 }
 
@@ -19,7 +24,12 @@ export function tapeLine(c: CachedTape): string {
  * events + the replay) against a minimal read of the same recording (gunzip + split +
  * JSON.parse, estimated when its tape was built from a sample of it on this machine).
  */
-export function throughputLine(s: { events: number; loadMs: number; replayMs: number; minimalReadMs: number | null }): string {
+export function throughputLine(s: {
+  events: number;
+  loadMs: number;
+  replayMs: number;
+  minimalReadMs: number | null;
+}): string {
   const rate = (s.events / s.replayMs) * 1000;
   const head = `  throughput     ${int(s.events)} events replayed in ${sec(s.replayMs)}: ${int(rate)} events/s; getting them ${sec(s.loadMs)}`;
   if (s.minimalReadMs === null || !(s.minimalReadMs > 0)) return `${head} (no tape: no minimal-read figure)`;
@@ -35,8 +45,15 @@ interface TapeBuildOptions {
 
 async function build(o: TapeBuildOptions): Promise<void> {
   try {
-    const reading = o.strict === true ? { strict: true } : { onProblem: (p: InputProblem) => process.stderr.write(`  skipped ${formatInputProblem(p)}\n`) };
-    const c = await openTape(o.feed, { ...reading, ...(o.tapeDir !== undefined ? { dir: o.tapeDir } : {}), rebuild: o.rebuild === true });
+    const reading =
+      o.strict === true
+        ? { strict: true }
+        : { onProblem: (p: InputProblem) => process.stderr.write(`  skipped ${formatInputProblem(p)}\n`) };
+    const c = await openTape(o.feed, {
+      ...reading,
+      ...(o.tapeDir !== undefined ? { dir: o.tapeDir } : {}),
+      rebuild: o.rebuild === true,
+    });
     const f = c.tape.footer;
     process.stdout.write(`${tapeLine(c)}\n`);
     process.stdout.write(
@@ -51,10 +68,14 @@ async function build(o: TapeBuildOptions): Promise<void> {
 }
 
 export function registerTape(program: Command): void {
-  const tape = program.command('tape').description('binary tapes of recordings: the pre-parsed events every backtest and sweep variant replays');
+  const tape = program
+    .command('tape')
+    .description('binary tapes of recordings: the pre-parsed events every backtest and sweep variant replays');
   tape
     .command('build')
-    .description('read a recording once and write its tape (reused if a good one is there; built again if the recording, the format version or a checksum says so)')
+    .description(
+      'read a recording once and write its tape (reused if a good one is there; built again if the recording, the format version or a checksum says so)',
+    )
     .requiredOption('--feed <path...>', 'recording files or directories (linesmith record output)')
     .option('--tape-dir <dir>', 'where tapes are kept (default: .linesmith-tape beside the recording)')
     .option('--rebuild', 'build it again even if a good tape is there')

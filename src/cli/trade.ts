@@ -37,14 +37,31 @@ async function trade(mode: 'live' | 'paper', o: TradeOptions): Promise<void> {
   };
   let session;
   try {
-    session = await startSession({ config, mode, logger, ...(durationMs !== undefined ? { durationMs } : {}), onStatus });
+    session = await startSession({
+      config,
+      mode,
+      logger,
+      ...(durationMs !== undefined ? { durationMs } : {}),
+      onStatus,
+    });
   } catch (err) {
     // The paper section's scenario file is part of the configuration: missing or invalid, it is a usage error.
     if (err instanceof ScenarioError) return usageError(command, `paper.scenario: ${err.message}`);
-    return runtimeFailure(command, `could not start: ${err instanceof LinesmithError ? `${err.message} [${err.code}]` : (err as Error).message}`);
+    return runtimeFailure(
+      command,
+      `could not start: ${err instanceof LinesmithError ? `${err.message} [${err.code}]` : (err as Error).message}`,
+    );
   }
-  process.stdout.write(`${mode === 'paper' ? 'paper trading on the simulator' : 'trading live'} with ${config.strategies.filter((s) => s.enabled).map((s) => `${s.id} (${s.moduleRef})`).join(', ')}; Ctrl-C stops and cancels every order\n`);
-  if (session.metricsUrl) process.stdout.write(`dashboard at ${session.metricsUrl}/ · metrics at ${session.metricsUrl}/metrics; status panel: linesmith status --url ${session.metricsUrl}\n`);
+  process.stdout.write(
+    `${mode === 'paper' ? 'paper trading on the simulator' : 'trading live'} with ${config.strategies
+      .filter((s) => s.enabled)
+      .map((s) => `${s.id} (${s.moduleRef})`)
+      .join(', ')}; Ctrl-C stops and cancels every order\n`,
+  );
+  if (session.metricsUrl)
+    process.stdout.write(
+      `dashboard at ${session.metricsUrl}/ · metrics at ${session.metricsUrl}/metrics; status panel: linesmith status --url ${session.metricsUrl}\n`,
+    );
   let signals = 0;
   const onSignal = (sig: NodeJS.Signals) => {
     if (++signals > 1) {
@@ -60,7 +77,9 @@ async function trade(mode: 'live' | 'paper', o: TradeOptions): Promise<void> {
   const onReduce = () => {
     reducing = !reducing;
     session.runtime.setMode(reducing ? 'reducing' : 'active');
-    process.stderr.write(`\n${reducing ? 'reduce-only: only orders that lower the worst case go out' : 'active again'}\n`);
+    process.stderr.write(
+      `\n${reducing ? 'reduce-only: only orders that lower the worst case go out' : 'active again'}\n`,
+    );
   };
   process.on('SIGUSR2', onReduce);
   const summary = await session.done;

@@ -20,12 +20,17 @@ const stamp = () => new Date().toISOString().slice(11, 19);
 
 async function worker(o: WorkerOptions): Promise<void> {
   const concurrency = o.concurrency !== undefined ? Number(o.concurrency) : 1;
-  if (!(Number.isSafeInteger(concurrency) && concurrency >= 1 && concurrency <= 64)) return usage(`--concurrency must be a whole number from 1 to 64, got ${JSON.stringify(o.concurrency)}`);
+  if (!(Number.isSafeInteger(concurrency) && concurrency >= 1 && concurrency <= 64))
+    return usage(`--concurrency must be a whole number from 1 to 64, got ${JSON.stringify(o.concurrency)}`);
   const lockMs = o.lockMs !== undefined ? Number(o.lockMs) : 30_000;
-  if (!(Number.isSafeInteger(lockMs) && lockMs >= 1_000)) return usage(`--lock-ms must be a whole number of at least 1000, got ${JSON.stringify(o.lockMs)}`);
+  if (!(Number.isSafeInteger(lockMs) && lockMs >= 1_000))
+    return usage(`--lock-ms must be a whole number of at least 1000, got ${JSON.stringify(o.lockMs)}`);
   let address;
   try {
-    address = await parseRedisAddress(o.queue, o.queueCredentials !== undefined ? { credentialsFile: o.queueCredentials } : {});
+    address = await parseRedisAddress(
+      o.queue,
+      o.queueCredentials !== undefined ? { credentialsFile: o.queueCredentials } : {},
+    );
   } catch (err) {
     if (err instanceof QueueConfigError) return usage(err.message);
     throw err;
@@ -44,7 +49,9 @@ async function worker(o: WorkerOptions): Promise<void> {
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) {
-      process.stderr.write(`${stamp()} ${signal} again: stopping now; running variants go back to the queue when their locks lapse\n`);
+      process.stderr.write(
+        `${stamp()} ${signal} again: stopping now; running variants go back to the queue when their locks lapse\n`,
+      );
       process.exit(1);
     }
     stopping = true;
@@ -61,12 +68,26 @@ async function worker(o: WorkerOptions): Promise<void> {
 export function registerWorker(program: Command): void {
   program
     .command('worker')
-    .description('run sweep variants for `linesmith backtest --sweep … --queue URL` coordinators, on this machine, until stopped')
-    .requiredOption('--queue <url>', 'redis://HOST:PORT[/DB] or rediss://… (TLS); the password from LINESMITH_REDIS_PASSWORD or --queue-credentials')
+    .description(
+      'run sweep variants for `linesmith backtest --sweep … --queue URL` coordinators, on this machine, until stopped',
+    )
+    .requiredOption(
+      '--queue <url>',
+      'redis://HOST:PORT[/DB] or rediss://… (TLS); the password from LINESMITH_REDIS_PASSWORD or --queue-credentials',
+    )
     .option('--queue-credentials <file>', 'YAML or JSON file with the Redis password (and username), mode 600')
-    .option('--concurrency <n>', 'variants run at once, each on its own thread (default 1; one per core is the most that helps)')
+    .option(
+      '--concurrency <n>',
+      'variants run at once, each on its own thread (default 1; one per core is the most that helps)',
+    )
     .option('--tape-cache <dir>', 'where fetched tapes are kept by hash (default ~/.cache/linesmith/tapes)')
-    .option('--lock-ms <ms>', 'job lock: a worker that dies mid-job frees its job for others after about this long (default 30000)')
-    .addHelpText('after', '\nExample:\n  LINESMITH_REDIS_PASSWORD=… linesmith worker --queue rediss://redis.internal:6380 --concurrency 2\n')
+    .option(
+      '--lock-ms <ms>',
+      'job lock: a worker that dies mid-job frees its job for others after about this long (default 30000)',
+    )
+    .addHelpText(
+      'after',
+      '\nExample:\n  LINESMITH_REDIS_PASSWORD=… linesmith worker --queue rediss://redis.internal:6380 --concurrency 2\n',
+    )
     .action((o: WorkerOptions) => worker(o));
 }

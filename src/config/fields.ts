@@ -30,13 +30,19 @@ export function resolvePath(p: string, baseDir: string): string {
 }
 
 /** An amount of money in the account's currency: positive and finite. */
-export const money = z.number({ error: 'expected an amount of money' }).positive('must be positive').max(1e12, 'must be at most 1e12');
+export const money = z
+  .number({ error: 'expected an amount of money' })
+  .positive('must be positive')
+  .max(1e12, 'must be at most 1e12');
 
 /**
  * A duration given either as a plain number in the field's own unit (the key says which:
  * `throttleMs`, `heartbeatSeconds`) or as a string such as `15s` or `1m30s`.
  */
-export function durationField(unit: 'ms' | 's', bounds: { readonly min: number; readonly max: number; readonly integer?: boolean }) {
+export function durationField(
+  unit: 'ms' | 's',
+  bounds: { readonly min: number; readonly max: number; readonly integer?: boolean },
+) {
   const unitName = unit === 'ms' ? 'milliseconds' : 'seconds';
   const inUnit = z
     .number()
@@ -56,7 +62,10 @@ export function durationField(unit: 'ms' | 's', bounds: { readonly min: number; 
           return z.NEVER;
         }
       }
-      ctx.addIssue({ code: 'custom', message: `expected a number of ${unitName} or a duration such as 15s, 2m or 1h30m` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `expected a number of ${unitName} or a duration such as 15s, 2m or 1h30m`,
+      });
       return z.NEVER;
     })
     .pipe(inUnit);

@@ -15,7 +15,8 @@ export function isSecretKey(key: string): boolean {
 }
 
 const WHY = `credentials never go in the config file: set ${ENV_USERNAME} and ${ENV_PASSWORD} in the environment, or name a private credentials file under venue.credentials.file`;
-const WHY_TOKEN = 'a token never goes in the config file: linesmith logs in with the credentials from the environment or venue.credentials.file, and venue.tokenFile (mode 600) keeps the session token across restarts';
+const WHY_TOKEN =
+  'a token never goes in the config file: linesmith logs in with the credentials from the environment or venue.credentials.file, and venue.tokenFile (mode 600) keeps the session token across restarts';
 
 /** One issue per secret key, at the key; the value is never quoted. */
 export function secretKeyIssues(src: YamlSource): ConfigIssue[] {
@@ -26,7 +27,13 @@ export function secretKeyIssues(src: YamlSource): ConfigIssue[] {
         const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
         if (isSecretKey(key)) {
           const pos = isNode(pair.key) && pair.key.range ? src.lines.linePos(pair.key.range[0]) : { line: 1, col: 1 };
-          issues.push({ file: src.file, line: pos.line, column: pos.col, path: dotted([...path, key]), message: key.toLowerCase() === 'token' ? WHY_TOKEN : WHY });
+          issues.push({
+            file: src.file,
+            line: pos.line,
+            column: pos.col,
+            path: dotted([...path, key]),
+            message: key.toLowerCase() === 'token' ? WHY_TOKEN : WHY,
+          });
         }
         walk(pair.value, [...path, key]);
       }

@@ -4,4 +4,15 @@ export { LOG_LEVELS } from './fields.ts';
 export { loadConfig, parseConfigText, type LoadConfigOptions } from './load.ts';
 export { componentLogger, createRunLogger, type RunLoggerOptions } from './logging.ts';
 export { defaultStrategyResolver, isModulePath, isStrategyModule, type StrategyRegistry } from './strategy-resolver.ts';
-export type { LoggingConfig, LogLevel, MetricsConfig, PaperConfig, RecordingConfig, RiskConfig, RunConfig, StrategyConfig, StrategyResolver, VenueConfig } from './types.ts';
+export type {
+  LoggingConfig,
+  LogLevel,
+  MetricsConfig,
+  PaperConfig,
+  RecordingConfig,
+  RiskConfig,
+  RunConfig,
+  StrategyConfig,
+  StrategyResolver,
+  VenueConfig,
+} from './types.ts';

@@ -20,7 +20,9 @@ export async function loadConfig(path: string, options: LoadConfigOptions): Prom
     text = await readFile(file, 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new ConfigError(file, [{ file, path: '', message: code === 'ENOENT' ? 'file not found' : `cannot read the file (${code ?? String(e)})` }]);
+    throw new ConfigError(file, [
+      { file, path: '', message: code === 'ENOENT' ? 'file not found' : `cannot read the file (${code ?? String(e)})` },
+    ]);
   }
   return parseConfigText(text, file, options);
 }
@@ -32,12 +34,20 @@ export async function parseConfigText(text: string, file: string, options: LoadC
   const src = parseYamlSource(text, source);
   if (src.value === null || typeof src.value !== 'object' || Array.isArray(src.value)) {
     const what = src.value === null || src.value === undefined ? 'the file is empty' : 'the file is not a mapping';
-    throw new ConfigError(source, [{ file: source, ...positionOf(src, []), path: '', message: `${what}: expected the sections ${SECTIONS.join(', ')}` }]);
+    throw new ConfigError(source, [
+      {
+        file: source,
+        ...positionOf(src, []),
+        path: '',
+        message: `${what}: expected the sections ${SECTIONS.join(', ')}`,
+      },
+    ]);
   }
 
   const issues: ConfigIssue[] = secretKeyIssues(src);
   const parsed = configFileSchema({ baseDir }).safeParse(src.value);
-  if (!parsed.success) issues.push(...issuesFromZod(src, parsed.error.issues, { skipKey: isSecretKey, rootKeys: SECTIONS }));
+  if (!parsed.success)
+    issues.push(...issuesFromZod(src, parsed.error.issues, { skipKey: isSecretKey, rootKeys: SECTIONS }));
   // Strategies are checked from the raw value, so their ids, modules and params are reported
   // together with the rest of the file even when another section is invalid.
   const strategies = await checkStrategies(src, baseDir, options.resolveStrategy, issues);
@@ -51,7 +61,16 @@ export async function parseConfigText(text: string, file: string, options: LoadC
     ...(f.paper ? { paper: f.paper } : {}),
     strategies: f.strategies.map((s, i): StrategyConfig => {
       const r = strategies[i]!;
-      return { id: s.id, moduleRef: s.module, module: r.module, params: r.params, interest: s.interest, live: s.live, throttleMs: s.throttleMs, enabled: s.enabled };
+      return {
+        id: s.id,
+        moduleRef: s.module,
+        module: r.module,
+        params: r.params,
+        interest: s.interest,
+        live: s.live,
+        throttleMs: s.throttleMs,
+        enabled: s.enabled,
+      };
     }),
     risk: f.risk,
     logging: f.logging,
@@ -70,7 +89,12 @@ interface ResolvedStrategy {
  * Unique ids, resolvable modules and params valid under each module's own schema. Returns
  * one slot per raw entry (undefined where the entry could not be resolved); issues go to `issues`.
  */
-async function checkStrategies(src: YamlSource, baseDir: string, resolveStrategy: StrategyResolver, issues: ConfigIssue[]): Promise<(ResolvedStrategy | undefined)[]> {
+async function checkStrategies(
+  src: YamlSource,
+  baseDir: string,
+  resolveStrategy: StrategyResolver,
+  issues: ConfigIssue[],
+): Promise<(ResolvedStrategy | undefined)[]> {
   const raw = (src.value as Record<string, unknown>)['strategies'];
   if (!Array.isArray(raw)) return [];
   const firstIndexOfId = new Map<string, number>();
@@ -85,7 +109,13 @@ async function checkStrategies(src: YamlSource, baseDir: string, resolveStrategy
       const first = firstIndexOfId.get(id);
       if (first !== undefined) {
         const firstLine = positionOf(src, ['strategies', first, 'id']).line;
-        issues.push(at(src, ['strategies', i, 'id'], `duplicate strategy id "${id}" (first used by strategies.${first}, line ${firstLine})`));
+        issues.push(
+          at(
+            src,
+            ['strategies', i, 'id'],
+            `duplicate strategy id "${id}" (first used by strategies.${first}, line ${firstLine})`,
+          ),
+        );
       } else firstIndexOfId.set(id, i);
     }
 
@@ -111,8 +141,12 @@ async function checkStrategies(src: YamlSource, baseDir: string, resolveStrategy
       for (const issue of result.error.issues) {
         // An unknown key is told the keys of the mapping it sits in: the params, or a nested one.
         const known = issue.code === 'unrecognized_keys' ? keysAt(object, issue.path) : [];
-        const hint = known.length > 0 ? `${issue.path.length === 0 ? 'params' : `${issue.path.join('.')} keys`} are ${known.join(', ')}` : 'params';
-        for (const x of issuesFromZod(src, [issue], { prefix, skipKey: isSecretKey })) issues.push({ ...x, message: `${x.message} (${module.name} ${hint})` });
+        const hint =
+          known.length > 0
+            ? `${issue.path.length === 0 ? 'params' : `${issue.path.join('.')} keys`} are ${known.join(', ')}`
+            : 'params';
+        for (const x of issuesFromZod(src, [issue], { prefix, skipKey: isSecretKey }))
+          issues.push({ ...x, message: `${x.message} (${module.name} ${hint})` });
       }
       continue;
     }

@@ -26,14 +26,30 @@ export function createRunLogger(config: LoggingConfig, options: RunLoggerOptions
   const usePretty = config.pretty === 'auto' ? tty : config.pretty;
   // Streams take everything: the loggers filter, since a component may be more verbose than the root.
   const streams: StreamEntry[] = [];
-  if (config.file) streams.push({ level: 'trace', stream: pino.destination({ dest: config.file, sync: true, mkdir: true, append: true }) });
+  if (config.file)
+    streams.push({
+      level: 'trace',
+      stream: pino.destination({ dest: config.file, sync: true, mkdir: true, append: true }),
+    });
   if (usePretty) {
     const destination = options.stderr ?? 2;
-    streams.push({ level: 'trace', stream: pretty({ destination, sync: true, colorize: tty, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }) });
+    streams.push({
+      level: 'trace',
+      stream: pretty({
+        destination,
+        sync: true,
+        colorize: tty,
+        translateTime: 'SYS:HH:MM:ss.l',
+        ignore: 'pid,hostname',
+      }),
+    });
   } else if (!config.file) {
     streams.push({ level: 'trace', stream: options.stderr ?? pino.destination({ dest: 2, sync: true }) });
   }
-  const root = pino({ level: config.level, redact: { paths: REDACT_PATHS, censor: REDACTED } }, pino.multistream(streams));
+  const root = pino(
+    { level: config.level, redact: { paths: REDACT_PATHS, censor: REDACTED } },
+    pino.multistream(streams),
+  );
   componentLevels.set(root, config.components);
   return root;
 }

@@ -27,7 +27,10 @@ export function configFileSchema(ctx: SchemaContext) {
       metrics: metricsSection(),
       backtest: backtestSection(),
     },
-    { error: (iss) => (iss.code === 'invalid_type' ? `expected a mapping of sections: ${SECTIONS.join(', ')}` : undefined) },
+    {
+      error: (iss) =>
+        iss.code === 'invalid_type' ? `expected a mapping of sections: ${SECTIONS.join(', ')}` : undefined,
+    },
   );
 }
 
@@ -35,4 +38,13 @@ export function configFileSchema(ctx: SchemaContext) {
 export type ConfigFile = z.output<ReturnType<typeof configFileSchema>>;
 
 /** Top-level sections, for messages that list them. */
-export const SECTIONS = ['venue', 'paper', 'strategies', 'risk', 'logging', 'recording', 'metrics', 'backtest'] as const;
+export const SECTIONS = [
+  'venue',
+  'paper',
+  'strategies',
+  'risk',
+  'logging',
+  'recording',
+  'metrics',
+  'backtest',
+] as const;

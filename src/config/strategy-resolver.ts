@@ -12,7 +12,9 @@ import { StrategyModuleError } from './errors.ts';
  * and a stray file of that name ambiguous.
  */
 export function isModulePath(ref: string): boolean {
-  return ref.startsWith('./') || ref.startsWith('../') || ref.startsWith('.\\') || ref.startsWith('..\\') || isAbsolute(ref);
+  return (
+    ref.startsWith('./') || ref.startsWith('../') || ref.startsWith('.\\') || ref.startsWith('..\\') || isAbsolute(ref)
+  );
 }
 
 /** Duck-typed: a module loaded from a file cannot be checked with instanceof. */
@@ -40,7 +42,11 @@ export type StrategyRegistry = Readonly<Record<string, StrategyModule>> | Readon
 export function defaultStrategyResolver(registry: StrategyRegistry): StrategyResolver {
   // hasOwn: `constructor` or `toString` must not resolve to Object.prototype's members.
   const lookup = (name: string): StrategyModule | undefined =>
-    registry instanceof Map ? registry.get(name) : Object.hasOwn(registry, name) ? (registry as Readonly<Record<string, StrategyModule>>)[name] : undefined;
+    registry instanceof Map
+      ? registry.get(name)
+      : Object.hasOwn(registry, name)
+        ? (registry as Readonly<Record<string, StrategyModule>>)[name]
+        : undefined;
   const names = (): string[] => (registry instanceof Map ? [...registry.keys()] : Object.keys(registry)).sort();
   return async (ref, baseDir) => {
     if (!isModulePath(ref)) {
@@ -59,11 +65,15 @@ export function defaultStrategyResolver(registry: StrategyRegistry): StrategyRes
     try {
       mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
     } catch (e) {
-      throw new StrategyModuleError(`cannot import strategy module ${file}: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+      throw new StrategyModuleError(
+        `cannot import strategy module ${file}: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`,
+      );
     }
     const found = [mod['default'], mod['strategy']].find(isStrategyModule);
     if (!found) {
-      throw new StrategyModuleError(`${file} exports no strategy: expected a default export or an export named "strategy" with name, description, params (a zod schema) and quote()`);
+      throw new StrategyModuleError(
+        `${file} exports no strategy: expected a default export or an export named "strategy" with name, description, params (a zod schema) and quote()`,
+      );
     }
     return found;
   };

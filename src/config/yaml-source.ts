@@ -47,9 +47,16 @@ export function parseYamlSource(text: string, file: string): YamlSource {
   const complexKeys: ConfigIssue[] = [];
   visit(doc, {
     Pair(_, pair) {
-      if (pair.key === null || (isScalar(pair.key) && (pair.key.value === null || typeof pair.key.value !== 'object'))) return;
+      if (pair.key === null || (isScalar(pair.key) && (pair.key.value === null || typeof pair.key.value !== 'object')))
+        return;
       const pos = isNode(pair.key) && pair.key.range ? lines.linePos(pair.key.range[0]) : { line: 1, col: 1 };
-      complexKeys.push({ file, line: pos.line, column: pos.col, path: '', message: 'invalid YAML: a mapping key must be plain text, not a mapping, list, alias or tagged value' });
+      complexKeys.push({
+        file,
+        line: pos.line,
+        column: pos.col,
+        path: '',
+        message: 'invalid YAML: a mapping key must be plain text, not a mapping, list, alias or tagged value',
+      });
     },
   });
   if (complexKeys.length > 0) throw new ConfigError(file, complexKeys);
@@ -59,7 +66,15 @@ export function parseYamlSource(text: string, file: string): YamlSource {
   } catch (e) {
     // Aliases expanding past the yaml library's limit (a "billion laughs" file) throw here,
     // after parsing succeeded.
-    throw new ConfigError(file, [{ file, line: 1, column: 1, path: '', message: `invalid YAML: ${yamlMessage(e instanceof Error ? e.message : String(e))}` }]);
+    throw new ConfigError(file, [
+      {
+        file,
+        line: 1,
+        column: 1,
+        path: '',
+        message: `invalid YAML: ${yamlMessage(e instanceof Error ? e.message : String(e))}`,
+      },
+    ]);
   }
   return { file, doc, lines, value };
 }
@@ -107,7 +122,11 @@ export interface ZodIssueOptions {
  * zod issues as located ConfigIssues. An issue naming several unknown keys becomes one
  * issue per key, each at its own line.
  */
-export function issuesFromZod(src: YamlSource, issues: readonly ZodIssue[], options: ZodIssueOptions = {}): ConfigIssue[] {
+export function issuesFromZod(
+  src: YamlSource,
+  issues: readonly ZodIssue[],
+  options: ZodIssueOptions = {},
+): ConfigIssue[] {
   const { prefix = [], skipKey = () => false, rootKeys } = options;
   const out: ConfigIssue[] = [];
   for (const issue of issues) {
@@ -116,19 +135,34 @@ export function issuesFromZod(src: YamlSource, issues: readonly ZodIssue[], opti
       for (const key of issue.keys) {
         if (skipKey(key)) continue;
         const known = path.length === 0 && rootKeys ? ` (the sections are ${rootKeys.join(', ')})` : '';
-        out.push({ file: src.file, ...positionOf(src, path, key), path: dotted([...path, key]), message: `unknown key${known}` });
+        out.push({
+          file: src.file,
+          ...positionOf(src, path, key),
+          path: dotted([...path, key]),
+          message: `unknown key${known}`,
+        });
       }
       continue;
     }
-    out.push({ file: src.file, ...positionOf(src, path), path: dotted(path), message: messageOf(issue, valueAt(src.value, path)) });
+    out.push({
+      file: src.file,
+      ...positionOf(src, path),
+      path: dotted(path),
+      message: messageOf(issue, valueAt(src.value, path)),
+    });
   }
   return out;
 }
 
 function messageOf(issue: ZodIssue, value: unknown): string {
   // YAML words: the file has mappings and lists, not objects and arrays.
-  const text = issue.message.replace(/\bexpected object\b/, 'expected a mapping').replace(/\bexpected array\b/, 'expected a list');
-  if ((issue.code === 'invalid_type' || issue.code === 'invalid_value' || issue.code === 'invalid_union') && value === undefined) {
+  const text = issue.message
+    .replace(/\bexpected object\b/, 'expected a mapping')
+    .replace(/\bexpected array\b/, 'expected a list');
+  if (
+    (issue.code === 'invalid_type' || issue.code === 'invalid_value' || issue.code === 'invalid_union') &&
+    value === undefined
+  ) {
     return `required field is missing (${text.replace(/^Invalid (input|option): /, '').replace(/, received undefined$/, '')})`;
   }
   return text;

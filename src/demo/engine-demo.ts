@@ -32,7 +32,14 @@ export function runEngineDemo({ seed, orders }: EngineDemoOptions): string[] {
   let n = 0;
   for (const l of LEAGUES) {
     for (let i = 0; i < l.teams.length; i += 2) {
-      const g = { id: hex(0x9a, n), away: hex(0x9b, n), home: hex(0x9c, n), soccer: l.sport === 'soccer', fair: 0.35 + random.float() * 0.3, name: `${l.teams[i]} @ ${l.teams[i + 1]}` };
+      const g = {
+        id: hex(0x9a, n),
+        away: hex(0x9b, n),
+        home: hex(0x9c, n),
+        soccer: l.sport === 'soccer',
+        fair: 0.35 + random.float() * 0.3,
+        name: `${l.teams[i]} @ ${l.teams[i + 1]}`,
+      };
       engine.addGame({
         id: g.id,
         league: l.league,
@@ -69,8 +76,23 @@ export function runEngineDemo({ seed, orders }: EngineDemoOptions): string[] {
       const p = backHome ? homeProb : 1 - homeProb;
       const odds = fromProbability(Math.max(0.03, p - margin), 'lower-payout');
       input = g.soccer
-        ? { gameID: g.id, type: 'moneyline1x2', market: g.home, side: backHome ? 'yes' : 'no', odds, bet: random.int(20, 400), orderType: 'post' }
-        : { gameID: g.id, type: 'moneyline', side: backHome ? g.home : g.away, odds, bet: random.int(20, 400), orderType: 'post' };
+        ? {
+            gameID: g.id,
+            type: 'moneyline1x2',
+            market: g.home,
+            side: backHome ? 'yes' : 'no',
+            odds,
+            bet: random.int(20, 400),
+            orderType: 'post',
+          }
+        : {
+            gameID: g.id,
+            type: 'moneyline',
+            side: backHome ? g.home : g.away,
+            odds,
+            bet: random.int(20, 400),
+            orderType: 'post',
+          };
     } else {
       // A taker accepts up to 5 points of implied probability over fair.
       user = random.pick(['taker-x', 'taker-y']);
@@ -78,8 +100,23 @@ export function runEngineDemo({ seed, orders }: EngineDemoOptions): string[] {
       const p = backHome ? homeProb : 1 - homeProb;
       const odds = fromProbability(Math.min(0.97, p + 0.05), 'lower-payout');
       input = g.soccer
-        ? { gameID: g.id, type: 'moneyline1x2', market: g.home, side: backHome ? 'yes' : 'no', odds, bet: random.int(10, 150), orderType: 'fillAndKill' }
-        : { gameID: g.id, type: 'moneyline', side: backHome ? g.home : g.away, odds, bet: random.int(10, 150), orderType: 'fillAndKill' };
+        ? {
+            gameID: g.id,
+            type: 'moneyline1x2',
+            market: g.home,
+            side: backHome ? 'yes' : 'no',
+            odds,
+            bet: random.int(10, 150),
+            orderType: 'fillAndKill',
+          }
+        : {
+            gameID: g.id,
+            type: 'moneyline',
+            side: backHome ? g.home : g.away,
+            odds,
+            bet: random.int(10, 150),
+            orderType: 'fillAndKill',
+          };
     }
     const [entry] = engine.place(user, [input]);
     if (entry?.status === 'ok') {
@@ -94,14 +131,22 @@ export function runEngineDemo({ seed, orders }: EngineDemoOptions): string[] {
 
   const lines: string[] = [];
   lines.push(`linesmith engine demo — seed ${seed}, ${orders.toLocaleString('en-US')} orders on ${games.length} games`);
-  lines.push(`accepted ${placed}, rejected ${failed} (post orders that would cross, fill-and-kill with nothing to take), fills ${fills}`);
+  lines.push(
+    `accepted ${placed}, rejected ${failed} (post orders that would cross, fill-and-kill with nothing to take), fills ${fills}`,
+  );
   lines.push(`taker volume ${formatMoney(takerVolume)}, commission at 1% on taker wins ${formatMoney(commission)}`);
   const shown = games[0]!;
   lines.push('');
   lines.push(`book of ${shown.name}, moneyline, as takers see it (best first):`);
-  for (const [side, label] of [[0, 'home'], [1, 'away']] as const) {
+  for (const [side, label] of [
+    [0, 'home'],
+    [1, 'away'],
+  ] as const) {
     const listed = engine.bookSide(shown.id, 'moneyline', side).slice(0, 3);
-    const text = listed.map((l) => `${l.listedOdds > 0 ? '+' : ''}${l.listedOdds} up to ${formatMoney(l.sumUntaken)} (maker ${invertOdds(l.listedOdds) > 0 ? '+' : ''}${invertOdds(l.listedOdds)} risking ${formatMoney(l.order.remaining)})`);
+    const text = listed.map(
+      (l) =>
+        `${l.listedOdds > 0 ? '+' : ''}${l.listedOdds} up to ${formatMoney(l.sumUntaken)} (maker ${invertOdds(l.listedOdds) > 0 ? '+' : ''}${invertOdds(l.listedOdds)} risking ${formatMoney(l.order.remaining)})`,
+    );
     lines.push(`  ${label}: ${text.join('; ') || 'empty'}`);
   }
   lines.push('');

@@ -29,10 +29,17 @@ const signed = (odds: number) => (odds > 0 ? `+${odds}` : String(odds));
  */
 export async function runMarketTour(o: MarketTourOptions): Promise<void> {
   const sim = await startSimulator({ seed: o.seed, admin: true, traders: true, time: realTime({ speed: o.speed }) });
-  const client = new ExchangeClient({ baseUrl: sim.url, credentials: async () => ({ username: 'demo', password: 'demo-password' }) });
+  const client = new ExchangeClient({
+    baseUrl: sim.url,
+    credentials: async () => ({ username: 'demo', password: 'demo-password' }),
+  });
   try {
     o.out(`simulator exchange on ${sim.url} (seed ${o.seed}, ${o.speed}× speed, synthetic market on)`);
-    await fetch(`${sim.url}/admin/users`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'demo', password: 'demo-password', balance: 5000 }) });
+    await fetch(`${sim.url}/admin/users`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'demo', password: 'demo-password', balance: 5000 }),
+    });
 
     const counts = { orderUpdate: 0, gameUpdate: 0, matchedVolumeUpdate: 0 };
     const userEvents: UserFeedEvent[] = [];
@@ -51,21 +58,33 @@ export async function runMarketTour(o: MarketTourOptions): Promise<void> {
       o.status(
         `t+${elapsed.toFixed(0).padStart(3)}s  games ${games.length} (${games.filter((g) => g.live).length} live)  price feed ${counts.orderUpdate} book / ${counts.gameUpdate} game / ${counts.matchedVolumeUpdate} volume msgs (${Math.round(msgs / Math.max(1, elapsed))}/s)  user feed ${userEvents.length}`,
       );
-      if (!took && elapsed > Math.min(8, o.seconds * 0.4)) took = await takeAnOffer(client, games.filter((g) => !g.live && !g.ended).map((g) => g.id), o.out);
+      if (!took && elapsed > Math.min(8, o.seconds * 0.4))
+        took = await takeAnOffer(
+          client,
+          games.filter((g) => !g.live && !g.ended).map((g) => g.id),
+          o.out,
+        );
       await sleep(1000, asyncScheduler);
     }
     o.status('');
 
     const fills = userEvents.filter((e) => e.type === 'takerFill' || e.type === 'makerFill');
     o.out('');
-    o.out(`feeds: ${counts.orderUpdate} orderUpdate, ${counts.gameUpdate} gameUpdate, ${counts.matchedVolumeUpdate} matchedVolumeUpdate; ${userEvents.length} user-feed events (${fills.length} fills), cursor ${client.userFeed.cursor ?? '(none)'}`);
+    o.out(
+      `feeds: ${counts.orderUpdate} orderUpdate, ${counts.gameUpdate} gameUpdate, ${counts.matchedVolumeUpdate} matchedVolumeUpdate; ${userEvents.length} user-feed events (${fills.length} fills), cursor ${client.userFeed.cursor ?? '(none)'}`,
+    );
     const bets = await client.rest.getMatchedBets();
     for (const b of bets.slice(0, 3)) {
       const liability = await client.rest.getGameLiability(b.game!.id);
-      o.out(`open bet ${b.txID}: ${b.type} ${b.game!.participants[0]!.shortName} @ ${b.game!.participants[1]!.shortName}, odds ${signed(b.odds)}, risk ${formatMoney(b.risk)}, win ${formatMoney(b.win)}; worst-case liability on the game ${formatMoney(liability)}`);
+      o.out(
+        `open bet ${b.txID}: ${b.type} ${b.game!.participants[0]!.shortName} @ ${b.game!.participants[1]!.shortName}, odds ${signed(b.odds)}, risk ${formatMoney(b.risk)}, win ${formatMoney(b.win)}; worst-case liability on the game ${formatMoney(liability)}`,
+      );
     }
-    if (bets.length === 0) o.out('no open bets: the offer we took was gone before our order arrived (that happens in a moving market)');
-    o.out(`REST: ${client.rest.stats.calls} calls, ${client.rest.stats.retries} retries, ${client.rest.stats.rateLimited} rate-limited`);
+    if (bets.length === 0)
+      o.out('no open bets: the offer we took was gone before our order arrived (that happens in a moving market)');
+    o.out(
+      `REST: ${client.rest.stats.calls} calls, ${client.rest.stats.retries} retries, ${client.rest.stats.rateLimited} rate-limited`,
+    );
   } finally {
     await client.close();
     await sim.close();
@@ -73,7 +92,11 @@ export async function runMarketTour(o: MarketTourOptions): Promise<void> {
 }
 
 /** The deepest moneyline offer on a pre-game game, taken with a small fillAndKill. */
-async function takeAnOffer(client: ExchangeClient, gameIds: readonly string[], out: (line: string) => void): Promise<boolean> {
+async function takeAnOffer(
+  client: ExchangeClient,
+  gameIds: readonly string[],
+  out: (line: string) => void,
+): Promise<boolean> {
   for (const id of gameIds) {
     const [book]: OrderbookGame[] = await client.rest.getOrderbook({ gameID: id });
     if (!book) continue;
@@ -81,10 +104,21 @@ async function takeAnOffer(client: ExchangeClient, gameIds: readonly string[], o
     if (!best || best.sumUntaken < 5 || !best.participantID) continue;
     const stake = Math.min(25, Math.floor(best.sumUntaken));
     const team = book.participants.find((p) => p.id === best.participantID)?.longName ?? best.participantID;
-    const [entry] = await client.rest.place([{ gameID: id, type: 'moneyline', side: best.participantID, odds: best.odds, bet: stake, orderType: 'fillAndKill' }]);
+    const [entry] = await client.rest.place([
+      {
+        gameID: id,
+        type: 'moneyline',
+        side: best.participantID,
+        odds: best.odds,
+        bet: stake,
+        orderType: 'fillAndKill',
+      },
+    ]);
     if (entry?.status === 'accepted' && entry.matched[0]) {
       const m = entry.matched[0];
-      out(`took ${formatMoney(m.amount)} on ${team} at ${signed(m.odds)}: win ${formatMoney(m.win)} after commission, risk ${formatMoney(m.risk)} (txID ${m.txID}, userReference ${entry.userReference})`);
+      out(
+        `took ${formatMoney(m.amount)} on ${team} at ${signed(m.odds)}: win ${formatMoney(m.win)} after commission, risk ${formatMoney(m.risk)} (txID ${m.txID}, userReference ${entry.userReference})`,
+      );
     } else if (entry?.status === 'rejected') {
       out(`tried to take ${stake} on ${team} at ${signed(best.odds)}: ${entry.errorType} (${entry.error})`);
     } else {

@@ -111,7 +111,14 @@ export class GameExposure {
     const ledger = this.account.ledger;
     for (const b of this.bets) out.push(ledger.position(b));
     for (const o of this.#oldestFirst()) {
-      if (o.remaining > DUST) out.push({ selection: o.line.selection, amount: o.remaining, odds: o.odds, commissionRate: 0, contingent: true });
+      if (o.remaining > DUST)
+        out.push({
+          selection: o.line.selection,
+          amount: o.remaining,
+          odds: o.odds,
+          commissionRate: 0,
+          contingent: true,
+        });
     }
     return out;
   }
@@ -120,7 +127,8 @@ export class GameExposure {
   #bets(): PnlGroups {
     const groups = (this.#betGroups ??= new PnlGroups());
     const ledger = this.account.ledger;
-    for (; this.#folded < this.bets.length; this.#folded++) groups.add(ledger.position(this.bets[this.#folded] as number));
+    for (; this.#folded < this.bets.length; this.#folded++)
+      groups.add(ledger.position(this.bets[this.#folded] as number));
     return groups;
   }
 
@@ -128,7 +136,8 @@ export class GameExposure {
   #groups(extra?: Position): PnlGroups {
     const groups = this.#scratchSet().scratch;
     groups.copyFrom(this.#bets());
-    for (const o of this.#oldestFirst()) if (o.remaining > DUST) groups.addMoney(o.line.selection, o.remaining, o.odds, 0, true);
+    for (const o of this.#oldestFirst())
+      if (o.remaining > DUST) groups.addMoney(o.line.selection, o.remaining, o.odds, 0, true);
     if (extra) groups.add(extra);
     return groups;
   }

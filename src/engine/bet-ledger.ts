@@ -71,7 +71,14 @@ export class BetLedger {
   }
 
   /** Record a fill, taking its txID and bet ids; returns the maker's bet (the taker's is the next index). */
-  record(maker: OrderState, makerRisk: number, taker: OrderState, stake: number, takerRate: number, at: number): number {
+  record(
+    maker: OrderState,
+    makerRisk: number,
+    taker: OrderState,
+    stake: number,
+    takerRate: number,
+    at: number,
+  ): number {
     const ids = this.#ids;
     const txID = ids.take();
     const makerBetId = ids.take();
@@ -133,7 +140,7 @@ export class BetLedger {
     }
     this.#txStrings.delete(fill);
     const page = Math.floor(fill / PAGE_FILLS);
-    this.#refs[page]!.fill('', (fill % PAGE_FILLS) * 2 * REFS, (fill % PAGE_FILLS + 1) * 2 * REFS);
+    this.#refs[page]!.fill('', (fill % PAGE_FILLS) * 2 * REFS, ((fill % PAGE_FILLS) + 1) * 2 * REFS);
     this.#liveFills--;
     if (++this.#forgottenPerPage[page]! === PAGE_FILLS) {
       this.#numbers[page] = RELEASED_NUMBERS;
@@ -150,7 +157,8 @@ export class BetLedger {
 
   #order(order: OrderState, bet: number): number {
     const id = this.#counter(order.id, bet, this.#orderStrings);
-    if (typeof order.id !== 'number' || order.wagerRequestID !== order.id + 1) this.#requestIDs.set(bet, order.wagerRequestID);
+    if (typeof order.id !== 'number' || order.wagerRequestID !== order.id + 1)
+      this.#requestIDs.set(bet, order.wagerRequestID);
     return id;
   }
 
@@ -225,7 +233,12 @@ export class BetLedger {
   }
 
   position(bet: number): Position {
-    return { selection: this.#line(bet).selection, amount: this.amount(bet), odds: this.odds(bet), commissionRate: this.commissionRate(bet) };
+    return {
+      selection: this.#line(bet).selection,
+      amount: this.amount(bet),
+      odds: this.odds(bet),
+      commissionRate: this.commissionRate(bet),
+    };
   }
 
   bet(bet: number): LedgerBet {

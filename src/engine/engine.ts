@@ -46,7 +46,15 @@ import type {
   UnmatchedResult,
   UserErrorCode,
 } from './types.ts';
-import { InternTable, checkPlaceInput, isEngineTime, wireOf, type CheckedOrder, type GameEntry, type InternedSelection } from './wire.ts';
+import {
+  InternTable,
+  checkPlaceInput,
+  isEngineTime,
+  wireOf,
+  type CheckedOrder,
+  type GameEntry,
+  type InternedSelection,
+} from './wire.ts';
 
 export interface EngineOptions {
   readonly clock: Clock;
@@ -130,8 +138,17 @@ interface GameState {
 
 type Checked = CheckedOrder<GameState>;
 
-const failure = (errorType: PlaceFailure['errorType'], error: string): PlaceFailure => ({ status: 'error', error, errorType });
-const editFailure = (code: EditFailureCode, error: string): EditFailure => ({ status: 'error', error, errorType: 'validation_error', code });
+const failure = (errorType: PlaceFailure['errorType'], error: string): PlaceFailure => ({
+  status: 'error',
+  error,
+  errorType,
+});
+const editFailure = (code: EditFailureCode, error: string): EditFailure => ({
+  status: 'error',
+  error,
+  errorType: 'validation_error',
+  code,
+});
 
 /**
  * A deterministic in-memory replica of the exchange's matching engine. Time comes only
@@ -257,11 +274,15 @@ export class MatchingEngine {
   // ---------------------------------------------------------------- setup
 
   addUser(user: NewUser): Result<AccountView, EngineError<UserErrorCode>> {
-    if (typeof user.id !== 'string' || user.id.length === 0) return err({ code: 'invalid_user', message: 'user id is required' });
+    if (typeof user.id !== 'string' || user.id.length === 0)
+      return err({ code: 'invalid_user', message: 'user id is required' });
     if (this.#users.has(user.id)) return err({ code: 'duplicate_user', message: `user ${user.id} exists` });
     const commission = user.commissionRate ?? 0.01;
     if (!Number.isFinite(user.balance) || !(commission >= 0 && commission < 1) || !((user.creditLimit ?? 0) >= 0)) {
-      return err({ code: 'invalid_user', message: 'balance must be finite, creditLimit ≥ 0 and commissionRate in [0, 1)' });
+      return err({
+        code: 'invalid_user',
+        message: 'balance must be finite, creditLimit ≥ 0 and commissionRate in [0, 1)',
+      });
     }
     const account = new Account(user.id, user.balance, user.creditLimit ?? 0, commission, this.#ledger);
     this.#users.set(user.id, account);
@@ -274,11 +295,15 @@ export class MatchingEngine {
     if (this.#games.has(input.id)) return err({ code: 'duplicate_game', message: `game ${input.id} exists` });
     const [away, home] = input.participants ?? [];
     if (!away || !home || !isObjectId(away.id) || !isObjectId(home.id) || away.id === home.id) {
-      return err({ code: 'invalid_game', message: 'a game needs exactly two participants with distinct 24-hex ids, away first' });
+      return err({
+        code: 'invalid_game',
+        message: 'a game needs exactly two participants with distinct 24-hex ids, away first',
+      });
     }
     if (!isEngineTime(input.start)) return err({ code: 'invalid_game', message: 'start must be a time in ms' });
     const markets: readonly MarketType[] =
-      input.markets ?? (input.sport.toLowerCase() === 'soccer' ? ['moneyline1x2', 'spread', 'total'] : ['moneyline', 'spread', 'total']);
+      input.markets ??
+      (input.sport.toLowerCase() === 'soccer' ? ['moneyline1x2', 'spread', 'total'] : ['moneyline', 'spread', 'total']);
     const game: EngineGame = {
       id: input.id,
       parentGameID: input.parentGameID ?? null,
@@ -296,7 +321,15 @@ export class MatchingEngine {
       markets,
       score: null,
     };
-    this.#games.set(game.id, { game, selections: new InternTable(), books: new Map(), bets: [], settledAt: Number.NaN, openCount: 0, matchedVolume: 0 });
+    this.#games.set(game.id, {
+      game,
+      selections: new InternTable(),
+      books: new Map(),
+      bets: [],
+      settledAt: Number.NaN,
+      openCount: 0,
+      matchedVolume: 0,
+    });
     this.#emit({ kind: 'gameChanged', game, change: 'created' });
     this.#scheduleStart(game);
     if (game.live) this.#startGame(game.id);
@@ -305,13 +338,21 @@ export class MatchingEngine {
   }
 
   /** Change a game's live flag or start time. Going live (or reaching the start) expires pre-game orders. */
-  updateGame(gameId: string, patch: { readonly live?: boolean; readonly start?: number }): Result<EngineGame, EngineError<GameErrorCode>> {
+  updateGame(
+    gameId: string,
+    patch: { readonly live?: boolean; readonly start?: number },
+  ): Result<EngineGame, EngineError<GameErrorCode>> {
     this.advance(); // flushes due work's events now: the error returns below do not flush
     const state = this.#games.get(gameId);
     if (!state) return err({ code: 'game_not_found', message: `game ${gameId} not found` });
     if (state.game.ended) return err({ code: 'game_ended', message: `game ${gameId} has ended` });
-    if (patch.start !== undefined && !isEngineTime(patch.start)) return err({ code: 'invalid_game', message: 'start must be a time in ms' });
-    state.game = { ...state.game, ...(patch.live !== undefined ? { live: patch.live } : {}), ...(patch.start !== undefined ? { start: patch.start } : {}) };
+    if (patch.start !== undefined && !isEngineTime(patch.start))
+      return err({ code: 'invalid_game', message: 'start must be a time in ms' });
+    state.game = {
+      ...state.game,
+      ...(patch.live !== undefined ? { live: patch.live } : {}),
+      ...(patch.start !== undefined ? { start: patch.start } : {}),
+    };
     this.#emit({ kind: 'gameChanged', game: state.game, change: 'updated' });
     if (patch.start !== undefined) this.#scheduleStart(state.game);
     if (state.game.live) this.#startGame(gameId);
@@ -392,7 +433,9 @@ export class MatchingEngine {
   #pruneSettled(now: number): void {
     let horizon = now - this.#settledRetentionMs;
     const queue = this.#settled;
-    const due = () => this.#settledHead < queue.length && (queue[this.#settledHead]!.at <= horizon || this.#settledKept > this.#settledRetentionCount);
+    const due = () =>
+      this.#settledHead < queue.length &&
+      (queue[this.#settledHead]!.at <= horizon || this.#settledKept > this.#settledRetentionCount);
     if (!due()) return;
     const forgotten = new Set<number>();
     const accounts = new Set<Account>();
@@ -439,7 +482,11 @@ export class MatchingEngine {
    * is due (expiries, delayed orders) for the next `advance()`: a backtest puts the recorded
    * orders a delayed order could meet into the book first, then lets it run.
    */
-  place(userId: string, inputs: readonly PlaceInput[], options?: { readonly liveDelay?: boolean; readonly runDue?: boolean }): PlaceEntry[] {
+  place(
+    userId: string,
+    inputs: readonly PlaceInput[],
+    options?: { readonly liveDelay?: boolean; readonly runDue?: boolean },
+  ): PlaceEntry[] {
     if (options?.runDue !== false) this.#advance();
     const allowDelay = options?.liveDelay ?? true;
     const user = this.#users.get(userId);
@@ -464,7 +511,10 @@ export class MatchingEngine {
     if (state.game.ended) return failure('validation_error', 'game has ended');
     // The expiry is stored as a time: one past the last instant would break every read of it.
     if (order.expirationMinutes !== null && !isEngineTime(this.#clock.now() + order.expirationMinutes * 60_000)) {
-      return failure('validation_error', `invalid expirationMinutes: ${order.expirationMinutes}; the expiry would fall past the last representable time`);
+      return failure(
+        'validation_error',
+        `invalid expirationMinutes: ${order.expirationMinutes}; the expiry would fall past the last representable time`,
+      );
     }
     // An edit runs against the order as it is now: a delayed one may find it filled or gone.
     let original: OrderState | undefined;
@@ -498,7 +548,10 @@ export class MatchingEngine {
         if (!crossing) return failure('rejected_order_type_rules', 'fill or kill has no matches');
         // Capacity is a float sum of risk × payout (17.90 × 100/179 = 9.999999999999998): allow
         // for that rounding so an exact residual of 10 counts as complete.
-        if (order.bet - takeSide!.capacityAtOrBetter(limitRank, order.bet) > this.#fokResidual + 1e-12 * Math.max(1, order.bet)) {
+        if (
+          order.bet - takeSide!.capacityAtOrBetter(limitRank, order.bet) >
+          this.#fokResidual + 1e-12 * Math.max(1, order.bet)
+        ) {
           return failure('rejected_order_type_rules', 'fill or kill matched but not fully');
         }
         break;
@@ -507,14 +560,24 @@ export class MatchingEngine {
     }
 
     const takerRate = order.orderType === 'postArb' ? 0 : user.commissionRate;
-    if (!(original === undefined ? user.canAfford(order.gameId, order.selection, order.bet, takerRate) : this.#canAffordReplacing(user, order, takerRate, original))) {
+    if (
+      !(original === undefined
+        ? user.canAfford(order.gameId, order.selection, order.bet, takerRate)
+        : this.#canAffordReplacing(user, order, takerRate, original))
+    ) {
       return failure('rejected_liability', 'Insufficient balance.');
     }
 
     if (crossing && allowDelay && state.game.live) {
       const delay = this.#liveDelay(state.game.league);
       if (delay > 0) {
-        const ticket: DelayedTicket = { id: ++this.#ticketSeq, userId: user.id, order, at: this.#clock.now() + delay, edit };
+        const ticket: DelayedTicket = {
+          id: ++this.#ticketSeq,
+          userId: user.id,
+          order,
+          at: this.#clock.now() + delay,
+          edit,
+        };
         this.#timers.push({ at: ticket.at, kind: 'ticket', ticket });
         return { status: 'delayed', ticket: ticket.id, executeAt: ticket.at };
       }
@@ -588,14 +651,28 @@ export class MatchingEngine {
     if (!order) return editFailure('not_found', 'order not found');
     if (order.userId !== userId) return editFailure('not_yours', 'unauthorized: order does not belong to user');
     if (order.status !== 'open') {
-      const text = order.status === 'filled' ? 'order already filled' : order.status === 'expired' ? 'order is expired' : 'order already cancelled';
+      const text =
+        order.status === 'filled'
+          ? 'order already filled'
+          : order.status === 'expired'
+            ? 'order is expired'
+            : 'order already cancelled';
       return editFailure('not_open', text);
     }
     return order;
   }
 
   /** Carry out an edit that passed every check (see `edit`). */
-  #applyEdit(user: Account, v: Checked, original: OrderState, edit: EditTarget, state: GameState, book: Book, crossing: boolean, takerRate: number): PlaceSuccess {
+  #applyEdit(
+    user: Account,
+    v: Checked,
+    original: OrderState,
+    edit: EditTarget,
+    state: GameState,
+    book: Book,
+    crossing: boolean,
+    takerRate: number,
+  ): PlaceSuccess {
     const now = this.#clock.now();
     const ids = this.#ids;
     const newExpiry = edit.expiryMinutes === null ? original.expiresAt : now + edit.expiryMinutes * 60_000;
@@ -606,7 +683,11 @@ export class MatchingEngine {
     }
     const before = viewOf(original, ids);
     const exposure = original.exposure!;
-    const keepsPlace = v.odds === original.odds && v.orderType === original.orderType && edit.expiryMinutes === null && v.bet <= original.remaining;
+    const keepsPlace =
+      v.odds === original.odds &&
+      v.orderType === original.orderType &&
+      edit.expiryMinutes === null &&
+      v.bet <= original.remaining;
     const summary: EditSummary = { mode: 'amended', original: before, queue: keepsPlace ? 'kept' : 'back' };
     if (keepsPlace) {
       const delta = v.bet - original.remaining;
@@ -677,7 +758,15 @@ export class MatchingEngine {
     return entry.status === 'delayed' ? failure('system_error', 'delayed order could not execute') : entry;
   }
 
-  #execute(user: Account, v: Checked, state: GameState, book: Book, crossing: boolean, takerRate: number, expiresAt?: number | null): PlaceSuccess {
+  #execute(
+    user: Account,
+    v: Checked,
+    state: GameState,
+    book: Book,
+    crossing: boolean,
+    takerRate: number,
+    expiresAt?: number | null,
+  ): PlaceSuccess {
     const now = this.#clock.now();
     const order: OrderState = {
       id: this.#ids.take(),
@@ -693,7 +782,8 @@ export class MatchingEngine {
       status: 'open',
       closeReason: null,
       createdAt: now,
-      expiresAt: expiresAt !== undefined ? expiresAt : v.expirationMinutes === null ? null : now + v.expirationMinutes * 60_000,
+      expiresAt:
+        expiresAt !== undefined ? expiresAt : v.expirationMinutes === null ? null : now + v.expirationMinutes * 60_000,
       gameStartExpiry: this.#cancelOnGameStart && !state.game.started,
       userReference: v.userReference,
       seq: ++this.#orderSeq,
@@ -706,7 +796,14 @@ export class MatchingEngine {
   }
 
   /** Take what the order crosses, then rest its remainder or close it as its type says. */
-  #run(order: OrderState, user: Account, state: GameState, book: Book, crossing: boolean, takerRate: number): PlaceSuccess {
+  #run(
+    order: OrderState,
+    user: Account,
+    state: GameState,
+    book: Book,
+    crossing: boolean,
+    takerRate: number,
+  ): PlaceSuccess {
     const v = order.line;
     const matched = crossing ? this.#match(order, user, state, book.sides[v.takeSide], takerRate) : [];
 
@@ -739,7 +836,13 @@ export class MatchingEngine {
   }
 
   /** Fill the taker against the side, best first; returns the fills' results. */
-  #match(taker: OrderState, takerUser: Account, state: GameState, side: BookSide, takerRate: number): MatchedFillResult[] {
+  #match(
+    taker: OrderState,
+    takerUser: Account,
+    state: GameState,
+    side: BookSide,
+    takerRate: number,
+  ): MatchedFillResult[] {
     const limitRank = oddsRank(taker.odds);
     const now = this.#clock.now();
     const takerIsPostArb = isPostArb(taker);
@@ -899,10 +1002,15 @@ export class MatchingEngine {
     if (!isObjectId(orderId)) return { success: false, code: 'invalid_id', reason: 'invalid order ID format' };
     const order = this.#orders.get(orderId);
     if (!order) return { success: false, code: 'not_found', reason: 'order not found' };
-    if (order.userId !== userId) return { success: false, code: 'not_yours', reason: 'unauthorized: order does not belong to user' };
+    if (order.userId !== userId)
+      return { success: false, code: 'not_yours', reason: 'unauthorized: order does not belong to user' };
     if (order.status !== 'open') {
       const reasonText =
-        order.status === 'filled' ? 'order already filled' : order.status === 'expired' ? 'order is expired' : 'order already cancelled';
+        order.status === 'filled'
+          ? 'order already filled'
+          : order.status === 'expired'
+            ? 'order is expired'
+            : 'order already cancelled';
       return { success: false, code: 'not_cancellable', reason: reasonText, order: viewOf(order, this.#ids, orderId) };
     }
     this.#close(order, 'cancelled', reason);
@@ -923,7 +1031,8 @@ export class MatchingEngine {
     state.openCount--;
     exposure.removeResting(order);
     user.adjustBound(exposure, -order.remaining);
-    if (this.#listeners.length > 0) this.#emit({ kind: status === 'cancelled' ? 'orderCancelled' : 'orderExpired', order: viewOf(order, this.#ids) });
+    if (this.#listeners.length > 0)
+      this.#emit({ kind: status === 'cancelled' ? 'orderCancelled' : 'orderExpired', order: viewOf(order, this.#ids) });
     this.#touchSide(order.gameId, line.bookKey, line.listedSide);
   }
 
@@ -931,7 +1040,8 @@ export class MatchingEngine {
 
   /** End a game with its final score and grade every bet on it; on an ended game, regrade. */
   settleGame(gameId: string, score: Score): Result<readonly GradeVersion[], EngineError<GameErrorCode>> {
-    if (!isValidScore(score)) return err({ code: 'invalid_game', message: 'score needs non-negative integer away and home' });
+    if (!isValidScore(score))
+      return err({ code: 'invalid_game', message: 'score needs non-negative integer away and home' });
     return this.#settle(gameId, { kind: 'score', score });
   }
 
@@ -1057,8 +1167,18 @@ export class MatchingEngine {
   }
 
   /** What the engine holds now: games (open and ended), orders (open and closed within retention), fills, grade versions. */
-  retainedCounts(): { readonly games: number; readonly orders: number; readonly fills: number; readonly gradeVersions: number } {
-    return { games: this.#games.size, orders: this.#orders.size, fills: this.#ledger.liveFills, gradeVersions: this.#grades.size };
+  retainedCounts(): {
+    readonly games: number;
+    readonly orders: number;
+    readonly fills: number;
+    readonly gradeVersions: number;
+  } {
+    return {
+      games: this.#games.size,
+      orders: this.#orders.size,
+      fills: this.#ledger.liveFills,
+      gradeVersions: this.#grades.size,
+    };
   }
 
   account(userId: string): AccountView | undefined {
@@ -1068,7 +1188,13 @@ export class MatchingEngine {
 
   #accountView(a: Account): AccountView {
     const exposure = a.exactExposure();
-    return { id: a.id, balance: a.balance, creditLimit: a.creditLimit, commissionRate: a.commissionRate, exposure: exposure === 0 ? 0 : -exposure };
+    return {
+      id: a.id,
+      balance: a.balance,
+      creditLimit: a.creditLimit,
+      commissionRate: a.commissionRate,
+      exposure: exposure === 0 ? 0 : -exposure,
+    };
   }
 
   /** Worst-case loss over the user's matched bets on the game (≤ 0), as getGameLiability reports it. */

@@ -35,7 +35,7 @@ export class CountingIds implements IdGenerator {
   #counter: number;
 
   constructor(seed: number, start: number) {
-    this.#prefix = ((seed >>> 0) || 1).toString(16).padStart(8, '0').slice(-8);
+    this.#prefix = (seed >>> 0 || 1).toString(16).padStart(8, '0').slice(-8);
     this.#codes = Array.from(this.#prefix, (ch) => ch.charCodeAt(0));
     this.#counter = start;
   }
@@ -58,11 +58,30 @@ export class CountingIds implements IdGenerator {
     const hi = Math.floor(n / 4294967296);
     const lo = n >>> 0;
     return String.fromCharCode(
-      p[0]!, p[1]!, p[2]!, p[3]!, p[4]!, p[5]!, p[6]!, p[7]!,
-      h[hi >>> 28]!, h[(hi >>> 24) & 15]!, h[(hi >>> 20) & 15]!, h[(hi >>> 16) & 15]!,
-      h[(hi >>> 12) & 15]!, h[(hi >>> 8) & 15]!, h[(hi >>> 4) & 15]!, h[hi & 15]!,
-      h[lo >>> 28]!, h[(lo >>> 24) & 15]!, h[(lo >>> 20) & 15]!, h[(lo >>> 16) & 15]!,
-      h[(lo >>> 12) & 15]!, h[(lo >>> 8) & 15]!, h[(lo >>> 4) & 15]!, h[lo & 15]!,
+      p[0]!,
+      p[1]!,
+      p[2]!,
+      p[3]!,
+      p[4]!,
+      p[5]!,
+      p[6]!,
+      p[7]!,
+      h[hi >>> 28]!,
+      h[(hi >>> 24) & 15]!,
+      h[(hi >>> 20) & 15]!,
+      h[(hi >>> 16) & 15]!,
+      h[(hi >>> 12) & 15]!,
+      h[(hi >>> 8) & 15]!,
+      h[(hi >>> 4) & 15]!,
+      h[hi & 15]!,
+      h[lo >>> 28]!,
+      h[(lo >>> 24) & 15]!,
+      h[(lo >>> 20) & 15]!,
+      h[(lo >>> 16) & 15]!,
+      h[(lo >>> 12) & 15]!,
+      h[(lo >>> 8) & 15]!,
+      h[(lo >>> 4) & 15]!,
+      h[lo & 15]!,
     );
   }
 

@@ -334,12 +334,18 @@ export type EngineEvent =
   | { readonly kind: 'bookChanged'; readonly gameId: string; readonly bookKey: string; readonly side: 0 | 1 }
   | { readonly kind: 'gameChanged'; readonly game: EngineGame; readonly change: GameChange }
   | { readonly kind: 'betGraded'; readonly bet: BetView; readonly grade: GradeVersion }
-  | { readonly kind: 'delayedExecuted'; readonly ticket: number; readonly userId: string; readonly outcome: PlaceOutcome }
+  | {
+      readonly kind: 'delayedExecuted';
+      readonly ticket: number;
+      readonly userId: string;
+      readonly outcome: PlaceOutcome;
+    }
   | { readonly kind: 'balanceChanged'; readonly userId: string; readonly balance: number };
 
 export type EngineEventListener = (event: EngineEvent) => void;
 
-export type GameErrorCode = 'invalid_id' | 'duplicate_game' | 'game_not_found' | 'game_ended' | 'invalid_game' | 'game_not_ended';
+export type GameErrorCode =
+  'invalid_id' | 'duplicate_game' | 'game_not_found' | 'game_ended' | 'invalid_game' | 'game_not_ended';
 export type UserErrorCode = 'duplicate_user' | 'invalid_user' | 'user_not_found';
 
 export interface EngineError<C extends string = string> {

@@ -1,5 +1,12 @@
 import { isValidAmericanOdds, normalizeOdds, type AmericanOdds } from '../odds/american.ts';
-import { bookKeyOf, isMarketType, isQuarterMultiple, sideIndexOf, type Selection, type Team } from '../markets/types.ts';
+import {
+  bookKeyOf,
+  isMarketType,
+  isQuarterMultiple,
+  sideIndexOf,
+  type Selection,
+  type Team,
+} from '../markets/types.ts';
 import { wireFromSelection } from '../markets/wire-selection.ts';
 import { isObjectId } from './ids.ts';
 import { DUST } from './order-state.ts';
@@ -82,7 +89,13 @@ export class InternTable {
 
 const MAX_INTERNED_PER_GAME_TYPE = 4096;
 
-function interned(entry: GameEntry, type: Selection['type'], side: unknown, market: unknown, number: unknown): InternedSelection | string {
+function interned(
+  entry: GameEntry,
+  type: Selection['type'],
+  side: unknown,
+  market: unknown,
+  number: unknown,
+): InternedSelection | string {
   const table = entry.selections;
   // Only valid selections are interned, and the count is bounded, so junk input cannot grow it.
   if (type === 'moneyline') {
@@ -106,11 +119,25 @@ function interned(entry: GameEntry, type: Selection['type'], side: unknown, mark
   return made;
 }
 
-function intern(game: EngineGame, type: Selection['type'], side: unknown, market: unknown, number: unknown): InternedSelection | string {
+function intern(
+  game: EngineGame,
+  type: Selection['type'],
+  side: unknown,
+  market: unknown,
+  number: unknown,
+): InternedSelection | string {
   const selection = selectionOf(game, type, side, market, number);
   if (typeof selection === 'string') return selection;
   const takeSide = sideIndexOf(selection);
-  return { gameId: game.id, selection, wire: wireOf(game, selection), bookKey: bookKeyOf(selection), takeSide, listedSide: takeSide === 0 ? 1 : 0, book: null };
+  return {
+    gameId: game.id,
+    selection,
+    wire: wireOf(game, selection),
+    bookKey: bookKeyOf(selection),
+    takeSide,
+    listedSide: takeSide === 0 ? 1 : 0,
+    book: null,
+  };
 }
 
 function teamOf(game: EngineGame, participantId: string): Team | null {
@@ -135,7 +162,10 @@ export function validatePlaceInput(input: PlaceInput, lookupGame: (id: string) =
  * `validatePlaceInput` for a lookup that only knows games with ObjectId ids (the engine's):
  * a game found proves the id well-formed, so the format is checked only on a miss.
  */
-export function checkPlaceInput<E extends GameEntry>(input: PlaceInput, lookupGame: (id: string) => E | undefined): CheckedOrder<E> | string {
+export function checkPlaceInput<E extends GameEntry>(
+  input: PlaceInput,
+  lookupGame: (id: string) => E | undefined,
+): CheckedOrder<E> | string {
   if (input === null || typeof input !== 'object') return invalid('order must be an object');
   const { gameID, type, side, market, odds, bet, number, orderType, expirationMinutes, userReference } = input;
   if (typeof gameID !== 'string') return invalid('gameID is required');
@@ -147,17 +177,21 @@ export function checkPlaceInput<E extends GameEntry>(input: PlaceInput, lookupGa
   }
   const game = entry.game;
   if (game.ended) return invalid('game has ended');
-  if (!isMarketType(type)) return invalid(`invalid type: ${truncate(show(type))}; expected moneyline, spread, total or moneyline1x2`);
+  if (!isMarketType(type))
+    return invalid(`invalid type: ${truncate(show(type))}; expected moneyline, spread, total or moneyline1x2`);
   if (!game.markets.includes(type)) return invalid(`market type ${type} is not offered on this game`);
 
   const ot = orderType === undefined || orderType === null ? 'limit' : orderType;
   if (typeof ot !== 'string' || !isOrderType(ot)) {
-    return invalid(`invalid orderType: ${truncate(show(ot))}; expected limit, post, postArb, fillAndKill or fillOrKill`);
+    return invalid(
+      `invalid orderType: ${truncate(show(ot))}; expected limit, post, postArb, fillAndKill or fillOrKill`,
+    );
   }
   if (typeof odds !== 'number' || !isValidAmericanOdds(odds)) {
     return invalid(`invalid odds: ${truncate(show(odds))}; American odds must be an integer with |odds| >= 100`);
   }
-  if (typeof bet !== 'number' || !Number.isFinite(bet) || bet <= 0) return invalid(`invalid bet: ${truncate(show(bet))}; must be a positive number`);
+  if (typeof bet !== 'number' || !Number.isFinite(bet) || bet <= 0)
+    return invalid(`invalid bet: ${truncate(show(bet))}; must be a positive number`);
   if (bet > MAX_BET) return invalid(`invalid bet: ${bet} exceeds the maximum of ${MAX_BET}`);
   // The engine treats amounts at or below DUST as zero: such a stake could neither fill nor rest.
   if (bet <= DUST) return invalid(`invalid bet: ${bet} is below the minimum stake`);
@@ -166,13 +200,17 @@ export function checkPlaceInput<E extends GameEntry>(input: PlaceInput, lookupGa
     if (typeof expirationMinutes !== 'number' || !Number.isFinite(expirationMinutes) || expirationMinutes <= 0) {
       return invalid(`invalid expirationMinutes: ${truncate(show(expirationMinutes))}; must be a positive number`);
     }
-    if (expirationMinutes > MAX_EXPIRATION_MINUTES) return invalid(`invalid expirationMinutes: ${expirationMinutes} exceeds the maximum of ${MAX_EXPIRATION_MINUTES} (a year)`);
+    if (expirationMinutes > MAX_EXPIRATION_MINUTES)
+      return invalid(
+        `invalid expirationMinutes: ${expirationMinutes} exceeds the maximum of ${MAX_EXPIRATION_MINUTES} (a year)`,
+      );
     expiry = expirationMinutes;
   }
   let reference: string | null = null;
   if (userReference !== undefined && userReference !== null) {
     if (typeof userReference !== 'string') return invalid('userReference must be a string');
-    if (userReference.length > MAX_USER_REFERENCE_LENGTH) return invalid(`userReference longer than ${MAX_USER_REFERENCE_LENGTH} characters`);
+    if (userReference.length > MAX_USER_REFERENCE_LENGTH)
+      return invalid(`userReference longer than ${MAX_USER_REFERENCE_LENGTH} characters`);
     reference = userReference;
   }
 
@@ -192,7 +230,13 @@ export function checkPlaceInput<E extends GameEntry>(input: PlaceInput, lookupGa
   };
 }
 
-function selectionOf(game: EngineGame, type: Selection['type'], side: unknown, market: unknown, number: unknown): Selection | string {
+function selectionOf(
+  game: EngineGame,
+  type: Selection['type'],
+  side: unknown,
+  market: unknown,
+  number: unknown,
+): Selection | string {
   switch (type) {
     case 'moneyline': {
       const team = typeof side === 'string' ? teamOf(game, side) : null;
@@ -208,7 +252,8 @@ function selectionOf(game: EngineGame, type: Selection['type'], side: unknown, m
     }
     case 'total': {
       if (side !== 'over' && side !== 'under') return 'invalid side for total: must be over or under';
-      if (typeof number !== 'number' || !isQuarterMultiple(number) || number < 0) return 'total requires number: a non-negative multiple of 0.25';
+      if (typeof number !== 'number' || !isQuarterMultiple(number) || number < 0)
+        return 'total requires number: a non-negative multiple of 0.25';
       if (number > 100000) return 'total number out of range';
       return { type, ou: side, line: number || 0 };
     }
@@ -225,7 +270,9 @@ function selectionOf(game: EngineGame, type: Selection['type'], side: unknown, m
 /** The wire spelling of a canonical selection on a game (the engine's shape: `number` always present). */
 export function wireOf(game: EngineGame, s: Selection): WireSelection {
   const w = wireFromSelection({ awayId: game.participants[0].id, homeId: game.participants[1].id }, s);
-  return w.market !== undefined ? { type: w.type, side: w.side, market: w.market, number: null } : { type: w.type, side: w.side, number: w.number ?? null };
+  return w.market !== undefined
+    ? { type: w.type, side: w.side, market: w.market, number: null }
+    : { type: w.type, side: w.side, number: w.number ?? null };
 }
 
 /**

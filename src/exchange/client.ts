@@ -98,7 +98,9 @@ export class ExchangeClient {
       recoverPlace: (orders, cause) => this.rest.recoverPlace(orders, cause),
       ...(options.ordersRequestTimeoutMs !== undefined ? { requestTimeoutMs: options.ordersRequestTimeoutMs } : {}),
     });
-    this.states$ = combineLatest([this.priceFeed.state$, this.userFeed.state$, this.orders.state$]).pipe(map(([price, user, orders]) => ({ price, user, orders })));
+    this.states$ = combineLatest([this.priceFeed.state$, this.userFeed.state$, this.orders.state$]).pipe(
+      map(([price, user, orders]) => ({ price, user, orders })),
+    );
   }
 
   /** Log in (fails fast on bad credentials), then open the three sockets. */

@@ -13,7 +13,12 @@ export class SchemaMismatchError extends LinesmithError {
     readonly endpoint: string,
     readonly issues: readonly { path: string; message: string }[],
   ) {
-    super(`${endpoint}: response does not match the contract: ${issues.slice(0, 3).map((i) => `${i.path || '(root)'}: ${i.message}`).join('; ')}${issues.length > 3 ? ` (+${issues.length - 3} more)` : ''}`);
+    super(
+      `${endpoint}: response does not match the contract: ${issues
+        .slice(0, 3)
+        .map((i) => `${i.path || '(root)'}: ${i.message}`)
+        .join('; ')}${issues.length > 3 ? ` (+${issues.length - 3} more)` : ''}`,
+    );
   }
 }
 
@@ -50,7 +55,9 @@ export class ChallengeRequiredError extends LinesmithError {
 export class AccountBlockedError extends LinesmithError {
   override readonly code = 'LS_ERR_ACCOUNT_BLOCKED';
   constructor(readonly serverMessage: string) {
-    super(`login: the account is blocked (403: ${serverMessage}). Contact the exchange's support; linesmith will not retry.`);
+    super(
+      `login: the account is blocked (403: ${serverMessage}). Contact the exchange's support; linesmith will not retry.`,
+    );
   }
 }
 
@@ -86,7 +93,9 @@ export class RequestAbortedError extends LinesmithError implements NotSent {
     readonly endpoint: string,
     reason: unknown,
   ) {
-    super(`${endpoint}: withdrawn before it was sent (${reason instanceof Error ? reason.message : String(reason)})`, { cause: reason });
+    super(`${endpoint}: withdrawn before it was sent (${reason instanceof Error ? reason.message : String(reason)})`, {
+      cause: reason,
+    });
   }
 }
 
@@ -124,7 +133,9 @@ export class RequestTimeoutError extends LinesmithError {
 export class InsecureTransportError extends LinesmithError {
   override readonly code = 'LS_ERR_INSECURE_TRANSPORT';
   constructor(readonly url: string) {
-    super(`refusing plain ${new URL(url).protocol.replace(':', '')} to ${new URL(url).host}: use https/wss (plain transport is allowed on loopback only)`);
+    super(
+      `refusing plain ${new URL(url).protocol.replace(':', '')} to ${new URL(url).host}: use https/wss (plain transport is allowed on loopback only)`,
+    );
   }
 }
 
@@ -143,7 +154,10 @@ export class PlaceOutcomeUnknownError extends LinesmithError {
     readonly userReferences: readonly string[],
     cause: unknown,
   ) {
-    super(`place: outcome unknown for ${userReferences.length} order(s): ${cause instanceof Error ? cause.message : String(cause)}; reconcile open orders before placing them again`, { cause });
+    super(
+      `place: outcome unknown for ${userReferences.length} order(s): ${cause instanceof Error ? cause.message : String(cause)}; reconcile open orders before placing them again`,
+      { cause },
+    );
   }
 }
 

@@ -6,5 +6,7 @@ import { register as registerTsx } from 'tsx/esm/api';
 
 export function registerLoader() {
   registerTsx();
-  register('./strategy-hooks.mjs', import.meta.url, { data: { self: new URL('../../package.json', import.meta.url).href } });
+  register('./strategy-hooks.mjs', import.meta.url, {
+    data: { self: new URL('../../package.json', import.meta.url).href },
+  });
 }

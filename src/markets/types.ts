@@ -71,7 +71,12 @@ export function bookKeyOf(s: Selection): string {
   if (s.type === 'moneyline') return 'moneyline';
   let key = bookKeys.get(s);
   if (key === undefined) {
-    key = s.type === 'spread' ? `spread:${s.team === 'home' ? s.line : -s.line || 0}` : s.type === 'total' ? `total:${s.line}` : `moneyline1x2:${s.outcome}`;
+    key =
+      s.type === 'spread'
+        ? `spread:${s.team === 'home' ? s.line : -s.line || 0}`
+        : s.type === 'total'
+          ? `total:${s.line}`
+          : `moneyline1x2:${s.outcome}`;
     bookKeys.set(s, key);
   }
   return key;

@@ -35,7 +35,9 @@ export function selectionFromWire(p: ParticipantIds, w: WireSide): Selection | n
       return team && typeof w.number === 'number' ? { type: 'spread', team, line: w.number } : null;
     }
     case 'total':
-      return (w.side === 'over' || w.side === 'under') && typeof w.number === 'number' ? { type: 'total', ou: w.side, line: w.number } : null;
+      return (w.side === 'over' || w.side === 'under') && typeof w.number === 'number'
+        ? { type: 'total', ou: w.side, line: w.number }
+        : null;
     case 'moneyline1x2': {
       if (w.side !== 'yes' && w.side !== 'no') return null;
       const outcome = w.market === 'draw' ? 'draw' : teamOf(p, w.market);
@@ -47,7 +49,10 @@ export function selectionFromWire(p: ParticipantIds, w: WireSide): Selection | n
 }
 
 /** The wire fields that place an order backing `s`. */
-export function wireFromSelection(p: ParticipantIds, s: Selection): { type: Selection['type']; side: string; number?: number; market?: string } {
+export function wireFromSelection(
+  p: ParticipantIds,
+  s: Selection,
+): { type: Selection['type']; side: string; number?: number; market?: string } {
   switch (s.type) {
     case 'moneyline':
       return { type: 'moneyline', side: idOf(p, s.team) };
@@ -56,7 +61,11 @@ export function wireFromSelection(p: ParticipantIds, s: Selection): { type: Sele
     case 'total':
       return { type: 'total', side: s.ou, number: s.line };
     case 'moneyline1x2':
-      return { type: 'moneyline1x2', side: s.yes ? 'yes' : 'no', market: s.outcome === 'draw' ? 'draw' : idOf(p, s.outcome) };
+      return {
+        type: 'moneyline1x2',
+        side: s.yes ? 'yes' : 'no',
+        market: s.outcome === 'draw' ? 'draw' : idOf(p, s.outcome),
+      };
   }
 }
 
@@ -72,7 +81,14 @@ function idOf(p: ParticipantIds, t: Team): string {
 export function takerSelectionOfLabel(
   p: ParticipantIds,
   type: string,
-  label: { participantID?: string | null; spread?: number | null; total?: number | null; OU?: string | null; market?: string | null; side?: string | null },
+  label: {
+    participantID?: string | null;
+    spread?: number | null;
+    total?: number | null;
+    OU?: string | null;
+    market?: string | null;
+    side?: string | null;
+  },
 ): Selection | null {
   switch (type) {
     case 'moneyline':

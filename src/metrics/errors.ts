@@ -8,8 +8,11 @@ export class MetricsListenError extends LinesmithError {
     readonly port: number,
     cause: unknown,
   ) {
-    const why = (cause as NodeJS.ErrnoException | null)?.code ?? (cause instanceof Error ? cause.message : String(cause));
-    super(`metrics: cannot listen on ${host}:${port} (${why}); choose another metrics.port, or 0 for a free one`, { cause });
+    const why =
+      (cause as NodeJS.ErrnoException | null)?.code ?? (cause instanceof Error ? cause.message : String(cause));
+    super(`metrics: cannot listen on ${host}:${port} (${why}); choose another metrics.port, or 0 for a free one`, {
+      cause,
+    });
   }
 }
 

@@ -18,7 +18,10 @@ function timedGateway(g: OrderGateway, probe: RuntimeProbe): OrderGateway {
     // The optional capabilities pass through as the venue has them: a missing one stays missing.
     ...(g.edit
       ? {
-          edit: (order: Parameters<NonNullable<OrderGateway['edit']>>[0], options?: Parameters<NonNullable<OrderGateway['edit']>>[1]) => {
+          edit: (
+            order: Parameters<NonNullable<OrderGateway['edit']>>[0],
+            options?: Parameters<NonNullable<OrderGateway['edit']>>[1],
+          ) => {
             probe.ordersSent();
             return g.edit!(order, options);
           },
@@ -81,11 +84,19 @@ export function instrumentVenue(venue: Venue, probe: RuntimeProbe): Venue {
     },
     orders: { ...timedGateway(orders, probe), start: () => orders.start() },
     priceFeed: {
-      events$: watched(priceFeed.events$, (e) => probe.priceIn(e), () => probe.priceDone()),
+      events$: watched(
+        priceFeed.events$,
+        (e) => probe.priceIn(e),
+        () => probe.priceDone(),
+      ),
       subscribe: (selection, options) => priceFeed.subscribe(selection, options),
       start: () => priceFeed.start(),
     },
-    userFeed: { events$: watched(userFeed.events$, () => probe.userIn()), recovering$: userFeed.recovering$, start: () => userFeed.start() },
+    userFeed: {
+      events$: watched(userFeed.events$, () => probe.userIn()),
+      recovering$: userFeed.recovering$,
+      start: () => userFeed.start(),
+    },
     states$: venue.states$,
   };
 }

@@ -40,7 +40,10 @@ export class RuntimeProbe {
   readonly #speed: number;
   readonly #monotonic: () => number;
   readonly #onTick: (seconds: number) => void;
-  readonly #feeds: Record<FeedName, FeedTrack> = { price: { lastAt: null, epochLagMs: null, events: 0 }, user: { lastAt: null, epochLagMs: null, events: 0 } };
+  readonly #feeds: Record<FeedName, FeedTrack> = {
+    price: { lastAt: null, epochLagMs: null, events: 0 },
+    user: { lastAt: null, epochLagMs: null, events: 0 },
+  };
   /** Start of the price event being dispatched, null once its first order was measured or outside dispatch. */
   #tickStart: number | null = null;
   #depth = 0;

@@ -12,7 +12,9 @@ import type { StatusReport } from './status-report.ts';
 import { MetricsNotAttachedError } from './errors.ts';
 
 /** Tick-to-order buckets, seconds: the in-process path takes tens of µs, a loaded one milliseconds. */
-export const TICK_TO_ORDER_BUCKETS = [25e-6, 50e-6, 100e-6, 250e-6, 500e-6, 1e-3, 2.5e-3, 5e-3, 10e-3, 25e-3, 50e-3, 100e-3, 250e-3, 1] as const;
+export const TICK_TO_ORDER_BUCKETS = [
+  25e-6, 50e-6, 100e-6, 250e-6, 500e-6, 1e-3, 2.5e-3, 5e-3, 10e-3, 25e-3, 50e-3, 100e-3, 250e-3, 1,
+] as const;
 
 /** How many games the status report lists by worst case. */
 const TOP_GAMES = 5;
@@ -52,13 +54,28 @@ type Reading = number | Readonly<Record<string, number>> | null;
  * members come and go, like halt reasons or games).
  */
 function scrapedMetrics(registers: Registry[]) {
-  const write = (label: string | null, r: Exclude<Reading, null>, put: (labels: Record<string, string> | null, v: number) => void) => {
+  const write = (
+    label: string | null,
+    r: Exclude<Reading, null>,
+    put: (labels: Record<string, string> | null, v: number) => void,
+  ) => {
     if (typeof r === 'number') put(null, r);
     else for (const [k, v] of Object.entries(r)) put({ [label!]: k }, v);
   };
-  const base = (name: string, help: string, label: string | null) => ({ name, help, ...(label ? { labelNames: [label] } : {}), registers });
+  const base = (name: string, help: string, label: string | null) => ({
+    name,
+    help,
+    ...(label ? { labelNames: [label] } : {}),
+    registers,
+  });
   return {
-    gauge(name: string, help: string, label: string | null, read: () => Reading, options: { reset?: boolean } = {}): void {
+    gauge(
+      name: string,
+      help: string,
+      label: string | null,
+      read: () => Reading,
+      options: { reset?: boolean } = {},
+    ): void {
       new Gauge({
         ...base(name, help, label),
         collect() {
@@ -178,25 +195,67 @@ export class RuntimeMetrics {
     const rt = () => this.#runtime;
     const status = this.#scrapes.perScrape(() => this.#runtime?.status() ?? null);
     const scraped = scrapedMetrics(registers);
-    scraped.gauge('linesmith_uptime_seconds', 'Wall seconds since the metrics were created (session start)', null, () => (this.probe.now() - this.#startedAt) / 1000);
-    scraped.gauge('linesmith_trading_mode', 'The process trading mode: 1 for the current one (active, reducing, halted)', 'mode', () => {
-      const r = rt();
-      return r ? { active: r.mode === 'active' ? 1 : 0, reducing: r.mode === 'reducing' ? 1 : 0, halted: r.mode === 'halted' ? 1 : 0 } : null;
-    });
-    scraped.gauge('linesmith_halted', 'Reasons the runtime is halted now (1 each)', 'reason', () => Object.fromEntries((status()?.haltReasons ?? []).map((reason) => [reason, 1])), { reset: true });
-    scraped.gauge('linesmith_games', 'Games in the book model (known) and games some strategy is quoting (quoted)', 'state', () => {
-      const st = status();
-      return st ? { known: st.games, quoted: st.quotedGames } : null;
-    });
-    scraped.gauge('linesmith_open_orders', 'Our orders not in a final state (pending, resting, partly filled, pending cancel, unknown)', null, () => status()?.openOrders ?? null);
-    scraped.counter('linesmith_fills_total', 'Fills booked since start, settled games included, by our role (maker: our resting order was taken; taker: our order took)', 'role', () => {
-      const t = rt()?.own.fillTotals();
-      return t ? { maker: t.maker, taker: t.taker } : null;
-    });
-    scraped.counter('linesmith_fill_volume_total', 'Risk matched since start, settled games included, by our role', 'role', () => {
-      const t = rt()?.own.fillTotals();
-      return t ? { maker: t.makerVolume, taker: t.takerVolume } : null;
-    });
+    scraped.gauge(
+      'linesmith_uptime_seconds',
+      'Wall seconds since the metrics were created (session start)',
+      null,
+      () => (this.probe.now() - this.#startedAt) / 1000,
+    );
+    scraped.gauge(
+      'linesmith_trading_mode',
+      'The process trading mode: 1 for the current one (active, reducing, halted)',
+      'mode',
+      () => {
+        const r = rt();
+        return r
+          ? {
+              active: r.mode === 'active' ? 1 : 0,
+              reducing: r.mode === 'reducing' ? 1 : 0,
+              halted: r.mode === 'halted' ? 1 : 0,
+            }
+          : null;
+      },
+    );
+    scraped.gauge(
+      'linesmith_halted',
+      'Reasons the runtime is halted now (1 each)',
+      'reason',
+      () => Object.fromEntries((status()?.haltReasons ?? []).map((reason) => [reason, 1])),
+      { reset: true },
+    );
+    scraped.gauge(
+      'linesmith_games',
+      'Games in the book model (known) and games some strategy is quoting (quoted)',
+      'state',
+      () => {
+        const st = status();
+        return st ? { known: st.games, quoted: st.quotedGames } : null;
+      },
+    );
+    scraped.gauge(
+      'linesmith_open_orders',
+      'Our orders not in a final state (pending, resting, partly filled, pending cancel, unknown)',
+      null,
+      () => status()?.openOrders ?? null,
+    );
+    scraped.counter(
+      'linesmith_fills_total',
+      'Fills booked since start, settled games included, by our role (maker: our resting order was taken; taker: our order took)',
+      'role',
+      () => {
+        const t = rt()?.own.fillTotals();
+        return t ? { maker: t.maker, taker: t.taker } : null;
+      },
+    );
+    scraped.counter(
+      'linesmith_fill_volume_total',
+      'Risk matched since start, settled games included, by our role',
+      'role',
+      () => {
+        const t = rt()?.own.fillTotals();
+        return t ? { maker: t.makerVolume, taker: t.takerVolume } : null;
+      },
+    );
     scraped.gauge(
       'linesmith_worst_case_liability',
       'Projected worst case per unsettled game with anything of ours on it (≤ 0: every live order filled where it loses)',
@@ -207,40 +266,92 @@ export class RuntimeMetrics {
       },
       { reset: true },
     );
-    scraped.gauge('linesmith_worst_case_liability_account', 'Projected worst case summed over every unsettled game (≤ 0), as Runtime.status().worstCase', null, () => status()?.worstCase ?? null);
-    scraped.counter('linesmith_orders_sent_total', 'Orders handed to the gateway, by action (place, cancel)', 'action', () => {
-      const s = rt()?.orders.stats;
-      return s ? { place: s.placesSent, cancel: s.cancelsSent } : null;
-    });
-    scraped.counter('linesmith_orders_refused_total', 'Orders refused, by who refused (risk: our checks before sending; exchange: a rejected place)', 'by', () => {
-      const s = rt()?.orders.stats;
-      return s ? { risk: s.riskRejected, exchange: s.exchangeRejected } : null;
-    });
+    scraped.gauge(
+      'linesmith_worst_case_liability_account',
+      'Projected worst case summed over every unsettled game (≤ 0), as Runtime.status().worstCase',
+      null,
+      () => status()?.worstCase ?? null,
+    );
+    scraped.counter(
+      'linesmith_orders_sent_total',
+      'Orders handed to the gateway, by action (place, cancel)',
+      'action',
+      () => {
+        const s = rt()?.orders.stats;
+        return s ? { place: s.placesSent, cancel: s.cancelsSent } : null;
+      },
+    );
+    scraped.counter(
+      'linesmith_orders_refused_total',
+      'Orders refused, by who refused (risk: our checks before sending; exchange: a rejected place)',
+      'by',
+      () => {
+        const s = rt()?.orders.stats;
+        return s ? { risk: s.riskRejected, exchange: s.exchangeRejected } : null;
+      },
+    );
     scraped.counter(
       'linesmith_reconcile_actions_total',
       'Reconciliation with the exchange (start-up, user-feed gaps, unknown outcomes): orders of an earlier run adopted, our orders closed as no longer open, foreign orders found, foreign orders cancelled',
       'action',
       () => {
         const s = rt()?.orders.stats;
-        return s ? { adopted: s.adopted, closed: s.reconcileClosed, foreign: s.foreignFound, foreign_cancelled: s.foreignCancelled } : null;
+        return s
+          ? {
+              adopted: s.adopted,
+              closed: s.reconcileClosed,
+              foreign: s.foreignFound,
+              foreign_cancelled: s.foreignCancelled,
+            }
+          : null;
       },
     );
-    scraped.counter('linesmith_heartbeat_lapses_total', 'Times the exchange\'s dead man\'s switch fired on us: orders cancelled without our asking once the last accepted heartbeat\'s deadline had passed', null, () => status()?.heartbeatLapses ?? null);
-    scraped.counter('linesmith_heartbeat_cancelled_orders_total', 'Orders of ours the exchange cancelled for a lapsed heartbeat', null, () => status()?.heartbeatCancels ?? null);
-    scraped.counter('linesmith_loop_errors_total', 'Errors the runtime loop caught and logged instead of stopping, by where (event: applying one event; evaluation: the strategies and order cycle after a batch)', 'where', () => {
-      const e = rt()?.errors;
-      return e ? { event: e.events, evaluation: e.evaluations } : null;
-    });
-    scraped.counter('linesmith_strategy_errors_total', 'Strategy quote() calls that threw or returned no list of intents, plus malformed intents dropped, by strategy id', 'strategy', () => {
-      const e = rt()?.errors;
-      return e ? Object.fromEntries(e.strategies) : null;
-    });
+    scraped.counter(
+      'linesmith_heartbeat_lapses_total',
+      "Times the exchange's dead man's switch fired on us: orders cancelled without our asking once the last accepted heartbeat's deadline had passed",
+      null,
+      () => status()?.heartbeatLapses ?? null,
+    );
+    scraped.counter(
+      'linesmith_heartbeat_cancelled_orders_total',
+      'Orders of ours the exchange cancelled for a lapsed heartbeat',
+      null,
+      () => status()?.heartbeatCancels ?? null,
+    );
+    scraped.counter(
+      'linesmith_loop_errors_total',
+      'Errors the runtime loop caught and logged instead of stopping, by where (event: applying one event; evaluation: the strategies and order cycle after a batch)',
+      'where',
+      () => {
+        const e = rt()?.errors;
+        return e ? { event: e.events, evaluation: e.evaluations } : null;
+      },
+    );
+    scraped.counter(
+      'linesmith_strategy_errors_total',
+      'Strategy quote() calls that threw or returned no list of intents, plus malformed intents dropped, by strategy id',
+      'strategy',
+      () => {
+        const e = rt()?.errors;
+        return e ? Object.fromEntries(e.strategies) : null;
+      },
+    );
     const perSocket = (value: (s: SocketState) => number) => () => {
       const s = this.#states;
       return s ? Object.fromEntries(this.#socketsShown().map((name) => [name, value(s[name])])) : null;
     };
-    scraped.gauge('linesmith_socket_up', 'Whether each socket is open (1) or not (0)', 'socket', perSocket((s) => (s.status === 'open' ? 1 : 0)));
-    scraped.counter('linesmith_socket_reconnects_total', 'Connections opened after the first, per socket (price, user, orders)', 'socket', perSocket(reconnectsOf));
+    scraped.gauge(
+      'linesmith_socket_up',
+      'Whether each socket is open (1) or not (0)',
+      'socket',
+      perSocket((s) => (s.status === 'open' ? 1 : 0)),
+    );
+    scraped.counter(
+      'linesmith_socket_reconnects_total',
+      'Connections opened after the first, per socket (price, user, orders)',
+      'socket',
+      perSocket(reconnectsOf),
+    );
     scraped.gauge(
       'linesmith_feed_lag_seconds',
       'Price feed: exchange epoch to local receipt of the latest event carrying a time-like epoch; when the feed carries no time, seconds since its last event (wall time)',
@@ -252,20 +363,42 @@ export class RuntimeMetrics {
       },
     );
     const FEEDS = ['price', 'user'] as const;
-    scraped.gauge('linesmith_feed_idle_seconds', 'Wall seconds since the last event of each feed (price, user)', 'feed', () => {
-      const out: Record<string, number> = {};
-      for (const feed of FEEDS) {
-        const idle = this.probe.feed(feed).idleSeconds;
-        if (idle !== null) out[feed] = idle;
-      }
-      return out;
-    });
-    scraped.counter('linesmith_feed_events_total', 'Events received from each feed (price, user)', 'feed', () => Object.fromEntries(FEEDS.map((feed) => [feed, this.probe.feed(feed).events])));
+    scraped.gauge(
+      'linesmith_feed_idle_seconds',
+      'Wall seconds since the last event of each feed (price, user)',
+      'feed',
+      () => {
+        const out: Record<string, number> = {};
+        for (const feed of FEEDS) {
+          const idle = this.probe.feed(feed).idleSeconds;
+          if (idle !== null) out[feed] = idle;
+        }
+        return out;
+      },
+    );
+    scraped.counter('linesmith_feed_events_total', 'Events received from each feed (price, user)', 'feed', () =>
+      Object.fromEntries(FEEDS.map((feed) => [feed, this.probe.feed(feed).events])),
+    );
     const requests = this.#o.requests;
     if (requests) {
-      scraped.counter('linesmith_rate_limit_waits_total', 'REST requests that waited for the request budget (its rolling windows full, or a 429 Retry-After pause)', null, () => requests.budget.stats.delayed);
-      scraped.counter('linesmith_rate_limit_wait_seconds_total', 'Total wall seconds REST requests waited for the request budget', null, () => requests.budget.stats.waitedMs / 1000 / this.#speed);
-      scraped.counter('linesmith_rate_limited_responses_total', 'HTTP 429 answers received from the exchange', null, () => requests.stats.rateLimited);
+      scraped.counter(
+        'linesmith_rate_limit_waits_total',
+        'REST requests that waited for the request budget (its rolling windows full, or a 429 Retry-After pause)',
+        null,
+        () => requests.budget.stats.delayed,
+      );
+      scraped.counter(
+        'linesmith_rate_limit_wait_seconds_total',
+        'Total wall seconds REST requests waited for the request budget',
+        null,
+        () => requests.budget.stats.waitedMs / 1000 / this.#speed,
+      );
+      scraped.counter(
+        'linesmith_rate_limited_responses_total',
+        'HTTP 429 answers received from the exchange',
+        null,
+        () => requests.stats.rateLimited,
+      );
     }
   }
 
@@ -281,7 +414,13 @@ export class RuntimeMetrics {
   #feedReport(name: FeedName) {
     const f = this.probe.feed(name);
     const s = this.#states?.[name];
-    return { status: s?.status ?? 'unknown', reconnects: reconnectsOf(s), events: f.events, idleSeconds: f.idleSeconds, epochLagSeconds: f.epochLagSeconds };
+    return {
+      status: s?.status ?? 'unknown',
+      reconnects: reconnectsOf(s),
+      events: f.events,
+      idleSeconds: f.idleSeconds,
+      epochLagSeconds: f.epochLagSeconds,
+    };
   }
 
   /** Everything `GET /status` answers. Throws before `attach`. */
@@ -295,7 +434,11 @@ export class RuntimeMetrics {
       const worstCase = r.own.projectedLiability(g);
       if (worstCase >= 0) continue;
       const game = r.market.game(g);
-      games.push({ gameID: g, name: game ? `${game.league} ${game.participants.awayName} @ ${game.participants.homeName}` : g, worstCase });
+      games.push({
+        gameID: g,
+        name: game ? `${game.league} ${game.participants.awayName} @ ${game.participants.homeName}` : g,
+        worstCase,
+      });
     }
     games.sort((a, b) => a.worstCase - b.worstCase);
     const tick = await this.#tickQuantiles();
@@ -310,7 +453,13 @@ export class RuntimeMetrics {
       games: st.games,
       quotedGames: st.quotedGames,
       openOrders: st.openOrders,
-      orders: { placesSent: st.orders.placesSent, cancelsSent: st.orders.cancelsSent, riskRejected: st.orders.riskRejected, exchangeRejected: st.orders.exchangeRejected, unknown: st.orders.unknown },
+      orders: {
+        placesSent: st.orders.placesSent,
+        cancelsSent: st.orders.cancelsSent,
+        riskRejected: st.orders.riskRejected,
+        exchangeRejected: st.orders.exchangeRejected,
+        unknown: st.orders.unknown,
+      },
       heartbeat: { lapses: st.heartbeatLapses, cancelledOrders: st.heartbeatCancels },
       fills: { ...totals },
       worstCase: st.worstCase,
@@ -319,10 +468,24 @@ export class RuntimeMetrics {
       feeds: {
         price: this.#feedReport('price'),
         user: this.#feedReport('user'),
-        orders: this.#o.gateway === 'socket' ? { status: orders?.status ?? 'unknown', reconnects: reconnectsOf(orders) } : null,
+        orders:
+          this.#o.gateway === 'socket'
+            ? { status: orders?.status ?? 'unknown', reconnects: reconnectsOf(orders) }
+            : null,
       },
-      rateLimit: requests ? { waits: requests.budget.stats.delayed, waitSeconds: requests.budget.stats.waitedMs / 1000 / this.#speed, responses429: requests.stats.rateLimited } : null,
-      reconcile: { adopted: st.orders.adopted, closed: st.orders.reconcileClosed, foreign: st.orders.foreignFound, foreignCancelled: st.orders.foreignCancelled },
+      rateLimit: requests
+        ? {
+            waits: requests.budget.stats.delayed,
+            waitSeconds: requests.budget.stats.waitedMs / 1000 / this.#speed,
+            responses429: requests.stats.rateLimited,
+          }
+        : null,
+      reconcile: {
+        adopted: st.orders.adopted,
+        closed: st.orders.reconcileClosed,
+        foreign: st.orders.foreignFound,
+        foreignCancelled: st.orders.foreignCancelled,
+      },
       tickToOrder: { count: tick.count, p50Seconds: tick.p50, p99Seconds: tick.p99 },
     };
   }

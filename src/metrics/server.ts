@@ -45,10 +45,18 @@ export async function startMetricsServer(o: MetricsServerOptions): Promise<Metri
       return;
     }
     if (path === '/metrics') send(res, 200, o.registry.contentType, await o.registry.metrics());
-    else if (path === '/status') send(res, 200, 'application/json; charset=utf-8', `${JSON.stringify(await o.status())}\n`);
+    else if (path === '/status')
+      send(res, 200, 'application/json; charset=utf-8', `${JSON.stringify(await o.status())}\n`);
     else if (o.dashboard && path === '/') send(res, 200, 'text/html; charset=utf-8', dashboardHtml());
-    else if (o.dashboard && path === '/dashboard.json') send(res, 200, 'application/json; charset=utf-8', `${JSON.stringify(await o.dashboard())}\n`);
-    else send(res, 404, 'text/plain; charset=utf-8', `not found: try ${o.dashboard ? '/ (the dashboard), ' : ''}/metrics or /status\n`);
+    else if (o.dashboard && path === '/dashboard.json')
+      send(res, 200, 'application/json; charset=utf-8', `${JSON.stringify(await o.dashboard())}\n`);
+    else
+      send(
+        res,
+        404,
+        'text/plain; charset=utf-8',
+        `not found: try ${o.dashboard ? '/ (the dashboard), ' : ''}/metrics or /status\n`,
+      );
   };
   const server = createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {

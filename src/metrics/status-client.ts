@@ -8,7 +8,8 @@ export const DEFAULT_STATUS_URL = `http://${DEFAULT_METRICS_HOST}:${DEFAULT_METR
 /** `http://h:p`, `http://h:p/`, `…/metrics` or `…/status` → the `/status` URL. Throws TypeError on something that is not an http(s) URL. */
 export function statusUrlOf(base: string): string {
   const u = new URL(base);
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new TypeError(`expected an http:// or https:// URL, got ${u.protocol}`);
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw new TypeError(`expected an http:// or https:// URL, got ${u.protocol}`);
   u.pathname = `${u.pathname.replace(/\/+$/, '').replace(/\/(metrics|status)$/, '')}/status`;
   u.search = '';
   u.hash = '';
@@ -30,7 +31,10 @@ export async function fetchStatus(base: string, options: { readonly timeoutMs?: 
   let res: Response;
   let text: string;
   try {
-    res = await fetch(url, { signal: AbortSignal.timeout(options.timeoutMs ?? 5_000), headers: { accept: 'application/json' } });
+    res = await fetch(url, {
+      signal: AbortSignal.timeout(options.timeoutMs ?? 5_000),
+      headers: { accept: 'application/json' },
+    });
     text = await res.text();
   } catch (err) {
     throw new StatusUnreachableError(url, reasonOf(err), { cause: err });
@@ -45,7 +49,10 @@ export async function fetchStatus(base: string, options: { readonly timeoutMs?: 
   const parsed = StatusReport.safeParse(body);
   if (!parsed.success) {
     const first = parsed.error.issues[0];
-    throw new StatusResponseError(url, first ? `${first.path.join('.') || '(root)'}: ${first.message}` : 'unexpected shape');
+    throw new StatusResponseError(
+      url,
+      first ? `${first.path.join('.') || '(root)'}: ${first.message}` : 'unexpected shape',
+    );
   }
   return parsed.data;
 }

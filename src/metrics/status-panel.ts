@@ -7,7 +7,9 @@ export function formatUptime(seconds: number): string {
   if (s < 60) return `${s}s`;
   if (s < 3600) return `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, '0')}s`;
   const h = Math.floor(s / 3600);
-  return h < 48 ? `${h}h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m` : `${Math.floor(h / 24)}d ${String(h % 24).padStart(2, '0')}h`;
+  return h < 48
+    ? `${h}h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`
+    : `${Math.floor(h / 24)}d ${String(h % 24).padStart(2, '0')}h`;
 }
 
 /** A duration at a glance: µs under a millisecond, ms under a second, else seconds; "—" when unknown. */
@@ -41,19 +43,62 @@ export function renderStatusPanel(r: StatusReport): string {
   if (r.haltReasons.length > 0) out.push(line('halted by', r.haltReasons.join('; ')));
   out.push(line('games', `${r.quotedGames} quoted of ${r.games}`));
   const o = r.orders;
-  if (r.heartbeat && r.heartbeat.lapses > 0) out.push(line('HEARTBEAT', `lapsed ${r.heartbeat.lapses}×: the exchange cancelled ${r.heartbeat.cancelledOrders} of our orders`));
-  out.push(line('orders', `${r.openOrders} open · ${o.placesSent} placed, ${o.cancelsSent} cancels sent · refused: ${o.riskRejected} by risk, ${o.exchangeRejected} by the exchange${o.unknown > 0 ? ` · ${o.unknown} unknown outcomes` : ''}`));
+  if (r.heartbeat && r.heartbeat.lapses > 0)
+    out.push(
+      line(
+        'HEARTBEAT',
+        `lapsed ${r.heartbeat.lapses}×: the exchange cancelled ${r.heartbeat.cancelledOrders} of our orders`,
+      ),
+    );
+  out.push(
+    line(
+      'orders',
+      `${r.openOrders} open · ${o.placesSent} placed, ${o.cancelsSent} cancels sent · refused: ${o.riskRejected} by risk, ${o.exchangeRejected} by the exchange${o.unknown > 0 ? ` · ${o.unknown} unknown outcomes` : ''}`,
+    ),
+  );
   const f = r.fills;
-  out.push(line('fills', `${f.maker + f.taker} (maker ${f.maker}, taker ${f.taker}) · volume maker ${formatMoney(f.makerVolume)}, taker ${formatMoney(f.takerVolume)}`));
-  out.push(line('worst case', `${formatMoney(r.worstCase)} over all games · settled P&L ${formatMoney(r.realizedPnl)}`));
+  out.push(
+    line(
+      'fills',
+      `${f.maker + f.taker} (maker ${f.maker}, taker ${f.taker}) · volume maker ${formatMoney(f.makerVolume)}, taker ${formatMoney(f.takerVolume)}`,
+    ),
+  );
+  out.push(
+    line('worst case', `${formatMoney(r.worstCase)} over all games · settled P&L ${formatMoney(r.realizedPnl)}`),
+  );
   for (const g of r.topGames) out.push(line('', `${formatMoney(g.worstCase).padStart(10)}  ${g.name}`));
   out.push(line('feeds', feedLine('price', r.feeds.price)));
   out.push(line('', feedLine('user', r.feeds.user)));
-  if (r.feeds.orders) out.push(line('', `orders socket ${r.feeds.orders.status}, ${r.feeds.orders.reconnects} reconnect${r.feeds.orders.reconnects === 1 ? '' : 's'}`));
-  out.push(line('rate limits', r.rateLimit ? `${r.rateLimit.waits} waits, ${formatSeconds(r.rateLimit.waitSeconds)} waited · ${r.rateLimit.responses429} × 429` : 'not measured'));
+  if (r.feeds.orders)
+    out.push(
+      line(
+        '',
+        `orders socket ${r.feeds.orders.status}, ${r.feeds.orders.reconnects} reconnect${r.feeds.orders.reconnects === 1 ? '' : 's'}`,
+      ),
+    );
+  out.push(
+    line(
+      'rate limits',
+      r.rateLimit
+        ? `${r.rateLimit.waits} waits, ${formatSeconds(r.rateLimit.waitSeconds)} waited · ${r.rateLimit.responses429} × 429`
+        : 'not measured',
+    ),
+  );
   const c = r.reconcile;
-  out.push(line('reconciliation', `adopted ${c.adopted} · closed ${c.closed} · foreign ${c.foreign} (cancelled ${c.foreignCancelled})`));
+  out.push(
+    line(
+      'reconciliation',
+      `adopted ${c.adopted} · closed ${c.closed} · foreign ${c.foreign} (cancelled ${c.foreignCancelled})`,
+    ),
+  );
   const t = r.tickToOrder;
-  out.push(line('tick-to-order', t.count === 0 ? 'no orders from price events yet' : `p50 ${formatSeconds(t.p50Seconds)} · p99 ${formatSeconds(t.p99Seconds)} (${t.count} samples)`));
+  out.push(
+    line(
+      'tick-to-order',
+      t.count === 0
+        ? 'no orders from price events yet'
+        : `p50 ${formatSeconds(t.p50Seconds)} · p99 ${formatSeconds(t.p99Seconds)} (${t.count} samples)`,
+    ),
+  );
   return out.join('\n');
 }

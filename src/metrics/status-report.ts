@@ -30,7 +30,13 @@ export const StatusReport = z.object({
   games: count,
   quotedGames: count,
   openOrders: count,
-  orders: z.object({ placesSent: count, cancelsSent: count, riskRejected: count, exchangeRejected: count, unknown: count }),
+  orders: z.object({
+    placesSent: count,
+    cancelsSent: count,
+    riskRejected: count,
+    exchangeRejected: count,
+    unknown: count,
+  }),
   /** Times the exchange's dead man's switch fired on us and the orders it cancelled (absent from older runtimes). */
   heartbeat: z.object({ lapses: count, cancelledOrders: count }).optional(),
   /** Since start, settled games included. */

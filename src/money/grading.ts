@@ -66,8 +66,7 @@ export function gradeIndexAt(selection: Selection, d: number, s: number): GradeI
       return gradeValue(v, isQuarterLine(selection.line));
     }
     case 'moneyline1x2': {
-      const happened =
-        selection.outcome === 'home' ? d > 0 : selection.outcome === 'away' ? d < 0 : d === 0;
+      const happened = selection.outcome === 'home' ? d > 0 : selection.outcome === 'away' ? d < 0 : d === 0;
       return happened === selection.yes ? GRADE_WINNER : GRADE_LOSER;
     }
   }

@@ -61,7 +61,9 @@ export function worstLoss(position: Position): number {
  * the same way (src/engine/accounts.ts, canAfford).
  */
 export function restingPosition(selection: Selection, amount: number, odds: AmericanOdds, takerRate: number): Position {
-  return takerRate > 0 ? { selection, amount, odds: EVEN_ODDS, commissionRate: takerRate, contingent: true } : { selection, amount, odds, commissionRate: 0, contingent: true };
+  return takerRate > 0
+    ? { selection, amount, odds: EVEN_ODDS, commissionRate: takerRate, contingent: true }
+    : { selection, amount, odds, commissionRate: 0, contingent: true };
 }
 
 /** Exact worst case of `pnlAtScore` over all scores, as a number ≤ 0 (0 when nothing can lose). */
@@ -127,7 +129,8 @@ function bestPair(r: ScoreRegions, pnl: readonly number[]): number {
   const F = r.F;
   for (let i = 0; i < nd; i++) {
     let f = 0;
-    for (let k = 0; k < gm; k++) f += pnl[(r.marginGroups[k] as number) * STRIDE + (r.dGrade[i * gm + k] as number)] as number;
+    for (let k = 0; k < gm; k++)
+      f += pnl[(r.marginGroups[k] as number) * STRIDE + (r.dGrade[i * gm + k] as number)] as number;
     F[i] = f;
   }
   const ns = r.ns;
@@ -135,7 +138,8 @@ function bestPair(r: ScoreRegions, pnl: readonly number[]): number {
   const G = r.G;
   for (let j = 0; j < ns; j++) {
     let gsum = 0;
-    for (let k = 0; k < gt; k++) gsum += pnl[(r.totalGroups[k] as number) * STRIDE + (r.sGrade[j * gt + k] as number)] as number;
+    for (let k = 0; k < gt; k++)
+      gsum += pnl[(r.totalGroups[k] as number) * STRIDE + (r.sGrade[j * gt + k] as number)] as number;
     G[j] = gsum;
   }
 

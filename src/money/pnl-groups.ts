@@ -93,7 +93,13 @@ export class PnlGroups {
    * `fillMoney`'s (the same win and risk functions) laid out as `pnlByOutcome` does:
    * [win, −risk, win/2, −risk/2, 0].
    */
-  addMoney(selection: Selection, amount: number, odds: AmericanOdds, commissionRate: number, contingent: boolean): void {
+  addMoney(
+    selection: Selection,
+    amount: number,
+    odds: AmericanOdds,
+    commissionRate: number,
+    contingent: boolean,
+  ): void {
     const g = this.#groupOf(selection);
     const winWithoutCommission = amount * payout(odds);
     const win = fillWin(winWithoutCommission, commissionRate);
@@ -126,7 +132,9 @@ export class PnlGroups {
     if (shape.regions !== null || other.regions === null || other === shape) return shape.regions !== null;
     const n = shape.codes.length;
     if (other.codes.length !== n) return false;
-    for (let i = 0; i < n; i++) if (other.codes[i] !== shape.codes[i] || !sameLine(other.lines[i] as number, shape.lines[i] as number)) return false;
+    for (let i = 0; i < n; i++)
+      if (other.codes[i] !== shape.codes[i] || !sameLine(other.lines[i] as number, shape.lines[i] as number))
+        return false;
     shape.regions = other.regions;
     return true;
   }
@@ -161,7 +169,12 @@ export class PnlGroups {
   #newGroup(s: Selection, code: number, line: number): number {
     let shape = this.#shape;
     if (this.#sharedShape) {
-      shape = { selections: shape.selections.slice(), codes: shape.codes.slice(), lines: shape.lines.slice(), regions: null };
+      shape = {
+        selections: shape.selections.slice(),
+        codes: shape.codes.slice(),
+        lines: shape.lines.slice(),
+        regions: null,
+      };
       this.#shape = shape;
       this.#sharedShape = false;
     }

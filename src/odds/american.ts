@@ -42,12 +42,16 @@ export function impliedProbability(odds: AmericanOdds): number {
  * the result is valid (|odds| ≥ 100). `rounding` 'taker-worse' rounds toward a lower
  * payout, which is what a maker quoting a price wants.
  */
-export function fromDecimal(decimal: number, rounding: 'nearest' | 'lower-payout' | 'higher-payout' = 'nearest'): AmericanOdds {
+export function fromDecimal(
+  decimal: number,
+  rounding: 'nearest' | 'lower-payout' | 'higher-payout' = 'nearest',
+): AmericanOdds {
   if (!(decimal > 1) || !Number.isFinite(decimal)) throw new RangeError(`decimal odds must be > 1, got ${decimal}`);
   const raw = twelveDigitsForRounding(decimal >= 2 ? (decimal - 1) * 100 : -100 / (decimal - 1));
   // Math.floor on a negative American price lowers the payout too (-110.4 → -111), so one
   // rounding function serves both signs.
-  const rounded = rounding === 'nearest' ? Math.round(raw) : rounding === 'lower-payout' ? Math.floor(raw) : Math.ceil(raw);
+  const rounded =
+    rounding === 'nearest' ? Math.round(raw) : rounding === 'lower-payout' ? Math.floor(raw) : Math.ceil(raw);
   if (rounded > -100 && rounded < 100) return 100;
   return normalizeOdds(rounded);
 }
@@ -64,7 +68,10 @@ function twelveDigitsForRounding(raw: number): number {
   return Number(raw.toPrecision(12));
 }
 
-export function fromProbability(p: number, rounding: 'nearest' | 'lower-payout' | 'higher-payout' = 'nearest'): AmericanOdds {
+export function fromProbability(
+  p: number,
+  rounding: 'nearest' | 'lower-payout' | 'higher-payout' = 'nearest',
+): AmericanOdds {
   if (!(p > 0 && p < 1)) throw new RangeError(`probability must be in (0, 1), got ${p}`);
   return fromDecimal(1 / p, rounding);
 }

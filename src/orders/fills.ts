@@ -7,15 +7,60 @@ import { selectionFromWire, type ParticipantIds } from '../markets/wire-selectio
 import { payout } from '../odds/american.ts';
 
 /** A fill from the place answer (we were the taker); money at full precision. */
-export function fillFromPlace(f: PlacedFill, gameID: string, selection: Selection, strategyId: string | null, isPostArb: boolean, now: number): OwnFill {
-  return { txID: f.txID, orderID: f.orderID, gameID, selection, odds: f.odds, amount: f.amount, risk: f.risk, win: f.win, origin: 'wager', isPostArb, strategyId, at: now };
+export function fillFromPlace(
+  f: PlacedFill,
+  gameID: string,
+  selection: Selection,
+  strategyId: string | null,
+  isPostArb: boolean,
+  now: number,
+): OwnFill {
+  return {
+    txID: f.txID,
+    orderID: f.orderID,
+    gameID,
+    selection,
+    odds: f.odds,
+    amount: f.amount,
+    risk: f.risk,
+    win: f.win,
+    origin: 'wager',
+    isPostArb,
+    strategyId,
+    at: now,
+  };
 }
 
 /** A fill from the user feed, in the receiver's (our) view; null when the side names nothing on the game. */
-export function fillFromFeed(m: FeedMatched, gameID: string, p: ParticipantIds, origin: 'offer' | 'wager', strategyId: string | null, now: number): OwnFill | null {
-  const selection = selectionFromWire(p, { type: m.type, side: m.side, number: m.number ?? null, market: m.market ?? null });
+export function fillFromFeed(
+  m: FeedMatched,
+  gameID: string,
+  p: ParticipantIds,
+  origin: 'offer' | 'wager',
+  strategyId: string | null,
+  now: number,
+): OwnFill | null {
+  const selection = selectionFromWire(p, {
+    type: m.type,
+    side: m.side,
+    number: m.number ?? null,
+    market: m.market ?? null,
+  });
   if (!selection) return null;
-  return { txID: m.txID, orderID: m.orderID, gameID, selection, odds: m.odds, amount: m.amount, risk: m.risk, win: m.win, origin, isPostArb: m.isPostArb === true, strategyId, at: now };
+  return {
+    txID: m.txID,
+    orderID: m.orderID,
+    gameID,
+    selection,
+    odds: m.odds,
+    amount: m.amount,
+    risk: m.risk,
+    win: m.win,
+    origin,
+    isPostArb: m.isPostArb === true,
+    strategyId,
+    at: now,
+  };
 }
 
 /**
@@ -25,7 +70,14 @@ export function fillFromFeed(m: FeedMatched, gameID: string, p: ParticipantIds, 
  * it was a postArb: `isPostArb` when the caller knows (its own order), else read from the
  * money (a postArb taker's win is its risk × payout; a commissioned one's is ~2c less).
  */
-export function fillFromBet(b: MatchedBet, p: ParticipantIds, commissionRate: number, strategyId: string | null, now: number, isPostArb?: boolean): OwnFill | null {
+export function fillFromBet(
+  b: MatchedBet,
+  p: ParticipantIds,
+  commissionRate: number,
+  strategyId: string | null,
+  now: number,
+  isPostArb?: boolean,
+): OwnFill | null {
   const side = b.type === 'total' ? (b.OU ?? '') : b.type === 'moneyline1x2' ? (b.side ?? '') : (b.participantID ?? '');
   const number = b.type === 'spread' ? (b.spread ?? null) : b.type === 'total' ? (b.total ?? null) : null;
   const selection = selectionFromWire(p, { type: b.type, side, number, market: b.market ?? null });
@@ -33,7 +85,20 @@ export function fillFromBet(b: MatchedBet, p: ParticipantIds, commissionRate: nu
   const taker = b.origin === 'wager';
   const postArb = taker && (isPostArb ?? looksPostArb(b.risk, b.win, b.odds, commissionRate));
   const amount = taker && !postArb ? stakeFromTakerRisk(b.risk, b.win, commissionRate) : b.risk;
-  return { txID: b.txID, orderID: b.id, gameID: b.game.id, selection, odds: b.odds, amount, risk: b.risk, win: b.win, origin: b.origin, isPostArb: postArb, strategyId, at: now };
+  return {
+    txID: b.txID,
+    orderID: b.id,
+    gameID: b.game.id,
+    selection,
+    odds: b.odds,
+    amount,
+    risk: b.risk,
+    win: b.win,
+    origin: b.origin,
+    isPostArb: postArb,
+    strategyId,
+    at: now,
+  };
 }
 
 /** Whether a taker's (risk, win) fit a commission-free fill better than a commissioned one. */

@@ -37,7 +37,18 @@ export type OrderEvent =
 
 export type OrderEventKind = OrderEvent['kind'];
 
-export const ORDER_EVENT_KINDS: readonly OrderEventKind[] = ['cancel-sent', 'refused', 'rests', 'rests-partly-filled', 'partly-filled', 'filled', 'cancelled', 'outcome-unknown', 'missing-with-bets', 'missing'];
+export const ORDER_EVENT_KINDS: readonly OrderEventKind[] = [
+  'cancel-sent',
+  'refused',
+  'rests',
+  'rests-partly-filled',
+  'partly-filled',
+  'filled',
+  'cancelled',
+  'outcome-unknown',
+  'missing-with-bets',
+  'missing',
+];
 
 /**
  * The rows of the lifecycle: every status, and `closed-as-missing` for a cancelled or filled
@@ -45,7 +56,18 @@ export const ORDER_EVENT_KINDS: readonly OrderEventKind[] = ['cancel-sent', 'ref
  */
 export type LifecycleState = OwnOrderStatus | 'closed-as-missing';
 
-export const LIFECYCLE_STATES: readonly LifecycleState[] = ['pending-place', 'resting', 'partly-filled', 'pending-cancel', 'unknown', 'cancelled', 'filled', 'expired', 'rejected', 'closed-as-missing'];
+export const LIFECYCLE_STATES: readonly LifecycleState[] = [
+  'pending-place',
+  'resting',
+  'partly-filled',
+  'pending-cancel',
+  'unknown',
+  'cancelled',
+  'filled',
+  'expired',
+  'rejected',
+  'closed-as-missing',
+];
 
 /**
  * A cell of the table: the status the order moves to; `stays` for a late word on an order

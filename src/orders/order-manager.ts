@@ -5,7 +5,17 @@ import { DUST, isLive, isTerminal, type OwnBook } from './own-book.ts';
 import type { GameState, OwnOrder, TradingMode } from '../book/types.ts';
 import { RateLimitedError, RequestAbortedError } from '../exchange/errors.ts';
 import { isNotSent, LinesmithError } from '../shared/errors.ts';
-import { editLeavesOriginal, type CancelEntry, type EditEntry, type EditOrderInput, type MatchedBet, type OrderGateway, type PlaceEntry, type PlaceOrderInput, type UnmatchedOrder } from '../exchange/orders/types.ts';
+import {
+  editLeavesOriginal,
+  type CancelEntry,
+  type EditEntry,
+  type EditOrderInput,
+  type MatchedBet,
+  type OrderGateway,
+  type PlaceEntry,
+  type PlaceOrderInput,
+  type UnmatchedOrder,
+} from '../exchange/orders/types.ts';
 import type { UserFeedMessageEvent } from '../exchange/socket/user-feed-events.ts';
 import { selectionFromWire, wireFromSelection } from '../markets/wire-selection.ts';
 import type { Clock } from '../shared/clock.ts';
@@ -19,7 +29,13 @@ import type { TotalSide } from './total-sides.ts';
 
 /** What the order manager tells the rest of the runtime (strategies, log, status). */
 export type OrderManagerNotice =
-  | { readonly kind: 'risk-rejected'; readonly strategyId: string; readonly gameID: string; readonly intentKey: string; readonly verdict: Extract<RiskVerdict, { ok: false }> }
+  | {
+      readonly kind: 'risk-rejected';
+      readonly strategyId: string;
+      readonly gameID: string;
+      readonly intentKey: string;
+      readonly verdict: Extract<RiskVerdict, { ok: false }>;
+    }
   | { readonly kind: 'exchange-rejected'; readonly order: OwnOrder; readonly errorType: string; readonly error: string }
   | { readonly kind: 'unknown-outcome'; readonly order: OwnOrder; readonly error: string }
   /**
@@ -27,7 +43,12 @@ export type OrderManagerNotice =
    * asked to cancel (its heartbeat switch, an operator, another session) or, `asked`, one whose
    * cancel we had sent or whose state was unknown (the switch may have come first).
    */
-  | { readonly kind: 'exchange-cancelled'; readonly order: OwnOrder; readonly asked: boolean; readonly via: 'user feed' | 'reconciliation' };
+  | {
+      readonly kind: 'exchange-cancelled';
+      readonly order: OwnOrder;
+      readonly asked: boolean;
+      readonly via: 'user feed' | 'reconciliation';
+    };
 
 /** Answers of the gateway come back as these, through the runtime's single event loop. */
 export type GatewayResult =
@@ -137,7 +158,8 @@ interface EditCandidate {
   readonly place: PlaceOrderInput;
 }
 
-const errorText = (e: unknown) => (e instanceof LinesmithError ? `${e.code}: ${e.message}` : e instanceof Error ? e.message : String(e));
+const errorText = (e: unknown) =>
+  e instanceof LinesmithError ? `${e.code}: ${e.message}` : e instanceof Error ? e.message : String(e);
 const NOTHING_BLOCKED: ReadonlySet<string> = new Set();
 
 /**
@@ -189,7 +211,8 @@ export class OrderManager {
     this.#risk = new RiskGate(options.own, options.limits);
     // Said once, so a venue that sends re-pricings as a cancel and a place (the backtest's, the
     // orders socket) does not differ silently from one that edits.
-    if (options.gateway.edit === undefined) options.logger.info('the venue has no order edit: re-pricings go out as a cancel and a place');
+    if (options.gateway.edit === undefined)
+      options.logger.info('the venue has no order edit: re-pricings go out as a cancel and a place');
   }
 
   /** How long a key waits after a rejection before it is sent again. */
@@ -230,7 +253,13 @@ export class OrderManager {
     for (const w of work) {
       const head = this.#o.market.head(w.gameID);
       const blocked = this.#blocked(w, now);
-      const plan = planGame({ strategyId: w.strategyId, gameID: w.gameID, intents: w.intents, orders: this.#o.own.liveOrders(w.gameID, w.strategyId), blockedKeys: blocked });
+      const plan = planGame({
+        strategyId: w.strategyId,
+        gameID: w.gameID,
+        intents: w.intents,
+        orders: this.#o.own.liveOrders(w.gameID, w.strategyId),
+        blockedKeys: blocked,
+      });
       const firstCandidate = candidates.length;
       if (!this.#gateOpen || !head || head.ended) {
         cancels.push(...plan.cancels);
@@ -243,19 +272,41 @@ export class OrderManager {
         let orderType = intent.orderType ?? 'post';
         let odds = intent.odds;
         if (orderType === 'post') {
-          const p = pricePost(game, intent.selection, odds, this.#o.usePostArb, this.#risk.ownListedAgainst(w.gameID, intent.selection));
+          const p = pricePost(
+            game,
+            intent.selection,
+            odds,
+            this.#o.usePostArb,
+            this.#risk.ownListedAgainst(w.gameID, intent.selection),
+          );
           if (p.kind === 'repriced') repriced++;
           orderType = p.orderType;
           odds = p.odds;
         }
         const mayTake = orderType === 'limit' || orderType === 'fillAndKill' || orderType === 'fillOrKill';
         const takerCommission = mayTake ? this.#o.commissionRate() : 0;
-        const verdict = this.#risk.check({ gameID: w.gameID, selection: intent.selection, odds, size: intent.size, commissionRate: takerCommission, crossing: orderType !== 'post' }, w.mode);
+        const verdict = this.#risk.check(
+          {
+            gameID: w.gameID,
+            selection: intent.selection,
+            odds,
+            size: intent.size,
+            commissionRate: takerCommission,
+            crossing: orderType !== 'post',
+          },
+          w.mode,
+        );
         if (!verdict.ok) {
           riskRejected++;
           this.stats.riskRejected++;
           this.#cool(w.strategyId, w.gameID, intent.key, now);
-          this.#o.notify({ kind: 'risk-rejected', strategyId: w.strategyId, gameID: w.gameID, intentKey: intent.key, verdict });
+          this.#o.notify({
+            kind: 'risk-rejected',
+            strategyId: w.strategyId,
+            gameID: w.gameID,
+            intentKey: intent.key,
+            verdict,
+          });
           continue;
         }
         if (orderType === 'postArb') postArb++;
@@ -289,7 +340,12 @@ export class OrderManager {
           ...(intent.expirationMinutes !== undefined ? { expirationMinutes: intent.expirationMinutes } : {}),
         };
         const old = plan.replaceable.get(intent.key);
-        if (old !== undefined && orderType === 'post' && placedType(old) === 'post' && this.#o.gateway.edit !== undefined) {
+        if (
+          old !== undefined &&
+          orderType === 'post' &&
+          placedType(old) === 'post' &&
+          this.#o.gateway.edit !== undefined
+        ) {
           const edit: EditOrderInput = {
             orderID: old.orderID!,
             odds,
@@ -302,7 +358,8 @@ export class OrderManager {
           continue;
         }
         places.push({ order, input });
-        if (orderType === 'fillAndKill' || orderType === 'fillOrKill') this.#cool(w.strategyId, w.gameID, intent.key, now);
+        if (orderType === 'fillAndKill' || orderType === 'fillOrKill')
+          this.#cool(w.strategyId, w.gameID, intent.key, now);
       }
       let editing: Set<string> | null = null;
       for (let i = firstCandidate; i < candidates.length; i++) (editing ??= new Set()).add(candidates[i]!.old.clientId);
@@ -342,7 +399,8 @@ export class OrderManager {
     if (this.#cooldown.size === 0) return NOTHING_BLOCKED;
     let blocked: Set<string> | null = null;
     for (const i of w.intents) {
-      if ((this.#cooldown.get(this.#coolKey(w.strategyId, w.gameID, i.key)) ?? -Infinity) > now) (blocked ??= new Set()).add(i.key);
+      if ((this.#cooldown.get(this.#coolKey(w.strategyId, w.gameID, i.key)) ?? -Infinity) > now)
+        (blocked ??= new Set()).add(i.key);
     }
     return blocked ?? NOTHING_BLOCKED;
   }
@@ -353,13 +411,20 @@ export class OrderManager {
    * all of them: priced before the pull, they would reach the book after it. They wait only
    * while the budget is full, and come back `failed`, so the next cycle decides afresh.
    */
-  cancelAll(reason: string, filter: { gameID?: string; strategyId?: string } = {}, options: { sweep?: boolean } = {}): number {
+  cancelAll(
+    reason: string,
+    filter: { gameID?: string; strategyId?: string } = {},
+    options: { sweep?: boolean } = {},
+  ): number {
     // A halt (of all, or of one strategy) withdraws the places waiting to go, all of them:
     // they are not told apart, and the others are decided again at once. One game closing
     // does not: it happens often in play, and that game's place is refused by the exchange.
     if (filter.gameID === undefined) this.#withdrawUnsent(reason);
-    const orders = this.#o.own.liveOrders(filter.gameID, filter.strategyId).filter((o) => o.status === 'resting' || o.status === 'partly-filled');
-    if (options.sweep === true && filter.strategyId === undefined && this.#sweep(orders, reason, filter.gameID)) return orders.length;
+    const orders = this.#o.own
+      .liveOrders(filter.gameID, filter.strategyId)
+      .filter((o) => o.status === 'resting' || o.status === 'partly-filled');
+    if (options.sweep === true && filter.strategyId === undefined && this.#sweep(orders, reason, filter.gameID))
+      return orders.length;
     this.#sendCancels(orders, reason);
     return orders.length;
   }
@@ -372,11 +437,27 @@ export class OrderManager {
    */
   #sweep(orders: readonly OwnOrder[], reason: string, gameID: string | undefined): boolean {
     const gw = this.#o.gateway;
-    const send = gameID === undefined ? (gw.cancelAllOfAccount === undefined ? undefined : () => gw.cancelAllOfAccount!()) : gw.cancelAllOfGame === undefined ? undefined : () => gw.cancelAllOfGame!(gameID);
+    const send =
+      gameID === undefined
+        ? gw.cancelAllOfAccount === undefined
+          ? undefined
+          : () => gw.cancelAllOfAccount!()
+        : gw.cancelAllOfGame === undefined
+          ? undefined
+          : () => gw.cancelAllOfGame!(gameID);
     // Nothing of ours there (a game we never quoted closing, say): nothing to send.
-    if (send === undefined || (gameID === undefined ? this.#o.own.liveCount() : this.#o.own.liveCountOf(gameID)) === 0) return false;
+    if (send === undefined || (gameID === undefined ? this.#o.own.liveCount() : this.#o.own.liveCountOf(gameID)) === 0)
+      return false;
     const now = this.#o.clock.now();
-    const clientIds = orders.map((o) => this.#o.own.apply(o.clientId, { kind: 'cancel-sent' }, now, `cancel all${gameID === undefined ? '' : ' of the game'}: ${reason}`).clientId);
+    const clientIds = orders.map(
+      (o) =>
+        this.#o.own.apply(
+          o.clientId,
+          { kind: 'cancel-sent' },
+          now,
+          `cancel all${gameID === undefined ? '' : ' of the game'}: ${reason}`,
+        ).clientId,
+    );
     this.stats.cancelRequests++;
     this.stats.sweepRequests++;
     this.stats.cancelsSent += clientIds.length;
@@ -407,7 +488,12 @@ export class OrderManager {
           const o = this.#o.own.order(id);
           if (!o) continue;
           if (notSent) {
-            this.#o.own.apply(id, { kind: 'refused', amounts: { remaining: 0 } }, now, `not sent: ${errorText(r.error)}`);
+            this.#o.own.apply(
+              id,
+              { kind: 'refused', amounts: { remaining: 0 } },
+              now,
+              `not sent: ${errorText(r.error)}`,
+            );
           } else {
             this.#markUnknown(o, `place outcome unknown: ${errorText(r.error)}`, now);
           }
@@ -420,7 +506,8 @@ export class OrderManager {
       case 'cancel-failed':
         for (const id of r.clientIds) {
           const o = this.#o.own.order(id);
-          if (o && o.status === 'pending-cancel') this.#markUnknown(o, `cancel outcome unknown: ${errorText(r.error)}`, now);
+          if (o && o.status === 'pending-cancel')
+            this.#markUnknown(o, `cancel outcome unknown: ${errorText(r.error)}`, now);
         }
         return;
       case 'swept':
@@ -434,10 +521,17 @@ export class OrderManager {
         if (isNotSent(r.error)) {
           const old = this.#o.own.order(r.replaced);
           if (old && old.status === 'pending-cancel') this.#restore(old, `edit not sent: ${errorText(r.error)}`, now);
-          if (this.#o.own.order(r.clientId)) this.#o.own.apply(r.clientId, { kind: 'refused', amounts: { remaining: 0 } }, now, `not sent: ${errorText(r.error)}`);
+          if (this.#o.own.order(r.clientId))
+            this.#o.own.apply(
+              r.clientId,
+              { kind: 'refused', amounts: { remaining: 0 } },
+              now,
+              `not sent: ${errorText(r.error)}`,
+            );
           return;
         }
-        const error = r.error instanceof LinesmithError ? r.error : new LinesmithError(errorText(r.error), { cause: r.error });
+        const error =
+          r.error instanceof LinesmithError ? r.error : new LinesmithError(errorText(r.error), { cause: r.error });
         this.#onEditEntry(r.replaced, r.clientId, { status: 'unknown', error }, now);
         return;
       }
@@ -458,36 +552,67 @@ export class OrderManager {
     }
     switch (e.status) {
       case 'accepted': {
-        for (const f of e.matched) this.#o.own.addFill(fillFromPlace(f, o.gameID, o.selection, o.strategyId, o.isPostArb, now), clientId);
+        for (const f of e.matched)
+          this.#o.own.addFill(fillFromPlace(f, o.gameID, o.selection, o.strategyId, o.isPostArb, now), clientId);
         const matchedRisk = e.matched.reduce((s, f) => s + f.amount, 0);
         if (o.status !== 'pending-place' && o.status !== 'unknown' && !o.closedByAbsence) {
           // The user feed got here first: the order is already resting, being cancelled or
           // done, and the feed's state is newer than this answer's. Only what the feed
           // could not say yet is taken from the answer.
           const orderID = e.resting?.orderID;
-          if (orderID && !o.orderID) this.#o.own.amend(clientId, { orderID }, now, 'place accepted (after the user feed)');
+          if (orderID && !o.orderID)
+            this.#o.own.amend(clientId, { orderID }, now, 'place accepted (after the user feed)');
           return;
         }
         if (e.resting) {
           const remaining = e.resting.offered;
-          this.#o.own.apply(clientId, { kind: matchedRisk > DUST ? 'rests-partly-filled' : 'rests', amounts: { orderID: e.resting.orderID, remaining, filled: Math.max(0, o.bet - remaining) } }, now, 'place accepted');
+          this.#o.own.apply(
+            clientId,
+            {
+              kind: matchedRisk > DUST ? 'rests-partly-filled' : 'rests',
+              amounts: { orderID: e.resting.orderID, remaining, filled: Math.max(0, o.bet - remaining) },
+            },
+            now,
+            'place accepted',
+          );
           this.#o.market.remarkMine(o.gameID, e.resting.orderID, now);
         } else {
-          this.#o.own.apply(clientId, { kind: matchedRisk > DUST ? 'filled' : 'cancelled', amounts: { remaining: 0, filled: matchedRisk } }, now, matchedRisk > DUST ? 'place filled at once' : 'nothing rested');
+          this.#o.own.apply(
+            clientId,
+            { kind: matchedRisk > DUST ? 'filled' : 'cancelled', amounts: { remaining: 0, filled: matchedRisk } },
+            now,
+            matchedRisk > DUST ? 'place filled at once' : 'nothing rested',
+          );
         }
         return;
       }
       case 'rejected':
         this.stats.exchangeRejected++;
         this.#cool(o.strategyId ?? '', o.gameID, o.intentKey ?? '', now);
-        this.#o.notify({ kind: 'exchange-rejected', order: this.#o.own.apply(clientId, { kind: 'refused', amounts: { remaining: 0 } }, now, `${e.errorType}: ${e.error}`), errorType: e.errorType, error: e.error });
+        this.#o.notify({
+          kind: 'exchange-rejected',
+          order: this.#o.own.apply(
+            clientId,
+            { kind: 'refused', amounts: { remaining: 0 } },
+            now,
+            `${e.errorType}: ${e.error}`,
+          ),
+          errorType: e.errorType,
+          error: e.error,
+        });
         return;
       case 'failed':
         // Never sent (a 429, a budget that held it too long, a kill's withdrawal): nothing was
         // said of the order itself, so its key is decided again at once (the runtime looks at
         // the game on every answer), not after a cooldown nothing would end.
-        if (!(e.error instanceof RateLimitedError || e.error instanceof RequestAbortedError)) this.#cool(o.strategyId ?? '', o.gameID, o.intentKey ?? '', now);
-        this.#o.own.apply(clientId, { kind: 'refused', amounts: { remaining: 0 } }, now, `request refused: ${errorText(e.error)}`);
+        if (!(e.error instanceof RateLimitedError || e.error instanceof RequestAbortedError))
+          this.#cool(o.strategyId ?? '', o.gameID, o.intentKey ?? '', now);
+        this.#o.own.apply(
+          clientId,
+          { kind: 'refused', amounts: { remaining: 0 } },
+          now,
+          `request refused: ${errorText(e.error)}`,
+        );
         return;
       case 'absent':
         // No trace yet is not "not placed": a live delay and the exchange's request limit can
@@ -534,22 +659,36 @@ export class OrderManager {
       case 'accepted':
         // The original is gone either way: amended (its id now the new record's) or cancelled and replaced.
         if (old) this.#onCancelEntry(replaced, e.original, now, 'edited: replaced by its new terms');
-        if (next) this.#onPlaceEntry(clientId, { status: 'accepted', userReference: next.userReference, matched: e.matched, resting: e.resting }, now);
+        if (next)
+          this.#onPlaceEntry(
+            clientId,
+            { status: 'accepted', userReference: next.userReference, matched: e.matched, resting: e.resting },
+            now,
+          );
         return;
       case 'rejected':
         if (old && old.status === 'pending-cancel') {
-          if (editLeavesOriginal(e.errorType)) this.#restore(old, `edit refused (${e.errorType}): the order rests as it was`, now);
+          if (editLeavesOriginal(e.errorType))
+            this.#restore(old, `edit refused (${e.errorType}): the order rests as it was`, now);
           else this.#markUnknown(old, `edit refused: ${e.errorType}: ${e.error}`, now);
         }
-        if (next) this.#onPlaceEntry(clientId, { status: 'rejected', userReference: next.userReference, errorType: e.errorType, error: e.error }, now);
+        if (next)
+          this.#onPlaceEntry(
+            clientId,
+            { status: 'rejected', userReference: next.userReference, errorType: e.errorType, error: e.error },
+            now,
+          );
         return;
       case 'failed':
         if (old && old.status === 'pending-cancel') this.#restore(old, `edit not sent: ${errorText(e.error)}`, now);
-        if (next) this.#onPlaceEntry(clientId, { status: 'failed', userReference: next.userReference, error: e.error }, now);
+        if (next)
+          this.#onPlaceEntry(clientId, { status: 'failed', userReference: next.userReference, error: e.error }, now);
         return;
       case 'unknown':
-        if (old && old.status === 'pending-cancel') this.#markUnknown(old, `edit outcome unknown: ${errorText(e.error)}`, now);
-        if (next && next.status === 'pending-place') this.#markUnknown(next, `edit outcome unknown: ${errorText(e.error)}`, now);
+        if (old && old.status === 'pending-cancel')
+          this.#markUnknown(old, `edit outcome unknown: ${errorText(e.error)}`, now);
+        if (next && next.status === 'pending-place')
+          this.#markUnknown(next, `edit outcome unknown: ${errorText(e.error)}`, now);
         return;
     }
   }
@@ -570,7 +709,8 @@ export class OrderManager {
     let foreign = 0;
     for (const e of entries) {
       if (!e.ok) continue;
-      const mine = (e.userReference ? this.#o.own.byReference(e.userReference) : undefined) ?? this.#o.own.byOrderId(e.orderID);
+      const mine =
+        (e.userReference ? this.#o.own.byReference(e.userReference) : undefined) ?? this.#o.own.byOrderId(e.orderID);
       if (!mine) {
         foreign++;
         continue;
@@ -580,9 +720,11 @@ export class OrderManager {
     }
     for (const id of clientIds) {
       const o = this.#o.own.order(id);
-      if (o && !answered.has(id) && o.status === 'pending-cancel') this.#markUnknown(o, 'not among the cancelled: it was not open', now);
+      if (o && !answered.has(id) && o.status === 'pending-cancel')
+        this.#markUnknown(o, 'not among the cancelled: it was not open', now);
     }
-    if (foreign > 0) this.#o.logger.warn({ count: foreign }, 'cancelled with ours: open orders linesmith did not place');
+    if (foreign > 0)
+      this.#o.logger.warn({ count: foreign }, 'cancelled with ours: open orders linesmith did not place');
   }
 
   #markUnknown(o: OwnOrder, why: string, now: number): void {
@@ -593,15 +735,29 @@ export class OrderManager {
 
   #applyRecovered(o: OwnOrder, resting: UnmatchedOrder | null, bets: readonly MatchedBet[], now: number): void {
     const game = this.#o.market.game(o.gameID);
-    if (game) for (const b of bets) {
-      const f = fillFromBet(b, game.participants, this.#o.commissionRate(), o.strategyId, now, o.isPostArb);
-      if (f) this.#o.own.addFill(f, o.clientId);
-    }
+    if (game)
+      for (const b of bets) {
+        const f = fillFromBet(b, game.participants, this.#o.commissionRate(), o.strategyId, now, o.isPostArb);
+        if (f) this.#o.own.addFill(f, o.clientId);
+      }
     if (resting) {
-      this.#o.own.apply(o.clientId, { kind: resting.filled > DUST ? 'rests-partly-filled' : 'rests', amounts: { orderID: resting.id, remaining: resting.remaining, filled: resting.filled } }, now, 'recovered by userReference: resting');
+      this.#o.own.apply(
+        o.clientId,
+        {
+          kind: resting.filled > DUST ? 'rests-partly-filled' : 'rests',
+          amounts: { orderID: resting.id, remaining: resting.remaining, filled: resting.filled },
+        },
+        now,
+        'recovered by userReference: resting',
+      );
       this.#o.market.remarkMine(o.gameID, resting.id, now);
     } else {
-      this.#o.own.apply(o.clientId, { kind: 'filled', amounts: { remaining: 0 } }, now, 'recovered by userReference: filled');
+      this.#o.own.apply(
+        o.clientId,
+        { kind: 'filled', amounts: { remaining: 0 } },
+        now,
+        'recovered by userReference: filled',
+      );
     }
   }
 
@@ -615,7 +771,8 @@ export class OrderManager {
     const fill = e.type === 'takerFill' || e.type === 'makerFill' ? e.fill : null;
     const ref = order?.userReference ?? fill?.userReference ?? null;
     const orderID = order?.orderID ?? (e.type === 'takerFill' ? null : (fill?.orderID ?? null));
-    let mine = (ref ? this.#o.own.byReference(ref) : undefined) ?? (orderID ? this.#o.own.byOrderId(orderID) : undefined);
+    let mine =
+      (ref ? this.#o.own.byReference(ref) : undefined) ?? (orderID ? this.#o.own.byOrderId(orderID) : undefined);
     if (!mine && order && gameID && decodeReference(ref)) mine = this.#adoptFromFeed(order, gameID, ref!, now);
     // An order amended in place keeps its id under its new record: a message under the old
     // reference that names that id (a venue that keeps the reference through an edit) is the new record's.
@@ -627,11 +784,21 @@ export class OrderManager {
     if (fill && gameID) {
       const game = this.#o.market.game(gameID);
       if (game) {
-        const f = fillFromFeed(fill, gameID, game.participants, e.type === 'makerFill' ? 'offer' : 'wager', mine?.strategyId ?? null, now);
+        const f = fillFromFeed(
+          fill,
+          gameID,
+          game.participants,
+          e.type === 'makerFill' ? 'offer' : 'wager',
+          mine?.strategyId ?? null,
+          now,
+        );
         // A taker fill's orderID is the order it hit: ours only by its reference.
         if (f) this.#o.own.addFill(f, mine?.clientId ?? (e.type === 'takerFill' ? null : undefined));
       } else {
-        this.#o.logger.warn({ gameID, txID: fill.txID }, 'fill on a game the model does not know: booked at the next reconciliation');
+        this.#o.logger.warn(
+          { gameID, txID: fill.txID },
+          'fill on a game the model does not know: booked at the next reconciliation',
+        );
       }
     }
     if (!mine || !order) return;
@@ -639,7 +806,12 @@ export class OrderManager {
       case 'orderPlaced':
         // Also an order closed only because a REST view did not list it yet: it rests after all.
         if (mine.status === 'pending-place' || mine.status === 'unknown' || mine.closedByAbsence) {
-          this.#o.own.apply(mine.clientId, { kind: 'rests', amounts: { orderID: order.orderID, remaining: order.remaining } }, now, mine.closedByAbsence ? 'user feed: placed (after it was closed as missing)' : 'user feed: placed');
+          this.#o.own.apply(
+            mine.clientId,
+            { kind: 'rests', amounts: { orderID: order.orderID, remaining: order.remaining } },
+            now,
+            mine.closedByAbsence ? 'user feed: placed (after it was closed as missing)' : 'user feed: placed',
+          );
           this.#o.market.remarkMine(mine.gameID, order.orderID, now);
         } else if (!mine.orderID) {
           this.#o.own.amend(mine.clientId, { orderID: order.orderID }, now, 'user feed: order id');
@@ -648,29 +820,83 @@ export class OrderManager {
       case 'makerFill': {
         const remaining = order.remaining;
         // A fill that leaves some resting keeps a cancel already asked for (the lifecycle table says so).
-        this.#o.own.apply(mine.clientId, { kind: remaining > DUST ? 'partly-filled' : 'filled', amounts: { orderID: order.orderID, remaining, filled: Math.max(0, order.offered - remaining) } }, now, remaining > DUST ? 'user feed: partly filled' : 'user feed: filled');
+        this.#o.own.apply(
+          mine.clientId,
+          {
+            kind: remaining > DUST ? 'partly-filled' : 'filled',
+            amounts: { orderID: order.orderID, remaining, filled: Math.max(0, order.offered - remaining) },
+          },
+          now,
+          remaining > DUST ? 'user feed: partly filled' : 'user feed: filled',
+        );
         return;
       }
       case 'orderCancelled': {
         const was = mine.status;
-        this.#o.own.apply(mine.clientId, { kind: 'cancelled', amounts: { orderID: order.orderID, remaining: 0 } }, now, 'user feed: cancelled');
+        this.#o.own.apply(
+          mine.clientId,
+          { kind: 'cancelled', amounts: { orderID: order.orderID, remaining: 0 } },
+          now,
+          'user feed: cancelled',
+        );
         if (was === 'resting' || was === 'partly-filled' || was === 'pending-cancel' || was === 'unknown') {
-          this.#o.notify({ kind: 'exchange-cancelled', order: mine, asked: was === 'pending-cancel' || was === 'unknown', via: 'user feed' });
+          this.#o.notify({
+            kind: 'exchange-cancelled',
+            order: mine,
+            asked: was === 'pending-cancel' || was === 'unknown',
+            via: 'user feed',
+          });
         }
         return;
       }
     }
   }
 
-  #adoptFromFeed(order: { orderID: string; odds: number; type: string; side: string; number?: number | null; market?: string | null; offered: number; remaining: number; filled: number }, gameID: string, ref: string, now: number): OwnOrder | undefined {
+  #adoptFromFeed(
+    order: {
+      orderID: string;
+      odds: number;
+      type: string;
+      side: string;
+      number?: number | null;
+      market?: string | null;
+      offered: number;
+      remaining: number;
+      filled: number;
+    },
+    gameID: string,
+    ref: string,
+    now: number,
+  ): OwnOrder | undefined {
     const game = this.#o.market.game(gameID);
     const decoded = decodeReference(ref);
     if (!game || !decoded) return undefined;
-    const selection = selectionFromWire(game.participants, { type: order.type, side: order.side, number: order.number ?? null, market: order.market ?? null });
+    const selection = selectionFromWire(game.participants, {
+      type: order.type,
+      side: order.side,
+      number: order.number ?? null,
+      market: order.market ?? null,
+    });
     if (!selection) return undefined;
     this.stats.adopted++;
     return this.#o.own.add(
-      { clientId: decoded.clientId, userReference: ref, orderID: order.orderID, strategyId: decoded.strategyId, intentKey: null, gameID, selection, odds: order.odds, bet: order.offered, filled: 0, remaining: order.remaining, status: 'resting', isPostArb: false, createdAt: now, updatedAt: now },
+      {
+        clientId: decoded.clientId,
+        userReference: ref,
+        orderID: order.orderID,
+        strategyId: decoded.strategyId,
+        intentKey: null,
+        gameID,
+        selection,
+        odds: order.odds,
+        bet: order.offered,
+        filled: 0,
+        remaining: order.remaining,
+        status: 'resting',
+        isPostArb: false,
+        createdAt: now,
+        updatedAt: now,
+      },
       'adopted from the user feed (placed by an earlier run)',
     );
   }
@@ -688,7 +914,9 @@ export class OrderManager {
   }
 
   /** An open order unknown to the book that is ours by its reference, on a game the model holds: what reconcile adopts, if it can read it. */
-  #adoptable(u: UnmatchedOrder): { readonly decoded: { strategyId: string; clientId: string }; readonly game: GameState } | null {
+  #adoptable(
+    u: UnmatchedOrder,
+  ): { readonly decoded: { strategyId: string; clientId: string }; readonly game: GameState } | null {
     const decoded = decodeReference(u.userReference);
     const game = u.game ? this.#o.market.game(u.game.id) : undefined;
     return decoded && game ? { decoded, game } : null;
@@ -726,7 +954,15 @@ export class OrderManager {
       if (mine) {
         seen.add(mine.clientId);
         if (mine.status === 'pending-cancel') continue;
-        this.#o.own.apply(mine.clientId, { kind: u.filled > DUST ? 'rests-partly-filled' : 'rests', amounts: { orderID: u.id, remaining: u.remaining, filled: u.filled } }, now, 'reconciled: resting');
+        this.#o.own.apply(
+          mine.clientId,
+          {
+            kind: u.filled > DUST ? 'rests-partly-filled' : 'rests',
+            amounts: { orderID: u.id, remaining: u.remaining, filled: u.filled },
+          },
+          now,
+          'reconciled: resting',
+        );
         // First seen by its order id (an unknown place, or one closed as missing): the book model lists it as ours.
         if (mine.orderID !== u.id) this.#o.market.remarkMine(mine.gameID, u.id, now);
         continue;
@@ -740,7 +976,23 @@ export class OrderManager {
       const selection = selectionFromWire(game.participants, wireOfUnmatched(u, options.totalSides));
       if (selection) {
         this.#o.own.add(
-          { clientId: decoded.clientId, userReference: u.userReference!, orderID: u.id, strategyId: decoded.strategyId, intentKey: null, gameID: game.id, selection, odds: u.odds, bet: u.bet, filled: u.filled, remaining: u.remaining, status: 'resting', isPostArb: false, createdAt: now, updatedAt: now },
+          {
+            clientId: decoded.clientId,
+            userReference: u.userReference!,
+            orderID: u.id,
+            strategyId: decoded.strategyId,
+            intentKey: null,
+            gameID: game.id,
+            selection,
+            odds: u.odds,
+            bet: u.bet,
+            filled: u.filled,
+            remaining: u.remaining,
+            status: 'resting',
+            isPostArb: false,
+            createdAt: now,
+            updatedAt: now,
+          },
           'adopted at reconciliation (placed by an earlier run)',
         );
         // Open at the exchange: not to be closed as missing below.
@@ -759,7 +1011,13 @@ export class OrderManager {
       const game = this.#o.market.game(b.game.id);
       if (!game || this.#o.own.hasFill(b.txID)) continue;
       const owner = b.userReference ? this.#o.own.byReference(b.userReference) : undefined;
-      const f = fillFromBet(b, game.participants, this.#o.commissionRate(), owner?.strategyId ?? decodeReference(b.userReference)?.strategyId ?? null, now);
+      const f = fillFromBet(
+        b,
+        game.participants,
+        this.#o.commissionRate(),
+        owner?.strategyId ?? decodeReference(b.userReference)?.strategyId ?? null,
+        now,
+      );
       if (f) this.#o.own.addFill(f, owner?.clientId);
     }
     const asOf = options.asOf ?? now;
@@ -771,17 +1029,28 @@ export class OrderManager {
       const filled = betRefs.has(o.userReference);
       const unasked = !filled && (o.status === 'resting' || o.status === 'partly-filled');
       // Closed by absence, which later evidence of the order may overturn.
-      this.#o.own.apply(o.clientId, { kind: filled ? 'missing-with-bets' : 'missing', amounts: { remaining: 0 } }, now, filled ? 'reconciled: not open, has bets' : 'reconciled: not open');
+      this.#o.own.apply(
+        o.clientId,
+        { kind: filled ? 'missing-with-bets' : 'missing', amounts: { remaining: 0 } },
+        now,
+        filled ? 'reconciled: not open, has bets' : 'reconciled: not open',
+      );
       if (unasked) this.#o.notify({ kind: 'exchange-cancelled', order: o, asked: false, via: 'reconciliation' });
       closed++;
     }
     if (unreadable.length > 0) {
-      this.#o.logger.warn({ orderIDs: unreadable }, 'open orders of ours whose side could not be read: cancelling them, as they cannot be counted');
+      this.#o.logger.warn(
+        { orderIDs: unreadable },
+        'open orders of ours whose side could not be read: cancelling them, as they cannot be counted',
+      );
       this.#sendForeignCancels(unreadable);
       this.stats.unreadableCancelled += unreadable.length;
     }
     if (foreign.length > 0) {
-      this.#o.logger.warn({ count: foreign.length, cancel: options.cancelForeign }, 'open orders on the account that linesmith did not place');
+      this.#o.logger.warn(
+        { count: foreign.length, cancel: options.cancelForeign },
+        'open orders on the account that linesmith did not place',
+      );
       if (options.cancelForeign) this.#sendForeignCancels(foreign);
     }
     this.stats.adopted += adopted;
@@ -814,7 +1083,11 @@ export class OrderManager {
   #sendForeignCancels(orderIDs: readonly string[]): void {
     this.stats.cancelRequests++;
     this.#o.gateway.cancel(orderIDs).then(
-      (entries) => this.#o.logger.info({ cancelled: entries.filter((e) => e.ok).length, of: orderIDs.length }, 'cancelled orders linesmith did not place'),
+      (entries) =>
+        this.#o.logger.info(
+          { cancelled: entries.filter((e) => e.ok).length, of: orderIDs.length },
+          'cancelled orders linesmith did not place',
+        ),
       (error: unknown) => this.#o.logger.error({ error: errorText(error) }, 'could not cancel foreign orders'),
     );
   }
@@ -825,10 +1098,15 @@ export class OrderManager {
     this.stats.placeRequests++;
     this.stats.placesSent += places.length;
     const clientIds = places.map((p) => p.order.clientId);
-    this.#o.gateway.place(places.map((p) => p.input), { signal: this.#pulled.signal }).then(
-      (entries) => this.#o.deliver({ kind: 'placed', clientIds, entries }),
-      (error: unknown) => this.#o.deliver({ kind: 'place-failed', clientIds, error }),
-    );
+    this.#o.gateway
+      .place(
+        places.map((p) => p.input),
+        { signal: this.#pulled.signal },
+      )
+      .then(
+        (entries) => this.#o.deliver({ kind: 'placed', clientIds, entries }),
+        (error: unknown) => this.#o.deliver({ kind: 'place-failed', clientIds, error }),
+      );
   }
 
   /**
@@ -845,7 +1123,12 @@ export class OrderManager {
     if (edits.length === 0 || edit === undefined) return;
     const now = this.#o.clock.now();
     for (const e of edits) {
-      this.#o.own.apply(e.old.clientId, { kind: 'cancel-sent' }, now, `edit: replaced by ${e.order.clientId} (${e.input.bet} at ${e.input.odds})`);
+      this.#o.own.apply(
+        e.old.clientId,
+        { kind: 'cancel-sent' },
+        now,
+        `edit: replaced by ${e.order.clientId} (${e.input.bet} at ${e.input.odds})`,
+      );
       this.#o.own.add(e.order, `edit of ${e.old.clientId}: ${e.input.orderType} ${e.input.bet} at ${e.input.odds}`);
       this.stats.editRequests++;
       const replaced = e.old.clientId;
@@ -882,7 +1165,10 @@ export class OrderManager {
 }
 
 /** How an order of getUnmatched is placed; a total's side only from `totalSides` (see totalSidesOf), '' (unreadable) without it. */
-function wireOfUnmatched(u: UnmatchedOrder, totalSides: ReadonlyMap<string, TotalSide> | undefined): { type: string; side: string; number: number | null; market: string | null } {
+function wireOfUnmatched(
+  u: UnmatchedOrder,
+  totalSides: ReadonlyMap<string, TotalSide> | undefined,
+): { type: string; side: string; number: number | null; market: string | null } {
   switch (u.type) {
     case 'total':
       return { type: u.type, side: totalSides?.get(u.id) ?? '', number: u.total ?? null, market: null };

@@ -3,7 +3,14 @@ import { PnlGroups, RecentRegions } from '../money/pnl-groups.ts';
 import type { Position } from '../money/position.ts';
 import type { OwnFill, OwnOrder, OwnOrderStatus } from '../book/types.ts';
 import { DuplicateOrderError, UnknownOrderError } from './errors.ts';
-import { closesByAbsence, IllegalTransitionError, lifecycleStateOf, transitionOf, type OrderAmounts, type OrderEvent } from './lifecycle.ts';
+import {
+  closesByAbsence,
+  IllegalTransitionError,
+  lifecycleStateOf,
+  transitionOf,
+  type OrderAmounts,
+  type OrderEvent,
+} from './lifecycle.ts';
 
 /** Risk below this is nothing left (the engine's dust). */
 export const DUST = 1e-9;
@@ -117,7 +124,12 @@ function contingentOf(o: OwnOrder, amount: number, rate: number): Position {
   return restingPosition(o.selection, amount, o.odds, o.mayTake === true && o.orderID === null ? rate : 0);
 }
 
-const EMPTY_VIEW: FillView = Object.freeze({ fills: Object.freeze([]), positions: Object.freeze([]), rate: 0, liability: 0 }) as FillView;
+const EMPTY_VIEW: FillView = Object.freeze({
+  fills: Object.freeze([]),
+  positions: Object.freeze([]),
+  rate: 0,
+  liability: 0,
+}) as FillView;
 
 /**
  * How long a terminal order is kept for late messages about it: a fill or listing that
@@ -161,7 +173,11 @@ export class OwnBook {
   readonly lifecycle = { illegal: 0, late: 0 };
   readonly #onIllegal: (e: IllegalTransitionError) => void;
 
-  constructor(options: { commissionRate: () => number; onTransition?: TransitionListener; onIllegalTransition?: (e: IllegalTransitionError) => void }) {
+  constructor(options: {
+    commissionRate: () => number;
+    onTransition?: TransitionListener;
+    onIllegalTransition?: (e: IllegalTransitionError) => void;
+  }) {
     this.#commissionRate = options.commissionRate;
     this.#onTransition = options.onTransition ?? (() => {});
     this.#onIllegal = options.onIllegalTransition ?? (() => {});
@@ -253,7 +269,12 @@ export class OwnBook {
       this.lifecycle.late++;
       return this.#write(cur, { ...amounts }, now, reason);
     }
-    return this.#write(cur, closesByAbsence(event.kind) ? { ...amounts, status: cell, closedByAbsence: true } : { ...amounts, status: cell }, now, reason);
+    return this.#write(
+      cur,
+      closesByAbsence(event.kind) ? { ...amounts, status: cell, closedByAbsence: true } : { ...amounts, status: cell },
+      now,
+      reason,
+    );
   }
 
   /** Correct what the exchange says of an order (its id, its amounts) without moving its status. */
@@ -264,7 +285,12 @@ export class OwnBook {
   }
 
   /** Setting a status clears `closedByAbsence` unless the patch sets it again. */
-  #write(cur: OwnOrder, patch: Partial<Pick<OwnOrder, 'orderID' | 'status' | 'filled' | 'remaining' | 'closedByAbsence'>>, now: number, reason: string): OwnOrder {
+  #write(
+    cur: OwnOrder,
+    patch: Partial<Pick<OwnOrder, 'orderID' | 'status' | 'filled' | 'remaining' | 'closedByAbsence'>>,
+    now: number,
+    reason: string,
+  ): OwnOrder {
     const clientId = cur.clientId;
     let next: OwnOrder = { ...cur, ...patch, updatedAt: now };
     if (patch.status !== undefined && patch.closedByAbsence === undefined && next.closedByAbsence !== undefined) {
@@ -354,7 +380,8 @@ export class OwnBook {
   oldestAwaitedFill(): number | undefined {
     if (this.#awaitingCount === 0) return undefined;
     let oldest: number | undefined;
-    for (const g of this.#games.values()) for (const a of g.awaiting.values()) if (oldest === undefined || a.since < oldest) oldest = a.since;
+    for (const g of this.#games.values())
+      for (const a of g.awaiting.values()) if (oldest === undefined || a.since < oldest) oldest = a.since;
     return oldest;
   }
 
@@ -365,7 +392,11 @@ export class OwnBook {
     const prior = g.awaiting.get(clientId);
     const tolerance = FILL_TOLERANCE * ((this.#booked.get(clientId)?.count ?? 0) + 1);
     if (amount > tolerance) {
-      g.awaiting.set(clientId, { amount, risk: { selection: o.selection, amount, odds: o.odds, commissionRate: 0, contingent: true }, since });
+      g.awaiting.set(clientId, {
+        amount,
+        risk: { selection: o.selection, amount, odds: o.odds, commissionRate: 0, contingent: true },
+        since,
+      });
       if (!prior) this.#awaitingCount++;
       this.#deepenFloor(g, o, amount - (prior?.amount ?? 0));
     } else if (prior) {
@@ -380,7 +411,12 @@ export class OwnBook {
   }
 
   /** Fills booked since start as maker (`offer`) and taker (`wager`), settled games included: only ever grows. */
-  fillTotals(): { readonly maker: number; readonly taker: number; readonly makerVolume: number; readonly takerVolume: number } {
+  fillTotals(): {
+    readonly maker: number;
+    readonly taker: number;
+    readonly makerVolume: number;
+    readonly takerVolume: number;
+  } {
     return { ...this.#fillTotals };
   }
 
@@ -404,7 +440,12 @@ export class OwnBook {
     if (v.liability === null) {
       const g = strategyId === undefined ? this.#games.get(gameID) : undefined;
       // The whole game's fills are `matched`, the same positions in the same order.
-      v.liability = v.positions.length === 0 ? 0 : g ? worstCaseLiabilityOfGroups(this.#matched(g), g.recent) : worstCaseLiability(v.positions);
+      v.liability =
+        v.positions.length === 0
+          ? 0
+          : g
+            ? worstCaseLiabilityOfGroups(this.#matched(g), g.recent)
+            : worstCaseLiability(v.positions);
     }
     return v.liability;
   }
@@ -417,7 +458,12 @@ export class OwnBook {
     if (cached && cached.rate === rate) return cached;
     const fills = strategyId === undefined ? g.fills.slice() : g.fills.filter((f) => f.strategyId === strategyId);
     // Frozen: the same arrays go to every caller until the next fill.
-    const v: FillView = { fills: Object.freeze(fills), positions: Object.freeze(fills.map((f) => this.#position(f, rate))), rate, liability: null };
+    const v: FillView = {
+      fills: Object.freeze(fills),
+      positions: Object.freeze(fills.map((f) => this.#position(f, rate))),
+      rate,
+      liability: null,
+    };
     g.views.set(strategyId, v);
     return v;
   }
@@ -545,7 +591,9 @@ export class OwnBook {
   /** Whether something of ours on the game can still change: a live order, a fill reported and not booked, or a fill waiting for its grade. */
   holdsOpen(gameID: string): boolean {
     const g = this.#games.get(gameID);
-    return g !== undefined && (g.live.size > 0 || g.awaiting.size > 0 || (g.fills.length > 0 && !this.#settled.has(gameID)));
+    return (
+      g !== undefined && (g.live.size > 0 || g.awaiting.size > 0 || (g.fills.length > 0 && !this.#settled.has(gameID)))
+    );
   }
 
   /**
@@ -565,7 +613,27 @@ export class OwnBook {
 
   #game(id: string): GameOwn {
     let g = this.#games.get(id);
-    if (!g) this.#games.set(id, (g = { live: new Map(), fills: [], views: new Map(), projected: null, floor: 0, floorRate: this.#commissionRate(), matched: null, matchedCount: 0, matchedRate: 0, base: null, baseValid: false, baseRate: 0, recent: new RecentRegions(), scratch: null, awaiting: new Map() }));
+    if (!g)
+      this.#games.set(
+        id,
+        (g = {
+          live: new Map(),
+          fills: [],
+          views: new Map(),
+          projected: null,
+          floor: 0,
+          floorRate: this.#commissionRate(),
+          matched: null,
+          matchedCount: 0,
+          matchedRate: 0,
+          base: null,
+          baseValid: false,
+          baseRate: 0,
+          recent: new RecentRegions(),
+          scratch: null,
+          awaiting: new Map(),
+        }),
+      );
     return g;
   }
 
@@ -588,7 +656,10 @@ export class OwnBook {
   #prune(now: number): void {
     const list = this.#terminal;
     let head = this.#terminalHead;
-    while (head < list.length && (list.length - head > MAX_TERMINAL_KEPT || list[head]!.at < now - TERMINAL_RETENTION_MS)) {
+    while (
+      head < list.length &&
+      (list.length - head > MAX_TERMINAL_KEPT || list[head]!.at < now - TERMINAL_RETENTION_MS)
+    ) {
       const id = list[head++]!.clientId;
       const o = this.#orders.get(id);
       if (!o || isLive(o)) continue;

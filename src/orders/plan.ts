@@ -28,7 +28,8 @@ export interface Plan {
   readonly replaceable: ReadonlyMap<string, OwnOrder>;
 }
 
-const sameSelection = (a: Selection, b: Selection) => bookKeyOf(a) === bookKeyOf(b) && sideIndexOf(a) === sideIndexOf(b);
+const sameSelection = (a: Selection, b: Selection) =>
+  bookKeyOf(a) === bookKeyOf(b) && sideIndexOf(a) === sideIndexOf(b);
 
 /** Whether a resting order still serves an intent, within the intent's tolerances. */
 export function serves(o: OwnOrder, i: QuoteIntent): boolean {
@@ -69,7 +70,14 @@ export function planGame(input: PlanInput): Plan {
       continue;
     }
     cancels.push(o);
-    if (intent && o.orderID !== null && (o.status === 'resting' || o.status === 'partly-filled') && sameSelection(o.selection, intent.selection) && !candidates.has(intent.key)) candidates.set(intent.key, o);
+    if (
+      intent &&
+      o.orderID !== null &&
+      (o.status === 'resting' || o.status === 'partly-filled') &&
+      sameSelection(o.selection, intent.selection) &&
+      !candidates.has(intent.key)
+    )
+      candidates.set(intent.key, o);
   }
   const places: QuoteIntent[] = [];
   const replaceable = new Map<string, OwnOrder>();

@@ -23,7 +23,13 @@ export type Pricing =
  * at for takers of `selection`, from our own book: the feed may not list a new order of ours
  * yet, or not flag it ours.
  */
-export function pricePost(game: GameState | undefined, selection: Selection, odds: number, usePostArb: boolean, ownListed: readonly number[] = []): Pricing {
+export function pricePost(
+  game: GameState | undefined,
+  selection: Selection,
+  odds: number,
+  usePostArb: boolean,
+  ownListed: readonly number[] = [],
+): Pricing {
   const offers = game?.books.get(bookKeyOf(selection))?.sides[sideIndexOf(selection)].offers ?? [];
   const ours = oddsRank(odds);
   let best: number | undefined;
@@ -41,6 +47,7 @@ export function pricePost(game: GameState | undefined, selection: Selection, odd
   for (const l of ownListed) see(l, true);
   if (best === undefined || top < ours) return { kind: 'as-is', orderType: 'post', odds };
   // Not meeting our own means the best offer is someone else's.
-  if (usePostArb && !meetsOwn && withinPostArbBand(odds, best)) return { kind: 'post-arb', orderType: 'postArb', odds, against: best };
+  if (usePostArb && !meetsOwn && withinPostArbBand(odds, best))
+    return { kind: 'post-arb', orderType: 'postArb', odds, against: best };
   return { kind: 'repriced', orderType: 'post', odds: oddsFromRank(top + 1), crossed: best };
 }

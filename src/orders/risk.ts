@@ -26,7 +26,21 @@ export interface Candidate {
   readonly crossing?: boolean;
 }
 
-export type RiskVerdict = { readonly ok: true } | { readonly ok: false; readonly rule: 'invalid-order' | 'halted' | 'reducing' | 'max-order-size' | 'max-orders-per-game' | 'game-liability' | 'total-liability' | 'self-match'; readonly detail: string };
+export type RiskVerdict =
+  | { readonly ok: true }
+  | {
+      readonly ok: false;
+      readonly rule:
+        | 'invalid-order'
+        | 'halted'
+        | 'reducing'
+        | 'max-order-size'
+        | 'max-orders-per-game'
+        | 'game-liability'
+        | 'total-liability'
+        | 'self-match';
+      readonly detail: string;
+    };
 
 /** An order approved this cycle: its own odds (what it could meet of ours), and how it counts in the worst case. */
 interface Approved {
@@ -47,7 +61,9 @@ const risksOf = (approved: readonly Approved[]): Position[] => approved.map((a) 
 function filledAtWorst(c: Candidate): Position[] {
   const at: Position = { selection: c.selection, amount: c.size, odds: c.odds, commissionRate: c.commissionRate };
   const more = c.commissionRate * Math.max(0, c.size - c.size * payout(c.odds));
-  return more > 0 ? [at, { selection: c.selection, amount: more, odds: EVEN_ODDS, commissionRate: 0, contingent: true }] : [at];
+  return more > 0
+    ? [at, { selection: c.selection, amount: more, odds: EVEN_ODDS, commissionRate: 0, contingent: true }]
+    : [at];
 }
 
 /** A game's projected worst case with this cycle's approvals: exact, or a lower bound of it. */
@@ -94,17 +110,32 @@ export class RiskGate {
     // Every figure below is a comparison, and NaN compares false: an order with NaN odds or
     // size would pass them all and then poison the book's liability. Refused first, whatever else holds.
     if (!isValidAmericanOdds(c.odds) || !Number.isFinite(c.size) || !(c.size > 0)) {
-      return { ok: false, rule: 'invalid-order', detail: `odds ${c.odds} (American odds: an integer, at least 100 from zero) and size ${c.size} (finite and above 0) make no order` };
+      return {
+        ok: false,
+        rule: 'invalid-order',
+        detail: `odds ${c.odds} (American odds: an integer, at least 100 from zero) and size ${c.size} (finite and above 0) make no order`,
+      };
     }
     if (c.crossing) {
       const met = this.#ownMet(c);
-      if (met !== null) return { ok: false, rule: 'self-match', detail: `a crossing order at ${c.odds} would meet ${met}` };
+      if (met !== null)
+        return { ok: false, rule: 'self-match', detail: `a crossing order at ${c.odds} would meet ${met}` };
     }
     if (mode === 'halted') return { ok: false, rule: 'halted', detail: 'trading is halted: cancels only' };
-    if (c.size > this.#limits.maxOrderSize) return { ok: false, rule: 'max-order-size', detail: `size ${c.size} above the maximum ${this.#limits.maxOrderSize}` };
+    if (c.size > this.#limits.maxOrderSize)
+      return {
+        ok: false,
+        rule: 'max-order-size',
+        detail: `size ${c.size} above the maximum ${this.#limits.maxOrderSize}`,
+      };
     const approved = this.#approved.get(c.gameID) ?? [];
     const count = this.#own.liveCountOf(c.gameID) + approved.length;
-    if (count + 1 > this.#limits.maxOrdersPerGame) return { ok: false, rule: 'max-orders-per-game', detail: `${count} orders already live or approved on the game (max ${this.#limits.maxOrdersPerGame})` };
+    if (count + 1 > this.#limits.maxOrdersPerGame)
+      return {
+        ok: false,
+        rule: 'max-orders-per-game',
+        detail: `${count} orders already live or approved on the game (max ${this.#limits.maxOrdersPerGame})`,
+      };
     // Where it loses, a taker's commission counted at its most (see restingPosition).
     const position = restingPosition(c.selection, c.size, c.odds, c.commissionRate);
     // The game's exact projected worst case with this order, when already worked out.
@@ -114,7 +145,12 @@ export class RiskGate {
       const matched = this.#own.positions(c.gameID);
       const before = worstCaseLiability(matched);
       const alone = worstCaseLiability([...matched, ...filledAtWorst(c)]);
-      if (!(alone > before + 1e-9)) return { ok: false, rule: 'reducing', detail: `reducing: the order would not lower the worst case (${before.toFixed(2)} → ${alone.toFixed(2)})` };
+      if (!(alone > before + 1e-9))
+        return {
+          ok: false,
+          rule: 'reducing',
+          detail: `reducing: the order would not lower the worst case (${before.toFixed(2)} → ${alone.toFixed(2)})`,
+        };
       // ...and that, whatever else of ours fills, cannot leave it worse than it is. At each
       // score the P&L is linear in the amounts our orders fill, so the worst case is a
       // minimum of linear functions of them: its lowest point over every way they may fill
@@ -124,25 +160,51 @@ export class RiskGate {
       // cycle's approvals where they lose, plus this one). "All of them filled" is only one
       // corner: orders that each hedge and together hedge may leave a part that does not.
       exact = this.#own.projectedLiability(c.gameID, [...risksOf(approved), position]);
-      if (!(exact >= before - 1e-9)) return { ok: false, rule: 'reducing', detail: `reducing: with our other orders on the game it could leave the worst case at ${exact.toFixed(2)}, below the matched ${before.toFixed(2)}` };
+      if (!(exact >= before - 1e-9))
+        return {
+          ok: false,
+          rule: 'reducing',
+          detail: `reducing: with our other orders on the game it could leave the worst case at ${exact.toFixed(2)}, below the matched ${before.toFixed(2)}`,
+        };
     }
     const sofar = this.#projected.get(c.gameID);
     const bound = (sofar?.value ?? this.#own.projectedLowerBound(c.gameID)) + worstLoss(position);
     let after: GameAfter = exact === undefined ? { value: bound, exact: false } : { value: exact, exact: true };
     // The other games' bound walks every game: worked out once per check, when first needed.
     let others: number | undefined;
-    if (after.exact || !(bound >= -this.#limits.maxGameLiability + BOUND_MARGIN && bound + (others ??= this.#othersLowerBound(c.gameID)) >= -this.#limits.maxTotalLiability + BOUND_MARGIN)) {
-      if (!after.exact) after = { value: this.#own.projectedLiability(c.gameID, [...risksOf(approved), position]), exact: true };
+    if (
+      after.exact ||
+      !(
+        bound >= -this.#limits.maxGameLiability + BOUND_MARGIN &&
+        bound + (others ??= this.#othersLowerBound(c.gameID)) >= -this.#limits.maxTotalLiability + BOUND_MARGIN
+      )
+    ) {
+      if (!after.exact)
+        after = { value: this.#own.projectedLiability(c.gameID, [...risksOf(approved), position]), exact: true };
       // Written so that a figure that is not a number (a poisoned book) refuses, never passes.
       if (!(after.value >= -this.#limits.maxGameLiability - 1e-9)) {
-        return { ok: false, rule: 'game-liability', detail: `worst case on the game would be ${after.value.toFixed(2)} (cap -${this.#limits.maxGameLiability})` };
+        return {
+          ok: false,
+          rule: 'game-liability',
+          detail: `worst case on the game would be ${after.value.toFixed(2)} (cap -${this.#limits.maxGameLiability})`,
+        };
       }
       // Every other game as it stands plus what this cycle approved there: exactly, unless
       // a lower bound of it, with this game's exact figure, already clears the limit.
-      if (!(after.value + (others ??= this.#othersLowerBound(c.gameID)) >= -this.#limits.maxTotalLiability + BOUND_MARGIN)) {
-        const total = this.#own.totalProjectedLiability() - this.#own.projectedLiability(c.gameID) + after.value + this.#approvedElsewhere(c.gameID);
+      if (
+        !(after.value + (others ??= this.#othersLowerBound(c.gameID)) >= -this.#limits.maxTotalLiability + BOUND_MARGIN)
+      ) {
+        const total =
+          this.#own.totalProjectedLiability() -
+          this.#own.projectedLiability(c.gameID) +
+          after.value +
+          this.#approvedElsewhere(c.gameID);
         if (!(total >= -this.#limits.maxTotalLiability - 1e-9)) {
-          return { ok: false, rule: 'total-liability', detail: `worst case over all games would be ${total.toFixed(2)} (cap -${this.#limits.maxTotalLiability})` };
+          return {
+            ok: false,
+            rule: 'total-liability',
+            detail: `worst case over all games would be ${total.toFixed(2)} (cap -${this.#limits.maxTotalLiability})`,
+          };
         }
       }
     }
@@ -159,7 +221,8 @@ export class RiskGate {
   #othersLowerBound(gameID: string): number {
     let total = 0;
     for (const [g, after] of this.#projected) if (g !== gameID) total += after.value;
-    for (const g of this.#own.gameIds()) if (g !== gameID && !this.#projected.has(g)) total += this.#own.projectedLowerBound(g);
+    for (const g of this.#own.gameIds())
+      if (g !== gameID && !this.#projected.has(g)) total += this.#own.projectedLowerBound(g);
     return total;
   }
 
@@ -170,8 +233,10 @@ export class RiskGate {
    */
   ownListedAgainst(gameID: string, selection: Selection): number[] {
     const out: number[] = [];
-    for (const o of this.#liveOn(gameID)) if (o.remaining > 0 && backsOtherSide(o.selection, selection)) out.push(invertOdds(o.odds));
-    for (const p of this.#approved.get(gameID) ?? []) if (backsOtherSide(p.selection, selection)) out.push(invertOdds(p.odds));
+    for (const o of this.#liveOn(gameID))
+      if (o.remaining > 0 && backsOtherSide(o.selection, selection)) out.push(invertOdds(o.odds));
+    for (const p of this.#approved.get(gameID) ?? [])
+      if (backsOtherSide(p.selection, selection)) out.push(invertOdds(p.odds));
     return out;
   }
 
@@ -188,9 +253,11 @@ export class RiskGate {
    */
   #ownMet(c: Candidate): string | null {
     for (const o of this.#liveOn(c.gameID)) {
-      if (o.remaining > 0 && wouldMeet(o, c.selection, c.odds)) return `our own order ${o.orderID ?? o.clientId} (${o.odds})`;
+      if (o.remaining > 0 && wouldMeet(o, c.selection, c.odds))
+        return `our own order ${o.orderID ?? o.clientId} (${o.odds})`;
     }
-    for (const p of this.#approved.get(c.gameID) ?? []) if (wouldMeet(p, c.selection, c.odds)) return `our own order at ${p.odds} sent this cycle`;
+    for (const p of this.#approved.get(c.gameID) ?? [])
+      if (wouldMeet(p, c.selection, c.odds)) return `our own order at ${p.odds} sent this cycle`;
     return null;
   }
 

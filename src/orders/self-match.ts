@@ -7,7 +7,11 @@ import { invertOdds, oddsRank } from '../odds/american.ts';
  * other side, listed for takers at `odds` or better. The exchange would match the two (one
  * txID, both sides ours): commission for nothing, and a position that cancels itself out.
  */
-export function wouldMeet(own: { readonly selection: Selection; readonly odds: number }, selection: Selection, odds: number): boolean {
+export function wouldMeet(
+  own: { readonly selection: Selection; readonly odds: number },
+  selection: Selection,
+  odds: number,
+): boolean {
   return backsOtherSide(own.selection, selection) && oddsRank(invertOdds(own.odds)) >= oddsRank(odds);
 }
 

@@ -41,7 +41,11 @@ export interface FrameSocketLike {
  */
 export interface RecorderSource {
   readonly rest: { getOrderbook(filter: { league: string } | { gameID: string }): Promise<readonly unknown[]> };
-  readonly priceFeed: { readonly socket: FrameSocketLike; subscribe(selection: PriceSelection, options?: { readonly replace?: boolean }): void; start(): unknown };
+  readonly priceFeed: {
+    readonly socket: FrameSocketLike;
+    subscribe(selection: PriceSelection, options?: { readonly replace?: boolean }): void;
+    start(): unknown;
+  };
   readonly userFeed: { readonly socket: FrameSocketLike; start(): unknown };
 }
 
@@ -123,7 +127,10 @@ export class FeedRecorder {
   readonly #feeds: readonly FeedName[];
   readonly #writer: RotatingGzipWriter;
   readonly #wiring = new Subscription();
-  readonly #track: Record<FeedName, FeedTrack> = { price: { connection: 0, downSince: null, reason: null }, user: { connection: 0, downSince: null, reason: null } };
+  readonly #track: Record<FeedName, FeedTrack> = {
+    price: { connection: 0, downSince: null, reason: null },
+    user: { connection: 0, downSince: null, reason: null },
+  };
   readonly #frames: Record<FeedName, number> = { price: 0, user: 0 };
   readonly #rawFrames: Record<FeedName, number> = { price: 0, user: 0 };
   readonly #counts = { records: 0, snapshots: 0, gaps: 0, results: 0 };
@@ -146,7 +153,8 @@ export class FeedRecorder {
     this.#log = componentChild(options.logger ?? silent(), 'recorder');
     this.#subscription = options.subscription ?? RECORD_ALL;
     this.#feeds = options.feeds ?? ['price', 'user'];
-    if (!this.#feeds.includes('price')) throw new RecorderUsageError('the price feed is always recorded: snapshots and gaps are keyed to it');
+    if (!this.#feeds.includes('price'))
+      throw new RecorderUsageError('the price feed is always recorded: snapshots and gaps are keyed to it');
     this.session = options.session ?? `${fileStamp(options.clock.now())}-${randomBytes(4).toString('hex')}`;
     const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
     const rotateDaily = options.rotateDaily ?? true;
@@ -175,7 +183,14 @@ export class FeedRecorder {
 
   get stats(): RecorderStats {
     const w = this.#writer.stats;
-    return { frames: { ...this.#frames }, rawFrames: { ...this.#rawFrames }, ...this.#counts, bytes: w.bytes, compressedBytes: w.compressedBytes, files: w.files };
+    return {
+      frames: { ...this.#frames },
+      rawFrames: { ...this.#rawFrames },
+      ...this.#counts,
+      bytes: w.bytes,
+      compressedBytes: w.compressedBytes,
+      files: w.files,
+    };
   }
 
   get error(): Error | null {
@@ -227,7 +242,16 @@ export class FeedRecorder {
         if (track.connection > 0 && track.downSince !== null) this.#gap(t, feed, track, track.connection, false);
       }
       this.#write(t, () => {
-        const end: EndRecord = { t, k: 'end', d: { reason, records: this.#counts.records, frames: { ...this.#frames }, files: this.#writer.stats.files.length } };
+        const end: EndRecord = {
+          t,
+          k: 'end',
+          d: {
+            reason,
+            records: this.#counts.records,
+            frames: { ...this.#frames },
+            files: this.#writer.stats.files.length,
+          },
+        };
         return JSON.stringify(end);
       });
     }
@@ -271,7 +295,11 @@ export class FeedRecorder {
   }
 
   #gap(t: number, feed: FeedName, track: FeedTrack, connection: number, resumed: boolean): void {
-    const gap: GapRecord = { t, k: 'gap', d: { feed, from: track.downSince ?? t, to: t, connection, resumed, reason: track.reason } };
+    const gap: GapRecord = {
+      t,
+      k: 'gap',
+      d: { feed, from: track.downSince ?? t, to: t, connection, resumed, reason: track.reason },
+    };
     this.#counts.gaps++;
     this.#write(t, JSON.stringify(gap));
   }
@@ -303,7 +331,13 @@ export class FeedRecorder {
     const failed: { scope: SnapshotScope; error: string }[] = [];
     const scopes = snapshotScopesOf(this.#subscription);
     // Read in parallel, written in scope order: the same answers give the same records.
-    const answers = await Promise.allSettled(scopes.map((scope) => this.#o.source.rest.getOrderbook(scope.gameID !== undefined ? { gameID: scope.gameID } : { league: scope.league ?? 'all' })));
+    const answers = await Promise.allSettled(
+      scopes.map((scope) =>
+        this.#o.source.rest.getOrderbook(
+          scope.gameID !== undefined ? { gameID: scope.gameID } : { league: scope.league ?? 'all' },
+        ),
+      ),
+    );
     if (this.#state !== 'recording') return;
     answers.forEach((answer, i) => {
       const scope = scopes[i]!;

@@ -26,7 +26,12 @@ export interface RecordedVenue {
   /** Host (and port) of the streaming endpoint. */
   readonly host?: string;
   /** Paper runs: how the simulator was started, so the run can be made again. */
-  readonly paper?: { readonly seed: number; readonly speed: number | null; readonly scenario: string | null; readonly virtualTime: boolean };
+  readonly paper?: {
+    readonly seed: number;
+    readonly speed: number | null;
+    readonly scenario: string | null;
+    readonly virtualTime: boolean;
+  };
 }
 
 export interface MetaData {
@@ -84,7 +89,13 @@ export interface SnapshotScope {
 export interface SnapshotRecord {
   readonly t: number;
   readonly k: 'snapshot';
-  readonly d: { readonly batch: number; readonly reason: SnapshotReason; readonly req: number; readonly scope: SnapshotScope; readonly game: unknown };
+  readonly d: {
+    readonly batch: number;
+    readonly reason: SnapshotReason;
+    readonly req: number;
+    readonly scope: SnapshotScope;
+    readonly game: unknown;
+  };
 }
 
 /**
@@ -111,7 +122,14 @@ export interface SnapshotDoneRecord {
 export interface GapRecord {
   readonly t: number;
   readonly k: 'gap';
-  readonly d: { readonly feed: FeedName; readonly from: number; readonly to: number; readonly connection: number; readonly resumed: boolean; readonly reason: string | null };
+  readonly d: {
+    readonly feed: FeedName;
+    readonly from: number;
+    readonly to: number;
+    readonly connection: number;
+    readonly resumed: boolean;
+    readonly reason: string | null;
+  };
 }
 
 export interface ResultSide {
@@ -139,12 +157,27 @@ export interface ResultRecord {
 export interface EndRecord {
   readonly t: number;
   readonly k: 'end';
-  readonly d: { readonly reason: string; readonly records: number; readonly frames: Readonly<Record<FeedName, number>>; readonly files: number };
+  readonly d: {
+    readonly reason: string;
+    readonly records: number;
+    readonly frames: Readonly<Record<FeedName, number>>;
+    readonly files: number;
+  };
 }
 
-export type RecordingRecord = MetaRecord | FrameRecord | SnapshotRecord | SnapshotDoneRecord | GapRecord | ResultRecord | EndRecord;
+export type RecordingRecord =
+  MetaRecord | FrameRecord | SnapshotRecord | SnapshotDoneRecord | GapRecord | ResultRecord | EndRecord;
 export type RecordKind = RecordingRecord['k'];
-export const RECORD_KINDS: readonly RecordKind[] = ['meta', 'price', 'user', 'snapshot', 'snapshotDone', 'gap', 'result', 'end'];
+export const RECORD_KINDS: readonly RecordKind[] = [
+  'meta',
+  'price',
+  'user',
+  'snapshot',
+  'snapshotDone',
+  'gap',
+  'result',
+  'end',
+];
 
 /** A frame kept as text (`raw`): not JSON, or JSON that cannot be re-serialised. */
 function rawFrameLine(head: string, text: string): { line: string; parsed: unknown; json: boolean } {
@@ -156,7 +189,12 @@ function rawFrameLine(head: string, text: string): { line: string; parsed: unkno
  * its numbers keep their exact spelling and nothing is re-serialised; JSON that spans
  * lines is re-serialised, since a raw newline would split the record.
  */
-export function frameLine(t: number, feed: FeedName, connection: number, text: string): { line: string; parsed: unknown; json: boolean } {
+export function frameLine(
+  t: number,
+  feed: FeedName,
+  connection: number,
+  text: string,
+): { line: string; parsed: unknown; json: boolean } {
   const head = `{"t":${t},"k":"${feed}","c":${connection}`;
   let parsed: unknown;
   try {

@@ -114,7 +114,11 @@ export async function inTimeOrder(files: readonly string[]): Promise<string[]> {
   // Array.prototype.sort is stable: ties keep the order given.
   order.sort((a, b) => {
     if (a.start === null || b.start === null) return a.start === null ? (b.start === null ? 0 : 1) : -1;
-    return a.start.t - b.start.t || (a.start.session < b.start.session ? -1 : a.start.session > b.start.session ? 1 : 0) || a.start.part - b.start.part;
+    return (
+      a.start.t - b.start.t ||
+      (a.start.session < b.start.session ? -1 : a.start.session > b.start.session ? 1 : 0) ||
+      a.start.part - b.start.part
+    );
   });
   return order.map((o) => o.file);
 }
@@ -189,7 +193,12 @@ export class RecordingReader implements AsyncIterable<RecordedEntry> {
           try {
             value = JSON.parse(text);
           } catch (err) {
-            problem = new RecordingReadError(file, line, complete ? 'json' : 'truncated', complete ? (err as Error).message : 'the last line stops mid-record (no newline)');
+            problem = new RecordingReadError(
+              file,
+              line,
+              complete ? 'json' : 'truncated',
+              complete ? (err as Error).message : 'the last line stops mid-record (no newline)',
+            );
           }
           if (problem === null) {
             const bad = checkRecord(value);
@@ -200,7 +209,13 @@ export class RecordingReader implements AsyncIterable<RecordedEntry> {
               record = value as RecordingRecord;
               if (!sawMeta) {
                 sawMeta = true;
-                if (record.k !== 'meta') problem = new RecordingReadError(file, line, 'record', `a recording file starts with a meta record, this one with "${record.k}"`);
+                if (record.k !== 'meta')
+                  problem = new RecordingReadError(
+                    file,
+                    line,
+                    'record',
+                    `a recording file starts with a meta record, this one with "${record.k}"`,
+                  );
               }
             }
           }
@@ -266,7 +281,11 @@ async function* lineBatches(file: string): AsyncGenerator<(Line | RecordingReadE
     const e = err as NodeJS.ErrnoException;
     const ended = e.code === 'Z_BUF_ERROR';
     const what = ended ? 'truncated' : e.code?.startsWith('Z_') ? 'gzip' : 'io';
-    const detail = ended ? (rest.length > 0 ? 'the data stops mid-record (the recorder did not close the file)' : 'the data stops after a complete line but without the gzip trailer (the recorder did not close the file)') : e.message;
+    const detail = ended
+      ? rest.length > 0
+        ? 'the data stops mid-record (the recorder did not close the file)'
+        : 'the data stops after a complete line but without the gzip trailer (the recorder did not close the file)'
+      : e.message;
     yield [new RecordingReadError(file, n + 1, what, detail)];
     return;
   } finally {
@@ -280,17 +299,48 @@ async function* lineBatches(file: string): AsyncGenerator<(Line | RecordingReadE
 
 const num = z.number().refine(Number.isFinite);
 const feed = z.enum(['price', 'user']);
-const scope = z.looseObject({ league: z.string().optional(), gameID: z.string().optional(), sports: z.array(z.string()).optional() });
+const scope = z.looseObject({
+  league: z.string().optional(),
+  gameID: z.string().optional(),
+  sports: z.array(z.string()).optional(),
+});
 const reason = z.enum(['start', 'reconnect', 'day']);
 const side = z.looseObject({ id: z.string(), name: z.string().nullable(), score: num });
 
 /** Loose: fields added by a later writer of the same version are kept, not refused. */
 const BODY = {
-  meta: z.looseObject({ format: z.literal(RECORDING_FORMAT), version: z.int(), session: z.string(), part: z.int().positive(), sessionStart: num, feeds: z.array(feed) }),
+  meta: z.looseObject({
+    format: z.literal(RECORDING_FORMAT),
+    version: z.int(),
+    session: z.string(),
+    part: z.int().positive(),
+    sessionStart: num,
+    feeds: z.array(feed),
+  }),
   snapshot: z.looseObject({ batch: z.int(), reason, req: num, scope, game: z.unknown() }),
-  snapshotDone: z.looseObject({ batch: z.int(), reason, req: num, games: z.array(z.string()), failed: z.array(z.looseObject({ scope, error: z.string() })) }),
-  gap: z.looseObject({ feed, from: num, to: num, connection: z.int(), resumed: z.boolean(), reason: z.string().nullable() }),
-  result: z.looseObject({ gameID: z.string(), league: z.string().nullable(), sport: z.string().nullable(), away: side, home: side, via: z.enum(['feed', 'rest', 'snapshot']) }),
+  snapshotDone: z.looseObject({
+    batch: z.int(),
+    reason,
+    req: num,
+    games: z.array(z.string()),
+    failed: z.array(z.looseObject({ scope, error: z.string() })),
+  }),
+  gap: z.looseObject({
+    feed,
+    from: num,
+    to: num,
+    connection: z.int(),
+    resumed: z.boolean(),
+    reason: z.string().nullable(),
+  }),
+  result: z.looseObject({
+    gameID: z.string(),
+    league: z.string().nullable(),
+    sport: z.string().nullable(),
+    away: side,
+    home: side,
+    via: z.enum(['feed', 'rest', 'snapshot']),
+  }),
   end: z.looseObject({ reason: z.string(), records: z.int(), files: z.int() }),
 } as const;
 
@@ -303,29 +353,38 @@ function shown(v: unknown): string {
 }
 
 function checkRecord(v: unknown): { problem: 'record' | 'version'; detail: string } | null {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return { problem: 'record', detail: 'not a JSON object' };
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    return { problem: 'record', detail: 'not a JSON object' };
   const r = v as Record<string, unknown>;
-  if (typeof r['t'] !== 'number' || !Number.isFinite(r['t'])) return { problem: 'record', detail: '`t` is not a number' };
+  if (typeof r['t'] !== 'number' || !Number.isFinite(r['t']))
+    return { problem: 'record', detail: '`t` is not a number' };
   const k = r['k'];
   if (typeof k !== 'string' || !KINDS.has(k)) return { problem: 'record', detail: `unknown kind ${shown(k)}` };
   if (k === 'price' || k === 'user') {
     // Frames are most of a recording: checked by hand, their payload left to the consumer.
     if (!Number.isSafeInteger(r['c'])) return { problem: 'record', detail: '`c` (connection) is not an integer' };
-    if (('d' in r) === ('raw' in r)) return { problem: 'record', detail: 'a frame has exactly one of `d` and `raw`' };
+    if ('d' in r === 'raw' in r) return { problem: 'record', detail: 'a frame has exactly one of `d` and `raw`' };
     if ('raw' in r && typeof r['raw'] !== 'string') return { problem: 'record', detail: '`raw` is not a string' };
     return null;
   }
   if (k === 'meta') {
     const d = r['d'] as Record<string, unknown> | undefined;
-    if (d?.['format'] !== RECORDING_FORMAT) return { problem: 'version', detail: `not a linesmith feed recording (format ${shown(d?.['format'])})` };
+    if (d?.['format'] !== RECORDING_FORMAT)
+      return { problem: 'version', detail: `not a linesmith feed recording (format ${shown(d?.['format'])})` };
     if (typeof d['version'] === 'number' && d['version'] > RECORDING_VERSION) {
-      return { problem: 'version', detail: `written in format version ${d['version']}; this reader knows up to ${RECORDING_VERSION}` };
+      return {
+        problem: 'version',
+        detail: `written in format version ${d['version']}; this reader knows up to ${RECORDING_VERSION}`,
+      };
     }
   }
   const checked = BODY[k as keyof typeof BODY].safeParse(r['d']);
   if (!checked.success) {
     const issue = checked.error.issues[0];
-    return { problem: 'record', detail: `${k}: ${issue ? `${['d', ...issue.path].join('.')}: ${issue.message}` : 'invalid'}` };
+    return {
+      problem: 'record',
+      detail: `${k}: ${issue ? `${['d', ...issue.path].join('.')}: ${issue.message}` : 'invalid'}`,
+    };
   }
   return null;
 }

@@ -44,7 +44,9 @@ export function resultOf(game: unknown): GameResult | null {
 }
 
 function side(p: unknown): ResultSide | null {
-  if (!isObject(p) || typeof p['id'] !== 'string' || typeof p['score'] !== 'number' || !Number.isFinite(p['score'])) return null;
-  const name = typeof p['longName'] === 'string' ? p['longName'] : typeof p['shortName'] === 'string' ? p['shortName'] : null;
+  if (!isObject(p) || typeof p['id'] !== 'string' || typeof p['score'] !== 'number' || !Number.isFinite(p['score']))
+    return null;
+  const name =
+    typeof p['longName'] === 'string' ? p['longName'] : typeof p['shortName'] === 'string' ? p['shortName'] : null;
   return { id: p['id'], name, score: p['score'] };
 }

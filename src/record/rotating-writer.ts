@@ -63,11 +63,19 @@ export class RotatingGzipWriter {
   constructor(options: RotatingWriterOptions) {
     if (!(options.maxFileBytes > 0)) throw new RangeError(`maxFileBytes must be positive, got ${options.maxFileBytes}`);
     this.#o = options;
-    this.#flusher = options.flushIntervalMs > 0 ? interval(options.flushIntervalMs, options.scheduler).subscribe(() => this.#flush()) : null;
+    this.#flusher =
+      options.flushIntervalMs > 0
+        ? interval(options.flushIntervalMs, options.scheduler).subscribe(() => this.#flush())
+        : null;
   }
 
   get stats(): WriterStats {
-    return { files: [...this.#files], bytes: this.#bytes, compressedBytes: this.#closedBytes + (this.#current?.out.bytesWritten ?? 0), lines: this.#lines };
+    return {
+      files: [...this.#files],
+      bytes: this.#bytes,
+      compressedBytes: this.#closedBytes + (this.#current?.out.bytesWritten ?? 0),
+      lines: this.#lines,
+    };
   }
 
   /**

@@ -35,5 +35,9 @@ export function priceSelectionOf(s: RecordedSubscription): PriceSelection | null
  */
 export function snapshotScopesOf(s: RecordedSubscription): SnapshotScope[] {
   if (s.all) return [{ league: 'all' }];
-  return [...s.leagues.map((league) => ({ league })), ...(s.sports.length > 0 ? [{ league: 'all', sports: s.sports }] : []), ...s.gameIds.map((gameID) => ({ gameID }))];
+  return [
+    ...s.leagues.map((league) => ({ league })),
+    ...(s.sports.length > 0 ? [{ league: 'all', sports: s.sports }] : []),
+    ...s.gameIds.map((gameID) => ({ gameID })),
+  ];
 }

@@ -9,7 +9,11 @@ export class FeedsNotOpenError extends LinesmithError {
   override readonly code = 'LS_ERR_FEEDS_NOT_OPEN';
   readonly timeoutMs: number;
   constructor(timeoutMs: number, last: ConnectionStates | null) {
-    const down = last ? (['price', 'user'] as const).filter((f) => last[f].status !== 'open').map((f) => `${f} feed ${last[f].status}${last[f].lastError ? ` (${last[f].lastError.message})` : ''}`) : ['no connection state reported'];
+    const down = last
+      ? (['price', 'user'] as const)
+          .filter((f) => last[f].status !== 'open')
+          .map((f) => `${f} feed ${last[f].status}${last[f].lastError ? ` (${last[f].lastError.message})` : ''}`)
+      : ['no connection state reported'];
     super(`the feeds did not open within ${timeoutMs} ms: ${down.join(', ')}`);
     this.timeoutMs = timeoutMs;
   }

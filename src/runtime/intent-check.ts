@@ -26,11 +26,13 @@ const ORDER_TYPES: ReadonlySet<unknown> = new Set(INTENT_ORDER_TYPES);
 const NONE_DROPPED: readonly IntentProblem[] = Object.freeze([]);
 
 export function checkIntents(result: unknown): IntentCheck {
-  if (!Array.isArray(result)) return { ok: false, problem: `quote() returned ${describe(result)}, not an array of intents` };
+  if (!Array.isArray(result))
+    return { ok: false, problem: `quote() returned ${describe(result)}, not an array of intents` };
   let dropped: IntentProblem[] | null = null;
   for (let i = 0; i < result.length; i++) {
     const problem = intentProblem(result[i]);
-    if (problem !== null) (dropped ??= []).push({ index: i, key: (result[i] as { key?: unknown } | null)?.key, problem });
+    if (problem !== null)
+      (dropped ??= []).push({ index: i, key: (result[i] as { key?: unknown } | null)?.key, problem });
   }
   if (dropped === null) return { ok: true, intents: result as QuoteIntent[], dropped: NONE_DROPPED };
   const bad = new Set(dropped.map((d) => d.index));
@@ -45,11 +47,14 @@ function intentProblem(x: unknown): string | null {
   const selection = selectionProblem(i.selection);
   if (selection !== null) return selection;
   if (!isValidAmericanOdds(i.odds)) return `odds ${describe(i.odds)} are not American odds (an integer, |odds| ≥ 100)`;
-  if (typeof i.size !== 'number' || !Number.isFinite(i.size) || i.size <= 0) return `size ${describe(i.size)} is not a finite positive stake`;
-  if (i.orderType !== undefined && !ORDER_TYPES.has(i.orderType)) return `orderType ${describe(i.orderType)} is unknown`;
+  if (typeof i.size !== 'number' || !Number.isFinite(i.size) || i.size <= 0)
+    return `size ${describe(i.size)} is not a finite positive stake`;
+  if (i.orderType !== undefined && !ORDER_TYPES.has(i.orderType))
+    return `orderType ${describe(i.orderType)} is unknown`;
   for (const f of ['expirationMinutes', 'toleranceCents', 'sizeTolerance'] as const) {
     const v = i[f];
-    if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v) || v < 0)) return `${f} ${describe(v)} is not a finite number ≥ 0`;
+    if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v) || v < 0))
+      return `${f} ${describe(v)} is not a finite number ≥ 0`;
   }
   return null;
 }
@@ -63,11 +68,17 @@ function selectionProblem(x: unknown): string | null {
     case 'moneyline':
       return team ? null : `moneyline selection without a team (${describe(s.team)})`;
     case 'spread':
-      return team && line ? null : `spread selection needs a team and a line in quarters (${describe(s.team)}, ${describe(s.line)})`;
+      return team && line
+        ? null
+        : `spread selection needs a team and a line in quarters (${describe(s.team)}, ${describe(s.line)})`;
     case 'total':
-      return (s.ou === 'over' || s.ou === 'under') && line ? null : `total selection needs over/under and a line in quarters (${describe(s.ou)}, ${describe(s.line)})`;
+      return (s.ou === 'over' || s.ou === 'under') && line
+        ? null
+        : `total selection needs over/under and a line in quarters (${describe(s.ou)}, ${describe(s.line)})`;
     case 'moneyline1x2':
-      return (s.outcome === 'home' || s.outcome === 'away' || s.outcome === 'draw') && typeof s.yes === 'boolean' ? null : `moneyline1x2 selection needs an outcome and yes (${describe(s.outcome)}, ${describe(s.yes)})`;
+      return (s.outcome === 'home' || s.outcome === 'away' || s.outcome === 'draw') && typeof s.yes === 'boolean'
+        ? null
+        : `moneyline1x2 selection needs an outcome and yes (${describe(s.outcome)}, ${describe(s.yes)})`;
     default:
       return `selection type ${describe(s.type)} is unknown`;
   }

@@ -8,7 +8,11 @@ import type { LivePolicy, QuoteIntent } from '../strategy/types.ts';
  * (a better price for us, a worse one for takers), since in play a crossing order waits the
  * league delay while the score moves.
  */
-export function applyLivePolicy(policy: LivePolicy, game: GameState, intents: readonly QuoteIntent[]): readonly QuoteIntent[] {
+export function applyLivePolicy(
+  policy: LivePolicy,
+  game: GameState,
+  intents: readonly QuoteIntent[],
+): readonly QuoteIntent[] {
   if (game.ended) return [];
   if (!game.live || policy.kind === 'keep') return intents;
   if (policy.kind === 'pull') return [];

@@ -1,5 +1,14 @@
 import type { Logger } from 'pino';
-import { filter, firstValueFrom, interval, tap, throwError, timeout, type SchedulerLike, type Subscription } from 'rxjs';
+import {
+  filter,
+  firstValueFrom,
+  interval,
+  tap,
+  throwError,
+  timeout,
+  type SchedulerLike,
+  type Subscription,
+} from 'rxjs';
 import { MarketModel, type GameIdentity } from '../book/market-model.ts';
 import { OwnBook } from '../orders/own-book.ts';
 import type { GameState, OwnOrder, Refusal, TradingMode } from '../book/types.ts';
@@ -14,7 +23,13 @@ import type { UserFeedEvent } from '../exchange/socket/user-feed-events.ts';
 import type { Clock } from '../shared/clock.ts';
 import { componentChild } from '../shared/logger.ts';
 import { HeartbeatWatch } from './heartbeat-watch.ts';
-import { OrderManager, resultClientIds, type GatewayResult, type OrderManagerNotice, type StrategyWork } from '../orders/order-manager.ts';
+import {
+  OrderManager,
+  resultClientIds,
+  type GatewayResult,
+  type OrderManagerNotice,
+  type StrategyWork,
+} from '../orders/order-manager.ts';
 import type { RiskLimits } from '../orders/risk.ts';
 import { decodeReference } from '../orders/user-reference.ts';
 import type { QuoteIntent } from '../strategy/types.ts';
@@ -230,15 +245,26 @@ export class Runtime {
   constructor(options: RuntimeOptions) {
     this.#o = options;
     this.#log = options.logger;
-    this.strategyErrors = new StrategyErrors({ logger: options.logger, ...(options.onStrategyError ? { onError: options.onStrategyError } : {}) });
+    this.strategyErrors = new StrategyErrors({
+      logger: options.logger,
+      ...(options.onStrategyError ? { onError: options.onStrategyError } : {}),
+    });
     this.own = new OwnBook({
       commissionRate: () => this.#commission,
       // Every order moves several times: the record is built only when it will be written.
       onTransition: (o, from, reason) => {
-        if (this.#log.isLevelEnabled('debug')) this.#log.debug({ clientId: o.clientId, orderID: o.orderID, strategy: o.strategyId, from, to: o.status, reason }, 'order transition');
+        if (this.#log.isLevelEnabled('debug'))
+          this.#log.debug(
+            { clientId: o.clientId, orderID: o.orderID, strategy: o.strategyId, from, to: o.status, reason },
+            'order transition',
+          );
       },
       // A bug of ours, never applied: said loudly, and counted in own.lifecycle.illegal.
-      onIllegalTransition: (err) => this.#log.error({ err, clientId: err.clientId, from: err.from, event: err.event }, 'illegal order transition refused'),
+      onIllegalTransition: (err) =>
+        this.#log.error(
+          { err, clientId: err.clientId, from: err.from, event: err.event },
+          'illegal order transition refused',
+        ),
     });
     this.market = new MarketModel((id) => this.own.isOurOrderId(id));
     this.#memoSources = {
@@ -278,7 +304,8 @@ export class Runtime {
     else this.#strategyModes.set(strategyId, mode);
     if (mode === 'halted') this.#pullHeld = true;
     this.#log.warn({ mode, strategy: strategyId ?? 'all' }, 'trading mode set by the operator');
-    if (mode === 'halted') this.orders.cancelAll('halted by the operator', strategyId === undefined ? {} : { strategyId });
+    if (mode === 'halted')
+      this.orders.cancelAll('halted by the operator', strategyId === undefined ? {} : { strategyId });
     this.#markAllDirty();
     this.dispatch({ kind: 'tick' });
   }
@@ -312,7 +339,9 @@ export class Runtime {
     this.#subs.push(exchange.priceFeed.events$.subscribe((event) => this.#feedEvent({ kind: 'price', event })));
     this.#subs.push(exchange.userFeed.events$.subscribe((event) => this.#feedEvent({ kind: 'user', event })));
     // Through #feedEvent like the messages, so it keeps its place among them (held at start-up alike).
-    this.#subs.push(exchange.userFeed.recovering$.subscribe((recovering) => this.#feedEvent({ kind: 'user-recovery', recovering })));
+    this.#subs.push(
+      exchange.userFeed.recovering$.subscribe((recovering) => this.#feedEvent({ kind: 'user-recovery', recovering })),
+    );
     this.#subs.push(exchange.states$.subscribe((states) => this.dispatch({ kind: 'connections', states })));
     let booksReadFor: number;
     try {
@@ -327,7 +356,9 @@ export class Runtime {
     }
     for (const e of held) this.#queue.push(e);
     if (this.#o.gateway === 'socket') exchange.orders.start();
-    this.#subs.push(interval(this.#o.tickMs ?? 1_000, this.#o.scheduler).subscribe(() => this.dispatch({ kind: 'tick' })));
+    this.#subs.push(
+      interval(this.#o.tickMs ?? 1_000, this.#o.scheduler).subscribe(() => this.dispatch({ kind: 'tick' })),
+    );
     const walker = exchange.rest.gradedWalker({ since: new Date(now()).toISOString() });
     this.#subs.push(
       gradedPages$(walker).subscribe({
@@ -358,9 +389,29 @@ export class Runtime {
     for (const g of games) this.market.applySnapshot(g, this.#o.clock.now());
     const { unmatched, bets } = await openOrdersThenBets(exchange.rest);
     const rest = exchange.rest;
-    const totalSides = rest.lookupOrder ? await totalSidesOf(unmatched, (u) => this.orders.adopts(u), (id) => rest.lookupOrder!(id)) : undefined;
-    const r = this.orders.reconcile(unmatched, bets, { cancelForeign: this.#o.cancelUnknownOrdersAtStart, gameLookup: (id) => this.market.has(id), ...(totalSides ? { totalSides } : {}) });
-    this.#log.info({ games: games.length, adopted: r.adopted, foreignOpenOrders: r.foreign, openBets: bets.length, commission: this.#commission, heldFeedEvents: this.#startupHeld?.length ?? 0 }, 'model loaded');
+    const totalSides = rest.lookupOrder
+      ? await totalSidesOf(
+          unmatched,
+          (u) => this.orders.adopts(u),
+          (id) => rest.lookupOrder!(id),
+        )
+      : undefined;
+    const r = this.orders.reconcile(unmatched, bets, {
+      cancelForeign: this.#o.cancelUnknownOrdersAtStart,
+      gameLookup: (id) => this.market.has(id),
+      ...(totalSides ? { totalSides } : {}),
+    });
+    this.#log.info(
+      {
+        games: games.length,
+        adopted: r.adopted,
+        foreignOpenOrders: r.foreign,
+        openBets: bets.length,
+        commission: this.#commission,
+        heldFeedEvents: this.#startupHeld?.length ?? 0,
+      },
+      'model loaded',
+    );
     return readFor;
   }
 
@@ -374,7 +425,9 @@ export class Runtime {
   /** Async, so a read that throws at once is a rejection like any other failed read. */
   async #readOrderbook(leagues: readonly string[] | null): Promise<OrderbookGame[]> {
     const rest = this.#o.exchange.rest;
-    return leagues === null ? rest.getOrderbook({ league: 'all' }) : (await Promise.all(leagues.map((l) => rest.getOrderbook({ league: l })))).flat();
+    return leagues === null
+      ? rest.getOrderbook({ league: 'all' })
+      : (await Promise.all(leagues.map((l) => rest.getOrderbook({ league: l })))).flat();
   }
 
   /**
@@ -420,7 +473,10 @@ export class Runtime {
         this.orders.cancelAll('game left the board', { gameID: id }, { sweep: true });
         this.#markDirty(id);
       }
-      this.#log.info({ games: games.length, leftTheBoard: left.length, heldFeedEvents: r.held.length }, 'books read again after a price feed reconnect');
+      this.#log.info(
+        { games: games.length, leftTheBoard: left.length, heldFeedEvents: r.held.length },
+        'books read again after a price feed reconnect',
+      );
     }
     // Next in the loop, each on its own (one that fails is logged, the others still apply):
     // held updates are at least as new as the read, so each side's last one stands.
@@ -455,7 +511,11 @@ export class Runtime {
       this.#o.exchange.states$.pipe(
         tap((s) => (last = s)),
         filter((s) => s.price.status === 'open' && s.user.status === 'open'),
-        timeout({ first: ms, scheduler: this.#o.scheduler, with: () => throwError(() => new FeedsNotOpenError(ms, last)) }),
+        timeout({
+          first: ms,
+          scheduler: this.#o.scheduler,
+          with: () => throwError(() => new FeedsNotOpenError(ms, last)),
+        }),
       ),
     );
   }
@@ -504,7 +564,8 @@ export class Runtime {
           const g = this.market.upsertGame(ev.payload, now, ev.messageType === 'marketClosed' ? { ended: true } : {});
           if (!g) return;
           this.#markDirty(g.id);
-          if (g.ended || ev.messageType === 'marketClosed') this.orders.cancelAll('game closed', { gameID: g.id }, { sweep: true });
+          if (g.ended || ev.messageType === 'marketClosed')
+            this.orders.cancelAll('game closed', { gameID: g.id }, { sweep: true });
         }
         return;
       }
@@ -520,7 +581,10 @@ export class Runtime {
           return;
         }
         if (ev.type === 'reconcileFailed') {
-          this.#log.error({ error: ev.error.message, retryInMs: ev.retryInMs }, 'reconciliation failed: staying halted until the feed client tries again and succeeds');
+          this.#log.error(
+            { error: ev.error.message, retryInMs: ev.retryInMs },
+            'reconciliation failed: staying halted until the feed client tries again and succeeds',
+          );
           return;
         }
         if (ev.type === 'unclassified') return;
@@ -594,7 +658,11 @@ export class Runtime {
 
   /** Our orders set to match a REST view of the account (after a user-feed gap, or the periodic check); foreign orders are left alone. */
   #reconcileWith(snapshot: AccountSnapshot): void {
-    this.orders.reconcile(snapshot.unmatched, snapshot.matchedBets, { cancelForeign: false, gameLookup: (id) => this.market.has(id), asOf: snapshot.asOf });
+    this.orders.reconcile(snapshot.unmatched, snapshot.matchedBets, {
+      cancelForeign: false,
+      gameLookup: (id) => this.market.has(id),
+      asOf: snapshot.asOf,
+    });
   }
 
   #onTick(now: number): void {
@@ -604,7 +672,11 @@ export class Runtime {
       this.#lastEndedSweep = now;
       for (const id of forgettableGames(this.market, this.own, now)) this.#forgetGame(id);
     }
-    if (this.#mode !== 'halted' && this.orders.gateOpen && now - this.#lastHeartbeat >= (this.#o.heartbeatEveryMs ?? (this.#o.heartbeatSeconds * 1000) / 3)) {
+    if (
+      this.#mode !== 'halted' &&
+      this.orders.gateOpen &&
+      now - this.#lastHeartbeat >= (this.#o.heartbeatEveryMs ?? (this.#o.heartbeatSeconds * 1000) / 3)
+    ) {
       this.#lastHeartbeat = now;
       this.orders.heartbeat(this.#o.heartbeatSeconds);
     }
@@ -612,12 +684,17 @@ export class Runtime {
     // it reported that the user feed has not delivered are booked from its matched bets.
     const awaited = this.own.oldestAwaitedFill();
     const fillsOverdue = awaited !== undefined && now - awaited >= UNKNOWN_RECONCILE_MS;
-    if (!this.#reconciling && now - this.#lastReconcile >= UNKNOWN_RECONCILE_MS && (fillsOverdue || this.own.liveOrders().some((o) => o.status === 'unknown'))) {
+    if (
+      !this.#reconciling &&
+      now - this.#lastReconcile >= UNKNOWN_RECONCILE_MS &&
+      (fillsOverdue || this.own.liveOrders().some((o) => o.status === 'unknown'))
+    ) {
       this.#reconciling = true;
       this.#lastReconcile = now;
       const rest = this.#o.exchange.rest;
       openOrdersThenBets(rest).then(
-        ({ unmatched, bets }) => this.dispatch({ kind: 'rest-snapshot', snapshot: { unmatched, matchedBets: bets, asOf: now } }),
+        ({ unmatched, bets }) =>
+          this.dispatch({ kind: 'rest-snapshot', snapshot: { unmatched, matchedBets: bets, asOf: now } }),
         (err: unknown) => {
           this.#reconciling = false;
           this.#log.warn({ err }, 'reconciliation of unknown orders failed; trying again');
@@ -776,7 +853,11 @@ export class Runtime {
     if (this.#dueOf(pair) > now && mode !== 'halted') return false;
     this.#lastEval.set(k, now);
     const memo = this.#memos.get(k);
-    if (memo !== undefined && mode !== 'halted' && memoHolds(memo, this.#memoSources, s.id, gameID, now, mode, s.module.reevaluateEvery)) {
+    if (
+      memo !== undefined &&
+      mode !== 'halted' &&
+      memoHolds(memo, this.#memoSources, s.id, gameID, now, mode, s.module.reevaluateEvery)
+    ) {
       this.#evaluations.reused++;
       work.push({ strategyId: s.id, gameID, intents: memo.intents, mode });
       return true;
@@ -791,11 +872,13 @@ export class Runtime {
       ({ intents, memo: asked } = this.#quote(s, game, now, mode));
     }
     intents = applyLivePolicy(s.live, game, intents);
-    if (!intents.every((i) => wantsMarket(s, i.selection.type))) intents = intents.filter((i) => wantsMarket(s, i.selection.type));
+    if (!intents.every((i) => wantsMarket(s, i.selection.type)))
+      intents = intents.filter((i) => wantsMarket(s, i.selection.type));
     if (asked !== null && s.module.readsOutsideView !== true && mayHoldLater(asked, s.module.reevaluateEvery)) {
       asked.intents = intents;
       this.#memos.set(k, asked);
-      if ((asked.reads & READ.now) !== 0 && s.module.reevaluateEvery !== undefined) this.#askAgainIn(pair, s.module.reevaluateEvery);
+      if ((asked.reads & READ.now) !== 0 && s.module.reevaluateEvery !== undefined)
+        this.#askAgainIn(pair, s.module.reevaluateEvery);
     }
     if (intents.length > 0) this.#quoted.add(k);
     else this.#quoted.delete(k);
@@ -830,7 +913,12 @@ export class Runtime {
    * null when the answer must not be reused: it threw, or returned something malformed
    * (asked again, it fails again, and that is counted and logged each time).
    */
-  #quote(s: StrategyInstance, game: GameState, now: number, mode: TradingMode): { intents: readonly QuoteIntent[]; memo: EvaluationMemo | null } {
+  #quote(
+    s: StrategyInstance,
+    game: GameState,
+    now: number,
+    mode: TradingMode,
+  ): { intents: readonly QuoteIntent[]; memo: EvaluationMemo | null } {
     const gameID = game.id;
     const tracked = new TrackedGame(game);
     const view = new LazyStrategyView({
@@ -910,26 +998,62 @@ export class Runtime {
     const now = this.#o.clock.now();
     if (n.kind === 'risk-rejected') {
       this.#retryAfterCooldown(n.gameID);
-      this.#remember(n.strategyId, n.gameID, { intentKey: n.intentKey, source: 'risk', reason: n.verdict.rule, detail: n.verdict.detail, at: now });
+      this.#remember(n.strategyId, n.gameID, {
+        intentKey: n.intentKey,
+        source: 'risk',
+        reason: n.verdict.rule,
+        detail: n.verdict.detail,
+        at: now,
+      });
     }
     if (n.kind === 'exchange-rejected') {
       this.#retryAfterCooldown(n.order.gameID);
-      if (n.order.strategyId) this.#remember(n.order.strategyId, n.order.gameID, { intentKey: n.order.intentKey ?? '', source: 'exchange', reason: n.errorType, detail: n.error, at: now });
+      if (n.order.strategyId)
+        this.#remember(n.order.strategyId, n.order.gameID, {
+          intentKey: n.order.intentKey ?? '',
+          source: 'exchange',
+          reason: n.errorType,
+          detail: n.error,
+          at: now,
+        });
     }
     switch (n.kind) {
       case 'risk-rejected':
-        this.#log.info({ strategy: n.strategyId, gameID: n.gameID, intent: n.intentKey, rule: n.verdict.rule, detail: n.verdict.detail }, 'risk check refused an order');
+        this.#log.info(
+          {
+            strategy: n.strategyId,
+            gameID: n.gameID,
+            intent: n.intentKey,
+            rule: n.verdict.rule,
+            detail: n.verdict.detail,
+          },
+          'risk check refused an order',
+        );
         return;
       case 'exchange-rejected':
-        this.#log.warn({ strategy: n.order.strategyId, gameID: n.order.gameID, errorType: n.errorType, error: n.error }, 'exchange rejected an order');
+        this.#log.warn(
+          { strategy: n.order.strategyId, gameID: n.order.gameID, errorType: n.errorType, error: n.error },
+          'exchange rejected an order',
+        );
         return;
       case 'unknown-outcome':
-        this.#log.warn({ clientId: n.order.clientId, error: n.error }, 'order outcome unknown until the user feed or REST says');
+        this.#log.warn(
+          { clientId: n.order.clientId, error: n.error },
+          'order outcome unknown until the user feed or REST says',
+        );
         return;
       case 'exchange-cancelled': {
         const seen = this.#heartbeat.cancelled(now, n.order.createdAt);
-        if (seen.newLapse) this.#log.error({ via: n.via }, 'heartbeat lapsed: the exchange\'s dead man\'s switch is cancelling our orders');
-        if (!seen.heartbeat && !n.asked) this.#log.warn({ clientId: n.order.clientId, gameID: n.order.gameID, via: n.via }, 'the exchange cancelled an order of ours we had not asked to cancel');
+        if (seen.newLapse)
+          this.#log.error(
+            { via: n.via },
+            "heartbeat lapsed: the exchange's dead man's switch is cancelling our orders",
+          );
+        if (!seen.heartbeat && !n.asked)
+          this.#log.warn(
+            { clientId: n.order.clientId, gameID: n.order.gameID, via: n.via },
+            'the exchange cancelled an order of ours we had not asked to cancel',
+          );
         this.#markDirty(n.order.gameID);
         return;
       }
@@ -955,7 +1079,11 @@ export class Runtime {
    * failed, and per strategy id the quote() calls that threw or returned no usable list
    * plus the malformed intents dropped from a list.
    */
-  get errors(): { readonly events: number; readonly evaluations: number; readonly strategies: ReadonlyMap<string, number> } {
+  get errors(): {
+    readonly events: number;
+    readonly evaluations: number;
+    readonly strategies: ReadonlyMap<string, number>;
+  } {
     return { ...this.#errors, strategies: this.strategyErrors.byStrategy };
   }
 
@@ -985,7 +1113,10 @@ export class Runtime {
       realizedPnl: this.#realized,
       commissionPaid: this.#commissionPaid,
       orders: this.orders.stats,
-      strategyErrors: { total: this.strategyErrors.total, byStrategy: Object.fromEntries(this.strategyErrors.byStrategy) },
+      strategyErrors: {
+        total: this.strategyErrors.total,
+        byStrategy: Object.fromEntries(this.strategyErrors.byStrategy),
+      },
       heartbeatLapses: this.#heartbeat.stats.lapses,
       heartbeatCancels: this.#heartbeat.stats.cancels,
     };
@@ -1022,12 +1153,19 @@ export class Runtime {
     this.#resyncRetry?.unsubscribe();
     // The exchange's word, not ours: whatever of ours it still lists open is cancelled now.
     try {
-      const open = (await this.#o.exchange.rest.getUnmatched()).filter((u) => decodeReference(u.userReference) !== null || this.own.isOurOrderId(u.id));
+      const open = (await this.#o.exchange.rest.getUnmatched()).filter(
+        (u) => decodeReference(u.userReference) !== null || this.own.isOurOrderId(u.id),
+      );
       if (open.length > 0) {
-        this.#log.warn({ count: open.length }, 'orders still open at the exchange after shutdown cancels: cancelling by id');
+        this.#log.warn(
+          { count: open.length },
+          'orders still open at the exchange after shutdown cancels: cancelling by id',
+        );
         await this.#o.exchange.rest.cancel(open.map((u) => u.id));
       }
-      const left = (await this.#o.exchange.rest.getUnmatched()).filter((u) => decodeReference(u.userReference) !== null || this.own.isOurOrderId(u.id));
+      const left = (await this.#o.exchange.rest.getUnmatched()).filter(
+        (u) => decodeReference(u.userReference) !== null || this.own.isOurOrderId(u.id),
+      );
       if (left.length > 0) this.#log.error({ count: left.length }, 'orders still open after shutdown');
       return this.own.liveOrders().filter((o) => left.some((u) => u.id === o.orderID));
     } catch (err) {
@@ -1036,4 +1174,3 @@ export class Runtime {
     }
   }
 }
-

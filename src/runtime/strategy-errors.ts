@@ -129,7 +129,11 @@ export class StrategyErrors {
   }
 
   malformed(strategy: string, gameID: string, dropped: readonly IntentProblem[], now: number): void {
-    for (const d of dropped) this.#count(strategy, gameID, 'malformed-intent', d.problem, null, now, undefined, { index: d.index, key: d.key });
+    for (const d of dropped)
+      this.#count(strategy, gameID, 'malformed-intent', d.problem, null, now, undefined, {
+        index: d.index,
+        key: d.key,
+      });
   }
 
   get total(): number {
@@ -168,11 +172,24 @@ export class StrategyErrors {
 
   #of(strategy: string): PerStrategy {
     let s = this.#by.get(strategy);
-    if (!s) this.#by.set(strategy, (s = { evaluations: 0, failed: 0, errors: 0, kinds: emptyKinds(), distinct: new Map(), otherDistinct: 0 }));
+    if (!s)
+      this.#by.set(
+        strategy,
+        (s = { evaluations: 0, failed: 0, errors: 0, kinds: emptyKinds(), distinct: new Map(), otherDistinct: 0 }),
+      );
     return s;
   }
 
-  #count(strategy: string, gameID: string, kind: StrategyErrorKind, error: string, at: string | null, now: number, err?: unknown, extra?: object): void {
+  #count(
+    strategy: string,
+    gameID: string,
+    kind: StrategyErrorKind,
+    error: string,
+    at: string | null,
+    now: number,
+    err?: unknown,
+    extra?: object,
+  ): void {
     const s = this.#of(strategy);
     s.errors++;
     s.kinds[kind]++;
@@ -182,7 +199,11 @@ export class StrategyErrors {
     const d = s.distinct.get(key);
     if (d) {
       d.count++;
-      if (isPowerOfTen(d.count)) this.#log.error({ strategy, kind, error, at, count: d.count, strategyErrors: s.errors }, `strategy error repeated ${d.count} times (logged at 10, 100, 1000, …)`);
+      if (isPowerOfTen(d.count))
+        this.#log.error(
+          { strategy, kind, error, at, count: d.count, strategyErrors: s.errors },
+          `strategy error repeated ${d.count} times (logged at 10, 100, 1000, …)`,
+        );
     } else if (s.distinct.size < MAX_DISTINCT) {
       s.distinct.set(key, { kind, error, at, count: 1, firstGame: gameID, firstAt: now });
       this.#log.error(
@@ -191,7 +212,11 @@ export class StrategyErrors {
       );
     } else {
       s.otherDistinct++;
-      if (s.otherDistinct === 1) this.#log.error({ strategy, kind, error }, `strategy has ${MAX_DISTINCT} distinct errors: further ones are counted only`);
+      if (s.otherDistinct === 1)
+        this.#log.error(
+          { strategy, kind, error },
+          `strategy has ${MAX_DISTINCT} distinct errors: further ones are counted only`,
+        );
     }
     this.#onError?.({ strategy, gameID, kind, error });
   }
@@ -209,7 +234,9 @@ export function strategyErrorClauses(r: StrategyErrorReport): string {
   return r.strategies
     .map((s) => {
       if (s.errors === 0) return `${s.strategy} none`;
-      const kinds = STRATEGY_ERROR_KINDS.filter((k) => s.kinds[k] > 0).map((k) => `${k === 'malformed-intent' ? 'malformed intents' : k} ${n(s.kinds[k])}`);
+      const kinds = STRATEGY_ERROR_KINDS.filter((k) => s.kinds[k] > 0).map(
+        (k) => `${k === 'malformed-intent' ? 'malformed intents' : k} ${n(s.kinds[k])}`,
+      );
       return `${s.strategy} ${n(s.failed)} of ${n(s.evaluations)} evaluations failed (${kinds.join(', ')})`;
     })
     .join('; ');
@@ -221,9 +248,13 @@ export function strategyErrorLines(r: StrategyErrorReport, label: string): strin
   const lines = [`${label}${n(r.total)}: ${strategyErrorClauses(r)}`];
   const pad = ' '.repeat(label.length);
   for (const s of r.strategies) {
-    for (const d of s.distinct.slice(0, 3)) lines.push(`${pad}${s.strategy}: ${n(d.count)}× ${d.kind === 'threw' ? '' : `${d.kind}: `}${d.error}${d.at ? ` (at ${d.at})` : ''}`);
+    for (const d of s.distinct.slice(0, 3))
+      lines.push(
+        `${pad}${s.strategy}: ${n(d.count)}× ${d.kind === 'threw' ? '' : `${d.kind}: `}${d.error}${d.at ? ` (at ${d.at})` : ''}`,
+      );
     const more = s.distinct.length - Math.min(3, s.distinct.length) + s.otherDistinct;
-    if (more > 0) lines.push(`${pad}${s.strategy}: ${more} more distinct error(s); the log has the first stack of each`);
+    if (more > 0)
+      lines.push(`${pad}${s.strategy}: ${more} more distinct error(s); the log has the first stack of each`);
   }
   return lines;
 }

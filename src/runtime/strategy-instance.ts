@@ -13,12 +13,14 @@ export interface StrategyInstance {
   readonly throttleMs: number;
 }
 
-const matchesList = (list: readonly string[], value: string) => list.length === 0 || list.some((x) => x.toLowerCase() === value.toLowerCase());
+const matchesList = (list: readonly string[], value: string) =>
+  list.length === 0 || list.some((x) => x.toLowerCase() === value.toLowerCase());
 
 /** Whether a strategy watches a game. */
 export function wantsGame(s: StrategyInstance, g: GameIdentity): boolean {
   const i = s.interest;
-  if (i.gameIds.length > 0 && !i.gameIds.includes(g.id) && !(g.parentGameID && i.gameIds.includes(g.parentGameID))) return false;
+  if (i.gameIds.length > 0 && !i.gameIds.includes(g.id) && !(g.parentGameID && i.gameIds.includes(g.parentGameID)))
+    return false;
   return matchesList(i.leagues, g.league) && matchesList(i.sports, g.sport);
 }
 

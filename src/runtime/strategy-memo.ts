@@ -57,7 +57,13 @@ export interface MemoSources {
 }
 
 /** The memo of one evaluation, from the view and game it read. */
-export function memoOf(view: LazyStrategyView, game: TrackedGame, intents: readonly QuoteIntent[], own: OwnBook, strategyId: string): EvaluationMemo {
+export function memoOf(
+  view: LazyStrategyView,
+  game: TrackedGame,
+  intents: readonly QuoteIntent[],
+  own: OwnBook,
+  strategyId: string,
+): EvaluationMemo {
   const reads = view.reads;
   const booksRead = game.booksRead;
   const snapshot = game.snapshot;
@@ -96,13 +102,22 @@ export function mayHoldLater(m: EvaluationMemo, reevaluateEvery: number | undefi
  * Whether asking the strategy again now would see what `m`'s evaluation saw in everything it
  * read. `reevaluateEvery` is the strategy's (undefined: a read of the clock holds only at the same instant).
  */
-export function memoHolds(m: EvaluationMemo, x: MemoSources, strategyId: string, gameID: string, now: number, mode: TradingMode, reevaluateEvery: number | undefined): boolean {
+export function memoHolds(
+  m: EvaluationMemo,
+  x: MemoSources,
+  strategyId: string,
+  gameID: string,
+  now: number,
+  mode: TradingMode,
+  reevaluateEvery: number | undefined,
+): boolean {
   if (m.mode !== mode) return false;
   const market = x.market;
   // Books first: what most often moves.
   for (let i = 0; i < m.bookKeys.length; i++) if (market.book(gameID, m.bookKeys[i]!) !== m.books[i]) return false;
   const reads = m.reads;
-  if ((reads & READ.now) !== 0 && m.at !== now && !(reevaluateEvery !== undefined && now - m.at < reevaluateEvery)) return false;
+  if ((reads & READ.now) !== 0 && m.at !== now && !(reevaluateEvery !== undefined && now - m.at < reevaluateEvery))
+    return false;
   const head = market.head(gameID);
   if (head === undefined) return false;
   // The live policy reads these two of every game.
@@ -127,7 +142,11 @@ export function memoHolds(m: EvaluationMemo, x: MemoSources, strategyId: string,
   if ((reads & READ.refusals) !== 0 && !sameList(m.refusals, x.refusals(strategyId, gameID, now))) return false;
   if (m.activity !== null) {
     const a = market.activity(gameID, now);
-    if (a.takerArrivalsPerMinute !== m.activity.takerArrivalsPerMinute || a.volumePerMinute !== m.activity.volumePerMinute) return false;
+    if (
+      a.takerArrivalsPerMinute !== m.activity.takerArrivalsPerMinute ||
+      a.volumePerMinute !== m.activity.volumePerMinute
+    )
+      return false;
   }
   return true;
 }

@@ -121,7 +121,11 @@ export class LazyStrategyView implements StrategyView {
   }
 
   /** What the strategy read of the own book, as read (null: not read). */
-  get ownRead(): { readonly orders: readonly OwnOrder[] | null; readonly fills: readonly OwnFill[] | null; readonly accountLiability: number | null } {
+  get ownRead(): {
+    readonly orders: readonly OwnOrder[] | null;
+    readonly fills: readonly OwnFill[] | null;
+    readonly accountLiability: number | null;
+  } {
     return { orders: this.#orders, fills: this.#fills, accountLiability: this.#accountLiability };
   }
 }

@@ -57,14 +57,27 @@ export function markToFair(rt: Runtime): number {
   return total;
 }
 
-export function summarize(rt: Runtime, status: RuntimeStatus, maxLiability: number, seconds: number, openAtEnd: number, exchangeSeconds = seconds): RunSummary {
+export function summarize(
+  rt: Runtime,
+  status: RuntimeStatus,
+  maxLiability: number,
+  seconds: number,
+  openAtEnd: number,
+  exchangeSeconds = seconds,
+): RunSummary {
   let accrued = 0;
-  for (const g of rt.own.gameIds()) for (const f of rt.own.fills(g)) if (f.origin === 'wager' && !f.isPostArb) accrued += Math.max(0, f.risk - f.amount);
+  for (const g of rt.own.gameIds())
+    for (const f of rt.own.fills(g))
+      if (f.origin === 'wager' && !f.isPostArb) accrued += Math.max(0, f.risk - f.amount);
   return {
     seconds,
     exchangeSeconds,
     ordersSent: status.orders.placesSent,
-    requests: { place: status.orders.placeRequests, cancel: status.orders.cancelRequests, edit: status.orders.editRequests },
+    requests: {
+      place: status.orders.placeRequests,
+      cancel: status.orders.cancelRequests,
+      edit: status.orders.editRequests,
+    },
     cancelsSent: status.orders.cancelsSent,
     riskRejected: status.orders.riskRejected,
     exchangeRejected: status.orders.exchangeRejected,
@@ -95,7 +108,9 @@ export function renderSummary(s: RunSummary): string {
     `  max liability     ${formatMoney(s.maxLiability)} (worst case over every score, resting orders included)`,
     `  open orders left  ${s.openOrdersAtEnd}`,
     `  heartbeat lapses  ${s.heartbeatLapses === 0 ? 'none' : `${s.heartbeatLapses}: the exchange cancelled ${s.heartbeatCancels} of our orders for a lapsed heartbeat`}`,
-    ...(s.strategyErrors.total === 0 ? ['  strategy errors   none'] : strategyErrorLines(s.strategyErrors, '  strategy errors   ')),
+    ...(s.strategyErrors.total === 0
+      ? ['  strategy errors   none']
+      : strategyErrorLines(s.strategyErrors, '  strategy errors   ')),
   ].join('\n');
 }
 
@@ -107,7 +122,9 @@ export function statusLine(st: RuntimeStatus, elapsedSeconds: number, marked: nu
   return (
     `t+${elapsedSeconds.toFixed(0).padStart(3)}s  ${st.mode.padEnd(8)} games ${st.quotedGames}/${st.games} quoted  open orders ${st.openOrders}  ` +
     `fills ${st.fills} (maker ${formatMoney(st.makerVolume)}, taker ${formatMoney(st.takerVolume)})  P&L settled ${formatMoney(st.realizedPnl)} marked ${formatMoney(marked)}  worst case ${formatMoney(st.worstCase)}` +
-    (st.heartbeatLapses > 0 ? `  HEARTBEAT LAPSED ×${st.heartbeatLapses}: ${st.heartbeatCancels} orders cancelled by the exchange` : '') +
+    (st.heartbeatLapses > 0
+      ? `  HEARTBEAT LAPSED ×${st.heartbeatLapses}: ${st.heartbeatCancels} orders cancelled by the exchange`
+      : '') +
     strategyErrorsClause(st.strategyErrors)
   );
 }

@@ -1,7 +1,20 @@
 import type { GameState, MarketBook, Participants } from '../book/types.ts';
 
 /** The fields of a game besides its books, each with the bit a read of it sets. */
-export const GAME_FIELDS = ['id', 'league', 'sport', 'parentGameID', 'start', 'live', 'ended', 'participants', 'mainHomeSpread', 'mainTotal', 'matchedVolume', 'updatedAt'] as const;
+export const GAME_FIELDS = [
+  'id',
+  'league',
+  'sport',
+  'parentGameID',
+  'start',
+  'live',
+  'ended',
+  'participants',
+  'mainHomeSpread',
+  'mainTotal',
+  'matchedVolume',
+  'updatedAt',
+] as const;
 export type GameField = (typeof GAME_FIELDS)[number];
 const bit = (f: GameField): number => 1 << GAME_FIELDS.indexOf(f);
 

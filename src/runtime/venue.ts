@@ -34,7 +34,11 @@ export interface Venue {
     lookupOrder?(orderID: string): Promise<LookupOrder>;
   };
   readonly orders: OrderGateway & { start(): unknown };
-  readonly priceFeed: { readonly events$: Observable<PriceFeedEvent>; subscribe(selection: PriceSelection, options?: { readonly replace?: boolean }): void; start(): unknown };
+  readonly priceFeed: {
+    readonly events$: Observable<PriceFeedEvent>;
+    subscribe(selection: PriceSelection, options?: { readonly replace?: boolean }): void;
+    start(): unknown;
+  };
   readonly userFeed: {
     readonly events$: Observable<UserFeedEvent<AccountSnapshot>>;
     /** True while the feed may be missing messages (a replay or a reconciliation is under way): the runtime does not quote meanwhile. */

@@ -17,11 +17,17 @@ export interface BackoffOptions {
   readonly resetAfterMs?: number;
 }
 
-export const DEFAULT_BACKOFF: Required<BackoffOptions> = { baseMs: 500, maxMs: 30_000, jitter: 0.5, resetAfterMs: 5_000 };
+export const DEFAULT_BACKOFF: Required<BackoffOptions> = {
+  baseMs: 500,
+  maxMs: 30_000,
+  jitter: 0.5,
+  resetAfterMs: 5_000,
+};
 
 export function resolveBackoff(options: BackoffOptions | undefined): Required<BackoffOptions> {
   const b = { ...DEFAULT_BACKOFF, ...options };
-  if (!(b.baseMs >= 0) || !(b.maxMs >= b.baseMs)) throw new RangeError(`backoff needs 0 ≤ baseMs ≤ maxMs, got ${b.baseMs} and ${b.maxMs}`);
+  if (!(b.baseMs >= 0) || !(b.maxMs >= b.baseMs))
+    throw new RangeError(`backoff needs 0 ≤ baseMs ≤ maxMs, got ${b.baseMs} and ${b.maxMs}`);
   if (!(b.jitter >= 0 && b.jitter <= 1)) throw new RangeError(`backoff jitter must be in [0, 1], got ${b.jitter}`);
   return b;
 }

@@ -29,7 +29,8 @@ export function parseDuration(text: string): number {
   if (s === '') throw new DurationError(text, 'it is empty (write e.g. 45s, 10m, 1h30m or 500ms)');
   if (s === '0') return 0;
   if (s.startsWith('-')) throw new DurationError(text, 'durations cannot be negative');
-  if (/^\d+(\.\d+)?$/.test(s)) throw new DurationError(text, `a unit is missing (write e.g. ${s}s or ${s}ms; units: ms, s, m, h, d)`);
+  if (/^\d+(\.\d+)?$/.test(s))
+    throw new DurationError(text, `a unit is missing (write e.g. ${s}s or ${s}ms; units: ms, s, m, h, d)`);
 
   let total = 0;
   let pos = 0;
@@ -38,7 +39,11 @@ export function parseDuration(text: string): number {
     while (s[pos] === ' ') pos++;
     PART.lastIndex = pos;
     const m = PART.exec(s);
-    if (!m) throw new DurationError(text, `cannot read ${JSON.stringify(s.slice(pos))} (expected a number followed by ms, s, m, h or d)`);
+    if (!m)
+      throw new DurationError(
+        text,
+        `cannot read ${JSON.stringify(s.slice(pos))} (expected a number followed by ms, s, m, h or d)`,
+      );
     const unit = m[2]!.toLowerCase() as Unit;
     const rank = UNITS_DESC.indexOf(unit);
     if (rank <= lastRank) throw new DurationError(text, 'give each unit once, largest first (e.g. 1h30m, not 30m1h)');

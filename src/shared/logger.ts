@@ -6,11 +6,23 @@ import { pino, type Logger } from 'pino';
  * redaction matches paths, so each name is listed at the top level and up to three levels
  * down (`{err: {options: {headers: {authorization}}}}`), arrays included.
  */
-const SECRET_KEYS = ['password', 'token', 'auth', 'authorization', 'Authorization', 'credentials', 'x-auth-token', 'cookie', 'set-cookie'];
+const SECRET_KEYS = [
+  'password',
+  'token',
+  'auth',
+  'authorization',
+  'Authorization',
+  'credentials',
+  'x-auth-token',
+  'cookie',
+  'set-cookie',
+];
 const REDACT_DEPTH = 3;
 export const REDACT_PATHS = [
   ...SECRET_KEYS.map((k) => (k.includes('-') ? `["${k}"]` : k)),
-  ...Array.from({ length: REDACT_DEPTH }, (_, d) => '*' + '.*'.repeat(d)).flatMap((prefix) => SECRET_KEYS.map((k) => (k.includes('-') ? `${prefix}["${k}"]` : `${prefix}.${k}`))),
+  ...Array.from({ length: REDACT_DEPTH }, (_, d) => '*' + '.*'.repeat(d)).flatMap((prefix) =>
+    SECRET_KEYS.map((k) => (k.includes('-') ? `${prefix}["${k}"]` : `${prefix}.${k}`)),
+  ),
   'req.headers.authorization',
   'req.headers.cookie',
   'res.headers["set-cookie"]',

@@ -12,7 +12,8 @@ export class RollingWindow {
     readonly limit: number,
     readonly windowMs: number,
   ) {
-    if (!(limit >= 1) || !Number.isInteger(limit) || !(windowMs > 0)) throw new RangeError('integer limit ≥ 1 and windowMs > 0 required');
+    if (!(limit >= 1) || !Number.isInteger(limit) || !(windowMs > 0))
+      throw new RangeError('integer limit ≥ 1 and windowMs > 0 required');
     this.#times = new Float64Array(limit);
   }
 

@@ -14,10 +14,13 @@ export function sleep(ms: number, scheduler: SchedulerLike, signal?: AbortSignal
       sub.unsubscribe();
       reject(signal?.reason);
     };
-    const sub = scheduler.schedule(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, Math.max(0, ms));
+    const sub = scheduler.schedule(
+      () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      },
+      Math.max(0, ms),
+    );
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
@@ -56,11 +59,14 @@ export function napper(scheduler: SchedulerLike, signal?: AbortSignal): Napper {
           return;
         }
         wake = resolve;
-        timer = scheduler.schedule(() => {
-          timer = null;
-          wake = null;
-          resolve();
-        }, Math.max(0, ms));
+        timer = scheduler.schedule(
+          () => {
+            timer = null;
+            wake = null;
+            resolve();
+          },
+          Math.max(0, ms),
+        );
       }),
     dispose: () => {
       signal?.removeEventListener('abort', interrupt);

@@ -75,7 +75,11 @@ class VirtualSchedulerAction<T> extends Subscription implements SchedulerAction<
   schedule(state?: T, delay = 0): Subscription {
     if (this.closed) return this;
     this.#state = state;
-    this.scheduler.enqueue(this as VirtualSchedulerAction<unknown>, this.scheduler.now() + Math.max(0, delay), ++this.#version);
+    this.scheduler.enqueue(
+      this as VirtualSchedulerAction<unknown>,
+      this.scheduler.now() + Math.max(0, delay),
+      ++this.#version,
+    );
     return this;
   }
 

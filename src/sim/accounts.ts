@@ -19,7 +19,8 @@ interface Stored {
   readonly hash: Buffer;
 }
 
-const hashPassword = (password: string, salt: Buffer): Buffer => createHash('sha256').update(salt).update(password).digest();
+const hashPassword = (password: string, salt: Buffer): Buffer =>
+  createHash('sha256').update(salt).update(password).digest();
 
 /** The simulator's user directory: login by username or e-mail, case-insensitive. */
 export class SimAccounts {
@@ -28,12 +29,25 @@ export class SimAccounts {
 
   constructor(private readonly ids: IdGenerator) {}
 
-  create(input: { username: string; password: string; email?: string | null; referrer?: string | null; now: number }): SimUser | 'duplicate' {
+  create(input: {
+    username: string;
+    password: string;
+    email?: string | null;
+    referrer?: string | null;
+    now: number;
+  }): SimUser | 'duplicate' {
     const login = input.username.toLowerCase();
     const email = input.email?.toLowerCase() ?? null;
     if (this.#byLogin.has(login) || (email !== null && this.#byLogin.has(email))) return 'duplicate';
     const salt = randomBytes(16);
-    const user: SimUser = { id: this.ids.next(), username: input.username, email: input.email ?? null, status: 'active', referrer: input.referrer ?? null, createdAt: input.now };
+    const user: SimUser = {
+      id: this.ids.next(),
+      username: input.username,
+      email: input.email ?? null,
+      status: 'active',
+      referrer: input.referrer ?? null,
+      createdAt: input.now,
+    };
     const stored: Stored = { user, salt, hash: hashPassword(input.password, salt) };
     this.#byId.set(user.id, stored);
     this.#byLogin.set(login, stored);

@@ -64,7 +64,17 @@ export interface FaultCounts {
 }
 
 export function noFaultCounts(): FaultCounts {
-  return { socketDrops: 0, socketsDropped: 0, rest503: 0, restTimeout503: 0, restHangs: 0, rateLimited429: 0, malformedFrames: 0, loginChallenges: 0, tokensExpired: 0 };
+  return {
+    socketDrops: 0,
+    socketsDropped: 0,
+    rest503: 0,
+    restTimeout503: 0,
+    restHangs: 0,
+    rateLimited429: 0,
+    malformedFrames: 0,
+    loginChallenges: 0,
+    tokensExpired: 0,
+  };
 }
 
 export interface SimLimits {
@@ -173,7 +183,8 @@ export function createContext(options: ContextOptions): SimContext {
     ...DEFAULT_LIMITS,
     ...options.settings,
   };
-  const limiter = (r: { readonly limit: number; readonly windowMs: number }) => new RollingWindowLimiter(r.limit, r.windowMs, time.clock);
+  const limiter = (r: { readonly limit: number; readonly windowMs: number }) =>
+    new RollingWindowLimiter(r.limit, r.windowMs, time.clock);
   const ids = createIdGenerator(seed);
   // A long sped-up run must keep neither every requote the synthetic makers ever made nor
   // every game it ever settled.
@@ -184,7 +195,8 @@ export function createContext(options: ContextOptions): SimContext {
     closedOrderRetentionCount: settings.closedOrderRetentionCount,
     settledGameRetentionMs: settings.settledGameRetentionMs,
     settledGameRetentionCount: settings.settledGameRetentionCount,
-    onListenerError: (error, event) => options.log.error({ err: error, event: event.kind }, 'engine event listener failed'),
+    onListenerError: (error, event) =>
+      options.log.error({ err: error, event: event.kind }, 'engine event listener failed'),
   });
   return {
     engine,

@@ -35,12 +35,15 @@ export class EnginePump {
     if (this.#wake && due >= this.#wakeAt) return;
     this.#wake?.unsubscribe();
     this.#wakeAt = due;
-    this.#wake = this.scheduler.schedule(() => {
-      this.#wake = null;
-      this.#wakeAt = Infinity;
-      this.engine.advance();
-      this.kick();
-    }, Math.max(0, due - this.clock.now()));
+    this.#wake = this.scheduler.schedule(
+      () => {
+        this.#wake = null;
+        this.#wakeAt = Infinity;
+        this.engine.advance();
+        this.kick();
+      },
+      Math.max(0, due - this.clock.now()),
+    );
   }
 
   /** Resolves with the outcome of a delayed place once the engine runs it. */
@@ -54,7 +57,8 @@ export class EnginePump {
     this.#wake?.unsubscribe();
     this.#wake = null;
     this.#unsubscribe();
-    for (const resolve of this.#waiting.values()) resolve({ status: 'error', error: 'simulator shutting down', errorType: 'system_error' });
+    for (const resolve of this.#waiting.values())
+      resolve({ status: 'error', error: 'simulator shutting down', errorType: 'system_error' });
     this.#waiting.clear();
   }
 }

@@ -33,7 +33,8 @@ export class HeartbeatSwitch {
 
   /** Arm (or re-arm) the user's switch: it lapses `seconds` from now unless armed again. */
   arm(userId: string, seconds: number): { readonly timeoutSec: number; readonly deadline: number } {
-    if (!(seconds > 0) || !Number.isFinite(seconds)) throw new RangeError(`heartbeat timeout must be a positive number of seconds, got ${seconds}`);
+    if (!(seconds > 0) || !Number.isFinite(seconds))
+      throw new RangeError(`heartbeat timeout must be a positive number of seconds, got ${seconds}`);
     this.disarm(userId);
     const ms = seconds * 1000;
     const entry: Armed = { timeoutSec: seconds, deadline: this.scheduler.now() + ms, sub: null };

@@ -40,8 +40,17 @@ export const DEFAULT_LIMITS: SimLimitSettings = {
 };
 
 export type LimitName = keyof SimLimitSettings;
-export const RATE_LIMITS = ['ipRate', 'loginRate', 'gradedRate', 'gradedSinceRate'] as const satisfies readonly LimitName[];
-export const COUNT_LIMITS = ['maxConnectionsPerIp', 'maxConnectionsPerAccount', 'maxSubscriptionsPerConnection'] as const satisfies readonly LimitName[];
+export const RATE_LIMITS = [
+  'ipRate',
+  'loginRate',
+  'gradedRate',
+  'gradedSinceRate',
+] as const satisfies readonly LimitName[];
+export const COUNT_LIMITS = [
+  'maxConnectionsPerIp',
+  'maxConnectionsPerAccount',
+  'maxSubscriptionsPerConnection',
+] as const satisfies readonly LimitName[];
 
 const MAX_COUNT = 1_000_000_000;
 const MAX_WINDOW_MS = 86_400_000;
@@ -51,7 +60,8 @@ export function parseRate(text: string): RateSetting | string {
   const m = /^\s*(\d+)\s*\/\s*(.+)$/.exec(text);
   if (!m) return `expected COUNT/DURATION such as 30/1m or 3000/60s, got "${text}"`;
   const limit = Number(m[1]);
-  if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_COUNT) return `the count must be a whole number from 1 to ${MAX_COUNT}, got "${m[1]}"`;
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_COUNT)
+    return `the count must be a whole number from 1 to ${MAX_COUNT}, got "${m[1]}"`;
   let windowMs: number;
   try {
     windowMs = parseDuration(m[2]!);
@@ -66,12 +76,15 @@ export function parseRate(text: string): RateSetting | string {
 /** A whole count from 1; otherwise the reason it is not one. */
 export function parseCount(text: string): number | string {
   const n = /^\s*\d+\s*$/.test(text) ? Number(text) : Number.NaN;
-  return Number.isSafeInteger(n) && n >= 1 && n <= MAX_COUNT ? n : `expected a whole number from 1 to ${MAX_COUNT}, got "${text}"`;
+  return Number.isSafeInteger(n) && n >= 1 && n <= MAX_COUNT
+    ? n
+    : `expected a whole number from 1 to ${MAX_COUNT}, got "${text}"`;
 }
 
 /** `30/1m`, or its parsed form `{limit, windowMs}` (so a parsed scenario validates again). */
 const rate = z.unknown().transform((v, ctx): RateSetting => {
-  const r = typeof v === 'string' ? parseRate(v) : isRateSetting(v) ? v : 'expected COUNT/DURATION such as 30/1m or 3000/60s';
+  const r =
+    typeof v === 'string' ? parseRate(v) : isRateSetting(v) ? v : 'expected COUNT/DURATION such as 30/1m or 3000/60s';
   if (typeof r === 'string') {
     ctx.addIssue({ code: 'custom', message: r });
     return z.NEVER;
@@ -82,7 +95,14 @@ const rate = z.unknown().transform((v, ctx): RateSetting => {
 function isRateSetting(v: unknown): v is RateSetting {
   if (v === null || typeof v !== 'object') return false;
   const { limit, windowMs } = v as Record<string, unknown>;
-  return Number.isSafeInteger(limit) && (limit as number) >= 1 && (limit as number) <= MAX_COUNT && Number.isSafeInteger(windowMs) && (windowMs as number) >= 1 && (windowMs as number) <= MAX_WINDOW_MS;
+  return (
+    Number.isSafeInteger(limit) &&
+    (limit as number) >= 1 &&
+    (limit as number) <= MAX_COUNT &&
+    Number.isSafeInteger(windowMs) &&
+    (windowMs as number) >= 1 &&
+    (windowMs as number) <= MAX_WINDOW_MS
+  );
 }
 const count = z.int().min(1).max(MAX_COUNT);
 

@@ -95,7 +95,13 @@ function readBody(req: IncomingMessage): Promise<unknown> {
  * cookie, or `token` in the body; on the streaming host's routes (`feed`) also from an `Auth`
  * header or a `token` query parameter (feeds §8).
  */
-function extractToken(req: IncomingMessage, body: unknown, mode: 'bearer' | 'raw' | 'feed', secret: Buffer, query?: URLSearchParams): string | null {
+function extractToken(
+  req: IncomingMessage,
+  body: unknown,
+  mode: 'bearer' | 'raw' | 'feed',
+  secret: Buffer,
+  query?: URLSearchParams,
+): string | null {
   const header = req.headers.authorization ?? (mode === 'feed' ? req.headers.auth : undefined);
   if (typeof header === 'string' && header.length > 0) {
     if (mode === 'raw') return /^bearer\s/i.test(header) ? null : header.trim();
@@ -138,7 +144,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const openSockets = new Set<WebSocket>();
   const caps = new ConnectionCaps(ctx.settings);
   const onUpgrade = (req: IncomingMessage, socket: Socket, head: Buffer): void => {
-    const reject = (status: number, body?: unknown, headers?: Record<string, string>) => rejectUpgrade(socket, status, body, headers);
+    const reject = (status: number, body?: unknown, headers?: Record<string, string>) =>
+      rejectUpgrade(socket, status, body, headers);
     const ip = req.socket.remoteAddress ?? '';
     // A handshake is a request: it counts against the per-IP limit like any other.
     const admission = ctx.limits.global.admit(ip);
@@ -221,14 +228,23 @@ function rejectUpgrade(socket: Socket, status: number, body?: unknown, headers: 
 
 function send(res: ServerResponse, r: SimResponse, req: IncomingMessage): void {
   const body = JSON.stringify(r.body);
-  res.writeHead(r.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), ...r.headers });
+  res.writeHead(r.status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    ...r.headers,
+  });
   res.end(body);
   const observer = responseObserver();
   if (observer !== undefined) {
     // A malformed target has no path a route could match: the observer gets it as sent.
     const path = parseTarget(req.url)?.pathname ?? req.url ?? '';
     // The observer gets what the client parses, not the object before serialisation.
-    observer({ method: req.method ?? 'GET', path, status: r.status, body: body === undefined ? undefined : JSON.parse(body) });
+    observer({
+      method: req.method ?? 'GET',
+      path,
+      status: r.status,
+      body: body === undefined ? undefined : JSON.parse(body),
+    });
   }
 }
 
@@ -238,7 +254,12 @@ async function handle(ctx: SimContext, router: Router, req: IncomingMessage, res
   if (url === null) {
     // No route can match, but the request still counts against the per-IP limit.
     const admission = ctx.limits.global.admit(ip);
-    if (!admission.ok) return send(res, { status: 429, body: TOO_MANY_BODY, headers: { 'retry-after': String(admission.retryAfterSeconds) } }, req);
+    if (!admission.ok)
+      return send(
+        res,
+        { status: 429, body: TOO_MANY_BODY, headers: { 'retry-after': String(admission.retryAfterSeconds) } },
+        req,
+      );
     return send(res, { status: 400, body: { error: BAD_TARGET_MESSAGE } }, req);
   }
   const method = req.method ?? 'GET';
@@ -247,7 +268,12 @@ async function handle(ctx: SimContext, router: Router, req: IncomingMessage, res
 
   if (!isAdmin) {
     const admission = ctx.limits.global.admit(ip);
-    if (!admission.ok) return send(res, { status: 429, body: TOO_MANY_BODY, headers: { 'retry-after': String(admission.retryAfterSeconds) } }, req);
+    if (!admission.ok)
+      return send(
+        res,
+        { status: 429, body: TOO_MANY_BODY, headers: { 'retry-after': String(admission.retryAfterSeconds) } },
+        req,
+      );
     if (faults.rateLimitBurst > 0) {
       faults.rateLimitBurst--;
       ctx.injected.rateLimited429++;
@@ -258,7 +284,8 @@ async function handle(ctx: SimContext, router: Router, req: IncomingMessage, res
 
   const match = router.match(method, url.pathname);
   if (match === undefined) return send(res, { status: 404, body: { error: `no route for ${url.pathname}` } }, req);
-  if (match === 'method') return send(res, { status: 405, body: { error: `method ${method} not allowed on ${url.pathname}` } }, req);
+  if (match === 'method')
+    return send(res, { status: 405, body: { error: `method ${method} not allowed on ${url.pathname}` } }, req);
   const { route, params } = match;
 
   if (route.auth === 'admin' && (!ctx.settings.admin || !isLoopback(ip))) {
@@ -289,7 +316,15 @@ async function handle(ctx: SimContext, router: Router, req: IncomingMessage, res
       const limiter = ctx.limits.perUser.get(route.limiter);
       const admission = limiter?.admit(user.id);
       if (admission && !admission.ok) {
-        return send(res, { status: 429, body: TOO_MANY_BODY, headers: { ...headers, 'retry-after': String(admission.retryAfterSeconds) } }, req);
+        return send(
+          res,
+          {
+            status: 429,
+            body: TOO_MANY_BODY,
+            headers: { ...headers, 'retry-after': String(admission.retryAfterSeconds) },
+          },
+          req,
+        );
       }
     }
   }
@@ -297,13 +332,30 @@ async function handle(ctx: SimContext, router: Router, req: IncomingMessage, res
   // Fault: a failure before anything happened, or a timeout after the work was done (the
   // nasty case: the client cannot tell whether its order was placed), or the work done and
   // no answer at all (the client's own deadline has to end the call).
-  const fault = !isAdmin && faults.restErrorRate > 0 && ctx.random.chance(faults.restErrorRate) ? (ctx.random.chance(0.5) ? 'fail' : 'timeout') : !isAdmin && faults.restHangRate > 0 && ctx.random.chance(faults.restHangRate) ? 'hang' : null;
+  const fault =
+    !isAdmin && faults.restErrorRate > 0 && ctx.random.chance(faults.restErrorRate)
+      ? ctx.random.chance(0.5)
+        ? 'fail'
+        : 'timeout'
+      : !isAdmin && faults.restHangRate > 0 && ctx.random.chance(faults.restHangRate)
+        ? 'hang'
+        : null;
   if (fault === 'fail') {
     ctx.injected.rest503++;
     return send(res, { status: 503, body: TIMEOUT_BODY, headers }, req);
   }
 
-  const request: SimRequest = { method, path: url.pathname, params, query: url.searchParams, body, headers: req.headers, ip, user, token };
+  const request: SimRequest = {
+    method,
+    path: url.pathname,
+    params,
+    query: url.searchParams,
+    body,
+    headers: req.headers,
+    ip,
+    user,
+    token,
+  };
   const work = Promise.resolve().then(() => route.handler(request));
   if (fault === 'hang') {
     // Never answered: the connection stays open until the client gives up or the server closes.
@@ -319,13 +371,21 @@ async function handle(ctx: SimContext, router: Router, req: IncomingMessage, res
         timedOut = true;
         resolve({ status: 503, body: TIMEOUT_BODY });
       });
-      if (cancelWhenSettled) void cancelWhenSettled.then(() => sub.unsubscribe(), () => sub.unsubscribe());
+      if (cancelWhenSettled)
+        void cancelWhenSettled.then(
+          () => sub.unsubscribe(),
+          () => sub.unsubscribe(),
+        );
     });
   if (fault === 'timeout') ctx.injected.restTimeout503++;
   // Admin calls are simulator control, not exchange calls: no server-side timeout (an
   // /admin/clock advance of 15 s or more would otherwise time out the call that made it).
   const response =
-    fault === 'timeout' ? (await work, await serverTimeout()) : isAdmin ? await work : await Promise.race([work, serverTimeout(work)]);
+    fault === 'timeout'
+      ? (await work, await serverTimeout())
+      : isAdmin
+        ? await work
+        : await Promise.race([work, serverTimeout(work)]);
   ctx.pump.kick();
   if (timedOut && fault === null) ctx.log.warn({ path: url.pathname }, 'request exceeded the server-side timeout');
   send(res, { ...response, headers: { ...headers, ...response.headers } }, req);

@@ -31,7 +31,8 @@ export class AdminClient {
       ...(body !== undefined ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : {}),
     });
     const text = await res.text();
-    if (res.status !== 200) throw new SoakSetupError(`admin ${method} ${path} answered ${res.status}: ${text.slice(0, 200)}`);
+    if (res.status !== 200)
+      throw new SoakSetupError(`admin ${method} ${path} answered ${res.status}: ${text.slice(0, 200)}`);
     return (JSON.parse(text) as { data: T }).data;
   }
 }

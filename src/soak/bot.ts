@@ -69,8 +69,20 @@ export class SoakBot {
     this.control = soakVenue(this.exchange);
     this.runtime = new Runtime(
       runtimeOptions(
-        { strategies: o.strategies, limits: o.limits, usePostArb: true, heartbeatSeconds: o.heartbeatSeconds, cancelUnknownOrdersAtStart: o.cancelUnknownOrdersAtStart },
-        { exchange: this.control.venue, clock, scheduler: this.#scheduler, logger: componentChild(log, 'runtime'), runId: o.runId },
+        {
+          strategies: o.strategies,
+          limits: o.limits,
+          usePostArb: true,
+          heartbeatSeconds: o.heartbeatSeconds,
+          cancelUnknownOrdersAtStart: o.cancelUnknownOrdersAtStart,
+        },
+        {
+          exchange: this.control.venue,
+          clock,
+          scheduler: this.#scheduler,
+          logger: componentChild(log, 'runtime'),
+          runId: o.runId,
+        },
       ),
     );
   }

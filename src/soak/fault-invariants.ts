@@ -10,7 +10,12 @@ export interface RestartEvidence {
   /** Of those, the ids the simulator saw cancelled by the account after the restart. */
   readonly cancelled: ReadonlySet<string>;
   /** Orders of the crashed bot that reached the book after it died (its requests in flight). */
-  readonly late: readonly { readonly id: string; readonly userReference: string | null; readonly known: boolean; readonly openAtShutdown: boolean }[];
+  readonly late: readonly {
+    readonly id: string;
+    readonly userReference: string | null;
+    readonly known: boolean;
+    readonly openAtShutdown: boolean;
+  }[];
 }
 
 /**
@@ -24,17 +29,32 @@ export function restartLeftNoOrphans(e: RestartEvidence): InvariantResult {
   for (const o of e.found) {
     if (e.adopted.has(o.id)) adopted++;
     else if (e.cancelled.has(o.id)) cancelled++;
-    else broken.push(`order ${o.id} (${o.userReference ?? 'no reference'}) found at restart was neither adopted nor cancelled`);
+    else
+      broken.push(
+        `order ${o.id} (${o.userReference ?? 'no reference'}) found at restart was neither adopted nor cancelled`,
+      );
   }
-  if (e.found.length > 0 && (e.mode === 'adopt' ? adopted : cancelled) === 0) broken.push(`the restart found ${e.found.length} open orders and ${e.mode === 'adopt' ? 'adopted' : 'cancelled'} none of them`);
+  if (e.found.length > 0 && (e.mode === 'adopt' ? adopted : cancelled) === 0)
+    broken.push(
+      `the restart found ${e.found.length} open orders and ${e.mode === 'adopt' ? 'adopted' : 'cancelled'} none of them`,
+    );
   let lateKnown = 0;
   for (const o of e.late) {
     if (o.known) lateKnown++;
-    else if (o.openAtShutdown) broken.push(`order ${o.id} (${o.userReference ?? 'no reference'}) of the crashed bot reached the book after the crash and rested unmanaged`);
+    else if (o.openAtShutdown)
+      broken.push(
+        `order ${o.id} (${o.userReference ?? 'no reference'}) of the crashed bot reached the book after the crash and rested unmanaged`,
+      );
   }
-  return result('restart adopted or cancelled every order it found', e.found.length, 'orders found open at the restart', broken, [
-    `found ${e.found.length} open at restart: adopted ${adopted}, cancelled ${cancelled}; ${e.late.length} arrived after the crash (${lateKnown} adopted from the user feed)`,
-  ]);
+  return result(
+    'restart adopted or cancelled every order it found',
+    e.found.length,
+    'orders found open at the restart',
+    broken,
+    [
+      `found ${e.found.length} open at restart: adopted ${adopted}, cancelled ${cancelled}; ${e.late.length} arrived after the crash (${lateKnown} adopted from the user feed)`,
+    ],
+  );
 }
 
 export interface LapseEvidence {
@@ -58,14 +78,34 @@ export interface LapseEvidence {
  * never armed cancels nothing, which is not the same as one that fired.
  */
 export function lapseNoticed(e: LapseEvidence): InvariantResult {
-  const broken = e.stillLive.map((id) => `order ${id} cancelled by the heartbeat lapse is still live in the bot's book`);
-  if (!e.armedBefore) broken.push('the dead man\'s switch was not armed when the bot began holding its heartbeats back: the bot never heartbeated');
-  if (e.botReported === 0 && e.cancelled.length > 0) broken.push('the bot did not report the orders the heartbeat switch cancelled');
+  const broken = e.stillLive.map(
+    (id) => `order ${id} cancelled by the heartbeat lapse is still live in the bot's book`,
+  );
+  if (!e.armedBefore)
+    broken.push(
+      "the dead man's switch was not armed when the bot began holding its heartbeats back: the bot never heartbeated",
+    );
+  if (e.botReported === 0 && e.cancelled.length > 0)
+    broken.push('the bot did not report the orders the heartbeat switch cancelled');
   if (e.placedAfter === 0) broken.push('the bot placed nothing after the heartbeat lapse');
-  return result('heartbeat armed, lapse cancelled orders, bot noticed and quoted again', e.cancelled.length, 'orders cancelled by the lapse', broken, [
-    `switch armed before the lapse: ${e.armedBefore ? 'yes' : 'no'}; the bot reported ${e.botReported} orders cancelled by it; ${e.placedAfter} orders placed after the lapse`,
-    ...(e.botHeld ? [`the bot held them, when the switch fired, as: ${Object.entries(e.botHeld).map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}`] : []),
-  ]);
+  return result(
+    'heartbeat armed, lapse cancelled orders, bot noticed and quoted again',
+    e.cancelled.length,
+    'orders cancelled by the lapse',
+    broken,
+    [
+      `switch armed before the lapse: ${e.armedBefore ? 'yes' : 'no'}; the bot reported ${e.botReported} orders cancelled by it; ${e.placedAfter} orders placed after the lapse`,
+      ...(e.botHeld
+        ? [
+            `the bot held them, when the switch fired, as: ${
+              Object.entries(e.botHeld)
+                .map(([k, n]) => `${k} ${n}`)
+                .join(', ') || 'none'
+            }`,
+          ]
+        : []),
+    ],
+  );
 }
 
 /** One kind of fault: how often the simulator (or the soak) injected it, and what it did to the bots. */
@@ -84,5 +124,7 @@ export function faultsHadEffect(faults: readonly FaultEffect[]): InvariantResult
     if (f.injected === 0) broken.push(`${f.kind}: never injected`);
     else if (f.effect === 0) broken.push(`${f.kind}: injected ${f.injected} times with no effect (${f.effectName}: 0)`);
   }
-  return result('every fault kind injected and had an effect', faults.length, 'fault kinds', broken, [faults.map((f) => `${f.kind} ${f.injected} → ${f.effectName} ${f.effect}`).join('; ')]);
+  return result('every fault kind injected and had an effect', faults.length, 'fault kinds', broken, [
+    faults.map((f) => `${f.kind} ${f.injected} → ${f.effectName} ${f.effect}`).join('; '),
+  ]);
 }

@@ -18,7 +18,13 @@ const MAX_EXAMPLES = 5;
  * soak whose story did not happen (no fills, no lapse, nothing found at the restart) must
  * not read as a pass.
  */
-export function result(name: string, checked: number, unit: string, broken: readonly string[], notes: readonly string[] = []): InvariantResult {
+export function result(
+  name: string,
+  checked: number,
+  unit: string,
+  broken: readonly string[],
+  notes: readonly string[] = [],
+): InvariantResult {
   const all = checked > 0 ? broken : [`nothing to check: 0 ${unit}`, ...broken];
   return { name, checked, unit, violations: all.length, notes: [...notes, ...all.slice(0, MAX_EXAMPLES)] };
 }

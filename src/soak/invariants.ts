@@ -7,9 +7,15 @@ import type { SimFill, SimLedger } from './sim-ledger.ts';
 /** No userReference (one intent of one strategy) reached the book as more than one order. */
 export function noDoublePlace(ledger: SimLedger): InvariantResult {
   const broken: string[] = [];
-  for (const [ref, ids] of ledger.byReference) if (ids.size > 1) broken.push(`${ref} placed ${ids.size} times: ${[...ids].join(', ')}`);
+  for (const [ref, ids] of ledger.byReference)
+    if (ids.size > 1) broken.push(`${ref} placed ${ids.size} times: ${[...ids].join(', ')}`);
   for (const id of ledger.unreferenced) broken.push(`order ${id} carries no userReference`);
-  return result('no order placed twice for one intent', ledger.byReference.size + ledger.unreferenced.size, 'orders', broken);
+  return result(
+    'no order placed twice for one intent',
+    ledger.byReference.size + ledger.unreferenced.size,
+    'orders',
+    broken,
+  );
 }
 
 /** A bot's ledger and the span of exchange time it was the one running. */
@@ -30,7 +36,11 @@ const AMOUNT_TOLERANCE = 0.02;
  * REST rounding). No ledger holds a fill the simulator did not make. The second bot must
  * hold every open bet its start-up reconciliation read, on games still on the board.
  */
-export function everyFillOnce(ledger: SimLedger, bots: readonly BotLedger[], carry: { readonly bot: BotLedger; readonly startedAt: number; readonly bets: readonly MatchedBet[] } | null): InvariantResult {
+export function everyFillOnce(
+  ledger: SimLedger,
+  bots: readonly BotLedger[],
+  carry: { readonly bot: BotLedger; readonly startedAt: number; readonly bets: readonly MatchedBet[] } | null,
+): InvariantResult {
   const broken: string[] = [];
   const bySide = new Map<string, SimFill[]>();
   let settledUnseen = 0;
@@ -47,34 +57,51 @@ export function everyFillOnce(ledger: SimLedger, bots: readonly BotLedger[], car
     const f = sides[0]!;
     const eligible = bots.filter((b, i) => i === bots.length - 1 || b.crashedAt === null || f.at < b.crashedAt);
     const held = eligible.map((b) => b.own).filter((own) => own.hasFill(txID));
-    if (held.length === 0 && carry && eligible.length > 1 && (ledger.gameEndedAt.get(f.gameId) ?? Infinity) <= carry.startedAt) {
+    if (
+      held.length === 0 &&
+      carry &&
+      eligible.length > 1 &&
+      (ledger.gameEndedAt.get(f.gameId) ?? Infinity) <= carry.startedAt
+    ) {
       // Made just before the crash, unseen by the dead bot, and settled (out of getMatchedBets)
       // before the restart could read it: money now, reported by the graded walker, not a position.
       settledUnseen++;
       continue;
     }
     if (held.length === 0) {
-      broken.push(`tx ${txID} (${f.origin}, ${f.amount.toFixed(2)} at ${f.odds} on game ${f.gameId}) is in no bot's ledger (${eligible.map((b) => b.name).join(' or ')})`);
+      broken.push(
+        `tx ${txID} (${f.origin}, ${f.amount.toFixed(2)} at ${f.odds} on game ${f.gameId}) is in no bot's ledger (${eligible.map((b) => b.name).join(' or ')})`,
+      );
       continue;
     }
     for (const b of eligible) {
       const mine = b.own.fills(f.gameId).find((x) => x.txID === txID);
       if (!mine) continue;
       if (mine.odds !== f.odds || Math.abs(mine.amount - f.amount) > AMOUNT_TOLERANCE || mine.origin !== f.origin) {
-        broken.push(`tx ${txID} in ${b.name}'s ledger as ${mine.origin} ${mine.amount.toFixed(4)} at ${mine.odds}; the simulator made ${f.origin} ${f.amount.toFixed(4)} at ${f.odds}`);
+        broken.push(
+          `tx ${txID} in ${b.name}'s ledger as ${mine.origin} ${mine.amount.toFixed(4)} at ${mine.odds}; the simulator made ${f.origin} ${f.amount.toFixed(4)} at ${f.odds}`,
+        );
       }
     }
   }
   for (const b of bots) {
-    for (const mine of b.own.allFills()) if (!bySide.has(mine.txID)) broken.push(`${b.name} booked tx ${mine.txID}, which the simulator never made for the account`);
+    for (const mine of b.own.allFills())
+      if (!bySide.has(mine.txID))
+        broken.push(`${b.name} booked tx ${mine.txID}, which the simulator never made for the account`);
   }
   const notes: string[] = [];
   if (carry) {
-    const expected = carry.bets.filter((bet) => bet.game && !((ledger.gameEndedAt.get(bet.game.id) ?? Infinity) <= carry.startedAt));
+    const expected = carry.bets.filter(
+      (bet) => bet.game && !((ledger.gameEndedAt.get(bet.game.id) ?? Infinity) <= carry.startedAt),
+    );
     const missing = expected.filter((bet) => !carry.bot.own.hasFill(bet.txID));
-    for (const bet of missing) broken.push(`${carry.bot.name} read open bet tx ${bet.txID} at start-up but did not book it`);
-    notes.push(`${carry.bot.name} carried over ${expected.length - missing.length} of ${expected.length} open bets read at start-up`);
-    if (settledUnseen > 0) notes.push(`${settledUnseen} fills made just before the crash were settled before the restart could read them`);
+    for (const bet of missing)
+      broken.push(`${carry.bot.name} read open bet tx ${bet.txID} at start-up but did not book it`);
+    notes.push(
+      `${carry.bot.name} carried over ${expected.length - missing.length} of ${expected.length} open bets read at start-up`,
+    );
+    if (settledUnseen > 0)
+      notes.push(`${settledUnseen} fills made just before the crash were settled before the restart could read them`);
   }
   return result('every simulator fill in the bot ledger exactly once', ledger.fills.length, 'fills', broken, notes);
 }
@@ -85,7 +112,9 @@ export function noOpenOrdersLeft(orders: number, open: readonly OrderView[]): In
     'zero open orders at the simulator after shutdown',
     orders,
     'orders of the account',
-    open.map((o) => `order ${o.id} (${o.userReference ?? 'no reference'}) still open: ${o.remaining.toFixed(2)} at ${o.odds}`),
+    open.map(
+      (o) => `order ${o.id} (${o.userReference ?? 'no reference'}) still open: ${o.remaining.toFixed(2)} at ${o.odds}`,
+    ),
   );
 }
 
@@ -95,10 +124,12 @@ export function noOpenOrdersLeft(orders: number, open: readonly OrderView[]): In
  */
 export function openOrdersManaged(openAtCheck: number, unmanaged: readonly OrderView[]): InvariantResult {
   return result(
-    'every order open at the simulator is live in the bot\'s book',
+    "every order open at the simulator is live in the bot's book",
     openAtCheck,
     'open orders',
-    unmanaged.map((o) => `order ${o.id} (${o.userReference ?? 'no reference'}) rests at the simulator, but not in the bot's book as live`),
+    unmanaged.map(
+      (o) =>
+        `order ${o.id} (${o.userReference ?? 'no reference'}) rests at the simulator, but not in the bot's book as live`,
+    ),
   );
 }
-

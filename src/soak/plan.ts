@@ -70,7 +70,12 @@ export const DEFAULT_FAULTS: SoakFaults = {
 };
 
 // A game cap the strategies reach, so the risk gate (not only their own budgets) is what holds it.
-export const DEFAULT_LIMITS: RiskLimits = { maxGameLiability: 150, maxTotalLiability: 3_000, maxOrderSize: 100, maxOrdersPerGame: 40 };
+export const DEFAULT_LIMITS: RiskLimits = {
+  maxGameLiability: 150,
+  maxTotalLiability: 3_000,
+  maxOrderSize: 100,
+  maxOrdersPerGame: 40,
+};
 
 /**
  * When each thing happens, in exchange ms from the first bot's start. Fractions of the

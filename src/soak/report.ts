@@ -26,10 +26,12 @@ export function formatReport(r: SoakReport): string {
     `  heartbeat lapses       ${f.heartbeatLapses} (${f.heartbeatsSuppressed} heartbeats held back)`,
     `  crashes                ${f.crashes}`,
     '',
-    'invariants (against the simulator\'s ledger):',
+    "invariants (against the simulator's ledger):",
   ];
   for (const inv of r.invariants) {
-    lines.push(`  ${passed(inv) ? 'PASS' : 'FAIL'}  ${pad(inv.name, 62)} ${inv.checked} ${inv.unit}, ${inv.violations} violations`);
+    lines.push(
+      `  ${passed(inv) ? 'PASS' : 'FAIL'}  ${pad(inv.name, 62)} ${inv.checked} ${inv.unit}, ${inv.violations} violations`,
+    );
     for (const n of inv.notes) lines.push(`          ${n}`);
   }
   lines.push('', r.passed ? 'soak PASSED' : 'soak FAILED');

@@ -14,10 +14,25 @@ import { AdminClient } from './admin-client.ts';
 import { SoakBot } from './bot.ts';
 import { SoakSetupError } from './errors.ts';
 import { projectedWithinCaps } from './exposure-invariant.ts';
-import { faultsHadEffect, lapseNoticed, restartLeftNoOrphans, type FaultEffect, type LapseEvidence, type RestartEvidence } from './fault-invariants.ts';
+import {
+  faultsHadEffect,
+  lapseNoticed,
+  restartLeftNoOrphans,
+  type FaultEffect,
+  type LapseEvidence,
+  type RestartEvidence,
+} from './fault-invariants.ts';
 import { passed, type InvariantResult } from './invariant-result.ts';
 import { everyFillOnce, noDoublePlace, noOpenOrdersLeft, openOrdersManaged, type BotLedger } from './invariants.ts';
-import { DEFAULT_FAULTS, DEFAULT_HEARTBEAT_SECONDS, DEFAULT_LIMITS, timelineOf, type SoakFaults, type SoakOptions, type SoakTimeline } from './plan.ts';
+import {
+  DEFAULT_FAULTS,
+  DEFAULT_HEARTBEAT_SECONDS,
+  DEFAULT_LIMITS,
+  timelineOf,
+  type SoakFaults,
+  type SoakOptions,
+  type SoakTimeline,
+} from './plan.ts';
 import { SimLedger } from './sim-ledger.ts';
 import { soakStrategies } from './strategies.ts';
 
@@ -27,10 +42,23 @@ export interface SoakReport {
   readonly seed: number;
   readonly limits: RiskLimits;
   /** Orders of the account that reached the simulator's book (or traded), and places the bots sent. */
-  readonly orders: { readonly atSimulator: number; readonly placesSent: number; readonly cancelsSent: number; readonly unknownOutcomes: number };
-  readonly fills: { readonly atSimulator: number; readonly booked: readonly { readonly bot: string; readonly fills: number }[] };
+  readonly orders: {
+    readonly atSimulator: number;
+    readonly placesSent: number;
+    readonly cancelsSent: number;
+    readonly unknownOutcomes: number;
+  };
+  readonly fills: {
+    readonly atSimulator: number;
+    readonly booked: readonly { readonly bot: string; readonly fills: number }[];
+  };
   /** Faults the simulator injected, by kind, plus the ones the soak injected into the bots. */
-  readonly faults: FaultCounts & { readonly heartbeatsSuppressed: number; readonly heartbeatLapses: number; readonly tokenRotations: number; readonly crashes: number };
+  readonly faults: FaultCounts & {
+    readonly heartbeatsSuppressed: number;
+    readonly heartbeatLapses: number;
+    readonly tokenRotations: number;
+    readonly crashes: number;
+  };
   /** Each fault kind, injected how often, with what effect on the bots. */
   readonly effects: readonly FaultEffect[];
   readonly reconnects: number;
@@ -66,7 +94,9 @@ export async function runSoak(o: RunSoakOptions): Promise<SoakReport> {
   const limits: RiskLimits = { ...DEFAULT_LIMITS, ...o.limits };
   const sabotage = o.sabotage ?? {};
   // The invariants hold the account to `limits` whatever the bots' own gate is told.
-  const botLimits: RiskLimits = sabotage.riskCapsOff ? { ...limits, maxGameLiability: Number.MAX_VALUE, maxTotalLiability: Number.MAX_VALUE } : limits;
+  const botLimits: RiskLimits = sabotage.riskCapsOff
+    ? { ...limits, maxGameLiability: Number.MAX_VALUE, maxTotalLiability: Number.MAX_VALUE }
+    : limits;
   const heartbeatSeconds = o.heartbeatSeconds ?? DEFAULT_HEARTBEAT_SECONDS;
   const log = o.logger ?? silentLogger();
   const progress = o.onProgress ?? (() => undefined);
@@ -110,8 +140,12 @@ export async function runSoak(o: RunSoakOptions): Promise<SoakReport> {
         } catch (err) {
           // As a supervisor would: the half-started process is gone, start another.
           await bot.crash();
-          log.warn({ err, bot: bot.name, attempt: attempt + 1 }, 'bot failed to start under the faults; starting it again');
-          if (attempt + 1 >= MAX_START_ATTEMPTS) throw new SoakSetupError(`bot${n} did not start in ${MAX_START_ATTEMPTS} attempts`, { cause: err });
+          log.warn(
+            { err, bot: bot.name, attempt: attempt + 1 },
+            'bot failed to start under the faults; starting it again',
+          );
+          if (attempt + 1 >= MAX_START_ATTEMPTS)
+            throw new SoakSetupError(`bot${n} did not start in ${MAX_START_ATTEMPTS} attempts`, { cause: err });
           await sleep(1_000 * timeline.speed, time.scheduler);
         }
       }
@@ -126,7 +160,9 @@ export async function runSoak(o: RunSoakOptions): Promise<SoakReport> {
     bots.push(bot1);
 
     await at(timeline.faultsOnAt);
-    progress(`${wall(clock.now() - t0)}: faults on (sockets dropped every ${faults.dropSocketsEveryWallMs} ms, ${faults.restErrorRate * 100}% 503/timeout, ${faults.restHangRate * 100}% unanswered, +${faults.restLatencyMs} ms, ${faults.malformedFeedRate * 100}% malformed frames, ${faults.rateLimitBurst}×429 every ${faults.burstEveryWallMs} ms)`);
+    progress(
+      `${wall(clock.now() - t0)}: faults on (sockets dropped every ${faults.dropSocketsEveryWallMs} ms, ${faults.restErrorRate * 100}% 503/timeout, ${faults.restHangRate * 100}% unanswered, +${faults.restLatencyMs} ms, ${faults.malformedFeedRate * 100}% malformed frames, ${faults.rateLimitBurst}×429 every ${faults.burstEveryWallMs} ms)`,
+    );
     await admin.setFaults({
       dropSocketsEveryMs: Math.round(faults.dropSocketsEveryWallMs * timeline.speed),
       restErrorRate: faults.restErrorRate,
@@ -152,7 +188,8 @@ export async function runSoak(o: RunSoakOptions): Promise<SoakReport> {
     const afterNextDrop = async (ms: number): Promise<void> => {
       const seen = sim.context.injected.socketDrops;
       const until = clock.now() + dropEveryMs * 1.5;
-      while (dropEveryMs > 0 && sim.context.injected.socketDrops === seen && clock.now() < until) await sleep(1_000, time.scheduler);
+      while (dropEveryMs > 0 && sim.context.injected.socketDrops === seen && clock.now() < until)
+        await sleep(1_000, time.scheduler);
       await sleep(ms, time.scheduler);
       // A loaded machine may still be resyncing after the drop: the fault must meet orders
       // resting, or it has nothing to act on. Wait for some (bounded by one more period).
@@ -163,7 +200,9 @@ export async function runSoak(o: RunSoakOptions): Promise<SoakReport> {
     await at(timeline.lapseAt);
     await afterNextDrop(30_000);
     const armedBefore = heartbeatFor(sim.context).isArmed(userId);
-    progress(`${wall(clock.now() - t0)}: heartbeat lapse: bot1 stops heartbeating for ${timeline.lapseForMs / 1000}s of exchange time (timeout ${heartbeatSeconds}s; switch armed: ${armedBefore ? 'yes' : 'no'})`);
+    progress(
+      `${wall(clock.now() - t0)}: heartbeat lapse: bot1 stops heartbeating for ${timeline.lapseForMs / 1000}s of exchange time (timeout ${heartbeatSeconds}s; switch armed: ${armedBefore ? 'yes' : 'no'})`,
+    );
     const lapseFrom = clock.now();
     // What the bot held each order as when the switch cancelled it: what it had to notice.
     const atSwitch = new Map<string, number>();
@@ -178,7 +217,9 @@ export async function runSoak(o: RunSoakOptions): Promise<SoakReport> {
     const lapseTo = clock.now();
     watchSwitch();
     const lapseCancels = ledger.heartbeatCancels.filter((c) => c.at >= lapseFrom && c.at <= lapseTo);
-    progress(`${wall(lapseTo - t0)}: lapse over: the switch cancelled ${lapseCancels.length} orders; bot1 reports ${bot1.runtime.status().heartbeatCancels} cancelled by it`);
+    progress(
+      `${wall(lapseTo - t0)}: lapse over: the switch cancelled ${lapseCancels.length} orders; bot1 reports ${bot1.runtime.status().heartbeatCancels} cancelled by it`,
+    );
 
     await at(timeline.restartAt);
     await afterNextDrop(dropEveryMs / 2);
@@ -192,7 +233,9 @@ export async function runSoak(o: RunSoakOptions): Promise<SoakReport> {
       botHeld: Object.fromEntries(atSwitch),
       placedAfter: [...ledger.orders.values()].filter((x) => x.placedAt > lapseTo && x.placedAt < crashedAt).length,
     };
-    progress(`${wall(crashedAt - t0)}: bot1 crashes (no cancels; ${ledger.openOrders().length} orders open at the simulator); bot2 starts on the same account`);
+    progress(
+      `${wall(crashedAt - t0)}: bot1 crashes (no cancels; ${ledger.openOrders().length} orders open at the simulator); bot2 starts on the same account`,
+    );
     await bot1.crash();
     // The restart is checked on what it finds, so it must read bot1's orders before the
     // exchange's switch (one heartbeat timeout after bot1's last) cancels them. A start that
@@ -203,7 +246,10 @@ export async function runSoak(o: RunSoakOptions): Promise<SoakReport> {
     const bot2 = await startBot(2, o.cancelUnknownOrdersAtStart ?? false);
     await admin.setFaults({ restErrorRate: faults.restErrorRate, restHangRate: faults.restHangRate });
     bots.push(bot2);
-    const found = (bot2.control.startup.unmatched ?? []).map((u) => ({ id: u.id, userReference: u.userReference ?? null }));
+    const found = (bot2.control.startup.unmatched ?? []).map((u) => ({
+      id: u.id,
+      userReference: u.userReference ?? null,
+    }));
     // Adopted: in the new bot's book as live (resting, or already on its way out through a
     // cancel), unless the exchange itself closed it meanwhile. Known but closed by the bot's
     // own mistake is not adopted: the order would rest unmanaged.
@@ -219,7 +265,14 @@ export async function runSoak(o: RunSoakOptions): Promise<SoakReport> {
 
     await at(timeline.faultsOffAt);
     bursting = false;
-    await admin.setFaults({ dropSocketsEveryMs: 0, restErrorRate: 0, restHangRate: 0, restLatencyMs: 0, malformedFeedRate: 0, rateLimitBurst: 0 });
+    await admin.setFaults({
+      dropSocketsEveryMs: 0,
+      restErrorRate: 0,
+      restHangRate: 0,
+      restLatencyMs: 0,
+      malformedFeedRate: 0,
+      rateLimitBurst: 0,
+    });
     await bursts;
     progress(`${wall(clock.now() - t0)}: faults off; quiet tail`);
 
@@ -228,12 +281,18 @@ export async function runSoak(o: RunSoakOptions): Promise<SoakReport> {
     const foundIds = new Set(found.map((f) => f.id));
     const openAtCheck = ledger.openOrders();
     const openAtShutdown = new Set(openAtCheck.map((x) => x.id));
-    const inBot2 = (x: { readonly id: string; readonly userReference: string | null }) => bot2.runtime.own.byOrderId(x.id) ?? (x.userReference ? bot2.runtime.own.byReference(x.userReference) : undefined);
+    const inBot2 = (x: { readonly id: string; readonly userReference: string | null }) =>
+      bot2.runtime.own.byOrderId(x.id) ?? (x.userReference ? bot2.runtime.own.byReference(x.userReference) : undefined);
     const late = [...ledger.orders.values()]
       .filter((x) => x.placedAt >= crashedAt && bot1Refs(x.userReference) && !foundIds.has(x.id))
       .map((x) => {
         const mine = inBot2(x);
-        return { id: x.id, userReference: x.userReference, known: mine !== undefined && (isLive(mine) || !openAtShutdown.has(x.id)), openAtShutdown: openAtShutdown.has(x.id) };
+        return {
+          id: x.id,
+          userReference: x.userReference,
+          known: mine !== undefined && (isLive(mine) || !openAtShutdown.has(x.id)),
+          openAtShutdown: openAtShutdown.has(x.id),
+        };
       });
     const unmanaged = openAtCheck.filter((x) => {
       const mine = inBot2(x);
@@ -245,7 +304,11 @@ export async function runSoak(o: RunSoakOptions): Promise<SoakReport> {
     // such work land before counting what is left open.
     await sleep(12_000, time.scheduler);
     const finalOpen = ledger.openOrders();
-    const cancelled = new Set([...ledger.orders.values()].filter((x) => foundIds.has(x.id) && x.status === 'cancelled' && x.closeReason === 'user').map((x) => x.id));
+    const cancelled = new Set(
+      [...ledger.orders.values()]
+        .filter((x) => foundIds.has(x.id) && x.status === 'cancelled' && x.closeReason === 'user')
+        .map((x) => x.id),
+    );
     const restartMode = o.cancelUnknownOrdersAtStart === true ? 'cancel' : 'adopt';
     const restart: RestartEvidence = { mode: restartMode, found, adopted, cancelled, late };
     const { injected } = await admin.faults();
@@ -256,21 +319,65 @@ export async function runSoak(o: RunSoakOptions): Promise<SoakReport> {
     const tokenRotations = sum((b) => b.exchange.rest.session.stats.rotations);
     // 503s, server timeouts and unanswered calls all end as a retry or a failed call at the bot.
     const effects: FaultEffect[] = [
-      { kind: 'socket drops', injected: injected.socketDrops, effect: sum((b) => b.reconnects()), effectName: 'reconnects' },
-      { kind: '503 at once', injected: injected.rest503, effect: restFaultsSeen, effectName: 'REST calls retried or failed' },
-      { kind: '503 after timeout', injected: injected.restTimeout503, effect: restFaultsSeen, effectName: 'REST calls retried or failed' },
-      { kind: 'unanswered calls', injected: injected.restHangs, effect: restFaultsSeen, effectName: 'REST calls retried or failed' },
-      { kind: '429 bursts', injected: injected.rateLimited429, effect: sum((b) => b.exchange.rest.stats.rateLimited), effectName: '429s seen' },
-      { kind: 'malformed frames', injected: injected.malformedFrames, effect: sum((b) => b.exchange.priceFeed.stats.malformed + b.exchange.userFeed.stats.malformed), effectName: 'frames skipped as malformed' },
+      {
+        kind: 'socket drops',
+        injected: injected.socketDrops,
+        effect: sum((b) => b.reconnects()),
+        effectName: 'reconnects',
+      },
+      {
+        kind: '503 at once',
+        injected: injected.rest503,
+        effect: restFaultsSeen,
+        effectName: 'REST calls retried or failed',
+      },
+      {
+        kind: '503 after timeout',
+        injected: injected.restTimeout503,
+        effect: restFaultsSeen,
+        effectName: 'REST calls retried or failed',
+      },
+      {
+        kind: 'unanswered calls',
+        injected: injected.restHangs,
+        effect: restFaultsSeen,
+        effectName: 'REST calls retried or failed',
+      },
+      {
+        kind: '429 bursts',
+        injected: injected.rateLimited429,
+        effect: sum((b) => b.exchange.rest.stats.rateLimited),
+        effectName: '429s seen',
+      },
+      {
+        kind: 'malformed frames',
+        injected: injected.malformedFrames,
+        effect: sum((b) => b.exchange.priceFeed.stats.malformed + b.exchange.userFeed.stats.malformed),
+        effectName: 'frames skipped as malformed',
+      },
       { kind: 'token expiry', injected: injected.tokensExpired, effect: tokenRotations, effectName: 'token rotations' },
-      { kind: 'heartbeat lapse', injected: bot1.control.suppressedHeartbeats(), effect: lapseCancels.length, effectName: 'orders the switch cancelled' },
-      { kind: 'crash', injected: 1, effect: restartMode === 'adopt' ? adopted.size : cancelled.size, effectName: restartMode === 'adopt' ? 'orders the restart adopted' : 'orders the restart cancelled' },
+      {
+        kind: 'heartbeat lapse',
+        injected: bot1.control.suppressedHeartbeats(),
+        effect: lapseCancels.length,
+        effectName: 'orders the switch cancelled',
+      },
+      {
+        kind: 'crash',
+        injected: 1,
+        effect: restartMode === 'adopt' ? adopted.size : cancelled.size,
+        effectName: restartMode === 'adopt' ? 'orders the restart adopted' : 'orders the restart cancelled',
+      },
     ];
 
     const bot2Ledger: BotLedger = { name: bot2.name, own: bot2.runtime.own, crashedAt: null };
     const invariants = [
       noDoublePlace(ledger),
-      everyFillOnce(ledger, [{ name: bot1.name, own: bot1.runtime.own, crashedAt }, bot2Ledger], { bot: bot2Ledger, startedAt: bot2.startedAt ?? crashedAt, bets: bot2.control.startup.bets ?? [] }),
+      everyFillOnce(ledger, [{ name: bot1.name, own: bot1.runtime.own, crashedAt }, bot2Ledger], {
+        bot: bot2Ledger,
+        startedAt: bot2.startedAt ?? crashedAt,
+        bets: bot2.control.startup.bets ?? [],
+      }),
       projectedWithinCaps(ledger.exposure.samples, limits),
       noOpenOrdersLeft(ledger.orders.size, finalOpen),
       openOrdersManaged(openAtShutdown.size, unmanaged),
@@ -289,7 +396,10 @@ export async function runSoak(o: RunSoakOptions): Promise<SoakReport> {
         cancelsSent: stats.reduce((s, x) => s + x.cancelsSent, 0),
         unknownOutcomes: stats.reduce((s, x) => s + x.unknown, 0),
       },
-      fills: { atSimulator: ledger.fills.length, booked: bots.map((b) => ({ bot: b.name, fills: [...b.runtime.own.allFills()].length })) },
+      fills: {
+        atSimulator: ledger.fills.length,
+        booked: bots.map((b) => ({ bot: b.name, fills: [...b.runtime.own.allFills()].length })),
+      },
       faults: {
         ...injected,
         heartbeatsSuppressed: bot1.control.suppressedHeartbeats(),

@@ -87,7 +87,11 @@ export class SimLedger {
         // After the fills of its taking part, if any: it rests now.
         if (e.order.userId !== this.#userId) return;
         this.#order(e.order.id, e.order.userReference, e.order.gameId, now).status = 'open';
-        this.exposure.rest(e.order.gameId, e.order.id, { selection: e.order.selection, amount: e.order.remaining, odds: e.order.odds });
+        this.exposure.rest(e.order.gameId, e.order.id, {
+          selection: e.order.selection,
+          amount: e.order.remaining,
+          odds: e.order.odds,
+        });
         this.exposure.read(e.order.gameId, now);
         return;
       case 'orderCancelled':
@@ -103,15 +107,27 @@ export class SimLedger {
       }
       case 'fill': {
         const f = e.fill;
-        for (const [side, origin] of [[f.maker, 'offer'], [f.taker, 'wager']] as const) {
+        for (const [side, origin] of [
+          [f.maker, 'offer'],
+          [f.taker, 'wager'],
+        ] as const) {
           if (side.userId !== this.#userId) continue;
           const o = this.#order(side.orderId, side.userReference, f.gameId, now);
           // Makers and postArb takers pay no commission; any other taker pays the account's rate.
           const rate = origin === 'offer' || f.isPostArb ? 0 : this.#takerRate;
-          this.exposure.addBet(f.gameId, { selection: side.selection, amount: side.money.amount, odds: side.money.odds, commissionRate: rate });
+          this.exposure.addBet(f.gameId, {
+            selection: side.selection,
+            amount: side.money.amount,
+            odds: side.money.odds,
+            commissionRate: rate,
+          });
           if (origin === 'offer') {
             const after = f.makerOrderAfter;
-            this.exposure.rest(f.gameId, side.orderId, { selection: after.selection, amount: after.status === 'open' ? after.remaining : 0, odds: after.odds });
+            this.exposure.rest(f.gameId, side.orderId, {
+              selection: after.selection,
+              amount: after.status === 'open' ? after.remaining : 0,
+              odds: after.odds,
+            });
           }
           // A taker that rests its remainder is reported `orderPlaced` after these fills.
           o.status = origin === 'offer' ? f.makerOrderAfter.status : 'filled';

@@ -29,8 +29,12 @@ export function soakVenue(exchange: ExchangeClient): SoakVenueControl {
   let severed = false;
   let suppress = false;
   let suppressed = 0;
-  const startup: { unmatched: readonly UnmatchedOrder[] | null; bets: readonly MatchedBet[] | null } = { unmatched: null, bets: null };
-  const guard = <T>(what: string, call: () => Promise<T>): Promise<T> => (severed ? Promise.reject(new BotCrashedError(what)) : call());
+  const startup: { unmatched: readonly UnmatchedOrder[] | null; bets: readonly MatchedBet[] | null } = {
+    unmatched: null,
+    bets: null,
+  };
+  const guard = <T>(what: string, call: () => Promise<T>): Promise<T> =>
+    severed ? Promise.reject(new BotCrashedError(what)) : call();
   const venue: Venue = {
     rest: {
       login: () => guard('login', () => rest.login()),

@@ -2,7 +2,12 @@ import { fixedSpread, inventorySkew, postArb } from '../app/strategy-registry.ts
 import type { StrategyInstance } from '../runtime/strategy-instance.ts';
 import type { Interest } from '../strategy/types.ts';
 
-const interest = (leagues: string[], marketTypes: Interest['marketTypes'] = []): Interest => ({ leagues, sports: [], gameIds: [], marketTypes });
+const interest = (leagues: string[], marketTypes: Interest['marketTypes'] = []): Interest => ({
+  leagues,
+  sports: [],
+  gameIds: [],
+  marketTypes,
+});
 
 /**
  * The soak's three strategies, as config/example.yaml runs them: fixed-spread on NBA and
@@ -11,8 +16,29 @@ const interest = (leagues: string[], marketTypes: Interest['marketTypes'] = []):
  */
 export function soakStrategies(): StrategyInstance[] {
   return [
-    { id: 'spread', module: fixedSpread, params: fixedSpread.params.parse({}), interest: interest(['NBA', 'NFL'], ['moneyline', 'spread', 'total']), live: { kind: 'pull' }, throttleMs: 250 },
-    { id: 'skew', module: inventorySkew, params: inventorySkew.params.parse({}), interest: interest(['NHL', 'MLB'], ['moneyline']), live: { kind: 'widen', probabilityPoints: 0.03 }, throttleMs: 500 },
-    { id: 'arb', module: postArb, params: postArb.params.parse({}), interest: interest([]), live: { kind: 'keep' }, throttleMs: 1_000 },
+    {
+      id: 'spread',
+      module: fixedSpread,
+      params: fixedSpread.params.parse({}),
+      interest: interest(['NBA', 'NFL'], ['moneyline', 'spread', 'total']),
+      live: { kind: 'pull' },
+      throttleMs: 250,
+    },
+    {
+      id: 'skew',
+      module: inventorySkew,
+      params: inventorySkew.params.parse({}),
+      interest: interest(['NHL', 'MLB'], ['moneyline']),
+      live: { kind: 'widen', probabilityPoints: 0.03 },
+      throttleMs: 500,
+    },
+    {
+      id: 'arb',
+      module: postArb,
+      params: postArb.params.parse({}),
+      interest: interest([]),
+      live: { kind: 'keep' },
+      throttleMs: 1_000,
+    },
   ];
 }

@@ -19,7 +19,10 @@ export interface BookExposure {
   readonly net: number;
 }
 
-export const NO_EXPOSURE: BookExposure = Object.freeze({ pnlIfSide: Object.freeze([0, 0]) as readonly [number, number], net: 0 });
+export const NO_EXPOSURE: BookExposure = Object.freeze({
+  pnlIfSide: Object.freeze([0, 0]) as readonly [number, number],
+  net: 0,
+});
 
 /** What bookExposures answers for no positions: shared, never written. */
 const NO_EXPOSURES: ReadonlyMap<string, BookExposure> = new Map();

@@ -45,7 +45,10 @@ export function depthPrice(side: BookSide | undefined, minDepth: number): Americ
 }
 
 /** Consensus fair probability of side 0 from the book alone (see the method above). */
-export function consensusFair(book: MarketBook | undefined, options: FairOptions = DEFAULT_FAIR_OPTIONS): number | null {
+export function consensusFair(
+  book: MarketBook | undefined,
+  options: FairOptions = DEFAULT_FAIR_OPTIONS,
+): number | null {
   if (book === undefined) return null;
   const t0 = depthPrice(book.sides[0], options.minDepth);
   const t1 = depthPrice(book.sides[1], options.minDepth);
@@ -64,12 +67,21 @@ function isProbability(p: number | undefined): p is number {
  * Fair probability that side 0 (home / over / yes) of `key` wins: the configured feed's
  * value when it has a valid one, else the book's consensus, else null.
  */
-export function fairProbability(view: StrategyView, key: string, options: FairOptions = DEFAULT_FAIR_OPTIONS): number | null {
+export function fairProbability(
+  view: StrategyView,
+  key: string,
+  options: FairOptions = DEFAULT_FAIR_OPTIONS,
+): number | null {
   return fairOfBook(view, key, view.game.books.get(key), options);
 }
 
 /** fairProbability for a caller that already holds `book` = view.game.books.get(key). */
-export function fairOfBook(view: StrategyView, key: string, book: MarketBook | undefined, options: FairOptions): number | null {
+export function fairOfBook(
+  view: StrategyView,
+  key: string,
+  book: MarketBook | undefined,
+  options: FairOptions,
+): number | null {
   const configured = view.fair?.get(key);
   if (isProbability(configured)) return configured;
   return consensusFair(book, options);

@@ -9,7 +9,14 @@ export { z } from 'zod';
 
 // The strategy module and what it returns.
 export { defineStrategy, type StrategyDefinition } from './define.ts';
-export { INTENT_ORDER_TYPES, type IntentOrderType, type Interest, type LivePolicy, type QuoteIntent, type StrategyModule } from './types.ts';
+export {
+  INTENT_ORDER_TYPES,
+  type IntentOrderType,
+  type Interest,
+  type LivePolicy,
+  type QuoteIntent,
+  type StrategyModule,
+} from './types.ts';
 export { postIntent, type PostTerms } from './post-intent.ts';
 
 // What a strategy sees.
@@ -29,7 +36,17 @@ export type {
 } from '../book/types.ts';
 export { viewWith } from './view-with.ts';
 export type { Position } from '../money/position.ts';
-export { bookKeyOf, MARKET_TYPES, oppositeSelection, sideIndexOf, type MarketType, type OverUnder, type Outcome1x2, type Selection, type Team } from '../markets/types.ts';
+export {
+  bookKeyOf,
+  MARKET_TYPES,
+  oppositeSelection,
+  sideIndexOf,
+  type MarketType,
+  type OverUnder,
+  type Outcome1x2,
+  type Selection,
+  type Team,
+} from '../markets/types.ts';
 
 // Odds.
 export {
@@ -73,4 +90,11 @@ export { applyMode, fitUnderLimit, floorCents, intentPosition, largestFit, reduc
 export { worstCaseLiability } from '../money/liability.ts';
 
 // Parameter builders shared by the built-in strategies (each a zod schema with its description).
-export { expirationParam, fairDepthParam, maxOverroundParam, minSizeParam, sizeToleranceParam, toleranceCentsParam } from './params.ts';
+export {
+  expirationParam,
+  fairDepthParam,
+  maxOverroundParam,
+  minSizeParam,
+  sizeToleranceParam,
+  toleranceCentsParam,
+} from './params.ts';

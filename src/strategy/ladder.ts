@@ -48,7 +48,11 @@ export function bestRank(side: BookSide | undefined, ignore: ReadonlySet<string>
  * good as ours (rank ≥ ours), so we need a strictly higher rank. Moving out only raises
  * our payout, so the edge can only grow.
  */
-export function clearOfBook(odds: AmericanOdds, takeSide: BookSide | undefined, ignore: ReadonlySet<string>): AmericanOdds {
+export function clearOfBook(
+  odds: AmericanOdds,
+  takeSide: BookSide | undefined,
+  ignore: ReadonlySet<string>,
+): AmericanOdds {
   const best = bestRank(takeSide, ignore);
   return best !== null && best >= oddsRank(odds) ? fromRank(best + 1) : odds;
 }

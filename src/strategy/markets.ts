@@ -8,14 +8,22 @@ import type { Outcome1x2, Selection } from '../markets/types.ts';
  * moves), `all` (every book the game has), or an explicit book key such as `spread:-3.5`,
  * `total:8.5`, `moneyline1x2:draw`.
  */
-const MARKET_TOKEN = /^(moneyline|mainSpread|mainTotal|all|spread:-?\d+(\.\d+)?|total:\d+(\.\d+)?|moneyline1x2:(home|away|draw))$/;
+const MARKET_TOKEN =
+  /^(moneyline|mainSpread|mainTotal|all|spread:-?\d+(\.\d+)?|total:\d+(\.\d+)?|moneyline1x2:(home|away|draw))$/;
 
 export const marketsParam = (defaults: readonly string[]) =>
   z
-    .array(z.string().regex(MARKET_TOKEN, 'moneyline | mainSpread | mainTotal | all | spread:<home line> | total:<line> | moneyline1x2:<home|away|draw>'))
+    .array(
+      z
+        .string()
+        .regex(
+          MARKET_TOKEN,
+          'moneyline | mainSpread | mainTotal | all | spread:<home line> | total:<line> | moneyline1x2:<home|away|draw>',
+        ),
+    )
     .default([...defaults])
     .describe(
-      'Books to quote: moneyline, mainSpread, mainTotal (the game\'s main lines), all (every book of the game), or book keys such as spread:-3.5, total:8.5, moneyline1x2:draw',
+      "Books to quote: moneyline, mainSpread, mainTotal (the game's main lines), all (every book of the game), or book keys such as spread:-3.5, total:8.5, moneyline1x2:draw",
     );
 
 /** Book keys selected by `tokens` on `game`, deduplicated, in token order. */

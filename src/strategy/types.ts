@@ -74,4 +74,7 @@ export interface StrategyModule<P = unknown> {
 }
 
 /** How a strategy instance treats games in play (the runtime applies it around `quote`). */
-export type LivePolicy = { readonly kind: 'pull' } | { readonly kind: 'keep' } | { readonly kind: 'widen'; readonly probabilityPoints: number };
+export type LivePolicy =
+  | { readonly kind: 'pull' }
+  | { readonly kind: 'keep' }
+  | { readonly kind: 'widen'; readonly probabilityPoints: number };

@@ -6,7 +6,8 @@ import type { StrategyView } from '../book/types.ts';
  * undefined) are read from `view` when the inner strategy reads them, so they stay lazy.
  */
 export function viewWith(view: StrategyView, changes: Partial<StrategyView>): StrategyView {
-  const pick = <K extends keyof StrategyView>(k: K): StrategyView[K] => (changes[k] !== undefined ? (changes[k] as StrategyView[K]) : view[k]);
+  const pick = <K extends keyof StrategyView>(k: K): StrategyView[K] =>
+    changes[k] !== undefined ? (changes[k] as StrategyView[K]) : view[k];
   return {
     now: pick('now'),
     game: pick('game'),

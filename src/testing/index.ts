@@ -65,10 +65,13 @@ export type SampleRecording = (typeof SAMPLE_RECORDINGS)[number];
  */
 export function sampleRecording(name: SampleRecording = 'paper-seed13-deep'): string {
   if (!SAMPLE_RECORDINGS.includes(name)) {
-    throw new SampleRecordingError(`unknown sample recording "${String(name)}"; known: ${SAMPLE_RECORDINGS.join(', ')}`);
+    throw new SampleRecordingError(
+      `unknown sample recording "${String(name)}"; known: ${SAMPLE_RECORDINGS.join(', ')}`,
+    );
   }
   const dir = fileURLToPath(new URL(`../../backtest/data/${name}`, import.meta.url));
-  if (!existsSync(dir)) throw new SampleRecordingError(`sample recording ${name} is missing from this linesmith installation (${dir})`);
+  if (!existsSync(dir))
+    throw new SampleRecordingError(`sample recording ${name} is missing from this linesmith installation (${dir})`);
   return dir;
 }
 

@@ -24,7 +24,16 @@ function setUp() {
   const at = replayToSideUpdate(tape(), time, x);
   const idx = sideIndexOf(at.taker);
   const feed = new BotFeed(x);
-  return { ...at, x, time, feed, changes, idx, sideKey: `${at.u.gameID}|${at.bookKey}|${idx}`, now: () => feed.sideUpdate(at.u.gameID, at.bookKey, idx, at.taker)! };
+  return {
+    ...at,
+    x,
+    time,
+    feed,
+    changes,
+    idx,
+    sideKey: `${at.u.gameID}|${at.bookKey}|${idx}`,
+    now: () => feed.sideUpdate(at.u.gameID, at.bookKey, idx, at.taker)!,
+  };
 }
 
 describe('the bot’s price feed in a backtest', () => {
@@ -40,7 +49,10 @@ describe('the bot’s price feed in a backtest', () => {
     const mine = s.now();
     expect(mine.sideOrders.map((o) => o.id)).toEqual([id, ...recorded.map((o) => o.id)]);
     expect(mine.sideOrders[0]).toMatchObject({ id, odds: listed, bet: 100 });
-    expect(mine.sideOrders[0]!.sumUntaken).toBeCloseTo(s.x.engine.bookSide(s.u.gameID, s.bookKey, s.idx)[0]!.sumUntaken, 9);
+    expect(mine.sideOrders[0]!.sumUntaken).toBeCloseTo(
+      s.x.engine.bookSide(s.u.gameID, s.bookKey, s.idx)[0]!.sumUntaken,
+      9,
+    );
     // The recorded side's epoch: a newer recorded update still wins over this one.
     expect(mine.epoch).toBe(s.side().epoch);
 
@@ -97,7 +109,12 @@ describe('the bot’s price feed in a backtest', () => {
     // A reconnect: the recording's snapshot resets the recorded sides (no epoch); the bot never sees it.
     s.x.applySnapshot(snap, s.time.clock.now());
     expect(s.side().epoch).toBeNull();
-    const placed = s.place({ ...s.makerWire, odds: invertOdds(oddsFromRank(oddsRank(s.side().offers[0]!.odds) + 1)), bet: 20, orderType: 'post' });
+    const placed = s.place({
+      ...s.makerWire,
+      odds: invertOdds(oddsFromRank(oddsRank(s.side().offers[0]!.odds) + 1)),
+      bet: 20,
+      orderType: 'post',
+    });
     if (placed.status !== 'ok' || !placed.unmatched) throw new Error('our post did not rest');
     const update = s.now();
     expect(update.epoch).toBe(s.u.epoch);
@@ -107,10 +124,22 @@ describe('the bot’s price feed in a backtest', () => {
 
   it('sends nothing for a game the recording closed', () => {
     const s = setUp();
-    s.place({ ...s.makerWire, odds: invertOdds(oddsFromRank(oddsRank(s.side().offers[0]!.odds) + 1)), bet: 20, orderType: 'post' });
+    s.place({
+      ...s.makerWire,
+      odds: invertOdds(oddsFromRank(oddsRank(s.side().offers[0]!.odds) + 1)),
+      bet: 20,
+      orderType: 'post',
+    });
     expect(s.now()).not.toBeNull();
     s.time.advance(1_000);
-    s.x.applyPrice({ type: 'gameUpdate', payload: { ...s.x.snapshots().find((g) => g.id === s.u.gameID)!, ended: true, messageType: 'marketClosed' }, messageType: 'marketClosed' }, s.time.clock.now());
+    s.x.applyPrice(
+      {
+        type: 'gameUpdate',
+        payload: { ...s.x.snapshots().find((g) => g.id === s.u.gameID)!, ended: true, messageType: 'marketClosed' },
+        messageType: 'marketClosed',
+      },
+      s.time.clock.now(),
+    );
     expect(s.x.engine.openOrders(US)).toEqual([]);
     expect(s.feed.sideUpdate(s.u.gameID, s.bookKey, s.idx, s.taker)).toBeNull();
   });

@@ -41,7 +41,9 @@ beforeAll(async () => {
 });
 
 async function backtest(t: Tape) {
-  const config = await parseConfigText(CONFIG, join('test/backtest/fixtures', 'taker.yaml'), { resolveStrategy: defaultStrategyResolver(strategies) });
+  const config = await parseConfigText(CONFIG, join('test/backtest/fixtures', 'taker.yaml'), {
+    resolveStrategy: defaultStrategyResolver(strategies),
+  });
   return runBacktest({ config, tape: t, logger: silentLogger() });
 }
 
@@ -84,10 +86,29 @@ describe('taker commission, end to end', () => {
     const dir = await mkdtemp(join(tmpdir(), 'ls-commission-'));
     try {
       const paths = await writeReport(dir, full);
-      const [header, ...rows] = (await readFile(paths.fills, 'utf8')).trim().split('\n').map((l) => l.split(','));
+      const [header, ...rows] = (await readFile(paths.fills, 'utf8'))
+        .trim()
+        .split('\n')
+        .map((l) => l.split(','));
       const col = (name: string) => header!.indexOf(name);
-      expect(rows.map((r) => [r[col('gameID')], r[col('origin')], r[col('amount')], r[col('risk')], r[col('commissionOnWin')], r[col('commissionOnLoss')]])).toEqual(
-        fills.map((f) => [f.gameID, 'wager', String(STAKE), String(f.risk), String(f.commissionOnWin), String(f.commissionOnLoss)]),
+      expect(
+        rows.map((r) => [
+          r[col('gameID')],
+          r[col('origin')],
+          r[col('amount')],
+          r[col('risk')],
+          r[col('commissionOnWin')],
+          r[col('commissionOnLoss')],
+        ]),
+      ).toEqual(
+        fills.map((f) => [
+          f.gameID,
+          'wager',
+          String(STAKE),
+          String(f.risk),
+          String(f.commissionOnWin),
+          String(f.commissionOnLoss),
+        ]),
       );
     } finally {
       await rm(dir, { recursive: true, force: true });

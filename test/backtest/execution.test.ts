@@ -12,10 +12,28 @@ const tape = firstFileTape();
 function setUp(kind: FillModelKind = 'conservative') {
   const time = manualTime(tape().items[0]!.t);
   const events: EngineEvent[] = [];
-  const x = new BacktestExecution({ time, fillModel: { kind, power: 2 }, balance: 100_000, commission: 0.01, onOwnEvent: (e) => events.push(e) });
+  const x = new BacktestExecution({
+    time,
+    fillModel: { kind, power: 2 },
+    balance: 100_000,
+    commission: 0.01,
+    onOwnEvent: (e) => events.push(e),
+  });
   const at = replayToSideUpdate(tape(), time, x);
   const volume = (matchedVolume: number): void =>
-    x.applyPrice({ type: 'matchedVolumeUpdate', payload: { gameID: at.u.gameID, parentGameID: null, league: at.game.league, sport: at.game.sport, matchedVolume } }, time.clock.now());
+    x.applyPrice(
+      {
+        type: 'matchedVolumeUpdate',
+        payload: {
+          gameID: at.u.gameID,
+          parentGameID: null,
+          league: at.game.league,
+          sport: at.game.sport,
+          matchedVolume,
+        },
+      },
+      time.clock.now(),
+    );
   const ownFills = () => events.flatMap((e) => (e.kind === 'fill' && e.fill.maker.userId === US ? [e.fill] : []));
   // The tests read the side as the update left it.
   return { ...at, side: at.side(), x, volume, ownFills, time };
@@ -33,7 +51,9 @@ describe('simulated execution against the recorded book', () => {
     expect(first.matched[0]!.odds).toBe(best.odds);
     expect(s.x.recorded.available(best)).toBeCloseTo(before / 2, 9);
     // Asking for everything at that price gets only what is left at it (or better).
-    const atOrBetter = s.side.offers.filter((o) => oddsRank(o.odds) >= oddsRank(best.odds)).reduce((a, o) => a + s.x.recorded.available(o), 0);
+    const atOrBetter = s.side.offers
+      .filter((o) => oddsRank(o.odds) >= oddsRank(best.odds))
+      .reduce((a, o) => a + s.x.recorded.available(o), 0);
     const second = s.place({ ...s.takerWire, odds: best.odds, bet: before * 10, orderType: 'fillAndKill' });
     expect(second.status === 'ok' && second.matched.reduce((a, m) => a + m.amount, 0)).toBeCloseTo(atOrBetter, 6);
     expect(s.x.recorded.available(best)).toBeCloseTo(0, 9);
@@ -49,7 +69,14 @@ describe('simulated execution against the recorded book', () => {
     const worst = s.side.offers[s.side.offers.length - 1]!;
     const listed = s.side.offers.reduce((a, o) => a + s.x.recorded.available(o), 0);
     let outcomes: PlaceOutcome[] = [];
-    const order = (odds: number, ref: string) => ({ gameID: s.u.gameID, userReference: ref, ...s.takerWire, odds, bet: listed * 10, orderType: 'fillAndKill' });
+    const order = (odds: number, ref: string) => ({
+      gameID: s.u.gameID,
+      userReference: ref,
+      ...s.takerWire,
+      odds,
+      bet: listed * 10,
+      orderType: 'fillAndKill',
+    });
     // The second reaches further down the side than the first: everything listed is within its reach.
     s.x.place([order(best.odds, 'ls1:test:1'), order(worst.odds, 'ls1:test:2')], (o) => (outcomes = o));
     expect(outcomes).toHaveLength(2);
@@ -92,7 +119,12 @@ describe('simulated execution against the recorded book', () => {
   it('tells a vanished order that traded (the matched volume rose at that instant) from one cancelled', () => {
     const s = setUp();
     const best = s.side.offers[0]!;
-    s.place({ ...s.makerWire, odds: invertOdds(oddsFromRank(oddsRank(best.odds) + 1)), bet: 10_000, orderType: 'post' });
+    s.place({
+      ...s.makerWire,
+      odds: invertOdds(oddsFromRank(oddsRank(best.odds) + 1)),
+      bet: 10_000,
+      orderType: 'post',
+    });
     const v0 = s.game.matchedVolume;
     // Gone without volume: a cancel, no fill.
     const rest = s.u.sideOrders.filter((o) => o.id !== best.id);
@@ -110,7 +142,7 @@ describe('simulated execution against the recorded book', () => {
   // Found in review: the baseline volume was the one from before a snapshot (0 for a new
   // game), so the first volume update after a snapshot counted the game's whole history as
   // trading, and an order cancelled at that instant filled us.
-  it('takes a snapshot\'s matched volume as the baseline: a vanished order with no volume since is a cancel', () => {
+  it("takes a snapshot's matched volume as the baseline: a vanished order with no volume since is a cancel", () => {
     const s = setUp();
     const snapshot = tape().items.find((it) => it.kind === 'snapshot' && it.game.id === s.u.gameID);
     if (!snapshot || snapshot.kind !== 'snapshot') throw new Error('no snapshot of the game in the sample');
@@ -118,10 +150,18 @@ describe('simulated execution against the recorded book', () => {
     // A reconnect snapshot: the game has traded 5,000 by now, its book as last updated.
     s.x.applySnapshot({ ...snapshot.game, matchedVolume: 5_000 }, s.time.clock.now());
     s.update(s.u.sideOrders);
-    const placed = s.place({ ...s.makerWire, odds: invertOdds(oddsFromRank(oddsRank(best.odds) + 1)), bet: 10_000, orderType: 'post' });
+    const placed = s.place({
+      ...s.makerWire,
+      odds: invertOdds(oddsFromRank(oddsRank(best.odds) + 1)),
+      bet: 10_000,
+      orderType: 'post',
+    });
     // It rests, so no fill below can be for want of an order.
     expect(placed.status === 'ok' && placed.unmatched !== null).toBe(true);
-    s.update(s.u.sideOrders.filter((o) => o.id !== best.id), 500);
+    s.update(
+      s.u.sideOrders.filter((o) => o.id !== best.id),
+      500,
+    );
     s.volume(5_000);
     s.update(s.u.sideOrders.filter((o) => o.id !== best.id));
     expect(s.ownFills()).toHaveLength(0);

@@ -38,15 +38,25 @@ function pinnedRun(recording: string, strategy: string) {
 }
 
 async function backtest(recording: string, strategy: string, seed?: number, fillModel?: FillModelKind) {
-  const config = await loadConfig(join(GOLDEN, `${strategy}.yaml`), { resolveStrategy: defaultStrategyResolver(strategies) });
-  const settings = backtestSettings(config, { ...(seed !== undefined ? { seed } : {}), ...(fillModel !== undefined ? { fillModel } : {}) });
+  const config = await loadConfig(join(GOLDEN, `${strategy}.yaml`), {
+    resolveStrategy: defaultStrategyResolver(strategies),
+  });
+  const settings = backtestSettings(config, {
+    ...(seed !== undefined ? { seed } : {}),
+    ...(fillModel !== undefined ? { fillModel } : {}),
+  });
   return runBacktest({ config, tape: tapes.get(recording)!, logger: silentLogger(), settings });
 }
 
 /** The pin of a run: compared metrics first (a mismatch says what moved), then the hash of every byte. */
 function checkPinned(name: string, result: Awaited<ReturnType<typeof backtest>>): void {
   const json = reportJson(result);
-  const pinned = { sha256: createHash('sha256').update(json).digest('hex'), metrics: result.report.metrics, execution: result.report.execution, games: result.report.games.length };
+  const pinned = {
+    sha256: createHash('sha256').update(json).digest('hex'),
+    metrics: result.report.metrics,
+    execution: result.report.execution,
+    games: result.report.games.length,
+  };
   const file = join(GOLDEN, `${name}.json`);
   if (update) writeFileSync(file, `${JSON.stringify(pinned, null, 2)}\n`);
   // A missing pin fails: writing it here would compare the run with itself.
@@ -68,7 +78,9 @@ describe('backtest golden masters', () => {
 
   // The golden configs use risk-averse; the deep-book sample is where the other two part from it.
   it('paper-seed13-deep × fixed-spread under each fill model: three pinned reports, three different results', async () => {
-    const byModel = new Map<FillModelKind, Awaited<ReturnType<typeof backtest>>>([['risk-averse', await pinnedRun('paper-seed13-deep', 'fixed-spread')]]);
+    const byModel = new Map<FillModelKind, Awaited<ReturnType<typeof backtest>>>([
+      ['risk-averse', await pinnedRun('paper-seed13-deep', 'fixed-spread')],
+    ]);
     for (const model of ['conservative', 'probabilistic'] as const) {
       const result = await backtest('paper-seed13-deep', 'fixed-spread', undefined, model);
       expect((result.report.run.fillModel as { kind: string }).kind).toBe(model);
@@ -91,7 +103,8 @@ describe('backtest orders', () => {
       for (const o of orders) {
         expect(o.selection, `${strategy}: ${JSON.stringify(o)}`).not.toBe('');
         // A refused order, or a fill-and-kill that met nothing, never had an id.
-        if (!o.status.startsWith('rejected') && o.status !== 'killed') expect(o.orderID, `${strategy}: ${JSON.stringify(o)}`).not.toBe('');
+        if (!o.status.startsWith('rejected') && o.status !== 'killed')
+          expect(o.orderID, `${strategy}: ${JSON.stringify(o)}`).not.toBe('');
       }
       // The engine's own selection of a filled order, on its fills, is the one the row names.
       const byId = new Map(orders.map((o) => [o.orderID, o]));

@@ -2,8 +2,19 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { HTML_DATA_ELEMENT_ID, renderHtmlReport, renderSweepHtml, type SweepRow } from '../../src/backtest/report/html.ts';
-import { REPORT_FORMAT, REPORT_VERSION, type BacktestReport, type FillRow, type ReportExtras } from '../../src/backtest/report/types.ts';
+import {
+  HTML_DATA_ELEMENT_ID,
+  renderHtmlReport,
+  renderSweepHtml,
+  type SweepRow,
+} from '../../src/backtest/report/html.ts';
+import {
+  REPORT_FORMAT,
+  REPORT_VERSION,
+  type BacktestReport,
+  type FillRow,
+  type ReportExtras,
+} from '../../src/backtest/report/types.ts';
 
 const EVIL_STRATEGY = '<script>alert(1)</script>';
 const EVIL_GAME = 'Bad </script><script>alert(2)</script> FC @ Home & Co';
@@ -11,7 +22,13 @@ const EVIL_FILE = 'rec-"one"<img src=x onerror=alert(3)>.jsonl.gz';
 const T0 = Date.UTC(2026, 10, 21, 18, 0, 0);
 const MIN = 60_000;
 
-const row = (fills: number, makerVolume: number, takerVolume: number, settledPnl: number, markedPnl: number) => ({ fills, makerVolume, takerVolume, settledPnl, markedPnl });
+const row = (fills: number, makerVolume: number, takerVolume: number, settledPnl: number, markedPnl: number) => ({
+  fills,
+  makerVolume,
+  takerVolume,
+  settledPnl,
+  markedPnl,
+});
 
 function fixture(): BacktestReport {
   return {
@@ -23,19 +40,46 @@ function fixture(): BacktestReport {
         { id: EVIL_STRATEGY, module: 'fixed-spread', params: { spread: 12, size: 25 } },
         { id: 'skew', module: 'inventory-skew', params: {} },
       ],
-      recording: { files: [EVIL_FILE, 'rec-2.jsonl.gz'], sessions: ['s1'], start: T0, end: T0 + 60 * MIN, complete: false },
+      recording: {
+        files: [EVIL_FILE, 'rec-2.jsonl.gz'],
+        sessions: ['s1'],
+        start: T0,
+        end: T0 + 60 * MIN,
+        complete: false,
+      },
       seed: 7,
       fillModel: { kind: 'risk-averse', power: 2 },
       latency: { kind: 'fixed', ms: 50 },
       balance: 10_000,
       commission: 0.01,
     },
-    input: { events: 12_345, priceFrames: 12_000, malformedFrames: 1, unknownFrameTypes: 0, badLines: 2, problems: ['rec-2.jsonl.gz:17: bad json: Unexpected token <', 'rec-2.jsonl.gz:18: bad json: -->'] },
+    input: {
+      events: 12_345,
+      priceFrames: 12_000,
+      malformedFrames: 1,
+      unknownFrameTypes: 0,
+      badLines: 2,
+      problems: ['rec-2.jsonl.gz:17: bad json: Unexpected token <', 'rec-2.jsonl.gz:18: bad json: -->'],
+    },
     metrics: {
       pnl: { settled: 123.456, marked: -20.5, total: 102.956, commissionPaid: 3.21, commissionAccrued: 0.5 },
       volume: { fills: 3, makerFills: 2, takerFills: 1, maker: 1500, taker: 250 },
-      orders: { placed: 40, cancelled: 30, edited: 5, editsReplacing: 1, editsRejected: 0, refusedByRisk: 2, rejectedByExchange: 1, postArb: 0, fillRatio: 0.075, stakeFillRatio: 0.0437 },
-      markout: { '5s': { fills: 3, total: 4.2, perStake: 0.0024 }, '60s': { fills: 2, total: -1.75, perStake: -0.00117 } },
+      orders: {
+        placed: 40,
+        cancelled: 30,
+        edited: 5,
+        editsReplacing: 1,
+        editsRejected: 0,
+        refusedByRisk: 2,
+        rejectedByExchange: 1,
+        postArb: 0,
+        fillRatio: 0.075,
+        stakeFillRatio: 0.0437,
+      },
+      markout: {
+        '5s': { fills: 3, total: 4.2, perStake: 0.0024 },
+        '60s': { fills: 2, total: -1.75, perStake: -0.00117 },
+      },
       maxDrawdown: 33.3,
       maxLiability: -812.4,
     },
@@ -75,7 +119,11 @@ function fixture(): BacktestReport {
     ],
     execution: { ordersReceived: 43, cancelsReceived: 30, meanLatencyMs: 50.25 },
     strategyErrors: { total: 0, strategies: [] },
-    notes: [`g2 (Away Team @ Home Team): no result in the recording; its 1 fills are marked at the last consensus fair price`, 'the recording has no end record: the recorder stopped without closing it', '2 input line(s) skipped (see input.problems)'],
+    notes: [
+      `g2 (Away Team @ Home Team): no result in the recording; its 1 fills are marked at the last consensus fair price`,
+      'the recording has no end record: the recorder stopped without closing it',
+      '2 input line(s) skipped (see input.problems)',
+    ],
     series: {
       sampleMs: 10 * MIN,
       pnl: [
@@ -129,11 +177,21 @@ function sweepRows(): SweepRow[] {
       pnl: { ...b.metrics.pnl, settled: -40, marked: 5.25, total: -34.75, commissionPaid: 0, commissionAccrued: 0.77 },
       volume: { ...b.metrics.volume, fills: 17, maker: 2345.5, taker: 99.99 },
       orders: { ...b.metrics.orders, fillRatio: 0.4 },
-      markout: { '5s': { fills: 17, total: -8.1, perStake: -0.0033 }, '60s': { fills: 16, total: 12.34, perStake: 0.005 } },
+      markout: {
+        '5s': { fills: 17, total: -8.1, perStake: -0.0033 },
+        '60s': { fills: 16, total: 12.34, perStake: 0.005 },
+      },
       maxDrawdown: 77.7,
       maxLiability: -1999.99,
     },
-    series: { ...b.series, pnl: [[T0, 0, 0, 0], [T0 + 5 * MIN, -10, 1, -9], [T0 + 60 * MIN, -40, 5.25, -34.75]] },
+    series: {
+      ...b.series,
+      pnl: [
+        [T0, 0, 0, 0],
+        [T0 + 5 * MIN, -10, 1, -9],
+        [T0 + 60 * MIN, -40, 5.25, -34.75],
+      ],
+    },
   };
   return [
     { variant: { 'fixed-spread.spread': '10' }, report: a },
@@ -186,7 +244,12 @@ interface FakeElement {
 }
 
 interface Made {
-  readonly opts: { title?: string; height?: number; series: { label?: string; spanGaps?: boolean; value?: (u: unknown, v: number | null) => string }[]; axes?: { values?: (u: unknown, v: number[]) => string[] }[] };
+  readonly opts: {
+    title?: string;
+    height?: number;
+    series: { label?: string; spanGaps?: boolean; value?: (u: unknown, v: number | null) => string }[];
+    axes?: { values?: (u: unknown, v: number[]) => string[] }[];
+  };
   readonly data: (number | null | undefined)[][];
   readonly el: FakeElement;
 }
@@ -226,7 +289,10 @@ function runPageScript(html: string): { made: Made[]; byId: Map<string, FakeElem
   uPlot.tzDate = (d: Date) => d;
   vm.runInNewContext(scripts[1]!, { document, window: { addEventListener: () => undefined }, uPlot });
   // The data arrays come from the other realm: compare them as plain data.
-  return { made: made.map((m) => ({ opts: m.opts, data: JSON.parse(JSON.stringify(m.data)) as Made['data'], el: m.el })), byId };
+  return {
+    made: made.map((m) => ({ opts: m.opts, data: JSON.parse(JSON.stringify(m.data)) as Made['data'], el: m.el })),
+    byId,
+  };
 }
 
 const s = (ms: number) => ms / 1000;
@@ -254,21 +320,38 @@ describe('renderHtmlReport', () => {
     expect(html).not.toContain('<script>alert(2)</script>');
     expect(html).not.toContain('<img src=x');
     expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
-    expect(section(html, 'games')).toContain('Bad &lt;/script&gt;&lt;script&gt;alert(2)&lt;/script&gt; FC @ Home &amp; Co');
+    expect(section(html, 'games')).toContain(
+      'Bad &lt;/script&gt;&lt;script&gt;alert(2)&lt;/script&gt; FC @ Home &amp; Co',
+    );
     expect(section(html, 'run')).toContain('rec-&quot;one&quot;&lt;img src=x onerror=alert(3)&gt;.jsonl.gz');
     expect(section(html, 'strategies')).toContain('<td>&lt;script&gt;alert(1)&lt;/script&gt;</td>');
   });
 
   it('has the run in the header', () => {
     const run = section(html, 'run');
-    for (const x of ['sample.yaml', 'fixed-spread', 'spread=12, size=25', 'inventory-skew', 'rec-2.jsonl.gz', 's1', '>7<', 'risk-averse (power=2)', 'fixed (ms=50)', '$10,000.00', '1.00%', '12,345 events']) expect(run).toContain(x);
+    for (const x of [
+      'sample.yaml',
+      'fixed-spread',
+      'spread=12, size=25',
+      'inventory-skew',
+      'rec-2.jsonl.gz',
+      's1',
+      '>7<',
+      'risk-averse (power=2)',
+      'fixed (ms=50)',
+      '$10,000.00',
+      '1.00%',
+      '12,345 events',
+    ])
+      expect(run).toContain(x);
     expect(html).toContain('2026-11-21 18:00:00 UTC → 2026-11-21 19:00:00 UTC · 1 h of exchange time');
     expect(html).toContain('recording incomplete');
   });
 
   it('has the metrics in the summary table', () => {
     const m = section(html, 'metrics');
-    const cell = (label: string, value: string) => expect(m).toMatch(new RegExp(`<th>${label}</th><td class="num[^"]*">${value.replace(/[$+().]/g, '\\$&')}</td>`));
+    const cell = (label: string, value: string) =>
+      expect(m).toMatch(new RegExp(`<th>${label}</th><td class="num[^"]*">${value.replace(/[$+().]/g, '\\$&')}</td>`));
     cell('settled P&amp;L', '+$123.46');
     cell('marked P&amp;L', '-$20.50');
     cell('total P&amp;L', '+$102.96');
@@ -308,12 +391,26 @@ describe('renderHtmlReport', () => {
     expect(g).toContain('<span class="muted">NBA</span>');
     expect(g).toContain('101–99');
     expect(g).toContain('<td class="warn">marked</td>');
-    for (const x of ['<td>moneyline</td>', '<td>total:215.5</td>', '<td>spread:-1.5</td>', '+$150.00', '-$26.54', '-$612.40', '-$200.00', '$1,500.00']) expect(g).toContain(x);
+    for (const x of [
+      '<td>moneyline</td>',
+      '<td>total:215.5</td>',
+      '<td>spread:-1.5</td>',
+      '+$150.00',
+      '-$26.54',
+      '-$612.40',
+      '-$200.00',
+      '$1,500.00',
+    ])
+      expect(g).toContain(x);
     // a game row: fills, maker, taker, settled, marked, total, max liability
-    expect(g).toContain('<td class="num">2</td><td class="num">$1,500.00</td><td class="num">$0.00</td><td class="num pos">+$123.46</td><td class="num">$0.00</td><td class="num pos">+$123.46</td><td class="num neg">-$612.40</td>');
+    expect(g).toContain(
+      '<td class="num">2</td><td class="num">$1,500.00</td><td class="num">$0.00</td><td class="num pos">+$123.46</td><td class="num">$0.00</td><td class="num pos">+$123.46</td><td class="num neg">-$612.40</td>',
+    );
     const mk = section(html, 'markets');
     expect(count(mk, '<tr>')).toBe(1 + 3); // the head and a row per market
-    expect(mk).toContain('<td>spread</td><td class="num">1</td><td class="num">$0.00</td><td class="num">$250.00</td><td class="num">$0.00</td><td class="num neg">-$20.50</td><td class="num neg">-$20.50</td>');
+    expect(mk).toContain(
+      '<td>spread</td><td class="num">1</td><td class="num">$0.00</td><td class="num">$250.00</td><td class="num">$0.00</td><td class="num neg">-$20.50</td><td class="num neg">-$20.50</td>',
+    );
     const st = section(html, 'strategies');
     expect(count(st, '<tr>')).toBe(1 + 2);
     expect(st).toContain('<td class="muted">inventory-skew</td>');
@@ -321,18 +418,27 @@ describe('renderHtmlReport', () => {
     expect(ex).toContain('<th title="ordersReceived">ordersReceived</th><td class="num">43</td>');
     expect(ex).toContain('<th title="meanLatencyMs">meanLatencyMs</th><td class="num">50.25</td>');
     // The simulated venue's own counters are named and explained, their names on hover.
-    const named = section(renderHtmlReport({ ...report, execution: { mirrored: 4, mirrorRefused: 1, passiveStake: 1234.5 } }), 'execution');
+    const named = section(
+      renderHtmlReport({ ...report, execution: { mirrored: 4, mirrorRefused: 1, passiveStake: 1234.5 } }),
+      'execution',
+    );
     expect(named).toContain('<th title="passiveStake">stake filled while resting</th><td class="num">$1,234.50</td>');
-    expect(named).toContain('<th title="mirrored">recorded orders copied in</th><td class="num">4</td><td class="muted">recorded orders put into the simulated book');
+    expect(named).toContain(
+      '<th title="mirrored">recorded orders copied in</th><td class="num">4</td><td class="muted">recorded orders put into the simulated book',
+    );
     expect(named).toContain('<th title="mirrorRefused">recorded orders not copied in</th><td class="num">1</td>');
   });
 
   it('summarises the mark-outs per horizon', () => {
     const mo = section(html, 'markouts');
     // 5 s: 3 fills, Σ 4.2, mean 1.40, per stake 4.2 / 1750, 3 of 3 worth > 0
-    expect(mo).toContain('<td>5 s later</td><td class="num">3</td><td class="num pos">+$4.20</td><td class="num pos">+$1.40</td><td class="num">0.24%</td><td class="num">100.00%</td>');
+    expect(mo).toContain(
+      '<td>5 s later</td><td class="num">3</td><td class="num pos">+$4.20</td><td class="num pos">+$1.40</td><td class="num">0.24%</td><td class="num">100.00%</td>',
+    );
     // 60 s: 2 fills, Σ -1.75, per stake -1.75 / 1500
-    expect(mo).toContain('<td>60 s later</td><td class="num">2</td><td class="num neg">-$1.75</td><td class="num neg">-$0.88</td><td class="num">-0.12%</td><td class="num">0.00%</td>');
+    expect(mo).toContain(
+      '<td>60 s later</td><td class="num">2</td><td class="num neg">-$1.75</td><td class="num neg">-$0.88</td><td class="num">-0.12%</td><td class="num">0.00%</td>',
+    );
   });
 
   it("draws the charts from the embedded data (the page's script run against a stub DOM and uPlot)", () => {
@@ -340,16 +446,34 @@ describe('renderHtmlReport', () => {
     const on = (id: string) => made.filter((m) => m.el === byId.get(id));
     // (a) P&L: seconds, settled, marked, total
     const [pnl] = on('chart-pnl');
-    expect(pnl!.data).toEqual([report.series.pnl.map((r) => s(r[0]!)), ...[1, 2, 3].map((c) => report.series.pnl.map((r) => r[c]))]);
+    expect(pnl!.data).toEqual([
+      report.series.pnl.map((r) => s(r[0]!)),
+      ...[1, 2, 3].map((c) => report.series.pnl.map((r) => r[c])),
+    ]);
     expect(pnl!.opts.series.map((x) => x.label)).toEqual(['time (UTC)', 'settled', 'marked', 'total']);
     expect(pnl!.opts.series[3]!.value!(null, -1234.5)).toBe('-$1,234.50');
     // (b) liability: one line per game on the union of times, plus the sum over games; with resting orders, then matched only
     const times = [T0, T0 + 10 * MIN, T0 + 20 * MIN, T0 + 30 * MIN, T0 + 60 * MIN].map(s);
     const [withResting] = on('chart-liability');
-    expect(withResting!.data).toEqual([times, [-300, -612.4, -500, null, null], [null, -100, -200, -180, -120], [-300, -712.4, -700, -180, -120]]);
-    expect(withResting!.opts.series.map((x) => x.label)).toEqual(['time (UTC)', EVIL_GAME, 'Away Team @ Home Team', 'all games']);
+    expect(withResting!.data).toEqual([
+      times,
+      [-300, -612.4, -500, null, null],
+      [null, -100, -200, -180, -120],
+      [-300, -712.4, -700, -180, -120],
+    ]);
+    expect(withResting!.opts.series.map((x) => x.label)).toEqual([
+      'time (UTC)',
+      EVIL_GAME,
+      'Away Team @ Home Team',
+      'all games',
+    ]);
     const [matched] = on('chart-exposure');
-    expect(matched!.data).toEqual([times, [0, -250, -480, null, null], [null, 0, -150, -150, -120], [0, -250, -630, -150, -120]]);
+    expect(matched!.data).toEqual([
+      times,
+      [0, -250, -480, null, null],
+      [null, 0, -150, -150, -120],
+      [0, -250, -630, -150, -120],
+    ]);
     // (c) quotes: a card per entry, odds drawn as implied probability, null kept as a gap
     const cards = byId.get('charts-quotes')!.children;
     expect(cards).toHaveLength(2);
@@ -358,17 +482,46 @@ describe('renderHtmlReport', () => {
     const q1 = made.find((m) => m.el === cards[0]!.children[1])!;
     const p = (o: number | null) => (o === null ? null : o < 0 ? -o / (100 - o) : 100 / (o + 100));
     const none = [null, null, null];
-    expect(q1.data).toEqual([[T0, T0 + 10 * MIN, T0 + 20 * MIN].map(s), [-110, null, -108].map(p), [-105, -105, null].map(p), [102, 105, null].map(p), [100, -102, null].map(p), none, none]);
-    expect(q1.opts.series.map((x) => x.label)).toEqual(['time (UTC)', 'ours home', 'market home', 'ours away', 'market away', 'our fills (taker of home)', 'our fills (taker of away)']);
+    expect(q1.data).toEqual([
+      [T0, T0 + 10 * MIN, T0 + 20 * MIN].map(s),
+      [-110, null, -108].map(p),
+      [-105, -105, null].map(p),
+      [102, 105, null].map(p),
+      [100, -102, null].map(p),
+      none,
+      none,
+    ]);
+    expect(q1.opts.series.map((x) => x.label)).toEqual([
+      'time (UTC)',
+      'ours home',
+      'market home',
+      'ours away',
+      'market away',
+      'our fills (taker of home)',
+      'our fills (taker of away)',
+    ]);
     // The legend gives the American odds the point stands for, and its probability.
-    const value = q1.opts.series[1]!.value as unknown as (u: unknown, v: number | null, si: number, di: number | null) => string;
+    const value = q1.opts.series[1]!.value as unknown as (
+      u: unknown,
+      v: number | null,
+      si: number,
+      di: number | null,
+    ) => string;
     expect(value(null, p(-110), 1, 0)).toBe('-110 (52.4%)');
     expect(value(null, p(100), 4, 0)).toBe('+100 (50.0%)');
     expect(value(null, null, 1, 1)).toBe('—');
     expect(value(null, null, 1, null)).toBe('—');
     expect(q1.opts.axes![1]!.values!(null, [0.25, 0.5])).toEqual(['25%', '50%']);
     const q2 = made.find((m) => m.el === cards[1]!.children[1])!;
-    expect(q2.opts.series.map((x) => x.label)).toEqual(['time (UTC)', 'ours over', 'market over', 'ours under', 'market under', 'our fills (taker of over)', 'our fills (taker of under)']);
+    expect(q2.opts.series.map((x) => x.label)).toEqual([
+      'time (UTC)',
+      'ours over',
+      'market over',
+      'ours under',
+      'market under',
+      'our fills (taker of over)',
+      'our fills (taker of under)',
+    ]);
     // (d) mark-outs: value 5 s and 60 s later per fill
     const [mo] = on('chart-markouts');
     expect(mo!.data).toEqual([report.series.markouts.map((r) => s(r[0]!)), [2.5, 1.2, 0.5], [-1.25, -0.5, null]]);
@@ -385,21 +538,66 @@ describe('renderHtmlReport', () => {
 
   it('with the extras: games named by teams and start, never two alike; fills on the quotes and stake per game; P&L per strategy and league', () => {
     const extras: ReportExtras = {
-      games: { g1: { league: 'NBA', away: 'Away Team', home: 'Home Team', start: T0 }, g2: { league: 'NBA', away: 'Away Team', home: 'Home Team', start: T0 } },
-      pnlByStrategy: { a: [[T0, 1], [T0 + 10 * MIN, 2]], b: [[T0 + 10 * MIN, -1]] },
+      games: {
+        g1: { league: 'NBA', away: 'Away Team', home: 'Home Team', start: T0 },
+        g2: { league: 'NBA', away: 'Away Team', home: 'Home Team', start: T0 },
+      },
+      pnlByStrategy: {
+        a: [
+          [T0, 1],
+          [T0 + 10 * MIN, 2],
+        ],
+        b: [[T0 + 10 * MIN, -1]],
+      },
       pnlByLeague: { NBA: [[T0, 5]] },
     };
-    const fill = (t: number, gameID: string, selection: string, origin: 'offer' | 'wager', odds: number, amount: number): FillRow => ({
-      t, txID: `tx${t}`, orderID: 'o', strategy: 'a', gameID, market: 'moneyline', selection, origin, isPostArb: false, odds, amount, risk: amount, win: amount, commissionOnWin: 0, commissionOnLoss: 0,
+    const fill = (
+      t: number,
+      gameID: string,
+      selection: string,
+      origin: 'offer' | 'wager',
+      odds: number,
+      amount: number,
+    ): FillRow => ({
+      t,
+      txID: `tx${t}`,
+      orderID: 'o',
+      strategy: 'a',
+      gameID,
+      market: 'moneyline',
+      selection,
+      origin,
+      isPostArb: false,
+      odds,
+      amount,
+      risk: amount,
+      win: amount,
+      commissionOnWin: 0,
+      commissionOnLoss: 0,
     });
     // A maker fill backing home at -110 was taken by a taker of away at +110; a taker fill of ours on away at +105.
-    const fills = [fill(T0 + 5 * MIN, 'g1', 'home', 'offer', -110, 100), fill(T0 + 10 * MIN, 'g1', 'away', 'wager', 105, 50)];
+    const fills = [
+      fill(T0 + 5 * MIN, 'g1', 'home', 'offer', -110, 100),
+      fill(T0 + 10 * MIN, 'g1', 'away', 'wager', 105, 50),
+    ];
     const out = renderHtmlReport(report, { extras, fills });
-    expect(embedded(out)).toEqual({ report, extras, fills: [[T0 + 5 * MIN, 'g1', 'moneyline', 1, 110, 1, 100, 'a'], [T0 + 10 * MIN, 'g1', 'moneyline', 1, 105, 0, 50, 'a']] });
+    expect(embedded(out)).toEqual({
+      report,
+      extras,
+      fills: [
+        [T0 + 5 * MIN, 'g1', 'moneyline', 1, 110, 1, 100, 'a'],
+        [T0 + 10 * MIN, 'g1', 'moneyline', 1, 105, 0, 50, 'a'],
+      ],
+    });
     const { made, byId } = runPageScript(out);
     const on = (id: string) => made.filter((m) => m.el === byId.get(id));
     const [withResting] = on('chart-liability');
-    expect(withResting!.opts.series.map((x) => x.label)).toEqual(['time (UTC)', 'Away Team @ Home Team · 2026-11-21 18:00', 'Away Team @ Home Team · 2026-11-21 18:00 (2)', 'all games']);
+    expect(withResting!.opts.series.map((x) => x.label)).toEqual([
+      'time (UTC)',
+      'Away Team @ Home Team · 2026-11-21 18:00',
+      'Away Team @ Home Team · 2026-11-21 18:00 (2)',
+      'all games',
+    ]);
     const cards = byId.get('charts-quotes')!.children;
     const q1 = made.find((m) => m.el === cards[0]!.children[1])!;
     // The fill times join the sample times; each quote carries its last sample forward.
@@ -416,9 +614,16 @@ describe('renderHtmlReport', () => {
     expect(on('chart-pnl-league')[0]!.opts.series.map((x) => x.label)).toEqual(['time (UTC)', 'NBA']);
   });
 
-  it('gives an axis with one value a range around it, not uPlot\'s years', () => {
+  it("gives an axis with one value a range around it, not uPlot's years", () => {
     const { made } = runPageScript(html);
-    const scales = (made[0]!.opts as unknown as { scales: { x: { range: (u: unknown, lo: number, hi: number) => [number, number] }; y: { range: (u: unknown, lo: number, hi: number) => [number, number] } } }).scales;
+    const scales = (
+      made[0]!.opts as unknown as {
+        scales: {
+          x: { range: (u: unknown, lo: number, hi: number) => [number, number] };
+          y: { range: (u: unknown, lo: number, hi: number) => [number, number] };
+        };
+      }
+    ).scales;
     expect(scales.x.range(null, 1000, 1000)).toEqual([700, 1300]);
     expect(scales.x.range(null, 1000, 2000)).toEqual([1000, 2000]);
     expect(scales.y.range(null, 50, 50)).toEqual([45, 55]);
@@ -427,7 +632,16 @@ describe('renderHtmlReport', () => {
 
   it('renders a report with no series and no games', () => {
     const r = fixture();
-    const bare: BacktestReport = { ...r, games: [], markets: [], strategies: [], notes: [], execution: {}, input: { ...r.input, problems: [] }, series: { sampleMs: 1000, pnl: [], liability: {}, quotes: [], markouts: [] } };
+    const bare: BacktestReport = {
+      ...r,
+      games: [],
+      markets: [],
+      strategies: [],
+      notes: [],
+      execution: {},
+      input: { ...r.input, problems: [] },
+      series: { sampleMs: 1000, pnl: [], liability: {}, quotes: [], markouts: [] },
+    };
     const out = renderHtmlReport(bare);
     expectSelfContained(out);
     expect(embedded(out)).toEqual({ report: bare, extras: null, fills: [] });
@@ -451,7 +665,15 @@ describe('renderSweepHtml', () => {
 
   it("embeds each variant's settings, metrics and P&L series as JSON that round-trips", () => {
     const labels = ['fixed-spread.spread=10', 'fixed-spread.spread=<b>20</b> latency.ms=100'];
-    expect(embedded(html)).toEqual({ rows: rows.map((r, i) => ({ variant: r.variant, metrics: r.report.metrics, pnl: r.report.series.pnl, sameAs: null, label: labels[i] })) });
+    expect(embedded(html)).toEqual({
+      rows: rows.map((r, i) => ({
+        variant: r.variant,
+        metrics: r.report.metrics,
+        pnl: r.report.series.pnl,
+        sameAs: null,
+        label: labels[i],
+      })),
+    });
   });
 
   it('shows the hostile strings only escaped', () => {
@@ -464,7 +686,9 @@ describe('renderSweepHtml', () => {
 
   it('compares the variants in one table', () => {
     const t = section(html, 'sweep');
-    expect(t).toContain('<th title="fixed-spread.spread">fixed-spread.spread</th><th title="latency.ms">latency.ms</th>');
+    expect(t).toContain(
+      '<th title="fixed-spread.spread">fixed-spread.spread</th><th title="latency.ms">latency.ms</th>',
+    );
     // Settled is net of the commission paid, marked of the expected commission on open bets; the most those can still be charged is under the commission paid.
     expect(t).toContain('<th class="num">marked P&amp;L</th><th class="num">commission paid / on open bets (max)</th>');
     expect(count(t, '<tr')).toBe(3);
@@ -484,13 +708,27 @@ describe('renderSweepHtml', () => {
     expect(c!.el).toBe(byId.get('chart-sweep'));
     const times = [T0, T0 + 5 * MIN, T0 + 10 * MIN, T0 + 20 * MIN, T0 + 30 * MIN, T0 + 60 * MIN].map(s);
     expect(c!.data).toEqual([times, [0, null, 12.5, -20.8, 140, 102.956], [0, -9, null, null, null, -34.75]]);
-    expect(c!.opts.series.map((x) => x.label)).toEqual(['time (UTC)', '#1 fixed-spread.spread=10', '#2 fixed-spread.spread=<b>20</b> latency.ms=100']);
+    expect(c!.opts.series.map((x) => x.label)).toEqual([
+      'time (UTC)',
+      '#1 fixed-spread.spread=10',
+      '#2 fixed-spread.spread=<b>20</b> latency.ms=100',
+    ]);
     expect(c!.opts.series.slice(1).every((x) => x.spanGaps === true)).toBe(true);
   });
 
   it('links each variant to its report, marks a variant whose P&L repeats an earlier one, and draws a two-key grid as a heatmap', () => {
     const a = fixture();
-    const b = { ...a, metrics: { ...a.metrics, pnl: { ...a.metrics.pnl, total: -5 } }, series: { ...a.series, pnl: [[T0, 0, 0, 0], [T0 + MIN, 0, -5, -5]] } };
+    const b = {
+      ...a,
+      metrics: { ...a.metrics, pnl: { ...a.metrics.pnl, total: -5 } },
+      series: {
+        ...a.series,
+        pnl: [
+          [T0, 0, 0, 0],
+          [T0 + MIN, 0, -5, -5],
+        ],
+      },
+    };
     const grid: SweepRow[] = [
       { variant: { 's.p.margin': '0.02', 's.p.size': '25' }, report: a, href: 'variant-001/report.html' },
       { variant: { 's.p.margin': '0.02', 's.p.size': '50' }, report: b, href: 'variant-002/report.html' },
@@ -502,7 +740,9 @@ describe('renderSweepHtml', () => {
     // The keys less their shared front; the whole path on hover.
     expect(t).toContain('<th title="s.p.margin">margin</th><th title="s.p.size">size</th>');
     expect(t).toContain('<td><a href="variant-002/report.html">report</a></td>');
-    expect(t).toContain('<td class="num">3<br><span class="muted" title="the same P&amp;L over time as variant #1">= #1</span></td>');
+    expect(t).toContain(
+      '<td class="num">3<br><span class="muted" title="the same P&amp;L over time as variant #1">= #1</span></td>',
+    );
     const h = section(out, 'sweep-heatmap');
     expect(h).toContain('<th>margin \\ size</th><th class="num">25</th><th class="num">50</th>');
     expect(count(h, '<td class="num heat"')).toBe(3);
@@ -515,7 +755,9 @@ describe('renderSweepHtml', () => {
     expect(series[3]!.dash).toBeDefined();
     expect(series[1]!.dash).toBeUndefined();
     // One key: no heatmap.
-    expect(renderSweepHtml(grid.map((r) => ({ ...r, variant: { margin: r.variant['s.p.margin']! } })))).not.toContain('id="sweep-heatmap"');
+    expect(renderSweepHtml(grid.map((r) => ({ ...r, variant: { margin: r.variant['s.p.margin']! } })))).not.toContain(
+      'id="sweep-heatmap"',
+    );
   });
 
   it('renders an empty sweep', () => {

@@ -57,23 +57,33 @@ describe('bad recording input', () => {
 
   it('the order --feed names the files in does not matter; records that step back in time are counted', async () => {
     const dir = 'backtest/data/paper-seed11-drops';
-    const [first, second] = ['feed-20260115T180000000Z-000001.jsonl.gz', 'feed-20260115T185357190Z-000002.jsonl.gz'].map((f) => join(dir, f));
+    const [first, second] = [
+      'feed-20260115T180000000Z-000001.jsonl.gz',
+      'feed-20260115T185357190Z-000002.jsonl.gz',
+    ].map((f) => join(dir, f));
     const inOrder = await loadTape([first!, second!]);
     const reversed = await loadTape([second!, first!]);
     expect(reversed.items).toEqual(inOrder.items);
     expect(inOrder.late).toBeNull();
 
     // A file whose records go back 2 s from the one before.
-    const lines = gunzipSync(readFileSync(second!)).toString('utf8').split('\n').filter((l) => l !== '');
+    const lines = gunzipSync(readFileSync(second!))
+      .toString('utf8')
+      .split('\n')
+      .filter((l) => l !== '');
     const t = (i: number) => (JSON.parse(lines[i]!) as { t: number }).t;
-    const stepped = lines.map((l, i) => (i === 10 || i === 11 ? JSON.stringify({ ...JSON.parse(l), t: t(9) - 2_000 + i - 10 }) : l));
+    const stepped = lines.map((l, i) =>
+      i === 10 || i === 11 ? JSON.stringify({ ...JSON.parse(l), t: t(9) - 2_000 + i - 10 }) : l,
+    );
     const file = join(mkdtempSync(join(tmpdir(), 'ls-bt-')), 'feed-stepped.jsonl.gz');
     writeFileSync(file, gzipSync(stepped.join('\n') + '\n'));
     const tape = await loadTape([file]);
     expect(tape.late).toEqual({ count: 2, maxStepBackMs: 2_000, first: { file, line: 11 } });
     // Replayed at the time of the record before them: the tape never steps back.
     expect(tape.items.every((it, i) => i === 0 || it.t >= tape.items[i - 1]!.t)).toBe(true);
-    const config = await loadConfig('test/backtest/golden/post-arb.yaml', { resolveStrategy: defaultStrategyResolver(strategies) });
+    const config = await loadConfig('test/backtest/golden/post-arb.yaml', {
+      resolveStrategy: defaultStrategyResolver(strategies),
+    });
     const { report } = await runBacktest({ config, tape, logger: silentLogger() });
     expect(report.notes).toContain(
       '2 record(s) are earlier than a record read before them (the first at feed-stepped.jsonl.gz:11, up to 2.000 s back): the recordings overlap in time, or the receive clock stepped back; each was replayed at the time of the record before it',
@@ -94,12 +104,29 @@ describe('linesmith backtest (CLI)', () => {
   it('--strict stops at the first bad line and says so, without a "skipped" line; without it, the bad lines are skipped and listed', async () => {
     const { file } = corrupted();
     const out = join(mkdtempSync(join(tmpdir(), 'ls-bt-')), 'out');
-    const strict = await cli(['--config', 'test/backtest/golden/post-arb.yaml', '--feed', file, '--report', out, '--strict', '--no-progress']);
+    const strict = await cli([
+      '--config',
+      'test/backtest/golden/post-arb.yaml',
+      '--feed',
+      file,
+      '--report',
+      out,
+      '--strict',
+      '--no-progress',
+    ]);
     expect(strict.code).toBe(1);
     expect(strict.stderr).toContain(`${file}:20: json:`);
     expect(strict.stderr).toContain('(--strict: stopping)');
     expect(strict.stderr).not.toContain('skipped');
-    const lenient = await cli(['--config', 'test/backtest/golden/post-arb.yaml', '--feed', file, '--report', out, '--no-progress']);
+    const lenient = await cli([
+      '--config',
+      'test/backtest/golden/post-arb.yaml',
+      '--feed',
+      file,
+      '--report',
+      out,
+      '--no-progress',
+    ]);
     expect(lenient.code).toBe(0);
     expect(lenient.stderr.match(/^ {2}skipped /gm)).toHaveLength(2);
   });
@@ -107,7 +134,13 @@ describe('linesmith backtest (CLI)', () => {
   it('fails before the replay on an unknown strategy, with the config line', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ls-bt-'));
     const cfg = join(dir, 'bad.yaml');
-    writeFileSync(cfg, readFileSync('test/backtest/golden/post-arb.yaml', 'utf8').replace('module: post-arb', 'module: no-such-strategy'));
+    writeFileSync(
+      cfg,
+      readFileSync('test/backtest/golden/post-arb.yaml', 'utf8').replace(
+        'module: post-arb',
+        'module: no-such-strategy',
+      ),
+    );
     const r = await cli(['--config', cfg, '--feed', SAMPLE, '--report', join(dir, 'out')]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/bad\.yaml:\d+:\d+: .*no-such-strategy/);
@@ -117,7 +150,10 @@ describe('linesmith backtest (CLI)', () => {
   it('fails before the replay on a bad strategy parameter and on a misspelt sweep key', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ls-bt-'));
     const cfg = join(dir, 'bad.yaml');
-    writeFileSync(cfg, readFileSync('test/backtest/golden/post-arb.yaml', 'utf8').replace('params: {}', 'params: { minEdge: lots }'));
+    writeFileSync(
+      cfg,
+      readFileSync('test/backtest/golden/post-arb.yaml', 'utf8').replace('params: {}', 'params: { minEdge: lots }'),
+    );
     const r = await cli(['--config', cfg, '--feed', SAMPLE]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/minEdge/);
@@ -136,7 +172,16 @@ describe('linesmith backtest (CLI)', () => {
   // Found in review: `--workers abc` became NaN workers, and the sweep ran no variant at all, silently.
   it('refuses a --workers that is not a whole number of at least 1', async () => {
     for (const bad of ['abc', '0', '1.5']) {
-      const r = await cli(['--config', 'test/backtest/golden/post-arb.yaml', '--feed', SAMPLE, '--sweep', 'strategies.0.params.minEdge=0.01,0.02', '--workers', bad]);
+      const r = await cli([
+        '--config',
+        'test/backtest/golden/post-arb.yaml',
+        '--feed',
+        SAMPLE,
+        '--sweep',
+        'strategies.0.params.minEdge=0.01,0.02',
+        '--workers',
+        bad,
+      ]);
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(/--workers must be a whole number/);
       expect(r.stdout).not.toMatch(/loaded/);
@@ -145,24 +190,62 @@ describe('linesmith backtest (CLI)', () => {
 
   // Found in use: the flag overrode the axis in every variant, so the rows were labelled with three models and ran one.
   it('refuses --fill-model or --seed with a --sweep axis on the key it sets, before the replay', async () => {
-    const fill = await cli(['--config', 'test/backtest/golden/post-arb.yaml', '--feed', SAMPLE, '--sweep', 'backtest.fillModel=conservative,probabilistic', '--fill-model', 'conservative']);
+    const fill = await cli([
+      '--config',
+      'test/backtest/golden/post-arb.yaml',
+      '--feed',
+      SAMPLE,
+      '--sweep',
+      'backtest.fillModel=conservative,probabilistic',
+      '--fill-model',
+      'conservative',
+    ]);
     expect(fill.code).toBe(2);
-    expect(fill.stderr).toMatch(/--fill-model conservative conflicts with --sweep backtest\.fillModel=conservative,probabilistic/);
+    expect(fill.stderr).toMatch(
+      /--fill-model conservative conflicts with --sweep backtest\.fillModel=conservative,probabilistic/,
+    );
     expect(fill.stdout).not.toMatch(/loaded/);
-    const seed = await cli(['--config', 'test/backtest/golden/post-arb.yaml', '--feed', SAMPLE, '--sweep', 'strategies.0.params.minEdge=0.01,0.02', '--sweep', 'backtest.seed=1,2', '--seed', '7']);
+    const seed = await cli([
+      '--config',
+      'test/backtest/golden/post-arb.yaml',
+      '--feed',
+      SAMPLE,
+      '--sweep',
+      'strategies.0.params.minEdge=0.01,0.02',
+      '--sweep',
+      'backtest.seed=1,2',
+      '--seed',
+      '7',
+    ]);
     expect(seed.code).toBe(2);
     expect(seed.stderr).toMatch(/--seed 7 conflicts with --sweep backtest\.seed=1,2/);
     expect(seed.stdout).not.toMatch(/loaded/);
   });
 
-  it('closes a sweep with its throughput over all workers, and shows each variant\'s commission paid and still open', async () => {
+  it("closes a sweep with its throughput over all workers, and shows each variant's commission paid and still open", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ls-bt-'));
     // A flag beside an axis on another key is no conflict.
-    const r = await cli(['--config', 'test/backtest/golden/post-arb.yaml', '--feed', SAMPLE, '--report', dir, '--sweep', 'backtest.fillModel=conservative,probabilistic', '--seed', '5', '--workers', '2']);
+    const r = await cli([
+      '--config',
+      'test/backtest/golden/post-arb.yaml',
+      '--feed',
+      SAMPLE,
+      '--report',
+      dir,
+      '--sweep',
+      'backtest.fillModel=conservative,probabilistic',
+      '--seed',
+      '5',
+      '--workers',
+      '2',
+    ]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^ {2}variant +total P&L +settled +marked +comm\. paid +comm\. open \(max\) +fills /m);
     const loaded = Number(/loaded ([\d,]+) events/.exec(r.stdout)![1]!.replace(/,/g, ''));
-    const line = / {2}throughput +2 variant\(s\), ([\d,]+) events replayed in [\d.]+ s on 2 worker\(s\): [\d,]+ events\/s in all, [\d,]+ per worker\n/.exec(r.stdout);
+    const line =
+      / {2}throughput +2 variant\(s\), ([\d,]+) events replayed in [\d.]+ s on 2 worker\(s\): [\d,]+ events\/s in all, [\d,]+ per worker\n/.exec(
+        r.stdout,
+      );
     expect(line, r.stdout).not.toBeNull();
     expect(Number(line![1]!.replace(/,/g, ''))).toBe(2 * loaded);
     // Not a terminal: no progress line, as for a single run.
@@ -171,13 +254,27 @@ describe('linesmith backtest (CLI)', () => {
 
   it('writes the report files and prints the summary with its throughput figures', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ls-bt-'));
-    const r = await cli(['--config', 'test/backtest/golden/post-arb.yaml', '--feed', SAMPLE, '--report', dir, '--no-progress']);
+    const r = await cli([
+      '--config',
+      'test/backtest/golden/post-arb.yaml',
+      '--feed',
+      SAMPLE,
+      '--report',
+      dir,
+      '--no-progress',
+    ]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^loaded [\d,]+ events from 1 file\(s\) in [\d.]+ s \(0 line\(s\) skipped\); tape (built|reused) /m);
-    expect(r.stdout).toMatch(/events replayed in .* events\/s; getting them [\d.]+ s; a minimal read of the recording .* took [\d.]+x the minimal read/);
+    expect(r.stdout).toMatch(
+      /^loaded [\d,]+ events from 1 file\(s\) in [\d.]+ s \(0 line\(s\) skipped\); tape (built|reused) /m,
+    );
+    expect(r.stdout).toMatch(
+      /events replayed in .* events\/s; getting them [\d.]+ s; a minimal read of the recording .* took [\d.]+x the minimal read/,
+    );
     const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as { format: string };
     expect(report.format).toBe('linesmith.backtest-report');
-    expect(readFileSync(join(dir, 'orders.csv'), 'utf8').split('\n')[0]).toBe('placedAt,orderID,userReference,strategy,gameID,market,selection,orderType,odds,bet,filled,status,closedAt,editOf');
+    expect(readFileSync(join(dir, 'orders.csv'), 'utf8').split('\n')[0]).toBe(
+      'placedAt,orderID,userReference,strategy,gameID,market,selection,orderType,odds,bet,filled,status,closedAt,editOf',
+    );
     expect(readFileSync(join(dir, 'report.html'), 'utf8')).toMatch(/^<!DOCTYPE html>/i);
   });
 });

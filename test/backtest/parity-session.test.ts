@@ -27,14 +27,32 @@ describe('backtest --decisions on a paper session recorded on the wall clock', (
     const summary = await session.done;
     expect(summary).toMatchObject({ fills: 0 });
     const decisionsFile = readdirSync(join(dir, 'rec')).find((f) => f.startsWith('decisions-'))!;
-    const lines = readFileSync(join(dir, 'rec', decisionsFile), 'utf8').trim().split('\n');
+    const lines = readFileSync(join(dir, 'rec', decisionsFile), 'utf8')
+      .trim()
+      .split('\n');
     expect(lines.length).toBeGreaterThan(5);
     // The marker, then the shutdown's decisions (every quote pulled).
     const marker = lines.findIndex((l) => 'stopping' in (JSON.parse(l) as object));
     expect(marker).toBeGreaterThan(0);
-    expect(lines.slice(marker + 1).every((l) => (JSON.parse(l) as { intents: unknown[] }).intents.length === 0)).toBe(true);
+    expect(lines.slice(marker + 1).every((l) => (JSON.parse(l) as { intents: unknown[] }).intents.length === 0)).toBe(
+      true,
+    );
 
-    const r = await linesmith(['backtest', '--config', cfg, '--feed', join(dir, 'rec'), '--report', join(dir, 'report'), '--decisions', join(dir, 'rec', decisionsFile), '--no-progress'], { timeoutMs: 60_000 });
+    const r = await linesmith(
+      [
+        'backtest',
+        '--config',
+        cfg,
+        '--feed',
+        join(dir, 'rec'),
+        '--report',
+        join(dir, 'report'),
+        '--decisions',
+        join(dir, 'rec', decisionsFile),
+        '--no-progress',
+      ],
+      { timeoutMs: 60_000 },
+    );
     expect(r.stdout).toMatch(/parity {9}the replay made the same \d+ decision\(s\) as the recorded session/);
     expect(r.code).toBe(0);
   }, 60_000);

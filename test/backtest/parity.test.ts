@@ -25,7 +25,9 @@ const key = (d: Decision) => ({ at: Math.floor(d.at), strategyId: d.strategyId, 
 
 describe('paper / backtest parity', () => {
   it('a paper session recorded with its decisions, backtested with the same config, decides the same at the same points', async () => {
-    const config = await parseConfigText(CONFIG, join(process.cwd(), 'parity.yaml'), { resolveStrategy: defaultStrategyResolver(strategies) });
+    const config = await parseConfigText(CONFIG, join(process.cwd(), 'parity.yaml'), {
+      resolveStrategy: defaultStrategyResolver(strategies),
+    });
     const dir = mkdtempSync(join(tmpdir(), 'ls-parity-'));
     const paper: Decision[] = [];
     let runtime: Runtime | null = null;
@@ -77,17 +79,41 @@ describe('paper / backtest parity', () => {
     const r = replayed.filter(before).map(key);
     expect(p.length).toBeGreaterThan(100);
     expect(r).toEqual(p);
-    expect(compareDecisions(paper, replayed, START + DURATION)).toEqual({ until: START + DURATION, toleranceMs: 1_000, recorded: p.length, replayed: p.length, agreeing: p.length, first: null });
+    expect(compareDecisions(paper, replayed, START + DURATION)).toEqual({
+      until: START + DURATION,
+      toleranceMs: 1_000,
+      recorded: p.length,
+      replayed: p.length,
+      agreeing: p.length,
+      first: null,
+    });
 
     // The same check from the command line, on the decisions file a recording session writes.
     const cfg = join(dir, 'parity.yaml');
     writeFileSync(cfg, CONFIG);
     const decisions = join(dir, 'decisions.ndjson');
     writeFileSync(decisions, paper.map((d) => `${JSON.stringify(d)}\n`).join(''));
-    const cli = (file: string) => linesmith(['backtest', '--config', cfg, '--feed', dir, '--report', join(dir, 'report'), '--decisions', file, '--no-progress'], { timeoutMs: 60_000 });
+    const cli = (file: string) =>
+      linesmith(
+        [
+          'backtest',
+          '--config',
+          cfg,
+          '--feed',
+          dir,
+          '--report',
+          join(dir, 'report'),
+          '--decisions',
+          file,
+          '--no-progress',
+        ],
+        { timeoutMs: 60_000 },
+      );
     const same = await cli(decisions);
     expect(same.code).toBe(0);
-    expect(same.stdout).toMatch(/parity {9}the replay made the same (\d+) decision\(s\) as the recorded session, at the same instants \(up to .*, instants within 1000 ms\)/);
+    expect(same.stdout).toMatch(
+      /parity {9}the replay made the same (\d+) decision\(s\) as the recorded session, at the same instants \(up to .*, instants within 1000 ms\)/,
+    );
     expect(JSON.parse(readFileSync(join(dir, 'report', 'parity.json'), 'utf8'))).toMatchObject({ first: null });
     // One recorded decision changed: the replay is said to differ there, with exit code 3.
     const lines = readFileSync(decisions, 'utf8').split('\n');

@@ -33,7 +33,11 @@ function setUp() {
     },
     onPlaceOutcome: (input, outcome) => collector?.onPlaceOutcome(input, outcome),
   });
-  const c = new BacktestCollector({ clock: time.clock, execution: x, schedule: (work, ms) => time.scheduler.schedule(work, ms) });
+  const c = new BacktestCollector({
+    clock: time.clock,
+    execution: x,
+    schedule: (work, ms) => time.scheduler.schedule(work, ms),
+  });
   collector = c;
   const at = replayToSideUpdate(tape(), time, x);
   const finish = () => c.finish({ riskRejected: 0, exchangeRejected: 0, postArb: 0 }, () => null);
@@ -52,7 +56,14 @@ describe('backtest report collector', () => {
     // Move the consensus: the side's whole depth at another price, until it reads differently.
     let p1: number | null = p0;
     for (let step = 5; step <= 60 && (p1 === null || p1 === p0); step += 5) {
-      s.update([{ ...s.u.sideOrders[0]!, id: `moved${step}`, odds: oddsFromRank(oddsRank(best.odds) - step), sumUntaken: 10_000 }]);
+      s.update([
+        {
+          ...s.u.sideOrders[0]!,
+          id: `moved${step}`,
+          odds: oddsFromRank(oddsRank(best.odds) - step),
+          sumUntaken: 10_000,
+        },
+      ]);
       p1 = fair();
     }
     expect(p1).not.toBeNull();
@@ -63,7 +74,11 @@ describe('backtest report collector', () => {
     const fills = r.fills;
     expect(fills.length).toBeGreaterThan(0);
     const ourSide = sideIndexOf(s.taker);
-    const markedAt = (p: number) => fills.reduce((sum, f) => sum + ((ourSide === 0 ? p : 1 - p) * f.win - (1 - (ourSide === 0 ? p : 1 - p)) * f.risk), 0);
+    const markedAt = (p: number) =>
+      fills.reduce(
+        (sum, f) => sum + ((ourSide === 0 ? p : 1 - p) * f.win - (1 - (ourSide === 0 ? p : 1 - p)) * f.risk),
+        0,
+      );
     const [first, second] = r.series.pnl;
     expect(first![2]).toBe(markedAt(p0!));
     expect(second![2]).toBe(markedAt(p1!));
@@ -85,7 +100,8 @@ describe('backtest report collector', () => {
     const col = (side: number) => (side === 0 ? 1 : 3);
     s.c.sample();
     // Leave the better offer and the other side.
-    for (const o of open()) if (o.odds === invertOdds(better) || sideIndexOf(o.selection) === sideIndexOf(s.taker)) s.x.cancel([o.id]);
+    for (const o of open())
+      if (o.odds === invertOdds(better) || sideIndexOf(o.selection) === sideIndexOf(s.taker)) s.x.cancel([o.id]);
     s.time.advance(10_000);
     s.c.sample();
     for (const o of open()) s.x.cancel([o.id]);
@@ -101,14 +117,24 @@ describe('backtest report collector', () => {
 
   it("keeps each game's deepest liability and samples it only while the game has fills or orders", () => {
     const s = setUp();
-    s.place({ ...s.makerWire, odds: invertOdds(oddsFromRank(oddsRank(s.side().offers[0]!.odds) + 2)), bet: 100, orderType: 'post' });
+    s.place({
+      ...s.makerWire,
+      odds: invertOdds(oddsFromRank(oddsRank(s.side().offers[0]!.odds) + 2)),
+      bet: 100,
+      orderType: 'post',
+    });
     s.c.sample();
     const deep = s.x.engine.gameProjectedLiability(US, s.u.gameID);
     expect(deep).toBeLessThan(0);
     for (const o of s.x.engine.openOrders(US)) s.x.cancel([o.id]);
     s.time.advance(10_000);
     s.c.sample();
-    s.place({ ...s.makerWire, odds: invertOdds(oddsFromRank(oddsRank(s.side().offers[0]!.odds) + 2)), bet: 10, orderType: 'post' });
+    s.place({
+      ...s.makerWire,
+      odds: invertOdds(oddsFromRank(oddsRank(s.side().offers[0]!.odds) + 2)),
+      bet: 10,
+      orderType: 'post',
+    });
     s.time.advance(10_000);
     s.c.sample();
     const r = s.finish();
@@ -119,7 +145,7 @@ describe('backtest report collector', () => {
     expect(r.metrics.maxLiability).toBe(deep);
   });
 
-  it("lists our open orders as the engine does, oldest first, through places, partial and full fills and cancels", () => {
+  it('lists our open orders as the engine does, oldest first, through places, partial and full fills and cancels', () => {
     const s = setUp();
     const open = new OpenOrders((o) => o.id);
     s.listeners.push((e) => open.onEvent(e));

@@ -16,7 +16,10 @@ describe('the extras report.html draws beyond report.json', () => {
   it('P&L per strategy and per league add up to the total at every sample; every game in the series is named', async () => {
     const full = await loadTape([join(ROOT, 'backtest/data/paper-seed11-drops')]);
     const tape = { ...full, items: full.items.slice(0, 3_500) };
-    const text = (await readFile(CONFIG_PATH, 'utf8')).replace('interest: { leagues: [NBA] }', 'interest: { leagues: [NBA, NFL] }');
+    const text = (await readFile(CONFIG_PATH, 'utf8')).replace(
+      'interest: { leagues: [NBA] }',
+      'interest: { leagues: [NBA, NFL] }',
+    );
     const config = await parseConfigText(text, CONFIG_PATH, { resolveStrategy: defaultStrategyResolver(strategies) });
     const { report, extras } = await runBacktest({ config, tape, logger: silentLogger() });
     expect(report.metrics.volume.fills).toBeGreaterThan(0);

@@ -7,7 +7,11 @@ import { consensusFair } from '../../src/strategy/fair.ts';
 
 /** A book whose consensus is set by the best odds of its two sides (a single offer each, deep enough). */
 function book(odds0: number, odds1: number): MarketBook {
-  const side = (odds: number) => ({ taker: { type: 'moneyline', team: 'home' }, offers: [{ id: 'x', odds, sumUntaken: 1_000, mine: false }], epoch: 0 });
+  const side = (odds: number) => ({
+    taker: { type: 'moneyline', team: 'home' },
+    offers: [{ id: 'x', odds, sumUntaken: 1_000, mine: false }],
+    epoch: 0,
+  });
   return { key: 'moneyline', type: 'moneyline', sides: [side(odds0), side(odds1)] } as unknown as MarketBook;
 }
 
@@ -28,7 +32,12 @@ describe('report marks', () => {
     for (let i = 0; i < 150; i++) {
       const g = `g${i % 70}`;
       m.books.set(`${g}|moneyline`, book(-110 - (i % 70), -105 + (i % 13)));
-      const f = { id: i, fair: marks.bookFair(g, 'moneyline'), side: (i % 3 === 0 ? 1 : 0) as 0 | 1, row: { win: 10 + i / 7, risk: 11 + i / 3 } };
+      const f = {
+        id: i,
+        fair: marks.bookFair(g, 'moneyline'),
+        side: (i % 3 === 0 ? 1 : 0) as 0 | 1,
+        row: { win: 10 + i / 7, risk: 11 + i / 3 },
+      };
       fills.push(f);
       open.add(f);
     }

@@ -40,7 +40,9 @@ describe('the simulated venue’s price feed', () => {
   });
 
   it('sends only the subscribed leagues, matched without regard to case, as the exchange does (feeds §2)', () => {
-    const leagues = [...new Set(firstFile().items.flatMap((it) => (it.kind === 'snapshot' ? [it.game.league] : [])))].sort();
+    const leagues = [
+      ...new Set(firstFile().items.flatMap((it) => (it.kind === 'snapshot' ? [it.game.league] : []))),
+    ].sort();
     expect(leagues.length).toBeGreaterThan(1);
     const wanted = leagues[0]!;
     const r = replayed((feed) => feed.subscribe({ leagueIDs: [wanted.toLowerCase()] }, { replace: true }));
@@ -73,12 +75,22 @@ describe('the simulated venue’s price feed', () => {
     const listed = oddsFromRank(oddsRank(u.sideOrders[0]!.odds) + 1);
     const t0 = time.clock.now();
     got.length = 0;
-    const answer = venue.orders.place([{ gameID: u.gameID, ...wireFromSelection(game.participants, oppositeSelection(taker)), odds: invertOdds(listed), bet: 50, orderType: 'post', userReference: 'ls1:t:1' } as PlaceOrderInput]);
+    const answer = venue.orders.place([
+      {
+        gameID: u.gameID,
+        ...wireFromSelection(game.participants, oppositeSelection(taker)),
+        odds: invertOdds(listed),
+        bet: 50,
+        orderType: 'post',
+        userReference: 'ls1:t:1',
+      } as PlaceOrderInput,
+    ]);
     time.advanceTo(t0 + 19);
     expect(got).toEqual([]);
     time.advanceTo(t0 + 20);
     const [entry] = await answer;
-    if (entry?.status !== 'accepted' || !entry.resting) throw new Error(`our post did not rest: ${JSON.stringify(entry)}`);
+    if (entry?.status !== 'accepted' || !entry.resting)
+      throw new Error(`our post did not rest: ${JSON.stringify(entry)}`);
     expect(got).toHaveLength(1);
     expect(got[0]!.at).toBe(t0 + 20);
     const sent = got[0]!.e;
@@ -92,7 +104,10 @@ describe('the simulated venue’s latency legs', () => {
   // A cancel slower to reach the exchange than a place leaves the order exposed longer: the engine must see it at the cancel leg, not the place leg.
   it('a place reaches the book after the place leg, a cancel after the cancel leg, and each is told back one leg from the exchange later', async () => {
     const time = manualTime(firstFile().items[0]!.t);
-    const venue = simulatedVenue(time, { latencyMs: { place: 5, cancel: 200, edit: 5, fromExchange: 10 }, balance: 10_000 });
+    const venue = simulatedVenue(time, {
+      latencyMs: { place: 5, cancel: 200, edit: 5, fromExchange: 10 },
+      balance: 10_000,
+    });
     const fed: { at: number; type: string }[] = [];
     venue.userFeed.events$.subscribe((e) => fed.push({ at: time.clock.now(), type: e.type }));
     const u = replayIntoVenue(firstFile(), time, venue, preGameSideUpdate);
@@ -107,7 +122,16 @@ describe('the simulated venue’s latency legs', () => {
     };
 
     const t0 = time.clock.now();
-    const placed = venue.orders.place([{ gameID: u.gameID, ...wireFromSelection(game.participants, oppositeSelection(taker)), odds: invertOdds(listed), bet: 50, orderType: 'post', userReference: 'ls1:t:1' } as PlaceOrderInput]);
+    const placed = venue.orders.place([
+      {
+        gameID: u.gameID,
+        ...wireFromSelection(game.participants, oppositeSelection(taker)),
+        odds: invertOdds(listed),
+        bet: 50,
+        orderType: 'post',
+        userReference: 'ls1:t:1',
+      } as PlaceOrderInput,
+    ]);
     void placed.then(() => told++);
     time.advanceTo(t0 + 4);
     expect(open()).toEqual([]);
@@ -118,7 +142,8 @@ describe('the simulated venue’s latency legs', () => {
     expect(told).toBe(0);
     time.advanceTo(t0 + 15);
     const [entry] = await placed;
-    if (entry?.status !== 'accepted' || !entry.resting) throw new Error(`our post did not rest: ${JSON.stringify(entry)}`);
+    if (entry?.status !== 'accepted' || !entry.resting)
+      throw new Error(`our post did not rest: ${JSON.stringify(entry)}`);
     const id = entry.resting.orderID;
 
     const t1 = time.clock.now();
@@ -146,8 +171,18 @@ describe('the simulated venue’s latency legs', () => {
     const before = latencySampler(every, createRandom(3).fork());
     const want = Array.from({ length: 6 }, before);
     const legs = latencyLegs(every, createRandom(3));
-    expect([legs.place(), legs.cancel(), legs.fromExchange(), legs.cancel(), legs.place(), legs.fromExchange()]).toEqual(want);
-    const own = latencyLegs({ ...every, place: { kind: 'uniform', minMs: 1_000, maxMs: 2_000 }, cancel: { kind: 'fixed', ms: 300 } }, createRandom(3));
+    expect([
+      legs.place(),
+      legs.cancel(),
+      legs.fromExchange(),
+      legs.cancel(),
+      legs.place(),
+      legs.fromExchange(),
+    ]).toEqual(want);
+    const own = latencyLegs(
+      { ...every, place: { kind: 'uniform', minMs: 1_000, maxMs: 2_000 }, cancel: { kind: 'fixed', ms: 300 } },
+      createRandom(3),
+    );
     const got = [own.place(), own.cancel(), own.fromExchange(), own.place(), own.cancel(), own.fromExchange()];
     expect([got[1], got[2], got[4], got[5]]).toEqual([300, want[0], 300, want[1]]);
     expect([got[0], got[3]].every((ms) => ms! >= 1_000 && ms! <= 2_000)).toBe(true);
@@ -160,7 +195,14 @@ describe('the simulated venue’s orderbook answer', () => {
     const out = new Map<string, [string, number, number][]>();
     for (const id of ids) {
       for (const b of m.game(id)?.books.values() ?? []) {
-        b.sides.forEach((s, i) => s.offers.length > 0 && out.set(`${id}|${b.key}|${i}`, s.offers.map((o) => [o.id, o.odds, o.sumUntaken])));
+        b.sides.forEach(
+          (s, i) =>
+            s.offers.length > 0 &&
+            out.set(
+              `${id}|${b.key}|${i}`,
+              s.offers.map((o) => [o.id, o.odds, o.sumUntaken]),
+            ),
+        );
       }
     }
     return out;
@@ -207,7 +249,9 @@ describe('the simulated venue’s orderbook answer', () => {
     await Promise.resolve();
     expect(answer).toBeNull();
     // The snapshot read after the reconnect: the first game's books emptied while the feed was down.
-    const emptied: OrderbookGame = { ...(tape.items.find((it) => it.kind === 'snapshot') as { game: OrderbookGame }).game };
+    const emptied: OrderbookGame = {
+      ...(tape.items.find((it) => it.kind === 'snapshot') as { game: OrderbookGame }).game,
+    };
     for (const c of BOOK_COLLECTIONS) (emptied as Record<string, unknown>)[c] = [];
     venue.snapshot(emptied, time.clock.now());
     venue.snapshotDone();

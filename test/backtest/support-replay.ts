@@ -87,7 +87,10 @@ export function replayToSideUpdate(tape: Tape, time: ManualTimeSource, x: Backte
     },
     update: (sideOrders, dt = 1_000) => {
       time.advance(dt);
-      x.applyPrice({ type: 'orderUpdate', payload: { ...u, epoch: u.epoch! + time.clock.now(), sideOrders } }, time.clock.now());
+      x.applyPrice(
+        { type: 'orderUpdate', payload: { ...u, epoch: u.epoch! + time.clock.now(), sideOrders } },
+        time.clock.now(),
+      );
     },
   };
 }
@@ -101,10 +104,23 @@ export function preGameSideUpdate(e: PriceFeedEvent): OrderUpdate | undefined {
  * A simulated venue on `time` as the tests run it: the conservative fill model (power 2), 1% commission, a silent logger.
  * `latencyMs` is every leg's delay, or each leg's.
  */
-export function simulatedVenue(time: ManualTimeSource, o: { latencyMs: number | { readonly [leg in keyof LatencyLegs]: number }; balance: number }): SimulatedVenue {
+export function simulatedVenue(
+  time: ManualTimeSource,
+  o: { latencyMs: number | { readonly [leg in keyof LatencyLegs]: number }; balance: number },
+): SimulatedVenue {
   const ms = o.latencyMs;
-  const latency: LatencyLegs = typeof ms === 'number' ? { place: () => ms, cancel: () => ms, edit: () => ms, fromExchange: () => ms } : { place: () => ms.place, cancel: () => ms.cancel, edit: () => ms.edit, fromExchange: () => ms.fromExchange };
-  return new SimulatedVenue({ time, fillModel: { kind: 'conservative', power: 2 }, latency, balance: o.balance, commission: 0.01, logger: silentLogger() });
+  const latency: LatencyLegs =
+    typeof ms === 'number'
+      ? { place: () => ms, cancel: () => ms, edit: () => ms, fromExchange: () => ms }
+      : { place: () => ms.place, cancel: () => ms.cancel, edit: () => ms.edit, fromExchange: () => ms.fromExchange };
+  return new SimulatedVenue({
+    time,
+    fillModel: { kind: 'conservative', power: 2 },
+    latency,
+    balance: o.balance,
+    commission: 0.01,
+    logger: silentLogger(),
+  });
 }
 
 /**
@@ -112,7 +128,12 @@ export function simulatedVenue(time: ManualTimeSource, o: { latencyMs: number | 
  * there (it is never put back). With `until`, stops after the first price event it gives a
  * value for, and returns that value.
  */
-export function replayIntoVenue<T>(tape: Tape, time: ManualTimeSource, venue: SimulatedVenue, until?: (e: PriceFeedEvent) => T | undefined): T | undefined {
+export function replayIntoVenue<T>(
+  tape: Tape,
+  time: ManualTimeSource,
+  venue: SimulatedVenue,
+  until?: (e: PriceFeedEvent) => T | undefined,
+): T | undefined {
   for (const it of tape.items) {
     if (it.kind === 'snapshot') venue.snapshot(it.game, it.t);
     else if (it.kind === 'price') {

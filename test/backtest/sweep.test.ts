@@ -23,16 +23,23 @@ describe('sweep grid', () => {
       { 'strategies.post-arb.params.minEdge': '0.02', 'backtest.fillModel': 'conservative' },
       { 'strategies.post-arb.params.minEdge': '0.02', 'backtest.fillModel': 'probabilistic' },
     ]);
-    for (const bad of ['nokey', '=1', 'a.b=', 'a..b=1', 'a=1,,2']) expect(() => parseSweepAxis(bad)).toThrow(BacktestConfigError);
+    for (const bad of ['nokey', '=1', 'a.b=', 'a..b=1', 'a=1,,2'])
+      expect(() => parseSweepAxis(bad)).toThrow(BacktestConfigError);
   });
 
   it('sets values by path, lists addressed by entry id, numbers as numbers', () => {
-    const text = applyVariant(readFileSync(CONFIG, 'utf8'), { 'strategies.post-arb.params.minEdge': '0.03', 'backtest.latency.ms': '10', 'backtest.latency.kind': 'fixed' });
+    const text = applyVariant(readFileSync(CONFIG, 'utf8'), {
+      'strategies.post-arb.params.minEdge': '0.03',
+      'backtest.latency.ms': '10',
+      'backtest.latency.kind': 'fixed',
+    });
     const doc = parse(text) as { strategies: { params: { minEdge: unknown } }[]; backtest: { latency: unknown } };
     expect(doc.strategies[0]!.params.minEdge).toBe(0.03);
     // Keys are set one by one into what is there: the old lognormal keys stay, and validation refuses the mix.
     expect(doc.backtest.latency).toEqual({ kind: 'fixed', medianMs: 40, sigma: 0.5, ms: 10 });
-    expect(() => applyVariant(readFileSync(CONFIG, 'utf8'), { 'strategies.nobody.params.x': '1' })).toThrow(/no entry with id "nobody"/);
+    expect(() => applyVariant(readFileSync(CONFIG, 'utf8'), { 'strategies.nobody.params.x': '1' })).toThrow(
+      /no entry with id "nobody"/,
+    );
   });
 });
 
@@ -80,7 +87,10 @@ describe('sweep on worker threads', () => {
 
   it('applies the CLI overrides (seed, fill model) to every variant', async () => {
     const runs = sweepRuns(readFileSync(CONFIG, 'utf8'), sweepGrid([parseSweepAxis('backtest.power=3')]));
-    const [out] = await runSweep(tape, runs, CONFIG, { overrides: { seed: 5, fillModel: 'probabilistic' }, workers: 1 });
+    const [out] = await runSweep(tape, runs, CONFIG, {
+      overrides: { seed: 5, fillModel: 'probabilistic' },
+      workers: 1,
+    });
     expect(out!.error).toBeNull();
     expect(out!.result!.report.run.seed).toBe(5);
     expect(out!.result!.report.run.fillModel).toEqual({ kind: 'probabilistic', power: 3 });

@@ -48,7 +48,15 @@ describe('the binary tape', () => {
     expect(tape.footer.chunks.length).toBeGreaterThan(3);
     expect(await allItems(tape)).toEqual(json.items);
     const f = tape.footer;
-    expect({ files: f.files, meta: f.meta, stats: f.stats, problems: f.problems, complete: f.complete, late: f.late, count: f.count }).toEqual({
+    expect({
+      files: f.files,
+      meta: f.meta,
+      stats: f.stats,
+      problems: f.problems,
+      complete: f.complete,
+      late: f.late,
+      count: f.count,
+    }).toEqual({
       files: json.files,
       meta: json.meta,
       stats: json.stats,
@@ -63,7 +71,10 @@ describe('the binary tape', () => {
     // A user-feed record naming a resting order of the book makes it one of ours.
     const dir = mkdtempSync(join(tmpdir(), 'ls-tape-'));
     const file = join(dir, 'feed-own.jsonl.gz');
-    const lines = gunzipSync(readFileSync('backtest/data/paper-seed13-deep/feed-20260116T121311585Z-000002.jsonl.gz')).toString('utf8').split('\n').filter((l) => l !== '');
+    const lines = gunzipSync(readFileSync('backtest/data/paper-seed13-deep/feed-20260116T121311585Z-000002.jsonl.gz'))
+      .toString('utf8')
+      .split('\n')
+      .filter((l) => l !== '');
     const order = lines.map((l) => /"sideOrders":\[\{"id":"([0-9a-f]+)"/.exec(l)?.[1]).find((id) => id !== undefined)!;
     const t = (JSON.parse(lines[1]!) as { t: number }).t;
     lines.splice(1, 0, JSON.stringify({ t, k: 'user', c: 1, d: { matched: { orderID: order } } }));
@@ -88,8 +99,16 @@ describe('the binary tape', () => {
   it('is built again when the recording changes', async () => {
     const rec = copyOf('paper-seed13-deep');
     const first = await openTape([rec]);
-    const file = join(rec, readdirSync(rec).filter((n) => n.endsWith('.jsonl.gz')).sort()[1]!);
-    const lines = gunzipSync(readFileSync(file)).toString('utf8').split('\n').filter((l) => l !== '');
+    const file = join(
+      rec,
+      readdirSync(rec)
+        .filter((n) => n.endsWith('.jsonl.gz'))
+        .sort()[1]!,
+    );
+    const lines = gunzipSync(readFileSync(file))
+      .toString('utf8')
+      .split('\n')
+      .filter((l) => l !== '');
     // The last price frame goes: one item fewer.
     const last = lines.findLastIndex((l) => l.includes('"k":"price"'));
     lines.splice(last, 1);
@@ -151,9 +170,13 @@ describe('the binary tape', () => {
   it('replays to the golden report, byte for byte, streamed from the tape file', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ls-tape-'));
     const { tape } = await openTape(['backtest/data/paper-seed13-deep'], { dir, chunkItems: 700 });
-    const config = await loadConfig('test/backtest/golden/fixed-spread.yaml', { resolveStrategy: defaultStrategyResolver(strategies) });
+    const config = await loadConfig('test/backtest/golden/fixed-spread.yaml', {
+      resolveStrategy: defaultStrategyResolver(strategies),
+    });
     const json = reportJson(await runBacktest({ config, tape, logger: silentLogger() }));
-    const pinned = JSON.parse(readFileSync('test/backtest/golden/paper-seed13-deep--fixed-spread.json', 'utf8')) as { sha256: string };
+    const pinned = JSON.parse(readFileSync('test/backtest/golden/paper-seed13-deep--fixed-spread.json', 'utf8')) as {
+      sha256: string;
+    };
     expect(createHash('sha256').update(json).digest('hex')).toBe(pinned.sha256);
   });
 
@@ -163,7 +186,9 @@ describe('the binary tape', () => {
     const configPath = 'test/backtest/golden/fixed-spread.yaml';
     const [out] = await runSweep(tape, sweepRuns(readFileSync(configPath, 'utf8'), [{}]), configPath, { workers: 1 });
     expect(out!.error).toBeNull();
-    const pinned = JSON.parse(readFileSync('test/backtest/golden/paper-seed13-deep--fixed-spread.json', 'utf8')) as { sha256: string };
+    const pinned = JSON.parse(readFileSync('test/backtest/golden/paper-seed13-deep--fixed-spread.json', 'utf8')) as {
+      sha256: string;
+    };
     expect(createHash('sha256').update(reportJson(out!.result!)).digest('hex')).toBe(pinned.sha256);
   });
 
@@ -171,7 +196,9 @@ describe('the binary tape', () => {
     const rec = copyOf('paper-seed13-deep');
     const first = await linesmith(['tape', 'build', '--feed', rec], { timeoutMs: 120_000 });
     expect(first.code, first.stderr).toBe(0);
-    expect(first.stdout).toMatch(/^tape built \(first replay of this recording\) in [\d.]+ s, 5,940 events at [\d,]+\/s/);
+    expect(first.stdout).toMatch(
+      /^tape built \(first replay of this recording\) in [\d.]+ s, 5,940 events at [\d,]+\/s/,
+    );
     expect(first.stdout).toContain(tapePathIn(rec));
     const again = await linesmith(['tape', 'build', '--feed', rec], { timeoutMs: 120_000 });
     expect(again.stdout).toMatch(/^tape reused \(checked in [\d.]+ s/);

@@ -34,9 +34,18 @@ beforeAll(async () => {
 });
 
 async function run(recording: string, strategy: string, boundary: VenueBoundary) {
-  const config = await loadConfig(join('test/backtest/golden', `${strategy}.yaml`), { resolveStrategy: defaultStrategyResolver(strategies) });
+  const config = await loadConfig(join('test/backtest/golden', `${strategy}.yaml`), {
+    resolveStrategy: defaultStrategyResolver(strategies),
+  });
   const decisions: Decision[] = [];
-  const result = await runBacktest({ config, tape: tapes.get(recording)!, logger: silentLogger(), settings: backtestSettings(config, {}), boundary, onDecision: (d) => decisions.push(d) });
+  const result = await runBacktest({
+    config,
+    tape: tapes.get(recording)!,
+    logger: silentLogger(),
+    settings: backtestSettings(config, {}),
+    boundary,
+    onDecision: (d) => decisions.push(d),
+  });
   return { decisions, result };
 }
 
@@ -73,13 +82,21 @@ describe('each answer of the typed boundary is the wire path’s, field for fiel
   it('places (resting, filled, refused), cancels (done, unknown, invalid, too late), a cancel of all, edits (amended, replaced, refused) and every user-feed message of ours', () => {
     const time = manualTime(tape().items[0]!.t);
     const events: EngineEvent[] = [];
-    const x = new BacktestExecution({ time, fillModel: { kind: 'risk-averse', power: 2 }, balance: 100_000, commission: 0.01, onOwnEvent: (e) => events.push(e) });
+    const x = new BacktestExecution({
+      time,
+      fillModel: { kind: 'risk-averse', power: 2 },
+      balance: 100_000,
+      commission: 0.01,
+      onOwnEvent: (e) => events.push(e),
+    });
     const s = replayToSideUpdate(tape(), time, x);
     const typed = typedAnswers(x.engine);
     const wire = wireAnswers(x.engine);
     const kinds = new Set<string>();
     const samePlace = (out: PlaceOutcome) => {
-      kinds.add(`place:${out.status}:${out.status === 'ok' ? `${out.matched.length > 0}:${out.unmatched !== null}` : out.errorType}`);
+      kinds.add(
+        `place:${out.status}:${out.status === 'ok' ? `${out.matched.length > 0}:${out.unmatched !== null}` : out.errorType}`,
+      );
       for (const ref of ['ls1:t:1', null]) expect(typed.place(out, ref)).toStrictEqual(wire.place(out, ref));
       return out;
     };
@@ -119,17 +136,37 @@ describe('each answer of the typed boundary is the wire path’s, field for fiel
     s.update([behind, ...drained]);
     s.update([{ ...behind, sumUntaken: 20 }, ...drained]);
     expect(x.engine.order(frontID)?.filled).toBeGreaterThan(0);
-    sameEdit(frontID, { sessionID: frontID, orderOdds: invertOdds(best.odds), orderVolume: 80, orderType: 'post', userReference: 'ls1:t:e1' });
+    sameEdit(frontID, {
+      sessionID: frontID,
+      orderOdds: invertOdds(best.odds),
+      orderVolume: 80,
+      orderType: 'post',
+      userReference: 'ls1:t:e1',
+    });
     // The resting post amended; then an edit of an order that is not there.
-    sameEdit(restingID, { sessionID: restingID, orderOdds: behindBest(1), orderVolume: 30, orderType: 'post', userReference: 'ls1:t:e2' });
-    sameEdit('0123456789abcdef01234567', { sessionID: '0123456789abcdef01234567', orderOdds: 150, orderVolume: 10, orderType: 'post' });
+    sameEdit(restingID, {
+      sessionID: restingID,
+      orderOdds: behindBest(1),
+      orderVolume: 30,
+      orderType: 'post',
+      userReference: 'ls1:t:e2',
+    });
+    sameEdit('0123456789abcdef01234567', {
+      sessionID: '0123456789abcdef01234567',
+      orderOdds: 150,
+      orderVolume: 10,
+      orderType: 'post',
+    });
 
     const ids = [restingID, '0123456789abcdef01234567', 'not an id', restingID];
     sameCancels(x.cancel(ids), ids);
     samePlace(s.place({ ...s.makerWire, odds: behindBest(2), bet: 15, orderType: 'post' }));
     const all = x.cancelAll(s.u.gameID);
     expect(all.length).toBeGreaterThan(0);
-    sameCancels(all, all.map(() => null));
+    sameCancels(
+      all,
+      all.map(() => null),
+    );
 
     let n = 0;
     for (const e of events) {

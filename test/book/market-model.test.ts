@@ -6,7 +6,15 @@ import type { OrderUpdate } from '../../src/exchange/schemas/price-feed.ts';
 const A = 'a'.repeat(24);
 const H = 'b'.repeat(24);
 const G = 'c'.repeat(24);
-const o = (id: string, odds: number, extra: Record<string, unknown> = {}) => ({ id, type: 'moneyline', sumUntaken: 50, odds, bet: 50, gameID: G, ...extra });
+const o = (id: string, odds: number, extra: Record<string, unknown> = {}) => ({
+  id,
+  type: 'moneyline',
+  sumUntaken: 50,
+  odds,
+  bet: 50,
+  gameID: G,
+  ...extra,
+});
 
 function snapshot(): OrderbookGame {
   return {
@@ -53,7 +61,16 @@ describe('MarketModel', () => {
   it('replaces a side from orderUpdate, drops older epochs, and never mutates a snapshot it handed out', () => {
     const m = new MarketModel(() => false);
     const before = m.applySnapshot(snapshot(), 1)!;
-    const update = (epoch: number, odds: number): OrderUpdate => ({ epoch, gameID: G, sport: 'basketball', league: 'NBA', type: 'moneyline', participantID: A, sideOrders: [o('9', odds, { participantID: A })] }) as OrderUpdate;
+    const update = (epoch: number, odds: number): OrderUpdate =>
+      ({
+        epoch,
+        gameID: G,
+        sport: 'basketball',
+        league: 'NBA',
+        type: 'moneyline',
+        participantID: A,
+        sideOrders: [o('9', odds, { participantID: A })],
+      }) as OrderUpdate;
     const change = m.applyOrderUpdate(update(5, -115), 2)!;
     expect(change.bookKey).toBe('moneyline');
     expect(change.side).toBe(1);
@@ -88,8 +105,18 @@ describe('MarketModel', () => {
     const mine = new Set<string>();
     const m = new MarketModel((id) => mine.has(id));
     m.applySnapshot(snapshot(), 1);
-    const home = (epoch: number, orders: ReturnType<typeof o>[]): OrderUpdate => ({ epoch, gameID: G, sport: 'basketball', league: 'NBA', type: 'moneyline', participantID: H, sideOrders: orders }) as OrderUpdate;
-    const ho = (id: string, odds: number, extra: Record<string, unknown> = {}) => o(id, odds, { participantID: H, ...extra });
+    const home = (epoch: number, orders: ReturnType<typeof o>[]): OrderUpdate =>
+      ({
+        epoch,
+        gameID: G,
+        sport: 'basketball',
+        league: 'NBA',
+        type: 'moneyline',
+        participantID: H,
+        sideOrders: orders,
+      }) as OrderUpdate;
+    const ho = (id: string, odds: number, extra: Record<string, unknown> = {}) =>
+      o(id, odds, { participantID: H, ...extra });
     const side = () => m.side(G, 'moneyline', 0)!.offers;
     m.applyOrderUpdate(home(1, [ho('a', 130), ho('b', 120), ho('c', 110), ho('d', 105)]), 2);
     const [a, , c, d] = side();
@@ -115,7 +142,11 @@ describe('MarketModel', () => {
     expect(after[2]).toBe(now[3]);
     // Every other field counts too: odds, original risk and postArb flag.
     let epoch = 10;
-    for (const [field, value] of [['odds', 131], ['bet', 60], ['isPostArb', true]] as const) {
+    for (const [field, value] of [
+      ['odds', 131],
+      ['bet', 60],
+      ['isPostArb', true],
+    ] as const) {
       m.applyOrderUpdate(home(++epoch, [ho('a', 130)]), 4);
       const before = side()[0];
       m.applyOrderUpdate(home(++epoch, [ho('a', 130, { [field]: value })]), 4);
@@ -127,7 +158,16 @@ describe('MarketModel', () => {
 });
 
 describe('MarketModel: two models fed the same update', () => {
-  const home = (epoch: number, orders: ReturnType<typeof o>[]): OrderUpdate => ({ epoch, gameID: G, sport: 'basketball', league: 'NBA', type: 'moneyline', participantID: H, sideOrders: orders }) as OrderUpdate;
+  const home = (epoch: number, orders: ReturnType<typeof o>[]): OrderUpdate =>
+    ({
+      epoch,
+      gameID: G,
+      sport: 'basketball',
+      league: 'NBA',
+      type: 'moneyline',
+      participantID: H,
+      sideOrders: orders,
+    }) as OrderUpdate;
   const ho = (id: string, odds: number) => o(id, odds, { participantID: H });
 
   it('share the side list built once (out of order on the wire, so ordered), unless one of them sees an order as its own', () => {
@@ -166,7 +206,16 @@ describe('MarketModel: two models fed the same update', () => {
 });
 
 describe('MarketModel: a game taken as ended for missing from a read of the board', () => {
-  const update = (epoch: number, orders: ReturnType<typeof o>[]): OrderUpdate => ({ epoch, gameID: G, sport: 'basketball', league: 'NBA', type: 'moneyline', participantID: A, sideOrders: orders }) as OrderUpdate;
+  const update = (epoch: number, orders: ReturnType<typeof o>[]): OrderUpdate =>
+    ({
+      epoch,
+      gameID: G,
+      sport: 'basketball',
+      league: 'NBA',
+      type: 'moneyline',
+      participantID: A,
+      sideOrders: orders,
+    }) as OrderUpdate;
   const resting = [o('9', 120, { participantID: A })];
 
   it('is on the board after all when one of its sides lists orders again; an emptied side proves nothing', () => {
@@ -179,7 +228,7 @@ describe('MarketModel: a game taken as ended for missing from a read of the boar
     expect(m.game(G)?.ended).toBe(false);
   });
 
-  it('ended on the exchange\'s word (a closing gameUpdate, or markEnded not inferred), it stays ended', () => {
+  it("ended on the exchange's word (a closing gameUpdate, or markEnded not inferred), it stays ended", () => {
     const closed = new MarketModel(() => false);
     closed.applySnapshot(snapshot(), 1);
     closed.markEnded(G, 2);

@@ -17,12 +17,27 @@ const G = 'dd0000000000000000000001';
 const MODES = ['fast', 'compiled', 'zod'] as const;
 
 function emptyGame(): OrderbookGameT {
-  const collections = ['homeMoneylines', 'awayMoneylines', 'homeSpreads', 'awaySpreads', 'over', 'under', 'homeMoneylines1x2', 'awayMoneylines1x2', 'draw1x2'];
+  const collections = [
+    'homeMoneylines',
+    'awayMoneylines',
+    'homeSpreads',
+    'awaySpreads',
+    'over',
+    'under',
+    'homeMoneylines1x2',
+    'awayMoneylines1x2',
+    'draw1x2',
+  ];
   return OrderbookGame.parse({ ...gameFields({ id: G }), ...Object.fromEntries(collections.map((c) => [c, []])) });
 }
 
 /** An update of one side, in the exchange's spelling for its market type. */
-function update(kind: 'under' | 'over' | 'homeSpread' | 'awayMoneyline' | 'drawYes', epoch: number | undefined, orderIds: string[], odds = -110): Record<string, unknown> {
+function update(
+  kind: 'under' | 'over' | 'homeSpread' | 'awayMoneyline' | 'drawYes',
+  epoch: number | undefined,
+  orderIds: string[],
+  odds = -110,
+): Record<string, unknown> {
   const labels: Record<typeof kind, Record<string, unknown>> = {
     under: { type: 'total', participantID: null, market: 'main', side: 'under', OU: 'under', total: 221.5 },
     over: { type: 'total', participantID: null, market: 'main', side: 'over', OU: 'over', total: 221.5 },
@@ -80,18 +95,34 @@ describe('orderUpdate shapes of the exchange (feeds §8)', () => {
   it('the book keys totals on OU + total and spreads on participant + spread, whatever market/side say; 1x2 on market + side', () => {
     const m = new MarketModel(() => false);
     m.applySnapshot(emptyGame(), 0);
-    expect(m.applyOrderUpdate(parsed(update('under', 1, ['u1'])), 1)).toMatchObject({ bookKey: 'total:221.5', side: 1 });
+    expect(m.applyOrderUpdate(parsed(update('under', 1, ['u1'])), 1)).toMatchObject({
+      bookKey: 'total:221.5',
+      side: 1,
+    });
     expect(m.applyOrderUpdate(parsed(update('over', 1, ['o1'])), 1)).toMatchObject({ bookKey: 'total:221.5', side: 0 });
-    expect(m.applyOrderUpdate(parsed(update('homeSpread', 1, ['s1'])), 1)).toMatchObject({ bookKey: 'spread:-3.5', side: 0 });
-    expect(m.applyOrderUpdate(parsed(update('awayMoneyline', 1, ['m1'])), 1)).toMatchObject({ bookKey: 'moneyline', side: 1 });
-    expect(m.applyOrderUpdate(parsed(update('drawYes', 1, ['d1'])), 1)).toMatchObject({ bookKey: 'moneyline1x2:draw', side: 0 });
+    expect(m.applyOrderUpdate(parsed(update('homeSpread', 1, ['s1'])), 1)).toMatchObject({
+      bookKey: 'spread:-3.5',
+      side: 0,
+    });
+    expect(m.applyOrderUpdate(parsed(update('awayMoneyline', 1, ['m1'])), 1)).toMatchObject({
+      bookKey: 'moneyline',
+      side: 1,
+    });
+    expect(m.applyOrderUpdate(parsed(update('drawYes', 1, ['d1'])), 1)).toMatchObject({
+      bookKey: 'moneyline1x2:draw',
+      side: 0,
+    });
     expect(m.stats.unreadableSides).toBe(0);
     expect(m.side(G, 'total:221.5', 1)?.offers.map((o) => o.id)).toEqual(['u1']);
   });
 
   it('a snapshot whose total orders say market "main", a side name and spread null lists them on their total', () => {
     const m = new MarketModel(() => false);
-    const under = listed(G, { type: 'total', OU: 'under', total: 221.5, spread: null, market: 'main', side: 'under' }, { id: 'u2', odds: -105, bet: 30 });
+    const under = listed(
+      G,
+      { type: 'total', OU: 'under', total: 221.5, spread: null, market: 'main', side: 'under' },
+      { id: 'u2', odds: -105, bet: 30 },
+    );
     m.applySnapshot(OrderbookGame.parse({ ...emptyGame(), under: { '221.5': [under] } }), 0);
     expect(m.side(G, 'total:221.5', 1)?.offers.map((o) => o.id)).toEqual(['u2']);
   });
@@ -101,7 +132,8 @@ describe('epoch: drop only an update strictly older than the last applied on tha
   function model() {
     const m = new MarketModel(() => false);
     m.applySnapshot(emptyGame(), 0);
-    const apply = (kind: Parameters<typeof update>[0], epoch: number | undefined, ids: string[]) => m.applyOrderUpdate(parsed(update(kind, epoch, ids)), 1);
+    const apply = (kind: Parameters<typeof update>[0], epoch: number | undefined, ids: string[]) =>
+      m.applyOrderUpdate(parsed(update(kind, epoch, ids)), 1);
     const under = () => m.side(G, 'total:221.5', 1)?.offers.map((o) => o.id);
     return { m, apply, under };
   }
@@ -116,7 +148,7 @@ describe('epoch: drop only an update strictly older than the last applied on tha
     expect(m.stats.staleUpdates).toBe(1);
   });
 
-  it('a missing epoch never drops an update, and does not move the side\'s last epoch', () => {
+  it("a missing epoch never drops an update, and does not move the side's last epoch", () => {
     const { m, apply, under } = model();
     expect(apply('under', undefined, ['a'])).not.toBeNull();
     expect(apply('under', 10, ['b'])).not.toBeNull();
@@ -129,7 +161,7 @@ describe('epoch: drop only an update strictly older than the last applied on tha
     expect(m.stats.staleUpdates).toBe(1);
   });
 
-  it('another side\'s epoch does not count: the over side takes an update older than the under side\'s last', () => {
+  it("another side's epoch does not count: the over side takes an update older than the under side's last", () => {
     const { m, apply } = model();
     apply('under', 100, ['a']);
     expect(apply('over', 5, ['b'])).not.toBeNull();
@@ -140,7 +172,13 @@ describe('epoch: drop only an update strictly older than the last applied on tha
   it('a side listed only by a snapshot has no epoch applied yet: any epoch applies, even zero or below', () => {
     const { m, apply, under } = model();
     expect(m.side(G, 'total:221.5', 1)).toBeUndefined();
-    m.applySnapshot(OrderbookGame.parse({ ...emptyGame(), under: [listed(G, { type: 'total', OU: 'under', total: 221.5 }, { id: 's', odds: -110, bet: 10 })] }), 0);
+    m.applySnapshot(
+      OrderbookGame.parse({
+        ...emptyGame(),
+        under: [listed(G, { type: 'total', OU: 'under', total: 221.5 }, { id: 's', odds: -110, bet: 10 })],
+      }),
+      0,
+    );
     expect(m.side(G, 'total:221.5', 1)?.epoch).toBeNull();
     expect(apply('under', -1, ['a'])).not.toBeNull();
     expect(under()).toEqual(['a']);

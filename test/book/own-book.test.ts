@@ -14,9 +14,30 @@ const SELECTIONS: Selection[] = [
 ];
 
 const op = fc.oneof(
-  fc.record({ kind: fc.constant('add' as const), game: fc.integer({ min: 0, max: 2 }), sel: fc.integer({ min: 0, max: 3 }), odds: fc.oneof(fc.integer({ min: 100, max: 300 }), fc.integer({ min: -300, max: -100 })), bet: fc.integer({ min: 1, max: 500 }), taker: fc.boolean() }),
-  fc.record({ kind: fc.constant('update' as const), pick: fc.nat(), status: fc.integer({ min: 0, max: STATUSES.length - 1 }), frac: fc.double({ min: 0, max: 1, noNaN: true }), absent: fc.boolean() }),
-  fc.record({ kind: fc.constant('fill' as const), game: fc.integer({ min: 0, max: 2 }), sel: fc.integer({ min: 0, max: 3 }), odds: fc.integer({ min: 100, max: 300 }), amount: fc.integer({ min: 1, max: 300 }), taker: fc.boolean(), owner: fc.option(fc.nat(), { nil: undefined }) }),
+  fc.record({
+    kind: fc.constant('add' as const),
+    game: fc.integer({ min: 0, max: 2 }),
+    sel: fc.integer({ min: 0, max: 3 }),
+    odds: fc.oneof(fc.integer({ min: 100, max: 300 }), fc.integer({ min: -300, max: -100 })),
+    bet: fc.integer({ min: 1, max: 500 }),
+    taker: fc.boolean(),
+  }),
+  fc.record({
+    kind: fc.constant('update' as const),
+    pick: fc.nat(),
+    status: fc.integer({ min: 0, max: STATUSES.length - 1 }),
+    frac: fc.double({ min: 0, max: 1, noNaN: true }),
+    absent: fc.boolean(),
+  }),
+  fc.record({
+    kind: fc.constant('fill' as const),
+    game: fc.integer({ min: 0, max: 2 }),
+    sel: fc.integer({ min: 0, max: 3 }),
+    odds: fc.integer({ min: 100, max: 300 }),
+    amount: fc.integer({ min: 1, max: 300 }),
+    taker: fc.boolean(),
+    owner: fc.option(fc.nat(), { nil: undefined }),
+  }),
   fc.record({ kind: fc.constant('await' as const), pick: fc.nat(), frac: fc.double({ min: 0, max: 1, noNaN: true }) }),
   fc.record({ kind: fc.constant('settle' as const), game: fc.integer({ min: 0, max: 2 }) }),
 );
@@ -33,50 +54,74 @@ function freshProjected(book: OwnBook, gameID: string): number {
   for (const o of book.liveOrders(gameID)) {
     if (o.remaining <= 1e-9) continue;
     const taking = o.mayTake === true && o.orderID === null;
-    positions.push({ selection: o.selection, amount: o.remaining, odds: taking ? 100 : o.odds, commissionRate: taking ? 0.01 : 0, contingent: true });
+    positions.push({
+      selection: o.selection,
+      amount: o.remaining,
+      odds: taking ? 100 : o.odds,
+      commissionRate: taking ? 0.01 : 0,
+      contingent: true,
+    });
   }
   // Fills the exchange reported and the book has not booked count where they lose.
-  for (const o of book.allOrders()) if (o.gameID === gameID && book.awaitedFill(o.clientId) > 0) positions.push({ selection: o.selection, amount: book.awaitedFill(o.clientId), odds: o.odds, commissionRate: 0, contingent: true });
+  for (const o of book.allOrders())
+    if (o.gameID === gameID && book.awaitedFill(o.clientId) > 0)
+      positions.push({
+        selection: o.selection,
+        amount: book.awaitedFill(o.clientId),
+        odds: o.odds,
+        commissionRate: 0,
+        contingent: true,
+      });
   return worstCaseLiability(positions);
 }
 
 describe('OwnBook', () => {
-  test.prop([fc.array(op, { maxLength: 60 })], { numRuns: 200 })('keeps projected liability equal to a fresh computation, per game and in total (property)', (ops) => {
-    const book = new OwnBook({ commissionRate: () => 0.01 });
-    const apply = applier(book, SELECTIONS);
-    for (const o of ops) {
-      apply(o);
-      // Read through the cache after every step, so stale values would be caught.
-      book.totalProjectedLiability();
-    }
-    let total = 0;
-    for (const gameID of GAMES) {
-      const fresh = freshProjected(book, gameID);
-      expect(book.projectedLiability(gameID)).toBeCloseTo(fresh, 9);
-      if (!book.isSettled(gameID)) total += fresh;
-    }
-    expect(book.totalProjectedLiability()).toBeCloseTo(total, 6);
-  });
+  test.prop([fc.array(op, { maxLength: 60 })], { numRuns: 200 })(
+    'keeps projected liability equal to a fresh computation, per game and in total (property)',
+    (ops) => {
+      const book = new OwnBook({ commissionRate: () => 0.01 });
+      const apply = applier(book, SELECTIONS);
+      for (const o of ops) {
+        apply(o);
+        // Read through the cache after every step, so stale values would be caught.
+        book.totalProjectedLiability();
+      }
+      let total = 0;
+      for (const gameID of GAMES) {
+        const fresh = freshProjected(book, gameID);
+        expect(book.projectedLiability(gameID)).toBeCloseTo(fresh, 9);
+        if (!book.isSettled(gameID)) total += fresh;
+      }
+      expect(book.totalProjectedLiability()).toBeCloseTo(total, 6);
+    },
+  );
 
   // The risk gate approves on this bound without the exact figure: it must never be above it.
-  test.prop([fc.array(op, { maxLength: 60 }), fc.array(fc.boolean(), { maxLength: 60 })], { numRuns: 200 })('never bounds the projected liability from above, however stale its cache (property)', (ops, reads) => {
-    const book = new OwnBook({ commissionRate: () => 0.01 });
-    const apply = applier(book, SELECTIONS);
-    ops.forEach((o, i) => {
-      apply(o);
-      // Sometimes the exact figure is read (and cached), mostly the bound runs on alone.
-      if (reads[i]) book.totalProjectedLiability();
-      for (const gameID of GAMES) expect(book.projectedLowerBound(gameID)).toBeLessThanOrEqual(freshProjected(book, gameID) + 1e-9);
-    });
-  });
+  test.prop([fc.array(op, { maxLength: 60 }), fc.array(fc.boolean(), { maxLength: 60 })], { numRuns: 200 })(
+    'never bounds the projected liability from above, however stale its cache (property)',
+    (ops, reads) => {
+      const book = new OwnBook({ commissionRate: () => 0.01 });
+      const apply = applier(book, SELECTIONS);
+      ops.forEach((o, i) => {
+        apply(o);
+        // Sometimes the exact figure is read (and cached), mostly the bound runs on alone.
+        if (reads[i]) book.totalProjectedLiability();
+        for (const gameID of GAMES)
+          expect(book.projectedLowerBound(gameID)).toBeLessThanOrEqual(freshProjected(book, gameID) + 1e-9);
+      });
+    },
+  );
 
-  test.prop([fc.array(fc.integer({ min: 0, max: 5 }), { minLength: 1, maxLength: 40 })])('books a fill once per txID', (txs) => {
-    const book = new OwnBook({ commissionRate: () => 0 });
-    let added = 0;
-    for (const t of txs) if (book.addFill(ownFill({ txID: `t${t}` }))) added++;
-    expect(added).toBe(new Set(txs).size);
-    expect(book.fills('g')).toHaveLength(added);
-  });
+  test.prop([fc.array(fc.integer({ min: 0, max: 5 }), { minLength: 1, maxLength: 40 })])(
+    'books a fill once per txID',
+    (txs) => {
+      const book = new OwnBook({ commissionRate: () => 0 });
+      let added = 0;
+      for (const t of txs) if (book.addFill(ownFill({ txID: `t${t}` }))) added++;
+      expect(added).toBe(new Set(txs).size);
+      expect(book.fills('g')).toHaveLength(added);
+    },
+  );
 
   it('keeps an ended order for late messages, then forgets it once its retention is over; its fills stay', () => {
     const book = new OwnBook({ commissionRate: () => 0.01 });
@@ -137,7 +182,11 @@ describe('OwnBook', () => {
       expect(book.isOurOrderId(`o${n}`), `o${n}`).toBe(false);
     }
     // The oldest kept, and the newest, are found by id, reference and order id.
-    for (const [n, status] of [[over, 'filled'], [over + 1, 'cancelled'], [ended - 1, 'filled']] as const) {
+    for (const [n, status] of [
+      [over, 'filled'],
+      [over + 1, 'cancelled'],
+      [ended - 1, 'filled'],
+    ] as const) {
       expect(book.order(`c${n}`)?.status, `c${n}`).toBe(status);
       expect(book.byOrderId(`o${n}`)?.clientId, `o${n}`).toBe(`c${n}`);
       expect(book.byReference(`r${n}`)?.clientId, `r${n}`).toBe(`c${n}`);
@@ -151,11 +200,14 @@ describe('OwnBook', () => {
     // Every fill stays booked, the forgotten orders' too, and counts in the game's positions.
     for (let n = 0; n <= over; n++) expect(book.hasFill(`t${n}`), `t${n}`).toBe(true);
     expect(book.hasFill(`t${ended - 1}`)).toBe(true);
-    expect(book.fills('g').map((f) => f.txID)).toEqual([...Array.from({ length: over + 1 }, (_, n) => `t${n}`), `t${ended - 1}`]);
+    expect(book.fills('g').map((f) => f.txID)).toEqual([
+      ...Array.from({ length: over + 1 }, (_, n) => `t${n}`),
+      `t${ended - 1}`,
+    ]);
     expect(book.positions('g')).toHaveLength(over + 2);
   });
 
-  it('brings back an order closed only by absence on evidence of it; one closed on the exchange\'s word stays closed', () => {
+  it("brings back an order closed only by absence on evidence of it; one closed on the exchange's word stays closed", () => {
     const book = new OwnBook({ commissionRate: () => 0.01 });
     book.add(restingOrder(1, 0, { gameID: 'g' }), 'test');
     book.add(restingOrder(2, 0, { gameID: 'g' }), 'test');

@@ -29,7 +29,9 @@ const CHROMIUM = chromiumPath();
 const SLOW = 120_000;
 
 if (!CHROMIUM) {
-  process.stderr.write('\ntest/browser/pages.test.ts: NOT RUN: no Chromium binary (apt-get install chromium, or set LINESMITH_CHROMIUM); report, sweep and dashboard pages untested in a browser\n\n');
+  process.stderr.write(
+    '\ntest/browser/pages.test.ts: NOT RUN: no Chromium binary (apt-get install chromium, or set LINESMITH_CHROMIUM); report, sweep and dashboard pages untested in a browser\n\n',
+  );
 }
 
 /** Every `.chart` box holds a drawn chart or says why it has none; every canvas has pixels. */
@@ -40,7 +42,9 @@ async function expectChartsDrawn(page: Page, atLeast: number): Promise<void> {
     expect(c.width).toBeGreaterThan(0);
     expect(c.inked).toBeGreaterThan(0);
   }
-  const blank = await page.evaluate(`[...document.querySelectorAll('.chart')].filter((c) => !c.querySelector('canvas') && !c.querySelector('.empty')).map((c) => c.id)`);
+  const blank = await page.evaluate(
+    `[...document.querySelectorAll('.chart')].filter((c) => !c.querySelector('canvas') && !c.querySelector('.empty')).map((c) => c.id)`,
+  );
   expect(blank).toEqual([]);
 }
 
@@ -76,51 +80,71 @@ describe.skipIf(!CHROMIUM)('the pages in headless Chromium', () => {
     return { page, errors };
   }
 
-  it('report.html of a backtest: no console error, every chart drawn', async () => {
-    const text = await readFile(CONFIG_PATH, 'utf8');
-    const config = await parseConfigText(text, CONFIG_PATH, { resolveStrategy: defaultStrategyResolver(strategies) });
-    const result = await runBacktest({ config, tape, logger: silentLogger() });
-    expect(result.report.metrics.volume.fills).toBeGreaterThan(0);
-    const paths = await writeReport(join(dir, 'single'), result);
-    const { page, errors } = await open(pathToFileURL(paths.html).href);
-    // P&L, drawdown, per strategy, per league, two liability charts, and a card per game and per quoted book.
-    await expectChartsDrawn(page, 8);
-    expect(await page.locator('#charts-positions .uplot').count()).toBeGreaterThan(0);
-    expect(await page.locator('#charts-quotes .uplot').count()).toBe(result.report.series.quotes.length);
-    expect(errors).toEqual([]);
-    await page.close();
-  }, SLOW);
+  it(
+    'report.html of a backtest: no console error, every chart drawn',
+    async () => {
+      const text = await readFile(CONFIG_PATH, 'utf8');
+      const config = await parseConfigText(text, CONFIG_PATH, { resolveStrategy: defaultStrategyResolver(strategies) });
+      const result = await runBacktest({ config, tape, logger: silentLogger() });
+      expect(result.report.metrics.volume.fills).toBeGreaterThan(0);
+      const paths = await writeReport(join(dir, 'single'), result);
+      const { page, errors } = await open(pathToFileURL(paths.html).href);
+      // P&L, drawdown, per strategy, per league, two liability charts, and a card per game and per quoted book.
+      await expectChartsDrawn(page, 8);
+      expect(await page.locator('#charts-positions .uplot').count()).toBeGreaterThan(0);
+      expect(await page.locator('#charts-quotes .uplot').count()).toBe(result.report.series.quotes.length);
+      expect(errors).toEqual([]);
+      await page.close();
+    },
+    SLOW,
+  );
 
-  it('sweep.html of a 2x2 sweep: no console error, the chart drawn, the table fits 1,400 px, links reach each variant', async () => {
-    const text = await readFile(CONFIG_PATH, 'utf8');
-    const runs = sweepRuns(
-      text,
-      sweepGrid([
-        { key: 'strategies.fixed-spread.params.margin', values: ['0.02', '0.03'] },
-        { key: 'strategies.fixed-spread.params.sizePerLevel', values: ['25', '50'] },
-      ]),
-    );
-    // In this process, one after another: the worker threads are sweep.test.ts's, the pages are this test's.
-    const outcomes: SweepOutcome[] = [];
-    for (const run of runs) {
-      const config = await parseConfigText(run.configText, CONFIG_PATH, { resolveStrategy: defaultStrategyResolver(strategies) });
-      outcomes.push({ variant: run.variant, result: await runBacktest({ config, tape, logger: silentLogger() }), error: null, replayMs: 0 });
-    }
-    const written = await writeSweepReport(join(dir, 'sweep'), outcomes);
-    const { page, errors } = await open(pathToFileURL(written.html).href);
-    await expectChartsDrawn(page, 1);
-    expect(await overflow(page, '#sweep')).toEqual({ page: 0, element: 0 });
-    expect(await page.locator('#sweep-heatmap td.heat').count()).toBe(4);
-    const links = await page.locator('#sweep-table a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
-    expect(links).toEqual(['variant-001/report.html', 'variant-002/report.html', 'variant-003/report.html', 'variant-004/report.html']);
-    expect(errors).toEqual([]);
-    // A variant's own report opens from its link.
-    await page.locator('#sweep-table a').first().click();
-    await page.waitForSelector('#chart-pnl canvas');
-    expect(page.url()).toMatch(/variant-001\/report\.html$/);
-    expect(errors).toEqual([]);
-    await page.close();
-  }, SLOW);
+  it(
+    'sweep.html of a 2x2 sweep: no console error, the chart drawn, the table fits 1,400 px, links reach each variant',
+    async () => {
+      const text = await readFile(CONFIG_PATH, 'utf8');
+      const runs = sweepRuns(
+        text,
+        sweepGrid([
+          { key: 'strategies.fixed-spread.params.margin', values: ['0.02', '0.03'] },
+          { key: 'strategies.fixed-spread.params.sizePerLevel', values: ['25', '50'] },
+        ]),
+      );
+      // In this process, one after another: the worker threads are sweep.test.ts's, the pages are this test's.
+      const outcomes: SweepOutcome[] = [];
+      for (const run of runs) {
+        const config = await parseConfigText(run.configText, CONFIG_PATH, {
+          resolveStrategy: defaultStrategyResolver(strategies),
+        });
+        outcomes.push({
+          variant: run.variant,
+          result: await runBacktest({ config, tape, logger: silentLogger() }),
+          error: null,
+          replayMs: 0,
+        });
+      }
+      const written = await writeSweepReport(join(dir, 'sweep'), outcomes);
+      const { page, errors } = await open(pathToFileURL(written.html).href);
+      await expectChartsDrawn(page, 1);
+      expect(await overflow(page, '#sweep')).toEqual({ page: 0, element: 0 });
+      expect(await page.locator('#sweep-heatmap td.heat').count()).toBe(4);
+      const links = await page.locator('#sweep-table a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+      expect(links).toEqual([
+        'variant-001/report.html',
+        'variant-002/report.html',
+        'variant-003/report.html',
+        'variant-004/report.html',
+      ]);
+      expect(errors).toEqual([]);
+      // A variant's own report opens from its link.
+      await page.locator('#sweep-table a').first().click();
+      await page.waitForSelector('#chart-pnl canvas');
+      expect(page.url()).toMatch(/variant-001\/report\.html$/);
+      expect(errors).toEqual([]);
+      await page.close();
+    },
+    SLOW,
+  );
 
   describe('the dashboard of a running paper session', () => {
     let session: Session;
@@ -160,23 +184,37 @@ metrics:
       await session?.done;
     }, SLOW);
 
-    it('serves / on loopback: live figures, every chart drawn, no console error', async () => {
-      const url = session.metricsUrl!;
-      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-      const { page, errors } = await open(`${url}/`);
-      // Two readings at least: the charts have a line, not a point.
-      // (The page's CSP forbids eval, so no waitForFunction: the test polls from outside.)
-      await expect.poll(() => page.locator('.uplot').count(), { timeout: 10_000 }).toBe(4);
-      await page.waitForTimeout(2_500);
-      await expectChartsDrawn(page, 4);
-      expect(await page.locator('#mode').textContent()).toMatch(/^(active|reducing|halted)$/);
-      expect(await page.locator('#tiles .tile').count()).toBeGreaterThanOrEqual(9);
-      expect(await page.locator('#feed-table tbody tr').count()).toBeGreaterThanOrEqual(2);
-      const tiles = await page.locator('#tiles').textContent();
-      for (const k of ['games quoted', 'open orders', 'fills', 'P&L settled', 'P&L marked to fair', 'worst case, all games', 'strategy errors', 'request budget']) expect(tiles).toContain(k);
-      expect(errors).toEqual([]);
-      await page.close();
-    }, SLOW);
+    it(
+      'serves / on loopback: live figures, every chart drawn, no console error',
+      async () => {
+        const url = session.metricsUrl!;
+        expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+        const { page, errors } = await open(`${url}/`);
+        // Two readings at least: the charts have a line, not a point.
+        // (The page's CSP forbids eval, so no waitForFunction: the test polls from outside.)
+        await expect.poll(() => page.locator('.uplot').count(), { timeout: 10_000 }).toBe(4);
+        await page.waitForTimeout(2_500);
+        await expectChartsDrawn(page, 4);
+        expect(await page.locator('#mode').textContent()).toMatch(/^(active|reducing|halted)$/);
+        expect(await page.locator('#tiles .tile').count()).toBeGreaterThanOrEqual(9);
+        expect(await page.locator('#feed-table tbody tr').count()).toBeGreaterThanOrEqual(2);
+        const tiles = await page.locator('#tiles').textContent();
+        for (const k of [
+          'games quoted',
+          'open orders',
+          'fills',
+          'P&L settled',
+          'P&L marked to fair',
+          'worst case, all games',
+          'strategy errors',
+          'request budget',
+        ])
+          expect(tiles).toContain(k);
+        expect(errors).toEqual([]);
+        await page.close();
+      },
+      SLOW,
+    );
   });
 });
 

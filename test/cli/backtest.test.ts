@@ -4,7 +4,18 @@ import { replayProgress, summaryLines, sweepProgress, sweepThroughputLine } from
 const metrics = {
   pnl: { settled: 12.5, marked: -3.25, total: 9.25, commissionPaid: 0, commissionAccrued: 0.77 },
   volume: { fills: 4, makerFills: 1, takerFills: 3, maker: 100, taker: 77 },
-  orders: { placed: 10, cancelled: 5, edited: 0, editsReplacing: 0, editsRejected: 0, refusedByRisk: 0, rejectedByExchange: 0, postArb: 3, fillRatio: 0.4, stakeFillRatio: 0.25 },
+  orders: {
+    placed: 10,
+    cancelled: 5,
+    edited: 0,
+    editsReplacing: 0,
+    editsRejected: 0,
+    refusedByRisk: 0,
+    rejectedByExchange: 0,
+    postArb: 3,
+    fillRatio: 0.4,
+    stakeFillRatio: 0.25,
+  },
   markout: { '5s': { fills: 4, total: 1, perStake: 0.01 }, '60s': { fills: 4, total: 2, perStake: 0.02 } },
   maxDrawdown: 5,
   maxLiability: -50,
@@ -13,15 +24,30 @@ const metrics = {
 describe('backtest terminal output', () => {
   // A taker's open bets are charged commission that is not paid until they are graded.
   it('prints beside the commission paid the most the open bets can still be charged', () => {
-    expect(summaryLines({ metrics, notes: [] })[0]).toBe('  P&L            total 9.25 = settled 12.50 + marked -3.25; commission paid 0.00, at most 0.77 more on open bets');
+    expect(summaryLines({ metrics, notes: [] })[0]).toBe(
+      '  P&L            total 9.25 = settled 12.50 + marked -3.25; commission paid 0.00, at most 0.77 more on open bets',
+    );
   });
 
   it('prints the frames of an unknown type, the malformed frames and the unusable lines the replay skipped', () => {
-    const input = { events: 5_940, priceFrames: 5_000, malformedFrames: 1, unknownFrameTypes: 3, badLines: 2, problems: [] };
+    const input = {
+      events: 5_940,
+      priceFrames: 5_000,
+      malformedFrames: 1,
+      unknownFrameTypes: 3,
+      badLines: 2,
+      problems: [],
+    };
     expect(summaryLines({ metrics, notes: [], input })).toContain(
       '  input          5,940 events replayed; skipped: 3 price frame(s) of a type the client does not know (a live client skips them too), 1 malformed frame(s), 2 unusable line(s)',
     );
-    expect(summaryLines({ metrics, notes: [], input: { ...input, malformedFrames: 0, unknownFrameTypes: 0, badLines: 0 } }).some((l) => l.includes('input'))).toBe(false);
+    expect(
+      summaryLines({
+        metrics,
+        notes: [],
+        input: { ...input, malformedFrames: 0, unknownFrameTypes: 0, badLines: 0 },
+      }).some((l) => l.includes('input')),
+    ).toBe(false);
   });
 
   it("counts a sweep's progress in variants, with an ETA once one is done", () => {

@@ -35,7 +35,8 @@ async function shortened(args: readonly string[]): Promise<string[]> {
 
 describe('the examples of every --help', () => {
   it('are there for the commands a user starts with', async () => {
-    for (const c of ['paper', 'record', 'backtest']) expect(examplesOf((await linesmith([c, '--help'])).stdout).length, c).toBeGreaterThan(0);
+    for (const c of ['paper', 'record', 'backtest'])
+      expect(examplesOf((await linesmith([c, '--help'])).stdout).length, c).toBeGreaterThan(0);
   }, 120_000);
 
   for (const command of COMMANDS) {

@@ -17,7 +17,9 @@ interface Ran {
 
 /** A child process in the project folder, with none of this vitest's own variables (a nested vitest would take them as its own). */
 async function inProject(dir: string, file: string, args: readonly string[], timeoutMs: number): Promise<Ran> {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && k !== 'NODE_OPTIONS' && k !== 'TEST'));
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && k !== 'NODE_OPTIONS' && k !== 'TEST'),
+  );
   try {
     const r = await exec(file, args, { cwd: dir, env: { ...env, NO_COLOR: '1', CI: 'true' }, timeout: timeoutMs });
     return { code: 0, stdout: r.stdout, stderr: r.stderr };
@@ -41,11 +43,29 @@ describe('linesmith init', () => {
     const init = await linesmith(['init', dir]);
     expect(init.stderr).toBe('');
     expect(init.code).toBe(0);
-    for (const f of ['package.json', 'config.yaml', 'strategies/fair-quoter.ts', 'test/fair-quoter.test.ts', 'tsconfig.json', 'vitest.config.ts', '.gitignore', 'README.md']) {
+    for (const f of [
+      'package.json',
+      'config.yaml',
+      'strategies/fair-quoter.ts',
+      'test/fair-quoter.test.ts',
+      'tsconfig.json',
+      'vitest.config.ts',
+      '.gitignore',
+      'README.md',
+    ]) {
       expect(existsSync(join(dir, f)), f).toBe(true);
     }
-    const pkg = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as { name: string; type: string; dependencies: Record<string, string>; devDependencies: Record<string, string> };
-    expect(pkg).toMatchObject({ name: 'my-strategies', type: 'module', dependencies: { linesmith: `file:${ROOT.replace(/\/$/, '')}` } });
+    const pkg = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as {
+      name: string;
+      type: string;
+      dependencies: Record<string, string>;
+      devDependencies: Record<string, string>;
+    };
+    expect(pkg).toMatchObject({
+      name: 'my-strategies',
+      type: 'module',
+      dependencies: { linesmith: `file:${ROOT.replace(/\/$/, '')}` },
+    });
     expect(Object.keys(pkg.devDependencies).sort()).toEqual(['@types/node', 'typescript', 'vitest']);
 
     // Installed as a user installs it: npm links the checkout for the file: dependency (and
@@ -53,7 +73,12 @@ describe('linesmith init', () => {
     // which CI may not reach quickly: package.json goes to npm without them, then back.
     const { devDependencies: _dev, ...withoutDev } = pkg;
     await writeFile(join(dir, 'package.json'), `${JSON.stringify(withoutDev, null, 2)}\n`);
-    const install = await inProject(dir, 'npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], 60_000);
+    const install = await inProject(
+      dir,
+      'npm',
+      ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts'],
+      60_000,
+    );
     expect(install.stderr).not.toMatch(/ERR!/);
     expect(install.code).toBe(0);
     await writeFile(join(dir, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
@@ -65,7 +90,12 @@ describe('linesmith init', () => {
     expect(stripVTControlCharacters(test.stdout + test.stderr)).toMatch(/Tests\s+1 passed/);
     expect(test.code).toBe(0);
 
-    const paper = await inProject(dir, process.execPath, [join(dir, 'node_modules/.bin/linesmith'), 'paper', '--config', 'config.yaml', '--duration', '3s'], 60_000);
+    const paper = await inProject(
+      dir,
+      process.execPath,
+      [join(dir, 'node_modules/.bin/linesmith'), 'paper', '--config', 'config.yaml', '--duration', '3s'],
+      60_000,
+    );
     expect(paper.stderr).toBe('');
     expect(paper.code).toBe(0);
     expect(paper.stdout).toContain('with fair-quoter (./strategies/fair-quoter.ts)');

@@ -10,7 +10,14 @@ describe('linesmith paper', () => {
     // The example with its log file moved out of the repository.
     const example = await readFile(join(ROOT, 'config/example.yaml'), 'utf8');
     const config = join(dir, 'paper.yaml');
-    await writeFile(config, example.replace(/^(\s*file:\s*).*linesmith\.log.*$/m, `$1${join(dir, 'run.log')}`).replace(/scenario: scenarios\/default\.yaml/, `scenario: ${join(ROOT, 'config/scenarios/default.yaml')}`).replace(/\.\.\/STOP/, join(dir, 'STOP')).replace(/\.\.\/recordings/, join(dir, 'rec')));
+    await writeFile(
+      config,
+      example
+        .replace(/^(\s*file:\s*).*linesmith\.log.*$/m, `$1${join(dir, 'run.log')}`)
+        .replace(/scenario: scenarios\/default\.yaml/, `scenario: ${join(ROOT, 'config/scenarios/default.yaml')}`)
+        .replace(/\.\.\/STOP/, join(dir, 'STOP'))
+        .replace(/\.\.\/recordings/, join(dir, 'rec')),
+    );
     const r = await linesmith(['paper', '--config', config, '--duration', '6s']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
@@ -26,7 +33,10 @@ describe('linesmith paper', () => {
   it('names the file, line and field of a config error and exits 2', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'ls-paper-'));
     const config = join(dir, 'bad.yaml');
-    await writeFile(config, 'paper:\n  seed: 1\nstrategies:\n  - id: a\n    module: fixed-spread\nrisk:\n  maxGameLiability: lots\n  maxTotalLiability: 100\n  maxOrderSize: 10\n  maxOrdersPerGame: 5\n');
+    await writeFile(
+      config,
+      'paper:\n  seed: 1\nstrategies:\n  - id: a\n    module: fixed-spread\nrisk:\n  maxGameLiability: lots\n  maxTotalLiability: 100\n  maxOrderSize: 10\n  maxOrdersPerGame: 5\n',
+    );
     const r = await linesmith(['paper', '--config', config, '--duration', '1s']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`${config}:7:`);

@@ -20,7 +20,21 @@ describe('record --paper: the recording scenario', () => {
 
   it('a one-hour virtual-time recording of the shipped config holds results, and says how much exchange time it recorded', async () => {
     const out = await mkdtemp(join(tmpdir(), 'ls-rec-'));
-    const r = await linesmith(['record', '--config', 'config/example.yaml', '--paper', '--virtual-time', '--duration', '1h', '--no-user', '--out', out], { timeoutMs: 240_000 });
+    const r = await linesmith(
+      [
+        'record',
+        '--config',
+        'config/example.yaml',
+        '--paper',
+        '--virtual-time',
+        '--duration',
+        '1h',
+        '--no-user',
+        '--out',
+        out,
+      ],
+      { timeoutMs: 240_000 },
+    );
     expect(r.code, r.stderr).toBe(0);
     // The closing status line, the last of them.
     const results = Number([...r.stdout.matchAll(/results (\d+)\s*$/gm)].at(-1)?.[1]);
@@ -29,7 +43,13 @@ describe('record --paper: the recording scenario', () => {
   }, 300_000);
 
   it('--scenario needs --paper', async () => {
-    const r = await linesmith(['record', '--config', 'config/example.yaml', '--scenario', 'config/scenarios/default.yaml']);
+    const r = await linesmith([
+      'record',
+      '--config',
+      'config/example.yaml',
+      '--scenario',
+      'config/scenarios/default.yaml',
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--scenario sets the simulator of a paper recording: add --paper/);
   }, 60_000);

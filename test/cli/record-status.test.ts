@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { recordStatusLine } from '../../src/cli/record.ts';
 import type { RecorderStats } from '../../src/record/feed-recorder.ts';
 
-const stats = { frames: { price: 10, user: 2 }, bytes: 2 * 1024 * 1024, compressedBytes: 1024 * 1024, files: ['a'], snapshots: 3, gaps: 0, results: 1 } as unknown as RecorderStats;
+const stats = {
+  frames: { price: 10, user: 2 },
+  bytes: 2 * 1024 * 1024,
+  compressedBytes: 1024 * 1024,
+  files: ['a'],
+  snapshots: 3,
+  gaps: 0,
+  results: 1,
+} as unknown as RecorderStats;
 
 describe('record status line', () => {
   it('on a virtual or sped-up clock shows the exchange time reached and how much is recorded, beside the wall time', () => {

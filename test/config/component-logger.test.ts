@@ -12,7 +12,9 @@ function capture(components: Record<string, 'trace' | 'debug' | 'info' | 'warn' 
       done();
     },
   });
-  const root = createRunLogger({ level: 'info', pretty: false, components } as Parameters<typeof createRunLogger>[0], { stderr });
+  const root = createRunLogger({ level: 'info', pretty: false, components } as Parameters<typeof createRunLogger>[0], {
+    stderr,
+  });
   return { root, lines };
 }
 

@@ -43,7 +43,9 @@ describe('parseDuration', () => {
     }
     expect(err).toBeInstanceOf(DurationError);
     expect((err as DurationError).input).toBe(text);
-    expect((err as Error).message).toMatch(new RegExp(`^invalid duration ${JSON.stringify(text).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: `));
+    expect((err as Error).message).toMatch(
+      new RegExp(`^invalid duration ${JSON.stringify(text).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: `),
+    );
     expect((err as Error).message).toMatch(reason);
   });
 });

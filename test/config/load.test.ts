@@ -42,7 +42,13 @@ async function failure(file: string, resolver: StrategyResolver = resolveStrateg
 
 /** The smallest valid file, to which a test appends or prepends what it checks. */
 const STRATEGY = ['strategies:', '  - id: s1', '    module: fixed-spread'];
-const RISK = ['risk:', '  maxGameLiability: 100', '  maxTotalLiability: 1000', '  maxOrderSize: 10', '  maxOrdersPerGame: 5'];
+const RISK = [
+  'risk:',
+  '  maxGameLiability: 100',
+  '  maxTotalLiability: 1000',
+  '  maxOrderSize: 10',
+  '  maxOrdersPerGame: 5',
+];
 
 describe('loadConfig: valid files', () => {
   it('fills every default and leaves venue and paper out when absent', async () => {
@@ -76,7 +82,14 @@ describe('loadConfig: valid files', () => {
       logging: { level: 'info', pretty: 'auto', components: {} },
       recording: { enabled: false },
       metrics: { enabled: false, host: '127.0.0.1', port: 9464 },
-      backtest: { fillModel: { kind: 'risk-averse', power: 2 }, latency: { kind: 'fixed', ms: 50 }, balance: 10_000, commission: 0.01, seed: 1, sampleMs: 10_000 },
+      backtest: {
+        fillModel: { kind: 'risk-averse', power: 2 },
+        latency: { kind: 'fixed', ms: 50 },
+        balance: 10_000,
+        commission: 0.01,
+        seed: 1,
+        sampleMs: 10_000,
+      },
     } satisfies RunConfig);
     expect('venue' in c).toBe(false);
     expect('paper' in c).toBe(false);
@@ -130,8 +143,16 @@ describe('loadConfig: valid files', () => {
       credentials: { file: join(dir, 'secrets/creds.yaml') },
       tokenFile: join(homedir(), 'linesmith-token'),
     });
-    expect(c.paper).toEqual({ seed: 3, speed: 120, scenario: join(dir, '../scenarios/s.yaml'), balance: 500, commission: 0 });
-    expect(c.strategies.map((s) => [s.id, s.module.name, s.params, s.interest, s.live, s.throttleMs, s.enabled])).toEqual([
+    expect(c.paper).toEqual({
+      seed: 3,
+      speed: 120,
+      scenario: join(dir, '../scenarios/s.yaml'),
+      balance: 500,
+      commission: 0,
+    });
+    expect(
+      c.strategies.map((s) => [s.id, s.module.name, s.params, s.interest, s.live, s.throttleMs, s.enabled]),
+    ).toEqual([
       [
         'a',
         'fixed-spread',
@@ -141,7 +162,15 @@ describe('loadConfig: valid files', () => {
         1000,
         false,
       ],
-      ['b', 'post-arb', { minEdge: 0.005 }, { leagues: [], sports: [], gameIds: [], marketTypes: [] }, { kind: 'keep' }, 250, true],
+      [
+        'b',
+        'post-arb',
+        { minEdge: 0.005 },
+        { leagues: [], sports: [], gameIds: [], marketTypes: [] },
+        { kind: 'keep' },
+        250,
+        true,
+      ],
     ]);
     expect(c.risk).toEqual({
       maxGameLiability: 200,
@@ -154,7 +183,12 @@ describe('loadConfig: valid files', () => {
       staleFeedMs: 2500,
       usePostArb: false,
     });
-    expect(c.logging).toEqual({ level: 'debug', file: '/var/log/ls.json', pretty: false, components: { exchange: 'warn', 'engine.orders': 'trace' } });
+    expect(c.logging).toEqual({
+      level: 'debug',
+      file: '/var/log/ls.json',
+      pretty: false,
+      components: { exchange: 'warn', 'engine.orders': 'trace' },
+    });
     expect(c.recording).toEqual({ enabled: true, dir: join(dir, 'rec') });
   });
 
@@ -169,7 +203,11 @@ describe('loadConfig: valid files', () => {
       ...RISK,
     ]);
     const c = await loadConfig(file, { resolveStrategy });
-    expect(c.venue?.urls).toEqual({ rest: 'https://api.example.com', orders: 'wss://orders.example.com', streaming: 'wss://stream.example.com/v' });
+    expect(c.venue?.urls).toEqual({
+      rest: 'https://api.example.com',
+      orders: 'wss://orders.example.com',
+      streaming: 'wss://stream.example.com/v',
+    });
     expect(c.venue?.credentials).toEqual({});
   });
 
@@ -189,7 +227,9 @@ describe('loadConfig: valid files', () => {
   });
 
   it('imports strategy modules named by a path relative to the config file (default or `strategy` export)', async () => {
-    const c = await loadConfig(join(FIXTURES, 'path-strategies.yaml'), { resolveStrategy: defaultStrategyResolver({}) });
+    const c = await loadConfig(join(FIXTURES, 'path-strategies.yaml'), {
+      resolveStrategy: defaultStrategyResolver({}),
+    });
     expect(c.strategies.map((s) => [s.id, s.module.name, s.params])).toEqual([
       ['by-default-export', 'fixture-default', { halfSpread: 0.05, size: 10 }],
       ['by-named-export', 'fixture-named', { edge: 0.01 }],
@@ -217,7 +257,12 @@ describe('loadConfig: valid files', () => {
       '    cancel: { kind: uniform, minMs: 100, maxMs: 300 }',
     ]);
     const c = await loadConfig(file, { resolveStrategy });
-    expect(c.backtest.latency).toEqual({ kind: 'lognormal', medianMs: 40, sigma: 0.5, cancel: { kind: 'uniform', minMs: 100, maxMs: 300 } });
+    expect(c.backtest.latency).toEqual({
+      kind: 'lognormal',
+      medianMs: 40,
+      sigma: 0.5,
+      cancel: { kind: 'uniform', minMs: 100, maxMs: 300 },
+    });
   });
 });
 
@@ -256,14 +301,43 @@ describe('loadConfig: errors name file, line, column and field', () => {
       '  maxOrdersPerGame: 5', //          8
       '  heartbeatSeconds: 5', //          9
     ]);
-    expect((await failure(file)).issues).toMatchObject([{ line: 9, path: 'risk.heartbeatSeconds', message: 'must be at least 6 seconds' }]);
-    const file2 = await write([...STRATEGY, 'risk:', '  maxGameLiability: 2000', '  maxTotalLiability: 1000', '  maxOrderSize: 10', '  maxOrdersPerGame: 5']);
-    expect((await failure(file2)).issues).toMatchObject([{ line: 5, path: 'risk.maxGameLiability', message: '2000 is above maxTotalLiability 1000' }]);
-    const file3 = await write([...STRATEGY, 'risk:', '  maxGameLiability: 100', '  maxTotalLiability: 1000', '  maxOrderSize: 150', '  maxOrdersPerGame: 5']);
-    expect((await failure(file3)).issues).toMatchObject([{ line: 7, path: 'risk.maxOrderSize', message: expect.stringMatching(/^150 is above maxGameLiability 100/) }]);
+    expect((await failure(file)).issues).toMatchObject([
+      { line: 9, path: 'risk.heartbeatSeconds', message: 'must be at least 6 seconds' },
+    ]);
+    const file2 = await write([
+      ...STRATEGY,
+      'risk:',
+      '  maxGameLiability: 2000',
+      '  maxTotalLiability: 1000',
+      '  maxOrderSize: 10',
+      '  maxOrdersPerGame: 5',
+    ]);
+    expect((await failure(file2)).issues).toMatchObject([
+      { line: 5, path: 'risk.maxGameLiability', message: '2000 is above maxTotalLiability 1000' },
+    ]);
+    const file3 = await write([
+      ...STRATEGY,
+      'risk:',
+      '  maxGameLiability: 100',
+      '  maxTotalLiability: 1000',
+      '  maxOrderSize: 150',
+      '  maxOrdersPerGame: 5',
+    ]);
+    expect((await failure(file3)).issues).toMatchObject([
+      { line: 7, path: 'risk.maxOrderSize', message: expect.stringMatching(/^150 is above maxGameLiability 100/) },
+    ]);
     // A cap that is itself invalid is reported once, not again by the comparisons.
-    const file4 = await write([...STRATEGY, 'risk:', '  maxGameLiability: -1', '  maxTotalLiability: 1000', '  maxOrderSize: 10', '  maxOrdersPerGame: 5']);
-    expect((await failure(file4)).issues).toMatchObject([{ line: 5, path: 'risk.maxGameLiability', message: 'must be positive' }]);
+    const file4 = await write([
+      ...STRATEGY,
+      'risk:',
+      '  maxGameLiability: -1',
+      '  maxTotalLiability: 1000',
+      '  maxOrderSize: 10',
+      '  maxOrdersPerGame: 5',
+    ]);
+    expect((await failure(file4)).issues).toMatchObject([
+      { line: 5, path: 'risk.maxGameLiability', message: 'must be positive' },
+    ]);
   });
 
   it('an unknown key, at any depth, names the key at its own line', async () => {
@@ -281,7 +355,12 @@ describe('loadConfig: errors name file, line, column and field', () => {
     ]);
     const e = await failure(file);
     expect(e.issues.map((i) => [i.line, i.column, i.path, i.message])).toEqual([
-      [1, 1, 'strategy', 'unknown key (the sections are venue, paper, strategies, risk, logging, recording, metrics, backtest)'],
+      [
+        1,
+        1,
+        'strategy',
+        'unknown key (the sections are venue, paper, strategies, risk, logging, recording, metrics, backtest)',
+      ],
       [6, 7, 'strategies.0.interest.league', 'unknown key'],
       [12, 3, 'risk.maxGameLiabilty', 'unknown key'],
       [14, 3, 'logging.levle', 'unknown key'],
@@ -289,7 +368,13 @@ describe('loadConfig: errors name file, line, column and field', () => {
   });
 
   it('a missing required field points at the mapping that lacks it', async () => {
-    const file = await write([...STRATEGY, 'risk:', '  maxGameLiability: 100', '  maxTotalLiability: 1000', '  maxOrdersPerGame: 5']);
+    const file = await write([
+      ...STRATEGY,
+      'risk:',
+      '  maxGameLiability: 100',
+      '  maxTotalLiability: 1000',
+      '  maxOrdersPerGame: 5',
+    ]);
     const e = await failure(file);
     expect(e.issues).toMatchObject([{ line: 5, path: 'risk.maxOrderSize' }]);
     expect(e.issues[0]!.message).toMatch(/^required field is missing/);
@@ -317,28 +402,51 @@ describe('loadConfig: errors name file, line, column and field', () => {
     ]);
     expect(e.issues[0]!.message).toMatch(/<=0\.5.*fixed-spread params/);
     expect(e.issues[1]!.message).toBe('unknown key (fixed-spread params are halfSpread, size, quote)');
-    expect(e.message).toContain(`${file}:10:25: strategies.1.params.quote.toleranceCents: Invalid input: expected number, received string (fixed-spread params)`);
+    expect(e.message).toContain(
+      `${file}:10:25: strategies.1.params.quote.toleranceCents: Invalid input: expected number, received string (fixed-spread params)`,
+    );
   });
 
   // Found in review: the built-in modules' schemas are plain z.object, which strips an unknown
   // key, so a misspelt parameter silently ran at its default.
   it('a misspelt param is refused even when the module’s own schema would let it through', async () => {
     const lax = { ...fixedSpread, params: z.object({ halfSpread: z.number().default(0.02) }) };
-    const file = await write(['strategies:', '  - id: s', '    module: lax', '    params:', '      halfSprad: 0.03', ...RISK]);
+    const file = await write([
+      'strategies:',
+      '  - id: s',
+      '    module: lax',
+      '    params:',
+      '      halfSprad: 0.03',
+      ...RISK,
+    ]);
     const e = await failure(file, defaultStrategyResolver(new Map([['lax', lax]])));
-    expect(e.issues.map((i) => [i.line, i.path, i.message])).toEqual([[5, 'strategies.0.params.halfSprad', 'unknown key (fixed-spread params are halfSpread)']]);
+    expect(e.issues.map((i) => [i.line, i.path, i.message])).toEqual([
+      [5, 'strategies.0.params.halfSprad', 'unknown key (fixed-spread params are halfSpread)'],
+    ]);
   });
 
   // Found in review: the hint listed the top-level params for an unknown key inside a nested mapping.
   it('an unknown key inside a nested params mapping is told that mapping’s keys', async () => {
-    const file = await write(['strategies:', '  - id: s', '    module: fixed-spread', '    params:', '      quote:', '        tolerance: 1', ...RISK]);
+    const file = await write([
+      'strategies:',
+      '  - id: s',
+      '    module: fixed-spread',
+      '    params:',
+      '      quote:',
+      '        tolerance: 1',
+      ...RISK,
+    ]);
     const e = await failure(file);
-    expect(e.issues.map((i) => [i.line, i.path, i.message])).toEqual([[6, 'strategies.0.params.quote.tolerance', 'unknown key (fixed-spread quote keys are toleranceCents)']]);
+    expect(e.issues.map((i) => [i.line, i.path, i.message])).toEqual([
+      [6, 'strategies.0.params.quote.tolerance', 'unknown key (fixed-spread quote keys are toleranceCents)'],
+    ]);
   });
 
   it('params that are not a mapping are one issue, not one per schema', async () => {
     const file = await write([...STRATEGY, '    params: [1, 2]', ...RISK]);
-    expect((await failure(file)).issues).toMatchObject([{ line: 4, path: 'strategies.0.params', message: 'expected a mapping of parameters' }]);
+    expect((await failure(file)).issues).toMatchObject([
+      { line: 4, path: 'strategies.0.params', message: 'expected a mapping of parameters' },
+    ]);
   });
 
   it('duplicate strategy ids: the second one, pointing back at the first', async () => {
@@ -353,7 +461,15 @@ describe('loadConfig: errors name file, line, column and field', () => {
       ...RISK,
     ]);
     const e = await failure(file);
-    expect(e.issues).toEqual([{ file, line: 6, column: 9, path: 'strategies.2.id', message: 'duplicate strategy id "twin" (first used by strategies.0, line 2)' }]);
+    expect(e.issues).toEqual([
+      {
+        file,
+        line: 6,
+        column: 9,
+        path: 'strategies.2.id',
+        message: 'duplicate strategy id "twin" (first used by strategies.0, line 2)',
+      },
+    ]);
   });
 
   it('username, password or token keys anywhere are refused without echoing their values', async () => {
@@ -375,7 +491,9 @@ describe('loadConfig: errors name file, line, column and field', () => {
       [8, 7, 'strategies.0.params.Token'],
       [14, 1, 'username'],
     ]);
-    expect(e.issues[0]!.message).toMatch(/credentials never go in the config file: set LINESMITH_USERNAME and LINESMITH_PASSWORD .* venue\.credentials\.file/);
+    expect(e.issues[0]!.message).toMatch(
+      /credentials never go in the config file: set LINESMITH_USERNAME and LINESMITH_PASSWORD .* venue\.credentials\.file/,
+    );
     expect(e.issues[1]!.message).toMatch(/a token never goes in the config file/);
     expect(e.message).not.toMatch(/hunter2|abc123|bob/);
     // Reported once, as a credential, not again as an unknown key.
@@ -383,9 +501,16 @@ describe('loadConfig: errors name file, line, column and field', () => {
   });
 
   it('a password key is refused even where the schema would accept any key', async () => {
-    const loose: StrategyResolver = async () => ({ name: 'loose', description: '', params: z.record(z.string(), z.unknown()), quote: () => [] });
+    const loose: StrategyResolver = async () => ({
+      name: 'loose',
+      description: '',
+      params: z.record(z.string(), z.unknown()),
+      quote: () => [],
+    });
     const file = await write([...STRATEGY, '    params:', '      nested: { password: x }', ...RISK]);
-    expect((await failure(file, loose)).issues).toMatchObject([{ line: 5, column: 17, path: 'strategies.0.params.nested.password' }]);
+    expect((await failure(file, loose)).issues).toMatchObject([
+      { line: 5, column: 17, path: 'strategies.0.params.nested.password' },
+    ]);
   });
 
   it('strategy modules that cannot be resolved: unknown name, missing file, no StrategyModule export', async () => {
@@ -405,18 +530,42 @@ describe('loadConfig: errors name file, line, column and field', () => {
       [5, 'strategies.1.module'],
       [7, 'strategies.2.module'],
     ]);
-    expect(e.issues[0]!.message).toBe('unknown strategy "fixed-sprd"; known: fixed-spread, inventory-skew, post-arb. A strategy in a file is named by its path, e.g. ./fixed-sprd.ts');
+    expect(e.issues[0]!.message).toBe(
+      'unknown strategy "fixed-sprd"; known: fixed-spread, inventory-skew, post-arb. A strategy in a file is named by its path, e.g. ./fixed-sprd.ts',
+    );
     expect(e.issues[1]!.message).toBe(`strategy module not found: ${join(FIXTURES, 'strategies/none.ts')}`);
-    expect(e.issues[2]!.message).toMatch(/exports no strategy: expected a default export or an export named "strategy"/);
+    expect(e.issues[2]!.message).toMatch(
+      /exports no strategy: expected a default export or an export named "strategy"/,
+    );
   });
 
   it('plain http off loopback, both baseUrl and urls, and a venue with neither', async () => {
     const file = await write(['venue:', '  baseUrl: http://exchange.example.com', ...STRATEGY, ...RISK]);
-    expect((await failure(file)).issues).toMatchObject([{ line: 2, column: 12, path: 'venue.baseUrl', message: expect.stringMatching(/plain http to exchange\.example\.com .* use https\/wss/) }]);
-    const both = await write(['venue:', '  baseUrl: https://a.example', '  urls:', '    rest: https://a.example', '    orders: wss://a.example', '    streaming: wss://a.example', ...STRATEGY, ...RISK]);
-    expect((await failure(both)).issues).toMatchObject([{ line: 4, path: 'venue.urls', message: 'give either baseUrl or urls, not both' }]);
+    expect((await failure(file)).issues).toMatchObject([
+      {
+        line: 2,
+        column: 12,
+        path: 'venue.baseUrl',
+        message: expect.stringMatching(/plain http to exchange\.example\.com .* use https\/wss/),
+      },
+    ]);
+    const both = await write([
+      'venue:',
+      '  baseUrl: https://a.example',
+      '  urls:',
+      '    rest: https://a.example',
+      '    orders: wss://a.example',
+      '    streaming: wss://a.example',
+      ...STRATEGY,
+      ...RISK,
+    ]);
+    expect((await failure(both)).issues).toMatchObject([
+      { line: 4, path: 'venue.urls', message: 'give either baseUrl or urls, not both' },
+    ]);
     const neither = await write(['venue:', '  tokenFile: t', ...STRATEGY, ...RISK]);
-    expect((await failure(neither)).issues).toMatchObject([{ line: 2, path: 'venue', message: expect.stringMatching(/^name the exchange/) }]);
+    expect((await failure(neither)).issues).toMatchObject([
+      { line: 2, path: 'venue', message: expect.stringMatching(/^name the exchange/) },
+    ]);
   });
 
   it('live policy, durations and enums carry readable messages', async () => {
@@ -436,7 +585,11 @@ describe('loadConfig: errors name file, line, column and field', () => {
     const e = await failure(file);
     expect(e.issues.map((i) => [i.line, i.path, i.message])).toEqual([
       [4, 'strategies.0.live', 'expected pull, keep or { widen: <probability points, 0 to 0.2> }'],
-      [5, 'strategies.0.throttleMs', 'invalid duration "1h30": cannot read "30" (expected a number followed by ms, s, m, h or d)'],
+      [
+        5,
+        'strategies.0.throttleMs',
+        'invalid duration "1h30": cannot read "30" (expected a number followed by ms, s, m, h or d)',
+      ],
       [7, 'strategies.0.interest.markets.1', 'expected one of moneyline, spread, total, moneyline1x2'],
       [10, 'strategies.1.live.widen', 'at most 0.2 probability points'],
     ]);
@@ -485,13 +638,23 @@ describe('loadConfig: errors name file, line, column and field', () => {
       [6, 'strategies.0.params.size'],
       [13, 'recording.dir'],
     ]);
-    expect(e.message.split('\n').map((l) => l.slice(0, l.indexOf(': ')))).toEqual([`${file}:2:9`, `${file}:6:21`, `${file}:13:3`]);
+    expect(e.message.split('\n').map((l) => l.slice(0, l.indexOf(': ')))).toEqual([
+      `${file}:2:9`,
+      `${file}:6:21`,
+      `${file}:13:3`,
+    ]);
   });
 
   it('an empty strategies list, an empty file and a file that is not a mapping', async () => {
-    expect((await failure(await write(['strategies: []', ...RISK]))).issues).toMatchObject([{ line: 1, path: 'strategies', message: 'list at least one strategy' }]);
-    expect((await failure(await write(['# nothing']))).issues).toMatchObject([{ path: '', message: expect.stringMatching(/^the file is empty/) }]);
-    expect((await failure(await write(['- a', '- b']))).issues).toMatchObject([{ line: 1, path: '', message: expect.stringMatching(/^the file is not a mapping/) }]);
+    expect((await failure(await write(['strategies: []', ...RISK]))).issues).toMatchObject([
+      { line: 1, path: 'strategies', message: 'list at least one strategy' },
+    ]);
+    expect((await failure(await write(['# nothing']))).issues).toMatchObject([
+      { path: '', message: expect.stringMatching(/^the file is empty/) },
+    ]);
+    expect((await failure(await write(['- a', '- b']))).issues).toMatchObject([
+      { line: 1, path: '', message: expect.stringMatching(/^the file is not a mapping/) },
+    ]);
   });
 
   it('YAML syntax errors and duplicate keys carry their line', async () => {
@@ -510,7 +673,11 @@ describe('loadConfig: errors name file, line, column and field', () => {
   });
 
   it('parseConfigText resolves paths against the directory of the file it is told about', async () => {
-    const c = await parseConfigText([...STRATEGY, ...RISK, 'logging:', '  file: out/run.log'].join('\n'), '/srv/ls/run.yaml', { resolveStrategy });
+    const c = await parseConfigText(
+      [...STRATEGY, ...RISK, 'logging:', '  file: out/run.log'].join('\n'),
+      '/srv/ls/run.yaml',
+      { resolveStrategy },
+    );
     expect(c.logging.file).toBe('/srv/ls/out/run.log');
     expect(c.baseDir).toBe('/srv/ls');
   });

@@ -39,7 +39,12 @@ async function jsonLines(file: string): Promise<Record<string, unknown>[]> {
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
-const SECRETS = { password: 'hunter2', token: 'tok-123', req: { headers: { authorization: 'Bearer abc' } }, session: { token: 'tok-456' } };
+const SECRETS = {
+  password: 'hunter2',
+  token: 'tok-123',
+  req: { headers: { authorization: 'Bearer abc' } },
+  session: { token: 'tok-456' },
+};
 
 describe('createRunLogger', () => {
   it('writes redacted JSON lines to the file, creating its directory, and nothing to stderr when not pretty', async () => {
@@ -51,7 +56,14 @@ describe('createRunLogger', () => {
 
     const lines = await jsonLines(file);
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatchObject({ level: 30, msg: 'logged in', password: REDACTED, token: REDACTED, req: { headers: { authorization: REDACTED } }, session: { token: REDACTED } });
+    expect(lines[0]).toMatchObject({
+      level: 30,
+      msg: 'logged in',
+      password: REDACTED,
+      token: REDACTED,
+      req: { headers: { authorization: REDACTED } },
+      session: { token: REDACTED },
+    });
     expect(lines[1]).toMatchObject({ level: 40, msg: 'retrying', component: 'exchange', credentials: REDACTED });
     const raw = await readFile(file, 'utf8');
     expect(raw).not.toMatch(/hunter2|tok-123|tok-456|Bearer abc|"pw"/);
@@ -60,7 +72,10 @@ describe('createRunLogger', () => {
 
   it('honours component levels: more verbose, quieter, inherited by dotted names, else the root level', async () => {
     const file = join(dir, `levels-${++n}.log`);
-    const root = createRunLogger(config({ file, level: 'warn', components: { engine: 'debug', noisy: 'error', 'engine.book': 'silent' } }), { stderr: sink(false) });
+    const root = createRunLogger(
+      config({ file, level: 'warn', components: { engine: 'debug', noisy: 'error', 'engine.book': 'silent' } }),
+      { stderr: sink(false) },
+    );
     const engine = componentLogger(root, 'engine');
     const orders = componentLogger(root, 'engine.orders');
     const book = componentLogger(root, 'engine.book');
@@ -85,7 +100,13 @@ describe('createRunLogger', () => {
       ['other', 'other warn'],
       [undefined, 'root warn'],
     ]);
-    expect([engine.level, orders.level, book.level, noisy.level, other.level]).toEqual(['debug', 'debug', 'silent', 'error', 'warn']);
+    expect([engine.level, orders.level, book.level, noisy.level, other.level]).toEqual([
+      'debug',
+      'debug',
+      'silent',
+      'error',
+      'warn',
+    ]);
   });
 
   it('pretty on a terminal: human lines on stderr, redacted too, alongside the JSON file', async () => {
@@ -126,6 +147,12 @@ describe('componentLogger', () => {
     c.info('dropped');
     c.warn('kept');
     expect(c.level).toBe('warn');
-    expect(out.text().trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>)).toMatchObject([{ component: 'x', msg: 'kept' }]);
+    expect(
+      out
+        .text()
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>),
+    ).toMatchObject([{ component: 'x', msg: 'kept' }]);
   });
 });

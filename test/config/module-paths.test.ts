@@ -19,7 +19,7 @@ const moduleText = (name: string) => `import { z } from ${JSON.stringify(zodUrl)
 globalThis.__linesmithLoaded = [...(globalThis.__linesmithLoaded ?? []), ${JSON.stringify(name)}];
 export default { name: ${JSON.stringify(name)}, description: 'test module', params: z.strictObject({}), quote: () => [] };
 `;
-const loaded = () => ((globalThis as { __linesmithLoaded?: string[] }).__linesmithLoaded ?? []);
+const loaded = () => (globalThis as { __linesmithLoaded?: string[] }).__linesmithLoaded ?? [];
 
 let root: string;
 beforeAll(async () => {
@@ -35,14 +35,29 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-const risk = ['risk:', '  maxGameLiability: 100', '  maxTotalLiability: 1000', '  maxOrderSize: 10', '  maxOrdersPerGame: 4'];
+const risk = [
+  'risk:',
+  '  maxGameLiability: 100',
+  '  maxTotalLiability: 1000',
+  '  maxOrderSize: 10',
+  '  maxOrdersPerGame: 4',
+];
 
 describe('strategy modules named by path in a config', () => {
   it('resolve against the config file, with ../ and absolute paths too, whatever the working directory', async () => {
     const file = join(root, 'configs', 'deep', 'run.yaml');
     await writeFile(
       file,
-      ['strategies:', '  - id: a', '    module: ../../mods/up.mjs', '  - id: b', `    module: ${join(root, 'mods', 'abs.mjs')}`, '  - id: c', '    module: ./here.mjs', ...risk].join('\n') + '\n',
+      [
+        'strategies:',
+        '  - id: a',
+        '    module: ../../mods/up.mjs',
+        '  - id: b',
+        `    module: ${join(root, 'mods', 'abs.mjs')}`,
+        '  - id: c',
+        '    module: ./here.mjs',
+        ...risk,
+      ].join('\n') + '\n',
     );
     expect(process.cwd()).not.toBe(join(root, 'configs', 'deep'));
     const c = await loadConfig(file, { resolveStrategy: defaultStrategyResolver({}) });
@@ -55,8 +70,22 @@ describe('strategy modules named by path in a config', () => {
 
   it('run their code when the config is loaded, even when the config is then rejected', async () => {
     const file = join(root, 'configs', 'bad.yaml');
-    await writeFile(file, ['strategies:', '  - id: a', '    module: ../mods/rejected.mjs', 'risk:', '  maxGameLiability: -5', '  maxTotalLiability: 1000', '  maxOrderSize: 10', '  maxOrdersPerGame: 4'].join('\n') + '\n');
-    await expect(loadConfig(file, { resolveStrategy: defaultStrategyResolver({}) })).rejects.toBeInstanceOf(ConfigError);
+    await writeFile(
+      file,
+      [
+        'strategies:',
+        '  - id: a',
+        '    module: ../mods/rejected.mjs',
+        'risk:',
+        '  maxGameLiability: -5',
+        '  maxTotalLiability: 1000',
+        '  maxOrderSize: 10',
+        '  maxOrdersPerGame: 4',
+      ].join('\n') + '\n',
+    );
+    await expect(loadConfig(file, { resolveStrategy: defaultStrategyResolver({}) })).rejects.toBeInstanceOf(
+      ConfigError,
+    );
     expect(loaded()).toContain('ran-anyway');
   });
 });

@@ -14,8 +14,12 @@ describe('defaultStrategyResolver', () => {
   it('looks names up in a record or a Map, never on the prototype', async () => {
     await expect(defaultStrategyResolver(FAKE_REGISTRY)('fixed-spread', '/x')).resolves.toBe(fixedSpread);
     await expect(defaultStrategyResolver(new Map([['fs', fixedSpread]]))('fs', '/x')).resolves.toBe(fixedSpread);
-    await expect(defaultStrategyResolver(FAKE_REGISTRY)('constructor', '/x')).rejects.toThrow(/^unknown strategy "constructor"/);
-    await expect(defaultStrategyResolver({})('a.ts', '/x')).rejects.toThrow('unknown strategy "a.ts"; none are registered. A strategy in a file is named by its path, e.g. ./a.ts');
+    await expect(defaultStrategyResolver(FAKE_REGISTRY)('constructor', '/x')).rejects.toThrow(
+      /^unknown strategy "constructor"/,
+    );
+    await expect(defaultStrategyResolver({})('a.ts', '/x')).rejects.toThrow(
+      'unknown strategy "a.ts"; none are registered. A strategy in a file is named by its path, e.g. ./a.ts',
+    );
   });
 
   it('imports a path relative to the base directory: default export first, else `strategy`', async () => {

@@ -10,7 +10,12 @@ type Json = Record<string, unknown>;
  */
 
 /** `{ error: string }`, the HTTP error body of exchange-api §1 (7) and §7.1 (1). */
-const ERROR_BODY: Json = { type: 'object', properties: { error: { type: 'string' } }, required: ['error'], additionalProperties: false };
+const ERROR_BODY: Json = {
+  type: 'object',
+  properties: { error: { type: 'string' } },
+  required: ['error'],
+  additionalProperties: false,
+};
 
 /** `{ error: { message, code } }`, the 401 of exchange-api §5 (9) and the login challenge of §7.2. */
 function codedErrorBody(message: string, code: number): Json {
@@ -55,8 +60,13 @@ export const DEFINITION_OVERRIDES: readonly DefinitionOverride[] = [
       'exchange-api §2.4: an entry is a success { matched, unmatched } or a failure { error, errorType }. As published neither branch of the oneOf requires a field, so every object matches both and the oneOf can never hold; the branches require the fields §2.4 names.',
     patch: (d) => {
       const [success, failure] = d.oneOf as Json[];
-      if (!success || !failure) throw new Error('PlaceOrderResult is no longer a two-branch oneOf: the override is stale');
-      const requiring = (fields: readonly string[]) => ({ type: 'object', properties: Object.fromEntries(fields.map((f) => [f, {}])), required: fields });
+      if (!success || !failure)
+        throw new Error('PlaceOrderResult is no longer a two-branch oneOf: the override is stale');
+      const requiring = (fields: readonly string[]) => ({
+        type: 'object',
+        properties: Object.fromEntries(fields.map((f) => [f, {}])),
+        required: fields,
+      });
       Object.assign(success, { allOf: [{ $ref: String(success.$ref) }, requiring(['matched', 'unmatched'])] });
       delete success.$ref;
       Object.assign(failure, { allOf: [{ $ref: String(failure.$ref) }, requiring(['error', 'errorType'])] });
@@ -66,7 +76,8 @@ export const DEFINITION_OVERRIDES: readonly DefinitionOverride[] = [
   {
     file: 'exchange-openapi.json',
     definition: 'GradedWager',
-    reason: 'exchange-api §2.7: outcome is winner, loser, half-win, half-loss or refunded (the hand-written description lists push and refund).',
+    reason:
+      'exchange-api §2.7: outcome is winner, loser, half-win, half-loss or refunded (the hand-written description lists push and refund).',
     patch: (d) => {
       property(d, 'outcome').enum = ['winner', 'loser', 'half-win', 'half-loss', 'refunded'];
     },
@@ -82,7 +93,8 @@ export const DEFINITION_OVERRIDES: readonly DefinitionOverride[] = [
   {
     file: 'exchange-openapi.json',
     definition: 'GradedSummary',
-    reason: 'exchange-api §2.7: summary pnl and volume are numbers (the hand-written description says integer; P&L has cents).',
+    reason:
+      'exchange-api §2.7: summary pnl and volume are numbers (the hand-written description says integer; P&L has cents).',
     patch: (d) => {
       property(d, 'pnl').type = 'number';
       property(d, 'volume').type = 'number';
@@ -114,13 +126,23 @@ export interface StatusOverride {
 export function statusOverride(op: PublishedOperation, status: number): StatusOverride | undefined {
   const route = `${op.method} ${op.path}`;
   if (route === 'POST /user/login' && status === 428) {
-    return { reason: 'exchange-api §7.2: 428 with code CHALLENGE_REQUIRED while a human-verification challenge is demanded.', schema: CHALLENGE_BODY };
+    return {
+      reason: 'exchange-api §7.2: 428 with code CHALLENGE_REQUIRED while a human-verification challenge is demanded.',
+      schema: CHALLENGE_BODY,
+    };
   }
   if (route === 'POST /session/cancel' && status === 403) {
-    return { reason: 'exchange-api §4.6 and §7.4: cancel answers 403 when the order is not the caller\'s.', schema: ERROR_BODY };
+    return {
+      reason: "exchange-api §4.6 and §7.4: cancel answers 403 when the order is not the caller's.",
+      schema: ERROR_BODY,
+    };
   }
   if (status === 401 && op.file === 'exchange-openapi-graded.json' && op.requiresLogin) {
-    return { reason: 'exchange-api §5 (9): a missing, unknown or expired token is 401 with { error: { message: InvalidCredentials, code: 401 } } on every route, the graded ones included.', schema: INVALID_CREDENTIALS_BODY };
+    return {
+      reason:
+        'exchange-api §5 (9): a missing, unknown or expired token is 401 with { error: { message: InvalidCredentials, code: 401 } } on every route, the graded ones included.',
+      schema: INVALID_CREDENTIALS_BODY,
+    };
   }
   if (status === 400 && op.takesInput && !op.responses.has('400')) {
     return {

@@ -48,7 +48,14 @@ async function buildWorld(): Promise<World> {
   const t = await startTestSim({ time: manualTime(T0) });
   const ctx = t.sim.context;
   const mk = (username: string, referrer?: string) => {
-    const made = createUser(ctx, { username, password: `pw-${username}`, email: `${username}@example.com`, balance: 1_000_000, commission: 0.01, ...(referrer ? { referrer } : {}) });
+    const made = createUser(ctx, {
+      username,
+      password: `pw-${username}`,
+      email: `${username}@example.com`,
+      balance: 1_000_000,
+      commission: 0.01,
+      ...(referrer ? { referrer } : {}),
+    });
     if (!made.ok) throw new Error(made.error);
     return { id: made.value.id, token: ctx.tokens.issue(made.value.id) };
   };
@@ -69,13 +76,24 @@ async function buildWorld(): Promise<World> {
       { gameID: g.id, type: 'total', side: 'under', number: 200.5, odds: 110, bet: 30 },
     ]);
   }
-  e.place(maker.id, [{ gameID: open.id, type: 'total', side: 'under', number: 215.5, odds: -115, bet: 20, userReference: 'm-edit' }]);
+  e.place(maker.id, [
+    { gameID: open.id, type: 'total', side: 'under', number: 215.5, odds: -115, bet: 20, userReference: 'm-edit' },
+  ]);
   if (!e.settleGame(past.id, { away: 100, home: 110 }).ok) throw new Error('settle failed');
   const resting = e.openOrders(maker.id).filter((o) => o.gameId === open.id);
   const editId = resting.find((o) => o.userReference === 'm-edit')!.id;
   const others = resting.filter((o) => o.id !== editId);
   const bet = e.bets(maker.id).find((b) => b.gameId === open.id)!;
-  return { t, maker, taker, gameId: open.id, restingId: others[0]!.id, spareId: others[1]!.id, editId, bet: { id: bet.id, wagerRequestID: bet.wagerRequestID } };
+  return {
+    t,
+    maker,
+    taker,
+    gameId: open.id,
+    restingId: others[0]!.id,
+    spareId: others[1]!.id,
+    editId,
+    bet: { id: bet.id, wagerRequestID: bet.wagerRequestID },
+  };
 }
 
 interface Call {
@@ -94,7 +112,22 @@ function callFor(route: string, w: World): Call {
     case 'GET /user/getGameLiability':
       return { query: `gameID=${w.gameId}` };
     case 'POST /session/v3/place':
-      return { body: { orders: [{ gameID: w.gameId, type: 'moneyline', side: 'nobody', odds: -110, bet: 10 }, { gameID: w.gameId, type: 'total', side: 'under', number: 210.5, odds: -120, bet: 12, userReference: 'p-1' }] } };
+      return {
+        body: {
+          orders: [
+            { gameID: w.gameId, type: 'moneyline', side: 'nobody', odds: -110, bet: 10 },
+            {
+              gameID: w.gameId,
+              type: 'total',
+              side: 'under',
+              number: 210.5,
+              odds: -120,
+              bet: 12,
+              userReference: 'p-1',
+            },
+          ],
+        },
+      };
     case 'GET /session/lookupOrder':
       return { query: `orderID=${w.restingId}` };
     case 'POST /session/cancel':
@@ -145,7 +178,11 @@ async function call(op: PublishedOperation, w: World) {
   const as = c.as ?? 'maker';
   const token = as === 'nobody' ? null : w[as].token;
   const raw = op.file === 'exchange-openapi-graded.json';
-  return w.t.http(op.method, `${op.path}${c.query ? `?${c.query}` : ''}`, { token, raw, ...(c.body !== undefined ? { body: c.body } : {}) });
+  return w.t.http(op.method, `${op.path}${c.query ? `?${c.query}` : ''}`, {
+    token,
+    raw,
+    ...(c.body !== undefined ? { body: c.body } : {}),
+  });
 }
 
 beforeAll(async () => {
@@ -157,20 +194,29 @@ afterAll(async () => {
 });
 
 describe('every published method and path', () => {
-  it.each(published.map((op) => [routeOf(op), op] as const))('%s is served and answers 200 with a valid body', async (_route, op) => {
-    const validBefore = (await tapChecker()).validated.get(`${routeOf(op)} 200`) ?? 0;
-    const res = await call(op, world);
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect((await tapChecker()).validated.get(`${routeOf(op)} 200`) ?? 0).toBeGreaterThan(validBefore);
-  });
+  it.each(published.map((op) => [routeOf(op), op] as const))(
+    '%s is served and answers 200 with a valid body',
+    async (_route, op) => {
+      const validBefore = (await tapChecker()).validated.get(`${routeOf(op)} 200`) ?? 0;
+      const res = await call(op, world);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect((await tapChecker()).validated.get(`${routeOf(op)} 200`) ?? 0).toBeGreaterThan(validBefore);
+    },
+  );
 
-  it.each(published.filter((op) => !op.alternate).map((op) => [routeOf(op)] as const))('%s has a client method', (route) => {
-    if (NO_CLIENT_METHOD[route] !== undefined) return;
-    expect(clientRoutes.has(route), `${route}: no entry of ENDPOINTS (src/exchange/rest/endpoints.ts) calls it`).toBe(true);
-  });
+  it.each(published.filter((op) => !op.alternate).map((op) => [routeOf(op)] as const))(
+    '%s has a client method',
+    (route) => {
+      if (NO_CLIENT_METHOD[route] !== undefined) return;
+      expect(clientRoutes.has(route), `${route}: no entry of ENDPOINTS (src/exchange/rest/endpoints.ts) calls it`).toBe(
+        true,
+      );
+    },
+  );
 
   it('refusals of the edit, scoped-cancel, lookup and market-read routes are published statuses and bodies', async () => {
-    const h = (method: string, target: string, body?: unknown) => world.t.http(method, target, { token: world.maker.token, ...(body !== undefined ? { body } : {}) });
+    const h = (method: string, target: string, body?: unknown) =>
+      world.t.http(method, target, { token: world.maker.token, ...(body !== undefined ? { body } : {}) });
     const unknownId = 'ffffffffffffffffffffffff';
     const refusals: [string, Promise<{ status: number }>, number][] = [
       ['getOrdersForGame, unknown game', h('GET', `/user/getOrdersForGame?gameID=${unknownId}`), 404],
@@ -181,11 +227,23 @@ describe('every published method and path', () => {
       ['getBetByUserReference, no reference', h('GET', `/user/getBetByUserReference?gameID=${world.gameId}`), 408],
       ['getSingleOrderbook, unknown game', h('GET', `/exchange/getSingleOrderbook?gameID=${unknownId}`), 400],
       ['getOddsForAveragePrice, no league', h('GET', '/exchange/getOddsForAveragePrice'), 400],
-      ['getMatchedVolume, not a date', h('GET', '/exchange/getMatchedVolume?startDate=2026-02-30&endDate=2026-03-01'), 400],
-      ['getMatchedVolume, reversed', h('GET', '/exchange/getMatchedVolume?startDate=2026-03-01&endDate=2026-02-01'), 400],
+      [
+        'getMatchedVolume, not a date',
+        h('GET', '/exchange/getMatchedVolume?startDate=2026-02-30&endDate=2026-03-01'),
+        400,
+      ],
+      [
+        'getMatchedVolume, reversed',
+        h('GET', '/exchange/getMatchedVolume?startDate=2026-03-01&endDate=2026-02-01'),
+        400,
+      ],
       ['cancelAllForLeague, unknown league', h('POST', '/session/cancelAllForLeague', { league: 'NOPE' }), 400],
       ['cancelByReference, no references', h('POST', '/session/cancelByReference', { gameID: world.gameId }), 400],
-      ['cancelAllOrdersForGame, bad type', h('POST', '/session/cancelAllOrdersForGame', { gameID: world.gameId, type: '1x2' }), 400],
+      [
+        'cancelAllOrdersForGame, bad type',
+        h('POST', '/session/cancelAllOrdersForGame', { gameID: world.gameId, type: '1x2' }),
+        400,
+      ],
       ['editOrder, unknown order', h('POST', '/session/editOrder', { sessionID: unknownId, orderOdds: 120 }), 400],
       ['editOrder, no order named', h('POST', '/session/editOrder', { orderOdds: 120 }), 400],
     ];
@@ -207,38 +265,77 @@ describe('every published method and path', () => {
 
 describe('the response check itself', () => {
   const checker = new ResponseChecker();
-  const answer = (method: string, path: string, status: number, body: unknown): ObservedResponse => ({ method, path, status, body });
+  const answer = (method: string, path: string, status: number, body: unknown): ObservedResponse => ({
+    method,
+    path,
+    status,
+    body,
+  });
 
   it('rejects a body that breaks the published schema, naming the route and the field', () => {
     const v = checker.check(answer('GET', '/user/getGameLiability', 200, { data: { liability: '-5' } }));
     expect(v.kind).toBe('invalid');
-    expect(v.kind === 'invalid' && v.message).toMatch(/GET \/user\/getGameLiability 200: .*\/data\/liability must be number/);
-    const graded = checker.check(answer('GET', '/user/v2/getGradedSince', 200, { data: { graded: [], hasMore: false, cursor: 'c' } }));
+    expect(v.kind === 'invalid' && v.message).toMatch(
+      /GET \/user\/getGameLiability 200: .*\/data\/liability must be number/,
+    );
+    const graded = checker.check(
+      answer('GET', '/user/v2/getGradedSince', 200, { data: { graded: [], hasMore: false, cursor: 'c' } }),
+    );
     expect(graded.kind === 'invalid' && graded.message).toMatch(/settledThrough/);
   });
 
   it('rejects a status the description does not list, and lets 429 and 5xx through as generic', () => {
     expect(checker.check(answer('GET', '/user/getMe', 418, { error: 'teapot' })).kind).toBe('invalid');
-    expect(checker.check(answer('GET', '/user/getMe', 429, { error: 'Too many requests. Please try again later.' })).kind).toBe('generic');
-    expect(checker.check(answer('POST', '/session/v3/place', 503, { error: { message: 'Network Error', code: 503 } })).kind).toBe('valid');
+    expect(
+      checker.check(answer('GET', '/user/getMe', 429, { error: 'Too many requests. Please try again later.' })).kind,
+    ).toBe('generic');
+    expect(
+      checker.check(answer('POST', '/session/v3/place', 503, { error: { message: 'Network Error', code: 503 } })).kind,
+    ).toBe('valid');
     expect(checker.check(answer('GET', '/user/getMatchedBets', 504, {})).kind).toBe('generic');
   });
 
   it('applies exchange-api.md where it corrects a description, and nowhere else', () => {
     // §2.4: a place entry is a success or a failure, not something else.
-    expect(checker.check(answer('POST', '/session/v3/place', 200, { data: { createdSessions: [{ matched: [], unmatched: {} }, { error: 'x', errorType: 'validation_error' }] } })).kind).toBe('valid');
-    expect(checker.check(answer('POST', '/session/v3/place', 200, { data: { createdSessions: [{ unmatched: {} }] } })).kind).toBe('invalid');
+    expect(
+      checker.check(
+        answer('POST', '/session/v3/place', 200, {
+          data: {
+            createdSessions: [
+              { matched: [], unmatched: {} },
+              { error: 'x', errorType: 'validation_error' },
+            ],
+          },
+        }),
+      ).kind,
+    ).toBe('valid');
+    expect(
+      checker.check(answer('POST', '/session/v3/place', 200, { data: { createdSessions: [{ unmatched: {} }] } })).kind,
+    ).toBe('invalid');
     // §5 (9): the 401 body on the raw-token graded routes.
-    expect(checker.check(answer('GET', '/user/v2/getGraded', 401, { error: { message: 'InvalidCredentials', code: 401 } })).kind).toBe('valid');
-    expect(checker.check(answer('GET', '/user/v2/getGraded', 401, { error: { message: 'nope', code: 401 } })).kind).toBe('invalid');
+    expect(
+      checker.check(answer('GET', '/user/v2/getGraded', 401, { error: { message: 'InvalidCredentials', code: 401 } }))
+        .kind,
+    ).toBe('valid');
+    expect(
+      checker.check(answer('GET', '/user/v2/getGraded', 401, { error: { message: 'nope', code: 401 } })).kind,
+    ).toBe('invalid');
     // §7.2: the login challenge.
-    expect(checker.check(answer('POST', '/user/login', 428, { error: { message: 'CHALLENGE_REQUIRED', code: 428 } })).kind).toBe('valid');
+    expect(
+      checker.check(answer('POST', '/user/login', 428, { error: { message: 'CHALLENGE_REQUIRED', code: 428 } })).kind,
+    ).toBe('valid');
     // A 400 needs an { error } body, and only routes that take input answer it.
-    expect(checker.check(answer('GET', '/user/getGameLiability', 400, { error: 'gameID is required' })).kind).toBe('valid');
-    expect(checker.check(answer('GET', '/user/getGameLiability', 400, { message: 'gameID is required' })).kind).toBe('invalid');
+    expect(checker.check(answer('GET', '/user/getGameLiability', 400, { error: 'gameID is required' })).kind).toBe(
+      'valid',
+    );
+    expect(checker.check(answer('GET', '/user/getGameLiability', 400, { message: 'gameID is required' })).kind).toBe(
+      'invalid',
+    );
     expect(checker.check(answer('GET', '/user/getMatchedBets', 400, { error: 'x' })).kind).toBe('invalid');
     // 413 only where a body is published, and with an { error } body.
-    expect(checker.check(answer('POST', '/session/v3/place', 413, { error: 'request body too large' })).kind).toBe('valid');
+    expect(checker.check(answer('POST', '/session/v3/place', 413, { error: 'request body too large' })).kind).toBe(
+      'valid',
+    );
     expect(checker.check(answer('POST', '/session/v3/place', 413, 'too large')).kind).toBe('invalid');
     expect(checker.check(answer('GET', '/user/getMe', 413, { error: 'request body too large' })).kind).toBe('invalid');
   });

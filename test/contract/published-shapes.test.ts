@@ -39,13 +39,23 @@ describe('fields the published descriptions type as strings are absent, not null
     const g = t.game();
     const place = await t.http('POST', '/session/v3/place', {
       token: u.token,
-      body: { orders: [{ gameID: g.id, type: 'moneyline', side: home(g), odds: -120, bet: 50 }, { gameID: g.id, type: 'moneyline', side: home(g), odds: -130, bet: 40, userReference: 'r-1' }] },
+      body: {
+        orders: [
+          { gameID: g.id, type: 'moneyline', side: home(g), odds: -120, bet: 50 },
+          { gameID: g.id, type: 'moneyline', side: home(g), odds: -130, bet: 40, userReference: 'r-1' },
+        ],
+      },
     });
-    const [plainId, refId] = place.body.data.createdSessions.map((e: { unmatched: { orderID: string } }) => e.unmatched.orderID);
+    const [plainId, refId] = place.body.data.createdSessions.map(
+      (e: { unmatched: { orderID: string } }) => e.unmatched.orderID,
+    );
     const one = await t.http('POST', '/session/cancel', { token: u.token, body: { sessionID: plainId } });
     expect(one.status).toBe(200);
     expect(one.body.data).not.toHaveProperty('userReference');
-    const many = await t.http('POST', '/session/cancelMultiple', { token: u.token, body: { sessionIDs: [refId, plainId] } });
+    const many = await t.http('POST', '/session/cancelMultiple', {
+      token: u.token,
+      body: { sessionIDs: [refId, plainId] },
+    });
     expect(many.body.data[0]).toMatchObject({ success: true, userReference: 'r-1' });
     expect(many.body.data[1]).not.toHaveProperty('userReference');
   });
@@ -56,7 +66,12 @@ describe('fields the published descriptions type as strings are absent, not null
     const g = t.game();
     await t.http('POST', '/session/v3/place', {
       token: u.token,
-      body: { orders: [{ gameID: g.id, type: 'total', side: 'over', number: 209.5, odds: -104, bet: 20 }, { gameID: g.id, type: 'moneyline', side: home(g), odds: -110, bet: 10, userReference: 'ml' }] },
+      body: {
+        orders: [
+          { gameID: g.id, type: 'total', side: 'over', number: 209.5, odds: -104, bet: 20 },
+          { gameID: g.id, type: 'moneyline', side: home(g), odds: -110, bet: 10, userReference: 'ml' },
+        ],
+      },
     });
     const res = await t.http('GET', '/user/getUnmatched', { token: u.token });
     const [total, ml] = res.body.data.unmatched;
@@ -71,7 +86,10 @@ describe('fields the published descriptions type as strings are absent, not null
     t = await startTestSim();
     const u = await t.user('booker');
     const g = t.game();
-    await t.http('POST', '/session/v3/place', { token: u.token, body: { orders: [{ gameID: g.id, type: 'total', side: 'over', number: 209.5, odds: -104, bet: 20 }] } });
+    await t.http('POST', '/session/v3/place', {
+      token: u.token,
+      body: { orders: [{ gameID: g.id, type: 'total', side: 'over', number: 209.5, odds: -104, bet: 20 }] },
+    });
     const v2 = await t.http('GET', `/exchange/v2/getOrderbook?gameID=${g.id}`, { token: u.token });
     const [entry] = v2.body.data.games[0].under;
     expect(entry).toMatchObject({ total: 209.5, OU: 'under' });
@@ -88,16 +106,25 @@ describe('an offer-side graded row has the fields of the published offer-side ro
     t = await startTestSim({ time: manualTime(T0) });
     const engine = t.sim.context.engine;
     const mk = (username: string) => {
-      const made = createUser(t!.sim.context, { username, password: `pw-${username}`, balance: 1_000_000, commission: 0.01 });
+      const made = createUser(t!.sim.context, {
+        username,
+        password: `pw-${username}`,
+        balance: 1_000_000,
+        commission: 0.01,
+      });
       if (!made.ok) throw new Error(made.error);
       return { id: made.value.id, token: t!.sim.context.tokens.issue(made.value.id) };
     };
     const maker = mk('maker');
     const taker = mk('taker');
     const g = t.game({ start: T0 - 86_400_000 });
-    const [rest] = engine.place(maker.id, [{ gameID: g.id, type: 'total', side: 'over', number: 200.5, odds: -110, bet: 110 }]);
+    const [rest] = engine.place(maker.id, [
+      { gameID: g.id, type: 'total', side: 'over', number: 200.5, odds: -110, bet: 110 },
+    ]);
     expect(rest?.status).toBe('ok');
-    const [take] = engine.place(taker.id, [{ gameID: g.id, type: 'total', side: 'under', number: 200.5, odds: 110, bet: 25 }]);
+    const [take] = engine.place(taker.id, [
+      { gameID: g.id, type: 'total', side: 'under', number: 200.5, odds: 110, bet: 25 },
+    ]);
     expect(take?.status === 'ok' && take.matched.length).toBe(1);
     expect(engine.settleGame(g.id, { away: 100, home: 110 }).ok).toBe(true);
 
@@ -111,12 +138,19 @@ describe('an offer-side graded row has the fields of the published offer-side ro
     expect(row.takenRatio).toBeCloseTo(mine.money.amount / 110, 9);
 
     const walk = await t.http('GET', '/user/v2/getGradedSince', { token: maker.token, raw: true });
-    expect(walk.body.data.graded[0]).toMatchObject({ origin: 'offer', takenRatio: row.takenRatio, spread: null, total: 200.5 });
+    expect(walk.body.data.graded[0]).toMatchObject({
+      origin: 'offer',
+      takenRatio: row.takenRatio,
+      spread: null,
+      total: 200.5,
+    });
 
     // The bet lookups render the same graded row.
     const byId = await t.http('GET', `/user/getBetByID?id=${mine.id}`, { token: maker.token });
     expect(byId.body.data.bet).toMatchObject({ origin: 'offer', takenRatio: row.takenRatio });
-    const byRequest = await t.http('GET', `/user/getBetByWagerRequestID?wagerRequestID=${mine.wagerRequestID}`, { token: maker.token });
+    const byRequest = await t.http('GET', `/user/getBetByWagerRequestID?wagerRequestID=${mine.wagerRequestID}`, {
+      token: maker.token,
+    });
     expect(byRequest.body.data.graded[0]).toMatchObject({ origin: 'offer', takenRatio: row.takenRatio });
 
     // The taker's own (wager-side) row carries neither takenRatio nor a null spread.

@@ -83,9 +83,18 @@ function build(): PublishedSpec {
         const params = [...((item.parameters ?? []) as unknown[]), ...((op.parameters ?? []) as unknown[])];
         const takesInput = params.length > 0 || op.requestBody !== undefined;
         const security = (op.security ?? doc.security ?? []) as unknown[];
-        const common = { file, path, responses, takesInput, takesBody: op.requestBody !== undefined, requiresLogin: security.length > 0, match };
+        const common = {
+          file,
+          path,
+          responses,
+          takesInput,
+          takesBody: op.requestBody !== undefined,
+          requiresLogin: security.length > 0,
+          match,
+        };
         operations.push({ ...common, method: method.toUpperCase(), alternate: false });
-        for (const alt of (op['x-alternate-methods'] ?? []) as string[]) operations.push({ ...common, method: alt.toUpperCase(), alternate: true });
+        for (const alt of (op['x-alternate-methods'] ?? []) as string[])
+          operations.push({ ...common, method: alt.toUpperCase(), alternate: true });
       }
     }
   }
@@ -110,7 +119,19 @@ function pathPattern(path: string): RegExp {
 }
 
 /** Keywords that only annotate a schema; they do not constrain what validates. */
-const ANNOTATIONS = new Set(['description', 'example', 'examples', 'deprecated', 'title', 'readOnly', 'writeOnly', 'xml', 'externalDocs', 'discriminator', 'default']);
+const ANNOTATIONS = new Set([
+  'description',
+  'example',
+  'examples',
+  'deprecated',
+  'title',
+  'readOnly',
+  'writeOnly',
+  'xml',
+  'externalDocs',
+  'discriminator',
+  'default',
+]);
 
 /**
  * An OpenAPI schema object as JSON Schema (draft-07, which ajv validates by default):
@@ -131,7 +152,9 @@ export function toJsonSchema(schema: Json, file: SpecFile): Json {
       }
       case 'properties':
       case 'patternProperties':
-        out[k] = Object.fromEntries(Object.entries(v as Record<string, Json>).map(([name, s]) => [name, toJsonSchema(s, file)]));
+        out[k] = Object.fromEntries(
+          Object.entries(v as Record<string, Json>).map(([name, s]) => [name, toJsonSchema(s, file)]),
+        );
         break;
       case 'items':
       case 'not':

@@ -2,7 +2,13 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { ObservedResponse } from '../../src/sim/server.ts';
 import { requireDefinitionOverridesApply, statusOverride } from './exchange-api-overrides.ts';
-import { loadPublishedSpec, operationsFor, SPEC_FILES, type PublishedOperation, type PublishedResponse } from './published-spec.ts';
+import {
+  loadPublishedSpec,
+  operationsFor,
+  SPEC_FILES,
+  type PublishedOperation,
+  type PublishedResponse,
+} from './published-spec.ts';
 
 /**
  * Checks one simulator answer against the exchange's published descriptions: the status
@@ -58,13 +64,17 @@ export class ResponseChecker {
       const override = statusOverride(op, r.status);
       if (override) {
         const validate = this.#validator(override.schema);
-        if (!validate(r.body)) problems.push(`${op.file} (as exchange-api.md corrects it): ${formatErrors(validate.errors ?? [])}`);
+        if (!validate(r.body))
+          problems.push(`${op.file} (as exchange-api.md corrects it): ${formatErrors(validate.errors ?? [])}`);
         continue;
       }
       const published = responseFor(op, r.status);
       if (!published) {
         if (isGenericStatus(r.status)) generic = true;
-        else problems.push(`${op.file}: status ${r.status} is not listed for ${op.method} ${op.path} (listed: ${[...op.responses.keys()].join(', ')})`);
+        else
+          problems.push(
+            `${op.file}: status ${r.status} is not listed for ${op.method} ${op.path} (listed: ${[...op.responses.keys()].join(', ')})`,
+          );
         continue;
       }
       if (!published.schema) continue;
@@ -107,7 +117,10 @@ export function isGenericStatus(status: number): boolean {
 function formatErrors(errors: readonly ErrorObject[]): string {
   return errors
     .slice(0, 6)
-    .map((e) => `${e.instancePath || '(root)'} ${e.message ?? e.keyword}${e.params && Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ''}`)
+    .map(
+      (e) =>
+        `${e.instancePath || '(root)'} ${e.message ?? e.keyword}${e.params && Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ''}`,
+    )
     .join('; ');
 }
 

@@ -28,7 +28,9 @@ function check(c: ResponseChecker, r: ObservedResponse): void {
     const verdict = c.check(r);
     if (verdict.kind === 'invalid') pending.push(verdict.message);
   } catch (e) {
-    pending.push(`${r.method} ${r.path} ${r.status}: the check itself failed: ${e instanceof Error ? e.message : String(e)}`);
+    pending.push(
+      `${r.method} ${r.path} ${r.status}: the check itself failed: ${e instanceof Error ? e.message : String(e)}`,
+    );
   }
 }
 
@@ -51,7 +53,9 @@ async function takePending(): Promise<string[]> {
 }
 
 function fail(where: string, problems: readonly string[]): never {
-  throw new Error(`${problems.length} simulator response(s) ${where} do not match the published API description:\n${problems.join('\n')}`);
+  throw new Error(
+    `${problems.length} simulator response(s) ${where} do not match the published API description:\n${problems.join('\n')}`,
+  );
 }
 
 beforeEach(async () => {

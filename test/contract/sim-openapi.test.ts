@@ -35,15 +35,30 @@ describe('GET /openapi.json', () => {
   it('takes parameters, bodies and authentication from the route declarations', () => {
     const login = doc.paths['/user/login'].post;
     expect(login.security).toEqual([]);
-    expect(login.requestBody.content['application/json'].schema).toMatchObject({ type: 'object', required: ['username', 'password'] });
+    expect(login.requestBody.content['application/json'].schema).toMatchObject({
+      type: 'object',
+      required: ['username', 'password'],
+    });
     const liability = doc.paths['/user/getGameLiability'].get;
-    expect(liability.parameters).toEqual([{ name: 'gameID', in: 'query', required: true, schema: expect.objectContaining({ type: 'string', pattern: expect.any(String) }) }]);
-    expect(liability.responses['200'].content['application/json'].schema.properties.data.properties.liability).toMatchObject({ type: 'number', maximum: 0 });
+    expect(liability.parameters).toEqual([
+      {
+        name: 'gameID',
+        in: 'query',
+        required: true,
+        schema: expect.objectContaining({ type: 'string', pattern: expect.any(String) }),
+      },
+    ]);
+    expect(
+      liability.responses['200'].content['application/json'].schema.properties.data.properties.liability,
+    ).toMatchObject({ type: 'number', maximum: 0 });
     expect(liability.security).toEqual([{ bearerAuth: [] }]);
     const graded = doc.paths['/user/v2/getGradedSince'];
     expect(graded.get.security).toEqual([{ authToken: [] }]);
     expect(graded.get.requestBody).toBeUndefined();
-    expect(Object.keys(graded.post.requestBody.content['application/json'].schema.properties)).toEqual(['since', 'cursor']);
+    expect(Object.keys(graded.post.requestBody.content['application/json'].schema.properties)).toEqual([
+      'since',
+      'cursor',
+    ]);
     expect(graded.get.parameters.map((p: { name: string }) => p.name)).toEqual(['since', 'cursor']);
     const heartbeat = doc.paths['/user/ordersHeartbeat'].post.requestBody.content['application/json'].schema;
     expect(heartbeat.properties.timeout).toMatchObject({ type: 'integer', maximum: 86_400 });
@@ -51,7 +66,10 @@ describe('GET /openapi.json', () => {
   });
 
   it('documents the edit, cancel-by-scope, lookup and market-read routes from their declarations', () => {
-    const names = (path: string) => doc.paths[path].get.parameters.map((p: { name: string; required: boolean }) => `${p.name}${p.required ? '' : '?'}`);
+    const names = (path: string) =>
+      doc.paths[path].get.parameters.map(
+        (p: { name: string; required: boolean }) => `${p.name}${p.required ? '' : '?'}`,
+      );
     expect(names('/user/getOrdersForGame')).toEqual(['gameID']);
     expect(names('/user/getBetByID')).toEqual(['id?', 'txID?']);
     expect(names('/user/getBetByWagerRequestID')).toEqual(['wagerRequestID']);
@@ -59,7 +77,10 @@ describe('GET /openapi.json', () => {
     expect(names('/exchange/getSingleOrderbook')).toEqual(['gameID']);
     expect(names('/exchange/getOddsForAveragePrice')).toEqual(['leagueRequested']);
     expect(names('/exchange/getMatchedVolume')).toEqual(['startDate', 'endDate']);
-    expect(doc.paths['/exchange/getMatchedVolume'].get.parameters[0].schema).toMatchObject({ type: 'string', format: 'date' });
+    expect(doc.paths['/exchange/getMatchedVolume'].get.parameters[0].schema).toMatchObject({
+      type: 'string',
+      format: 'date',
+    });
     for (const path of ['/session/editOrder', '/session/v4/editOrder']) {
       const edit = doc.paths[path].post.requestBody.content['application/json'].schema;
       expect(edit.required, path).toEqual(['sessionID']);
@@ -67,7 +88,10 @@ describe('GET /openapi.json', () => {
       expect(edit.properties.orderVolume).toMatchObject({ type: 'number', nullable: true });
     }
     const body = (path: string) => doc.paths[path].post.requestBody.content['application/json'].schema;
-    expect(body('/session/cancelByReference')).toMatchObject({ required: ['gameID', 'userReferences'], properties: { userReferences: { type: 'array' } } });
+    expect(body('/session/cancelByReference')).toMatchObject({
+      required: ['gameID', 'userReferences'],
+      properties: { userReferences: { type: 'array' } },
+    });
     expect(body('/session/cancelAllOrdersForGame').properties.type.enum).toEqual(['moneyline', 'spread', 'total']);
     expect(body('/session/cancelAllForLeague').required).toEqual(['league']);
     expect(doc.paths['/session/cancelAllOrders'].post.security).toEqual([{ bearerAuth: [] }]);

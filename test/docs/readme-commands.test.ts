@@ -61,7 +61,9 @@ describe('every command README shows runs', { timeout: 300_000 }, () => {
 
   it('npm start runs the paper session it names', async () => {
     const scripts = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')).scripts as Record<string, string>;
-    const args = words(scripts.start!).slice(2).map((a) => (/^\d+s$/.test(a) ? '3s' : a));
+    const args = words(scripts.start!)
+      .slice(2)
+      .map((a) => (/^\d+s$/.test(a) ? '3s' : a));
     const r = await linesmith(args, { timeoutMs: 120_000 });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/open orders left\s*:?\s*0|0 open orders/i);
@@ -74,7 +76,12 @@ describe('every command README shows runs', { timeout: 300_000 }, () => {
     for (const line of lines) {
       let args = words(line).slice(2);
       // Short runs, private output folders, the simulator standing in for the exchange.
-      args = args.map((a) => a.replace(/^\/tmp\//, `${dir}/`).replace('https://api.exchange.example', sim.url).replace(/^my-live\.yaml$/, liveConfig));
+      args = args.map((a) =>
+        a
+          .replace(/^\/tmp\//, `${dir}/`)
+          .replace('https://api.exchange.example', sim.url)
+          .replace(/^my-live\.yaml$/, liveConfig),
+      );
       const d = args.indexOf('--duration');
       if (d >= 0 && args[0] !== 'record') args[d + 1] = '3s';
       if ((args[0] === 'run' || args[0] === 'paper') && d < 0) args.push('--duration', '3s');

@@ -16,19 +16,53 @@ import { expectSame, referenceWorstCaseScore } from '../money/liability-referenc
  */
 
 const op = fc.oneof(
-  fc.record({ kind: fc.constant('rest' as const), sel: fc.nat({ max: 4 }), odds: positionArb.map((p) => p.odds), amount: fc.integer({ min: 1, max: 50_000 }).map((c) => c / 100) }),
+  fc.record({
+    kind: fc.constant('rest' as const),
+    sel: fc.nat({ max: 4 }),
+    odds: positionArb.map((p) => p.odds),
+    amount: fc.integer({ min: 1, max: 50_000 }).map((c) => c / 100),
+  }),
   fc.record({ kind: fc.constant('shrink' as const), pick: fc.nat(), frac: fc.double({ min: 0, max: 1, noNaN: true }) }),
   fc.record({ kind: fc.constant('drop' as const), pick: fc.nat() }),
-  fc.record({ kind: fc.constant('bet' as const), sel: fc.nat({ max: 4 }), odds: positionArb.map((p) => p.odds), amount: fc.integer({ min: 1, max: 50_000 }).map((c) => c / 100), rate: fc.constantFrom(0, 0.02) }),
+  fc.record({
+    kind: fc.constant('bet' as const),
+    sel: fc.nat({ max: 4 }),
+    odds: positionArb.map((p) => p.odds),
+    amount: fc.integer({ min: 1, max: 50_000 }).map((c) => c / 100),
+    rate: fc.constantFrom(0, 0.02),
+  }),
 );
 
 function order(seq: number, selection: InternedSelection['selection'], odds: number, amount: number): OrderState {
   const line = { gameId: 'g', selection } as unknown as InternedSelection;
-  return { id: seq * 2, wagerRequestID: seq * 2 + 1, userId: 'u', gameId: 'g', line, odds, orderType: 'limit', bet: amount, filled: 0, remaining: amount, status: 'open', closeReason: null, createdAt: 0, expiresAt: null, gameStartExpiry: false, userReference: null, seq, level: null, exposure: null, slot: -1 } as unknown as OrderState;
+  return {
+    id: seq * 2,
+    wagerRequestID: seq * 2 + 1,
+    userId: 'u',
+    gameId: 'g',
+    line,
+    odds,
+    orderType: 'limit',
+    bet: amount,
+    filled: 0,
+    remaining: amount,
+    status: 'open',
+    closeReason: null,
+    createdAt: 0,
+    expiresAt: null,
+    gameStartExpiry: false,
+    userReference: null,
+    seq,
+    level: null,
+    exposure: null,
+    slot: -1,
+  } as unknown as OrderState;
 }
 
 describe('GameExposure exact figures', () => {
-  test.prop([fc.array(selectionArb, { minLength: 5, maxLength: 5 }), fc.array(op, { maxLength: 40 }), positionArb], { numRuns: 200 })('equal the reference search after every change', (sels, ops, extraArb) => {
+  test.prop([fc.array(selectionArb, { minLength: 5, maxLength: 5 }), fc.array(op, { maxLength: 40 }), positionArb], {
+    numRuns: 200,
+  })('equal the reference search after every change', (sels, ops, extraArb) => {
     const ledger = new BetLedger(new IdTokens(new CountingIds(1, 1)));
     const account = new Account('u', 1e9, 0, 0.02, ledger);
     const g = account.exposureOf('g');

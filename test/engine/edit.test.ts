@@ -36,7 +36,14 @@ function newEngine(opts: { live?: boolean; makerBalance?: number } = {}) {
   return { clock, engine, events };
 }
 
-function rest(engine: MatchingEngine, user: string, team: 'home' | 'away', odds: number, bet: number, extra: Record<string, unknown> = {}): string {
+function rest(
+  engine: MatchingEngine,
+  user: string,
+  team: 'home' | 'away',
+  odds: number,
+  bet: number,
+  extra: Record<string, unknown> = {},
+): string {
   const r = ok(engine.place(user, [ml(team, odds, bet, extra)])[0]);
   expect(r.unmatched).not.toBeNull();
   return r.unmatched!.orderID;
@@ -62,7 +69,13 @@ describe('edit: amending an unfilled order', () => {
     expect(r.edit.original).toMatchObject({ id, odds: 120, bet: 50, status: 'open' });
     expect(r.matched).toEqual([]);
     expect(r.unmatched).toMatchObject({ orderID: id, wagerRequestID: before.wagerRequestID, offered: 80, odds: 130 });
-    expect(engine.order(id)).toMatchObject({ status: 'open', odds: 130, bet: 80, remaining: 80, createdAt: before.createdAt });
+    expect(engine.order(id)).toMatchObject({
+      status: 'open',
+      odds: 130,
+      bet: 80,
+      remaining: 80,
+      createdAt: before.createdAt,
+    });
     expect(engine.openOrders('maker').map((o) => o.id)).toEqual([id]);
     expect(engine.bookSide(G, ML, 1).map((l) => [l.order.id, l.listedOdds])).toEqual([[id, -130]]);
   });
@@ -173,7 +186,9 @@ describe('edit: every rule of a place holds', () => {
   it('orderType: fillAndKill without liquidity is refused; with it, the remainder is killed', () => {
     const { engine } = newEngine();
     const id = rest(engine, 'maker', 'home', 120, 50);
-    expect(refused(engine.edit('maker', { sessionID: id, orderType: 'fillAndKill' })).error).toBe('fill and kill has no matches');
+    expect(refused(engine.edit('maker', { sessionID: id, orderType: 'fillAndKill' })).error).toBe(
+      'fill and kill has no matches',
+    );
     rest(engine, 'taker', 'away', -110, 22);
     const r = edited(engine.edit('maker', { sessionID: id, orderOdds: 105, orderType: 'fillAndKill' }));
     expect(r.matched).toHaveLength(1);
@@ -188,13 +203,23 @@ describe('edit: every rule of a place holds', () => {
     expect(r).toMatchObject({ errorType: 'rejected_order_type_rules', error: 'no orders on the other side' });
     // Listed to home takers at -110: it does not cross +125, but it is there.
     rest(engine, 'taker', 'away', 110, 10);
-    expect(edited(engine.edit('maker', { sessionID: id, orderOdds: 125, blockIfNoOtherSideOrders: true })).unmatched?.odds).toBe(125);
+    expect(
+      edited(engine.edit('maker', { sessionID: id, orderOdds: 125, blockIfNoOtherSideOrders: true })).unmatched?.odds,
+    ).toBe(125);
   });
 
   it('validation: bad odds, volume, type or expiry are validation errors and change nothing', () => {
     const { engine } = newEngine();
     const id = rest(engine, 'maker', 'home', 120, 50);
-    for (const bad of [{ orderOdds: 50 }, { orderOdds: 'x' }, { orderVolume: -1 }, { orderType: 'market' }, { expiryChange: 'soon' }, { expiryChange: 0 }, { userReference: 7 }]) {
+    for (const bad of [
+      { orderOdds: 50 },
+      { orderOdds: 'x' },
+      { orderVolume: -1 },
+      { orderType: 'market' },
+      { expiryChange: 'soon' },
+      { expiryChange: 0 },
+      { userReference: 7 },
+    ]) {
       const r = refused(engine.edit('maker', { sessionID: id, ...bad }));
       expect(r.errorType, JSON.stringify(bad)).toBe('validation_error');
     }
@@ -208,7 +233,10 @@ describe('edit: every rule of a place holds', () => {
     expect(refused(engine.edit('maker', { sessionID: 'ffffffffffffffffffffffff' })).code).toBe('not_found');
     expect(refused(engine.edit('taker', { sessionID: id, orderOdds: 130 })).code).toBe('not_yours');
     engine.cancel('maker', id);
-    expect(refused(engine.edit('maker', { sessionID: id, orderOdds: 130 }))).toMatchObject({ code: 'not_open', error: 'order already cancelled' });
+    expect(refused(engine.edit('maker', { sessionID: id, orderOdds: 130 }))).toMatchObject({
+      code: 'not_open',
+      error: 'order already cancelled',
+    });
     expect(refused(engine.edit('ghost', { sessionID: id })).errorType).toBe('validation_error');
   });
 
@@ -235,6 +263,9 @@ describe('edit: every rule of a place holds', () => {
     clock.advance(5_000);
     engine.advance();
     const ran = events.find((e) => e.kind === 'delayedExecuted');
-    expect(ran?.kind === 'delayedExecuted' && ran.outcome).toMatchObject({ status: 'error', errorType: 'validation_error' });
+    expect(ran?.kind === 'delayedExecuted' && ran.outcome).toMatchObject({
+      status: 'error',
+      errorType: 'validation_error',
+    });
   });
 });

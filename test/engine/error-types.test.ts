@@ -157,27 +157,51 @@ describe('§7.3 validation_error', () => {
 
   it('moneyline1x2 on a non-soccer game', () => {
     const { engine } = newEngine();
-    expectValidationError(engine, { gameID: G, type: 'moneyline1x2', side: 'yes', market: HOME, odds: 120, bet: 10 }, /moneyline1x2/);
+    expectValidationError(
+      engine,
+      { gameID: G, type: 'moneyline1x2', side: 'yes', market: HOME, odds: 120, bet: 10 },
+      /moneyline1x2/,
+    );
   });
 
   it('two-way moneyline on a soccer game (which offers moneyline1x2 instead)', () => {
     const { engine } = newEngine();
     expectValidationError(engine, { gameID: SOCCER, type: 'moneyline', side: S_HOME, odds: 120, bet: 10 });
-    expect(ok(placeOne(engine, 'taker', { gameID: SOCCER, type: 'moneyline1x2', side: 'yes', market: 'draw', odds: 250, bet: 10 })).unmatched).not.toBeNull();
+    expect(
+      ok(
+        placeOne(engine, 'taker', {
+          gameID: SOCCER,
+          type: 'moneyline1x2',
+          side: 'yes',
+          market: 'draw',
+          odds: 250,
+          bet: 10,
+        }),
+      ).unmatched,
+    ).not.toBeNull();
   });
 
   describe('bad side per market', () => {
     it.each([
       ['moneyline with over', { gameID: G, type: 'moneyline', side: 'over', odds: 120, bet: 10 }],
       ['moneyline with yes', { gameID: G, type: 'moneyline', side: 'yes', odds: 120, bet: 10 }],
-      ['moneyline with a participant of another game', { gameID: G, type: 'moneyline', side: S_HOME, odds: 120, bet: 10 }],
+      [
+        'moneyline with a participant of another game',
+        { gameID: G, type: 'moneyline', side: S_HOME, odds: 120, bet: 10 },
+      ],
       ['moneyline without side', { gameID: G, type: 'moneyline', odds: 120, bet: 10 }],
       ['spread with under', { gameID: G, type: 'spread', side: 'under', number: 3.5, odds: 120, bet: 10 }],
       ['total with a participant id', { gameID: G, type: 'total', side: HOME, number: 210.5, odds: 120, bet: 10 }],
       ['total with OVER (case)', { gameID: G, type: 'total', side: 'OVER', number: 210.5, odds: 120, bet: 10 }],
-      ['1x2 with a participant id as side', { gameID: SOCCER, type: 'moneyline1x2', side: S_HOME, market: S_HOME, odds: 120, bet: 10 }],
+      [
+        '1x2 with a participant id as side',
+        { gameID: SOCCER, type: 'moneyline1x2', side: S_HOME, market: S_HOME, odds: 120, bet: 10 },
+      ],
       ['1x2 without market', { gameID: SOCCER, type: 'moneyline1x2', side: 'yes', odds: 120, bet: 10 }],
-      ['1x2 with a foreign market', { gameID: SOCCER, type: 'moneyline1x2', side: 'no', market: HOME, odds: 120, bet: 10 }],
+      [
+        '1x2 with a foreign market',
+        { gameID: SOCCER, type: 'moneyline1x2', side: 'no', market: HOME, odds: 120, bet: 10 },
+      ],
     ])('%s', (_, input) => {
       const { engine } = newEngine();
       expectValidationError(engine, input, /side|market/);
@@ -186,13 +210,24 @@ describe('§7.3 validation_error', () => {
   });
 
   describe('odds', () => {
-    it.each([[0], [50], [-50], [99], [-99], [100.5], [-110.5], [Number.NaN], [Number.POSITIVE_INFINITY], ['-110'], [null], [undefined], [[-110]]])(
-      'rejects %j',
-      (odds) => {
-        const { engine } = newEngine();
-        expectValidationError(engine, { ...VALID, odds }, /odds/);
-      },
-    );
+    it.each([
+      [0],
+      [50],
+      [-50],
+      [99],
+      [-99],
+      [100.5],
+      [-110.5],
+      [Number.NaN],
+      [Number.POSITIVE_INFINITY],
+      ['-110'],
+      [null],
+      [undefined],
+      [[-110]],
+    ])('rejects %j', (odds) => {
+      const { engine } = newEngine();
+      expectValidationError(engine, { ...VALID, odds }, /odds/);
+    });
 
     it.each([[100], [-100], [101], [-101], [100000]])('accepts %j', (odds) => {
       const { engine } = newEngine();
@@ -201,18 +236,24 @@ describe('§7.3 validation_error', () => {
   });
 
   describe('bet', () => {
-    it.each([[0], [-0], [-5], [Number.NaN], [Number.POSITIVE_INFINITY], ['100'], [null], [undefined], [true], [2e9]])('rejects %j', (bet) => {
-      const { engine } = newEngine();
-      expectValidationError(engine, { ...VALID, bet }, /bet/);
-    });
+    it.each([[0], [-0], [-5], [Number.NaN], [Number.POSITIVE_INFINITY], ['100'], [null], [undefined], [true], [2e9]])(
+      'rejects %j',
+      (bet) => {
+        const { engine } = newEngine();
+        expectValidationError(engine, { ...VALID, bet }, /bet/);
+      },
+    );
 
-    it.each([[1e-9], [1e-10], [Number.MIN_VALUE]])('rejects a dust stake %d that could neither fill nor rest', (bet) => {
-      const { engine } = newEngine();
-      ok(placeOne(engine, 'maker', ml('away', 110, 50)));
-      expectValidationError(engine, { ...VALID, bet }, /bet/);
-      expectValidationError(engine, { ...VALID, bet, odds: -200 }, /bet/); // would cross the maker
-      expectUntouched(engine);
-    });
+    it.each([[1e-9], [1e-10], [Number.MIN_VALUE]])(
+      'rejects a dust stake %d that could neither fill nor rest',
+      (bet) => {
+        const { engine } = newEngine();
+        ok(placeOne(engine, 'maker', ml('away', 110, 50)));
+        expectValidationError(engine, { ...VALID, bet }, /bet/);
+        expectValidationError(engine, { ...VALID, bet, odds: -200 }, /bet/); // would cross the maker
+        expectUntouched(engine);
+      },
+    );
 
     it('accepts a fractional stake', () => {
       const { engine } = newEngine();
@@ -240,7 +281,9 @@ describe('§7.3 validation_error', () => {
 
     it.each([[-3.5], [-3.25], [-3], [0], [0.75], [7.5]])('accepts spread %d', (number) => {
       const { engine } = newEngine();
-      const u = ok(placeOne(engine, 'taker', { gameID: G, type: 'spread', side: HOME, number, odds: -110, bet: 10 })).unmatched!;
+      const u = ok(
+        placeOne(engine, 'taker', { gameID: G, type: 'spread', side: HOME, number, odds: -110, bet: 10 }),
+      ).unmatched!;
       expect(u.number).toBe(number);
     });
 
@@ -260,8 +303,21 @@ describe('§7.3 validation_error', () => {
       ok(placeOne(engine, 'taker', VALID));
       expectValidationError(engine, { ...VALID, side: [HOME] }, /side/);
       expectValidationError(engine, { ...VALID, side: { toString: () => HOME } }, /side/);
-      ok(placeOne(engine, 'taker', { gameID: SOCCER, type: 'moneyline1x2', side: 'yes', market: 'draw', odds: 250, bet: 10 }));
-      expectValidationError(engine, { gameID: SOCCER, type: 'moneyline1x2', side: 'yes', market: ['draw'], odds: 250, bet: 10 }, /market/);
+      ok(
+        placeOne(engine, 'taker', {
+          gameID: SOCCER,
+          type: 'moneyline1x2',
+          side: 'yes',
+          market: 'draw',
+          odds: 250,
+          bet: 10,
+        }),
+      );
+      expectValidationError(
+        engine,
+        { gameID: SOCCER, type: 'moneyline1x2', side: 'yes', market: ['draw'], odds: 250, bet: 10 },
+        /market/,
+      );
     });
   });
 
@@ -279,7 +335,9 @@ describe('§7.3 validation_error', () => {
     const { engine } = newEngine();
     expectValidationError(engine, { ...VALID, userReference: 42 }, /userReference/);
     expectValidationError(engine, { ...VALID, userReference: 'x'.repeat(129) }, /userReference/);
-    expect(ok(placeOne(engine, 'taker', { ...VALID, userReference: 'x'.repeat(128) })).unmatched?.userReference).toBe('x'.repeat(128));
+    expect(ok(placeOne(engine, 'taker', { ...VALID, userReference: 'x'.repeat(128) })).unmatched?.userReference).toBe(
+      'x'.repeat(128),
+    );
   });
 
   it('unknown user: every entry fails', () => {
@@ -315,7 +373,10 @@ describe('batches are positional', () => {
   it('entries see the effect of earlier entries of the same batch', () => {
     const { engine } = newEngine();
     // Both post orders would cross each other: the second is rejected.
-    const out = engine.place('taker', [ml('home', 100, 10, { orderType: 'post' }), ml('away', 100, 10, { orderType: 'post' })]);
+    const out = engine.place('taker', [
+      ml('home', 100, 10, { orderType: 'post' }),
+      ml('away', 100, 10, { orderType: 'post' }),
+    ]);
     expect(out.map((e) => e.status)).toEqual(['ok', 'error']);
     expect(fail(out[1]).error).toBe('post order cannot have matches');
   });
@@ -396,7 +457,9 @@ describe('§7.3 rejected_liability', () => {
   it('order-type rules are checked before liability: a post that would cross is a rules error', () => {
     const { engine } = withUser(1);
     ok(placeOne(engine, 'maker', ml('away', 150, 100)));
-    expect(fail(placeOne(engine, 'u', ml('home', -150, 500, { orderType: 'post' }))).errorType).toBe('rejected_order_type_rules');
+    expect(fail(placeOne(engine, 'u', ml('home', -150, 500, { orderType: 'post' }))).errorType).toBe(
+      'rejected_order_type_rules',
+    );
     expect(placeOne(engine, 'u', ml('home', -150, 500))).toEqual(LIAB);
     expect(engine.bookSide(G, 'moneyline', 0)[0]!.sumUntaken).toBeCloseTo(150, 9);
   });
@@ -405,7 +468,9 @@ describe('§7.3 rejected_liability', () => {
 describe('§7.3 system_error', () => {
   it('is part of the errorType vocabulary', () => {
     expectTypeOf<'system_error'>().toExtend<PlaceErrorType>();
-    expectTypeOf<PlaceErrorType>().toEqualTypeOf<'validation_error' | 'rejected_order_type_rules' | 'rejected_liability' | 'system_error'>();
+    expectTypeOf<PlaceErrorType>().toEqualTypeOf<
+      'validation_error' | 'rejected_order_type_rules' | 'rejected_liability' | 'system_error'
+    >();
   });
 
   it('is never used for ordinary rejections (the in-memory engine has no database to fail)', () => {
@@ -428,7 +493,11 @@ describe('§7.3 system_error', () => {
 
 describe('no exception ever escapes place', () => {
   const nullProto = Object.create(null) as object;
-  const throwingToString = { toString: () => { throw new Error('boom'); } };
+  const throwingToString = {
+    toString: () => {
+      throw new Error('boom');
+    },
+  };
   const GARBAGE: unknown[] = [
     null,
     undefined,
@@ -504,7 +573,9 @@ describe('no exception ever escapes place', () => {
   it('garbage user ids answer unknown user', () => {
     const { engine } = newEngine();
     for (const user of [null, undefined, 1, {}, '']) {
-      expect(engine.place(user as unknown as string, [VALID])).toEqual([{ status: 'error', errorType: 'validation_error', error: 'unknown user' }]);
+      expect(engine.place(user as unknown as string, [VALID])).toEqual([
+        { status: 'error', errorType: 'validation_error', error: 'unknown user' },
+      ]);
     }
   });
 
@@ -539,6 +610,10 @@ describe('no exception ever escapes place', () => {
       const c = engine.cancel('taker', id);
       expect(c.success).toBe(false);
     }
-    expect(engine.cancelMany('taker', [null, 3, 'x']).map((c) => !c.success && c.code)).toEqual(['invalid_id', 'invalid_id', 'invalid_id']);
+    expect(engine.cancelMany('taker', [null, 3, 'x']).map((c) => !c.success && c.code)).toEqual([
+      'invalid_id',
+      'invalid_id',
+      'invalid_id',
+    ]);
   });
 });

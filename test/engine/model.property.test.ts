@@ -11,7 +11,15 @@
 import { describe, expect } from 'vitest';
 import { test, fc } from '@fast-check/vitest';
 import type { CancelOutcome, EditEntry, OrderType, PlaceEntry, PlaceOutcome } from '../../src/engine/index.ts';
-import { ReferenceModel, type EngineNames, type ModelCancel, type ModelEditInput, type ModelEntry, type ModelOrderInput, type ModelOutcome } from './reference-model.ts';
+import {
+  ReferenceModel,
+  type EngineNames,
+  type ModelCancel,
+  type ModelEditInput,
+  type ModelEntry,
+  type ModelOrderInput,
+  type ModelOutcome,
+} from './reference-model.ts';
 import {
   BOOK_KEYS,
   GAMES,
@@ -97,7 +105,12 @@ function namesFor(h: Harness, firstEvent: number, entries: readonly PlaceEntry[]
     },
     ticketOrderId: (ticket) => {
       const ev = h.events.slice(firstEvent).find((e) => e.kind === 'delayedExecuted' && e.ticket === ticket);
-      return orderIdOf(h, firstEvent, ev?.kind === 'delayedExecuted' ? ev.outcome : undefined, `missing-ticket-${ticket}`);
+      return orderIdOf(
+        h,
+        firstEvent,
+        ev?.kind === 'delayedExecuted' ? ev.outcome : undefined,
+        `missing-ticket-${ticket}`,
+      );
     },
   };
 }
@@ -118,12 +131,18 @@ function compareExecuted(m: ReferenceModel, h: Harness, firstEvent: number, wher
 function compareEntry(actual: PlaceEntry | undefined, expected: ModelEntry | ModelOutcome, where: string): void {
   if (!actual) expect.fail(`${where}: engine returned no entry`);
   const a = actual;
-  same(a.status, expected.status, () => `${where}: status\n engine ${JSON.stringify(a)}\n model  ${JSON.stringify(expected)}`);
+  same(
+    a.status,
+    expected.status,
+    () => `${where}: status\n engine ${JSON.stringify(a)}\n model  ${JSON.stringify(expected)}`,
+  );
   if (a.status === 'error' && expected.status === 'error') {
     same(a.errorType, expected.errorType, () => `${where}: errorType`);
-    if (expected.code !== undefined) same((a as { code?: string }).code, expected.code, () => `${where}: edit refusal code`);
+    if (expected.code !== undefined)
+      same((a as { code?: string }).code, expected.code, () => `${where}: edit refusal code`);
     // exchange-api §7.3 names these messages; the postArb one is not spelled out there.
-    if (expected.errorType === 'rejected_order_type_rules' && !expected.error.startsWith('postArb')) same(a.error, expected.error, () => `${where}: message`);
+    if (expected.errorType === 'rejected_order_type_rules' && !expected.error.startsWith('postArb'))
+      same(a.error, expected.error, () => `${where}: message`);
     return;
   }
   if (a.status === 'delayed' && expected.status === 'delayed') {
@@ -133,7 +152,11 @@ function compareEntry(actual: PlaceEntry | undefined, expected: ModelEntry | Mod
   if (a.status !== 'ok' || expected.status !== 'ok') return;
   same(a.edit?.mode, expected.edit?.mode, () => `${where}: edit mode`);
   same(a.edit?.original.id, expected.edit?.originalId, () => `${where}: edited order`);
-  same(a.matched.length, expected.matched.length, () => `${where}: fill count\n engine ${JSON.stringify(a.matched)}\n model  ${JSON.stringify(expected.matched)}`);
+  same(
+    a.matched.length,
+    expected.matched.length,
+    () => `${where}: fill count\n engine ${JSON.stringify(a.matched)}\n model  ${JSON.stringify(expected.matched)}`,
+  );
   expected.matched.forEach((m, k) => {
     const f = a.matched[k]!;
     const w = (): string => `${where} fill ${k}\n engine ${JSON.stringify(f)}\n model  ${JSON.stringify(m)}`;
@@ -157,10 +180,15 @@ function compareEntry(actual: PlaceEntry | undefined, expected: ModelEntry | Mod
 function compareCancel(actual: CancelOutcome | undefined, expected: ModelCancel, where: string): void {
   if (!actual) expect.fail(`${where}: engine returned no outcome`);
   const a = actual;
-  same(a.success, expected.success, () => `${where}: success\n engine ${JSON.stringify(a)}\n model  ${JSON.stringify(expected)}`);
+  same(
+    a.success,
+    expected.success,
+    () => `${where}: success\n engine ${JSON.stringify(a)}\n model  ${JSON.stringify(expected)}`,
+  );
   if (!a.success && !expected.success) {
     same(a.code, expected.code, () => `${where}: code`);
-    if (expected.order) same(a.order?.status, expected.order.status, () => `${where}: status of the uncancellable order`);
+    if (expected.order)
+      same(a.order?.status, expected.order.status, () => `${where}: status of the uncancellable order`);
     return;
   }
   if (a.success && expected.success) {
@@ -177,15 +205,22 @@ function compareState(m: ReferenceModel, h: Harness, after: string, games: numbe
     for (const key of BOOK_KEYS) {
       for (const side of [0, 1] as const) {
         const where = (): string => `after ${after}: book ${g.id.slice(-4)} ${key} side ${side}`;
-        const actual = h.engine.bookSide(g.id, key, side).map((l) => ({ id: l.order.id, listedOdds: l.listedOdds, sumUntaken: l.sumUntaken }));
+        const actual = h.engine
+          .bookSide(g.id, key, side)
+          .map((l) => ({ id: l.order.id, listedOdds: l.listedOdds, sumUntaken: l.sumUntaken }));
         const expected = m.bookSide(g.id, key, side);
-        const ok = actual.length === expected.length && expected.every((l, k) => actual[k]!.id === l.id && actual[k]!.listedOdds === l.listedOdds);
+        const ok =
+          actual.length === expected.length &&
+          expected.every((l, k) => actual[k]!.id === l.id && actual[k]!.listedOdds === l.listedOdds);
         if (!ok) {
-          expect(actual.map((l) => [l.id, l.listedOdds]), `${where()}: ids and listed odds\n model ${JSON.stringify(expected)}`).toEqual(
-            expected.map((l) => [l.id, l.listedOdds]),
-          );
+          expect(
+            actual.map((l) => [l.id, l.listedOdds]),
+            `${where()}: ids and listed odds\n model ${JSON.stringify(expected)}`,
+          ).toEqual(expected.map((l) => [l.id, l.listedOdds]));
         }
-        expected.forEach((l, k) => near(actual[k]!.sumUntaken, l.sumUntaken, () => `${where()}: sumUntaken of ${l.id}`));
+        expected.forEach((l, k) =>
+          near(actual[k]!.sumUntaken, l.sumUntaken, () => `${where()}: sumUntaken of ${l.id}`),
+        );
       }
     }
   }
@@ -309,7 +344,8 @@ class EditCommand implements Cmd {
   run(s: ModelState, h: Harness): void {
     const userId = USERS[this.user]!.id;
     const mine = s.model.orders.filter((o) => o.userId === userId && o.status === 'open');
-    const id = this.own && mine.length > 0 ? mine[Math.abs(this.ref) % mine.length]!.id : resolveRef(s.model.ids(), this.ref);
+    const id =
+      this.own && mine.length > 0 ? mine[Math.abs(this.ref) % mine.length]!.id : resolveRef(s.model.ids(), this.ref);
     const c = this.change;
     const firstEvent = h.events.length;
     const entry: EditEntry = h.engine.edit(userId, {
@@ -330,7 +366,7 @@ class EditCommand implements Cmd {
   }
 }
 
-const maybe = <T,>(arb: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> => fc.option(arb, { nil: undefined, freq: 2 });
+const maybe = <T>(arb: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> => fc.option(arb, { nil: undefined, freq: 2 });
 
 function editArb(odds: fc.Arbitrary<number>, orderType: fc.Arbitrary<OrderType>): fc.Arbitrary<Cmd> {
   return fc
@@ -338,7 +374,12 @@ function editArb(odds: fc.Arbitrary<number>, orderType: fc.Arbitrary<OrderType>)
       userArb,
       fc.constantFrom(true, true, true, false),
       refArb,
-      fc.record({ odds: maybe(odds), volume: maybe(betArb), orderType: fc.option(orderType, { nil: undefined, freq: 1 }), expiryMinutes: maybe(expirationArb) }),
+      fc.record({
+        odds: maybe(odds),
+        volume: maybe(betArb),
+        orderType: fc.option(orderType, { nil: undefined, freq: 1 }),
+        expiryMinutes: maybe(expirationArb),
+      }),
     )
     .map(([u, own, ref, change]): Cmd => {
       const c: { -readonly [K in keyof EditChange]: EditChange[K] } = {};
@@ -377,7 +418,9 @@ class AdvanceCommand implements Cmd {
 
 function commandArbs(opts: OrderArbOptions): fc.Arbitrary<Cmd>[] {
   const order = abstractOrderArb(opts);
-  const place = fc.tuple(userArb, fc.array(order, { minLength: 1, maxLength: 3 })).map(([u, os]): Cmd => new PlaceCommand(u, os));
+  const place = fc
+    .tuple(userArb, fc.array(order, { minLength: 1, maxLength: 3 }))
+    .map(([u, os]): Cmd => new PlaceCommand(u, os));
   const edit = editArb(opts.odds ?? oddsArb, opts.orderType ?? orderTypeArb);
   return [
     edit,
@@ -388,15 +431,24 @@ function commandArbs(opts: OrderArbOptions): fc.Arbitrary<Cmd>[] {
     place,
     place,
     fc.tuple(userArb, refArb).map(([u, r]): Cmd => new CancelCommand(u, [r], false)),
-    fc.tuple(userArb, fc.array(refArb, { minLength: 1, maxLength: 4 })).map(([u, rs]): Cmd => new CancelCommand(u, rs, true)),
+    fc
+      .tuple(userArb, fc.array(refArb, { minLength: 1, maxLength: 4 }))
+      .map(([u, rs]): Cmd => new CancelCommand(u, rs, true)),
     userArb.map((u): Cmd => new CancelAllCommand(u)),
     fc.tuple(advanceMsArb, fc.boolean()).map(([ms, call]): Cmd => new AdvanceCommand(ms, call)),
   ];
 }
 
 function setup(games: number): () => { model: ModelState; real: Harness } {
-  const live = new Map(GAMES.slice(0, games).filter((g) => g.live).map((g) => [g.id, LIVE_DELAY_MS] as const));
-  return () => ({ model: { model: new ReferenceModel(T0, USERS, live), games }, real: createHarness({ seed: 1, games }) });
+  const live = new Map(
+    GAMES.slice(0, games)
+      .filter((g) => g.live)
+      .map((g) => [g.id, LIVE_DELAY_MS] as const),
+  );
+  return () => ({
+    model: { model: new ReferenceModel(T0, USERS, live), games },
+    real: createHarness({ seed: 1, games }),
+  });
 }
 
 describe('MatchingEngine vs reference model', () => {
@@ -410,21 +462,33 @@ describe('MatchingEngine vs reference model', () => {
   // Few prices on one game: long queues at one level, many ties on time priority, and
   // enough closed orders inside one level to exercise the engine's lazy compaction.
   const narrowOdds = fc.constantFrom(-110, -105, 105, 110);
-  const mostlyLimit = fc.constantFrom<OrderType>('limit', 'limit', 'limit', 'post', 'fillAndKill', 'fillOrKill', 'postArb');
-  test.prop([fc.commands(commandArbs({ game: fc.constant(0), odds: narrowOdds, orderType: mostlyLimit }), { maxCommands: 120, size: 'max' })], { numRuns: runs(200) })(
-    'model: deep queues at few prices agree with the reference model',
-    (cmds) => {
-      fc.modelRun(setup(1), cmds);
-    },
+  const mostlyLimit = fc.constantFrom<OrderType>(
+    'limit',
+    'limit',
+    'limit',
+    'post',
+    'fillAndKill',
+    'fillOrKill',
+    'postArb',
   );
+  test.prop(
+    [
+      fc.commands(commandArbs({ game: fc.constant(0), odds: narrowOdds, orderType: mostlyLimit }), {
+        maxCommands: 120,
+        size: 'max',
+      }),
+    ],
+    { numRuns: runs(200) },
+  )('model: deep queues at few prices agree with the reference model', (cmds) => {
+    fc.modelRun(setup(1), cmds);
+  });
 
   // A live game (NBA, 5 s delay) beside a pre-game one: crossing orders come back as
   // `delayed` and run at the start of the first call at or after their time, against the
   // book as it is then; expiries and delayed orders due together run in scheduling order.
-  test.prop([fc.commands(commandArbs({ game: fc.constantFrom(2, 2, 2, 0) }), { maxCommands: 60, size: 'max' })], { numRuns: runs(200) })(
-    'model: live-game delays agree with the reference model',
-    (cmds) => {
-      fc.modelRun(setup(3), cmds);
-    },
-  );
+  test.prop([fc.commands(commandArbs({ game: fc.constantFrom(2, 2, 2, 0) }), { maxCommands: 60, size: 'max' })], {
+    numRuns: runs(200),
+  })('model: live-game delays agree with the reference model', (cmds) => {
+    fc.modelRun(setup(3), cmds);
+  });
 });

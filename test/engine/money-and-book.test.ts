@@ -19,7 +19,8 @@ const USERS = ['maker', 'm2', 'm3', 'm4', 'taker', 'hedger'];
 function newEngine() {
   const clock = new ManualClock(T0);
   const engine = new MatchingEngine({ clock, ids: createIdGenerator(23) });
-  for (const id of USERS) expect(engine.addUser({ id, balance: 1_000_000, commissionRate: id === 'hedger' ? 0 : 0.01 }).ok).toBe(true);
+  for (const id of USERS)
+    expect(engine.addUser({ id, balance: 1_000_000, commissionRate: id === 'hedger' ? 0 : 0.01 }).ok).toBe(true);
   expect(
     engine.addGame({
       id: G,
@@ -131,7 +132,9 @@ describe('feeds §3: the book lists a maker on the opposite side at the inverted
     expect(engine.order(wrongLine.unmatched!.orderID)?.bookKey).toBe('spread:3.5');
 
     const r = place(engine, 'taker', spread('away', 3.5, 110, 100));
-    expect(r.matched.map((m) => [m.orderID, m.odds, m.number, m.side, m.type])).toEqual([[id, 110, 3.5, AWAY, 'spread']]);
+    expect(r.matched.map((m) => [m.orderID, m.odds, m.number, m.side, m.type])).toEqual([
+      [id, 110, 3.5, AWAY, 'spread'],
+    ]);
     const takerBet = engine.bets('taker').find((b) => b.txID === r.matched[0]!.txID)!;
     const makerBet = engine.bets('maker')[0]!;
     expect(takerBet.selection).toEqual({ type: 'spread', team: 'away', line: 3.5 });
@@ -142,7 +145,9 @@ describe('feeds §3: the book lists a maker on the opposite side at the inverted
   it('a maker on away +3.5 shares the spread:-3.5 book and is listed to home -3.5 takers', () => {
     const { engine } = newEngine();
     const id = rest(engine, 'maker', spread('away', 3.5, 120, 50));
-    expect(engine.bookSide(G, 'spread:-3.5', 0).map((l) => [l.order.id, l.listedOdds, l.sumUntaken])).toEqual([[id, -120, 60]]);
+    expect(engine.bookSide(G, 'spread:-3.5', 0).map((l) => [l.order.id, l.listedOdds, l.sumUntaken])).toEqual([
+      [id, -120, 60],
+    ]);
     expect(place(engine, 'taker', spread('home', -3.5, -120, 60)).matched.map((m) => m.orderID)).toEqual([id]);
   });
 
@@ -150,15 +155,27 @@ describe('feeds §3: the book lists a maker on the opposite side at the inverted
     const { engine } = newEngine();
     const yesDraw = rest(engine, 'maker', x12('yes', 'draw', 250, 100));
     const noHome = rest(engine, 'maker', x12('no', S_HOME, 120, 60));
-    expect(engine.bookSide(SOCCER, 'moneyline1x2:draw', 1).map((l) => [l.order.id, l.listedOdds, l.sumUntaken])).toEqual([[yesDraw, -250, 250]]);
+    expect(
+      engine.bookSide(SOCCER, 'moneyline1x2:draw', 1).map((l) => [l.order.id, l.listedOdds, l.sumUntaken]),
+    ).toEqual([[yesDraw, -250, 250]]);
     expect(engine.bookSide(SOCCER, 'moneyline1x2:draw', 0)).toEqual([]);
-    expect(engine.bookSide(SOCCER, 'moneyline1x2:home', 0).map((l) => [l.order.id, l.listedOdds])).toEqual([[noHome, -120]]);
+    expect(engine.bookSide(SOCCER, 'moneyline1x2:home', 0).map((l) => [l.order.id, l.listedOdds])).toEqual([
+      [noHome, -120],
+    ]);
     expect(engine.order(noHome)?.wire).toEqual({ type: 'moneyline1x2', side: 'no', market: S_HOME, number: null });
 
     // "No draw" at -300 meets the yes-draw maker at -250 (price improvement).
     const r = place(engine, 'taker', x12('no', 'draw', -300, 100));
     expect(r.matched).toHaveLength(1);
-    expect(r.matched[0]).toMatchObject({ orderID: yesDraw, odds: -250, side: 'no', market: 'draw', type: 'moneyline1x2', number: null, amount: 100 });
+    expect(r.matched[0]).toMatchObject({
+      orderID: yesDraw,
+      odds: -250,
+      side: 'no',
+      market: 'draw',
+      type: 'moneyline1x2',
+      number: null,
+      amount: 100,
+    });
     expect(r.matched[0]!.winWithoutCommission).toBeCloseTo(40, 9);
     // "Yes home" meets the no-home maker.
     const h = place(engine, 'taker', x12('yes', S_HOME, -120, 72));
@@ -189,7 +206,10 @@ describe('feeds §3: the book lists a maker on the opposite side at the inverted
     expect(r2.matched.map((m) => [m.orderID, m.odds])).toEqual([[b, 100]]);
     // and a post at -100 against a resting +100 would cross
     rest(engine, 'maker', ml('away', 100, 10));
-    expect(engine.place('taker', [ml('home', -100, 5, { orderType: 'post' })])[0]).toMatchObject({ status: 'error', error: 'post order cannot have matches' });
+    expect(engine.place('taker', [ml('home', -100, 5, { orderType: 'post' })])[0]).toMatchObject({
+      status: 'error',
+      error: 'post order cannot have matches',
+    });
   });
 });
 
@@ -252,7 +272,12 @@ describe('feeds §3: price-time priority and price improvement', () => {
     const id = rest(engine, 'maker', ml('away', 150, 100));
     const r = place(engine, 'maker', ml('home', -150, 150));
     expect(r.matched.map((m) => m.orderID)).toEqual([id]);
-    expect(engine.bets('maker').map((b) => b.origin).sort()).toEqual(['offer', 'wager']);
+    expect(
+      engine
+        .bets('maker')
+        .map((b) => b.origin)
+        .sort(),
+    ).toEqual(['offer', 'wager']);
   });
 });
 
@@ -336,7 +361,11 @@ describe('expiry', () => {
     expect(engine.openOrders('maker')).toEqual([]);
     expect(engine.bets('maker')).toHaveLength(1); // the matched part stays
     expect(events.map((e) => e.kind)).toEqual(['orderExpired', 'bookChanged']);
-    expect(engine.cancel('maker', id)).toMatchObject({ success: false, code: 'not_cancellable', reason: 'order is expired' });
+    expect(engine.cancel('maker', id)).toMatchObject({
+      success: false,
+      code: 'not_cancellable',
+      reason: 'order is expired',
+    });
     expect(engine.account('maker')!.exposure).toBeCloseTo(-20, 9);
   });
 
@@ -412,7 +441,10 @@ describe('events', () => {
 
     const makerId = rest(engine, 'maker', ml('away', 150, 100, { userReference: 'mk' }));
     expect(events).toHaveLength(2);
-    expect(events[0]).toMatchObject({ kind: 'orderPlaced', order: { id: makerId, userId: 'maker', status: 'open', remaining: 100, userReference: 'mk' } });
+    expect(events[0]).toMatchObject({
+      kind: 'orderPlaced',
+      order: { id: makerId, userId: 'maker', status: 'open', remaining: 100, userReference: 'mk' },
+    });
     expect(events[1]).toEqual({ kind: 'bookChanged', gameId: G, bookKey: ML, side: 0 });
 
     events.length = 0;
@@ -430,7 +462,12 @@ describe('events', () => {
     });
     expect(fill.fill.taker.money.amount).toBeCloseTo(150, 9);
     expect(fill.fill.taker.money.win).toBeCloseTo(99, 9);
-    expect(fill.fill.maker).toMatchObject({ userId: 'maker', orderId: makerId, selection: { type: 'moneyline', team: 'away' }, userReference: 'mk' });
+    expect(fill.fill.maker).toMatchObject({
+      userId: 'maker',
+      orderId: makerId,
+      selection: { type: 'moneyline', team: 'away' },
+      userReference: 'mk',
+    });
     expect(fill.fill.maker.money.risk).toBeCloseTo(100, 9);
     expect(fill.fill.makerOrderAfter).toMatchObject({ id: makerId, status: 'filled', remaining: 0 });
     expect(events[1]).toEqual({ kind: 'bookChanged', gameId: G, bookKey: ML, side: 0 });
@@ -440,7 +477,10 @@ describe('events', () => {
     events.length = 0;
     engine.cancel('taker', r.unmatched!.orderID);
     expect(events).toHaveLength(2);
-    expect(events[0]).toMatchObject({ kind: 'orderCancelled', order: { id: r.unmatched!.orderID, status: 'cancelled', closeReason: 'user' } });
+    expect(events[0]).toMatchObject({
+      kind: 'orderCancelled',
+      order: { id: r.unmatched!.orderID, status: 'cancelled', closeReason: 'user' },
+    });
     expect(events[1]).toEqual({ kind: 'bookChanged', gameId: G, bookKey: ML, side: 1 });
 
     off();
@@ -480,7 +520,11 @@ describe('events', () => {
       start: T0 + HOUR,
     });
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ kind: 'gameChanged', change: 'created', game: { id: G2, live: false, ended: false, started: false } });
+    expect(events[0]).toMatchObject({
+      kind: 'gameChanged',
+      change: 'created',
+      game: { id: G2, live: false, ended: false, started: false },
+    });
 
     events.length = 0;
     engine.updateGame(G2, { live: true });
@@ -496,25 +540,47 @@ describe('events', () => {
     expect(r.matched).toHaveLength(1);
     events.length = 0;
     engine.settleGame(G, { away: 98, home: 99 });
-    expect(events.map((e) => e.kind)).toEqual(['orderExpired', 'bookChanged', 'betGraded', 'betGraded', 'gameChanged', 'balanceChanged', 'balanceChanged']);
+    expect(events.map((e) => e.kind)).toEqual([
+      'orderExpired',
+      'bookChanged',
+      'betGraded',
+      'betGraded',
+      'gameChanged',
+      'balanceChanged',
+      'balanceChanged',
+    ]);
     const graded = events.filter((e) => e.kind === 'betGraded');
     expect(graded.map((e) => e.kind === 'betGraded' && [e.bet.userId, e.grade.outcome, e.bet.grade?.version])).toEqual([
       ['maker', 'loser', 1],
       ['taker', 'winner', 1],
     ]);
-    expect(events[4]).toMatchObject({ kind: 'gameChanged', change: 'ended', game: { id: G, ended: true, score: { away: 98, home: 99 } } });
-    const balances = Object.fromEntries(events.filter((e) => e.kind === 'balanceChanged').map((e) => (e.kind === 'balanceChanged' ? [e.userId, e.balance] : [])));
+    expect(events[4]).toMatchObject({
+      kind: 'gameChanged',
+      change: 'ended',
+      game: { id: G, ended: true, score: { away: 98, home: 99 } },
+    });
+    const balances = Object.fromEntries(
+      events
+        .filter((e) => e.kind === 'balanceChanged')
+        .map((e) => (e.kind === 'balanceChanged' ? [e.userId, e.balance] : [])),
+    );
     expect(balances.maker).toBeCloseTo(999_900, 6);
     expect(balances.taker).toBeCloseTo(1_000_099, 6);
 
     events.length = 0;
     engine.settleGame(G, { away: 99, home: 98 });
-    expect(events.filter((e) => e.kind === 'gameChanged').map((e) => e.kind === 'gameChanged' && e.change)).toEqual(['regraded']);
+    expect(events.filter((e) => e.kind === 'gameChanged').map((e) => e.kind === 'gameChanged' && e.change)).toEqual([
+      'regraded',
+    ]);
     expect(events.filter((e) => e.kind === 'betGraded')).toHaveLength(2);
     events.length = 0;
     engine.refundGame(G);
-    expect(events.filter((e) => e.kind === 'gameChanged').map((e) => e.kind === 'gameChanged' && e.change)).toEqual(['refunded']);
-    expect(events.filter((e) => e.kind === 'betGraded').map((e) => e.kind === 'betGraded' && e.grade.adminRefund)).toEqual([true, true]);
+    expect(events.filter((e) => e.kind === 'gameChanged').map((e) => e.kind === 'gameChanged' && e.change)).toEqual([
+      'refunded',
+    ]);
+    expect(
+      events.filter((e) => e.kind === 'betGraded').map((e) => e.kind === 'betGraded' && e.grade.adminRefund),
+    ).toEqual([true, true]);
   });
 
   it('events of due work are delivered by the call that ran it, even when that call fails', () => {
@@ -527,7 +593,10 @@ describe('events', () => {
     const expired = () => events.flatMap((e) => (e.kind === 'orderExpired' ? [e.order.id] : []));
 
     clock.set(T0 + MIN);
-    expect(engine.addGame({ id: 'not-a-game-id', league: 'NBA', sport: 'basketball', participants: [] as never, start: T0 }).ok).toBe(false);
+    expect(
+      engine.addGame({ id: 'not-a-game-id', league: 'NBA', sport: 'basketball', participants: [] as never, start: T0 })
+        .ok,
+    ).toBe(false);
     expect(expired()).toEqual([a]);
 
     clock.set(T0 + 2 * MIN);
@@ -555,7 +624,11 @@ describe('events', () => {
     if (done.kind !== 'delayedExecuted') throw new Error('no delayedExecuted');
     expect(done.ticket).toBe(d.ticket);
     expect(done.userId).toBe('taker');
-    expect(done.outcome).toMatchObject({ status: 'ok', unmatched: null, matched: [{ orderID: makerId, amount: 30, odds: -150, userReference: 'late' }] });
+    expect(done.outcome).toMatchObject({
+      status: 'ok',
+      unmatched: null,
+      matched: [{ orderID: makerId, amount: 30, odds: -150, userReference: 'late' }],
+    });
   });
 });
 
@@ -589,7 +662,12 @@ describe('echoes: userReference and wagerRequestID', () => {
 
   it('one wagerRequestID for every fill and the offer of one input; a new one per input', () => {
     const { engine } = newEngine();
-    for (const [u, odds] of [['maker', 150], ['m2', 155], ['m3', 160]] as const) rest(engine, u, ml('away', odds, 10));
+    for (const [u, odds] of [
+      ['maker', 150],
+      ['m2', 155],
+      ['m3', 160],
+    ] as const)
+      rest(engine, u, ml('away', odds, 10));
     const [a, b] = engine.place('taker', [ml('home', -160, 100), ml('home', -170, 5)]);
     const r = ok(a);
     expect(r.matched).toHaveLength(3);
@@ -604,7 +682,9 @@ describe('echoes: userReference and wagerRequestID', () => {
     const other = ok(b).unmatched!.wagerRequestID;
     expect(other).not.toBe(w);
     // the makers keep their own wagerRequestIDs on their bets
-    expect(engine.bets('maker')[0]!.wagerRequestID).toBe(engine.order(engine.bets('maker')[0]!.orderId)?.wagerRequestID);
+    expect(engine.bets('maker')[0]!.wagerRequestID).toBe(
+      engine.order(engine.bets('maker')[0]!.orderId)?.wagerRequestID,
+    );
     expect(engine.bets('maker')[0]!.wagerRequestID).not.toBe(w);
   });
 });
@@ -744,7 +824,9 @@ describe('settlement money: quarter lines, fees, balances', () => {
     rest(engine, 'maker', spread('home', -3, -110, 110));
     const f = place(engine, 'taker', spread('away', 3, 110, 100)).matched[0]!;
     engine.settleGame(G, { away: 100, home: 103 });
-    expect(engine.grades('taker')).toMatchObject([{ txID: f.txID, outcome: 'refunded', result: 0, fee: 0, adminRefund: false }]);
+    expect(engine.grades('taker')).toMatchObject([
+      { txID: f.txID, outcome: 'refunded', result: 0, fee: 0, adminRefund: false },
+    ]);
     expect(engine.account('taker')!.balance).toBe(1_000_000);
     expect(engine.account('maker')!.balance).toBe(1_000_000);
   });
@@ -769,7 +851,11 @@ describe('listener isolation', () => {
     const { MatchingEngine, createIdGenerator } = await import('../../src/engine/index.ts');
     const { ManualClock } = await import('../../src/shared/clock.ts');
     const reported: unknown[] = [];
-    const engine = new MatchingEngine({ clock: new ManualClock(), ids: createIdGenerator(5), onListenerError: (e) => reported.push(e) });
+    const engine = new MatchingEngine({
+      clock: new ManualClock(),
+      ids: createIdGenerator(5),
+      onListenerError: (e) => reported.push(e),
+    });
     const seen: string[] = [];
     engine.onEvent(() => {
       throw new Error('boom');
@@ -787,7 +873,9 @@ describe('listener isolation', () => {
       start: Date.UTC(2030, 0, 1),
     });
     expect(added.ok).toBe(true);
-    expect(() => engine.place('u', [{ gameID: 'f'.repeat(24), type: 'moneyline', side: 'd'.repeat(24), odds: -110, bet: 10 }])).not.toThrow();
+    expect(() =>
+      engine.place('u', [{ gameID: 'f'.repeat(24), type: 'moneyline', side: 'd'.repeat(24), odds: -110, bet: 10 }]),
+    ).not.toThrow();
     expect(seen).toEqual(['gameChanged', 'orderPlaced', 'bookChanged']);
     expect(reported).toHaveLength(3);
     expect(engine.listenerErrorCount).toBe(3);

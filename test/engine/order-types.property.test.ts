@@ -48,8 +48,9 @@ interface Probe {
 /** Every (game, market, line, side) a probe can take from. */
 const PLACES: readonly Pick<AbstractOrder, 'game' | 'market' | 'line' | 'side'>[] = GAMES.flatMap((_, game) =>
   (['moneyline', 'spread', 'total'] as const).flatMap((market) =>
-    Array.from({ length: market === 'moneyline' ? 1 : market === 'spread' ? SPREAD_HOME_LINES.length : TOTAL_LINES.length }, (_, line) =>
-      ([0, 1] as const).map((side) => ({ game, market, line, side })),
+    Array.from(
+      { length: market === 'moneyline' ? 1 : market === 'spread' ? SPREAD_HOME_LINES.length : TOTAL_LINES.length },
+      (_, line) => ([0, 1] as const).map((side) => ({ game, market, line, side })),
     ).flat(),
   ),
 );
@@ -85,7 +86,11 @@ function fromRank(rank: number): number {
 function snapshot(h: Harness, userId: string): Snapshot {
   return {
     books: JSON.stringify(snapshotBooks(h)),
-    user: JSON.stringify({ account: h.engine.account(userId), bets: h.engine.bets(userId), open: h.engine.openOrders(userId) }),
+    user: JSON.stringify({
+      account: h.engine.account(userId),
+      bets: h.engine.bets(userId),
+      open: h.engine.openOrders(userId),
+    }),
   };
 }
 
@@ -93,7 +98,11 @@ function check(cond: boolean, message: () => string): void {
   if (!cond) expect.fail(message());
 }
 
-function probeArb(orderType: OrderType, oddsDelta: fc.Arbitrary<number | null>, residual: fc.Arbitrary<number | null>): fc.Arbitrary<Probe> {
+function probeArb(
+  orderType: OrderType,
+  oddsDelta: fc.Arbitrary<number | null>,
+  residual: fc.Arbitrary<number | null>,
+): fc.Arbitrary<Probe> {
   return fc.record({
     kind: fc.constant('probe' as const),
     user: userArb,
@@ -160,11 +169,19 @@ function runProbes(steps: readonly Step[], verify: (c: ProbeContext) => void): v
 }
 
 function expectRejected(c: ProbeContext, message: string | null): void {
-  check(c.entry.status === 'error' && c.entry.errorType === 'rejected_order_type_rules', () => `${c.where}: expected rejected_order_type_rules`);
+  check(
+    c.entry.status === 'error' && c.entry.errorType === 'rejected_order_type_rules',
+    () => `${c.where}: expected rejected_order_type_rules`,
+  );
   if (message !== null && c.entry.status === 'error') check(c.entry.error === message, () => `${c.where}: message`);
-  check(c.events.length === 0, () => `${c.where}: a rejected order emitted ${JSON.stringify(c.events.map((e) => e.kind))}`);
-  if (c.after.books !== c.before.books) expect(c.after.books, `${c.where}: books changed by a rejected order`).toBe(c.before.books);
-  if (c.after.user !== c.before.user) expect(c.after.user, `${c.where}: account/bets/open orders changed by a rejected order`).toBe(c.before.user);
+  check(
+    c.events.length === 0,
+    () => `${c.where}: a rejected order emitted ${JSON.stringify(c.events.map((e) => e.kind))}`,
+  );
+  if (c.after.books !== c.before.books)
+    expect(c.after.books, `${c.where}: books changed by a rejected order`).toBe(c.before.books);
+  if (c.after.user !== c.before.user)
+    expect(c.after.user, `${c.where}: account/bets/open orders changed by a rejected order`).toBe(c.before.user);
 }
 
 function okEntry(c: ProbeContext): Extract<PlaceEntry, { status: 'ok' }> {
@@ -185,7 +202,10 @@ function checkKilled(c: ProbeContext, reason: 'fillAndKill' | 'fillOrKill'): voi
   const id = takerOrderIdOf(c);
   if (id === undefined) expect.fail(`${c.where}: accepted ${reason} without a fill event`);
   const o = c.h.engine.order(id);
-  check(o !== undefined && (o.status === 'filled' || (o.status === 'cancelled' && o.closeReason === reason)), () => `${c.where}: ${reason} order ends ${JSON.stringify(o)}`);
+  check(
+    o !== undefined && (o.status === 'filled' || (o.status === 'cancelled' && o.closeReason === reason)),
+    () => `${c.where}: ${reason} order ends ${JSON.stringify(o)}`,
+  );
   const listedSide = c.order.side === 0 ? 1 : 0;
   check(
     c.h.engine.bookSide(gameIdOf(c.order), bookKeyOfAbstract(c.order), listedSide).every((l) => l.order.id !== id),
@@ -205,12 +225,22 @@ describe('order types', () => {
         if (c.crossing.length > 0) return expectRejected(c, 'post order cannot have matches');
         const e = okEntry(c);
         check(e.matched.length === 0, () => `${c.where}: post matched`);
-        check(e.unmatched !== null && e.unmatched.offered === c.order.bet, () => `${c.where}: post did not rest its whole bet`);
+        check(
+          e.unmatched !== null && e.unmatched.offered === c.order.bet,
+          () => `${c.where}: post did not rest its whole bet`,
+        );
       });
     },
   );
 
-  test.prop([stepsArb(probeArb('fillOrKill', deltaArb([0, 1, 5, 40]), fc.constantFrom(-50, -5, 0, 5, 9.99, 10, 10.01, 15, 100, null)))], { numRuns: runs(200) })(
+  test.prop(
+    [
+      stepsArb(
+        probeArb('fillOrKill', deltaArb([0, 1, 5, 40]), fc.constantFrom(-50, -5, 0, 5, 9.99, 10, 10.01, 15, 100, null)),
+      ),
+    ],
+    { numRuns: runs(200) },
+  )(
     'fillOrKill: all or nothing up to a residual of 10; a rejection leaves books, account and bets exactly as before',
     (steps) => {
       runProbes(steps, (c) => {
@@ -225,7 +255,10 @@ describe('order types', () => {
         }
         const e = okEntry(c);
         check(e.unmatched === null, () => `${c.where}: fillOrKill rested`);
-        check(close(matchedStake(e), Math.min(c.order.bet, c.capacity), EPS), () => `${c.where}: matched ${matchedStake(e)} of capacity ${c.capacity}`);
+        check(
+          close(matchedStake(e), Math.min(c.order.bet, c.capacity), EPS),
+          () => `${c.where}: matched ${matchedStake(e)} of capacity ${c.capacity}`,
+        );
         check(!c.events.some((ev) => ev.kind === 'orderPlaced'), () => `${c.where}: fillOrKill placed a resting order`);
         checkKilled(c, 'fillOrKill');
       });
@@ -236,21 +269,32 @@ describe('order types', () => {
     'fillAndKill: never returns unmatched and never leaves a resting order; rejected only without liquidity',
     (steps) => {
       runProbes(steps, (c) => {
-        check(c.entry.status !== 'ok' || c.entry.unmatched === null, () => `${c.where}: fillAndKill returned unmatched`);
+        check(
+          c.entry.status !== 'ok' || c.entry.unmatched === null,
+          () => `${c.where}: fillAndKill returned unmatched`,
+        );
         check(!c.events.some((e) => e.kind === 'orderPlaced'), () => `${c.where}: fillAndKill placed a resting order`);
         const openBefore = JSON.parse(c.before.user).open.map((o: { id: string }) => o.id) as string[];
         const openAfter = JSON.parse(c.after.user).open.map((o: { id: string }) => o.id) as string[];
-        check(openAfter.every((id) => openBefore.includes(id)), () => `${c.where}: fillAndKill left a new open order`);
+        check(
+          openAfter.every((id) => openBefore.includes(id)),
+          () => `${c.where}: fillAndKill left a new open order`,
+        );
         if (c.crossing.length === 0) return expectRejected(c, 'fill and kill has no matches');
         const e = okEntry(c);
         check(e.matched.length > 0, () => `${c.where}: accepted fillAndKill without a fill`);
-        check(close(matchedStake(e), Math.min(c.order.bet, c.capacity), EPS), () => `${c.where}: matched ${matchedStake(e)} of capacity ${c.capacity}`);
+        check(
+          close(matchedStake(e), Math.min(c.order.bet, c.capacity), EPS),
+          () => `${c.where}: matched ${matchedStake(e)} of capacity ${c.capacity}`,
+        );
         checkKilled(c, 'fillAndKill');
       });
     },
   );
 
-  test.prop([stepsArb(probeArb('postArb', deltaArb([-2, -1, 0, 0, 1, 1, 2, 3, 10]), fc.constant(null)))], { numRuns: runs(200) })(
+  test.prop([stepsArb(probeArb('postArb', deltaArb([-2, -1, 0, 0, 1, 1, 2, 3, 10]), fc.constant(null)))], {
+    numRuns: runs(200),
+  })(
     'postArb: matches exactly when the best listed price is within the 1% band (else rejected), rests when nothing crosses, never pays commission',
     (steps) => {
       runProbes(steps, (c) => {
@@ -259,27 +303,51 @@ describe('order types', () => {
         if (best === undefined) {
           const e = okEntry(c);
           check(e.matched.length === 0, () => `${c.where}: postArb matched without crossing`);
-          check(e.unmatched !== null && e.unmatched.offered === c.order.bet, () => `${c.where}: postArb did not rest whole`);
+          check(
+            e.unmatched !== null && e.unmatched.offered === c.order.bet,
+            () => `${c.where}: postArb did not rest whole`,
+          );
           const placed = c.events.find((ev) => ev.kind === 'orderPlaced');
-          check(placed?.kind === 'orderPlaced' && placed.order.isPostArb, () => `${c.where}: resting postArb not flagged isPostArb`);
+          check(
+            placed?.kind === 'orderPlaced' && placed.order.isPostArb,
+            () => `${c.where}: resting postArb not flagged isPostArb`,
+          );
           return;
         }
         if (!inPostArbBand(own, best.listedOdds)) return expectRejected(c, null);
         const e = okEntry(c);
-        check(e.matched.length > 0 && e.matched[0]!.orderID === best.order.id, () => `${c.where}: postArb did not take the best resting order first`);
+        check(
+          e.matched.length > 0 && e.matched[0]!.orderID === best.order.id,
+          () => `${c.where}: postArb did not take the best resting order first`,
+        );
         for (const f of e.matched) {
           check(inPostArbBand(own, f.odds), () => `${c.where}: postArb matched outside the band at ${f.odds}`);
-          check(f.win === f.winWithoutCommission && f.risk === f.amount, () => `${c.where}: postArb fill charged commission ${JSON.stringify(f)}`);
+          check(
+            f.win === f.winWithoutCommission && f.risk === f.amount,
+            () => `${c.where}: postArb fill charged commission ${JSON.stringify(f)}`,
+          );
         }
-        const reachable = c.crossing.filter((l) => inPostArbBand(own, l.listedOdds)).reduce((s, l) => s + l.sumUntaken, 0);
-        check(close(matchedStake(e), Math.min(c.order.bet, reachable), EPS), () => `${c.where}: matched ${matchedStake(e)} of in-band capacity ${reachable}`);
+        const reachable = c.crossing
+          .filter((l) => inPostArbBand(own, l.listedOdds))
+          .reduce((s, l) => s + l.sumUntaken, 0);
+        check(
+          close(matchedStake(e), Math.min(c.order.bet, reachable), EPS),
+          () => `${c.where}: matched ${matchedStake(e)} of in-band capacity ${reachable}`,
+        );
         for (const ev of c.events) {
           if (ev.kind === 'fill') {
             check(ev.fill.isPostArb, () => `${c.where}: postArb fill event not flagged`);
-            check(ev.fill.taker.money.win === ev.fill.taker.money.winWithoutCommission, () => `${c.where}: postArb fill event charged commission`);
+            check(
+              ev.fill.taker.money.win === ev.fill.taker.money.winWithoutCommission,
+              () => `${c.where}: postArb fill event charged commission`,
+            );
           }
         }
-        if (c.order.bet > reachable + EPS) check(e.unmatched !== null && close(e.unmatched.offered, c.order.bet - reachable, EPS), () => `${c.where}: postArb remainder did not rest`);
+        if (c.order.bet > reachable + EPS)
+          check(
+            e.unmatched !== null && close(e.unmatched.offered, c.order.bet - reachable, EPS),
+            () => `${c.where}: postArb remainder did not rest`,
+          );
       });
     },
   );
@@ -308,15 +376,22 @@ describe('order types', () => {
       const h = createHarness();
       const g = GAMES[0]!;
       for (const m of makers) {
-        const r = h.engine.place('u0', [{ gameID: g.id, type: 'moneyline', side: g.home, odds: m.odds, bet: m.riskCents / 100 }]);
+        const r = h.engine.place('u0', [
+          { gameID: g.id, type: 'moneyline', side: g.home, odds: m.odds, bet: m.riskCents / 100 },
+        ]);
         expect(r[0]!.status).toBe('ok');
       }
       // The taker accepts the worst of the makers' listed prices, so it reaches all of them.
       const limit = Math.min(...makers.map((m) => -m.odds));
       const capacityCents = makers.reduce((s, m) => s + m.capacityCents, 0);
       const bet = (capacityCents + 1000) / 100;
-      const [entry] = h.engine.place('u1', [{ gameID: g.id, type: 'moneyline', side: g.away, odds: limit, bet, orderType: 'fillOrKill' }]);
-      expect(entry, `makers ${JSON.stringify(makers)}; fillOrKill ${bet} at +${limit}; book ${JSON.stringify(h.engine.bookSide(g.id, 'moneyline', 1).map((l) => l.sumUntaken))}`).toMatchObject({
+      const [entry] = h.engine.place('u1', [
+        { gameID: g.id, type: 'moneyline', side: g.away, odds: limit, bet, orderType: 'fillOrKill' },
+      ]);
+      expect(
+        entry,
+        `makers ${JSON.stringify(makers)}; fillOrKill ${bet} at +${limit}; book ${JSON.stringify(h.engine.bookSide(g.id, 'moneyline', 1).map((l) => l.sumUntaken))}`,
+      ).toMatchObject({
         status: 'ok',
         unmatched: null,
       });
@@ -329,7 +404,9 @@ describe('order types', () => {
     const g = GAMES[0]!;
     h.engine.place('u0', [{ gameID: g.id, type: 'moneyline', side: g.home, odds: -179, bet: 17.9 }]);
     // The maker can absorb exactly 17.90 × 100/179 = 10.00; the engine computes 9.999999999999998.
-    const [entry] = h.engine.place('u1', [{ gameID: g.id, type: 'moneyline', side: g.away, odds: 179, bet: 20, orderType: 'fillOrKill' }]);
+    const [entry] = h.engine.place('u1', [
+      { gameID: g.id, type: 'moneyline', side: g.away, odds: 179, bet: 20, orderType: 'fillOrKill' },
+    ]);
     expect(entry).toMatchObject({ status: 'ok', unmatched: null }); // was: rejected_order_type_rules "fill or kill matched but not fully"
   });
 
@@ -353,9 +430,14 @@ describe('order types', () => {
     const h = createHarness();
     const g = GAMES[0]!;
     if (withLiquidity) h.engine.place('u1', [{ gameID: g.id, type: 'moneyline', side: g.home, odds: -120, bet: 50 }]);
-    const [entry] = h.engine.place('u0', [{ gameID: g.id, type: 'moneyline', side: g.away, odds: 110, bet, orderType }]);
+    const [entry] = h.engine.place('u0', [
+      { gameID: g.id, type: 'moneyline', side: g.away, odds: 110, bet, orderType },
+    ]);
     if (entry!.status === 'ok') {
-      expect(entry!.matched.length > 0 || entry!.unmatched !== null, `${orderType} ${bet} accepted with neither a fill nor a resting order`).toBe(true);
+      expect(
+        entry!.matched.length > 0 || entry!.unmatched !== null,
+        `${orderType} ${bet} accepted with neither a fill nor a resting order`,
+      ).toBe(true);
     } else {
       expect(entry).toMatchObject({ status: 'error', errorType: 'validation_error' });
     }

@@ -102,7 +102,8 @@ export type ModelOutcome =
       readonly code?: 'invalid_id' | 'not_found' | 'not_yours' | 'not_open';
     };
 
-export type ModelEntry = ModelOutcome | { readonly status: 'delayed'; readonly ticket: number; readonly executeAt: number };
+export type ModelEntry =
+  ModelOutcome | { readonly status: 'delayed'; readonly ticket: number; readonly executeAt: number };
 
 /** A delayed order that ran during a call, with what it did. */
 export interface ModelExecuted {
@@ -126,7 +127,11 @@ interface Timer {
 
 export type ModelCancel =
   | { readonly success: true; readonly order: ModelOrder }
-  | { readonly success: false; readonly code: 'invalid_id' | 'not_found' | 'not_yours' | 'not_cancellable'; readonly order?: ModelOrder };
+  | {
+      readonly success: false;
+      readonly code: 'invalid_id' | 'not_found' | 'not_yours' | 'not_cancellable';
+      readonly order?: ModelOrder;
+    };
 
 export interface ModelListed {
   readonly id: string;
@@ -153,7 +158,10 @@ function americanPosition(odds: number): number {
 }
 
 export function modelWithinBand(orderOdds: number, listedOdds: number): boolean {
-  return Math.abs(americanPosition(orderOdds) - americanPosition(listedOdds)) <= POST_ARB_TOLERANCE * Math.abs(listedOdds) + 1e-9;
+  return (
+    Math.abs(americanPosition(orderOdds) - americanPosition(listedOdds)) <=
+    POST_ARB_TOLERANCE * Math.abs(listedOdds) + 1e-9
+  );
 }
 
 export class ReferenceModel {
@@ -211,7 +219,11 @@ export class ReferenceModel {
 
   /** The orders a taker of `side` can take on one book: best price for the taker first, then earliest. */
   bookSide(gameId: string, bookKey: string, side: 0 | 1): ModelListed[] {
-    return this.#listed(gameId, bookKey, side).map((o) => ({ id: o.id, listedOdds: o.listedOdds, sumUntaken: o.remaining * modelPayout(o.odds) }));
+    return this.#listed(gameId, bookKey, side).map((o) => ({
+      id: o.id,
+      listedOdds: o.listedOdds,
+      sumUntaken: o.remaining * modelPayout(o.odds),
+    }));
   }
 
   #listed(gameId: string, bookKey: string, side: 0 | 1): ModelOrder[] {
@@ -227,7 +239,14 @@ export class ReferenceModel {
    */
   place(userId: string, inputs: readonly ModelOrderInput[], names: EngineNames): ModelEntry[] {
     this.sweep(names);
-    return inputs.map((input, i) => this.#placeOne(userId, input, () => names.orderId(i), () => names.ticket(i)));
+    return inputs.map((input, i) =>
+      this.#placeOne(
+        userId,
+        input,
+        () => names.orderId(i),
+        () => names.ticket(i),
+      ),
+    );
   }
 
   /** `ticketOf` is given for a fresh placement (which may be delayed), omitted when a delayed order runs. */
@@ -237,9 +256,20 @@ export class ReferenceModel {
     const delay = this.#liveDelay.get(input.gameId);
     if (checked.crossing.length > 0 && delay !== undefined && ticketOf) {
       const ticket = ticketOf();
-      return this.#delay(userId, ticket, delay, (names) => this.#placeOne(userId, input, () => names.ticketOrderId(ticket)) as ModelOutcome);
+      return this.#delay(
+        userId,
+        ticket,
+        delay,
+        (names) => this.#placeOne(userId, input, () => names.ticketOrderId(ticket)) as ModelOutcome,
+      );
     }
-    const order = this.#newOrder(userId, input, checked.odds, idOf(), input.expirationMinutes === undefined ? null : this.now + input.expirationMinutes * 60_000);
+    const order = this.#newOrder(
+      userId,
+      input,
+      checked.odds,
+      idOf(),
+      input.expirationMinutes === undefined ? null : this.now + input.expirationMinutes * 60_000,
+    );
     return this.#take(order, checked.crossing);
   }
 
@@ -251,12 +281,16 @@ export class ReferenceModel {
 
   /** A place's checks: valid odds and stake, then the order type's rules against the book. */
   #check(input: ModelOrderInput): ModelOutcome | { readonly odds: number; readonly crossing: ModelOrder[] } {
-    if (!Number.isInteger(input.odds) || Math.abs(input.odds) < 100) return { status: 'error', errorType: 'validation_error', error: 'invalid odds' };
+    if (!Number.isInteger(input.odds) || Math.abs(input.odds) < 100)
+      return { status: 'error', errorType: 'validation_error', error: 'invalid odds' };
     // A stake at or below float dust could neither fill nor rest: not a stake.
-    if (!(input.bet > MODEL_DUST) || !Number.isFinite(input.bet)) return { status: 'error', errorType: 'validation_error', error: 'invalid bet' };
+    if (!(input.bet > MODEL_DUST) || !Number.isFinite(input.bet))
+      return { status: 'error', errorType: 'validation_error', error: 'invalid bet' };
     const odds = input.odds === -100 ? 100 : input.odds;
     const limitPayout = modelPayout(odds);
-    const crossing = this.#listed(input.gameId, input.bookKey, input.backSide).filter((o) => modelPayout(o.listedOdds) >= limitPayout);
+    const crossing = this.#listed(input.gameId, input.bookKey, input.backSide).filter(
+      (o) => modelPayout(o.listedOdds) >= limitPayout,
+    );
     const best = crossing[0];
 
     switch (input.orderType) {
@@ -371,7 +405,12 @@ export class ReferenceModel {
    */
   edit(userId: string, input: ModelEditInput, names: EngineNames): ModelEntry {
     this.sweep(names);
-    return this.#editOne(userId, input, () => names.orderId(0), () => names.ticket(0));
+    return this.#editOne(
+      userId,
+      input,
+      () => names.orderId(0),
+      () => names.ticket(0),
+    );
   }
 
   #editOne(userId: string, e: ModelEditInput, idOf: () => string, ticketOf: () => number): ModelEntry {
@@ -392,7 +431,9 @@ export class ReferenceModel {
     const delay = this.#liveDelay.get(o.gameId);
     if (checked.crossing.length > 0 && delay !== undefined) {
       const ticket = ticketOf();
-      return this.#delay(userId, ticket, delay, (names) => this.#editRun(userId, e, input, () => names.ticketOrderId(ticket)));
+      return this.#delay(userId, ticket, delay, (names) =>
+        this.#editRun(userId, e, input, () => names.ticketOrderId(ticket)),
+      );
     }
     return this.#editRun(userId, e, input, idOf);
   }
@@ -420,7 +461,12 @@ export class ReferenceModel {
       return outcome.status === 'ok' ? { ...outcome, edit: { mode: 'replaced', originalId: o.id } } : outcome;
     }
     const edit = { mode: 'amended', originalId: o.id } as const;
-    if (checked.odds === o.odds && input.orderType === o.orderType && e.expiryMinutes === undefined && input.bet <= o.remaining) {
+    if (
+      checked.odds === o.odds &&
+      input.orderType === o.orderType &&
+      e.expiryMinutes === undefined &&
+      input.bet <= o.remaining
+    ) {
       o.bet = input.bet;
       o.remaining = input.bet;
       return { status: 'ok', orderId: o.id, matched: [], unmatched: { offered: o.remaining, odds: o.odds }, edit };
@@ -472,7 +518,9 @@ export class ReferenceModel {
   }
 }
 
-function editRefused(code: 'invalid_id' | 'not_found' | 'not_yours' | 'not_open'): ModelOutcome & { readonly status: 'error' } {
+function editRefused(
+  code: 'invalid_id' | 'not_found' | 'not_yours' | 'not_open',
+): ModelOutcome & { readonly status: 'error' } {
   return { status: 'error', errorType: 'validation_error', error: code, code };
 }
 

@@ -24,7 +24,8 @@ function engineWith(o: { closedCount?: number; settledCount?: number }) {
     ...(o.closedCount !== undefined ? { closedOrderRetentionCount: o.closedCount } : {}),
     ...(o.settledCount !== undefined ? { settledGameRetentionCount: o.settledCount } : {}),
   });
-  for (const id of ['maker', 'taker']) expect(engine.addUser({ id, balance: 100_000_000, commissionRate: 0.01 }).ok).toBe(true);
+  for (const id of ['maker', 'taker'])
+    expect(engine.addUser({ id, balance: 100_000_000, commissionRate: 0.01 }).ok).toBe(true);
   return { clock, engine };
 }
 
@@ -32,7 +33,18 @@ function addGame(engine: MatchingEngine, n: number): { id: string; home: string;
   const id = hex(0xa000 + n);
   const away = hex(0xb000 + 2 * n);
   const home = hex(0xb001 + 2 * n);
-  expect(engine.addGame({ id, league: 'NBA', sport: 'basketball', participants: [{ id: away, longName: 'A', shortName: 'A' }, { id: home, longName: 'H', shortName: 'H' }], start: engine.now() + 10 * HOUR }).ok).toBe(true);
+  expect(
+    engine.addGame({
+      id,
+      league: 'NBA',
+      sport: 'basketball',
+      participants: [
+        { id: away, longName: 'A', shortName: 'A' },
+        { id: home, longName: 'H', shortName: 'H' },
+      ],
+      start: engine.now() + 10 * HOUR,
+    }).ok,
+  ).toBe(true);
   return { id, home, away };
 }
 
@@ -62,7 +74,9 @@ describe('engine retention by count', () => {
     // 100 games settled within an hour: all inside the six-hour window.
     for (let n = 0; n < 100; n++) {
       const g = addGame(engine, n);
-      expect(engine.place('maker', [{ gameID: g.id, type: 'moneyline', side: g.home, odds: -110, bet: 110 }])[0]?.status).toBe('ok');
+      expect(
+        engine.place('maker', [{ gameID: g.id, type: 'moneyline', side: g.home, odds: -110, bet: 110 }])[0]?.status,
+      ).toBe('ok');
       const [took] = engine.place('taker', [{ gameID: g.id, type: 'moneyline', side: g.away, odds: 110, bet: 100 }]);
       expect(took?.status === 'ok' && took.matched.length).toBe(1);
       expect(engine.settleGame(g.id, { away: 100, home: 101 }).ok).toBe(true);
@@ -74,7 +88,12 @@ describe('engine retention by count', () => {
     expect(counts.games).toBe(10);
     expect(counts.fills).toBe(10);
     expect(counts.gradeVersions).toBeLessThanOrEqual(20);
-    expect(engine.games().map((g) => g.id).sort()).toEqual(ids.slice(-10).sort());
+    expect(
+      engine
+        .games()
+        .map((g) => g.id)
+        .sort(),
+    ).toEqual(ids.slice(-10).sort());
     expect(engine.grades('maker').map((g) => g.gameId)).toEqual(ids.slice(-10));
     expect(engine.gradesDropped('maker')).toBe(90);
   });

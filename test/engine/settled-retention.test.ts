@@ -15,8 +15,13 @@ const hex = (n: number) => n.toString(16).padStart(24, '0');
 
 function engineWith(retentionMs?: number) {
   const clock = new ManualClock(T0);
-  const engine = new MatchingEngine({ clock, ids: createIdGenerator(5), ...(retentionMs !== undefined ? { settledGameRetentionMs: retentionMs } : {}) });
-  for (const id of ['maker', 'taker']) expect(engine.addUser({ id, balance: 10_000_000, commissionRate: 0.01 }).ok).toBe(true);
+  const engine = new MatchingEngine({
+    clock,
+    ids: createIdGenerator(5),
+    ...(retentionMs !== undefined ? { settledGameRetentionMs: retentionMs } : {}),
+  });
+  for (const id of ['maker', 'taker'])
+    expect(engine.addUser({ id, balance: 10_000_000, commissionRate: 0.01 }).ok).toBe(true);
   return { clock, engine };
 }
 
@@ -25,10 +30,21 @@ function playGame(engine: MatchingEngine, n: number, fills: number): string {
   const id = hex(0xa000 + n);
   const away = hex(0xb000 + 2 * n);
   const home = hex(0xb001 + 2 * n);
-  const added = engine.addGame({ id, league: 'NBA', sport: 'basketball', participants: [{ id: away, longName: 'A', shortName: 'A' }, { id: home, longName: 'H', shortName: 'H' }], start: engine.now() + HOUR });
+  const added = engine.addGame({
+    id,
+    league: 'NBA',
+    sport: 'basketball',
+    participants: [
+      { id: away, longName: 'A', shortName: 'A' },
+      { id: home, longName: 'H', shortName: 'H' },
+    ],
+    start: engine.now() + HOUR,
+  });
   expect(added.ok).toBe(true);
   for (let i = 0; i < fills; i++) {
-    const [made] = engine.place('maker', [{ gameID: id, type: 'moneyline', side: home, odds: -110, bet: 110, userReference: `r${n}-${i}` }]);
+    const [made] = engine.place('maker', [
+      { gameID: id, type: 'moneyline', side: home, odds: -110, bet: 110, userReference: `r${n}-${i}` },
+    ]);
     expect(made?.status).toBe('ok');
     const [took] = engine.place('taker', [{ gameID: id, type: 'moneyline', side: away, odds: 110, bet: 100 }]);
     expect(took?.status === 'ok' && took.matched.length).toBe(1);
@@ -49,7 +65,12 @@ describe('settled game retention', () => {
     }
     // Settled within the last two hours: the last 12 (the oldest of them exactly at the edge is gone).
     const kept = ids.slice(-12);
-    expect(engine.games().map((g) => g.id).sort()).toEqual(kept.slice(1).sort());
+    expect(
+      engine
+        .games()
+        .map((g) => g.id)
+        .sort(),
+    ).toEqual(kept.slice(1).sort());
     const counts = engine.retainedCounts();
     expect(counts.games).toBe(11);
     expect(counts.fills).toBe(11 * 3);
@@ -104,7 +125,13 @@ describe('settled game retention', () => {
     const day = Math.floor(T0 / 86_400_000) * 86_400_000;
     for (let d = -1; d < 4; d++) {
       const from = day + d * 86_400_000;
-      const direct = kept.engine.bets('taker').reduce((sum, b) => sum + (b.grade && b.grade.settledAt >= from && b.grade.settledAt < from + 86_400_000 ? b.grade.fee : 0), 0);
+      const direct = kept.engine
+        .bets('taker')
+        .reduce(
+          (sum, b) =>
+            sum + (b.grade && b.grade.settledAt >= from && b.grade.settledAt < from + 86_400_000 ? b.grade.fee : 0),
+          0,
+        );
       expect(pruned.engine.feesSettled('taker', from, from + 86_400_000)).toBeCloseTo(direct, 9);
       expect(kept.engine.feesSettled('taker', from, from + 86_400_000)).toBeCloseTo(direct, 9);
     }

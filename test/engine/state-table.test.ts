@@ -15,7 +15,8 @@ const HOUR = 3_600_000;
 function newEngine(opts: { live?: boolean; league?: string } = {}) {
   const clock = new ManualClock(T0);
   const engine = new MatchingEngine({ clock, ids: createIdGenerator(7) });
-  for (const id of ['maker', 'maker2', 'taker']) expect(engine.addUser({ id, balance: 1_000_000, commissionRate: 0.01 }).ok).toBe(true);
+  for (const id of ['maker', 'maker2', 'taker'])
+    expect(engine.addUser({ id, balance: 1_000_000, commissionRate: 0.01 }).ok).toBe(true);
   const added = engine.addGame({
     id: G,
     league: opts.league ?? 'NBA',
@@ -40,7 +41,9 @@ function one(engine: MatchingEngine, user: string, input: PlaceInput): PlaceEntr
 /** A snapshot of both sides of a book that ignores nothing a taker could see. */
 function snapshot(engine: MatchingEngine, key = ML) {
   return [0, 1].map((side) =>
-    engine.bookSide(G, key, side as 0 | 1).map((l) => ({ id: l.order.id, odds: l.listedOdds, sumUntaken: l.sumUntaken, remaining: l.order.remaining })),
+    engine
+      .bookSide(G, key, side as 0 | 1)
+      .map((l) => ({ id: l.order.id, odds: l.listedOdds, sumUntaken: l.sumUntaken, remaining: l.order.remaining })),
   );
 }
 
@@ -258,7 +261,11 @@ describe('§3 place fillAndKill', () => {
   it('is rejected with no matchable liquidity (empty book)', () => {
     const { engine } = newEngine();
     const e = fail(one(engine, 'taker', ml('home', -150, 100, { orderType: 'fillAndKill' })));
-    expect(e).toEqual({ status: 'error', errorType: 'rejected_order_type_rules', error: 'fill and kill has no matches' });
+    expect(e).toEqual({
+      status: 'error',
+      errorType: 'rejected_order_type_rules',
+      error: 'fill and kill has no matches',
+    });
     expect(engine.bookSide(G, ML, 1)).toEqual([]);
   });
 
@@ -317,7 +324,9 @@ describe('§3 place fillOrKill', () => {
     expect(engine.order(id)?.status).toBe('filled');
     // ... and a cent more is still rejected.
     ok(one(engine, 'maker', ml('home', -179, 17.9)));
-    expect(fail(one(engine, 'taker', ml('away', 179, 20.01, { orderType: 'fillOrKill' }))).error).toBe('fill or kill matched but not fully');
+    expect(fail(one(engine, 'taker', ml('away', 179, 20.01, { orderType: 'fillOrKill' }))).error).toBe(
+      'fill or kill matched but not fully',
+    );
   });
 
   it('a residual below 10 also counts as complete', () => {
@@ -330,7 +339,11 @@ describe('§3 place fillOrKill', () => {
   it('is rejected with no liquidity', () => {
     const { engine } = newEngine();
     const e = fail(one(engine, 'taker', ml('home', -150, 100, { orderType: 'fillOrKill' })));
-    expect(e).toEqual({ status: 'error', errorType: 'rejected_order_type_rules', error: 'fill or kill has no matches' });
+    expect(e).toEqual({
+      status: 'error',
+      errorType: 'rejected_order_type_rules',
+      error: 'fill or kill has no matches',
+    });
   });
 
   it('a residual above 10 rejects and leaves the book exactly as it was', () => {
@@ -450,7 +463,11 @@ describe('§3 live delay', () => {
     engine.advance();
     const done = events.find((x) => x.kind === 'delayedExecuted');
     if (done?.kind !== 'delayedExecuted') throw new Error('no delayedExecuted');
-    expect(done.outcome).toEqual({ status: 'error', errorType: 'rejected_order_type_rules', error: 'fill and kill has no matches' });
+    expect(done.outcome).toEqual({
+      status: 'error',
+      errorType: 'rejected_order_type_rules',
+      error: 'fill and kill has no matches',
+    });
     expect(engine.openOrders('taker')).toEqual([]);
   });
 
@@ -497,7 +514,9 @@ describe('§3 cancel', () => {
     expect(c.order.remaining).toBeCloseTo(60, 9);
     expect(engine.bookSide(G, ML, 0)).toEqual([]);
     expect(engine.openOrders('maker')).toEqual([]);
-    expect(events.filter((e) => e.kind === 'orderCancelled').map((e) => e.kind === 'orderCancelled' && e.order.id)).toEqual([id]);
+    expect(
+      events.filter((e) => e.kind === 'orderCancelled').map((e) => e.kind === 'orderCancelled' && e.order.id),
+    ).toEqual([id]);
     // once cancelled, it cannot be cancelled again
     const again = engine.cancel('maker', id);
     expect(again).toMatchObject({ success: false, code: 'not_cancellable', reason: 'order already cancelled' });
@@ -530,7 +549,8 @@ describe('§3 cancel', () => {
     const { engine } = newEngine();
     const a = restAwayPlus150(engine);
     const b = ok(one(engine, 'maker', ml('home', 120, 50))).unmatched!.orderID;
-    const t = ok(one(engine, 'maker', { gameID: G, type: 'total', side: 'over', number: 210.5, odds: -110, bet: 20 })).unmatched!.orderID;
+    const t = ok(one(engine, 'maker', { gameID: G, type: 'total', side: 'over', number: 210.5, odds: -110, bet: 20 }))
+      .unmatched!.orderID;
     const out = engine.cancelMany('maker', [b, 'bad', a, b]);
     expect(out.map((o) => o.success)).toEqual([true, false, true, false]);
     expect(out[1]).toMatchObject({ code: 'invalid_id' });
@@ -560,7 +580,13 @@ describe('§3 settlement, regrade, refund', () => {
     expect(r.value).toHaveLength(2);
     const [tg] = engine.grades('taker');
     const [mg] = engine.grades('maker');
-    expect(tg).toMatchObject({ outcome: 'winner', version: 1, adminRefund: false, settledAt: T0 + 4 * HOUR, gameId: G });
+    expect(tg).toMatchObject({
+      outcome: 'winner',
+      version: 1,
+      adminRefund: false,
+      settledAt: T0 + 4 * HOUR,
+      gameId: G,
+    });
     expect(tg!.result).toBeCloseTo(99, 9);
     expect(tg!.fee).toBeCloseTo(1, 9);
     expect(mg).toMatchObject({ outcome: 'loser', version: 1, adminRefund: false });
@@ -635,7 +661,10 @@ describe('§3 settlement, regrade, refund', () => {
   });
 
   it('settling an unknown game or with a bad score is an error value', () => {
-    expect(engine.settleGame('cc0000000000000000000001', { away: 1, home: 0 })).toMatchObject({ ok: false, error: { code: 'game_not_found' } });
+    expect(engine.settleGame('cc0000000000000000000001', { away: 1, home: 0 })).toMatchObject({
+      ok: false,
+      error: { code: 'game_not_found' },
+    });
     expect(engine.settleGame(G, { away: -1, home: 0 })).toMatchObject({ ok: false, error: { code: 'invalid_game' } });
     expect(engine.settleGame(G, { away: 1.5, home: 0 })).toMatchObject({ ok: false, error: { code: 'invalid_game' } });
     expect(engine.game(G)?.ended).toBe(false);

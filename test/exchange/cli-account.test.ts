@@ -31,7 +31,10 @@ describe('linesmith account', () => {
     const liability = await maker.getGameLiability(g.id);
     await Promise.all([maker.close(), taker.close()]);
 
-    const viaEnv = await account(['--base-url', t.url, '--json'], { LINESMITH_USERNAME: user.username, LINESMITH_PASSWORD: user.password });
+    const viaEnv = await account(['--base-url', t.url, '--json'], {
+      LINESMITH_USERNAME: user.username,
+      LINESMITH_PASSWORD: user.password,
+    });
     expect(viaEnv.code).toBe(0);
     const report = JSON.parse(viaEnv.stdout);
     expect(report.user).toEqual({ id: user.id, username: 'acct' });
@@ -57,11 +60,17 @@ describe('linesmith account', () => {
     const none = await account(['--base-url', t.url], { LINESMITH_USERNAME: '', LINESMITH_PASSWORD: '' });
     expect(none.code).toBe(1);
     expect(none.stderr).toMatch(/LINESMITH_USERNAME and LINESMITH_PASSWORD.*LS_ERR_CREDENTIALS/);
-    const bad = await account(['--base-url', t.url], { LINESMITH_USERNAME: 'nobody', LINESMITH_PASSWORD: 'secret-pw-123' });
+    const bad = await account(['--base-url', t.url], {
+      LINESMITH_USERNAME: 'nobody',
+      LINESMITH_PASSWORD: 'secret-pw-123',
+    });
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/refused the username or password.*LS_ERR_AUTHENTICATION/);
     expect(bad.stderr).not.toContain('secret-pw-123');
-    const plain = await account(['--base-url', 'http://exchange.example.com'], { LINESMITH_USERNAME: 'a', LINESMITH_PASSWORD: 'b' });
+    const plain = await account(['--base-url', 'http://exchange.example.com'], {
+      LINESMITH_USERNAME: 'a',
+      LINESMITH_PASSWORD: 'b',
+    });
     expect(plain.code).toBe(1);
     expect(plain.stderr).toMatch(/refusing plain http.*LS_ERR_INSECURE_TRANSPORT/);
   });

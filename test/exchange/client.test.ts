@@ -37,10 +37,16 @@ describe('ExchangeClient: REST and the three sockets wired together', () => {
     const prices = new Recorder<PriceFeedEvent>(maker.priceFeed.events$);
     const mine = new Recorder<UserFeedEvent>(maker.userFeed.events$);
     await maker.start();
-    const states = await firstValueFrom(maker.states$.pipe(filter((s) => s.price.status === 'open' && s.user.status === 'open' && s.orders.status === 'open')));
+    const states = await firstValueFrom(
+      maker.states$.pipe(
+        filter((s) => s.price.status === 'open' && s.user.status === 'open' && s.orders.status === 'open'),
+      ),
+    );
     expect(states.orders.connection).toBe(1);
 
-    const [placed] = await maker.orders.place([{ gameID: g.id, type: 'moneyline', side: home.id, odds: -110, bet: 110, orderType: 'post' }]);
+    const [placed] = await maker.orders.place([
+      { gameID: g.id, type: 'moneyline', side: home.id, odds: -110, bet: 110, orderType: 'post' },
+    ]);
     expect(placed).toMatchObject({ status: 'accepted', userReference: 'ls-mm-0' });
     if (placed?.status !== 'accepted' || !placed.resting) throw new Error('unreachable');
     const orderID = placed.resting.orderID;
@@ -53,7 +59,12 @@ describe('ExchangeClient: REST and the three sockets wired together', () => {
     const fill = await mine.next((e) => e.type === 'makerFill');
     expect(fill).toMatchObject({ type: 'makerFill', partial: true });
     expect(fill.type === 'makerFill' && fill.message.matched?.orderID).toBe(orderID);
-    const update = await prices.next((e) => e.type === 'orderUpdate' && e.payload.gameID === g.id && e.payload.sideOrders.some((o) => o.id === orderID && o.sumUntaken < 100));
+    const update = await prices.next(
+      (e) =>
+        e.type === 'orderUpdate' &&
+        e.payload.gameID === g.id &&
+        e.payload.sideOrders.some((o) => o.id === orderID && o.sumUntaken < 100),
+    );
     expect(update.type).toBe('orderUpdate');
     expect(maker.userFeed.cursor).not.toBeNull();
   });

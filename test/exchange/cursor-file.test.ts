@@ -21,17 +21,29 @@ describe('FileCursorStore', () => {
     expect(await new FileCursorStore(path, VENUE).load(NOW)).toEqual({ kind: 'cursor', cursor: '1768478400041-0' });
   });
 
-  it('refuses a damaged file, another venue\'s cursor, and one far ahead of the clock', async () => {
+  it("refuses a damaged file, another venue's cursor, and one far ahead of the clock", async () => {
     const path = join(await dir(), 'cursor');
     const loadWith = async (text: string) => {
       await writeFile(path, text);
       return new FileCursorStore(path, VENUE).load(NOW);
     };
-    expect(await loadWith('not json')).toMatchObject({ kind: 'damaged', reason: expect.stringContaining('does not hold') });
+    expect(await loadWith('not json')).toMatchObject({
+      kind: 'damaged',
+      reason: expect.stringContaining('does not hold'),
+    });
     expect(await loadWith(JSON.stringify({ venue: VENUE, cursor: 'x-1' }))).toMatchObject({ kind: 'damaged' });
-    expect(await loadWith(JSON.stringify({ venue: 'ws://127.0.0.1:8080', cursor: '5-1' }))).toMatchObject({ kind: 'damaged', reason: expect.stringContaining('ws://127.0.0.1:8080') });
-    expect(await loadWith(JSON.stringify({ venue: VENUE, cursor: `${NOW + 2 * 86_400_000}-0` }))).toMatchObject({ kind: 'damaged', reason: expect.stringContaining('ahead') });
-    expect(await loadWith(JSON.stringify({ venue: VENUE, cursor: `${NOW}-7` }))).toEqual({ kind: 'cursor', cursor: `${NOW}-7` });
+    expect(await loadWith(JSON.stringify({ venue: 'ws://127.0.0.1:8080', cursor: '5-1' }))).toMatchObject({
+      kind: 'damaged',
+      reason: expect.stringContaining('ws://127.0.0.1:8080'),
+    });
+    expect(await loadWith(JSON.stringify({ venue: VENUE, cursor: `${NOW + 2 * 86_400_000}-0` }))).toMatchObject({
+      kind: 'damaged',
+      reason: expect.stringContaining('ahead'),
+    });
+    expect(await loadWith(JSON.stringify({ venue: VENUE, cursor: `${NOW}-7` }))).toEqual({
+      kind: 'cursor',
+      cursor: `${NOW}-7`,
+    });
   });
 
   it('writes nothing for an unchanged or null cursor, and tries again after a failed write', async () => {

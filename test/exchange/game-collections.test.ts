@@ -9,7 +9,11 @@ import { BOOK_COLLECTIONS } from '../../src/exchange/schemas/book-order.ts';
 import { OrderbookGame, OrderbookV1Game } from '../../src/exchange/schemas/exchange.ts';
 import type { PriceFeedEvent } from '../../src/exchange/schemas/price-feed.ts';
 import { ENDPOINTS } from '../../src/exchange/rest/endpoints.ts';
-import { createPriceFrameChecker, createPriceFrameParser, type PriceFrameOutcome } from '../../src/exchange/socket/price-parse.ts';
+import {
+  createPriceFrameChecker,
+  createPriceFrameParser,
+  type PriceFrameOutcome,
+} from '../../src/exchange/socket/price-parse.ts';
 import { AWAY, HOME, keyedGameUpdate, keyedOfferIds, listed } from './support-game-shapes.ts';
 
 const MODES = ['fast', 'compiled', 'zod'] as const;
@@ -38,16 +42,29 @@ describe('a game collection in either form: a list or an object keyed by the lin
       expect(idsOf(ev.payload.over)).toEqual([ids.over]);
       expect(idsOf(ev.payload.under)).toEqual([ids.under]);
       // `{}` and a missing collection are both empty lists.
-      for (const c of ['awayMoneylines', 'homeMoneylines1x2', 'awayMoneylines1x2', 'draw1x2'] as const) expect(ev.payload[c]).toEqual([]);
+      for (const c of ['awayMoneylines', 'homeMoneylines1x2', 'awayMoneylines1x2', 'draw1x2'] as const)
+        expect(ev.payload[c]).toEqual([]);
       // A string rotation number and a participant without a score are fine.
       expect(ev.payload.participants.map((p) => p.rotationNumber)).toEqual(['501', '502']);
     });
 
     it(`price feed (${mode}): every collection may be keyed (moneylines and 1x2 too) or a list; several lines under one collection all come through`, () => {
       const base = keyedGameUpdate({ id: G, messageType: 'marketClosed' });
-      const yes = listed(G, { type: 'moneyline1x2', participantID: '', market: HOME, side: 'no' }, { id: 'bb00000000000000000000a1', odds: 250, bet: 30 });
-      const draw = listed(G, { type: 'moneyline1x2', participantID: '', market: 'draw', side: 'yes' }, { id: 'bb00000000000000000000a2', odds: -200, bet: 40 });
-      const secondLine = listed(G, { type: 'spread', participantID: HOME, spread: -4.5, market: 'main' }, { id: 'bb00000000000000000000a3', odds: 130, bet: 20 });
+      const yes = listed(
+        G,
+        { type: 'moneyline1x2', participantID: '', market: HOME, side: 'no' },
+        { id: 'bb00000000000000000000a1', odds: 250, bet: 30 },
+      );
+      const draw = listed(
+        G,
+        { type: 'moneyline1x2', participantID: '', market: 'draw', side: 'yes' },
+        { id: 'bb00000000000000000000a2', odds: -200, bet: 40 },
+      );
+      const secondLine = listed(
+        G,
+        { type: 'spread', participantID: HOME, spread: -4.5, market: 'main' },
+        { id: 'bb00000000000000000000a3', odds: 130, bet: 20 },
+      );
       const frame = {
         ...base,
         homeMoneylines: { main: base.homeMoneylines },
@@ -70,7 +87,9 @@ describe('a game collection in either form: a list or an object keyed by the lin
 
     it(`price feed (${mode}): a keyed collection whose value is not a list of book orders is still malformed`, () => {
       for (const bad of [{ '-3.5': 5 }, { '-3.5': [{ id: 'x', odds: 'plus' }] }, 'nope']) {
-        const out = createPriceFrameParser(mode)(JSON.stringify(['gameUpdate', { ...keyedGameUpdate({ id: G }), homeSpreads: bad }]));
+        const out = createPriceFrameParser(mode)(
+          JSON.stringify(['gameUpdate', { ...keyedGameUpdate({ id: G }), homeSpreads: bad }]),
+        );
         expect(out.ok).toBe(false);
         expect(!out.ok && out.problem === 'malformed' && out.reason).toMatch(/^gameUpdate: homeSpreads/);
       }
@@ -105,7 +124,11 @@ describe('a game collection in either form: a list or an object keyed by the lin
   it('REST v1 orderbook: lists where it keys and keys where it lists are read, into the same flat form', () => {
     const { messageType: _, ...game } = keyedGameUpdate({ id: G });
     const ids = keyedOfferIds(G);
-    const v1 = { ...game, homeMoneylines: { main: game.homeMoneylines }, homeSpreads: (game.homeSpreads as Record<string, unknown>)['-3.5'] };
+    const v1 = {
+      ...game,
+      homeMoneylines: { main: game.homeMoneylines },
+      homeSpreads: (game.homeSpreads as Record<string, unknown>)['-3.5'],
+    };
     const parsed = ENDPOINTS.getOrderbookV1.schema.parse({ market: null, games: [v1] });
     expect(idsOf(parsed.games[0]!.homeMoneylines)).toEqual([ids.homeMoneylines]);
     expect(idsOf(parsed.games[0]!.homeSpreads)).toEqual([ids.homeSpreads]);
@@ -132,9 +155,22 @@ describe('a game collection in either form: a list or an object keyed by the lin
     const { messageType: _, ...game } = keyedGameUpdate({ id: G });
     const lines = [
       meta,
-      JSON.stringify({ t: t0 + 1, k: 'snapshot', d: { batch: 1, reason: 'start', req: t0, scope: { league: 'NBA' }, game } }),
-      JSON.stringify({ t: t0 + 2, k: 'snapshotDone', d: { batch: 1, reason: 'start', req: t0, games: [G], failed: [] } }),
-      JSON.stringify({ t: t0 + 3, k: 'price', c: 1, d: ['gameUpdate', keyedGameUpdate({ id: G, messageType: 'marketClosed' })] }),
+      JSON.stringify({
+        t: t0 + 1,
+        k: 'snapshot',
+        d: { batch: 1, reason: 'start', req: t0, scope: { league: 'NBA' }, game },
+      }),
+      JSON.stringify({
+        t: t0 + 2,
+        k: 'snapshotDone',
+        d: { batch: 1, reason: 'start', req: t0, games: [G], failed: [] },
+      }),
+      JSON.stringify({
+        t: t0 + 3,
+        k: 'price',
+        c: 1,
+        d: ['gameUpdate', keyedGameUpdate({ id: G, messageType: 'marketClosed' })],
+      }),
     ];
     const dir = mkdtempSync(join(tmpdir(), 'ls-keyed-'));
     const file = join(dir, 'feed-keyed.jsonl.gz');
@@ -147,7 +183,11 @@ describe('a game collection in either form: a list or an object keyed by the lin
     const snap = tape.items.find((i) => i.kind === 'snapshot');
     expect(snap?.kind === 'snapshot' && idsOf(snap.game.over)).toEqual([ids.over]);
     const price = tape.items.find((i) => i.kind === 'price');
-    expect(price?.kind === 'price' && price.event.type === 'gameUpdate' && idsOf(price.event.payload.awaySpreads)).toEqual([ids.awaySpreads]);
-    expect(price?.kind === 'price' && price.event.type === 'gameUpdate' && price.event.messageType).toBe('marketClosed');
+    expect(
+      price?.kind === 'price' && price.event.type === 'gameUpdate' && idsOf(price.event.payload.awaySpreads),
+    ).toEqual([ids.awaySpreads]);
+    expect(price?.kind === 'price' && price.event.type === 'gameUpdate' && price.event.messageType).toBe(
+      'marketClosed',
+    );
   });
 });

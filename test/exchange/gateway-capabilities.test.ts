@@ -22,7 +22,9 @@ async function setup(options: Parameters<typeof clientFor>[2] = {}) {
   const home = g.participants[1].id;
   const away = g.participants[0].id;
   const rest = async (odds: number, ref: string, side = home) => {
-    const [e] = await client.place([{ gameID: g.id, type: 'moneyline', side, odds, bet: 100, orderType: 'post', userReference: ref }]);
+    const [e] = await client.place([
+      { gameID: g.id, type: 'moneyline', side, odds, bet: 100, orderType: 'post', userReference: ref },
+    ]);
     expect(e?.status).toBe('accepted');
     return (e as { resting: { orderID: string } }).resting.orderID;
   };
@@ -34,8 +36,15 @@ describe('the REST client as the order manager gateway: edit', () => {
     const s = await setup();
     const id = await s.rest(110, 'ls1:s:c1');
     const e = await s.client.edit!({ orderID: id, odds: 125, bet: 80, orderType: 'post', userReference: 'ls1:s:c2' });
-    expect(e).toMatchObject({ status: 'accepted', original: { ok: true, orderID: id, filled: 0 }, matched: [], resting: { orderID: id, offered: 80, odds: 125, userReference: 'ls1:s:c2' } });
-    expect(s.engine.openOrders(s.user.id)).toEqual([expect.objectContaining({ id, odds: 125, remaining: 80, userReference: 'ls1:s:c2' })]);
+    expect(e).toMatchObject({
+      status: 'accepted',
+      original: { ok: true, orderID: id, filled: 0 },
+      matched: [],
+      resting: { orderID: id, offered: 80, odds: 125, userReference: 'ls1:s:c2' },
+    });
+    expect(s.engine.openOrders(s.user.id)).toEqual([
+      expect.objectContaining({ id, odds: 125, remaining: 80, userReference: 'ls1:s:c2' }),
+    ]);
   });
 
   it('refused on its terms (a post that would cross): rejected with the errorType that says the original rests on', async () => {
@@ -43,11 +52,15 @@ describe('the REST client as the order manager gateway: edit', () => {
     const id = await s.rest(110, 'ls1:s:c1');
     // Someone backs away at +105: our home post at -105 would meet it.
     const other = await s.t.user('other');
-    s.engine.place(other.id, [{ gameID: s.g.id, type: 'moneyline', side: s.away, odds: 105, bet: 50, orderType: 'post' }]);
+    s.engine.place(other.id, [
+      { gameID: s.g.id, type: 'moneyline', side: s.away, odds: 105, bet: 50, orderType: 'post' },
+    ]);
     const e = await s.client.edit!({ orderID: id, odds: -110, bet: 100, orderType: 'post', userReference: 'ls1:s:c2' });
     expect(e).toMatchObject({ status: 'rejected', errorType: 'rejected_order_type_rules' });
     expect(editLeavesOriginal((e as { errorType: string }).errorType)).toBe(true);
-    expect(s.engine.openOrders(s.user.id)).toEqual([expect.objectContaining({ id, odds: 110, userReference: 'ls1:s:c1' })]);
+    expect(s.engine.openOrders(s.user.id)).toEqual([
+      expect.objectContaining({ id, odds: 110, userReference: 'ls1:s:c1' }),
+    ]);
   });
 
   it('refused because the order is gone: an errorType that does not say the original rests on', async () => {
@@ -65,7 +78,17 @@ describe('the REST client as the order manager gateway: cancel everything', () =
     const s = await setup();
     const g2 = s.t.game();
     const a = await s.rest(110, 'ls1:s:a');
-    const [b] = await s.client.place([{ gameID: g2.id, type: 'moneyline', side: g2.participants[1].id, odds: 110, bet: 100, orderType: 'post', userReference: 'ls1:s:b' }]);
+    const [b] = await s.client.place([
+      {
+        gameID: g2.id,
+        type: 'moneyline',
+        side: g2.participants[1].id,
+        odds: 110,
+        bet: 100,
+        orderType: 'post',
+        userReference: 'ls1:s:b',
+      },
+    ]);
     const bId = (b as { resting: { orderID: string } }).resting.orderID;
     const game = await s.client.cancelAllOfGame!(s.g.id);
     expect(game).toEqual([expect.objectContaining({ ok: true, orderID: a, userReference: 'ls1:s:a' })]);
@@ -81,16 +104,35 @@ describe('place recovery against the simulator', () => {
     const s = await setup({ timeoutMs: 400 });
     const calls = { exact: 0, unmatched: 0, bets: 0 };
     const c = s.client as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
-    for (const [name, key] of [['getBetByUserReference', 'exact'], ['getUnmatched', 'unmatched'], ['getMatchedBets', 'bets']] as const) {
+    for (const [name, key] of [
+      ['getBetByUserReference', 'exact'],
+      ['getUnmatched', 'unmatched'],
+      ['getMatchedBets', 'bets'],
+    ] as const) {
       const real = c[name]!.bind(s.client);
       c[name] = (...args: unknown[]) => (calls[key]++, real(...args));
     }
     s.t.sim.context.faults.restHangRate = 1;
-    const placing = s.client.place([{ gameID: s.g.id, type: 'moneyline', side: s.home, odds: 110, bet: 100, orderType: 'post', userReference: 'ls1:s:lost' }]);
-    for (let i = 0; i < 200 && s.engine.openOrders(s.user.id).length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    const placing = s.client.place([
+      {
+        gameID: s.g.id,
+        type: 'moneyline',
+        side: s.home,
+        odds: 110,
+        bet: 100,
+        orderType: 'post',
+        userReference: 'ls1:s:lost',
+      },
+    ]);
+    for (let i = 0; i < 200 && s.engine.openOrders(s.user.id).length === 0; i++)
+      await new Promise((r) => setTimeout(r, 5));
     s.t.sim.context.faults.restHangRate = 0;
     const [e] = await placing;
-    expect(e).toMatchObject({ status: 'recovered', userReference: 'ls1:s:lost', resting: { userReference: 'ls1:s:lost', remaining: 100 } });
+    expect(e).toMatchObject({
+      status: 'recovered',
+      userReference: 'ls1:s:lost',
+      resting: { userReference: 'ls1:s:lost', remaining: 100 },
+    });
     expect(calls.exact).toBeGreaterThanOrEqual(1);
     expect(calls.unmatched + calls.bets).toBe(0);
   });

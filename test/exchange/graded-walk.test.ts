@@ -23,7 +23,12 @@ function scripted(time: ManualTimeSource, answer: (call: number) => GradedSinceR
   return { calls, fetch };
 }
 
-const empty = (n: number): GradedSinceResponse => ({ graded: [], hasMore: false, cursor: `c${n}`, settledThrough: new Date(T0).toISOString() });
+const empty = (n: number): GradedSinceResponse => ({
+  graded: [],
+  hasMore: false,
+  cursor: `c${n}`,
+  settledThrough: new Date(T0).toISOString(),
+});
 
 describe('graded walk on a virtual clock (the runtime follows it with gradedPages$)', () => {
   it('polls once per pollMs when caught up, and stops calling, with no timer left, once unsubscribed', async () => {
@@ -49,8 +54,19 @@ describe('graded walk on a virtual clock (the runtime follows it with gradedPage
 
   it('waits errorDelayMs after a failed call, and takes a refused cursor as a reason to resume from settledThrough at once', async () => {
     const time = manualTime(T0);
-    const { calls, fetch } = scripted(time, (n) => (n === 2 ? new Error('connection reset') : n === 3 ? new HttpStatusError('GET /v2/graded', 400, 'bad cursor') : empty(n)));
-    const walker = new GradedWalker(fetch, { scheduler: time.scheduler, logger: silentLogger(), pollMs: 1_000, errorDelayMs: 5_000 });
+    const { calls, fetch } = scripted(time, (n) =>
+      n === 2
+        ? new Error('connection reset')
+        : n === 3
+          ? new HttpStatusError('GET /v2/graded', 400, 'bad cursor')
+          : empty(n),
+    );
+    const walker = new GradedWalker(fetch, {
+      scheduler: time.scheduler,
+      logger: silentLogger(),
+      pollMs: 1_000,
+      errorDelayMs: 5_000,
+    });
     const sub = gradedPages$(walker).subscribe();
     await settle();
     time.advance(1_000); // call 2 fails

@@ -6,29 +6,75 @@ import { recoverPlace, type BetsOfReference, type PlaceLookup } from '../../src/
 import { silentLogger } from '../../src/shared/logger.ts';
 
 const GAME = 'a'.repeat(24);
-const order = (ref: string) => ({ gameID: GAME, type: 'moneyline' as const, side: 'b'.repeat(24), odds: 110, bet: 50, orderType: 'post' as const, userReference: ref });
-const row = (ref: string) => ({ id: 'c'.repeat(24), userReference: ref, odds: 110, bet: 50, filled: 0, remaining: 50, type: 'moneyline' }) as unknown as UnmatchedOrder;
-const bet = (ref: string) => ({ id: 'd'.repeat(24), txID: 'e'.repeat(24), userReference: ref, odds: 110, risk: 50, win: 55 }) as unknown as MatchedBet;
+const order = (ref: string) => ({
+  gameID: GAME,
+  type: 'moneyline' as const,
+  side: 'b'.repeat(24),
+  odds: 110,
+  bet: 50,
+  orderType: 'post' as const,
+  userReference: ref,
+});
+const row = (ref: string) =>
+  ({
+    id: 'c'.repeat(24),
+    userReference: ref,
+    odds: 110,
+    bet: 50,
+    filled: 0,
+    remaining: 50,
+    type: 'moneyline',
+  }) as unknown as UnmatchedOrder;
+const bet = (ref: string) =>
+  ({
+    id: 'd'.repeat(24),
+    txID: 'e'.repeat(24),
+    userReference: ref,
+    odds: 110,
+    risk: 50,
+    win: 55,
+  }) as unknown as MatchedBet;
 const NONE: BetsOfReference = { unmatched: [], matched: [], graded: [] };
 
 /** A lookup whose listings and exact answers the test sets; `calls` counts each kind of read. */
-function lookup(exact: ((ref: string, gameID: string) => Promise<BetsOfReference>) | null, listing: { unmatched: UnmatchedOrder[]; bets: MatchedBet[] } = { unmatched: [], bets: [] }) {
+function lookup(
+  exact: ((ref: string, gameID: string) => Promise<BetsOfReference>) | null,
+  listing: { unmatched: UnmatchedOrder[]; bets: MatchedBet[] } = { unmatched: [], bets: [] },
+) {
   const calls = { exact: [] as string[], unmatched: 0, bets: 0 };
   const l: PlaceLookup = {
     getUnmatched: async () => (calls.unmatched++, listing.unmatched),
     getMatchedBets: async () => (calls.bets++, listing.bets),
-    ...(exact ? { getBetByUserReference: (ref: string, gameID: string) => (calls.exact.push(`${ref}@${gameID}`), exact(ref, gameID)) } : {}),
+    ...(exact
+      ? {
+          getBetByUserReference: (ref: string, gameID: string) => (
+            calls.exact.push(`${ref}@${gameID}`),
+            exact(ref, gameID)
+          ),
+        }
+      : {}),
   };
   return { l, calls };
 }
 
-const recover = (refs: string[], l: PlaceLookup, graceMs = 0) => recoverPlace(refs.map(order), new NetworkError('place', new Error('reset')), { lookup: l, scheduler: asyncScheduler, logger: silentLogger(), graceMs });
+const recover = (refs: string[], l: PlaceLookup, graceMs = 0) =>
+  recoverPlace(refs.map(order), new NetworkError('place', new Error('reset')), {
+    lookup: l,
+    scheduler: asyncScheduler,
+    logger: silentLogger(),
+    graceMs,
+  });
 
 describe('place recovery asks the exact lookup by reference first', () => {
   it('an open row under the reference: recovered, resting, with no listing read', async () => {
     const { l, calls } = lookup(async (ref) => ({ unmatched: [row(ref)], matched: [bet(ref)], graded: [] }));
     const [e] = await recover(['ls1:s:1'], l);
-    expect(e).toMatchObject({ status: 'recovered', userReference: 'ls1:s:1', resting: { id: 'c'.repeat(24) }, bets: [{ txID: 'e'.repeat(24) }] });
+    expect(e).toMatchObject({
+      status: 'recovered',
+      userReference: 'ls1:s:1',
+      resting: { id: 'c'.repeat(24) },
+      bets: [{ txID: 'e'.repeat(24) }],
+    });
     expect(calls).toEqual({ exact: [`ls1:s:1@${GAME}`], unmatched: 0, bets: 0 });
   });
 

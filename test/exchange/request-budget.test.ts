@@ -81,9 +81,16 @@ describe('RequestBudget', () => {
     await b.acquire(); // the slot went to this one, not the aborted waiter
   });
 
-  test.prop([fc.array(fc.integer({ min: 0, max: 400 }), { minLength: 1, maxLength: 300 }), fc.integer({ min: 1, max: 20 }), fc.integer({ min: 100, max: 2_000 })], {
-    numRuns: 200,
-  })('never admits more than the limit in any rolling window (property)', async (gaps, limit, windowMs) => {
+  test.prop(
+    [
+      fc.array(fc.integer({ min: 0, max: 400 }), { minLength: 1, maxLength: 300 }),
+      fc.integer({ min: 1, max: 20 }),
+      fc.integer({ min: 100, max: 2_000 }),
+    ],
+    {
+      numRuns: 200,
+    },
+  )('never admits more than the limit in any rolling window (property)', async (gaps, limit, windowMs) => {
     const { time, b } = budget({ global: { limit, windowMs }, headroom: 1 });
     const admittedAt: number[] = [];
     const pending: Promise<void>[] = [];
@@ -97,7 +104,8 @@ describe('RequestBudget', () => {
     await advance(windowMs * gaps.length);
     await Promise.all(pending);
     expect(admittedAt).toHaveLength(gaps.length);
-    for (let i = limit; i < admittedAt.length; i++) expect(admittedAt[i]! - admittedAt[i - limit]!).toBeGreaterThanOrEqual(windowMs);
+    for (let i = limit; i < admittedAt.length; i++)
+      expect(admittedAt[i]! - admittedAt[i - limit]!).toBeGreaterThanOrEqual(windowMs);
   });
 });
 

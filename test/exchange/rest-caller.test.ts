@@ -12,10 +12,22 @@ import { manualTime } from '../../src/shared/time.ts';
 const T0 = Date.UTC(2026, 0, 1);
 const settle = (): Promise<void> => new Promise<void>((r) => setImmediate(r));
 const TOKEN = 'a'.repeat(256);
-const ORDER = { gameID: 'b'.repeat(24), type: 'moneyline', side: 'c'.repeat(24), odds: 110, bet: 100, orderType: 'limit', userReference: 'r-1' };
+const ORDER = {
+  gameID: 'b'.repeat(24),
+  type: 'moneyline',
+  side: 'c'.repeat(24),
+  odds: 110,
+  bet: 100,
+  orderType: 'limit',
+  userReference: 'r-1',
+};
 
 const ok = (data: unknown): HttpResponse => ({ status: 200, headers: {}, text: JSON.stringify({ data }) });
-const tooMany = (retryAfterSec: number): HttpResponse => ({ status: 429, headers: { 'retry-after': String(retryAfterSec) }, text: JSON.stringify({ error: 'Too many requests. Please try again later.' }) });
+const tooMany = (retryAfterSec: number): HttpResponse => ({
+  status: 429,
+  headers: { 'retry-after': String(retryAfterSec) },
+  text: JSON.stringify({ error: 'Too many requests. Please try again later.' }),
+});
 const OK_BY_ENDPOINT: Record<string, unknown> = {
   getLeagues: { availableLeagues: ['NBA'] },
   place: { createdSessions: [] },
@@ -45,12 +57,18 @@ afterEach(async () => {
   await Promise.all(transports.splice(0).map((t) => t.close()));
 });
 
-function harness(answer: (req: HttpRequest, nth: number) => HttpResponse, o: { budget?: RequestBudgetOptions; login?: () => Promise<{ token: string; userId: string; username: string }> } = {}) {
+function harness(
+  answer: (req: HttpRequest, nth: number) => HttpResponse,
+  o: { budget?: RequestBudgetOptions; login?: () => Promise<{ token: string; userId: string; username: string }> } = {},
+) {
   const time = manualTime(T0);
   const transport = new ScriptedTransport(time.clock.now, answer);
   transports.push(transport);
   const budget = new RequestBudget({ clock: time.clock, scheduler: time.scheduler, headroom: 1, ...o.budget });
-  const session = new AuthSession({ login: o.login ?? (async () => ({ token: TOKEN, userId: 'e'.repeat(24), username: 'u' })), logger: silentLogger() });
+  const session = new AuthSession({
+    login: o.login ?? (async () => ({ token: TOKEN, userId: 'e'.repeat(24), username: 'u' })),
+    logger: silentLogger(),
+  });
   const caller = new RestCaller({
     transport,
     session,
@@ -134,7 +152,9 @@ describe('RestCaller: a withdrawn place is not sent', () => {
     await h.run(1);
     expect(placed.error).toBeInstanceOf(RateLimitedError);
     expect(placed.error).toMatchObject({ code: 'LS_ERR_RATE_LIMITED', endpoint: 'place', source: 'budget' });
-    expect((placed.error as Error).message).toBe(`place: not sent: held more than ${PLACE_MAX_QUEUE_MS} ms before it could go (request budget, login)`);
+    expect((placed.error as Error).message).toBe(
+      `place: not sent: held more than ${PLACE_MAX_QUEUE_MS} ms before it could go (request budget, login)`,
+    );
     await h.run(10_000);
     expect(read.done).toBe(true);
     // The place never left; the read went when the window had room again.
@@ -177,7 +197,9 @@ describe('RestCaller: a place held by a login', () => {
 
 describe('RestCaller: cancels never queue behind places', () => {
   it('a cancel leaves at once, inside the headroom, while places and reads wait for the window', async () => {
-    const h = harness((req) => ok(OK_BY_ENDPOINT[req.label]), { budget: { global: { limit: 10, windowMs: 60_000 }, headroom: 0.5 } });
+    const h = harness((req) => ok(OK_BY_ENDPOINT[req.label]), {
+      budget: { global: { limit: 10, windowMs: 60_000 }, headroom: 0.5 },
+    });
     for (let i = 0; i < 5; i++) await h.caller.call(ENDPOINTS.getLeagues); // the 5 the headroom allows
     const placed = track(h.caller.call(ENDPOINTS.place, { body: { orders: [ORDER] } }));
     const cancelled = track(h.caller.call(ENDPOINTS.cancelMultiple, { body: { sessionIDs: ['d'.repeat(24)] } }));
@@ -190,7 +212,9 @@ describe('RestCaller: cancels never queue behind places', () => {
   });
 
   it('after a 429 pause the cancel goes first, though it came after a place and a read', async () => {
-    const h = harness((req, nth) => (nth === 1 ? tooMany(1) : ok(OK_BY_ENDPOINT[req.label])), { budget: { global: { limit: 1, windowMs: 1_000 } } });
+    const h = harness((req, nth) => (nth === 1 ? tooMany(1) : ok(OK_BY_ENDPOINT[req.label])), {
+      budget: { global: { limit: 1, windowMs: 1_000 } },
+    });
     const read = track(h.caller.call(ENDPOINTS.getLeagues)); // 429: the budget pauses 1 s, the read waits to go again
     await settle();
     const placed = track(h.caller.call(ENDPOINTS.place, { body: { orders: [ORDER] } }));

@@ -30,8 +30,23 @@ afterAll(async () => {
 const home = () => g.participants[1].id;
 const away = () => g.participants[0].id;
 
-async function rest(c: ExchangeRestClient, game: EngineGame, odds: number, bet: number, userReference?: string): Promise<string> {
-  const [e] = await c.place([{ gameID: game.id, type: 'moneyline', side: game.participants[1].id, odds, bet, ...(userReference ? { userReference } : {}) }]);
+async function rest(
+  c: ExchangeRestClient,
+  game: EngineGame,
+  odds: number,
+  bet: number,
+  userReference?: string,
+): Promise<string> {
+  const [e] = await c.place([
+    {
+      gameID: game.id,
+      type: 'moneyline',
+      side: game.participants[1].id,
+      odds,
+      bet,
+      ...(userReference ? { userReference } : {}),
+    },
+  ]);
   if (e?.status !== 'accepted' || !e.resting) throw new Error(`not resting: ${JSON.stringify(e)}`);
   return e.resting.orderID;
 }
@@ -62,7 +77,13 @@ describe('ExchangeRestClient.editOrder', () => {
   it('a refusal is a value with the status, the reason and (v4) the errorType', async () => {
     const id = await rest(maker, g, 300, 10);
     const v4 = await maker.editOrder({ orderID: id, volume: 1e7 });
-    expect(v4).toMatchObject({ status: 'refused', orderID: id, httpStatus: 400, reason: 'Insufficient balance.', errorType: 'rejected_liability' });
+    expect(v4).toMatchObject({
+      status: 'refused',
+      orderID: id,
+      httpStatus: 400,
+      reason: 'Insufficient balance.',
+      errorType: 'rejected_liability',
+    });
     const v1 = await maker.editOrder({ orderID: id, odds: 5 }, { version: 'v1' });
     expect(v1).toMatchObject({ status: 'refused', httpStatus: 400, errorType: null });
     const blocked = await maker.editOrder({ orderID: id, odds: 310, blockIfNoOtherSideOrders: true });
@@ -107,15 +128,25 @@ describe('ExchangeRestClient cancels by scope', () => {
   });
 
   it('a refused scope is a value, not a throw', async () => {
-    expect(await maker.cancelAllOrdersForGame('not-a-game')).toMatchObject({ ok: false, httpStatus: 400, outcomeUnknown: false });
-    expect(await maker.cancelAllForLeague('NO-SUCH-LEAGUE')).toMatchObject({ ok: false, httpStatus: 400, outcomeUnknown: false });
+    expect(await maker.cancelAllOrdersForGame('not-a-game')).toMatchObject({
+      ok: false,
+      httpStatus: 400,
+      outcomeUnknown: false,
+    });
+    expect(await maker.cancelAllForLeague('NO-SUCH-LEAGUE')).toMatchObject({
+      ok: false,
+      httpStatus: 400,
+      outcomeUnknown: false,
+    });
   });
 });
 
 describe('ExchangeRestClient bet lookups', () => {
   it('getBetByUserReference, getOrdersForGame, getBetByWagerRequestID and getBetByID, typed', async () => {
     await maker.cancelAllOrders();
-    const [placed] = await maker.place([{ gameID: g.id, type: 'moneyline', side: home(), odds: 100, bet: 50, userReference: 'pub-look' }]);
+    const [placed] = await maker.place([
+      { gameID: g.id, type: 'moneyline', side: home(), odds: 100, bet: 50, userReference: 'pub-look' },
+    ]);
     if (placed?.status !== 'accepted' || !placed.resting) throw new Error(JSON.stringify(placed));
     const [taken] = await taker.place([{ gameID: g.id, type: 'moneyline', side: away(), odds: -100, bet: 20 }]);
     if (taken?.status !== 'accepted') throw new Error(JSON.stringify(taken));
@@ -143,7 +174,10 @@ describe('ExchangeRestClient bet lookups', () => {
   });
 
   it('bad lookups are typed HTTP errors', async () => {
-    await expect(maker.getBetByUserReference('x', 'not-a-game')).rejects.toMatchObject({ code: 'LS_ERR_HTTP_STATUS', status: 408 });
+    await expect(maker.getBetByUserReference('x', 'not-a-game')).rejects.toMatchObject({
+      code: 'LS_ERR_HTTP_STATUS',
+      status: 408,
+    });
     await expect(maker.getOrdersForGame('ffffffffffffffffffffffff')).rejects.toMatchObject({ status: 404 });
   });
 });

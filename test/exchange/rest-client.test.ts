@@ -3,7 +3,13 @@ import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileTokenStore } from '../../src/exchange/auth/token-store.ts';
-import { AccountBlockedError, AuthenticationError, ChallengeRequiredError, HttpStatusError, InsecureTransportError } from '../../src/exchange/errors.ts';
+import {
+  AccountBlockedError,
+  AuthenticationError,
+  ChallengeRequiredError,
+  HttpStatusError,
+  InsecureTransportError,
+} from '../../src/exchange/errors.ts';
 import { ExchangeRestClient } from '../../src/exchange/rest/rest-client.ts';
 import { manualTime, type ManualTimeSource } from '../../src/shared/time.ts';
 import { startTestSim, type TestSim } from '../support/sim.ts';
@@ -31,7 +37,10 @@ describe('ExchangeRestClient against linesmith sim: the contract, typed', () => 
     expect(me).toMatchObject({ id: user.id, username: 'alice', displayBalance: 5_000 });
 
     await t.user('bob', { email: 'bob@example.com' });
-    const byMail = new ExchangeRestClient({ baseUrl: t.url, credentials: async () => ({ username: 'bob@example.com', password: 'pw-bob' }) });
+    const byMail = new ExchangeRestClient({
+      baseUrl: t.url,
+      credentials: async () => ({ username: 'bob@example.com', password: 'pw-bob' }),
+    });
     clients.push(byMail);
     expect((await byMail.getMe()).username).toBe('bob');
   });
@@ -44,7 +53,9 @@ describe('ExchangeRestClient against linesmith sim: the contract, typed', () => 
     const { client: taker } = await client('taker');
 
     expect(await maker.getLeagues()).toContain('NBA');
-    expect((await maker.getParticipants()).map((p) => p.participantID)).toEqual(expect.arrayContaining([away.id, home.id]));
+    expect((await maker.getParticipants()).map((p) => p.participantID)).toEqual(
+      expect.arrayContaining([away.id, home.id]),
+    );
     expect((await maker.getGames('NBA')).map((x) => x.id)).toEqual([g.id]);
 
     // Five orders in three place requests of at most two; one is invalid and fails alone.
@@ -53,7 +64,15 @@ describe('ExchangeRestClient against linesmith sim: the contract, typed', () => 
       { gameID: g.id, type: 'moneyline' as const, side: away.id, odds: 120, bet: 100 },
       { gameID: g.id, type: 'total' as const, side: 'over', number: 210.5, odds: 100, bet: 50 },
       { gameID: g.id, type: 'moneyline' as const, side: home.id, odds: 50, bet: 10 },
-      { gameID: g.id, type: 'spread' as const, side: home.id, number: -3.5, odds: -105, bet: 105, userReference: 'mine-1' },
+      {
+        gameID: g.id,
+        type: 'spread' as const,
+        side: home.id,
+        number: -3.5,
+        odds: -105,
+        bet: 105,
+        userReference: 'mine-1',
+      },
     ];
     const placed = await maker.place(orders);
     expect(placed.map((p) => p.status)).toEqual(['accepted', 'accepted', 'accepted', 'rejected', 'accepted']);
@@ -78,7 +97,9 @@ describe('ExchangeRestClient against linesmith sim: the contract, typed', () => 
     expect(look).toMatchObject({ id: ids[0], odds: -110, matchedRisk: 0, unmatchedRisk: 110, cancelled: false });
 
     // The taker hits the home order: its liability shows on both accounts.
-    const [hit] = await taker.place([{ gameID: g.id, type: 'moneyline', side: away.id, odds: 110, bet: 50, orderType: 'fillOrKill' }]);
+    const [hit] = await taker.place([
+      { gameID: g.id, type: 'moneyline', side: away.id, odds: 110, bet: 50, orderType: 'fillOrKill' },
+    ]);
     expect(hit).toMatchObject({ status: 'accepted', resting: null });
     if (hit?.status !== 'accepted') throw new Error('unreachable');
     expect(hit.matched[0]).toMatchObject({ orderID: ids[0], odds: 110, amount: 50 });
@@ -86,7 +107,13 @@ describe('ExchangeRestClient against linesmith sim: the contract, typed', () => 
     expect(await taker.getGameLiability(g.id)).toBeCloseTo(-50.5, 2);
     const bets = await taker.getMatchedBets();
     expect(bets).toHaveLength(1);
-    expect(bets[0]).toMatchObject({ origin: 'wager', odds: 110, risk: 50.5, win: 54.45, userReference: hit.userReference });
+    expect(bets[0]).toMatchObject({
+      origin: 'wager',
+      odds: 110,
+      risk: 50.5,
+      win: 54.45,
+      userReference: hit.userReference,
+    });
 
     // cancelMultiple in chunks of two, with a malformed id failing locally.
     const cancels = await maker.cancel([ids[1]!, 'not-an-id', ids[2]!, ids[4]!, ids[1]!]);
@@ -110,8 +137,20 @@ describe('ExchangeRestClient against linesmith sim: the contract, typed', () => 
     expect(err).toMatchObject({ code: 'LS_ERR_HTTP_STATUS', endpoint: 'lookupOrder', status: 404 });
     const cancelled = await c.cancelOne('0123456789abcdef01234567');
     expect(cancelled).toMatchObject({ ok: false });
-    expect(() => new ExchangeRestClient({ baseUrl: 'http://exchange.example.com', credentials: async () => ({ username: 'x', password: 'y' }) })).toThrow(InsecureTransportError);
-    expect(() => new ExchangeRestClient({ baseUrl: 'http://127.0.0.1:1', credentials: async () => ({ username: 'x', password: 'y' }) })).not.toThrow();
+    expect(
+      () =>
+        new ExchangeRestClient({
+          baseUrl: 'http://exchange.example.com',
+          credentials: async () => ({ username: 'x', password: 'y' }),
+        }),
+    ).toThrow(InsecureTransportError);
+    expect(
+      () =>
+        new ExchangeRestClient({
+          baseUrl: 'http://127.0.0.1:1',
+          credentials: async () => ({ username: 'x', password: 'y' }),
+        }),
+    ).not.toThrow();
   });
 });
 
@@ -119,7 +158,10 @@ describe('auth: login errors, re-login, rotation', () => {
   it('stops on bad credentials, a banned account and a challenge without retrying', async () => {
     t = await startTestSim();
     await t.user('dave');
-    const wrong = new ExchangeRestClient({ baseUrl: t.url, credentials: async () => ({ username: 'dave', password: 'nope' }) });
+    const wrong = new ExchangeRestClient({
+      baseUrl: t.url,
+      credentials: async () => ({ username: 'dave', password: 'nope' }),
+    });
     clients.push(wrong);
     await expect(wrong.getMe()).rejects.toBeInstanceOf(AuthenticationError);
     expect(wrong.stats.calls).toBe(2); // getMe's login, then nothing more
@@ -135,7 +177,10 @@ describe('auth: login errors, re-login, rotation', () => {
     await t.http('POST', '/admin/faults', { body: { loginChallenge: true } });
     const { client: d } = await client('frank').catch(() => ({ client: null }));
     expect(d).toBeNull(); // the helper's own login hits the challenge too
-    const e = new ExchangeRestClient({ baseUrl: t.url, credentials: async () => ({ username: 'dave', password: 'pw-dave' }) });
+    const e = new ExchangeRestClient({
+      baseUrl: t.url,
+      credentials: async () => ({ username: 'dave', password: 'pw-dave' }),
+    });
     clients.push(e);
     const challenge = await e.getMe().catch((x: unknown) => x);
     expect(challenge).toBeInstanceOf(ChallengeRequiredError);
@@ -191,7 +236,11 @@ describe('auth: login errors, re-login, rotation', () => {
     await vi.waitFor(async () => expect((await readFile(store.path, 'utf8').catch(() => '')).trim()).toBe(rotated));
 
     // A restarted process starts from the stored token without logging in.
-    const again = new ExchangeRestClient({ baseUrl: t.url, credentials: async () => ({ username: 'iris', password: 'pw-iris' }), tokenStore: store });
+    const again = new ExchangeRestClient({
+      baseUrl: t.url,
+      credentials: async () => ({ username: 'iris', password: 'pw-iris' }),
+      tokenStore: store,
+    });
     clients.push(again);
     expect((await again.getMe()).username).toBe('iris');
     expect(again.session.stats.logins).toBe(0);

@@ -23,9 +23,17 @@ afterEach(async () => {
 /** `n` fills of `stake` on the home moneyline of `g`: maker rests away at -110, taker takes home at +110. */
 function fills(sim: TestSim, g: EngineGame, makerId: string, takerId: string, n: number, stake = 1): string[] {
   const engine = sim.sim.context.engine;
-  const [rest] = engine.place(makerId, [{ gameID: g.id, type: 'moneyline', side: g.participants[0].id, odds: -110, bet: n * stake * 1.2 }]);
+  const [rest] = engine.place(makerId, [
+    { gameID: g.id, type: 'moneyline', side: g.participants[0].id, odds: -110, bet: n * stake * 1.2 },
+  ]);
   if (rest?.status !== 'ok') throw new Error('maker order failed');
-  const orders: PlaceInput[] = Array.from({ length: n }, () => ({ gameID: g.id, type: 'moneyline', side: g.participants[1].id, odds: 110, bet: stake }));
+  const orders: PlaceInput[] = Array.from({ length: n }, () => ({
+    gameID: g.id,
+    type: 'moneyline',
+    side: g.participants[1].id,
+    odds: 110,
+    bet: stake,
+  }));
   return engine.place(takerId, orders).map((e) => {
     if (e.status !== 'ok' || e.matched.length !== 1) throw new Error('taker order failed');
     return e.matched[0]!.txID;
@@ -41,7 +49,8 @@ async function setup() {
   return { sim: t, time: time as ManualTimeSource, maker, taker };
 }
 
-const result = (sim: TestSim, gameId: string, awayScore: number, homeScore: number) => sim.http('POST', `/admin/games/${gameId}/result`, { body: { awayScore, homeScore } });
+const result = (sim: TestSim, gameId: string, awayScore: number, homeScore: number) =>
+  sim.http('POST', `/admin/games/${gameId}/result`, { body: { awayScore, homeScore } });
 
 /** Every page of a walk, through the walk the runtime runs (`walk`); `onPage` sees each as it comes. */
 async function drain(walker: GradedWalker, onPage?: (page: GradedPage, index: number) => void): Promise<GradedPage[]> {
@@ -164,7 +173,11 @@ describe('graded walker (getGradedSince rules 1–7)', () => {
 describe('graded windows (getGraded ≤ 35 days)', () => {
   it('splits a long range and adds the windows up to what one unbounded read gives', async () => {
     const { sim, time, maker, taker } = await setup();
-    const games = [sim.game({ start: T0 + 2 * DAY }), sim.game({ start: T0 + 40 * DAY }), sim.game({ start: T0 + 75 * DAY })];
+    const games = [
+      sim.game({ start: T0 + 2 * DAY }),
+      sim.game({ start: T0 + 40 * DAY }),
+      sim.game({ start: T0 + 75 * DAY }),
+    ];
     for (const g of games) fills(sim, g, maker.user.id, taker.user.id, 2, 10);
     time.advance(80 * DAY);
     for (const g of games) await result(sim, g.id, 90, 100);

@@ -69,7 +69,8 @@ describe('429 on place: not sent again, the caller decides afresh', () => {
     ]);
     expect(performance.now() - started).toBeLessThan(900); // Retry-After: 1 was not waited out
     expect(entries.map((e) => e.status)).toEqual(['failed', 'failed']);
-    for (const e of entries) expect(e).toMatchObject({ status: 'failed', error: { code: 'LS_ERR_RATE_LIMITED', endpoint: 'place' } });
+    for (const e of entries)
+      expect(e).toMatchObject({ status: 'failed', error: { code: 'LS_ERR_RATE_LIMITED', endpoint: 'place' } });
     expect(c.stats.rateLimited).toBe(1);
     await new Promise((r) => setTimeout(r, 1_200));
     expect(t.sim.context.engine.openOrders(user.id)).toEqual([]);
@@ -99,7 +100,8 @@ describe('503 and lost answers', () => {
     (t.sim.context.settings as { requestTimeoutMs: number }).requestTimeoutMs = 20;
     // The users exist before the faults start (making one logs it in over plain HTTP).
     const clients = [];
-    for (let i = 0; i < 6; i++) clients.push((await client(t, `log${i}`, { backoff: { baseMs: 1, maxMs: 4, maxAttempts: 14 } })).client);
+    for (let i = 0; i < 6; i++)
+      clients.push((await client(t, `log${i}`, { backoff: { baseMs: 1, maxMs: 4, maxAttempts: 14 } })).client);
     const { client: c } = await client(t, 'lognever', { backoff: { baseMs: 1, maxMs: 4, maxAttempts: 5 } });
     await faults(t, { restErrorRate: 0.5 });
     for (const [i, each] of clients.entries()) expect((await each.login()).username).toBe(`log${i}`);
@@ -119,7 +121,10 @@ describe('503 and lost answers', () => {
     // Deep liquidity to take: a maker on away, offered to takers of home at +110.
     const [deep] = await maker.place([{ gameID: g.id, type: 'moneyline', side: away.id, odds: -110, bet: 10_000 }]);
     expect(deep?.status).toBe('accepted');
-    const { client: c, user } = await client(t, 'eve', { backoff: { baseMs: 1, maxMs: 4, maxAttempts: 14 }, placeRecoveryGraceMs: 50 });
+    const { client: c, user } = await client(t, 'eve', {
+      backoff: { baseMs: 1, maxMs: 4, maxAttempts: 14 },
+      placeRecoveryGraceMs: 50,
+    });
     await c.getMe();
     await faults(t, { restErrorRate: 0.5 });
 
@@ -173,7 +178,10 @@ describe('schema mismatches', () => {
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     closers.push(() => new Promise((r) => server.close(r)));
-    const c = new ExchangeRestClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, credentials: async () => ({ username: 'x', password: 'pw' }) });
+    const c = new ExchangeRestClient({
+      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      credentials: async () => ({ username: 'x', password: 'pw' }),
+    });
     closers.push(() => c.close());
     const err = await c.getMe().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SchemaMismatchError);

@@ -21,7 +21,12 @@ describe('secrets stay out of logs and errors', () => {
     t = await startTestSim({ time: manualTime(Date.UTC(2026, 4, 1)) });
     await t.user('sec', { password: PASSWORD });
     const { logger, lines } = capturedLogger('trace');
-    const c = new ExchangeRestClient({ baseUrl: t.url, credentials: async () => ({ username: 'sec', password: PASSWORD }), logger, backoff: { baseMs: 1, maxMs: 2, maxAttempts: 2 } });
+    const c = new ExchangeRestClient({
+      baseUrl: t.url,
+      credentials: async () => ({ username: 'sec', password: PASSWORD }),
+      logger,
+      backoff: { baseMs: 1, maxMs: 2, maxAttempts: 2 },
+    });
     const tokens = new Set<string>();
     const errors: string[] = [];
     try {
@@ -35,12 +40,24 @@ describe('secrets stay out of logs and errors', () => {
       tokens.add(await c.session.token());
       await t.http('POST', '/admin/faults', { body: { rateLimitBurst: 1 } });
       await c.getLeagues(); // 429
-      const down = new ExchangeRestClient({ baseUrl: 'http://127.0.0.1:1', credentials: async () => ({ username: 'sec', password: PASSWORD }), logger, backoff: { baseMs: 1, maxMs: 2, maxAttempts: 2 } });
+      const down = new ExchangeRestClient({
+        baseUrl: 'http://127.0.0.1:1',
+        credentials: async () => ({ username: 'sec', password: PASSWORD }),
+        logger,
+        backoff: { baseMs: 1, maxMs: 2, maxAttempts: 2 },
+      });
       await down.getMatchedBets().catch((e: Error) => errors.push(e.message, String(e.stack)));
       await down.close();
       // Logging a request-like object with secrets in it is redacted too.
-      logger.info({ password: PASSWORD, token: [...tokens][0], headers: { authorization: `Bearer ${[...tokens][0]}` } }, 'careless call site');
-      const wrong = new ExchangeRestClient({ baseUrl: t.url, credentials: async () => ({ username: 'sec', password: `${PASSWORD}-wrong` }), logger });
+      logger.info(
+        { password: PASSWORD, token: [...tokens][0], headers: { authorization: `Bearer ${[...tokens][0]}` } },
+        'careless call site',
+      );
+      const wrong = new ExchangeRestClient({
+        baseUrl: t.url,
+        credentials: async () => ({ username: 'sec', password: `${PASSWORD}-wrong` }),
+        logger,
+      });
       await wrong.getMe().catch((e: Error) => errors.push(e.message, String(e.stack)));
       await wrong.close();
     } finally {

@@ -12,7 +12,11 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-function managed(url: string, tokens = fixedTokens('tok-1'), tuning: Partial<ConstructorParameters<typeof ManagedSocket>[0]> = {}) {
+function managed(
+  url: string,
+  tokens = fixedTokens('tok-1'),
+  tuning: Partial<ConstructorParameters<typeof ManagedSocket>[0]> = {},
+) {
   const socket = new ManagedSocket({ ...FAST, url, name: 'test', tokens, ...tuning });
   cleanups.push(() => socket.close());
   const states = new Recorder<SocketState>(socket.state$);
@@ -42,7 +46,9 @@ describe('backoff', () => {
 
 describe('ManagedSocket', () => {
   it('refuses plain ws to a host that is not loopback', () => {
-    expect(() => new ManagedSocket({ url: 'ws://exchange.example.com/price-stream', name: 'x', tokens: fixedTokens('t') })).toThrow(InsecureTransportError);
+    expect(
+      () => new ManagedSocket({ url: 'ws://exchange.example.com/price-stream', name: 'x', tokens: fixedTokens('t') }),
+    ).toThrow(InsecureTransportError);
   });
 
   it('sends the raw token in the handshake Authorization header, delivers text frames and sends', async () => {
@@ -112,7 +118,9 @@ describe('ManagedSocket', () => {
         else ws.close();
       },
     });
-    const { socket, states } = managed(srv.url, fixedTokens('t'), { backoff: { baseMs: 20, maxMs: 100, jitter: 0, resetAfterMs: 100 } });
+    const { socket, states } = managed(srv.url, fixedTokens('t'), {
+      backoff: { baseMs: 20, maxMs: 100, jitter: 0, resetAfterMs: 100 },
+    });
     socket.start();
     await until(() => states.items.filter((s) => s.retryInMs !== null).length >= 7, 5_000, 'seven retries');
     const delays = states.items.filter((s) => s.retryInMs !== null).map((s) => s.retryInMs);

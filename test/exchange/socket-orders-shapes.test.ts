@@ -25,7 +25,10 @@ const ORDER_A = 'ee00000000000000000000a1';
 const ORDER_B = 'ee00000000000000000000b2';
 const WAGER = 'ee00000000000000000000c3';
 
-type Answer = (type: string, payload: { requestID: string; orders?: Record<string, unknown>[] }) => Record<string, unknown>;
+type Answer = (
+  type: string,
+  payload: { requestID: string; orders?: Record<string, unknown>[] },
+) => Record<string, unknown>;
 
 /** An orders socket that answers every request with `answer(type, payload)`, its requestID echoed as the answer gives it. */
 async function answering(answer: Answer) {
@@ -37,7 +40,12 @@ async function answering(answer: Answer) {
       }),
   });
   cleanups.push(() => srv.close());
-  const c = new OrdersSocketClient({ ...FAST, ordersUrl: srv.url, tokens: fixedTokens('tok'), references: new UserReferences('shape') });
+  const c = new OrdersSocketClient({
+    ...FAST,
+    ordersUrl: srv.url,
+    tokens: fixedTokens('tok'),
+    references: new UserReferences('shape'),
+  });
   cleanups.push(() => c.close());
   const states = new Recorder<SocketState>(c.state$);
   c.start();
@@ -45,11 +53,27 @@ async function answering(answer: Answer) {
   return c;
 }
 
-const order = (odds: number, bet: number): PlaceOrderInput => ({ gameID: GAME, type: 'moneyline', side: HOME, odds, bet });
+const order = (odds: number, bet: number): PlaceOrderInput => ({
+  gameID: GAME,
+  type: 'moneyline',
+  side: HOME,
+  odds,
+  bet,
+});
 
 /** The resting half of an answer, flattened: the order itself, amounts as 6-decimal strings. */
 function flatResting(o: Record<string, unknown>, id: string, offered: string): Record<string, unknown> {
-  return { orderID: id, wagerRequestID: WAGER, offered, odds: String(o.odds), type: o.type, side: o.side, market: null, number: null, userReference: o.userReference };
+  return {
+    orderID: id,
+    wagerRequestID: WAGER,
+    offered,
+    odds: String(o.odds),
+    type: o.type,
+    side: o.side,
+    market: null,
+    number: null,
+    userReference: o.userReference,
+  };
 }
 
 describe('orders socket: the three forms of a placeV3 answer', () => {
@@ -57,8 +81,33 @@ describe('orders socket: the three forms of a placeV3 answer', () => {
     const c = await answering((_, p) => ({
       requestID: p.requestID,
       data: p.orders!.map((o) => ({
-        matched: [{ amount: '10.000000', odds: '-110', number: null, type: 'moneyline', side: HOME, orderID: ORDER_B, txID: 'ee00000000000000000000d4', wagerRequestID: WAGER, userReference: o.userReference, risk: '10.100000', win: '9.000000', winWithoutCommission: '9.090909' }],
-        unmatched: { orderID: ORDER_A, wagerRequestID: WAGER, offered: '122.000000', odds: '-110', type: 'moneyline', side: HOME, market: null, number: null, userReference: o.userReference },
+        matched: [
+          {
+            amount: '10.000000',
+            odds: '-110',
+            number: null,
+            type: 'moneyline',
+            side: HOME,
+            orderID: ORDER_B,
+            txID: 'ee00000000000000000000d4',
+            wagerRequestID: WAGER,
+            userReference: o.userReference,
+            risk: '10.100000',
+            win: '9.000000',
+            winWithoutCommission: '9.090909',
+          },
+        ],
+        unmatched: {
+          orderID: ORDER_A,
+          wagerRequestID: WAGER,
+          offered: '122.000000',
+          odds: '-110',
+          type: 'moneyline',
+          side: HOME,
+          market: null,
+          number: null,
+          userReference: o.userReference,
+        },
       })),
     }));
     const [e] = await c.place([order(-110, 132)]);
@@ -70,11 +119,19 @@ describe('orders socket: the three forms of a placeV3 answer', () => {
   it('entries flattened to one object per order, amounts as decimal strings; a failed entry beside them is still rejected', async () => {
     const c = await answering((_, p) => ({
       requestID: p.requestID,
-      data: [flatResting(p.orders![0]!, ORDER_A, '122.000000'), { error: 'odds out of range', error_type: 'validation_error' }, flatResting(p.orders![2]!, ORDER_B, '0.000000')],
+      data: [
+        flatResting(p.orders![0]!, ORDER_A, '122.000000'),
+        { error: 'odds out of range', error_type: 'validation_error' },
+        flatResting(p.orders![2]!, ORDER_B, '0.000000'),
+      ],
     }));
     const out = await c.place([order(-110, 122), order(5, 10), order(120, 40)]);
     expect(out.map((e) => e.status)).toEqual(['accepted', 'rejected', 'accepted']);
-    expect(out[0]).toMatchObject({ status: 'accepted', matched: [], resting: { orderID: ORDER_A, offered: 122, odds: -110, type: 'moneyline', side: HOME } });
+    expect(out[0]).toMatchObject({
+      status: 'accepted',
+      matched: [],
+      resting: { orderID: ORDER_A, offered: 122, odds: -110, type: 'moneyline', side: HOME },
+    });
     expect(out[1]).toMatchObject({ status: 'rejected', errorType: 'validation_error' });
     // Nothing rests (all of it matched at once): accepted, no resting order.
     expect(out[2]).toMatchObject({ status: 'accepted', resting: null });
@@ -83,7 +140,10 @@ describe('orders socket: the three forms of a placeV3 answer', () => {
   it('a wrapper {requestID, responses:[{data, …}]}: one response per order, or one holding them all', async () => {
     const perOrder = await answering((_, p) => ({
       requestID: p.requestID,
-      responses: p.orders!.map((o, i) => ({ data: [flatResting(o, i === 0 ? ORDER_A : ORDER_B, '50.000000')], status: 'ok' })),
+      responses: p.orders!.map((o, i) => ({
+        data: [flatResting(o, i === 0 ? ORDER_A : ORDER_B, '50.000000')],
+        status: 'ok',
+      })),
     }));
     const two = await perOrder.place([order(-110, 50), order(120, 50)]);
     expect(two.map((e) => (e.status === 'accepted' ? e.resting?.orderID : e.status))).toEqual([ORDER_A, ORDER_B]);
@@ -99,7 +159,11 @@ describe('orders socket: the three forms of a placeV3 answer', () => {
   it('a wrapper whose response for one order failed keeps the others in place; a wrapper of one failed response fails the request', async () => {
     const mixed = await answering((_, p) => ({
       requestID: p.requestID,
-      responses: [{ data: [flatResting(p.orders![0]!, ORDER_A, '10')] }, { error: 'insufficient balance', error_type: 'insufficient_funds' }, { data: flatResting(p.orders![2]!, ORDER_B, '30') }],
+      responses: [
+        { data: [flatResting(p.orders![0]!, ORDER_A, '10')] },
+        { error: 'insufficient balance', error_type: 'insufficient_funds' },
+        { data: flatResting(p.orders![2]!, ORDER_B, '30') },
+      ],
     }));
     const out = await mixed.place([order(-110, 10), order(-110, 9_999), order(120, 30)]);
     expect(out).toMatchObject([
@@ -115,7 +179,10 @@ describe('orders socket: the three forms of a placeV3 answer', () => {
   });
 
   it('an answer that still does not fit (a non-numeric amount) is malformed: the place outcome is unknown, never guessed', async () => {
-    const c = await answering((_, p) => ({ requestID: p.requestID, data: [flatResting(p.orders![0]!, ORDER_A, 'lots')] }));
+    const c = await answering((_, p) => ({
+      requestID: p.requestID,
+      data: [flatResting(p.orders![0]!, ORDER_A, 'lots')],
+    }));
     const err = await c.place([order(-110, 10)]).catch((x: unknown) => x);
     expect(err).toBeInstanceOf(PlaceOutcomeUnknownError);
     expect(c.stats.malformed).toBe(1);
@@ -126,11 +193,41 @@ describe('orders socket: numbers as numeric strings in other answers', () => {
   it('cancel results and the heartbeat acknowledgement', async () => {
     const c = await answering((type, p) =>
       type === 'heartbeat'
-        ? { requestID: p.requestID, data: { type: 'heartbeatAck', serverTime: '2026-11-27T04:00:00.000Z', timeoutSec: '20' } }
-        : { requestID: p.requestID, data: [{ success: true, orderID: ORDER_A, odds: '110', filled: '12.500000', offered: '0', remaining: '37.500000', side: HOME, number: null, gameID: GAME, userReference: null, description: 'x' }] },
+        ? {
+            requestID: p.requestID,
+            data: { type: 'heartbeatAck', serverTime: '2026-11-27T04:00:00.000Z', timeoutSec: '20' },
+          }
+        : {
+            requestID: p.requestID,
+            data: [
+              {
+                success: true,
+                orderID: ORDER_A,
+                odds: '110',
+                filled: '12.500000',
+                offered: '0',
+                remaining: '37.500000',
+                side: HOME,
+                number: null,
+                gameID: GAME,
+                userReference: null,
+                description: 'x',
+              },
+            ],
+          },
     );
     const [cancel] = await c.cancel([ORDER_A]);
-    expect(cancel).toEqual({ ok: true, orderID: ORDER_A, odds: 110, filled: 12.5, offered: 0, remaining: 37.5, gameID: GAME, userReference: null, description: 'x' });
+    expect(cancel).toEqual({
+      ok: true,
+      orderID: ORDER_A,
+      odds: 110,
+      filled: 12.5,
+      offered: 0,
+      remaining: 37.5,
+      gameID: GAME,
+      userReference: null,
+      description: 'x',
+    });
     expect(await c.heartbeatAck(20)).toMatchObject({ type: 'heartbeatAck', timeoutSec: 20 });
   });
 });

@@ -32,7 +32,11 @@ function place(sim: TestSim, userId: string, order: Record<string, unknown>) {
   return entry;
 }
 
-async function feed(sim: TestSim, token: string, options: Partial<ConstructorParameters<typeof PriceFeedClient>[0]> = {}) {
+async function feed(
+  sim: TestSim,
+  token: string,
+  options: Partial<ConstructorParameters<typeof PriceFeedClient>[0]> = {},
+) {
   const client = new PriceFeedClient({ ...FAST, streamingUrl: sim.url, tokens: fixedTokens(token), ...options });
   cleanups.push(() => client.close());
   const events = new Recorder<PriceFeedEvent>(client.events$);
@@ -45,7 +49,10 @@ async function feed(sim: TestSim, token: string, options: Partial<ConstructorPar
 }
 
 type OrderUpdateEvent = Extract<PriceFeedEvent, { type: 'orderUpdate' }>;
-const orderUpdateOf = (gameId: string) => (e: PriceFeedEvent): e is OrderUpdateEvent => e.type === 'orderUpdate' && e.payload.gameID === gameId;
+const orderUpdateOf =
+  (gameId: string) =>
+  (e: PriceFeedEvent): e is OrderUpdateEvent =>
+    e.type === 'orderUpdate' && e.payload.gameID === gameId;
 
 describe('price feed client: events', () => {
   it('types gameUpdate, orderUpdate (place, fill, cancel) and matchedVolumeUpdate', async () => {
@@ -53,13 +60,22 @@ describe('price feed client: events', () => {
     const g = t.game({ league: 'NHL', sport: 'hockey' });
     const created = await events.next((e) => e.type === 'gameUpdate' && e.payload.id === g.id);
     expect(created.type === 'gameUpdate' && created.messageType).toBe('marketOpen');
-    expect(created.type === 'gameUpdate' && created.payload.participants.map((p) => p.homeAway)).toEqual(['away', 'home']);
+    expect(created.type === 'gameUpdate' && created.payload.participants.map((p) => p.homeAway)).toEqual([
+      'away',
+      'home',
+    ]);
 
     const made = place(t, maker.id, { gameID: g.id, type: 'moneyline', side: home(g), odds: -120, bet: 100 });
     const orderID = made.unmatched!.orderID;
     const placed = await events.next(orderUpdateOf(g.id));
     // A maker on home at -120 is offered to takers of away at +120 (feeds §3).
-    expect(placed.payload).toMatchObject({ gameID: g.id, league: 'NHL', sport: 'hockey', type: 'moneyline', participantID: away(g) });
+    expect(placed.payload).toMatchObject({
+      gameID: g.id,
+      league: 'NHL',
+      sport: 'hockey',
+      type: 'moneyline',
+      participantID: away(g),
+    });
     expect(placed.payload.sideOrders).toHaveLength(1);
     expect(placed.payload.sideOrders[0]).toMatchObject({ id: orderID, odds: 120, bet: 100 });
     expect(placed.payload.sideOrders[0]!.sumUntaken).toBeCloseTo(100 / 1.2, 9);
@@ -87,12 +103,15 @@ describe('price feed client: events', () => {
     const ctx = t.sim.context;
     ctx.faults.malformedFeedRate = 1;
     try {
-      for (let i = 0; i < 3; i++) place(t, maker.id, { gameID: g.id, type: 'moneyline', side: home(g), odds: -130 - i, bet: 500 });
+      for (let i = 0; i < 3; i++)
+        place(t, maker.id, { gameID: g.id, type: 'moneyline', side: home(g), odds: -130 - i, bet: 500 });
     } finally {
       ctx.faults.malformedFeedRate = 0;
     }
     place(t, maker.id, { gameID: g.id, type: 'moneyline', side: home(g), odds: -140, bet: 10 });
-    const after = await events.next((e): e is OrderUpdateEvent => orderUpdateOf(g.id)(e) && e.payload.sideOrders.length === 4);
+    const after = await events.next(
+      (e): e is OrderUpdateEvent => orderUpdateOf(g.id)(e) && e.payload.sideOrders.length === 4,
+    );
     expect(after.payload.sideOrders.map((o) => o.odds)).toEqual([140, 132, 131, 130]);
     expect(client.stats.malformed).toBe(3);
     expect(client.socket.state.status).toBe('open');
@@ -105,21 +124,42 @@ describe('price feed client: events', () => {
   });
 
   it('counts unknown message types (logged once per type) and schema failures apart, never stopping', async () => {
-    const good = JSON.stringify(['matchedVolumeUpdate', { gameID: 'g1', parentGameID: null, league: 'NBA', sport: 'basketball', matchedVolume: 12.5 }]);
+    const good = JSON.stringify([
+      'matchedVolumeUpdate',
+      { gameID: 'g1', parentGameID: null, league: 'NBA', sport: 'basketball', matchedVolume: 12.5 },
+    ]);
     const srv = await tinyServer({
       onConnection: (ws) => {
-        for (const f of ['["oddsBoost",{"a":1}]', '["oddsBoost",{"a":2}]', '["orderUpdate",{"epoch":"x"}]', '{"not":"a tuple"}', good]) ws.send(f);
+        for (const f of [
+          '["oddsBoost",{"a":1}]',
+          '["oddsBoost",{"a":2}]',
+          '["orderUpdate",{"epoch":"x"}]',
+          '{"not":"a tuple"}',
+          good,
+        ])
+          ws.send(f);
         ws.send(Buffer.from([1, 2, 3]), { binary: true });
       },
     });
     cleanups.push(() => srv.close());
     const logs = capturedLogs();
-    const client = new PriceFeedClient({ ...FAST, streamingUrl: srv.url, tokens: fixedTokens('t'), logger: logs.logger });
+    const client = new PriceFeedClient({
+      ...FAST,
+      streamingUrl: srv.url,
+      tokens: fixedTokens('t'),
+      logger: logs.logger,
+    });
     cleanups.push(() => client.close());
     const events = new Recorder<PriceFeedEvent>(client.events$);
     client.start();
     const mv = await events.next((e) => e.type === 'matchedVolumeUpdate');
-    expect(mv.payload).toEqual({ gameID: 'g1', parentGameID: null, league: 'NBA', sport: 'basketball', matchedVolume: 12.5 });
+    expect(mv.payload).toEqual({
+      gameID: 'g1',
+      parentGameID: null,
+      league: 'NBA',
+      sport: 'basketball',
+      matchedVolume: 12.5,
+    });
     await client.socket.roundTrip();
     expect(client.stats).toMatchObject({ frames: 5, events: 1, unknownTypes: 2, malformed: 2 });
     expect(client.socket.stats.binaryFrames).toBe(1);
@@ -197,18 +237,32 @@ describe('price frame parser', () => {
     const s = t.game({ league: 'EPL', sport: 'soccer' });
     place(t, maker.id, { gameID: g.id, type: 'moneyline', side: home(g), odds: -120, bet: 100 });
     place(t, maker.id, { gameID: g.id, type: 'spread', side: home(g), number: -3.5, odds: -110, bet: 110 });
-    place(t, maker.id, { gameID: g.id, type: 'total', side: 'over', number: 209.5, odds: -104, bet: 265.2, orderType: 'postArb' });
+    place(t, maker.id, {
+      gameID: g.id,
+      type: 'total',
+      side: 'over',
+      number: 209.5,
+      odds: -104,
+      bet: 265.2,
+      orderType: 'postArb',
+    });
     place(t, maker.id, { gameID: s.id, type: 'moneyline1x2', market: 'draw', side: 'yes', odds: 250, bet: 10 });
     place(t, taker.id, { gameID: g.id, type: 'moneyline', side: away(g), odds: 120, bet: 10 });
     await rec.next((f) => f.includes('matchedVolumeUpdate'));
     frames = [...rec.items];
-    expect(new Set(frames.map((f) => (JSON.parse(f) as [string])[0]))).toEqual(new Set(['gameUpdate', 'orderUpdate', 'matchedVolumeUpdate']));
+    expect(new Set(frames.map((f) => (JSON.parse(f) as [string])[0]))).toEqual(
+      new Set(['gameUpdate', 'orderUpdate', 'matchedVolumeUpdate']),
+    );
   });
 
   it('skips unknown message types, accepts unknown gameUpdate messageTypes, and explains rejections', () => {
     const parse = createPriceFrameParser('fast');
     expect(parse('["spreadAlert",{"x":1}]')).toEqual({ ok: false, problem: 'unknownType', messageType: 'spreadAlert' });
-    expect(parse('{"type":"orderUpdate"}')).toMatchObject({ ok: false, problem: 'malformed', reason: 'not a [type, payload] tuple' });
+    expect(parse('{"type":"orderUpdate"}')).toMatchObject({
+      ok: false,
+      problem: 'malformed',
+      reason: 'not a [type, payload] tuple',
+    });
     expect(parse('["orderUpdate",{"epo')).toMatchObject({ ok: false, problem: 'malformed', reason: 'not JSON' });
     const game = frames.find((f) => f.startsWith('["gameUpdate"'))!;
     const suspended = JSON.parse(game) as [string, Record<string, unknown>];
@@ -217,7 +271,11 @@ describe('price frame parser', () => {
     expect(out.ok && out.event.type === 'gameUpdate' && out.event.messageType).toBeNull();
     const update = JSON.parse(frames.find((f) => f.startsWith('["orderUpdate"'))!) as [string, Record<string, unknown>];
     update[1].epoch = 'soon';
-    expect(parse(JSON.stringify(update))).toMatchObject({ ok: false, problem: 'malformed', reason: expect.stringContaining('orderUpdate: epoch:') });
+    expect(parse(JSON.stringify(update))).toMatchObject({
+      ok: false,
+      problem: 'malformed',
+      reason: expect.stringContaining('orderUpdate: epoch:'),
+    });
   });
 
   it('the fast path accepts exactly what the zod schemas accept, on real frames and on every single-field mutation of them', () => {
@@ -275,7 +333,8 @@ function pick(source: unknown, shape: unknown): unknown {
   if (Array.isArray(shape)) return (source as unknown[]).map((v, i) => pick(v, shape[i]));
   if (shape && typeof shape === 'object') {
     const out: Record<string, unknown> = {};
-    for (const k of Object.keys(shape)) out[k] = pick((source as Record<string, unknown>)[k], (shape as Record<string, unknown>)[k]);
+    for (const k of Object.keys(shape))
+      out[k] = pick((source as Record<string, unknown>)[k], (shape as Record<string, unknown>)[k]);
     return out;
   }
   return source;

@@ -2,7 +2,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { EngineGame } from '../../src/engine/types.ts';
 import type { SocketState } from '../../src/exchange/socket/managed-socket.ts';
 import { compareMessageIds, parseMessageId } from '../../src/exchange/socket/message-id.ts';
-import { RECONCILE_RETRY_MAX_MS, RECONCILE_RETRY_MS, UserFeedClient, type UserFeedClientOptions } from '../../src/exchange/socket/user-feed-client.ts';
+import {
+  RECONCILE_RETRY_MAX_MS,
+  RECONCILE_RETRY_MS,
+  UserFeedClient,
+  type UserFeedClientOptions,
+} from '../../src/exchange/socket/user-feed-client.ts';
 import type { UserFeedEvent, UserFeedMessageEvent } from '../../src/exchange/socket/user-feed-events.ts';
 import { manualTime, settleEventLoop, type ManualTimeSource } from '../../src/shared/time.ts';
 import { startTestSim, type TestSim } from '../support/sim.ts';
@@ -41,11 +46,17 @@ function placeOk(t: TestSim, userId: string, order: Record<string, unknown>) {
   return entry;
 }
 
-const messageEvents = <R>(events: UserFeedEvent<R>[]) => events.filter((e): e is UserFeedMessageEvent => 'messageID' in e);
-const makerFills = <R>(events: UserFeedEvent<R>[]) => events.filter((e): e is Extract<UserFeedMessageEvent, { type: 'makerFill' }> => e.type === 'makerFill');
+const messageEvents = <R>(events: UserFeedEvent<R>[]) =>
+  events.filter((e): e is UserFeedMessageEvent => 'messageID' in e);
+const makerFills = <R>(events: UserFeedEvent<R>[]) =>
+  events.filter((e): e is Extract<UserFeedMessageEvent, { type: 'makerFill' }> => e.type === 'makerFill');
 
 function expectStrictlyIncreasing(ids: string[]) {
-  for (let i = 1; i < ids.length; i++) expect(compareMessageIds(parseMessageId(ids[i - 1]!)!, parseMessageId(ids[i]!)!), `${ids[i - 1]} then ${ids[i]}`).toBeLessThan(0);
+  for (let i = 1; i < ids.length; i++)
+    expect(
+      compareMessageIds(parseMessageId(ids[i - 1]!)!, parseMessageId(ids[i]!)!),
+      `${ids[i - 1]} then ${ids[i]}`,
+    ).toBeLessThan(0);
 }
 
 async function reopen(states: Recorder<SocketState>, connection: number) {
@@ -58,7 +69,14 @@ describe('user feed client: classification', () => {
     const m = await feed(t, maker.token);
     const k = await feed(t, taker.token);
 
-    const a = placeOk(t, maker.id, { gameID: g.id, type: 'moneyline', side: home(g), odds: -120, bet: 120, userReference: 'mk-a' });
+    const a = placeOk(t, maker.id, {
+      gameID: g.id,
+      type: 'moneyline',
+      side: home(g),
+      odds: -120,
+      bet: 120,
+      userReference: 'mk-a',
+    });
     const b = placeOk(t, maker.id, { gameID: g.id, type: 'moneyline', side: home(g), odds: -120, bet: 60 });
     const took = placeOk(t, taker.id, { gameID: g.id, type: 'moneyline', side: away(g), odds: 120, bet: 50 }); // 60 of a's 120
     placeOk(t, taker.id, { gameID: g.id, type: 'moneyline', side: away(g), odds: 120, bet: 50 }); // the other 60 of a
@@ -67,11 +85,30 @@ describe('user feed client: classification', () => {
     const cancelled = await m.events.next((e) => e.type === 'orderCancelled');
     const seen = messageEvents(m.events.items);
     expect(seen.map((e) => e.type)).toEqual(['orderPlaced', 'orderPlaced', 'makerFill', 'makerFill', 'orderCancelled']);
-    const [p1, , f1, f2] = seen as [UserFeedMessageEvent, UserFeedMessageEvent, UserFeedMessageEvent, UserFeedMessageEvent];
-    expect(p1.type === 'orderPlaced' && p1.order).toMatchObject({ orderID: a.unmatched!.orderID, offered: 120, filled: 0, remaining: 120, userReference: 'mk-a' });
-    expect(f1.type === 'makerFill' && [f1.partial, f1.fill.txID, f1.fill.amount, f1.order.remaining]).toEqual([true, took.matched[0]!.txID, 60, 60]);
+    const [p1, , f1, f2] = seen as [
+      UserFeedMessageEvent,
+      UserFeedMessageEvent,
+      UserFeedMessageEvent,
+      UserFeedMessageEvent,
+    ];
+    expect(p1.type === 'orderPlaced' && p1.order).toMatchObject({
+      orderID: a.unmatched!.orderID,
+      offered: 120,
+      filled: 0,
+      remaining: 120,
+      userReference: 'mk-a',
+    });
+    expect(f1.type === 'makerFill' && [f1.partial, f1.fill.txID, f1.fill.amount, f1.order.remaining]).toEqual([
+      true,
+      took.matched[0]!.txID,
+      60,
+      60,
+    ]);
     expect(f2.type === 'makerFill' && [f2.partial, f2.order.remaining]).toEqual([false, 0]);
-    expect(cancelled.type === 'orderCancelled' && cancelled.order).toMatchObject({ orderID: b.unmatched!.orderID, offered: 0 });
+    expect(cancelled.type === 'orderCancelled' && cancelled.order).toMatchObject({
+      orderID: b.unmatched!.orderID,
+      offered: 0,
+    });
     expect(seen.every((e) => e.source === 'live')).toBe(true);
     expect(m.client.cursor).toBe(cancelled.type === 'orderCancelled' ? cancelled.messageID : null);
     expectStrictlyIncreasing(seen.map((e) => e.messageID));
@@ -90,7 +127,12 @@ describe('user feed client: gap recovery', () => {
     const { client, events, states } = await feed(t, maker.token);
     placeOk(t, maker.id, { gameID: g.id, type: 'moneyline', side: home(g), odds: -110, bet: 5_000 });
     const takerTx: string[] = [];
-    const take = (bet: number) => takerTx.push(...placeOk(t, taker.id, { gameID: g.id, type: 'moneyline', side: away(g), odds: 110, bet }).matched.map((f) => f.txID));
+    const take = (bet: number) =>
+      takerTx.push(
+        ...placeOk(t, taker.id, { gameID: g.id, type: 'moneyline', side: away(g), odds: 110, bet }).matched.map(
+          (f) => f.txID,
+        ),
+      );
     take(10);
     await events.next((e) => e.type === 'makerFill');
 
@@ -108,10 +150,18 @@ describe('user feed client: gap recovery', () => {
     const fills = makerFills(events.items);
     expect(fills.map((f) => f.fill.txID).sort()).toEqual([...takerTx].sort());
     expect(new Set(fills.map((f) => f.fill.txID)).size).toBe(fills.length);
-    expect(fills.map((f) => f.fill.amount)).toEqual([10, 11, 12, 13, 14, 15].map((x) => x * 1.1).map((x) => expect.closeTo(x, 9)));
+    expect(fills.map((f) => f.fill.amount)).toEqual(
+      [10, 11, 12, 13, 14, 15].map((x) => x * 1.1).map((x) => expect.closeTo(x, 9)),
+    );
     expect(fills.slice(1, 4).map((f) => f.source)).toEqual(['replay', 'replay', 'replay']);
     expectStrictlyIncreasing(messageEvents(events.items).map((e) => e.messageID));
-    expect(client.stats).toMatchObject({ replays: 1, replayedMessages: 5, duplicates: 2, processed: 7, replayFailures: 0 });
+    expect(client.stats).toMatchObject({
+      replays: 1,
+      replayedMessages: 5,
+      duplicates: 2,
+      processed: 7,
+      replayFailures: 0,
+    });
     expect(client.cursor).toBe(fills.at(-1)!.messageID);
   });
 
@@ -128,16 +178,26 @@ describe('user feed client: gap recovery', () => {
     placeOk(t, maker.id, { gameID: g.id, type: 'moneyline', side: home(g), odds: 200, bet: 1 });
     const first = await events.next((e) => e.type === 'orderPlaced');
     dropSimSockets(t, time);
-    const missed = [201, 202, 203, 204, 205, 206].map((odds) => placeOk(t, maker.id, { gameID: g.id, type: 'moneyline', side: home(g), odds, bet: 1 }).unmatched!.orderID);
+    const missed = [201, 202, 203, 204, 205, 206].map(
+      (odds) =>
+        placeOk(t, maker.id, { gameID: g.id, type: 'moneyline', side: home(g), odds, bet: 1 }).unmatched!.orderID,
+    );
     await reopen(states, 2);
 
     const reconciled = await events.next((e) => e.type === 'reconciled');
     expect(reconciled).toEqual({ type: 'reconciled', reason: 'cache_expired', result: { openOrders: 7 } });
     const after = events.items.slice(events.items.indexOf(first) + 1);
     expect(after.map((e) => e.type)).toEqual(['orderPlaced', 'orderPlaced', 'orderPlaced', 'gapWarning', 'reconciled']);
-    expect(after[3]).toEqual({ type: 'gapWarning', reason: 'cache_expired', cursor: 'messageID' in first ? first.messageID : null, availableMessages: 3 });
+    expect(after[3]).toEqual({
+      type: 'gapWarning',
+      reason: 'cache_expired',
+      cursor: 'messageID' in first ? first.messageID : null,
+      availableMessages: 3,
+    });
     // Only the three the server still held; the reconciliation covers the rest.
-    expect(messageEvents(after).map((e) => (e.type === 'orderPlaced' ? e.order.orderID : null))).toEqual(missed.slice(3));
+    expect(messageEvents(after).map((e) => (e.type === 'orderPlaced' ? e.order.orderID : null))).toEqual(
+      missed.slice(3),
+    );
     expect(reconcileCalls).toBe(1);
     expect(client.stats).toMatchObject({ cacheExpired: 1, reconciles: 1 });
   });
@@ -145,15 +205,21 @@ describe('user feed client: gap recovery', () => {
   it('a frame that could not be read is recovered from the replay log', async () => {
     const { t, maker, g } = await setup();
     const { client, events } = await feed(t, maker.token);
-    const ids = [placeOk(t, maker.id, { gameID: g.id, type: 'moneyline', side: home(g), odds: 150, bet: 1 }).unmatched!.orderID];
+    const ids = [
+      placeOk(t, maker.id, { gameID: g.id, type: 'moneyline', side: home(g), odds: 150, bet: 1 }).unmatched!.orderID,
+    ];
     await events.next((e) => e.type === 'orderPlaced');
     t.sim.context.faults.malformedFeedRate = 1;
     try {
-      ids.push(placeOk(t, maker.id, { gameID: g.id, type: 'moneyline', side: home(g), odds: 160, bet: 1 }).unmatched!.orderID);
+      ids.push(
+        placeOk(t, maker.id, { gameID: g.id, type: 'moneyline', side: home(g), odds: 160, bet: 1 }).unmatched!.orderID,
+      );
     } finally {
       t.sim.context.faults.malformedFeedRate = 0;
     }
-    ids.push(placeOk(t, maker.id, { gameID: g.id, type: 'moneyline', side: home(g), odds: 170, bet: 1 }).unmatched!.orderID);
+    ids.push(
+      placeOk(t, maker.id, { gameID: g.id, type: 'moneyline', side: home(g), odds: 170, bet: 1 }).unmatched!.orderID,
+    );
     await until(() => messageEvents(events.items).length === 3, 3_000, 'three messages');
     await client.socket.roundTrip();
     const placed = messageEvents(events.items);
@@ -170,7 +236,10 @@ describe('user feed client: gap recovery', () => {
     await until(() => messageEvents(first.events.items).length === 2);
     const cursor = first.client.cursor;
     await first.client.close();
-    const later = [152, 153].map((odds) => placeOk(t, maker.id, { gameID: g.id, type: 'moneyline', side: home(g), odds, bet: 1 }).unmatched!.orderID);
+    const later = [152, 153].map(
+      (odds) =>
+        placeOk(t, maker.id, { gameID: g.id, type: 'moneyline', side: home(g), odds, bet: 1 }).unmatched!.orderID,
+    );
 
     const second = await feed(t, maker.token, { cursor });
     await until(() => messageEvents(second.events.items).length === 2);
@@ -178,7 +247,9 @@ describe('user feed client: gap recovery', () => {
     const got = messageEvents(second.events.items);
     expect(got.map((e) => (e.type === 'orderPlaced' ? e.order.orderID : null))).toEqual(later);
     expect(got.every((e) => e.source === 'replay')).toBe(true);
-    expect(() => new UserFeedClient({ streamingUrl: t.url, tokens: fixedTokens('x'), cursor: 'yesterday' })).toThrow(RangeError);
+    expect(() => new UserFeedClient({ streamingUrl: t.url, tokens: fixedTokens('x'), cursor: 'yesterday' })).toThrow(
+      RangeError,
+    );
   });
 
   it('a reconnect before any message has no cursor to replay from: warns and reconciles', async () => {
@@ -200,13 +271,16 @@ describe('user feed client: gap recovery', () => {
     await events.next((e) => e.type === 'orderPlaced');
     t.sim.context.faults.restErrorRate = 1;
     dropSimSockets(t, time);
-    const missed = placeOk(t, maker.id, { gameID: g.id, type: 'moneyline', side: home(g), odds: 160, bet: 1 }).unmatched!.orderID;
+    const missed = placeOk(t, maker.id, { gameID: g.id, type: 'moneyline', side: home(g), odds: 160, bet: 1 })
+      .unmatched!.orderID;
     await reopen(states, 2);
     await until(() => client.stats.replayFailures >= 1, 3_000, 'a failed replay');
     t.sim.context.faults.restErrorRate = 0;
     const recovered = await events.next((e) => e.type === 'orderPlaced' && e.order.orderID === missed);
     expect('source' in recovered && recovered.source).toBe('replay');
-    expect(states.items.some((s) => s.status === 'reconnecting' && /replay failed/.test(s.lastError?.message ?? ''))).toBe(true);
+    expect(
+      states.items.some((s) => s.status === 'reconnecting' && /replay failed/.test(s.lastError?.message ?? '')),
+    ).toBe(true);
     expect(client.stats.processed).toBe(2);
   });
 });
@@ -248,9 +322,21 @@ describe('user feed client: a failed reconciliation', () => {
     await advance(1);
     expect(calls).toHaveLength(2);
     await advance(2 * RECONCILE_RETRY_MS);
-    expect(events.items[1]).toMatchObject({ type: 'reconcileFailed', reason: 'no_cursor', retryInMs: RECONCILE_RETRY_MS });
-    expect(events.items[2]).toMatchObject({ type: 'reconcileFailed', reason: 'no_cursor', retryInMs: 2 * RECONCILE_RETRY_MS });
-    expect(calls.map((at) => at - start)).toEqual([FAST.backoff!.baseMs!, FAST.backoff!.baseMs! + 1_000, FAST.backoff!.baseMs! + 3_000]);
+    expect(events.items[1]).toMatchObject({
+      type: 'reconcileFailed',
+      reason: 'no_cursor',
+      retryInMs: RECONCILE_RETRY_MS,
+    });
+    expect(events.items[2]).toMatchObject({
+      type: 'reconcileFailed',
+      reason: 'no_cursor',
+      retryInMs: 2 * RECONCILE_RETRY_MS,
+    });
+    expect(calls.map((at) => at - start)).toEqual([
+      FAST.backoff!.baseMs!,
+      FAST.backoff!.baseMs! + 1_000,
+      FAST.backoff!.baseMs! + 3_000,
+    ]);
     expect(types()).toEqual(['gapWarning', 'reconcileFailed', 'reconcileFailed', 'reconciled']);
     expect(events.items[3]).toEqual({ type: 'reconciled', reason: 'no_cursor', result: 'rebuilt' });
   });
@@ -281,7 +367,8 @@ describe('user feed client: recovering$', () => {
     cleanups.push(() => subs.forEach((s) => s.unsubscribe()));
     return log;
   }
-  const around = (log: string[], from: string) => log.slice(log.indexOf(from)).filter((x) => !x.startsWith('connecting') && !x.startsWith('reconnecting'));
+  const around = (log: string[], from: string) =>
+    log.slice(log.indexOf(from)).filter((x) => !x.startsWith('connecting') && !x.startsWith('reconnecting'));
 
   it('turns true before the new connection is reported open, and false only after the replayed messages', async () => {
     const time = manualTime();
@@ -300,7 +387,14 @@ describe('user feed client: recovering$', () => {
     await until(() => log.at(-1) === 'recovering false', 3_000, 'the replay done');
     t.sim.context.faults.restLatencyMs = 0;
     // True from the drop on, so never false while the new connection is open and the replay runs.
-    expect(around(log, 'orderPlaced')).toEqual(['orderPlaced', 'recovering true', 'open 2', 'orderPlaced', 'orderPlaced', 'recovering false']);
+    expect(around(log, 'orderPlaced')).toEqual([
+      'orderPlaced',
+      'recovering true',
+      'open 2',
+      'orderPlaced',
+      'orderPlaced',
+      'recovering false',
+    ]);
   });
 
   it('stays true across a failed replay and the reconnect it makes, until the next connection has replayed', async () => {
@@ -360,6 +454,12 @@ describe('user feed client: recovering$', () => {
     expect(log.filter((x) => x.startsWith('recovering')).at(-1)).toBe('recovering true');
     gates[1]!();
     await until(() => log.at(-1) === 'recovering false', 3_000, 'recovered');
-    expect(log.filter((x) => x === 'reconciled' || x.startsWith('recovering'))).toEqual(['recovering false', 'recovering true', 'reconciled', 'reconciled', 'recovering false']);
+    expect(log.filter((x) => x === 'reconciled' || x.startsWith('recovering'))).toEqual([
+      'recovering false',
+      'recovering true',
+      'reconciled',
+      'reconciled',
+      'recovering false',
+    ]);
   });
 });

@@ -29,7 +29,17 @@ interface Offer {
 export function listed(gameID: string, label: Record<string, unknown>, o: Offer): Record<string, unknown> {
   const payout = o.odds > 0 ? o.odds / 100 : 100 / -o.odds;
   // The maker risks `bet` at the inverted odds; a taker can stake what the maker would win.
-  return { id: o.id, odds: o.odds, bet: o.bet, sumUntaken: o.bet / payout, gameID, takenRatio: 0, gameStartExpiry: false, createdAt: '2026-11-27T01:00:00.000Z', ...label };
+  return {
+    id: o.id,
+    odds: o.odds,
+    bet: o.bet,
+    sumUntaken: o.bet / payout,
+    gameID,
+    takenRatio: 0,
+    gameStartExpiry: false,
+    createdAt: '2026-11-27T01:00:00.000Z',
+    ...label,
+  };
 }
 
 /** The game fields alone, as a gameUpdate or an orderbook carries them. */
@@ -67,10 +77,42 @@ export function keyedGameUpdate(o: KeyedGameOptions): Record<string, unknown> {
     ...gameFields(o),
     homeMoneylines: [listed(g, { type: 'moneyline', participantID: home }, { id: n(1), odds: 120, bet: 60 })],
     awayMoneylines: [],
-    homeSpreads: { '-3.5': [listed(g, { type: 'spread', participantID: home, spread: -3.5, market: 'main', side: home }, { id: n(2), odds: 105, bet: 100 })] },
-    awaySpreads: { '3.5': [listed(g, { type: 'spread', participantID: away, spread: 3.5, market: 'main', side: away }, { id: n(3), odds: -115, bet: 80 })] },
-    over: { '221.5': [listed(g, { type: 'total', OU: 'over', total: 221.5, spread: null, market: 'main', side: 'over' }, { id: n(4), odds: 102, bet: 50 })] },
-    under: { '221.5': [listed(g, { type: 'total', OU: 'under', total: 221.5, spread: null, market: 'main', side: 'under' }, { id: n(5), odds: -110, bet: 40 })] },
+    homeSpreads: {
+      '-3.5': [
+        listed(
+          g,
+          { type: 'spread', participantID: home, spread: -3.5, market: 'main', side: home },
+          { id: n(2), odds: 105, bet: 100 },
+        ),
+      ],
+    },
+    awaySpreads: {
+      '3.5': [
+        listed(
+          g,
+          { type: 'spread', participantID: away, spread: 3.5, market: 'main', side: away },
+          { id: n(3), odds: -115, bet: 80 },
+        ),
+      ],
+    },
+    over: {
+      '221.5': [
+        listed(
+          g,
+          { type: 'total', OU: 'over', total: 221.5, spread: null, market: 'main', side: 'over' },
+          { id: n(4), odds: 102, bet: 50 },
+        ),
+      ],
+    },
+    under: {
+      '221.5': [
+        listed(
+          g,
+          { type: 'total', OU: 'under', total: 221.5, spread: null, market: 'main', side: 'under' },
+          { id: n(5), odds: -110, bet: 40 },
+        ),
+      ],
+    },
     homeMoneylines1x2: {},
     awayMoneylines1x2: {},
     draw1x2: {},

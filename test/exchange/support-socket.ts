@@ -16,7 +16,10 @@ export const FAST: SocketTuning = {
 };
 
 /** A TokenSource over a fixed token; `refresh` hands out `refreshed` (or the same token) and records what was refused. */
-export function fixedTokens(token: string, refreshed = token): TokenSource & { readonly refused: string[]; readonly calls: { token: number } } {
+export function fixedTokens(
+  token: string,
+  refreshed = token,
+): TokenSource & { readonly refused: string[]; readonly calls: { token: number } } {
   const refused: string[] = [];
   const calls = { token: 0 };
   let current = token;
@@ -58,7 +61,10 @@ export class Recorder<T> {
     for (;;) {
       for (let i = from; i < this.items.length; i++) if (match(this.items[i]!)) return this.items[i]!;
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`timed out after ${timeoutMs} ms; recorded ${this.items.length}: ${JSON.stringify(this.items.slice(-5)).slice(0, 800)}`);
+      if (left <= 0)
+        throw new Error(
+          `timed out after ${timeoutMs} ms; recorded ${this.items.length}: ${JSON.stringify(this.items.slice(-5)).slice(0, 800)}`,
+        );
       await new Promise<void>((resolve) => {
         const t = setTimeout(resolve, left);
         this.#waiters.push(() => {
@@ -75,7 +81,12 @@ export class Recorder<T> {
 }
 
 /** Poll until `cond` holds (for state that is not an observable, e.g. engine state). */
-export async function until(cond: () => boolean, timeoutMs = 3_000, what = 'condition', diagnose?: () => string): Promise<void> {
+export async function until(
+  cond: () => boolean,
+  timeoutMs = 3_000,
+  what = 'condition',
+  diagnose?: () => string,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!cond()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${diagnose ? `: ${diagnose()}` : ''}`);
@@ -95,13 +106,20 @@ export function capturedLogs(): { logger: Logger; lines: () => Record<string, un
  * that stops answering pings, one that never answers requests. Records every connection
  * and its handshake Authorization header.
  */
-export async function tinyServer(options: { autoPong?: boolean; onConnection?: (ws: WebSocket) => void } = {}): Promise<{
+export async function tinyServer(
+  options: { autoPong?: boolean; onConnection?: (ws: WebSocket) => void } = {},
+): Promise<{
   url: string;
   connections: WebSocket[];
   authorizations: (string | undefined)[];
   close(): Promise<void>;
 }> {
-  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, autoPong: options.autoPong ?? true, perMessageDeflate: false });
+  const wss = new WebSocketServer({
+    host: '127.0.0.1',
+    port: 0,
+    autoPong: options.autoPong ?? true,
+    perMessageDeflate: false,
+  });
   await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
   const connections: WebSocket[] = [];
   const authorizations: (string | undefined)[] = [];

@@ -15,7 +15,8 @@ const EXAMPLE = readFileSync(EXAMPLE_FILE, 'utf8');
 
 /** Registry names only: a fuzzed `module: /some/path` is refused, never imported. */
 const byName = defaultStrategyResolver(FAKE_REGISTRY);
-const resolveStrategy: StrategyResolver = (ref, baseDir) => (isModulePath(ref) ? Promise.reject(new Error('paths are not loaded by the fuzz test')) : byName(ref, baseDir));
+const resolveStrategy: StrategyResolver = (ref, baseDir) =>
+  isModulePath(ref) ? Promise.reject(new Error('paths are not loaded by the fuzz test')) : byName(ref, baseDir);
 
 const MINIMAL = {
   strategies: [{ id: 's1', module: 'fixed-spread' }],
@@ -39,13 +40,59 @@ async function outcome(text: string): Promise<'ok' | ConfigError> {
 }
 
 const TOKENS = [
-  'a:', 'risk:', 'strategies:', '  ', '\n', '\n  ', '- ', '&x ', '*x', '!!binary ', '!!set ', '!!omap ', '!foo ', '? ', '{', '}', '[', ']', ',', '"', "'", '|', '>-',
-  '#', '%YAML 1.2\n', '---\n', '...\n', '<<: *x', `password: ${SECRET}`, `token: ${SECRET}`, '~', 'null', '0x1F', '.inf', '1e400', '\t', 'module: fixed-spread', 'id: s1', '\ufeff', '\u0000',
+  'a:',
+  'risk:',
+  'strategies:',
+  '  ',
+  '\n',
+  '\n  ',
+  '- ',
+  '&x ',
+  '*x',
+  '!!binary ',
+  '!!set ',
+  '!!omap ',
+  '!foo ',
+  '? ',
+  '{',
+  '}',
+  '[',
+  ']',
+  ',',
+  '"',
+  "'",
+  '|',
+  '>-',
+  '#',
+  '%YAML 1.2\n',
+  '---\n',
+  '...\n',
+  '<<: *x',
+  `password: ${SECRET}`,
+  `token: ${SECRET}`,
+  '~',
+  'null',
+  '0x1F',
+  '.inf',
+  '1e400',
+  '\t',
+  'module: fixed-spread',
+  'id: s1',
+  '\ufeff',
+  '\u0000',
 ];
 
 /** Line-level edits of the example file. */
 const editedExample: fc.Arbitrary<string> = fc
-  .array(fc.tuple(fc.constantFrom('drop', 'dup', 'indent', 'dedent', 'insert', 'swap', 'truncate'), fc.nat(), fc.nat(), fc.constantFrom(...TOKENS)), { minLength: 1, maxLength: 4 })
+  .array(
+    fc.tuple(
+      fc.constantFrom('drop', 'dup', 'indent', 'dedent', 'insert', 'swap', 'truncate'),
+      fc.nat(),
+      fc.nat(),
+      fc.constantFrom(...TOKENS),
+    ),
+    { minLength: 1, maxLength: 4 },
+  )
   .map((edits) => {
     let lines = EXAMPLE.split('\n');
     for (const [op, a, b, tok] of edits) {
@@ -93,11 +140,18 @@ const mutatedStructure: fc.Arbitrary<string> = fc
   });
 
 /** Aliases fanned out level over level. */
-const aliasBomb: fc.Arbitrary<string> = fc.tuple(fc.integer({ min: 2, max: 12 }), fc.integer({ min: 2, max: 10 })).map(([fan, depth]) => {
-  const lines = [`a0: &a0 [${Array(fan).fill('x').join(', ')}]`];
-  for (let d = 1; d < depth; d++) lines.push(`a${d}: &a${d} [${Array(fan).fill(`*a${d - 1}`).join(', ')}]`);
-  return lines.join('\n');
-});
+const aliasBomb: fc.Arbitrary<string> = fc
+  .tuple(fc.integer({ min: 2, max: 12 }), fc.integer({ min: 2, max: 10 }))
+  .map(([fan, depth]) => {
+    const lines = [`a0: &a0 [${Array(fan).fill('x').join(', ')}]`];
+    for (let d = 1; d < depth; d++)
+      lines.push(
+        `a${d}: &a${d} [${Array(fan)
+          .fill(`*a${d - 1}`)
+          .join(', ')}]`,
+      );
+    return lines.join('\n');
+  });
 
 const yamlText: fc.Arbitrary<string> = fc.oneof(
   { weight: 3, arbitrary: editedExample },
@@ -144,7 +198,15 @@ describe('YAML configuration: fuzz', () => {
   // rest of the line>"), so a password pasted into a malformed file came back in the error.
   // Likewise a key that is itself a mapping (`? {password: …}`) was stringified into the
   // "unknown key" path, and into a process warning.
-  it.each([`|password: ${SECRET}`, `risk:\n  |x ${SECRET}`, `a: "${SECRET}`, `>${SECRET}: 1`, `? password: ${SECRET}`, `? [${SECRET}]\n: 1`, `risk:\n  ? {token: ${SECRET}}\n  : 1`])('a syntax error does not quote the source (%j)', async (text) => {
+  it.each([
+    `|password: ${SECRET}`,
+    `risk:\n  |x ${SECRET}`,
+    `a: "${SECRET}`,
+    `>${SECRET}: 1`,
+    `? password: ${SECRET}`,
+    `? [${SECRET}]\n: 1`,
+    `risk:\n  ? {token: ${SECRET}}\n  : 1`,
+  ])('a syntax error does not quote the source (%j)', async (text) => {
     const out = await outcome(text);
     expect(out).toBeInstanceOf(ConfigError);
     expect((out as ConfigError).message).toMatch(/invalid YAML/);
@@ -154,7 +216,13 @@ describe('YAML configuration: fuzz', () => {
   // Regression: aliases expanding past the yaml library's limit ("billion laughs") parsed
   // without errors, then threw a bare ReferenceError when the document became a value.
   it('an alias bomb is a ConfigError', async () => {
-    const bomb = ['a: &a [1,1,1,1,1,1,1,1,1]', 'b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]', 'c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]', 'd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]', 'e: [*d,*d,*d,*d,*d,*d,*d,*d,*d]'].join('\n');
+    const bomb = [
+      'a: &a [1,1,1,1,1,1,1,1,1]',
+      'b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]',
+      'c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]',
+      'd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]',
+      'e: [*d,*d,*d,*d,*d,*d,*d,*d,*d]',
+    ].join('\n');
     const out = await outcome(bomb);
     expect(out).toBeInstanceOf(ConfigError);
     expect((out as ConfigError).message).toMatch(/invalid YAML: .*alias/i);

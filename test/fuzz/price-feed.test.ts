@@ -2,7 +2,12 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
 import { BOOK_COLLECTIONS } from '../../src/exchange/schemas/book-order.ts';
-import { GameUpdate, MatchedVolumeUpdate, OrderUpdate, type PriceFeedEvent } from '../../src/exchange/schemas/price-feed.ts';
+import {
+  GameUpdate,
+  MatchedVolumeUpdate,
+  OrderUpdate,
+  type PriceFeedEvent,
+} from '../../src/exchange/schemas/price-feed.ts';
 import { PriceFeedClient } from '../../src/exchange/socket/price-feed-client.ts';
 import { createPriceFrameParser, type PriceFrameOutcome } from '../../src/exchange/socket/price-parse.ts';
 import { FAST, fixedTokens, Recorder, tinyServer, until } from '../exchange/support-socket.ts';
@@ -26,10 +31,14 @@ describe('price-feed frames: parser fuzz', () => {
 
   it('a keyed collection with a __proto__ key is no throw, and the three modes agree', () => {
     // JSON.parse makes "__proto__" an own key; zod's record check skips it, leaving it in the input.
-    const text = JSON.stringify(['gameUpdate', { ...gameUpdate, awayMoneylines: 'KEYED' }]).replace('"KEYED"', '{"__proto__":{"polluted":1}}');
+    const text = JSON.stringify(['gameUpdate', { ...gameUpdate, awayMoneylines: 'KEYED' }]).replace(
+      '"KEYED"',
+      '{"__proto__":{"polluted":1}}',
+    );
     const outs = parsers.map((p) => p(text));
     expect(outs.map(classify)).toEqual(['event', 'event', 'event']);
-    for (const out of outs) expect(out.ok && out.event.type === 'gameUpdate' && out.event.payload.awayMoneylines).toEqual([]);
+    for (const out of outs)
+      expect(out.ok && out.event.type === 'gameUpdate' && out.event.payload.awayMoneylines).toEqual([]);
   });
 
   it('every text gives an event, a malformed skip or an unknown-type skip, never a throw; the three modes agree', () => {
@@ -51,7 +60,9 @@ describe('price-feed frames: parser fuzz', () => {
             for (const o of outs) expect(ids(o)).toEqual(ids(fast!));
           }
           // What the fast path accepted, the schema accepts too.
-          const schema = { orderUpdate: OrderUpdate, gameUpdate: GameUpdate, matchedVolumeUpdate: MatchedVolumeUpdate }[fast!.event.type];
+          const schema = { orderUpdate: OrderUpdate, gameUpdate: GameUpdate, matchedVolumeUpdate: MatchedVolumeUpdate }[
+            fast!.event.type
+          ];
           expect(schema.safeParse(fast!.event.payload).success).toBe(true);
         } else if (fast!.problem === 'malformed') {
           expect(typeof fast!.reason).toBe('string');
@@ -66,7 +77,12 @@ describe('price-feed frames: parser fuzz', () => {
 
   it('deep nesting in the payload, the tuple and a book order is a malformed skip', () => {
     const deep = deepJsonText();
-    for (const text of [deep, `["orderUpdate",${deep}]`, `["gameUpdate",${toText({ ...gameUpdate, homeMoneylines: [0] }).replace('[0]', `[${deep}]`)}]`, `[${deep},1]`]) {
+    for (const text of [
+      deep,
+      `["orderUpdate",${deep}]`,
+      `["gameUpdate",${toText({ ...gameUpdate, homeMoneylines: [0] }).replace('[0]', `[${deep}]`)}]`,
+      `[${deep},1]`,
+    ]) {
       for (const p of parsers) expect(classify(p(text))).toBe('malformed');
     }
   });
@@ -96,32 +112,35 @@ describe('price-feed client: a bad frame never stops the stream', () => {
     const parse = createPriceFrameParser('fast');
     let sentinel = 0;
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.tuple(frameText(PRICE_FRAMES), fc.boolean()), { minLength: 1, maxLength: 6 }), async (frames) => {
-        const before = client.stats;
-        const from = events.items.length;
-        const expected = { event: 0, malformed: 0, unknownType: 0 };
-        for (const [text, binary] of frames) {
-          if (binary) {
-            peer().send(Buffer.from(text), { binary: true });
-            continue;
+      fc.asyncProperty(
+        fc.array(fc.tuple(frameText(PRICE_FRAMES), fc.boolean()), { minLength: 1, maxLength: 6 }),
+        async (frames) => {
+          const before = client.stats;
+          const from = events.items.length;
+          const expected = { event: 0, malformed: 0, unknownType: 0 };
+          for (const [text, binary] of frames) {
+            if (binary) {
+              peer().send(Buffer.from(text), { binary: true });
+              continue;
+            }
+            peer().send(text);
+            // What arrives is the UTF-8 round trip of the text (lone surrogates become U+FFFD).
+            expected[classify(parse(Buffer.from(text).toString('utf8')))]++;
           }
-          peer().send(text);
-          // What arrives is the UTF-8 round trip of the text (lone surrogates become U+FFFD).
-          expected[classify(parse(Buffer.from(text).toString('utf8')))]++;
-        }
-        const id = `sentinel-${++sentinel}`;
-        peer().send(JSON.stringify(['matchedVolumeUpdate', { gameID: id, matchedVolume: 1 }]));
-        await within(
-          events.next((e) => e.type === 'matchedVolumeUpdate' && e.payload.gameID === id, 5_000, from),
-          6_000,
-          'the good frame after the bad ones',
-        );
-        const after = client.stats;
-        expect(after.malformed - before.malformed).toBe(expected.malformed);
-        expect(after.unknownTypes - before.unknownTypes).toBe(expected.unknownType);
-        expect(after.events - before.events).toBe(expected.event + 1);
-        expect(after.reconnects).toBe(0);
-      }),
+          const id = `sentinel-${++sentinel}`;
+          peer().send(JSON.stringify(['matchedVolumeUpdate', { gameID: id, matchedVolume: 1 }]));
+          await within(
+            events.next((e) => e.type === 'matchedVolumeUpdate' && e.payload.gameID === id, 5_000, from),
+            6_000,
+            'the good frame after the bad ones',
+          );
+          const after = client.stats;
+          expect(after.malformed - before.malformed).toBe(expected.malformed);
+          expect(after.unknownTypes - before.unknownTypes).toBe(expected.unknownType);
+          expect(after.events - before.events).toBe(expected.event + 1);
+          expect(after.reconnects).toBe(0);
+        },
+      ),
       { numRuns: fuzzRuns(40) },
     );
   });

@@ -11,7 +11,23 @@ import { deepJsonText, expectTyped, frameText, mutatedText, randomText, toText, 
 
 const T = 1_768_478_400_000;
 
-const meta = { t: T, k: 'meta', d: { format: 'linesmith.feed-recording', version: 1, session: 's', part: 1, sessionStart: T, linesmith: '0.1.0', venue: { kind: 'paper' }, subscription: { all: true, leagues: [], sports: [], gameIds: [] }, feeds: ['price', 'user'], rotation: { maxFileBytes: 1024, utcDay: true }, clock: 'wall' } };
+const meta = {
+  t: T,
+  k: 'meta',
+  d: {
+    format: 'linesmith.feed-recording',
+    version: 1,
+    session: 's',
+    part: 1,
+    sessionStart: T,
+    linesmith: '0.1.0',
+    venue: { kind: 'paper' },
+    subscription: { all: true, leagues: [], sports: [], gameIds: [] },
+    feeds: ['price', 'user'],
+    rotation: { maxFileBytes: 1024, utcDay: true },
+    clock: 'wall',
+  },
+};
 const side = (id: string, score: number) => ({ id, name: id, score });
 
 /** One valid record of every kind. */
@@ -21,9 +37,17 @@ const RECORDS: readonly unknown[] = [
   { t: T + 2, k: 'price', c: 1, raw: 'not json' },
   { t: T + 3, k: 'user', c: 1, d: userMessage },
   { t: T + 4, k: 'snapshot', d: { batch: 1, reason: 'start', req: T, scope: { league: 'NBA' }, game: { id: 'g' } } },
-  { t: T + 5, k: 'snapshotDone', d: { batch: 1, reason: 'start', req: T, games: ['g'], failed: [{ scope: { gameID: 'h' }, error: 'HTTP 503' }] } },
+  {
+    t: T + 5,
+    k: 'snapshotDone',
+    d: { batch: 1, reason: 'start', req: T, games: ['g'], failed: [{ scope: { gameID: 'h' }, error: 'HTTP 503' }] },
+  },
   { t: T + 6, k: 'gap', d: { feed: 'price', from: T, to: T + 6, connection: 2, resumed: true, reason: null } },
-  { t: T + 7, k: 'result', d: { gameID: 'g', league: 'NBA', sport: 'basketball', away: side('a', 90), home: side('h', 100), via: 'feed' } },
+  {
+    t: T + 7,
+    k: 'result',
+    d: { gameID: 'g', league: 'NBA', sport: 'basketball', away: side('a', 90), home: side('h', 100), via: 'feed' },
+  },
   { t: T + 8, k: 'end', d: { reason: 'duration reached', records: 9, files: 1 } },
 ];
 
@@ -35,7 +59,10 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-async function read(paths: string[], strict: boolean): Promise<{ entries: RecordedEntry[]; errors: RecordingReadError[]; thrown: unknown }> {
+async function read(
+  paths: string[],
+  strict: boolean,
+): Promise<{ entries: RecordedEntry[]; errors: RecordingReadError[]; thrown: unknown }> {
   const reader = new RecordingReader(paths, { strict });
   const entries: RecordedEntry[] = [];
   let thrown: unknown = null;
@@ -54,12 +81,27 @@ async function read(paths: string[], strict: boolean): Promise<{ entries: Record
 }
 
 /** Damage done to the compressed bytes. */
-type Damage = { kind: 'none' } | { kind: 'truncate'; at: number } | { kind: 'flip'; at: number; xor: number } | { kind: 'append'; bytes: number[] } | { kind: 'empty' };
+type Damage =
+  | { kind: 'none' }
+  | { kind: 'truncate'; at: number }
+  | { kind: 'flip'; at: number; xor: number }
+  | { kind: 'append'; bytes: number[] }
+  | { kind: 'empty' };
 const damageArb: fc.Arbitrary<Damage> = fc.oneof(
   { weight: 3, arbitrary: fc.constant<Damage>({ kind: 'none' }) },
   { weight: 2, arbitrary: fc.nat().map((at): Damage => ({ kind: 'truncate', at })) },
-  { weight: 2, arbitrary: fc.record({ at: fc.nat(), xor: fc.integer({ min: 1, max: 255 }) }).map((r): Damage => ({ kind: 'flip', ...r })) },
-  { weight: 1, arbitrary: fc.array(fc.integer({ min: 0, max: 255 }), { minLength: 1, maxLength: 30 }).map((bytes): Damage => ({ kind: 'append', bytes })) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .record({ at: fc.nat(), xor: fc.integer({ min: 1, max: 255 }) })
+      .map((r): Damage => ({ kind: 'flip', ...r })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .array(fc.integer({ min: 0, max: 255 }), { minLength: 1, maxLength: 30 })
+      .map((bytes): Damage => ({ kind: 'append', bytes })),
+  },
   { weight: 1, arbitrary: fc.constant<Damage>({ kind: 'empty' }) },
 );
 
@@ -86,7 +128,16 @@ const lineArb: fc.Arbitrary<string> = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom(...RECORDS.slice(1)).map(toText) },
   { weight: 4, arbitrary: fc.constantFrom(...RECORDS).chain(mutatedText) },
   { weight: 1, arbitrary: randomText },
-  { weight: 1, arbitrary: fc.constantFrom('', '   ', `{"t":1,"k":${deepJsonText()}}`, `{"t":1,"k":"meta","d":{"format":${deepJsonText()}}}`, '{"t":1,"k":"price","c":1,"d":1,"raw":"x"}') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '',
+      '   ',
+      `{"t":1,"k":${deepJsonText()}}`,
+      `{"t":1,"k":"meta","d":{"format":${deepJsonText()}}}`,
+      '{"t":1,"k":"price","c":1,"d":1,"raw":"x"}',
+    ),
+  },
 );
 
 describe('recorded feed lines: reader fuzz', () => {
@@ -141,7 +192,14 @@ describe('recorded feed lines: reader fuzz', () => {
   // threw a RangeError out of the reader, lenient or not.
   it('a line whose kind or format nests 20,000 deep is a RecordingReadError', async () => {
     const file = join(dir, `deep-${++n}.jsonl.gz`);
-    await writeFile(file, gzipSync([toText(meta), `{"t":1,"k":${deepJsonText()}}`, `{"t":2,"k":"meta","d":{"format":${deepJsonText()}}}`].join('\n') + '\n'));
+    await writeFile(
+      file,
+      gzipSync(
+        [toText(meta), `{"t":1,"k":${deepJsonText()}}`, `{"t":2,"k":"meta","d":{"format":${deepJsonText()}}}`].join(
+          '\n',
+        ) + '\n',
+      ),
+    );
     const { entries, errors, thrown } = await read([file], false);
     expect(thrown).toBeNull();
     expect(entries).toHaveLength(1);
@@ -155,25 +213,30 @@ describe('recorded feed lines: reader fuzz', () => {
 
 describe('frame lines: what the recorder writes, the reader reads back', () => {
   /** Frames, some spread over lines (JSON whitespace), as a socket might deliver them. */
-  const spread = fc.tuple(frameText(PRICE_FRAMES), fc.boolean(), fc.constantFrom('\n', '\r\n', '\r')).map(([text, multi, nl]) => (multi ? text.replaceAll(',"', `,${nl}"`) : text));
+  const spread = fc
+    .tuple(frameText(PRICE_FRAMES), fc.boolean(), fc.constantFrom('\n', '\r\n', '\r'))
+    .map(([text, multi, nl]) => (multi ? text.replaceAll(',"', `,${nl}"`) : text));
 
   it('any frame text becomes one line the reader accepts, keeping the frame (parsed) or its text (raw)', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.tuple(spread, fc.constantFrom('price' as const, 'user' as const)), { minLength: 1, maxLength: 8 }), async (frames) => {
-        const lines = frames.map(([text, feed], i) => ({ text, ...frameLine(T + i, feed, 1, text) }));
-        for (const l of lines) {
-          expect(l.line).not.toMatch(/[\n\r]/);
-          const rec = JSON.parse(l.line) as { d?: unknown; raw?: string };
-          if (l.json) expect('d' in rec).toBe(true);
-          else expect(rec.raw).toBe(l.text);
-        }
-        const file = join(dir, `frames-${++n}.jsonl.gz`);
-        await writeFile(file, gzipSync([toText(meta), ...lines.map((l) => l.line)].join('\n') + '\n'));
-        const { entries, errors, thrown } = await read([file], true);
-        expect(thrown).toBeNull();
-        expect(errors).toEqual([]);
-        expect(entries).toHaveLength(lines.length + 1);
-      }),
+      fc.asyncProperty(
+        fc.array(fc.tuple(spread, fc.constantFrom('price' as const, 'user' as const)), { minLength: 1, maxLength: 8 }),
+        async (frames) => {
+          const lines = frames.map(([text, feed], i) => ({ text, ...frameLine(T + i, feed, 1, text) }));
+          for (const l of lines) {
+            expect(l.line).not.toMatch(/[\n\r]/);
+            const rec = JSON.parse(l.line) as { d?: unknown; raw?: string };
+            if (l.json) expect('d' in rec).toBe(true);
+            else expect(rec.raw).toBe(l.text);
+          }
+          const file = join(dir, `frames-${++n}.jsonl.gz`);
+          await writeFile(file, gzipSync([toText(meta), ...lines.map((l) => l.line)].join('\n') + '\n'));
+          const { entries, errors, thrown } = await read([file], true);
+          expect(thrown).toBeNull();
+          expect(errors).toEqual([]);
+          expect(entries).toHaveLength(lines.length + 1);
+        },
+      ),
       { numRuns: fuzzRuns(100), endOnFailure: true },
     );
   });

@@ -38,53 +38,132 @@ async function captureBodies(): Promise<Record<EndpointName, string>> {
       return JSON.stringify(r.body);
     };
     const bodies: Partial<Record<EndpointName, string>> = {};
-    bodies.login = body(await t.http('POST', '/user/login', { body: { username: 'fz-taker', password: taker.password } }), 'login');
+    bodies.login = body(
+      await t.http('POST', '/user/login', { body: { username: 'fz-taker', password: taker.password } }),
+      'login',
+    );
     const tok = { token: taker.token };
     bodies.place = body(
-      await t.http('POST', '/session/v3/place', { ...tok, body: { orders: [{ gameID: g.id, type: 'moneyline', side: g.participants[1].id, odds: 110, bet: 5 }, { gameID: g.id, type: 'moneyline', side: 'nope', odds: 1, bet: 5 }] } }),
+      await t.http('POST', '/session/v3/place', {
+        ...tok,
+        body: {
+          orders: [
+            { gameID: g.id, type: 'moneyline', side: g.participants[1].id, odds: 110, bet: 5 },
+            { gameID: g.id, type: 'moneyline', side: 'nope', odds: 1, bet: 5 },
+          ],
+        },
+      }),
       'place',
     );
     const makerTok = { token: maker.token };
     bodies.getUnmatched = body(await t.http('GET', '/user/getUnmatched', makerTok), 'getUnmatched');
-    bodies.lookupOrder = body(await t.http('GET', `/session/lookupOrder?orderID=${restingId}`, makerTok), 'lookupOrder');
+    bodies.lookupOrder = body(
+      await t.http('GET', `/session/lookupOrder?orderID=${restingId}`, makerTok),
+      'lookupOrder',
+    );
     bodies.getMe = body(await t.http('GET', '/user/getMe', tok), 'getMe');
     bodies.getOrderbook = body(await t.http('GET', '/exchange/v2/getOrderbook?league=NBA', tok), 'getOrderbook');
-    bodies.getOrderbookV1 = body(await t.http('POST', '/exchange/getOrderbook', { ...tok, body: { leagueRequested: 'NBA' } }), 'getOrderbookV1');
+    bodies.getOrderbookV1 = body(
+      await t.http('POST', '/exchange/getOrderbook', { ...tok, body: { leagueRequested: 'NBA' } }),
+      'getOrderbookV1',
+    );
     bodies.getGames = body(await t.http('GET', '/exchange/v2/getGames?league=NBA', tok), 'getGames');
     bodies.getParticipants = body(await t.http('GET', '/exchange/getParticipants', tok), 'getParticipants');
     bodies.getLeagues = body(await t.http('GET', '/exchange/getLeagues', tok), 'getLeagues');
     bodies.getMatchedBets = body(await t.http('GET', '/user/getMatchedBets', tok), 'getMatchedBets');
-    bodies.getGameLiability = body(await t.http('GET', `/user/getGameLiability?gameID=${g.id}`, tok), 'getGameLiability');
-    bodies.ordersHeartbeat = body(await t.http('POST', '/user/ordersHeartbeat', { ...tok, body: { timeout: 60 } }), 'ordersHeartbeat');
-    bodies.getAffiliateCommission = body(await t.http('GET', '/affiliate/getAffiliateCommission', tok), 'getAffiliateCommission');
-    bodies.cancelMultiple = body(await t.http('POST', '/session/cancelMultiple', { ...makerTok, body: { sessionIDs: [restingId] } }), 'cancelMultiple');
-    const [other] = engine.place(maker.id, [{ gameID: g.id, type: 'moneyline', side: g.participants[0].id, odds: -120, bet: 10 }]);
+    bodies.getGameLiability = body(
+      await t.http('GET', `/user/getGameLiability?gameID=${g.id}`, tok),
+      'getGameLiability',
+    );
+    bodies.ordersHeartbeat = body(
+      await t.http('POST', '/user/ordersHeartbeat', { ...tok, body: { timeout: 60 } }),
+      'ordersHeartbeat',
+    );
+    bodies.getAffiliateCommission = body(
+      await t.http('GET', '/affiliate/getAffiliateCommission', tok),
+      'getAffiliateCommission',
+    );
+    bodies.cancelMultiple = body(
+      await t.http('POST', '/session/cancelMultiple', { ...makerTok, body: { sessionIDs: [restingId] } }),
+      'cancelMultiple',
+    );
+    const [other] = engine.place(maker.id, [
+      { gameID: g.id, type: 'moneyline', side: g.participants[0].id, odds: -120, bet: 10 },
+    ]);
     if (other?.status !== 'ok' || !other.unmatched) throw new Error('second maker order failed');
-    bodies.cancel = body(await t.http('POST', '/session/cancel', { ...makerTok, body: { sessionID: other.unmatched.orderID } }), 'cancel');
+    bodies.cancel = body(
+      await t.http('POST', '/session/cancel', { ...makerTok, body: { sessionID: other.unmatched.orderID } }),
+      'cancel',
+    );
     // The published endpoints beyond exchange-api §4: lookups and market reads while the
     // taker's bet is open, then edits and cancels by scope on fresh maker orders.
     const takerBet = engine.bets(taker.id).find((b) => b.gameId === g.id);
     if (!takerBet) throw new Error('the taker has no bet to look up');
-    bodies.getOrdersForGame = body(await t.http('GET', `/user/getOrdersForGame?gameID=${g.id}`, tok), 'getOrdersForGame');
+    bodies.getOrdersForGame = body(
+      await t.http('GET', `/user/getOrdersForGame?gameID=${g.id}`, tok),
+      'getOrdersForGame',
+    );
     bodies.getBetByID = body(await t.http('GET', `/user/getBetByID?id=${takerBet.id}`, tok), 'getBetByID');
-    bodies.getBetByWagerRequestID = body(await t.http('GET', `/user/getBetByWagerRequestID?wagerRequestID=${takerBet.wagerRequestID}`, tok), 'getBetByWagerRequestID');
-    const [referenced] = engine.place(maker.id, [{ gameID: g.id, type: 'moneyline', side: g.participants[0].id, odds: -125, bet: 10, userReference: 'fz-ref' }]);
+    bodies.getBetByWagerRequestID = body(
+      await t.http('GET', `/user/getBetByWagerRequestID?wagerRequestID=${takerBet.wagerRequestID}`, tok),
+      'getBetByWagerRequestID',
+    );
+    const [referenced] = engine.place(maker.id, [
+      { gameID: g.id, type: 'moneyline', side: g.participants[0].id, odds: -125, bet: 10, userReference: 'fz-ref' },
+    ]);
     if (referenced?.status !== 'ok' || !referenced.unmatched) throw new Error('referenced maker order failed');
-    bodies.getBetByUserReference = body(await t.http('GET', `/user/getBetByUserReference?userReference=fz-ref&gameID=${g.id}`, makerTok), 'getBetByUserReference');
-    bodies.getSingleOrderbook = body(await t.http('GET', `/exchange/getSingleOrderbook?gameID=${g.id}`, makerTok), 'getSingleOrderbook');
-    bodies.getOddsForAveragePrice = body(await t.http('GET', '/exchange/getOddsForAveragePrice?leagueRequested=NBA', tok), 'getOddsForAveragePrice');
-    bodies.getMatchedVolume = body(await t.http('GET', '/exchange/getMatchedVolume?startDate=2026-02-28&endDate=2026-03-01', tok), 'getMatchedVolume');
+    bodies.getBetByUserReference = body(
+      await t.http('GET', `/user/getBetByUserReference?userReference=fz-ref&gameID=${g.id}`, makerTok),
+      'getBetByUserReference',
+    );
+    bodies.getSingleOrderbook = body(
+      await t.http('GET', `/exchange/getSingleOrderbook?gameID=${g.id}`, makerTok),
+      'getSingleOrderbook',
+    );
+    bodies.getOddsForAveragePrice = body(
+      await t.http('GET', '/exchange/getOddsForAveragePrice?leagueRequested=NBA', tok),
+      'getOddsForAveragePrice',
+    );
+    bodies.getMatchedVolume = body(
+      await t.http('GET', '/exchange/getMatchedVolume?startDate=2026-02-28&endDate=2026-03-01', tok),
+      'getMatchedVolume',
+    );
     const editId = referenced.unmatched.orderID;
-    bodies.editOrder = body(await t.http('POST', '/session/editOrder', { ...makerTok, body: { sessionID: editId, orderOdds: -130 } }), 'editOrder');
+    bodies.editOrder = body(
+      await t.http('POST', '/session/editOrder', { ...makerTok, body: { sessionID: editId, orderOdds: -130 } }),
+      'editOrder',
+    );
     const edited = engine.openOrders(maker.id).find((o) => o.userReference === 'fz-ref');
     if (!edited) throw new Error('the edited order is not open');
-    bodies.editOrderV4 = body(await t.http('POST', '/session/v4/editOrder', { ...makerTok, body: { sessionID: edited.id, orderVolume: 12 } }), 'editOrderV4');
-    bodies.cancelByReference = body(await t.http('POST', '/session/cancelByReference', { ...makerTok, body: { gameID: g.id, userReferences: ['fz-ref'] } }), 'cancelByReference');
-    const spread = { gameID: g.id, type: 'spread' as const, side: g.participants[1].id, number: -3.5, odds: 110, bet: 10 };
+    bodies.editOrderV4 = body(
+      await t.http('POST', '/session/v4/editOrder', { ...makerTok, body: { sessionID: edited.id, orderVolume: 12 } }),
+      'editOrderV4',
+    );
+    bodies.cancelByReference = body(
+      await t.http('POST', '/session/cancelByReference', {
+        ...makerTok,
+        body: { gameID: g.id, userReferences: ['fz-ref'] },
+      }),
+      'cancelByReference',
+    );
+    const spread = {
+      gameID: g.id,
+      type: 'spread' as const,
+      side: g.participants[1].id,
+      number: -3.5,
+      odds: 110,
+      bet: 10,
+    };
     engine.place(maker.id, [spread, spread, spread]);
-    bodies.cancelAllOrdersForGame = body(await t.http('POST', '/session/cancelAllOrdersForGame', { ...makerTok, body: { gameID: g.id, type: 'spread' } }), 'cancelAllOrdersForGame');
+    bodies.cancelAllOrdersForGame = body(
+      await t.http('POST', '/session/cancelAllOrdersForGame', { ...makerTok, body: { gameID: g.id, type: 'spread' } }),
+      'cancelAllOrdersForGame',
+    );
     engine.place(maker.id, [spread]);
-    bodies.cancelAllForLeague = body(await t.http('POST', '/session/cancelAllForLeague', { ...makerTok, body: { league: 'NBA' } }), 'cancelAllForLeague');
+    bodies.cancelAllForLeague = body(
+      await t.http('POST', '/session/cancelAllForLeague', { ...makerTok, body: { league: 'NBA' } }),
+      'cancelAllForLeague',
+    );
     engine.place(maker.id, [spread, spread]);
     bodies.cancelAllOrders = body(await t.http('POST', '/session/cancelAllOrders', makerTok), 'cancelAllOrders');
     (time as ManualTimeSource).advance(60_000);
@@ -117,7 +196,17 @@ describe('REST response bodies: decode fuzz', () => {
   });
 
   it('any body is the typed value or a SchemaMismatchError naming the endpoint, never another throw', () => {
-    const arb = fc.constantFrom(...NAMES).chain((name) => fc.tuple(fc.constant(name), fc.oneof({ weight: 4, arbitrary: mutatedText(JSON.parse(bodies[name])) }, { weight: 1, arbitrary: randomText })));
+    const arb = fc
+      .constantFrom(...NAMES)
+      .chain((name) =>
+        fc.tuple(
+          fc.constant(name),
+          fc.oneof(
+            { weight: 4, arbitrary: mutatedText(JSON.parse(bodies[name])) },
+            { weight: 1, arbitrary: randomText },
+          ),
+        ),
+      );
     fc.assert(
       fc.property(arb, ([name, text]) => {
         try {
@@ -144,12 +233,28 @@ describe('REST response bodies: decode fuzz', () => {
 
   it('Retry-After of any spelling is a wait in ms within [0, a day], never NaN or Infinity', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.constantFrom('0', '1', '0.5', '9'.repeat(400), '-1', '1e3', 'Wed, 21 Oct 2099 07:28:00 GMT', 'Thu, 01 Jan 1970 00:00:00 GMT', ' 5 ')), (v) => {
-        const ms = retryAfterMs(v, Date.UTC(2026, 0, 1));
-        expect(Number.isFinite(ms)).toBe(true);
-        expect(ms).toBeGreaterThanOrEqual(0);
-        expect(ms).toBeLessThanOrEqual(MAX_RETRY_AFTER_MS);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.constantFrom(
+            '0',
+            '1',
+            '0.5',
+            '9'.repeat(400),
+            '-1',
+            '1e3',
+            'Wed, 21 Oct 2099 07:28:00 GMT',
+            'Thu, 01 Jan 1970 00:00:00 GMT',
+            ' 5 ',
+          ),
+        ),
+        (v) => {
+          const ms = retryAfterMs(v, Date.UTC(2026, 0, 1));
+          expect(Number.isFinite(ms)).toBe(true);
+          expect(ms).toBeGreaterThanOrEqual(0);
+          expect(ms).toBeLessThanOrEqual(MAX_RETRY_AFTER_MS);
+        },
+      ),
       { numRuns: fuzzRuns(300) },
     );
   });
@@ -165,14 +270,36 @@ interface Answer {
   readonly drop?: boolean;
 }
 
-const HEADER_TEXT = fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789-._~+/= :,'.split('')), maxLength: 40 });
+const HEADER_TEXT = fc.string({
+  unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789-._~+/= :,'.split('')),
+  maxLength: 40,
+});
 
 function answerFor(name: EndpointName): fc.Arbitrary<Answer> {
   return fc.record(
     {
-      status: fc.oneof({ weight: 5, arbitrary: fc.constant(200) }, { weight: 3, arbitrary: fc.constantFrom(201, 204, 301, 400, 401, 403, 404, 409, 428, 429, 500, 502, 503) }, { weight: 1, arbitrary: fc.integer({ min: 200, max: 599 }) }),
-      body: fc.oneof({ weight: 4, arbitrary: mutatedText(JSON.parse(bodies[name])) }, { weight: 1, arbitrary: fc.constant(bodies[name]) }, { weight: 1, arbitrary: randomText }),
-      retryAfter: fc.oneof(HEADER_TEXT, fc.constantFrom('0', '1', '0.01', '9'.repeat(400), '-1', 'Wed, 21 Oct 2099 07:28:00 GMT', 'Thu, 01 Jan 1970 00:00:00 GMT')),
+      status: fc.oneof(
+        { weight: 5, arbitrary: fc.constant(200) },
+        { weight: 3, arbitrary: fc.constantFrom(201, 204, 301, 400, 401, 403, 404, 409, 428, 429, 500, 502, 503) },
+        { weight: 1, arbitrary: fc.integer({ min: 200, max: 599 }) },
+      ),
+      body: fc.oneof(
+        { weight: 4, arbitrary: mutatedText(JSON.parse(bodies[name])) },
+        { weight: 1, arbitrary: fc.constant(bodies[name]) },
+        { weight: 1, arbitrary: randomText },
+      ),
+      retryAfter: fc.oneof(
+        HEADER_TEXT,
+        fc.constantFrom(
+          '0',
+          '1',
+          '0.01',
+          '9'.repeat(400),
+          '-1',
+          'Wed, 21 Oct 2099 07:28:00 GMT',
+          'Thu, 01 Jan 1970 00:00:00 GMT',
+        ),
+      ),
       rotate: fc.oneof(HEADER_TEXT, fc.constant('rotated-token-0123456789')),
       drop: fc.oneof({ weight: 6, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
     },
@@ -272,7 +399,11 @@ describe('REST client: fuzzed answers over loopback HTTP', () => {
     });
 
   it('every call resolves with a typed value or rejects with a LinesmithError, within its deadline; place and cancel never throw', async () => {
-    const arb = fc.constantFrom(...CALLS).chain(([name, call]) => fc.tuple(fc.constant(name), fc.constant(call), fc.array(answerFor(name), { minLength: 1, maxLength: 3 })));
+    const arb = fc
+      .constantFrom(...CALLS)
+      .chain(([name, call]) =>
+        fc.tuple(fc.constant(name), fc.constant(call), fc.array(answerFor(name), { minLength: 1, maxLength: 3 })),
+      );
     await fc.assert(
       fc.asyncProperty(arb, async ([name, call, answers]) => {
         const c = client();
@@ -302,32 +433,43 @@ describe('REST client: fuzzed answers over loopback HTTP', () => {
   // Regression: a login answer whose token held a control character (or anything else an
   // Authorization header cannot carry) was taken; every later call then failed inside undici
   // before reaching the server, so no 401 ever led to a fresh login: the client was dead.
-  it.each(['tok\u0000en', 'tok en', '\u00e9t\u00e9', 'x\r\nX-Evil: 1'])('a login answer with the token %j is a SchemaMismatchError, and the next call logs in afresh', async (auth) => {
-    const c = client(new RequestBudget());
-    try {
-      server.script = [{ status: 200, body: JSON.stringify({ data: { user: { id: '0000000b0000000000000001', username: 'fz', auth } } }) }];
-      await expect(c.login()).rejects.toBeInstanceOf(SchemaMismatchError);
-      await within(c.getLeagues(), 2_000, 'the call after the bad login');
-      expect(c.session.stats.logins).toBe(1);
-    } finally {
-      server.script = [];
-      await c.close();
-    }
-  });
+  it.each(['tok\u0000en', 'tok en', '\u00e9t\u00e9', 'x\r\nX-Evil: 1'])(
+    'a login answer with the token %j is a SchemaMismatchError, and the next call logs in afresh',
+    async (auth) => {
+      const c = client(new RequestBudget());
+      try {
+        server.script = [
+          {
+            status: 200,
+            body: JSON.stringify({ data: { user: { id: '0000000b0000000000000001', username: 'fz', auth } } }),
+          },
+        ];
+        await expect(c.login()).rejects.toBeInstanceOf(SchemaMismatchError);
+        await within(c.getLeagues(), 2_000, 'the call after the bad login');
+        expect(c.session.stats.logins).toBe(1);
+      } finally {
+        server.script = [];
+        await c.close();
+      }
+    },
+  );
 
   // Regression: a 429 whose Retry-After is absurd (a date decades ahead, or more digits than a
   // double holds) paused the shared budget that long — or for good (Infinity: no timer was
   // ever set) — so every later call of the process waited forever.
-  it.each(['Wed, 21 Oct 2099 07:28:00 GMT', '9'.repeat(400), String(40 * 86_400)])('a 429 with Retry-After %s fails that call and does not stall the next ones', async (retryAfter) => {
-    const c = client(new RequestBudget());
-    try {
-      await c.login();
-      server.script = [{ status: 429, body: '{"error":"slow down"}', retryAfter }];
-      await expect(c.getMe()).rejects.toMatchObject({ code: 'LS_ERR_RATE_LIMITED' });
-      await within(c.getLeagues(), 2_000, 'the call after the 429');
-    } finally {
-      server.script = [];
-      await c.close();
-    }
-  });
+  it.each(['Wed, 21 Oct 2099 07:28:00 GMT', '9'.repeat(400), String(40 * 86_400)])(
+    'a 429 with Retry-After %s fails that call and does not stall the next ones',
+    async (retryAfter) => {
+      const c = client(new RequestBudget());
+      try {
+        await c.login();
+        server.script = [{ status: 429, body: '{"error":"slow down"}', retryAfter }];
+        await expect(c.getMe()).rejects.toMatchObject({ code: 'LS_ERR_RATE_LIMITED' });
+        await within(c.getLeagues(), 2_000, 'the call after the 429');
+      } finally {
+        server.script = [];
+        await c.close();
+      }
+    },
+  );
 });

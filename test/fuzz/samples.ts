@@ -41,7 +41,10 @@ export const orderUpdate = {
   mainHomeSpread: -5.5,
   mainAwaySpread: 5.5,
   mainTotal: 222.5,
-  sideOrders: [bookOrder, { ...bookOrder, id: '000000070000000000002ab3', type: 'total', odds: -130, total: 222.5, OU: 'over' }],
+  sideOrders: [
+    bookOrder,
+    { ...bookOrder, id: '000000070000000000002ab3', type: 'total', odds: -130, total: 222.5, OU: 'over' },
+  ],
 };
 
 export const participants = [
@@ -83,15 +86,46 @@ export const gameUpdate = {
   messageType: 'marketOpen',
 };
 
-export const matchedVolumeUpdate = { gameID: GAME, parentGameID: null, league: 'EPL', sport: 'soccer', matchedVolume: 284.8967551622419 };
+export const matchedVolumeUpdate = {
+  gameID: GAME,
+  parentGameID: null,
+  league: 'EPL',
+  sport: 'soccer',
+  matchedVolume: 284.8967551622419,
+};
 
 /** The exchange's own shape of a gameUpdate (feeds §8): spread and total collections keyed by the line, `{}` when empty. */
 export const keyedGameUpdate = {
   ...gameUpdate,
   participants: [{ ...participants[0], rotationNumber: '1001' }, participants[1]],
-  homeSpreads: { '-1.5': [{ ...bookOrder, id: '000000070000000000002ab4', type: 'spread', participantID: '000000070000000000000018', spread: -1.5, market: 'main', side: null }] },
+  homeSpreads: {
+    '-1.5': [
+      {
+        ...bookOrder,
+        id: '000000070000000000002ab4',
+        type: 'spread',
+        participantID: '000000070000000000000018',
+        spread: -1.5,
+        market: 'main',
+        side: null,
+      },
+    ],
+  },
   awaySpreads: {},
-  over: { '2.5': [{ ...bookOrder, id: '000000070000000000002ab5', type: 'total', OU: 'over', total: 2.5, spread: null, market: 'main', side: 'over' }] },
+  over: {
+    '2.5': [
+      {
+        ...bookOrder,
+        id: '000000070000000000002ab5',
+        type: 'total',
+        OU: 'over',
+        total: 2.5,
+        spread: null,
+        market: 'main',
+        side: 'over',
+      },
+    ],
+  },
   under: {},
   draw1x2: {},
 };
@@ -99,7 +133,23 @@ export const keyedGameUpdate = {
 /** A total's update as the exchange's examples spell it (feeds §8): market `main`, a side name, no epoch. */
 export const orderUpdateNamed = (() => {
   const { epoch: _, ...rest } = orderUpdate;
-  return { ...rest, market: 'main', side: 'over', sideOrders: [{ ...bookOrder, type: 'total', OU: 'over', total: 222.5, spread: null, market: 'main', side: 'over', participantID: null }] };
+  return {
+    ...rest,
+    market: 'main',
+    side: 'over',
+    sideOrders: [
+      {
+        ...bookOrder,
+        type: 'total',
+        OU: 'over',
+        total: 222.5,
+        spread: null,
+        market: 'main',
+        side: 'over',
+        participantID: null,
+      },
+    ],
+  };
 })();
 
 export const PRICE_FRAMES: readonly unknown[] = [
@@ -110,7 +160,17 @@ export const PRICE_FRAMES: readonly unknown[] = [
   ['orderUpdate', orderUpdateNamed],
 ];
 
-const orderFields = { orderID: ORDER, wagerRequestID: '000000070000000000000063', odds: 120, type: 'moneyline', side: '000000070000000000000017', number: null, market: null, userReference: 'ls1:fs:1', isPostArb: false };
+const orderFields = {
+  orderID: ORDER,
+  wagerRequestID: '000000070000000000000063',
+  odds: 120,
+  type: 'moneyline',
+  side: '000000070000000000000017',
+  number: null,
+  market: null,
+  userReference: 'ls1:fs:1',
+  isPostArb: false,
+};
 
 /** A maker fill: both halves. */
 export const userMessage = {
@@ -153,7 +213,17 @@ export const placedFill = {
   winWithoutCommission: 12,
 };
 
-export const restingOrder = { orderID: ORDER, wagerRequestID: '000000070000000000000063', offered: 90, odds: 120, type: 'moneyline', side: '000000070000000000000017', market: null, number: null, userReference: 'ls1:fs:1' };
+export const restingOrder = {
+  orderID: ORDER,
+  wagerRequestID: '000000070000000000000063',
+  offered: 90,
+  odds: 120,
+  type: 'moneyline',
+  side: '000000070000000000000017',
+  market: null,
+  number: null,
+  userReference: 'ls1:fs:1',
+};
 
 export const cancelResult = {
   success: true,

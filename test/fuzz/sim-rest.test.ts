@@ -69,14 +69,50 @@ interface Case {
 }
 
 const hex24 = fc.stringMatching(/^[0-9a-f]{24}$/);
-const junkId = fc.oneof(hex24, fc.string({ maxLength: 30 }), fc.constantFrom('', '%', '%E0%A4%A', '..', '%2F', 'constructor', '__proto__', '0'.repeat(24), 'ZZZZZZZZZZZZZZZZZZZZZZZZ'));
-const queryValue = fc.oneof(fc.string({ maxLength: 20 }), fc.string({ unit: 'binary', maxLength: 10 }), fc.constantFrom('', 'NBA', 'true', '-1', '1e400', 'NaN', '2026-13-45', '9999-99-99T99:99:99Z', '+275760-09-13T00:00:00.000Z', 'A'.repeat(5000)));
+const junkId = fc.oneof(
+  hex24,
+  fc.string({ maxLength: 30 }),
+  fc.constantFrom(
+    '',
+    '%',
+    '%E0%A4%A',
+    '..',
+    '%2F',
+    'constructor',
+    '__proto__',
+    '0'.repeat(24),
+    'ZZZZZZZZZZZZZZZZZZZZZZZZ',
+  ),
+);
+const queryValue = fc.oneof(
+  fc.string({ maxLength: 20 }),
+  fc.string({ unit: 'binary', maxLength: 10 }),
+  fc.constantFrom(
+    '',
+    'NBA',
+    'true',
+    '-1',
+    '1e400',
+    'NaN',
+    '2026-13-45',
+    '9999-99-99T99:99:99Z',
+    '+275760-09-13T00:00:00.000Z',
+    'A'.repeat(5000),
+  ),
+);
 const enc = (s: string) => encodeURIComponent(s);
 const query = (names: readonly string[]) =>
-  fc.array(fc.tuple(fc.oneof(fc.constantFrom(...names), fc.string({ maxLength: 8 })), queryValue), { maxLength: 4 }).map((pairs) => (pairs.length ? `?${pairs.map(([k, v]) => `${enc(k)}=${enc(v)}`).join('&')}` : ''));
+  fc
+    .array(fc.tuple(fc.oneof(fc.constantFrom(...names), fc.string({ maxLength: 8 })), queryValue), { maxLength: 4 })
+    .map((pairs) => (pairs.length ? `?${pairs.map(([k, v]) => `${enc(k)}=${enc(v)}`).join('&')}` : ''));
 
 /** A body: mutated from a valid one, random JSON, near-JSON or junk. */
-const bodyFrom = (valid: unknown) => fc.oneof({ weight: 3, arbitrary: mutatedValue(valid).map((v) => (v === undefined ? '' : toText(v))) }, { weight: 2, arbitrary: randomText }, { weight: 1, arbitrary: fc.constantFrom('{', '{"a":', 'null', '[]', '"x"', '12') });
+const bodyFrom = (valid: unknown) =>
+  fc.oneof(
+    { weight: 3, arbitrary: mutatedValue(valid).map((v) => (v === undefined ? '' : toText(v))) },
+    { weight: 2, arbitrary: randomText },
+    { weight: 1, arbitrary: fc.constantFrom('{', '{"a":', 'null', '[]', '"x"', '12') },
+  );
 
 /** A place entry made invalid on purpose (so nothing can match the book), then mutated further. */
 const badOrder = fc
@@ -100,12 +136,27 @@ const badOrder = fc
       (o: Record<string, unknown>) => ((o.type = 'spread'), delete o.number),
       (o: Record<string, unknown>) => ((o.type = 'total'), (o.side = 'over'), (o.number = 0.3)),
     ),
-    fc.array(fc.tuple(fc.constantFrom('orderType', 'expirationMinutes', 'userReference', 'market', 'number', 'extra', '__proto__'), oddValue), { maxLength: 2 }),
+    fc.array(
+      fc.tuple(
+        fc.constantFrom('orderType', 'expirationMinutes', 'userReference', 'market', 'number', 'extra', '__proto__'),
+        oddValue,
+      ),
+      { maxLength: 2 },
+    ),
   )
   .map(([invalidate, noise]) => {
     // Crossing prices, so an entry that slipped through would show as a change of the book.
-    const o: Record<string, unknown> = { gameID: game.id, type: 'moneyline', side: game.participants[1].id, odds: 110, bet: 10, orderType: 'limit' };
-    for (const [k, v] of noise) if (!['gameID', 'type', 'side', 'odds', 'bet'].includes(k)) Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+    const o: Record<string, unknown> = {
+      gameID: game.id,
+      type: 'moneyline',
+      side: game.participants[1].id,
+      odds: 110,
+      bet: 10,
+      orderType: 'limit',
+    };
+    for (const [k, v] of noise)
+      if (!['gameID', 'type', 'side', 'odds', 'bet'].includes(k))
+        Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
     invalidate(o);
     return o;
   });
@@ -126,32 +177,289 @@ function cases(): fc.Arbitrary<Case> {
   const c = (req: fc.Arbitrary<Req>, allow: Allow): fc.Arbitrary<Case> => req.map((r) => ({ req: r, allow }));
   return fc.oneof(
     // session: place, cancel, cancelMultiple, lookupOrder
-    c(fc.record({ method: fc.constant('POST'), path: fc.constant('/session/v3/place'), auth, body: fc.oneof(fc.array(fc.oneof({ weight: 4, arbitrary: badOrder }, { weight: 1, arbitrary: oddValue }), { minLength: 1, maxLength: 4 }).map((orders) => toText({ orders })), bodyFrom({ orders: [{ gameID: g, type: 'moneyline', side: 'x', odds: 1, bet: 1 }] })) }), 'placeRefused'),
-    c(fc.record({ method: fc.constant('POST'), path: fc.constant('/session/cancel'), auth, body: fc.oneof(junkId.map((id) => toText({ sessionID: id })), fc.constantFrom(...makerOrders).map((id) => toText({ sessionID: id })), bodyFrom({ sessionID: makerOrders[0] })) }), 'error'),
-    c(fc.record({ method: fc.constant('POST'), path: fc.constant('/session/cancelMultiple'), auth, body: fc.oneof(fc.array(fc.oneof(junkId, fc.constantFrom(...makerOrders)), { maxLength: 5 }).map((ids) => toText({ sessionIDs: ids })), fc.array(fc.constant(makerOrders[0]), { minLength: 201, maxLength: 202 }).map((ids) => toText({ sessionIDs: ids })), bodyFrom({ sessionIDs: makerOrders })) }), 'cancelRefused'),
-    c(fc.record({ method: fc.constant('GET'), path: fc.oneof(junkId.map((id) => `/session/lookupOrder?orderID=${enc(id)}`), fc.constantFrom(...makerOrders).map((id) => `/session/lookupOrder?orderID=${id}`), query(['orderID']).map((q) => `/session/lookupOrder${q}`)), auth }), 'error'),
+    c(
+      fc.record({
+        method: fc.constant('POST'),
+        path: fc.constant('/session/v3/place'),
+        auth,
+        body: fc.oneof(
+          fc
+            .array(fc.oneof({ weight: 4, arbitrary: badOrder }, { weight: 1, arbitrary: oddValue }), {
+              minLength: 1,
+              maxLength: 4,
+            })
+            .map((orders) => toText({ orders })),
+          bodyFrom({ orders: [{ gameID: g, type: 'moneyline', side: 'x', odds: 1, bet: 1 }] }),
+        ),
+      }),
+      'placeRefused',
+    ),
+    c(
+      fc.record({
+        method: fc.constant('POST'),
+        path: fc.constant('/session/cancel'),
+        auth,
+        body: fc.oneof(
+          junkId.map((id) => toText({ sessionID: id })),
+          fc.constantFrom(...makerOrders).map((id) => toText({ sessionID: id })),
+          bodyFrom({ sessionID: makerOrders[0] }),
+        ),
+      }),
+      'error',
+    ),
+    c(
+      fc.record({
+        method: fc.constant('POST'),
+        path: fc.constant('/session/cancelMultiple'),
+        auth,
+        body: fc.oneof(
+          fc
+            .array(fc.oneof(junkId, fc.constantFrom(...makerOrders)), { maxLength: 5 })
+            .map((ids) => toText({ sessionIDs: ids })),
+          fc
+            .array(fc.constant(makerOrders[0]), { minLength: 201, maxLength: 202 })
+            .map((ids) => toText({ sessionIDs: ids })),
+          bodyFrom({ sessionIDs: makerOrders }),
+        ),
+      }),
+      'cancelRefused',
+    ),
+    c(
+      fc.record({
+        method: fc.constant('GET'),
+        path: fc.oneof(
+          junkId.map((id) => `/session/lookupOrder?orderID=${enc(id)}`),
+          fc.constantFrom(...makerOrders).map((id) => `/session/lookupOrder?orderID=${id}`),
+          query(['orderID']).map((q) => `/session/lookupOrder${q}`),
+        ),
+        auth,
+      }),
+      'error',
+    ),
     // exchange reads
-    c(fc.record({ method: fc.constant('GET'), path: fc.oneof(query(['league', 'gameID']).map((q) => `/exchange/v2/getOrderbook${q}`), junkId.map((id) => `/exchange/v2/getOrderbook?gameID=${enc(id)}`)), auth }), 'read'),
-    c(fc.record({ method: fc.constant('POST'), path: fc.constant('/exchange/getOrderbook'), auth, body: bodyFrom({ leagueRequested: 'NBA' }) }), 'read'),
-    c(fc.record({ method: fc.constant('GET'), path: fc.tuple(fc.constantFrom('/exchange/v2/getGames', '/exchange/getLeagues', '/exchange/getParticipants'), query(['league', 'sport', 'active'])).map(([p, q]) => p + q), auth }), 'read'),
+    c(
+      fc.record({
+        method: fc.constant('GET'),
+        path: fc.oneof(
+          query(['league', 'gameID']).map((q) => `/exchange/v2/getOrderbook${q}`),
+          junkId.map((id) => `/exchange/v2/getOrderbook?gameID=${enc(id)}`),
+        ),
+        auth,
+      }),
+      'read',
+    ),
+    c(
+      fc.record({
+        method: fc.constant('POST'),
+        path: fc.constant('/exchange/getOrderbook'),
+        auth,
+        body: bodyFrom({ leagueRequested: 'NBA' }),
+      }),
+      'read',
+    ),
+    c(
+      fc.record({
+        method: fc.constant('GET'),
+        path: fc
+          .tuple(
+            fc.constantFrom('/exchange/v2/getGames', '/exchange/getLeagues', '/exchange/getParticipants'),
+            query(['league', 'sport', 'active']),
+          )
+          .map(([p, q]) => p + q),
+        auth,
+      }),
+      'read',
+    ),
     // bets and graded
-    c(fc.record({ method: fc.constant('GET'), path: fc.tuple(fc.constantFrom('/user/getMatchedBets', '/user/getGameLiability', '/user/getUnmatched', '/affiliate/getAffiliateCommission', '/v2/user/messages'), query(['gameID', 'fromDate', 'toDate', 'afterID', 'beforeID'])).map(([p, q]) => p + q), auth }), 'read'),
-    c(fc.record({ method: fc.constantFrom('GET', 'POST'), path: fc.tuple(fc.constantFrom('/user/v2/getGraded', '/user/getGradedWagers', '/user/v2/getGradedSince'), query(['startDate', 'endDate', 'since', 'cursor'])).map(([p, q]) => p + q), auth: fc.constantFrom<Req['auth']>('raw', 'raw', 'token', 'none', 'junk'), body: fc.option(bodyFrom({ startDate: '2026-03-01', endDate: '2026-03-02', cursor: 'x', since: '2026-03-01T00:00:00Z' }), { nil: undefined }) }), 'read'),
+    c(
+      fc.record({
+        method: fc.constant('GET'),
+        path: fc
+          .tuple(
+            fc.constantFrom(
+              '/user/getMatchedBets',
+              '/user/getGameLiability',
+              '/user/getUnmatched',
+              '/affiliate/getAffiliateCommission',
+              '/v2/user/messages',
+            ),
+            query(['gameID', 'fromDate', 'toDate', 'afterID', 'beforeID']),
+          )
+          .map(([p, q]) => p + q),
+        auth,
+      }),
+      'read',
+    ),
+    c(
+      fc.record({
+        method: fc.constantFrom('GET', 'POST'),
+        path: fc
+          .tuple(
+            fc.constantFrom('/user/v2/getGraded', '/user/getGradedWagers', '/user/v2/getGradedSince'),
+            query(['startDate', 'endDate', 'since', 'cursor']),
+          )
+          .map(([p, q]) => p + q),
+        auth: fc.constantFrom<Req['auth']>('raw', 'raw', 'token', 'none', 'junk'),
+        body: fc.option(
+          bodyFrom({ startDate: '2026-03-01', endDate: '2026-03-02', cursor: 'x', since: '2026-03-01T00:00:00Z' }),
+          { nil: undefined },
+        ),
+      }),
+      'read',
+    ),
     // user: login (never the right password), heartbeat
-    c(fc.record({ method: fc.constant('POST'), path: fc.constant('/user/login'), auth: fc.constant<Req['auth']>('none'), body: fc.oneof(fc.string({ maxLength: 20 }).map((pw) => toText({ username: fuzzer.username, password: `${pw}-not-it` })), bodyFrom({ username: fuzzer.username, password: 'wrong' }).filter((b) => !b.includes(fuzzer.password))) }), 'error'),
-    c(fc.record({ method: fc.constant('POST'), path: fc.constant('/user/ordersHeartbeat'), auth, body: fc.oneof(oddValue.map((v) => toText({ timeout: v })), bodyFrom({ timeout: 'x' })).filter((b) => !/^\{"timeout":([6-9]|[1-9]\d{1,4})\}$/.test(b)) }), 'error'),
+    c(
+      fc.record({
+        method: fc.constant('POST'),
+        path: fc.constant('/user/login'),
+        auth: fc.constant<Req['auth']>('none'),
+        body: fc.oneof(
+          fc.string({ maxLength: 20 }).map((pw) => toText({ username: fuzzer.username, password: `${pw}-not-it` })),
+          bodyFrom({ username: fuzzer.username, password: 'wrong' }).filter((b) => !b.includes(fuzzer.password)),
+        ),
+      }),
+      'error',
+    ),
+    c(
+      fc.record({
+        method: fc.constant('POST'),
+        path: fc.constant('/user/ordersHeartbeat'),
+        auth,
+        body: fc
+          .oneof(
+            oddValue.map((v) => toText({ timeout: v })),
+            bodyFrom({ timeout: 'x' }),
+          )
+          .filter((b) => !/^\{"timeout":([6-9]|[1-9]\d{1,4})\}$/.test(b)),
+      }),
+      'error',
+    ),
     // admin: every route, always refused
-    c(fc.record({ method: fc.constant('POST'), path: fc.constant('/admin/users'), auth: fc.constant<Req['auth']>('none'), body: adminBody({ username: 'fz-new', password: 'pw' }) }), 'error'),
-    c(fc.record({ method: fc.constant('POST'), path: fc.oneof(junkId.map((id) => `/admin/users/${enc(id)}/status`), fc.constant(`/admin/users/${fuzzer.id}/status`)), auth: fc.constant<Req['auth']>('none'), body: adminBody({ status: 'banned' }) }), 'error'),
-    c(fc.record({ method: fc.constant('POST'), path: fc.constant('/admin/games'), auth: fc.constant<Req['auth']>('none'), body: adminBody({ league: 'NBA', sport: 'basketball', participants: [{ longName: 'A', shortName: 'A' }, { longName: 'B', shortName: 'B' }] }) }), 'error'),
-    c(fc.record({ method: fc.constant('POST'), path: fc.oneof(junkId.map((id) => `/admin/games/${enc(id)}`), fc.constant(`/admin/games/${g}`)), auth: fc.constant<Req['auth']>('none'), body: adminBody({ live: true }) }), 'error'),
-    c(fc.record({ method: fc.constant('POST'), path: fc.oneof(junkId.map((id) => `/admin/games/${enc(id)}/result`), fc.constant(`/admin/games/${g}/result`)), auth: fc.constant<Req['auth']>('none'), body: adminBody({ awayScore: 1, homeScore: 2 }) }), 'error'),
-    c(fc.record({ method: fc.constant('POST'), path: junkId.filter((id) => id !== g).map((id) => `/admin/games/${enc(id)}/refund`), auth: fc.constant<Req['auth']>('none'), body: fc.option(randomText, { nil: undefined }) }), 'error'),
-    c(fc.record({ method: fc.constant('POST'), path: fc.constantFrom('/admin/clock', '/admin/faults'), auth: fc.constant<Req['auth']>('none'), body: adminBody({ advanceMs: 1000, restErrorRate: 0 }) }), 'error'),
-    c(fc.record({ method: fc.constant('GET'), path: fc.oneof(junkId.map((id) => `/admin/games/${enc(id)}`), fc.constantFrom('/admin/clock', '/admin/faults')), auth: fc.constant<Req['auth']>('none') }), 'read'),
+    c(
+      fc.record({
+        method: fc.constant('POST'),
+        path: fc.constant('/admin/users'),
+        auth: fc.constant<Req['auth']>('none'),
+        body: adminBody({ username: 'fz-new', password: 'pw' }),
+      }),
+      'error',
+    ),
+    c(
+      fc.record({
+        method: fc.constant('POST'),
+        path: fc.oneof(
+          junkId.map((id) => `/admin/users/${enc(id)}/status`),
+          fc.constant(`/admin/users/${fuzzer.id}/status`),
+        ),
+        auth: fc.constant<Req['auth']>('none'),
+        body: adminBody({ status: 'banned' }),
+      }),
+      'error',
+    ),
+    c(
+      fc.record({
+        method: fc.constant('POST'),
+        path: fc.constant('/admin/games'),
+        auth: fc.constant<Req['auth']>('none'),
+        body: adminBody({
+          league: 'NBA',
+          sport: 'basketball',
+          participants: [
+            { longName: 'A', shortName: 'A' },
+            { longName: 'B', shortName: 'B' },
+          ],
+        }),
+      }),
+      'error',
+    ),
+    c(
+      fc.record({
+        method: fc.constant('POST'),
+        path: fc.oneof(
+          junkId.map((id) => `/admin/games/${enc(id)}`),
+          fc.constant(`/admin/games/${g}`),
+        ),
+        auth: fc.constant<Req['auth']>('none'),
+        body: adminBody({ live: true }),
+      }),
+      'error',
+    ),
+    c(
+      fc.record({
+        method: fc.constant('POST'),
+        path: fc.oneof(
+          junkId.map((id) => `/admin/games/${enc(id)}/result`),
+          fc.constant(`/admin/games/${g}/result`),
+        ),
+        auth: fc.constant<Req['auth']>('none'),
+        body: adminBody({ awayScore: 1, homeScore: 2 }),
+      }),
+      'error',
+    ),
+    c(
+      fc.record({
+        method: fc.constant('POST'),
+        path: junkId.filter((id) => id !== g).map((id) => `/admin/games/${enc(id)}/refund`),
+        auth: fc.constant<Req['auth']>('none'),
+        body: fc.option(randomText, { nil: undefined }),
+      }),
+      'error',
+    ),
+    c(
+      fc.record({
+        method: fc.constant('POST'),
+        path: fc.constantFrom('/admin/clock', '/admin/faults'),
+        auth: fc.constant<Req['auth']>('none'),
+        body: adminBody({ advanceMs: 1000, restErrorRate: 0 }),
+      }),
+      'error',
+    ),
+    c(
+      fc.record({
+        method: fc.constant('GET'),
+        path: fc.oneof(
+          junkId.map((id) => `/admin/games/${enc(id)}`),
+          fc.constantFrom('/admin/clock', '/admin/faults'),
+        ),
+        auth: fc.constant<Req['auth']>('none'),
+      }),
+      'read',
+    ),
     // wrong methods, unknown paths, odd path spellings
-    c(fc.record({ method: fc.constantFrom('PUT', 'DELETE', 'PATCH', 'GET'), path: fc.constantFrom('/session/v3/place', '/session/cancel', '/session/cancelMultiple', '/user/login', '/admin/users', '/admin/games'), auth }), 'error'),
-    c(fc.record({ method: fc.constantFrom('GET', 'POST'), path: fc.oneof(fc.string({ maxLength: 20 }).map((s) => `/${enc(s)}`), fc.constantFrom('/admin/', '/admin/games/%E0%A4%A/result', '/session//place', '/SESSION/v3/place', '/exchange/v2/getOrderbook/', '/%00', '/admin/games/a/b/c/d')), auth }), 'error'),
+    c(
+      fc.record({
+        method: fc.constantFrom('PUT', 'DELETE', 'PATCH', 'GET'),
+        path: fc.constantFrom(
+          '/session/v3/place',
+          '/session/cancel',
+          '/session/cancelMultiple',
+          '/user/login',
+          '/admin/users',
+          '/admin/games',
+        ),
+        auth,
+      }),
+      'error',
+    ),
+    c(
+      fc.record({
+        method: fc.constantFrom('GET', 'POST'),
+        path: fc.oneof(
+          fc.string({ maxLength: 20 }).map((s) => `/${enc(s)}`),
+          fc.constantFrom(
+            '/admin/',
+            '/admin/games/%E0%A4%A/result',
+            '/session//place',
+            '/SESSION/v3/place',
+            '/exchange/v2/getOrderbook/',
+            '/%00',
+            '/admin/games/a/b/c/d',
+          ),
+        ),
+        auth,
+      }),
+      'error',
+    ),
   );
 }
 
@@ -185,7 +493,8 @@ describe('simulator REST and admin routes: malformed input fuzz over HTTP', () =
         const data = (res.body as { data?: unknown }).data;
         if (allow === 'placeRefused') {
           const entries = (data as { createdSessions: unknown[] }).createdSessions;
-          for (const e of entries) expect(hasErrorBody(e) && typeof (e as { errorType?: unknown }).errorType === 'string', what).toBe(true);
+          for (const e of entries)
+            expect(hasErrorBody(e) && typeof (e as { errorType?: unknown }).errorType === 'string', what).toBe(true);
         } else if (allow === 'cancelRefused') {
           for (const e of data as { success: boolean }[]) expect(e.success, what).toBe(false);
         } else {
@@ -212,7 +521,12 @@ describe('simulator REST and admin routes: malformed input fuzz over HTTP', () =
 
   it('a body over the limit is answered 413 {error}, not a reset connection', async () => {
     const before = await snapshot();
-    const res = await send({ method: 'POST', path: '/session/v3/place', auth: 'token', body: `{"orders":[${'1,'.repeat(700_000)}1]}` });
+    const res = await send({
+      method: 'POST',
+      path: '/session/v3/place',
+      auth: 'token',
+      body: `{"orders":[${'1,'.repeat(700_000)}1]}`,
+    });
     expect(res.status).toBe(413);
     expect(hasErrorBody(res.body)).toBe(true);
     // The connection is still good for the next request.

@@ -106,18 +106,28 @@ type Path = readonly (string | number)[];
 export function pathsOf(value: unknown, at: Path = [], out: Path[] = []): Path[] {
   out.push(at);
   if (Array.isArray(value)) value.forEach((v, i) => pathsOf(v, [...at, i], out));
-  else if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) pathsOf(v, [...at, k], out);
+  else if (value !== null && typeof value === 'object')
+    for (const [k, v] of Object.entries(value)) pathsOf(v, [...at, k], out);
   return out;
 }
 
-type Mutation = { readonly kind: 'drop' } | { readonly kind: 'set'; readonly value: unknown } | { readonly kind: 'addKey'; readonly key: string; readonly value: unknown } | { readonly kind: 'wrap' };
+type Mutation =
+  | { readonly kind: 'drop' }
+  | { readonly kind: 'set'; readonly value: unknown }
+  | { readonly kind: 'addKey'; readonly key: string; readonly value: unknown }
+  | { readonly kind: 'wrap' };
 
 const mutationArb: fc.Arbitrary<Mutation> = fc.oneof(
   { weight: 2, arbitrary: fc.constant<Mutation>({ kind: 'drop' }) },
   { weight: 5, arbitrary: oddValue.map((value): Mutation => ({ kind: 'set', value })) },
   {
     weight: 1,
-    arbitrary: fc.record({ key: fc.oneof(fc.constantFrom('__proto__', 'constructor', 'toString', ''), fc.string({ maxLength: 8 })), value: oddValue }).map((r): Mutation => ({ kind: 'addKey', ...r })),
+    arbitrary: fc
+      .record({
+        key: fc.oneof(fc.constantFrom('__proto__', 'constructor', 'toString', ''), fc.string({ maxLength: 8 })),
+        value: oddValue,
+      })
+      .map((r): Mutation => ({ kind: 'addKey', ...r })),
   },
   { weight: 1, arbitrary: fc.constant<Mutation>({ kind: 'wrap' }) },
 );
@@ -138,7 +148,8 @@ function apply(root: unknown, path: Path, m: Mutation): unknown {
   let parent: unknown = root;
   for (const k of parentPath) parent = (parent as Record<string | number, unknown>)[k];
   if (m.kind === 'addKey') {
-    if (parent !== null && typeof parent === 'object' && !Array.isArray(parent)) Object.defineProperty(parent, m.key, { value, enumerable: true, writable: true, configurable: true });
+    if (parent !== null && typeof parent === 'object' && !Array.isArray(parent))
+      Object.defineProperty(parent, m.key, { value, enumerable: true, writable: true, configurable: true });
     return root;
   }
   const key = path[path.length - 1]!;
@@ -183,7 +194,11 @@ export function damagedText(text: fc.Arbitrary<string>): fc.Arbitrary<string> {
 /** The text of a valid value mutated, sometimes damaged as text too. */
 export function mutatedText(valid: unknown): fc.Arbitrary<string> {
   const mutated = mutatedValue(valid).map((v) => (v === undefined ? '' : toText(v)));
-  return fc.oneof({ weight: 4, arbitrary: mutated }, { weight: 1, arbitrary: damagedText(fc.constant(toText(valid))) }, { weight: 1, arbitrary: damagedText(mutated) });
+  return fc.oneof(
+    { weight: 4, arbitrary: mutated },
+    { weight: 1, arbitrary: damagedText(fc.constant(toText(valid))) },
+    { weight: 1, arbitrary: damagedText(mutated) },
+  );
 }
 
 /** Random text: JSON of any shape, near-JSON, and plain junk. */
@@ -191,12 +206,35 @@ export const randomText: fc.Arbitrary<string> = fc.oneof(
   fc.json({ maxDepth: 4 }),
   fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify([typeof v === 'string' ? v : 'x', v])),
   fc.string({ unit: 'binary', maxLength: 64 }),
-  fc.constantFrom('', ' ', '[', ']', '{}', '[]', '[""]', '["orderUpdate"]', 'null', 'true', '"x"', '1e400', '[1e400]', '-', '\u0000', '\ufeff[]', deepJsonText(), deepObjectText(), `[${'"a",'.repeat(50_000)}"a"]`),
+  fc.constantFrom(
+    '',
+    ' ',
+    '[',
+    ']',
+    '{}',
+    '[]',
+    '[""]',
+    '["orderUpdate"]',
+    'null',
+    'true',
+    '"x"',
+    '1e400',
+    '[1e400]',
+    '-',
+    '\u0000',
+    '\ufeff[]',
+    deepJsonText(),
+    deepObjectText(),
+    `[${'"a",'.repeat(50_000)}"a"]`,
+  ),
 );
 
 /** Mutations of every valid sample, and random text, in one arbitrary. */
 export function frameText(valid: readonly unknown[]): fc.Arbitrary<string> {
-  return fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...valid).chain(mutatedText) }, { weight: 1, arbitrary: randomText });
+  return fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom(...valid).chain(mutatedText) },
+    { weight: 1, arbitrary: randomText },
+  );
 }
 
 /** The error classes an edge parser may raise; anything else is a bug. */
@@ -204,7 +242,9 @@ export function expectTyped(err: unknown, ...allowed: (abstract new (...args: ne
   const classes = allowed.length > 0 ? allowed : [LinesmithError];
   if (!classes.some((c) => err instanceof c)) {
     const e = err as Error;
-    throw new Error(`untyped error ${e?.constructor?.name ?? typeof err}: ${String(e?.message ?? err).slice(0, 300)}`, { cause: err });
+    throw new Error(`untyped error ${e?.constructor?.name ?? typeof err}: ${String(e?.message ?? err).slice(0, 300)}`, {
+      cause: err,
+    });
   }
 }
 
@@ -231,11 +271,19 @@ export interface FuzzHttpRequest {
 }
 
 /** Sends it (bounded at 5 s, so a hang fails) and reads the answer, parsed when it is JSON. */
-export async function sendFuzzed(baseUrl: string, req: FuzzHttpRequest): Promise<{ status: number; body: unknown; contentType: string | null }> {
+export async function sendFuzzed(
+  baseUrl: string,
+  req: FuzzHttpRequest,
+): Promise<{ status: number; body: unknown; contentType: string | null }> {
   const headers: Record<string, string> = {};
   if (req.authorization !== undefined) headers.authorization = req.authorization;
   if (req.body !== undefined) headers['content-type'] = req.contentType ?? 'application/json';
-  const res = await fetch(baseUrl + req.path, { method: req.method, headers, ...(req.body !== undefined && req.method !== 'GET' ? { body: req.body } : {}), signal: AbortSignal.timeout(5_000) });
+  const res = await fetch(baseUrl + req.path, {
+    method: req.method,
+    headers,
+    ...(req.body !== undefined && req.method !== 'GET' ? { body: req.body } : {}),
+    signal: AbortSignal.timeout(5_000),
+  });
   const text = await res.text();
   let body: unknown = text;
   try {
@@ -249,5 +297,8 @@ export async function sendFuzzed(baseUrl: string, req: FuzzHttpRequest): Promise
 /** Whether an answer carries an error the contract's way: `{error: string}` or `{error: {message}}`. */
 export const hasErrorBody = (body: unknown): boolean => {
   const e = (body as { error?: unknown } | null)?.error;
-  return typeof e === 'string' || (typeof e === 'object' && e !== null && typeof (e as { message?: unknown }).message === 'string');
+  return (
+    typeof e === 'string' ||
+    (typeof e === 'object' && e !== null && typeof (e as { message?: unknown }).message === 'string')
+  );
 };

@@ -12,7 +12,17 @@ import { classifyMessage, type UserFeedEvent } from '../../src/exchange/socket/u
 import { fetchReplay } from '../../src/exchange/socket/user-feed-replay.ts';
 import { FAST, fixedTokens, Recorder } from '../exchange/support-socket.ts';
 import { USER_MESSAGES, userMessage } from './samples.ts';
-import { deepJsonText, expectTyped, frameText, mutatedValue, oddValue, randomText, toText, within, fuzzRuns } from './support.ts';
+import {
+  deepJsonText,
+  expectTyped,
+  frameText,
+  mutatedValue,
+  oddValue,
+  randomText,
+  toText,
+  within,
+  fuzzRuns,
+} from './support.ts';
 
 describe('user-feed messages: schema and classification fuzz', () => {
   it('the samples are valid messages', () => {
@@ -44,15 +54,31 @@ const REPLAY_URL = 'http://127.0.0.1:9/v2/user/messages';
 
 /** A replay answer: a status, headers, and a body (text). */
 const replayAnswer: fc.Arbitrary<{ status: number; body: string; headers: Record<string, string> }> = fc.record({
-  status: fc.oneof(fc.constant(200), fc.constantFrom(200, 204, 301, 400, 401, 403, 404, 429, 500, 502, 503), fc.integer({ min: 100, max: 599 })),
+  status: fc.oneof(
+    fc.constant(200),
+    fc.constantFrom(200, 204, 301, 400, 401, 403, 404, 429, 500, 502, 503),
+    fc.integer({ min: 100, max: 599 }),
+  ),
   body: fc.oneof(
-    fc.array(fc.oneof(fc.constantFrom(...USER_MESSAGES), fc.constantFrom(...USER_MESSAGES).chain(mutatedValue), oddValue), { maxLength: 4 }).map((messages) => toText({ status: 'success', messages })),
-    fc.array(oddValue, { maxLength: 3 }).map((availableMessages) => toText({ status: 'cache_expired', availableMessages })),
+    fc
+      .array(
+        fc.oneof(fc.constantFrom(...USER_MESSAGES), fc.constantFrom(...USER_MESSAGES).chain(mutatedValue), oddValue),
+        { maxLength: 4 },
+      )
+      .map((messages) => toText({ status: 'success', messages })),
+    fc
+      .array(oddValue, { maxLength: 3 })
+      .map((availableMessages) => toText({ status: 'cache_expired', availableMessages })),
     mutatedValue({ status: 'success', messages: [userMessage] }).map((v) => (v === undefined ? '' : toText(v))),
     fc.constantFrom('{"error":"nope"}', '{"error":{"message":"nope"}}', 'null', ''),
     randomText,
   ),
-  headers: fc.constantFrom<Record<string, string>>({ 'content-type': 'application/json' }, {}, { 'content-type': 'text/html' }, { 'content-encoding': 'gzip' }),
+  headers: fc.constantFrom<Record<string, string>>(
+    { 'content-type': 'application/json' },
+    {},
+    { 'content-type': 'text/html' },
+    { 'content-encoding': 'gzip' },
+  ),
 });
 
 describe('user-feed replay answers: fuzz over undici MockAgent', () => {
@@ -62,10 +88,20 @@ describe('user-feed replay answers: fuzz over undici MockAgent', () => {
         const agent = new MockAgent();
         agent.disableNetConnect();
         const pool = agent.get('http://127.0.0.1:9');
-        for (const a of [first, second]) pool.intercept({ path: /^\/v2\/user\/messages/, method: 'GET' }).reply(a.status, a.body, { headers: a.headers });
+        for (const a of [first, second])
+          pool
+            .intercept({ path: /^\/v2\/user\/messages/, method: 'GET' })
+            .reply(a.status, a.body, { headers: a.headers });
         try {
           const out = await within(
-            fetchReplay({ url: REPLAY_URL, tokens: fixedTokens('tok', 'tok2'), afterID: '1-0', timeoutMs: 2_000, scheduler: asyncScheduler, dispatcher: agent }),
+            fetchReplay({
+              url: REPLAY_URL,
+              tokens: fixedTokens('tok', 'tok2'),
+              afterID: '1-0',
+              timeoutMs: 2_000,
+              scheduler: asyncScheduler,
+              dispatcher: agent,
+            }),
             4_000,
             'fetchReplay',
           );
@@ -107,7 +143,9 @@ class FeedServer {
         return;
       }
       const after = parseMessageId(new URL(req.url ?? '/', 'http://x').searchParams.get('afterID') ?? '');
-      const messages = this.log.filter((m) => after === null || compareMessageIds(m.id, after) > 0).map((m) => m.message);
+      const messages = this.log
+        .filter((m) => after === null || compareMessageIds(m.id, after) > 0)
+        .map((m) => m.message);
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ status: 'success', messages }));
     });
@@ -143,7 +181,13 @@ describe('user-feed client: bad frames and bad replays never stop the stream', (
 
   beforeAll(async () => {
     await server.start();
-    client = new UserFeedClient({ ...FAST, streamingUrl: server.url, tokens: fixedTokens('tok'), cursor: '1-0', replayTimeoutMs: 300 });
+    client = new UserFeedClient({
+      ...FAST,
+      streamingUrl: server.url,
+      tokens: fixedTokens('tok'),
+      cursor: '1-0',
+      replayTimeoutMs: 300,
+    });
     events = new Recorder(client.events$);
     const states = new Recorder(client.state$);
     client.start();
@@ -158,23 +202,27 @@ describe('user-feed client: bad frames and bad replays never stop the stream', (
   it('after bad frames, whatever the replay answers first, the next good message arrives exactly once and the cursor moves on', async () => {
     let n = 0;
     await fc.assert(
-      fc.asyncProperty(fc.array(frameText(USER_MESSAGES), { minLength: 1, maxLength: 4 }), fc.option(replayAnswer, { freq: 2 }), async (frames, junk) => {
-        const from = events.items.length;
-        server.junkAnswer = junk;
-        for (const text of frames) server.peer.send(text);
-        // Far above any sample's id, increasing: the good message is always new.
-        const id = `${2_000_000_000_000 + ++n}-0`;
-        server.good(id);
-        await within(
-          events.next((e) => 'messageID' in e && e.messageID === id, 8_000, from),
-          9_000,
-          `message ${id} after ${frames.length} bad frame(s) and replay answer ${junk ? junk.status : 'honest'}`,
-        );
-        await client.socket.roundTrip().catch(() => undefined);
-        const seen = events.items.filter((e) => 'messageID' in e && e.messageID === id);
-        expect(seen.length).toBe(1);
-        expect(client.cursor).toBe(id);
-      }),
+      fc.asyncProperty(
+        fc.array(frameText(USER_MESSAGES), { minLength: 1, maxLength: 4 }),
+        fc.option(replayAnswer, { freq: 2 }),
+        async (frames, junk) => {
+          const from = events.items.length;
+          server.junkAnswer = junk;
+          for (const text of frames) server.peer.send(text);
+          // Far above any sample's id, increasing: the good message is always new.
+          const id = `${2_000_000_000_000 + ++n}-0`;
+          server.good(id);
+          await within(
+            events.next((e) => 'messageID' in e && e.messageID === id, 8_000, from),
+            9_000,
+            `message ${id} after ${frames.length} bad frame(s) and replay answer ${junk ? junk.status : 'honest'}`,
+          );
+          await client.socket.roundTrip().catch(() => undefined);
+          const seen = events.items.filter((e) => 'messageID' in e && e.messageID === id);
+          expect(seen.length).toBe(1);
+          expect(client.cursor).toBe(id);
+        },
+      ),
       { numRuns: 25 },
     );
     expect(server.replays).toBeGreaterThan(10);
@@ -188,7 +236,11 @@ describe('user-feed client: bad frames and bad replays never stop the stream', (
   it('a replay holding a message nested 20,000 deep is a counted skip, and the stream goes on', async () => {
     const malformed = client.stats.malformed;
     const from = events.items.length;
-    server.junkAnswer = { status: 200, headers: { 'content-type': 'application/json' }, body: `{"status":"success","messages":[${deepJsonText()}]}` };
+    server.junkAnswer = {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: `{"status":"success","messages":[${deepJsonText()}]}`,
+    };
     server.peer.send('{"not":"a message"}');
     server.good('3000000000000-0');
     await events.next((e) => 'messageID' in e && e.messageID === '3000000000000-0', 5_000, from);

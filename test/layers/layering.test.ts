@@ -13,7 +13,11 @@ const DEPCRUISE = join(ROOT, 'node_modules', 'dependency-cruiser', 'bin', 'depen
 /** Runs the project's layering rules over a small tree of its own: what `npm run lint:layers` would say of it. */
 async function cruise(dir: string): Promise<{ ok: boolean; output: string }> {
   try {
-    const { stdout } = await promisify(execFile)(process.execPath, [DEPCRUISE, 'src', 'strategies', '--config', CONFIG, '--output-type', 'err'], { cwd: dir });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [DEPCRUISE, 'src', 'strategies', '--config', CONFIG, '--output-type', 'err'],
+      { cwd: dir },
+    );
     return { ok: true, output: stdout };
   } catch (e) {
     const err = e as { stdout?: string; stderr?: string };
@@ -24,7 +28,10 @@ async function cruise(dir: string): Promise<{ ok: boolean; output: string }> {
 async function tree(files: Record<string, string>): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'ls-layers-'));
   dirs.push(dir);
-  await writeFile(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { allowImportingTsExtensions: true, module: 'nodenext', noEmit: true } }));
+  await writeFile(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { allowImportingTsExtensions: true, module: 'nodenext', noEmit: true } }),
+  );
   await mkdir(join(dir, 'strategies'), { recursive: true });
   for (const [path, text] of Object.entries(files)) {
     await mkdir(dirname(join(dir, path)), { recursive: true });
@@ -42,10 +49,23 @@ let stray = '';
 describe('the layering rule (.dependency-cruiser.cjs)', () => {
   beforeAll(async () => {
     const [a, b, c, d] = await Promise.all([
-      tree({ 'src/runtime/r.ts': "import { x } from '../shared/s.ts';\nexport const r = x;\n", 'src/shared/s.ts': 'export const x = 1;\n' }),
-      tree({ 'src/shared/s.ts': "import { r } from '../runtime/r.ts';\nexport const x = r;\n", 'src/runtime/r.ts': 'export const r = 1;\n' }),
-      tree({ 'src/orders/o.ts': "import { b } from '../book/b.ts';\nexport const o = b;\n", 'src/book/b.ts': "import type { O } from '../orders/t.ts';\nexport const b: O = 1;\n", 'src/orders/t.ts': 'export type O = number;\n' }),
-      tree({ 'src/newfolder/n.ts': "import { x } from '../shared/s.ts';\nexport const n = x;\n", 'src/shared/s.ts': 'export const x = 1;\n' }),
+      tree({
+        'src/runtime/r.ts': "import { x } from '../shared/s.ts';\nexport const r = x;\n",
+        'src/shared/s.ts': 'export const x = 1;\n',
+      }),
+      tree({
+        'src/shared/s.ts': "import { r } from '../runtime/r.ts';\nexport const x = r;\n",
+        'src/runtime/r.ts': 'export const r = 1;\n',
+      }),
+      tree({
+        'src/orders/o.ts': "import { b } from '../book/b.ts';\nexport const o = b;\n",
+        'src/book/b.ts': "import type { O } from '../orders/t.ts';\nexport const b: O = 1;\n",
+        'src/orders/t.ts': 'export type O = number;\n',
+      }),
+      tree({
+        'src/newfolder/n.ts': "import { x } from '../shared/s.ts';\nexport const n = x;\n",
+        'src/shared/s.ts': 'export const x = 1;\n',
+      }),
     ]);
     const results = await Promise.all([a, b, c, d].map(cruise));
     const said = results.map((r) => `${r.ok ? 'OK' : 'FAILED'}\n${r.output}`);

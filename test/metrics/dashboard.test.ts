@@ -5,7 +5,14 @@ import { startMetricsServer, type MetricsServer } from '../../src/metrics/server
 import type { StatusReport } from '../../src/metrics/status-report.ts';
 
 const STATUS = { format: 'linesmith-status/1', session: 'paper' } as unknown as StatusReport;
-const SNAPSHOT: DashboardSnapshot = { format: 'linesmith-dashboard/1', status: STATUS, markedPnl: 1.5, caps: { maxGameLiability: 500, maxTotalLiability: 5000 }, games: [], strategyErrors: null };
+const SNAPSHOT: DashboardSnapshot = {
+  format: 'linesmith-dashboard/1',
+  status: STATUS,
+  markedPnl: 1.5,
+  caps: { maxGameLiability: 500, maxTotalLiability: 5000 },
+  games: [],
+  strategyErrors: null,
+};
 
 let server: MetricsServer | null = null;
 afterEach(async () => {
@@ -15,7 +22,13 @@ afterEach(async () => {
 
 describe('the dashboard routes of the metrics server', () => {
   it('serves the page at / and its data at /dashboard.json, self-contained and read-only', async () => {
-    server = await startMetricsServer({ host: '127.0.0.1', port: 0, registry: new Registry(), status: async () => STATUS, dashboard: async () => SNAPSHOT });
+    server = await startMetricsServer({
+      host: '127.0.0.1',
+      port: 0,
+      registry: new Registry(),
+      status: async () => STATUS,
+      dashboard: async () => SNAPSHOT,
+    });
     const page = await fetch(`${server.url}/`);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
@@ -30,7 +43,12 @@ describe('the dashboard routes of the metrics server', () => {
   });
 
   it('without a dashboard source: / is not found, as before', async () => {
-    server = await startMetricsServer({ host: '127.0.0.1', port: 0, registry: new Registry(), status: async () => STATUS });
+    server = await startMetricsServer({
+      host: '127.0.0.1',
+      port: 0,
+      registry: new Registry(),
+      status: async () => STATUS,
+    });
     const res = await fetch(`${server.url}/`);
     expect(res.status).toBe(404);
     expect(await res.text()).toBe('not found: try /metrics or /status\n');

@@ -46,7 +46,9 @@ let session: Session;
 let url: string;
 
 beforeAll(async () => {
-  const config = await parseConfigText(CONFIG, `${ROOT}test/metrics/paper.yaml`, { resolveStrategy: defaultStrategyResolver(strategies) });
+  const config = await parseConfigText(CONFIG, `${ROOT}test/metrics/paper.yaml`, {
+    resolveStrategy: defaultStrategyResolver(strategies),
+  });
   session = await startSession({ config, mode: 'paper', logger: silentLogger() });
   expect(session.metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   url = session.metricsUrl!;
@@ -76,7 +78,11 @@ describe('a paper session with metrics enabled', () => {
     for (;;) {
       text = await scrape(url);
       const m = parseMetrics(text);
-      if ((sample(m, 'linesmith_open_orders') ?? 0) > 0 && (sample(m, 'linesmith_tick_to_order_seconds_count') ?? 0) > 0) break;
+      if (
+        (sample(m, 'linesmith_open_orders') ?? 0) > 0 &&
+        (sample(m, 'linesmith_tick_to_order_seconds_count') ?? 0) > 0
+      )
+        break;
       if (Date.now() > deadline) throw new Error(`nothing to measure yet:\n${text}`);
       await new Promise((r) => setTimeout(r, 100));
     }

@@ -20,7 +20,18 @@ function hand(start = 1_000) {
 }
 
 function orderUpdate(epoch: number): PriceFeedEvent {
-  return { type: 'orderUpdate', payload: { epoch, gameID: 'a'.repeat(24), sport: 'basketball', league: 'NBA', type: 'moneyline', participantID: 'b'.repeat(24), sideOrders: [] } as never };
+  return {
+    type: 'orderUpdate',
+    payload: {
+      epoch,
+      gameID: 'a'.repeat(24),
+      sport: 'basketball',
+      league: 'NBA',
+      type: 'moneyline',
+      participantID: 'b'.repeat(24),
+      sideOrders: [],
+    } as never,
+  };
 }
 
 function fakeVenue() {
@@ -50,7 +61,11 @@ function fakeVenue() {
       gradedWalker: () => NEVER as never,
     },
     orders: { ...gateway, start: () => calls.push('orders start') },
-    priceFeed: { events$: prices, subscribe: () => void calls.push('subscribe'), start: () => calls.push('price start') },
+    priceFeed: {
+      events$: prices,
+      subscribe: () => void calls.push('subscribe'),
+      start: () => calls.push('price start'),
+    },
     userFeed: { events$: user, recovering$: new BehaviorSubject(false), start: () => calls.push('user start') },
     states$: new BehaviorSubject<ConnectionStates>({ price: open, user: open, orders: open }),
   };
@@ -87,7 +102,11 @@ describe('instrumentVenue and RuntimeProbe', () => {
   it('measures a price event to the first order it leads to, once, on the probe’s monotonic time', () => {
     const t = hand();
     const ticks: number[] = [];
-    const probe = new RuntimeProbe({ clock: { now: () => NOW }, monotonic: t.now, onTickToOrder: (s) => ticks.push(s) });
+    const probe = new RuntimeProbe({
+      clock: { now: () => NOW },
+      monotonic: t.now,
+      onTickToOrder: (s) => ticks.push(s),
+    });
     const { venue, prices, calls } = fakeVenue();
     const v = instrumentVenue(venue, probe);
     // A stand-in for the runtime's loop: synchronous inside the subscriber, as Runtime.dispatch is.

@@ -19,7 +19,12 @@ const flush = (): Promise<void> => new Promise<void>((r) => setImmediate(r));
 describe('rate-limit waits', () => {
   it('the request budget adds up how long delayed requests waited, 429 pauses included', async () => {
     const time = manualTime(T0);
-    const budget = new RequestBudget({ headroom: 1, global: { limit: 1, windowMs: 1_000 }, clock: time.clock, scheduler: time.scheduler });
+    const budget = new RequestBudget({
+      headroom: 1,
+      global: { limit: 1, windowMs: 1_000 },
+      clock: time.clock,
+      scheduler: time.scheduler,
+    });
     await budget.acquire();
     const second = budget.acquire();
     time.advance(1_000);
@@ -33,8 +38,18 @@ describe('rate-limit waits', () => {
 
   it('are exported as counters in wall seconds (a paper clock running 2× is divided out)', async () => {
     const time = manualTime(T0);
-    const budget = new RequestBudget({ headroom: 1, global: { limit: 1, windowMs: 1_000 }, clock: time.clock, scheduler: time.scheduler });
-    const metrics = new RuntimeMetrics({ session: 'paper', clock: time.clock, speed: 2, requests: { stats: { rateLimited: 1 }, budget } });
+    const budget = new RequestBudget({
+      headroom: 1,
+      global: { limit: 1, windowMs: 1_000 },
+      clock: time.clock,
+      scheduler: time.scheduler,
+    });
+    const metrics = new RuntimeMetrics({
+      session: 'paper',
+      clock: time.clock,
+      speed: 2,
+      requests: { stats: { rateLimited: 1 }, budget },
+    });
     await budget.acquire();
     const next = budget.acquire();
     await flush();
@@ -62,16 +77,42 @@ describe('rate-limit waits', () => {
 describe('a scrape', () => {
   /** Just what the scraped metrics read of a Runtime, with status() counted and its figures settable. */
   function fakeRuntime() {
-    const stats = { placesSent: 0, cancelsSent: 0, riskRejected: 0, exchangeRejected: 0, adopted: 0, reconcileClosed: 0, foreignFound: 0, foreignCancelled: 0, unknown: 0 };
+    const stats = {
+      placesSent: 0,
+      cancelsSent: 0,
+      riskRejected: 0,
+      exchangeRejected: 0,
+      adopted: 0,
+      reconcileClosed: 0,
+      foreignFound: 0,
+      foreignCancelled: 0,
+      unknown: 0,
+    };
     const fake = {
       calls: 0,
       figures: { haltReasons: [] as string[], games: 2, quotedGames: 1, openOrders: 3, worstCase: -40 },
       mode: 'active',
       status(): RuntimeStatus {
         fake.calls++;
-        return { mode: 'active', fills: 0, makerVolume: 0, takerVolume: 0, realizedPnl: 0, commissionPaid: 0, strategyErrors: { total: 0, byStrategy: {} }, heartbeatLapses: 0, heartbeatCancels: 0, orders: stats as RuntimeStatus['orders'], ...fake.figures };
+        return {
+          mode: 'active',
+          fills: 0,
+          makerVolume: 0,
+          takerVolume: 0,
+          realizedPnl: 0,
+          commissionPaid: 0,
+          strategyErrors: { total: 0, byStrategy: {} },
+          heartbeatLapses: 0,
+          heartbeatCancels: 0,
+          orders: stats as RuntimeStatus['orders'],
+          ...fake.figures,
+        };
       },
-      own: { fillTotals: () => ({ maker: 0, taker: 0, makerVolume: 0, takerVolume: 0 }), gameIds: () => [], projectedLiability: () => 0 },
+      own: {
+        fillTotals: () => ({ maker: 0, taker: 0, makerVolume: 0, takerVolume: 0 }),
+        gameIds: () => [],
+        projectedLiability: () => 0,
+      },
       orders: { stats },
     };
     return fake;
@@ -106,10 +147,17 @@ describe('metrics server', () => {
     const port = (taken.address() as AddressInfo).port;
     try {
       const metrics = new RuntimeMetrics({ session: 'live', clock: { now: () => T0 } });
-      const err = await startMetricsServer({ host: '127.0.0.1', port, registry: metrics.registry, status: () => metrics.report() }).catch((e: unknown) => e);
+      const err = await startMetricsServer({
+        host: '127.0.0.1',
+        port,
+        registry: metrics.registry,
+        status: () => metrics.report(),
+      }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(MetricsListenError);
       expect((err as MetricsListenError).code).toBe('LS_ERR_METRICS_LISTEN');
-      expect((err as Error).message).toBe(`metrics: cannot listen on 127.0.0.1:${port} (EADDRINUSE); choose another metrics.port, or 0 for a free one`);
+      expect((err as Error).message).toBe(
+        `metrics: cannot listen on 127.0.0.1:${port} (EADDRINUSE); choose another metrics.port, or 0 for a free one`,
+      );
     } finally {
       taken.close();
     }
@@ -117,15 +165,21 @@ describe('metrics server', () => {
 });
 
 describe('metrics config section', () => {
-  const BASE = 'strategies:\n  - id: s\n    module: fixed-spread\nrisk:\n  maxGameLiability: 100\n  maxTotalLiability: 1000\n  maxOrderSize: 10\n  maxOrdersPerGame: 5\n';
-  const load = (text: string) => parseConfigText(text, '/tmp/metrics-config.yaml', { resolveStrategy: defaultStrategyResolver(strategies) });
+  const BASE =
+    'strategies:\n  - id: s\n    module: fixed-spread\nrisk:\n  maxGameLiability: 100\n  maxTotalLiability: 1000\n  maxOrderSize: 10\n  maxOrdersPerGame: 5\n';
+  const load = (text: string) =>
+    parseConfigText(text, '/tmp/metrics-config.yaml', { resolveStrategy: defaultStrategyResolver(strategies) });
 
   it('is off by default, on loopback port 9464', async () => {
     expect((await load(BASE)).metrics).toEqual({ enabled: false, host: '127.0.0.1', port: 9464 });
   });
 
   it('takes enabled, host and port (0 for a free one)', async () => {
-    expect((await load(`${BASE}metrics:\n  enabled: true\n  host: 0.0.0.0\n  port: 0\n`)).metrics).toEqual({ enabled: true, host: '0.0.0.0', port: 0 });
+    expect((await load(`${BASE}metrics:\n  enabled: true\n  host: 0.0.0.0\n  port: 0\n`)).metrics).toEqual({
+      enabled: true,
+      host: '0.0.0.0',
+      port: 0,
+    });
   });
 
   it('names the line of a bad port or an unknown key', async () => {

@@ -24,7 +24,9 @@ describe('linesmith status', () => {
     const r = await linesmith(['status', '--url', url]);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain(`cannot reach a linesmith runtime at ${url}/status (connection refused: nothing listens there) [LS_ERR_STATUS_UNREACHABLE]`);
+    expect(r.stderr).toContain(
+      `cannot reach a linesmith runtime at ${url}/status (connection refused: nothing listens there) [LS_ERR_STATUS_UNREACHABLE]`,
+    );
     expect(r.stderr).toContain('metrics: { enabled: true }');
   });
 

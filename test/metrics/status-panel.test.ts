@@ -70,7 +70,20 @@ describe('renderStatusPanel', () => {
 
 describe('formatting', () => {
   it('durations read at a glance', () => {
-    expect([formatSeconds(null), formatSeconds(0), formatSeconds(0.0000183), formatSeconds(0.0042), formatSeconds(0.25), formatSeconds(3.21), formatSeconds(42.4)]).toEqual(['—', '0 s', '18 µs', '4.20 ms', '250.0 ms', '3.21 s', '42 s']);
-    expect([formatUptime(5.9), formatUptime(75), formatUptime(3725), formatUptime(3 * 86400 + 7200)]).toEqual(['5s', '1m 15s', '1h 02m', '3d 02h']);
+    expect([
+      formatSeconds(null),
+      formatSeconds(0),
+      formatSeconds(0.0000183),
+      formatSeconds(0.0042),
+      formatSeconds(0.25),
+      formatSeconds(3.21),
+      formatSeconds(42.4),
+    ]).toEqual(['—', '0 s', '18 µs', '4.20 ms', '250.0 ms', '3.21 s', '42 s']);
+    expect([formatUptime(5.9), formatUptime(75), formatUptime(3725), formatUptime(3 * 86400 + 7200)]).toEqual([
+      '5s',
+      '1m 15s',
+      '1h 02m',
+      '3d 02h',
+    ]);
   });
 });

@@ -17,7 +17,8 @@ export function parseMetrics(text: string): Sample[] {
     const m = LINE.exec(line);
     if (!m) throw new Error(`not a sample line: ${line}`);
     const labels: Record<string, string> = {};
-    for (const l of (m[2] ?? '').matchAll(LABEL)) labels[l[1]!] = l[2]!.replace(/\\n/g, '\n').replace(/\\"/g, '"').replace(/\\\\/g, '\\');
+    for (const l of (m[2] ?? '').matchAll(LABEL))
+      labels[l[1]!] = l[2]!.replace(/\\n/g, '\n').replace(/\\"/g, '"').replace(/\\\\/g, '\\');
     const v = m[3]!;
     out.push({ name: m[1]!, labels, value: v === '+Inf' ? Infinity : v === '-Inf' ? -Infinity : Number(v) });
   }
@@ -25,6 +26,10 @@ export function parseMetrics(text: string): Sample[] {
 }
 
 /** The value of the sample with this name whose labels include `labels`; undefined if none. */
-export function sample(samples: readonly Sample[], name: string, labels: Readonly<Record<string, string>> = {}): number | undefined {
+export function sample(
+  samples: readonly Sample[],
+  name: string,
+  labels: Readonly<Record<string, string>> = {},
+): number | undefined {
   return samples.find((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))?.value;
 }

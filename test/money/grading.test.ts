@@ -2,7 +2,14 @@ import { describe, it, expect } from 'vitest';
 import { test, fc } from '@fast-check/vitest';
 import type { GradeOutcome, Score, Selection } from '../../src/markets/types.ts';
 import { oppositeSelection } from '../../src/markets/types.ts';
-import { feeOnOutcome, gradeSelection, isQuarterLine, pnlByOutcome, pnlOnOutcome, GRADE_OUTCOMES } from '../../src/money/grading.ts';
+import {
+  feeOnOutcome,
+  gradeSelection,
+  isQuarterLine,
+  pnlByOutcome,
+  pnlOnOutcome,
+  GRADE_OUTCOMES,
+} from '../../src/money/grading.ts';
 import type { Position } from '../../src/money/position.ts';
 
 const ml = (team: 'home' | 'away'): Selection => ({ type: 'moneyline', team });
@@ -104,8 +111,12 @@ describe('gradeSelection', () => {
 
 const selectionArb: fc.Arbitrary<Selection> = fc.oneof(
   fc.constantFrom<'home' | 'away'>('home', 'away').map(ml),
-  fc.tuple(fc.constantFrom<'home' | 'away'>('home', 'away'), fc.integer({ min: -60, max: 60 })).map(([t, q]) => sp(t, q / 4)),
-  fc.tuple(fc.constantFrom<'over' | 'under'>('over', 'under'), fc.integer({ min: 0, max: 240 })).map(([o, q]) => tot(o, q / 4)),
+  fc
+    .tuple(fc.constantFrom<'home' | 'away'>('home', 'away'), fc.integer({ min: -60, max: 60 }))
+    .map(([t, q]) => sp(t, q / 4)),
+  fc
+    .tuple(fc.constantFrom<'over' | 'under'>('over', 'under'), fc.integer({ min: 0, max: 240 }))
+    .map(([o, q]) => tot(o, q / 4)),
   fc.tuple(fc.constantFrom<'home' | 'away' | 'draw'>('home', 'away', 'draw'), fc.boolean()).map(([o, y]) => x12(o, y)),
 );
 const scoreArb = fc.record({ away: fc.integer({ min: 0, max: 70 }), home: fc.integer({ min: 0, max: 70 }) });
@@ -122,15 +133,18 @@ describe('gradeSelection properties', () => {
   test.prop([selectionArb, scoreArb], { numRuns: 300 })('the opposite side gets the mirrored outcome', (sel, score) => {
     expect(gradeSelection(oppositeSelection(sel), score)).toBe(MIRROR[gradeSelection(sel, score)]);
   });
-  test.prop([selectionArb, scoreArb], { numRuns: 300 })('halves only on quarter lines, pushes never on 1x2 or half lines', (sel, score) => {
-    const g = gradeSelection(sel, score);
-    const line = sel.type === 'spread' || sel.type === 'total' ? sel.line : 0;
-    if (g === 'half-win' || g === 'half-loss') expect(isQuarterLine(line)).toBe(true);
-    if (g === 'refunded') {
-      expect(sel.type).not.toBe('moneyline1x2');
-      expect(Number.isInteger(line)).toBe(true);
-    }
-  });
+  test.prop([selectionArb, scoreArb], { numRuns: 300 })(
+    'halves only on quarter lines, pushes never on 1x2 or half lines',
+    (sel, score) => {
+      const g = gradeSelection(sel, score);
+      const line = sel.type === 'spread' || sel.type === 'total' ? sel.line : 0;
+      if (g === 'half-win' || g === 'half-loss') expect(isQuarterLine(line)).toBe(true);
+      if (g === 'refunded') {
+        expect(sel.type).not.toBe('moneyline1x2');
+        expect(Number.isInteger(line)).toBe(true);
+      }
+    },
+  );
 });
 
 describe('pnlOnOutcome / feeOnOutcome', () => {

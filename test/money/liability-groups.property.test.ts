@@ -31,72 +31,87 @@ describe('grouped worst case', () => {
     expect(worstCaseLiability(ps)).toBe(want.liability); // toBe is Object.is
   });
 
-  test.prop([positionsArb, positionsArb, positionsArb], { numRuns: 300 })('a copy keeps its groups while the set it copied grows, and the other way round', (a, b, c) => {
-    const base = new PnlGroups();
-    base.addAll(a);
-    worstCaseOfGroups(base); // regions built, then shared by the copy
-    const scratch = new PnlGroups();
-    scratch.copyFrom(base);
-    base.addAll(b); // new groups in the original must not reach the copy's shape
-    expectSame(worstCaseOfGroups(scratch), referenceWorstCaseScore(a));
-    scratch.addAll(c);
-    expectSame(worstCaseOfGroups(scratch), referenceWorstCaseScore([...a, ...c]));
-    expectSame(worstCaseOfGroups(base), referenceWorstCaseScore([...a, ...b]));
-  });
+  test.prop([positionsArb, positionsArb, positionsArb], { numRuns: 300 })(
+    'a copy keeps its groups while the set it copied grows, and the other way round',
+    (a, b, c) => {
+      const base = new PnlGroups();
+      base.addAll(a);
+      worstCaseOfGroups(base); // regions built, then shared by the copy
+      const scratch = new PnlGroups();
+      scratch.copyFrom(base);
+      base.addAll(b); // new groups in the original must not reach the copy's shape
+      expectSame(worstCaseOfGroups(scratch), referenceWorstCaseScore(a));
+      scratch.addAll(c);
+      expectSame(worstCaseOfGroups(scratch), referenceWorstCaseScore([...a, ...c]));
+      expectSame(worstCaseOfGroups(base), referenceWorstCaseScore([...a, ...b]));
+    },
+  );
 
-  test.prop([positionsArb, positionsArb, positionsArb], { numRuns: 300 })('two copies of one set plus the rest are the whole, and none disturbs the others', (a, b, c) => {
-    const base = new PnlGroups();
-    base.addAll(a);
-    const first = worstCaseOfGroups(base); // regions built, then shared with both copies
-    const left = new PnlGroups();
-    left.copyFrom(base);
-    const right = new PnlGroups();
-    right.copyFrom(base);
-    left.addAll(b);
-    right.addAll(c);
-    expectSame(worstCaseOfGroups(left), referenceWorstCaseScore([...a, ...b]));
-    expectSame(worstCaseOfGroups(right), referenceWorstCaseScore([...a, ...c]));
-    expectSame(worstCaseOfGroups(base), first);
-    // The base keeps growing after it was copied: its copies keep what they had.
-    base.addAll(b);
-    expectSame(worstCaseOfGroups(base), referenceWorstCaseScore([...a, ...b]));
-    expectSame(worstCaseOfGroups(right), referenceWorstCaseScore([...a, ...c]));
-  });
+  test.prop([positionsArb, positionsArb, positionsArb], { numRuns: 300 })(
+    'two copies of one set plus the rest are the whole, and none disturbs the others',
+    (a, b, c) => {
+      const base = new PnlGroups();
+      base.addAll(a);
+      const first = worstCaseOfGroups(base); // regions built, then shared with both copies
+      const left = new PnlGroups();
+      left.copyFrom(base);
+      const right = new PnlGroups();
+      right.copyFrom(base);
+      left.addAll(b);
+      right.addAll(c);
+      expectSame(worstCaseOfGroups(left), referenceWorstCaseScore([...a, ...b]));
+      expectSame(worstCaseOfGroups(right), referenceWorstCaseScore([...a, ...c]));
+      expectSame(worstCaseOfGroups(base), first);
+      // The base keeps growing after it was copied: its copies keep what they had.
+      base.addAll(b);
+      expectSame(worstCaseOfGroups(base), referenceWorstCaseScore([...a, ...b]));
+      expectSame(worstCaseOfGroups(right), referenceWorstCaseScore([...a, ...c]));
+    },
+  );
 
-  test.prop([positionsArb, positionsArb, positionsArb], { numRuns: 300 })('a reused scratch set forgets what it held', (a, b, c) => {
-    const base = new PnlGroups();
-    base.addAll(a);
-    const scratch = new PnlGroups();
-    scratch.addAll(c); // more or other groups than base, with sums of their own
-    worstCaseOfGroups(scratch);
-    scratch.copyFrom(base);
-    scratch.addAll(b);
-    expectSame(worstCaseOfGroups(scratch), referenceWorstCaseScore([...a, ...b]));
-    expectSame(worstCaseOfGroups(base), referenceWorstCaseScore(a));
-    scratch.copyFrom(base);
-    scratch.addAll(c);
-    expectSame(worstCaseOfGroups(scratch), referenceWorstCaseScore([...a, ...c]));
-  });
+  test.prop([positionsArb, positionsArb, positionsArb], { numRuns: 300 })(
+    'a reused scratch set forgets what it held',
+    (a, b, c) => {
+      const base = new PnlGroups();
+      base.addAll(a);
+      const scratch = new PnlGroups();
+      scratch.addAll(c); // more or other groups than base, with sums of their own
+      worstCaseOfGroups(scratch);
+      scratch.copyFrom(base);
+      scratch.addAll(b);
+      expectSame(worstCaseOfGroups(scratch), referenceWorstCaseScore([...a, ...b]));
+      expectSame(worstCaseOfGroups(base), referenceWorstCaseScore(a));
+      scratch.copyFrom(base);
+      scratch.addAll(c);
+      expectSame(worstCaseOfGroups(scratch), referenceWorstCaseScore([...a, ...c]));
+    },
+  );
 
-  test.prop([positionsArb, positionsArb], { numRuns: 300 })('lends regions only to a set with the same groups', (a, b) => {
-    const recent = new RecentRegions();
-    const first = new PnlGroups();
-    first.addAll(a);
-    expectSame(worstCaseOfGroups(first, recent), referenceWorstCaseScore(a));
-    const second = new PnlGroups();
-    second.addAll(b);
-    expectSame(worstCaseOfGroups(second, recent), referenceWorstCaseScore(b));
-    const again = new PnlGroups();
-    again.addAll([...a].reverse());
-    expectSame(worstCaseOfGroups(again, recent), referenceWorstCaseScore([...a].reverse()));
-  });
+  test.prop([positionsArb, positionsArb], { numRuns: 300 })(
+    'lends regions only to a set with the same groups',
+    (a, b) => {
+      const recent = new RecentRegions();
+      const first = new PnlGroups();
+      first.addAll(a);
+      expectSame(worstCaseOfGroups(first, recent), referenceWorstCaseScore(a));
+      const second = new PnlGroups();
+      second.addAll(b);
+      expectSame(worstCaseOfGroups(second, recent), referenceWorstCaseScore(b));
+      const again = new PnlGroups();
+      again.addAll([...a].reverse());
+      expectSame(worstCaseOfGroups(again, recent), referenceWorstCaseScore([...a].reverse()));
+    },
+  );
 
-  test.prop([selectionArb, selectionArb], { numRuns: 500 })('merges exactly the selections of one book side', (a, b) => {
-    const g = new PnlGroups();
-    g.add({ selection: a, amount: 1, odds: 100, commissionRate: 0 });
-    g.add({ selection: b, amount: 1, odds: 100, commissionRate: 0 });
-    expect(g.size === 1).toBe(bookKeyOf(a) === bookKeyOf(b) && sideIndexOf(a) === sideIndexOf(b));
-  });
+  test.prop([selectionArb, selectionArb], { numRuns: 500 })(
+    'merges exactly the selections of one book side',
+    (a, b) => {
+      const g = new PnlGroups();
+      g.add({ selection: a, amount: 1, odds: 100, commissionRate: 0 });
+      g.add({ selection: b, amount: 1, odds: 100, commissionRate: 0 });
+      expect(g.size === 1).toBe(bookKeyOf(a) === bookKeyOf(b) && sideIndexOf(a) === sideIndexOf(b));
+    },
+  );
 
   test('a line of -0 is the line 0', () => {
     const g = new PnlGroups();

@@ -40,11 +40,14 @@ describe('worstCaseLiability properties', () => {
     expect(Object.is(l, -0)).toBe(false);
   });
 
-  test.prop([positionsArb, positionArb], { numRuns: 300 })('adding a contingent order never makes it better', (ps, extra) => {
-    const before = worstCaseLiability(ps);
-    const after = worstCaseLiability([...ps, { ...extra, contingent: true }]);
-    expect(after <= before || close(after, before), `before ${before} after ${after}`).toBe(true);
-  });
+  test.prop([positionsArb, positionArb], { numRuns: 300 })(
+    'adding a contingent order never makes it better',
+    (ps, extra) => {
+      const before = worstCaseLiability(ps);
+      const after = worstCaseLiability([...ps, { ...extra, contingent: true }]);
+      expect(after <= before || close(after, before), `before ${before} after ${after}`).toBe(true);
+    },
+  );
 
   test.prop([positionsArb], { numRuns: 300 })('worstCaseScore attains the liability at a valid score', (ps) => {
     const w = worstCaseScore(ps);

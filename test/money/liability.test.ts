@@ -124,14 +124,20 @@ describe('worstCaseLiability', () => {
   it('resting orders on both sides cannot hedge each other', () => {
     const resting = [pos(ml('home'), 100, 100, 0, true), pos(ml('away'), 100, 100, 0, true)];
     expect(worstCaseLiability(resting)).toBeCloseTo(-100, 10);
-    const matched = resting.map(({ selection, amount, odds, commissionRate }) => pos(selection, amount, odds, commissionRate));
+    const matched = resting.map(({ selection, amount, odds, commissionRate }) =>
+      pos(selection, amount, odds, commissionRate),
+    );
     expect(Object.is(worstCaseLiability(matched), 0)).toBe(true);
   });
 
   it('merges positions on the same selection', () => {
-    const ps = [pos(tot('over', 44.5), 50, 100), pos(tot('over', 44.5), 70, -120, 0.01), pos(tot('under', 44.5), 30, 100)];
+    const ps = [
+      pos(tot('over', 44.5), 50, 100),
+      pos(tot('over', 44.5), 70, -120, 0.01),
+      pos(tot('under', 44.5), 30, 100),
+    ];
     // under: -50 - 70.583… + 30 ; over: +50 + 57.75 - 30
-    expect(worstCaseLiability(ps)).toBeCloseTo(-50 - (70 + 0.01 * 70 / 1.2) + 30, 9);
+    expect(worstCaseLiability(ps)).toBeCloseTo(-50 - (70 + (0.01 * 70) / 1.2) + 30, 9);
     expectAttained(ps);
   });
 

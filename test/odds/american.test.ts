@@ -126,8 +126,15 @@ describe('fromDecimal / fromProbability', () => {
     for (let a = 100; a <= 10000; a++) {
       for (const x of [a, a + 0.5]) {
         // Prices on, and a few units of rounding noise either side of, a whole or half American price.
-        for (const d of [1 + x / 100, 1 + 100 / x]) for (let k = -4; k <= 4; k++) decimals.push(d + k * Number.EPSILON * d);
-        for (const eps of [1e-13, 1e-12, 5e-12, 1e-11, 2e-11, 1e-10]) decimals.push(1 + (x * (1 + eps)) / 100, 1 + (x * (1 - eps)) / 100, 1 + 100 / (x * (1 + eps)), 1 + 100 / (x * (1 - eps)));
+        for (const d of [1 + x / 100, 1 + 100 / x])
+          for (let k = -4; k <= 4; k++) decimals.push(d + k * Number.EPSILON * d);
+        for (const eps of [1e-13, 1e-12, 5e-12, 1e-11, 2e-11, 1e-10])
+          decimals.push(
+            1 + (x * (1 + eps)) / 100,
+            1 + (x * (1 - eps)) / 100,
+            1 + 100 / (x * (1 + eps)),
+            1 + 100 / (x * (1 - eps)),
+          );
       }
     }
     for (let i = 1; i < 10000; i++) decimals.push(1 / (i / 10000));
@@ -139,12 +146,11 @@ describe('fromDecimal / fromProbability', () => {
     }
     expect(differing).toEqual([]);
   });
-  test.prop([fc.double({ min: 1, max: 1e12, noNaN: true, minExcluded: true }), fc.constantFrom(...ROUNDINGS)], { numRuns: 2000 })(
-    'agrees with rounding to 12 significant digits first, for any decimal',
-    (d, r) => {
-      expect(fromDecimal(d, r)).toBe(referenceFromDecimal(d, r));
-    },
-  );
+  test.prop([fc.double({ min: 1, max: 1e12, noNaN: true, minExcluded: true }), fc.constantFrom(...ROUNDINGS)], {
+    numRuns: 2000,
+  })('agrees with rounding to 12 significant digits first, for any decimal', (d, r) => {
+    expect(fromDecimal(d, r)).toBe(referenceFromDecimal(d, r));
+  });
   it('snaps results inside (-100, 100) to +100', () => {
     expect(fromDecimal(1.999)).toBe(100);
     expect(fromDecimal(1.999, 'higher-payout')).toBe(100);

@@ -8,13 +8,38 @@ const ORDER_ID = 'a'.repeat(24);
 /** The user feed's view of our order `c1` (only the fields the order manager reads). */
 function feed(type: 'orderPlaced' | 'makerFill', remaining: number): UserFeedMessageEvent {
   const order = { orderID: ORDER_ID, userReference: 'ls1:s:c1', offered: 50, remaining, filled: 50 - remaining };
-  const fill = { txID: `tx-${remaining}`, orderID: ORDER_ID, userReference: 'ls1:s:c1', type: 'moneyline', side: 'home', odds: 110, amount: 50 - remaining, risk: 50 - remaining, win: 55 - remaining * 1.1 };
+  const fill = {
+    txID: `tx-${remaining}`,
+    orderID: ORDER_ID,
+    userReference: 'ls1:s:c1',
+    type: 'moneyline',
+    side: 'home',
+    odds: 110,
+    amount: 50 - remaining,
+    risk: 50 - remaining,
+    win: 55 - remaining * 1.1,
+  };
   const message = { gameID: 'g' };
-  return (type === 'orderPlaced' ? { type, order, message, messageID: '1-1', source: 'live' } : { type, order, fill, message, partial: remaining > 0, messageID: '1-2', source: 'live' }) as unknown as UserFeedMessageEvent;
+  return (type === 'orderPlaced'
+    ? { type, order, message, messageID: '1-1', source: 'live' }
+    : {
+        type,
+        order,
+        fill,
+        message,
+        partial: remaining > 0,
+        messageID: '1-2',
+        source: 'live',
+      }) as unknown as UserFeedMessageEvent;
 }
 
 /** The place answer for `c1`: accepted, 50 resting, nothing matched (what was true when it was sent). */
-const accepted: PlaceEntry = { status: 'accepted', userReference: 'ls1:s:c1', matched: [], resting: { orderID: ORDER_ID, wagerRequestID: 'b'.repeat(24), offered: 50 } as never };
+const accepted: PlaceEntry = {
+  status: 'accepted',
+  userReference: 'ls1:s:c1',
+  matched: [],
+  resting: { orderID: ORDER_ID, wagerRequestID: 'b'.repeat(24), offered: 50 } as never,
+};
 
 // Found through a flaky end-to-end test: the user feed announced the order, the bot sent a
 // cancel, and then the place answer set the order back to resting, so a second cancel went

@@ -14,7 +14,13 @@ function restingThenCancelling() {
   h.orders.cycle(work(110));
   const ref = h.placed[0]!.userReference!;
   const clientId = h.own.byReference(ref)!.clientId;
-  h.orders.onResult({ kind: 'placed', clientIds: [clientId], entries: [{ status: 'accepted', userReference: ref, matched: [], resting: { orderID: ORDER_ID, offered: 100 } as never }] });
+  h.orders.onResult({
+    kind: 'placed',
+    clientIds: [clientId],
+    entries: [
+      { status: 'accepted', userReference: ref, matched: [], resting: { orderID: ORDER_ID, offered: 100 } as never },
+    ],
+  });
   expect(h.own.projectedLiability(GAME)).toBeCloseTo(-100, 9);
   h.clock.advance(10);
   h.orders.cycle(work(120));
@@ -24,18 +30,67 @@ function restingThenCancelling() {
 }
 
 /** The exchange's answer to that cancel: `filled` of the 100 had matched before it. */
-const cancelAnswer = (ref: string, filled: number): CancelEntry => ({ ok: true, orderID: ORDER_ID, odds: 110, filled, offered: 100, remaining: 100 - filled, gameID: GAME, userReference: ref, description: null });
+const cancelAnswer = (ref: string, filled: number): CancelEntry => ({
+  ok: true,
+  orderID: ORDER_ID,
+  odds: 110,
+  filled,
+  offered: 100,
+  remaining: 100 - filled,
+  gameID: GAME,
+  userReference: ref,
+  description: null,
+});
 
 /** The user feed's maker fill of `amount` of our order (txID `tx`), `remaining` left resting. */
 function makerFill(ref: string, tx: string, amount: number, remaining: number): UserFeedMessageEvent {
-  const fill = { txID: tx, orderID: ORDER_ID, userReference: ref, type: 'moneyline', side: HOME, odds: 110, amount, risk: amount, win: amount * 1.1 };
-  const order = { orderID: ORDER_ID, userReference: ref, type: 'moneyline', side: HOME, odds: 110, offered: 100, remaining, filled: amount };
-  return { type: 'makerFill', messageID: '1-2', source: 'live', message: { gameID: GAME }, fill, order, partial: remaining > 0 } as unknown as UserFeedMessageEvent;
+  const fill = {
+    txID: tx,
+    orderID: ORDER_ID,
+    userReference: ref,
+    type: 'moneyline',
+    side: HOME,
+    odds: 110,
+    amount,
+    risk: amount,
+    win: amount * 1.1,
+  };
+  const order = {
+    orderID: ORDER_ID,
+    userReference: ref,
+    type: 'moneyline',
+    side: HOME,
+    odds: 110,
+    offered: 100,
+    remaining,
+    filled: amount,
+  };
+  return {
+    type: 'makerFill',
+    messageID: '1-2',
+    source: 'live',
+    message: { gameID: GAME },
+    fill,
+    order,
+    partial: remaining > 0,
+  } as unknown as UserFeedMessageEvent;
 }
 
 /** The same fill as REST's getMatchedBets lists it (2-decimal money; its id is the bet's, found by userReference). */
 function bet(ref: string, tx: string, amount: number): MatchedBet {
-  return { id: id(800), txID: tx, type: 'moneyline', bet: 100, odds: 110, participantID: HOME, userReference: ref, origin: 'offer', risk: amount, win: Math.round(amount * 110) / 100, game: { id: GAME } } as unknown as MatchedBet;
+  return {
+    id: id(800),
+    txID: tx,
+    type: 'moneyline',
+    bet: 100,
+    odds: 110,
+    participantID: HOME,
+    userReference: ref,
+    origin: 'offer',
+    risk: amount,
+    win: Math.round(amount * 110) / 100,
+    game: { id: GAME },
+  } as unknown as MatchedBet;
 }
 
 // A cancel answer saying 60 of the order had matched set it cancelled with nothing booked:
@@ -95,11 +150,15 @@ describe('a cancel answer that reports fills the book has not booked yet', () =>
     expect(h.own.projectedLiability(GAME)).toBeCloseTo(-60, 9);
   });
 
-  it('is booked from REST\'s matched bets at a reconciliation when the feed never delivers, and not again when it does', () => {
+  it("is booked from REST's matched bets at a reconciliation when the feed never delivers, and not again when it does", () => {
     const { h, ref, clientId } = restingThenCancelling();
     h.orders.onResult({ kind: 'cancelled', clientIds: [clientId], entries: [cancelAnswer(ref, 60)] });
     h.clock.advance(3_000);
-    h.orders.reconcile([], [bet(ref, id(704), 60)], { cancelForeign: false, gameLookup: () => true, asOf: h.clock.now() });
+    h.orders.reconcile([], [bet(ref, id(704), 60)], {
+      cancelForeign: false,
+      gameLookup: () => true,
+      asOf: h.clock.now(),
+    });
     expect(h.own.fills(GAME)).toHaveLength(1);
     expect(h.own.awaitedFill(clientId)).toBe(0);
     expect(h.own.projectedLiability(GAME)).toBeCloseTo(-60, 9);

@@ -15,24 +15,88 @@ type H = ReturnType<typeof editHarness>;
 async function resting(h: H): Promise<string> {
   h.orders.cycle(work(110));
   const ref = h.places[0]!.orders[0]!.userReference!;
-  h.places[0]!.answer.resolve([{ status: 'accepted', userReference: ref, matched: [], resting: { orderID: X, wagerRequestID: 'b'.repeat(24), offered: 100, odds: 110, type: 'moneyline', side: HOME } }]);
+  h.places[0]!.answer.resolve([
+    {
+      status: 'accepted',
+      userReference: ref,
+      matched: [],
+      resting: { orderID: X, wagerRequestID: 'b'.repeat(24), offered: 100, odds: 110, type: 'moneyline', side: HOME },
+    },
+  ]);
   await h.settle();
   const o = h.own.byReference(ref)!;
   expect(o).toMatchObject({ status: 'resting', orderID: X, remaining: 100 });
   return o.clientId;
 }
 
-const original = (orderID: string, filled: number, remaining: number, userReference: string): CancelledOrder => ({ ok: true, orderID, odds: 110, filled, offered: 0, remaining, gameID: GAME, userReference, description: null });
-const restingAt = (orderID: string, offered: number, odds: number, userReference: string) => ({ orderID, wagerRequestID: 'd'.repeat(24), offered, odds, type: 'moneyline', side: HOME, userReference });
+const original = (orderID: string, filled: number, remaining: number, userReference: string): CancelledOrder => ({
+  ok: true,
+  orderID,
+  odds: 110,
+  filled,
+  offered: 0,
+  remaining,
+  gameID: GAME,
+  userReference,
+  description: null,
+});
+const restingAt = (orderID: string, offered: number, odds: number, userReference: string) => ({
+  orderID,
+  wagerRequestID: 'd'.repeat(24),
+  offered,
+  odds,
+  type: 'moneyline',
+  side: HOME,
+  userReference,
+});
 
 /** A user-feed message about one of our home moneyline orders. */
-function feed(type: 'orderPlaced' | 'makerFill' | 'orderCancelled', o: { orderID: string; ref: string; offered: number; remaining: number; odds?: number; txID?: string; amount?: number }): UserFeedMessageEvent {
-  const order = { orderID: o.orderID, userReference: o.ref, offered: o.offered, remaining: o.remaining, filled: o.offered - o.remaining, odds: o.odds ?? 110, type: 'moneyline', side: HOME };
+function feed(
+  type: 'orderPlaced' | 'makerFill' | 'orderCancelled',
+  o: {
+    orderID: string;
+    ref: string;
+    offered: number;
+    remaining: number;
+    odds?: number;
+    txID?: string;
+    amount?: number;
+  },
+): UserFeedMessageEvent {
+  const order = {
+    orderID: o.orderID,
+    userReference: o.ref,
+    offered: o.offered,
+    remaining: o.remaining,
+    filled: o.offered - o.remaining,
+    odds: o.odds ?? 110,
+    type: 'moneyline',
+    side: HOME,
+  };
   const message = { gameID: GAME };
-  if (type !== 'makerFill') return { type, order, message, messageID: `m-${Math.random()}`, source: 'live' } as unknown as UserFeedMessageEvent;
+  if (type !== 'makerFill')
+    return { type, order, message, messageID: `m-${Math.random()}`, source: 'live' } as unknown as UserFeedMessageEvent;
   const amount = o.amount!;
-  const fill = { txID: o.txID!, orderID: o.orderID, userReference: o.ref, type: 'moneyline', side: HOME, odds: o.odds ?? 110, amount, risk: amount, win: amount * 1.1 };
-  return { type, order, fill, message, partial: o.remaining > 0, messageID: `m-${o.txID}`, source: 'live' } as unknown as UserFeedMessageEvent;
+  const fill = {
+    txID: o.txID!,
+    orderID: o.orderID,
+    userReference: o.ref,
+    type: 'moneyline',
+    side: HOME,
+    odds: o.odds ?? 110,
+    amount,
+    risk: amount,
+    win: amount * 1.1,
+  };
+  return {
+    type,
+    order,
+    fill,
+    message,
+    partial: o.remaining > 0,
+    messageID: `m-${o.txID}`,
+    source: 'live',
+  } as unknown as UserFeedMessageEvent;
 }
 
 /** Where home loses, each live home order counts its whole remainder; fills lose their stake. */
@@ -61,7 +125,12 @@ describe('a re-pricing of a resting post goes out as one edit', () => {
     expect(h.places).toHaveLength(1);
     expect(h.cancels).toHaveLength(0);
 
-    h.edits[0]!.answer.resolve({ status: 'accepted', original: original(X, 0, 100, h.own.order(oldId)!.userReference), matched: [], resting: restingAt(X, 100, 120, edit.userReference) });
+    h.edits[0]!.answer.resolve({
+      status: 'accepted',
+      original: original(X, 0, 100, h.own.order(oldId)!.userReference),
+      matched: [],
+      resting: restingAt(X, 100, 120, edit.userReference),
+    });
     await h.settle();
     expect(h.own.order(oldId)).toMatchObject({ status: 'cancelled', remaining: 0 });
     expect(h.own.order(next.clientId)).toMatchObject({ status: 'resting', orderID: X, remaining: 100, odds: 120 });
@@ -87,7 +156,17 @@ describe('a re-pricing of a resting post goes out as one edit', () => {
         intents: [
           { key: 'a', selection: { type: 'moneyline', team: 'home' }, odds, size: 100, orderType: 'post' },
           { key: 'b', selection: { type: 'moneyline', team: 'away' }, odds: odds - 230, size: 100, orderType: 'post' },
-          ...(extra ? [{ key: 'c', selection: { type: 'moneyline' as const, team: 'home' as const }, odds: 150, size: 50, orderType: 'post' as const }] : []),
+          ...(extra
+            ? [
+                {
+                  key: 'c',
+                  selection: { type: 'moneyline' as const, team: 'home' as const },
+                  odds: 150,
+                  size: 50,
+                  orderType: 'post' as const,
+                },
+              ]
+            : []),
         ],
       },
     ];
@@ -95,8 +174,18 @@ describe('a re-pricing of a resting post goes out as one edit', () => {
       h.orders.cycle(two(110));
       const [a, b] = h.places[0]!.orders;
       h.places[0]!.answer.resolve([
-        { status: 'accepted', userReference: a!.userReference!, matched: [], resting: restingAt(X, 100, 110, a!.userReference!) },
-        { status: 'accepted', userReference: b!.userReference!, matched: [], resting: restingAt(Y, 100, -120, b!.userReference!) },
+        {
+          status: 'accepted',
+          userReference: a!.userReference!,
+          matched: [],
+          resting: restingAt(X, 100, 110, a!.userReference!),
+        },
+        {
+          status: 'accepted',
+          userReference: b!.userReference!,
+          matched: [],
+          resting: restingAt(Y, 100, -120, b!.userReference!),
+        },
       ]);
       await h.settle();
     };
@@ -115,12 +204,30 @@ describe('a re-pricing of a resting post goes out as one edit', () => {
     const h = editHarness();
     await resting(h);
     // Then a taker of home is offered +121: a home post at +120 would meet it, so it goes as a postArb.
-    h.market.applySnapshot(moneylineGame({ id: GAME, start: '2030-05-01T00:00:00.000Z', away: { id: AWAY, longName: 'Away', shortName: 'AW' }, home: { id: HOME, longName: 'Home', shortName: 'HO' }, offers: [{ id: 'e'.repeat(24), team: 'home', odds: 121, size: 100 }] }), 1);
+    h.market.applySnapshot(
+      moneylineGame({
+        id: GAME,
+        start: '2030-05-01T00:00:00.000Z',
+        away: { id: AWAY, longName: 'Away', shortName: 'AW' },
+        home: { id: HOME, longName: 'Home', shortName: 'HO' },
+        offers: [{ id: 'e'.repeat(24), team: 'home', odds: 121, size: 100 }],
+      }),
+      1,
+    );
     expect(h.orders.cycle(work(120))).toMatchObject({ edits: 0, cancels: 1, places: 1, postArb: 1 });
     expect(h.edits).toHaveLength(0);
     const g = editHarness();
     await resting(g);
-    const limit: StrategyWork[] = [{ strategyId: 's', gameID: GAME, mode: 'active', intents: [{ key: 'k', selection: { type: 'moneyline', team: 'home' }, odds: 120, size: 100, orderType: 'limit' }] }];
+    const limit: StrategyWork[] = [
+      {
+        strategyId: 's',
+        gameID: GAME,
+        mode: 'active',
+        intents: [
+          { key: 'k', selection: { type: 'moneyline', team: 'home' }, odds: 120, size: 100, orderType: 'limit' },
+        ],
+      },
+    ];
     expect(g.orders.cycle(limit)).toMatchObject({ edits: 0, cancels: 1, places: 1 });
     expect(g.edits).toHaveLength(0);
   });
@@ -131,7 +238,9 @@ describe('an edit of a partly filled order', () => {
     const h = editHarness();
     const oldId = await resting(h);
     const oldRef = h.own.order(oldId)!.userReference;
-    h.orders.onUserFeed(feed('makerFill', { orderID: X, ref: oldRef, offered: 100, remaining: 60, txID: 't1', amount: 40 }));
+    h.orders.onUserFeed(
+      feed('makerFill', { orderID: X, ref: oldRef, offered: 100, remaining: 60, txID: 't1', amount: 40 }),
+    );
     expect(h.own.order(oldId)).toMatchObject({ status: 'partly-filled', remaining: 60 });
     expect(projected(h)).toBeCloseTo(-100, 9);
     // 60 left against the wanted 100: re-placed whole, as one edit the exchange turns into a cancel and a new order.
@@ -141,7 +250,12 @@ describe('an edit of a partly filled order', () => {
     const ref = h.edits[0]!.input.userReference;
     // Fills 40 + old remainder 60 + new 100.
     expect(projected(h)).toBeCloseTo(-200, 9);
-    h.edits[0]!.answer.resolve({ status: 'accepted', original: original(X, 40, 60, oldRef), matched: [], resting: restingAt(Y, 100, 110, ref) });
+    h.edits[0]!.answer.resolve({
+      status: 'accepted',
+      original: original(X, 40, 60, oldRef),
+      matched: [],
+      resting: restingAt(Y, 100, 110, ref),
+    });
     await h.settle();
     expect(h.own.order(oldId)).toMatchObject({ status: 'cancelled', filled: 40 });
     expect(h.own.byReference(ref)).toMatchObject({ status: 'resting', orderID: Y, remaining: 100 });
@@ -156,11 +270,18 @@ describe('an edit of a partly filled order', () => {
     const ref = h.edits[0]!.input.userReference;
     const inFlight = projected(h);
     // Taken for 60 before the edit ran: the exchange finds it partly filled and replaces it whole.
-    h.orders.onUserFeed(feed('makerFill', { orderID: X, ref: oldRef, offered: 100, remaining: 40, txID: 't1', amount: 60 }));
+    h.orders.onUserFeed(
+      feed('makerFill', { orderID: X, ref: oldRef, offered: 100, remaining: 40, txID: 't1', amount: 60 }),
+    );
     expect(projected(h)).toBeCloseTo(inFlight, 9);
     h.orders.onUserFeed(feed('orderCancelled', { orderID: X, ref: oldRef, offered: 100, remaining: 0 }));
     h.orders.onUserFeed(feed('orderPlaced', { orderID: Y, ref, offered: 100, remaining: 100, odds: 120 }));
-    h.edits[0]!.answer.resolve({ status: 'accepted', original: original(X, 60, 40, oldRef), matched: [], resting: restingAt(Y, 100, 120, ref) });
+    h.edits[0]!.answer.resolve({
+      status: 'accepted',
+      original: original(X, 60, 40, oldRef),
+      matched: [],
+      resting: restingAt(Y, 100, 120, ref),
+    });
     await h.settle();
     const after = projected(h);
     expect(after).toBeCloseTo(-160, 9);
@@ -181,8 +302,15 @@ describe('every answer of an edit leaves both records right', () => {
     const ref = h.edits[0]!.input.userReference;
     h.orders.onUserFeed(feed('orderPlaced', { orderID: X, ref, offered: 100, remaining: 100, odds: 120 }));
     expect(h.own.byReference(ref)).toMatchObject({ status: 'resting', orderID: X });
-    h.orders.onUserFeed(feed('makerFill', { orderID: X, ref, offered: 100, remaining: 70, odds: 120, txID: 't9', amount: 30 }));
-    h.edits[0]!.answer.resolve({ status: 'accepted', original: original(X, 0, 100, h.own.order(oldId)!.userReference), matched: [], resting: restingAt(X, 100, 120, ref) });
+    h.orders.onUserFeed(
+      feed('makerFill', { orderID: X, ref, offered: 100, remaining: 70, odds: 120, txID: 't9', amount: 30 }),
+    );
+    h.edits[0]!.answer.resolve({
+      status: 'accepted',
+      original: original(X, 0, 100, h.own.order(oldId)!.userReference),
+      matched: [],
+      resting: restingAt(X, 100, 120, ref),
+    });
     await h.settle();
     expect(h.own.order(oldId)?.status).toBe('cancelled');
     expect(h.own.byReference(ref)).toMatchObject({ status: 'partly-filled', remaining: 70 });
@@ -195,9 +323,16 @@ describe('every answer of an edit leaves both records right', () => {
     const oldRef = h.own.order(oldId)!.userReference;
     h.orders.cycle(work(120));
     const ref = h.edits[0]!.input.userReference;
-    h.edits[0]!.answer.resolve({ status: 'accepted', original: original(X, 0, 100, oldRef), matched: [], resting: restingAt(X, 100, 120, oldRef) });
+    h.edits[0]!.answer.resolve({
+      status: 'accepted',
+      original: original(X, 0, 100, oldRef),
+      matched: [],
+      resting: restingAt(X, 100, 120, oldRef),
+    });
     await h.settle();
-    h.orders.onUserFeed(feed('makerFill', { orderID: X, ref: oldRef, offered: 100, remaining: 0, odds: 120, txID: 't2', amount: 100 }));
+    h.orders.onUserFeed(
+      feed('makerFill', { orderID: X, ref: oldRef, offered: 100, remaining: 0, odds: 120, txID: 't2', amount: 100 }),
+    );
     expect(h.own.byReference(ref)).toMatchObject({ status: 'filled', remaining: 0 });
     expect(projected(h)).toBeCloseTo(-100, 9);
   });
@@ -207,7 +342,11 @@ describe('every answer of an edit leaves both records right', () => {
     const oldId = await resting(h);
     h.orders.cycle(work(120));
     const ref = h.edits[0]!.input.userReference;
-    h.edits[0]!.answer.resolve({ status: 'rejected', errorType: 'rejected_order_type_rules', error: 'post order cannot have matches' });
+    h.edits[0]!.answer.resolve({
+      status: 'rejected',
+      errorType: 'rejected_order_type_rules',
+      error: 'post order cannot have matches',
+    });
     await h.settle();
     expect(h.own.order(oldId)).toMatchObject({ status: 'resting', remaining: 100 });
     expect(h.own.byReference(ref)?.status).toBe('rejected');
@@ -248,7 +387,10 @@ describe('every answer of an edit leaves both records right', () => {
     const h = editHarness();
     const oldId = await resting(h);
     h.orders.cycle(work(120));
-    h.edits[0]!.answer.resolve({ status: 'failed', error: new RequestAbortedError('editOrder', 'budget') } satisfies EditEntry);
+    h.edits[0]!.answer.resolve({
+      status: 'failed',
+      error: new RequestAbortedError('editOrder', 'budget'),
+    } satisfies EditEntry);
     await h.settle();
     expect(h.own.order(oldId)?.status).toBe('resting');
     expect(projected(h)).toBeCloseTo(-100, 9);
@@ -270,7 +412,17 @@ describe('every answer of an edit leaves both records right', () => {
     expect(h.edits).toHaveLength(1);
     expect(h.cancels).toHaveLength(0);
     h.clock.advance(100);
-    const listed = { id: X, odds: 120, bet: 100, filled: 0, remaining: 100, userReference: ref, type: 'moneyline', participantID: HOME, game: { id: GAME } };
+    const listed = {
+      id: X,
+      odds: 120,
+      bet: 100,
+      filled: 0,
+      remaining: 100,
+      userReference: ref,
+      type: 'moneyline',
+      participantID: HOME,
+      game: { id: GAME },
+    };
     h.orders.reconcile([listed as never], [], { cancelForeign: false, gameLookup: () => true, asOf: h.clock.now() });
     expect(h.own.byReference(ref)).toMatchObject({ status: 'resting', orderID: X, remaining: 100 });
     expect(h.own.order(oldId)?.status).toBe('cancelled');
@@ -279,15 +431,37 @@ describe('every answer of an edit leaves both records right', () => {
 });
 
 describe('cancelling everything in one request', () => {
-  const cancelled = (orderID: string, userReference: string | null, filled = 0): CancelledOrder => ({ ok: true, orderID, odds: 110, filled, offered: 0, remaining: 100 - filled, gameID: GAME, userReference, description: null });
+  const cancelled = (orderID: string, userReference: string | null, filled = 0): CancelledOrder => ({
+    ok: true,
+    orderID,
+    odds: 110,
+    filled,
+    offered: 0,
+    remaining: 100 - filled,
+    gameID: GAME,
+    userReference,
+    description: null,
+  });
 
   it('the kill: one cancel of every order (cancelAllOrders); ours it lists are cancelled, one it does not list is unknown, foreign ones are left out', async () => {
     const h = editHarness();
     const first = await resting(h);
     // A second quote, on away, resting as Y.
-    h.orders.cycle([{ strategyId: 's', gameID: GAME, mode: 'active', intents: [{ key: 'k', selection: { type: 'moneyline', team: 'home' }, odds: 110, size: 100, orderType: 'post' }, { key: 'j', selection: { type: 'moneyline', team: 'away' }, odds: -150, size: 100, orderType: 'post' }] }]);
+    h.orders.cycle([
+      {
+        strategyId: 's',
+        gameID: GAME,
+        mode: 'active',
+        intents: [
+          { key: 'k', selection: { type: 'moneyline', team: 'home' }, odds: 110, size: 100, orderType: 'post' },
+          { key: 'j', selection: { type: 'moneyline', team: 'away' }, odds: -150, size: 100, orderType: 'post' },
+        ],
+      },
+    ]);
     const jRef = h.places[1]!.orders[0]!.userReference!;
-    h.places[1]!.answer.resolve([{ status: 'accepted', userReference: jRef, matched: [], resting: restingAt(Y, 100, -150, jRef) }]);
+    h.places[1]!.answer.resolve([
+      { status: 'accepted', userReference: jRef, matched: [], resting: restingAt(Y, 100, -150, jRef) },
+    ]);
     await h.settle();
     const second = h.own.byReference(jRef)!.clientId;
     expect(h.orders.cancelAll('kill switch', {}, { sweep: true })).toBe(2);
@@ -313,7 +487,12 @@ describe('cancelling everything in one request', () => {
     await h.settle();
     expect(h.own.byReference(ref)?.status).toBe('cancelled');
     // The edit's answer after the sweep moves nothing back.
-    h.edits[0]!.answer.resolve({ status: 'accepted', original: original(X, 0, 100, h.own.order(first)!.userReference), matched: [], resting: restingAt(X, 100, 120, ref) });
+    h.edits[0]!.answer.resolve({
+      status: 'accepted',
+      original: original(X, 0, 100, h.own.order(first)!.userReference),
+      matched: [],
+      resting: restingAt(X, 100, 120, ref),
+    });
     await h.settle();
     expect(h.own.byReference(ref)?.status).toBe('cancelled');
     expect(h.own.order(first)?.status).toBe('cancelled');

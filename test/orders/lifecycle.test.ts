@@ -1,7 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { OwnOrderStatus } from '../../src/book/types.ts';
-import { LIFECYCLE_STATES, ORDER_EVENT_KINDS, TRANSITIONS, type LifecycleState, type OrderEventKind, type TransitionCell } from '../../src/orders/lifecycle.ts';
+import {
+  LIFECYCLE_STATES,
+  ORDER_EVENT_KINDS,
+  TRANSITIONS,
+  type LifecycleState,
+  type OrderEventKind,
+  type TransitionCell,
+} from '../../src/orders/lifecycle.ts';
 import { OwnBook } from '../../src/orders/own-book.ts';
 import { restingOrder } from '../book/support.ts';
 
@@ -31,16 +38,21 @@ describe('the order lifecycle table', () => {
     expect(Object.keys(TRANSITIONS).sort()).toEqual([...LIFECYCLE_STATES].sort());
     for (const state of LIFECYCLE_STATES) {
       expect(Object.keys(TRANSITIONS[state]).sort()).toEqual([...ORDER_EVENT_KINDS].sort());
-      for (const event of ORDER_EVENT_KINDS) expect([state, event, TRANSITIONS[state][event]]).toEqual([state, event, expected(state, event)]);
+      for (const event of ORDER_EVENT_KINDS)
+        expect([state, event, TRANSITIONS[state][event]]).toEqual([state, event, expected(state, event)]);
     }
   });
 
   it('never moves an order back to pending-place, nor anywhere from a closed status', () => {
-    for (const state of LIFECYCLE_STATES) for (const event of ORDER_EVENT_KINDS) expect(TRANSITIONS[state][event]).not.toBe('pending-place');
+    for (const state of LIFECYCLE_STATES)
+      for (const event of ORDER_EVENT_KINDS) expect(TRANSITIONS[state][event]).not.toBe('pending-place');
   });
 });
 
-const EVENT = fc.record({ kind: fc.constantFrom(...ORDER_EVENT_KINDS), remaining: fc.option(fc.integer({ min: 0, max: 100 }), { nil: undefined }) });
+const EVENT = fc.record({
+  kind: fc.constantFrom(...ORDER_EVENT_KINDS),
+  remaining: fc.option(fc.integer({ min: 0, max: 100 }), { nil: undefined }),
+});
 
 describe('the own book applying random event sequences', () => {
   it('reaches only the states the table allows, counts every refused event, and keeps a closed order closed', () => {
@@ -55,7 +67,14 @@ describe('the own book applying random event sequences', () => {
         for (const [i, e] of events.entries()) {
           const cell = TRANSITIONS[state][e.kind];
           const before = book.order(order.clientId)!;
-          const after = book.apply(order.clientId, e.kind === 'cancel-sent' || e.kind === 'outcome-unknown' ? { kind: e.kind } : { kind: e.kind, amounts: e.remaining === undefined ? {} : { remaining: e.remaining } }, i, 'test');
+          const after = book.apply(
+            order.clientId,
+            e.kind === 'cancel-sent' || e.kind === 'outcome-unknown'
+              ? { kind: e.kind }
+              : { kind: e.kind, amounts: e.remaining === undefined ? {} : { remaining: e.remaining } },
+            i,
+            'test',
+          );
           if (cell === 'illegal') {
             refused++;
             expect(after).toBe(before);
@@ -69,7 +88,8 @@ describe('the own book applying random event sequences', () => {
           state = after.closedByAbsence ? 'closed-as-missing' : after.status;
           // Never a state outside the table, never pending-place again once it moved.
           expect(LIFECYCLE_STATES).toContain(state);
-          if (i > 0 || cell !== 'illegal') expect(after.status === 'pending-place').toBe(before.status === 'pending-place' && cell === 'illegal');
+          if (i > 0 || cell !== 'illegal')
+            expect(after.status === 'pending-place').toBe(before.status === 'pending-place' && cell === 'illegal');
         }
         expect(book.lifecycle.illegal).toBe(refused);
         expect(illegal).toEqual(Array(refused).fill('LS_ERR_ILLEGAL_TRANSITION'));

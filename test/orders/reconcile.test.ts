@@ -19,7 +19,9 @@ describe('reconciliation with a snapshot older than what we know', () => {
     expect(own.order('old')?.status).toBe('cancelled');
     expect(own.order('new')?.status).toBe('resting');
     // A snapshot requested after the change does close it.
-    expect(orders.reconcile([], [], { cancelForeign: false, gameLookup: () => true, asOf: clock.now() }).closed).toBe(1);
+    expect(orders.reconcile([], [], { cancelForeign: false, gameLookup: () => true, asOf: clock.now() }).closed).toBe(
+      1,
+    );
     expect(own.order('new')?.status).toBe('cancelled');
   });
 });

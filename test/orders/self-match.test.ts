@@ -8,8 +8,22 @@ const id = (n: number) => n.toString(16).padStart(24, '0');
 
 /** Ours backing home at +110: listed for takers of away at -110. */
 const restingHome = (over: Partial<OwnOrder> = {}): OwnOrder => ({
-  clientId: 'c1', userReference: 'ls1:s:c1', orderID: null, strategyId: 's', intentKey: 'k', gameID: 'g',
-  selection: { type: 'moneyline', team: 'home' }, odds: 110, bet: 50, filled: 0, remaining: 50, status: 'pending-place', isPostArb: false, createdAt: 0, updatedAt: 0, ...over,
+  clientId: 'c1',
+  userReference: 'ls1:s:c1',
+  orderID: null,
+  strategyId: 's',
+  intentKey: 'k',
+  gameID: 'g',
+  selection: { type: 'moneyline', team: 'home' },
+  odds: 110,
+  bet: 50,
+  filled: 0,
+  remaining: 50,
+  status: 'pending-place',
+  isPostArb: false,
+  createdAt: 0,
+  updatedAt: 0,
+  ...over,
 });
 
 describe('our own orders are never matched by our own crossing orders', () => {
@@ -22,19 +36,50 @@ describe('our own orders are never matched by our own crossing orders', () => {
     // The same side of the book, or another book: never a match.
     expect(wouldMeet(restingHome(), { type: 'moneyline', team: 'home' }, -200)).toBe(false);
     expect(wouldMeet(restingHome({ selection: { type: 'spread', team: 'home', line: -1.5 } }), away, -200)).toBe(false);
-    expect(wouldMeet(restingHome({ selection: { type: 'total', ou: 'over', line: 200.5 } }), { type: 'total', ou: 'under', line: 200.5 }, -110)).toBe(true);
-    expect(wouldMeet(restingHome({ selection: { type: 'total', ou: 'over', line: 200.5 } }), { type: 'total', ou: 'under', line: 201.5 }, -110)).toBe(false);
+    expect(
+      wouldMeet(
+        restingHome({ selection: { type: 'total', ou: 'over', line: 200.5 } }),
+        { type: 'total', ou: 'under', line: 200.5 },
+        -110,
+      ),
+    ).toBe(true);
+    expect(
+      wouldMeet(
+        restingHome({ selection: { type: 'total', ou: 'over', line: 200.5 } }),
+        { type: 'total', ou: 'under', line: 201.5 },
+        -110,
+      ),
+    ).toBe(false);
   });
 
   it('the order manager refuses such an order (rule self-match) and sends the one that cannot meet ours', () => {
     const { market, orders, order, sent, own, clock } = setup();
     market.applySnapshot(
-      moneylineGame({ id: 'g', start: '2026-05-01T00:00:00.000Z', away: { id: id(1), longName: 'Away', shortName: 'AW' }, home: { id: id(2), longName: 'Home', shortName: 'HO' }, offers: [{ id: id(3), team: 'away', odds: -120, size: 50 }] }),
+      moneylineGame({
+        id: 'g',
+        start: '2026-05-01T00:00:00.000Z',
+        away: { id: id(1), longName: 'Away', shortName: 'AW' },
+        home: { id: id(2), longName: 'Home', shortName: 'HO' },
+        offers: [{ id: id(3), team: 'away', odds: -120, size: 50 }],
+      }),
       0,
     );
     // Ours, its place answer still on the way: the price feed could not flag it ours yet.
     order('c1', 'pending-place', null);
-    const take = (odds: number) => ({ strategyId: 't', gameID: 'g', mode: 'active' as const, intents: [{ key: `take${odds}`, selection: { type: 'moneyline', team: 'away' } as const, odds, size: 10, orderType: 'fillAndKill' as const }] });
+    const take = (odds: number) => ({
+      strategyId: 't',
+      gameID: 'g',
+      mode: 'active' as const,
+      intents: [
+        {
+          key: `take${odds}`,
+          selection: { type: 'moneyline', team: 'away' } as const,
+          odds,
+          size: 10,
+          orderType: 'fillAndKill' as const,
+        },
+      ],
+    });
     orders.cycle([take(-110)]);
     expect(orders.stats.riskRejected).toBe(1);
     expect(sent.places).toBe(0);
@@ -52,12 +97,36 @@ describe('our own orders are never matched by our own crossing orders', () => {
   it('nor an order of ours approved earlier in the same cycle', () => {
     const { market, orders, sent } = setup();
     market.applySnapshot(
-      moneylineGame({ id: 'g', start: '2026-05-01T00:00:00.000Z', away: { id: id(1), longName: 'Away', shortName: 'AW' }, home: { id: id(2), longName: 'Home', shortName: 'HO' }, offers: [{ id: id(3), team: 'away', odds: -120, size: 50 }] }),
+      moneylineGame({
+        id: 'g',
+        start: '2026-05-01T00:00:00.000Z',
+        away: { id: id(1), longName: 'Away', shortName: 'AW' },
+        home: { id: id(2), longName: 'Home', shortName: 'HO' },
+        offers: [{ id: id(3), team: 'away', odds: -120, size: 50 }],
+      }),
       0,
     );
     orders.cycle([
-      { strategyId: 'm', gameID: 'g', mode: 'active', intents: [{ key: 'rest', selection: { type: 'moneyline', team: 'home' }, odds: 110, size: 10 }] },
-      { strategyId: 't', gameID: 'g', mode: 'active', intents: [{ key: 'take', selection: { type: 'moneyline', team: 'away' }, odds: -110, size: 10, orderType: 'fillAndKill' }] },
+      {
+        strategyId: 'm',
+        gameID: 'g',
+        mode: 'active',
+        intents: [{ key: 'rest', selection: { type: 'moneyline', team: 'home' }, odds: 110, size: 10 }],
+      },
+      {
+        strategyId: 't',
+        gameID: 'g',
+        mode: 'active',
+        intents: [
+          {
+            key: 'take',
+            selection: { type: 'moneyline', team: 'away' },
+            odds: -110,
+            size: 10,
+            orderType: 'fillAndKill',
+          },
+        ],
+      },
     ]);
     expect(orders.stats.riskRejected).toBe(1);
     expect(sent.places).toBe(1);

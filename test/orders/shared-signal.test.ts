@@ -29,7 +29,16 @@ describe('the signal shared by the places in flight', () => {
     const clock = new ManualClock(1_000);
     const own = new OwnBook({ commissionRate: () => 0.01 });
     const market = new MarketModel((x) => own.isOurOrderId(x));
-    market.applySnapshot(moneylineGame({ id: GAME, start: '2030-05-01T00:00:00.000Z', away: { id: AWAY, longName: 'Away', shortName: 'AW' }, home: { id: HOME, longName: 'Home', shortName: 'HO' }, offers: [] }), 0);
+    market.applySnapshot(
+      moneylineGame({
+        id: GAME,
+        start: '2030-05-01T00:00:00.000Z',
+        away: { id: AWAY, longName: 'Away', shortName: 'AW' },
+        home: { id: HOME, longName: 'Home', shortName: 'HO' },
+        offers: [],
+      }),
+      0,
+    );
     let withdrawn = 0;
     // As the REST client does while a place waits for the budget: listen, and never answer.
     const gateway: OrderGateway = {
@@ -40,11 +49,29 @@ describe('the signal shared by the places in flight', () => {
       cancel: () => new Promise<never>(() => undefined),
       heartbeat: () => new Promise<never>(() => undefined),
     };
-    const orders = new OrderManager({ own, market, gateway, limits: { maxGameLiability: 1_000, maxTotalLiability: 5_000, maxOrderSize: 500, maxOrdersPerGame: 40 }, usePostArb: true, clock, logger: silentLogger(), runId: 'r', deliver: () => undefined, notify: () => undefined, commissionRate: () => 0.01 });
+    const orders = new OrderManager({
+      own,
+      market,
+      gateway,
+      limits: { maxGameLiability: 1_000, maxTotalLiability: 5_000, maxOrderSize: 500, maxOrdersPerGame: 40 },
+      usePostArb: true,
+      clock,
+      logger: silentLogger(),
+      runId: 'r',
+      deliver: () => undefined,
+      notify: () => undefined,
+      commissionRate: () => 0.01,
+    });
     // One new intent a cycle: one place each, all waiting at once.
     const intents: StrategyWork['intents'][number][] = [];
     for (let i = 0; i < 25; i++) {
-      intents.push({ key: `k${i}`, selection: { type: 'moneyline', team: 'home' }, odds: 150 + i, size: 10, orderType: 'post' });
+      intents.push({
+        key: `k${i}`,
+        selection: { type: 'moneyline', team: 'home' },
+        odds: 150 + i,
+        size: 10,
+        orderType: 'post',
+      });
       orders.cycle([{ strategyId: 's', gameID: GAME, mode: 'active', intents: [...intents] }]);
     }
     expect(orders.stats.placesSent).toBe(25);

@@ -1,8 +1,20 @@
 import { MarketModel } from '../../src/book/market-model.ts';
 import { OwnBook } from '../../src/orders/own-book.ts';
 import type { OwnOrder } from '../../src/book/types.ts';
-import type { CancelEntry, EditEntry, EditOrderInput, OrderGateway, PlaceEntry, PlaceOrderInput } from '../../src/exchange/orders/types.ts';
-import { OrderManager, type GatewayResult, type OrderManagerNotice, type StrategyWork } from '../../src/orders/order-manager.ts';
+import type {
+  CancelEntry,
+  EditEntry,
+  EditOrderInput,
+  OrderGateway,
+  PlaceEntry,
+  PlaceOrderInput,
+} from '../../src/exchange/orders/types.ts';
+import {
+  OrderManager,
+  type GatewayResult,
+  type OrderManagerNotice,
+  type StrategyWork,
+} from '../../src/orders/order-manager.ts';
 import type { RiskLimits } from '../../src/orders/risk.ts';
 import { ManualClock } from '../../src/shared/clock.ts';
 import { silentLogger } from '../../src/shared/logger.ts';
@@ -12,7 +24,16 @@ export const id = (n: number) => n.toString(16).padStart(24, '0');
 
 /** Game 'g' in the market model, pre-game, with `offers` on its moneyline. */
 export function listGame(market: MarketModel, offers: readonly MoneylineOffer[] = []): void {
-  market.applySnapshot(moneylineGame({ id: 'g', start: '2030-05-01T00:00:00.000Z', away: { id: id(1), longName: 'Away', shortName: 'AW' }, home: { id: id(2), longName: 'Home', shortName: 'HO' }, offers }), 0);
+  market.applySnapshot(
+    moneylineGame({
+      id: 'g',
+      start: '2030-05-01T00:00:00.000Z',
+      away: { id: id(1), longName: 'Away', shortName: 'AW' },
+      home: { id: id(2), longName: 'Home', shortName: 'HO' },
+      offers,
+    }),
+    0,
+  );
 }
 
 /**
@@ -36,7 +57,13 @@ export function setup(options: { limits?: Partial<RiskLimits> } = {}) {
     own,
     market,
     gateway,
-    limits: { maxGameLiability: 1_000, maxTotalLiability: 5_000, maxOrderSize: 500, maxOrdersPerGame: 20, ...options.limits },
+    limits: {
+      maxGameLiability: 1_000,
+      maxTotalLiability: 5_000,
+      maxOrderSize: 500,
+      maxOrdersPerGame: 20,
+      ...options.limits,
+    },
     usePostArb: true,
     clock,
     logger: silentLogger(),
@@ -46,7 +73,26 @@ export function setup(options: { limits?: Partial<RiskLimits> } = {}) {
     commissionRate: () => 0.01,
   });
   const order = (clientId: string, status: OwnOrder['status'], orderID: string | null): OwnOrder =>
-    own.add({ clientId, userReference: `ls1:s:${clientId}`, orderID, strategyId: 's', intentKey: 'k', gameID: 'g', selection: { type: 'moneyline', team: 'home' }, odds: 110, bet: 50, filled: 0, remaining: 50, status, isPostArb: false, createdAt: clock.now(), updatedAt: clock.now() }, 'test');
+    own.add(
+      {
+        clientId,
+        userReference: `ls1:s:${clientId}`,
+        orderID,
+        strategyId: 's',
+        intentKey: 'k',
+        gameID: 'g',
+        selection: { type: 'moneyline', team: 'home' },
+        odds: 110,
+        bet: 50,
+        filled: 0,
+        remaining: 50,
+        status,
+        isPostArb: false,
+        createdAt: clock.now(),
+        updatedAt: clock.now(),
+      },
+      'test',
+    );
   return { clock, own, market, orders, order, sent, placed, notices };
 }
 
@@ -59,11 +105,23 @@ export const HOME = id(2);
  * `offers` listed), on a manual clock, with a gateway that never answers: `placed` and
  * `cancelled` keep what it was asked to send.
  */
-export function harness(limits: RiskLimits = { maxGameLiability: 1_000, maxTotalLiability: 5_000, maxOrderSize: 500, maxOrdersPerGame: 20 }, offers: MoneylineOffer[] = []) {
+export function harness(
+  limits: RiskLimits = { maxGameLiability: 1_000, maxTotalLiability: 5_000, maxOrderSize: 500, maxOrdersPerGame: 20 },
+  offers: MoneylineOffer[] = [],
+) {
   const clock = new ManualClock(1_000);
   const own = new OwnBook({ commissionRate: () => 0.01 });
   const market = new MarketModel((x) => own.isOurOrderId(x));
-  market.applySnapshot(moneylineGame({ id: GAME, start: '2030-05-01T00:00:00.000Z', away: { id: AWAY, longName: 'Away', shortName: 'AW' }, home: { id: HOME, longName: 'Home', shortName: 'HO' }, offers }), 0);
+  market.applySnapshot(
+    moneylineGame({
+      id: GAME,
+      start: '2030-05-01T00:00:00.000Z',
+      away: { id: AWAY, longName: 'Away', shortName: 'AW' },
+      home: { id: HOME, longName: 'Home', shortName: 'HO' },
+      offers,
+    }),
+    0,
+  );
   const placed: PlaceOrderInput[] = [];
   const cancelled: string[] = [];
   /** The signal each place was sent with: a halt aborts it to withdraw a place still waiting. */
@@ -74,12 +132,31 @@ export function harness(limits: RiskLimits = { maxGameLiability: 1_000, maxTotal
     cancel: (ids) => (cancelled.push(...ids), never()),
     heartbeat: never,
   };
-  const orders = new OrderManager({ own, market, gateway, limits, usePostArb: true, clock, logger: silentLogger(), runId: 'r', deliver: () => undefined, notify: () => undefined, commissionRate: () => 0.01 });
+  const orders = new OrderManager({
+    own,
+    market,
+    gateway,
+    limits,
+    usePostArb: true,
+    clock,
+    logger: silentLogger(),
+    runId: 'r',
+    deliver: () => undefined,
+    notify: () => undefined,
+    commissionRate: () => 0.01,
+  });
   return { clock, own, market, orders, placed, cancelled, signals };
 }
 
 /** Strategy `s` wants 100 on home of GAME at `odds` (+110 by default), key 'k', a post order. */
-export const work = (odds = 110): StrategyWork[] => [{ strategyId: 's', gameID: GAME, mode: 'active', intents: [{ key: 'k', selection: { type: 'moneyline', team: 'home' }, odds, size: 100, orderType: 'post' }] }];
+export const work = (odds = 110): StrategyWork[] => [
+  {
+    strategyId: 's',
+    gameID: GAME,
+    mode: 'active',
+    intents: [{ key: 'k', selection: { type: 'moneyline', team: 'home' }, odds, size: 100, orderType: 'post' }],
+  },
+];
 
 /** A promise the test settles. */
 export function deferred<T>() {
@@ -98,10 +175,23 @@ export function editHarness(options: { limits?: RiskLimits; offers?: MoneylineOf
   const clock = new ManualClock(1_000);
   const own = new OwnBook({ commissionRate: () => 0.01 });
   const market = new MarketModel((x) => own.isOurOrderId(x));
-  market.applySnapshot(moneylineGame({ id: GAME, start: '2030-05-01T00:00:00.000Z', away: { id: AWAY, longName: 'Away', shortName: 'AW' }, home: { id: HOME, longName: 'Home', shortName: 'HO' }, offers: options.offers ?? [] }), 0);
+  market.applySnapshot(
+    moneylineGame({
+      id: GAME,
+      start: '2030-05-01T00:00:00.000Z',
+      away: { id: AWAY, longName: 'Away', shortName: 'AW' },
+      home: { id: HOME, longName: 'Home', shortName: 'HO' },
+      offers: options.offers ?? [],
+    }),
+    0,
+  );
   const places: { orders: readonly PlaceOrderInput[]; answer: ReturnType<typeof deferred<PlaceEntry[]>> }[] = [];
   const cancels: { ids: readonly string[]; answer: ReturnType<typeof deferred<CancelEntry[]>> }[] = [];
-  const edits: { input: EditOrderInput; signal: AbortSignal | undefined; answer: ReturnType<typeof deferred<EditEntry>> }[] = [];
+  const edits: {
+    input: EditOrderInput;
+    signal: AbortSignal | undefined;
+    answer: ReturnType<typeof deferred<EditEntry>>;
+  }[] = [];
   const sweeps: { gameID: string | null; answer: ReturnType<typeof deferred<CancelEntry[]>> }[] = [];
   const delivered: GatewayResult[] = [];
   const gateway: OrderGateway = {
@@ -135,8 +225,25 @@ export function editHarness(options: { limits?: RiskLimits; offers?: MoneylineOf
     };
   }
   const notices: OrderManagerNotice[] = [];
-  const limits = options.limits ?? { maxGameLiability: 1_000, maxTotalLiability: 5_000, maxOrderSize: 500, maxOrdersPerGame: 20 };
-  const orders = new OrderManager({ own, market, gateway, limits, usePostArb: true, clock, logger: silentLogger(), runId: 'r', deliver: (r) => delivered.push(r), notify: (n) => notices.push(n), commissionRate: () => 0.01 });
+  const limits = options.limits ?? {
+    maxGameLiability: 1_000,
+    maxTotalLiability: 5_000,
+    maxOrderSize: 500,
+    maxOrdersPerGame: 20,
+  };
+  const orders = new OrderManager({
+    own,
+    market,
+    gateway,
+    limits,
+    usePostArb: true,
+    clock,
+    logger: silentLogger(),
+    runId: 'r',
+    deliver: (r) => delivered.push(r),
+    notify: (n) => notices.push(n),
+    commissionRate: () => 0.01,
+  });
   /** Let settled answers reach `delivered`, then hand them to the order manager in order. */
   const settle = async () => {
     await new Promise((r) => setImmediate(r));

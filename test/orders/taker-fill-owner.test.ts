@@ -10,8 +10,25 @@ const ORDER_ID = id(50);
  * taker's own (feeds §8); the taker's own order is the one of its `userReference`.
  */
 function takerFill(tx: string, userReference: string | null, amount: number): UserFeedMessageEvent {
-  const fill = { txID: tx, orderID: ORDER_ID, wagerRequestID: id(900), userReference, type: 'moneyline', side: AWAY, odds: -110, amount, risk: amount * 1.01, win: (amount / 1.1) * 0.99 };
-  return { type: 'takerFill', messageID: '1-3', source: 'live', message: { gameID: GAME }, fill } as unknown as UserFeedMessageEvent;
+  const fill = {
+    txID: tx,
+    orderID: ORDER_ID,
+    wagerRequestID: id(900),
+    userReference,
+    type: 'moneyline',
+    side: AWAY,
+    odds: -110,
+    amount,
+    risk: amount * 1.01,
+    win: (amount / 1.1) * 0.99,
+  };
+  return {
+    type: 'takerFill',
+    messageID: '1-3',
+    source: 'live',
+    message: { gameID: GAME },
+    fill,
+  } as unknown as UserFeedMessageEvent;
 }
 
 describe('a taker fill whose matched.orderID is one of our resting orders', () => {
@@ -20,11 +37,27 @@ describe('a taker fill whose matched.orderID is one of our resting orders', () =
     h.orders.cycle(work(110));
     const ref = h.placed[0]!.userReference!;
     const clientId = h.own.byReference(ref)!.clientId;
-    h.orders.onResult({ kind: 'placed', clientIds: [clientId], entries: [{ status: 'accepted', userReference: ref, matched: [], resting: { orderID: ORDER_ID, offered: 100 } as never }] });
+    h.orders.onResult({
+      kind: 'placed',
+      clientIds: [clientId],
+      entries: [
+        { status: 'accepted', userReference: ref, matched: [], resting: { orderID: ORDER_ID, offered: 100 } as never },
+      ],
+    });
     h.clock.advance(10);
     h.orders.cycle(work(120));
     // The cancel answer says 60 of our order had matched: 60 is awaited until a fill of it is booked.
-    const answer: CancelEntry = { ok: true, orderID: ORDER_ID, odds: 110, filled: 60, offered: 0, remaining: 40, gameID: GAME, userReference: ref, description: null };
+    const answer: CancelEntry = {
+      ok: true,
+      orderID: ORDER_ID,
+      odds: 110,
+      filled: 60,
+      offered: 0,
+      remaining: 40,
+      gameID: GAME,
+      userReference: ref,
+      description: null,
+    };
     h.orders.onResult({ kind: 'cancelled', clientIds: [clientId], entries: [answer] });
     expect(h.own.awaitedFill(clientId)).toBeCloseTo(60, 9);
 
@@ -38,7 +71,16 @@ describe('a taker fill whose matched.orderID is one of our resting orders', () =
 
   it('counts towards our own taker order, found by its userReference', () => {
     const h = harness();
-    h.orders.cycle([{ strategyId: 's', gameID: GAME, mode: 'active', intents: [{ key: 'k', selection: { type: 'moneyline', team: 'away' }, odds: -110, size: 100, orderType: 'limit' }] }]);
+    h.orders.cycle([
+      {
+        strategyId: 's',
+        gameID: GAME,
+        mode: 'active',
+        intents: [
+          { key: 'k', selection: { type: 'moneyline', team: 'away' }, odds: -110, size: 100, orderType: 'limit' },
+        ],
+      },
+    ]);
     const ref = h.placed[0]!.userReference!;
     const clientId = h.own.byReference(ref)!.clientId;
     h.orders.onUserFeed(takerFill(id(702), ref, 100));

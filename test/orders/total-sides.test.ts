@@ -6,7 +6,19 @@ import { id, listGame, setup } from './support.ts';
 
 /** A resting total of ours (by reference) as getUnmatched lists it: no side of its own, maybe an `OU` in lookupOrder's sense. */
 const total = (n: number, extra: Partial<UnmatchedOrder> = {}): UnmatchedOrder =>
-  ({ id: id(100 + n), type: 'total', bet: 50, odds: 110, total: 210.5, filled: 0, offered: 50, remaining: 50, userReference: encodeReference('s', `c${n}`), game: { id: 'g' }, ...extra }) as UnmatchedOrder;
+  ({
+    id: id(100 + n),
+    type: 'total',
+    bet: 50,
+    odds: 110,
+    total: 210.5,
+    filled: 0,
+    offered: 50,
+    remaining: 50,
+    userReference: encodeReference('s', `c${n}`),
+    game: { id: 'g' },
+    ...extra,
+  }) as UnmatchedOrder;
 
 const lookupSaying = (ou: Record<string, string | null>) => async (orderID: string) => {
   if (!(orderID in ou)) throw new Error('503');
@@ -15,7 +27,11 @@ const lookupSaying = (ou: Record<string, string | null>) => async (orderID: stri
 
 describe('adopting a resting total: its side comes from lookupOrder, never from the listing', () => {
   it("lookupOrder's OU is the side offered: the order backs the other one", async () => {
-    const sides = await totalSidesOf([total(1), total(2), total(3), total(4, { type: 'moneyline' })], () => true, lookupSaying({ [id(101)]: 'under', [id(102)]: 'over', [id(103)]: null }));
+    const sides = await totalSidesOf(
+      [total(1), total(2), total(3), total(4, { type: 'moneyline' })],
+      () => true,
+      lookupSaying({ [id(101)]: 'under', [id(102)]: 'over', [id(103)]: null }),
+    );
     expect([...sides]).toEqual([
       [id(101), 'over'],
       [id(102), 'under'],
@@ -24,7 +40,11 @@ describe('adopting a resting total: its side comes from lookupOrder, never from 
 
   it('only the entries to adopt are looked up; a failed lookup leaves the order out', async () => {
     const asked: string[] = [];
-    const sides = await totalSidesOf([total(1), total(2)], (u) => u.id === id(102), async (orderID) => (asked.push(orderID), lookupSaying({})(orderID)));
+    const sides = await totalSidesOf(
+      [total(1), total(2)],
+      (u) => u.id === id(102),
+      async (orderID) => (asked.push(orderID), lookupSaying({})(orderID)),
+    );
     expect(asked).toEqual([id(102)]);
     expect(sides.size).toBe(0);
   });

@@ -8,14 +8,22 @@ function failFirst(error: Error) {
   h.orders.cycle(work());
   const ref = h.placed[0]!.userReference!;
   const clientId = h.own.byReference(ref)!.clientId;
-  h.orders.onResult({ kind: 'placed', clientIds: [clientId], entries: [{ status: 'failed', userReference: ref, error }] as never });
+  h.orders.onResult({
+    kind: 'placed',
+    clientIds: [clientId],
+    entries: [{ status: 'failed', userReference: ref, error }] as never,
+  });
   expect(h.own.order(clientId)?.status).toBe('rejected');
   return h;
 }
 
 describe('a place refused before it was sent', () => {
   it('(rate limited, or withdrawn) is decided again at once: nothing was said of the order itself', () => {
-    for (const error of [new RateLimitedError('place', 2_000, 'budget'), new RateLimitedError('place', 1_000), new RequestAbortedError('place', 'halt')]) {
+    for (const error of [
+      new RateLimitedError('place', 2_000, 'budget'),
+      new RateLimitedError('place', 1_000),
+      new RequestAbortedError('place', 'halt'),
+    ]) {
       const h = failFirst(error);
       h.orders.cycle(work());
       expect(h.placed, error.message).toHaveLength(2);

@@ -5,12 +5,34 @@ import { describe, expect, it } from 'vitest';
 import { constants, createGzip, gzipSync } from 'node:zlib';
 import { createWriteStream } from 'node:fs';
 import { FeedRecorder } from '../../src/record/feed-recorder.ts';
-import { inTimeOrder, recordingFiles, RecordingReader, RecordingReadError, type RecordedEntry } from '../../src/record/reader.ts';
+import {
+  inTimeOrder,
+  recordingFiles,
+  RecordingReader,
+  RecordingReadError,
+  type RecordedEntry,
+} from '../../src/record/reader.ts';
 import { ManualClock } from '../../src/shared/clock.ts';
 import { FakeSource, tempDir } from './support.ts';
 
 const meta = (part = 1, version = 1, t = 1, session = 's') =>
-  JSON.stringify({ t, k: 'meta', d: { format: 'linesmith.feed-recording', version, session, part, sessionStart: 1, linesmith: '0.1.0', venue: { kind: 'live' }, subscription: { all: true, leagues: [], sports: [], gameIds: [] }, feeds: ['price'], rotation: { maxFileBytes: 1024, utcDay: true }, clock: 'wall' } });
+  JSON.stringify({
+    t,
+    k: 'meta',
+    d: {
+      format: 'linesmith.feed-recording',
+      version,
+      session,
+      part,
+      sessionStart: 1,
+      linesmith: '0.1.0',
+      venue: { kind: 'live' },
+      subscription: { all: true, leagues: [], sports: [], gameIds: [] },
+      feeds: ['price'],
+      rotation: { maxFileBytes: 1024, utcDay: true },
+      clock: 'wall',
+    },
+  });
 const price = (t: number, n: number) => JSON.stringify({ t, k: 'price', c: 1, d: ['orderUpdate', { epoch: n }] });
 
 async function gzFile(dir: string, name: string, lines: string[], trailingNewline = true): Promise<string> {
@@ -51,7 +73,15 @@ describe('RecordingReader', () => {
 
   it('reports a corrupt line with its file and line: strict stops there, lenient skips it and goes on', async () => {
     const dir = await tempDir('corrupt');
-    const file = await gzFile(dir, 'a.jsonl.gz', [meta(), price(2, 1), '{"t":3,"k":"price","c":1,"d":["orderUp', price(4, 2), '{"t":"soon","k":"price","c":1,"d":[]}', '{"t":6,"k":"price","c":1,"d":[],"raw":"x"}', price(7, 3)]);
+    const file = await gzFile(dir, 'a.jsonl.gz', [
+      meta(),
+      price(2, 1),
+      '{"t":3,"k":"price","c":1,"d":["orderUp',
+      price(4, 2),
+      '{"t":"soon","k":"price","c":1,"d":[]}',
+      '{"t":6,"k":"price","c":1,"d":[],"raw":"x"}',
+      price(7, 3),
+    ]);
 
     const strict = await collect(new RecordingReader([file]));
     expect(strict.entries.map((e) => e.line)).toEqual([1, 2]);
@@ -121,10 +151,19 @@ describe('RecordingReader', () => {
     const clock = new ManualClock(Date.UTC(2026, 2, 1));
     const source = new FakeSource();
     const recDir = await tempDir('cut');
-    const recorder = new FeedRecorder({ source, dir: recDir, venue: { kind: 'live' }, clock, scheduler: asyncScheduler, feeds: ['price'], flushIntervalMs: 0 });
+    const recorder = new FeedRecorder({
+      source,
+      dir: recDir,
+      venue: { kind: 'live' },
+      clock,
+      scheduler: asyncScheduler,
+      feeds: ['price'],
+      flushIntervalMs: 0,
+    });
     await recorder.start();
     source.price.open();
-    for (let i = 0; i < 400; i++) source.price.frames.next(JSON.stringify(['orderUpdate', { epoch: i, pad: `${i}`.repeat(20) }]));
+    for (let i = 0; i < 400; i++)
+      source.price.frames.next(JSON.stringify(['orderUpdate', { epoch: i, pad: `${i}`.repeat(20) }]));
     const { files } = await recorder.stop('done');
     const bytes = await readFile(files[0]!);
     await writeFile(files[0]!, bytes.subarray(0, Math.floor(bytes.length / 2)));

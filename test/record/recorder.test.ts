@@ -4,15 +4,32 @@ import { gunzipSync } from 'node:zlib';
 import { asyncScheduler } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { FeedRecorder, type FeedRecorderOptions } from '../../src/record/feed-recorder.ts';
-import type { GapRecord, RecordingRecord, ResultRecord, SnapshotDoneRecord, SnapshotRecord } from '../../src/record/format.ts';
+import type {
+  GapRecord,
+  RecordingRecord,
+  ResultRecord,
+  SnapshotDoneRecord,
+  SnapshotRecord,
+} from '../../src/record/format.ts';
 import { subscriptionOf } from '../../src/record/selection.ts';
 import { ManualClock, type Clock } from '../../src/shared/clock.ts';
 import { FakeSource, readAll, records, tempDir, wireGame } from './support.ts';
 
-async function started(options: Partial<FeedRecorderOptions> = {}, clock: Clock = new ManualClock(Date.UTC(2026, 2, 1, 12))) {
+async function started(
+  options: Partial<FeedRecorderOptions> = {},
+  clock: Clock = new ManualClock(Date.UTC(2026, 2, 1, 12)),
+) {
   const source = new FakeSource();
   const dir = await tempDir('unit');
-  const recorder = new FeedRecorder({ source, dir, venue: { kind: 'live' }, clock, scheduler: asyncScheduler, flushIntervalMs: 0, ...options });
+  const recorder = new FeedRecorder({
+    source,
+    dir,
+    venue: { kind: 'live' },
+    clock,
+    scheduler: asyncScheduler,
+    flushIntervalMs: 0,
+    ...options,
+  });
   await recorder.start();
   return { source, dir, recorder };
 }
@@ -23,7 +40,8 @@ async function stopAndRead(recorder: FeedRecorder, dir: string): Promise<Recordi
   return records(await readAll([dir]));
 }
 
-const gameUpdate = (game: Record<string, unknown>, messageType = 'marketClosed') => JSON.stringify(['gameUpdate', { ...game, messageType }]);
+const gameUpdate = (game: Record<string, unknown>, messageType = 'marketClosed') =>
+  JSON.stringify(['gameUpdate', { ...game, messageType }]);
 
 describe('FeedRecorder: what it writes', () => {
   it('narrows the price feed to the interests, starts both feeds, and snapshots every scope once the feed is open', async () => {
@@ -33,10 +51,19 @@ describe('FeedRecorder: what it writes', () => {
     ]);
     expect(subscription).toEqual({ all: false, leagues: ['NBA', 'EPL'], sports: ['hockey'], gameIds: ['g9'] });
     const { source, dir, recorder } = await started({ subscription });
-    expect(source.subscribed).toEqual([{ selection: { leagueIDs: ['NBA', 'EPL'], sportIDs: ['hockey'], gameIDs: ['g9'] }, replace: true }]);
+    expect(source.subscribed).toEqual([
+      { selection: { leagueIDs: ['NBA', 'EPL'], sportIDs: ['hockey'], gameIDs: ['g9'] }, replace: true },
+    ]);
     expect(source.started).toBe(2);
     expect(source.orderbookCalls).toEqual([]);
-    source.orderbook = async (f) => ('gameID' in f ? [wireGame('g9')] : f.league === 'all' ? [wireGame('h1', { sport: 'hockey' }), wireGame('b1'), wireGame('g9')] : f.league === 'NBA' ? [wireGame('b1')] : []);
+    source.orderbook = async (f) =>
+      'gameID' in f
+        ? [wireGame('g9')]
+        : f.league === 'all'
+          ? [wireGame('h1', { sport: 'hockey' }), wireGame('b1'), wireGame('g9')]
+          : f.league === 'NBA'
+            ? [wireGame('b1')]
+            : [];
     source.price.open();
     const all = await stopAndRead(recorder, dir);
     expect(source.orderbookCalls).toEqual([{ league: 'NBA' }, { league: 'EPL' }, { league: 'all' }, { gameID: 'g9' }]);
@@ -47,7 +74,9 @@ describe('FeedRecorder: what it writes', () => {
       ['h1', { league: 'all', sports: ['hockey'] }],
       ['g9', { gameID: 'g9' }],
     ]);
-    expect(all.find((r) => r.k === 'snapshotDone')).toMatchObject({ d: { batch: 1, reason: 'start', games: ['b1', 'h1', 'g9'], failed: [] } });
+    expect(all.find((r) => r.k === 'snapshotDone')).toMatchObject({
+      d: { batch: 1, reason: 'start', games: ['b1', 'h1', 'g9'], failed: [] },
+    });
   });
 
   it('records everything without narrowing when one interest is unrestricted', async () => {
@@ -75,7 +104,12 @@ describe('FeedRecorder: what it writes', () => {
     const summary = await recorder.stop('test');
     const text = gunzipSync(await readFile(summary.files[0]!)).toString('utf8');
     expect(text).toContain('"k":"price","c":1,"d":["orderUpdate",{"epoch":1,"odds":1.10}]}\n');
-    expect(text.split('\n').filter((l) => l.length > 0).every((l) => JSON.parse(l) !== null)).toBe(true);
+    expect(
+      text
+        .split('\n')
+        .filter((l) => l.length > 0)
+        .every((l) => JSON.parse(l) !== null),
+    ).toBe(true);
     const frames = records(await readAll([dir])).filter((r) => r.k === 'price' || r.k === 'user');
     expect(frames).toEqual([
       { t: expect.any(Number), k: 'price', c: 1, d: ['orderUpdate', { epoch: 1, odds: 1.1 }] },
@@ -89,7 +123,8 @@ describe('FeedRecorder: what it writes', () => {
 
   it('writes a result once per score, reading an ended game back over REST when the feed has no score', async () => {
     const { source, dir, recorder } = await started();
-    source.orderbook = async (f) => ('gameID' in f && f.gameID === 'g2' ? [wireGame('g2', { ended: true }, { away: 1, home: 4 })] : []);
+    source.orderbook = async (f) =>
+      'gameID' in f && f.gameID === 'g2' ? [wireGame('g2', { ended: true }, { away: 1, home: 4 })] : [];
     source.price.open();
     await recorder.idle();
     source.price.frames.next(gameUpdate(wireGame('g1', { ended: true }, { away: 90, home: 88 })));
@@ -100,7 +135,9 @@ describe('FeedRecorder: what it writes', () => {
     source.price.frames.next(gameUpdate(wireGame('g2', { ended: true })));
     source.price.frames.next(gameUpdate(wireGame('g3', { ended: false }, { away: 1, home: 0 }), 'marketOpen'));
     const all = await stopAndRead(recorder, dir);
-    const results = all.filter((r): r is ResultRecord => r.k === 'result').map((r) => [r.d.gameID, r.d.away.score, r.d.home.score, r.d.via]);
+    const results = all
+      .filter((r): r is ResultRecord => r.k === 'result')
+      .map((r) => [r.d.gameID, r.d.away.score, r.d.home.score, r.d.via]);
     expect(results).toEqual([
       ['g1', 90, 88, 'feed'],
       ['g1', 91, 88, 'feed'],
@@ -108,11 +145,21 @@ describe('FeedRecorder: what it writes', () => {
     ]);
     expect(source.orderbookCalls.filter((f) => 'gameID' in f)).toEqual([{ gameID: 'g2' }]);
     const g1 = all.find((r): r is ResultRecord => r.k === 'result')!;
-    expect(g1.d).toEqual({ gameID: 'g1', league: 'NBA', sport: 'basketball', away: { id: 'g1-a', name: 'Away Team', score: 90 }, home: { id: 'g1-h', name: 'Home Team', score: 88 }, via: 'feed' });
+    expect(g1.d).toEqual({
+      gameID: 'g1',
+      league: 'NBA',
+      sport: 'basketball',
+      away: { id: 'g1-a', name: 'Away Team', score: 90 },
+      home: { id: 'g1-h', name: 'Home Team', score: 88 },
+      via: 'feed',
+    });
   });
 
   it('notes failed snapshot reads in snapshotDone, and runs a batch asked for during another after it', async () => {
-    const { source, dir, recorder } = await started({ subscription: { all: false, leagues: ['NBA', 'NHL'], sports: [], gameIds: [] }, feeds: ['price'] });
+    const { source, dir, recorder } = await started({
+      subscription: { all: false, leagues: ['NBA', 'NHL'], sports: [], gameIds: [] },
+      feeds: ['price'],
+    });
     const gate: (() => void)[] = [];
     source.orderbook = (f) => {
       if ('league' in f && f.league === 'NHL') return Promise.reject(new Error('503 from the exchange'));
@@ -160,7 +207,14 @@ describe('FeedRecorder: what it writes', () => {
     const base = Date.UTC(2026, 2, 1, 12);
     expect(ts).toEqual([base + 1_000, base + 1_000, base + 2_000]);
     const gap = all.find((r): r is GapRecord => r.k === 'gap');
-    expect(gap?.d).toEqual({ feed: 'user', from: downAt, to: downAt + 2_000, connection: 1, resumed: false, reason: 'user: connection closed (code 1006)' });
+    expect(gap?.d).toEqual({
+      feed: 'user',
+      from: downAt,
+      to: downAt + 2_000,
+      connection: 1,
+      resumed: false,
+      reason: 'user: connection closed (code 1006)',
+    });
     expect(all.at(-1)?.k).toBe('end');
   });
 
@@ -169,9 +223,17 @@ describe('FeedRecorder: what it writes', () => {
     const dir = await tempDir('exists');
     const clock = new ManualClock(Date.UTC(2026, 2, 1, 12));
     const existing = join(dir, 'feed-20260301T120000000Z-000001.jsonl.gz');
-    await writeFile(existing, 'someone else\'s recording');
+    await writeFile(existing, "someone else's recording");
     const errors: Error[] = [];
-    const recorder = new FeedRecorder({ source, dir, venue: { kind: 'live' }, clock, scheduler: asyncScheduler, flushIntervalMs: 0, onError: (e) => errors.push(e) });
+    const recorder = new FeedRecorder({
+      source,
+      dir,
+      venue: { kind: 'live' },
+      clock,
+      scheduler: asyncScheduler,
+      flushIntervalMs: 0,
+      onError: (e) => errors.push(e),
+    });
     await recorder.start();
     source.price.open();
     source.price.frames.next('[1]');

@@ -9,7 +9,10 @@ import { ManualClock } from '../../src/shared/clock.ts';
 import { FakeSource, readAll, records, tempDir, wireGame } from './support.ts';
 
 function frame(i: number): string {
-  return JSON.stringify(['orderUpdate', { epoch: i, gameID: 'g1', sideOrders: [{ id: `order-${i}`, odds: 110, note: 'x'.repeat(150) }] }]);
+  return JSON.stringify([
+    'orderUpdate',
+    { epoch: i, gameID: 'g1', sideOrders: [{ id: `order-${i}`, odds: 110, note: 'x'.repeat(150) }] },
+  ]);
 }
 
 describe('FeedRecorder: file rotation', () => {
@@ -18,7 +21,17 @@ describe('FeedRecorder: file rotation', () => {
     const clock = new ManualClock(Date.UTC(2026, 2, 1, 10));
     const source = new FakeSource();
     const maxFileBytes = 2048;
-    const recorder = new FeedRecorder({ source, dir, venue: { kind: 'live', host: 'stream.example' }, clock, scheduler: asyncScheduler, maxFileBytes, feeds: ['price'], prefix: 'rot', flushIntervalMs: 0 });
+    const recorder = new FeedRecorder({
+      source,
+      dir,
+      venue: { kind: 'live', host: 'stream.example' },
+      clock,
+      scheduler: asyncScheduler,
+      maxFileBytes,
+      feeds: ['price'],
+      prefix: 'rot',
+      flushIntervalMs: 0,
+    });
     await recorder.start();
     source.price.open();
     await recorder.idle();
@@ -43,14 +56,19 @@ describe('FeedRecorder: file rotation', () => {
       expect(Buffer.byteLength(text)).toBeLessThanOrEqual(maxFileBytes + longest);
       if (i < onDisk.length - 1) expect(Buffer.byteLength(text)).toBeGreaterThanOrEqual(maxFileBytes);
       const first = JSON.parse(text.slice(0, text.indexOf('\n'))) as MetaRecord;
-      expect(first).toMatchObject({ k: 'meta', d: { part: i + 1, session: recorder.session, rotation: { maxFileBytes, utcDay: true } } });
+      expect(first).toMatchObject({
+        k: 'meta',
+        d: { part: i + 1, session: recorder.session, rotation: { maxFileBytes, utcDay: true } },
+      });
     }
     const entries = await readAll([dir]);
     const frames = records(entries).filter((r): r is FrameRecord => r.k === 'price');
     expect(frames.map((r) => JSON.stringify(r.d))).toEqual(sent);
     // Line numbers start again in every file.
     expect(entries.filter((e) => e.line === 1).length).toBe(onDisk.length);
-    expect(summary.bytes).toBe(Buffer.concat(await Promise.all(onDisk.map(async (n) => gunzipSync(await readFile(join(dir, n)))))).length);
+    expect(summary.bytes).toBe(
+      Buffer.concat(await Promise.all(onDisk.map(async (n) => gunzipSync(await readFile(join(dir, n)))))).length,
+    );
   });
 
   it('starts a new file at the UTC day change, with a fresh snapshot batch in it', async () => {
@@ -58,7 +76,15 @@ describe('FeedRecorder: file rotation', () => {
     const clock = new ManualClock(Date.UTC(2026, 2, 1, 23, 59, 59));
     const source = new FakeSource();
     source.orderbook = async () => [wireGame('g1')];
-    const recorder = new FeedRecorder({ source, dir, venue: { kind: 'live' }, clock, scheduler: asyncScheduler, feeds: ['price'], flushIntervalMs: 0 });
+    const recorder = new FeedRecorder({
+      source,
+      dir,
+      venue: { kind: 'live' },
+      clock,
+      scheduler: asyncScheduler,
+      feeds: ['price'],
+      flushIntervalMs: 0,
+    });
     await recorder.start();
     source.price.open();
     await recorder.idle();
@@ -68,7 +94,10 @@ describe('FeedRecorder: file rotation', () => {
     await recorder.idle();
     const summary = await recorder.stop('done');
 
-    expect(summary.files.map((f) => basename(f))).toEqual(['feed-20260301T235959000Z-000001.jsonl.gz', 'feed-20260302T000000500Z-000002.jsonl.gz']);
+    expect(summary.files.map((f) => basename(f))).toEqual([
+      'feed-20260301T235959000Z-000001.jsonl.gz',
+      'feed-20260302T000000500Z-000002.jsonl.gz',
+    ]);
     const entries = await readAll([dir]);
     const second = records(entries.filter((e) => e.file === summary.files[1]));
     expect(second.map((r) => r.k)).toEqual(['meta', 'price', 'snapshot', 'snapshotDone', 'end']);

@@ -30,19 +30,43 @@ describe('FeedRecorder: a recording read back is what the client received', () =
     // A fresh user feed starts at its connection and replays nothing before it: the order must
     // come after the socket is open, or its message is never sent to this client.
     await until(() => rec!.client.userFeed.socket.isOpen, 5_000, 'the user feed open');
-    const [placed] = await rec.client.rest.place([{ gameID: game.id, type: 'moneyline', side: home.id, odds: -110, bet: 11, orderType: 'post' }]);
+    const [placed] = await rec.client.rest.place([
+      { gameID: game.id, type: 'moneyline', side: home.id, odds: -110, bet: 11, orderType: 'post' },
+    ]);
     expect(placed?.status).toBe('accepted');
     await until(() => rec!.received.user.length > 0, 5_000, 'a user feed message');
     const settled = await t.http('POST', `/admin/games/${game.id}/result`, { body: { awayScore: 98, homeScore: 105 } });
     expect(settled.status).toBe(200);
-    await until(() => rec!.recorder.stats.results > 0 && rec!.received.price.length > 100, 8_000, 'the result and a busy feed');
+    await until(
+      () => rec!.recorder.stats.results > 0 && rec!.received.price.length > 100,
+      8_000,
+      'the result and a busy feed',
+    );
     await rec.stop();
 
     const entries = await readAll([rec.dir]);
     const all = records(entries);
-    expect(new Set(all.map((r) => r.k))).toEqual(new Set(['meta', 'snapshot', 'snapshotDone', 'price', 'user', 'result', 'end']));
-    expect(all[0]).toMatchObject({ k: 'meta', d: { format: 'linesmith.feed-recording', version: 1, part: 1, feeds: ['price', 'user'], subscription: { all: true } } });
-    expect(all.at(-1)).toMatchObject({ k: 'end', d: { reason: 'test over', records: all.length, frames: { price: rec.received.price.length, user: rec.received.user.length } } });
+    expect(new Set(all.map((r) => r.k))).toEqual(
+      new Set(['meta', 'snapshot', 'snapshotDone', 'price', 'user', 'result', 'end']),
+    );
+    expect(all[0]).toMatchObject({
+      k: 'meta',
+      d: {
+        format: 'linesmith.feed-recording',
+        version: 1,
+        part: 1,
+        feeds: ['price', 'user'],
+        subscription: { all: true },
+      },
+    });
+    expect(all.at(-1)).toMatchObject({
+      k: 'end',
+      d: {
+        reason: 'test over',
+        records: all.length,
+        frames: { price: rec.received.price.length, user: rec.received.user.length },
+      },
+    });
     entries.forEach((e, i) => expect(e.line).toBe(i + 1));
 
     // Times never go back, per source and overall.
@@ -63,9 +87,21 @@ describe('FeedRecorder: a recording read back is what the client received', () =
     expect(snapshots.map((s) => (s.d.game as { id: string }).id)).toContain(game.id);
     expect(snapshots.every((s) => s.d.reason === 'start' && s.d.batch === 1 && s.d.req <= s.t)).toBe(true);
     const result = all.find((r): r is ResultRecord => r.k === 'result' && r.d.gameID === game.id);
-    expect(result?.d).toEqual({ gameID: game.id, league: 'NBA', sport: 'basketball', away: { id: away.id, name: away.longName, score: 98 }, home: { id: home.id, name: home.longName, score: 105 }, via: 'feed' });
+    expect(result?.d).toEqual({
+      gameID: game.id,
+      league: 'NBA',
+      sport: 'basketball',
+      away: { id: away.id, name: away.longName, score: 98 },
+      home: { id: home.id, name: home.longName, score: 105 },
+      via: 'feed',
+    });
     // The result follows the gameUpdate that announced the end.
-    const ended = all.findIndex((r) => r.k === 'price' && JSON.stringify(payload(r)).includes('"ended":true') && JSON.stringify(payload(r)).includes(game.id));
+    const ended = all.findIndex(
+      (r) =>
+        r.k === 'price' &&
+        JSON.stringify(payload(r)).includes('"ended":true') &&
+        JSON.stringify(payload(r)).includes(game.id),
+    );
     expect(ended).toBeGreaterThan(-1);
     expect(all.indexOf(result!)).toBe(ended + 1);
   });
@@ -76,7 +112,10 @@ describe('FeedRecorder: a recording read back is what the client received', () =
     const other = await t.user('other');
     rec = await recordSim(t, 'gappy', { feeds: ['price'] });
     await until(() => rec!.recorder.stats.snapshots > 0, 5_000, 'the start snapshot');
-    const place = (odds: number) => t!.sim.context.engine.place(other.id, [{ gameID: game.id, type: 'moneyline', side: game.participants[1].id, odds, bet: 20 }]);
+    const place = (odds: number) =>
+      t!.sim.context.engine.place(other.id, [
+        { gameID: game.id, type: 'moneyline', side: game.participants[1].id, odds, bet: 20 },
+      ]);
     place(-120);
     await until(() => rec!.received.price.length >= 1, 3_000, 'a frame on the first connection');
 
@@ -85,7 +124,11 @@ describe('FeedRecorder: a recording read back is what the client received', () =
     await t.http('POST', '/admin/faults', { body: { dropSocketsEveryMs: 0 } });
     const framesBefore = rec.received.price.length;
     // After the reconnect a new order must show on the new connection.
-    await until(() => rec!.client.priceFeed.socket.isOpen && rec!.recorder.stats.snapshots >= 2, 5_000, 'the reconnect snapshot');
+    await until(
+      () => rec!.client.priceFeed.socket.isOpen && rec!.recorder.stats.snapshots >= 2,
+      5_000,
+      'the reconnect snapshot',
+    );
     place(-125);
     await until(() => rec!.received.price.length > framesBefore, 3_000, 'a frame after the reconnect');
     await rec.stop();
@@ -110,7 +153,9 @@ describe('FeedRecorder: a recording read back is what the client received', () =
     expect(after.every((f) => f.c === lastGap.d.connection)).toBe(true);
     expect(lastGap.d.from).toBeGreaterThanOrEqual(framesOf(0, firstGap).at(-1)!.t);
     // Each reopen brings a fresh snapshot batch, after its gap.
-    const reconnectBatches = all.filter((r): r is Extract<RecordingRecord, { k: 'snapshotDone' }> => r.k === 'snapshotDone' && r.d.reason === 'reconnect');
+    const reconnectBatches = all.filter(
+      (r): r is Extract<RecordingRecord, { k: 'snapshotDone' }> => r.k === 'snapshotDone' && r.d.reason === 'reconnect',
+    );
     expect(reconnectBatches.length).toBeGreaterThanOrEqual(1);
     expect(all.indexOf(reconnectBatches[0]!)).toBeGreaterThan(firstGap);
     expect(reconnectBatches.at(-1)!.d.games).toContain(game.id);

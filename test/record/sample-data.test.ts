@@ -19,11 +19,15 @@ describe('backtest/data sample recordings', () => {
   it('paper-seed7: five leagues, all four market types, pre-game and live, ends with results, closed cleanly', async () => {
     const all = await read('paper-seed7');
     expect(all.filter((r) => r.k === 'meta').map((r) => (r.k === 'meta' ? r.d.part : 0))).toEqual([1, 2, 3, 4, 5]);
-    const updates = all.filter((r): r is FrameRecord => r.k === 'price' && Array.isArray(r.d) && r.d[0] === 'orderUpdate').map((r) => (r.d as OrderUpdate)[1]);
+    const updates = all
+      .filter((r): r is FrameRecord => r.k === 'price' && Array.isArray(r.d) && r.d[0] === 'orderUpdate')
+      .map((r) => (r.d as OrderUpdate)[1]);
     expect(new Set(updates.map((u) => u.league))).toEqual(new Set(['NBA', 'NFL', 'NHL', 'MLB', 'EPL']));
     expect(new Set(updates.map((u) => u.type))).toEqual(new Set(['moneyline', 'spread', 'total', 'moneyline1x2']));
     expect(new Set(updates.map((u) => u.live))).toEqual(new Set([false, true]));
-    expect(new Set(all.filter((r): r is ResultRecord => r.k === 'result').map((r) => r.d.league))).toEqual(new Set(['NBA', 'NFL', 'NHL', 'MLB', 'EPL']));
+    expect(new Set(all.filter((r): r is ResultRecord => r.k === 'result').map((r) => r.d.league))).toEqual(
+      new Set(['NBA', 'NFL', 'NHL', 'MLB', 'EPL']),
+    );
     expect(all.at(-1)).toMatchObject({ k: 'end', d: { reason: 'duration reached' } });
   });
 
@@ -37,7 +41,9 @@ describe('backtest/data sample recordings', () => {
 
   it('paper-seed13-deep: stacked books (orders at one price behind each other), both games ended with results', async () => {
     const all = await read('paper-seed13-deep');
-    const updates = all.filter((r): r is FrameRecord => r.k === 'price' && Array.isArray(r.d) && r.d[0] === 'orderUpdate').map((r) => (r.d as [string, { league: string; sideOrders: { odds: number }[] }])[1]);
+    const updates = all
+      .filter((r): r is FrameRecord => r.k === 'price' && Array.isArray(r.d) && r.d[0] === 'orderUpdate')
+      .map((r) => (r.d as [string, { league: string; sideOrders: { odds: number }[] }])[1]);
     expect(new Set(updates.map((u) => u.league))).toEqual(new Set(['NBA', 'EPL']));
     // A level of several orders is what makes the fill models part: 40 % of updates list one here, 18 % and 9 % in the other sets.
     const stacked = updates.filter((u) => new Set(u.sideOrders.map((o) => o.odds)).size < u.sideOrders.length).length;

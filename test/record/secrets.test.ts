@@ -21,7 +21,9 @@ describe('FeedRecorder: no secrets in the files', () => {
     const tokens = new Set<string>([await rec.client.rest.session.token()]);
     await until(() => rec!.recorder.stats.snapshots > 0, 5_000, 'the start snapshot');
 
-    const [placed] = await rec.client.rest.place([{ gameID: game.id, type: 'moneyline', side: game.participants[0].id, odds: 120, bet: 15, orderType: 'post' }]);
+    const [placed] = await rec.client.rest.place([
+      { gameID: game.id, type: 'moneyline', side: game.participants[0].id, odds: 120, bet: 15, orderType: 'post' },
+    ]);
     if (placed?.status !== 'accepted' || !placed.resting) throw new Error(`place failed: ${JSON.stringify(placed)}`);
     await until(() => rec!.received.user.length > 0, 5_000, 'the user feed message');
     // A reconnect sends the token in a new handshake and the user feed replays over REST with it.

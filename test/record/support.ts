@@ -26,14 +26,30 @@ export interface SimRecording {
   stop(): Promise<void>;
 }
 
-export async function recordSim(t: TestSim, username: string, options: Partial<FeedRecorderOptions> & { password?: string } = {}): Promise<SimRecording> {
+export async function recordSim(
+  t: TestSim,
+  username: string,
+  options: Partial<FeedRecorderOptions> & { password?: string } = {},
+): Promise<SimRecording> {
   const made = await t.user(username, options.password ? { password: options.password } : {});
-  const client = new ExchangeClient({ baseUrl: t.url, credentials: async () => ({ username, password: made.password }), sockets: FAST, rest: { runId: username } });
+  const client = new ExchangeClient({
+    baseUrl: t.url,
+    credentials: async () => ({ username, password: made.password }),
+    sockets: FAST,
+    rest: { runId: username },
+  });
   const dir = options.dir ?? (await tempDir(username));
   const received = { price: [] as string[], user: [] as string[] };
   const capture: Subscription = client.priceFeed.socket.frames$.subscribe((f) => received.price.push(f));
   capture.add(client.userFeed.socket.frames$.subscribe((f) => received.user.push(f)));
-  const recorder = new FeedRecorder({ source: client, dir, venue: { kind: 'paper' }, clock: systemClock, scheduler: asyncScheduler, ...options });
+  const recorder = new FeedRecorder({
+    source: client,
+    dir,
+    venue: { kind: 'paper' },
+    clock: systemClock,
+    scheduler: asyncScheduler,
+    ...options,
+  });
   await client.rest.login();
   await recorder.start();
   let stopped = false;
@@ -67,7 +83,14 @@ export async function decompressedText(dir: string): Promise<string> {
   return parts.join('');
 }
 
-const initial: SocketState = { status: 'connecting', attempt: 1, lastError: null, since: 0, connection: 0, retryInMs: null };
+const initial: SocketState = {
+  status: 'connecting',
+  attempt: 1,
+  lastError: null,
+  since: 0,
+  connection: 0,
+  retryInMs: null,
+};
 
 /** A socket the test drives: push frames, open, drop. */
 export class FakeSocket {
@@ -82,7 +105,13 @@ export class FakeSocket {
   }
 
   drop(message = 'connection closed (code 1006)'): void {
-    this.state.next({ ...initial, status: 'reconnecting', connection: this.#connection, lastError: new Error(message), retryInMs: 100 });
+    this.state.next({
+      ...initial,
+      status: 'reconnecting',
+      connection: this.#connection,
+      lastError: new Error(message),
+      retryInMs: 100,
+    });
   }
 }
 
@@ -103,14 +132,19 @@ export class FakeSource implements RecorderSource {
   };
   readonly priceFeed = {
     socket: this.price,
-    subscribe: (selection: PriceSelection, options?: { readonly replace?: boolean }) => void this.subscribed.push({ selection, replace: options?.replace }),
+    subscribe: (selection: PriceSelection, options?: { readonly replace?: boolean }) =>
+      void this.subscribed.push({ selection, replace: options?.replace }),
     start: () => void this.started++,
   };
   readonly userFeed = { socket: this.userSocket, start: () => void this.started++ };
 }
 
 /** A game payload as the v2 orderbook and gameUpdate carry it. */
-export function wireGame(id: string, extra: Record<string, unknown> = {}, scores?: { away: number; home: number }): Record<string, unknown> {
+export function wireGame(
+  id: string,
+  extra: Record<string, unknown> = {},
+  scores?: { away: number; home: number },
+): Record<string, unknown> {
   return {
     id,
     league: 'NBA',
@@ -118,8 +152,20 @@ export function wireGame(id: string, extra: Record<string, unknown> = {}, scores
     live: false,
     ended: false,
     participants: [
-      { id: `${id}-a`, longName: 'Away Team', shortName: 'AW', homeAway: 'away', ...(scores ? { score: scores.away } : {}) },
-      { id: `${id}-h`, longName: 'Home Team', shortName: 'HO', homeAway: 'home', ...(scores ? { score: scores.home } : {}) },
+      {
+        id: `${id}-a`,
+        longName: 'Away Team',
+        shortName: 'AW',
+        homeAway: 'away',
+        ...(scores ? { score: scores.away } : {}),
+      },
+      {
+        id: `${id}-h`,
+        longName: 'Home Team',
+        shortName: 'HO',
+        homeAway: 'home',
+        ...(scores ? { score: scores.home } : {}),
+      },
     ],
     homeMoneylines: [],
     awayMoneylines: [],

@@ -47,7 +47,11 @@ describe('a live run keeps the user feed cursor across a restart', () => {
     );
     const config = await loadConfig(join(dir, 'run.yaml'), { resolveStrategy: defaultStrategyResolver(strategies) });
     // The same account from another process: what it does reaches the bot's user feed.
-    const hand = new ExchangeRestClient({ baseUrl: t.url, credentials: async () => ({ username: bot.username, password: bot.password }), runId: 'hand' });
+    const hand = new ExchangeRestClient({
+      baseUrl: t.url,
+      credentials: async () => ({ username: bot.username, password: bot.password }),
+      runId: 'hand',
+    });
     const post = (odds: number) => hand.place([{ gameID: g.id, type: 'moneyline', side: home.id, odds, bet: 10 }]);
 
     const first = capturedLogger('info');
@@ -61,7 +65,8 @@ describe('a live run keeps the user feed cursor across a restart', () => {
 
     // Down: two more messages for the account (placed, then cancelled).
     const [missed] = await post(-160);
-    if (missed?.status !== 'accepted' || !missed.resting) throw new Error(`the order placed while down did not rest: ${JSON.stringify(missed)}`);
+    if (missed?.status !== 'accepted' || !missed.resting)
+      throw new Error(`the order placed while down did not rest: ${JSON.stringify(missed)}`);
     expect((await hand.cancel([missed.resting.orderID]))[0]).toMatchObject({ ok: true });
 
     const second = capturedLogger('info');

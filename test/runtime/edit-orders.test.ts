@@ -24,7 +24,17 @@ interface Quotes {
 
 const intents = (q: Quotes): QuoteIntent[] => [
   { key: 'h', selection: { type: 'moneyline', team: 'home' }, odds: q.home, size: q.size, orderType: 'post' },
-  ...(q.away === null ? [] : [{ key: 'a', selection: { type: 'moneyline' as const, team: 'away' as const }, odds: q.away, size: q.size, orderType: 'post' as const }]),
+  ...(q.away === null
+    ? []
+    : [
+        {
+          key: 'a',
+          selection: { type: 'moneyline' as const, team: 'away' as const },
+          odds: q.away,
+          size: q.size,
+          orderType: 'post' as const,
+        },
+      ]),
 ];
 
 /**
@@ -38,7 +48,9 @@ async function quoting(quotes: Quotes, games = 1) {
   const sim = t;
   const gs: EngineGame[] = [];
   for (let i = 0; i < games; i++) gs.push(sim.game());
-  const bot = await startRuntime(sim, 'mm', [instance(scripted((v) => (quotes.off?.has(v.game.id) ? [] : intents(quotes))))]);
+  const bot = await startRuntime(sim, 'mm', [
+    instance(scripted((v) => (quotes.off?.has(v.game.id) ? [] : intents(quotes)))),
+  ]);
   closers.push(() => bot.close());
   const engine = sim.sim.context.engine;
   const exchangeWorst = (gameID: string) => engine.gameProjectedLiability(bot.user.id, gameID);
@@ -58,7 +70,8 @@ async function quoting(quotes: Quotes, games = 1) {
     clearInterval(timer);
   });
   const open = () => engine.openOrders(bot.user.id);
-  const settled = () => bot.runtime.own.liveOrders().every((o) => o.status === 'resting' || o.status === 'partly-filled');
+  const settled = () =>
+    bot.runtime.own.liveOrders().every((o) => o.status === 'resting' || o.status === 'partly-filled');
   return {
     sim,
     bot,
@@ -109,10 +122,16 @@ describe('against the simulator: a re-pricing goes out as one edit', () => {
     // A taker backs away at -110 for 44: our home +110 loses 40 of its 100 to it.
     const taker = await s.sim.user('taker');
     const away = g.participants[0].id;
-    const [hit] = s.engine.place(taker.id, [{ gameID: g.id, type: 'moneyline', side: away, odds: -110, bet: 44, orderType: 'fillAndKill' }]);
+    const [hit] = s.engine.place(taker.id, [
+      { gameID: g.id, type: 'moneyline', side: away, odds: -110, bet: 44, orderType: 'fillAndKill' },
+    ]);
     expect((hit as { status: string }).status).toBe('ok');
     // 60 left against the wanted 100: re-placed whole by one edit, which the exchange turns into a cancel and a new order.
-    await until(() => s.open().length === 1 && s.open()[0]!.id !== first!.id && s.settled(), 5_000, 'the order replaced');
+    await until(
+      () => s.open().length === 1 && s.open()[0]!.id !== first!.id && s.settled(),
+      5_000,
+      'the order replaced',
+    );
     const after = s.stats();
     expect(after.editRequests - before.editRequests).toBe(1);
     expect(after.placeRequests - before.placeRequests).toBe(0);
@@ -130,7 +149,11 @@ describe('against the simulator: cancelling everything in one request', () => {
     await until(() => s.open().length === 4 && s.settled(), 5_000, 'four quotes resting');
     const before = { ...s.stats() };
     s.bot.runtime.kill('test');
-    await until(() => s.open().length === 0 && s.bot.runtime.own.liveOrders().length === 0, 5_000, 'everything cancelled');
+    await until(
+      () => s.open().length === 0 && s.bot.runtime.own.liveOrders().length === 0,
+      5_000,
+      'everything cancelled',
+    );
     const after = s.stats();
     expect(after.sweepRequests - before.sweepRequests).toBe(1);
     expect(after.cancelRequests - before.cancelRequests).toBe(1);
@@ -149,7 +172,11 @@ describe('against the simulator: cancelling everything in one request', () => {
     // game's orders are expired by the exchange itself, which would leave nothing to cancel).
     q.off!.add(g1.id);
     s.bot.runtime.orders.cancelAll('game closed', { gameID: g1.id }, { sweep: true });
-    await until(() => s.open().every((o) => o.gameId !== g1.id) && s.bot.runtime.own.liveOrders(g1.id).length === 0, 5_000, 'the game cleared');
+    await until(
+      () => s.open().every((o) => o.gameId !== g1.id) && s.bot.runtime.own.liveOrders(g1.id).length === 0,
+      5_000,
+      'the game cleared',
+    );
     const after = s.stats();
     expect(after.sweepRequests - before.sweepRequests).toBe(1);
     expect(after.cancelRequests - before.cancelRequests).toBe(1);

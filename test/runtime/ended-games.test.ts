@@ -39,13 +39,28 @@ const order = (gameID: string, status: OwnOrder['status']): OwnOrder => ({
   updatedAt: 0,
 });
 
-const fill = (gameID: string): OwnFill => ({ txID: `t-${gameID}`, orderID: `o-${gameID}`, gameID, selection: { type: 'moneyline', team: 'home' }, odds: 110, amount: 50, risk: 50, win: 55, origin: 'offer', isPostArb: false, strategyId: 's', at: 0 });
+const fill = (gameID: string): OwnFill => ({
+  txID: `t-${gameID}`,
+  orderID: `o-${gameID}`,
+  gameID,
+  selection: { type: 'moneyline', team: 'home' },
+  odds: 110,
+  amount: 50,
+  risk: 50,
+  win: 55,
+  origin: 'offer',
+  isPostArb: false,
+  strategyId: 's',
+  at: 0,
+});
 
 describe('forgetting ended games', () => {
   it('lists ended games past the retention with nothing of ours left on them', () => {
     const market = new MarketModel(() => false);
     const own = new OwnBook({ commissionRate: () => 0.01 });
-    const [open, quiet, recent, resting, unsettled, settled] = [1, 2, 3, 4, 5, 6].map((n) => market.applySnapshot(game(n), 0)!.id) as [string, string, string, string, string, string];
+    const [open, quiet, recent, resting, unsettled, settled] = [1, 2, 3, 4, 5, 6].map(
+      (n) => market.applySnapshot(game(n), 0)!.id,
+    ) as [string, string, string, string, string, string];
     for (const g of [quiet, resting, unsettled, settled]) market.markEnded(g, 0);
     market.markEnded(recent, ENDED_GAME_RETENTION_MS);
     own.add(order(resting, 'resting'), 'test');
@@ -78,7 +93,10 @@ describe('forgetting ended games', () => {
   it('the runtime forgets a game some time after it ended, so a long run does not keep every game it saw', async () => {
     const time = manualTime(Date.UTC(2026, 4, 1));
     const { venue, prices } = stubVenue({ games: [game(1), game(2)] });
-    const runtime = testRuntime(venue, [instance(scripted(() => []))], { clock: time.clock, scheduler: time.scheduler });
+    const runtime = testRuntime(venue, [instance(scripted(() => []))], {
+      clock: time.clock,
+      scheduler: time.scheduler,
+    });
     await runtime.start();
     const ended = { ...game(1), ended: true, messageType: 'marketClosed' } as unknown as GameUpdate;
     prices.next({ type: 'gameUpdate', payload: ended, messageType: 'marketClosed' });

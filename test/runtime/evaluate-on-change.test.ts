@@ -35,9 +35,16 @@ function counting(name: string, readsClock: boolean): { module: StrategyModule<u
 }
 
 async function run(module: StrategyModule<unknown>) {
-  const config = await loadConfig('test/backtest/golden/fixed-spread.yaml', { resolveStrategy: defaultStrategyResolver(new Map([['fixed-spread', module]])) });
+  const config = await loadConfig('test/backtest/golden/fixed-spread.yaml', {
+    resolveStrategy: defaultStrategyResolver(new Map([['fixed-spread', module]])),
+  });
   const decisions: Decision[] = [];
-  const result = await runBacktest({ config, tape: tape(), logger: silentLogger(), onDecision: (d) => decisions.push(d) });
+  const result = await runBacktest({
+    config,
+    tape: tape(),
+    logger: silentLogger(),
+    onDecision: (d) => decisions.push(d),
+  });
   return { decisions, report: reportJson(result) };
 }
 

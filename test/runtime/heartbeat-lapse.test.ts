@@ -51,12 +51,20 @@ describe('the exchange cancels our orders for a lapsed heartbeat', () => {
       { key: 'home', selection: { type: 'moneyline', team: 'home' }, odds: 150, size: 20, orderType: 'post' },
       { key: 'away', selection: { type: 'moneyline', team: 'away' }, odds: 150, size: 20, orderType: 'post' },
     ] as const;
-    const runtime = testRuntime(venue, [instance(scripted((v) => (v.game.id === g.id ? intents : [])))], { clock: time.clock, scheduler: time.scheduler, tickMs: 100, heartbeatSeconds: 6 });
+    const runtime = testRuntime(venue, [instance(scripted((v) => (v.game.id === g.id ? intents : [])))], {
+      clock: time.clock,
+      scheduler: time.scheduler,
+      tickMs: 100,
+      heartbeatSeconds: 6,
+    });
     const metrics = new RuntimeMetrics({ session: 'paper', clock: time.clock, speed: 4 });
     metrics.attach(runtime);
     await runtime.start();
     try {
-      await vi.waitFor(() => expect(t!.sim.context.engine.openOrders(user.id)).toHaveLength(2), { timeout: 5_000, interval: 20 });
+      await vi.waitFor(() => expect(t!.sim.context.engine.openOrders(user.id)).toHaveLength(2), {
+        timeout: 5_000,
+        interval: 20,
+      });
       await vi.waitFor(() => expect(accepted).toBe(1), { timeout: 5_000, interval: 20 });
       const before = new Set(t.sim.context.engine.openOrders(user.id).map((o) => o.id));
 
@@ -67,13 +75,18 @@ describe('the exchange cancels our orders for a lapsed heartbeat', () => {
       const st = runtime.status();
       expect(st.heartbeatLapses).toBe(1);
       expect(statusLine(st, 12, 0)).toMatch(/HEARTBEAT LAPSED ×1: 2 orders cancelled by the exchange/);
-      expect(renderSummary(summarize(runtime, st, 0, 12, 0))).toMatch(/heartbeat lapses {2}1: the exchange cancelled 2 of our orders for a lapsed heartbeat/);
+      expect(renderSummary(summarize(runtime, st, 0, 12, 0))).toMatch(
+        /heartbeat lapses {2}1: the exchange cancelled 2 of our orders for a lapsed heartbeat/,
+      );
       const text = await metrics.registry.metrics();
       expect(text).toMatch(/^linesmith_heartbeat_lapses_total 1$/m);
       expect(text).toMatch(/^linesmith_heartbeat_cancelled_orders_total 2$/m);
       // The bot's book holds neither as live, and it quotes the two keys again.
       for (const id of before) expect(runtime.own.byOrderId(id)?.status).toBe('cancelled');
-      await vi.waitFor(() => expect(t!.sim.context.engine.openOrders(user.id).filter((o) => !before.has(o.id))).toHaveLength(2), { timeout: 5_000, interval: 20 });
+      await vi.waitFor(
+        () => expect(t!.sim.context.engine.openOrders(user.id).filter((o) => !before.has(o.id))).toHaveLength(2),
+        { timeout: 5_000, interval: 20 },
+      );
     } finally {
       await runtime.stop(3_000 * 10);
       metrics.close();
@@ -87,15 +100,41 @@ describe('the exchange cancels our orders for a lapsed heartbeat', () => {
     const g = t.game();
     const user = await t.user('steady', { balance: 100_000 });
     const exchange = simClient(t, user);
-    const runtime = testRuntime(exchange, [instance(scripted((v) => (v.game.id === g.id ? [{ key: 'home', selection: { type: 'moneyline', team: 'home' }, odds: 150, size: 20, orderType: 'post' }] : [])))], { clock: time.clock, scheduler: time.scheduler, tickMs: 100, heartbeatSeconds: 6 });
+    const runtime = testRuntime(
+      exchange,
+      [
+        instance(
+          scripted((v) =>
+            v.game.id === g.id
+              ? [
+                  {
+                    key: 'home',
+                    selection: { type: 'moneyline', team: 'home' },
+                    odds: 150,
+                    size: 20,
+                    orderType: 'post',
+                  },
+                ]
+              : [],
+          ),
+        ),
+      ],
+      { clock: time.clock, scheduler: time.scheduler, tickMs: 100, heartbeatSeconds: 6 },
+    );
     await runtime.start();
     try {
-      await vi.waitFor(() => expect(t!.sim.context.engine.openOrders(user.id)).toHaveLength(1), { timeout: 5_000, interval: 20 });
+      await vi.waitFor(() => expect(t!.sim.context.engine.openOrders(user.id)).toHaveLength(1), {
+        timeout: 5_000,
+        interval: 20,
+      });
       // Someone else cancels it (an operator, another session of the account): not the switch.
       const [order] = t.sim.context.engine.openOrders(user.id);
       t.sim.context.engine.cancel(user.id, order!.id);
       t.sim.context.pump.kick();
-      await vi.waitFor(() => expect(runtime.own.byOrderId(order!.id)?.status).toBe('cancelled'), { timeout: 5_000, interval: 20 });
+      await vi.waitFor(() => expect(runtime.own.byOrderId(order!.id)?.status).toBe('cancelled'), {
+        timeout: 5_000,
+        interval: 20,
+      });
       // The bot quotes again and heartbeats on, past several timeouts of the switch.
       await new Promise((r) => setTimeout(r, 2_000));
       expect(t.sim.context.engine.openOrders(user.id)).toHaveLength(1);

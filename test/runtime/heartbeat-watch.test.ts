@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { HeartbeatWatch } from '../../src/runtime/heartbeat-watch.ts';
 
 describe('HeartbeatWatch', () => {
-  it('puts cancels down to the switch only once the last accepted heartbeat\'s deadline has passed', () => {
+  it("puts cancels down to the switch only once the last accepted heartbeat's deadline has passed", () => {
     const w = new HeartbeatWatch();
     expect(w.cancelled(5_000, 0).heartbeat).toBe(false); // no heartbeat yet: no switch armed
     w.accepted(10_000, 20_000);
@@ -12,7 +12,7 @@ describe('HeartbeatWatch', () => {
     expect(w.stats).toEqual({ lapses: 1, cancels: 2, lastLapseAt: 30_000 });
   });
 
-  it('does not count the bot\'s re-quotes made after the lapse was seen, while heartbeats still fail', () => {
+  it("does not count the bot's re-quotes made after the lapse was seen, while heartbeats still fail", () => {
     const w = new HeartbeatWatch();
     w.accepted(0, 20_000);
     w.cancelled(21_000, 5_000);

@@ -24,7 +24,17 @@ function deferredGateway() {
     place: (orders) => new Promise((answer) => places.push({ orders, answer })),
     cancel: async (ids) => {
       cancels.push(...ids);
-      return ids.map((orderID): CancelEntry => ({ ok: true, orderID, odds: null, filled: 0, offered: 0, remaining: 0, gameID: GAME, userReference: null, description: null }));
+      return ids.map((orderID): CancelEntry => ({
+        ok: true,
+        orderID,
+        odds: null,
+        filled: 0,
+        offered: 0,
+        remaining: 0,
+        gameID: GAME,
+        userReference: null,
+        description: null,
+      }));
     },
     heartbeat: async () => {},
   };
@@ -33,13 +43,32 @@ function deferredGateway() {
 
 /** The exchange's answer to one place: it rests whole, under `orderID`. */
 function rests(o: PlaceOrderInput, orderID: string): PlaceEntry {
-  return { status: 'accepted', userReference: o.userReference ?? null, matched: [], resting: { orderID, wagerRequestID: orderID, offered: o.bet, odds: o.odds, type: o.type, side: o.side, userReference: o.userReference ?? undefined } };
+  return {
+    status: 'accepted',
+    userReference: o.userReference ?? null,
+    matched: [],
+    resting: {
+      orderID,
+      wagerRequestID: orderID,
+      offered: o.bet,
+      odds: o.odds,
+      type: o.type,
+      side: o.side,
+      userReference: o.userReference ?? undefined,
+    },
+  };
 }
 
 async function setup(want: { odds: number }, overrides: Partial<StrategyInstance> = {}) {
   const time = manualTime();
   const { gateway, places, cancels } = deferredGateway();
-  const g = moneylineGame({ id: GAME, start: '2099-01-01T00:00:00.000Z', away: { id: id(2), longName: 'Away', shortName: 'AW' }, home: { id: id(3), longName: 'Home', shortName: 'HO' }, offers: [] });
+  const g = moneylineGame({
+    id: GAME,
+    start: '2099-01-01T00:00:00.000Z',
+    away: { id: id(2), longName: 'Away', shortName: 'AW' },
+    home: { id: id(3), longName: 'Home', shortName: 'HO' },
+    offers: [],
+  });
   const { venue } = stubVenue({ games: [g], gateway });
   const strategy = instance(
     scripted(() => [{ key: 'h', selection: { type: 'moneyline', team: 'home' }, odds: want.odds, size: 10 }]),

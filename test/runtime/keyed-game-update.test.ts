@@ -24,11 +24,33 @@ describe('the runtime and a gameUpdate with line-keyed collections', () => {
     const gateway: OrderGateway = {
       place: async (orders) => {
         places.push([...orders]);
-        return orders.map((o) => ({ status: 'accepted' as const, userReference: o.userReference ?? null, matched: [], resting: { orderID: ORDER_ID, wagerRequestID: ORDER_ID, offered: o.bet, odds: o.odds, type: o.type, side: o.side } }));
+        return orders.map((o) => ({
+          status: 'accepted' as const,
+          userReference: o.userReference ?? null,
+          matched: [],
+          resting: {
+            orderID: ORDER_ID,
+            wagerRequestID: ORDER_ID,
+            offered: o.bet,
+            odds: o.odds,
+            type: o.type,
+            side: o.side,
+          },
+        }));
       },
       cancel: async (ids) => {
         cancels.push([...ids]);
-        return ids.map((orderID) => ({ ok: true as const, orderID, odds: 110, filled: 0, offered: 0, remaining: 50, gameID: GAME, userReference: null, description: null }));
+        return ids.map((orderID) => ({
+          ok: true as const,
+          orderID,
+          odds: 110,
+          filled: 0,
+          offered: 0,
+          remaining: 50,
+          gameID: GAME,
+          userReference: null,
+          description: null,
+        }));
       },
       heartbeat: async () => {},
     };
@@ -40,11 +62,31 @@ describe('the runtime and a gameUpdate with line-keyed collections', () => {
       if (out.ok) prices.next(out.event);
       else skipped++;
     };
-    const runtime = testRuntime(venue, [instance(scripted((v) => (v.game.id === GAME ? [{ key: 'home', selection: { type: 'moneyline', team: 'home' }, odds: 110, size: 50, orderType: 'post' }] : [])))], {
-      clock: time.clock,
-      scheduler: time.scheduler,
-      tickMs: 1_000,
-    });
+    const runtime = testRuntime(
+      venue,
+      [
+        instance(
+          scripted((v) =>
+            v.game.id === GAME
+              ? [
+                  {
+                    key: 'home',
+                    selection: { type: 'moneyline', team: 'home' },
+                    odds: 110,
+                    size: 50,
+                    orderType: 'post',
+                  },
+                ]
+              : [],
+          ),
+        ),
+      ],
+      {
+        clock: time.clock,
+        scheduler: time.scheduler,
+        tickMs: 1_000,
+      },
+    );
     await runtime.start();
     const step = (ms: number) => stepSeconds(time, ms);
     await step(1_000);
@@ -69,7 +111,13 @@ describe('the runtime and a gameUpdate with line-keyed collections', () => {
         side: 'under',
         OU: 'under',
         total: 221.5,
-        sideOrders: [listed(GAME, { type: 'total', OU: 'under', total: 221.5, spread: null, market: 'main', side: 'under' }, { id: ids.under!, odds: -110, bet: 40 })],
+        sideOrders: [
+          listed(
+            GAME,
+            { type: 'total', OU: 'under', total: 221.5, spread: null, market: 'main', side: 'under' },
+            { id: ids.under!, odds: -110, bet: 40 },
+          ),
+        ],
       },
     ]);
     expect(listedIds(runtime, GAME)).toContain(ids.under);

@@ -14,7 +14,13 @@ afterEach(async () => {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A limit at +110 on home: it takes the maker's away -110 the moment it reaches the exchange. */
-const TAKE_HOME: QuoteIntent = { key: 'h', selection: { type: 'moneyline', team: 'home' }, odds: 110, size: 100, orderType: 'limit' };
+const TAKE_HOME: QuoteIntent = {
+  key: 'h',
+  selection: { type: 'moneyline', team: 'home' },
+  odds: 110,
+  size: 100,
+  orderType: 'limit',
+};
 
 /**
  * A bot that wants TAKE_HOME once `want()` says so, against a maker resting away at -110;
@@ -29,7 +35,9 @@ async function setup() {
   const events: { at: number; type: string }[] = [];
   bot.exchange.userFeed.events$.subscribe((e) => events.push({ at: Date.now(), type: e.type }));
   const maker = await t.user('maker');
-  const [m] = t.sim.context.engine.place(maker.id, [{ gameID: g.id, type: 'moneyline', side: g.participants[0].id, odds: -110, bet: 110 }]);
+  const [m] = t.sim.context.engine.place(maker.id, [
+    { gameID: g.id, type: 'moneyline', side: g.participants[0].id, odds: -110, bet: 110 },
+  ]);
   expect((m as { status: string }).status).toBe('ok');
   return {
     sim: t,
@@ -39,7 +47,10 @@ async function setup() {
       bot.runtime.setMode('active'); // re-evaluate: the strategy now wants its quote
     },
     /** Order placements and fills of ours the exchange reported after `since`. */
-    reachedAfter: (since: number) => events.filter((e) => e.at > since && (e.type === 'orderPlaced' || e.type === 'takerFill' || e.type === 'makerFill')),
+    reachedAfter: (since: number) =>
+      events.filter(
+        (e) => e.at > since && (e.type === 'orderPlaced' || e.type === 'takerFill' || e.type === 'makerFill'),
+      ),
     /** What became of the bot's orders: the only one should be closed as not placed. */
     statuses: () => [...bot.runtime.own.allOrders()].map((o) => o.status),
   };

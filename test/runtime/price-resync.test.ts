@@ -12,11 +12,23 @@ const id = (n: number) => n.toString(16).padStart(24, '0');
 const GAME = id(1);
 const HOME = { id: id(2), longName: 'Home', shortName: 'HO' };
 const AWAY = { id: id(3), longName: 'Away', shortName: 'AW' };
-const game = (offers: readonly MoneylineOffer[]): OrderbookGame => moneylineGame({ id: GAME, start: '2099-01-01T00:00:00.000Z', away: AWAY, home: HOME, offers });
+const game = (offers: readonly MoneylineOffer[]): OrderbookGame =>
+  moneylineGame({ id: GAME, start: '2099-01-01T00:00:00.000Z', away: AWAY, home: HOME, offers });
 const offer = (n: number, odds: number): MoneylineOffer => ({ id: id(100 + n), team: 'home', odds, size: 50 });
 
-const socket = (status: SocketState['status'], connection: number): SocketState => ({ status, attempt: 0, lastError: null, since: 0, connection, retryInMs: null });
-const states = (price: SocketState): ConnectionStates => ({ price, user: socket('open', 1), orders: socket('open', 1) });
+const socket = (status: SocketState['status'], connection: number): SocketState => ({
+  status,
+  attempt: 0,
+  lastError: null,
+  since: 0,
+  connection,
+  retryInMs: null,
+});
+const states = (price: SocketState): ConnectionStates => ({
+  price,
+  user: socket('open', 1),
+  orders: socket('open', 1),
+});
 
 function setup(overrides: Parameters<typeof testRuntime>[2] = {}, leagues: readonly string[] = []) {
   let board = [game([offer(1, 120)])];
@@ -42,7 +54,12 @@ function setup(overrides: Parameters<typeof testRuntime>[2] = {}, leagues: reado
         },
       },
     },
-    [instance(scripted(() => []), { interest: { leagues, sports: [], gameIds: [], marketTypes: [] } })],
+    [
+      instance(
+        scripted(() => []),
+        { interest: { leagues, sports: [], gameIds: [], marketTypes: [] } },
+      ),
+    ],
     overrides,
   );
   return {
@@ -105,7 +122,18 @@ describe('the price feed reconnects', () => {
     s.reopen(2);
     expect(s.runtime.mode).toBe('halted');
     // The side moves after the read was sent; the answer is the state before that.
-    s.prices.next({ type: 'orderUpdate', payload: { epoch: 5, gameID: GAME, sport: 'basketball', league: 'NBA', type: 'moneyline', participantID: HOME.id, sideOrders: [{ id: id(103), sumUntaken: 50, odds: 110, bet: 50 }] } });
+    s.prices.next({
+      type: 'orderUpdate',
+      payload: {
+        epoch: 5,
+        gameID: GAME,
+        sport: 'basketball',
+        league: 'NBA',
+        type: 'moneyline',
+        participantID: HOME.id,
+        sideOrders: [{ id: id(103), sumUntaken: 50, odds: 110, bet: 50 }],
+      },
+    });
     expect(listedIds(s.runtime, GAME)).toEqual([id(101)]);
     await vi.waitFor(() => expect(s.reads).toHaveLength(1));
     s.reads[0]!([game([offer(2, 115)])]);
@@ -114,7 +142,7 @@ describe('the price feed reconnects', () => {
     await s.runtime.stop(1_000);
   });
 
-  it('the first connection is start-up\'s, and a state repeated for it reads nothing again', async () => {
+  it("the first connection is start-up's, and a state repeated for it reads nothing again", async () => {
     const s = setup();
     await s.runtime.start();
     expect(s.readCount()).toBe(1);
@@ -165,7 +193,7 @@ describe('the price feed reconnects', () => {
     expect(time.nextDueAt()).toBeUndefined();
   });
 
-  it('a reconnect during start-up\'s read is read again once start-up is done', async () => {
+  it("a reconnect during start-up's read is read again once start-up is done", async () => {
     const s = setup();
     // The reconnect lands while start-up waits for its orderbook answer.
     s.deferReads();
@@ -194,8 +222,29 @@ describe('the price feed reconnects', () => {
     s.drop();
     s.reopen(2);
     // sideOrders missing: applying it throws inside the model.
-    s.prices.next({ type: 'orderUpdate', payload: { epoch: 5, gameID: GAME, sport: 'basketball', league: 'NBA', type: 'moneyline', participantID: HOME.id } as never });
-    s.prices.next({ type: 'orderUpdate', payload: { epoch: 6, gameID: GAME, sport: 'basketball', league: 'NBA', type: 'moneyline', participantID: HOME.id, sideOrders: [{ id: id(104), sumUntaken: 50, odds: 105, bet: 50 }] } });
+    s.prices.next({
+      type: 'orderUpdate',
+      payload: {
+        epoch: 5,
+        gameID: GAME,
+        sport: 'basketball',
+        league: 'NBA',
+        type: 'moneyline',
+        participantID: HOME.id,
+      } as never,
+    });
+    s.prices.next({
+      type: 'orderUpdate',
+      payload: {
+        epoch: 6,
+        gameID: GAME,
+        sport: 'basketball',
+        league: 'NBA',
+        type: 'moneyline',
+        participantID: HOME.id,
+        sideOrders: [{ id: id(104), sumUntaken: 50, odds: 105, bet: 50 }],
+      },
+    });
     await vi.waitFor(() => expect(s.reads).toHaveLength(1));
     s.reads[0]!([game([offer(2, 115)])]);
     await vi.waitFor(() => expect(listedIds(s.runtime, GAME)).toEqual([id(104)]));

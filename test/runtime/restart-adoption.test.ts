@@ -19,7 +19,22 @@ describe('restart: orders of an earlier run found open at start-up', () => {
     const home = g.participants[1].id;
     const user = await t.user('restarted');
     // What the crashed run left resting: one of our references, its own client id.
-    const placed = await t.http('POST', '/session/v3/place', { token: user.token, body: { orders: [{ gameID: g.id, type: 'moneyline', side: home, odds: 120, bet: 40, orderType: 'post', userReference: 'ls1:test:old0' }] } });
+    const placed = await t.http('POST', '/session/v3/place', {
+      token: user.token,
+      body: {
+        orders: [
+          {
+            gameID: g.id,
+            type: 'moneyline',
+            side: home,
+            odds: 120,
+            bet: 40,
+            orderType: 'post',
+            userReference: 'ls1:test:old0',
+          },
+        ],
+      },
+    });
     expect(placed.status).toBe(200);
     const open = t.sim.context.engine.openOrders(user.id);
     expect(open.map((o) => o.userReference)).toEqual(['ls1:test:old0']);
@@ -44,15 +59,37 @@ describe('restart: orders of an earlier run found open at start-up', () => {
     t = await startTestSim();
     const g = t.game();
     const user = await t.user('restarted');
-    const placed = await t.http('POST', '/session/v3/place', { token: user.token, body: { orders: [{ gameID: g.id, type: 'total', side: 'over', number: 210.5, odds: 120, bet: 40, orderType: 'post', userReference: 'ls1:test:old1' }] } });
+    const placed = await t.http('POST', '/session/v3/place', {
+      token: user.token,
+      body: {
+        orders: [
+          {
+            gameID: g.id,
+            type: 'total',
+            side: 'over',
+            number: 210.5,
+            odds: 120,
+            bet: 40,
+            orderType: 'post',
+            userReference: 'ls1:test:old1',
+          },
+        ],
+      },
+    });
     expect(placed.status).toBe(200);
     const orderID = t.sim.context.engine.openOrders(user.id)[0]!.id;
     const listed = await t.http('GET', '/user/getUnmatched', { token: user.token });
-    expect((listed.body as { data: { unmatched: Record<string, unknown>[] } }).data.unmatched[0]).not.toHaveProperty('side');
+    expect((listed.body as { data: { unmatched: Record<string, unknown>[] } }).data.unmatched[0]).not.toHaveProperty(
+      'side',
+    );
 
     const { runtime, close } = await startRuntime(t, user, [instance(scripted(() => []))], { runId: 'new' });
     try {
-      expect(runtime.own.byOrderId(orderID)).toMatchObject({ clientId: 'old1', selection: { type: 'total', ou: 'over', line: 210.5 }, remaining: 40 });
+      expect(runtime.own.byOrderId(orderID)).toMatchObject({
+        clientId: 'old1',
+        selection: { type: 'total', ou: 'over', line: 210.5 },
+        remaining: 40,
+      });
       expect(runtime.orders.stats.adopted).toBe(1);
       // Lost if the game goes under: -40 there, nothing lost over.
       expect(runtime.own.projectedLiability(g.id)).toBeCloseTo(-40, 9);

@@ -12,8 +12,18 @@ afterEach(async () => {
   t = undefined;
 });
 
-const homeAt = (odds: number, size: number, key = 'home'): QuoteIntent => ({ key, selection: { type: 'moneyline', team: 'home' }, odds, size });
-const awayAt = (odds: number, size: number, key = 'away'): QuoteIntent => ({ key, selection: { type: 'moneyline', team: 'away' }, odds, size });
+const homeAt = (odds: number, size: number, key = 'home'): QuoteIntent => ({
+  key,
+  selection: { type: 'moneyline', team: 'home' },
+  odds,
+  size,
+});
+const awayAt = (odds: number, size: number, key = 'away'): QuoteIntent => ({
+  key,
+  selection: { type: 'moneyline', team: 'away' },
+  odds,
+  size,
+});
 
 describe('runtime end to end against linesmith sim', () => {
   it('quotes, gets filled, books the fill, and leaves zero open orders after a clean shutdown', async () => {
@@ -34,7 +44,10 @@ describe('runtime end to end against linesmith sim', () => {
 
     // Our home quote at +110 is offered to takers of away at -110; someone stakes 55 there.
     const taker = await t.user('taker');
-    const res = await t.http('POST', '/session/v3/place', { token: taker.token, body: { orders: [{ gameID: g.id, type: 'moneyline', side: away.id, odds: -110, bet: 55 }] } });
+    const res = await t.http('POST', '/session/v3/place', {
+      token: taker.token,
+      body: { orders: [{ gameID: g.id, type: 'moneyline', side: away.id, odds: -110, bet: 55 }] },
+    });
     expect(res.body.data.createdSessions[0].matched).toHaveLength(1);
     await until(() => bot.runtime.status().fills === 1, 3_000, 'the fill booked');
     const fill = bot.runtime.own.fills(g.id)[0]!;
@@ -43,8 +56,29 @@ describe('runtime end to end against linesmith sim', () => {
     expect(fill.win).toBeCloseTo(55, 9);
     await until(() => seenPositions === 1, 3_000, 'the strategy to see its position');
     // The partly filled quote is topped up: the intent wants 110 resting.
-    await until(() => engine.openOrders(bot.user.id).some((o) => o.selection.type === 'moneyline' && o.remaining === 100 && o.odds === 110 && (o.selection as { team: string }).team === 'home'), 3_000, 'the home quote replaced at full size');
-    expect(bot.runtime.own.matchedLiability(g.id)).toBeCloseTo(await (async () => (await t!.http('GET', `/user/getGameLiability?gameID=${g.id}`, { token: (await bot.exchange.rest.session.token()) })).body.data.liability)(), 2);
+    await until(
+      () =>
+        engine
+          .openOrders(bot.user.id)
+          .some(
+            (o) =>
+              o.selection.type === 'moneyline' &&
+              o.remaining === 100 &&
+              o.odds === 110 &&
+              (o.selection as { team: string }).team === 'home',
+          ),
+      3_000,
+      'the home quote replaced at full size',
+    );
+    expect(bot.runtime.own.matchedLiability(g.id)).toBeCloseTo(
+      await (async () =>
+        (
+          await t!.http('GET', `/user/getGameLiability?gameID=${g.id}`, {
+            token: await bot.exchange.rest.session.token(),
+          })
+        ).body.data.liability)(),
+      2,
+    );
 
     await bot.close();
     closers.length = 0;
@@ -65,10 +99,16 @@ describe('runtime end to end against linesmith sim', () => {
       refusals = v.refusals;
       return [homeAt(110, 400, 'a'), homeAt(115, 400, 'b'), homeAt(120, 400, 'c'), awayAt(110, 400, 'd')];
     });
-    const bot = await startRuntime(t, 'capped', [instance(strategy)], { limits: { maxGameLiability: 900, maxTotalLiability: 5_000, maxOrderSize: 500, maxOrdersPerGame: 20 } });
+    const bot = await startRuntime(t, 'capped', [instance(strategy)], {
+      limits: { maxGameLiability: 900, maxTotalLiability: 5_000, maxOrderSize: 500, maxOrdersPerGame: 20 },
+    });
     closers.push(() => bot.close());
     const engine = t.sim.context.engine;
-    await until(() => bot.runtime.orders.stats.riskRejected > 0 && engine.openOrders(bot.user.id).length > 0, 3_000, 'quotes placed and some refused');
+    await until(
+      () => bot.runtime.orders.stats.riskRejected > 0 && engine.openOrders(bot.user.id).length > 0,
+      3_000,
+      'quotes placed and some refused',
+    );
     // The strategy hears why: the refusals reach its view.
     await until(() => refusals.length > 0, 5_000, 'refusals in the view');
     expect(refusals[0]).toMatchObject({ source: 'risk', reason: 'game-liability' });
@@ -79,12 +119,20 @@ describe('runtime end to end against linesmith sim', () => {
     // Filling every resting order still stays within the cap.
     const taker = await t.user('bigtaker');
     for (const o of engine.openOrders(bot.user.id)) {
-      const side = o.selection.type === 'moneyline' && o.selection.team === 'home' ? g.participants[0].id : g.participants[1].id;
-      await t.http('POST', '/session/v3/place', { token: taker.token, body: { orders: [{ gameID: g.id, type: 'moneyline', side, odds: -o.odds, bet: 1_000, orderType: 'fillAndKill' }] } });
+      const side =
+        o.selection.type === 'moneyline' && o.selection.team === 'home' ? g.participants[0].id : g.participants[1].id;
+      await t.http('POST', '/session/v3/place', {
+        token: taker.token,
+        body: {
+          orders: [{ gameID: g.id, type: 'moneyline', side, odds: -o.odds, bet: 1_000, orderType: 'fillAndKill' }],
+        },
+      });
     }
     await until(() => bot.runtime.status().fills > 0, 3_000, 'fills');
     await new Promise((r) => setTimeout(r, 300));
-    const liab = (await t.http('GET', `/user/getGameLiability?gameID=${g.id}`, { token: await bot.exchange.rest.session.token() })).body.data.liability as number;
+    const liab = (
+      await t.http('GET', `/user/getGameLiability?gameID=${g.id}`, { token: await bot.exchange.rest.session.token() })
+    ).body.data.liability as number;
     expect(liab).toBeGreaterThanOrEqual(-900 - 0.01);
   });
 
@@ -101,7 +149,11 @@ describe('runtime end to end against linesmith sim', () => {
     await until(() => bot.runtime.mode === 'halted', 3_000, 'halt');
     await t.http('POST', '/admin/faults', { body: { dropSocketsEveryMs: 0 } });
     await until(() => bot.runtime.orders.stats.cancelsSent >= cancelsBefore + 2, 3_000, 'quotes pulled');
-    await until(() => bot.runtime.mode === 'active' && engine.openOrders(bot.user.id).length === 2, 5_000, 'quotes back');
+    await until(
+      () => bot.runtime.mode === 'active' && engine.openOrders(bot.user.id).length === 2,
+      5_000,
+      'quotes back',
+    );
   });
 
   it('obeys the operator: halted pulls quotes, reducing lets only risk-reducing orders out, active resumes', async () => {
@@ -123,6 +175,10 @@ describe('runtime end to end against linesmith sim', () => {
     await until(() => bot.runtime.orders.stats.riskRejected > refusedBefore, 5_000, 'refusals');
     expect(engine.openOrders(bot.user.id)).toEqual([]); // with no position nothing reduces risk
     bot.runtime.setMode('active', 'test');
-    await until(() => engine.openOrders(bot.user.id).filter((o) => o.odds === 120).length === 2, 5_000, 'quotes back at the new price');
+    await until(
+      () => engine.openOrders(bot.user.id).filter((o) => o.odds === 120).length === 2,
+      5_000,
+      'quotes back at the new price',
+    );
   });
 });

@@ -18,7 +18,10 @@ afterEach(async () => {
 });
 
 /** The client as a venue, some of its REST reads replaced. */
-function withRest(exchange: ExchangeClient, reads: Partial<Pick<Venue['rest'], 'getOrderbook' | 'getUnmatched' | 'getMatchedBets'>>): Venue {
+function withRest(
+  exchange: ExchangeClient,
+  reads: Partial<Pick<Venue['rest'], 'getOrderbook' | 'getUnmatched' | 'getMatchedBets'>>,
+): Venue {
   const rest = exchange.rest;
   return {
     ...exchange,
@@ -50,7 +53,22 @@ describe('start-up: the account changes while it is read over REST', () => {
     const home = g.participants[1].id;
     const maker = await sim.user('maker');
     const taker = await sim.user('taker');
-    const placed = await sim.http('POST', '/session/v3/place', { token: maker.token, body: { orders: [{ gameID: g.id, type: 'moneyline', side: home, odds: 120, bet: 40, orderType: 'post', userReference: 'ls1:other:old0' }] } });
+    const placed = await sim.http('POST', '/session/v3/place', {
+      token: maker.token,
+      body: {
+        orders: [
+          {
+            gameID: g.id,
+            type: 'moneyline',
+            side: home,
+            odds: 120,
+            bet: 40,
+            orderType: 'post',
+            userReference: 'ls1:other:old0',
+          },
+        ],
+      },
+    });
     expect(placed.status).toBe(200);
     const orderID = sim.sim.context.engine.openOrders(maker.id)[0]!.id;
 
@@ -59,18 +77,39 @@ describe('start-up: the account changes while it is read over REST', () => {
     const venue = withRest(exchange, {
       getMatchedBets: async () => {
         const bets = await exchange.rest.getMatchedBets();
-        const took = await sim.http('POST', '/session/v3/place', { token: taker.token, body: { orders: [{ gameID: g.id, type: 'moneyline', side: g.participants[0].id, odds: -120, bet: 48, orderType: 'fillOrKill' }] } });
+        const took = await sim.http('POST', '/session/v3/place', {
+          token: taker.token,
+          body: {
+            orders: [
+              {
+                gameID: g.id,
+                type: 'moneyline',
+                side: g.participants[0].id,
+                odds: -120,
+                bet: 48,
+                orderType: 'fillOrKill',
+              },
+            ],
+          },
+        });
         expect(took.status).toBe(200);
         expect(sim.sim.context.engine.openOrders(maker.id)).toEqual([]);
         return bets;
       },
     });
     const log = capturedLogger('info');
-    const runtime = testRuntime(venue, [instance(scripted(() => []))], { tickMs: 100, runId: 'new', logger: log.logger });
+    const runtime = testRuntime(venue, [instance(scripted(() => []))], {
+      tickMs: 100,
+      runId: 'new',
+      logger: log.logger,
+    });
     await runtime.start();
     try {
       // The REST read said "resting, 40 left"; the feed's message of the fill must correct it.
-      await vi.waitFor(() => expect(runtime.own.byOrderId(orderID)).toMatchObject({ status: 'filled', remaining: 0 }), { timeout: 5_000, interval: 20 });
+      await vi.waitFor(() => expect(runtime.own.byOrderId(orderID)).toMatchObject({ status: 'filled', remaining: 0 }), {
+        timeout: 5_000,
+        interval: 20,
+      });
       expect(runtime.own.liveOrders(g.id)).toEqual([]);
       expect(runtime.status().fills).toBe(1);
       // The fill's message came while REST was read: held, then applied on top of the REST state.
@@ -81,7 +120,7 @@ describe('start-up: the account changes while it is read over REST', () => {
     }
   });
 
-  it('a price change between the orderbook read and the price feed\'s first message reaches the book model', async () => {
+  it("a price change between the orderbook read and the price feed's first message reaches the book model", async () => {
     t = await startTestSim();
     const sim = t;
     const g = sim.game();
@@ -92,7 +131,14 @@ describe('start-up: the account changes while it is read over REST', () => {
     const venue = withRest(exchange, {
       getOrderbook: async (f) => {
         const book = await exchange.rest.getOrderbook(f);
-        const res = await sim.http('POST', '/session/v3/place', { token: other.token, body: { orders: [{ gameID: g.id, type: 'moneyline', side: g.participants[1].id, odds: 135, bet: 25, orderType: 'post' }] } });
+        const res = await sim.http('POST', '/session/v3/place', {
+          token: other.token,
+          body: {
+            orders: [
+              { gameID: g.id, type: 'moneyline', side: g.participants[1].id, odds: 135, bet: 25, orderType: 'post' },
+            ],
+          },
+        });
         expect(res.status).toBe(200);
         posted = sim.sim.context.engine.openOrders(other.id)[0]!.id;
         return book;
@@ -108,12 +154,30 @@ describe('start-up: the account changes while it is read over REST', () => {
     }
   });
 
-  it('feeds that do not open fail the start with a stable code, on the runtime\'s clock', async () => {
+  it("feeds that do not open fail the start with a stable code, on the runtime's clock", async () => {
     const { venue } = stubVenue({ games: [] });
-    const connecting: SocketState = { status: 'connecting', attempt: 3, lastError: new Error('ECONNREFUSED'), since: 0, connection: 0, retryInMs: 1_000 };
-    const open: SocketState = { ...connecting, status: 'open', attempt: 0, lastError: null, connection: 1, retryInMs: null };
+    const connecting: SocketState = {
+      status: 'connecting',
+      attempt: 3,
+      lastError: new Error('ECONNREFUSED'),
+      since: 0,
+      connection: 0,
+      retryInMs: 1_000,
+    };
+    const open: SocketState = {
+      ...connecting,
+      status: 'open',
+      attempt: 0,
+      lastError: null,
+      connection: 1,
+      retryInMs: null,
+    };
     const time = manualTime(0);
-    const runtime = testRuntime({ ...venue, states$: new BehaviorSubject<ConnectionStates>({ price: open, user: connecting, orders: open }) }, [], { clock: time.clock, scheduler: time.scheduler, feedsOpenTimeoutMs: 5_000 });
+    const runtime = testRuntime(
+      { ...venue, states$: new BehaviorSubject<ConnectionStates>({ price: open, user: connecting, orders: open }) },
+      [],
+      { clock: time.clock, scheduler: time.scheduler, feedsOpenTimeoutMs: 5_000 },
+    );
     const started = runtime.start().then(
       () => null,
       (e: unknown) => e,
@@ -125,6 +189,9 @@ describe('start-up: the account changes while it is read over REST', () => {
     time.advance(1);
     const err = await started;
     expect(err).toBeInstanceOf(FeedsNotOpenError);
-    expect(err).toMatchObject({ code: 'LS_ERR_FEEDS_NOT_OPEN', message: 'the feeds did not open within 5000 ms: user feed connecting (ECONNREFUSED)' });
+    expect(err).toMatchObject({
+      code: 'LS_ERR_FEEDS_NOT_OPEN',
+      message: 'the feeds did not open within 5000 ms: user feed connecting (ECONNREFUSED)',
+    });
   });
 });

@@ -5,7 +5,10 @@ import { StrategyErrors, strategyErrorLines } from '../../src/runtime/strategy-e
 /** A logger whose lines are kept, parsed. */
 function captured() {
   const lines: Record<string, unknown>[] = [];
-  const logger = pino({ level: 'trace' }, { write: (l: string) => void lines.push(JSON.parse(l) as Record<string, unknown>) });
+  const logger = pino(
+    { level: 'trace' },
+    { write: (l: string) => void lines.push(JSON.parse(l) as Record<string, unknown>) },
+  );
   return { logger, lines };
 }
 
@@ -21,8 +24,23 @@ describe('StrategyErrors', () => {
     expect(lines.map((l) => l['count']).filter(Boolean)).toEqual([10, 100, 1000]);
     const r = errors.report();
     expect(r.total).toBe(2_500);
-    expect(r.strategies[0]).toMatchObject({ strategy: 'a', evaluations: 2_500, failed: 2_500, errors: 2_500, kinds: { threw: 2_500, 'bad-result': 0, 'malformed-intent': 0 } });
-    expect(r.strategies[0]!.distinct).toEqual([{ kind: 'threw', error: 'TypeError: boom', at: expect.stringMatching(/^strategy-error-counts\.test\.ts:\d+:\d+$/) as unknown, count: 2_500, firstGame: 'g0', firstAt: 0 }]);
+    expect(r.strategies[0]).toMatchObject({
+      strategy: 'a',
+      evaluations: 2_500,
+      failed: 2_500,
+      errors: 2_500,
+      kinds: { threw: 2_500, 'bad-result': 0, 'malformed-intent': 0 },
+    });
+    expect(r.strategies[0]!.distinct).toEqual([
+      {
+        kind: 'threw',
+        error: 'TypeError: boom',
+        at: expect.stringMatching(/^strategy-error-counts\.test\.ts:\d+:\d+$/) as unknown,
+        count: 2_500,
+        firstGame: 'g0',
+        firstAt: 0,
+      },
+    ]);
     expect(errors.failingEveryEvaluation().map((s) => s.strategy)).toEqual(['a']);
   });
 
@@ -32,7 +50,15 @@ describe('StrategyErrors', () => {
     errors.evaluated('a');
     errors.badResult('a', 'g', 'quote() returned undefined, not an array of intents', 0);
     errors.evaluated('a');
-    errors.malformed('a', 'g', [{ index: 0, key: 'k', problem: 'odds NaN' }, { index: 1, key: 'j', problem: 'odds NaN' }], 1);
+    errors.malformed(
+      'a',
+      'g',
+      [
+        { index: 0, key: 'k', problem: 'odds NaN' },
+        { index: 1, key: 'j', problem: 'odds NaN' },
+      ],
+      1,
+    );
     for (let i = 0; i < 30; i++) errors.threw('a', 'g', `message ${i}`, 2);
     errors.evaluated('b');
     const r = errors.report(['b', 'c']);
@@ -44,6 +70,8 @@ describe('StrategyErrors', () => {
     expect(a.distinct.find((d) => d.kind === 'malformed-intent')?.count).toBe(2);
     // 20 first occurrences plus one note that further distinct errors are counted only.
     expect(lines).toHaveLength(21);
-    expect(strategyErrorLines(r, 'errors ')[0]).toBe('errors 33: b none; c none; a 31 of 2 evaluations failed (threw 30, bad-result 1, malformed intents 2)');
+    expect(strategyErrorLines(r, 'errors ')[0]).toBe(
+      'errors 33: b none; c none; a 31 of 2 evaluations failed (threw 30, bad-result 1, malformed intents 2)',
+    );
   });
 });

@@ -33,7 +33,9 @@ const HOME_110: QuoteIntent = { key: 'home', selection: { type: 'moneyline', tea
 /** Another user's order on the game: a price-feed event that marks the game for evaluation, delivered inside the feed's subscriber. */
 async function stirPriceFeed(t: TestSim, g: EngineGame, odds: number): Promise<void> {
   const other = await t.user(`other${odds}`);
-  const [e] = t.sim.context.engine.place(other.id, [{ gameID: g.id, type: 'moneyline', side: g.participants[0].id, odds: -odds, bet: 10 }]);
+  const [e] = t.sim.context.engine.place(other.id, [
+    { gameID: g.id, type: 'moneyline', side: g.participants[0].id, odds: -odds, bet: 10 },
+  ]);
   expect((e as { status: string }).status).toBe('ok');
 }
 
@@ -117,9 +119,22 @@ describe('runtime: a strategy that returns a bad value', () => {
 describe('checkIntents', () => {
   const good: QuoteIntent[] = [
     HOME_110,
-    { key: 's', selection: { type: 'spread', team: 'away', line: -3.5 }, odds: -110, size: 5, orderType: 'postArb', toleranceCents: 2 },
+    {
+      key: 's',
+      selection: { type: 'spread', team: 'away', line: -3.5 },
+      odds: -110,
+      size: 5,
+      orderType: 'postArb',
+      toleranceCents: 2,
+    },
     { key: 't', selection: { type: 'total', ou: 'under', line: 210.25 }, odds: 100, size: 0.5 },
-    { key: 'x', selection: { type: 'moneyline1x2', outcome: 'draw', yes: false }, odds: 250, size: 1, expirationMinutes: 5 },
+    {
+      key: 'x',
+      selection: { type: 'moneyline1x2', outcome: 'draw', yes: false },
+      odds: 250,
+      size: 1,
+      expirationMinutes: 5,
+    },
   ];
 
   it('passes well-formed intents through as the same array', () => {

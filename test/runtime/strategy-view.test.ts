@@ -19,7 +19,17 @@ function countingBook() {
 
 const game = { id: 'g1' } as GameState;
 const view = (own: OwnBook) =>
-  new LazyStrategyView({ own, strategyId: 's1', now: 5, game, mode: 'active', commissionRate: 0.01, activity: { takerArrivalsPerMinute: 0, volumePerMinute: 0 }, fair: null, refusals: [] });
+  new LazyStrategyView({
+    own,
+    strategyId: 's1',
+    now: 5,
+    game,
+    mode: 'active',
+    commissionRate: 0.01,
+    activity: { takerArrivalsPerMinute: 0, volumePerMinute: 0 },
+    fair: null,
+    refusals: [],
+  });
 
 describe('a strategy’s view', () => {
   it('reads the own book only for what the strategy reads, once each, for its own game and strategy', () => {

@@ -12,16 +12,36 @@ import type { TestSim } from '../support/sim.ts';
 import { FAST } from '../exchange/support-socket.ts';
 
 /** A strategy for tests: whatever `intents(view)` returns (tests change it between looks: it reads outside its view). */
-export function scripted(intents: (view: StrategyView) => readonly QuoteIntent[]): StrategyModule<Record<string, never>> {
-  return { name: 'scripted', description: 'test strategy', params: z.object({}).strict() as z.ZodType<Record<string, never>>, quote: (v) => intents(v), readsOutsideView: true };
+export function scripted(
+  intents: (view: StrategyView) => readonly QuoteIntent[],
+): StrategyModule<Record<string, never>> {
+  return {
+    name: 'scripted',
+    description: 'test strategy',
+    params: z.object({}).strict() as z.ZodType<Record<string, never>>,
+    quote: (v) => intents(v),
+    readsOutsideView: true,
+  };
 }
 
 export function instance(module: StrategyModule<unknown>, overrides: Partial<StrategyInstance> = {}): StrategyInstance {
-  return { id: 'test', module, params: {}, interest: { leagues: [], sports: [], gameIds: [], marketTypes: [] }, live: { kind: 'pull' }, throttleMs: 0, ...overrides };
+  return {
+    id: 'test',
+    module,
+    params: {},
+    interest: { leagues: [], sports: [], gameIds: [], marketTypes: [] },
+    live: { kind: 'pull' },
+    throttleMs: 0,
+    ...overrides,
+  };
 }
 
 /** A Runtime with the tests' usual options (REST gateway, roomy limits, postArb on, silent, on the system clock); `overrides` win. */
-export function testRuntime(exchange: Venue, strategies: StrategyInstance[], overrides: Partial<RuntimeOptions> = {}): Runtime {
+export function testRuntime(
+  exchange: Venue,
+  strategies: StrategyInstance[],
+  overrides: Partial<RuntimeOptions> = {},
+): Runtime {
   return new Runtime({
     exchange,
     gateway: 'rest',
@@ -42,7 +62,12 @@ export type SimUser = Awaited<ReturnType<TestSim['user']>>;
 
 /** The tests' exchange client for a simulator user: fast sockets, a short place-recovery grace. */
 export function simClient(t: TestSim, user: SimUser): ExchangeClient {
-  return new ExchangeClient({ baseUrl: t.url, credentials: async () => ({ username: user.username, password: user.password }), sockets: FAST, rest: { runId: user.username, placeRecoveryGraceMs: 200 } });
+  return new ExchangeClient({
+    baseUrl: t.url,
+    credentials: async () => ({ username: user.username, password: user.password }),
+    sockets: FAST,
+    rest: { runId: user.username, placeRecoveryGraceMs: 200 },
+  });
 }
 
 /** The ids the runtime's model lists on any side of a game. */
@@ -52,13 +77,24 @@ export function listedIds(runtime: Runtime, gameID: string): string[] {
 }
 
 /** A started runtime on the simulator, for a new user of that name (with `balance`) or for a user the test made already. */
-export async function startRuntime(t: TestSim, account: string | SimUser, strategies: StrategyInstance[], overrides: Partial<RuntimeOptions> = {}, balance = 100_000) {
+export async function startRuntime(
+  t: TestSim,
+  account: string | SimUser,
+  strategies: StrategyInstance[],
+  overrides: Partial<RuntimeOptions> = {},
+  balance = 100_000,
+) {
   const user = typeof account === 'string' ? await t.user(account, { balance }) : account;
   const exchange = simClient(t, user);
   const runtime = testRuntime(exchange, strategies, { tickMs: 100, ...overrides });
   await runtime.start();
-  return { runtime, exchange, user, async close() {
-    await runtime.stop(3_000);
-    await exchange.close();
-  } };
+  return {
+    runtime,
+    exchange,
+    user,
+    async close() {
+      await runtime.stop(3_000);
+      await exchange.close();
+    },
+  };
 }

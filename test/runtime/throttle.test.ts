@@ -47,7 +47,9 @@ function probe(seen: { at: number; gameID: string }[]): StrategyModule<Record<st
 
 async function run(throttleMs: number) {
   const seen: { at: number; gameID: string }[] = [];
-  const cfg = await parseConfigText(config(throttleMs), join(process.cwd(), 'throttle.yaml'), { resolveStrategy: defaultStrategyResolver({ probe: probe(seen) }) });
+  const cfg = await parseConfigText(config(throttleMs), join(process.cwd(), 'throttle.yaml'), {
+    resolveStrategy: defaultStrategyResolver({ probe: probe(seen) }),
+  });
   await runBacktest({ config: cfg, tape: tape(), logger: silentLogger() });
   return seen;
 }
@@ -74,7 +76,10 @@ describe('strategy throttle', () => {
     let checked = 0;
     for (const [id, times] of events) {
       const evals = byGame.get(id) ?? [];
-      for (let i = 1; i < evals.length; i++) expect(evals[i]! - evals[i - 1]!, `${id}: evaluations ${evals[i - 1]} and ${evals[i]}`).toBeGreaterThanOrEqual(THROTTLE);
+      for (let i = 1; i < evals.length; i++)
+        expect(evals[i]! - evals[i - 1]!, `${id}: evaluations ${evals[i - 1]} and ${evals[i]}`).toBeGreaterThanOrEqual(
+          THROTTLE,
+        );
       let j = 0;
       // The run stops at the last record: a change inside the last throttle is never looked at.
       for (const t of times.filter((x) => x < end - THROTTLE)) {
@@ -91,17 +96,21 @@ describe('strategy throttle', () => {
     expect(seen.length).toBeLessThan(unthrottled.length * 0.8);
   });
 
-  it('pulls every game\'s quotes the moment the strategy is halted, held by its throttle or not, and quotes again when the throttle ends', async () => {
+  it("pulls every game's quotes the moment the strategy is halted, held by its throttle or not, and quotes again when the throttle ends", async () => {
     const time = manualTime(tape().items[0]!.t);
     const venue = simulatedVenue(time, { latencyMs: 10, balance: 10_000 });
     const decisions: Decision[] = [];
     const seen: { at: number; gameID: string }[] = [];
-    const runtime = testRuntime(venue, [instance(probe(seen), { id: 'probe', throttleMs: 60_000, live: { kind: 'keep' } })], {
-      clock: time.clock,
-      scheduler: time.scheduler,
-      tickMs: 3_600_000,
-      onDecision: (d) => decisions.push(d),
-    });
+    const runtime = testRuntime(
+      venue,
+      [instance(probe(seen), { id: 'probe', throttleMs: 60_000, live: { kind: 'keep' } })],
+      {
+        clock: time.clock,
+        scheduler: time.scheduler,
+        tickMs: 3_600_000,
+        onDecision: (d) => decisions.push(d),
+      },
+    );
     const settle = async () => {
       do for (let i = 0; i < 4; i++) await null;
       while (venue.takeSettled() > 0);

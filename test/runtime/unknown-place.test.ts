@@ -21,16 +21,36 @@ describe('the runtime and an order whose place outcome is unknown', () => {
       // Every place loses its answer, and the lookup by userReference fails too.
       place: async (orders) => {
         placed.push(...orders);
-        return orders.map((o) => ({ status: 'unknown', userReference: o.userReference!, error: new PlaceOutcomeUnknownError([o.userReference!], new Error('socket hang up')) }));
+        return orders.map((o) => ({
+          status: 'unknown',
+          userReference: o.userReference!,
+          error: new PlaceOutcomeUnknownError([o.userReference!], new Error('socket hang up')),
+        }));
       },
       cancel: async () => [],
       heartbeat: async () => {},
     };
-    const game = moneylineGame({ id: GAME, start: '2026-05-01T00:00:00.000Z', away: { id: id(1), longName: 'Away', shortName: 'AW' }, home: { id: id(2), longName: 'Home', shortName: 'HO' }, offers: [] });
+    const game = moneylineGame({
+      id: GAME,
+      start: '2026-05-01T00:00:00.000Z',
+      away: { id: id(1), longName: 'Away', shortName: 'AW' },
+      home: { id: id(2), longName: 'Home', shortName: 'HO' },
+      offers: [],
+    });
     const { venue } = stubVenue({ games: [game], gateway });
     let views = 0;
     const rest = { ...venue.rest, getUnmatched: async () => (views++, []) };
-    const runtime = testRuntime({ ...venue, rest }, [instance(scripted(() => [{ key: 'k', selection: { type: 'moneyline', team: 'home' }, odds: 110, size: 50, orderType: 'post' }]))], { clock: time.clock, scheduler: time.scheduler, tickMs: 1_000 });
+    const runtime = testRuntime(
+      { ...venue, rest },
+      [
+        instance(
+          scripted(() => [
+            { key: 'k', selection: { type: 'moneyline', team: 'home' }, odds: 110, size: 50, orderType: 'post' },
+          ]),
+        ),
+      ],
+      { clock: time.clock, scheduler: time.scheduler, tickMs: 1_000 },
+    );
     await runtime.start();
     const step = (ms: number) => stepSeconds(time, ms);
     await step(1_000);

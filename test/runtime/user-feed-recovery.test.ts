@@ -35,7 +35,9 @@ async function quotingBot(t: TestSim) {
     const takers = await Promise.all(Array.from({ length: n }, (_, i) => t.user(`taker${i}`)));
     bot.exchange.userFeed.socket.reconnect(new Error('test: drop'));
     for (const taker of takers) {
-      const [e] = engine.place(taker.id, [{ gameID: g.id, type: 'moneyline', side: g.participants[0].id, odds: -110, bet: 11 }]);
+      const [e] = engine.place(taker.id, [
+        { gameID: g.id, type: 'moneyline', side: g.participants[0].id, odds: -110, bet: 11 },
+      ]);
       expect((e as { status: string }).status).toBe('ok');
     }
   };
@@ -76,7 +78,8 @@ describe('runtime: user feed recovery', () => {
     await until(() => gates.length === 1, 5_000, 'the first reconciliation');
     // Down again; two orders of the account made meanwhile (from elsewhere) are a second gap.
     bot.exchange.userFeed.socket.reconnect(new Error('test: drop again'));
-    for (const odds of [300, 310]) engine.place(bot.user.id, [{ gameID: g.id, type: 'moneyline', side: g.participants[1].id, odds, bet: 1 }]);
+    for (const odds of [300, 310])
+      engine.place(bot.user.id, [{ gameID: g.id, type: 'moneyline', side: g.participants[1].id, odds, bet: 1 }]);
     await until(() => events.filter((e) => e.type === 'gapWarning').length === 2, 5_000, 'the second gap');
     gates[0]!();
     await until(() => events.some((e) => e.type === 'reconciled'), 5_000, 'the first reconciled');
@@ -84,7 +87,12 @@ describe('runtime: user feed recovery', () => {
     await new Promise((r) => setTimeout(r, 200));
     expect(bot.runtime.mode).toBe('halted');
     gates[1]!();
-    await until(() => bot.runtime.mode === 'active', 5_000, 'quoting again', () => JSON.stringify(bot.runtime.status().haltReasons));
+    await until(
+      () => bot.runtime.mode === 'active',
+      5_000,
+      'quoting again',
+      () => JSON.stringify(bot.runtime.status().haltReasons),
+    );
     expect(events.filter((e) => e.type === 'reconciled')).toHaveLength(2);
     expect(bot.runtime.status().fills).toBe(2);
   });
@@ -108,8 +116,17 @@ describe('runtime: user feed recovery', () => {
     expect(bot.runtime.mode).toBe('halted');
     expect(bot.runtime.status().fills).toBe(0);
     // Tried again a second later: the fills are booked from REST, and only then does it quote again.
-    await until(() => bot.runtime.mode === 'active', 5_000, 'quoting again', () => JSON.stringify(bot.runtime.status().haltReasons));
+    await until(
+      () => bot.runtime.mode === 'active',
+      5_000,
+      'quoting again',
+      () => JSON.stringify(bot.runtime.status().haltReasons),
+    );
     expect(bot.runtime.status().fills).toBe(2);
-    expect(events.map((e) => e.type).filter((x) => x === 'gapWarning' || x.startsWith('reconcile'))).toEqual(['gapWarning', 'reconcileFailed', 'reconciled']);
+    expect(events.map((e) => e.type).filter((x) => x === 'gapWarning' || x.startsWith('reconcile'))).toEqual([
+      'gapWarning',
+      'reconcileFailed',
+      'reconciled',
+    ]);
   });
 });

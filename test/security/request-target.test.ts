@@ -52,16 +52,24 @@ describe('request targets that are not URLs', () => {
   it('a plain request answers 400 {error}', async () => {
     t = await startTestSim({ time: manualTime(Date.UTC(2026, 2, 1)) });
     for (const target of BAD_TARGETS) {
-      const res = parse(await rawExchange(t.sim.port, `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`));
+      const res = parse(
+        await rawExchange(t.sim.port, `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`),
+      );
       expect(res.status, target).toBe(400);
       expect(res.body, target).toEqual({ error: expect.stringMatching(/request target/) });
     }
   });
 
   it('counts against the per-IP limit like any request', async () => {
-    t = await startTestSim({ time: manualTime(Date.UTC(2026, 2, 1)), settings: { ipRate: { limit: 3, windowMs: 60_000 } } });
+    t = await startTestSim({
+      time: manualTime(Date.UTC(2026, 2, 1)),
+      settings: { ipRate: { limit: 3, windowMs: 60_000 } },
+    });
     const statuses: number[] = [];
-    for (let i = 0; i < 4; i++) statuses.push(parse(await rawExchange(t.sim.port, `GET http://[ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)).status);
+    for (let i = 0; i < 4; i++)
+      statuses.push(
+        parse(await rawExchange(t.sim.port, `GET http://[ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)).status,
+      );
     expect(statuses).toEqual([400, 400, 400, 429]);
   });
 

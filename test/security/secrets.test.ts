@@ -44,7 +44,14 @@ function serialised(err: unknown): string {
   const e = err as Error;
   const { logger, lines } = capturedLogger('trace');
   logger.error({ err: e }, 'failed');
-  return [String(e), e.message, String(e.stack), inspect(e, { depth: Infinity }), JSON.stringify(e, Object.getOwnPropertyNames(e)), ...lines].join('\n');
+  return [
+    String(e),
+    e.message,
+    String(e.stack),
+    inspect(e, { depth: Infinity }),
+    JSON.stringify(e, Object.getOwnPropertyNames(e)),
+    ...lines,
+  ].join('\n');
 }
 
 /** A secret and the prefixes a careless writer might leave of it. */
@@ -93,9 +100,13 @@ describe('secrets stay out of logs and errors: the whole client', () => {
 
     // Orders over REST and over the orders socket; a fill the user feed reports.
     const side = g.participants[0].id;
-    const [rest] = await client.rest.place([{ gameID: g.id, type: 'moneyline', side, odds: 120, bet: 20, orderType: 'post' }]);
+    const [rest] = await client.rest.place([
+      { gameID: g.id, type: 'moneyline', side, odds: 120, bet: 20, orderType: 'post' },
+    ]);
     expect(rest?.status).toBe('accepted');
-    const [viaSocket] = await client.orders.place([{ gameID: g.id, type: 'moneyline', side, odds: 125, bet: 20, orderType: 'post' }]);
+    const [viaSocket] = await client.orders.place([
+      { gameID: g.id, type: 'moneyline', side, odds: 125, bet: 20, orderType: 'post' },
+    ]);
     expect(viaSocket?.status).toBe('accepted');
     ctx.engine.place(maker.id, [{ gameID: g.id, type: 'moneyline', side: g.participants[1].id, odds: -120, bet: 10 }]);
     await events.next((e) => e.type === 'makerFill');
@@ -118,12 +129,21 @@ describe('secrets stay out of logs and errors: the whole client', () => {
     await client.rest.getMe();
     // The save of the rotated token is not awaited by the request: wait for it to land.
     const stored = await client.rest.session.token();
-    await vi.waitFor(async () => expect((await readFile(store.path, 'utf8')).trim()).toBe(stored), { timeout: 5_000, interval: 10 });
+    await vi.waitFor(async () => expect((await readFile(store.path, 'utf8')).trim()).toBe(stored), {
+      timeout: 5_000,
+      interval: 10,
+    });
     await client.close();
     cleanups.pop();
 
     // Careless call sites: secrets nested in what is logged are redacted at any of the depths used.
-    logger.warn({ request: { options: { headers: { authorization: `Bearer ${stored}` } } }, err: { cause: { password: PASSWORD } } }, 'careless nesting');
+    logger.warn(
+      {
+        request: { options: { headers: { authorization: `Bearer ${stored}` } } },
+        err: { cause: { password: PASSWORD } },
+      },
+      'careless nesting',
+    );
 
     expect(issued.length).toBeGreaterThanOrEqual(3);
     expect(lines.length).toBeGreaterThan(10);
@@ -140,21 +160,41 @@ describe('secrets stay out of logs and errors: the whole client', () => {
     const good = await t.user('sec-good', { password: PASSWORD });
     const errors: unknown[] = [];
     const make = (baseUrl: string, username: string, password: string) => {
-      const c = new ExchangeClient({ baseUrl, credentials: async () => ({ username, password }), sockets: FAST, rest: { backoff: { baseMs: 1, maxMs: 2, maxAttempts: 2 }, timeoutMs: 2_000 } });
+      const c = new ExchangeClient({
+        baseUrl,
+        credentials: async () => ({ username, password }),
+        sockets: FAST,
+        rest: { backoff: { baseMs: 1, maxMs: 2, maxAttempts: 2 }, timeoutMs: 2_000 },
+      });
       cleanups.push(() => c.close());
       return c;
     };
-    await make(t.url, 'sec-good', `${PASSWORD}-wrong`).start().catch((e: unknown) => errors.push(e));
-    await make(t.url, 'sec-banned', PASSWORD).start().catch((e: unknown) => errors.push(e));
-    await make('http://127.0.0.1:1', 'sec-good', PASSWORD).start().catch((e: unknown) => errors.push(e));
+    await make(t.url, 'sec-good', `${PASSWORD}-wrong`)
+      .start()
+      .catch((e: unknown) => errors.push(e));
+    await make(t.url, 'sec-banned', PASSWORD)
+      .start()
+      .catch((e: unknown) => errors.push(e));
+    await make('http://127.0.0.1:1', 'sec-good', PASSWORD)
+      .start()
+      .catch((e: unknown) => errors.push(e));
     const ok = make(t.url, 'sec-good', PASSWORD);
     await ok.rest.login();
     await ok.rest.lookupOrder('ffffffffffffffffffffffff').catch((e: unknown) => errors.push(e));
     await ok.rest.getGraded({ startDate: 'not a date' }).catch((e: unknown) => errors.push(e));
     const token = await ok.rest.session.token();
     await t.http('POST', '/admin/faults', { body: { loginChallenge: true } });
-    await make(t.url, 'sec-good', PASSWORD).start().catch((e: unknown) => errors.push(e));
-    expect(errors.map((e) => (e as { code?: string }).code)).toEqual(['LS_ERR_AUTHENTICATION', 'LS_ERR_ACCOUNT_BLOCKED', 'LS_ERR_NETWORK', 'LS_ERR_HTTP_STATUS', 'LS_ERR_HTTP_STATUS', 'LS_ERR_CHALLENGE_REQUIRED']);
+    await make(t.url, 'sec-good', PASSWORD)
+      .start()
+      .catch((e: unknown) => errors.push(e));
+    expect(errors.map((e) => (e as { code?: string }).code)).toEqual([
+      'LS_ERR_AUTHENTICATION',
+      'LS_ERR_ACCOUNT_BLOCKED',
+      'LS_ERR_NETWORK',
+      'LS_ERR_HTTP_STATUS',
+      'LS_ERR_HTTP_STATUS',
+      'LS_ERR_CHALLENGE_REQUIRED',
+    ]);
     const text = errors.map(serialised).join('\n');
     expectAbsent(text, PASSWORD);
     expectAbsent(text, token);
@@ -165,7 +205,9 @@ describe('secrets stay out of logs and errors: the whole client', () => {
 
 describe('login answers that do not match the contract', () => {
   const TOKEN = 'f'.repeat(64) + '0123456789abcdef'.repeat(12);
-  const valid = { data: { user: { id: '0000000b0000000000000001', username: 'u', auth: TOKEN, email: 'u@example.com' } } };
+  const valid = {
+    data: { user: { id: '0000000b0000000000000001', username: 'u', auth: TOKEN, email: 'u@example.com' } },
+  };
 
   it('a SchemaMismatchError never quotes the token, wherever the answer put it', () => {
     // Mutations of a valid answer, and answers with the token moved into other fields.
@@ -195,21 +237,37 @@ describe('login answers that do not match the contract', () => {
 
 describe('the logger redacts secret keys nested in what is logged', () => {
   const SECRET = 'S3cr3t-redact-9a8b7c';
-  const key = fc.constantFrom('password', 'token', 'auth', 'authorization', 'Authorization', 'credentials', 'x-auth-token', 'cookie', 'set-cookie');
+  const key = fc.constantFrom(
+    'password',
+    'token',
+    'auth',
+    'authorization',
+    'Authorization',
+    'credentials',
+    'x-auth-token',
+    'cookie',
+    'set-cookie',
+  );
   const filler = fc.constantFrom('req', 'headers', 'options', 'err', 'cause', 'body', 'user', 'session');
 
   it('at the top and up to three levels down, in objects and arrays', () => {
     fc.assert(
-      fc.property(key, fc.option(filler, { nil: undefined }), fc.array(fc.oneof(filler, fc.constant(0)), { maxLength: 2 }), fc.boolean(), (k, top, path, asChild) => {
-        let obj: unknown = { [k]: SECRET };
-        for (const p of [...path].reverse()) obj = p === 0 ? [obj] : { [p]: obj };
-        if (top !== undefined || Array.isArray(obj)) obj = { [top ?? 'list']: obj };
-        const lines: string[] = [];
-        const logger = createLogger({ level: 'trace', destination: { write: (s: string) => lines.push(s) } });
-        if (asChild) logger.child(obj as Record<string, unknown>).info('child');
-        else logger.info(obj as Record<string, unknown>, 'line');
-        expect(lines.join('')).not.toContain(SECRET);
-      }),
+      fc.property(
+        key,
+        fc.option(filler, { nil: undefined }),
+        fc.array(fc.oneof(filler, fc.constant(0)), { maxLength: 2 }),
+        fc.boolean(),
+        (k, top, path, asChild) => {
+          let obj: unknown = { [k]: SECRET };
+          for (const p of [...path].reverse()) obj = p === 0 ? [obj] : { [p]: obj };
+          if (top !== undefined || Array.isArray(obj)) obj = { [top ?? 'list']: obj };
+          const lines: string[] = [];
+          const logger = createLogger({ level: 'trace', destination: { write: (s: string) => lines.push(s) } });
+          if (asChild) logger.child(obj as Record<string, unknown>).info('child');
+          else logger.info(obj as Record<string, unknown>, 'line');
+          expect(lines.join('')).not.toContain(SECRET);
+        },
+      ),
       { numRuns: 300 },
     );
   });

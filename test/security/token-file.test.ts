@@ -72,7 +72,11 @@ describe('FileTokenStore: mode 0600', () => {
     const user = await t.user('tokfile');
     const dir = await mkdtemp(join(tmpdir(), 'ls-tok-'));
     const store = new FileTokenStore(join(dir, 'token'));
-    const c = new ExchangeRestClient({ baseUrl: t.url, credentials: async () => ({ username: user.username, password: user.password }), tokenStore: store });
+    const c = new ExchangeRestClient({
+      baseUrl: t.url,
+      credentials: async () => ({ username: user.username, password: user.password }),
+      tokenStore: store,
+    });
     try {
       await c.getMe();
       await t.http('POST', '/user/logout', { token: await c.session.token() });
@@ -80,7 +84,10 @@ describe('FileTokenStore: mode 0600', () => {
       expect(c.session.stats.logins).toBe(2);
       // The save is not awaited by the request that rotated the token: wait for it to land.
       const want = await c.session.token();
-      await vi.waitFor(async () => expect((await readFile(store.path, 'utf8')).trim()).toBe(want), { timeout: 5_000, interval: 10 });
+      await vi.waitFor(async () => expect((await readFile(store.path, 'utf8')).trim()).toBe(want), {
+        timeout: 5_000,
+        interval: 10,
+      });
       expect(await mode(store.path)).toBe(0o600);
     } finally {
       await c.close();
@@ -93,24 +100,34 @@ describe('FileTokenStore: a damaged file', () => {
   // character, a line break inside, binary garbage) was used as the token: every call then
   // failed inside the HTTP client before reaching the server, and no 401 ever came to
   // trigger a fresh login. It is now refused, unquoted, and the session logs in.
-  it.each([`${TOKEN.slice(0, 40)}\n${TOKEN.slice(40)}`, `tok\u0000en`, '\u00ff\u00fe\u0001garbage', 'has a space'])('is refused without being quoted, and the session logs in afresh (%j)', async (content) => {
-    const dir = await mkdtemp(join(tmpdir(), 'ls-tok-'));
-    const store = new FileTokenStore(join(dir, 'token'));
-    await writeFile(store.path, content, { mode: 0o600 });
-    const err = await store.load().catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(CredentialsError);
-    expect((err as Error).message).not.toContain(content.trim());
+  it.each([`${TOKEN.slice(0, 40)}\n${TOKEN.slice(40)}`, `tok\u0000en`, '\u00ff\u00fe\u0001garbage', 'has a space'])(
+    'is refused without being quoted, and the session logs in afresh (%j)',
+    async (content) => {
+      const dir = await mkdtemp(join(tmpdir(), 'ls-tok-'));
+      const store = new FileTokenStore(join(dir, 'token'));
+      await writeFile(store.path, content, { mode: 0o600 });
+      const err = await store.load().catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(CredentialsError);
+      expect((err as Error).message).not.toContain(content.trim());
 
-    const { logger, lines } = capturedLogger('debug');
-    const session = new AuthSession({ login: async () => ({ token: TOKEN, userId: 'u', username: 'u' }), store, logger });
-    expect(await session.token()).toBe(TOKEN);
-    expect(session.stats.logins).toBe(1);
-    expect(lines.join('')).toMatch(/token store unreadable/);
-    expect(lines.join('')).not.toContain(content.trim());
-    // The save is not awaited by the login: wait for it to land rather than for a fixed time.
-    await vi.waitFor(async () => expect((await readFile(store.path, 'utf8')).trim()).toBe(TOKEN), { timeout: 5_000, interval: 10 });
-    expect(await mode(store.path)).toBe(0o600);
-  });
+      const { logger, lines } = capturedLogger('debug');
+      const session = new AuthSession({
+        login: async () => ({ token: TOKEN, userId: 'u', username: 'u' }),
+        store,
+        logger,
+      });
+      expect(await session.token()).toBe(TOKEN);
+      expect(session.stats.logins).toBe(1);
+      expect(lines.join('')).toMatch(/token store unreadable/);
+      expect(lines.join('')).not.toContain(content.trim());
+      // The save is not awaited by the login: wait for it to land rather than for a fixed time.
+      await vi.waitFor(async () => expect((await readFile(store.path, 'utf8')).trim()).toBe(TOKEN), {
+        timeout: 5_000,
+        interval: 10,
+      });
+      expect(await mode(store.path)).toBe(0o600);
+    },
+  );
 
   it('a token the exchange rotates in that no header can carry is ignored', () => {
     const { logger } = capturedLogger('debug');

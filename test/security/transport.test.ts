@@ -27,9 +27,18 @@ const tokens = fixedTokens('t');
 const ENTRY_POINTS: readonly (readonly [string, (url: string) => unknown])[] = [
   ['assertSecureUrl', (url) => assertSecureUrl(url)],
   ['urlsFromBase', (url) => urlsFromBase(url)],
-  ['validateUrls (rest)', (url) => validateUrls({ rest: url, orders: 'wss://x.example', streaming: 'wss://x.example' })],
-  ['validateUrls (orders)', (url) => validateUrls({ rest: 'https://x.example', orders: url, streaming: 'wss://x.example' })],
-  ['validateUrls (streaming)', (url) => validateUrls({ rest: 'https://x.example', orders: 'wss://x.example', streaming: url })],
+  [
+    'validateUrls (rest)',
+    (url) => validateUrls({ rest: url, orders: 'wss://x.example', streaming: 'wss://x.example' }),
+  ],
+  [
+    'validateUrls (orders)',
+    (url) => validateUrls({ rest: 'https://x.example', orders: url, streaming: 'wss://x.example' }),
+  ],
+  [
+    'validateUrls (streaming)',
+    (url) => validateUrls({ rest: 'https://x.example', orders: 'wss://x.example', streaming: url }),
+  ],
   ['HttpTransport', (url) => new HttpTransport(url)],
   ['ExchangeRestClient', (url) => new ExchangeRestClient({ baseUrl: url, credentials })],
   ['ExchangeClient', (url) => new ExchangeClient({ baseUrl: url, credentials })],
@@ -64,12 +73,24 @@ const REFUSED = [
   'javascript:alert(1)',
 ];
 
-const ALLOWED = ['https://exchange.example.com', 'wss://exchange.example.com', 'http://127.0.0.1:8080', 'ws://127.0.0.1:8080', 'http://127.4.5.6', 'http://localhost:1', 'http://LOCALHOST:1', 'http://[::1]:8080', 'http://2130706433/', 'http://127.1/'];
+const ALLOWED = [
+  'https://exchange.example.com',
+  'wss://exchange.example.com',
+  'http://127.0.0.1:8080',
+  'ws://127.0.0.1:8080',
+  'http://127.4.5.6',
+  'http://localhost:1',
+  'http://LOCALHOST:1',
+  'http://[::1]:8080',
+  'http://2130706433/',
+  'http://127.1/',
+];
 
 describe('plain transport off loopback is refused', () => {
   it.each(REFUSED)('%s is refused by every entry point', (url) => {
     for (const [name, make] of ENTRY_POINTS) {
-      if (/^https?:|^wss?:/i.test(url) || name === 'assertSecureUrl') expect(() => make(url), name).toThrow(InsecureTransportError);
+      if (/^https?:|^wss?:/i.test(url) || name === 'assertSecureUrl')
+        expect(() => make(url), name).toThrow(InsecureTransportError);
     }
   });
 
@@ -93,29 +114,66 @@ describe('plain transport off loopback is refused', () => {
 
   it('any http/ws address to a random domain or IPv4 outside 127/8 is refused; to 127/8 allowed', () => {
     fc.assert(
-      fc.property(fc.constantFrom('http', 'ws', 'HTTP', 'Ws'), fc.oneof(fc.domain(), fc.ipV4()), fc.option(fc.integer({ min: 1, max: 65_535 }), { nil: undefined }), (scheme, host, port) => {
-        const url = `${scheme}://${host}${port ? `:${port}` : ''}/`;
-        const loopback = /^127\./.test(new URL(url).hostname) || new URL(url).hostname === 'localhost';
-        if (loopback) expect(() => assertSecureUrl(url)).not.toThrow();
-        else expect(() => assertSecureUrl(url), url).toThrow(InsecureTransportError);
-        expect(() => assertSecureUrl(url.replace(/^[a-z]+/i, (s) => (s.toLowerCase().startsWith('h') ? 'https' : 'wss')))).not.toThrow();
-      }),
+      fc.property(
+        fc.constantFrom('http', 'ws', 'HTTP', 'Ws'),
+        fc.oneof(fc.domain(), fc.ipV4()),
+        fc.option(fc.integer({ min: 1, max: 65_535 }), { nil: undefined }),
+        (scheme, host, port) => {
+          const url = `${scheme}://${host}${port ? `:${port}` : ''}/`;
+          const loopback = /^127\./.test(new URL(url).hostname) || new URL(url).hostname === 'localhost';
+          if (loopback) expect(() => assertSecureUrl(url)).not.toThrow();
+          else expect(() => assertSecureUrl(url), url).toThrow(InsecureTransportError);
+          expect(() =>
+            assertSecureUrl(url.replace(/^[a-z]+/i, (s) => (s.toLowerCase().startsWith('h') ? 'https' : 'wss'))),
+          ).not.toThrow();
+        },
+      ),
       { numRuns: 500 },
     );
   });
 
   it('isLoopbackHost: only localhost, 127/8 and ::1', () => {
-    for (const h of ['localhost', '127.0.0.1', '127.255.255.254', '::1', '[::1]']) expect(isLoopbackHost(h), h).toBe(true);
-    for (const h of ['x.localhost', 'localhost.', '128.0.0.1', '0.0.0.0', '::', '::ffff:127.0.0.1', '127.0.0.1.example.com', '1270.0.0.1', '']) expect(isLoopbackHost(h), h).toBe(false);
+    for (const h of ['localhost', '127.0.0.1', '127.255.255.254', '::1', '[::1]'])
+      expect(isLoopbackHost(h), h).toBe(true);
+    for (const h of [
+      'x.localhost',
+      'localhost.',
+      '128.0.0.1',
+      '0.0.0.0',
+      '::',
+      '::ffff:127.0.0.1',
+      '127.0.0.1.example.com',
+      '1270.0.0.1',
+      '',
+    ])
+      expect(isLoopbackHost(h), h).toBe(false);
   });
 
   it('a config file naming plain http to a remote venue is refused with the field, before anything connects', async () => {
     const resolveStrategy = defaultStrategyResolver(FAKE_REGISTRY);
-    const text = ['venue:', '  baseUrl: http://exchange.example.com', 'strategies:', '  - id: s1', '    module: fixed-spread', 'risk:', '  maxGameLiability: 100', '  maxTotalLiability: 1000', '  maxOrderSize: 10', '  maxOrdersPerGame: 5', ''].join('\n');
+    const text = [
+      'venue:',
+      '  baseUrl: http://exchange.example.com',
+      'strategies:',
+      '  - id: s1',
+      '    module: fixed-spread',
+      'risk:',
+      '  maxGameLiability: 100',
+      '  maxTotalLiability: 1000',
+      '  maxOrderSize: 10',
+      '  maxOrdersPerGame: 5',
+      '',
+    ].join('\n');
     const err = await parseConfigText(text, '/tmp/venue.yaml', { resolveStrategy }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConfigError);
-    expect((err as ConfigError).issues).toMatchObject([{ line: 2, path: 'venue.baseUrl', message: expect.stringMatching(/plain http to exchange\.example\.com/) }]);
-    const local = await parseConfigText(text.replace('http://exchange.example.com', 'http://a.localhost:8080'), '/tmp/venue.yaml', { resolveStrategy }).catch((e: unknown) => e);
+    expect((err as ConfigError).issues).toMatchObject([
+      { line: 2, path: 'venue.baseUrl', message: expect.stringMatching(/plain http to exchange\.example\.com/) },
+    ]);
+    const local = await parseConfigText(
+      text.replace('http://exchange.example.com', 'http://a.localhost:8080'),
+      '/tmp/venue.yaml',
+      { resolveStrategy },
+    ).catch((e: unknown) => e);
     expect(local).toBeInstanceOf(ConfigError);
   });
 });

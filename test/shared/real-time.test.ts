@@ -36,7 +36,11 @@ describe('real time: waits past 2^31−1 ms', () => {
       const t = time();
       let fired = 0;
       const speed = name === 'wall time' ? 1 : 2;
-      const subs = [t.scheduler.schedule(() => fired++, LONG * speed), timer(LONG * speed, t.scheduler).subscribe(() => fired++), interval(LONG * speed, t.scheduler).subscribe(() => fired++)];
+      const subs = [
+        t.scheduler.schedule(() => fired++, LONG * speed),
+        timer(LONG * speed, t.scheduler).subscribe(() => fired++),
+        interval(LONG * speed, t.scheduler).subscribe(() => fired++),
+      ];
       await new Promise((r) => setTimeout(r, 60));
       for (const s of subs) s.unsubscribe();
       warnings.stop();

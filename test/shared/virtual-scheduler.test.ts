@@ -55,7 +55,9 @@ describe('manual time', () => {
   it('drives rxjs timers and take() as the real scheduler would', () => {
     const time = manualTime(0);
     const seen: number[] = [];
-    timer(100, 50, time.scheduler).pipe(take(3)).subscribe((v) => seen.push(v * 1000 + time.clock.now()));
+    timer(100, 50, time.scheduler)
+      .pipe(take(3))
+      .subscribe((v) => seen.push(v * 1000 + time.clock.now()));
     time.advance(1_000);
     expect(seen).toEqual([100, 1_150, 2_200]);
   });

@@ -42,7 +42,18 @@ async function start(options: Parameters<typeof startTestSim>[0] = {}): Promise<
 const ENDPOINTS: readonly [string, string, unknown?][] = [
   ['POST', '/admin/users', { username: 'x', password: 'y' }],
   ['POST', '/admin/users/0000000b0000000000000001/status', { status: 'banned' }],
-  ['POST', '/admin/games', { league: 'NBA', sport: 'basketball', participants: [{ longName: 'A', shortName: 'A' }, { longName: 'B', shortName: 'B' }] }],
+  [
+    'POST',
+    '/admin/games',
+    {
+      league: 'NBA',
+      sport: 'basketball',
+      participants: [
+        { longName: 'A', shortName: 'A' },
+        { longName: 'B', shortName: 'B' },
+      ],
+    },
+  ],
   ['GET', '/admin/games/0000000b0000000000000001'],
   ['POST', '/admin/games/0000000b0000000000000001', { live: true }],
   ['POST', '/admin/games/0000000b0000000000000001/result', { awayScore: 1, homeScore: 2 }],
@@ -79,7 +90,10 @@ describe('admin API mounting', () => {
     const s = await start({ host: '0.0.0.0' });
     const base = `http://${external}:${s.sim.port}`;
     for (const [method, path, body] of ENDPOINTS) {
-      const res = await fetch(base + path, { method, ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }) });
+      const res = await fetch(base + path, {
+        method,
+        ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+      });
       expect(res.status, `${method} ${path}`).toBe(404);
     }
     // The same call from loopback is admitted.
@@ -99,12 +113,25 @@ describe('POST /admin/users', () => {
   it('creates users, rejects duplicates with 409 and bad bodies with 400', async () => {
     const s = await start();
     const res = await s.http('POST', '/admin/users', {
-      body: { username: 'alice', password: 'pw', email: 'alice@example.com', balance: 500, creditLimit: 50, commission: 0.02, referrer: 'bob' },
+      body: {
+        username: 'alice',
+        password: 'pw',
+        email: 'alice@example.com',
+        balance: 500,
+        creditLimit: 50,
+        commission: 0.02,
+        referrer: 'bob',
+      },
     });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ data: { user: { id: expect.stringMatching(HEX24), username: 'alice' } } });
     const id: string = res.body.data.user.id;
-    expect(s.sim.context.accounts.get(id)).toMatchObject({ username: 'alice', email: 'alice@example.com', referrer: 'bob', status: 'active' });
+    expect(s.sim.context.accounts.get(id)).toMatchObject({
+      username: 'alice',
+      email: 'alice@example.com',
+      referrer: 'bob',
+      status: 'active',
+    });
     expect(s.sim.context.engine.account(id)).toMatchObject({ balance: 500, creditLimit: 50, commissionRate: 0.02 });
     expect(s.sim.context.accounts.verify('alice', 'pw')?.id).toBe(id);
 
@@ -112,14 +139,24 @@ describe('POST /admin/users', () => {
     expect(dup.status).toBe(409);
     expect(typeof dup.body.error).toBe('string');
 
-    for (const body of [undefined, {}, { username: 'bob' }, { username: 'bob', password: 'p', commission: 1.5 }, { username: 'bob', password: 'p', extra: 1 }, { username: 'bob', password: 'p', status: 'sleeping' }, '[1,2']) {
+    for (const body of [
+      undefined,
+      {},
+      { username: 'bob' },
+      { username: 'bob', password: 'p', commission: 1.5 },
+      { username: 'bob', password: 'p', extra: 1 },
+      { username: 'bob', password: 'p', status: 'sleeping' },
+      '[1,2',
+    ]) {
       const bad = await s.http('POST', '/admin/users', body === undefined ? {} : { body });
       expect(bad.status, JSON.stringify(body)).toBe(400);
       expect(typeof bad.body.error).toBe('string');
     }
     expect(s.sim.context.accounts.byUsername('bob')).toBeUndefined();
 
-    const frozen = await s.http('POST', '/admin/users', { body: { username: 'carol', password: 'pw', status: 'frozen' } });
+    const frozen = await s.http('POST', '/admin/users', {
+      body: { username: 'carol', password: 'pw', status: 'frozen' },
+    });
     expect(s.sim.context.accounts.get(frozen.body.data.user.id)?.status).toBe('frozen');
   });
 
@@ -143,7 +180,9 @@ describe('POST /admin/users', () => {
     expect(dead.body).toEqual(UNAUTHORIZED);
     expect((await s.http('GET', '/user/getMatchedBets', { token: other.token })).status).toBe(200);
 
-    expect((await s.http('POST', '/admin/users/0000000b00000000000000ff/status', { body: { status: 'banned' } })).status).toBe(404);
+    expect(
+      (await s.http('POST', '/admin/users/0000000b00000000000000ff/status', { body: { status: 'banned' } })).status,
+    ).toBe(404);
     expect((await s.http('POST', `/admin/users/${u.id}/status`, { body: { status: 'gone' } })).status).toBe(400);
   });
 });
@@ -166,7 +205,14 @@ describe('/admin/games', () => {
     });
     expect(res.status).toBe(200);
     const game = res.body.data.game;
-    expect(game).toMatchObject({ league: 'EPL', sport: 'soccer', live: false, ended: false, eventName: 'Derby', start: '2026-03-02T15:00:00.000Z' });
+    expect(game).toMatchObject({
+      league: 'EPL',
+      sport: 'soccer',
+      live: false,
+      ended: false,
+      eventName: 'Derby',
+      start: '2026-03-02T15:00:00.000Z',
+    });
     expect(game.id).toMatch(HEX24);
     expect(game.participants).toEqual([
       { id: expect.stringMatching(HEX24), longName: 'Arsenal', shortName: 'ARS', homeAway: 'away' },
@@ -175,14 +221,45 @@ describe('/admin/games', () => {
     expect(s.sim.context.engine.game(game.id)?.markets).toEqual(['moneyline1x2', 'total']);
     expect((await s.http('GET', `/admin/games/${game.id}`)).body.data.game).toEqual(game);
 
-    const defaults = await s.http('POST', '/admin/games', { body: { league: 'NBA', sport: 'basketball', participants: [{ longName: 'A', shortName: 'A' }, { longName: 'B', shortName: 'B' }] } });
+    const defaults = await s.http('POST', '/admin/games', {
+      body: {
+        league: 'NBA',
+        sport: 'basketball',
+        participants: [
+          { longName: 'A', shortName: 'A' },
+          { longName: 'B', shortName: 'B' },
+        ],
+      },
+    });
     expect(defaults.body.data.game.start).toBe(iso(T0 + 2 * 3_600_000));
 
     for (const body of [
       { league: 'NBA', sport: 'basketball', participants: [{ longName: 'A', shortName: 'A' }] },
-      { league: 'NBA', sport: 'basketball', participants: [{ longName: 'A', shortName: 'A' }, { longName: 'B', shortName: 'B' }], start: 'tomorrow' },
-      { league: 'NBA', sport: 'basketball', participants: [{ longName: 'A', shortName: 'A' }, { longName: 'B', shortName: 'B' }], markets: ['props'] },
-      { sport: 'basketball', participants: [{ longName: 'A', shortName: 'A' }, { longName: 'B', shortName: 'B' }] },
+      {
+        league: 'NBA',
+        sport: 'basketball',
+        participants: [
+          { longName: 'A', shortName: 'A' },
+          { longName: 'B', shortName: 'B' },
+        ],
+        start: 'tomorrow',
+      },
+      {
+        league: 'NBA',
+        sport: 'basketball',
+        participants: [
+          { longName: 'A', shortName: 'A' },
+          { longName: 'B', shortName: 'B' },
+        ],
+        markets: ['props'],
+      },
+      {
+        sport: 'basketball',
+        participants: [
+          { longName: 'A', shortName: 'A' },
+          { longName: 'B', shortName: 'B' },
+        ],
+      },
     ]) {
       const bad = await s.http('POST', '/admin/games', { body });
       expect(bad.status, JSON.stringify(body)).toBe(400);
@@ -194,7 +271,9 @@ describe('/admin/games', () => {
     const s = await start();
     const g = s.game();
     const maker = mkUser(s, 'maker');
-    const [rest] = s.sim.context.engine.place(maker.id, [{ gameID: g.id, type: 'moneyline', side: home(g), odds: 120, bet: 10 }]);
+    const [rest] = s.sim.context.engine.place(maker.id, [
+      { gameID: g.id, type: 'moneyline', side: home(g), odds: 120, bet: 10 },
+    ]);
     expect(rest?.status).toBe('ok');
 
     const moved = await s.http('POST', `/admin/games/${g.id}`, { body: { start: '2026-03-05T00:00:00Z' } });
@@ -223,7 +302,12 @@ describe('/admin/games', () => {
       { gameID: g.id, type: 'moneyline', side: home(g), odds: 110, bet: 100 },
       { gameID: g.id, type: 'moneyline', side: home(g), odds: 110, bet: 50 },
     ]);
-    for (const body of [{}, { awayScore: -1, homeScore: 2 }, { awayScore: 1.5, homeScore: 2 }, { awayScore: '1', homeScore: 2 }]) {
+    for (const body of [
+      {},
+      { awayScore: -1, homeScore: 2 },
+      { awayScore: 1.5, homeScore: 2 },
+      { awayScore: '1', homeScore: 2 },
+    ]) {
       expect((await s.http('POST', `/admin/games/${g.id}/result`, { body })).status, JSON.stringify(body)).toBe(400);
     }
     expect(e.game(g.id)?.ended).toBe(false);
@@ -235,7 +319,10 @@ describe('/admin/games', () => {
     expect(e.bets(taker.id).map((b) => b.grade?.outcome)).toEqual(['winner', 'winner']);
 
     // The same score again changes nothing; another score regrades every bet.
-    expect((await s.http('POST', `/admin/games/${g.id}/result`, { body: { awayScore: 99, homeScore: 101 } })).body.data.graded).toBe(0);
+    expect(
+      (await s.http('POST', `/admin/games/${g.id}/result`, { body: { awayScore: 99, homeScore: 101 } })).body.data
+        .graded,
+    ).toBe(0);
     const regrade = await s.http('POST', `/admin/games/${g.id}/result`, { body: { awayScore: 101, homeScore: 99 } });
     expect(regrade.body.data.graded).toBe(4);
     expect(e.bets(taker.id).map((b) => [b.grade?.outcome, b.grade?.version])).toEqual([
@@ -251,7 +338,10 @@ describe('/admin/games', () => {
     ]);
     expect(e.account(taker.id)?.balance).toBe(100_000);
 
-    expect((await s.http('POST', '/admin/games/0000000b00000000000000ff/result', { body: { awayScore: 1, homeScore: 2 } })).status).toBe(404);
+    expect(
+      (await s.http('POST', '/admin/games/0000000b00000000000000ff/result', { body: { awayScore: 1, homeScore: 2 } }))
+        .status,
+    ).toBe(404);
     expect((await s.http('POST', '/admin/games/0000000b00000000000000ff/refund')).status).toBe(404);
   });
 });
@@ -266,7 +356,9 @@ describe('/admin/clock', () => {
     // An order with expirationMinutes expires once the clock passes it.
     const g = s.game({ start: T0 + 10 * DAY });
     const maker = mkUser(s, 'maker');
-    const [placed] = s.sim.context.engine.place(maker.id, [{ gameID: g.id, type: 'moneyline', side: home(g), odds: 120, bet: 10, expirationMinutes: 1 }]);
+    const [placed] = s.sim.context.engine.place(maker.id, [
+      { gameID: g.id, type: 'moneyline', side: home(g), odds: 120, bet: 10, expirationMinutes: 1 },
+    ]);
     if (placed?.status !== 'ok' || !placed.unmatched) throw new Error('order did not rest');
     const orderId = placed.unmatched.orderID;
 
@@ -323,7 +415,15 @@ describe('/admin/faults', () => {
     const u = mkUser(s, 'u');
 
     const initial = await s.http('GET', '/admin/faults');
-    expect(initial.body.data.faults).toEqual({ dropSocketsEveryMs: 0, restErrorRate: 0, restHangRate: 0, restLatencyMs: 0, malformedFeedRate: 0, rateLimitBurst: 0, loginChallenge: false });
+    expect(initial.body.data.faults).toEqual({
+      dropSocketsEveryMs: 0,
+      restErrorRate: 0,
+      restHangRate: 0,
+      restLatencyMs: 0,
+      malformedFeedRate: 0,
+      rateLimitBurst: 0,
+      loginChallenge: false,
+    });
     expect(initial.body.data.injected).toMatchObject({ rateLimited429: 0, rest503: 0, restHangs: 0 });
 
     const set = await s.http('POST', '/admin/faults', { body: { rateLimitBurst: 2, loginChallenge: true } });
@@ -385,7 +485,19 @@ describe('/admin/faults', () => {
     const call = fetch(`${s.url}/session/v3/place`, {
       method: 'POST',
       headers: { authorization: `Bearer ${u.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ orders: [{ gameID: g.id, type: 'moneyline', side: home(g), odds: 120, bet: 10, orderType: 'post', userReference: 'hang-1' }] }),
+      body: JSON.stringify({
+        orders: [
+          {
+            gameID: g.id,
+            type: 'moneyline',
+            side: home(g),
+            odds: 120,
+            bet: 10,
+            orderType: 'post',
+            userReference: 'hang-1',
+          },
+        ],
+      }),
       signal: abort.signal,
     });
     const outcome = call.then(
@@ -393,7 +505,8 @@ describe('/admin/faults', () => {
       () => 'aborted',
     );
     // The order is on the book although the call has not answered, however long the clock runs.
-    for (let i = 0; i < 100 && s.sim.context.engine.openOrders(u.id).length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 100 && s.sim.context.engine.openOrders(u.id).length === 0; i++)
+      await new Promise((r) => setTimeout(r, 10));
     expect(s.sim.context.engine.openOrders(u.id).map((o) => o.userReference)).toEqual(['hang-1']);
     expect((await s.http('POST', '/admin/clock', { body: { advanceMs: 60_000 } })).status).toBe(200);
     await new Promise((r) => setTimeout(r, 50));

@@ -16,10 +16,16 @@ describe('manual clock jumps', () => {
     const game = t.game({ league: 'NBA', live: true });
     const home = game.participants[1].id;
     const away = game.participants[0].id;
-    const rest = await t.http('POST', '/session/v3/place', { token: maker.token, body: { orders: [{ gameID: game.id, type: 'moneyline', side: home, odds: -120, bet: 120 }] } });
+    const rest = await t.http('POST', '/session/v3/place', {
+      token: maker.token,
+      body: { orders: [{ gameID: game.id, type: 'moneyline', side: home, odds: -120, bet: 120 }] },
+    });
     expect(rest.body.data.createdSessions[0].unmatched.offered).toBe(120);
     // The taker crosses on a live NBA game: 5 s delay. Jump 20 s in one admin call.
-    const pending = t.http('POST', '/session/v3/place', { token: taker.token, body: { orders: [{ gameID: game.id, type: 'moneyline', side: away, odds: 120, bet: 100 }] } });
+    const pending = t.http('POST', '/session/v3/place', {
+      token: taker.token,
+      body: { orders: [{ gameID: game.id, type: 'moneyline', side: away, odds: 120, bet: 100 }] },
+    });
     await new Promise((r) => setTimeout(r, 50));
     const jump = await t.http('POST', '/admin/clock', { body: { advanceMs: 20_000 } });
     expect(jump.status).toBe(200);

@@ -20,7 +20,22 @@ const HEX24 = /^[0-9a-f]{24}$/;
 const TOKEN = /^[0-9a-f]{256}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
 const MONEY_STRING = /^-?\d+\.\d{2}$/;
-const ENVELOPE_KEYS = ['matched', 'unmatched', 'origin', 'gameID', 'parentGameID', 'eventName', 'league', 'sport', 'live', 'start', 'awayRotationNumber', 'platform', 'createdAt', 'messageID'].sort();
+const ENVELOPE_KEYS = [
+  'matched',
+  'unmatched',
+  'origin',
+  'gameID',
+  'parentGameID',
+  'eventName',
+  'league',
+  'sport',
+  'live',
+  'start',
+  'awayRotationNumber',
+  'platform',
+  'createdAt',
+  'messageID',
+].sort();
 
 const MAKER_RATE = 0.01;
 const TAKER_RATE = 0.02;
@@ -46,7 +61,13 @@ const payout = (odds: number) => (odds > 0 ? odds / 100 : 100 / -odds);
 /** feeds-and-semantics §4. */
 function money(amount: number, odds: number, rate: number) {
   const wwc = amount * payout(odds);
-  return { wwc, win: wwc * (1 - rate), risk: amount + rate * Math.min(amount, wwc), feeOnWin: rate * wwc, feeOnLoss: rate * Math.min(amount, wwc) };
+  return {
+    wwc,
+    win: wwc * (1 - rate),
+    risk: amount + rate * Math.min(amount, wwc),
+    feeOnWin: rate * wwc,
+    feeOnLoss: rate * Math.min(amount, wwc),
+  };
 }
 
 /** A threshold bet ahead of its line by `v`; quarter lines split the stake over v ± 0.25. */
@@ -130,12 +151,20 @@ interface Res {
 
 let baseUrl = '';
 
-async function http(method: string, path: string, opts: { token?: string; raw?: boolean; authorization?: string; body?: unknown } = {}): Promise<Res> {
+async function http(
+  method: string,
+  path: string,
+  opts: { token?: string; raw?: boolean; authorization?: string; body?: unknown } = {},
+): Promise<Res> {
   const headers: Record<string, string> = {};
   if (opts.authorization !== undefined) headers.authorization = opts.authorization;
   else if (opts.token !== undefined) headers.authorization = opts.raw ? opts.token : `Bearer ${opts.token}`;
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(baseUrl + path, { method, headers, ...(opts.body !== undefined ? { body: JSON.stringify(opts.body) } : {}) });
+  const res = await fetch(baseUrl + path, {
+    method,
+    headers,
+    ...(opts.body !== undefined ? { body: JSON.stringify(opts.body) } : {}),
+  });
   const text = await res.text();
   let body: unknown = text;
   try {
@@ -163,7 +192,10 @@ class Feed {
   }
 
   static open(path: string, token: string): Promise<Feed> {
-    const ws = new WebSocket(baseUrl.replace(/^http/, 'ws') + path, { headers: { authorization: token }, perMessageDeflate: false });
+    const ws = new WebSocket(baseUrl.replace(/^http/, 'ws') + path, {
+      headers: { authorization: token },
+      perMessageDeflate: false,
+    });
     return new Promise((resolve, reject) => {
       ws.once('open', () => resolve(new Feed(ws)));
       ws.once('error', reject);
@@ -171,10 +203,16 @@ class Feed {
   }
 
   /** The first message at an index after `after` matching `pred`. */
-  async waitFor(what: string, pred: (m: any) => boolean, after = -1, timeoutMs = 3000): Promise<{ msg: any; index: number }> {
+  async waitFor(
+    what: string,
+    pred: (m: any) => boolean,
+    after = -1,
+    timeoutMs = 3000,
+  ): Promise<{ msg: any; index: number }> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      for (let i = after + 1; i < this.messages.length; i++) if (pred(this.messages[i])) return { msg: this.messages[i], index: i };
+      for (let i = after + 1; i < this.messages.length; i++)
+        if (pred(this.messages[i])) return { msg: this.messages[i], index: i };
       if (Date.now() > deadline) throw new Error(`no feed message: ${what} (${this.messages.length} received)`);
       await sleep(5);
     }
@@ -246,7 +284,16 @@ function recordFills(entry: any, game: 'nba' | 'epl', takerSel: Sel, orderType: 
     expect(m.winWithoutCommission).toBeCloseTo(want.wwc, 6);
     expect(m.win).toBeCloseTo(want.win, 6);
     expect(m.risk).toBeCloseTo(want.risk, 6);
-    const fill: Fill = { txID: m.txID, game, takerSel, amount: m.amount, odds: m.odds, takerRate: rate, postArb, makerOrderID: m.orderID };
+    const fill: Fill = {
+      txID: m.txID,
+      game,
+      takerSel,
+      amount: m.amount,
+      odds: m.odds,
+      takerRate: rate,
+      postArb,
+      makerOrderID: m.orderID,
+    };
     out.push(fill);
     fills.push(fill);
   }
@@ -258,9 +305,13 @@ function recordFills(entry: any, game: 'nba' | 'epl', takerSel: Sel, orderType: 
  * contract says (wait Retry-After, resend the same cursor); the clock is manual, so the
  * wait is an admin clock advance.
  */
-async function walk(user: User, start: { since: string } | { cursor: string }): Promise<{ rows: any[]; cursor: string; pages: number; settledThrough: string }> {
+async function walk(
+  user: User,
+  start: { since: string } | { cursor: string },
+): Promise<{ rows: any[]; cursor: string; pages: number; settledThrough: string }> {
   const rows: any[] = [];
-  let query = 'since' in start ? `since=${encodeURIComponent(start.since)}` : `cursor=${encodeURIComponent(start.cursor)}`;
+  let query =
+    'since' in start ? `since=${encodeURIComponent(start.since)}` : `cursor=${encodeURIComponent(start.cursor)}`;
   let pages = 0;
   for (;;) {
     const res = await http('GET', `/user/v2/getGradedSince?${query}`, { token: user.token, raw: true });
@@ -293,7 +344,15 @@ function takerFillOf(txID: string): any {
 }
 
 /** Check one graded row against the fill it belongs to, from `who`'s side. */
-function checkRow(row: any, fill: Fill, who: 'maker' | 'taker', score: Score, game: Game, makerAmount: number, makerOdds: number): void {
+function checkRow(
+  row: any,
+  fill: Fill,
+  who: 'maker' | 'taker',
+  score: Score,
+  game: Game,
+  makerAmount: number,
+  makerOdds: number,
+): void {
   const sel = who === 'taker' ? fill.takerSel : opposite(fill.takerSel);
   const outcome = outcomeOf(sel, score);
   const what = `${who} row ${fill.txID} (${JSON.stringify(sel)})`;
@@ -328,11 +387,27 @@ function checkRow(row: any, fill: Fill, who: 'maker' | 'taker', score: Score, ga
 // ------------------------------------------------------------------ lifecycle
 
 beforeAll(async () => {
-  child = spawn(process.execPath, ['bin/linesmith.js', 'sim', '--port', '0', '--seed', '5', '--no-traders', '--admin', '--manual-clock', '--log-level', 'warn'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, FORCE_COLOR: '0' },
-  });
+  child = spawn(
+    process.execPath,
+    [
+      'bin/linesmith.js',
+      'sim',
+      '--port',
+      '0',
+      '--seed',
+      '5',
+      '--no-traders',
+      '--admin',
+      '--manual-clock',
+      '--log-level',
+      'warn',
+    ],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, FORCE_COLOR: '0' },
+    },
+  );
   const c = child;
   exited = new Promise((resolve) => c.once('exit', (code, signal) => resolve({ code, signal })));
   let out = '';
@@ -369,7 +444,15 @@ describe.sequential('contract walk against `linesmith sim` as a child process', 
       ['maker', MAKER_RATE],
       ['taker', TAKER_RATE],
     ] as const) {
-      const made = await ok('POST', '/admin/users', { body: { username, password: `pw-${username}`, email: `${username}@example.test`, balance: 100_000, commission: rate } });
+      const made = await ok('POST', '/admin/users', {
+        body: {
+          username,
+          password: `pw-${username}`,
+          email: `${username}@example.test`,
+          balance: 100_000,
+          commission: rate,
+        },
+      });
       expect(made.data.user.id).toMatch(HEX24);
       expect(made.data.user.username).toBe(username);
       users[username] = made.data.user;
@@ -384,8 +467,24 @@ describe.sequential('contract walk against `linesmith sim` as a child process', 
       expect(g.participants.map((p: any) => p.homeAway)).toEqual(['away', 'home']);
       return { id: g.id, away: g.participants[0].id, home: g.participants[1].id };
     };
-    nba = await mkGame({ league: 'NBA', sport: 'basketball', start: NBA_START, participants: [{ longName: 'Los Angeles Lakers', shortName: 'LAL' }, { longName: 'Boston Celtics', shortName: 'BOS' }] });
-    epl = await mkGame({ league: 'EPL', sport: 'soccer', start: EPL_START, participants: [{ longName: 'Arsenal', shortName: 'ARS' }, { longName: 'Chelsea', shortName: 'CHE' }] });
+    nba = await mkGame({
+      league: 'NBA',
+      sport: 'basketball',
+      start: NBA_START,
+      participants: [
+        { longName: 'Los Angeles Lakers', shortName: 'LAL' },
+        { longName: 'Boston Celtics', shortName: 'BOS' },
+      ],
+    });
+    epl = await mkGame({
+      league: 'EPL',
+      sport: 'soccer',
+      start: EPL_START,
+      participants: [
+        { longName: 'Arsenal', shortName: 'ARS' },
+        { longName: 'Chelsea', shortName: 'CHE' },
+      ],
+    });
 
     // exchange-api §4.1: username or e-mail; a 256-hex token, also set as the `auth` cookie.
     const byName = await http('POST', '/user/login', { body: { username: 'maker', password: 'pw-maker' } });
@@ -393,7 +492,9 @@ describe.sequential('contract walk against `linesmith sim` as a child process', 
     expect(byName.body.data.user).toMatchObject({ id: users.maker!.id, username: 'maker' });
     expect(byName.body.data.user.auth).toMatch(TOKEN);
     expect(byName.headers.get('set-cookie')).toMatch(/^auth=/);
-    const byEmail = await http('POST', '/user/login', { body: { username: 'taker@example.test', password: 'pw-taker' } });
+    const byEmail = await http('POST', '/user/login', {
+      body: { username: 'taker@example.test', password: 'pw-taker' },
+    });
     expect(byEmail.status).toBe(200);
     expect(byEmail.body.data.user).toMatchObject({ id: users.taker!.id, username: 'taker' });
     expect(byEmail.body.data.user.auth).toMatch(TOKEN);
@@ -425,7 +526,12 @@ describe.sequential('contract walk against `linesmith sim` as a child process', 
 
     const participants = await ok('GET', '/exchange/getParticipants', { token: taker.token });
     const byId = new Map<string, any>(participants.data.participants.map((p: any) => [p.participantID, p]));
-    expect(byId.get(nba.away)).toMatchObject({ longName: 'Los Angeles Lakers', shortName: 'LAL', league: 'NBA', sport: 'basketball' });
+    expect(byId.get(nba.away)).toMatchObject({
+      longName: 'Los Angeles Lakers',
+      shortName: 'LAL',
+      league: 'NBA',
+      sport: 'basketball',
+    });
     expect(byId.get(epl.home)).toMatchObject({ longName: 'Chelsea', shortName: 'CHE', league: 'EPL', sport: 'soccer' });
     expect(byId.has(nba.home) && byId.has(epl.away)).toBe(true);
 
@@ -433,7 +539,8 @@ describe.sequential('contract walk against `linesmith sim` as a child process', 
     expect(book.data.games).toHaveLength(1);
     const b = book.data.games[0];
     expect(b.id).toBe(nba.id);
-    for (const k of ['homeMoneylines', 'awayMoneylines', 'homeSpreads', 'awaySpreads', 'over', 'under']) expect(b[k], k).toEqual([]);
+    for (const k of ['homeMoneylines', 'awayMoneylines', 'homeSpreads', 'awaySpreads', 'over', 'under'])
+      expect(b[k], k).toEqual([]);
     expect(b.matchedVolume).toBe(0);
   });
 
@@ -453,14 +560,30 @@ describe.sequential('contract walk against `linesmith sim` as a child process', 
   });
 
   it('NBA moneyline: post rests (book perspective), limit fills partly, crossing post rejected, fillOrKill all-or-nothing', async () => {
-    const posted = await placeOne(maker, { gameID: nba.id, type: 'moneyline', side: nba.home, odds: -120, bet: 240, orderType: 'post', userReference: 'mk-ml' });
+    const posted = await placeOne(maker, {
+      gameID: nba.id,
+      type: 'moneyline',
+      side: nba.home,
+      odds: -120,
+      bet: 240,
+      orderType: 'post',
+      userReference: 'mk-ml',
+    });
     expect(posted.matched).toEqual([]);
-    expect(posted.unmatched).toMatchObject({ offered: 240, odds: -120, type: 'moneyline', side: nba.home, number: null, userReference: 'mk-ml' });
+    expect(posted.unmatched).toMatchObject({
+      offered: 240,
+      odds: -120,
+      type: 'moneyline',
+      side: nba.home,
+      number: null,
+      userReference: 'mk-ml',
+    });
     const mlOrder: string = posted.unmatched.orderID;
     expect(mlOrder).toMatch(HEX24);
 
     // feeds-and-semantics §3: listed under the away side at +120; sumUntaken is the maker's potential win.
-    const seen = async (token: string) => (await ok('GET', `/exchange/v2/getOrderbook?gameID=${nba.id}`, { token })).data.games[0];
+    const seen = async (token: string) =>
+      (await ok('GET', `/exchange/v2/getOrderbook?gameID=${nba.id}`, { token })).data.games[0];
     const forTaker = await seen(taker.token);
     expect(forTaker.homeMoneylines).toEqual([]);
     expect(forTaker.awayMoneylines).toHaveLength(1);
@@ -471,70 +594,197 @@ describe.sequential('contract walk against `linesmith sim` as a child process', 
 
     // The maker's feed says "placed": filled 0, offered > 0.
     const placedMsg = await makerFeed.waitFor('ml placed', (m) => m.unmatched?.orderID === mlOrder);
-    expect(placedMsg.msg).toMatchObject({ matched: null, origin: 'offer', gameID: nba.id, league: 'NBA', sport: 'basketball' });
-    expect(placedMsg.msg.unmatched).toMatchObject({ filled: 0, offered: 240, remaining: 240, odds: -120, userReference: 'mk-ml' });
-    const placedUpdate = await priceFeed.waitFor('ml placed update', (m) => m[0] === 'orderUpdate' && m[1].sideOrders.some((o: any) => o.id === mlOrder));
-    expect(placedUpdate.msg[1]).toMatchObject({ gameID: nba.id, type: 'moneyline', participantID: nba.away, league: 'NBA', sport: 'basketball' });
+    expect(placedMsg.msg).toMatchObject({
+      matched: null,
+      origin: 'offer',
+      gameID: nba.id,
+      league: 'NBA',
+      sport: 'basketball',
+    });
+    expect(placedMsg.msg.unmatched).toMatchObject({
+      filled: 0,
+      offered: 240,
+      remaining: 240,
+      odds: -120,
+      userReference: 'mk-ml',
+    });
+    const placedUpdate = await priceFeed.waitFor(
+      'ml placed update',
+      (m) => m[0] === 'orderUpdate' && m[1].sideOrders.some((o: any) => o.id === mlOrder),
+    );
+    expect(placedUpdate.msg[1]).toMatchObject({
+      gameID: nba.id,
+      type: 'moneyline',
+      participantID: nba.away,
+      league: 'NBA',
+      sport: 'basketball',
+    });
 
     // Limit: the taker backs away at +120 for 100, half of what is offered.
-    const limit = await placeOne(taker, { gameID: nba.id, type: 'moneyline', side: nba.away, odds: 120, bet: 100, orderType: 'limit', userReference: 'tk-ml' });
+    const limit = await placeOne(taker, {
+      gameID: nba.id,
+      type: 'moneyline',
+      side: nba.away,
+      odds: 120,
+      bet: 100,
+      orderType: 'limit',
+      userReference: 'tk-ml',
+    });
     const [f1] = recordFills(limit, 'nba', { type: 'moneyline', team: 'away' }, 'limit');
     expect(limit.matched).toHaveLength(1);
     expect(limit.unmatched).toEqual({});
-    expect(limit.matched[0]).toMatchObject({ amount: 100, odds: 120, orderID: mlOrder, type: 'moneyline', side: nba.away, number: null, userReference: 'tk-ml' });
+    expect(limit.matched[0]).toMatchObject({
+      amount: 100,
+      odds: 120,
+      orderID: mlOrder,
+      type: 'moneyline',
+      side: nba.away,
+      number: null,
+      userReference: 'tk-ml',
+    });
     expect(f1!.amount).toBe(100);
     const half = await priceFeed.waitFor(
       'ml side after the partial fill',
-      (m) => m[0] === 'orderUpdate' && m[1].gameID === nba.id && m[1].participantID === nba.away && m[1].sideOrders.length === 1 && Math.abs(m[1].sideOrders[0].sumUntaken - 100) < 1e-6,
+      (m) =>
+        m[0] === 'orderUpdate' &&
+        m[1].gameID === nba.id &&
+        m[1].participantID === nba.away &&
+        m[1].sideOrders.length === 1 &&
+        Math.abs(m[1].sideOrders[0].sumUntaken - 100) < 1e-6,
       placedUpdate.index,
     );
     expect(half.msg[1].sideOrders[0]).toMatchObject({ id: mlOrder, odds: 120, bet: 240, takenRatio: 0.5 });
 
     // A post that would match is rejected (§3, §7.3).
-    const crossingPost = await placeOne(taker, { gameID: nba.id, type: 'moneyline', side: nba.away, odds: 120, bet: 10, orderType: 'post' });
+    const crossingPost = await placeOne(taker, {
+      gameID: nba.id,
+      type: 'moneyline',
+      side: nba.away,
+      odds: 120,
+      bet: 10,
+      orderType: 'post',
+    });
     expect(crossingPost).toEqual({ error: 'post order cannot have matches', errorType: 'rejected_order_type_rules' });
 
     // fillOrKill: 200 against 100 of capacity leaves 100 > 10 → rejected and nothing fills…
-    const fokTooBig = await placeOne(taker, { gameID: nba.id, type: 'moneyline', side: nba.away, odds: 120, bet: 200, orderType: 'fillOrKill' });
+    const fokTooBig = await placeOne(taker, {
+      gameID: nba.id,
+      type: 'moneyline',
+      side: nba.away,
+      odds: 120,
+      bet: 200,
+      orderType: 'fillOrKill',
+    });
     expect(fokTooBig).toEqual({ error: 'fill or kill matched but not fully', errorType: 'rejected_order_type_rules' });
     // …105 leaves a residual of 5 ≤ 10: complete; the maker order is now fully filled.
-    const fok = await placeOne(taker, { gameID: nba.id, type: 'moneyline', side: nba.away, odds: 120, bet: 105, orderType: 'fillOrKill' });
+    const fok = await placeOne(taker, {
+      gameID: nba.id,
+      type: 'moneyline',
+      side: nba.away,
+      odds: 120,
+      bet: 105,
+      orderType: 'fillOrKill',
+    });
     recordFills(fok, 'nba', { type: 'moneyline', team: 'away' }, 'fillOrKill');
     expect(fok.matched).toHaveLength(1);
     expect(fok.matched[0].amount).toBeCloseTo(100, 6);
     expect(fok.unmatched).toEqual({});
-    await priceFeed.waitFor('ml side emptied', (m) => m[0] === 'orderUpdate' && m[1].gameID === nba.id && m[1].participantID === nba.away && m[1].type === 'moneyline' && m[1].sideOrders.length === 0, half.index);
+    await priceFeed.waitFor(
+      'ml side emptied',
+      (m) =>
+        m[0] === 'orderUpdate' &&
+        m[1].gameID === nba.id &&
+        m[1].participantID === nba.away &&
+        m[1].type === 'moneyline' &&
+        m[1].sideOrders.length === 0,
+      half.index,
+    );
     const filledCancel = await http('POST', '/session/cancel', { token: maker.token, body: { sessionID: mlOrder } });
     expect(filledCancel.status).toBe(409);
 
-    const noLiquidity = await placeOne(taker, { gameID: nba.id, type: 'moneyline', side: nba.away, odds: 120, bet: 10, orderType: 'fillOrKill' });
+    const noLiquidity = await placeOne(taker, {
+      gameID: nba.id,
+      type: 'moneyline',
+      side: nba.away,
+      odds: 120,
+      bet: 10,
+      orderType: 'fillOrKill',
+    });
     expect(noLiquidity).toEqual({ error: 'fill or kill has no matches', errorType: 'rejected_order_type_rules' });
   });
 
   it('NBA spread and total: fillAndKill, postArb inside and outside the 1% band, a resting postArb, a bulk sweep', async () => {
     // Maker backs home -4.5 at +105 risking 100: listed for away +4.5 takers at -105, 105 to take.
-    const sp = await placeOne(maker, { gameID: nba.id, type: 'spread', side: nba.home, number: -4.5, odds: 105, bet: 100, orderType: 'post' });
+    const sp = await placeOne(maker, {
+      gameID: nba.id,
+      type: 'spread',
+      side: nba.home,
+      number: -4.5,
+      odds: 105,
+      bet: 100,
+      orderType: 'post',
+    });
     const spOrder: string = sp.unmatched.orderID;
     // fillAndKill at -110 takes the 105 at the better -105; the rest (195) is cancelled.
-    const fak = await placeOne(taker, { gameID: nba.id, type: 'spread', side: nba.away, number: 4.5, odds: -110, bet: 300, orderType: 'fillAndKill' });
+    const fak = await placeOne(taker, {
+      gameID: nba.id,
+      type: 'spread',
+      side: nba.away,
+      number: 4.5,
+      odds: -110,
+      bet: 300,
+      orderType: 'fillAndKill',
+    });
     const [fakFill] = recordFills(fak, 'nba', { type: 'spread', team: 'away', line: 4.5 }, 'fillAndKill');
     expect(fak.matched).toHaveLength(1);
     expect(fakFill).toMatchObject({ odds: -105, makerOrderID: spOrder });
     expect(fakFill!.amount).toBeCloseTo(105, 6);
     expect(fak.unmatched).toEqual({});
-    const fakNone = await placeOne(taker, { gameID: nba.id, type: 'spread', side: nba.away, number: 4.5, odds: -110, bet: 10, orderType: 'fillAndKill' });
+    const fakNone = await placeOne(taker, {
+      gameID: nba.id,
+      type: 'spread',
+      side: nba.away,
+      number: 4.5,
+      odds: -110,
+      bet: 10,
+      orderType: 'fillAndKill',
+    });
     expect(fakNone).toEqual({ error: 'fill and kill has no matches', errorType: 'rejected_order_type_rules' });
 
     // Maker: limit over 220.5 at -110 risking 110, listed for under takers at +110 (100 to take).
-    const ov = await placeOne(maker, { gameID: nba.id, type: 'total', side: 'over', number: 220.5, odds: -110, bet: 110, orderType: 'limit' });
+    const ov = await placeOne(maker, {
+      gameID: nba.id,
+      type: 'total',
+      side: 'over',
+      number: 220.5,
+      odds: -110,
+      bet: 110,
+      orderType: 'limit',
+    });
     expect(ov.matched).toEqual([]);
     const ovOrder: string = ov.unmatched.orderID;
     // postArb at +105 would match +110: 5 apart, more than 1% of 110 → rejected.
-    const arbFar = await placeOne(taker, { gameID: nba.id, type: 'total', side: 'under', number: 220.5, odds: 105, bet: 50, orderType: 'postArb' });
+    const arbFar = await placeOne(taker, {
+      gameID: nba.id,
+      type: 'total',
+      side: 'under',
+      number: 220.5,
+      odds: 105,
+      bet: 50,
+      orderType: 'postArb',
+    });
     expect(arbFar.errorType).toBe('rejected_order_type_rules');
     expect(arbFar.matched).toBeUndefined();
     // postArb at +109 is within 1%: matches at +110 with no taker commission.
-    const arb = await placeOne(taker, { gameID: nba.id, type: 'total', side: 'under', number: 220.5, odds: 109, bet: 50, orderType: 'postArb' });
+    const arb = await placeOne(taker, {
+      gameID: nba.id,
+      type: 'total',
+      side: 'under',
+      number: 220.5,
+      odds: 109,
+      bet: 50,
+      orderType: 'postArb',
+    });
     const [arbFill] = recordFills(arb, 'nba', { type: 'total', ou: 'under', line: 220.5 }, 'postArb');
     expect(arb.matched).toHaveLength(1);
     expect(arbFill).toMatchObject({ amount: 50, odds: 110 });
@@ -550,21 +800,52 @@ describe.sequential('contract walk against `linesmith sim` as a child process', 
     expect(arbMaker.msg.unmatched.filled).toBeCloseTo(55, 6);
 
     // A postArb that does not cross rests, flagged on both feeds.
-    const restingArb = await placeOne(maker, { gameID: nba.id, type: 'total', side: 'over', number: 230.5, odds: -105, bet: 50, orderType: 'postArb' });
+    const restingArb = await placeOne(maker, {
+      gameID: nba.id,
+      type: 'total',
+      side: 'over',
+      number: 230.5,
+      odds: -105,
+      bet: 50,
+      orderType: 'postArb',
+    });
     const restingArbOrder: string = restingArb.unmatched.orderID;
-    const arbUpdate = await priceFeed.waitFor('resting postArb update', (m) => m[0] === 'orderUpdate' && m[1].sideOrders.some((o: any) => o.id === restingArbOrder));
+    const arbUpdate = await priceFeed.waitFor(
+      'resting postArb update',
+      (m) => m[0] === 'orderUpdate' && m[1].sideOrders.some((o: any) => o.id === restingArbOrder),
+    );
     expect(arbUpdate.msg[1]).toMatchObject({ type: 'total', participantID: null, OU: 'under', total: 230.5 });
     expect(arbUpdate.msg[1].sideOrders[0]).toMatchObject({ id: restingArbOrder, odds: 105, isPostArb: true });
-    const arbPlaced = await makerFeed.waitFor('resting postArb placed', (m) => m.unmatched?.orderID === restingArbOrder);
+    const arbPlaced = await makerFeed.waitFor(
+      'resting postArb placed',
+      (m) => m.unmatched?.orderID === restingArbOrder,
+    );
     expect(arbPlaced.msg.unmatched.isPostArb).toBe(true);
 
     // Bulk: 120 one-unit maker offers swept by one taker order, 120 fills (more than a page of graded rows).
     const bulk = await place(
       maker,
-      Array.from({ length: BULK }, (_, i) => ({ gameID: nba.id, type: 'spread', side: nba.home, number: -10.5, odds: 100, bet: 1, orderType: 'post', userReference: `bulk-${i}` })),
+      Array.from({ length: BULK }, (_, i) => ({
+        gameID: nba.id,
+        type: 'spread',
+        side: nba.home,
+        number: -10.5,
+        odds: 100,
+        bet: 1,
+        orderType: 'post',
+        userReference: `bulk-${i}`,
+      })),
     );
     expect(bulk.every((e) => HEX24.test(e.unmatched?.orderID ?? ''))).toBe(true);
-    const sweep = await placeOne(taker, { gameID: nba.id, type: 'spread', side: nba.away, number: 10.5, odds: -100, bet: BULK, orderType: 'limit' });
+    const sweep = await placeOne(taker, {
+      gameID: nba.id,
+      type: 'spread',
+      side: nba.away,
+      number: 10.5,
+      odds: -100,
+      bet: BULK,
+      orderType: 'limit',
+    });
     const swept = recordFills(sweep, 'nba', { type: 'spread', team: 'away', line: 10.5 }, 'limit');
     expect(swept).toHaveLength(BULK);
     expect(new Set(swept.map((f) => f.makerOrderID))).toEqual(new Set(bulk.map((e) => e.unmatched.orderID)));
@@ -572,36 +853,110 @@ describe.sequential('contract walk against `linesmith sim` as a child process', 
 
   it('EPL: moneyline1x2 on a team and on the draw, a quarter-line spread and a total', async () => {
     // Maker backs Chelsea (home) to win at +150 risking 100: listed as "no" on that market at -150.
-    const yes = await placeOne(maker, { gameID: epl.id, type: 'moneyline1x2', side: 'yes', market: epl.home, odds: 150, bet: 100, orderType: 'post' });
+    const yes = await placeOne(maker, {
+      gameID: epl.id,
+      type: 'moneyline1x2',
+      side: 'yes',
+      market: epl.home,
+      odds: 150,
+      bet: 100,
+      orderType: 'post',
+    });
     const yesOrder: string = yes.unmatched.orderID;
     expect(yes.unmatched).toMatchObject({ type: 'moneyline1x2', side: 'yes', market: epl.home, number: null });
-    const no = await placeOne(taker, { gameID: epl.id, type: 'moneyline1x2', side: 'no', market: epl.home, odds: -150, bet: 90, orderType: 'limit' });
+    const no = await placeOne(taker, {
+      gameID: epl.id,
+      type: 'moneyline1x2',
+      side: 'no',
+      market: epl.home,
+      odds: -150,
+      bet: 90,
+      orderType: 'limit',
+    });
     recordFills(no, 'epl', { type: 'moneyline1x2', outcome: 'home', yes: false }, 'limit');
     expect(no.matched).toHaveLength(1);
     expect(no.matched[0]).toMatchObject({ amount: 90, odds: -150, market: epl.home, side: 'no', type: 'moneyline1x2' });
     const update1x2 = await priceFeed.waitFor(
       '1x2 side after the fill',
-      (m) => m[0] === 'orderUpdate' && m[1].gameID === epl.id && m[1].type === 'moneyline1x2' && m[1].sideOrders.some((o: any) => o.id === yesOrder && Math.abs(o.sumUntaken - 60) < 1e-6),
+      (m) =>
+        m[0] === 'orderUpdate' &&
+        m[1].gameID === epl.id &&
+        m[1].type === 'moneyline1x2' &&
+        m[1].sideOrders.some((o: any) => o.id === yesOrder && Math.abs(o.sumUntaken - 60) < 1e-6),
     );
-    expect(update1x2.msg[1]).toMatchObject({ participantID: '', market: epl.home, side: 'no', league: 'EPL', sport: 'soccer' });
+    expect(update1x2.msg[1]).toMatchObject({
+      participantID: '',
+      market: epl.home,
+      side: 'no',
+      league: 'EPL',
+      sport: 'soccer',
+    });
     for (const k of ['OU', 'total', 'spread']) expect(k in update1x2.msg[1], k).toBe(false);
 
-    const drawYes = await placeOne(maker, { gameID: epl.id, type: 'moneyline1x2', side: 'yes', market: 'draw', odds: 250, bet: 40, orderType: 'post' });
+    const drawYes = await placeOne(maker, {
+      gameID: epl.id,
+      type: 'moneyline1x2',
+      side: 'yes',
+      market: 'draw',
+      odds: 250,
+      bet: 40,
+      orderType: 'post',
+    });
     expect(drawYes.unmatched.market).toBe('draw');
-    const drawNo = await placeOne(taker, { gameID: epl.id, type: 'moneyline1x2', side: 'no', market: 'draw', odds: -250, bet: 100, orderType: 'limit' });
+    const drawNo = await placeOne(taker, {
+      gameID: epl.id,
+      type: 'moneyline1x2',
+      side: 'no',
+      market: 'draw',
+      odds: -250,
+      bet: 100,
+      orderType: 'limit',
+    });
     recordFills(drawNo, 'epl', { type: 'moneyline1x2', outcome: 'draw', yes: false }, 'limit');
     expect(drawNo.matched).toHaveLength(1);
     expect(drawNo.matched[0].amount).toBeCloseTo(100, 6);
 
     // Quarter line: maker Chelsea -0.75 at -105 risking 105 → listed for Arsenal +0.75 at +105 (100 to take).
-    await placeOne(maker, { gameID: epl.id, type: 'spread', side: epl.home, number: -0.75, odds: -105, bet: 105, orderType: 'post' });
-    const q = await placeOne(taker, { gameID: epl.id, type: 'spread', side: epl.away, number: 0.75, odds: 105, bet: 100, orderType: 'limit' });
+    await placeOne(maker, {
+      gameID: epl.id,
+      type: 'spread',
+      side: epl.home,
+      number: -0.75,
+      odds: -105,
+      bet: 105,
+      orderType: 'post',
+    });
+    const q = await placeOne(taker, {
+      gameID: epl.id,
+      type: 'spread',
+      side: epl.away,
+      number: 0.75,
+      odds: 105,
+      bet: 100,
+      orderType: 'limit',
+    });
     recordFills(q, 'epl', { type: 'spread', team: 'away', line: 0.75 }, 'limit');
     expect(q.matched).toHaveLength(1);
 
     // Total 2.5: maker under at +120 risking 50 (60 to take); taker fillOrKill over for exactly 60.
-    await placeOne(maker, { gameID: epl.id, type: 'total', side: 'under', number: 2.5, odds: 120, bet: 50, orderType: 'post' });
-    const tot = await placeOne(taker, { gameID: epl.id, type: 'total', side: 'over', number: 2.5, odds: -120, bet: 60, orderType: 'fillOrKill' });
+    await placeOne(maker, {
+      gameID: epl.id,
+      type: 'total',
+      side: 'under',
+      number: 2.5,
+      odds: 120,
+      bet: 50,
+      orderType: 'post',
+    });
+    const tot = await placeOne(taker, {
+      gameID: epl.id,
+      type: 'total',
+      side: 'over',
+      number: 2.5,
+      odds: -120,
+      bet: 60,
+      orderType: 'fillOrKill',
+    });
     recordFills(tot, 'epl', { type: 'total', ou: 'over', line: 2.5 }, 'fillOrKill');
     expect(tot.matched).toHaveLength(1);
     expect(tot.matched[0].amount).toBeCloseTo(60, 6);
@@ -639,7 +994,10 @@ describe.sequential('contract walk against `linesmith sim` as a child process', 
         expect(msg.platform).toBe('api');
         expect(msg.createdAt).toMatch(ISO);
         const id = messageIdParts(msg.messageID);
-        expect(id[0] > prev[0] || (id[0] === prev[0] && id[1] > prev[1]), `${name}: ${msg.messageID} after ${prev.join('-')}`).toBe(true);
+        expect(
+          id[0] > prev[0] || (id[0] === prev[0] && id[1] > prev[1]),
+          `${name}: ${msg.messageID} after ${prev.join('-')}`,
+        ).toBe(true);
         prev = id;
       }
     }
@@ -650,12 +1008,25 @@ describe.sequential('contract walk against `linesmith sim` as a child process', 
     const listedIds = new Set(updates.flatMap((u) => u.sideOrders.map((o: any) => o.id)));
     for (const f of fills) expect(listedIds.has(f.makerOrderID), f.makerOrderID).toBe(true);
     // matchedVolume counts both sides' stakes of every fill.
-    const volume = fills.filter((f) => f.game === 'nba').reduce((s, f) => s + f.amount + money(f.amount, f.odds, 0).wwc, 0);
-    await priceFeed.waitFor('NBA matched volume', (m) => m[0] === 'matchedVolumeUpdate' && m[1].gameID === nba.id && Math.abs(m[1].matchedVolume - volume) < 1e-6);
+    const volume = fills
+      .filter((f) => f.game === 'nba')
+      .reduce((s, f) => s + f.amount + money(f.amount, f.odds, 0).wwc, 0);
+    await priceFeed.waitFor(
+      'NBA matched volume',
+      (m) => m[0] === 'matchedVolumeUpdate' && m[1].gameID === nba.id && Math.abs(m[1].matchedVolume - volume) < 1e-6,
+    );
   });
 
   it('cancels a resting order, then cancelMultiple with a foreign id; reads matched bets and game liability', async () => {
-    const tkRest = await placeOne(taker, { gameID: nba.id, type: 'total', side: 'over', number: 240.5, odds: -110, bet: 10, orderType: 'limit' });
+    const tkRest = await placeOne(taker, {
+      gameID: nba.id,
+      type: 'total',
+      side: 'over',
+      number: 240.5,
+      odds: -110,
+      bet: 10,
+      orderType: 'limit',
+    });
     const tkOrder: string = tkRest.unmatched.orderID;
     const foreign = await http('POST', '/session/cancel', { token: maker.token, body: { sessionID: tkOrder } });
     expect(foreign.status).toBe(403);
@@ -668,25 +1039,59 @@ describe.sequential('contract walk against `linesmith sim` as a child process', 
     expect(c.body.data.filled).toBeCloseTo(55, 6);
     expect(c.body.data.remaining).toBeCloseTo(55, 6);
     expect(typeof c.body.data.description).toBe('string');
-    const cancelled = await makerFeed.waitFor('over cancelled', (m) => m.unmatched?.orderID === ovOrder && m.unmatched.offered === 0);
+    const cancelled = await makerFeed.waitFor(
+      'over cancelled',
+      (m) => m.unmatched?.orderID === ovOrder && m.unmatched.offered === 0,
+    );
     expect(cancelled.msg.matched).toBeNull();
     expect(cancelled.msg.unmatched.filled).toBeCloseTo(55, 6); // cumulative on a cancel
-    await priceFeed.waitFor('under 220.5 emptied', (m) => m[0] === 'orderUpdate' && m[1].gameID === nba.id && m[1].total === 220.5 && m[1].OU === 'under' && m[1].sideOrders.length === 0);
+    await priceFeed.waitFor(
+      'under 220.5 emptied',
+      (m) =>
+        m[0] === 'orderUpdate' &&
+        m[1].gameID === nba.id &&
+        m[1].total === 220.5 &&
+        m[1].OU === 'under' &&
+        m[1].sideOrders.length === 0,
+    );
 
-    const spare = await placeOne(maker, { gameID: nba.id, type: 'moneyline', side: nba.home, odds: -140, bet: 20, orderType: 'post' });
-    const restingArb = (await ok('GET', '/user/getUnmatched', { token: maker.token })).data.unmatched.find((o: any) => o.total === 230.5);
+    const spare = await placeOne(maker, {
+      gameID: nba.id,
+      type: 'moneyline',
+      side: nba.home,
+      odds: -140,
+      bet: 20,
+      orderType: 'post',
+    });
+    const restingArb = (await ok('GET', '/user/getUnmatched', { token: maker.token })).data.unmatched.find(
+      (o: any) => o.total === 230.5,
+    );
     expect(restingArb).toBeDefined();
-    const multi = await http('POST', '/session/cancelMultiple', { token: maker.token, body: { sessionIDs: [restingArb.id, spare.unmatched.orderID, tkOrder] } });
+    const multi = await http('POST', '/session/cancelMultiple', {
+      token: maker.token,
+      body: { sessionIDs: [restingArb.id, spare.unmatched.orderID, tkOrder] },
+    });
     expect(multi.status).toBe(200);
     expect(multi.body.data).toHaveLength(3);
     expect(multi.body.data[0]).toMatchObject({ success: true, sessionID: restingArb.id });
-    expect(multi.body.data[1]).toMatchObject({ success: true, sessionID: spare.unmatched.orderID, offered: 0, remaining: 20, filled: 0 });
+    expect(multi.body.data[1]).toMatchObject({
+      success: true,
+      sessionID: spare.unmatched.orderID,
+      offered: 0,
+      remaining: 20,
+      filled: 0,
+    });
     expect(multi.body.data[2].success).toBe(false);
     expect(typeof multi.body.data[2].reason).toBe('string');
     expect('sessionID' in multi.body.data[2]).toBe(false);
-    const malformed = await http('POST', '/session/cancelMultiple', { token: maker.token, body: { sessionIDs: ['not-an-id'] } });
+    const malformed = await http('POST', '/session/cancelMultiple', {
+      token: maker.token,
+      body: { sessionIDs: ['not-an-id'] },
+    });
     expect(malformed.status).toBe(400);
-    expect((await ok('POST', '/session/cancel', { token: taker.token, body: { sessionID: tkOrder } })).data.success).toBe(true);
+    expect(
+      (await ok('POST', '/session/cancel', { token: taker.token, body: { sessionID: tkOrder } })).data.success,
+    ).toBe(true);
     // What still rests of the maker's: only the Chelsea 1x2 offer (100 risked, 60 matched).
     const left = (await ok('GET', '/user/getUnmatched', { token: maker.token })).data.unmatched;
     expect(left).toHaveLength(1);
@@ -719,7 +1124,8 @@ describe.sequential('contract walk against `linesmith sim` as a child process', 
     const nbaFills = fills.filter((f) => f.game === 'nba');
     const takerWorst = nbaFills.reduce((s, f) => s + money(f.amount, f.odds, f.takerRate).risk, 0);
     const makerWorst = nbaFills.reduce((s, f) => s + money(f.amount, f.odds, 0).wwc, 0);
-    const liability = async (u: User) => (await ok('GET', `/user/getGameLiability?gameID=${nba.id}`, { token: u.token })).data.liability;
+    const liability = async (u: User) =>
+      (await ok('GET', `/user/getGameLiability?gameID=${nba.id}`, { token: u.token })).data.liability;
     expect(await liability(taker)).toBeCloseTo(-takerWorst, 6);
     expect(await liability(maker)).toBeCloseTo(-makerWorst, 6);
     expect(takerWorst).toBeCloseTo(102 + 102 + 107 + 50 + BULK * 1.02, 6);
@@ -729,22 +1135,36 @@ describe.sequential('contract walk against `linesmith sim` as a child process', 
   const REGRADE: Score = { away: 110, home: 100 };
 
   /** Maker amount and odds of each fill, from the maker's feed. */
-  const makerSide = () => new Map<string, { amount: number; odds: number }>(makerFeed.messages.filter((m) => m.matched).map((m) => [m.matched.txID, { amount: m.matched.amount, odds: m.matched.odds }]));
+  const makerSide = () =>
+    new Map<string, { amount: number; odds: number }>(
+      makerFeed.messages
+        .filter((m) => m.matched)
+        .map((m) => [m.matched.txID, { amount: m.matched.amount, odds: m.matched.odds }]),
+    );
 
   it('settles both games, then walks getGradedSince from before the games: one row per fill per side', async () => {
     await ok('POST', '/admin/clock', { body: { advanceMs: 1000 } });
     const nbaCount = fills.filter((f) => f.game === 'nba').length;
-    const r1 = await ok('POST', `/admin/games/${nba.id}/result`, { body: { awayScore: FIRST.nba.away, homeScore: FIRST.nba.home } });
+    const r1 = await ok('POST', `/admin/games/${nba.id}/result`, {
+      body: { awayScore: FIRST.nba.away, homeScore: FIRST.nba.home },
+    });
     expect(r1.data.graded).toBe(2 * nbaCount);
-    const r2 = await ok('POST', `/admin/games/${epl.id}/result`, { body: { awayScore: FIRST.epl.away, homeScore: FIRST.epl.home } });
+    const r2 = await ok('POST', `/admin/games/${epl.id}/result`, {
+      body: { awayScore: FIRST.epl.away, homeScore: FIRST.epl.home },
+    });
     expect(r2.data.graded).toBe(2 * (fills.length - nbaCount));
     for (const g of [nba, epl]) {
-      await priceFeed.waitFor(`${g.id} closed`, (m) => m[0] === 'gameUpdate' && m[1].id === g.id && m[1].messageType === 'marketClosed' && m[1].ended === true);
+      await priceFeed.waitFor(
+        `${g.id} closed`,
+        (m) => m[0] === 'gameUpdate' && m[1].id === g.id && m[1].messageType === 'marketClosed' && m[1].ended === true,
+      );
     }
     expect((await ok('GET', '/user/getMatchedBets', { token: taker.token })).data.matchedBets).toEqual([]);
 
     // The graded endpoints take the raw token only.
-    const bearer = await http('GET', `/user/v2/getGradedSince?since=${encodeURIComponent(since)}`, { authorization: `Bearer ${taker.token}` });
+    const bearer = await http('GET', `/user/v2/getGradedSince?since=${encodeURIComponent(since)}`, {
+      authorization: `Bearer ${taker.token}`,
+    });
     expect(bearer.status).toBe(401);
 
     const makerMoney = makerSide();
@@ -764,7 +1184,10 @@ describe.sequential('contract walk against `linesmith sim` as a child process', 
         checkRow(row, f, who, FIRST[f.game], f.game === 'nba' ? nba : epl, mk.amount, mk.odds);
       }
       // An empty page returns the cursor unchanged.
-      const again = await http('GET', `/user/v2/getGradedSince?cursor=${encodeURIComponent(w.cursor)}`, { token: u.token, raw: true });
+      const again = await http('GET', `/user/v2/getGradedSince?cursor=${encodeURIComponent(w.cursor)}`, {
+        token: u.token,
+        raw: true,
+      });
       expect(again.status).toBe(200);
       expect(again.body.data).toMatchObject({ graded: [], hasMore: false, cursor: w.cursor });
       walkCursor.set(u.id, w.cursor);
@@ -777,10 +1200,16 @@ describe.sequential('contract walk against `linesmith sim` as a child process', 
 
   it('regrades the NBA game: the changed txIDs reappear later in the walk with the new outcome, latest wins', async () => {
     await ok('POST', '/admin/clock', { body: { advanceMs: 1000 } });
-    const changed = new Set(fills.filter((f) => f.game === 'nba' && outcomeOf(f.takerSel, FIRST.nba) !== outcomeOf(f.takerSel, REGRADE)).map((f) => f.txID));
+    const changed = new Set(
+      fills
+        .filter((f) => f.game === 'nba' && outcomeOf(f.takerSel, FIRST.nba) !== outcomeOf(f.takerSel, REGRADE))
+        .map((f) => f.txID),
+    );
     // Both moneyline fills and the 4.5 spread flip; the total and the 10.5 spread do not.
     expect(changed.size).toBe(3);
-    const r = await ok('POST', `/admin/games/${nba.id}/result`, { body: { awayScore: REGRADE.away, homeScore: REGRADE.home } });
+    const r = await ok('POST', `/admin/games/${nba.id}/result`, {
+      body: { awayScore: REGRADE.away, homeScore: REGRADE.home },
+    });
     expect(r.data.graded).toBe(2 * changed.size);
 
     const makerMoney = makerSide();
@@ -820,8 +1249,14 @@ describe.sequential('contract walk against `linesmith sim` as a child process', 
   it('exits 0 on SIGTERM, closing the sockets', async () => {
     const c = child!;
     c.kill('SIGTERM');
-    const result = await Promise.race([exited, sleep(10_000).then(() => ({ code: null, signal: 'TIMEOUT' as NodeJS.Signals }))]);
+    const result = await Promise.race([
+      exited,
+      sleep(10_000).then(() => ({ code: null, signal: 'TIMEOUT' as NodeJS.Signals })),
+    ]);
     expect(result, stderr).toEqual({ code: 0, signal: null });
-    await Promise.race([Promise.all([makerFeed.closed, takerFeed.closed, priceFeed.closed]), sleep(3_000).then(() => Promise.reject(new Error('feeds not closed')))]);
+    await Promise.race([
+      Promise.all([makerFeed.closed, takerFeed.closed, priceFeed.closed]),
+      sleep(3_000).then(() => Promise.reject(new Error('feeds not closed'))),
+    ]);
   });
 });

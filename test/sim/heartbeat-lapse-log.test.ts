@@ -17,7 +17,10 @@ afterEach(async () => {
 describe('simulator heartbeat lapse log', () => {
   it('says nothing at info when the lapse cancels nothing, and gives the count when it cancels', async () => {
     const lines: { level: number; msg: string; cancelled?: number }[] = [];
-    const logger = pino({ level: 'info' }, { write: (l: string) => void lines.push(JSON.parse(l) as { level: number; msg: string }) });
+    const logger = pino(
+      { level: 'info' },
+      { write: (l: string) => void lines.push(JSON.parse(l) as { level: number; msg: string }) },
+    );
     const time = manualTime(Date.UTC(2026, 3, 1));
     t = await startTestSim({ time, logger });
     const u = await t.user('quiet');
@@ -26,7 +29,9 @@ describe('simulator heartbeat lapse log', () => {
     time.advance(7_000);
     expect(lines.filter((l) => /heartbeat lapsed/.test(l.msg))).toEqual([]);
 
-    const placed = t.sim.context.engine.place(u.id, [{ gameID: g.id, type: 'moneyline', side: g.participants[0].id, odds: 120, bet: 10 }]);
+    const placed = t.sim.context.engine.place(u.id, [
+      { gameID: g.id, type: 'moneyline', side: g.participants[0].id, odds: 120, bet: 10 },
+    ]);
     expect((placed[0] as { status: string }).status).toBe('ok');
     expect((await t.http('POST', '/user/ordersHeartbeat', { token: u.token, body: { timeout: 6 } })).status).toBe(200);
     time.advance(7_000);

@@ -28,7 +28,8 @@ async function logins(options: SimulatorOptions, n: number): Promise<number[]> {
   t = await startTestSim({ time: manualTime(T0), ...options });
   await t.user('ls-user'); // one login
   const out: number[] = [];
-  for (let i = 1; i < n; i++) out.push((await t.http('POST', '/user/login', { body: { username: 'ls-user', password: 'pw-ls-user' } })).status);
+  for (let i = 1; i < n; i++)
+    out.push((await t.http('POST', '/user/login', { body: { username: 'ls-user', password: 'pw-ls-user' } })).status);
   return out;
 }
 
@@ -36,7 +37,8 @@ describe('limit settings', () => {
   it('COUNT/DURATION parses; anything else says why', () => {
     expect(parseRate('30/1m')).toEqual({ limit: 30, windowMs: 60_000 });
     expect(parseRate(' 3000 / 60s ')).toEqual({ limit: 3000, windowMs: 60_000 });
-    for (const bad of ['30', '0/1m', '-1/1m', '30/0s', '30/2d', '30/60', 'x/1m', '1e3/1m', '30/1m/2']) expect(typeof parseRate(bad), bad).toBe('string');
+    for (const bad of ['30', '0/1m', '-1/1m', '30/0s', '30/2d', '30/60', 'x/1m', '1e3/1m', '30/1m/2'])
+      expect(typeof parseRate(bad), bad).toBe('string');
   });
 
   it('defaults are today’s: 3000/60 s per IP, 30 logins per IP per minute, 60/min graded, 10/5 s graded-since', async () => {
@@ -65,14 +67,33 @@ describe('limit settings', () => {
   });
 
   it('a scenario limit that is not COUNT/DURATION names the field and the line', () => {
-    expect(() => parseScenarioYaml('limits:\n  loginRate: lots\n', 's.yaml')).toThrow(/s\.yaml:2:\d+: limits\.loginRate: expected COUNT\/DURATION/);
-    expect(() => parseScenarioYaml('limits:\n  maxConnectionsPerIp: 0\n', 's.yaml')).toThrow(/limits\.maxConnectionsPerIp/);
+    expect(() => parseScenarioYaml('limits:\n  loginRate: lots\n', 's.yaml')).toThrow(
+      /s\.yaml:2:\d+: limits\.loginRate: expected COUNT\/DURATION/,
+    );
+    expect(() => parseScenarioYaml('limits:\n  maxConnectionsPerIp: 0\n', 's.yaml')).toThrow(
+      /limits\.maxConnectionsPerIp/,
+    );
   });
 
   it('linesmith sim flags: each limit by name; a bad value names its flag', () => {
-    const ok = validateSimOptions({ ...BASE, loginRate: '5/10s', ipRate: '100/1m', gradedSinceRate: '2/1s', maxConnectionsPerIp: '9', maxConnectionsPerAccount: '3', maxSubscriptionsPerConnection: '50' });
+    const ok = validateSimOptions({
+      ...BASE,
+      loginRate: '5/10s',
+      ipRate: '100/1m',
+      gradedSinceRate: '2/1s',
+      maxConnectionsPerIp: '9',
+      maxConnectionsPerAccount: '3',
+      maxSubscriptionsPerConnection: '50',
+    });
     expect(ok).toMatchObject({
-      limits: { loginRate: { limit: 5, windowMs: 10_000 }, ipRate: { limit: 100, windowMs: 60_000 }, gradedSinceRate: { limit: 2, windowMs: 1000 }, maxConnectionsPerIp: 9, maxConnectionsPerAccount: 3, maxSubscriptionsPerConnection: 50 },
+      limits: {
+        loginRate: { limit: 5, windowMs: 10_000 },
+        ipRate: { limit: 100, windowMs: 60_000 },
+        gradedSinceRate: { limit: 2, windowMs: 1000 },
+        maxConnectionsPerIp: 9,
+        maxConnectionsPerAccount: 3,
+        maxSubscriptionsPerConnection: 50,
+      },
     });
     expect(validateSimOptions({ ...BASE })).toMatchObject({ limits: {} });
     expect(validateSimOptions({ ...BASE, loginRate: '5' })).toMatch(/^--login-rate: expected COUNT\/DURATION/);
@@ -81,7 +102,22 @@ describe('limit settings', () => {
   });
 
   it('linesmith sim --login-rate takes effect in the running process', async () => {
-    const child = spawn(process.execPath, ['bin/linesmith.js', 'sim', '--port', '0', '--no-traders', '--admin', '--login-rate', '1/1m', '--log-level', 'silent'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [
+        'bin/linesmith.js',
+        'sim',
+        '--port',
+        '0',
+        '--no-traders',
+        '--admin',
+        '--login-rate',
+        '1/1m',
+        '--log-level',
+        'silent',
+      ],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     try {
       let out = '';
       child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
@@ -95,7 +131,12 @@ describe('limit settings', () => {
         }, 25);
         child.once('exit', () => reject(new Error('sim exited')));
       });
-      const post = (path: string, body: unknown) => fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const post = (path: string, body: unknown) =>
+        fetch(url + path, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
       expect((await post('/admin/users', { username: 'cli-u', password: 'pw' })).status).toBeLessThan(300);
       expect((await post('/user/login', { username: 'cli-u', password: 'pw' })).status).toBe(200);
       expect((await post('/user/login', { username: 'cli-u', password: 'pw' })).status).toBe(429);

@@ -16,7 +16,13 @@ const MINUTE = 60_000;
 const SMALL: ScenarioInput = {
   name: 'small',
   horizonMinutes: 40,
-  pace: { tickSeconds: 5, preGameMinutes: 40, makerRefreshSeconds: 15, noiseTakersPerMinute: 20, informedTakersPerMinute: 6 },
+  pace: {
+    tickSeconds: 5,
+    preGameMinutes: 40,
+    makerRefreshSeconds: 15,
+    noiseTakersPerMinute: 20,
+    informedTakersPerMinute: 6,
+  },
   population: { makers: { count: 3 }, noiseTakers: { count: 2 }, informedTakers: { count: 1 } },
   leagues: [
     { league: 'NBA', sport: 'basketball', games: 2, durationMinutes: 30 },
@@ -47,7 +53,9 @@ function start(seed: number, scenario: ScenarioInput = SMALL): Run {
   ctx.engine.onEvent((e) => {
     if (e.kind === 'fill') {
       const f = e.fill;
-      fills.push(`${f.at} ${f.txID} ${f.bookKey} ${f.taker.userId}>${f.maker.userId} ${f.taker.money.odds} ${f.taker.money.amount.toFixed(4)}`);
+      fills.push(
+        `${f.at} ${f.txID} ${f.bookKey} ${f.taker.userId}>${f.maker.userId} ${f.taker.money.odds} ${f.taker.money.amount.toFixed(4)}`,
+      );
     } else if (e.kind === 'gameChanged' && e.game.live) {
       wentLive.add(e.game.id);
     }
@@ -78,7 +86,8 @@ function crossedBooks(ctx: SimContext): string[] {
       const best1 = ctx.engine.bookSide(g.id, b.key, 1)[0];
       if (!best0 || !best1) continue;
       // best0 is a maker backing side 1 at invert(listed); it would match side 1's listing at rank ≥ its own.
-      if (oddsRank(best1.listedOdds) >= oddsRank(invertOdds(best0.listedOdds))) out.push(`${g.id} ${b.key} ${best0.listedOdds}/${best1.listedOdds}`);
+      if (oddsRank(best1.listedOdds) >= oddsRank(invertOdds(best0.listedOdds)))
+        out.push(`${g.id} ${b.key} ${best0.listedOdds}/${best1.listedOdds}`);
     }
   }
   return out;
@@ -100,7 +109,9 @@ describe('synthetic market', () => {
     const soccer = games.find((g) => g.sport === 'soccer')!;
     expect(soccer.markets).toContain('moneyline1x2');
     const soccerBooks = twoSidedBooks(ctx, soccer.id);
-    expect(soccerBooks).toEqual(expect.arrayContaining(['moneyline1x2:home', 'moneyline1x2:away', 'moneyline1x2:draw']));
+    expect(soccerBooks).toEqual(
+      expect.arrayContaining(['moneyline1x2:home', 'moneyline1x2:away', 'moneyline1x2:draw']),
+    );
     expect(soccerBooks.some((k) => k.startsWith('spread:'))).toBe(true);
     expect(soccerBooks.some((k) => k.startsWith('total:'))).toBe(true);
     expect(ctx.engine.bookSide(soccer.id, 'moneyline1x2:home', 0).length).toBeGreaterThan(0);
@@ -203,7 +214,11 @@ describe('fair model', () => {
   it('prices are probabilities that add up, and lines sit near even', () => {
     const random = createRandom(9);
     for (const [sport, profile] of Object.entries(SPORT_PROFILES)) {
-      const model = new GameModel(profile, profile.durationMinutes, 0.5 * profile.ratingSd, random.fork(), { preGameDrift: 1, newsPerHour: 0.3, liveJumpsPerHour: 0.5 });
+      const model = new GameModel(profile, profile.durationMinutes, 0.5 * profile.ratingSd, random.fork(), {
+        preGameDrift: 1,
+        newsPerHour: 0.3,
+        liveJumpsPerHour: 0.5,
+      });
       for (let step = 0; step < 40; step++) {
         if (step < 10) model.drift(10 * MINUTE);
         else model.play(profile.durationMinutes * MINUTE * 0.02);
@@ -211,10 +226,15 @@ describe('fair model', () => {
         expect(fair.home + fair.away + fair.draw, sport).toBeCloseTo(1, 6);
         if (sport !== 'soccer') expect(fair.draw).toBe(0);
         if (step < 10) {
-          expect(Math.abs(fair.homeCovers - 0.5), `${sport} spread ${fair.spreadLine}`).toBeLessThan(profile.fixedSpread ? 0.4 : 0.21);
+          expect(Math.abs(fair.homeCovers - 0.5), `${sport} spread ${fair.spreadLine}`).toBeLessThan(
+            profile.fixedSpread ? 0.4 : 0.21,
+          );
           expect(Math.abs(fair.over - 0.5), `${sport} total ${fair.totalLine}`).toBeLessThan(0.21);
         }
-        const markets = sport === 'soccer' ? (['moneyline1x2', 'spread', 'total'] as const) : (['moneyline', 'spread', 'total'] as const);
+        const markets =
+          sport === 'soccer'
+            ? (['moneyline1x2', 'spread', 'total'] as const)
+            : (['moneyline', 'spread', 'total'] as const);
         const targets = targetsOf(markets, fair);
         for (let i = 0; i < targets.length; i += 2) expect(targets[i]!.p + targets[i + 1]!.p).toBeCloseTo(1, 9);
       }
@@ -231,7 +251,11 @@ describe('fair model', () => {
     let homeWins = 0;
     const n = 400;
     for (let i = 0; i < n; i++) {
-      const model = new GameModel(profile, profile.durationMinutes, 6, random.fork(), { preGameDrift: 0, newsPerHour: 0, liveJumpsPerHour: 0 });
+      const model = new GameModel(profile, profile.durationMinutes, 6, random.fork(), {
+        preGameDrift: 0,
+        newsPerHour: 0,
+        liveJumpsPerHour: 0,
+      });
       const p = model.fair().home;
       expect(p).toBeGreaterThan(0.7);
       const s = model.finalScore();
@@ -277,7 +301,11 @@ describe('registerMarket (through startSimulator)', () => {
   });
 
   it('rejects an invalid scenario object with a ScenarioError naming the field', async () => {
-    await expect(startSimulator({ port: 0, time: manualTime(), traders: true, scenario: { pace: { tickSeconds: 'fast' } } })).rejects.toThrow(ScenarioError);
-    await expect(startSimulator({ port: 0, time: manualTime(), traders: true, scenario: { pace: { tickSeconds: 'fast' } } })).rejects.toThrow(/pace\.tickSeconds/);
+    await expect(
+      startSimulator({ port: 0, time: manualTime(), traders: true, scenario: { pace: { tickSeconds: 'fast' } } }),
+    ).rejects.toThrow(ScenarioError);
+    await expect(
+      startSimulator({ port: 0, time: manualTime(), traders: true, scenario: { pace: { tickSeconds: 'fast' } } }),
+    ).rejects.toThrow(/pace\.tickSeconds/);
   });
 });

@@ -35,27 +35,49 @@ async function setup(options: Parameters<typeof startTestSim>[0] = {}) {
   return { sim: t, u, other, g, c, engine: t.sim.context.engine };
 }
 
-const resting = (g: EngineGame, odds: number, bet = 10, extra: Record<string, unknown> = {}) => ({ gameId: g.id, type: 'moneyline', side: home(g), odds, bet, ...extra });
+const resting = (g: EngineGame, odds: number, bet = 10, extra: Record<string, unknown> = {}) => ({
+  gameId: g.id,
+  type: 'moneyline',
+  side: home(g),
+  odds,
+  bet,
+  ...extra,
+});
 
 describe('orders socket: placeV3', () => {
   it('answers positionally; gameId and gameID are both accepted; a failure is spelled error_type', async () => {
     const { c, g, engine, u } = await setup();
     const r = await request(c, 'placeV3', {
-      orders: [resting(g, 150, 20, { userReference: 'ref-1' }), { gameID: g.id, type: 'total', side: 'over', number: 200.5, odds: -110, bet: 11 }, { gameId: g.id, type: 'moneyline', side: home(g), odds: 50, bet: 10 }],
+      orders: [
+        resting(g, 150, 20, { userReference: 'ref-1' }),
+        { gameID: g.id, type: 'total', side: 'over', number: 200.5, odds: -110, bet: 11 },
+        { gameId: g.id, type: 'moneyline', side: home(g), odds: 50, bet: 10 },
+      ],
     });
     expect(r.requestID).toMatch(/^r-/);
     expect(r).not.toHaveProperty('error');
     expect(r.data).toHaveLength(3);
-    expect(r.data[0]).toMatchObject({ matched: [], unmatched: { offered: 20, odds: 150, type: 'moneyline', side: home(g), userReference: 'ref-1' } });
-    expect(r.data[1]).toMatchObject({ matched: [], unmatched: { offered: 11, type: 'total', side: 'over', number: 200.5 } });
+    expect(r.data[0]).toMatchObject({
+      matched: [],
+      unmatched: { offered: 20, odds: 150, type: 'moneyline', side: home(g), userReference: 'ref-1' },
+    });
+    expect(r.data[1]).toMatchObject({
+      matched: [],
+      unmatched: { offered: 11, type: 'total', side: 'over', number: 200.5 },
+    });
     expect(r.data[2]).toEqual({ error: expect.any(String), error_type: 'validation_error' });
-    expect(engine.openOrders(u.id).map((o) => o.id)).toEqual([r.data[0].unmatched.orderID, r.data[1].unmatched.orderID]);
+    expect(engine.openOrders(u.id).map((o) => o.id)).toEqual([
+      r.data[0].unmatched.orderID,
+      r.data[1].unmatched.orderID,
+    ]);
   });
 
   it('reports fills in matched, and rejects a non-array orders field as a whole', async () => {
     const { c, g, other, engine } = await setup();
     engine.place(other.id, [{ gameID: g.id, type: 'moneyline', side: home(g), odds: -120, bet: 60 }]);
-    const r = await request(c, 'placeV3', { orders: [{ gameId: g.id, type: 'moneyline', side: away(g), odds: 120, bet: 50, orderType: 'fillAndKill' }] });
+    const r = await request(c, 'placeV3', {
+      orders: [{ gameId: g.id, type: 'moneyline', side: away(g), odds: 120, bet: 50, orderType: 'fillAndKill' }],
+    });
     expect(r.data[0].matched).toHaveLength(1);
     expect(r.data[0].matched[0]).toMatchObject({ amount: 50, odds: 120 });
     expect(r.data[0].unmatched).toEqual({});
@@ -71,14 +93,28 @@ describe('orders socket: cancels', () => {
     const id = placed.data[0].unmatched.orderID;
     const r = await request(c, 'cancelById', { orderId: id });
     expect(r.data).toEqual([
-      { success: true, orderID: id, odds: 150, filled: 0, offered: 0, remaining: 20, side: home(g), number: null, gameID: g.id, userReference: 'abc', description: expect.any(String) },
+      {
+        success: true,
+        orderID: id,
+        odds: 150,
+        filled: 0,
+        offered: 0,
+        remaining: 20,
+        side: home(g),
+        number: null,
+        gameID: g.id,
+        userReference: 'abc',
+        description: expect.any(String),
+      },
     ]);
     expect(engine.openOrders(u.id)).toEqual([]);
 
     expect(await request(c, 'cancelById', { orderId: id })).toMatchObject({ error: 'order already cancelled' });
     expect(await request(c, 'cancelById', { orderId: 'xyz' })).toMatchObject({ error: 'invalid order ID format' });
     expect(await request(c, 'cancelById', { orderId: 'f'.repeat(24) })).toMatchObject({ error: 'order not found' });
-    const foreign = engine.place(other.id, [{ gameID: g.id, type: 'moneyline', side: home(g), odds: 170, bet: 5 }])[0] as any;
+    const foreign = engine.place(other.id, [
+      { gameID: g.id, type: 'moneyline', side: home(g), odds: 170, bet: 5 },
+    ])[0] as any;
     const notMine = await request(c, 'cancelById', { orderId: foreign.unmatched.orderID });
     expect(notMine).toEqual({ requestID: notMine.requestID, error: 'unauthorized: order does not belong to user' });
     expect(engine.openOrders(other.id)).toHaveLength(1);
@@ -87,14 +123,20 @@ describe('orders socket: cancels', () => {
   it('cancelById: an expired order, and a filled order of a graded game', async () => {
     const time = manualTime();
     const { c, g, other, engine } = await setup({ time });
-    const placed = await request(c, 'placeV3', { orders: [resting(g, 150, 20, { expirationMinutes: 1 }), resting(g, -110, 11)] });
+    const placed = await request(c, 'placeV3', {
+      orders: [resting(g, 150, 20, { expirationMinutes: 1 }), resting(g, -110, 11)],
+    });
     time.advance(61_000);
-    expect(await request(c, 'cancelById', { orderId: placed.data[0].unmatched.orderID })).toMatchObject({ error: 'order is expired' });
+    expect(await request(c, 'cancelById', { orderId: placed.data[0].unmatched.orderID })).toMatchObject({
+      error: 'order is expired',
+    });
     // Fill the second order completely, then grade the game.
     engine.place(other.id, [{ gameID: g.id, type: 'moneyline', side: away(g), odds: 110, bet: 10 }]);
     expect(engine.order(placed.data[1].unmatched.orderID)?.status).toBe('filled');
     expect(engine.settleGame(g.id, { away: 90, home: 100 }).ok).toBe(true);
-    expect(await request(c, 'cancelById', { orderId: placed.data[1].unmatched.orderID })).toMatchObject({ error: 'order already graded' });
+    expect(await request(c, 'cancelById', { orderId: placed.data[1].unmatched.orderID })).toMatchObject({
+      error: 'order already graded',
+    });
   });
 
   it('cancelMultiple: positional results with failed entries; a malformed id fails the request', async () => {
@@ -110,7 +152,9 @@ describe('orders socket: cancels', () => {
     expect(r.data[2]).toEqual({ success: false, orderID: unknown, description: 'order not found' });
     expect(engine.openOrders(u.id).map((o) => o.id)).toEqual([keep]);
 
-    expect(await request(c, 'cancelMultiple', { orderIDs: [keep, 'bad'] })).toMatchObject({ error: 'invalid order ID format' });
+    expect(await request(c, 'cancelMultiple', { orderIDs: [keep, 'bad'] })).toMatchObject({
+      error: 'invalid order ID format',
+    });
     expect(await request(c, 'cancelMultiple', { orderIDs: 'nope' })).toMatchObject({ error: expect.any(String) });
     expect(engine.openOrders(u.id)).toHaveLength(1);
   });
@@ -149,7 +193,10 @@ describe('orders socket: heartbeat', () => {
   it('acknowledges a heartbeat', async () => {
     const { c } = await setup();
     const r = await request(c, 'heartbeat', { requestTimeout: 20 });
-    expect(r).toEqual({ requestID: r.requestID, data: { type: 'heartbeatAck', serverTime: expect.any(String), timeoutSec: 20 } });
+    expect(r).toEqual({
+      requestID: r.requestID,
+      data: { type: 'heartbeatAck', serverTime: expect.any(String), timeoutSec: 20 },
+    });
     expect(new Date(r.data.serverTime).toISOString()).toBe(r.data.serverTime);
   });
 

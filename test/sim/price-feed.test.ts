@@ -34,9 +34,12 @@ function restHome(g: EngineGame, odds = -120, bet = 100) {
   return place(maker.id, { gameID: g.id, type: 'moneyline', side: home(g), odds, bet });
 }
 
-const isOrderUpdate = (gameId: string) => (m: any) => Array.isArray(m) && m[0] === 'orderUpdate' && m[1].gameID === gameId;
-const isType = (type: string, gameId?: string) => (m: any) => Array.isArray(m) && m[0] === type && (gameId === undefined || m[1].gameID === gameId || m[1].id === gameId);
-const gamesOf = (frames: unknown[]) => frames.filter((m): m is [string, any] => Array.isArray(m)).map((m) => m[1].gameID ?? m[1].id);
+const isOrderUpdate = (gameId: string) => (m: any) =>
+  Array.isArray(m) && m[0] === 'orderUpdate' && m[1].gameID === gameId;
+const isType = (type: string, gameId?: string) => (m: any) =>
+  Array.isArray(m) && m[0] === type && (gameId === undefined || m[1].gameID === gameId || m[1].id === gameId);
+const gamesOf = (frames: unknown[]) =>
+  frames.filter((m): m is [string, any] => Array.isArray(m)).map((m) => m[1].gameID ?? m[1].id);
 
 async function subscriber(): Promise<FeedClient> {
   const c = await clients.open(PATH, taker.token);
@@ -71,7 +74,15 @@ describe('price feed messages', () => {
     });
     expect(typeof u1.epoch).toBe('number');
     expect(u1.sideOrders).toHaveLength(1);
-    expect(u1.sideOrders[0]).toMatchObject({ id: first.unmatched!.orderID, type: 'moneyline', odds: 120, bet: 100, gameID: g.id, takenRatio: 0, participantID: away(g) });
+    expect(u1.sideOrders[0]).toMatchObject({
+      id: first.unmatched!.orderID,
+      type: 'moneyline',
+      odds: 120,
+      bet: 100,
+      gameID: g.id,
+      takenRatio: 0,
+      participantID: away(g),
+    });
     expect(u1.sideOrders[0].sumUntaken).toBeCloseTo(100 / 1.2, 9);
     expect(u1.sideOrders[0]).not.toHaveProperty('isPostArb');
     expect(u1.sideOrders[0]).not.toHaveProperty('createdBy');
@@ -94,7 +105,13 @@ describe('price feed messages', () => {
     expect(u3.sideOrders[0].sumUntaken).toBeCloseTo((100 - 72) / 1.2, 9);
 
     const mv = (await c.take(isType('matchedVolumeUpdate', g.id))).value;
-    expect(mv[1]).toEqual({ gameID: g.id, parentGameID: null, league: 'NBA', sport: 'basketball', matchedVolume: engine().matchedVolume(g.id) });
+    expect(mv[1]).toEqual({
+      gameID: g.id,
+      parentGameID: null,
+      league: 'NBA',
+      sport: 'basketball',
+      matchedVolume: engine().matchedVolume(g.id),
+    });
     expect(mv[1].matchedVolume).toBeCloseTo(40 + 50 + 60 + 72, 9);
 
     engine().cancel(maker.id, first.unmatched!.orderID);
@@ -126,18 +143,40 @@ describe('price feed messages', () => {
     const g = t.game();
     place(maker.id, { gameID: g.id, type: 'total', side: 'over', number: 209.5, odds: -104, bet: 265.2 });
     const tot = (await c.take((m) => isOrderUpdate(g.id)(m) && m[1].type === 'total')).value[1];
-    expect(tot).toMatchObject({ participantID: null, OU: 'under', total: 209.5, spread: null, mainTotal: 209.5, mainHomeSpread: null });
+    expect(tot).toMatchObject({
+      participantID: null,
+      OU: 'under',
+      total: 209.5,
+      spread: null,
+      mainTotal: 209.5,
+      mainHomeSpread: null,
+    });
     expect(tot.sideOrders[0]).toMatchObject({ odds: 104, OU: 'under', total: 209.5 });
     expect(tot.sideOrders[0].sumUntaken).toBeCloseTo(255, 9);
 
     place(maker.id, { gameID: g.id, type: 'spread', side: home(g), number: -3.5, odds: -110, bet: 110 });
     const sp = (await c.take((m) => isOrderUpdate(g.id)(m) && m[1].type === 'spread')).value[1];
-    expect(sp).toMatchObject({ participantID: away(g), spread: 3.5, OU: null, total: null, mainHomeSpread: -3.5, mainAwaySpread: 3.5, mainTotal: 209.5 });
+    expect(sp).toMatchObject({
+      participantID: away(g),
+      spread: 3.5,
+      OU: null,
+      total: null,
+      mainHomeSpread: -3.5,
+      mainAwaySpread: 3.5,
+      mainTotal: 209.5,
+    });
 
     const s = t.game({ league: 'EPL', sport: 'soccer' });
     place(maker.id, { gameID: s.id, type: 'moneyline1x2', market: 'draw', side: 'yes', odds: 250, bet: 10 });
     const x = (await c.take(isOrderUpdate(s.id))).value[1];
-    expect(x).toMatchObject({ type: 'moneyline1x2', participantID: '', market: 'draw', side: 'no', sport: 'soccer', league: 'EPL' });
+    expect(x).toMatchObject({
+      type: 'moneyline1x2',
+      participantID: '',
+      market: 'draw',
+      side: 'no',
+      sport: 'soccer',
+      league: 'EPL',
+    });
     expect(x).not.toHaveProperty('OU');
     expect(x).not.toHaveProperty('total');
     expect(x).not.toHaveProperty('spread');
@@ -156,7 +195,15 @@ describe('price feed messages', () => {
     const c = await subscriber();
     const g = t.game({ league: 'NHL', sport: 'hockey' });
     const created = (await c.take(isType('gameUpdate', g.id))).value[1];
-    expect(created).toMatchObject({ id: g.id, league: 'NHL', sport: 'hockey', ended: false, live: false, parentGameID: null, messageType: 'marketOpen' });
+    expect(created).toMatchObject({
+      id: g.id,
+      league: 'NHL',
+      sport: 'hockey',
+      ended: false,
+      live: false,
+      parentGameID: null,
+      messageType: 'marketOpen',
+    });
     expect(created.participants.map((p: any) => p.homeAway)).toEqual(['away', 'home']);
     for (const k of ['homeMoneylines', 'awayMoneylines', 'homeMoneylines1x2', 'awayMoneylines1x2', 'draw1x2']) {
       expect(created[k]).toEqual([]);
@@ -330,7 +377,10 @@ describe('price feed epoch', () => {
       const g = sim.game();
       const c = await FeedClient.open(sim.url, PATH, u.token);
       await c.roundTrip();
-      for (let i = 0; i < 5; i++) sim.sim.context.engine.place(u.id, [{ gameID: g.id, type: 'moneyline', side: g.participants[1].id, odds: -110 - i, bet: 10 }]);
+      for (let i = 0; i < 5; i++)
+        sim.sim.context.engine.place(u.id, [
+          { gameID: g.id, type: 'moneyline', side: g.participants[1].id, odds: -110 - i, bet: 10 },
+        ]);
       const epochs: number[] = [];
       for (let i = 0; i < 5; i++) epochs.push((await c.take(isOrderUpdate(g.id))).value[1].epoch);
       for (let i = 1; i < epochs.length; i++) expect(epochs[i]!).toBeGreaterThan(epochs[i - 1]!);

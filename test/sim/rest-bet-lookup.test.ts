@@ -21,18 +21,44 @@ describe('bet lookups: getOrdersForGame, getBetByID, getBetByWagerRequestID, get
     g = t.game();
     settled = t.game();
     const home = g.participants[1].id;
-    const placed = await t.http('POST', '/session/v3/place', { token: maker.token, body: { orders: [{ gameID: g.id, type: 'moneyline', side: home, odds: 100, bet: 100, userReference: 'mm-1' }] } });
+    const placed = await t.http('POST', '/session/v3/place', {
+      token: maker.token,
+      body: { orders: [{ gameID: g.id, type: 'moneyline', side: home, odds: 100, bet: 100, userReference: 'mm-1' }] },
+    });
     orderId = placed.body.data.createdSessions[0].unmatched.orderID;
     wagerRequestID = placed.body.data.createdSessions[0].unmatched.wagerRequestID;
     const taken = await t.http('POST', '/session/v3/place', {
       token: taker.token,
-      body: { orders: [{ gameID: g.id, type: 'moneyline', side: g.participants[0].id, odds: -100, bet: 40, userReference: 'tk-1' }] },
+      body: {
+        orders: [
+          { gameID: g.id, type: 'moneyline', side: g.participants[0].id, odds: -100, bet: 40, userReference: 'tk-1' },
+        ],
+      },
     });
     takerTx = taken.body.data.createdSessions[0].matched[0].txID;
     // A settled bet with the same reference on another game.
-    const s = await t.http('POST', '/session/v3/place', { token: maker.token, body: { orders: [{ gameID: settled.id, type: 'moneyline', side: settled.participants[1].id, odds: 100, bet: 10, userReference: 'mm-1' }] } });
+    const s = await t.http('POST', '/session/v3/place', {
+      token: maker.token,
+      body: {
+        orders: [
+          {
+            gameID: settled.id,
+            type: 'moneyline',
+            side: settled.participants[1].id,
+            odds: 100,
+            bet: 10,
+            userReference: 'mm-1',
+          },
+        ],
+      },
+    });
     expect(s.status).toBe(200);
-    await t.http('POST', '/session/v3/place', { token: taker.token, body: { orders: [{ gameID: settled.id, type: 'moneyline', side: settled.participants[0].id, odds: -100, bet: 10 }] } });
+    await t.http('POST', '/session/v3/place', {
+      token: taker.token,
+      body: {
+        orders: [{ gameID: settled.id, type: 'moneyline', side: settled.participants[0].id, odds: -100, bet: 10 }],
+      },
+    });
     const end = await t.http('POST', `/admin/games/${settled.id}/result`, { body: { awayScore: 1, homeScore: 2 } });
     expect(end.status, JSON.stringify(end.body)).toBe(200);
   });
@@ -54,17 +80,23 @@ describe('bet lookups: getOrdersForGame, getBetByID, getBetByWagerRequestID, get
   });
 
   it('getBetByUserReference: open, matched and graded of one reference on one game', async () => {
-    const res = await t.http('GET', `/user/getBetByUserReference?userReference=mm-1&gameID=${g.id}`, { token: maker.token });
+    const res = await t.http('GET', `/user/getBetByUserReference?userReference=mm-1&gameID=${g.id}`, {
+      token: maker.token,
+    });
     expect(res.status).toBe(200);
     expect(res.body.data.unmatched.map((o: { id: string }) => o.id)).toEqual([orderId]);
     expect(res.body.data.matched).toHaveLength(1);
     expect(res.body.data.graded).toEqual([]);
-    const done = await t.http('GET', `/user/getBetByUserReference?userReference=mm-1&gameID=${settled.id}`, { token: maker.token });
+    const done = await t.http('GET', `/user/getBetByUserReference?userReference=mm-1&gameID=${settled.id}`, {
+      token: maker.token,
+    });
     expect(done.body.data.unmatched).toEqual([]);
     expect(done.body.data.matched).toEqual([]);
     expect(done.body.data.graded).toHaveLength(1);
     expect(done.body.data.graded[0]).toMatchObject({ outcome: 'winner', userReference: 'mm-1' });
-    const theirs = await t.http('GET', `/user/getBetByUserReference?userReference=mm-1&gameID=${g.id}`, { token: taker.token });
+    const theirs = await t.http('GET', `/user/getBetByUserReference?userReference=mm-1&gameID=${g.id}`, {
+      token: taker.token,
+    });
     expect(theirs.body.data).toEqual({ unmatched: [], matched: [], graded: [] });
     for (const q of ['', `?gameID=${g.id}`, '?userReference=mm-1', '?userReference=mm-1&gameID=bad']) {
       const bad = await t.http('GET', `/user/getBetByUserReference${q}`, { token: maker.token });
@@ -74,12 +106,15 @@ describe('bet lookups: getOrdersForGame, getBetByID, getBetByWagerRequestID, get
   });
 
   it('getBetByWagerRequestID: every bet of one submitted order, never its open remainder', async () => {
-    const res = await t.http('GET', `/user/getBetByWagerRequestID?wagerRequestID=${wagerRequestID}`, { token: maker.token });
+    const res = await t.http('GET', `/user/getBetByWagerRequestID?wagerRequestID=${wagerRequestID}`, {
+      token: maker.token,
+    });
     expect(res.status).toBe(200);
     expect(res.body.data.unmatched).toEqual([]);
     expect(res.body.data.matched).toHaveLength(1);
     expect(res.body.data.graded).toEqual([]);
-    for (const q of ['', '?wagerRequestID=x']) expect((await t.http('GET', `/user/getBetByWagerRequestID${q}`, { token: maker.token })).status).toBe(400);
+    for (const q of ['', '?wagerRequestID=x'])
+      expect((await t.http('GET', `/user/getBetByWagerRequestID${q}`, { token: maker.token })).status).toBe(400);
   });
 
   it('getBetByID: by bet id, by txID, or an open order; 400 otherwise', async () => {
@@ -98,7 +133,12 @@ describe('bet lookups: getOrdersForGame, getBetByID, getBetByWagerRequestID, get
   });
 
   it('every lookup wants a token', async () => {
-    for (const path of ['/user/getOrdersForGame', '/user/getBetByID', '/user/getBetByWagerRequestID', '/user/getBetByUserReference']) {
+    for (const path of [
+      '/user/getOrdersForGame',
+      '/user/getBetByID',
+      '/user/getBetByWagerRequestID',
+      '/user/getBetByUserReference',
+    ]) {
       expect((await t.http('GET', path)).status).toBe(401);
     }
   });

@@ -17,7 +17,13 @@ interface U {
 
 /** A user made in-process with a token issued directly (no dependency on the login route). */
 function mkUser(t: TestSim, username: string, opts: { commission?: number; referrer?: string } = {}): U {
-  const made = createUser(t.sim.context, { username, password: `pw-${username}`, balance: 1_000_000, commission: opts.commission ?? 0.01, referrer: opts.referrer ?? null });
+  const made = createUser(t.sim.context, {
+    username,
+    password: `pw-${username}`,
+    balance: 1_000_000,
+    commission: opts.commission ?? 0.01,
+    referrer: opts.referrer ?? null,
+  });
   if (!made.ok) throw new Error(made.error);
   return { id: made.value.id, token: t.sim.context.tokens.issue(made.value.id), username };
 }
@@ -53,7 +59,14 @@ describe('GET /user/getMatchedBets', () => {
 
     // Placed on the later game first: the response must still list the earlier game first.
     place(s, maker, { gameID: late.id, type: 'moneyline', side: away(late), odds: -150, bet: 150 });
-    const ml = place(s, taker, { gameID: late.id, type: 'moneyline', side: home(late), odds: 150, bet: 100, userReference: 'ref-ml' });
+    const ml = place(s, taker, {
+      gameID: late.id,
+      type: 'moneyline',
+      side: home(late),
+      odds: 150,
+      bet: 100,
+      userReference: 'ref-ml',
+    });
     expect(ml.matched).toHaveLength(1);
     s.time.advance(1_000);
     place(s, maker, { gameID: early.id, type: 'total', side: 'over', number: 200.5, odds: -110, bet: 110 });
@@ -108,8 +121,24 @@ describe('GET /user/getMatchedBets', () => {
     // The maker's side: no commission, `bet` is its order's original stake, not the fill.
     const mres = await s.http('GET', '/user/getMatchedBets', { token: maker.token });
     const [mTotal, mMl] = mres.body.data.matchedBets;
-    expect(mTotal).toMatchObject({ origin: 'offer', bet: 110, odds: -110, OU: 'over', total: 200.5, risk: '55.00', win: '50.00', txID: tot.matched[0]!.txID });
-    expect(mMl).toMatchObject({ origin: 'offer', bet: 150, odds: -150, participantID: away(late), risk: '150.00', win: '100.00' });
+    expect(mTotal).toMatchObject({
+      origin: 'offer',
+      bet: 110,
+      odds: -110,
+      OU: 'over',
+      total: 200.5,
+      risk: '55.00',
+      win: '50.00',
+      txID: tot.matched[0]!.txID,
+    });
+    expect(mMl).toMatchObject({
+      origin: 'offer',
+      bet: 150,
+      odds: -150,
+      participantID: away(late),
+      risk: '150.00',
+      win: '100.00',
+    });
 
     // Graded bets leave the list.
     expect(s.sim.context.engine.settleGame(early.id, { away: 100, home: 99 }).ok).toBe(true);
@@ -131,7 +160,14 @@ describe('GET /user/getMatchedBets', () => {
     const [x2, spread] = res.body.data.matchedBets;
     expect(x2).toMatchObject({ type: 'moneyline1x2', market: 'draw', side: 'no', odds: -250, bet: 250 });
     expect(x2).not.toHaveProperty('participantID');
-    expect(spread).toMatchObject({ type: 'spread', participantID: away(nba), spread: 3.5, odds: -110, risk: '50.45', win: '45.00' });
+    expect(spread).toMatchObject({
+      type: 'spread',
+      participantID: away(nba),
+      spread: 3.5,
+      odds: -110,
+      risk: '50.45',
+      win: '45.00',
+    });
   });
 
   it('requires a token', async () => {
@@ -212,7 +248,9 @@ describe('GET /affiliate/getAffiliateCommission', () => {
 
     const from = await s.http('GET', '/affiliate/getAffiliateCommission?fromDate=03-02-2026', { token: aff.token });
     expect(from.body).toEqual({ commissionPaid: [{ p1: 0 }, { p2: 0.6 }] });
-    const to = await s.http('GET', '/affiliate/getAffiliateCommission?fromDate=02-01-2026&toDate=03-01-2026', { token: aff.token });
+    const to = await s.http('GET', '/affiliate/getAffiliateCommission?fromDate=02-01-2026&toDate=03-01-2026', {
+      token: aff.token,
+    });
     expect(to.body).toEqual({ commissionPaid: [{ p1: 1 }, { p2: 0 }] });
 
     // Nobody referred by p1.

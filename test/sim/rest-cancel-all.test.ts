@@ -46,7 +46,13 @@ describe('cancels by scope: cancelAllOrders, cancelAllOrdersForGame, cancelByRef
     const res = await t.http('POST', '/session/cancelAllOrders', { token: me.token });
     expect(res.status).toBe(200);
     expect(res.body.data.map((r: { sessionID: string }) => r.sessionID)).toEqual([a, b]);
-    expect(res.body.data[0]).toMatchObject({ success: true, sessionID: a, gameID: nba.id, odds: 200, userReference: 'a' });
+    expect(res.body.data[0]).toMatchObject({
+      success: true,
+      sessionID: a,
+      gameID: nba.id,
+      odds: 200,
+      userReference: 'a',
+    });
     expect(await openIds(me.token)).toEqual([]);
     expect(await openIds(other.token)).toEqual([theirs]);
     const again = await t.http('POST', '/session/cancelAllOrders', { token: me.token, body: { anything: 1 } });
@@ -57,9 +63,15 @@ describe('cancels by scope: cancelAllOrders, cancelAllOrdersForGame, cancelByRef
     const ml = await rest(me.token, nba, 'moneyline', 'ml');
     const tot = await rest(me.token, nba, 'total', 'tot');
     const elsewhere = await rest(me.token, nba2, 'moneyline', 'ml2');
-    const totals = await t.http('POST', '/session/cancelAllOrdersForGame', { token: me.token, body: { gameID: nba.id, type: 'total' } });
+    const totals = await t.http('POST', '/session/cancelAllOrdersForGame', {
+      token: me.token,
+      body: { gameID: nba.id, type: 'total' },
+    });
     expect(totals.body.data.map((r: { sessionID: string }) => r.sessionID)).toEqual([tot]);
-    const rest2 = await t.http('POST', '/session/cancelAllOrdersForGame', { token: me.token, body: { gameID: nba.id } });
+    const rest2 = await t.http('POST', '/session/cancelAllOrdersForGame', {
+      token: me.token,
+      body: { gameID: nba.id },
+    });
     expect(rest2.body.data.map((r: { sessionID: string }) => r.sessionID)).toEqual([ml]);
     expect(await openIds(me.token)).toEqual([elsewhere]);
   });
@@ -69,7 +81,10 @@ describe('cancels by scope: cancelAllOrders, cancelAllOrdersForGame, cancelByRef
     await rest(me.token, nba, 'total', 'ref-b');
     await rest(me.token, nba2, 'moneyline', 'ref-a');
     await rest(other.token, nba, 'moneyline', 'ref-a');
-    const res = await t.http('POST', '/session/cancelByReference', { token: me.token, body: { gameID: nba.id, userReferences: ['ref-a', 'ref-z'] } });
+    const res = await t.http('POST', '/session/cancelByReference', {
+      token: me.token,
+      body: { gameID: nba.id, userReferences: ['ref-a', 'ref-z'] },
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toHaveLength(1);
     expect(res.body.data[0]).toMatchObject({ success: true, sessionID: a, userReference: 'ref-a' });
@@ -102,7 +117,12 @@ describe('cancels by scope: cancelAllOrders, cancelAllOrdersForGame, cancelByRef
       expect(res.status, `${path} ${JSON.stringify(body)}`).toBe(400);
       expect(typeof res.body.error, `${path} ${JSON.stringify(body)}`).toBe('string');
     }
-    for (const path of ['/session/cancelAllOrders', '/session/cancelAllOrdersForGame', '/session/cancelByReference', '/session/cancelAllForLeague']) {
+    for (const path of [
+      '/session/cancelAllOrders',
+      '/session/cancelAllOrdersForGame',
+      '/session/cancelByReference',
+      '/session/cancelAllForLeague',
+    ]) {
       expect((await t.http('POST', path, { body: {} })).status).toBe(401);
     }
   });

@@ -57,10 +57,20 @@ describe('exchange reads: getSingleOrderbook, getOddsForAveragePrice, getMatched
     expect(game).toBeDefined();
     expect(game.awayMoneylines).toBeUndefined();
     // 300 at -120 wins 250, 200 at -140 wins 142.86: 500 wins 392.86, payout 0.7857 → -127.
-    expect(game.odds).toMatchObject({ bestAwayMoneyline: -120, averageAwayMoneyline: -127, bestAwayMoneylinePriceLimit: -140, awayMoneylineMaxBet: 300 });
+    expect(game.odds).toMatchObject({
+      bestAwayMoneyline: -120,
+      averageAwayMoneyline: -127,
+      bestAwayMoneylinePriceLimit: -140,
+      awayMoneylineMaxBet: 300,
+    });
     // -120 pays 0.8333; less 2% commission on the win: 0.8167 → -122.
     expect(game.odds.bestAwayMoneylineWithCommission).toBe(-122);
-    expect(game.odds).toMatchObject({ bestHomeMoneyline: null, averageHomeMoneyline: null, homeMoneylineMaxBet: 0, maxMoneyLineBet: 300 });
+    expect(game.odds).toMatchObject({
+      bestHomeMoneyline: null,
+      averageHomeMoneyline: null,
+      homeMoneylineMaxBet: 0,
+      maxMoneyLineBet: 300,
+    });
     expect(game.odds).toMatchObject({ mainTotal: 150.5, bestOver: 105, maxOverBet: 95, bestUnder: null });
     const missing = await t.http('GET', '/exchange/getOddsForAveragePrice', { token: taker.token });
     expect(missing.status).toBe(400);
@@ -68,17 +78,32 @@ describe('exchange reads: getSingleOrderbook, getOddsForAveragePrice, getMatched
 
   it('getMatchedVolume: both sides’ stakes of every fill of the ET days asked, end clamped to today', async () => {
     const today = etDay(t.sim.context.time.clock.now());
-    const before = await t.http('GET', `/exchange/getMatchedVolume?startDate=2020-01-01&endDate=2999-12-31`, { token: taker.token });
+    const before = await t.http('GET', `/exchange/getMatchedVolume?startDate=2020-01-01&endDate=2999-12-31`, {
+      token: taker.token,
+    });
     expect(before.status).toBe(200);
     expect(before.body.data).toEqual({ startDate: '2020-01-01', endDate: '2999-12-31', matchedVolume: 0 });
     // Takes 60 at -120: wins 50, so both sides' stakes are 110.
-    const take = await t.http('POST', '/session/v3/place', { token: taker.token, body: { orders: [{ gameID: g.id, type: 'moneyline', side: g.participants[0].id, odds: -120, bet: 60 }] } });
+    const take = await t.http('POST', '/session/v3/place', {
+      token: taker.token,
+      body: { orders: [{ gameID: g.id, type: 'moneyline', side: g.participants[0].id, odds: -120, bet: 60 }] },
+    });
     expect(take.body.data.createdSessions[0].matched).toHaveLength(1);
-    const after = await t.http('GET', `/exchange/getMatchedVolume?startDate=${today}&endDate=2999-12-31`, { token: taker.token });
+    const after = await t.http('GET', `/exchange/getMatchedVolume?startDate=${today}&endDate=2999-12-31`, {
+      token: taker.token,
+    });
     expect(after.body.data.matchedVolume).toBeCloseTo(110, 6);
-    const past = await t.http('GET', `/exchange/getMatchedVolume?startDate=2020-01-01&endDate=2020-01-02`, { token: taker.token });
+    const past = await t.http('GET', `/exchange/getMatchedVolume?startDate=2020-01-01&endDate=2020-01-02`, {
+      token: taker.token,
+    });
     expect(past.body.data.matchedVolume).toBe(0);
-    for (const q of ['', '?startDate=2020-01-01', '?startDate=2020-02-30&endDate=2020-03-01', '?startDate=2020-01-02&endDate=2020-01-01', '?startDate=01-01-2020&endDate=2020-01-02']) {
+    for (const q of [
+      '',
+      '?startDate=2020-01-01',
+      '?startDate=2020-02-30&endDate=2020-03-01',
+      '?startDate=2020-01-02&endDate=2020-01-01',
+      '?startDate=01-01-2020&endDate=2020-01-02',
+    ]) {
       const bad = await t.http('GET', `/exchange/getMatchedVolume${q}`, { token: taker.token });
       expect(bad.status, q).toBe(400);
       expect(typeof bad.body.error).toBe('string');
@@ -86,6 +111,11 @@ describe('exchange reads: getSingleOrderbook, getOddsForAveragePrice, getMatched
   });
 
   it('every read wants a token', async () => {
-    for (const path of ['/exchange/getSingleOrderbook', '/exchange/getOddsForAveragePrice', '/exchange/getMatchedVolume']) expect((await t.http('GET', path)).status).toBe(401);
+    for (const path of [
+      '/exchange/getSingleOrderbook',
+      '/exchange/getOddsForAveragePrice',
+      '/exchange/getMatchedVolume',
+    ])
+      expect((await t.http('GET', path)).status).toBe(401);
   });
 });

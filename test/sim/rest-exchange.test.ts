@@ -2,7 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EngineGame } from '../../src/engine/types.ts';
 import { startTestSim, type TestSim } from '../support/sim.ts';
 
-const BOOK_ARRAYS = ['homeMoneylines', 'awayMoneylines', 'homeSpreads', 'awaySpreads', 'over', 'under', 'homeMoneylines1x2', 'awayMoneylines1x2', 'draw1x2'];
+const BOOK_ARRAYS = [
+  'homeMoneylines',
+  'awayMoneylines',
+  'homeSpreads',
+  'awaySpreads',
+  'over',
+  'under',
+  'homeMoneylines1x2',
+  'awayMoneylines1x2',
+  'draw1x2',
+];
 const HOUR = 3_600_000;
 
 async function place(t: TestSim, token: string, order: Record<string, unknown>): Promise<any> {
@@ -56,7 +66,17 @@ describe('GET /exchange/getLeagues', () => {
 
   it('appends LIVE once a league containing LIVE other than the four excluded ones exists', async () => {
     t.game({ league: 'EPL-LIVE', sport: 'soccer' });
-    expect(await leagues()).toEqual(['EPL', 'EPL-LIVE', 'La Liga', 'NBA', 'NBA-LIVE', 'NFL', 'NFL-LIVE', 'PGA', 'LIVE']);
+    expect(await leagues()).toEqual([
+      'EPL',
+      'EPL-LIVE',
+      'La Liga',
+      'NBA',
+      'NBA-LIVE',
+      'NFL',
+      'NFL-LIVE',
+      'PGA',
+      'LIVE',
+    ]);
     expect(await leagues('?sport=soccer')).toEqual(['EPL', 'EPL-LIVE', 'La Liga', 'all', 'LIVE']);
     expect(await leagues('?sport=football')).toEqual(['NFL', 'NFL-LIVE']);
   });
@@ -107,8 +127,15 @@ describe('GET /exchange/getParticipants and /exchange/v2/getGames', () => {
       const ids = list.map((p) => p.participantID);
       expect(new Set(ids).size).toBe(ids.length);
       expect(ids.filter((id) => id === future.participants[0].id)).toHaveLength(1);
-      for (const g of [future, past, live, later, soccer, ended]) for (const p of g.participants) expect(ids).toContain(p.id);
-      expect(list).toContainEqual({ participantID: soccer.participants[1].id, longName: soccer.participants[1].longName, shortName: soccer.participants[1].shortName, league: 'EPL', sport: 'soccer' });
+      for (const g of [future, past, live, later, soccer, ended])
+        for (const p of g.participants) expect(ids).toContain(p.id);
+      expect(list).toContainEqual({
+        participantID: soccer.participants[1].id,
+        longName: soccer.participants[1].longName,
+        shortName: soccer.participants[1].shortName,
+        league: 'EPL',
+        sport: 'soccer',
+      });
       expect((await t.http('GET', '/exchange/getParticipants?active=false', { token })).body).toEqual(res.body);
     } finally {
       if (shared.ok) ctx.engine.settleGame(shared.value.id, { away: 0, home: 0 });
@@ -147,8 +174,18 @@ describe('GET /exchange/getParticipants and /exchange/v2/getGames', () => {
       parentGameID: null,
       start: new Date(future.start).toISOString(),
       participants: [
-        { id: future.participants[0].id, longName: future.participants[0].longName, shortName: future.participants[0].shortName, homeAway: 'away' },
-        { id: future.participants[1].id, longName: future.participants[1].longName, shortName: future.participants[1].shortName, homeAway: 'home' },
+        {
+          id: future.participants[0].id,
+          longName: future.participants[0].longName,
+          shortName: future.participants[0].shortName,
+          homeAway: 'away',
+        },
+        {
+          id: future.participants[1].id,
+          longName: future.participants[1].longName,
+          shortName: future.participants[1].shortName,
+          homeAway: 'home',
+        },
       ],
     });
     for (const k of BOOK_ARRAYS) expect(g).not.toHaveProperty(k);
@@ -160,7 +197,11 @@ describe('GET /exchange/getParticipants and /exchange/v2/getGames', () => {
   });
 
   it('the LIVE alias lists in-play games; an unknown league lists none', async () => {
-    expect((await t.http('GET', '/exchange/v2/getGames?league=LIVE', { token })).body.data.games.map((g: { id: string }) => g.id)).toEqual([live.id]);
+    expect(
+      (await t.http('GET', '/exchange/v2/getGames?league=LIVE', { token })).body.data.games.map(
+        (g: { id: string }) => g.id,
+      ),
+    ).toEqual([live.id]);
     expect((await t.http('GET', '/exchange/v2/getGames?league=XFL', { token })).body).toEqual({ data: { games: [] } });
   });
 });
@@ -183,7 +224,14 @@ describe('GET /exchange/v2/getOrderbook', () => {
     other = await t.user('other');
     taker = await t.user('taker');
     g = t.game({ league: 'NBA' });
-    soccer = t.game({ league: 'EPL', sport: 'soccer', participants: [{ longName: 'Away FC', shortName: 'AFC' }, { longName: 'Home FC', shortName: 'HFC' }] });
+    soccer = t.game({
+      league: 'EPL',
+      sport: 'soccer',
+      participants: [
+        { longName: 'Away FC', shortName: 'AFC' },
+        { longName: 'Home FC', shortName: 'HFC' },
+      ],
+    });
   });
   afterAll(() => t?.close());
 
@@ -192,7 +240,15 @@ describe('GET /exchange/v2/getOrderbook', () => {
     const games = await book(maker.token, 'league=NBA');
     const e = games.find((x) => x.id === empty.id);
     for (const k of BOOK_ARRAYS) expect(e[k]).toEqual([]);
-    expect(e).toMatchObject({ openInterest: 0, matchedVolume: 0, mainHomeSpread: null, mainAwaySpread: null, mainTotal: null, league: 'NBA', sport: 'basketball' });
+    expect(e).toMatchObject({
+      openInterest: 0,
+      matchedVolume: 0,
+      mainHomeSpread: null,
+      mainAwaySpread: null,
+      mainTotal: null,
+      league: 'NBA',
+      sport: 'basketball',
+    });
     expect(e.participants[0].homeAway).toBe('away');
   });
 
@@ -203,7 +259,18 @@ describe('GET /exchange/v2/getOrderbook', () => {
     expect(own.homeMoneylines).toEqual([]);
     expect(own.awayMoneylines).toHaveLength(1);
     const entry = own.awayMoneylines[0];
-    expect(entry).toMatchObject({ id, type: 'moneyline', odds: 330, bet: 3798.43, gameID: g.id, participantID: away.id, takenRatio: 0, mockOrder: false, gameStartExpiry: true, createdBy: 'maker' });
+    expect(entry).toMatchObject({
+      id,
+      type: 'moneyline',
+      odds: 330,
+      bet: 3798.43,
+      gameID: g.id,
+      participantID: away.id,
+      takenRatio: 0,
+      mockOrder: false,
+      gameStartExpiry: true,
+      createdBy: 'maker',
+    });
     expect(entry.sumUntaken).toBeCloseTo(1151.04, 2);
     expect(entry).not.toHaveProperty('isPostArb');
     const [seen] = await book(other.token, `gameID=${g.id}`);
@@ -212,7 +279,14 @@ describe('GET /exchange/v2/getOrderbook', () => {
   });
 
   it('lists a maker on over 209.5 at -104 risking 265.2 under `under` at +104 with sumUntaken 255', async () => {
-    const id = await rest(t, maker.token, { gameID: g.id, type: 'total', side: 'over', number: 209.5, odds: -104, bet: 265.2 });
+    const id = await rest(t, maker.token, {
+      gameID: g.id,
+      type: 'total',
+      side: 'over',
+      number: 209.5,
+      odds: -104,
+      bet: 265.2,
+    });
     const [b] = await book(other.token, `gameID=${g.id}`);
     expect(b.over).toEqual([]);
     expect(b.under).toHaveLength(1);
@@ -224,13 +298,33 @@ describe('GET /exchange/v2/getOrderbook', () => {
 
   it('lists spreads on the taker side with the line from that side, and picks the deepest line as main', async () => {
     const [away, home] = g.participants;
-    const a = await rest(t, maker.token, { gameID: g.id, type: 'spread', side: home.id, number: -3.5, odds: -110, bet: 110 });
-    const b = await rest(t, other.token, { gameID: g.id, type: 'spread', side: away.id, number: 5.5, odds: 100, bet: 500 });
+    const a = await rest(t, maker.token, {
+      gameID: g.id,
+      type: 'spread',
+      side: home.id,
+      number: -3.5,
+      odds: -110,
+      bet: 110,
+    });
+    const b = await rest(t, other.token, {
+      gameID: g.id,
+      type: 'spread',
+      side: away.id,
+      number: 5.5,
+      odds: 100,
+      bet: 500,
+    });
     const [ob] = await book(other.token, `gameID=${g.id}`);
     expect(ob.awaySpreads).toHaveLength(1);
     expect(ob.awaySpreads[0]).toMatchObject({ id: a, spread: 3.5, odds: 110, participantID: away.id });
     expect(ob.homeSpreads).toHaveLength(1);
-    expect(ob.homeSpreads[0]).toMatchObject({ id: b, spread: -5.5, odds: 100, participantID: home.id, createdBy: 'other' });
+    expect(ob.homeSpreads[0]).toMatchObject({
+      id: b,
+      spread: -5.5,
+      odds: 100,
+      participantID: home.id,
+      createdBy: 'other',
+    });
     // Home -5.5 holds 500 untaken against 100 at home -3.5.
     expect(ob.mainHomeSpread).toBe(-5.5);
     expect(ob.mainAwaySpread).toBe(5.5);
@@ -246,14 +340,33 @@ describe('GET /exchange/v2/getOrderbook', () => {
     const [b] = await book(maker.token, 'league=ncaab');
     expect(b.awayMoneylines.map((o: { id: string }) => o.id)).toEqual([at200, first150, second150, at120]);
     expect(b.awayMoneylines.map((o: { odds: number }) => o.odds)).toEqual([200, 150, 150, 120]);
-    expect(b.awayMoneylines.map((o: { createdBy?: string }) => o.createdBy ?? null)).toEqual(['maker', 'maker', null, null]);
+    expect(b.awayMoneylines.map((o: { createdBy?: string }) => o.createdBy ?? null)).toEqual([
+      'maker',
+      'maker',
+      null,
+      null,
+    ]);
   });
 
   it('sorts a flat collection across lines by price, not by line', async () => {
     const g4 = t.game({ league: 'NCAAF', sport: 'football' });
     const away = g4.participants[0].id;
-    const near = await rest(t, maker.token, { gameID: g4.id, type: 'spread', side: away, number: 3.5, odds: -105, bet: 21 });
-    const far = await rest(t, other.token, { gameID: g4.id, type: 'spread', side: away, number: 5.5, odds: -150, bet: 30 });
+    const near = await rest(t, maker.token, {
+      gameID: g4.id,
+      type: 'spread',
+      side: away,
+      number: 3.5,
+      odds: -105,
+      bet: 21,
+    });
+    const far = await rest(t, other.token, {
+      gameID: g4.id,
+      type: 'spread',
+      side: away,
+      number: 5.5,
+      odds: -150,
+      bet: 30,
+    });
     const [b] = await book(maker.token, `gameID=${g4.id}`);
     expect(b.homeSpreads.map((o: { id: string; odds: number; spread: number }) => [o.id, o.odds, o.spread])).toEqual([
       [far, 150, -5.5],
@@ -263,14 +376,51 @@ describe('GET /exchange/v2/getOrderbook', () => {
 
   it('puts both sides of a 1x2 outcome into that outcome’s collection, each with its side', async () => {
     const [away, home] = soccer.participants;
-    const yesHome = await rest(t, maker.token, { gameID: soccer.id, type: 'moneyline1x2', side: 'yes', market: home.id, odds: 150, bet: 40 });
-    const noHome = await rest(t, maker.token, { gameID: soccer.id, type: 'moneyline1x2', side: 'no', market: home.id, odds: -130, bet: 60 });
-    const noDraw = await rest(t, other.token, { gameID: soccer.id, type: 'moneyline1x2', side: 'no', market: 'draw', odds: -200, bet: 50 });
-    const yesAway = await rest(t, other.token, { gameID: soccer.id, type: 'moneyline1x2', side: 'yes', market: away.id, odds: 250, bet: 20 });
+    const yesHome = await rest(t, maker.token, {
+      gameID: soccer.id,
+      type: 'moneyline1x2',
+      side: 'yes',
+      market: home.id,
+      odds: 150,
+      bet: 40,
+    });
+    const noHome = await rest(t, maker.token, {
+      gameID: soccer.id,
+      type: 'moneyline1x2',
+      side: 'no',
+      market: home.id,
+      odds: -130,
+      bet: 60,
+    });
+    const noDraw = await rest(t, other.token, {
+      gameID: soccer.id,
+      type: 'moneyline1x2',
+      side: 'no',
+      market: 'draw',
+      odds: -200,
+      bet: 50,
+    });
+    const yesAway = await rest(t, other.token, {
+      gameID: soccer.id,
+      type: 'moneyline1x2',
+      side: 'yes',
+      market: away.id,
+      odds: 250,
+      bet: 20,
+    });
     const [b] = await book(other.token, 'league=EPL');
     expect(b.homeMoneylines1x2.map((o: { id: string }) => o.id).sort()).toEqual([yesHome, noHome].sort());
-    expect(b.homeMoneylines1x2.find((o: { id: string }) => o.id === yesHome)).toMatchObject({ side: 'no', market: home.id, odds: -150, participantID: '' });
-    expect(b.homeMoneylines1x2.find((o: { id: string }) => o.id === noHome)).toMatchObject({ side: 'yes', market: home.id, odds: 130 });
+    expect(b.homeMoneylines1x2.find((o: { id: string }) => o.id === yesHome)).toMatchObject({
+      side: 'no',
+      market: home.id,
+      odds: -150,
+      participantID: '',
+    });
+    expect(b.homeMoneylines1x2.find((o: { id: string }) => o.id === noHome)).toMatchObject({
+      side: 'yes',
+      market: home.id,
+      odds: 130,
+    });
     expect(b.draw1x2).toHaveLength(1);
     expect(b.draw1x2[0]).toMatchObject({ id: noDraw, side: 'yes', market: 'draw', odds: 200, createdBy: 'other' });
     expect(b.awayMoneylines1x2).toHaveLength(1);
@@ -324,10 +474,35 @@ describe('POST /exchange/getOrderbook (deprecated v1)', () => {
   it('returns market null and nested games keyed by number, with isPostArb always present', async () => {
     const [away, home] = g.participants;
     const ml = await rest(t, maker.token, { gameID: g.id, type: 'moneyline', side: home.id, odds: -110, bet: 110 });
-    const sp1 = await rest(t, maker.token, { gameID: g.id, type: 'spread', side: home.id, number: -3.5, odds: -110, bet: 110 });
-    const sp2 = await rest(t, maker.token, { gameID: g.id, type: 'spread', side: home.id, number: -4.5, odds: 105, bet: 50, orderType: 'postArb' });
-    const ou = await rest(t, maker.token, { gameID: g.id, type: 'total', side: 'under', number: 220.5, odds: -105, bet: 80 });
-    const res = await t.http('POST', '/exchange/getOrderbook', { token: viewer.token, body: { leagueRequested: 'nba' } });
+    const sp1 = await rest(t, maker.token, {
+      gameID: g.id,
+      type: 'spread',
+      side: home.id,
+      number: -3.5,
+      odds: -110,
+      bet: 110,
+    });
+    const sp2 = await rest(t, maker.token, {
+      gameID: g.id,
+      type: 'spread',
+      side: home.id,
+      number: -4.5,
+      odds: 105,
+      bet: 50,
+      orderType: 'postArb',
+    });
+    const ou = await rest(t, maker.token, {
+      gameID: g.id,
+      type: 'total',
+      side: 'under',
+      number: 220.5,
+      odds: -105,
+      bet: 80,
+    });
+    const res = await t.http('POST', '/exchange/getOrderbook', {
+      token: viewer.token,
+      body: { leagueRequested: 'nba' },
+    });
     expect(res.status).toBe(200);
     expect(res.body.data.market).toBeNull();
     expect(res.body.data.games).toHaveLength(1);
@@ -373,18 +548,44 @@ describe('POST /exchange/getOrderbook (deprecated v1)', () => {
 
   it('keys 1x2 collections by the taker side, yes or no', async () => {
     const home = soccer.participants[1];
-    const id = await rest(t, maker.token, { gameID: soccer.id, type: 'moneyline1x2', side: 'yes', market: home.id, odds: 120, bet: 10 });
-    const draw = await rest(t, maker.token, { gameID: soccer.id, type: 'moneyline1x2', side: 'no', market: 'draw', odds: -250, bet: 10 });
-    const res = await t.http('POST', '/exchange/getOrderbook', { token: maker.token, body: { leagueRequested: 'EPL' } });
+    const id = await rest(t, maker.token, {
+      gameID: soccer.id,
+      type: 'moneyline1x2',
+      side: 'yes',
+      market: home.id,
+      odds: 120,
+      bet: 10,
+    });
+    const draw = await rest(t, maker.token, {
+      gameID: soccer.id,
+      type: 'moneyline1x2',
+      side: 'no',
+      market: 'draw',
+      odds: -250,
+      bet: 10,
+    });
+    const res = await t.http('POST', '/exchange/getOrderbook', {
+      token: maker.token,
+      body: { leagueRequested: 'EPL' },
+    });
     const v1 = res.body.data.games[0];
     expect(Object.keys(v1.homeMoneylines1x2)).toEqual(['no']);
-    expect(v1.homeMoneylines1x2.no[0]).toMatchObject({ id, side: 'no', market: home.id, odds: -120, isPostArb: false, createdBy: 'maker' });
+    expect(v1.homeMoneylines1x2.no[0]).toMatchObject({
+      id,
+      side: 'no',
+      market: home.id,
+      odds: -120,
+      isPostArb: false,
+      createdBy: 'maker',
+    });
     expect(Object.keys(v1.draw1x2)).toEqual(['yes']);
     expect(v1.draw1x2.yes[0]).toMatchObject({ id: draw, side: 'yes', market: 'draw', odds: 250 });
   });
 
   it('accepts the token in the body', async () => {
-    const res = await t.http('POST', '/exchange/getOrderbook', { body: { leagueRequested: 'NBA', token: viewer.token } });
+    const res = await t.http('POST', '/exchange/getOrderbook', {
+      body: { leagueRequested: 'NBA', token: viewer.token },
+    });
     expect(res.status).toBe(200);
     expect(res.body.data.games[0].id).toBe(g.id);
   });
@@ -393,7 +594,10 @@ describe('POST /exchange/getOrderbook (deprecated v1)', () => {
     const res = await t.http('POST', '/exchange/getOrderbook', { token: viewer.token, body: {} });
     expect(res.status).toBe(400);
     expect(res.body.error).toContain('leagueRequested');
-    const none = await t.http('POST', '/exchange/getOrderbook', { token: viewer.token, body: { leagueRequested: 'XFL' } });
+    const none = await t.http('POST', '/exchange/getOrderbook', {
+      token: viewer.token,
+      body: { leagueRequested: 'XFL' },
+    });
     expect(none.body).toEqual({ data: { market: null, games: [] } });
   });
 });

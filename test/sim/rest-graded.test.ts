@@ -32,8 +32,11 @@ const home = (g: EngineGame) => g.participants[1].id;
  */
 function fills(t: TestSim, g: EngineGame, maker: U, taker: U, n: number, stake = 1, userReference?: string): string[] {
   const engine = t.sim.context.engine;
-  const [rest] = engine.place(maker.id, [{ gameID: g.id, type: 'moneyline', side: away(g), odds: -110, bet: n * stake * 1.2 }]);
-  if (rest?.status !== 'ok' || rest.matched.length !== 0) throw new Error(`maker order failed: ${JSON.stringify(rest)}`);
+  const [rest] = engine.place(maker.id, [
+    { gameID: g.id, type: 'moneyline', side: away(g), odds: -110, bet: n * stake * 1.2 },
+  ]);
+  if (rest?.status !== 'ok' || rest.matched.length !== 0)
+    throw new Error(`maker order failed: ${JSON.stringify(rest)}`);
   const orders: PlaceInput[] = Array.from({ length: n }, () => ({
     gameID: g.id,
     type: 'moneyline',
@@ -62,7 +65,14 @@ async function start(): Promise<TestSim & { time: ManualTimeSource }> {
   return Object.assign(t, { time });
 }
 
-type Row = { txID: string; outcome: string; settledAt: string; result: string; adminRefund: boolean; game: { id: string } };
+type Row = {
+  txID: string;
+  outcome: string;
+  settledAt: string;
+  result: string;
+  adminRefund: boolean;
+  game: { id: string };
+};
 
 /** GET getGradedSince with the raw token. */
 async function since(s: TestSim, u: U, query: string) {
@@ -88,7 +98,7 @@ describe('GET|POST /user/v2/getGraded and /user/getGradedWagers', () => {
     expect(e.settleGame(b.id, { away: 2, home: 1 }).ok).toBe(true); // taker loses 50 + 0.50
     expect(e.settleGame(c.id, { away: 1, home: 2 }).ok).toBe(true); // taker wins 20 × 1.089 = 21.78
     expect(e.settleGame(d.id, { away: 1, home: 2 }).ok).toBe(true); // starts after now: outside the default window
-    return { s, maker, taker, a, b, c, d, txA: txA!, txB: txB!, txC: txC! , txD: txD! };
+    return { s, maker, taker, a, b, c, d, txA: txA!, txB: txB!, txC: txC!, txD: txD! };
   }
 
   it('selects by game start: startDate inclusive, endDate exclusive, default end now, with a summary', async () => {
@@ -142,9 +152,15 @@ describe('GET|POST /user/v2/getGraded and /user/getGradedWagers', () => {
   it('renders graded rows per the contract, and takes the same parameters as a POST body on both URLs', async () => {
     const { s, taker, maker, a, txA } = await history();
     const body = { startDate: iso(T0 - 45 * DAY), endDate: iso(T0 - 30 * DAY) };
-    const viaGet = await s.http('GET', `/user/v2/getGraded?startDate=${body.startDate}&endDate=${body.endDate}`, { token: taker.token, raw: true });
+    const viaGet = await s.http('GET', `/user/v2/getGraded?startDate=${body.startDate}&endDate=${body.endDate}`, {
+      token: taker.token,
+      raw: true,
+    });
     const viaPost = await s.http('POST', '/user/v2/getGraded', { token: taker.token, raw: true, body });
-    const legacyGet = await s.http('GET', `/user/getGradedWagers?startDate=${body.startDate}&endDate=${body.endDate}`, { token: taker.token, raw: true });
+    const legacyGet = await s.http('GET', `/user/getGradedWagers?startDate=${body.startDate}&endDate=${body.endDate}`, {
+      token: taker.token,
+      raw: true,
+    });
     const legacyPost = await s.http('POST', '/user/getGradedWagers', { token: taker.token, raw: true, body });
     for (const r of [viaPost, legacyGet, legacyPost]) {
       expect(r.status).toBe(200);
@@ -184,7 +200,16 @@ describe('GET|POST /user/v2/getGraded and /user/getGradedWagers', () => {
     ]);
     // The maker's row of the same fill: offer, no fee, loses its 110 risk.
     const m = await s.http('POST', '/user/v2/getGraded', { token: maker.token, raw: true, body });
-    expect(m.body.data.graded[0]).toMatchObject({ txID: txA, origin: 'offer', odds: -110, fee: '0.00', risk: '110.00', win: '100.00', outcome: 'loser', result: '-110.00' });
+    expect(m.body.data.graded[0]).toMatchObject({
+      txID: txA,
+      origin: 'offer',
+      odds: -110,
+      fee: '0.00',
+      risk: '110.00',
+      win: '100.00',
+      outcome: 'loser',
+      result: '-110.00',
+    });
     expect(m.body.data.summary).toEqual({ pnl: -110, volume: 110 });
   });
 
@@ -204,7 +229,10 @@ describe('GET|POST /user/v2/getGraded and /user/getGradedWagers', () => {
     const u = mkUser(s, 'u');
     const other = mkUser(s, 'other');
     for (let i = 0; i < 60; i++) {
-      const res = await s.http(i % 2 ? 'GET' : 'POST', i % 3 ? '/user/v2/getGraded' : '/user/getGradedWagers', { token: u.token, raw: true });
+      const res = await s.http(i % 2 ? 'GET' : 'POST', i % 3 ? '/user/v2/getGraded' : '/user/getGradedWagers', {
+        token: u.token,
+        raw: true,
+      });
       expect(res.status, `call ${i + 1}`).toBe(200);
     }
     const limited = await s.http('GET', '/user/v2/getGraded', { token: u.token, raw: true });
@@ -238,20 +266,30 @@ describe('GET|POST /user/v2/getGradedSince', () => {
     // complete after `since`: settledThrough stays at `since`.
     expect(p1.body.data.settledThrough).toBe(iso(T0));
 
-    const p2 = await s.http('POST', '/user/v2/getGradedSince', { token: taker.token, raw: true, body: { cursor: p1.body.data.cursor } });
+    const p2 = await s.http('POST', '/user/v2/getGradedSince', {
+      token: taker.token,
+      raw: true,
+      body: { cursor: p1.body.data.cursor },
+    });
     expect(p2.status).toBe(200);
     expect(p2.body.data.graded).toHaveLength(50);
     expect(p2.body.data.hasMore).toBe(false);
     const seen = [...p1.body.data.graded, ...p2.body.data.graded].map((r: Row) => r.txID);
     expect(seen).toEqual(txs);
-    for (const r of [...p1.body.data.graded, ...p2.body.data.graded]) expect(r).toMatchObject({ outcome: 'winner', settledAt: iso(settledAt), graded: true, origin: 'wager' });
+    for (const r of [...p1.body.data.graded, ...p2.body.data.graded])
+      expect(r).toMatchObject({ outcome: 'winner', settledAt: iso(settledAt), graded: true, origin: 'wager' });
     // Caught up, but the millisecond of the settlement is still "now": another settlement
     // may land in it, so it is not complete yet.
     expect(p2.body.data.settledThrough).toBe(iso(T0));
 
     s.time.advance(1);
     const p3 = await since(s, taker, `cursor=${p2.body.data.cursor}`);
-    expect(p3.body.data).toEqual({ graded: [], hasMore: false, cursor: p2.body.data.cursor, settledThrough: iso(settledAt) });
+    expect(p3.body.data).toEqual({
+      graded: [],
+      hasMore: false,
+      cursor: p2.body.data.cursor,
+      settledThrough: iso(settledAt),
+    });
 
     // Strictly after: since = the settlement instant returns nothing.
     const none = await since(s, taker, `since=${iso(settledAt)}`);
@@ -330,28 +368,37 @@ describe('GET|POST /user/v2/getGradedSince', () => {
     expect(first.body.data.graded).toBe(6); // both sides of 3 fills
     s.time.advance(1_000);
     const w1 = await since(s, taker, `since=${iso(T0)}`);
-    expect(w1.body.data.graded.map((r: Row) => [r.txID, r.outcome, r.result])).toEqual(txs.map((tx) => [tx, 'winner', '10.89']));
+    expect(w1.body.data.graded.map((r: Row) => [r.txID, r.outcome, r.result])).toEqual(
+      txs.map((tx) => [tx, 'winner', '10.89']),
+    );
 
     // Score correction: the away side won after all.
     const regrade = await result({ awayScore: 110, homeScore: 100 });
     expect(regrade.body.data.graded).toBe(6);
     s.time.advance(1_000);
     const w2 = await since(s, taker, `cursor=${w1.body.data.cursor}`);
-    expect(w2.body.data.graded.map((r: Row) => [r.txID, r.outcome, r.result, r.settledAt])).toEqual(txs.map((tx) => [tx, 'loser', '-10.10', iso(T0 + 2_000)]));
+    expect(w2.body.data.graded.map((r: Row) => [r.txID, r.outcome, r.result, r.settledAt])).toEqual(
+      txs.map((tx) => [tx, 'loser', '-10.10', iso(T0 + 2_000)]),
+    );
     expect(w2.body.data.cursor).not.toBe(w1.body.data.cursor);
 
     const refund = await s.http('POST', `/admin/games/${g.id}/refund`);
     expect(refund.body.data.graded).toBe(6);
     s.time.advance(1_000);
     const w3 = await since(s, taker, `cursor=${w2.body.data.cursor}`);
-    expect(w3.body.data.graded.map((r: Row) => [r.txID, r.outcome, r.result, r.adminRefund])).toEqual(txs.map((tx) => [tx, 'refunded', '0.00', true]));
+    expect(w3.body.data.graded.map((r: Row) => [r.txID, r.outcome, r.result, r.adminRefund])).toEqual(
+      txs.map((tx) => [tx, 'refunded', '0.00', true]),
+    );
     expect(w3.body.data.settledThrough).toBe(iso(T0 + 3_000));
 
     // The full walk holds every version; the date-window read only the latest.
     const full = await since(s, taker, `since=${iso(T0)}`);
     expect(full.body.data.graded).toHaveLength(9);
     // The game starts in two hours: a window by game start must reach it.
-    const latest = await s.http('GET', `/user/v2/getGraded?endDate=${iso(T0 + DAY)}`, { token: taker.token, raw: true });
+    const latest = await s.http('GET', `/user/v2/getGraded?endDate=${iso(T0 + DAY)}`, {
+      token: taker.token,
+      raw: true,
+    });
     expect(latest.body.data.graded.map((r: Row) => [r.txID, r.outcome])).toEqual(txs.map((tx) => [tx, 'refunded']));
     expect(latest.body.data.summary).toEqual({ pnl: 0, volume: 30 });
   });
@@ -431,7 +478,11 @@ describe('GET|POST /user/v2/getGradedSince', () => {
 
     const both = await since(s, taker, `since=${iso(T0)}&cursor=${cursor}`);
     expect(both.status).toBe(400);
-    const bothPost = await s.http('POST', '/user/v2/getGradedSince', { token: taker.token, raw: true, body: { since: iso(T0), cursor } });
+    const bothPost = await s.http('POST', '/user/v2/getGradedSince', {
+      token: taker.token,
+      raw: true,
+      body: { since: iso(T0), cursor },
+    });
     expect(bothPost.status).toBe(400);
     expect((await since(s, taker, 'since=last-tuesday')).status).toBe(400);
 
@@ -515,7 +566,17 @@ describe('graded-cursor helpers', () => {
     expect(parseIsoInstant('2026-W09-7')).toBe(base); // 2026-03-01 is the Sunday of week 9
     expect(parseIsoInstant('2026-03')).toBe(base);
     expect(parseIsoInstant('2026-03-01T24:00:00Z')).toBe(base + DAY);
-    for (const bad of ['', 'yesterday', '2026-02-30', '2026-13-01', '2026-03-01T25:00Z', '2026-03-01T12:60Z', '03-01-2026', '2026-03-01T12:00:00+24:00', '1709294400']) {
+    for (const bad of [
+      '',
+      'yesterday',
+      '2026-02-30',
+      '2026-13-01',
+      '2026-03-01T25:00Z',
+      '2026-03-01T12:60Z',
+      '03-01-2026',
+      '2026-03-01T12:00:00+24:00',
+      '1709294400',
+    ]) {
       expect(parseIsoInstant(bad), bad).toBeNull();
     }
     expect(HOUR).toBe(3_600_000);

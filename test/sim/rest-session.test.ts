@@ -53,11 +53,36 @@ describe('POST /session/v3/place', () => {
       expect(e.unmatched.orderID).toMatch(/^[0-9a-f]{24}$/);
       expect(e.unmatched.wagerRequestID).toMatch(/^[0-9a-f]{24}$/);
     }
-    expect(entries[0].unmatched).toMatchObject({ offered: 100, odds: -120, type: 'moneyline', side: home.id, number: null, userReference: 'ml-1' });
+    expect(entries[0].unmatched).toMatchObject({
+      offered: 100,
+      odds: -120,
+      type: 'moneyline',
+      side: home.id,
+      number: null,
+      userReference: 'ml-1',
+    });
     expect(entries[1].unmatched).toMatchObject({ offered: 40, odds: 105, type: 'spread', side: away.id, number: 2.5 });
-    expect(entries[2].unmatched).toMatchObject({ offered: 60, odds: -115, type: 'total', side: 'under', number: 200.5 });
-    expect(entries[3].unmatched).toMatchObject({ offered: 25, odds: 240, type: 'moneyline1x2', side: 'yes', market: 'draw', number: null });
-    expect(entries[4].unmatched).toMatchObject({ offered: 70, type: 'moneyline1x2', side: 'no', market: soccer.participants[1].id });
+    expect(entries[2].unmatched).toMatchObject({
+      offered: 60,
+      odds: -115,
+      type: 'total',
+      side: 'under',
+      number: 200.5,
+    });
+    expect(entries[3].unmatched).toMatchObject({
+      offered: 25,
+      odds: 240,
+      type: 'moneyline1x2',
+      side: 'yes',
+      market: 'draw',
+      number: null,
+    });
+    expect(entries[4].unmatched).toMatchObject({
+      offered: 70,
+      type: 'moneyline1x2',
+      side: 'no',
+      market: soccer.participants[1].id,
+    });
     expect(entries[1].unmatched).not.toHaveProperty('userReference');
     expect(t.sim.context.engine.openOrders(maker.id).map((o) => o.id)).toEqual(entries.map((e) => e.unmatched.orderID));
   });
@@ -65,17 +90,42 @@ describe('POST /session/v3/place', () => {
   it('matches a crossing limit order as taker with commission and rests the remainder', async () => {
     const g2 = t.game();
     const [away, home] = g2.participants;
-    const makerOrder = await rest(t, maker.token, { gameID: g2.id, type: 'moneyline', side: home.id, odds: -110, bet: 110 });
-    const e = await place(t, taker.token, { gameID: g2.id, type: 'moneyline', side: away.id, odds: 110, bet: 150, userReference: 'tk' });
+    const makerOrder = await rest(t, maker.token, {
+      gameID: g2.id,
+      type: 'moneyline',
+      side: home.id,
+      odds: -110,
+      bet: 110,
+    });
+    const e = await place(t, taker.token, {
+      gameID: g2.id,
+      type: 'moneyline',
+      side: away.id,
+      odds: 110,
+      bet: 150,
+      userReference: 'tk',
+    });
     expect(e.matched).toHaveLength(1);
     const m = e.matched[0];
-    expect(m).toMatchObject({ odds: 110, number: null, type: 'moneyline', side: away.id, orderID: makerOrder, userReference: 'tk' });
+    expect(m).toMatchObject({
+      odds: 110,
+      number: null,
+      type: 'moneyline',
+      side: away.id,
+      orderID: makerOrder,
+      userReference: 'tk',
+    });
     expect(m.amount).toBeCloseTo(100, 9);
     expect(m.winWithoutCommission).toBeCloseTo(110, 9);
     expect(m.win).toBeCloseTo(108.9, 9);
     expect(m.risk).toBeCloseTo(101, 9);
     expect(m.txID).toMatch(/^[0-9a-f]{24}$/);
-    expect(e.unmatched).toMatchObject({ odds: 110, side: away.id, userReference: 'tk', wagerRequestID: m.wagerRequestID });
+    expect(e.unmatched).toMatchObject({
+      odds: 110,
+      side: away.id,
+      userReference: 'tk',
+      wagerRequestID: m.wagerRequestID,
+    });
     expect(e.unmatched.offered).toBeCloseTo(50, 9);
   });
 
@@ -93,16 +143,22 @@ describe('POST /session/v3/place', () => {
     const posted = await place(t, taker.token, { ...base, side: away.id, odds: 120, bet: 10, orderType: 'post' });
     expect(posted.unmatched.offered).toBe(10);
 
-    expect(await place(t, taker.token, { ...base, side: away.id, odds: 150, bet: 10, orderType: 'fillAndKill' })).toEqual({
+    expect(
+      await place(t, taker.token, { ...base, side: away.id, odds: 150, bet: 10, orderType: 'fillAndKill' }),
+    ).toEqual({
       error: 'fill and kill has no matches',
       errorType: 'rejected_order_type_rules',
     });
-    expect(await place(t, taker.token, { ...base, side: away.id, odds: 110, bet: 150, orderType: 'fillOrKill' })).toEqual({
+    expect(
+      await place(t, taker.token, { ...base, side: away.id, odds: 110, bet: 150, orderType: 'fillOrKill' }),
+    ).toEqual({
       error: 'fill or kill matched but not fully',
       errorType: 'rejected_order_type_rules',
     });
     expect(t.sim.context.engine.order(makerOrder)?.remaining).toBe(110);
-    expect(await place(t, taker.token, { ...base, side: away.id, odds: 150, bet: 10, orderType: 'fillOrKill' })).toEqual({
+    expect(
+      await place(t, taker.token, { ...base, side: away.id, odds: 150, bet: 10, orderType: 'fillOrKill' }),
+    ).toEqual({
       error: 'fill or kill has no matches',
       errorType: 'rejected_order_type_rules',
     });
@@ -147,7 +203,9 @@ describe('POST /session/v3/place', () => {
 
   it('rejects liability beyond the balance per entry', async () => {
     const poor = await t.user('poor', { balance: 50 });
-    const [e] = await placeMany(t, poor.token, [{ gameID: g.id, type: 'moneyline', side: g.participants[0].id, odds: 200, bet: 100 }]);
+    const [e] = await placeMany(t, poor.token, [
+      { gameID: g.id, type: 'moneyline', side: g.participants[0].id, odds: 200, bet: 100 },
+    ]);
     expect(e).toEqual({ error: 'Insufficient balance.', errorType: 'rejected_liability' });
   });
 
@@ -166,7 +224,10 @@ describe('POST /session/v3/place', () => {
   it('answers 400 for a batch above the maximum size', async () => {
     const max = t.sim.context.settings.maxBatch;
     const order = { gameID: g.id, type: 'moneyline', side: g.participants[1].id, odds: -500, bet: 1 };
-    const res = await t.http('POST', '/session/v3/place', { token: maker.token, body: { orders: Array.from({ length: max + 1 }, () => order) } });
+    const res = await t.http('POST', '/session/v3/place', {
+      token: maker.token,
+      body: { orders: Array.from({ length: max + 1 }, () => order) },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error).toContain(String(max));
     expect(t.sim.context.engine.openOrders(maker.id).filter((o) => o.odds === -500)).toEqual([]);
@@ -189,7 +250,13 @@ describe('live delay', () => {
     const g = t.game({ league: 'NBA', live: true, start: Date.UTC(2026, 4, 1, 17) });
     const [away, home] = g.participants;
     // A non-crossing order on a live game is placed at once.
-    const makerOrder = await rest(t, maker.token, { gameID: g.id, type: 'moneyline', side: home.id, odds: -110, bet: 110 });
+    const makerOrder = await rest(t, maker.token, {
+      gameID: g.id,
+      type: 'moneyline',
+      side: home.id,
+      odds: -110,
+      bet: 110,
+    });
     return { maker, taker, g, away, home, makerOrder, time: t.sim.context.time as ManualTimeSource };
   }
 
@@ -203,7 +270,10 @@ describe('live delay', () => {
   it('holds a crossing order for the league delay (NBA 5 s), then answers with the fill', async () => {
     const { taker, g, away, makerOrder, time } = await setup();
     const now = time.clock.now();
-    const req = t.http('POST', '/session/v3/place', { token: taker.token, body: { orders: [{ gameID: g.id, type: 'moneyline', side: away.id, odds: 110, bet: 50 }] } });
+    const req = t.http('POST', '/session/v3/place', {
+      token: taker.token,
+      body: { orders: [{ gameID: g.id, type: 'moneyline', side: away.id, odds: 110, bet: 50 }] },
+    });
     await vi.waitFor(() => expect(t.sim.context.engine.nextDueAt()).toBe(now + 5_000));
     time.advance(4_999);
     expect(await pending(req)).toBe(true);
@@ -220,9 +290,14 @@ describe('live delay', () => {
   it('does not match when the liquidity left during the delay', async () => {
     const { maker, taker, g, away, makerOrder, time } = await setup();
     const now = time.clock.now();
-    const req = t.http('POST', '/session/v3/place', { token: taker.token, body: { orders: [{ gameID: g.id, type: 'moneyline', side: away.id, odds: 110, bet: 50 }] } });
+    const req = t.http('POST', '/session/v3/place', {
+      token: taker.token,
+      body: { orders: [{ gameID: g.id, type: 'moneyline', side: away.id, odds: 110, bet: 50 }] },
+    });
     await vi.waitFor(() => expect(t.sim.context.engine.nextDueAt()).toBe(now + 5_000));
-    expect((await t.http('POST', '/session/cancel', { token: maker.token, body: { sessionID: makerOrder } })).status).toBe(200);
+    expect(
+      (await t.http('POST', '/session/cancel', { token: maker.token, body: { sessionID: makerOrder } })).status,
+    ).toBe(200);
     time.advance(5_000);
     const [entry] = (await req).body.data.createdSessions;
     expect(entry.matched).toEqual([]);
@@ -241,7 +316,13 @@ describe('POST /session/cancel and /session/cancelMultiple', () => {
     maker = await t.user('maker');
     taker = await t.user('taker');
     stranger = await t.user('stranger');
-    g = t.game({ league: 'NBA', participants: [{ longName: 'Boston Celtics', shortName: 'BOS' }, { longName: 'Miami Heat', shortName: 'MIA' }] });
+    g = t.game({
+      league: 'NBA',
+      participants: [
+        { longName: 'Boston Celtics', shortName: 'BOS' },
+        { longName: 'Miami Heat', shortName: 'MIA' },
+      ],
+    });
   });
   afterAll(() => t?.close());
 
@@ -251,12 +332,26 @@ describe('POST /session/cancel and /session/cancelMultiple', () => {
 
   it('cancels a partly filled order and reports the amounts at cancellation', async () => {
     const id = await restHome(-110, 110, { userReference: 'c-1' });
-    const fill = await place(t, taker.token, { gameID: g.id, type: 'moneyline', side: g.participants[0].id, odds: 110, bet: 50 });
+    const fill = await place(t, taker.token, {
+      gameID: g.id,
+      type: 'moneyline',
+      side: g.participants[0].id,
+      odds: 110,
+      bet: 50,
+    });
     expect(fill.matched[0].amount).toBeCloseTo(50, 9);
     const res = await cancel(maker.token, { sessionID: id });
     expect(res.status).toBe(200);
     const r = res.body.data;
-    expect(r).toMatchObject({ success: true, sessionID: id, description: 'Miami Heat moneyline @ -110', odds: -110, offered: 0, gameID: g.id, userReference: 'c-1' });
+    expect(r).toMatchObject({
+      success: true,
+      sessionID: id,
+      description: 'Miami Heat moneyline @ -110',
+      odds: -110,
+      offered: 0,
+      gameID: g.id,
+      userReference: 'c-1',
+    });
     expect(r.filled).toBeCloseTo(55, 9);
     expect(r.remaining).toBeCloseTo(55, 9);
     expect(t.sim.context.engine.order(id)?.status).toBe('cancelled');
@@ -293,8 +388,20 @@ describe('POST /session/cancel and /session/cancelMultiple', () => {
     expect(again.body).toEqual({ error: 'order already cancelled' });
 
     const g2 = t.game();
-    const filled = await rest(t, maker.token, { gameID: g2.id, type: 'moneyline', side: g2.participants[1].id, odds: -110, bet: 110 });
-    const hit = await place(t, taker.token, { gameID: g2.id, type: 'moneyline', side: g2.participants[0].id, odds: 110, bet: 100 });
+    const filled = await rest(t, maker.token, {
+      gameID: g2.id,
+      type: 'moneyline',
+      side: g2.participants[1].id,
+      odds: -110,
+      bet: 110,
+    });
+    const hit = await place(t, taker.token, {
+      gameID: g2.id,
+      type: 'moneyline',
+      side: g2.participants[0].id,
+      odds: 110,
+      bet: 100,
+    });
     expect(hit.matched[0].orderID).toBe(filled);
     const res = await cancel(maker.token, { sessionID: filled });
     expect(res.status).toBe(409);
@@ -313,7 +420,10 @@ describe('POST /session/cancel and /session/cancelMultiple', () => {
 
   it('cancelMultiple fails the whole request when any id is malformed', async () => {
     const id = await restHome();
-    const res = await t.http('POST', '/session/cancelMultiple', { token: maker.token, body: { sessionIDs: [id, 'bad-id'] } });
+    const res = await t.http('POST', '/session/cancelMultiple', {
+      token: maker.token,
+      body: { sessionIDs: [id, 'bad-id'] },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error).toContain('sessionIDs[1]');
     expect(t.sim.context.engine.order(id)?.status).toBe('open');
@@ -321,14 +431,32 @@ describe('POST /session/cancel and /session/cancelMultiple', () => {
 
   it('cancelMultiple answers one result per id, failures for unknown and foreign ids without sessionID', async () => {
     const mine = await restHome(-120, 60);
-    const theirs = await rest(t, stranger.token, { gameID: g.id, type: 'total', side: 'over', number: 215.5, odds: -110, bet: 20 });
+    const theirs = await rest(t, stranger.token, {
+      gameID: g.id,
+      type: 'total',
+      side: 'over',
+      number: 215.5,
+      odds: -110,
+      bet: 20,
+    });
     const done = await restHome(-125, 10);
     expect((await cancel(maker.token, { sessionID: done })).status).toBe(200);
-    const res = await t.http('POST', '/session/cancelMultiple', { token: maker.token, body: { sessionIDs: [mine, UNKNOWN_ID, theirs, done] } });
+    const res = await t.http('POST', '/session/cancelMultiple', {
+      token: maker.token,
+      body: { sessionIDs: [mine, UNKNOWN_ID, theirs, done] },
+    });
     expect(res.status).toBe(200);
     const [a, b, c, d] = res.body.data;
     expect(res.body.data).toHaveLength(4);
-    expect(a).toMatchObject({ success: true, sessionID: mine, odds: -120, filled: 0, offered: 0, remaining: 60, gameID: g.id });
+    expect(a).toMatchObject({
+      success: true,
+      sessionID: mine,
+      odds: -120,
+      filled: 0,
+      offered: 0,
+      remaining: 60,
+      gameID: g.id,
+    });
     expect(a).not.toHaveProperty('userReference');
     expect(b).toEqual({ success: false, reason: 'order not found' });
     expect(c.success).toBe(false);
@@ -357,11 +485,21 @@ describe('GET /session/lookupOrder', () => {
   });
   afterAll(() => t?.close());
 
-  const lookup = (token: string, orderID?: string) => t.http('GET', `/session/lookupOrder${orderID === undefined ? '' : `?orderID=${encodeURIComponent(orderID)}`}`, { token });
+  const lookup = (token: string, orderID?: string) =>
+    t.http('GET', `/session/lookupOrder${orderID === undefined ? '' : `?orderID=${encodeURIComponent(orderID)}`}`, {
+      token,
+    });
 
   it('returns a spread order in its own view with matched and unmatched risk', async () => {
     const [away, home] = g.participants;
-    const id = await rest(t, maker.token, { gameID: g.id, type: 'spread', side: home.id, number: -3.5, odds: -110, bet: 110 });
+    const id = await rest(t, maker.token, {
+      gameID: g.id,
+      type: 'spread',
+      side: home.id,
+      number: -3.5,
+      odds: -110,
+      bet: 110,
+    });
     await place(t, taker.token, { gameID: g.id, type: 'spread', side: away.id, number: 3.5, odds: 110, bet: 50 });
     const res = await lookup(maker.token, id);
     expect(res.status).toBe(200);
@@ -400,26 +538,69 @@ describe('GET /session/lookupOrder', () => {
   });
 
   it('flags the best offer and reports OU as the opposite side for totals', async () => {
-    const worse = await rest(t, maker.token, { gameID: g.id, type: 'total', side: 'over', number: 210.5, odds: -110, bet: 50 });
-    const better = await rest(t, maker.token, { gameID: g.id, type: 'total', side: 'over', number: 210.5, odds: -120, bet: 50 });
+    const worse = await rest(t, maker.token, {
+      gameID: g.id,
+      type: 'total',
+      side: 'over',
+      number: 210.5,
+      odds: -110,
+      bet: 50,
+    });
+    const better = await rest(t, maker.token, {
+      gameID: g.id,
+      type: 'total',
+      side: 'over',
+      number: 210.5,
+      odds: -120,
+      bet: 50,
+    });
     const w = (await lookup(maker.token, worse)).body.data.order;
     const b = (await lookup(maker.token, better)).body.data.order;
-    expect(b).toMatchObject({ isTheBestOffer: true, OU: 'under', participant: null, total: 210.5, spread: null, matchedRisk: '0.00', unmatchedRisk: '50.00' });
+    expect(b).toMatchObject({
+      isTheBestOffer: true,
+      OU: 'under',
+      participant: null,
+      total: 210.5,
+      spread: null,
+      matchedRisk: '0.00',
+      unmatchedRisk: '50.00',
+    });
     expect(w.isTheBestOffer).toBe(false);
   });
 
   it('carries market and side for moneyline1x2, and cancelled after a cancel', async () => {
     const home = soccer.participants[1];
-    const id = await rest(t, maker.token, { gameID: soccer.id, type: 'moneyline1x2', side: 'no', market: home.id, odds: -150, bet: 30 });
+    const id = await rest(t, maker.token, {
+      gameID: soccer.id,
+      type: 'moneyline1x2',
+      side: 'no',
+      market: home.id,
+      odds: -150,
+      bet: 30,
+    });
     const before = (await lookup(maker.token, id)).body.data.order;
-    expect(before).toMatchObject({ type: 'moneyline1x2', market: home.id, side: 'no', participant: home.id, odds: -150, cancelled: false, OU: null });
+    expect(before).toMatchObject({
+      type: 'moneyline1x2',
+      market: home.id,
+      side: 'no',
+      participant: home.id,
+      odds: -150,
+      cancelled: false,
+      OU: null,
+    });
     await t.http('POST', '/session/cancel', { token: maker.token, body: { sessionID: id } });
     const after = (await lookup(maker.token, id)).body.data.order;
     expect(after).toMatchObject({ cancelled: true, isTheBestOffer: false, unmatchedRisk: '0.00' });
   });
 
   it("answers 403 for another user's order", async () => {
-    const id = await rest(t, maker.token, { gameID: g.id, type: 'moneyline', side: g.participants[0].id, odds: 130, bet: 10 });
+    const id = await rest(t, maker.token, {
+      gameID: g.id,
+      type: 'moneyline',
+      side: g.participants[0].id,
+      odds: 130,
+      bet: 10,
+    });
     const res = await lookup(stranger.token, id);
     expect(res.status).toBe(403);
     expect(typeof res.body.error).toBe('string');

@@ -25,7 +25,13 @@ describe('POST /user/login', () => {
   let t: TestSim;
   beforeAll(async () => {
     t = await startTestSim();
-    createUser(t.sim.context, { username: 'alice', password: 'secret-1', email: 'Alice@Example.com', balance: 1234.567, commission: 0.02 });
+    createUser(t.sim.context, {
+      username: 'alice',
+      password: 'secret-1',
+      email: 'Alice@Example.com',
+      balance: 1234.567,
+      commission: 0.02,
+    });
   });
   afterAll(() => t?.close());
 
@@ -51,7 +57,8 @@ describe('POST /user/login', () => {
     expect(b.status).toBe(200);
     expect(a.body.data.user.username).toBe('alice');
     expect(a.body.data.user.auth).not.toBe(b.body.data.user.auth);
-    for (const token of [a.body.data.user.auth, b.body.data.user.auth]) expect((await t.http('GET', '/user/getMe', { token })).status).toBe(200);
+    for (const token of [a.body.data.user.auth, b.body.data.user.auth])
+      expect((await t.http('GET', '/user/getMe', { token })).status).toBe(200);
   });
 
   it('answers 401 with the same message for a wrong password and an unknown account', async () => {
@@ -81,21 +88,29 @@ describe('POST /user/login', () => {
     const arr = await t.http('POST', '/user/login', { body: ['alice', 'secret-1'] });
     expect(arr.status).toBe(400);
     expect(arr.body.error).toMatch(/JSON object/);
-    const bad = await t.http('POST', '/user/login', { body: '{"username":', headers: { 'content-type': 'application/json' } });
+    const bad = await t.http('POST', '/user/login', {
+      body: '{"username":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(bad.status).toBe(400);
     expect(typeof bad.body.error).toBe('string');
   });
 
-  it.each(['banned', 'closed', 'frozen'] as const)('answers 403 for a %s account with the right password', async (status) => {
-    const made = createUser(t.sim.context, { username: `u-${status}`, password: 'pw' });
-    if (!made.ok) throw new Error(made.error);
-    t.sim.context.accounts.setStatus(made.value.id, status);
-    const res = await t.http('POST', '/user/login', { body: { username: `u-${status}`, password: 'pw' } });
-    expect(res.status).toBe(403);
-    expect(res.body.error).toContain(status);
-    // A wrong password still reads as 401: status is not revealed to a guesser.
-    expect((await t.http('POST', '/user/login', { body: { username: `u-${status}`, password: 'x' } })).status).toBe(401);
-  });
+  it.each(['banned', 'closed', 'frozen'] as const)(
+    'answers 403 for a %s account with the right password',
+    async (status) => {
+      const made = createUser(t.sim.context, { username: `u-${status}`, password: 'pw' });
+      if (!made.ok) throw new Error(made.error);
+      t.sim.context.accounts.setStatus(made.value.id, status);
+      const res = await t.http('POST', '/user/login', { body: { username: `u-${status}`, password: 'pw' } });
+      expect(res.status).toBe(403);
+      expect(res.body.error).toContain(status);
+      // A wrong password still reads as 401: status is not revealed to a guesser.
+      expect((await t.http('POST', '/user/login', { body: { username: `u-${status}`, password: 'x' } })).status).toBe(
+        401,
+      );
+    },
+  );
 
   it('answers 428 CHALLENGE_REQUIRED while the challenge fault is on', async () => {
     t.sim.context.faults.loginChallenge = true;
@@ -106,7 +121,9 @@ describe('POST /user/login', () => {
     } finally {
       t.sim.context.faults.loginChallenge = false;
     }
-    expect((await t.http('POST', '/user/login', { body: { username: 'alice', password: 'secret-1' } })).status).toBe(200);
+    expect((await t.http('POST', '/user/login', { body: { username: 'alice', password: 'secret-1' } })).status).toBe(
+      200,
+    );
   });
 });
 
@@ -118,7 +135,9 @@ describe('login rate limit', () => {
     t = await startTestSim({ time: manualTime(Date.UTC(2026, 1, 1)) });
     createUser(t.sim.context, { username: 'carol', password: 'pw' });
     for (let i = 0; i < 30; i++) {
-      const res = await t.http('POST', '/user/login', { body: { username: 'carol', password: i % 2 ? 'wrong' : 'pw' } });
+      const res = await t.http('POST', '/user/login', {
+        body: { username: 'carol', password: i % 2 ? 'wrong' : 'pw' },
+      });
       expect(res.status, `attempt ${i + 1}`).not.toBe(429);
     }
     const limited = await t.http('POST', '/user/login', { body: { username: 'carol', password: 'pw' } });
@@ -237,7 +256,12 @@ describe('GET /user/getMe', () => {
   afterAll(() => t?.close());
 
   it('returns the account with balance, credit, liability, commission and max liability', async () => {
-    const u = await t.user('judy', { balance: 5000.125, creditLimit: 500, commission: 0.015, email: 'judy@example.com' });
+    const u = await t.user('judy', {
+      balance: 5000.125,
+      creditLimit: 500,
+      commission: 0.015,
+      email: 'judy@example.com',
+    });
     const res = await t.http('GET', '/user/getMe', { token: u.token });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -276,19 +300,35 @@ describe('POST /user/ordersHeartbeat', () => {
     const g1 = t.game();
     const g2 = t.game();
     const ids = [
-      await rest(t, maker.token, { gameID: g1.id, type: 'moneyline', side: g1.participants[1].id, odds: -110, bet: 100 }),
+      await rest(t, maker.token, {
+        gameID: g1.id,
+        type: 'moneyline',
+        side: g1.participants[1].id,
+        odds: -110,
+        bet: 100,
+      }),
       await rest(t, maker.token, { gameID: g2.id, type: 'total', side: 'over', number: 210.5, odds: 105, bet: 50 }),
     ];
-    const otherId = await rest(t, other.token, { gameID: g1.id, type: 'moneyline', side: g1.participants[1].id, odds: -130, bet: 40 });
+    const otherId = await rest(t, other.token, {
+      gameID: g1.id,
+      type: 'moneyline',
+      side: g1.participants[1].id,
+      odds: -130,
+      bet: 40,
+    });
     return { maker, other, ids, otherId };
   }
 
-  const unmatchedIds = async (token: string) => ((await t.http('GET', '/user/getUnmatched', { token })).body.data.unmatched as { id: string }[]).map((o) => o.id);
+  const unmatchedIds = async (token: string) =>
+    ((await t.http('GET', '/user/getUnmatched', { token })).body.data.unmatched as { id: string }[]).map((o) => o.id);
 
   it.each([[5], [0], [-10], [5.5], ['10'], [null], [undefined]])('answers 400 for timeout %j', async (timeout) => {
     t = await startTestSim();
     const u = await t.user('x');
-    const res = await t.http('POST', '/user/ordersHeartbeat', { token: u.token, body: timeout === undefined ? {} : { timeout } });
+    const res = await t.http('POST', '/user/ordersHeartbeat', {
+      token: u.token,
+      body: timeout === undefined ? {} : { timeout },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error).toContain('timeout');
     expect(heartbeatFor(t.sim.context).isArmed(u.id)).toBe(false);
@@ -299,12 +339,16 @@ describe('POST /user/ordersHeartbeat', () => {
     manual(t).advance(1234);
     const res = await t.http('POST', '/user/ordersHeartbeat', { token: maker.token, body: { timeout: 6 } });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ data: { type: 'heartbeatAck', serverTime: new Date(Date.UTC(2026, 3, 1) + 1234).toISOString(), timeoutSec: 6 } });
+    expect(res.body).toEqual({
+      data: { type: 'heartbeatAck', serverTime: new Date(Date.UTC(2026, 3, 1) + 1234).toISOString(), timeoutSec: 6 },
+    });
   });
 
   it('cancels every open order of the account when the timeout lapses, and only that account', async () => {
     const { maker, other, ids, otherId } = await setup();
-    expect((await t.http('POST', '/user/ordersHeartbeat', { token: maker.token, body: { timeout: 10 } })).status).toBe(200);
+    expect((await t.http('POST', '/user/ordersHeartbeat', { token: maker.token, body: { timeout: 10 } })).status).toBe(
+      200,
+    );
     manual(t).advance(9_999);
     expect(await unmatchedIds(maker.token)).toEqual(ids);
     manual(t).advance(1);
@@ -353,11 +397,36 @@ describe('GET /user/getUnmatched', () => {
     const taker = await t.user('mike');
     const g = t.game();
     const [away, home] = g.participants;
-    const ml = await rest(t, maker.token, { gameID: g.id, type: 'moneyline', side: home.id, odds: -110, bet: 110, userReference: 'ref-1', expirationMinutes: 30 });
-    const tot = await rest(t, maker.token, { gameID: g.id, type: 'total', side: 'over', number: 209.5, odds: -104, bet: 265.2 });
-    const sp = await rest(t, maker.token, { gameID: g.id, type: 'spread', side: away.id, number: 3.5, odds: 120, bet: 20 });
+    const ml = await rest(t, maker.token, {
+      gameID: g.id,
+      type: 'moneyline',
+      side: home.id,
+      odds: -110,
+      bet: 110,
+      userReference: 'ref-1',
+      expirationMinutes: 30,
+    });
+    const tot = await rest(t, maker.token, {
+      gameID: g.id,
+      type: 'total',
+      side: 'over',
+      number: 209.5,
+      odds: -104,
+      bet: 265.2,
+    });
+    const sp = await rest(t, maker.token, {
+      gameID: g.id,
+      type: 'spread',
+      side: away.id,
+      number: 3.5,
+      odds: 120,
+      bet: 20,
+    });
     // A taker backs away at +110 for 50: the maker's home order is hit for 55 of its 110.
-    const take = await t.http('POST', '/session/v3/place', { token: taker.token, body: { orders: [{ gameID: g.id, type: 'moneyline', side: away.id, odds: 110, bet: 50 }] } });
+    const take = await t.http('POST', '/session/v3/place', {
+      token: taker.token,
+      body: { orders: [{ gameID: g.id, type: 'moneyline', side: away.id, odds: 110, bet: 50 }] },
+    });
     expect(take.body.data.createdSessions[0].matched[0].amount).toBeCloseTo(50, 9);
 
     const res = await t.http('GET', '/user/getUnmatched', { token: maker.token });

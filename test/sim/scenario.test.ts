@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SCENARIO } from '../../src/sim/market/default-scenario.ts';
-import { loadScenarioFile, parseScenario, parseScenarioYaml, ScenarioError, type Scenario } from '../../src/sim/market/scenario.ts';
+import {
+  loadScenarioFile,
+  parseScenario,
+  parseScenarioYaml,
+  ScenarioError,
+  type Scenario,
+} from '../../src/sim/market/scenario.ts';
 
 const DEFAULT_FILE = fileURLToPath(new URL('../../config/scenarios/default.yaml', import.meta.url));
 
@@ -45,7 +51,9 @@ describe('scenario', () => {
   });
 
   it('a partial scenario takes the defaults for everything it leaves out', () => {
-    const s = parseScenarioYaml('name: tiny\npace:\n  tickSeconds: 2\nleagues:\n  - league: NBA\n    sport: basketball\n    games: 1\n');
+    const s = parseScenarioYaml(
+      'name: tiny\npace:\n  tickSeconds: 2\nleagues:\n  - league: NBA\n    sport: basketball\n    games: 1\n',
+    );
     expect(s.name).toBe('tiny');
     expect(s.pace).toEqual({ ...DEFAULT_SCENARIO.pace, tickSeconds: 2 });
     expect(s.population).toEqual(DEFAULT_SCENARIO.population);
@@ -55,7 +63,19 @@ describe('scenario', () => {
   });
 
   it('a bad value names the file, line, column and field', async () => {
-    const file = await write('bad-value.yaml', ['name: bad', 'pace:', '  tickSeconds: fast', 'leagues:', '  - league: NBA', '    sport: basketball', '    games: 2', ''].join('\n'));
+    const file = await write(
+      'bad-value.yaml',
+      [
+        'name: bad',
+        'pace:',
+        '  tickSeconds: fast',
+        'leagues:',
+        '  - league: NBA',
+        '    sport: basketball',
+        '    games: 2',
+        '',
+      ].join('\n'),
+    );
     const e = await failure(file);
     expect(e.source).toBe(file);
     expect(e.line).toBe(3);
@@ -87,16 +107,20 @@ describe('scenario', () => {
     );
     const e = await failure(file);
     const byField = new Map(e.issues.map((i) => [i.field, i]));
-    expect(byField.get('pace.makerRefreshSecond')).toMatchObject({ line: 3, col: 3, message: 'unknown key "makerRefreshSecond"' });
+    expect(byField.get('pace.makerRefreshSecond')).toMatchObject({
+      line: 3,
+      col: 3,
+      message: 'unknown key "makerRefreshSecond"',
+    });
     expect(byField.get('leagues.0.sport')).toMatchObject({ line: 10, col: 12 });
     expect(byField.get('leagues.0.sport')!.message).toMatch(/basketball/);
     expect(byField.get('leagues.1.sport')).toMatchObject({ line: 12 });
     expect(byField.get('leagues.1.sport')!.message).toMatch(/required field is missing/);
     expect(byField.get('leagues.1.games')).toMatchObject({ line: 13, col: 12 });
     // Refinements run only on a structurally valid scenario; check the size range on its own.
-    expect(() => parseScenarioYaml('population:\n  makers:\n    minSize: 500\n    maxSize: 100\n', 'sizes.yaml')).toThrow(
-      /sizes\.yaml:3:14: population\.makers\.minSize: minSize 500 is above maxSize 100/,
-    );
+    expect(() =>
+      parseScenarioYaml('population:\n  makers:\n    minSize: 500\n    maxSize: 100\n', 'sizes.yaml'),
+    ).toThrow(/sizes\.yaml:3:14: population\.makers\.minSize: minSize 500 is above maxSize 100/);
   });
 
   it('YAML syntax errors and duplicate keys carry a line, and a missing file says so', async () => {

@@ -40,7 +40,8 @@ async function refusal(path: string, token: string): Promise<number> {
   return 101;
 }
 
-const ids = (n: number, prefix = 'g') => Array.from({ length: n }, (_, i) => `${prefix}${i.toString(16).padStart(23, '0')}`);
+const ids = (n: number, prefix = 'g') =>
+  Array.from({ length: n }, (_, i) => `${prefix}${i.toString(16).padStart(23, '0')}`);
 const isError = (m: any) => Array.isArray(m) && m[0] === 'error';
 
 describe('price feed: subscriptions per connection are capped', () => {
@@ -53,11 +54,17 @@ describe('price feed: subscriptions per connection are capped', () => {
     await c.roundTrip();
     c.send({ type: 'subscribe', gameIDs: ['a', 'b'] });
     const err = await c.take(isError);
-    expect(err.value[1]).toMatchObject({ errorType: 'subscription_limit', limit: 3, error: expect.stringContaining('at most 3') });
+    expect(err.value[1]).toMatchObject({
+      errorType: 'subscription_limit',
+      limit: 3,
+      error: expect.stringContaining('at most 3'),
+    });
     c.send({ type: 'subscribe', gameIDs: [g.id, 'b'], replace: true, leagueIDs: ['x', 'y'] });
     await c.take(isError);
     // Still subscribed to the game: an update of it arrives.
-    sim.sim.context.engine.place(me.id, [{ gameID: g.id, type: 'moneyline', side: g.participants[1].id, odds: 150, bet: 10 }]);
+    sim.sim.context.engine.place(me.id, [
+      { gameID: g.id, type: 'moneyline', side: g.participants[1].id, odds: 150, bet: 10 },
+    ]);
     await c.take((m) => Array.isArray(m) && m[0] === 'orderUpdate' && m[1].gameID === g.id);
     // Ids already held do not count again; a replace within the cap is taken.
     c.send({ type: 'subscribe', gameIDs: [g.id], leagueIDs: ['nhl', 'NBA'] });
@@ -85,7 +92,10 @@ describe('price feed: subscriptions per connection are capped', () => {
     const c = await clients.open('/price-stream', me.token);
     // Entries that would not even validate: the count refuses the frame first.
     c.send({ type: 'subscribe', gameIDs: Array.from({ length: 101 }, () => 7) });
-    expect((await c.take(isError)).value[1]).toMatchObject({ errorType: 'subscription_limit', error: expect.stringContaining('would hold 101') });
+    expect((await c.take(isError)).value[1]).toMatchObject({
+      errorType: 'subscription_limit',
+      error: expect.stringContaining('would hold 101'),
+    });
     c.send({ type: 'subscribe', gameIDs: Array.from({ length: 100 }, () => 'same') });
     await c.roundTrip();
     expect(c.pending().filter(isError)).toEqual([]);

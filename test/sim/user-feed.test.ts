@@ -34,7 +34,22 @@ function expectIncreasing(ids: string[]) {
   }
 }
 
-const ENVELOPE_KEYS = ['matched', 'unmatched', 'origin', 'gameID', 'parentGameID', 'eventName', 'league', 'sport', 'live', 'start', 'awayRotationNumber', 'platform', 'createdAt', 'messageID'];
+const ENVELOPE_KEYS = [
+  'matched',
+  'unmatched',
+  'origin',
+  'gameID',
+  'parentGameID',
+  'eventName',
+  'league',
+  'sport',
+  'live',
+  'start',
+  'awayRotationNumber',
+  'platform',
+  'createdAt',
+  'messageID',
+];
 
 async function feed(sim: TestSim, token: string): Promise<FeedClient> {
   const c = await clients.open(PATH, token);
@@ -53,7 +68,14 @@ describe('user feed envelopes', () => {
     const mc = await feed(t, maker.token);
     const tc = await feed(t, taker.token);
 
-    const placed = place(t, maker.id, { gameID: g.id, type: 'moneyline', side: home(g), odds: -120, bet: 100, userReference: 'mk-1' });
+    const placed = place(t, maker.id, {
+      gameID: g.id,
+      type: 'moneyline',
+      side: home(g),
+      odds: -120,
+      bet: 100,
+      userReference: 'mk-1',
+    });
     const orderID = placed.unmatched!.orderID;
     const p = (await mc.take(any)).value;
     expect(Object.keys(p).sort()).toEqual([...ENVELOPE_KEYS].sort());
@@ -67,7 +89,17 @@ describe('user feed envelopes', () => {
       sport: 'basketball',
       live: false,
       start: new Date(g.start).toISOString(),
-      unmatched: { orderID, wagerRequestID: placed.unmatched!.wagerRequestID, filled: 0, offered: 100, remaining: 100, odds: -120, type: 'moneyline', side: home(g), userReference: 'mk-1' },
+      unmatched: {
+        orderID,
+        wagerRequestID: placed.unmatched!.wagerRequestID,
+        filled: 0,
+        offered: 100,
+        remaining: 100,
+        odds: -120,
+        type: 'moneyline',
+        side: home(g),
+        userReference: 'mk-1',
+      },
     });
     expect(p.unmatched).not.toHaveProperty('number');
     expect(p.unmatched).not.toHaveProperty('isPostArb');
@@ -79,7 +111,15 @@ describe('user feed envelopes', () => {
     const tf = (await tc.take(any)).value;
     expect(tf.unmatched).toBeNull();
     expect(tf.origin).toBe('wager');
-    expect(tf.matched).toMatchObject({ txID, wagerRequestID: took.matched[0]!.wagerRequestID, amount: 50, odds: 120, type: 'moneyline', side: away(g), userReference: null });
+    expect(tf.matched).toMatchObject({
+      txID,
+      wagerRequestID: took.matched[0]!.wagerRequestID,
+      amount: 50,
+      odds: 120,
+      type: 'moneyline',
+      side: away(g),
+      userReference: null,
+    });
     expect(tf.matched).not.toHaveProperty('number');
     expect(tf.matched.risk).toBeCloseTo(50.5, 9);
     expect(tf.matched.win).toBeCloseTo(59.4, 9);
@@ -88,9 +128,24 @@ describe('user feed envelopes', () => {
 
     const mf = (await mc.take(any)).value;
     expect(mf.origin).toBe('offer');
-    expect(mf.matched).toMatchObject({ txID, orderID, amount: 60, risk: 60, odds: -120, side: home(g), userReference: 'mk-1' });
+    expect(mf.matched).toMatchObject({
+      txID,
+      orderID,
+      amount: 60,
+      risk: 60,
+      odds: -120,
+      side: home(g),
+      userReference: 'mk-1',
+    });
     expect(mf.matched.win).toBeCloseTo(50, 9);
-    expect(mf.unmatched).toMatchObject({ orderID, filled: 60, offered: 100, remaining: 40, odds: -120, userReference: 'mk-1' });
+    expect(mf.unmatched).toMatchObject({
+      orderID,
+      filled: 60,
+      offered: 100,
+      remaining: 40,
+      odds: -120,
+      userReference: 'mk-1',
+    });
     expect(mf.unmatched.remaining).toBeGreaterThan(0); // partial
 
     // A second fill: `filled` is this event's risk alone.
@@ -173,7 +228,9 @@ describe('user feed replay', () => {
     expectIncreasing([last.messageID, ...got.map((m) => m.messageID)]);
 
     // beforeID bounds it (exclusive); live messages continue after the replayed ones.
-    const bounded = await t.http('GET', `/v2/user/messages?afterID=${last.messageID}&beforeID=${got[2].messageID}`, { token: u.token });
+    const bounded = await t.http('GET', `/v2/user/messages?afterID=${last.messageID}&beforeID=${got[2].messageID}`, {
+      token: u.token,
+    });
     expect(bounded.body.messages.map((m: any) => m.messageID)).toEqual([got[0].messageID, got[1].messageID]);
     place(t, u.id, { gameID: g.id, type: 'moneyline', side: home(g), odds: 160, bet: 10 });
     const live = (await c2.take(any)).value;
@@ -203,7 +260,8 @@ describe('user feed replay', () => {
     const u = await t.user('uf-count');
     const g = t.game();
     const c = await feed(t, u.token);
-    for (let i = 0; i < 8; i++) place(t, u.id, { gameID: g.id, type: 'moneyline', side: home(g), odds: 200 + i, bet: 1 });
+    for (let i = 0; i < 8; i++)
+      place(t, u.id, { gameID: g.id, type: 'moneyline', side: home(g), odds: 200 + i, bet: 1 });
     const ids: string[] = [];
     for (let i = 0; i < 8; i++) ids.push((await c.take(any)).value.messageID);
 
@@ -246,11 +304,17 @@ describe('user feed replay', () => {
     t = await startTestSim();
     const g = t.game();
     // Made in-process like the synthetic market's traders: no session, so no client can hold its messages.
-    const made = createUser(t.sim.context, { username: 'uf-in-process', password: 'uf-in-process-pw', balance: 100_000 });
+    const made = createUser(t.sim.context, {
+      username: 'uf-in-process',
+      password: 'uf-in-process-pw',
+      balance: 100_000,
+    });
     if (!made.ok) throw new Error(made.error);
     const id = made.value.id;
     for (let i = 0; i < 3; i++) place(t, id, { gameID: g.id, type: 'moneyline', side: home(g), odds: 200 + i, bet: 1 });
-    const login = await t.http('POST', '/user/login', { body: { username: 'uf-in-process', password: 'uf-in-process-pw' } });
+    const login = await t.http('POST', '/user/login', {
+      body: { username: 'uf-in-process', password: 'uf-in-process-pw' },
+    });
     const token = login.body.data.user.auth as string;
     // afterID is required (feeds §8): the earliest id there is asks for everything kept.
     const fromStart = `/v2/user/messages?afterID=${encodeURIComponent('0-0')}`;

@@ -33,7 +33,12 @@ export class FeedClient {
     );
   }
 
-  static open(baseUrl: string, path: string, authorization: string | null, options: { autoPong?: boolean } = {}): Promise<FeedClient> {
+  static open(
+    baseUrl: string,
+    path: string,
+    authorization: string | null,
+    options: { autoPong?: boolean } = {},
+  ): Promise<FeedClient> {
     const ws = new WebSocket(baseUrl.replace(/^http/, 'ws') + path, {
       headers: authorization === null ? {} : { authorization },
       ...(options.autoPong === false ? { autoPong: false } : {}),
@@ -83,7 +88,10 @@ export class FeedClient {
       }
       if (this.closed) throw new Error('socket closed while waiting');
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`timed out; frames so far: ${JSON.stringify(this.frames.slice(this.#consumed).map((f) => f.raw.slice(0, 200)))}`);
+      if (left <= 0)
+        throw new Error(
+          `timed out; frames so far: ${JSON.stringify(this.frames.slice(this.#consumed).map((f) => f.raw.slice(0, 200)))}`,
+        );
       await new Promise<void>((resolve) => {
         const t = setTimeout(resolve, left);
         this.#waiters.push(() => {

@@ -9,7 +9,14 @@ import type { PlaceInput } from '../../src/engine/types.ts';
 import { ManualClock } from '../../src/shared/clock.ts';
 import { createRandom } from '../../src/shared/random.ts';
 import { projectedWithinCaps } from '../../src/soak/exposure-invariant.ts';
-import { faultsHadEffect, lapseNoticed, restartLeftNoOrphans, type FaultEffect, type LapseEvidence, type RestartEvidence } from '../../src/soak/fault-invariants.ts';
+import {
+  faultsHadEffect,
+  lapseNoticed,
+  restartLeftNoOrphans,
+  type FaultEffect,
+  type LapseEvidence,
+  type RestartEvidence,
+} from '../../src/soak/fault-invariants.ts';
 import { result } from '../../src/soak/invariant-result.ts';
 import { SimLedger } from '../../src/soak/sim-ledger.ts';
 import { AWAY, G, HOME, ml, ok, S_AWAY, S_HOME } from '../support/engine-fixture.ts';
@@ -24,10 +31,20 @@ const CAPS = { maxGameLiability: 150, maxTotalLiability: 250 };
 function engineWithAccount() {
   const clock = new ManualClock(T0);
   const engine = new MatchingEngine({ clock, ids: createIdGenerator(5) });
-  for (const id of ['bot', 'other']) expect(engine.addUser({ id, balance: 1_000_000, commissionRate: 0.01 }).ok).toBe(true);
+  for (const id of ['bot', 'other'])
+    expect(engine.addUser({ id, balance: 1_000_000, commissionRate: 0.01 }).ok).toBe(true);
   const game = (id: string, league: string, sport: string, away: string, home: string) =>
     expect(
-      engine.addGame({ id, league, sport, participants: [{ id: away, longName: `${away} A`, shortName: 'AAA' }, { id: home, longName: `${home} H`, shortName: 'HHH' }], start: T0 + HOUR }).ok,
+      engine.addGame({
+        id,
+        league,
+        sport,
+        participants: [
+          { id: away, longName: `${away} A`, shortName: 'AAA' },
+          { id: home, longName: `${home} H`, shortName: 'HHH' },
+        ],
+        start: T0 + HOUR,
+      }).ok,
     ).toBe(true);
   game(G, 'NBA', 'basketball', AWAY, HOME);
   game(G2, 'NBA', 'basketball', S_AWAY, S_HOME);
@@ -35,7 +52,13 @@ function engineWithAccount() {
   return { clock, engine, ledger };
 }
 
-const onG2 = (team: 'home' | 'away', odds: number, bet: number): PlaceInput => ({ gameID: G2, type: 'moneyline', side: team === 'home' ? S_HOME : S_AWAY, odds, bet });
+const onG2 = (team: 'home' | 'away', odds: number, bet: number): PlaceInput => ({
+  gameID: G2,
+  type: 'moneyline',
+  side: team === 'home' ? S_HOME : S_AWAY,
+  odds,
+  bet,
+});
 
 describe('the projected worst case read from the simulator ledger', () => {
   it('counts resting orders where they lose: orders past the cap with no fill at all fail the check', () => {
@@ -87,7 +110,7 @@ describe('the projected worst case read from the simulator ledger', () => {
     expect(empty.notes.join('\n')).toMatch(/nothing to check/);
   });
 
-  it('agrees with the engine\'s own projected liability after every change (places, fills as maker and taker, cancels, settlement)', () => {
+  it("agrees with the engine's own projected liability after every change (places, fills as maker and taker, cancels, settlement)", () => {
     const { engine, ledger, clock } = engineWithAccount();
     const rnd = createRandom(11);
     const odds = [-150, -120, -110, 100, 105, 120, 140];
@@ -98,9 +121,23 @@ describe('the projected worst case read from the simulator ledger', () => {
         case 0:
           return ml(rnd.chance(0.5) ? 'home' : 'away', rnd.pick(odds), rnd.int(5, 60));
         case 1:
-          return { gameID: G, type: 'spread', side: rnd.chance(0.5) ? HOME : AWAY, number: rnd.pick([-3.5, -1.5, 1.5, 3.5]), odds: rnd.pick(odds), bet: rnd.int(5, 60) };
+          return {
+            gameID: G,
+            type: 'spread',
+            side: rnd.chance(0.5) ? HOME : AWAY,
+            number: rnd.pick([-3.5, -1.5, 1.5, 3.5]),
+            odds: rnd.pick(odds),
+            bet: rnd.int(5, 60),
+          };
         default:
-          return { gameID: G, type: 'total', side: rnd.chance(0.5) ? 'over' : 'under', number: rnd.pick([210.5, 215.5, 220]), odds: rnd.pick(odds), bet: rnd.int(5, 60) };
+          return {
+            gameID: G,
+            type: 'total',
+            side: rnd.chance(0.5) ? 'over' : 'under',
+            number: rnd.pick([210.5, 215.5, 220]),
+            odds: rnd.pick(odds),
+            bet: rnd.int(5, 60),
+          };
       }
     };
     let fills = 0;
@@ -125,7 +162,16 @@ describe('the projected worst case read from the simulator ledger', () => {
 });
 
 describe('the heartbeat lapse check', () => {
-  const good: LapseEvidence = { armedBefore: true, cancelled: [{ orderId: 'o1', at: 1 }, { orderId: 'o2', at: 1 }], stillLive: [], botReported: 2, placedAfter: 5 };
+  const good: LapseEvidence = {
+    armedBefore: true,
+    cancelled: [
+      { orderId: 'o1', at: 1 },
+      { orderId: 'o2', at: 1 },
+    ],
+    stillLive: [],
+    botReported: 2,
+    placedAfter: 5,
+  };
 
   it('passes a lapse that was armed, cancelled orders, was noticed and recovered from', () => {
     expect(lapseNoticed(good).violations).toBe(0);
@@ -157,20 +203,36 @@ describe('the fault checks', () => {
   });
 
   it('fails a kind never injected, and one injected with no effect', () => {
-    const r = faultsHadEffect([...effects, { kind: 'token expiry', injected: 0, effect: 0, effectName: 'token rotations' }, { kind: 'crash', injected: 1, effect: 0, effectName: 'orders the restart adopted' }]);
+    const r = faultsHadEffect([
+      ...effects,
+      { kind: 'token expiry', injected: 0, effect: 0, effectName: 'token rotations' },
+      { kind: 'crash', injected: 1, effect: 0, effectName: 'orders the restart adopted' },
+    ]);
     expect(r.violations).toBe(2);
     expect(r.notes.join('\n')).toMatch(/token expiry: never injected/);
     expect(r.notes.join('\n')).toMatch(/crash: injected 1 times with no effect \(orders the restart adopted: 0\)/);
   });
 
-  const restart: RestartEvidence = { mode: 'adopt', found: [{ id: 'a', userReference: 'r1' }, { id: 'b', userReference: 'r2' }], adopted: new Set(['a', 'b']), cancelled: new Set(), late: [] };
+  const restart: RestartEvidence = {
+    mode: 'adopt',
+    found: [
+      { id: 'a', userReference: 'r1' },
+      { id: 'b', userReference: 'r2' },
+    ],
+    adopted: new Set(['a', 'b']),
+    cancelled: new Set(),
+    late: [],
+  };
 
   it('fails a restart that found nothing, or adopted none of what it found', () => {
     expect(restartLeftNoOrphans(restart).violations).toBe(0);
     expect(restartLeftNoOrphans({ ...restart, found: [], adopted: new Set() }).violations).toBe(1);
     const none = restartLeftNoOrphans({ ...restart, adopted: new Set(), cancelled: new Set(['a', 'b']) });
     expect(none.notes.join('\n')).toMatch(/adopted none of them/);
-    expect(restartLeftNoOrphans({ ...restart, mode: 'cancel', adopted: new Set(), cancelled: new Set(['a', 'b']) }).violations).toBe(0);
+    expect(
+      restartLeftNoOrphans({ ...restart, mode: 'cancel', adopted: new Set(), cancelled: new Set(['a', 'b']) })
+        .violations,
+    ).toBe(0);
   });
 
   it('fails any check with nothing to check', () => {

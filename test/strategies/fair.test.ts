@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { test, fc } from '@fast-check/vitest';
 import { bookKeyOf, sideIndexOf } from '../../src/markets/types.ts';
 import { impliedProbability, oddsRank } from '../../src/odds/american.ts';
-import { MIN_QUOTABLE_PROBABILITY, consensusFair, depthPrice, edgeOf, fairProbability, makerOdds } from '../../src/strategy/fair.ts';
+import {
+  MIN_QUOTABLE_PROBABILITY,
+  consensusFair,
+  depthPrice,
+  edgeOf,
+  fairProbability,
+  makerOdds,
+} from '../../src/strategy/fair.ts';
 import { bestRank, clearOfBook, fromRank, stepOut } from '../../src/strategy/ladder.ts';
 import { selectedBookKeys, selectionsOfKey } from '../../src/strategy/markets.ts';
 import { bookExposure } from '../../src/strategy/exposure.ts';
@@ -34,9 +41,15 @@ describe('consensus fair', () => {
 
   it('is null when a side is empty, too thin or the overround too wide', () => {
     expect(consensusFair(book('moneyline', [offer(110, 100)], []))).toBeNull();
-    expect(consensusFair(book('moneyline', [offer(110, 10)], [offer(-130, 10)]), { minDepth: 20, maxOverround: 1 })).toBeNull();
-    expect(consensusFair(book('moneyline', [offer(-200, 100)], [offer(-200, 100)]), { minDepth: 0, maxOverround: 0.25 })).toBeNull();
-    expect(consensusFair(book('moneyline', [offer(-200, 100)], [offer(-200, 100)]), { minDepth: 0, maxOverround: 0.4 })).toBeCloseTo(0.5, 12);
+    expect(
+      consensusFair(book('moneyline', [offer(110, 10)], [offer(-130, 10)]), { minDepth: 20, maxOverround: 1 }),
+    ).toBeNull();
+    expect(
+      consensusFair(book('moneyline', [offer(-200, 100)], [offer(-200, 100)]), { minDepth: 0, maxOverround: 0.25 }),
+    ).toBeNull();
+    expect(
+      consensusFair(book('moneyline', [offer(-200, 100)], [offer(-200, 100)]), { minDepth: 0, maxOverround: 0.4 }),
+    ).toBeCloseTo(0.5, 12);
   });
 
   it('takes the configured fair map when it has a valid value for the key', () => {
@@ -51,19 +64,18 @@ describe('consensus fair', () => {
 });
 
 describe('maker odds at a margin', () => {
-  test.prop([fc.double({ min: 0.03, max: 0.97, noNaN: true }), fc.double({ min: 0, max: 0.02, noNaN: true })], { numRuns: 500 })(
-    'never gives away more than asked, and is the tightest such price',
-    (p, margin) => {
-      // 0.03 − 0.02 is 0.00999… in binary: below the quotable floor, so null is right there.
-      fc.pre(p - margin >= MIN_QUOTABLE_PROBABILITY);
-      const o = makerOdds(p, margin);
-      expect(o).not.toBeNull();
-      expect(Number.isInteger(o!) && Math.abs(o!) >= 100 && o !== -100).toBe(true);
-      expect(edgeOf(o!, p)).toBeGreaterThanOrEqual(margin);
-      // One cent less payout for us would break the margin: the rounding gave nothing extra away.
-      expect(edgeOf(stepOut(o!, -1), p)).toBeLessThan(margin);
-    },
-  );
+  test.prop([fc.double({ min: 0.03, max: 0.97, noNaN: true }), fc.double({ min: 0, max: 0.02, noNaN: true })], {
+    numRuns: 500,
+  })('never gives away more than asked, and is the tightest such price', (p, margin) => {
+    // 0.03 − 0.02 is 0.00999… in binary: below the quotable floor, so null is right there.
+    fc.pre(p - margin >= MIN_QUOTABLE_PROBABILITY);
+    const o = makerOdds(p, margin);
+    expect(o).not.toBeNull();
+    expect(Number.isInteger(o!) && Math.abs(o!) >= 100 && o !== -100).toBe(true);
+    expect(edgeOf(o!, p)).toBeGreaterThanOrEqual(margin);
+    // One cent less payout for us would break the margin: the rounding gave nothing extra away.
+    expect(edgeOf(stepOut(o!, -1), p)).toBeLessThan(margin);
+  });
 
   it('rounds toward the higher payout for us on both signs', () => {
     // 0.5238… is exactly -110; a hair more probability must not round to -110.
@@ -116,7 +128,11 @@ describe('market keys and exposure', () => {
 
   it('resolves main lines from the game', () => {
     const g = game([book('total:8.5', [], [])], { mainHomeSpread: -1.5, mainTotal: 9 });
-    expect(selectedBookKeys(g, ['moneyline', 'mainSpread', 'mainTotal', 'moneyline'])).toEqual(['moneyline', 'spread:-1.5', 'total:9']);
+    expect(selectedBookKeys(g, ['moneyline', 'mainSpread', 'mainTotal', 'moneyline'])).toEqual([
+      'moneyline',
+      'spread:-1.5',
+      'total:9',
+    ]);
     expect(selectedBookKeys(g, ['all'])).toEqual(['total:8.5']);
     expect(selectedBookKeys(game([]), ['mainSpread'])).toEqual([]);
   });
@@ -127,7 +143,10 @@ describe('market keys and exposure', () => {
     expect(e.pnlIfSide[1]).toBeCloseTo(-100 + 20, 9);
     expect(e.net).toBeCloseTo(190, 9);
     // A hedged book is flat: backing both sides to the same payoff.
-    expect(bookExposure([position(HOME_ML, 300, -300), position(AWAY_ML, 100, 300)], 'moneyline').net).toBeCloseTo(0, 9);
+    expect(bookExposure([position(HOME_ML, 300, -300), position(AWAY_ML, 100, 300)], 'moneyline').net).toBeCloseTo(
+      0,
+      9,
+    );
     expect(bookExposure([position(HOME_ML, 300, -300)], 'total:8.5').net).toBe(0);
   });
 

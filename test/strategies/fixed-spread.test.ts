@@ -19,7 +19,10 @@ const onSide = (intents: readonly QuoteIntent[], k: 0 | 1) => intents.filter((i)
 
 describe('fixed-spread quotes', () => {
   it('brackets fair with the margin honoured after rounding, in levels of the given step and size', () => {
-    const out = fixedSpread.quote(view({ books: [ML] }), params({ margin: 0.02, levels: 3, levelStepCents: 5, sizePerLevel: 25, toleranceCents: 4 }));
+    const out = fixedSpread.quote(
+      view({ books: [ML] }),
+      params({ margin: 0.02, levels: 3, levelStepCents: 5, sizePerLevel: 25, toleranceCents: 4 }),
+    );
     expect(out).toHaveLength(6);
     const home = onSide(out, 0);
     const away = onSide(out, 1);
@@ -57,18 +60,31 @@ describe('fixed-spread quotes', () => {
     const spread = book('spread:-3.5', [offer(-105, 100)], [offer(-115, 100)]);
     const total = book('total:210.5', [offer(-110, 100)], [offer(-110, 100)]);
     const thin = book('moneyline', [offer(110, 5)], [offer(-130, 5)]);
-    const out = fixedSpread.quote(view({ books: [thin, spread, total], game: { mainHomeSpread: -3.5, mainTotal: 210.5 } }), params());
+    const out = fixedSpread.quote(
+      view({ books: [thin, spread, total], game: { mainHomeSpread: -3.5, mainTotal: 210.5 } }),
+      params(),
+    );
     expect([...new Set(out.map((i) => bookKeyOf(i.selection)))]).toEqual(['spread:-3.5', 'total:210.5']);
-    expect(out.find((i) => i.selection.type === 'spread' && sideIndexOf(i.selection) === 1)!.selection).toEqual({ type: 'spread', team: 'away', line: 3.5 });
+    expect(out.find((i) => i.selection.type === 'spread' && sideIndexOf(i.selection) === 1)!.selection).toEqual({
+      type: 'spread',
+      team: 'away',
+      line: 3.5,
+    });
     // A configured fair price makes a missing or thin book quotable.
-    const withFair = fixedSpread.quote(view({ books: [thin], fair: { moneyline: 0.5 } }), params({ markets: ['moneyline'] }));
+    const withFair = fixedSpread.quote(
+      view({ books: [thin], fair: { moneyline: 0.5 } }),
+      params({ markets: ['moneyline'] }),
+    );
     expect(withFair).toHaveLength(2);
   });
 
   it('steps a quote that would cross the book one cent clear of it, keeping the margin', () => {
     // A configured fair of 0.60 for home makes our home bid (≈ -138) worse than the +110
     // takers of home can already get: a post there would match, so it moves to +111.
-    const out = fixedSpread.quote(view({ books: [ML], fair: { moneyline: 0.6 } }), params({ levels: 2, levelStepCents: 5 }));
+    const out = fixedSpread.quote(
+      view({ books: [ML], fair: { moneyline: 0.6 } }),
+      params({ levels: 2, levelStepCents: 5 }),
+    );
     const home = onSide(out, 0);
     expect(home.map((i) => i.odds)).toEqual([111, 116]);
     for (const i of home) expect(edgeOf(i.odds, 0.6)).toBeGreaterThanOrEqual(0.02);
@@ -89,7 +105,10 @@ describe('fixed-spread quotes', () => {
   it('skews both quotes against the side it is long, capped', () => {
     const flat = fixedSpread.quote(view({ books: [ML] }), params({ skewPerUnit: 0.0001 }));
     // Long home: 200 at +110 is 420 of unit-payoff contracts → shift 0.042.
-    const long = fixedSpread.quote(view({ books: [ML], positions: [position(HOME_ML, 200, 110)] }), params({ skewPerUnit: 0.0001 }));
+    const long = fixedSpread.quote(
+      view({ books: [ML], positions: [position(HOME_ML, 200, 110)] }),
+      params({ skewPerUnit: 0.0001 }),
+    );
     const [fh, fa] = [onSide(flat, 0)[0]!, onSide(flat, 1)[0]!];
     const [lh, la] = [onSide(long, 0)[0]!, onSide(long, 1)[0]!];
     // Home bid drops (higher payout for us: takers of away find it worse), away quote gets keener.
@@ -99,11 +118,17 @@ describe('fixed-spread quotes', () => {
     expect(edgeOf(la.odds, 1 - P0 + 0.042)).toBeGreaterThanOrEqual(0.02);
     expect(edgeOf(stepOut(la.odds, -1), 1 - P0 + 0.042)).toBeLessThan(0.02);
     // Long away mirrors it.
-    const short = fixedSpread.quote(view({ books: [ML], positions: [position(AWAY_ML, 200, -130)] }), params({ skewPerUnit: 0.0001 }));
+    const short = fixedSpread.quote(
+      view({ books: [ML], positions: [position(AWAY_ML, 200, -130)] }),
+      params({ skewPerUnit: 0.0001 }),
+    );
     expect(oddsRank(onSide(short, 0)[0]!.odds)).toBeLessThan(oddsRank(fh.odds));
     expect(oddsRank(onSide(short, 1)[0]!.odds)).toBeGreaterThan(oddsRank(fa.odds));
     // A huge position is capped at maxSkew.
-    const huge = fixedSpread.quote(view({ books: [ML], positions: [position(HOME_ML, 1e6, 110)] }), params({ skewPerUnit: 0.0001, maxSkew: 0.03 }));
+    const huge = fixedSpread.quote(
+      view({ books: [ML], positions: [position(HOME_ML, 1e6, 110)] }),
+      params({ skewPerUnit: 0.0001, maxSkew: 0.03 }),
+    );
     const hh = onSide(huge, 1)[0]!;
     expect(edgeOf(hh.odds, 1 - P0 + 0.03)).toBeGreaterThanOrEqual(0.02);
     expect(edgeOf(stepOut(hh.odds, -1), 1 - P0 + 0.03)).toBeLessThan(0.02);
@@ -118,11 +143,14 @@ describe('fixed-spread quotes', () => {
     expect(out.length).toBeGreaterThan(0);
     expect(out.every((i) => sideIndexOf(i.selection) === 1)).toBe(true);
     for (const i of out) expect(worstCaseLiability([...positions, intentPosition(i, false)])).toBeGreaterThan(base);
-    expect(worstCaseLiability([...positions, ...out.map((i) => intentPosition(i, false))])).toBeGreaterThanOrEqual(base);
+    expect(worstCaseLiability([...positions, ...out.map((i) => intentPosition(i, false))])).toBeGreaterThanOrEqual(
+      base,
+    );
     // Each of the five away levels alone reduces, but all five filled would overshoot.
     const awayActive = onSide(active, 1);
     expect(awayActive).toHaveLength(5);
-    for (const i of awayActive) expect(worstCaseLiability([...positions, intentPosition(i, false)])).toBeGreaterThan(base);
+    for (const i of awayActive)
+      expect(worstCaseLiability([...positions, intentPosition(i, false)])).toBeGreaterThan(base);
     expect(worstCaseLiability([...positions, ...awayActive.map((i) => intentPosition(i, false))])).toBeLessThan(base);
     expect(out.length).toBeLessThan(5);
     // Flat: nothing reduces.
@@ -130,7 +158,9 @@ describe('fixed-spread quotes', () => {
   });
 
   it('quotes nothing when halted', () => {
-    expect(fixedSpread.quote(view({ books: [ML], positions: [position(HOME_ML, 100, 110)], mode: 'halted' }), params())).toEqual([]);
+    expect(
+      fixedSpread.quote(view({ books: [ML], positions: [position(HOME_ML, 100, 110)], mode: 'halted' }), params()),
+    ).toEqual([]);
   });
 
   it('caps its own worst case when maxLiability is set', () => {
@@ -165,21 +195,24 @@ describe('fixed-spread properties', () => {
       fc.integer({ min: 1, max: 10 }),
     ],
     { numRuns: 300 },
-  )('flat: every quote keeps the margin over fair and never crosses an offer that is not its own', (s0, s1, fair, margin, levels, step) => {
-    const b = book('moneyline', s0, s1);
-    const v = view({ books: [b], ...(fair === undefined ? {} : { fair: { moneyline: fair } }) });
-    const p = params({ margin, levels, levelStepCents: step, minDepth: 0, maxOverround: 1 });
-    const p0 = fairProbability(v, 'moneyline', { minDepth: 0, maxOverround: 1 });
-    const out = fixedSpread.quote(v, p);
-    if (p0 === null) {
-      expect(out).toEqual([]);
-      return;
-    }
-    for (const i of out) {
-      const k = sideIndexOf(i.selection);
-      expect(edgeOf(i.odds, k === 0 ? p0 : 1 - p0)).toBeGreaterThanOrEqual(margin);
-      const best = bestRank(b.sides[k], new Set());
-      if (best !== null) expect(oddsRank(i.odds)).toBeGreaterThan(best);
-    }
-  });
+  )(
+    'flat: every quote keeps the margin over fair and never crosses an offer that is not its own',
+    (s0, s1, fair, margin, levels, step) => {
+      const b = book('moneyline', s0, s1);
+      const v = view({ books: [b], ...(fair === undefined ? {} : { fair: { moneyline: fair } }) });
+      const p = params({ margin, levels, levelStepCents: step, minDepth: 0, maxOverround: 1 });
+      const p0 = fairProbability(v, 'moneyline', { minDepth: 0, maxOverround: 1 });
+      const out = fixedSpread.quote(v, p);
+      if (p0 === null) {
+        expect(out).toEqual([]);
+        return;
+      }
+      for (const i of out) {
+        const k = sideIndexOf(i.selection);
+        expect(edgeOf(i.odds, k === 0 ? p0 : 1 - p0)).toBeGreaterThanOrEqual(margin);
+        const best = bestRank(b.sides[k], new Set());
+        if (best !== null) expect(oddsRank(i.odds)).toBeGreaterThan(best);
+      }
+    },
+  );
 });

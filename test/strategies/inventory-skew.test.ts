@@ -98,7 +98,9 @@ describe('inventory-skew quotes', () => {
 
   it('widens with γ and narrows with taker flow', () => {
     const width = (over: Record<string, unknown>, arrivals = 0) => {
-      const m = market(inventorySkew.quote(view({ books: [ML], takerArrivalsPerMinute: arrivals }), params({ minSpread: 0, ...over })));
+      const m = market(
+        inventorySkew.quote(view({ books: [ML], takerArrivalsPerMinute: arrivals }), params({ minSpread: 0, ...over })),
+      );
       return m.ask - m.bid;
     };
     expect(width({ gamma: 0.5 })).toBeGreaterThan(width({ gamma: 0.1 }));
@@ -146,7 +148,10 @@ const positionArb: fc.Arbitrary<Position> = fc.record({
   odds: oddsArb,
   commissionRate: fc.constantFrom(0, 0.01),
 });
-const offersArb: fc.Arbitrary<OfferSpec[]> = fc.array(fc.record({ odds: oddsArb, size: fc.integer({ min: 1, max: 1000 }) }), { maxLength: 4 });
+const offersArb: fc.Arbitrary<OfferSpec[]> = fc.array(
+  fc.record({ odds: oddsArb, size: fc.integer({ min: 1, max: 1000 }) }),
+  { maxLength: 4 },
+);
 const bookArb = (key: string) => fc.tuple(offersArb, offersArb).map(([a, b]) => book(key, a, b));
 const KEYS = ['moneyline', `spread:${MAIN_SPREAD}`, `total:${MAIN_TOTAL}`];
 
@@ -169,26 +174,29 @@ describe('inventory-skew hard limit', () => {
       fc.double({ min: 0, max: 10, noNaN: true }),
     ],
     { numRuns: 300 },
-  )('positions plus every intent at full size never lose more than maxLiability (or than the positions already do)', (positions, ml, sp, to, fair, p, mode, arrivals) => {
-    const v = view({
-      books: [ml, sp, to],
-      game: { mainHomeSpread: MAIN_SPREAD, mainTotal: MAIN_TOTAL },
-      positions,
-      fair,
-      mode,
-      takerArrivalsPerMinute: arrivals,
-    });
-    const parsed = params({ ...p, markets: ['moneyline', 'mainSpread', 'mainTotal'], minDepth: 0, maxOverround: 1 });
-    const out = inventorySkew.quote(v, parsed);
-    const bound = Math.min(-p.maxLiability, worstCaseLiability(positions)) - 1e-7;
-    const matched = worstCaseLiability([...positions, ...out.map((i) => intentPosition(i, false))]);
-    const resting = worstCaseLiability([...positions, ...out.map((i) => intentPosition(i, true))]);
-    expect(matched).toBeGreaterThanOrEqual(bound);
-    expect(resting).toBeGreaterThanOrEqual(bound);
-    for (const i of out) {
-      expect(i.size).toBeGreaterThanOrEqual(Math.max(parsed.minSize, 0.01));
-      expect(i.size).toBeLessThanOrEqual(p.size);
-      expect(Math.round(i.size * 100) / 100).toBe(i.size);
-    }
-  });
+  )(
+    'positions plus every intent at full size never lose more than maxLiability (or than the positions already do)',
+    (positions, ml, sp, to, fair, p, mode, arrivals) => {
+      const v = view({
+        books: [ml, sp, to],
+        game: { mainHomeSpread: MAIN_SPREAD, mainTotal: MAIN_TOTAL },
+        positions,
+        fair,
+        mode,
+        takerArrivalsPerMinute: arrivals,
+      });
+      const parsed = params({ ...p, markets: ['moneyline', 'mainSpread', 'mainTotal'], minDepth: 0, maxOverround: 1 });
+      const out = inventorySkew.quote(v, parsed);
+      const bound = Math.min(-p.maxLiability, worstCaseLiability(positions)) - 1e-7;
+      const matched = worstCaseLiability([...positions, ...out.map((i) => intentPosition(i, false))]);
+      const resting = worstCaseLiability([...positions, ...out.map((i) => intentPosition(i, true))]);
+      expect(matched).toBeGreaterThanOrEqual(bound);
+      expect(resting).toBeGreaterThanOrEqual(bound);
+      for (const i of out) {
+        expect(i.size).toBeGreaterThanOrEqual(Math.max(parsed.minSize, 0.01));
+        expect(i.size).toBeLessThanOrEqual(p.size);
+        expect(Math.round(i.size * 100) / 100).toBe(i.size);
+      }
+    },
+  );
 });

@@ -21,7 +21,9 @@ describe('post-arb', () => {
     // Takers of home can get +105 (a maker backing away at -105); fair home 0.55 → edge 6.2 points.
     const b = book('moneyline', [offer(105, 80)], [offer(-125, 300)]);
     const out = postArb.quote(view({ books: [b], fair: { moneyline: 0.55 } }), params());
-    expect(out).toEqual([{ key: 'moneyline:0', selection: HOME_ML, odds: 105, size: 80, orderType: 'postArb', expirationMinutes: 1 }]);
+    expect(out).toEqual([
+      { key: 'moneyline:0', selection: HOME_ML, odds: 105, size: 80, orderType: 'postArb', expirationMinutes: 1 },
+    ]);
     expect(withinPostArbBand(out[0]!.odds, 105)).toBe(true);
   });
 
@@ -62,7 +64,11 @@ describe('post-arb', () => {
     const head = book('moneyline', [offer(150, 50, { mine: true }), offer(149, 50)], [offer(-200, 500)]);
     expect(postArb.quote(view({ books: [head], fair }), params())).toEqual([]);
     // Ours shares the second level: that level is dropped, the first is still taken.
-    const level = book('moneyline', [offer(150, 50), offer(149, 30), offer(149, 20, { mine: true })], [offer(-200, 500)]);
+    const level = book(
+      'moneyline',
+      [offer(150, 50), offer(149, 30), offer(149, 20, { mine: true })],
+      [offer(-200, 500)],
+    );
     expect(postArb.quote(view({ books: [level], fair }), params()).map((i) => [i.odds, i.size])).toEqual([[150, 50]]);
   });
 
@@ -82,7 +88,10 @@ describe('post-arb', () => {
 
     // Two books, budget for one: the larger edge wins it.
     const total = book('total:8.5', [offer(120, 100)], [offer(-160, 100)]);
-    const two = postArb.quote(view({ books: [b, total], fair: { moneyline: 0.55, 'total:8.5': 0.6 } }), params({ maxLiability: 100 }));
+    const two = postArb.quote(
+      view({ books: [b, total], fair: { moneyline: 0.55, 'total:8.5': 0.6 } }),
+      params({ maxLiability: 100 }),
+    );
     expect(two.map((i) => [i.key, i.size])).toEqual([['total:8.5:0', 100]]);
   });
 
@@ -101,7 +110,8 @@ describe('post-arb against the engine replica', () => {
 
   function setup() {
     const engine = new MatchingEngine({ clock: new ManualClock(Date.UTC(2026, 0, 1)), ids: createIdGenerator(7) });
-    for (const id of ['m1', 'm2', 'm3', 'arb']) expect(engine.addUser({ id, balance: 100_000, commissionRate: 0.01 }).ok).toBe(true);
+    for (const id of ['m1', 'm2', 'm3', 'arb'])
+      expect(engine.addUser({ id, balance: 100_000, commissionRate: 0.01 }).ok).toBe(true);
     expect(
       engine.addGame({
         id: G,
@@ -122,17 +132,37 @@ describe('post-arb against the engine replica', () => {
       const sideOf = (k: 0 | 1) => ({
         taker: b.selections[k],
         epoch: 0,
-        offers: engine.bookSide(G, b.key, k).map(
-          (l): ListedOffer => ({ id: l.order.id, odds: l.listedOdds, sumUntaken: l.sumUntaken, bet: l.order.remaining, isPostArb: l.order.isPostArb, mine: l.order.userId === me }),
-        ),
+        offers: engine.bookSide(G, b.key, k).map((l): ListedOffer => ({
+          id: l.order.id,
+          odds: l.listedOdds,
+          sumUntaken: l.sumUntaken,
+          bet: l.order.remaining,
+          isPostArb: l.order.isPostArb,
+          mine: l.order.userId === me,
+        })),
       });
       return { key: b.key, type: b.selections[0].type, sides: [sideOf(0), sideOf(1)] };
     });
   }
 
-  function place(engine: MatchingEngine, user: string, selection: typeof HOME_ML, odds: number, bet: number, orderType: string) {
+  function place(
+    engine: MatchingEngine,
+    user: string,
+    selection: typeof HOME_ML,
+    odds: number,
+    bet: number,
+    orderType: string,
+  ) {
     const wire = engine.wireOf(G, selection)!;
-    const input: PlaceInput = { gameID: G, type: wire.type, side: wire.side, ...(wire.number === null ? {} : { number: wire.number }), odds, bet, orderType };
+    const input: PlaceInput = {
+      gameID: G,
+      type: wire.type,
+      side: wire.side,
+      ...(wire.number === null ? {} : { number: wire.number }),
+      odds,
+      bet,
+      orderType,
+    };
     const [entry] = engine.place(user, [input]);
     return entry!;
   }
@@ -144,7 +174,10 @@ describe('post-arb against the engine replica', () => {
     expect(place(engine, 'm2', AWAY_ML, -104, 52, 'post').status).toBe('ok');
     expect(place(engine, 'm3', AWAY_ML, -101, 101, 'post').status).toBe('ok');
     const books = bookOf(engine, 'arb');
-    const out = postArb.quote(view({ books, fair: { moneyline: 0.56 } }), params({ maxLiability: 10_000, maxSize: 10_000 }));
+    const out = postArb.quote(
+      view({ books, fair: { moneyline: 0.56 } }),
+      params({ maxLiability: 10_000, maxSize: 10_000 }),
+    );
     expect(out).toHaveLength(1);
     const intent = out[0]!;
     expect(intent.odds).toBe(104);
@@ -179,7 +212,10 @@ const oddsArb = fc.oneof(fc.integer({ min: 100, max: 300 }), fc.integer({ min: -
 // Prices bunched so that band sweeps, own offers inside them and budget cuts all happen.
 const offersArb: fc.Arbitrary<OfferSpec[]> = fc.array(
   fc.record({
-    odds: fc.oneof(oddsArb, fc.integer({ min: -3, max: 3 }).map((d) => (d >= 0 ? 140 + d : -140 + d))),
+    odds: fc.oneof(
+      oddsArb,
+      fc.integer({ min: -3, max: 3 }).map((d) => (d >= 0 ? 140 + d : -140 + d)),
+    ),
     size: fc.integer({ min: 1, max: 400 }),
     mine: fc.oneof({ arbitrary: fc.constant(false), weight: 4 }, { arbitrary: fc.constant(true), weight: 1 }),
   }),
@@ -203,25 +239,33 @@ describe('post-arb properties', () => {
       fc.double({ min: 0, max: 0.1, noNaN: true }),
     ],
     { numRuns: 300 },
-  )('every intent is accepted by the band rule, meets only offers not ours and with edge, and fits the budget', (s0, s1, fair, positions, maxLiability, minEdge) => {
-    const b = book('moneyline', s0, s1);
-    const out = postArb.quote(view({ books: [b], fair: { moneyline: fair }, positions }), params({ maxLiability, minEdge }));
-    for (const i of out) {
-      expect(i.orderType).toBe('postArb');
-      const k = sideIndexOf(i.selection);
-      expect(i.selection).toEqual(b.sides[k].taker);
-      // What the engine walks: every offer listed to takers of our selection at our price or better.
-      const crossed = b.sides[k].offers.filter((o) => oddsRank(o.odds) >= oddsRank(i.odds));
-      expect(crossed.length).toBeGreaterThan(0);
-      expect(crossed[0]).toBe(b.sides[k].offers[0]);
-      for (const o of crossed) {
-        expect(o.mine).toBe(false);
-        expect(withinPostArbBand(i.odds, o.odds)).toBe(true);
-        expect(edgeOf(o.odds, k === 0 ? fair : 1 - fair)).toBeGreaterThanOrEqual(minEdge);
+  )(
+    'every intent is accepted by the band rule, meets only offers not ours and with edge, and fits the budget',
+    (s0, s1, fair, positions, maxLiability, minEdge) => {
+      const b = book('moneyline', s0, s1);
+      const out = postArb.quote(
+        view({ books: [b], fair: { moneyline: fair }, positions }),
+        params({ maxLiability, minEdge }),
+      );
+      for (const i of out) {
+        expect(i.orderType).toBe('postArb');
+        const k = sideIndexOf(i.selection);
+        expect(i.selection).toEqual(b.sides[k].taker);
+        // What the engine walks: every offer listed to takers of our selection at our price or better.
+        const crossed = b.sides[k].offers.filter((o) => oddsRank(o.odds) >= oddsRank(i.odds));
+        expect(crossed.length).toBeGreaterThan(0);
+        expect(crossed[0]).toBe(b.sides[k].offers[0]);
+        for (const o of crossed) {
+          expect(o.mine).toBe(false);
+          expect(withinPostArbBand(i.odds, o.odds)).toBe(true);
+          expect(edgeOf(o.odds, k === 0 ? fair : 1 - fair)).toBeGreaterThanOrEqual(minEdge);
+        }
+        expect(i.size).toBeLessThanOrEqual(crossed.reduce((s, o) => s + o.sumUntaken, 0) + 1e-9);
       }
-      expect(i.size).toBeLessThanOrEqual(crossed.reduce((s, o) => s + o.sumUntaken, 0) + 1e-9);
-    }
-    const bound = Math.min(-maxLiability, worstCaseLiability(positions)) - 1e-7;
-    expect(worstCaseLiability([...positions, ...out.map((i) => intentPosition(i, true))])).toBeGreaterThanOrEqual(bound);
-  });
+      const bound = Math.min(-maxLiability, worstCaseLiability(positions)) - 1e-7;
+      expect(worstCaseLiability([...positions, ...out.map((i) => intentPosition(i, true))])).toBeGreaterThanOrEqual(
+        bound,
+      );
+    },
+  );
 });

@@ -1,4 +1,12 @@
-import type { BookSide, GameState, ListedOffer, MarketBook, OwnOrder, StrategyView, TradingMode } from '../../src/book/types.ts';
+import type {
+  BookSide,
+  GameState,
+  ListedOffer,
+  MarketBook,
+  OwnOrder,
+  StrategyView,
+  TradingMode,
+} from '../../src/book/types.ts';
 import { bookKeyOf, oppositeSelection, sideIndexOf, type Selection } from '../../src/markets/types.ts';
 import { worstCaseLiability } from '../../src/money/liability.ts';
 import type { Position } from '../../src/money/position.ts';

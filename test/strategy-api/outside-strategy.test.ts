@@ -55,7 +55,10 @@ async function project(packageJson: string | null): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'ls-outside-'));
   await mkdir(join(dir, 'strategies'));
   await writeFile(join(dir, 'strategies/outside.ts'), STRATEGY);
-  await writeFile(join(dir, 'config.yaml'), CONFIG.replace('level: warn', `level: warn\n  file: ${join(dir, 'run.log')}`));
+  await writeFile(
+    join(dir, 'config.yaml'),
+    CONFIG.replace('level: warn', `level: warn\n  file: ${join(dir, 'run.log')}`),
+  );
   if (packageJson !== null) await writeFile(join(dir, 'package.json'), packageJson);
   return dir;
 }

@@ -20,7 +20,20 @@ describe('linesmith/strategy, the entry for strategy authors', () => {
 
   it('holds what a strategy needs: module type helper, intents, fair price, ladder, risk, params', async () => {
     const api = await import('linesmith/strategy');
-    for (const name of ['defineStrategy', 'postIntent', 'fairOfBook', 'makerOdds', 'clearOfBook', 'stepOut', 'fitUnderLimit', 'applyMode', 'marketsParam', 'toleranceCentsParam', 'viewWith', 'bookExposures']) {
+    for (const name of [
+      'defineStrategy',
+      'postIntent',
+      'fairOfBook',
+      'makerOdds',
+      'clearOfBook',
+      'stepOut',
+      'fitUnderLimit',
+      'applyMode',
+      'marketsParam',
+      'toleranceCentsParam',
+      'viewWith',
+      'bookExposures',
+    ]) {
       expect(typeof (api as Record<string, unknown>)[name], name).toBe('function');
     }
   });
@@ -42,7 +55,9 @@ describe('the built-in strategies', () => {
     const modules = readdirSync(dir).filter((f) => f.endsWith('.ts') && f !== 'index.ts');
     expect(modules.length).toBeGreaterThanOrEqual(3);
     for (const f of modules) {
-      const sources = [...readFileSync(join(dir, f), 'utf8').matchAll(/^import[^;]*?from '([^']+)'/gms)].map((m) => m[1]);
+      const sources = [...readFileSync(join(dir, f), 'utf8').matchAll(/^import[^;]*?from '([^']+)'/gms)].map(
+        (m) => m[1],
+      );
       expect(sources, f).toEqual(['../src/strategy/index.ts']);
     }
   });

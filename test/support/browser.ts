@@ -17,7 +17,11 @@ export function chromiumPath(): string | null {
 export async function launchChromium(executablePath: string): Promise<Browser> {
   const { chromium } = await import('playwright-core');
   // --no-sandbox: CI runs as root in a container, where Chromium's sandbox cannot start.
-  return chromium.launch({ executablePath, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  return chromium.launch({
+    executablePath,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  });
 }
 
 /** Every console error and uncaught page error, as text, from the moment the page is made. */
@@ -31,7 +35,9 @@ export function collectErrors(page: Page): string[] {
 }
 
 /** Per canvas on the page: its size and how many of its pixels are not fully transparent. */
-export async function canvasInk(page: Page): Promise<{ readonly width: number; readonly height: number; readonly inked: number }[]> {
+export async function canvasInk(
+  page: Page,
+): Promise<{ readonly width: number; readonly height: number; readonly inked: number }[]> {
   // A string, run in the page: the test's own tsconfig has no DOM types.
   return page.evaluate(`[...document.querySelectorAll('canvas')].map((c) => {
     const ctx = c.getContext('2d');

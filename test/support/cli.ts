@@ -12,9 +12,16 @@ export interface CliResult {
 }
 
 /** `linesmith <args>` as a user runs it (bin/linesmith.js, from the repository root): its exit code and output. */
-export async function linesmith(args: readonly string[], options: { timeoutMs?: number; env?: Readonly<Record<string, string>> } = {}): Promise<CliResult> {
+export async function linesmith(
+  args: readonly string[],
+  options: { timeoutMs?: number; env?: Readonly<Record<string, string>> } = {},
+): Promise<CliResult> {
   try {
-    const r = await run(process.execPath, ['bin/linesmith.js', ...args], { cwd: ROOT, env: { ...process.env, FORCE_COLOR: '0', ...options.env }, timeout: options.timeoutMs ?? 60_000 });
+    const r = await run(process.execPath, ['bin/linesmith.js', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, FORCE_COLOR: '0', ...options.env },
+      timeout: options.timeoutMs ?? 60_000,
+    });
     return { code: 0, stdout: r.stdout, stderr: r.stderr };
   } catch (e) {
     const err = e as { code: number; stdout: string; stderr: string };

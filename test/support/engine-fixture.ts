@@ -10,7 +10,12 @@ export const S_HOME = 'bb0000000000000000000004';
 export const ML = 'moneyline';
 
 /** A moneyline order on G backing `team`. */
-export const ml = (team: 'home' | 'away', odds: number, bet: number, extra: Record<string, unknown> = {}): PlaceInput => ({
+export const ml = (
+  team: 'home' | 'away',
+  odds: number,
+  bet: number,
+  extra: Record<string, unknown> = {},
+): PlaceInput => ({
   gameID: G,
   type: 'moneyline',
   side: team === 'home' ? HOME : AWAY,

@@ -6,7 +6,14 @@
  */
 import { fc } from '@fast-check/vitest';
 import { MatchingEngine, createIdGenerator } from '../../src/engine/index.ts';
-import type { CancelOutcome, EngineEvent, ListedOrder, OrderType, PlaceEntry, PlaceInput } from '../../src/engine/index.ts';
+import type {
+  CancelOutcome,
+  EngineEvent,
+  ListedOrder,
+  OrderType,
+  PlaceEntry,
+  PlaceInput,
+} from '../../src/engine/index.ts';
 import { ManualClock } from '../../src/shared/clock.ts';
 
 export const T0 = Date.UTC(2026, 0, 1, 12);
@@ -136,9 +143,24 @@ export const oddsArb: fc.Arbitrary<number> = fc.oneof(
 /** 0.01 .. 500.00 in cents. */
 export const betArb: fc.Arbitrary<number> = fc.integer({ min: 1, max: 50_000 }).map((c) => c / 100);
 
-export const orderTypeArb: fc.Arbitrary<OrderType> = fc.constantFrom<OrderType>('limit', 'limit', 'post', 'postArb', 'fillAndKill', 'fillOrKill');
+export const orderTypeArb: fc.Arbitrary<OrderType> = fc.constantFrom<OrderType>(
+  'limit',
+  'limit',
+  'post',
+  'postArb',
+  'fillAndKill',
+  'fillOrKill',
+);
 
-export const expirationArb: fc.Arbitrary<number | undefined> = fc.constantFrom(undefined, undefined, undefined, 0.5, 1, 2, 5);
+export const expirationArb: fc.Arbitrary<number | undefined> = fc.constantFrom(
+  undefined,
+  undefined,
+  undefined,
+  0.5,
+  1,
+  2,
+  5,
+);
 
 export interface OrderArbOptions {
   /** Game index distribution; default mostly game 0, some game 1. */
@@ -161,23 +183,48 @@ export function abstractOrderArb(opts: OrderArbOptions = {}): fc.Arbitrary<Abstr
       expirationMinutes: expirationArb,
     })
     .map(({ lineSeed, expirationMinutes, ...rest }) => {
-      const line = rest.market === 'spread' ? lineSeed % SPREAD_HOME_LINES.length : rest.market === 'total' ? lineSeed % TOTAL_LINES.length : 0;
+      const line =
+        rest.market === 'spread'
+          ? lineSeed % SPREAD_HOME_LINES.length
+          : rest.market === 'total'
+            ? lineSeed % TOTAL_LINES.length
+            : 0;
       return { ...rest, line, ...(expirationMinutes !== undefined ? { expirationMinutes } : {}) };
     });
 }
 
 export const userArb = fc.integer({ min: 0, max: USERS.length - 1 });
-export const refArb = fc.oneof({ weight: 8, arbitrary: fc.nat(1000) }, { weight: 1, arbitrary: fc.constantFrom(-1, -2) });
+export const refArb = fc.oneof(
+  { weight: 8, arbitrary: fc.nat(1000) },
+  { weight: 1, arbitrary: fc.constantFrom(-1, -2) },
+);
 export const advanceMsArb = fc.constantFrom(0, 1_000, 2_000, 5_000, 15_000, 30_000, 60_000, 120_000, 300_000);
 
 export function opArb(opts: OrderArbOptions = {}): fc.Arbitrary<Op> {
   const order = abstractOrderArb(opts);
   return fc.oneof(
-    { weight: 10, arbitrary: fc.record({ kind: fc.constant('place' as const), user: userArb, orders: fc.array(order, { minLength: 1, maxLength: 3 }) }) },
+    {
+      weight: 10,
+      arbitrary: fc.record({
+        kind: fc.constant('place' as const),
+        user: userArb,
+        orders: fc.array(order, { minLength: 1, maxLength: 3 }),
+      }),
+    },
     { weight: 3, arbitrary: fc.record({ kind: fc.constant('cancel' as const), user: userArb, ref: refArb }) },
-    { weight: 1, arbitrary: fc.record({ kind: fc.constant('cancelMany' as const), user: userArb, refs: fc.array(refArb, { minLength: 1, maxLength: 3 }) }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        kind: fc.constant('cancelMany' as const),
+        user: userArb,
+        refs: fc.array(refArb, { minLength: 1, maxLength: 3 }),
+      }),
+    },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('cancelAll' as const), user: userArb }) },
-    { weight: 2, arbitrary: fc.record({ kind: fc.constant('advance' as const), ms: advanceMsArb, call: fc.boolean() }) },
+    {
+      weight: 2,
+      arbitrary: fc.record({ kind: fc.constant('advance' as const), ms: advanceMsArb, call: fc.boolean() }),
+    },
   );
 }
 
@@ -226,7 +273,12 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
     if (e.kind === 'fill') remember(e.fill.taker.orderId);
   });
   for (const u of USERS) {
-    const r = engine.addUser({ id: u.id, balance: opts.balance ?? HUGE_BALANCE, creditLimit: opts.creditLimit ?? 0, commissionRate: u.commissionRate });
+    const r = engine.addUser({
+      id: u.id,
+      balance: opts.balance ?? HUGE_BALANCE,
+      creditLimit: opts.creditLimit ?? 0,
+      commissionRate: u.commissionRate,
+    });
     if (!r.ok) throw new Error(`addUser: ${r.error.message}`);
   }
   for (const g of GAMES.slice(0, opts.games ?? 2)) {
@@ -265,7 +317,13 @@ export function applyOp(h: Harness, op: Op): OpResult {
     case 'cancel':
       return { kind: 'cancel', outcomes: [h.engine.cancel(USERS[op.user]!.id, resolveRef(h.knownIds, op.ref))] };
     case 'cancelMany':
-      return { kind: 'cancel', outcomes: h.engine.cancelMany(USERS[op.user]!.id, op.refs.map((r) => resolveRef(h.knownIds, r))) };
+      return {
+        kind: 'cancel',
+        outcomes: h.engine.cancelMany(
+          USERS[op.user]!.id,
+          op.refs.map((r) => resolveRef(h.knownIds, r)),
+        ),
+      };
     case 'cancelAll':
       return { kind: 'cancel', outcomes: h.engine.cancelAll(USERS[op.user]!.id) };
     case 'advance':

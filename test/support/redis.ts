@@ -17,9 +17,11 @@ export function redisServerBinary(): string | null {
  */
 export function redisSkipReason(): string | null {
   if (redisServerBinary() !== null) return null;
-  const reason = 'redis-server not found (install Debian\'s redis-server or set REDIS_SERVER): the distributed-sweep tests did NOT run';
+  const reason =
+    "redis-server not found (install Debian's redis-server or set REDIS_SERVER): the distributed-sweep tests did NOT run";
   // CI sets this, so a machine without Redis fails there instead of passing with the tests skipped.
-  if (process.env.LINESMITH_REQUIRE_REDIS === '1') throw new Error(`${reason}, and LINESMITH_REQUIRE_REDIS=1 requires them`);
+  if (process.env.LINESMITH_REQUIRE_REDIS === '1')
+    throw new Error(`${reason}, and LINESMITH_REQUIRE_REDIS=1 requires them`);
   return reason;
 }
 
@@ -57,7 +59,8 @@ async function waitForPort(port: number, up: boolean, timeoutMs = 10_000): Promi
       s.once('error', () => resolve(false));
     });
     if (open === up) return;
-    if (performance.now() > deadline) throw new Error(`redis on port ${port} did not ${up ? 'start' : 'stop'} within ${timeoutMs} ms`);
+    if (performance.now() > deadline)
+      throw new Error(`redis on port ${port} did not ${up ? 'start' : 'stop'} within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -70,7 +73,11 @@ export async function startTestRedis(): Promise<TestRedis> {
   const dir = await mkdtemp(join(tmpdir(), 'linesmith-redis-'));
   let child: ChildProcess | null = null;
   const start = async () => {
-    child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
+    child = spawn(
+      binary,
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+      { stdio: 'ignore' },
+    );
     await waitForPort(port, true);
   };
   const stop = async (hard = false) => {

@@ -10,10 +10,17 @@ export interface TestSim {
   readonly sim: Simulator;
   readonly url: string;
   /** Create a user in-process and log it in over HTTP; returns its token and id. */
-  user(username: string, opts?: { balance?: number; commission?: number; creditLimit?: number; password?: string; email?: string }): Promise<{ id: string; token: string; username: string; password: string }>;
+  user(
+    username: string,
+    opts?: { balance?: number; commission?: number; creditLimit?: number; password?: string; email?: string },
+  ): Promise<{ id: string; token: string; username: string; password: string }>;
   game(input?: Partial<CreateGameInput>): EngineGame;
   /** JSON request; returns status, parsed body and headers. */
-  http(method: string, path: string, opts?: { token?: string | null; raw?: boolean; body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
+  http(
+    method: string,
+    path: string,
+    opts?: { token?: string | null; raw?: boolean; body?: unknown; headers?: Record<string, string> },
+  ): Promise<{ status: number; body: any; headers: Headers }>;
   close(): Promise<void>;
 }
 
@@ -24,7 +31,13 @@ export async function startTestSim(options: SimulatorOptions = {}): Promise<Test
     const headers: Record<string, string> = { ...opts.headers };
     if (opts.token) headers.authorization = opts.raw ? opts.token : `Bearer ${opts.token}`;
     if (opts.body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(sim.url + path, { method, headers, ...(opts.body !== undefined ? { body: typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body) } : {}) });
+    const res = await fetch(sim.url + path, {
+      method,
+      headers,
+      ...(opts.body !== undefined
+        ? { body: typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body) }
+        : {}),
+    });
     const text = await res.text();
     let body: unknown = text;
     try {
@@ -40,7 +53,14 @@ export async function startTestSim(options: SimulatorOptions = {}): Promise<Test
     http,
     async user(username, opts = {}) {
       const password = opts.password ?? `pw-${username}`;
-      const made = createUser(sim.context, { username, password, ...(opts.email ? { email: opts.email } : {}), balance: opts.balance ?? 100_000, commission: opts.commission ?? 0.01, creditLimit: opts.creditLimit ?? 0 });
+      const made = createUser(sim.context, {
+        username,
+        password,
+        ...(opts.email ? { email: opts.email } : {}),
+        balance: opts.balance ?? 100_000,
+        commission: opts.commission ?? 0.01,
+        creditLimit: opts.creditLimit ?? 0,
+      });
       if (!made.ok) throw new Error(made.error);
       const res = await http('POST', '/user/login', { body: { username, password } });
       if (res.status !== 200) throw new Error(`login failed: ${res.status} ${JSON.stringify(res.body)}`);

@@ -29,11 +29,25 @@ export interface MoneylineOffer {
 }
 
 /** A pre-game NBA game with offers on its moneyline only; every other book is empty. */
-export function moneylineGame(g: { readonly id: string; readonly start: string; readonly away: Team; readonly home: Team; readonly offers: readonly MoneylineOffer[] }): OrderbookGame {
+export function moneylineGame(g: {
+  readonly id: string;
+  readonly start: string;
+  readonly away: Team;
+  readonly home: Team;
+  readonly offers: readonly MoneylineOffer[];
+}): OrderbookGame {
   const offers = (team: 'home' | 'away') =>
     g.offers
       .filter((o) => o.team === team)
-      .map((o) => ({ id: o.id, type: 'moneyline', sumUntaken: o.size, odds: o.odds, bet: o.size, gameID: g.id, participantID: g[team].id }));
+      .map((o) => ({
+        id: o.id,
+        type: 'moneyline',
+        sumUntaken: o.size,
+        odds: o.odds,
+        bet: o.size,
+        gameID: g.id,
+        participantID: g[team].id,
+      }));
   return {
     id: g.id,
     league: 'NBA',
@@ -68,7 +82,10 @@ const idleGateway: OrderGateway = { place: async () => [], cancel: async () => [
  * (over REST and the orders socket alike). Every socket is open; the price feed carries what
  * the caller pushes into `prices`, the user feed nothing.
  */
-export function stubVenue(o: { readonly games: readonly OrderbookGame[]; readonly gateway?: OrderGateway }): { venue: Venue; prices: Subject<PriceFeedEvent> } {
+export function stubVenue(o: { readonly games: readonly OrderbookGame[]; readonly gateway?: OrderGateway }): {
+  venue: Venue;
+  prices: Subject<PriceFeedEvent>;
+} {
   const gateway = o.gateway ?? idleGateway;
   const prices = new Subject<PriceFeedEvent>();
   const venue: Venue = {
@@ -79,11 +96,19 @@ export function stubVenue(o: { readonly games: readonly OrderbookGame[]; readonl
       getOrderbook: async () => [...o.games],
       getUnmatched: async () => [],
       getMatchedBets: async () => [],
-      gradedWalker: () => new GradedWalker(async () => ({ graded: [], hasMore: false, cursor: 'c', settledThrough: new Date(0).toISOString() }), { scheduler: asyncScheduler, logger: silentLogger(), pollMs: 3_600_000 }),
+      gradedWalker: () =>
+        new GradedWalker(
+          async () => ({ graded: [], hasMore: false, cursor: 'c', settledThrough: new Date(0).toISOString() }),
+          { scheduler: asyncScheduler, logger: silentLogger(), pollMs: 3_600_000 },
+        ),
     },
     orders: { ...gateway, start: () => undefined },
     priceFeed: { events$: prices, subscribe: () => undefined, start: () => undefined },
-    userFeed: { events$: NEVER as unknown as Subject<UserFeedEvent<AccountSnapshot>>, recovering$: of(false), start: () => undefined },
+    userFeed: {
+      events$: NEVER as unknown as Subject<UserFeedEvent<AccountSnapshot>>,
+      recovering$: of(false),
+      start: () => undefined,
+    },
     states$: new BehaviorSubject<ConnectionStates>({ price: OPEN, user: OPEN, orders: OPEN }),
   };
   return { venue, prices };

@@ -46,7 +46,12 @@ export interface QueueSweepOutcome extends SweepOutcome {
 }
 
 /** The default sweep id: the same tape, config, variants and overrides give the same id, so running the command again resumes. */
-export function defaultSweepId(tapeHash: string, runs: readonly SweepRun[], configPath: string, overrides: SweepOverrides): string {
+export function defaultSweepId(
+  tapeHash: string,
+  runs: readonly SweepRun[],
+  configPath: string,
+  overrides: SweepOverrides,
+): string {
   const h = createHash('sha256');
   h.update(tapeHash).update('\0').update(configPath).update('\0').update(JSON.stringify(overrides));
   for (const r of runs) h.update('\0').update(r.configText);
@@ -65,7 +70,9 @@ export interface TapeArtifact {
  * serialised.
  */
 export async function tapeArtifact(tape: Tape | TapeFile): Promise<TapeArtifact> {
-  return tape instanceof TapeFile ? { bytes: await readFile(tape.path), kind: 'tape' } : { bytes: serialize(tape), kind: 'serialized' };
+  return tape instanceof TapeFile
+    ? { bytes: await readFile(tape.path), kind: 'tape' }
+    : { bytes: serialize(tape), kind: 'serialized' };
 }
 
 /**
@@ -74,10 +81,18 @@ export async function tapeArtifact(tape: Tape | TapeFile): Promise<TapeArtifact>
  * finish. Outcomes come back in variant order, as from `runSweep`, so the caller writes
  * the same table, reports and sweep page.
  */
-export async function runQueueSweep(tape: Tape | TapeFile, runs: readonly SweepRun[], configPath: string, o: QueueSweepOptions): Promise<QueueSweepOutcome[]> {
+export async function runQueueSweep(
+  tape: Tape | TapeFile,
+  runs: readonly SweepRun[],
+  configPath: string,
+  o: QueueSweepOptions,
+): Promise<QueueSweepOutcome[]> {
   const notice = o.onNotice ?? (() => {});
   const outage = new OutageReporter(o.address.display, notice);
-  const connection = new Redis({ ...redisConnectionOptions(o.address, (attempt, delayMs) => outage.retrying(attempt, delayMs)), lazyConnect: true });
+  const connection = new Redis({
+    ...redisConnectionOptions(o.address, (attempt, delayMs) => outage.retrying(attempt, delayMs)),
+    lazyConnect: true,
+  });
   connection.on('error', () => {
     // Reported through the retry strategy: once when the outage starts, once when it ends.
   });
@@ -95,7 +110,9 @@ export async function runQueueSweep(tape: Tape | TapeFile, runs: readonly SweepR
     const hash = await store.put(bytes);
     const overrides = o.overrides ?? {};
     const sweepId = o.sweepId ?? defaultSweepId(hash, runs, configPath, overrides);
-    notice(`sweep ${sweepId}: ${runs.length} variant(s) on queue ${o.address.display}, tape ${hash.slice(0, 12)} (${(bytes.byteLength / 2 ** 20).toFixed(1)} MiB, ${store.ref.kind === 'redis' ? 'in Redis' : `in ${store.ref.dir}`})`);
+    notice(
+      `sweep ${sweepId}: ${runs.length} variant(s) on queue ${o.address.display}, tape ${hash.slice(0, 12)} (${(bytes.byteLength / 2 ** 20).toFixed(1)} MiB, ${store.ref.kind === 'redis' ? 'in Redis' : `in ${store.ref.dir}`})`,
+    );
     const attempts = o.attempts ?? 3;
     const ids = runs.map((_, i) => variantJobId(sweepId, i));
     const data = (i: number): VariantJobData => ({
@@ -105,7 +122,10 @@ export async function runQueueSweep(tape: Tape | TapeFile, runs: readonly SweepR
       tape: { hash, kind, store: store.ref },
       configText: runs[i]!.configText,
       configPath,
-      overrides: { ...(overrides.seed !== undefined ? { seed: overrides.seed } : {}), ...(overrides.fillModel !== undefined ? { fillModel: overrides.fillModel } : {}) },
+      overrides: {
+        ...(overrides.seed !== undefined ? { seed: overrides.seed } : {}),
+        ...(overrides.fillModel !== undefined ? { fillModel: overrides.fillModel } : {}),
+      },
     });
     const jobOptions = (i: number) => ({
       jobId: ids[i]!,
@@ -123,7 +143,14 @@ export async function runQueueSweep(tape: Tape | TapeFile, runs: readonly SweepR
     const workersSeen = new Set<string>();
     let done = 0;
     let events = 0;
-    const progress = () => o.onProgress?.({ done, total: runs.length, events, elapsedMs: o.clock.now() - started, workers: workersSeen.size });
+    const progress = () =>
+      o.onProgress?.({
+        done,
+        total: runs.length,
+        events,
+        elapsedMs: o.clock.now() - started,
+        workers: workersSeen.size,
+      });
     progress();
     while (done < runs.length) {
       for (let i = 0; i < runs.length; i++) {
@@ -143,7 +170,13 @@ export async function runQueueSweep(tape: Tape | TapeFile, runs: readonly SweepR
         if (state === 'completed') {
           const parsed = variantJobResult.safeParse(job.returnvalue);
           if (!parsed.success) {
-            out[i] = { variant: runs[i]!.variant, result: null, error: `the worker's answer is malformed: ${parsed.error.issues[0]?.message ?? 'unknown'}`, replayMs: 0, worker: null };
+            out[i] = {
+              variant: runs[i]!.variant,
+              result: null,
+              error: `the worker's answer is malformed: ${parsed.error.issues[0]?.message ?? 'unknown'}`,
+              replayMs: 0,
+              worker: null,
+            };
           } else {
             const r = parsed.data;
             const result = deserialize(Buffer.from(r.result, 'base64')) as BacktestResult;
@@ -152,7 +185,13 @@ export async function runQueueSweep(tape: Tape | TapeFile, runs: readonly SweepR
             out[i] = { variant: runs[i]!.variant, result, error: null, replayMs: r.replayMs, worker: r.worker };
           }
         } else {
-          out[i] = { variant: runs[i]!.variant, result: null, error: job.failedReason || 'failed without a reason', replayMs: 0, worker: null };
+          out[i] = {
+            variant: runs[i]!.variant,
+            result: null,
+            error: job.failedReason || 'failed without a reason',
+            replayMs: 0,
+            worker: null,
+          };
         }
         done++;
         progress();

@@ -4,14 +4,21 @@ import { FILL_MODEL_KINDS } from '../../backtest/venue/queue-model.ts';
 /** The BullMQ queue every distributed sweep uses; jobs of different sweeps differ by id. */
 export const SWEEP_QUEUE_NAME = 'linesmith-sweep';
 
-const tapeStoreRef = z.discriminatedUnion('kind', [z.strictObject({ kind: z.literal('redis') }), z.strictObject({ kind: z.literal('path'), dir: z.string().min(1) })]);
+const tapeStoreRef = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('redis') }),
+  z.strictObject({ kind: z.literal('path'), dir: z.string().min(1) }),
+]);
 
 /** One variant of a sweep, as a worker takes it off the queue. Checked at the worker's edge. */
 export const variantJobData = z.strictObject({
   sweepId: z.string().regex(/^[A-Za-z0-9_.-]{1,80}$/),
   index: z.number().int().nonnegative(),
   label: z.string(),
-  tape: z.strictObject({ hash: z.string().regex(/^[0-9a-f]{64}$/), kind: z.enum(['tape', 'serialized']), store: tapeStoreRef }),
+  tape: z.strictObject({
+    hash: z.string().regex(/^[0-9a-f]{64}$/),
+    kind: z.enum(['tape', 'serialized']),
+    store: tapeStoreRef,
+  }),
   configText: z.string(),
   configPath: z.string(),
   overrides: z.strictObject({

@@ -74,12 +74,16 @@ export async function startQueueWorker(o: QueueWorkerOptions): Promise<QueueWork
   const lanes = Array.from({ length: o.concurrency }, () => new Lane());
   let finished = 0;
 
-  const storeOf = (ref: { kind: 'redis' } | { kind: 'path'; dir: string }): TapeStore => (ref.kind === 'redis' ? new RedisTapeStore(storeConnection) : new PathTapeStore(ref.dir));
+  const storeOf = (ref: { kind: 'redis' } | { kind: 'path'; dir: string }): TapeStore =>
+    ref.kind === 'redis' ? new RedisTapeStore(storeConnection) : new PathTapeStore(ref.dir);
 
   const processor = async (job: Job): Promise<VariantJobResult> => {
     const parsed = variantJobData.safeParse(job.data);
     // A job this version cannot read fails for good: retrying it elsewhere would fail the same way.
-    if (!parsed.success) throw new UnrecoverableError(`job ${job.id}: not a sweep variant this worker understands: ${parsed.error.issues[0]?.message ?? 'unknown'}`);
+    if (!parsed.success)
+      throw new UnrecoverableError(
+        `job ${job.id}: not a sweep variant this worker understands: ${parsed.error.issues[0]?.message ?? 'unknown'}`,
+      );
     const d = parsed.data;
     let tapePath: string;
     try {
@@ -87,16 +91,22 @@ export async function startQueueWorker(o: QueueWorkerOptions): Promise<QueueWork
       if (got.fetched) notice(`tape ${d.tape.hash.slice(0, 12)} fetched into ${o.cacheDir}`);
       tapePath = got.path;
     } catch (err) {
-      if (err instanceof TapeIntegrityError || err instanceof TapeStoreError) throw new UnrecoverableError(`${d.label}: ${err.message}`);
+      if (err instanceof TapeIntegrityError || err instanceof TapeStoreError)
+        throw new UnrecoverableError(`${d.label}: ${err.message}`);
       throw err;
     }
     const lane = lanes.find((l) => !l.busy);
-    if (lane === undefined) throw new Error('no free lane: more jobs than the worker\'s concurrency');
+    if (lane === undefined) throw new Error("no free lane: more jobs than the worker's concurrency");
     lane.busy = true;
     notice(`start ${d.label}`);
     try {
       const thread = await lane.use(tapePath, d.tape.kind);
-      const answer = await thread.run({ index: d.index, configText: d.configText, configPath: d.configPath, overrides: d.overrides as never });
+      const answer = await thread.run({
+        index: d.index,
+        configText: d.configText,
+        configPath: d.configPath,
+        overrides: d.overrides as never,
+      });
       if (answer.error !== null || answer.result === null) {
         // A thread that died (out of memory, a crash) may do better elsewhere; a variant that threw will not.
         const died = thread.dead;
@@ -104,7 +114,12 @@ export async function startQueueWorker(o: QueueWorkerOptions): Promise<QueueWork
         if (died) throw new Error(`${d.label}: ${answer.error ?? 'no result'}`);
         throw new UnrecoverableError(`${d.label}: ${answer.error ?? 'no result'}`);
       }
-      return { result: serialize(answer.result).toString('base64'), replayMs: answer.replayMs, events: answer.result.events, worker: id };
+      return {
+        result: serialize(answer.result).toString('base64'),
+        replayMs: answer.replayMs,
+        events: answer.result.events,
+        worker: id,
+      };
     } finally {
       lane.busy = false;
     }

@@ -33,13 +33,17 @@ export async function parseRedisAddress(text: string, sources: RedisCredentialSo
   try {
     url = new URL(text);
   } catch {
-    throw new QueueConfigError(`--queue ${JSON.stringify(text)}: not a URL; expected redis://HOST:PORT[/DB] or rediss://HOST:PORT[/DB]`);
+    throw new QueueConfigError(
+      `--queue ${JSON.stringify(text)}: not a URL; expected redis://HOST:PORT[/DB] or rediss://HOST:PORT[/DB]`,
+    );
   }
   if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
     throw new QueueConfigError(`--queue: scheme ${url.protocol} is not supported; expected redis:// or rediss://`);
   }
   if (url.password !== '') {
-    throw new QueueConfigError(`--queue: the URL carries a password; put it in ${REDIS_PASSWORD_ENV} or a credentials file (--queue-credentials) instead, so it stays out of shell history and logs`);
+    throw new QueueConfigError(
+      `--queue: the URL carries a password; put it in ${REDIS_PASSWORD_ENV} or a credentials file (--queue-credentials) instead, so it stays out of shell history and logs`,
+    );
   }
   const port = url.port === '' ? 6379 : Number(url.port);
   const dbText = url.pathname.replace(/^\//, '');
@@ -73,16 +77,23 @@ async function readCredentials(path: string): Promise<{ password: string; userna
   try {
     const info = await stat(path);
     // Group or world access to a secret is refused, as ssh refuses a readable key.
-    if ((info.mode & 0o077) !== 0) throw new QueueConfigError(`--queue-credentials ${path}: readable by others (mode ${(info.mode & 0o777).toString(8)}); chmod 600 it`);
+    if ((info.mode & 0o077) !== 0)
+      throw new QueueConfigError(
+        `--queue-credentials ${path}: readable by others (mode ${(info.mode & 0o777).toString(8)}); chmod 600 it`,
+      );
     text = await readFile(path, 'utf8');
   } catch (err) {
     if (err instanceof QueueConfigError) throw err;
-    throw new QueueConfigError(`--queue-credentials ${path}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
+    throw new QueueConfigError(
+      `--queue-credentials ${path}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`,
+    );
   }
   const doc: unknown = parseYaml(text);
   const o = typeof doc === 'object' && doc !== null ? (doc as Record<string, unknown>) : {};
-  if (typeof o.password !== 'string' || o.password === '') throw new QueueConfigError(`--queue-credentials ${path}: expected a non-empty "password"`);
-  if (o.username !== undefined && typeof o.username !== 'string') throw new QueueConfigError(`--queue-credentials ${path}: "username" must be text`);
+  if (typeof o.password !== 'string' || o.password === '')
+    throw new QueueConfigError(`--queue-credentials ${path}: expected a non-empty "password"`);
+  if (o.username !== undefined && typeof o.username !== 'string')
+    throw new QueueConfigError(`--queue-credentials ${path}: "username" must be text`);
   return { password: o.password, ...(typeof o.username === 'string' ? { username: o.username } : {}) };
 }
 
@@ -123,7 +134,10 @@ export class OutageReporter {
   ) {}
 
   retrying(attempt: number, delayMs: number): void {
-    if (!this.#down || attempt % 10 === 0) this.say(`redis ${this.display} unreachable; retrying (attempt ${attempt}, next in ${(delayMs / 1000).toFixed(1)} s)`);
+    if (!this.#down || attempt % 10 === 0)
+      this.say(
+        `redis ${this.display} unreachable; retrying (attempt ${attempt}, next in ${(delayMs / 1000).toFixed(1)} s)`,
+      );
     this.#down = true;
   }
 

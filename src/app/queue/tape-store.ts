@@ -31,7 +31,10 @@ const HASH = /^[0-9a-f]{64}$/;
 
 function checked(hash: string, bytes: Buffer): Buffer {
   const actual = tapeHash(bytes);
-  if (actual !== hash) throw new TapeIntegrityError(`tape ${hash.slice(0, 12)}: the bytes fetched hash to ${actual.slice(0, 12)}; refusing to replay a corrupt tape`);
+  if (actual !== hash)
+    throw new TapeIntegrityError(
+      `tape ${hash.slice(0, 12)}: the bytes fetched hash to ${actual.slice(0, 12)}; refusing to replay a corrupt tape`,
+    );
   return bytes;
 }
 
@@ -48,7 +51,11 @@ export class RedisTapeStore implements TapeStore {
 
   constructor(
     private readonly redis: Redis,
-    private readonly options: { readonly prefix?: string; readonly chunkBytes?: number; readonly maxBytes?: number } = {},
+    private readonly options: {
+      readonly prefix?: string;
+      readonly chunkBytes?: number;
+      readonly maxBytes?: number;
+    } = {},
   ) {}
 
   #key(hash: string, part: string | number): string {
@@ -59,7 +66,9 @@ export class RedisTapeStore implements TapeStore {
     const hash = tapeHash(bytes);
     const limit = this.options.maxBytes ?? DEFAULT_REDIS_TAPE_LIMIT_BYTES;
     if (bytes.byteLength > limit) {
-      throw new TapeStoreError(`the tape is ${(bytes.byteLength / 2 ** 20).toFixed(1)} MiB, over the ${(limit / 2 ** 20).toFixed(0)} MiB Redis holds; share it on a path every worker reads instead (--tape-dir)`);
+      throw new TapeStoreError(
+        `the tape is ${(bytes.byteLength / 2 ** 20).toFixed(1)} MiB, over the ${(limit / 2 ** 20).toFixed(0)} MiB Redis holds; share it on a path every worker reads instead (--tape-dir)`,
+      );
     }
     const meta = this.#key(hash, 'meta');
     if ((await this.redis.exists(meta)) === 1) {
@@ -69,7 +78,12 @@ export class RedisTapeStore implements TapeStore {
     const size = this.options.chunkBytes ?? DEFAULT_TAPE_CHUNK_BYTES;
     const chunks = Math.max(1, Math.ceil(bytes.byteLength / size));
     for (let i = 0; i < chunks; i++) {
-      await this.redis.set(this.#key(hash, i), Buffer.from(bytes.buffer, bytes.byteOffset + i * size, Math.min(size, bytes.byteLength - i * size)), 'EX', TAPE_TTL_SECONDS);
+      await this.redis.set(
+        this.#key(hash, i),
+        Buffer.from(bytes.buffer, bytes.byteOffset + i * size, Math.min(size, bytes.byteLength - i * size)),
+        'EX',
+        TAPE_TTL_SECONDS,
+      );
     }
     await this.redis.set(meta, JSON.stringify({ size: bytes.byteLength, chunks }), 'EX', TAPE_TTL_SECONDS);
     return hash;
@@ -85,7 +99,8 @@ export class RedisTapeStore implements TapeStore {
   async get(hash: string): Promise<Buffer> {
     checkHash(hash);
     const metaText = await this.redis.get(this.#key(hash, 'meta'));
-    if (metaText === null) throw new TapeStoreError(`tape ${hash.slice(0, 12)} is not in Redis (expired, or stored by another Redis)`);
+    if (metaText === null)
+      throw new TapeStoreError(`tape ${hash.slice(0, 12)} is not in Redis (expired, or stored by another Redis)`);
     const meta = JSON.parse(metaText) as { size: number; chunks: number };
     const parts: Buffer[] = [];
     for (let i = 0; i < meta.chunks; i++) {
@@ -116,7 +131,8 @@ export class PathTapeStore implements TapeStore {
     try {
       return checked(hash, await readFile(join(this.dir, `${hash}.tape`)));
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new TapeStoreError(`tape ${hash.slice(0, 12)} is not in ${this.dir}`);
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+        throw new TapeStoreError(`tape ${hash.slice(0, 12)} is not in ${this.dir}`);
       throw err;
     }
   }

@@ -1,4 +1,13 @@
-import type { EditInput, EngineEvent, Fill, FillSide, GradeVersion, OrderView, PlaceInput, PlaceOutcome } from '../../engine/types.ts';
+import type {
+  EditInput,
+  EngineEvent,
+  Fill,
+  FillSide,
+  GradeVersion,
+  OrderView,
+  PlaceInput,
+  PlaceOutcome,
+} from '../../engine/types.ts';
 import type { EditOutcome } from '../../sim/ops/edit.ts';
 import { bookKeyOf, sideIndexOf, type Selection } from '../../markets/types.ts';
 import { decodeReference } from '../../orders/user-reference.ts';
@@ -11,7 +20,18 @@ import { OpenMarks } from './open-marks.ts';
 import { OpenOrders } from './open-orders.ts';
 import { QuoteSeries, type QuotedOrder } from './quote-series.ts';
 import { selectionLabel } from './selection-label.ts';
-import type { BacktestMetrics, BacktestSeries, BreakdownRow, FillRow, GameInfo, GameRow, MarkoutMetrics, OrderRow, ReportExtras, SeriesRow } from './types.ts';
+import type {
+  BacktestMetrics,
+  BacktestSeries,
+  BreakdownRow,
+  FillRow,
+  GameInfo,
+  GameRow,
+  MarkoutMetrics,
+  OrderRow,
+  ReportExtras,
+  SeriesRow,
+} from './types.ts';
 
 /** Horizons of the mark-outs, ms. */
 export const MARKOUT_MS = [5_000, 60_000] as const;
@@ -116,7 +136,11 @@ export class BacktestCollector {
   #editsReplacing = 0;
   #editsRejected = 0;
 
-  constructor(o: { clock: Clock; execution: BacktestExecution; schedule: (work: () => void, delayMs: number) => void }) {
+  constructor(o: {
+    clock: Clock;
+    execution: BacktestExecution;
+    schedule: (work: () => void, delayMs: number) => void;
+  }) {
     this.#clock = o.clock;
     this.#x = o.execution;
     this.#schedule = o.schedule;
@@ -180,7 +204,13 @@ export class BacktestCollector {
     }
   }
 
-  #record(outcome: PlaceOutcome, terms: Pick<OrderRecord, 'userReference' | 'gameID' | 'market' | 'selection' | 'orderType' | 'odds' | 'bet' | 'editOf'>): OrderRecord {
+  #record(
+    outcome: PlaceOutcome,
+    terms: Pick<
+      OrderRecord,
+      'userReference' | 'gameID' | 'market' | 'selection' | 'orderType' | 'odds' | 'bet' | 'editOf'
+    >,
+  ): OrderRecord {
     const ref = terms.userReference;
     const rec: OrderRecord = {
       placedAt: this.#clock.now(),
@@ -198,7 +228,8 @@ export class BacktestCollector {
     if (rec.orderID) this.#orderByEngineId.set(rec.orderID, rec);
     if (outcome.status === 'ok') {
       for (const m of outcome.matched) rec.filled += m.amount;
-      if (!outcome.unmatched && rec.filled < rec.bet - 1e-9) rec.status = rec.filled > 0 ? 'filled (rest killed)' : 'killed';
+      if (!outcome.unmatched && rec.filled < rec.bet - 1e-9)
+        rec.status = rec.filled > 0 ? 'filled (rest killed)' : 'killed';
     }
     return rec;
   }
@@ -267,7 +298,15 @@ export class BacktestCollector {
       commissionOnLoss: ours.money.commissionOnLoss,
     };
     const league = this.#x.game(f.gameId)?.league ?? '';
-    const rec: OwnFillRecord = { row, selection: ours.selection, bookKey, league, fair: this.#marks.bookFair(f.gameId, bookKey), side: sideIndexOf(ours.selection), values: [null, null, null] };
+    const rec: OwnFillRecord = {
+      row,
+      selection: ours.selection,
+      bookKey,
+      league,
+      fair: this.#marks.bookFair(f.gameId, bookKey),
+      side: sideIndexOf(ours.selection),
+      values: [null, null, null],
+    };
     this.#fillByTx.set(f.txID, rec);
     this.#byStrategy.add(row.strategy);
     this.#byLeague.add(league);
@@ -361,7 +400,10 @@ export class BacktestCollector {
 
   // ------------------------------------------------------------ the end
 
-  finish(runtimeStats: { riskRejected: number; exchangeRejected: number; postArb: number }, gameInfo: (id: string) => GameInfo | null) {
+  finish(
+    runtimeStats: { riskRejected: number; exchangeRejected: number; postArb: number },
+    gameInfo: (id: string) => GameInfo | null,
+  ) {
     const { settled, marked } = this.#pnlNow();
     let commissionPaid = 0;
     for (const g of this.#grades.values()) commissionPaid += g.fee;
@@ -405,7 +447,13 @@ export class BacktestCollector {
     const accepted = orders.filter((o) => !o.status.startsWith('rejected'));
     const placed = accepted.filter((o) => o.editOf === '').length;
     const offered = accepted.reduce((s, o) => s + o.bet, 0);
-    const row = (a: Acc): BreakdownRow => ({ fills: a.fills, makerVolume: a.makerVolume, takerVolume: a.takerVolume, settledPnl: a.settledPnl, markedPnl: a.markedPnl });
+    const row = (a: Acc): BreakdownRow => ({
+      fills: a.fills,
+      makerVolume: a.makerVolume,
+      takerVolume: a.takerVolume,
+      settledPnl: a.settledPnl,
+      markedPnl: a.markedPnl,
+    });
     const games: GameRow[] = [...byGame.entries()]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([gameID, a]) => {
@@ -420,7 +468,9 @@ export class BacktestCollector {
           score,
           maxLiability: this.#games.get(gameID)?.deepest ?? 0,
           ...row(a),
-          markets: [...a.markets.entries()].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)).map(([market, r]) => ({ market, ...row(r) })),
+          markets: [...a.markets.entries()]
+            .sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))
+            .map(([market, r]) => ({ market, ...row(r) })),
         };
       });
     const markout = (i: number): MarkoutMetrics => {
@@ -474,13 +524,21 @@ export class BacktestCollector {
       const info = gameInfo(id);
       if (info) named[id] = info;
     }
-    const extras: ReportExtras = { games: named, pnlByStrategy: this.#byStrategy.series(), pnlByLeague: this.#byLeague.series() };
+    const extras: ReportExtras = {
+      games: named,
+      pnlByStrategy: this.#byStrategy.series(),
+      pnlByLeague: this.#byLeague.series(),
+    };
     return {
       metrics,
       extras,
       games,
-      markets: [...byMarket.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([market, a]) => ({ market, ...row(a) })),
-      strategies: [...byStrategy.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([strategy, a]) => ({ strategy, ...row(a) })),
+      markets: [...byMarket.entries()]
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([market, a]) => ({ market, ...row(a) })),
+      strategies: [...byStrategy.entries()]
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([strategy, a]) => ({ strategy, ...row(a) })),
       series,
       fills: this.#fills.map((f) => f.row),
       orders: orders.map((o): OrderRow => ({ ...o })),

@@ -64,7 +64,16 @@ const invert = (odds: number) => (odds === 100 || odds === -100 ? 100 : -odds);
 export function pageFill(f: FillRow): PageFill {
   const side = sideOfLabel(f.selection);
   const maker = f.origin === 'offer';
-  return [f.t, f.gameID, f.market, maker ? ((1 - side) as 0 | 1) : side, maker ? invert(f.odds) : f.odds, maker ? 1 : 0, f.amount, f.strategy];
+  return [
+    f.t,
+    f.gameID,
+    f.market,
+    maker ? ((1 - side) as 0 | 1) : side,
+    maker ? invert(f.odds) : f.odds,
+    maker ? 1 : 0,
+    f.amount,
+    f.strategy,
+  ];
 }
 
 // ------------------------------------------------------------ numbers
@@ -94,7 +103,12 @@ const percent = (x: number) => (Number.isFinite(x) ? `${fixed(x * 100)}%` : '—
 
 function utc(ms: number): string {
   const d = new Date(ms);
-  return Number.isFinite(d.getTime()) ? d.toISOString().replace('T', ' ').replace(/\.\d{3}Z$/, ' UTC') : '—';
+  return Number.isFinite(d.getTime())
+    ? d
+        .toISOString()
+        .replace('T', ' ')
+        .replace(/\.\d{3}Z$/, ' UTC')
+    : '—';
 }
 
 function duration(ms: number): string {
@@ -130,14 +144,20 @@ const cls = (...c: string[]) => {
 const td = (text: string, c = '') => `<td${cls(c)}>${esc(text)}</td>`;
 const tdNum = (text: string, c = '') => `<td${cls('num', c)}>${esc(text)}</td>`;
 /** Two figures in one cell, the second muted under the first: both escaped. */
-const tdTwo = (first: string, second: string, c = '') => `<td${cls('num', c)}>${esc(first)}<br><span class="muted">${esc(second)}</span></td>`;
+const tdTwo = (first: string, second: string, c = '') =>
+  `<td${cls('num', c)}>${esc(first)}<br><span class="muted">${esc(second)}</span></td>`;
 const tdPnl = (x: number) => tdNum(money(x, true), sign(x));
 const tdMoney = (x: number) => tdNum(money(x));
 const tdLiability = (x: number) => tdNum(money(x), sign(x));
 const th = (text: string, numeric = false) => `<th${cls(numeric ? 'num' : '')}>${esc(text)}</th>`;
 
 /** `tips`: the hover text of the first head cells after the first (the sweep's full key paths). */
-function table(head: readonly (readonly [string, boolean])[], rows: readonly string[], id?: string, tips: readonly string[] = []): string {
+function table(
+  head: readonly (readonly [string, boolean])[],
+  rows: readonly string[],
+  id?: string,
+  tips: readonly string[] = [],
+): string {
   const body = rows.length > 0 ? rows.join('\n') : `<tr><td class="empty" colspan="${head.length}">none</td></tr>`;
   const cell = ([h, n]: readonly [string, boolean], i: number) => {
     const tip = i > 0 ? tips[i - 1] : undefined;
@@ -167,7 +187,14 @@ const BREAKDOWN_HEAD: readonly (readonly [string, boolean])[] = [
 ];
 
 const breakdownCells = (r: BreakdownRow) =>
-  [tdNum(count(r.fills)), tdMoney(r.makerVolume), tdMoney(r.takerVolume), tdPnl(r.settledPnl), tdPnl(r.markedPnl), tdPnl(r.settledPnl + r.markedPnl)].join('');
+  [
+    tdNum(count(r.fills)),
+    tdMoney(r.makerVolume),
+    tdMoney(r.takerVolume),
+    tdPnl(r.settledPnl),
+    tdPnl(r.markedPnl),
+    tdPnl(r.settledPnl + r.markedPnl),
+  ].join('');
 
 function header(r: BacktestReport): string {
   const rec = r.run.recording;
@@ -175,9 +202,15 @@ function header(r: BacktestReport): string {
     r.run.strategies.length === 0
       ? '<span class="muted">none</span>'
       : `<ul class="plain">${r.run.strategies
-          .map((s) => `<li><b>${esc(s.id)}</b> <span class="muted">${esc(s.module)}</span> <code>${esc(describe(s.params))}</code></li>`)
+          .map(
+            (s) =>
+              `<li><b>${esc(s.id)}</b> <span class="muted">${esc(s.module)}</span> <code>${esc(describe(s.params))}</code></li>`,
+          )
           .join('')}</ul>`;
-  const files = rec.files.length === 0 ? '<span class="muted">none</span>' : `<ul class="plain">${rec.files.map((f) => `<li><code>${esc(f)}</code></li>`).join('')}</ul>`;
+  const files =
+    rec.files.length === 0
+      ? '<span class="muted">none</span>'
+      : `<ul class="plain">${rec.files.map((f) => `<li><code>${esc(f)}</code></li>`).join('')}</ul>`;
   const input = r.input;
   return `<header>
 <h1>Backtest report · ${esc(r.run.config)}</h1>
@@ -205,7 +238,8 @@ ${kv([
 </section>`;
 }
 
-const markoutText = (m: MarkoutMetrics) => `${money(m.total, true)} (${percent(m.perStake)} of stake, ${count(m.fills)} fills)`;
+const markoutText = (m: MarkoutMetrics) =>
+  `${money(m.total, true)} (${percent(m.perStake)} of stake, ${count(m.fills)} fills)`;
 
 function metricsSection(r: BacktestReport): string {
   const m = r.metrics;
@@ -223,7 +257,10 @@ function metricsSection(r: BacktestReport): string {
   );
   const volume = kv(
     [
-      ['fills', tdNum(`${count(m.volume.fills)} (maker ${count(m.volume.makerFills)}, taker ${count(m.volume.takerFills)})`)],
+      [
+        'fills',
+        tdNum(`${count(m.volume.fills)} (maker ${count(m.volume.makerFills)}, taker ${count(m.volume.takerFills)})`),
+      ],
       ['maker volume', tdMoney(m.volume.maker)],
       ['taker volume', tdMoney(m.volume.taker)],
       ['mark-out 5 s', tdNum(markoutText(m.markout['5s']), sign(m.markout['5s'].total))],
@@ -257,7 +294,10 @@ function metricsSection(r: BacktestReport): string {
 }
 
 function notesSection(r: BacktestReport): string {
-  const notes = r.notes.length === 0 ? '<p class="empty">none</p>' : `<ul class="notes">${r.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>`;
+  const notes =
+    r.notes.length === 0
+      ? '<p class="empty">none</p>'
+      : `<ul class="notes">${r.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>`;
   const problems =
     r.input.problems.length === 0
       ? ''
@@ -274,7 +314,9 @@ function gamesSection(r: BacktestReport): string {
     const score = g.score ? `${g.score.away}–${g.score.home}` : '—';
     const title = `<td title="${esc(`game ${g.gameID}`)}"><b>${esc(g.name || `game ${g.gameID}`)}</b><br><span class="muted">${esc(g.league || 'league unknown')}</span></td>`;
     const head = `<tr class="game">${title}${td(g.settlement, g.settlement === 'marked' ? 'warn' : '')}${tdNum(score)}${breakdownCells(g)}${tdLiability(g.maxLiability)}</tr>`;
-    const subs = g.markets.map((mk) => `<tr class="sub">${td(mk.market)}<td></td><td></td>${breakdownCells(mk)}<td></td></tr>`);
+    const subs = g.markets.map(
+      (mk) => `<tr class="sub">${td(mk.market)}<td></td><td></td>${breakdownCells(mk)}<td></td></tr>`,
+    );
     return [head, ...subs];
   });
   return `<section id="games">
@@ -293,7 +335,9 @@ ${table([['market', false], ...BREAKDOWN_HEAD], rows, 'markets-table')}
 
 function strategiesSection(r: BacktestReport): string {
   const modules = new Map(r.run.strategies.map((s) => [s.id, s.module]));
-  const rows = r.strategies.map((s) => `<tr>${td(s.strategy || '(none)')}${td(modules.get(s.strategy) ?? '', 'muted')}${breakdownCells(s)}</tr>`);
+  const rows = r.strategies.map(
+    (s) => `<tr>${td(s.strategy || '(none)')}${td(modules.get(s.strategy) ?? '', 'muted')}${breakdownCells(s)}</tr>`,
+  );
   return `<section id="strategies">
 <h2>Strategies</h2>
 ${table([['strategy', false], ['module', false], ...BREAKDOWN_HEAD], rows, 'strategies-table')}
@@ -302,8 +346,16 @@ ${table([['strategy', false], ['module', false], ...BREAKDOWN_HEAD], rows, 'stra
 
 /** The simulated venue's counters as a reader names them; a counter not listed shows its own name. */
 const EXECUTION_NAMES: Readonly<Record<string, readonly [string, string, 'count' | 'money']>> = {
-  mirrored: ['recorded orders copied in', 'recorded orders put into the simulated book for one of our crossing orders to meet', 'count'],
-  mirrorRefused: ['recorded orders not copied in', 'recorded orders that crossed a resting order of ours, so could not be put in (the book would cross)', 'count'],
+  mirrored: [
+    'recorded orders copied in',
+    'recorded orders put into the simulated book for one of our crossing orders to meet',
+    'count',
+  ],
+  mirrorRefused: [
+    'recorded orders not copied in',
+    'recorded orders that crossed a resting order of ours, so could not be put in (the book would cross)',
+    'count',
+  ],
   passiveFills: ['resting orders filled', 'our resting orders filled by recorded takers', 'count'],
   passiveStake: ['stake filled while resting', 'the stake of those fills', 'money'],
   takenStake: ['recorded stake taken', 'recorded liquidity our crossing orders took', 'money'],
@@ -564,7 +616,10 @@ function heat(x: number, scale: number): string {
   if (scale <= 0 || toCents(x) === 0) return '#f7f8fa';
   const k = Math.min(1, Math.abs(x) / scale);
   // White blended towards the colour: a fifth of the way at the least, three quarters at the most.
-  const mix = (c: number) => Math.round(255 + (c - 255) * (0.2 + 0.55 * k)).toString(16).padStart(2, '0');
+  const mix = (c: number) =>
+    Math.round(255 + (c - 255) * (0.2 + 0.55 * k))
+      .toString(16)
+      .padStart(2, '0');
   return x > 0 ? `#${mix(19)}${mix(115)}${mix(51)}` : `#${mix(179)}${mix(38)}${mix(30)}`;
 }
 
@@ -648,8 +703,16 @@ export function renderSweepHtml(rows: readonly SweepRow[]): string {
     ? kv([
         ['config', td(configs.join(', '))],
         ['strategies', td(strategies.join(', ') || '—')],
-        ['recording files', `<td><ul class="plain">${files.map((f) => `<li><code>${esc(f)}</code></li>`).join('')}</ul></td>`],
-        ['recording', td(`${utc(first.run.recording.start)} → ${utc(first.run.recording.end)} · ${duration(first.run.recording.end - first.run.recording.start)}`)],
+        [
+          'recording files',
+          `<td><ul class="plain">${files.map((f) => `<li><code>${esc(f)}</code></li>`).join('')}</ul></td>`,
+        ],
+        [
+          'recording',
+          td(
+            `${utc(first.run.recording.start)} → ${utc(first.run.recording.end)} · ${duration(first.run.recording.end - first.run.recording.start)}`,
+          ),
+        ],
         ['variants', td(String(rows.length))],
       ])
     : '<p class="empty">no variants</p>';
@@ -671,6 +734,14 @@ ${heatmapSection(rows, keys)}
 <h2>Cumulative total P&amp;L per variant</h2>
 <div class="chart" id="chart-sweep"></div>
 </section>`;
-  const data: { readonly rows: readonly SweepEmbeddedRow[] } = { rows: rows.map((r, i) => ({ variant: r.variant, metrics: r.report.metrics, pnl: r.report.series.pnl, sameAs: same[i] ?? null, label: variantText(r.variant, keys) })) };
+  const data: { readonly rows: readonly SweepEmbeddedRow[] } = {
+    rows: rows.map((r, i) => ({
+      variant: r.variant,
+      metrics: r.report.metrics,
+      pnl: r.report.series.pnl,
+      sameAs: same[i] ?? null,
+      label: variantText(r.variant, keys),
+    })),
+  };
   return page(`Sweep · ${configs.join(', ')}`, html, data, SWEEP_JS, 'wide');
 }

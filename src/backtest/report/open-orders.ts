@@ -34,7 +34,8 @@ export class OpenOrders<T> {
         return;
       case 'fill':
         // A resting order leaves the book when a fill leaves nothing of it.
-        if (e.fill.maker.userId === US && e.fill.makerOrderAfter.status !== 'open') this.#byId.delete(e.fill.maker.orderId);
+        if (e.fill.maker.userId === US && e.fill.makerOrderAfter.status !== 'open')
+          this.#byId.delete(e.fill.maker.orderId);
         return;
       default:
         return;

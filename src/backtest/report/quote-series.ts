@@ -56,7 +56,13 @@ export class QuoteSeries {
   /** What the series reads of an open order of ours: one object literal, so every order has one shape. */
   quoted<G>(o: OrderView, game: G): QuotedOrder<G> {
     const listedOdds = invertOdds(o.odds);
-    return { book: this.#book(o.gameId, o.bookKey), game, listedSide: sideIndexOf(o.selection) === 0 ? 1 : 0, listedOdds, listedRank: oddsRank(listedOdds) };
+    return {
+      book: this.#book(o.gameId, o.bookKey),
+      game,
+      listedSide: sideIndexOf(o.selection) === 0 ? 1 : 0,
+      listedOdds,
+      listedRank: oddsRank(listedOdds),
+    };
   }
 
   #book(gameID: string, bookKey: string): QuoteBook {
@@ -64,7 +70,17 @@ export class QuoteSeries {
     if (!game) this.#byGame.set(gameID, (game = new Map()));
     let b = game.get(bookKey);
     if (!b) {
-      b = { key: `${gameID}|${bookKey}`, gameID, bookKey, rows: [], seen: 0, odds0: null, rank0: 0, odds1: null, rank1: 0 };
+      b = {
+        key: `${gameID}|${bookKey}`,
+        gameID,
+        bookKey,
+        rows: [],
+        seen: 0,
+        odds0: null,
+        rank0: 0,
+        odds1: null,
+        rank1: 0,
+      };
       game.set(bookKey, b);
     }
     return b;

@@ -16,7 +16,10 @@ export function strategyErrorsSection(r: BacktestReport): string {
       `<tr><td>${esc(s.strategy)}</td><td class="num">${n(s.evaluations)}</td><td class="num">${n(s.failed)}</td><td class="num">${n(s.kinds.threw)}</td><td class="num">${n(s.kinds['bad-result'])}</td><td class="num">${n(s.kinds['malformed-intent'])}</td></tr>`,
   );
   const distinct = e.strategies.flatMap((s) =>
-    s.distinct.map((d) => `<tr><td>${esc(s.strategy)}</td><td>${esc(d.kind)}</td><td><code>${esc(d.error)}</code>${d.at ? `<br><span class="muted">at ${esc(d.at)}</span>` : ''}</td><td class="num">${n(d.count)}</td><td>${esc(d.firstGame)}</td></tr>`),
+    s.distinct.map(
+      (d) =>
+        `<tr><td>${esc(s.strategy)}</td><td>${esc(d.kind)}</td><td><code>${esc(d.error)}</code>${d.at ? `<br><span class="muted">at ${esc(d.at)}</span>` : ''}</td><td class="num">${n(d.count)}</td><td>${esc(d.firstGame)}</td></tr>`,
+    ),
   );
   return `<section id="strategy-errors">
 <h2>Strategy errors: ${n(e.total)}</h2>

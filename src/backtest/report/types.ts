@@ -55,7 +55,13 @@ export interface GameRow extends BreakdownRow {
 
 export interface BacktestMetrics {
   readonly pnl: PnlMetrics;
-  readonly volume: { readonly fills: number; readonly makerFills: number; readonly takerFills: number; readonly maker: number; readonly taker: number };
+  readonly volume: {
+    readonly fills: number;
+    readonly makerFills: number;
+    readonly takerFills: number;
+    readonly maker: number;
+    readonly taker: number;
+  };
   readonly orders: {
     /** Orders placed and accepted (an edit's new terms are not counted here, but in `edited`). */
     readonly placed: number;
@@ -92,7 +98,11 @@ export interface BacktestSeries {
   /** Per game: [t, worst case with resting orders, worst case of matched bets only] */
   readonly liability: Readonly<Record<string, readonly SeriesRow[]>>;
   /** Per game and book, our best listed odds against the recorded market's, per side: [t, ours0, market0, ours1, market1] (null: none). */
-  readonly quotes: readonly { readonly gameID: string; readonly bookKey: string; readonly rows: readonly (readonly (number | null)[])[] }[];
+  readonly quotes: readonly {
+    readonly gameID: string;
+    readonly bookKey: string;
+    readonly rows: readonly (readonly (number | null)[])[];
+  }[];
   /** One row per fill: [t, stake, value at fill, value 5 s later, value 60 s later] (null: no fair price). */
   readonly markouts: readonly (readonly (number | null)[])[];
 }
@@ -103,7 +113,13 @@ export interface BacktestReport {
   readonly run: {
     readonly config: string;
     readonly strategies: readonly { readonly id: string; readonly module: string; readonly params: unknown }[];
-    readonly recording: { readonly files: readonly string[]; readonly sessions: readonly string[]; readonly start: number; readonly end: number; readonly complete: boolean };
+    readonly recording: {
+      readonly files: readonly string[];
+      readonly sessions: readonly string[];
+      readonly start: number;
+      readonly end: number;
+      readonly complete: boolean;
+    };
     readonly seed: number;
     readonly fillModel: unknown;
     readonly latency: unknown;

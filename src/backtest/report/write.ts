@@ -11,7 +11,12 @@ export interface SweepReportOutcome {
 }
 import type { FillRow, OrderRow } from './types.ts';
 
-export const REPORT_FILES = { json: 'report.json', html: 'report.html', orders: 'orders.csv', fills: 'fills.csv' } as const;
+export const REPORT_FILES = {
+  json: 'report.json',
+  html: 'report.html',
+  orders: 'orders.csv',
+  fills: 'fills.csv',
+} as const;
 
 /** RFC 4180: quoted when it holds a comma, quote or line break; quotes doubled. */
 function cell(v: unknown): string {
@@ -26,8 +31,39 @@ export function toCsv<T extends object>(columns: readonly (keyof T & string)[], 
   return `${lines.join('\n')}\n`;
 }
 
-const FILL_COLUMNS: readonly (keyof FillRow & string)[] = ['t', 'txID', 'orderID', 'strategy', 'gameID', 'market', 'selection', 'origin', 'isPostArb', 'odds', 'amount', 'risk', 'win', 'commissionOnWin', 'commissionOnLoss'];
-const ORDER_COLUMNS: readonly (keyof OrderRow & string)[] = ['placedAt', 'orderID', 'userReference', 'strategy', 'gameID', 'market', 'selection', 'orderType', 'odds', 'bet', 'filled', 'status', 'closedAt', 'editOf'];
+const FILL_COLUMNS: readonly (keyof FillRow & string)[] = [
+  't',
+  'txID',
+  'orderID',
+  'strategy',
+  'gameID',
+  'market',
+  'selection',
+  'origin',
+  'isPostArb',
+  'odds',
+  'amount',
+  'risk',
+  'win',
+  'commissionOnWin',
+  'commissionOnLoss',
+];
+const ORDER_COLUMNS: readonly (keyof OrderRow & string)[] = [
+  'placedAt',
+  'orderID',
+  'userReference',
+  'strategy',
+  'gameID',
+  'market',
+  'selection',
+  'orderType',
+  'odds',
+  'bet',
+  'filled',
+  'status',
+  'closedAt',
+  'editOf',
+];
 
 /** The report's JSON text: what the determinism guarantee is about. */
 export function reportJson(result: BacktestResult): string {
@@ -35,7 +71,10 @@ export function reportJson(result: BacktestResult): string {
 }
 
 /** report.json, report.html, orders.csv and fills.csv into `dir` (created if needed). */
-export async function writeReport(dir: string, result: BacktestResult): Promise<Record<keyof typeof REPORT_FILES, string>> {
+export async function writeReport(
+  dir: string,
+  result: BacktestResult,
+): Promise<Record<keyof typeof REPORT_FILES, string>> {
   await mkdir(dir, { recursive: true });
   const paths = {
     json: join(dir, REPORT_FILES.json),
@@ -60,7 +99,10 @@ export function variantFolder(i: number): string {
  * variantFolder(i), and sweep.html compares them, linking to each. A failed variant has no
  * folder and no row.
  */
-export async function writeSweepReport(dir: string, outcomes: readonly SweepReportOutcome[]): Promise<{ readonly html: string; readonly variants: readonly (string | null)[] }> {
+export async function writeSweepReport(
+  dir: string,
+  outcomes: readonly SweepReportOutcome[],
+): Promise<{ readonly html: string; readonly variants: readonly (string | null)[] }> {
   await mkdir(dir, { recursive: true });
   const rows: SweepRow[] = [];
   const variants: (string | null)[] = [];

@@ -75,7 +75,8 @@ async function filesOf(paths: readonly string[]): Promise<string[]> {
   } catch (err) {
     throw new BacktestInputError(`cannot read the recording ${cannotRead(err, paths.join(', '))}`, null, true);
   }
-  if (files.length === 0) throw new BacktestInputError(`no recording files (.jsonl.gz, .jsonl) in ${paths.join(', ')}`, null);
+  if (files.length === 0)
+    throw new BacktestInputError(`no recording files (.jsonl.gz, .jsonl) in ${paths.join(', ')}`, null);
   return files;
 }
 
@@ -121,14 +122,24 @@ function replayProblems(tape: TapeFile, options: TapeCacheOptions): void {
  * Reads the recording once (the same reading as `loadTape`), writing its items to a new
  * tape a chunk at a time: memory holds one chunk, not the recording.
  */
-export async function buildTape(paths: readonly string[], files: readonly string[], key: string, path: string, options: TapeCacheOptions = {}): Promise<TapeFile> {
+export async function buildTape(
+  paths: readonly string[],
+  files: readonly string[],
+  key: string,
+  path: string,
+  options: TapeCacheOptions = {},
+): Promise<TapeFile> {
   const started = performance.now();
   await mkdir(dirname(path), { recursive: true });
   await rm(path, { force: true });
   const writer = new TapeWriter(path, options.chunkItems !== undefined ? { chunkItems: options.chunkItems } : {});
   let footer;
   try {
-    const s = await readRecording(paths, { strict: options.strict ?? false, ...(options.onProblem ? { onProblem: options.onProblem } : {}) }, (it) => writer.add(it));
+    const s = await readRecording(
+      paths,
+      { strict: options.strict ?? false, ...(options.onProblem ? { onProblem: options.onProblem } : {}) },
+      (it) => writer.add(it),
+    );
     const ownListingsRemoved = s.own.size > 0 ? await countOwnListings(writer, s.own) : 0;
     const sample = await minimalRead(files, MINIMAL_READ_SAMPLE_BYTES);
     footer = writer.finish({
@@ -140,14 +151,18 @@ export async function buildTape(paths: readonly string[], files: readonly string
       complete: s.complete,
       late: s.late,
       own: [...s.own],
-      build: { ms: performance.now() - started, minimalReadMs: sample.lines > 0 ? (sample.ms * s.stats.lines) / sample.lines : 0 },
+      build: {
+        ms: performance.now() - started,
+        minimalReadMs: sample.lines > 0 ? (sample.ms * s.stats.lines) / sample.lines : 0,
+      },
     });
   } catch (err) {
     writer.abort();
     throw err;
   }
   const tape = await TapeFile.open(path);
-  if (tape.footer.count !== footer.count) throw new TapeFileError(path, 'corrupt', 'the tape just written does not read back');
+  if (tape.footer.count !== footer.count)
+    throw new TapeFileError(path, 'corrupt', 'the tape just written does not read back');
   return tape;
 }
 

@@ -199,7 +199,8 @@ export function decodeChunk(c: ChunkColumns): unknown[] {
   };
   const out = new Array<unknown>(c.count);
   for (let i = 0; i < c.count; i++) out[i] = value();
-  if (ti !== tags.length || ni !== nums.length || ri !== refs.length) throw new TapeDecodeError('the chunk holds more than its values');
+  if (ti !== tags.length || ni !== nums.length || ri !== refs.length)
+    throw new TapeDecodeError('the chunk holds more than its values');
   return out;
 }
 
@@ -225,7 +226,8 @@ function shapeMaker(keys: readonly string[]): Maker {
   if (keys.includes('__proto__') || keys.length > 64) {
     m = (next) => {
       const o: Record<string, unknown> = {};
-      for (const k of keys) Object.defineProperty(o, k, { value: next(), enumerable: true, writable: true, configurable: true });
+      for (const k of keys)
+        Object.defineProperty(o, k, { value: next(), enumerable: true, writable: true, configurable: true });
       return o;
     };
   } else {

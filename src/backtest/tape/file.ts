@@ -116,7 +116,14 @@ export class TapeWriter {
   /** Writes the footer (`chunks`, `count`, `start`, `end` are the writer's) and puts the tape in place. */
   finish(footer: Omit<TapeFooter, 'version' | 'chunks' | 'count' | 'start' | 'end'>): TapeFooter {
     if (this.#enc.count > 0) this.#flush();
-    const full: TapeFooter = { version: TAPE_FORMAT_VERSION, ...footer, count: this.#count, start: this.#start, end: this.#lastT, chunks: this.#chunks };
+    const full: TapeFooter = {
+      version: TAPE_FORMAT_VERSION,
+      ...footer,
+      count: this.#count,
+      start: this.#start,
+      end: this.#lastT,
+      chunks: this.#chunks,
+    };
     const text = Buffer.from(JSON.stringify(full), 'utf8');
     const trailer = Buffer.alloc(TRAILER_BYTES);
     trailer.writeUInt32LE(text.length, 0);
@@ -158,7 +165,14 @@ export class TapeWriter {
   #flush(): void {
     const count = this.#enc.count;
     const bytes = chunkBytes(this.#enc.finish());
-    this.#chunks.push({ offset: this.#offset, bytes: bytes.length, count, firstT: this.#firstT, lastT: this.#lastT, crc: crc32(bytes) });
+    this.#chunks.push({
+      offset: this.#offset,
+      bytes: bytes.length,
+      count,
+      firstT: this.#firstT,
+      lastT: this.#lastT,
+      crc: crc32(bytes),
+    });
     this.#write(bytes);
   }
 
@@ -196,13 +210,21 @@ function chunkBytes(c: EncodedChunk): Buffer {
 export function chunkItems(bytes: Uint8Array): TapeItem[] {
   if (bytes.byteOffset % 8 !== 0) throw new TapeDecodeError('a chunk must start at an 8-byte boundary of its buffer');
   const head = new Uint32Array(bytes.buffer, bytes.byteOffset, CHUNK_HEAD_BYTES / 4);
-  const [count, nTags, nNums, nRefs, nStrings, nShapes] = head as unknown as [number, number, number, number, number, number];
+  const [count, nTags, nNums, nRefs, nStrings, nShapes] = head as unknown as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const numsAt = bytes.byteOffset + CHUNK_HEAD_BYTES;
   const refsAt = numsAt + nNums * 8;
   const tagsAt = refsAt + nRefs * 4;
   const stringsAt = tagsAt + nTags;
   const shapesAt = stringsAt + nStrings;
-  if (shapesAt + nShapes - bytes.byteOffset > bytes.length) throw new TapeDecodeError('the chunk is shorter than its head says');
+  if (shapesAt + nShapes - bytes.byteOffset > bytes.length)
+    throw new TapeDecodeError('the chunk is shorter than its head says');
   const text = (at: number, n: number) => Buffer.from(bytes.buffer, at, n).toString('utf8');
   return decodeChunk({
     count,
@@ -241,7 +263,12 @@ export class TapeFile {
       const head = await readAt(fh, 0, HEAD_BYTES);
       if (!head.subarray(0, 8).equals(MAGIC)) throw corrupt('not a linesmith tape');
       const version = head.readUInt32LE(8);
-      if (version !== TAPE_FORMAT_VERSION) throw new TapeFileError(path, 'version', `tape format version ${version}; this linesmith reads version ${TAPE_FORMAT_VERSION}`);
+      if (version !== TAPE_FORMAT_VERSION)
+        throw new TapeFileError(
+          path,
+          'version',
+          `tape format version ${version}; this linesmith reads version ${TAPE_FORMAT_VERSION}`,
+        );
       const trailer = await readAt(fh, size - TRAILER_BYTES, TRAILER_BYTES);
       if (!trailer.subarray(8).equals(END_MAGIC)) throw corrupt('no end marker (cut short?)');
       const footerBytes = trailer.readUInt32LE(0);
@@ -249,7 +276,12 @@ export class TapeFile {
       const text = await readAt(fh, size - TRAILER_BYTES - footerBytes, footerBytes);
       if (crc32(text) !== trailer.readUInt32LE(4)) throw corrupt('the footer does not match its checksum');
       const footer = JSON.parse(text.toString('utf8')) as TapeFooter;
-      if (footer.version !== TAPE_FORMAT_VERSION) throw new TapeFileError(path, 'version', `tape format version ${footer.version}; this linesmith reads version ${TAPE_FORMAT_VERSION}`);
+      if (footer.version !== TAPE_FORMAT_VERSION)
+        throw new TapeFileError(
+          path,
+          'version',
+          `tape format version ${footer.version}; this linesmith reads version ${TAPE_FORMAT_VERSION}`,
+        );
       let at = HEAD_BYTES;
       for (const c of footer.chunks) {
         if (c.offset !== at || c.bytes % 8 !== 0) throw corrupt('the chunk index does not fit the file');
@@ -266,7 +298,8 @@ export class TapeFile {
   async verify(): Promise<void> {
     const fh = await open(this.path, 'r');
     try {
-      for (const [i, c] of this.footer.chunks.entries()) this.#check(i, c, await readAt(fh, c.offset, c.bytes, this.path));
+      for (const [i, c] of this.footer.chunks.entries())
+        this.#check(i, c, await readAt(fh, c.offset, c.bytes, this.path));
     } finally {
       await fh.close();
     }
@@ -309,7 +342,12 @@ export class TapeFile {
   }
 
   #check(i: number, c: TapeChunkInfo, bytes: Uint8Array): void {
-    if (crc32(bytes) !== c.crc) throw new TapeFileError(this.path, 'corrupt', `the tape is damaged: chunk ${i + 1} of ${this.footer.chunks.length} does not match its checksum`);
+    if (crc32(bytes) !== c.crc)
+      throw new TapeFileError(
+        this.path,
+        'corrupt',
+        `the tape is damaged: chunk ${i + 1} of ${this.footer.chunks.length} does not match its checksum`,
+      );
   }
 }
 

@@ -24,7 +24,18 @@ export interface TapeSource {
 export function tapeSource(t: Tape | TapeFile): TapeSource {
   if (t instanceof TapeFile) {
     const f = t.footer;
-    return { files: f.files, meta: f.meta, stats: f.stats, problems: f.problems, complete: f.complete, late: f.late, count: f.count, start: f.start, end: f.end, chunks: () => t.chunks() };
+    return {
+      files: f.files,
+      meta: f.meta,
+      stats: f.stats,
+      problems: f.problems,
+      complete: f.complete,
+      late: f.late,
+      count: f.count,
+      start: f.start,
+      end: f.end,
+      chunks: () => t.chunks(),
+    };
   }
   const items = t.items;
   return {

@@ -43,10 +43,22 @@ export function typedAnswers(engine: MatchingEngine): VenueAnswers {
       return { ok: false, orderID: outcome.order?.id ?? requestedId, reason: outcome.reason };
     },
     edit: (orderID, outcome): EditEntry => {
-      if (outcome.status === 'error') return gatewayEditOf({ status: 'refused', orderID, httpStatus: 400, reason: outcome.error, errorType: outcome.errorType });
+      if (outcome.status === 'error')
+        return gatewayEditOf({
+          status: 'refused',
+          orderID,
+          httpStatus: 400,
+          reason: outcome.error,
+          errorType: outcome.errorType,
+        });
       // The original as withdrawn: an order still open is reported as the cancel of its old terms.
       const original = outcome.edit.original;
-      return { status: 'accepted', original: cancelled(original.status === 'open' ? { ...original, status: 'cancelled' } : original), matched: [...outcome.matched], resting: outcome.unmatched };
+      return {
+        status: 'accepted',
+        original: cancelled(original.status === 'open' ? { ...original, status: 'cancelled' } : original),
+        matched: [...outcome.matched],
+        resting: outcome.unmatched,
+      };
     },
     feed: (item, game, now, messageID) => classifyMessage(userFeedMessage(item, game, now, messageID), 'live'),
   };

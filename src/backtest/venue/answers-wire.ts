@@ -27,12 +27,21 @@ const checkEdit = z.compile(EditOrderResult);
  */
 export function wireAnswers(engine: MatchingEngine): VenueAnswers {
   return {
-    place: (outcome, userReference) => placeEntryOf(checkPlace.parse(renderPlaceOutcome(outcome, 'rest')), userReference),
-    cancel: (outcome, requestedId) => cancelEntryOf(checkCancel.parse(renderRestCancel({ engine }, outcome)), requestedId),
+    place: (outcome, userReference) =>
+      placeEntryOf(checkPlace.parse(renderPlaceOutcome(outcome, 'rest')), userReference),
+    cancel: (outcome, requestedId) =>
+      cancelEntryOf(checkCancel.parse(renderRestCancel({ engine }, outcome)), requestedId),
     edit: (orderID, outcome): EditEntry =>
       outcome.status === 'error'
-        ? gatewayEditOf({ status: 'refused', orderID, httpStatus: 400, reason: outcome.error, errorType: outcome.errorType })
+        ? gatewayEditOf({
+            status: 'refused',
+            orderID,
+            httpStatus: 400,
+            reason: outcome.error,
+            errorType: outcome.errorType,
+          })
         : gatewayEditOf(editedEntryOf(orderID, checkEdit.parse(renderEditResult({ engine }, outcome)))),
-    feed: (item, game, now, messageID) => classifyMessage(checkFeedMessage.parse(userFeedMessage(item, game, now, messageID)), 'live'),
+    feed: (item, game, now, messageID) =>
+      classifyMessage(checkFeedMessage.parse(userFeedMessage(item, game, now, messageID)), 'live'),
   };
 }

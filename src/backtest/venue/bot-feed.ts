@@ -76,7 +76,17 @@ export class BotFeed {
   }
 
   /** What a side lists now (the recorded orders less what we took, then ours), with its label; null as for sideUpdate. */
-  listing(gameID: string, bookKey: string, side: 0 | 1, taker: Selection): { readonly game: EngineGame; readonly label: SideLabel; readonly orders: BookOrder[]; readonly epoch: number } | null {
+  listing(
+    gameID: string,
+    bookKey: string,
+    side: 0 | 1,
+    taker: Selection,
+  ): {
+    readonly game: EngineGame;
+    readonly label: SideLabel;
+    readonly orders: BookOrder[];
+    readonly epoch: number;
+  } | null {
     const game = this.#x.engine.game(gameID);
     if (!game || game.ended || this.#x.hasEnded(gameID)) return null;
     const listed = this.#x.recorded.side(gameID, bookKey, side);
@@ -85,7 +95,12 @@ export class BotFeed {
       const sumUntaken = this.#x.recorded.available(o);
       if (sumUntaken > EPS) recorded.push(wireOf(o, sumUntaken));
     }
-    return { game, label: sideLabel(game, taker), orders: merge(recorded, this.#ours(gameID, bookKey, side, taker)), epoch: listed?.epoch ?? 0 };
+    return {
+      game,
+      label: sideLabel(game, taker),
+      orders: merge(recorded, this.#ours(gameID, bookKey, side, taker)),
+      epoch: listed?.epoch ?? 0,
+    };
   }
 
   #ours(gameID: string, bookKey: string, side: 0 | 1, taker: Selection): BookOrder[] {
@@ -113,7 +128,9 @@ export class BotFeed {
 }
 
 function wireOf(o: ListedOffer, sumUntaken: number): BookOrder {
-  return o.isPostArb ? { id: o.id, sumUntaken, odds: o.odds, bet: o.bet, isPostArb: true } : { id: o.id, sumUntaken, odds: o.odds, bet: o.bet };
+  return o.isPostArb
+    ? { id: o.id, sumUntaken, odds: o.odds, bet: o.bet, isPostArb: true }
+    : { id: o.id, sumUntaken, odds: o.odds, bet: o.bet };
 }
 
 /** Best price for a taker first; at one price, the recorded orders before ours. */

@@ -34,5 +34,13 @@ export function currentOrderbook(
     for (const o of l.orders) into.push({ ...o, type: s.taker.type, gameID: snapshot.id, ...l.label });
   }
   if (!state) return { ...snapshot, ...arrays };
-  return { ...snapshot, ...arrays, live: state.live, ended: state.ended, mainHomeSpread: state.mainHomeSpread, mainTotal: state.mainTotal, matchedVolume: state.matchedVolume };
+  return {
+    ...snapshot,
+    ...arrays,
+    live: state.live,
+    ended: state.ended,
+    mainHomeSpread: state.mainHomeSpread,
+    mainTotal: state.mainTotal,
+    matchedVolume: state.matchedVolume,
+  };
 }

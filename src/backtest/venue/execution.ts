@@ -1,7 +1,15 @@
 import type { ResolvedSide } from '../../book/side-labels.ts';
 import type { GameState } from '../../book/types.ts';
 import { MatchingEngine } from '../../engine/engine.ts';
-import type { EditInput, EngineEvent, Fill, OrderView, PlaceEntry as EnginePlaceEntry, PlaceInput, PlaceOutcome } from '../../engine/types.ts';
+import type {
+  EditInput,
+  EngineEvent,
+  Fill,
+  OrderView,
+  PlaceEntry as EnginePlaceEntry,
+  PlaceInput,
+  PlaceOutcome,
+} from '../../engine/types.ts';
 import type { EditOutcome } from '../../sim/ops/edit.ts';
 import type { OrderbookGame } from '../../exchange/schemas/exchange.ts';
 import type { Game } from '../../exchange/schemas/game.ts';
@@ -232,7 +240,11 @@ export class BacktestExecution {
     inputs.forEach((input) => {
       const gameID = typeof input.gameID === 'string' ? input.gameID : '';
       // The recording said the game closed; the engine only learns at settlement.
-      entries.push(this.#ended.has(gameID) ? { status: 'error', errorType: 'validation_error', error: 'game has ended' } : this.engine.place(US, [input])[0]!);
+      entries.push(
+        this.#ended.has(gameID)
+          ? { status: 'error', errorType: 'validation_error', error: 'game has ended' }
+          : this.engine.place(US, [input])[0]!,
+      );
     });
     this.#unmirror(mirrors);
     if (inputs.length === 0) done([]);
@@ -279,7 +291,12 @@ export class BacktestExecution {
   edit(input: EditInput, done: (outcome: EditOutcome) => void): void {
     const original = typeof input.sessionID === 'string' ? this.engine.order(input.sessionID) : undefined;
     const finish = (o: PlaceOutcome | EditOutcome) => {
-      const outcome: EditOutcome = o.status === 'error' ? o : o.edit ? { ...o, edit: o.edit } : { status: 'error', error: 'edit could not execute', errorType: 'system_error' };
+      const outcome: EditOutcome =
+        o.status === 'error'
+          ? o
+          : o.edit
+            ? { ...o, edit: o.edit }
+            : { status: 'error', error: 'edit could not execute', errorType: 'system_error' };
       if (original) this.#settleAmend(original.id, outcome);
       this.#o.onEditOutcome?.(input, outcome);
       done(outcome);
@@ -291,7 +308,12 @@ export class BacktestExecution {
     const odds = typeof input.orderOdds === 'number' ? input.orderOdds : original?.odds;
     const reach: SideReach | null =
       original && original.userId === US && odds !== undefined
-        ? { gameID: original.gameId, bookKey: original.bookKey, side: sideIndexOf(original.selection), minRank: oddsRank(odds) }
+        ? {
+            gameID: original.gameId,
+            bookKey: original.bookKey,
+            side: sideIndexOf(original.selection),
+            minRank: oddsRank(odds),
+          }
         : null;
     const mirrors = this.#mirrorSides([reach]);
     const entry = this.engine.edit(US, input);
@@ -332,7 +354,12 @@ export class BacktestExecution {
   #takeSide(input: PlaceInput): SideReach | null {
     const sel = typeof input.odds === 'number' ? this.selectionOf(input) : null;
     if (!sel) return null;
-    return { gameID: input.gameID as string, bookKey: bookKeyOf(sel), side: sideIndexOf(sel), minRank: oddsRank(input.odds as number) };
+    return {
+      gameID: input.gameID as string,
+      bookKey: bookKeyOf(sel),
+      side: sideIndexOf(sel),
+      minRank: oddsRank(input.odds as number),
+    };
   }
 
   /**
@@ -366,7 +393,11 @@ export class BacktestExecution {
       if (stake <= EPS) continue;
       wire ??= wireFromSelection(participants, oppositeSelection(listed.taker));
       // What is due waits: a delayed order of ours due now must meet these, not run before they are in.
-      const [entry] = this.engine.place(MARKET, [{ gameID, ...wire, odds: invertOdds(o.odds), bet: stake * payout(o.odds), orderType: 'post' }], { runDue: false });
+      const [entry] = this.engine.place(
+        MARKET,
+        [{ gameID, ...wire, odds: invertOdds(o.odds), bet: stake * payout(o.odds), orderType: 'post' }],
+        { runDue: false },
+      );
       if (entry?.status === 'ok' && entry.unmatched) {
         this.#mirrors.set(entry.unmatched.orderID, o.id);
         ids.push(entry.unmatched.orderID);
@@ -387,7 +418,11 @@ export class BacktestExecution {
     if (f.flows.length === 0) return;
     const list = this.#bySide.get(sideKey(f.gameID, f.bookKey, f.side));
     if (!list || list.length === 0) return;
-    const fills = applyLevelFlows(this.#o.fillModel, list.map((r) => r.q), f.flows);
+    const fills = applyLevelFlows(
+      this.#o.fillModel,
+      list.map((r) => r.q),
+      f.flows,
+    );
     for (const { order, stake } of fills) {
       const r = this.#resting.get(order.id);
       if (!r) continue;
@@ -402,7 +437,11 @@ export class BacktestExecution {
     if (!participants || !listed) return;
     const wire = wireFromSelection(participants, listed.taker);
     // Only our orders rest in the engine, so a fill-and-kill at our price meets ours, best first.
-    const [entry] = this.engine.place(FLOW, [{ gameID: r.gameID, ...wire, odds: r.listedOdds, bet: stake, orderType: 'fillAndKill' }], { liveDelay: false });
+    const [entry] = this.engine.place(
+      FLOW,
+      [{ gameID: r.gameID, ...wire, odds: r.listedOdds, bet: stake, orderType: 'fillAndKill' }],
+      { liveDelay: false },
+    );
     if (entry?.status === 'ok') {
       this.stats.passiveFills += entry.matched.length;
       for (const m of entry.matched) this.stats.passiveStake += m.amount;
@@ -487,7 +526,13 @@ export class BacktestExecution {
     const rank = oddsRank(listedOdds);
     const key = sideKey(o.gameId, o.bookKey, listedSide);
     // Behind everything recorded at our price, and behind our own earlier orders there.
-    const q: QueuedOrder = { id: o.id, rank, seq: ++this.#seq, front: this.recorded.levelSize(o.gameId, o.bookKey, listedSide, rank), capacity: o.remaining * payout(o.odds) };
+    const q: QueuedOrder = {
+      id: o.id,
+      rank,
+      seq: ++this.#seq,
+      front: this.recorded.levelSize(o.gameId, o.bookKey, listedSide, rank),
+      capacity: o.remaining * payout(o.odds),
+    };
     const r: Resting = { side: key, q, gameID: o.gameId, bookKey: o.bookKey, listedSide, listedOdds };
     this.#resting.set(o.id, r);
     this.#restingPerGame.set(o.gameId, (this.#restingPerGame.get(o.gameId) ?? 0) + 1);
@@ -533,12 +578,15 @@ export class BacktestExecution {
     if (this.#armedAt !== null && this.#armedAt <= due) return;
     this.#armedAt = due;
     const time = this.#o.time;
-    time.scheduler.schedule(() => {
-      if (this.#armedAt !== due) return;
-      this.#armedAt = null;
-      this.#runDue();
-      this.#arm();
-    }, Math.max(0, due - time.clock.now()));
+    time.scheduler.schedule(
+      () => {
+        if (this.#armedAt !== due) return;
+        this.#armedAt = null;
+        this.#runDue();
+        this.#arm();
+      },
+      Math.max(0, due - time.clock.now()),
+    );
   }
 
   #runDue(): void {

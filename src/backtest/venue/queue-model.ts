@@ -58,7 +58,11 @@ const EPS = 1e-9;
  * `orders` are ours on that side; the volume of each trade is used once, best price first
  * (never by two of our orders), and never beyond an order's capacity.
  */
-export function applyLevelFlows(model: FillModelConfig, orders: readonly QueuedOrder[], flows: readonly LevelFlow[]): QueueFill[] {
+export function applyLevelFlows(
+  model: FillModelConfig,
+  orders: readonly QueuedOrder[],
+  flows: readonly LevelFlow[],
+): QueueFill[] {
   if (orders.length === 0 || flows.length === 0) return [];
   const byPriority = [...orders].sort((a, b) => b.rank - a.rank || a.seq - b.seq);
   const filled = new Map<QueuedOrder, number>();

@@ -135,7 +135,14 @@ export class RecordedMarket {
     return this.#diff(c.gameID, c.bookKey, c.side, c.prev?.offers ?? [], c.next.offers, t);
   }
 
-  #diff(gameID: string, bookKey: string, side: 0 | 1, prev: readonly ListedOffer[], next: readonly ListedOffer[], t: number): SideFlows {
+  #diff(
+    gameID: string,
+    bookKey: string,
+    side: 0 | 1,
+    prev: readonly ListedOffer[],
+    next: readonly ListedOffer[],
+    t: number,
+  ): SideFlows {
     // A side lists a few offers: finding one by a scan beats building a map, up to a size.
     let now: Map<string, ListedOffer> | null = null;
     if (next.length > SCAN_MAX) {
@@ -163,10 +170,19 @@ export class RecordedMarket {
         cancelled.set(rank, (cancelled.get(rank) ?? 0) + this.available(p));
       } else {
         this.#vanishedWaiting++;
-        pending.vanished.push({ bookKey, side, rank: oddsRank(p.odds), stake: this.available(p), volume: p.sumUntaken * (1 + payout(p.odds)) });
+        pending.vanished.push({
+          bookKey,
+          side,
+          rank: oddsRank(p.odds),
+          stake: this.available(p),
+          volume: p.sumUntaken * (1 + payout(p.odds)),
+        });
       }
     }
-    const flows = traded === null && cancelled === null ? [] : this.#flows(gameID, bookKey, side, traded ?? new Map(), cancelled ?? new Map());
+    const flows =
+      traded === null && cancelled === null
+        ? []
+        : this.#flows(gameID, bookKey, side, traded ?? new Map(), cancelled ?? new Map());
     return { gameID, bookKey, side, flows };
   }
 
@@ -218,7 +234,12 @@ export class RecordedMarket {
       if (share > 0) e.traded.set(v.rank, (e.traded.get(v.rank) ?? 0) + v.stake * share);
       if (share < 1) e.cancelled.set(v.rank, (e.cancelled.get(v.rank) ?? 0) + v.stake * (1 - share));
     }
-    return [...bySide.values()].map(({ v, traded, cancelled }) => ({ gameID, bookKey: v.bookKey, side: v.side, flows: this.#flows(gameID, v.bookKey, v.side, traded, cancelled) }));
+    return [...bySide.values()].map(({ v, traded, cancelled }) => ({
+      gameID,
+      bookKey: v.bookKey,
+      side: v.side,
+      flows: this.#flows(gameID, v.bookKey, v.side, traded, cancelled),
+    }));
   }
 
   #pendingOf(gameID: string, t: number): PendingGame {
@@ -231,8 +252,19 @@ export class RecordedMarket {
     return p;
   }
 
-  #flows(gameID: string, bookKey: string, side: 0 | 1, traded: Map<number, number>, cancelled: Map<number, number>): LevelFlow[] {
+  #flows(
+    gameID: string,
+    bookKey: string,
+    side: 0 | 1,
+    traded: Map<number, number>,
+    cancelled: Map<number, number>,
+  ): LevelFlow[] {
     const ranks = new Set([...traded.keys(), ...cancelled.keys()]);
-    return [...ranks].map((rank) => ({ rank, traded: traded.get(rank) ?? 0, cancelled: cancelled.get(rank) ?? 0, sizeAfter: this.levelSize(gameID, bookKey, side, rank) }));
+    return [...ranks].map((rank) => ({
+      rank,
+      traded: traded.get(rank) ?? 0,
+      cancelled: cancelled.get(rank) ?? 0,
+      sizeAfter: this.levelSize(gameID, bookKey, side, rank),
+    }));
   }
 }

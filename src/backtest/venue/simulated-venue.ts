@@ -3,7 +3,16 @@ import { BehaviorSubject, of, Subject, type Observable } from 'rxjs';
 import type { ResolvedSide } from '../../book/side-labels.ts';
 import type { EditInput, EngineEvent, PlaceInput, PlaceOutcome } from '../../engine/types.ts';
 import type { AccountSnapshot, ConnectionStates } from '../../exchange/client.ts';
-import type { CancelEntry, EditEntry, EditOrderInput, MatchedBet, OrderGateway, PlaceEntry, PlaceOrderInput, UnmatchedOrder } from '../../exchange/orders/types.ts';
+import type {
+  CancelEntry,
+  EditEntry,
+  EditOrderInput,
+  MatchedBet,
+  OrderGateway,
+  PlaceEntry,
+  PlaceOrderInput,
+  UnmatchedOrder,
+} from '../../exchange/orders/types.ts';
 import { editBodyOf } from '../../exchange/rest/edit-entry.ts';
 import { cancelEntriesOf, restEditOf } from '../../exchange/rest/gateway-capabilities.ts';
 import { GradedWalker } from '../../exchange/rest/graded-walker.ts';
@@ -56,7 +65,14 @@ export interface SimulatedVenueOptions {
   readonly onEditOutcome?: (input: EditInput, outcome: EditOutcome) => void;
 }
 
-const state = (status: SocketState['status'], since: number, connection = 1): SocketState => ({ status, attempt: 0, lastError: null, since, connection, retryInMs: null });
+const state = (status: SocketState['status'], since: number, connection = 1): SocketState => ({
+  status,
+  attempt: 0,
+  lastError: null,
+  since,
+  connection,
+  retryInMs: null,
+});
 
 /**
  * The exchange as a backtest's runtime sees it: the Venue interface over the engine replica
@@ -95,9 +111,16 @@ export class SimulatedVenue implements Venue {
   constructor(o: SimulatedVenueOptions) {
     this.#o = o;
     const now = o.time.clock.now();
-    this.#states$ = new BehaviorSubject<ConnectionStates>({ price: state('open', now), user: state('open', now), orders: state('open', now) });
+    this.#states$ = new BehaviorSubject<ConnectionStates>({
+      price: state('open', now),
+      user: state('open', now),
+      orders: state('open', now),
+    });
     this.states$ = this.#states$.asObservable();
-    this.execution = new BacktestExecution({ time: o.time, fillModel: o.fillModel, balance: o.balance,
+    this.execution = new BacktestExecution({
+      time: o.time,
+      fillModel: o.fillModel,
+      balance: o.balance,
       commission: o.commission,
       onOwnEvent: (e) => this.#onOwnEvent(e),
       onListingChanged: (gameID, bookKey, side, taker) => this.#listingChanged(gameID, bookKey, side, taker),
@@ -118,7 +141,10 @@ export class SimulatedVenue implements Venue {
       ...gateway,
       login: () => this.#answer(undefined),
       getMe: () => this.#answer(this.#me()),
-      getOrderbook: (filter) => (this.#afterPriceGap ? new Promise((resolve) => this.#afterPriceGap!.push(() => this.#resolve(resolve, this.#orderbook(filter)))) : this.#answer(this.#orderbook(filter))),
+      getOrderbook: (filter) =>
+        this.#afterPriceGap
+          ? new Promise((resolve) => this.#afterPriceGap!.push(() => this.#resolve(resolve, this.#orderbook(filter))))
+          : this.#answer(this.#orderbook(filter)),
       getUnmatched: () => this.#answer(this.#unmatched()),
       getMatchedBets: () => this.#answer(this.#matchedBets()),
       gradedWalker: (options) =>
@@ -132,7 +158,13 @@ export class SimulatedVenue implements Venue {
     this.priceFeed = {
       events$: this.#price$.asObservable(),
       subscribe: (selection, options) =>
-        this.#filter.apply({ type: 'subscribe', gameIDs: [...(selection.gameIDs ?? [])], leagueIDs: [...(selection.leagueIDs ?? [])], sportIDs: [...(selection.sportIDs ?? [])], replace: options?.replace ?? false }),
+        this.#filter.apply({
+          type: 'subscribe',
+          gameIDs: [...(selection.gameIDs ?? [])],
+          leagueIDs: [...(selection.leagueIDs ?? [])],
+          sportIDs: [...(selection.sportIDs ?? [])],
+          replace: options?.replace ?? false,
+        }),
       start: () => undefined,
     };
     // Its messages are handed over in-process: nothing drops, so nothing is ever missing.
@@ -177,12 +209,23 @@ export class SimulatedVenue implements Venue {
     return this.#filter.matches(this.#keyOf(id, e.type === 'gameUpdate' ? e.payload : undefined, e.payload));
   }
 
-  #keyOf(id: string, update: GameUpdate | undefined, fallback: { parentGameID?: string | null; league?: string | null; sport?: string | null }): UpdateKey {
+  #keyOf(
+    id: string,
+    update: GameUpdate | undefined,
+    fallback: { parentGameID?: string | null; league?: string | null; sport?: string | null },
+  ): UpdateKey {
     let key = this.#keys.get(id);
     if (key === undefined) {
       // The recorded book saw the frame first, so it knows the game if anyone does; a volume update may leave league and sport out.
       const game = update ?? this.execution.recorded.model.identity(id);
-      key = updateKey(game ?? { id, parentGameID: fallback.parentGameID ?? null, league: fallback.league ?? '', sport: fallback.sport ?? '' });
+      key = updateKey(
+        game ?? {
+          id,
+          parentGameID: fallback.parentGameID ?? null,
+          league: fallback.league ?? '',
+          sport: fallback.sport ?? '',
+        },
+      );
       if (game !== undefined) this.#keys.set(id, key);
     }
     return key;
@@ -265,7 +308,10 @@ export class SimulatedVenue implements Venue {
     return new Promise((resolve) => {
       this.#after('cancel', () => {
         const answered = this.execution.cancelAll(gameID).map((out) => this.#answers.cancel(out, null));
-        const entries = cancelEntriesOf({ ok: true, entries: answered }, gameID === undefined ? 'cancelAllOrders' : 'cancelAllOrdersForGame');
+        const entries = cancelEntriesOf(
+          { ok: true, entries: answered },
+          gameID === undefined ? 'cancelAllOrders' : 'cancelAllOrdersForGame',
+        );
         this.#after('fromExchange', () => this.#resolve(resolve, entries));
       });
     });
@@ -290,29 +336,41 @@ export class SimulatedVenue implements Venue {
 
   #me(): Me {
     const a = this.execution.engine.account(US)!;
-    return { id: US.padEnd(24, '0').slice(0, 24), username: 'backtest', displayBalance: a.balance, creditLimit: a.creditLimit, liability: a.exposure, commissionCharged: a.commissionRate };
+    return {
+      id: US.padEnd(24, '0').slice(0, 24),
+      username: 'backtest',
+      displayBalance: a.balance,
+      creditLimit: a.creditLimit,
+      liability: a.exposure,
+      commissionCharged: a.commissionRate,
+    };
   }
 
   #orderbook(filter: { league: string } | { gameID: string }): OrderbookGame[] {
     let games = this.execution.snapshots().filter((g) => !this.execution.game(g.id)?.ended);
     if ('gameID' in filter) games = games.filter((g) => g.id === filter.gameID);
     else if (filter.league !== 'all') games = games.filter((g) => g.league === filter.league);
-    return games.map((g) => currentOrderbook(g, this.execution.game(g.id), this.#sidesOf(g.id), (s) => this.#botFeed.listing(g.id, s.bookKey, s.side, s.taker)));
+    return games.map((g) =>
+      currentOrderbook(g, this.execution.game(g.id), this.#sidesOf(g.id), (s) =>
+        this.#botFeed.listing(g.id, s.bookKey, s.side, s.taker),
+      ),
+    );
   }
 
   /** Every side of a game the recorded market or our own orders list: a book brings both its sides. */
   #sidesOf(gameID: string): ListedSide[] {
     const out: ListedSide[] = [];
     const recorded = this.execution.recorded.model.game(gameID)?.books;
-    for (const book of recorded?.values() ?? []) for (const side of [0, 1] as const) out.push({ bookKey: book.key, side, taker: book.sides[side].taker });
+    for (const book of recorded?.values() ?? [])
+      for (const side of [0, 1] as const) out.push({ bookKey: book.key, side, taker: book.sides[side].taker });
     if (this.execution.engine.game(gameID)) {
       for (const book of this.execution.engine.books(gameID)) {
-        if (!recorded?.has(book.key)) for (const side of [0, 1] as const) out.push({ bookKey: book.key, side, taker: book.selections[side] });
+        if (!recorded?.has(book.key))
+          for (const side of [0, 1] as const) out.push({ bookKey: book.key, side, taker: book.selections[side] });
       }
     }
     return out;
   }
-
 
   #unmatched(): UnmatchedOrder[] {
     const engine = this.execution.engine;
@@ -334,7 +392,12 @@ export class SimulatedVenue implements Venue {
   #gradedSince(cursor: string | undefined) {
     const from = cursor === undefined ? 0 : Number(cursor);
     const rows = this.#graded.slice(from);
-    return { graded: rows, hasMore: false, cursor: String(from + rows.length), settledThrough: iso(this.#o.time.clock.now()) };
+    return {
+      graded: rows,
+      hasMore: false,
+      cursor: String(from + rows.length),
+      settledThrough: iso(this.#o.time.clock.now()),
+    };
   }
 
   // ------------------------------------------------------------ our user feed

@@ -25,15 +25,25 @@ const lognormal = { kind: z.literal('lognormal'), medianMs: ms, sigma: z.number(
 const ordered = (l: { minMs: number; maxMs: number }) => l.minMs <= l.maxMs;
 const disordered = { message: 'minMs must not exceed maxMs', path: ['maxMs'] };
 
-const leg = z.discriminatedUnion('kind', [z.strictObject(fixed), z.strictObject(uniform).refine(ordered, disordered), z.strictObject(lognormal)]);
+const leg = z.discriminatedUnion('kind', [
+  z.strictObject(fixed),
+  z.strictObject(uniform).refine(ordered, disordered),
+  z.strictObject(lognormal),
+]);
 /** The model of every leg, and optionally one of their own for the place, cancel and edit requests. */
 const legs = { place: leg.optional(), cancel: leg.optional(), edit: leg.optional() };
-const latency = z.discriminatedUnion('kind', [z.strictObject({ ...fixed, ...legs }), z.strictObject({ ...uniform, ...legs }).refine(ordered, disordered), z.strictObject({ ...lognormal, ...legs })]);
+const latency = z.discriminatedUnion('kind', [
+  z.strictObject({ ...fixed, ...legs }),
+  z.strictObject({ ...uniform, ...legs }).refine(ordered, disordered),
+  z.strictObject({ ...lognormal, ...legs }),
+]);
 
 export function backtestSection() {
   return z
     .strictObject({
-      fillModel: z.enum(FILL_MODEL_KINDS as [FillModelConfig['kind'], ...FillModelConfig['kind'][]]).default('risk-averse'),
+      fillModel: z
+        .enum(FILL_MODEL_KINDS as [FillModelConfig['kind'], ...FillModelConfig['kind'][]])
+        .default('risk-averse'),
       power: z.number().positive().max(10).default(2),
       latency: latency.default({ kind: 'fixed', ms: 50 }),
       balance: z.number().positive().max(1e12).default(10_000),
@@ -42,7 +52,12 @@ export function backtestSection() {
       sampleMs: z.int().min(100).max(3_600_000).default(10_000),
     })
     .prefault({})
-    .transform(
-      (b): BacktestConfig => ({ fillModel: { kind: b.fillModel, power: b.power }, latency: b.latency, balance: b.balance, commission: b.commission, seed: b.seed, sampleMs: b.sampleMs }),
-    );
+    .transform((b): BacktestConfig => ({
+      fillModel: { kind: b.fillModel, power: b.power },
+      latency: b.latency,
+      balance: b.balance,
+      commission: b.commission,
+      seed: b.seed,
+      sampleMs: b.sampleMs,
+    }));
 }

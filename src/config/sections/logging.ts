@@ -20,7 +20,10 @@ export function loggingSection(ctx: SchemaContext) {
       file: pathField(ctx).optional(),
       pretty: z.union([z.boolean(), z.literal('auto')], { error: 'expected true, false or auto' }).default('auto'),
       components: z
-        .record(z.string().regex(COMPONENT_NAME, 'a component name: letters, digits, "-", "_", dotted for sub-components'), logLevel)
+        .record(
+          z.string().regex(COMPONENT_NAME, 'a component name: letters, digits, "-", "_", dotted for sub-components'),
+          logLevel,
+        )
         .default({}),
     })
     .prefault({}) satisfies z.ZodType<LoggingConfig, unknown>;

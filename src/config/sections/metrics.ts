@@ -17,7 +17,11 @@ export function metricsSection() {
   return z
     .strictObject({
       enabled: z.boolean({ error: 'expected true or false' }).default(false),
-      host: z.string({ error: 'expected a host name or address' }).trim().min(1, 'expected a host name or address').default(DEFAULT_METRICS_HOST),
+      host: z
+        .string({ error: 'expected a host name or address' })
+        .trim()
+        .min(1, 'expected a host name or address')
+        .default(DEFAULT_METRICS_HOST),
       port: z
         .int({ error: 'expected a whole number from 0 to 65535 (0 picks a free port)' })
         .min(0, 'must be from 0 to 65535 (0 picks a free port)')

@@ -18,7 +18,11 @@ export interface PaperConfig {
 export function paperSection(ctx: SchemaContext) {
   return z.strictObject({
     seed: z.int({ error: 'expected a whole number' }),
-    speed: z.number().positive('must be positive (1 = real time, 60 = an exchange hour per minute)').max(100_000).default(60),
+    speed: z
+      .number()
+      .positive('must be positive (1 = real time, 60 = an exchange hour per minute)')
+      .max(100_000)
+      .default(60),
     scenario: pathField(ctx).optional(),
     balance: z.number().positive().max(1e12).default(10_000),
     commission: z.number().min(0).max(0.25, 'must be at most 0.25 (a rate: 0.01 is 1 %)').default(0.01),

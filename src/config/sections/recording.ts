@@ -16,6 +16,11 @@ export function recordingSection(ctx: SchemaContext) {
     })
     .prefault({})
     .superRefine((r, c) => {
-      if (r.enabled && r.dir === undefined) c.addIssue({ code: 'custom', path: ['dir'], message: 'recording is enabled: name the directory to record into' });
+      if (r.enabled && r.dir === undefined)
+        c.addIssue({
+          code: 'custom',
+          path: ['dir'],
+          message: 'recording is enabled: name the directory to record into',
+        });
     }) satisfies z.ZodType<RecordingConfig, unknown>;
 }

@@ -42,10 +42,18 @@ export function riskSection(ctx: SchemaContext) {
       if (![r.maxGameLiability, r.maxTotalLiability, r.maxOrderSize].every((v) => money.safeParse(v).success)) return;
       // Either cap would make the other unreachable, which is almost always a typo.
       if (r.maxGameLiability > r.maxTotalLiability) {
-        c.addIssue({ code: 'custom', path: ['maxGameLiability'], message: `${r.maxGameLiability} is above maxTotalLiability ${r.maxTotalLiability}` });
+        c.addIssue({
+          code: 'custom',
+          path: ['maxGameLiability'],
+          message: `${r.maxGameLiability} is above maxTotalLiability ${r.maxTotalLiability}`,
+        });
       }
       if (r.maxOrderSize > r.maxGameLiability) {
-        c.addIssue({ code: 'custom', path: ['maxOrderSize'], message: `${r.maxOrderSize} is above maxGameLiability ${r.maxGameLiability}: no such order could ever be placed` });
+        c.addIssue({
+          code: 'custom',
+          path: ['maxOrderSize'],
+          message: `${r.maxOrderSize} is above maxGameLiability ${r.maxGameLiability}: no such order could ever be placed`,
+        });
       }
     }) satisfies z.ZodType<RiskConfig, unknown>;
 }

@@ -25,7 +25,11 @@ export const STRATEGY_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$/;
 
 const name = z.string({ error: 'expected a name' }).trim().min(1, 'must not be empty');
 /** YAML reads an unquoted numeric id as a number; the exchange's ids are strings. */
-const gameId = z.union([z.string().trim().min(1), z.int().nonnegative().refine(Number.isSafeInteger)], { error: 'expected a game id' }).transform(String);
+const gameId = z
+  .union([z.string().trim().min(1), z.int().nonnegative().refine(Number.isSafeInteger)], {
+    error: 'expected a game id',
+  })
+  .transform(String);
 
 const interestSchema = z
   .strictObject({
@@ -38,14 +42,19 @@ const interestSchema = z
   .transform((i): Interest => ({ leagues: i.leagues, sports: i.sports, gameIds: i.games, marketTypes: i.markets }));
 
 const liveSchema = z
-  .union([z.enum(['pull', 'keep']), z.strictObject({ widen: z.number().min(0).max(0.2, 'at most 0.2 probability points') })], {
-    error: 'expected pull, keep or { widen: <probability points, 0 to 0.2> }',
-  })
+  .union(
+    [z.enum(['pull', 'keep']), z.strictObject({ widen: z.number().min(0).max(0.2, 'at most 0.2 probability points') })],
+    {
+      error: 'expected pull, keep or { widen: <probability points, 0 to 0.2> }',
+    },
+  )
   .default('pull')
   .transform((l): LivePolicy => (typeof l === 'string' ? { kind: l } : { kind: 'widen', probabilityPoints: l.widen }));
 
 export const strategyEntrySchema = z.strictObject({
-  id: z.string({ error: 'expected an id' }).regex(STRATEGY_ID, 'letters, digits, ".", "-" and "_", starting with a letter or digit, at most 40'),
+  id: z
+    .string({ error: 'expected an id' })
+    .regex(STRATEGY_ID, 'letters, digits, ".", "-" and "_", starting with a letter or digit, at most 40'),
   module: z.string({ error: 'expected a strategy name or a path' }).trim().min(1, 'must not be empty'),
   // `params:` with nothing after it is YAML null: the author meant "no params".
   params: z
@@ -59,4 +68,6 @@ export const strategyEntrySchema = z.strictObject({
   enabled: z.boolean().default(true),
 }) satisfies z.ZodType<StrategyEntry, unknown>;
 
-export const strategiesSection = z.array(strategyEntrySchema, { error: 'expected a list of strategies' }).min(1, 'list at least one strategy');
+export const strategiesSection = z
+  .array(strategyEntrySchema, { error: 'expected a list of strategies' })
+  .min(1, 'list at least one strategy');

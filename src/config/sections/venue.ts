@@ -28,9 +28,15 @@ function urlField(protocols: readonly string[]) {
       return;
     }
     if (!protocols.includes(u.protocol)) {
-      ctx.addIssue({ code: 'custom', message: `expected ${protocols.map((p) => p.replace(':', '')).join(', ')}, got ${u.protocol.replace(':', '')}` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `expected ${protocols.map((p) => p.replace(':', '')).join(', ')}, got ${u.protocol.replace(':', '')}`,
+      });
     } else if ((u.protocol === 'http:' || u.protocol === 'ws:') && !isLoopbackHost(u.hostname)) {
-      ctx.addIssue({ code: 'custom', message: `plain ${u.protocol.replace(':', '')} to ${u.host} would expose the session token: use https/wss (plain transport is allowed on loopback only)` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `plain ${u.protocol.replace(':', '')} to ${u.host} would expose the session token: use https/wss (plain transport is allowed on loopback only)`,
+      });
     }
   });
 }
@@ -41,21 +47,26 @@ export function venueSection(ctx: SchemaContext) {
   return z
     .strictObject({
       baseUrl: urlField(ANY).optional(),
-      urls: z.strictObject({ rest: urlField(['http:', 'https:']), orders: urlField(ANY), streaming: urlField(ANY) }).optional(),
+      urls: z
+        .strictObject({ rest: urlField(['http:', 'https:']), orders: urlField(ANY), streaming: urlField(ANY) })
+        .optional(),
       credentials: z.strictObject({ file: pathField(ctx) }).optional(),
       tokenFile: pathField(ctx).optional(),
       cursorFile: pathField(ctx).optional(),
     })
     .superRefine((v, c) => {
-      if (v.baseUrl !== undefined && v.urls !== undefined) c.addIssue({ code: 'custom', path: ['urls'], message: 'give either baseUrl or urls, not both' });
-      if (v.baseUrl === undefined && v.urls === undefined) c.addIssue({ code: 'custom', message: 'name the exchange: baseUrl (one base for REST and the sockets) or urls {rest, orders, streaming}' });
+      if (v.baseUrl !== undefined && v.urls !== undefined)
+        c.addIssue({ code: 'custom', path: ['urls'], message: 'give either baseUrl or urls, not both' });
+      if (v.baseUrl === undefined && v.urls === undefined)
+        c.addIssue({
+          code: 'custom',
+          message: 'name the exchange: baseUrl (one base for REST and the sockets) or urls {rest, orders, streaming}',
+        });
     })
-    .transform(
-      (v): VenueConfig => ({
-        urls: v.urls ? validateUrls(v.urls) : urlsFromBase(v.baseUrl!),
-        credentials: v.credentials ? { file: v.credentials.file } : {},
-        ...(v.tokenFile !== undefined ? { tokenFile: v.tokenFile } : {}),
-        ...(v.cursorFile !== undefined ? { cursorFile: v.cursorFile } : {}),
-      }),
-    );
+    .transform((v): VenueConfig => ({
+      urls: v.urls ? validateUrls(v.urls) : urlsFromBase(v.baseUrl!),
+      credentials: v.credentials ? { file: v.credentials.file } : {},
+      ...(v.tokenFile !== undefined ? { tokenFile: v.tokenFile } : {}),
+      ...(v.cursorFile !== undefined ? { cursorFile: v.cursorFile } : {}),
+    }));
 }

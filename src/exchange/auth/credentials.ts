@@ -20,7 +20,10 @@ export function credentialsFromEnv(env: NodeJS.ProcessEnv = process.env): Creden
   return async () => {
     const username = env[ENV_USERNAME];
     const password = env[ENV_PASSWORD];
-    if (!username || !password) throw new CredentialsError(`credentials missing: set ${ENV_USERNAME} and ${ENV_PASSWORD}, or name a credentials file`);
+    if (!username || !password)
+      throw new CredentialsError(
+        `credentials missing: set ${ENV_USERNAME} and ${ENV_PASSWORD}, or name a credentials file`,
+      );
     return { username, password };
   };
 }
@@ -36,10 +39,15 @@ export function credentialsFromFile(path: string, onWarning?: (message: string) 
     let text: string;
     try {
       const st = await stat(path);
-      if ((st.mode & 0o077) !== 0) onWarning?.(`credentials file ${path} is readable by others (mode ${(st.mode & 0o777).toString(8)}); chmod 600 it`);
+      if ((st.mode & 0o077) !== 0)
+        onWarning?.(
+          `credentials file ${path} is readable by others (mode ${(st.mode & 0o777).toString(8)}); chmod 600 it`,
+        );
       text = await readFile(path, 'utf8');
     } catch (err) {
-      throw new CredentialsError(`cannot read credentials file ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+      throw new CredentialsError(
+        `cannot read credentials file ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
+      );
     }
     let doc: unknown;
     try {
@@ -49,12 +57,17 @@ export function credentialsFromFile(path: string, onWarning?: (message: string) 
       throw new CredentialsError(`credentials file ${path} is not valid YAML or JSON`);
     }
     const parsed = CredentialsFile.safeParse(doc);
-    if (!parsed.success) throw new CredentialsError(`credentials file ${path} must hold non-empty "username" and "password"`);
+    if (!parsed.success)
+      throw new CredentialsError(`credentials file ${path} must hold non-empty "username" and "password"`);
     return parsed.data;
   };
 }
 
 /** The file when one is named, else the environment. */
-export function resolveCredentials(options: { file?: string | undefined; env?: NodeJS.ProcessEnv; onWarning?: (m: string) => void }): CredentialsProvider {
+export function resolveCredentials(options: {
+  file?: string | undefined;
+  env?: NodeJS.ProcessEnv;
+  onWarning?: (m: string) => void;
+}): CredentialsProvider {
   return options.file ? credentialsFromFile(options.file, options.onWarning) : credentialsFromEnv(options.env);
 }

@@ -32,7 +32,8 @@ export function isLoopbackHost(hostname: string): boolean {
  */
 export function assertSecureUrl(url: string): URL {
   const u = new URL(url);
-  if ((u.protocol === 'http:' || u.protocol === 'ws:') && !isLoopbackHost(u.hostname)) throw new InsecureTransportError(url);
+  if ((u.protocol === 'http:' || u.protocol === 'ws:') && !isLoopbackHost(u.hostname))
+    throw new InsecureTransportError(url);
   if (!['http:', 'https:', 'ws:', 'wss:'].includes(u.protocol)) throw new InsecureTransportError(url);
   return u;
 }
@@ -53,5 +54,9 @@ export function validateUrls(urls: ExchangeUrls): ExchangeUrls {
     return `${proto}//${u.host}${u.pathname.replace(/\/$/, '')}`;
   };
   const rest = assertSecureUrl(urls.rest);
-  return { rest: `${rest.protocol}//${rest.host}${rest.pathname.replace(/\/$/, '')}`, orders: toWs(urls.orders), streaming: toWs(urls.streaming) };
+  return {
+    rest: `${rest.protocol}//${rest.host}${rest.pathname.replace(/\/$/, '')}`,
+    orders: toWs(urls.orders),
+    streaming: toWs(urls.streaming),
+  };
 }

@@ -4,7 +4,12 @@ import type { CancelEntry, PlaceEntry } from './types.ts';
 /** One wire place entry (REST or socket spelling) as a PlaceEntry. */
 export function placeEntryOf(wire: WirePlaceEntry, userReference: string | null): PlaceEntry {
   if ('error' in wire) {
-    return { status: 'rejected', userReference, errorType: wire.errorType ?? wire.error_type ?? 'unknown', error: wire.error };
+    return {
+      status: 'rejected',
+      userReference,
+      errorType: wire.errorType ?? wire.error_type ?? 'unknown',
+      error: wire.error,
+    };
   }
   const u = wire.unmatched;
   const resting = u && 'orderID' in u ? (u as RestingOrder) : null;
@@ -14,7 +19,8 @@ export function placeEntryOf(wire: WirePlaceEntry, userReference: string | null)
 /** One wire cancel result (REST `sessionID` or socket `orderID`) as a CancelEntry. */
 export function cancelEntryOf(wire: WireCancelResult, requestedId: string | null): CancelEntry {
   const orderID = wire.sessionID ?? wire.orderID ?? requestedId;
-  if (!wire.success) return { ok: false, orderID: orderID ?? null, reason: wire.reason ?? wire.description ?? 'cancel failed' };
+  if (!wire.success)
+    return { ok: false, orderID: orderID ?? null, reason: wire.reason ?? wire.description ?? 'cancel failed' };
   return {
     ok: true,
     orderID: orderID ?? '',

@@ -41,10 +41,25 @@ export interface PlaceOrderInput {
  *   before placing anything like it again.
  */
 export type PlaceEntry =
-  | { readonly status: 'accepted'; readonly userReference: string | null; readonly matched: readonly PlacedFill[]; readonly resting: RestingOrder | null }
-  | { readonly status: 'rejected'; readonly userReference: string | null; readonly errorType: string; readonly error: string }
+  | {
+      readonly status: 'accepted';
+      readonly userReference: string | null;
+      readonly matched: readonly PlacedFill[];
+      readonly resting: RestingOrder | null;
+    }
+  | {
+      readonly status: 'rejected';
+      readonly userReference: string | null;
+      readonly errorType: string;
+      readonly error: string;
+    }
   | { readonly status: 'failed'; readonly userReference: string | null; readonly error: LinesmithError }
-  | { readonly status: 'recovered'; readonly userReference: string; readonly resting: UnmatchedOrder | null; readonly bets: readonly MatchedBet[] }
+  | {
+      readonly status: 'recovered';
+      readonly userReference: string;
+      readonly resting: UnmatchedOrder | null;
+      readonly bets: readonly MatchedBet[];
+    }
   | { readonly status: 'absent'; readonly userReference: string; readonly reason: string }
   | { readonly status: 'unknown'; readonly userReference: string; readonly error: LinesmithError };
 
@@ -100,7 +115,12 @@ export interface EditOrderInput {
  *   replaced.
  */
 export type EditEntry =
-  | { readonly status: 'accepted'; readonly original: CancelledOrder; readonly matched: readonly PlacedFill[]; readonly resting: RestingOrder | null }
+  | {
+      readonly status: 'accepted';
+      readonly original: CancelledOrder;
+      readonly matched: readonly PlacedFill[];
+      readonly resting: RestingOrder | null;
+    }
   | { readonly status: 'rejected'; readonly errorType: string; readonly error: string }
   | { readonly status: 'failed'; readonly error: LinesmithError }
   | { readonly status: 'unknown'; readonly error: LinesmithError };

@@ -5,7 +5,13 @@ import type { Clock } from '../../shared/clock.ts';
 import type { Random } from '../../shared/random.ts';
 import { sleep } from '../../shared/sleep.ts';
 import type { AuthSession } from '../auth/session.ts';
-import { AuthenticationError, HttpStatusError, RateLimitedError, RequestAbortedError, ServiceUnavailableError } from '../errors.ts';
+import {
+  AuthenticationError,
+  HttpStatusError,
+  RateLimitedError,
+  RequestAbortedError,
+  ServiceUnavailableError,
+} from '../errors.ts';
 import { LinesmithError } from '../../shared/errors.ts';
 import { headerValue, type HttpTransport } from '../http/transport.ts';
 import { backoffDelay } from '../../shared/backoff.ts';
@@ -92,14 +98,21 @@ export class RestCaller {
       if (params.signal?.aborted) throw new RequestAbortedError(ep.name, params.signal.reason);
       // A login is not bounded by the budget's wait: a call that must not go out late is
       // held to its limit over both (a place priced for the moment it was decided).
-      if (ep.maxQueueMs !== undefined && d.clock.now() - queuedSince > ep.maxQueueMs) throw this.#heldTooLong(ep, ep.maxQueueMs);
+      if (ep.maxQueueMs !== undefined && d.clock.now() - queuedSince > ep.maxQueueMs)
+        throw this.#heldTooLong(ep, ep.maxQueueMs);
       const headers: Record<string, string> = { accept: 'application/json' };
       if (body !== undefined) headers['content-type'] = 'application/json';
       if (token !== null) headers.authorization = ep.auth === 'raw' ? token : `Bearer ${token}`;
       const started = d.clock.now();
       let res;
       try {
-        res = await d.transport.request({ method: ep.method, path, headers, ...(body !== undefined ? { body } : {}), label: ep.name });
+        res = await d.transport.request({
+          method: ep.method,
+          path,
+          headers,
+          ...(body !== undefined ? { body } : {}),
+          label: ep.name,
+        });
       } catch (err) {
         if (ep.retry === 'safe' && ++failures < d.policy.backoff.maxAttempts) {
           await this.#unlessAborted(ep, params.signal, this.#backoff(ep, failures, err, params.signal));
@@ -122,7 +135,9 @@ export class RestCaller {
           continue;
         }
         this.stats.failures++;
-        throw new AuthenticationError(`${ep.name}: the exchange refused a fresh token too (401 after re-login); check the account`);
+        throw new AuthenticationError(
+          `${ep.name}: the exchange refused a fresh token too (401 after re-login); check the account`,
+        );
       }
       if (res.status === 429) {
         this.stats.rateLimited++;
@@ -142,7 +157,11 @@ export class RestCaller {
       }
       if (res.status >= 500) {
         if (ep.retry === 'safe' && ++failures < d.policy.backoff.maxAttempts) {
-          await this.#unlessAborted(ep, params.signal, this.#backoff(ep, failures, new ServiceUnavailableError(ep.name, res.status), params.signal));
+          await this.#unlessAborted(
+            ep,
+            params.signal,
+            this.#backoff(ep, failures, new ServiceUnavailableError(ep.name, res.status), params.signal),
+          );
           continue;
         }
         this.stats.failures++;
@@ -159,7 +178,8 @@ export class RestCaller {
    */
   async #admitted(ep: Endpoint, signal: AbortSignal | undefined): Promise<void> {
     const d = this.#d;
-    if (ep.maxQueueMs === undefined) return this.#unlessAborted(ep, signal, d.budget.acquire(ep.limit, signal, ep.priority ?? 'normal'));
+    if (ep.maxQueueMs === undefined)
+      return this.#unlessAborted(ep, signal, d.budget.acquire(ep.limit, signal, ep.priority ?? 'normal'));
     const waited = new AbortController();
     const onAbort = () => waited.abort(signal?.reason);
     if (signal?.aborted) onAbort();
@@ -184,7 +204,10 @@ export class RestCaller {
   /** A call held past its `maxQueueMs` (budget, login): counted, logged, and failed unsent. */
   #heldTooLong(ep: Endpoint, maxQueueMs: number): RateLimitedError {
     this.stats.failures++;
-    this.#d.logger.warn({ endpoint: ep.name, maxQueueMs }, 'held too long before it could go: not sent; the caller decides afresh');
+    this.#d.logger.warn(
+      { endpoint: ep.name, maxQueueMs },
+      'held too long before it could go: not sent; the caller decides afresh',
+    );
     return new RateLimitedError(ep.name, maxQueueMs, 'budget');
   }
 
@@ -201,7 +224,15 @@ export class RestCaller {
   async #backoff(ep: Endpoint, failures: number, err: unknown, signal: AbortSignal | undefined): Promise<void> {
     this.stats.retries++;
     const delay = backoffDelay(failures, restBackoff(this.#d.policy.backoff), () => this.#d.random.float());
-    this.#d.logger.warn({ endpoint: ep.name, attempt: failures, delayMs: Math.round(delay), error: err instanceof LinesmithError ? err.code : String(err) }, 'retrying after failure');
+    this.#d.logger.warn(
+      {
+        endpoint: ep.name,
+        attempt: failures,
+        delayMs: Math.round(delay),
+        error: err instanceof LinesmithError ? err.code : String(err),
+      },
+      'retrying after failure',
+    );
     await sleep(delay, this.#d.scheduler, signal);
   }
 }

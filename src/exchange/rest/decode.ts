@@ -14,7 +14,8 @@ export function serverMessageOf(text: string): string {
     const body = JSON.parse(text) as { error?: unknown };
     const e = body?.error;
     if (typeof e === 'string') return e;
-    if (e && typeof e === 'object' && typeof (e as { message?: unknown }).message === 'string') return (e as { message: string }).message;
+    if (e && typeof e === 'object' && typeof (e as { message?: unknown }).message === 'string')
+      return (e as { message: string }).message;
   } catch {
     /* not JSON */
   }
@@ -45,14 +46,18 @@ export function decodeBody<S extends z.ZodType>(ep: Endpoint<S>, text: string): 
   }
   let payload: unknown = body;
   if (ep.envelope === 'data') {
-    if (body === null || typeof body !== 'object' || !('data' in body)) throw new SchemaMismatchError(ep.name, [{ path: 'data', message: 'missing the data wrapper' }]);
+    if (body === null || typeof body !== 'object' || !('data' in body))
+      throw new SchemaMismatchError(ep.name, [{ path: 'data', message: 'missing the data wrapper' }]);
     payload = (body as { data: unknown }).data;
   }
   const parsed = ep.schema.safeParse(payload);
   if (!parsed.success) {
     throw new SchemaMismatchError(
       ep.name,
-      parsed.error.issues.map((i) => ({ path: (ep.envelope === 'data' ? 'data' + (i.path.length ? '.' : '') : '') + pathOf(i.path), message: i.message })),
+      parsed.error.issues.map((i) => ({
+        path: (ep.envelope === 'data' ? 'data' + (i.path.length ? '.' : '') : '') + pathOf(i.path),
+        message: i.message,
+      })),
     );
   }
   return parsed.data;

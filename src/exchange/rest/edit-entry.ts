@@ -32,7 +32,13 @@ export type EditEntry =
       readonly matched: readonly PlacedFill[];
       readonly unmatched: RestingOrder | null;
     }
-  | { readonly status: 'refused'; readonly orderID: string; readonly httpStatus: number; readonly reason: string; readonly errorType: string | null }
+  | {
+      readonly status: 'refused';
+      readonly orderID: string;
+      readonly httpStatus: number;
+      readonly reason: string;
+      readonly errorType: string | null;
+    }
   | { readonly status: 'failed'; readonly orderID: string; readonly reason: string; readonly outcomeUnknown: boolean };
 
 /** The wire body of editOrder. */
@@ -49,7 +55,8 @@ export function editBodyOf(edit: EditOrderInput): Record<string, unknown> {
 }
 
 export function editedEntryOf(orderID: string, res: EditOrderResult): EditEntry {
-  const cancelled = res.cancelled && 'success' in res.cancelled ? cancelEntryOf(res.cancelled as WireCancelResult, orderID) : null;
+  const cancelled =
+    res.cancelled && 'success' in res.cancelled ? cancelEntryOf(res.cancelled as WireCancelResult, orderID) : null;
   const unmatched = res.unmatched && 'orderID' in res.unmatched ? (res.unmatched as RestingOrder) : null;
   return { status: 'edited', orderID, cancelled, matched: res.matched, unmatched };
 }
@@ -60,4 +67,9 @@ export function editedEntryOf(orderID: string, res: EditOrderResult): EditEntry 
  */
 export type ScopedCancel =
   | { readonly ok: true; readonly entries: readonly CancelEntry[] }
-  | { readonly ok: false; readonly reason: string; readonly httpStatus: number | null; readonly outcomeUnknown: boolean };
+  | {
+      readonly ok: false;
+      readonly reason: string;
+      readonly httpStatus: number | null;
+      readonly outcomeUnknown: boolean;
+    };

@@ -36,13 +36,27 @@ export function gatewayEditOf(e: RestEditEntry): EditEntry {
   switch (e.status) {
     case 'edited': {
       const original: CancelledOrder =
-        e.cancelled !== null && e.cancelled.ok ? e.cancelled : { ok: true, orderID: e.orderID, odds: null, filled: 0, offered: 0, remaining: 0, gameID: null, userReference: null, description: null };
+        e.cancelled !== null && e.cancelled.ok
+          ? e.cancelled
+          : {
+              ok: true,
+              orderID: e.orderID,
+              odds: null,
+              filled: 0,
+              offered: 0,
+              remaining: 0,
+              gameID: null,
+              userReference: null,
+              description: null,
+            };
       return { status: 'accepted', original, matched: e.matched, resting: e.unmatched };
     }
     case 'refused':
       return { status: 'rejected', errorType: e.errorType ?? `http_${e.httpStatus}`, error: e.reason };
     case 'failed':
-      return e.outcomeUnknown ? { status: 'unknown', error: new EditFailedError(`editOrder: outcome unknown: ${e.reason}`) } : { status: 'failed', error: new EditFailedError(`editOrder: not carried out: ${e.reason}`) };
+      return e.outcomeUnknown
+        ? { status: 'unknown', error: new EditFailedError(`editOrder: outcome unknown: ${e.reason}`) }
+        : { status: 'failed', error: new EditFailedError(`editOrder: not carried out: ${e.reason}`) };
   }
 }
 

@@ -6,7 +6,10 @@ import { LinesmithError } from '../../shared/errors.ts';
 import type { GradedRow, GradedSinceResponse } from '../schemas/bets.ts';
 
 /** One getGradedSince call: `since` on the first, the latest cursor verbatim after. */
-export type GradedSinceFetch = (params: { since?: string; cursor?: string }, signal?: AbortSignal) => Promise<GradedSinceResponse>;
+export type GradedSinceFetch = (
+  params: { since?: string; cursor?: string },
+  signal?: AbortSignal,
+) => Promise<GradedSinceResponse>;
 
 export interface GradedPage {
   /** Rows new to this walker, or newer versions (refund, regrade) of rows it gave before. */
@@ -42,7 +45,8 @@ interface WalkState {
   caughtUp: boolean;
 }
 
-const versionOf = (r: GradedRow) => `${r.settledAt ?? ''}|${r.outcome ?? ''}|${r.result ?? ''}|${r.fee}|${r.adminRefund ?? ''}`;
+const versionOf = (r: GradedRow) =>
+  `${r.settledAt ?? ''}|${r.outcome ?? ''}|${r.result ?? ''}|${r.fee}|${r.adminRefund ?? ''}`;
 const msOf = (iso: string | null | undefined) => (iso ? Date.parse(iso) : NaN);
 
 /**
@@ -117,14 +121,20 @@ export class GradedWalker {
       if (signal?.aborted) return 'stop';
       if (err instanceof HttpStatusError && err.status === 400 && this.#cursor !== null) {
         this.stats.cursorResets++;
-        this.#o.logger.warn({ settledThrough: this.#settledThrough }, 'getGradedSince refused the cursor; resuming from settledThrough');
+        this.#o.logger.warn(
+          { settledThrough: this.#settledThrough },
+          'getGradedSince refused the cursor; resuming from settledThrough',
+        );
         this.#cursor = null;
         return 'again';
       }
       if (!this.#follow) throw err;
       this.stats.errors++;
       const wait = err instanceof RateLimitedError ? err.retryAfterMs : (this.#o.errorDelayMs ?? 5_000);
-      this.#o.logger.warn({ error: err instanceof LinesmithError ? err.code : String(err), waitMs: wait }, 'graded walk: call failed; trying again');
+      this.#o.logger.warn(
+        { error: err instanceof LinesmithError ? err.code : String(err), waitMs: wait },
+        'graded walk: call failed; trying again',
+      );
       await pause.nap(wait);
       return 'again';
     }
@@ -168,10 +178,12 @@ export class GradedWalker {
 export function gradedPages$(walker: GradedWalker): Observable<GradedPage> {
   return new Observable<GradedPage>((sub) => {
     const ac = new AbortController();
-    walker.walk((page) => sub.next(page), ac.signal).then(
-      () => sub.complete(),
-      (err: unknown) => sub.error(err),
-    );
+    walker
+      .walk((page) => sub.next(page), ac.signal)
+      .then(
+        () => sub.complete(),
+        (err: unknown) => sub.error(err),
+      );
     return () => ac.abort();
   });
 }

@@ -7,7 +7,11 @@ export const MAX_GRADED_WINDOW_MS = 35 * 86_400_000;
 export type GradedWindowFetch = (params: { startDate: string; endDate: string }) => Promise<GradedWindowResponse>;
 
 /** [from, to) cut into consecutive windows of at most `maxMs`. */
-export function splitWindows(fromMs: number, toMs: number, maxMs = MAX_GRADED_WINDOW_MS): { from: number; to: number }[] {
+export function splitWindows(
+  fromMs: number,
+  toMs: number,
+  maxMs = MAX_GRADED_WINDOW_MS,
+): { from: number; to: number }[] {
   if (!(toMs > fromMs)) return [];
   const out: { from: number; to: number }[] = [];
   for (let a = fromMs; a < toMs; a += maxMs) out.push({ from: a, to: Math.min(toMs, a + maxMs) });
@@ -19,7 +23,11 @@ export function splitWindows(fromMs: number, toMs: number, maxMs = MAX_GRADED_WI
  * per ≤ 35-day window, in order (the per-user limit of 60 a minute is the budget's
  * business). The summary adds up the windows' summaries.
  */
-export async function readGradedRange(fetch: GradedWindowFetch, fromMs: number, toMs: number): Promise<{ graded: GradedRow[]; summary: { pnl: number; volume: number }; windows: number }> {
+export async function readGradedRange(
+  fetch: GradedWindowFetch,
+  fromMs: number,
+  toMs: number,
+): Promise<{ graded: GradedRow[]; summary: { pnl: number; volume: number }; windows: number }> {
   const graded: GradedRow[] = [];
   let pnl = 0;
   let volume = 0;

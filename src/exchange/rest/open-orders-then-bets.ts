@@ -6,7 +6,10 @@
  * an order filled in full looks gone without a bet, so its exposure is missed, or a place
  * whose answer was lost is taken for not placed and sent again.
  */
-export async function openOrdersThenBets<U, B>(rest: { getUnmatched(): Promise<U>; getMatchedBets(): Promise<B> }): Promise<{ readonly unmatched: U; readonly bets: B }> {
+export async function openOrdersThenBets<U, B>(rest: {
+  getUnmatched(): Promise<U>;
+  getMatchedBets(): Promise<B>;
+}): Promise<{ readonly unmatched: U; readonly bets: B }> {
   const unmatched = await rest.getUnmatched();
   const bets = await rest.getMatchedBets();
   return { unmatched, bets };

@@ -26,7 +26,8 @@ export interface PlaceLookup {
 type Order = PlaceOrderInput & { userReference: string };
 
 /** A row under another reference than the one asked for is not this order's (a venue that filters loosely). */
-const under = <T extends { userReference?: string | null | undefined }>(rows: readonly T[], ref: string): T[] => rows.filter((r) => r.userReference === undefined || r.userReference === null || r.userReference === ref);
+const under = <T extends { userReference?: string | null | undefined }>(rows: readonly T[], ref: string): T[] =>
+  rows.filter((r) => r.userReference === undefined || r.userReference === null || r.userReference === ref);
 
 export interface PlaceRecoveryOptions {
   readonly lookup: PlaceLookup;
@@ -51,7 +52,11 @@ export interface PlaceRecoveryOptions {
  * counts as found if anything else of it is (the exact lookup lists graded bets too: an
  * order found only there was placed and filled, on a game now settled).
  */
-export async function recoverPlace(orders: readonly Order[], cause: unknown, options: PlaceRecoveryOptions): Promise<PlaceEntry[]> {
+export async function recoverPlace(
+  orders: readonly Order[],
+  cause: unknown,
+  options: PlaceRecoveryOptions,
+): Promise<PlaceEntry[]> {
   const found = new Map<string, PlaceEntry>();
   const exact = options.lookup.getBetByUserReference?.bind(options.lookup);
   /** The orders not found yet whose exact lookup failed (all of them without one): for the listings. */
@@ -62,7 +67,10 @@ export async function recoverPlace(orders: readonly Order[], cause: unknown, opt
         exact(o.userReference, o.gameID).then(
           (r) => ({ o, r }),
           (err: unknown) => {
-            options.logger.warn({ userReference: o.userReference, error: err instanceof LinesmithError ? err.code : String(err) }, 'lookup by userReference failed: looking in the listings');
+            options.logger.warn(
+              { userReference: o.userReference, error: err instanceof LinesmithError ? err.code : String(err) },
+              'lookup by userReference failed: looking in the listings',
+            );
             return { o, r: null };
           },
         ),
@@ -76,7 +84,8 @@ export async function recoverPlace(orders: readonly Order[], cause: unknown, opt
       }
       const resting = under(r.unmatched, o.userReference)[0] ?? null;
       const bets = under(r.matched, o.userReference);
-      if (resting !== null || bets.length > 0 || r.graded.length > 0) found.set(o.userReference, { status: 'recovered', userReference: o.userReference, resting, bets });
+      if (resting !== null || bets.length > 0 || r.graded.length > 0)
+        found.set(o.userReference, { status: 'recovered', userReference: o.userReference, resting, bets });
     }
     return left;
   };
@@ -88,10 +97,14 @@ export async function recoverPlace(orders: readonly Order[], cause: unknown, opt
       const ref = o.userReference;
       const resting = unmatched.find((u) => u.userReference === ref) ?? null;
       const mine = bets.filter((b) => b.userReference === ref);
-      if (resting !== null || mine.length > 0) found.set(ref, { status: 'recovered', userReference: ref, resting, bets: mine });
+      if (resting !== null || mine.length > 0)
+        found.set(ref, { status: 'recovered', userReference: ref, resting, bets: mine });
     }
   };
-  options.logger.warn({ orders: orders.length, error: cause instanceof LinesmithError ? cause.code : String(cause) }, 'place answer lost: looking the orders up by userReference');
+  options.logger.warn(
+    { orders: orders.length, error: cause instanceof LinesmithError ? cause.code : String(cause) },
+    'place answer lost: looking the orders up by userReference',
+  );
   try {
     await check();
     if (found.size < orders.length && options.graceMs > 0) {
@@ -101,8 +114,13 @@ export async function recoverPlace(orders: readonly Order[], cause: unknown, opt
   } catch (err) {
     const missing = orders.filter((o) => !found.has(o.userReference)).map((o) => o.userReference);
     const unknown = new PlaceOutcomeUnknownError(missing, err);
-    options.logger.error({ orders: missing.length, error: err instanceof LinesmithError ? err.code : String(err) }, 'place outcome unknown: lookup failed');
-    return orders.map((o) => found.get(o.userReference) ?? { status: 'unknown', userReference: o.userReference, error: unknown });
+    options.logger.error(
+      { orders: missing.length, error: err instanceof LinesmithError ? err.code : String(err) },
+      'place outcome unknown: lookup failed',
+    );
+    return orders.map(
+      (o) => found.get(o.userReference) ?? { status: 'unknown', userReference: o.userReference, error: unknown },
+    );
   }
   return orders.map(
     (o) =>

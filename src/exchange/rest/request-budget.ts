@@ -60,7 +60,11 @@ export class RequestBudget {
   /** The exchange's global limit without headroom: what urgent requests are held to. */
   readonly #globalFull: RollingWindow;
   readonly #keyed: Record<LimitKey, RollingWindow>;
-  readonly #pausedUntil: Record<'global' | LimitKey, number> = { global: -Infinity, gradedSince: -Infinity, graded: -Infinity };
+  readonly #pausedUntil: Record<'global' | LimitKey, number> = {
+    global: -Infinity,
+    gradedSince: -Infinity,
+    graded: -Infinity,
+  };
   #queue: Waiter[] = [];
   #timer: Subscription | null = null;
   #timerAt = Infinity;
@@ -70,7 +74,8 @@ export class RequestBudget {
   constructor(options: RequestBudgetOptions = {}) {
     const headroom = options.headroom ?? 0.9;
     if (!(headroom > 0 && headroom <= 1)) throw new RangeError(`headroom must be in (0, 1], got ${headroom}`);
-    const scaled = (l: WindowLimit, h = headroom) => new RollingWindow(Math.max(1, Math.floor(l.limit * h)), l.windowMs);
+    const scaled = (l: WindowLimit, h = headroom) =>
+      new RollingWindow(Math.max(1, Math.floor(l.limit * h)), l.windowMs);
     this.#clock = options.clock ?? systemClock;
     this.#scheduler = options.scheduler ?? asyncScheduler;
     this.#global = scaled(options.global ?? EXCHANGE_LIMITS.global);

@@ -7,12 +7,29 @@ import { createRandom, type Random } from '../../shared/random.ts';
 import { AuthSession } from '../auth/session.ts';
 import type { CredentialsProvider } from '../auth/credentials.ts';
 import type { TokenStore } from '../auth/token-store.ts';
-import { AccountBlockedError, AuthenticationError, ChallengeRequiredError, CredentialsError, HttpStatusError, RateLimitedError, RequestAbortedError, SchemaMismatchError } from '../errors.ts';
+import {
+  AccountBlockedError,
+  AuthenticationError,
+  ChallengeRequiredError,
+  CredentialsError,
+  HttpStatusError,
+  RateLimitedError,
+  RequestAbortedError,
+  SchemaMismatchError,
+} from '../errors.ts';
 import { LinesmithError } from '../../shared/errors.ts';
 import { HttpTransport } from '../http/transport.ts';
 import { urlsFromBase, validateUrls, type ExchangeUrls } from '../http/urls.ts';
 import { cancelEntryOf, placeEntryOf } from '../orders/normalise.ts';
-import type { CancelEntry, EditEntry as GatewayEditEntry, EditOrderInput as GatewayEditInput, OrderGateway, PlaceEntry, PlaceOptions, PlaceOrderInput } from '../orders/types.ts';
+import type {
+  CancelEntry,
+  EditEntry as GatewayEditEntry,
+  EditOrderInput as GatewayEditInput,
+  OrderGateway,
+  PlaceEntry,
+  PlaceOptions,
+  PlaceOrderInput,
+} from '../orders/types.ts';
 import { randomRunId, UserReferences } from '../orders/user-reference.ts';
 import type { GradedSinceResponse, GradedWindowResponse, MatchedBet } from '../schemas/bets.ts';
 import type { Game } from '../schemas/game.ts';
@@ -75,7 +92,13 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
 
 /** The request was refused before anything ran, or never sent: nothing to look up. */
 function refusedWhole(err: unknown): err is LinesmithError {
-  return err instanceof HttpStatusError || err instanceof AuthenticationError || err instanceof CredentialsError || err instanceof RateLimitedError || err instanceof RequestAbortedError;
+  return (
+    err instanceof HttpStatusError ||
+    err instanceof AuthenticationError ||
+    err instanceof CredentialsError ||
+    err instanceof RateLimitedError ||
+    err instanceof RequestAbortedError
+  );
 }
 
 function failedWhole(chunk: readonly { userReference: string }[], error: LinesmithError): PlaceEntry[] {
@@ -109,9 +132,17 @@ export class ExchangeRestClient implements OrderGateway {
     const random = options.random ?? createRandom(Math.floor(Math.random() * 2 ** 31));
     this.#log = options.logger ?? silentLogger();
     this.#credentials = options.credentials;
-    this.#transport = new HttpTransport(this.urls.rest, { timeoutMs: options.timeoutMs ?? 20_000, connections: options.connections ?? 4 });
-    this.budget = options.budget ?? new RequestBudget({ headroom: options.headroom ?? 0.9, clock, scheduler: this.#scheduler });
-    this.session = new AuthSession({ login: () => this.#login(), store: options.tokenStore ?? null, logger: this.#log });
+    this.#transport = new HttpTransport(this.urls.rest, {
+      timeoutMs: options.timeoutMs ?? 20_000,
+      connections: options.connections ?? 4,
+    });
+    this.budget =
+      options.budget ?? new RequestBudget({ headroom: options.headroom ?? 0.9, clock, scheduler: this.#scheduler });
+    this.session = new AuthSession({
+      login: () => this.#login(),
+      store: options.tokenStore ?? null,
+      logger: this.#log,
+    });
     this.#caller = new RestCaller({
       transport: this.#transport,
       session: this.session,
@@ -152,14 +183,20 @@ export class ExchangeRestClient implements OrderGateway {
   async #login(): Promise<{ token: string; userId: string; username: string }> {
     const creds = await this.#credentials();
     try {
-      const res = await this.#caller.call(ENDPOINTS.login, { body: { username: creds.username, password: creds.password } });
+      const res = await this.#caller.call(ENDPOINTS.login, {
+        body: { username: creds.username, password: creds.password },
+      });
       return { token: res.user.auth, userId: res.user.id, username: res.user.username };
     } catch (err) {
       if (err instanceof HttpStatusError) {
         if (err.status === 428) throw new ChallengeRequiredError();
         if (err.status === 403) throw new AccountBlockedError(err.serverMessage);
-        if (err.status === 401) throw new AuthenticationError(`login: the exchange refused the username or password (401). Check the credentials; not retried.`);
-        if (err.status === 400) throw new CredentialsError(`login: the exchange wants a username and a password (400: ${err.serverMessage})`);
+        if (err.status === 401)
+          throw new AuthenticationError(
+            `login: the exchange refused the username or password (401). Check the credentials; not retried.`,
+          );
+        if (err.status === 400)
+          throw new CredentialsError(`login: the exchange wants a username and a password (400: ${err.serverMessage})`);
       }
       throw err;
     }
@@ -217,7 +254,8 @@ export class ExchangeRestClient implements OrderGateway {
     const out: PlaceEntry[] = [];
     let limited: RateLimitedError | null = null;
     for (const chunk of chunks(ensured, this.#maxPlace)) {
-      const entries: PlaceEntry[] = limited === null ? await this.#placeChunk(chunk, options.signal) : failedWhole(chunk, limited);
+      const entries: PlaceEntry[] =
+        limited === null ? await this.#placeChunk(chunk, options.signal) : failedWhole(chunk, limited);
       const first = entries[0];
       if (first?.status === 'failed' && first.error instanceof RateLimitedError) limited = first.error;
       out.push(...entries);
@@ -225,11 +263,16 @@ export class ExchangeRestClient implements OrderGateway {
     return out;
   }
 
-  async #placeChunk(chunk: (PlaceOrderInput & { userReference: string })[], signal: AbortSignal | undefined): Promise<PlaceEntry[]> {
+  async #placeChunk(
+    chunk: (PlaceOrderInput & { userReference: string })[],
+    signal: AbortSignal | undefined,
+  ): Promise<PlaceEntry[]> {
     try {
       const res = await this.#caller.call(ENDPOINTS.place, { body: { orders: chunk }, ...(signal ? { signal } : {}) });
       if (res.createdSessions.length !== chunk.length) {
-        throw new SchemaMismatchError('place', [{ path: 'data.createdSessions', message: `${res.createdSessions.length} entries for ${chunk.length} orders` }]);
+        throw new SchemaMismatchError('place', [
+          { path: 'data.createdSessions', message: `${res.createdSessions.length} entries for ${chunk.length} orders` },
+        ]);
       }
       return res.createdSessions.map((w, i) => placeEntryOf(w, chunk[i]!.userReference));
     } catch (err) {
@@ -248,7 +291,11 @@ export class ExchangeRestClient implements OrderGateway {
       return o as PlaceOrderInput & { userReference: string };
     });
     return recoverPlace(withRefs, cause, {
-      lookup: { getUnmatched: () => this.getUnmatched(), getMatchedBets: () => this.getMatchedBets(), getBetByUserReference: (ref, gameID) => this.getBetByUserReference(ref, gameID) },
+      lookup: {
+        getUnmatched: () => this.getUnmatched(),
+        getMatchedBets: () => this.getMatchedBets(),
+        getBetByUserReference: (ref, gameID) => this.getBetByUserReference(ref, gameID),
+      },
       scheduler: this.#scheduler,
       logger: this.#log,
       graceMs: this.#graceMs,
@@ -271,17 +318,25 @@ export class ExchangeRestClient implements OrderGateway {
    * failed in flight gives `outcomeUnknown` entries rather than hiding the other batches.
    */
   async cancel(orderIDs: readonly string[]): Promise<CancelEntry[]> {
-    const out: (CancelEntry | null)[] = orderIDs.map((id) => (OBJECT_ID.test(id) ? null : { ok: false, orderID: id, reason: 'invalid order id' }));
+    const out: (CancelEntry | null)[] = orderIDs.map((id) =>
+      OBJECT_ID.test(id) ? null : { ok: false, orderID: id, reason: 'invalid order id' },
+    );
     const valid = orderIDs.map((id, i) => ({ id, i })).filter(({ i }) => out[i] === null);
     for (const chunk of chunks(valid, this.#maxCancel)) {
       try {
         const res = await this.#caller.call(ENDPOINTS.cancelMultiple, { body: { sessionIDs: chunk.map((c) => c.id) } });
-        if (res.length !== chunk.length) throw new SchemaMismatchError('cancelMultiple', [{ path: 'data', message: `${res.length} results for ${chunk.length} ids` }]);
+        if (res.length !== chunk.length)
+          throw new SchemaMismatchError('cancelMultiple', [
+            { path: 'data', message: `${res.length} results for ${chunk.length} ids` },
+          ]);
         chunk.forEach((c, k) => (out[c.i] = cancelEntryOf(res[k]!, c.id)));
       } catch (err) {
         const reason = err instanceof Error ? err.message : String(err);
         const unknown = !refusedWhole(err);
-        for (const c of chunk) out[c.i] = unknown ? { ok: false, orderID: c.id, reason, outcomeUnknown: true } : { ok: false, orderID: c.id, reason };
+        for (const c of chunk)
+          out[c.i] = unknown
+            ? { ok: false, orderID: c.id, reason, outcomeUnknown: true }
+            : { ok: false, orderID: c.id, reason };
       }
     }
     return out as CancelEntry[];
@@ -299,8 +354,20 @@ export class ExchangeRestClient implements OrderGateway {
     try {
       return editedEntryOf(edit.orderID, await this.#caller.call(ep, { body: editBodyOf(edit) }));
     } catch (err) {
-      if (err instanceof HttpStatusError) return { status: 'refused', orderID: edit.orderID, httpStatus: err.status, reason: err.serverMessage, errorType: err.errorType };
-      return { status: 'failed', orderID: edit.orderID, reason: err instanceof Error ? err.message : String(err), outcomeUnknown: !refusedWhole(err) };
+      if (err instanceof HttpStatusError)
+        return {
+          status: 'refused',
+          orderID: edit.orderID,
+          httpStatus: err.status,
+          reason: err.serverMessage,
+          errorType: err.errorType,
+        };
+      return {
+        status: 'failed',
+        orderID: edit.orderID,
+        reason: err instanceof Error ? err.message : String(err),
+        outcomeUnknown: !refusedWhole(err),
+      };
     }
   }
 
@@ -338,13 +405,21 @@ export class ExchangeRestClient implements OrderGateway {
     return this.#cancelScope(ENDPOINTS.cancelByReference, { gameID, userReferences });
   }
 
-  async #cancelScope(ep: Endpoint<z.ZodType<WireCancelResult[]>>, body: Record<string, unknown>): Promise<ScopedCancel> {
+  async #cancelScope(
+    ep: Endpoint<z.ZodType<WireCancelResult[]>>,
+    body: Record<string, unknown>,
+  ): Promise<ScopedCancel> {
     try {
       const res = await this.#caller.call(ep, { body });
       return { ok: true, entries: res.map((r) => cancelEntryOf(r, null)) };
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
-      return { ok: false, reason, httpStatus: err instanceof HttpStatusError ? err.status : null, outcomeUnknown: !refusedWhole(err) };
+      return {
+        ok: false,
+        reason,
+        httpStatus: err instanceof HttpStatusError ? err.status : null,
+        outcomeUnknown: !refusedWhole(err),
+      };
     }
   }
 
@@ -352,12 +427,22 @@ export class ExchangeRestClient implements OrderGateway {
    * Ask the exchange to cancel every open order of a league. It acknowledges at once and
    * cancels in the background: read the open orders to see them gone.
    */
-  async cancelAllForLeague(league: string): Promise<{ readonly ok: true; readonly ordersReceived: boolean } | Extract<ScopedCancel, { ok: false }>> {
+  async cancelAllForLeague(
+    league: string,
+  ): Promise<{ readonly ok: true; readonly ordersReceived: boolean } | Extract<ScopedCancel, { ok: false }>> {
     try {
-      return { ok: true, ordersReceived: (await this.#caller.call(ENDPOINTS.cancelAllForLeague, { body: { league } })).ordersReceived };
+      return {
+        ok: true,
+        ordersReceived: (await this.#caller.call(ENDPOINTS.cancelAllForLeague, { body: { league } })).ordersReceived,
+      };
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
-      return { ok: false, reason, httpStatus: err instanceof HttpStatusError ? err.status : null, outcomeUnknown: !refusedWhole(err) };
+      return {
+        ok: false,
+        reason,
+        httpStatus: err instanceof HttpStatusError ? err.status : null,
+        outcomeUnknown: !refusedWhole(err),
+      };
     }
   }
 
@@ -382,7 +467,9 @@ export class ExchangeRestClient implements OrderGateway {
    */
   async getBetByID(key: { readonly id: string } | { readonly txID: string }): Promise<BetLookup | null> {
     try {
-      return await this.#caller.call(ENDPOINTS.getBetByID, { query: 'id' in key ? { id: key.id } : { txID: key.txID } });
+      return await this.#caller.call(ENDPOINTS.getBetByID, {
+        query: 'id' in key ? { id: key.id } : { txID: key.txID },
+      });
     } catch (err) {
       if (err instanceof HttpStatusError && err.status === 400) return null;
       throw err;
@@ -451,12 +538,19 @@ export class ExchangeRestClient implements OrderGateway {
   }
 
   /** One getGradedSince page. Prefer gradedWalker(), which follows the rules. */
-  async getGradedSince(params: { since?: string; cursor?: string }, signal?: AbortSignal): Promise<GradedSinceResponse> {
+  async getGradedSince(
+    params: { since?: string; cursor?: string },
+    signal?: AbortSignal,
+  ): Promise<GradedSinceResponse> {
     return this.#caller.call(ENDPOINTS.getGradedSince, { query: params, ...(signal ? { signal } : {}) });
   }
 
   gradedWalker(options: Omit<GradedWalkerOptions, 'scheduler' | 'logger'> = {}): GradedWalker {
-    return new GradedWalker((p, s) => this.getGradedSince(p, s), { scheduler: this.#scheduler, logger: this.#log, ...options });
+    return new GradedWalker((p, s) => this.getGradedSince(p, s), {
+      scheduler: this.#scheduler,
+      logger: this.#log,
+      ...options,
+    });
   }
 
   /** `fromDate`/`toDate` as MM-DD-YYYY; omitted gives lifetime earnings. */

@@ -33,7 +33,10 @@ export const GradeOutcome = z.enum(['winner', 'loser', 'half-win', 'half-loss', 
 /** A graded row's `origin`; `unknown` when the row leaves it out. */
 export type GradedOrigin = 'offer' | 'wager' | 'unknown';
 
-const falseWhenAbsent = z.boolean().nullish().transform((v) => v ?? false);
+const falseWhenAbsent = z
+  .boolean()
+  .nullish()
+  .transform((v) => v ?? false);
 
 /**
  * exchange-api §2.7: one settlement version of one fill, from the caller's side. `txID` is its
@@ -53,7 +56,10 @@ export const GradedRow = z.object({
   fee: MoneyString,
   risk: MoneyString,
   win: MoneyString,
-  origin: z.enum(['offer', 'wager']).nullish().transform((v): GradedOrigin => v ?? 'unknown'),
+  origin: z
+    .enum(['offer', 'wager'])
+    .nullish()
+    .transform((v): GradedOrigin => v ?? 'unknown'),
   cancelled: falseWhenAbsent,
   // Unknown future outcomes stay readable: the row is kept, the outcome string carried.
   outcome: opt(z.string()),

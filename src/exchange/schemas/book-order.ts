@@ -50,7 +50,8 @@ export function ordersOf(c: BookCollectionWire | null | undefined): BookOrder[] 
   const out: BookOrder[] = [];
   // A validated keyed collection can still hold a key the check never read: "__proto__",
   // an own key after JSON.parse, is skipped by zod's record check and left in the input.
-  for (const [key, list] of Object.entries(c)) if (key !== '__proto__' && Array.isArray(list)) for (const o of list) out.push(o);
+  for (const [key, list] of Object.entries(c))
+    if (key !== '__proto__' && Array.isArray(list)) for (const o of list) out.push(o);
   return out;
 }
 
@@ -58,7 +59,17 @@ export function ordersOf(c: BookCollectionWire | null | undefined): BookOrder[] 
 export const FlatBookCollection = BookCollectionWire.nullish().transform(ordersOf);
 
 /** A game's per-market collections, named by the side a taker backs (feeds §7). */
-export const BOOK_COLLECTIONS = ['homeMoneylines', 'awayMoneylines', 'homeSpreads', 'awaySpreads', 'over', 'under', 'homeMoneylines1x2', 'awayMoneylines1x2', 'draw1x2'] as const;
+export const BOOK_COLLECTIONS = [
+  'homeMoneylines',
+  'awayMoneylines',
+  'homeSpreads',
+  'awaySpreads',
+  'over',
+  'under',
+  'homeMoneylines1x2',
+  'awayMoneylines1x2',
+  'draw1x2',
+] as const;
 export type BookCollection = (typeof BOOK_COLLECTIONS)[number];
 
 /**

@@ -31,7 +31,13 @@ export const OrderbookV1Response = z.object({ market: z.unknown(), games: z.arra
 
 export const GamesResponse = z.object({ games: z.array(Game) });
 
-export const ParticipantListEntry = z.object({ participantID: Id, longName: z.string(), shortName: z.string(), league: z.string(), sport: z.string() });
+export const ParticipantListEntry = z.object({
+  participantID: Id,
+  longName: z.string(),
+  shortName: z.string(),
+  league: z.string(),
+  sport: z.string(),
+});
 export type ParticipantListEntry = z.output<typeof ParticipantListEntry>;
 export const ParticipantsResponse = z.object({ participants: z.array(ParticipantListEntry) });
 

@@ -17,7 +17,12 @@ export const OrdersReply = z.object({
 });
 export type OrdersReply = z.output<typeof OrdersReply>;
 
-const WrappedResponse = z.looseObject({ data: z.unknown().optional(), error: z.unknown().optional(), error_type: z.unknown().optional(), errorType: z.unknown().optional() });
+const WrappedResponse = z.looseObject({
+  data: z.unknown().optional(),
+  error: z.unknown().optional(),
+  error_type: z.unknown().optional(),
+  errorType: z.unknown().optional(),
+});
 
 /**
  * What an answer carries, wrapped or not. A wrapper with one response is that response; with
@@ -37,7 +42,11 @@ export function replyPayload(reply: OrdersReply): { readonly data?: unknown; rea
     if (!r.success) data.push(reply.responses[i]);
     else if (Array.isArray(r.data.data)) data.push(...(r.data.data as unknown[]));
     else if (r.data.data != null) data.push(r.data.data);
-    else if (r.data.error !== undefined) data.push({ error: replyErrorText(r.data.error), error_type: textOr(r.data.error_type ?? r.data.errorType, 'unknown') });
+    else if (r.data.error !== undefined)
+      data.push({
+        error: replyErrorText(r.data.error),
+        error_type: textOr(r.data.error_type ?? r.data.errorType, 'unknown'),
+      });
     else data.push(reply.responses[i]);
   }
   return { data };
@@ -63,21 +72,37 @@ export const SocketNumber = z.union([
 ]);
 const optNumber = opt(SocketNumber);
 
-const SocketFill = PlacedFill.extend({ amount: SocketNumber, odds: SocketNumber, number: optNumber, risk: SocketNumber, win: SocketNumber, winWithoutCommission: SocketNumber });
+const SocketFill = PlacedFill.extend({
+  amount: SocketNumber,
+  odds: SocketNumber,
+  number: optNumber,
+  risk: SocketNumber,
+  win: SocketNumber,
+  winWithoutCommission: SocketNumber,
+});
 const SocketResting = RestingOrder.extend({ offered: SocketNumber, odds: SocketNumber, number: optNumber });
 
 /** A failed entry; the socket spells it `error_type`, REST `errorType`. */
-const FailedEntry = z.object({ error: z.string(), errorType: z.string().optional(), error_type: z.string().optional() });
+const FailedEntry = z.object({
+  error: z.string(),
+  errorType: z.string().optional(),
+  error_type: z.string().optional(),
+});
 
 /** `{matched, unmatched}` (unmatched `{}` or null when nothing rests), as REST's createdSessions. */
-const NestedEntry = z.object({ matched: z.array(SocketFill), unmatched: z.union([SocketResting, z.object({}).strict()]).nullish() });
+const NestedEntry = z.object({
+  matched: z.array(SocketFill),
+  unmatched: z.union([SocketResting, z.object({}).strict()]).nullish(),
+});
 
 /**
  * One object per order (feeds §8): the order itself, `offered` its resting amount, fills (if
  * the entry lists any) under `matched`. Brought to the nested form: resting when something
  * is offered, nothing resting otherwise.
  */
-const FlatEntry = SocketResting.extend({ matched: z.array(SocketFill).nullish() }).transform(({ matched, ...order }) => ({ matched: matched ?? [], unmatched: order.offered > 0 ? order : null }));
+const FlatEntry = SocketResting.extend({ matched: z.array(SocketFill).nullish() }).transform(
+  ({ matched, ...order }) => ({ matched: matched ?? [], unmatched: order.offered > 0 ? order : null }),
+);
 
 /**
  * One placeV3 entry in any of its forms, as the nested form `placeEntryOf` reads. A failed
@@ -91,7 +116,15 @@ export const SocketPlaceEntry = z.union([FailedEntry, FlatEntry, NestedEntry]);
 export const PlaceReplyData = z.array(SocketPlaceEntry);
 
 /** cancelById, cancelMultiple, cancelAllByGame, cancelAll. */
-export const CancelReplyData = z.array(WireCancelResult.extend({ odds: optNumber, filled: optNumber, offered: optNumber, remaining: optNumber, number: optNumber }));
+export const CancelReplyData = z.array(
+  WireCancelResult.extend({
+    odds: optNumber,
+    filled: optNumber,
+    offered: optNumber,
+    remaining: optNumber,
+    number: optNumber,
+  }),
+);
 
 export const HeartbeatAck = z.object({
   type: z.string(),
@@ -103,7 +136,8 @@ export type HeartbeatAck = z.output<typeof HeartbeatAck>;
 /** The server's whole-request error as text, whatever shape it came in. */
 export function replyErrorText(error: unknown): string {
   if (typeof error === 'string') return error;
-  if (error && typeof error === 'object' && typeof (error as { message?: unknown }).message === 'string') return (error as { message: string }).message;
+  if (error && typeof error === 'object' && typeof (error as { message?: unknown }).message === 'string')
+    return (error as { message: string }).message;
   return jsonText(error).slice(0, 200);
 }
 

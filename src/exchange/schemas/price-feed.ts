@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { BOOK_COLLECTIONS, BookCollectionWire, BookOrder, bookFields, ordersOf, type BookCollection } from './book-order.ts';
+import {
+  BOOK_COLLECTIONS,
+  BookCollectionWire,
+  BookOrder,
+  bookFields,
+  ordersOf,
+  type BookCollection,
+} from './book-order.ts';
 import { Id, opt } from './common.ts';
 import { Game } from './game.ts';
 
@@ -13,7 +20,6 @@ export { BookOrder };
  * and output types are the same. Where the wire has two forms (a gameUpdate's collections),
  * the schema accepts both and a named function normalises after the check.
  */
-
 
 /** `["orderUpdate", …]`: `sideOrders` is the full current list of that side and line; empty = emptied. */
 export const OrderUpdate = z.object({

@@ -4,7 +4,11 @@ import { Id } from './common.ts';
 
 /** exchange-api §2.8; `auth` is the token and never leaves the session object. */
 export const LoginResponse = z.object({
-  user: z.looseObject({ id: Id, username: z.string(), auth: z.string().regex(SENDABLE_TOKEN, { error: 'not a token that can be sent in a header' }) }),
+  user: z.looseObject({
+    id: Id,
+    username: z.string(),
+    auth: z.string().regex(SENDABLE_TOKEN, { error: 'not a token that can be sent in a header' }),
+  }),
 });
 
 /** feeds-and-semantics §7: getMe; only the money fields linesmith reads are required. */
@@ -22,7 +26,11 @@ export const MeResponse = z.object({
 });
 export type Me = z.output<typeof MeResponse>['user'];
 
-export const HeartbeatAck = z.object({ type: z.string().optional(), serverTime: z.string().optional(), timeoutSec: z.number().optional() });
+export const HeartbeatAck = z.object({
+  type: z.string().optional(),
+  serverTime: z.string().optional(),
+  timeoutSec: z.number().optional(),
+});
 export type HeartbeatAck = z.output<typeof HeartbeatAck>;
 
 export const LogoutResponse = z.unknown();

@@ -47,11 +47,20 @@ export class FileCursorStore {
     } catch {
       held = null;
     }
-    const { venue, cursor } = (typeof held === 'object' && held !== null ? held : {}) as { venue?: unknown; cursor?: unknown };
+    const { venue, cursor } = (typeof held === 'object' && held !== null ? held : {}) as {
+      venue?: unknown;
+      cursor?: unknown;
+    };
     const id = typeof cursor === 'string' ? parseMessageId(cursor) : null;
-    if (id === null || typeof venue !== 'string') return { kind: 'damaged', reason: `${this.path} does not hold {"venue", "cursor": "<unix-ms>-<seq>"}` };
-    if (venue !== this.venue) return { kind: 'damaged', reason: `${this.path} holds the cursor of ${venue}, not of ${this.venue}` };
-    if (id.ms > now + MAX_AHEAD_MS) return { kind: 'damaged', reason: `${this.path} holds a cursor from ${new Date(id.ms).toISOString()}, ahead of this machine's clock` };
+    if (id === null || typeof venue !== 'string')
+      return { kind: 'damaged', reason: `${this.path} does not hold {"venue", "cursor": "<unix-ms>-<seq>"}` };
+    if (venue !== this.venue)
+      return { kind: 'damaged', reason: `${this.path} holds the cursor of ${venue}, not of ${this.venue}` };
+    if (id.ms > now + MAX_AHEAD_MS)
+      return {
+        kind: 'damaged',
+        reason: `${this.path} holds a cursor from ${new Date(id.ms).toISOString()}, ahead of this machine's clock`,
+      };
     this.#saved = id.text;
     return { kind: 'cursor', cursor: id.text };
   }

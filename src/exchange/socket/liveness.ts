@@ -4,5 +4,8 @@
  * paper, so both are scaled to keep that wall-time meaning.
  */
 export function socketLiveness(staleWallMs: number, speed = 1): { pingIntervalMs: number; pongTimeoutMs: number } {
-  return { pingIntervalMs: Math.max(100, Math.min(10_000, Math.floor(staleWallMs / 3))) * speed, pongTimeoutMs: staleWallMs * speed };
+  return {
+    pingIntervalMs: Math.max(100, Math.min(10_000, Math.floor(staleWallMs / 3))) * speed,
+    pongTimeoutMs: staleWallMs * speed,
+  };
 }

@@ -1,6 +1,15 @@
 import { randomInt } from 'node:crypto';
 import pino, { type Logger } from 'pino';
-import { asyncScheduler, BehaviorSubject, interval, Subject, Subscription, timer, type Observable, type SchedulerLike } from 'rxjs';
+import {
+  asyncScheduler,
+  BehaviorSubject,
+  interval,
+  Subject,
+  Subscription,
+  timer,
+  type Observable,
+  type SchedulerLike,
+} from 'rxjs';
 import { WebSocket, type RawData } from 'ws';
 import type { Clock } from '../../shared/clock.ts';
 import { createRandom } from '../../shared/random.ts';
@@ -90,7 +99,16 @@ const silentLogger = (): Logger => pino({ level: 'silent' });
 export class ManagedSocket {
   readonly name: string;
   readonly url: string;
-  readonly stats: SocketStats = { framesReceived: 0, framesSent: 0, binaryFrames: 0, opens: 0, reconnects: 0, failedAttempts: 0, pongTimeouts: 0, handshakeRejections: 0 };
+  readonly stats: SocketStats = {
+    framesReceived: 0,
+    framesSent: 0,
+    binaryFrames: 0,
+    opens: 0,
+    reconnects: 0,
+    failedAttempts: 0,
+    pongTimeouts: 0,
+    handshakeRejections: 0,
+  };
   readonly state$: Observable<SocketState>;
   /** Text frames of the open connection, in order. Completes on close(). */
   readonly frames$: Observable<string>;
@@ -136,7 +154,14 @@ export class ManagedSocket {
     this.#closeTimeoutMs = positive('closeTimeoutMs', options.closeTimeoutMs ?? 1_000);
     this.#backoff = resolveBackoff(options.backoff);
     this.#random = options.random ?? createRandom(randomInt(0, 2 ** 31 - 1)).float;
-    this.#state = new BehaviorSubject<SocketState>({ status: 'connecting', attempt: 0, lastError: null, since: this.#clock.now(), connection: 0, retryInMs: null });
+    this.#state = new BehaviorSubject<SocketState>({
+      status: 'connecting',
+      attempt: 0,
+      lastError: null,
+      since: this.#clock.now(),
+      connection: 0,
+      retryInMs: null,
+    });
     this.state$ = this.#state.asObservable();
     this.frames$ = this.#frames.asObservable();
   }
@@ -235,7 +260,16 @@ export class ManagedSocket {
       this.#failed(asError(err), false);
       return;
     }
-    const conn: Connection = { ws, token, timers: new Subscription(), error: null, openedAt: null, lastPong: 0, refused401: false, pongWaiters: [] };
+    const conn: Connection = {
+      ws,
+      token,
+      timers: new Subscription(),
+      error: null,
+      openedAt: null,
+      lastPong: 0,
+      refused401: false,
+      pongWaiters: [],
+    };
     this.#conn = conn;
     const handshake = timer(this.#connectTimeoutMs, this.#scheduler).subscribe(() => {
       conn.error ??= new Error(`${this.name}: no handshake within ${this.#connectTimeoutMs} ms`);
@@ -247,7 +281,10 @@ export class ManagedSocket {
       res.resume();
       this.stats.handshakeRejections++;
       conn.refused401 = status === 401;
-      conn.error = status === 401 ? new AuthenticationError(`${this.name}: handshake refused with HTTP 401`) : new Error(`${this.name}: handshake refused with HTTP ${status}`);
+      conn.error =
+        status === 401
+          ? new AuthenticationError(`${this.name}: handshake refused with HTTP 401`)
+          : new Error(`${this.name}: handshake refused with HTTP ${status}`);
       ws.terminate();
     });
     ws.on('error', (err) => {
@@ -318,7 +355,10 @@ export class ManagedSocket {
     if (conn.refused401) this.#refusedToken = conn.token;
     const wasOpen = conn.openedAt !== null;
     const error =
-      conn.error ?? (wasOpen ? new SocketClosedError(`${this.name}: connection closed (code ${code}${reason ? `: ${reason}` : ''})`) : new Error(`${this.name}: connection failed (code ${code})`));
+      conn.error ??
+      (wasOpen
+        ? new SocketClosedError(`${this.name}: connection closed (code ${code}${reason ? `: ${reason}` : ''})`)
+        : new Error(`${this.name}: connection failed (code ${code})`));
     const healthy = conn.openedAt !== null && this.#clock.now() - conn.openedAt >= this.#backoff.resetAfterMs;
     this.#failed(error, healthy);
   }
@@ -360,6 +400,7 @@ function asError(err: unknown): Error {
 }
 
 function positive(name: string, value: number): number {
-  if (!(value > 0) || !Number.isFinite(value)) throw new RangeError(`${name} must be a positive number of ms, got ${value}`);
+  if (!(value > 0) || !Number.isFinite(value))
+    throw new RangeError(`${name} must be a positive number of ms, got ${value}`);
   return value;
 }

@@ -1,7 +1,21 @@
 import pino, { type Logger } from 'pino';
-import { asyncScheduler, first, firstValueFrom, timeout, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
+import {
+  asyncScheduler,
+  first,
+  firstValueFrom,
+  timeout,
+  type Observable,
+  type SchedulerLike,
+  type Subscription,
+} from 'rxjs';
 import type { TokenSource } from '../auth/token-source.ts';
-import { MalformedMessageError, PlaceOutcomeUnknownError, SocketClosedError, SocketRequestError, SocketRequestTimeoutError } from '../errors.ts';
+import {
+  MalformedMessageError,
+  PlaceOutcomeUnknownError,
+  SocketClosedError,
+  SocketRequestError,
+  SocketRequestTimeoutError,
+} from '../errors.ts';
 import { cancelEntryOf, placeEntryOf } from '../orders/normalise.ts';
 import type { CancelEntry, OrderGateway, PlaceEntry, PlaceOptions, PlaceOrderInput } from '../orders/types.ts';
 import { randomRunId, UserReferences } from '../orders/user-reference.ts';
@@ -76,11 +90,20 @@ export class OrdersSocketClient implements OrderGateway {
     this.#recoverPlace = options.recoverPlace;
     this.#timeoutMs = options.requestTimeoutMs ?? 10_000;
     this.#pending = new PendingRequests(this.#scheduler);
-    this.socket = new ManagedSocket({ ...options, name: 'orders', url: socketUrl(options.ordersUrl, ORDERS_SOCKET_PATH) });
+    this.socket = new ManagedSocket({
+      ...options,
+      name: 'orders',
+      url: socketUrl(options.ordersUrl, ORDERS_SOCKET_PATH),
+    });
     this.state$ = this.socket.state$;
     this.#wiring = this.socket.state$.subscribe((s) => {
       if (s.status === 'open' || this.#pending.size === 0) return;
-      this.#counts.lostToClose += this.#pending.failAll((type) => new SocketClosedError(`${type}: the orders socket closed before the answer (${s.lastError?.message ?? s.status})`));
+      this.#counts.lostToClose += this.#pending.failAll(
+        (type) =>
+          new SocketClosedError(
+            `${type}: the orders socket closed before the answer (${s.lastError?.message ?? s.status})`,
+          ),
+      );
     });
     this.#wiring.add(this.socket.frames$.subscribe((text) => this.#onFrame(text)));
   }
@@ -117,7 +140,9 @@ export class OrdersSocketClient implements OrderGateway {
     }
     const parsed = PlaceReplyData.safeParse(data);
     if (!parsed.success || parsed.data.length !== sent.length) {
-      const reason = parsed.success ? `${parsed.data.length} results for ${sent.length} orders` : parsed.error.issues[0]?.message ?? 'schema mismatch';
+      const reason = parsed.success
+        ? `${parsed.data.length} results for ${sent.length} orders`
+        : (parsed.error.issues[0]?.message ?? 'schema mismatch');
       return this.#outcomeUnknown(sent, this.#malformedAnswer('placeV3', reason, data));
     }
     return parsed.data.map((wire, i) => placeEntryOf(wire, sent[i]!.userReference ?? null));
@@ -138,7 +163,11 @@ export class OrdersSocketClient implements OrderGateway {
   }
 
   async cancelAllByGame(gameID: string, filter: CancelAllByGameFilter = {}): Promise<CancelEntry[]> {
-    return this.#cancelEntries('cancelAllByGame', await this.#request('cancelAllByGame', { gameId: gameID, ...filter }), null);
+    return this.#cancelEntries(
+      'cancelAllByGame',
+      await this.#request('cancelAllByGame', { gameId: gameID, ...filter }),
+      null,
+    );
   }
 
   async cancelAll(): Promise<CancelEntry[]> {
@@ -164,7 +193,8 @@ export class OrdersSocketClient implements OrderGateway {
   async heartbeatAck(timeoutSec: number): Promise<HeartbeatAck> {
     const data = await this.#request('heartbeat', { requestTimeout: timeoutSec });
     const parsed = HeartbeatAck.safeParse(data);
-    if (!parsed.success) throw this.#malformedAnswer('heartbeat', parsed.error.issues[0]?.message ?? 'schema mismatch', data);
+    if (!parsed.success)
+      throw this.#malformedAnswer('heartbeat', parsed.error.issues[0]?.message ?? 'schema mismatch', data);
     return parsed.data;
   }
 
@@ -176,7 +206,10 @@ export class OrdersSocketClient implements OrderGateway {
     this.#counts.requests++;
     const answer = this.#pending.add(requestID, type, this.#timeoutMs);
     if (!this.socket.send(JSON.stringify([type, { requestID, ...payload }]))) {
-      this.#pending.fail(requestID, new RequestNotSentError(`${type}: the orders socket closed before the request was sent`));
+      this.#pending.fail(
+        requestID,
+        new RequestNotSentError(`${type}: the orders socket closed before the request was sent`),
+      );
     }
     return answer.catch((err: unknown) => {
       if (err instanceof SocketRequestTimeoutError) this.#counts.timeouts++;
@@ -187,9 +220,16 @@ export class OrdersSocketClient implements OrderGateway {
   async #whenOpen(type: string): Promise<void> {
     if (this.socket.isOpen) return;
     try {
-      await firstValueFrom(this.socket.state$.pipe(first((s) => s.status === 'open'), timeout({ first: this.#timeoutMs, scheduler: this.#scheduler })));
+      await firstValueFrom(
+        this.socket.state$.pipe(
+          first((s) => s.status === 'open'),
+          timeout({ first: this.#timeoutMs, scheduler: this.#scheduler }),
+        ),
+      );
     } catch {
-      throw new RequestNotSentError(`${type}: the orders socket was not open within ${this.#timeoutMs} ms; request not sent`);
+      throw new RequestNotSentError(
+        `${type}: the orders socket was not open within ${this.#timeoutMs} ms; request not sent`,
+      );
     }
   }
 
@@ -210,14 +250,18 @@ export class OrdersSocketClient implements OrderGateway {
     }
     if (!this.#pending.answer(String(reply.data.requestID), replyPayload(reply.data))) {
       this.#counts.lateAnswers++;
-      this.#log.warn({ requestID: reply.data.requestID, frame: frameForLog(text) }, 'orders socket: answer for no pending request (late, after its timeout?)');
+      this.#log.warn(
+        { requestID: reply.data.requestID, frame: frameForLog(text) },
+        'orders socket: answer for no pending request (late, after its timeout?)',
+      );
     }
   }
 
   #cancelEntries(type: string, data: unknown, requested: readonly string[] | null): CancelEntry[] {
     const parsed = CancelReplyData.safeParse(data);
     if (!parsed.success) throw this.#malformedAnswer(type, parsed.error.issues[0]?.message ?? 'schema mismatch', data);
-    if (requested && parsed.data.length !== requested.length) throw this.#malformedAnswer(type, `${parsed.data.length} results for ${requested.length} ids`, data);
+    if (requested && parsed.data.length !== requested.length)
+      throw this.#malformedAnswer(type, `${parsed.data.length} results for ${requested.length} ids`, data);
     return parsed.data.map((wire, i) => cancelEntryOf(wire, requested?.[i] ?? null));
   }
 
@@ -230,7 +274,10 @@ export class OrdersSocketClient implements OrderGateway {
 
   async #outcomeUnknown(orders: readonly PlaceOrderInput[], cause: Error): Promise<PlaceEntry[]> {
     const references = orders.map((o) => o.userReference!);
-    this.#log.warn({ err: cause, userReferences: references }, 'placeV3 answer lost: not resending; recovering by userReference');
+    this.#log.warn(
+      { err: cause, userReferences: references },
+      'placeV3 answer lost: not resending; recovering by userReference',
+    );
     if (this.#recoverPlace) return this.#recoverPlace(orders, cause);
     throw new PlaceOutcomeUnknownError(references, cause);
   }

@@ -51,12 +51,18 @@ export class PriceFeedClient {
 
   constructor(options: PriceFeedClientOptions) {
     this.#log = (options.logger ?? pino({ level: 'silent' })).child({ feed: 'price' });
-    this.socket = new ManagedSocket({ ...options, name: 'price', url: socketUrl(options.streamingUrl, PRICE_FEED_PATH) });
+    this.socket = new ManagedSocket({
+      ...options,
+      name: 'price',
+      url: socketUrl(options.streamingUrl, PRICE_FEED_PATH),
+    });
     this.#parse = createPriceFrameParser(options.parseMode ?? 'fast');
     this.events$ = this.#events.asObservable();
     this.state$ = this.socket.state$;
     this.#wiring = this.socket.state$.subscribe((s) => this.#onState(s));
-    this.#wiring.add(this.socket.frames$.subscribe({ next: (text) => this.#onFrame(text), complete: () => this.#events.complete() }));
+    this.#wiring.add(
+      this.socket.frames$.subscribe({ next: (text) => this.#onFrame(text), complete: () => this.#events.complete() }),
+    );
   }
 
   start(): this {
@@ -84,7 +90,13 @@ export class PriceFeedClient {
   }
 
   get stats(): PriceFeedStats {
-    return { frames: this.socket.stats.framesReceived, events: this.#eventCount, malformed: this.#malformed, unknownTypes: this.#unknownTypes, reconnects: this.socket.stats.reconnects };
+    return {
+      frames: this.socket.stats.framesReceived,
+      events: this.#eventCount,
+      malformed: this.#malformed,
+      unknownTypes: this.#unknownTypes,
+      reconnects: this.socket.stats.reconnects,
+    };
   }
 
   async close(): Promise<void> {
@@ -99,7 +111,11 @@ export class PriceFeedClient {
     this.#restoredFor = s.connection;
     const frames = this.#subscriptions.restoreFrames();
     for (const f of frames) this.socket.send(JSON.stringify(f));
-    if (frames.length > 0) this.#log.info({ connection: s.connection, subscription: this.#subscriptions.snapshot() }, 'price feed subscription restored');
+    if (frames.length > 0)
+      this.#log.info(
+        { connection: s.connection, subscription: this.#subscriptions.snapshot() },
+        'price feed subscription restored',
+      );
   }
 
   /** While disconnected the command only changes the desired state; the next open sends all of it. */
@@ -119,7 +135,10 @@ export class PriceFeedClient {
       // A new message type the server started sending may be frequent: say so once per type.
       const first = !this.#unknownSeen.has(out.messageType) && this.#unknownSeen.size < 100;
       if (first) this.#unknownSeen.add(out.messageType);
-      this.#log[first ? 'info' : 'debug']({ messageType: out.messageType, frame: frameForLog(text) }, 'price feed: unknown message type skipped');
+      this.#log[first ? 'info' : 'debug'](
+        { messageType: out.messageType, frame: frameForLog(text) },
+        'price feed: unknown message type skipped',
+      );
       return;
     }
     this.#malformed++;

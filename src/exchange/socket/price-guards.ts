@@ -43,28 +43,26 @@ export function isBookOrder(o: unknown): o is BookOrder {
 }
 
 export function isOrderUpdate(o: unknown): o is OrderUpdate {
-  if (
-    !(
-      isRecord(o) &&
-      optNum(o.epoch) &&
-      id(o.gameID) &&
-      optStr(o.parentGameID) &&
-      typeof o.sport === 'string' &&
-      typeof o.league === 'string' &&
-      optBool(o.live) &&
-      typeof o.type === 'string' &&
-      optStr(o.participantID) &&
-      optStr(o.market) &&
-      optStr(o.side) &&
-      optStr(o.OU) &&
-      optNum(o.total) &&
-      optNum(o.spread) &&
-      optNum(o.mainHomeSpread) &&
-      optNum(o.mainAwaySpread) &&
-      optNum(o.mainTotal) &&
-      Array.isArray(o.sideOrders)
-    )
-  ) {
+  if (!(
+    isRecord(o) &&
+    optNum(o.epoch) &&
+    id(o.gameID) &&
+    optStr(o.parentGameID) &&
+    typeof o.sport === 'string' &&
+    typeof o.league === 'string' &&
+    optBool(o.live) &&
+    typeof o.type === 'string' &&
+    optStr(o.participantID) &&
+    optStr(o.market) &&
+    optStr(o.side) &&
+    optStr(o.OU) &&
+    optNum(o.total) &&
+    optNum(o.spread) &&
+    optNum(o.mainHomeSpread) &&
+    optNum(o.mainAwaySpread) &&
+    optNum(o.mainTotal) &&
+    Array.isArray(o.sideOrders)
+  )) {
     return false;
   }
   const list = o.sideOrders as unknown[];
@@ -73,5 +71,7 @@ export function isOrderUpdate(o: unknown): o is OrderUpdate {
 }
 
 export function isMatchedVolumeUpdate(o: unknown): o is MatchedVolumeUpdate {
-  return isRecord(o) && id(o.gameID) && optStr(o.parentGameID) && optStr(o.league) && optStr(o.sport) && num(o.matchedVolume);
+  return (
+    isRecord(o) && id(o.gameID) && optStr(o.parentGameID) && optStr(o.league) && optStr(o.sport) && num(o.matchedVolume)
+  );
 }

@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { GameUpdate, MatchedVolumeUpdate, normaliseGameUpdate, OrderUpdate, type GameMessageType, type GameUpdateWire, type PriceFeedEvent } from '../schemas/price-feed.ts';
+import {
+  GameUpdate,
+  MatchedVolumeUpdate,
+  normaliseGameUpdate,
+  OrderUpdate,
+  type GameMessageType,
+  type GameUpdateWire,
+  type PriceFeedEvent,
+} from '../schemas/price-feed.ts';
 import { isMatchedVolumeUpdate, isOrderUpdate } from './price-guards.ts';
 
 /**
@@ -66,7 +74,11 @@ const viaGuard =
 function checksFor(mode: PriceParseMode): Checks {
   switch (mode) {
     case 'zod':
-      return { orderUpdate: viaParse(OrderUpdate), gameUpdate: viaParse(GameUpdate), matchedVolumeUpdate: viaParse(MatchedVolumeUpdate) };
+      return {
+        orderUpdate: viaParse(OrderUpdate),
+        gameUpdate: viaParse(GameUpdate),
+        matchedVolumeUpdate: viaParse(MatchedVolumeUpdate),
+      };
     case 'compiled':
       return {
         orderUpdate: viaParse(z.compile(OrderUpdate)),
@@ -74,7 +86,11 @@ function checksFor(mode: PriceParseMode): Checks {
         matchedVolumeUpdate: viaParse(z.compile(MatchedVolumeUpdate)),
       };
     case 'fast':
-      return { orderUpdate: viaGuard(isOrderUpdate), gameUpdate: viaValidate(z.compile(GameUpdate)), matchedVolumeUpdate: viaGuard(isMatchedVolumeUpdate) };
+      return {
+        orderUpdate: viaGuard(isOrderUpdate),
+        gameUpdate: viaValidate(z.compile(GameUpdate)),
+        matchedVolumeUpdate: viaGuard(isMatchedVolumeUpdate),
+      };
   }
 }
 
@@ -101,7 +117,8 @@ export function createPriceFrameParser(mode: PriceParseMode = 'fast'): (text: st
 export function createPriceFrameChecker(mode: PriceParseMode = 'fast'): (frame: unknown) => PriceFrameOutcome {
   const checks = checksFor(mode);
   return (frame) => {
-    if (!Array.isArray(frame) || typeof frame[0] !== 'string') return { ok: false, problem: 'malformed', reason: 'not a [type, payload] tuple' };
+    if (!Array.isArray(frame) || typeof frame[0] !== 'string')
+      return { ok: false, problem: 'malformed', reason: 'not a [type, payload] tuple' };
     const type = frame[0];
     const payload: unknown = frame[1];
     switch (type) {
@@ -115,7 +132,9 @@ export function createPriceFrameChecker(mode: PriceParseMode = 'fast'): (frame: 
       }
       case 'gameUpdate': {
         const p = checks.gameUpdate(payload);
-        return p ? { ok: true, event: { type, payload: normaliseGameUpdate(p), messageType: messageTypeOf(p.messageType) } } : rejected(type, payload);
+        return p
+          ? { ok: true, event: { type, payload: normaliseGameUpdate(p), messageType: messageTypeOf(p.messageType) } }
+          : rejected(type, payload);
       }
       default:
         return { ok: false, problem: 'unknownType', messageType: type.slice(0, 64) };

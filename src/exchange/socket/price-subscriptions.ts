@@ -60,7 +60,15 @@ export class PriceSubscriptions {
   /** Frames that install the whole state on a new connection; none for broadcast-all, the server's default. */
   restoreFrames(): PriceClientFrame[] {
     if (this.#all) return [];
-    return [{ type: 'subscribe', gameIDs: [...this.#games], leagueIDs: [...this.#leagues], sportIDs: [...this.#sports], replace: true }];
+    return [
+      {
+        type: 'subscribe',
+        gameIDs: [...this.#games],
+        leagueIDs: [...this.#leagues],
+        sportIDs: [...this.#sports],
+        replace: true,
+      },
+    ];
   }
 
   snapshot(): PriceSubscriptionSnapshot {

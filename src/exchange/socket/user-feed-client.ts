@@ -9,7 +9,12 @@ import { jsonText } from '../../shared/json-text.ts';
 import { frameForLog } from './frame-log.ts';
 import { ManagedSocket, type SocketState, type SocketTuning } from './managed-socket.ts';
 import { MessageCursor, parseMessageId, type MessageId } from './message-id.ts';
-import { classifyMessage, type MessageSource, type UserFeedEvent, type UserFeedGapWarning } from './user-feed-events.ts';
+import {
+  classifyMessage,
+  type MessageSource,
+  type UserFeedEvent,
+  type UserFeedGapWarning,
+} from './user-feed-events.ts';
 import { fetchReplay, USER_FEED_REPLAY_PATH } from './user-feed-replay.ts';
 import { httpUrl, socketUrl } from './urls.ts';
 
@@ -19,7 +24,12 @@ export const USER_FEED_PATH = '/v2/user';
 export const RECONCILE_RETRY_MS = 1_000;
 export const RECONCILE_RETRY_MAX_MS = 30_000;
 /** 1 s doubling to 30 s, no jitter: one client per account, nothing to spread out. */
-const RECONCILE_BACKOFF = { baseMs: RECONCILE_RETRY_MS, maxMs: RECONCILE_RETRY_MAX_MS, jitter: 0, resetAfterMs: 0 } as const;
+const RECONCILE_BACKOFF = {
+  baseMs: RECONCILE_RETRY_MS,
+  maxMs: RECONCILE_RETRY_MAX_MS,
+  jitter: 0,
+  resetAfterMs: 0,
+} as const;
 
 export interface UserFeedClientOptions<R> extends SocketTuning {
   /** The streaming base (`ExchangeUrls.streaming`): `/v2/user` over ws, `/v2/user/messages` over http. */
@@ -116,7 +126,16 @@ export class UserFeedClient<R = unknown> {
   #reconcileRetry: Subscription | null = null;
   #reconcileFailures = 0;
   #closed = false;
-  readonly #counts = { processed: 0, duplicates: 0, malformed: 0, replays: 0, replayedMessages: 0, replayFailures: 0, cacheExpired: 0, reconciles: 0 };
+  readonly #counts = {
+    processed: 0,
+    duplicates: 0,
+    malformed: 0,
+    replays: 0,
+    replayedMessages: 0,
+    replayFailures: 0,
+    cacheExpired: 0,
+    reconciles: 0,
+  };
 
   constructor(options: UserFeedClientOptions<R>) {
     this.#cursor = new MessageCursor(options.cursor ?? null);
@@ -235,7 +254,9 @@ export class UserFeedClient<R = unknown> {
       this.#dropped = true;
       this.#counts.replayFailures++;
       this.#log.warn({ err, afterID: after }, 'user feed replay failed: reconnecting to replay again');
-      this.socket.reconnect(new Error(`user feed replay failed: ${err instanceof Error ? err.message : String(err)}`, { cause: err }));
+      this.socket.reconnect(
+        new Error(`user feed replay failed: ${err instanceof Error ? err.message : String(err)}`, { cause: err }),
+      );
       this.#updateRecovering();
       return;
     }
@@ -250,7 +271,16 @@ export class UserFeedClient<R = unknown> {
     for (const held of recovery.buffer) this.#process(held, 'live');
     // The gap of any drop before this connection is filled (or, expired, reconciled next).
     this.#dropped = false;
-    this.#log.info({ afterID: after, replayed: messages.length, held: recovery.buffer.length, status: answer.status, cursor: this.#cursor.value }, 'user feed replay done');
+    this.#log.info(
+      {
+        afterID: after,
+        replayed: messages.length,
+        held: recovery.buffer.length,
+        status: answer.status,
+        cursor: this.#cursor.value,
+      },
+      'user feed replay done',
+    );
     if (answer.status === 'cache_expired') this.#gap('cache_expired', after, messages.length);
     if (recovery.again) this.#recover();
     this.#updateRecovering();
@@ -301,7 +331,10 @@ export class UserFeedClient<R = unknown> {
 
   #gap(reason: Reason, cursor: string | null, availableMessages: number): void {
     if (reason === 'cache_expired') this.#counts.cacheExpired++;
-    this.#log.warn({ reason, cursor, availableMessages }, 'user feed: gap the replay cannot fill; reconciling from REST');
+    this.#log.warn(
+      { reason, cursor, availableMessages },
+      'user feed: gap the replay cannot fill; reconciling from REST',
+    );
     this.#events.next({ type: 'gapWarning', reason, cursor, availableMessages });
     if (!this.#reconcile) return;
     // A retry already waiting reads REST after this gap: it covers it.

@@ -1,7 +1,13 @@
 import { timer, type SchedulerLike } from 'rxjs';
 import { request, type Dispatcher } from 'undici';
 import type { TokenSource } from '../auth/token-source.ts';
-import { AuthenticationError, HttpStatusError, NetworkError, RequestTimeoutError, SchemaMismatchError } from '../errors.ts';
+import {
+  AuthenticationError,
+  HttpStatusError,
+  NetworkError,
+  RequestTimeoutError,
+  SchemaMismatchError,
+} from '../errors.ts';
 import { LinesmithError } from '../../shared/errors.ts';
 import { UserFeedReplay } from '../schemas/user-feed.ts';
 
@@ -35,7 +41,12 @@ export async function fetchReplay(req: ReplayRequest): Promise<UserFeedReplay> {
   });
   const url = `${req.url}?afterID=${encodeURIComponent(req.afterID)}`;
   const get = (token: string) =>
-    request(url, { method: 'GET', headers: { authorization: token, accept: 'application/json' }, signal: controller.signal, ...(req.dispatcher ? { dispatcher: req.dispatcher } : {}) });
+    request(url, {
+      method: 'GET',
+      headers: { authorization: token, accept: 'application/json' },
+      signal: controller.signal,
+      ...(req.dispatcher ? { dispatcher: req.dispatcher } : {}),
+    });
   try {
     const token = await req.tokens.token();
     let res = await get(token);
@@ -56,7 +67,11 @@ export async function fetchReplay(req: ReplayRequest): Promise<UserFeedReplay> {
       throw new SchemaMismatchError(ENDPOINT, [{ path: '', message: 'body is not JSON' }]);
     }
     const parsed = UserFeedReplay.safeParse(body);
-    if (!parsed.success) throw new SchemaMismatchError(ENDPOINT, parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })));
+    if (!parsed.success)
+      throw new SchemaMismatchError(
+        ENDPOINT,
+        parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
+      );
     return parsed.data;
   } catch (err) {
     if (timedOut) throw new RequestTimeoutError(ENDPOINT, req.timeoutMs);
@@ -72,7 +87,12 @@ function serverMessage(text: string): string {
   try {
     const body = JSON.parse(text) as { error?: unknown };
     if (typeof body.error === 'string') return body.error;
-    if (body.error && typeof body.error === 'object' && typeof (body.error as { message?: unknown }).message === 'string') return (body.error as { message: string }).message;
+    if (
+      body.error &&
+      typeof body.error === 'object' &&
+      typeof (body.error as { message?: unknown }).message === 'string'
+    )
+      return (body.error as { message: string }).message;
   } catch {
     /* not JSON: the text itself */
   }

@@ -45,9 +45,20 @@ export async function dashboardSnapshot(o: DashboardSource): Promise<DashboardSn
     const worstCase = r.own.projectedLiability(g);
     if (worstCase >= 0) continue;
     const game = r.market.game(g);
-    games.push({ gameID: g, name: game ? `${game.league} ${game.participants.awayName} @ ${game.participants.homeName}` : g, worstCase });
+    games.push({
+      gameID: g,
+      name: game ? `${game.league} ${game.participants.awayName} @ ${game.participants.homeName}` : g,
+      worstCase,
+    });
   }
   games.sort((a, b) => a.worstCase - b.worstCase || (a.gameID < b.gameID ? -1 : 1));
   const errors = (status as Readonly<Record<string, unknown>>)['strategyErrors'];
-  return { format: 'linesmith-dashboard/1', status, markedPnl: markToFair(r), caps: o.caps, games, strategyErrors: errors === undefined ? null : errors };
+  return {
+    format: 'linesmith-dashboard/1',
+    status,
+    markedPnl: markToFair(r),
+    caps: o.caps,
+    games,
+    strategyErrors: errors === undefined ? null : errors,
+  };
 }

@@ -7,7 +7,16 @@ import type { RegisterDeps } from '../register.ts';
 import { renderGame } from '../render/game.ts';
 import { iso } from '../render/time.ts';
 import { parseBody } from '../rest/schemas.ts';
-import { ClockBody, CreateGameBody, CreateUserBody, ExpireTokensBody, FaultsBody, GameResultBody, UpdateGameBody, UserStatusBody } from './schemas.ts';
+import {
+  ClockBody,
+  CreateGameBody,
+  CreateUserBody,
+  ExpireTokensBody,
+  FaultsBody,
+  GameResultBody,
+  UpdateGameBody,
+  UserStatusBody,
+} from './schemas.ts';
 
 /** Every method an admin path answers, so that a wrong method is a 405 only for an admitted admin client. */
 const ALL_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
@@ -32,13 +41,24 @@ export function registerAdminRoutes({ ctx, router }: RegisterDeps): void {
   mount('/admin/games/:id', { GET: (req) => getGame(ctx, req), POST: (req) => postGameUpdate(ctx, req) });
   mount('/admin/games/:id/result', { POST: (req) => postGameResult(ctx, req) });
   mount('/admin/games/:id/refund', { POST: (req) => postGameRefund(ctx, req) });
-  mount('/admin/clock', { GET: () => respond.data({ now: iso(ctx.time.clock.now()) }), POST: (req) => postClock(ctx, req) });
-  mount('/admin/faults', { GET: () => respond.data({ faults: { ...ctx.faults }, injected: { ...ctx.injected } }), POST: (req) => postFaults(ctx, req) });
+  mount('/admin/clock', {
+    GET: () => respond.data({ now: iso(ctx.time.clock.now()) }),
+    POST: (req) => postClock(ctx, req),
+  });
+  mount('/admin/faults', {
+    GET: () => respond.data({ faults: { ...ctx.faults }, injected: { ...ctx.injected } }),
+    POST: (req) => postFaults(ctx, req),
+  });
   mount('/admin/tokens/expire', { POST: (req) => postExpireTokens(ctx, req) });
 }
 
 function engineError(e: EngineError): SimResponse {
-  const status = e.code === 'game_not_found' || e.code === 'user_not_found' ? 404 : e.code === 'game_ended' || e.code.startsWith('duplicate') ? 409 : 400;
+  const status =
+    e.code === 'game_not_found' || e.code === 'user_not_found'
+      ? 404
+      : e.code === 'game_ended' || e.code.startsWith('duplicate')
+        ? 409
+        : 400;
   return respond.error(status, e.message);
 }
 
@@ -106,7 +126,10 @@ function postGameUpdate(ctx: SimContext, req: SimRequest): SimResponse {
   const body = parseBody(UpdateGameBody, req.body);
   if (!body.ok) return body.response;
   const { live, start } = body.value;
-  const updated = ctx.engine.updateGame(id, { ...(live !== undefined ? { live } : {}), ...(start !== undefined ? { start } : {}) });
+  const updated = ctx.engine.updateGame(id, {
+    ...(live !== undefined ? { live } : {}),
+    ...(start !== undefined ? { start } : {}),
+  });
   ctx.pump.kick();
   return updated.ok ? respond.data({ game: renderGame(updated.value) }) : engineError(updated.error);
 }

@@ -41,7 +41,10 @@ export const CreateGameBody = z.strictObject({
   live: z.boolean().optional(),
   eventName: z.string().max(256).optional(),
   tournamentName: z.string().max(256).nullish(),
-  parentGameID: z.string().regex(/^[0-9a-f]{24}$/).nullish(),
+  parentGameID: z
+    .string()
+    .regex(/^[0-9a-f]{24}$/)
+    .nullish(),
   markets: z.array(z.enum(MARKET_TYPES)).min(1).optional(),
 });
 
@@ -53,8 +56,18 @@ const score = z.number().int().nonnegative().max(100_000);
 export const GameResultBody = z.strictObject({ awayScore: score, homeScore: score });
 
 export const ClockBody = z
-  .strictObject({ advanceMs: z.number().int().nonnegative().max(10 * 365 * 86_400_000).optional(), to: isoInstant.optional() })
-  .refine((b) => (b.advanceMs === undefined) !== (b.to === undefined), { message: 'exactly one of advanceMs or to is required' });
+  .strictObject({
+    advanceMs: z
+      .number()
+      .int()
+      .nonnegative()
+      .max(10 * 365 * 86_400_000)
+      .optional(),
+    to: isoInstant.optional(),
+  })
+  .refine((b) => (b.advanceMs === undefined) !== (b.to === undefined), {
+    message: 'exactly one of advanceMs or to is required',
+  });
 
 const rate = z.number().min(0).max(1);
 const nonNegativeMs = z.number().int().nonnegative().max(86_400_000);
@@ -69,4 +82,9 @@ export const FaultsBody = z.strictObject({
   loginChallenge: z.boolean().optional(),
 });
 
-export const ExpireTokensBody = z.strictObject({ userId: z.string().regex(/^[0-9a-f]{24}$/).optional() });
+export const ExpireTokensBody = z.strictObject({
+  userId: z
+    .string()
+    .regex(/^[0-9a-f]{24}$/)
+    .optional(),
+});

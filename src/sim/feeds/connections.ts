@@ -94,7 +94,10 @@ export class FeedHub {
     const ws = conn.ws;
     if (ws.readyState !== OPEN) return;
     if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
-      this.#ctx.log.warn({ kind: conn.kind, userId: conn.userId, buffered: ws.bufferedAmount }, 'slow socket consumer terminated');
+      this.#ctx.log.warn(
+        { kind: conn.kind, userId: conn.userId, buffered: ws.bufferedAmount },
+        'slow socket consumer terminated',
+      );
       ws.terminate();
       return;
     }
@@ -179,7 +182,10 @@ export class FeedHub {
     const now = this.#ctx.time.clock.now();
     for (const c of [...this.#conns]) {
       if (now - c.lastSeen >= PONG_TIMEOUT_MS * this.#wallScale) {
-        this.#ctx.log.info({ kind: c.kind, userId: c.userId, silentMs: now - c.lastSeen }, 'no pong: terminating socket');
+        this.#ctx.log.info(
+          { kind: c.kind, userId: c.userId, silentMs: now - c.lastSeen },
+          'no pong: terminating socket',
+        );
         c.ws.terminate();
         continue;
       }
@@ -194,7 +200,8 @@ export class FeedHub {
   }
 
   #applyFaults(faults: Faults): void {
-    const every = faults.dropSocketsEveryMs > 0 && Number.isFinite(faults.dropSocketsEveryMs) ? faults.dropSocketsEveryMs : 0;
+    const every =
+      faults.dropSocketsEveryMs > 0 && Number.isFinite(faults.dropSocketsEveryMs) ? faults.dropSocketsEveryMs : 0;
     if (every === this.#dropEveryMs || this.#closed) return;
     this.#drop?.unsubscribe();
     this.#drop = null;

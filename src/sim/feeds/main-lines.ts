@@ -70,7 +70,8 @@ export class GameBooks {
       }
       // Side 0 of a spread book backs home at its line; of a total book, over at its line.
       const sel = b.selections[0];
-      if (sel.type === 'spread' || sel.type === 'total') lines.push({ kind: sel.type, line: sel.line, liquidity: b.liquidity[0] + b.liquidity[1] });
+      if (sel.type === 'spread' || sel.type === 'total')
+        lines.push({ kind: sel.type, line: sel.line, liquidity: b.liquidity[0] + b.liquidity[1] });
     }
     this.#main = chooseMainLines(lines);
     this.#mainDirty = false;

@@ -58,15 +58,20 @@ export class OrdersSocket {
       frame = undefined;
     }
     if (frame === undefined) {
-      this.#ctx.log.info({ userId: user.id, frame: text?.slice(0, 200) ?? '(binary)' }, 'orders socket: unparseable frame ignored');
+      this.#ctx.log.info(
+        { userId: user.id, frame: text?.slice(0, 200) ?? '(binary)' },
+        'orders socket: unparseable frame ignored',
+      );
       return null;
     }
     const payload = Array.isArray(frame) ? frame[1] : frame;
     const given = isRecord(payload) ? payload.requestID : undefined;
     // A heartbeat without a requestID gets one from the server, echoed in its answer (feeds §8).
     const requestID = given === undefined && Array.isArray(frame) && frame[0] === 'heartbeat' ? randomUUID() : given;
-    const reply = (body: { data: unknown } | { error: string }): OrdersReply => (requestID === undefined ? body : { requestID, ...body });
-    if (!Array.isArray(frame) || typeof frame[0] !== 'string' || !isRecord(payload)) return reply({ error: 'unknown request type' });
+    const reply = (body: { data: unknown } | { error: string }): OrdersReply =>
+      requestID === undefined ? body : { requestID, ...body };
+    if (!Array.isArray(frame) || typeof frame[0] !== 'string' || !isRecord(payload))
+      return reply({ error: 'unknown request type' });
     try {
       switch (frame[0]) {
         case 'placeV3':
@@ -100,7 +105,8 @@ export class OrdersSocket {
   async #place(user: SimUser, p: Payload): Promise<unknown[]> {
     const orders = p.orders;
     if (!Array.isArray(orders)) throw new RequestError('orders must be an array');
-    if (orders.length > this.#ctx.settings.maxBatch) throw new RequestError(`too many orders: at most ${this.#ctx.settings.maxBatch} per request`);
+    if (orders.length > this.#ctx.settings.maxBatch)
+      throw new RequestError(`too many orders: at most ${this.#ctx.settings.maxBatch} per request`);
     return placeBatch(this.#ctx, user, orders, 'socket');
   }
 
@@ -114,7 +120,8 @@ export class OrdersSocket {
   #cancelMultiple(user: SimUser, p: Payload): unknown[] {
     const ids = p.orderIDs ?? p.orderIds;
     if (!Array.isArray(ids)) throw new RequestError('orderIDs must be an array');
-    if (ids.length > this.#ctx.settings.maxBatch) throw new RequestError(`too many order IDs: at most ${this.#ctx.settings.maxBatch} per request`);
+    if (ids.length > this.#ctx.settings.maxBatch)
+      throw new RequestError(`too many order IDs: at most ${this.#ctx.settings.maxBatch} per request`);
     // As REST cancelMultiple: one malformed id fails the whole request.
     if (!ids.every(isObjectId)) throw new RequestError('invalid order ID format');
     return this.#render(this.#ctx.engine.cancelMany(user.id, ids), ids);
@@ -151,10 +158,17 @@ export class OrdersSocket {
     for (const o of this.#ctx.engine.openOrders(user.id)) {
       const w = o.wire;
       if (o.gameId !== filter.gameId || w.type === 'moneyline1x2') continue;
-      if ((filter.type !== undefined && w.type !== filter.type) || (filter.side !== undefined && w.side !== filter.side)) continue;
+      if (
+        (filter.type !== undefined && w.type !== filter.type) ||
+        (filter.side !== undefined && w.side !== filter.side)
+      )
+        continue;
       ids.push(o.id);
     }
-    return this.#render(this.#ctx.engine.cancelMany(user.id, ids).filter((o) => o.success), []);
+    return this.#render(
+      this.#ctx.engine.cancelMany(user.id, ids).filter((o) => o.success),
+      [],
+    );
   }
 
   #heartbeat(user: SimUser, p: Payload): { type: 'heartbeatAck'; serverTime: string; timeoutSec: number } {
@@ -165,12 +179,17 @@ export class OrdersSocket {
   }
 
   #render(outcomes: readonly CancelOutcome[], requested: readonly unknown[]): Record<string, unknown>[] {
-    return outcomes.map((o, i) => (o.success ? renderSocketCancel(this.#ctx, o, requested[i]) : { ...renderSocketCancel(this.#ctx, o, requested[i]), description: this.#failureText(o) }));
+    return outcomes.map((o, i) =>
+      o.success
+        ? renderSocketCancel(this.#ctx, o, requested[i])
+        : { ...renderSocketCancel(this.#ctx, o, requested[i]), description: this.#failureText(o) },
+    );
   }
 
   /** The contract's whole-request messages; a filled order of a graded game is "already graded". */
   #failureText(o: Extract<CancelOutcome, { success: false }>): string {
-    if (o.code === 'not_cancellable' && o.order?.status === 'filled' && this.#ctx.engine.game(o.order.gameId)?.ended) return 'order already graded';
+    if (o.code === 'not_cancellable' && o.order?.status === 'filled' && this.#ctx.engine.game(o.order.gameId)?.ended)
+      return 'order already graded';
     return o.reason;
   }
 }

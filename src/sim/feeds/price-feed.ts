@@ -90,14 +90,24 @@ export class PriceFeed {
     this.#subs.add(sub);
     const refuse = (problem: string) => {
       this.#ctx.log.info({ userId: user.id, problem }, 'price feed: subscription refused');
-      this.#hub.send(conn, JSON.stringify(['error', { error: problem, errorType: 'subscription_limit', limit: filter.maxIds }]));
+      this.#hub.send(
+        conn,
+        JSON.stringify(['error', { error: problem, errorType: 'subscription_limit', limit: filter.maxIds }]),
+      );
     };
     ws.on('message', (data, isBinary) => {
       const text = isBinary ? null : rawToString(data);
-      const parsed = text === null ? ({ ok: false, problem: 'binary frame', overLimit: false } as const) : parsePriceClientFrame(text, filter.maxIds);
+      const parsed =
+        text === null
+          ? ({ ok: false, problem: 'binary frame', overLimit: false } as const)
+          : parsePriceClientFrame(text, filter.maxIds);
       if (!parsed.ok) {
         if (parsed.overLimit) refuse(parsed.problem);
-        else this.#ctx.log.info({ userId: user.id, problem: parsed.problem, frame: text?.slice(0, 200) }, 'price feed: client frame ignored');
+        else
+          this.#ctx.log.info(
+            { userId: user.id, problem: parsed.problem, frame: text?.slice(0, 200) },
+            'price feed: client frame ignored',
+          );
         return;
       }
       const refused = filter.apply(parsed.frame);
@@ -106,7 +116,10 @@ export class PriceFeed {
         return;
       }
       // Sizes only: a frame must cost the same whatever the subscription holds.
-      this.#ctx.log.debug({ userId: user.id, all: filter.broadcastAll, ids: filter.size }, 'price feed subscription changed');
+      this.#ctx.log.debug(
+        { userId: user.id, all: filter.broadcastAll, ids: filter.size },
+        'price feed subscription changed',
+      );
     });
   }
 

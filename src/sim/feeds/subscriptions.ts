@@ -31,8 +31,18 @@ export interface UpdateKey {
   readonly sport: string;
 }
 
-export function updateKey(game: { readonly id: string; readonly parentGameID?: string | null | undefined; readonly league: string; readonly sport: string }): UpdateKey {
-  return { gameID: game.id, parentGameID: game.parentGameID ?? null, league: game.league.toLowerCase(), sport: game.sport.toLowerCase() };
+export function updateKey(game: {
+  readonly id: string;
+  readonly parentGameID?: string | null | undefined;
+  readonly league: string;
+  readonly sport: string;
+}): UpdateKey {
+  return {
+    gameID: game.id,
+    parentGameID: game.parentGameID ?? null,
+    league: game.league.toLowerCase(),
+    sport: game.sport.toLowerCase(),
+  };
 }
 
 /**
@@ -76,7 +86,11 @@ export class PriceFilter {
         // What replace or the first narrowing subscribe leaves: exactly what the frame names.
         const fresh = frame.replace === true || (this.#all && !empty);
         if (!fresh && empty) return null; // an all-empty additive subscribe is a no-op
-        const after = (fresh ? 0 : this.size) + added(this.#games, games, fresh) + added(this.#leagues, leagues, fresh) + added(this.#sports, sports, fresh);
+        const after =
+          (fresh ? 0 : this.size) +
+          added(this.#games, games, fresh) +
+          added(this.#leagues, leagues, fresh) +
+          added(this.#sports, sports, fresh);
         if (after > this.maxIds) return limitMessage(this.maxIds, after);
         if (fresh) {
           // An all-empty replace means "nothing until I subscribe again".
@@ -159,7 +173,11 @@ export function parsePriceClientFrame(text: string, maxIds = Infinity): ParsedPr
   const parsed = PriceClientFrame.safeParse(json);
   return parsed.success
     ? { ok: true, frame: parsed.data }
-    : { ok: false, problem: `invalid frame: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`, overLimit: false };
+    : {
+        ok: false,
+        problem: `invalid frame: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`,
+        overLimit: false,
+      };
 }
 
 function limitMessage(maxIds: number, ids: number): string {

@@ -50,7 +50,8 @@ export interface RetentionLimits {
   readonly ms: number;
 }
 
-export type ReplayResult<T> = { readonly complete: true; readonly messages: T[] } | { readonly complete: false; readonly messages: T[] };
+export type ReplayResult<T> =
+  { readonly complete: true; readonly messages: T[] } | { readonly complete: false; readonly messages: T[] };
 
 /**
  * The user feed's retained messages, per user, for gap recovery

@@ -56,7 +56,10 @@ export interface UserFeedMessage {
 
 export const USER_FEED_PLATFORM = 'api';
 
-function withSelection<T extends object>(out: T, wire: WireSelection): T & { type: string; side: string; number?: number; market?: string } {
+function withSelection<T extends object>(
+  out: T,
+  wire: WireSelection,
+): T & { type: string; side: string; number?: number; market?: string } {
   const o = out as T & { type: string; side: string; number?: number; market?: string };
   o.type = wire.type;
   o.side = wire.side;
@@ -72,7 +75,15 @@ function withSelection<T extends object>(out: T, wire: WireSelection): T & { typ
  */
 function matchedOf(txID: string, restingOrderId: string, s: FillSide, isPostArb: boolean): WireFeedMatched {
   const m = withSelection(
-    { txID, orderID: restingOrderId, wagerRequestID: s.wagerRequestID, amount: s.money.amount, risk: s.money.risk, win: s.money.win, odds: s.money.odds },
+    {
+      txID,
+      orderID: restingOrderId,
+      wagerRequestID: s.wagerRequestID,
+      amount: s.money.amount,
+      risk: s.money.risk,
+      win: s.money.win,
+      odds: s.money.odds,
+    },
     s.wire,
   ) as WireFeedMatched;
   m.userReference = s.userReference;
@@ -81,7 +92,10 @@ function matchedOf(txID: string, restingOrderId: string, s: FillSide, isPostArb:
 }
 
 function unmatchedOf(o: OrderView, amounts: { filled: number; offered: number; remaining: number }): WireFeedUnmatched {
-  const u = withSelection({ orderID: o.id, wagerRequestID: o.wagerRequestID, ...amounts, odds: o.odds }, o.wire) as WireFeedUnmatched;
+  const u = withSelection(
+    { orderID: o.id, wagerRequestID: o.wagerRequestID, ...amounts, odds: o.odds },
+    o.wire,
+  ) as WireFeedUnmatched;
   if (o.userReference !== null) u.userReference = o.userReference;
   if (o.isPostArb) u.isPostArb = true;
   return u;
@@ -106,12 +120,28 @@ export function userFeedItems(e: EngineEvent): UserFeedItem[] {
       const o = e.order;
       // Placed: filled 0; offered the order's stake; remaining what rests (less when the
       // order took liquidity first), so offered − remaining is what matched so far.
-      return [{ userId: o.userId, gameId: o.gameId, matched: null, unmatched: unmatchedOf(o, { filled: 0, offered: o.bet, remaining: o.remaining }), origin: 'offer' }];
+      return [
+        {
+          userId: o.userId,
+          gameId: o.gameId,
+          matched: null,
+          unmatched: unmatchedOf(o, { filled: 0, offered: o.bet, remaining: o.remaining }),
+          origin: 'offer',
+        },
+      ];
     }
     case 'orderCancelled':
     case 'orderExpired': {
       const o = e.order;
-      return [{ userId: o.userId, gameId: o.gameId, matched: null, unmatched: unmatchedOf(o, { filled: o.filled, offered: 0, remaining: 0 }), origin: 'offer' }];
+      return [
+        {
+          userId: o.userId,
+          gameId: o.gameId,
+          matched: null,
+          unmatched: unmatchedOf(o, { filled: o.filled, offered: 0, remaining: 0 }),
+          origin: 'offer',
+        },
+      ];
     }
     case 'fill':
       return fillItems(e.fill);
@@ -123,7 +153,13 @@ export function userFeedItems(e: EngineEvent): UserFeedItem[] {
 function fillItems(f: Fill): UserFeedItem[] {
   const after = f.makerOrderAfter;
   return [
-    { userId: f.taker.userId, gameId: f.gameId, matched: matchedOf(f.txID, f.maker.orderId, f.taker, f.isPostArb), unmatched: null, origin: 'wager' },
+    {
+      userId: f.taker.userId,
+      gameId: f.gameId,
+      matched: matchedOf(f.txID, f.maker.orderId, f.taker, f.isPostArb),
+      unmatched: null,
+      origin: 'wager',
+    },
     {
       userId: f.maker.userId,
       gameId: f.gameId,
@@ -136,7 +172,12 @@ function fillItems(f: Fill): UserFeedItem[] {
 }
 
 /** The full message of an item, with the game's fields and its id. */
-export function userFeedMessage(item: UserFeedItem, game: EngineGame | undefined, now: number, messageID: string): UserFeedMessage {
+export function userFeedMessage(
+  item: UserFeedItem,
+  game: EngineGame | undefined,
+  now: number,
+  messageID: string,
+): UserFeedMessage {
   return {
     matched: item.matched,
     unmatched: item.unmatched,

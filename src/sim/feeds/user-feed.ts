@@ -23,7 +23,10 @@ export class UserFeed {
   constructor(ctx: SimContext, hub: FeedHub) {
     this.#ctx = ctx;
     this.#hub = hub;
-    this.log = new UserFeedLog(ctx.time.clock, () => ({ count: ctx.settings.userFeedRetentionCount, ms: ctx.settings.userFeedRetentionMs }));
+    this.log = new UserFeedLog(ctx.time.clock, () => ({
+      count: ctx.settings.userFeedRetentionCount,
+      ms: ctx.settings.userFeedRetentionMs,
+    }));
     this.#unsubscribe = ctx.engine.onEvent((e) => {
       // A feed problem must never break the engine call that produced the event.
       try {
@@ -62,7 +65,11 @@ export class UserFeed {
       if (before === null) return respond.error(400, `invalid beforeID: ${beforeText.slice(0, 64)}`);
     }
     const r = this.log.replay(user.id, after, before);
-    return respond.top(r.complete ? { status: 'success', messages: r.messages } : { status: 'cache_expired', availableMessages: r.messages });
+    return respond.top(
+      r.complete
+        ? { status: 'success', messages: r.messages }
+        : { status: 'cache_expired', availableMessages: r.messages },
+    );
   }
 
   close(): void {

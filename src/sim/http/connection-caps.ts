@@ -18,8 +18,10 @@ export class ConnectionCaps {
   /** Count one more connection and return its release (call once, when it closes); or the cap it would pass. */
   take(ip: string, accountId: string): (() => void) | string {
     const { maxConnectionsPerIp, maxConnectionsPerAccount } = this.settings;
-    if ((this.#byIp.get(ip) ?? 0) >= maxConnectionsPerIp) return `too many open connections from this address (at most ${maxConnectionsPerIp})`;
-    if ((this.#byAccount.get(accountId) ?? 0) >= maxConnectionsPerAccount) return `too many open connections for this account (at most ${maxConnectionsPerAccount})`;
+    if ((this.#byIp.get(ip) ?? 0) >= maxConnectionsPerIp)
+      return `too many open connections from this address (at most ${maxConnectionsPerIp})`;
+    if ((this.#byAccount.get(accountId) ?? 0) >= maxConnectionsPerAccount)
+      return `too many open connections for this account (at most ${maxConnectionsPerAccount})`;
     bump(this.#byIp, ip, 1);
     bump(this.#byAccount, accountId, 1);
     let released = false;
@@ -33,7 +35,10 @@ export class ConnectionCaps {
 
   /** Open connections of an IP and of an account (tests, logs). */
   count(ip: string, accountId?: string): { readonly ip: number; readonly account: number } {
-    return { ip: this.#byIp.get(ip) ?? 0, account: accountId === undefined ? 0 : (this.#byAccount.get(accountId) ?? 0) };
+    return {
+      ip: this.#byIp.get(ip) ?? 0,
+      account: accountId === undefined ? 0 : (this.#byAccount.get(accountId) ?? 0),
+    };
   }
 }
 

@@ -18,7 +18,10 @@ export interface OpenApiInfo {
 }
 
 const ERROR_REF = { $ref: '#/components/schemas/Error' };
-const errorResponse = (description: string): Json => ({ description, content: { 'application/json': { schema: ERROR_REF } } });
+const errorResponse = (description: string): Json => ({
+  description,
+  content: { 'application/json': { schema: ERROR_REF } },
+});
 
 const SECURITY: Record<Exclude<AuthMode, 'admin'>, Json[]> = {
   none: [],
@@ -49,16 +52,41 @@ export function openApiDocument(routes: readonly Route[], info: OpenApiInfo): Js
     paths,
     components: {
       securitySchemes: {
-        bearerAuth: { type: 'http', scheme: 'bearer', description: 'The token from POST /user/login (data.user.auth); the Bearer prefix is optional.' },
-        authToken: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'The token from POST /user/login, as the raw header value without a Bearer prefix.' },
-        authHeader: { type: 'apiKey', in: 'header', name: 'Auth', description: 'The token from POST /user/login in an Auth header (user-feed replay only).' },
-        tokenQuery: { type: 'apiKey', in: 'query', name: 'token', description: 'The token from POST /user/login as a query parameter (user-feed replay only).' },
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'The token from POST /user/login (data.user.auth); the Bearer prefix is optional.',
+        },
+        authToken: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Authorization',
+          description: 'The token from POST /user/login, as the raw header value without a Bearer prefix.',
+        },
+        authHeader: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Auth',
+          description: 'The token from POST /user/login in an Auth header (user-feed replay only).',
+        },
+        tokenQuery: {
+          type: 'apiKey',
+          in: 'query',
+          name: 'token',
+          description: 'The token from POST /user/login as a query parameter (user-feed replay only).',
+        },
       },
       schemas: {
         Error: { type: 'object', properties: { error: { type: 'string' } }, required: ['error'] },
         CodedError: {
           type: 'object',
-          properties: { error: { type: 'object', properties: { message: { type: 'string' }, code: { type: 'integer' } }, required: ['message', 'code'] } },
+          properties: {
+            error: {
+              type: 'object',
+              properties: { message: { type: 'string' }, code: { type: 'integer' } },
+              required: ['message', 'code'],
+            },
+          },
           required: ['error'],
         },
       },
@@ -85,18 +113,28 @@ function operation(route: Route, method: string, path: string): Json {
   if (parameters.length > 0) op.parameters = parameters;
   // An absent body is validated as {}, so the schema's own required fields say what must be sent.
   const takesBody = d?.body !== undefined && method !== 'GET';
-  if (takesBody) op.requestBody = { required: false, content: { 'application/json': { schema: openApiSchema(d!.body!, 'input') } } };
+  if (takesBody)
+    op.requestBody = { required: false, content: { 'application/json': { schema: openApiSchema(d!.body!, 'input') } } };
 
   const responses: Record<string, Json> = {
-    200: d?.response ? { description: 'OK', content: { 'application/json': { schema: openApiSchema(d.response, 'output') } } } : { description: 'OK' },
+    200: d?.response
+      ? { description: 'OK', content: { 'application/json': { schema: openApiSchema(d.response, 'output') } } }
+      : { description: 'OK' },
   };
-  if (d?.query || takesBody || path.includes('{')) responses[400] = errorResponse('Invalid request: the message names the field');
+  if (d?.query || takesBody || path.includes('{'))
+    responses[400] = errorResponse('Invalid request: the message names the field');
   if (route.auth === 'bearer' || route.auth === 'raw') {
-    responses[401] = { description: 'Missing, unknown or expired token', content: { 'application/json': { schema: { $ref: '#/components/schemas/CodedError' } } } };
+    responses[401] = {
+      description: 'Missing, unknown or expired token',
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/CodedError' } } },
+    };
     responses[403] = errorResponse('Account not active');
   }
   responses[429] = errorResponse('Rate limited: see Retry-After');
-  responses[503] = { description: 'Server-side timeout (15 s)', content: { 'application/json': { schema: { $ref: '#/components/schemas/CodedError' } } } };
+  responses[503] = {
+    description: 'Server-side timeout (15 s)',
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/CodedError' } } },
+  };
   op.responses = responses;
   op.security = SECURITY[route.auth as Exclude<AuthMode, 'admin'>];
   return op;

@@ -15,7 +15,10 @@ export interface RouteInput<Q, B> {
  * schema of its 200 answer where the simulator states one. The router validates with these
  * schemas and the served OpenAPI document is generated from the same ones.
  */
-export interface RouteDeclaration<Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined> {
+export interface RouteDeclaration<
+  Q extends z.ZodType | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+> {
   readonly method: string | readonly string[];
   readonly path: string;
   readonly auth: AuthMode;
@@ -31,7 +34,10 @@ export interface RouteDeclaration<Q extends z.ZodType | undefined = undefined, B
   readonly response?: z.ZodType;
   /** Runs before validation: a throttle that must count malformed requests too. */
   readonly before?: (req: SimRequest) => SimResponse | undefined;
-  readonly handler: (req: SimRequest, input: RouteInput<OutputOf<Q>, OutputOf<B>>) => SimResponse | Promise<SimResponse>;
+  readonly handler: (
+    req: SimRequest,
+    input: RouteInput<OutputOf<Q>, OutputOf<B>>,
+  ) => SimResponse | Promise<SimResponse>;
 }
 
 /** A declaration with its schemas erased, as the router and the document hold it. */

@@ -23,14 +23,22 @@ export class Router {
   readonly #routes: Route[] = [];
 
   add(methods: string | readonly string[], pattern: string, auth: AuthMode, handler: Handler, limiter?: string): this {
-    return this.#mount({ methods: typeof methods === 'string' ? [methods] : methods, pattern, auth, handler, ...(limiter ? { limiter } : {}) });
+    return this.#mount({
+      methods: typeof methods === 'string' ? [methods] : methods,
+      pattern,
+      auth,
+      handler,
+      ...(limiter ? { limiter } : {}),
+    });
   }
 
   /**
    * Mount a declared route: its query and body are validated against the declared schemas
    * (a rejection is a 400 naming the field) before the handler sees them.
    */
-  declare<Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined>(d: RouteDeclaration<Q, B>): this {
+  declare<Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined>(
+    d: RouteDeclaration<Q, B>,
+  ): this {
     const { handler, ...declaration } = d;
     const validated = (req: SimRequest): SimResponse | Promise<SimResponse> => {
       const early = d.before?.(req);
@@ -47,10 +55,19 @@ export class Router {
         if (!b.ok) return b.response;
         body = b.value;
       }
-      return (handler as (req: SimRequest, input: { query: unknown; body: unknown }) => SimResponse | Promise<SimResponse>)(req, { query, body });
+      return (
+        handler as (req: SimRequest, input: { query: unknown; body: unknown }) => SimResponse | Promise<SimResponse>
+      )(req, { query, body });
     };
     const methods = typeof d.method === 'string' ? [d.method] : d.method;
-    return this.#mount({ methods, pattern: d.path, auth: d.auth, handler: validated, ...(d.limiter ? { limiter: d.limiter } : {}), declaration: declaration as AnyRouteDeclaration });
+    return this.#mount({
+      methods,
+      pattern: d.path,
+      auth: d.auth,
+      handler: validated,
+      ...(d.limiter ? { limiter: d.limiter } : {}),
+      declaration: declaration as AnyRouteDeclaration,
+    });
   }
 
   /** Every mounted route, in mounting order. */

@@ -54,7 +54,15 @@ export type SocketHandler = (ws: WebSocket, ctx: SocketContext) => void;
 
 /** Helpers to build responses in the contract's shapes. */
 export const respond = {
-  data: (data: unknown, headers?: Record<string, string>): SimResponse => ({ status: 200, body: { data }, ...(headers ? { headers } : {}) }),
+  data: (data: unknown, headers?: Record<string, string>): SimResponse => ({
+    status: 200,
+    body: { data },
+    ...(headers ? { headers } : {}),
+  }),
   top: (body: unknown): SimResponse => ({ status: 200, body }),
-  error: (status: number, message: string, headers?: Record<string, string>): SimResponse => ({ status, body: { error: message }, ...(headers ? { headers } : {}) }),
+  error: (status: number, message: string, headers?: Record<string, string>): SimResponse => ({
+    status,
+    body: { error: message },
+    ...(headers ? { headers } : {}),
+  }),
 };

@@ -2,7 +2,8 @@ import type { z } from 'zod';
 import { respond, type SimResponse } from './types.ts';
 
 /** A validated request part, or the 400 that names what is wrong with it. */
-export type Parsed<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly response: SimResponse };
+export type Parsed<T> =
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly response: SimResponse };
 
 function pathText(path: readonly PropertyKey[]): string {
   let out = '';
@@ -16,7 +17,8 @@ export function issueMessage(error: z.ZodError): string {
   if (!issue) return 'invalid request';
   const where = pathText(issue.path);
   const head = issue.path[0];
-  if (where.length === 0 || (issue.path.length === 1 && typeof head === 'string' && issue.message.startsWith(head))) return issue.message;
+  if (where.length === 0 || (issue.path.length === 1 && typeof head === 'string' && issue.message.startsWith(head)))
+    return issue.message;
   return `${where}: ${issue.message}`;
 }
 

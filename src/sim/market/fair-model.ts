@@ -198,7 +198,10 @@ export class GameModel {
     this.profile = profile;
     this.durationMs = durationMinutes * 60_000;
     this.#mu = strength + profile.homeEdge;
-    this.#tau = profile.kind === 'normal' ? profile.totalMean + random.normal() * profile.totalSd * 0.15 : profile.totalMean * Math.exp(random.normal() * 0.08);
+    this.#tau =
+      profile.kind === 'normal'
+        ? profile.totalMean + random.normal() * profile.totalSd * 0.15
+        : profile.totalMean * Math.exp(random.normal() * 0.08);
   }
 
   /** Bumped whenever the fair prices may have changed. */
@@ -239,7 +242,10 @@ export class GameModel {
     const next = Math.min(1, this.#elapsed + dtMs / this.durationMs);
     const df = next - this.#elapsed;
     this.#elapsed = next;
-    if (this.settings.liveJumpsPerHour > 0 && this.random.chance(1 - Math.exp((-this.settings.liveJumpsPerHour * dtMs) / HOUR))) {
+    if (
+      this.settings.liveJumpsPerHour > 0 &&
+      this.random.chance(1 - Math.exp((-this.settings.liveJumpsPerHour * dtMs) / HOUR))
+    ) {
       this.#mu += this.random.normal() * p.jumpSd;
     }
     if (p.kind === 'normal') {
@@ -259,9 +265,19 @@ export class GameModel {
     const p = this.profile;
     const outlook = this.#outlook();
     if (p.kind === 'normal') {
-      return finalScoreFromLatent(this.#margin, this.#total, p.draws ? null : { homeShare: outlook.overtimeHome, points: p.overtimePoints }, this.random);
+      return finalScoreFromLatent(
+        this.#margin,
+        this.#total,
+        p.draws ? null : { homeShare: outlook.overtimeHome, points: p.overtimePoints },
+        this.random,
+      );
     }
-    return finalScoreFromGoals(this.#home, this.#away, p.draws ? null : { homeShare: outlook.overtimeHome, points: p.overtimePoints }, this.random);
+    return finalScoreFromGoals(
+      this.#home,
+      this.#away,
+      p.draws ? null : { homeShare: outlook.overtimeHome, points: p.overtimePoints },
+      this.random,
+    );
   }
 
   /** Fair probabilities at the current main lines (lines move only when far from even). */
@@ -282,7 +298,10 @@ export class GameModel {
     }
     let totalLine = this.#totalLine;
     if (totalLine === null || Math.abs(o.over(totalLine) - 0.5) > LINE_BAND) {
-      totalLine = Math.max(0.5, bestHalfLine(o.meanTotal, (l) => o.over(l) - 0.5));
+      totalLine = Math.max(
+        0.5,
+        bestHalfLine(o.meanTotal, (l) => o.over(l) - 0.5),
+      );
     }
     this.#spreadLine = spreadLine;
     this.#totalLine = totalLine;
@@ -419,6 +438,8 @@ function poissonOutlook(home: number, away: number, lh: number, la: number, over
 export function normalCdf(x: number): number {
   const z = Math.abs(x) / Math.SQRT2;
   const t = 1 / (1 + 0.3275911 * z);
-  const y = 1 - ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-z * z);
+  const y =
+    1 -
+    ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-z * z);
   return x >= 0 ? 0.5 * (1 + y) : 0.5 * (1 - y);
 }

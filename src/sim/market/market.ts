@@ -11,8 +11,18 @@ import { SyntheticMarketError } from '../errors.ts';
 
 export interface MarketStats {
   readonly games: { readonly created: number; readonly pregame: number; readonly live: number; readonly ended: number };
-  readonly quotes: { readonly posted: number; readonly cancelled: number; readonly rejected: number; readonly resting: number };
-  readonly takers: { readonly noise: number; readonly informed: number; readonly delayed: number; readonly rejected: number };
+  readonly quotes: {
+    readonly posted: number;
+    readonly cancelled: number;
+    readonly rejected: number;
+    readonly resting: number;
+  };
+  readonly takers: {
+    readonly noise: number;
+    readonly informed: number;
+    readonly delayed: number;
+    readonly rejected: number;
+  };
   /** Every fill on the exchange while the market ran (synthetic or not), and its taker stake. */
   readonly fills: number;
   readonly volume: number;
@@ -101,12 +111,22 @@ export function targetsOf(markets: readonly MarketType[], fair: FairPrices): Tar
       case 'moneyline': {
         // A draw refunds a two-way moneyline: price it on the decided outcomes.
         const home = fair.home / (fair.home + fair.away);
-        out.push(target({ type: 'moneyline', team: 'home' }, home), target({ type: 'moneyline', team: 'away' }, 1 - home));
+        out.push(
+          target({ type: 'moneyline', team: 'home' }, home),
+          target({ type: 'moneyline', team: 'away' }, 1 - home),
+        );
         break;
       }
       case 'moneyline1x2':
-        for (const [outcome, p] of [['home', fair.home], ['away', fair.away], ['draw', fair.draw]] as const) {
-          out.push(target({ type: 'moneyline1x2', outcome, yes: true }, p), target({ type: 'moneyline1x2', outcome, yes: false }, 1 - p));
+        for (const [outcome, p] of [
+          ['home', fair.home],
+          ['away', fair.away],
+          ['draw', fair.draw],
+        ] as const) {
+          out.push(
+            target({ type: 'moneyline1x2', outcome, yes: true }, p),
+            target({ type: 'moneyline1x2', outcome, yes: false }, 1 - p),
+          );
         }
         break;
       case 'spread':
@@ -116,7 +136,10 @@ export function targetsOf(markets: readonly MarketType[], fair: FairPrices): Tar
         );
         break;
       case 'total':
-        out.push(target({ type: 'total', ou: 'over', line: fair.totalLine }, fair.over), target({ type: 'total', ou: 'under', line: fair.totalLine }, 1 - fair.over));
+        out.push(
+          target({ type: 'total', ou: 'over', line: fair.totalLine }, fair.over),
+          target({ type: 'total', ou: 'under', line: fair.totalLine }, 1 - fair.over),
+        );
         break;
     }
   }
@@ -125,8 +148,17 @@ export function targetsOf(markets: readonly MarketType[], fair: FairPrices): Tar
 
 function shortNameOf(name: string): string {
   const words = name.split(/\s+/).filter((w) => w.length > 0);
-  if (words.length >= 3) return words.map((w) => w[0]!.toUpperCase()).join('').slice(0, 4);
-  return (words[0] ?? name).replace(/[^A-Za-z0-9]/g, '').slice(0, 3).toUpperCase() || 'TM';
+  if (words.length >= 3)
+    return words
+      .map((w) => w[0]!.toUpperCase())
+      .join('')
+      .slice(0, 4);
+  return (
+    (words[0] ?? name)
+      .replace(/[^A-Za-z0-9]/g, '')
+      .slice(0, 3)
+      .toUpperCase() || 'TM'
+  );
 }
 
 /**
@@ -140,7 +172,14 @@ export function startSyntheticMarket(ctx: SimContext, scenario: Scenario): Synth
   const clock = time.clock;
   const log = componentChild(ctx.log, 'market');
   const root = ctx.random.fork();
-  const rnd = { setup: root.fork(), model: root.fork(), schedule: root.fork(), makers: root.fork(), noise: root.fork(), informed: root.fork() };
+  const rnd = {
+    setup: root.fork(),
+    model: root.fork(),
+    schedule: root.fork(),
+    makers: root.fork(),
+    noise: root.fork(),
+    informed: root.fork(),
+  };
   const counters: Counters = newCounters();
   const env: TraderEnv = { engine, counters };
   const pop = scenario.population;
@@ -164,10 +203,19 @@ export function startSyntheticMarket(ctx: SimContext, scenario: Scenario): Synth
       random: r,
     };
   });
-  const noise = Array.from({ length: pop.noiseTakers.count }, (_, i) => new NoiseTaker(account(`sim-noise-${i + 1}`), env, rnd.noise.fork(), pop.noiseTakers));
+  const noise = Array.from(
+    { length: pop.noiseTakers.count },
+    (_, i) => new NoiseTaker(account(`sim-noise-${i + 1}`), env, rnd.noise.fork(), pop.noiseTakers),
+  );
   const informed = Array.from({ length: pop.informedTakers.count }, (_, i) => {
     const id = account(`sim-informed-${i + 1}`);
-    return new InformedTaker(id, env, rnd.informed.fork(), pop.informedTakers, engine.account(id)?.commissionRate ?? 0.01);
+    return new InformedTaker(
+      id,
+      env,
+      rnd.informed.fork(),
+      pop.informedTakers,
+      engine.account(id)?.commissionRate ?? 0.01,
+    );
   });
 
   const takerIds = new Set<string>([...noise.map((t) => t.userId), ...informed.map((t) => t.userId)]);
@@ -187,7 +235,8 @@ export function startSyntheticMarket(ctx: SimContext, scenario: Scenario): Synth
   // ------------------------------------------------------------ leagues and games
   const leagues: League[] = scenario.leagues.map((spec) => {
     const profile = SPORT_PROFILES[spec.sport];
-    const names = spec.teams ?? Array.from({ length: Math.max(8, 2 * spec.games + 4) }, (_, i) => `${spec.league} Team ${i + 1}`);
+    const names =
+      spec.teams ?? Array.from({ length: Math.max(8, 2 * spec.games + 4) }, (_, i) => `${spec.league} Team ${i + 1}`);
     return {
       spec,
       profile,
@@ -231,7 +280,16 @@ export function startSyntheticMarket(ctx: SimContext, scenario: Scenario): Synth
     }
     const strength = home.rating - away.rating + rnd.model.normal() * league.profile.ratingSd * 0.2;
     const model = new GameModel(league.profile, league.durationMinutes, strength, rnd.model.fork(), scenario.model);
-    const game = new SimGame(made.value.id, league, [h, a], start, start + league.durationMinutes * 60_000, made.value.markets, model, clock.now());
+    const game = new SimGame(
+      made.value.id,
+      league,
+      [h, a],
+      start,
+      start + league.durationMinutes * 60_000,
+      made.value.markets,
+      model,
+      clock.now(),
+    );
     league.busy.add(h).add(a);
     game.index = active.length;
     active.push(game);
@@ -309,17 +367,20 @@ export function startSyntheticMarket(ctx: SimContext, scenario: Scenario): Synth
     let sub: Subscription | undefined;
     let done = false;
     // eslint-disable-next-line prefer-const -- the callback reads `sub` and may run inside schedule(), before this assignment
-    sub = time.scheduler.schedule(() => {
-      done = true;
-      if (sub) subs.delete(sub);
-      if (stopped) return;
-      try {
-        work();
-      } catch (e) {
-        log.error({ err: e }, 'synthetic market step failed');
-      }
-      ctx.pump.kick();
-    }, Math.max(0, delayMs));
+    sub = time.scheduler.schedule(
+      () => {
+        done = true;
+        if (sub) subs.delete(sub);
+        if (stopped) return;
+        try {
+          work();
+        } catch (e) {
+          log.error({ err: e }, 'synthetic market step failed');
+        }
+        ctx.pump.kick();
+      },
+      Math.max(0, delayMs),
+    );
     if (!done) subs.add(sub);
   };
   const every = (firstMs: number, nextMs: () => number, work: () => void): void => {
@@ -342,31 +403,50 @@ export function startSyntheticMarket(ctx: SimContext, scenario: Scenario): Synth
   const horizonMs = scenario.horizonMinutes * 60_000;
   for (const league of leagues) {
     const n = league.spec.games;
-    for (let i = 0; i < n; i++) addGame(league, now0 + Math.max(60_000, Math.floor((horizonMs * (i + rnd.schedule.float())) / n)));
+    for (let i = 0; i < n; i++)
+      addGame(league, now0 + Math.max(60_000, Math.floor((horizonMs * (i + rnd.schedule.float())) / n)));
   }
   for (const m of makers) m.maker.refresh(active);
 
   every(pace.tickSeconds * 1000, () => pace.tickSeconds * 1000, tick);
   for (const m of makers) {
-    every(m.periodMs * m.random.float(), () => m.periodMs * (0.9 + 0.2 * m.random.float()), () => m.maker.refresh(active));
+    every(
+      m.periodMs * m.random.float(),
+      () => m.periodMs * (0.9 + 0.2 * m.random.float()),
+      () => m.maker.refresh(active),
+    );
   }
   if (pace.noiseTakersPerMinute > 0 && noise.length > 0) {
     const mean = 60_000 / pace.noiseTakersPerMinute;
-    every(rnd.noise.exponential(mean), () => rnd.noise.exponential(mean), () => {
-      if (active.length === 0) return;
-      rnd.noise.pick(noise).act(rnd.noise.pick(active));
-    });
+    every(
+      rnd.noise.exponential(mean),
+      () => rnd.noise.exponential(mean),
+      () => {
+        if (active.length === 0) return;
+        rnd.noise.pick(noise).act(rnd.noise.pick(active));
+      },
+    );
   }
   if (pace.informedTakersPerMinute > 0 && informed.length > 0) {
     const mean = 60_000 / pace.informedTakersPerMinute;
-    every(rnd.informed.exponential(mean), () => rnd.informed.exponential(mean), () => {
-      if (active.length === 0) return;
-      rnd.informed.pick(informed).act(randomGames(pop.informedTakers.scanGames));
-    });
+    every(
+      rnd.informed.exponential(mean),
+      () => rnd.informed.exponential(mean),
+      () => {
+        if (active.length === 0) return;
+        rnd.informed.pick(informed).act(randomGames(pop.informedTakers.scanGames));
+      },
+    );
   }
   ctx.pump.kick();
   log.info(
-    { scenario: scenario.name, games: active.length, makers: makers.length, noiseTakers: noise.length, informedTakers: informed.length },
+    {
+      scenario: scenario.name,
+      games: active.length,
+      makers: makers.length,
+      noiseTakers: noise.length,
+      informedTakers: informed.length,
+    },
     'synthetic market started',
   );
 
@@ -395,7 +475,12 @@ export function startSyntheticMarket(ctx: SimContext, scenario: Scenario): Synth
           rejected: counters.quotesRejected,
           resting: makers.reduce((n, m) => n + m.maker.quoteCount, 0),
         },
-        takers: { noise: counters.noiseOrders, informed: counters.informedOrders, delayed: counters.delayedOrders, rejected: counters.takerRejected },
+        takers: {
+          noise: counters.noiseOrders,
+          informed: counters.informedOrders,
+          delayed: counters.delayedOrders,
+          rejected: counters.takerRejected,
+        },
         fills: counters.fills,
         volume: counters.volume,
       };

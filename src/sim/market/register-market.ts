@@ -10,7 +10,8 @@ import { parseScenario } from './scenario.ts';
  */
 export function registerMarket(deps: RegisterDeps): void {
   if (!deps.traders) return;
-  const scenario = deps.scenario === undefined ? parseScenario(DEFAULT_SCENARIO, 'default scenario') : parseScenario(deps.scenario);
+  const scenario =
+    deps.scenario === undefined ? parseScenario(DEFAULT_SCENARIO, 'default scenario') : parseScenario(deps.scenario);
   const market = startSyntheticMarket(deps.ctx, scenario);
   deps.ctx.hooks.onClose.push(() => market.stop());
 }

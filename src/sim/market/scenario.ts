@@ -24,7 +24,11 @@ const leagueSchema = z.strictObject({
   /** Games kept on the schedule (pre-game or live) at once; each ended game is replaced. */
   games: z.int().min(1).max(1000),
   /** Start to final whistle, minutes; the sport's usual length when omitted. */
-  durationMinutes: z.number().positive().max(24 * 60).optional(),
+  durationMinutes: z
+    .number()
+    .positive()
+    .max(24 * 60)
+    .optional(),
   /** Team names; generated ("NBA Team 1", …) when omitted. */
   teams: z.array(z.string().trim().min(1)).min(2).optional(),
 });
@@ -34,7 +38,11 @@ const paceSchema = z
     /** Model heartbeat: fair drift, in-play scoring and the game lifecycle, seconds. */
     tickSeconds: z.number().min(0.1).max(600).default(D.pace.tickSeconds),
     /** Replacement games are listed up to this long before they start (×U(0.5, 1)). */
-    preGameMinutes: z.number().positive().max(14 * 24 * 60).default(D.pace.preGameMinutes),
+    preGameMinutes: z
+      .number()
+      .positive()
+      .max(14 * 24 * 60)
+      .default(D.pace.preGameMinutes),
     /** Mean maker refresh period; each maker runs at ×U(0.7, 1.3) of it. */
     makerRefreshSeconds: z.number().min(0.5).max(3600).default(D.pace.makerRefreshSeconds),
     /** Noise-taker orders per minute across the whole market. */
@@ -55,7 +63,11 @@ const makersSchema = z
     tolerance: z.number().min(0).max(0.25).default(D.population.makers.tolerance),
     minSize: size.default(D.population.makers.minSize),
     maxSize: size.default(D.population.makers.maxSize),
-    expirationMinutes: z.number().positive().max(7 * 24 * 60).default(D.population.makers.expirationMinutes),
+    expirationMinutes: z
+      .number()
+      .positive()
+      .max(7 * 24 * 60)
+      .default(D.population.makers.expirationMinutes),
   })
   .prefault({});
 
@@ -67,7 +79,11 @@ const noiseSchema = z
     /** Share of noise orders sent as fillAndKill; the rest are limit orders that may rest. */
     fillAndKillShare: z.number().min(0).max(1).default(D.population.noiseTakers.fillAndKillShare),
     /** Expiry of a resting noise limit order. */
-    expirationMinutes: z.number().positive().max(7 * 24 * 60).default(D.population.noiseTakers.expirationMinutes),
+    expirationMinutes: z
+      .number()
+      .positive()
+      .max(7 * 24 * 60)
+      .default(D.population.noiseTakers.expirationMinutes),
   })
   .prefault({});
 
@@ -88,7 +104,11 @@ export const scenarioSchema = z
     name: z.string().min(1).default('custom'),
     description: z.string().optional(),
     /** The first games' start times are spread over this window from the market's start. */
-    horizonMinutes: z.number().positive().max(30 * 24 * 60).default(D.horizonMinutes),
+    horizonMinutes: z
+      .number()
+      .positive()
+      .max(30 * 24 * 60)
+      .default(D.horizonMinutes),
     pace: paceSchema,
     population: z
       .strictObject({
@@ -121,20 +141,26 @@ export const scenarioSchema = z
     ] as const;
     for (const [name, g] of groups) {
       if (g.minSize > g.maxSize) {
-        ctx.addIssue({ code: 'custom', path: ['population', name, 'minSize'], message: `minSize ${g.minSize} is above maxSize ${g.maxSize}` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['population', name, 'minSize'],
+          message: `minSize ${g.minSize} is above maxSize ${g.maxSize}`,
+        });
       }
     }
     const seen = new Set<string>();
     s.leagues.forEach((l, i) => {
       const code = l.league.toUpperCase();
-      if (seen.has(code)) ctx.addIssue({ code: 'custom', path: ['leagues', i, 'league'], message: `league ${l.league} is listed twice` });
+      if (seen.has(code))
+        ctx.addIssue({ code: 'custom', path: ['leagues', i, 'league'], message: `league ${l.league} is listed twice` });
       seen.add(code);
       if (l.teams && new Set(l.teams).size !== l.teams.length) {
         ctx.addIssue({ code: 'custom', path: ['leagues', i, 'teams'], message: 'team names must be distinct' });
       }
     });
     const total = s.leagues.reduce((n, l) => n + l.games, 0);
-    if (total > 5000) ctx.addIssue({ code: 'custom', path: ['leagues'], message: `at most 5000 games in all, got ${total}` });
+    if (total > 5000)
+      ctx.addIssue({ code: 'custom', path: ['leagues'], message: `at most 5000 games in all, got ${total}` });
   });
 
 export type Scenario = z.output<typeof scenarioSchema>;
@@ -206,7 +232,11 @@ export function parseScenarioYaml(text: string, source = 'scenario.yaml'): Scena
     source,
     result.error.issues.map((issue) => {
       const pos = locate(doc, lineCounter, issue);
-      return { field: fieldOf(issue), message: messageOf(issue, value), ...(pos ? { line: pos.line, col: pos.col } : {}) };
+      return {
+        field: fieldOf(issue),
+        message: messageOf(issue, value),
+        ...(pos ? { line: pos.line, col: pos.col } : {}),
+      };
     }),
   );
 }
@@ -218,7 +248,9 @@ export async function loadScenarioFile(path: string): Promise<Scenario> {
     text = await readFile(path, 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new ScenarioError(path, [{ field: '', message: code === 'ENOENT' ? 'file not found' : `cannot read the file (${code ?? String(e)})` }]);
+    throw new ScenarioError(path, [
+      { field: '', message: code === 'ENOENT' ? 'file not found' : `cannot read the file (${code ?? String(e)})` },
+    ]);
   }
   return parseScenarioYaml(text, path);
 }
@@ -232,8 +264,13 @@ function fieldOf(issue: Issue): string {
 }
 
 function messageOf(issue: Issue, input: unknown): string {
-  if (issue.code === 'unrecognized_keys') return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
-  if ((issue.code === 'invalid_type' || issue.code === 'invalid_value') && issue.path.length > 0 && valueAt(input, issue.path) === undefined) {
+  if (issue.code === 'unrecognized_keys')
+    return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
+  if (
+    (issue.code === 'invalid_type' || issue.code === 'invalid_value') &&
+    issue.path.length > 0 &&
+    valueAt(input, issue.path) === undefined
+  ) {
     return `required field is missing (${issue.message.replace(/^Invalid (input|option): /, '')})`;
   }
   return issue.message;

@@ -59,7 +59,11 @@ export function placeInputFor(
 }
 
 /** Best offer a taker backing `selection` can take, and the total stake available at that price. */
-export function bestOffer(engine: MatchingEngine, gameId: string, selection: Selection): { listed: ListedOrder; depth: number } | null {
+export function bestOffer(
+  engine: MatchingEngine,
+  gameId: string,
+  selection: Selection,
+): { listed: ListedOrder; depth: number } | null {
   const side = engine.bookSide(gameId, bookKeyOf(selection), sideIndexOf(selection));
   const first = side[0];
   if (!first) return null;
@@ -179,7 +183,15 @@ export class Maker {
           drop(book, t.key, cur);
         }
         const bet = stakeBetween(this.random, s.minSize, s.maxSize);
-        const input = placeInputFor(engine, g.id, t.selection, fromProbability(Math.min(MAX_PRICE, q), 'lower-payout'), bet, 'post', s.expirationMinutes);
+        const input = placeInputFor(
+          engine,
+          g.id,
+          t.selection,
+          fromProbability(Math.min(MAX_PRICE, q), 'lower-payout'),
+          bet,
+          'post',
+          s.expirationMinutes,
+        );
         if (input) posts.push({ gameId: g.id, key: t.key, q, live, input, bet });
       }
       for (const [key, cur] of book) if (cur.gen !== gen) drop(book, key, cur); // no longer quoted (line moved, game decided)
@@ -196,7 +208,16 @@ export class Maker {
       const p = posts[i]!;
       if (r.status === 'ok' && r.unmatched) {
         counters.quotesPosted++;
-        const quote: RestingQuote = { orderId: r.unmatched.orderID, gameId: p.gameId, q: p.q, live: p.live, bet: p.bet, remaining: r.unmatched.offered, open: true, gen };
+        const quote: RestingQuote = {
+          orderId: r.unmatched.orderID,
+          gameId: p.gameId,
+          q: p.q,
+          live: p.live,
+          bet: p.bet,
+          remaining: r.unmatched.offered,
+          open: true,
+          gen,
+        };
         this.#quotes.get(p.gameId)?.set(p.key, quote);
         this.#byOrder.set(quote.orderId, quote);
       } else {
@@ -237,9 +258,21 @@ export class NoiseTaker {
     let odds: AmericanOdds;
     if (best) odds = best.listed.listedOdds;
     else if (fak) return;
-    else odds = fromProbability(Math.min(MAX_PRICE, Math.max(MIN_PRICE, t.p + 0.03 + 0.04 * this.random.float())), 'lower-payout');
+    else
+      odds = fromProbability(
+        Math.min(MAX_PRICE, Math.max(MIN_PRICE, t.p + 0.03 + 0.04 * this.random.float())),
+        'lower-payout',
+      );
     const bet = stakeBetween(this.random, this.settings.minSize, this.settings.maxSize);
-    const input = placeInputFor(engine, game.id, t.selection, odds, bet, fak ? 'fillAndKill' : 'limit', fak ? undefined : this.settings.expirationMinutes);
+    const input = placeInputFor(
+      engine,
+      game.id,
+      t.selection,
+      odds,
+      bet,
+      fak ? 'fillAndKill' : 'limit',
+      fak ? undefined : this.settings.expirationMinutes,
+    );
     if (!input) return;
     counters.noiseOrders++;
     countPlace(engine.place(this.userId, [input])[0], counters);

@@ -13,13 +13,26 @@ export interface CreateUserInput {
   readonly referrer?: string | null;
 }
 
-export type OpResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly status: number; readonly error: string };
+export type OpResult<T> =
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly status: number; readonly error: string };
 
 /** Create an account in the directory and the engine (balance 10000 and commission 0.01 by default). */
 export function createUser(ctx: SimContext, input: CreateUserInput): OpResult<SimUser> {
-  const user = ctx.accounts.create({ username: input.username, password: input.password, email: input.email ?? null, referrer: input.referrer ?? null, now: ctx.time.clock.now() });
-  if (user === 'duplicate') return { ok: false, status: 409, error: `username or email already taken: ${input.username}` };
-  const added = ctx.engine.addUser({ id: user.id, balance: input.balance ?? 10_000, creditLimit: input.creditLimit ?? 0, commissionRate: input.commission ?? 0.01 });
+  const user = ctx.accounts.create({
+    username: input.username,
+    password: input.password,
+    email: input.email ?? null,
+    referrer: input.referrer ?? null,
+    now: ctx.time.clock.now(),
+  });
+  if (user === 'duplicate')
+    return { ok: false, status: 409, error: `username or email already taken: ${input.username}` };
+  const added = ctx.engine.addUser({
+    id: user.id,
+    balance: input.balance ?? 10_000,
+    creditLimit: input.creditLimit ?? 0,
+    commissionRate: input.commission ?? 0.01,
+  });
   if (!added.ok) return { ok: false, status: 400, error: added.error.message };
   return { ok: true, value: user };
 }
@@ -27,7 +40,10 @@ export function createUser(ctx: SimContext, input: CreateUserInput): OpResult<Si
 export interface CreateGameInput {
   readonly league: string;
   readonly sport: string;
-  readonly participants: readonly [{ readonly longName: string; readonly shortName: string }, { readonly longName: string; readonly shortName: string }];
+  readonly participants: readonly [
+    { readonly longName: string; readonly shortName: string },
+    { readonly longName: string; readonly shortName: string },
+  ];
   /** ms since the epoch; defaults to two hours from now. */
   readonly start?: number;
   readonly live?: boolean;

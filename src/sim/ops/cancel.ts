@@ -9,7 +9,12 @@ import { describeOrder } from './describe.ts';
  */
 function amounts(o: OrderView) {
   const open = o.status === 'open';
-  return { odds: o.odds, filled: o.filled, offered: open ? o.bet : 0, remaining: open ? o.remaining : o.bet - o.filled };
+  return {
+    odds: o.odds,
+    filled: o.filled,
+    offered: open ? o.bet : 0,
+    remaining: open ? o.remaining : o.bet - o.filled,
+  };
 }
 
 /** The published cancel result has userReference as a string: an order without one leaves it out. */
@@ -22,17 +27,40 @@ export function renderRestCancel(ctx: Pick<SimContext, 'engine'>, outcome: Cance
   if (!outcome.success) {
     if (!outcome.order) return { success: false, reason: outcome.reason };
     const o = outcome.order;
-    return { success: false, reason: outcome.reason, sessionID: o.id, description: describeOrder(ctx.engine.game(o.gameId), o), ...amounts(o), gameID: o.gameId, ...referenceOf(o) };
+    return {
+      success: false,
+      reason: outcome.reason,
+      sessionID: o.id,
+      description: describeOrder(ctx.engine.game(o.gameId), o),
+      ...amounts(o),
+      gameID: o.gameId,
+      ...referenceOf(o),
+    };
   }
   const o = outcome.order;
-  return { success: true, sessionID: o.id, description: describeOrder(ctx.engine.game(o.gameId), o), ...amounts(o), gameID: o.gameId, ...referenceOf(o) };
+  return {
+    success: true,
+    sessionID: o.id,
+    description: describeOrder(ctx.engine.game(o.gameId), o),
+    ...amounts(o),
+    gameID: o.gameId,
+    ...referenceOf(o),
+  };
 }
 
 /** Orders-socket cancel result (feeds-and-semantics §6). */
-export function renderSocketCancel(ctx: SimContext, outcome: CancelOutcome, requestedId: unknown): Record<string, unknown> {
+export function renderSocketCancel(
+  ctx: SimContext,
+  outcome: CancelOutcome,
+  requestedId: unknown,
+): Record<string, unknown> {
   if (!outcome.success) {
     const o = outcome.order;
-    return { success: false, orderID: o?.id ?? (typeof requestedId === 'string' ? requestedId : null), description: outcome.reason };
+    return {
+      success: false,
+      orderID: o?.id ?? (typeof requestedId === 'string' ? requestedId : null),
+      description: outcome.reason,
+    };
   }
   const o = outcome.order;
   return {

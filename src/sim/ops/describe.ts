@@ -4,7 +4,8 @@ import type { EngineGame, OrderView } from '../../engine/types.ts';
 export function describeOrder(game: EngineGame | undefined, o: OrderView): string {
   const odds = `${o.odds > 0 ? '+' : ''}${o.odds}`;
   const s = o.selection;
-  const name = (team: 'home' | 'away') => (game ? (team === 'away' ? game.participants[0].longName : game.participants[1].longName) : team);
+  const name = (team: 'home' | 'away') =>
+    game ? (team === 'away' ? game.participants[0].longName : game.participants[1].longName) : team;
   switch (s.type) {
     case 'moneyline':
       return `${name(s.team)} moneyline @ ${odds}`;

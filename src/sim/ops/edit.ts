@@ -13,7 +13,8 @@ export type EditOutcome = (PlaceOutcome & { readonly status: 'ok'; readonly edit
  */
 export async function editOrder(ctx: SimContext, user: SimUser, input: EditInput): Promise<EditOutcome> {
   const entry = ctx.engine.edit(user.id, input);
-  const outcome: PlaceOutcome | EditFailure = entry.status === 'delayed' ? await ctx.pump.awaitTicket(entry.ticket) : entry;
+  const outcome: PlaceOutcome | EditFailure =
+    entry.status === 'delayed' ? await ctx.pump.awaitTicket(entry.ticket) : entry;
   if (outcome.status === 'error') return outcome;
   if (!outcome.edit) return { status: 'error', error: 'edit could not execute', errorType: 'system_error' };
   return { ...outcome, edit: outcome.edit };
@@ -24,8 +25,14 @@ export async function editOrder(ctx: SimContext, user: SimUser, input: EditInput
  * original order's terms as a cancel result (exchange-api §2.5). An amended order's old
  * terms are what the edit withdrew, so they are rendered as cancelled.
  */
-export function renderEditResult(ctx: Pick<SimContext, 'engine'>, outcome: EditOutcome & { readonly status: 'ok' }): Record<string, unknown> {
+export function renderEditResult(
+  ctx: Pick<SimContext, 'engine'>,
+  outcome: EditOutcome & { readonly status: 'ok' },
+): Record<string, unknown> {
   const original = outcome.edit.original;
   const withdrawn = original.status === 'open' ? { ...original, status: 'cancelled' as const } : original;
-  return { cancelled: renderRestCancel(ctx, { success: true, order: withdrawn }), ...renderPlaceOutcome(outcome, 'rest') };
+  return {
+    cancelled: renderRestCancel(ctx, { success: true, order: withdrawn }),
+    ...renderPlaceOutcome(outcome, 'rest'),
+  };
 }

@@ -13,7 +13,9 @@ export type WirePlaceEntry =
 /** One engine outcome as the wire spells it; shared with the backtester's simulated venue. */
 export function renderPlaceOutcome(outcome: PlaceOutcome, spelling: Spelling): WirePlaceEntry {
   if (outcome.status === 'error') {
-    return spelling === 'rest' ? { error: outcome.error, errorType: outcome.errorType } : { error: outcome.error, error_type: outcome.errorType };
+    return spelling === 'rest'
+      ? { error: outcome.error, errorType: outcome.errorType }
+      : { error: outcome.error, error_type: outcome.errorType };
   }
   return { matched: [...outcome.matched], unmatched: outcome.unmatched ? { ...outcome.unmatched } : {} };
 }
@@ -29,8 +31,15 @@ function normalise(raw: unknown): PlaceInput {
  * Place a batch for a user and wait for any live-delayed entries, so the reply holds each
  * order's final outcome, positional with the input.
  */
-export async function placeBatch(ctx: SimContext, user: SimUser, orders: readonly unknown[], spelling: Spelling): Promise<WirePlaceEntry[]> {
+export async function placeBatch(
+  ctx: SimContext,
+  user: SimUser,
+  orders: readonly unknown[],
+  spelling: Spelling,
+): Promise<WirePlaceEntry[]> {
   const entries: PlaceEntry[] = ctx.engine.place(user.id, orders.map(normalise));
-  const outcomes = await Promise.all(entries.map((e) => (e.status === 'delayed' ? ctx.pump.awaitTicket(e.ticket) : Promise.resolve(e))));
+  const outcomes = await Promise.all(
+    entries.map((e) => (e.status === 'delayed' ? ctx.pump.awaitTicket(e.ticket) : Promise.resolve(e))),
+  );
   return outcomes.map((o) => renderPlaceOutcome(o, spelling));
 }

@@ -27,7 +27,11 @@ export function betSelectionFields(bet: BetView, options: { nullParticipant?: bo
     case 'total':
       return { ...(options.nullParticipant ? { participantID: null } : {}), total: s.line, OU: s.ou };
     case 'moneyline1x2':
-      return { ...(options.nullParticipant ? { participantID: null } : {}), market: bet.wire.market ?? '', side: s.yes ? 'yes' : 'no' };
+      return {
+        ...(options.nullParticipant ? { participantID: null } : {}),
+        market: bet.wire.market ?? '',
+        side: s.yes ? 'yes' : 'no',
+      };
   }
 }
 
@@ -123,7 +127,12 @@ export interface WireGradedRow extends Omit<WireBetSelection, 'spread' | 'total'
  * `takenRatio` is known, the filled fraction of the posted order, as the published
  * offer-side row has them.
  */
-export function renderGradedRow(game: EngineGame | undefined, bet: BetView, grade: GradeVersion, takenRatio?: number): WireGradedRow {
+export function renderGradedRow(
+  game: EngineGame | undefined,
+  bet: BetView,
+  grade: GradeVersion,
+  takenRatio?: number,
+): WireGradedRow {
   const out: WireGradedRow = {
     game: game ? renderGame(game, { withFuturesSide: true }) : { _id: bet.gameId, error: 'game not found' },
     id: bet.orderId,

@@ -55,7 +55,11 @@ export function sideLabel(game: EngineGame, s: Selection): SideLabel {
     case 'total':
       return { participantID: null, total: s.line, OU: s.ou };
     case 'moneyline1x2':
-      return { participantID: '', market: s.outcome === 'draw' ? 'draw' : participantIdOf(game, s.outcome), side: s.yes ? 'yes' : 'no' };
+      return {
+        participantID: '',
+        market: s.outcome === 'draw' ? 'draw' : participantIdOf(game, s.outcome),
+        side: s.yes ? 'yes' : 'no',
+      };
   }
 }
 
@@ -91,7 +95,12 @@ export interface RenderBookOptions {
   readonly omitNullParticipant?: boolean;
 }
 
-export function renderBookOrder(game: EngineGame, label: SideLabel, listed: ListedOrder, options: RenderBookOptions = {}): WireBookOrder {
+export function renderBookOrder(
+  game: EngineGame,
+  label: SideLabel,
+  listed: ListedOrder,
+  options: RenderBookOptions = {},
+): WireBookOrder {
   const o = listed.order;
   const expiryMs = o.expiresAt ?? (o.gameStartExpiry ? game.start : null);
   const out: WireBookOrder = {
@@ -122,12 +131,21 @@ export function renderBookOrder(game: EngineGame, label: SideLabel, listed: List
 }
 
 /** Every listed side of a game, each with its label and orders best first. */
-export function listedSides(engine: MatchingEngine, game: EngineGame): { bookKey: string; side: 0 | 1; selection: Selection; label: SideLabel; orders: ListedOrder[] }[] {
+export function listedSides(
+  engine: MatchingEngine,
+  game: EngineGame,
+): { bookKey: string; side: 0 | 1; selection: Selection; label: SideLabel; orders: ListedOrder[] }[] {
   const out: { bookKey: string; side: 0 | 1; selection: Selection; label: SideLabel; orders: ListedOrder[] }[] = [];
   for (const book of engine.books(game.id)) {
     for (const side of [0, 1] as const) {
       const selection = book.selections[side];
-      out.push({ bookKey: book.key, side, selection, label: sideLabel(game, selection), orders: engine.bookSide(game.id, book.key, side) });
+      out.push({
+        bookKey: book.key,
+        side,
+        selection,
+        label: sideLabel(game, selection),
+        orders: engine.bookSide(game.id, book.key, side),
+      });
     }
   }
   return out;

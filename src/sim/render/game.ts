@@ -28,7 +28,10 @@ export interface WireGame {
 }
 
 /** A game as the contract embeds it (exchange-api §2.1): away participant first, then home. */
-export function renderGame(g: EngineGame, options: { withFutures?: boolean; withFuturesSide?: boolean } = {}): WireGame {
+export function renderGame(
+  g: EngineGame,
+  options: { withFutures?: boolean; withFuturesSide?: boolean } = {},
+): WireGame {
   const [away, home] = g.participants;
   const participant = (p: typeof away, homeAway: 'home' | 'away'): WireParticipant => {
     const out: WireParticipant = { id: p.id, longName: p.longName, shortName: p.shortName, homeAway };

@@ -23,7 +23,9 @@ export function chooseMainLines(lines: Iterable<LineLiquidity>): MainLines {
   let spread: LineLiquidity | null = null;
   let total: LineLiquidity | null = null;
   const better = (x: LineLiquidity, current: LineLiquidity | null) =>
-    current === null || x.liquidity > current.liquidity || (x.liquidity === current.liquidity && Math.abs(x.line) < Math.abs(current.line));
+    current === null ||
+    x.liquidity > current.liquidity ||
+    (x.liquidity === current.liquidity && Math.abs(x.line) < Math.abs(current.line));
   for (const l of lines) {
     if (!(l.liquidity > 0)) continue;
     if (l.kind === 'spread') {

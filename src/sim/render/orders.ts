@@ -6,11 +6,20 @@ import { renderGame, type WireGame } from './game.ts';
 import { iso } from './time.ts';
 
 /** The participant an order backs, with the other one of the game; null for totals and the 1x2 draw. */
-function participantsOf(game: EngineGame | undefined, o: OrderView): { backed: string | null; other: string | null; longName: string | null } {
+function participantsOf(
+  game: EngineGame | undefined,
+  o: OrderView,
+): { backed: string | null; other: string | null; longName: string | null } {
   const s = o.selection;
-  const team = s.type === 'moneyline' || s.type === 'spread' ? s.team : s.type === 'moneyline1x2' && s.outcome !== 'draw' ? s.outcome : null;
+  const team =
+    s.type === 'moneyline' || s.type === 'spread'
+      ? s.team
+      : s.type === 'moneyline1x2' && s.outcome !== 'draw'
+        ? s.outcome
+        : null;
   if (team === null) return { backed: null, other: null, longName: s.type === 'moneyline1x2' ? 'Draw' : null };
-  if (!game) return { backed: s.type === 'moneyline1x2' ? (o.wire.market ?? null) : o.wire.side, other: null, longName: null };
+  if (!game)
+    return { backed: s.type === 'moneyline1x2' ? (o.wire.market ?? null) : o.wire.side, other: null, longName: null };
   const otherTeam = team === 'home' ? 'away' : 'home';
   return {
     backed: participantIdOf(game, team),

@@ -73,7 +73,11 @@ export type WireAveragePriceGame = WireGame & {
  * lines and, per moneyline side and the main spread and total, the best, commission-
  * adjusted, average and limit prices and the stake the top price can take.
  */
-export function renderAveragePriceGame(engine: MatchingEngine, game: EngineGame, commissionRate: number): WireAveragePriceGame {
+export function renderAveragePriceGame(
+  engine: MatchingEngine,
+  game: EngineGame,
+  commissionRate: number,
+): WireAveragePriceGame {
   const main = mainLines(engine, game);
   const sides = listedSides(engine, game);
   const pricesOf = (s: Selection | null): SidePrices => {
@@ -83,8 +87,12 @@ export function renderAveragePriceGame(engine: MatchingEngine, game: EngineGame,
   };
   const homeMl = pricesOf({ type: 'moneyline', team: 'home' });
   const awayMl = pricesOf({ type: 'moneyline', team: 'away' });
-  const homeSp = pricesOf(main.mainHomeSpread === null ? null : { type: 'spread', team: 'home', line: main.mainHomeSpread });
-  const awaySp = pricesOf(main.mainAwaySpread === null ? null : { type: 'spread', team: 'away', line: main.mainAwaySpread });
+  const homeSp = pricesOf(
+    main.mainHomeSpread === null ? null : { type: 'spread', team: 'home', line: main.mainHomeSpread },
+  );
+  const awaySp = pricesOf(
+    main.mainAwaySpread === null ? null : { type: 'spread', team: 'away', line: main.mainAwaySpread },
+  );
   const over = pricesOf(main.mainTotal === null ? null : { type: 'total', ou: 'over', line: main.mainTotal });
   const under = pricesOf(main.mainTotal === null ? null : { type: 'total', ou: 'under', line: main.mainTotal });
   const block = (name: string, p: SidePrices) => ({

@@ -25,7 +25,7 @@ export function registerBetLookupRoutes({ ctx, router }: RegisterDeps): void {
     method: 'GET',
     path: '/user/getOrdersForGame',
     auth: 'bearer',
-    summary: 'The caller\'s open orders and matched, ungraded bets on one game',
+    summary: "The caller's open orders and matched, ungraded bets on one game",
     query: z.object({ gameID: requiredString('gameID') }),
     // The published answer to a missing, malformed or unknown game is 404, not a schema 400.
     before: (req) => (knownGame(ctx, param(req, 'gameID')) ? undefined : respond.error(404, 'Invalid Game ID')),
@@ -65,11 +65,14 @@ export function registerBetLookupRoutes({ ctx, router }: RegisterDeps): void {
 
 const param = (req: SimRequest, name: string): string | undefined => req.query.get(name) || undefined;
 
-const knownGame = (ctx: SimContext, gameID: string | undefined): boolean => gameID !== undefined && isObjectId(gameID) && ctx.engine.game(gameID) !== undefined;
+const knownGame = (ctx: SimContext, gameID: string | undefined): boolean =>
+  gameID !== undefined && isObjectId(gameID) && ctx.engine.game(gameID) !== undefined;
 
 function matched(ctx: SimContext, bet: BetView) {
   const game = ctx.engine.game(bet.gameId);
-  return game ? renderMatchedBet(game, bet, orderMemory(ctx).stakes.get(bet.orderId) ?? ctx.engine.order(bet.orderId)?.bet) : undefined;
+  return game
+    ? renderMatchedBet(game, bet, orderMemory(ctx).stakes.get(bet.orderId) ?? ctx.engine.order(bet.orderId)?.bet)
+    : undefined;
 }
 
 /** A graded bet as the graded endpoints render it, takenRatio included. */
@@ -99,10 +102,15 @@ function ordersForGame(ctx: SimContext, u: SimUser, gameID: string): SimResponse
  * txID, or an open order's wagerRequestID), in its current form: graded, matched or open.
  * 400 for a malformed or unknown id, and when neither or both are given.
  */
-function betById(ctx: SimContext, u: SimUser, { id, txID }: { id?: string | undefined; txID?: string | undefined }): SimResponse {
+function betById(
+  ctx: SimContext,
+  u: SimUser,
+  { id, txID }: { id?: string | undefined; txID?: string | undefined },
+): SimResponse {
   if ((id === undefined) === (txID === undefined)) return respond.error(400, 'exactly one of id or txID is required');
   const key = (id ?? txID)!;
-  if (!isObjectId(key)) return respond.error(400, `invalid ${id !== undefined ? 'id' : 'txID'}: expected a 24-character hex id`);
+  if (!isObjectId(key))
+    return respond.error(400, `invalid ${id !== undefined ? 'id' : 'txID'}: expected a 24-character hex id`);
   const bet = ctx.engine.bets(u.id).find((b) => (id !== undefined ? b.id === id : b.txID === txID));
   if (bet) {
     const body = bet.grade !== null ? graded(ctx, bet, bet.grade) : matched(ctx, bet);

@@ -7,7 +7,14 @@ import { respond, type SimRequest, type SimResponse } from '../http/types.ts';
 import type { RegisterDeps } from '../register.ts';
 import { renderGradedRow, renderMatchedBet, type WireGradedRow } from '../render/bets.ts';
 import { iso } from '../render/time.ts';
-import { affiliateQuery, gameLiabilityQuery, gradedSinceBody, gradedSinceQuery, gradedWindowBody, gradedWindowQuery } from './schemas.ts';
+import {
+  affiliateQuery,
+  gameLiabilityQuery,
+  gradedSinceBody,
+  gradedSinceQuery,
+  gradedWindowBody,
+  gradedWindowQuery,
+} from './schemas.ts';
 import { orderMemory } from './order-memory.ts';
 import { decodeCursor, encodeCursor, pageOf, parseIsoInstant, positionAfter } from './graded-cursor.ts';
 import { UnauthenticatedRouteError } from '../errors.ts';
@@ -23,7 +30,13 @@ export const AFFILIATE_DEFAULT_FROM = '08-02-2021';
  */
 export function registerBetRoutes({ ctx, router }: RegisterDeps): void {
   const { stakes, takenRatios } = orderMemory(ctx);
-  router.declare({ method: 'GET', path: '/user/getMatchedBets', auth: 'bearer', summary: 'Open (matched, ungraded) bets by game start', handler: (req) => matchedBets(ctx, stakes, user(req)) });
+  router.declare({
+    method: 'GET',
+    path: '/user/getMatchedBets',
+    auth: 'bearer',
+    summary: 'Open (matched, ungraded) bets by game start',
+    handler: (req) => matchedBets(ctx, stakes, user(req)),
+  });
   router.declare({
     method: 'GET',
     path: '/user/getGameLiability',
@@ -87,7 +100,9 @@ function matchedBets(ctx: SimContext, stakes: ReadonlyMap<string, number>, u: Si
     if (game) open.push({ bet, game, i });
   });
   open.sort((a, b) => a.game.start - b.game.start || a.i - b.i);
-  const matchedBets = open.map(({ bet, game }) => renderMatchedBet(game, bet, stakes.get(bet.orderId) ?? ctx.engine.order(bet.orderId)?.bet));
+  const matchedBets = open.map(({ bet, game }) =>
+    renderMatchedBet(game, bet, stakes.get(bet.orderId) ?? ctx.engine.order(bet.orderId)?.bet),
+  );
   return respond.data({ matchedBets });
 }
 
@@ -98,12 +113,15 @@ function gameLiability(ctx: SimContext, u: SimUser, gameID: string): SimResponse
 
 // ---------------------------------------------------------------- parameters
 
-type Instant = { readonly ok: true; readonly ms: number | undefined } | { readonly ok: false; readonly response: SimResponse };
+type Instant =
+  { readonly ok: true; readonly ms: number | undefined } | { readonly ok: false; readonly response: SimResponse };
 
 function isoParam(value: string | undefined, name: string): Instant {
   if (value === undefined) return { ok: true, ms: undefined };
   const ms = parseIsoInstant(value);
-  return ms === null ? { ok: false, response: respond.error(400, `${name} must be an ISO 8601 date or date-time`) } : { ok: true, ms };
+  return ms === null
+    ? { ok: false, response: respond.error(400, `${name} must be an ISO 8601 date or date-time`) }
+    : { ok: true, ms };
 }
 
 // ---------------------------------------------------------------- graded by window
@@ -114,7 +132,12 @@ function isoParam(value: string | undefined, name: string): Instant {
  * contract's unnamed end parameter; it defaults to now. Without `startDate` the window is
  * the whole history up to the end; with it, a window wider than 35 days is a 400.
  */
-function gradedWindow(ctx: SimContext, takenRatios: ReadonlyMap<string, number>, u: SimUser, params: { startDate?: string | undefined; endDate?: string | undefined }): SimResponse {
+function gradedWindow(
+  ctx: SimContext,
+  takenRatios: ReadonlyMap<string, number>,
+  u: SimUser,
+  params: { startDate?: string | undefined; endDate?: string | undefined },
+): SimResponse {
   const start = isoParam(params.startDate, 'startDate');
   if (!start.ok) return start.response;
   const end = isoParam(params.endDate, 'endDate');
@@ -139,7 +162,10 @@ function gradedWindow(ctx: SimContext, takenRatios: ReadonlyMap<string, number>,
     volume += bet.money.amount;
   }
   rows.sort((a, b) => a.grade.seq - b.grade.seq);
-  return respond.data({ graded: rows.map((r) => r.row), summary: { pnl: pnlCents / 100 + 0, volume: roundMoney(volume) } });
+  return respond.data({
+    graded: rows.map((r) => r.row),
+    summary: { pnl: pnlCents / 100 + 0, volume: roundMoney(volume) },
+  });
 }
 
 // ---------------------------------------------------------------- graded by cursor
@@ -150,10 +176,16 @@ function gradedWindow(ctx: SimContext, takenRatios: ReadonlyMap<string, number>,
  * reappear later in the walk. Without `since` and `cursor` the walk starts at the
  * beginning of the log. The log holds what the settled-game retention keeps.
  */
-function gradedSince(ctx: SimContext, takenRatios: ReadonlyMap<string, number>, u: SimUser, params: { since?: string | undefined; cursor?: string | undefined }): SimResponse {
+function gradedSince(
+  ctx: SimContext,
+  takenRatios: ReadonlyMap<string, number>,
+  u: SimUser,
+  params: { since?: string | undefined; cursor?: string | undefined },
+): SimResponse {
   const sinceText = params.since;
   const cursorText = params.cursor;
-  if (sinceText !== undefined && cursorText !== undefined) return respond.error(400, 'since and cursor are mutually exclusive');
+  if (sinceText !== undefined && cursorText !== undefined)
+    return respond.error(400, 'since and cursor are mutually exclusive');
   // The log within the settled-game retention; cursor positions count the dropped front too.
   const log = ctx.engine.grades(u.id);
   const dropped = ctx.engine.gradesDropped(u.id);
@@ -185,7 +217,11 @@ function gradedSince(ctx: SimContext, takenRatios: ReadonlyMap<string, number>, 
 }
 
 /** Rows for grade versions, loading each game's bets once. */
-function renderGrades(ctx: SimContext, takenRatios: ReadonlyMap<string, number>, grades: readonly GradeVersion[]): WireGradedRow[] {
+function renderGrades(
+  ctx: SimContext,
+  takenRatios: ReadonlyMap<string, number>,
+  grades: readonly GradeVersion[],
+): WireGradedRow[] {
   const betsByGame = new Map<string, Map<string, BetView>>();
   const out: WireGradedRow[] = [];
   for (const grade of grades) {
@@ -223,7 +259,11 @@ export function parseUsDate(text: string): number | null {
  * settlement falls on a day in [fromDate, toDate] (UTC days, both inclusive). Every
  * referred player is listed, with 0 when nothing was paid. Top-level body, no `data`.
  */
-function affiliateCommission(ctx: SimContext, u: SimUser, query: { fromDate?: string | undefined; toDate?: string | undefined }): SimResponse {
+function affiliateCommission(
+  ctx: SimContext,
+  u: SimUser,
+  query: { fromDate?: string | undefined; toDate?: string | undefined },
+): SimResponse {
   const fromText = query.fromDate ?? AFFILIATE_DEFAULT_FROM;
   const from = parseUsDate(fromText);
   if (from === null) return respond.error(400, `fromDate must be MM-DD-YYYY: ${fromText.slice(0, 40)}`);

@@ -8,7 +8,9 @@ import { body, requiredString } from './schemas.ts';
 import { userOf } from './user-of.ts';
 
 const gameId = z
-  .string({ error: (iss) => (iss.input === undefined || iss.input === null ? 'gameID is required' : 'gameID must be a string') })
+  .string({
+    error: (iss) => (iss.input === undefined || iss.input === null ? 'gameID is required' : 'gameID must be a string'),
+  })
   .regex(OBJECT_ID, { error: 'gameID must be a 24-character hexadecimal id' });
 
 /** The market types cancelAllOrdersForGame may be narrowed to (1x2 is not among them). */
@@ -24,7 +26,10 @@ function cancelByReferenceBody(maxBatch: number) {
     gameID: gameId,
     userReferences: z
       .array(z.string({ error: 'must be a string' }), {
-        error: (iss) => (iss.input === undefined || iss.input === null ? 'userReferences is required' : 'userReferences must be an array of strings'),
+        error: (iss) =>
+          iss.input === undefined || iss.input === null
+            ? 'userReferences is required'
+            : 'userReferences must be an array of strings',
       })
       .max(maxBatch, { error: `userReferences must hold at most ${maxBatch} references` }),
   });
@@ -53,7 +58,7 @@ export function registerCancelAllRoutes({ ctx, router }: RegisterDeps): void {
     method: 'POST',
     path: '/session/cancelAllOrdersForGame',
     auth: 'bearer',
-    summary: 'Cancel the caller\'s open orders on one game, optionally of one market type',
+    summary: "Cancel the caller's open orders on one game, optionally of one market type",
     body: cancelForGameBody,
     handler: (req, { body }) => {
       const filter = { gameId: body.gameID, ...(body.type !== undefined ? { type: body.type } : {}) };
@@ -65,7 +70,7 @@ export function registerCancelAllRoutes({ ctx, router }: RegisterDeps): void {
     method: 'POST',
     path: '/session/cancelByReference',
     auth: 'bearer',
-    summary: 'Cancel the caller\'s open orders on one game that carry one of the given userReferences',
+    summary: "Cancel the caller's open orders on one game that carry one of the given userReferences",
     body: byReferenceSchema,
     handler: (req, { body }) => {
       const user = userOf(req);
@@ -84,7 +89,7 @@ export function registerCancelAllRoutes({ ctx, router }: RegisterDeps): void {
     method: 'POST',
     path: '/session/cancelAllForLeague',
     auth: 'bearer',
-    summary: 'Cancel the caller\'s open orders on every game of one league (case-insensitive)',
+    summary: "Cancel the caller's open orders on every game of one league (case-insensitive)",
     body: cancelForLeagueBody,
     response: z.object({ data: z.object({ ordersReceived: z.literal(true) }) }),
     handler: (req, { body }) => {

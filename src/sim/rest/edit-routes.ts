@@ -17,19 +17,33 @@ function term(meta: Record<string, unknown>) {
 /** The order is named here; the engine checks the new terms as a place's (validation_error). */
 const editBody = body({
   sessionID: requiredString('sessionID'),
-  orderOdds: term({ type: 'integer', nullable: true, description: 'New American odds; null or absent leaves them unchanged.' }),
-  orderVolume: term({ type: 'number', nullable: true, description: 'New bet amount; null or absent leaves it unchanged. Earlier fills are not netted.' }),
+  orderOdds: term({
+    type: 'integer',
+    nullable: true,
+    description: 'New American odds; null or absent leaves them unchanged.',
+  }),
+  orderVolume: term({
+    type: 'number',
+    nullable: true,
+    description: 'New bet amount; null or absent leaves it unchanged. Earlier fills are not netted.',
+  }),
   orderType: term({ type: 'string', enum: [...ORDER_TYPES] }),
   userReference: term({ type: 'string' }),
   expiryChange: term({ type: 'string', description: 'New expiry in minutes from the edit (a number is taken too).' }),
-  blockIfNoOtherSideOrders: term({ type: 'boolean', description: 'v4 only: refuse the edit when nothing rests that the order could take.' }),
+  blockIfNoOtherSideOrders: term({
+    type: 'boolean',
+    description: 'v4 only: refuse the edit when nothing rests that the order could take.',
+  }),
 });
 
 type EditBody = z.output<typeof editBody>;
 
 /** v4 names every failure's errorType, a malformed request's too. */
 function withValidationErrorType(response: SimResponse): SimResponse {
-  return { status: response.status, body: { error: (response.body as { error: string }).error, errorType: 'validation_error' } };
+  return {
+    status: response.status,
+    body: { error: (response.body as { error: string }).error, errorType: 'validation_error' },
+  };
 }
 
 /**
@@ -43,7 +57,9 @@ export function registerEditRoutes({ ctx, router }: RegisterDeps): void {
     const { blockIfNoOtherSideOrders, ...v1 } = edit;
     const outcome = await editOrder(ctx, userOf(req), withErrorType ? { ...v1, blockIfNoOtherSideOrders } : v1);
     if (outcome.status === 'error') {
-      return withErrorType ? { status: 400, body: { error: outcome.error, errorType: outcome.errorType } } : respond.error(400, outcome.error);
+      return withErrorType
+        ? { status: 400, body: { error: outcome.error, errorType: outcome.errorType } }
+        : respond.error(400, outcome.error);
     }
     return respond.data(renderEditResult(ctx, outcome));
   };
@@ -51,7 +67,8 @@ export function registerEditRoutes({ ctx, router }: RegisterDeps): void {
     method: 'POST',
     path: '/session/editOrder',
     auth: 'bearer',
-    summary: 'Change an open order\'s odds, volume, type, reference or expiry; a place result plus the original\'s cancel summary',
+    summary:
+      "Change an open order's odds, volume, type, reference or expiry; a place result plus the original's cancel summary",
     body: editBody,
     handler: (req, { body }) => handle(req, body, false),
   });

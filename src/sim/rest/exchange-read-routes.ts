@@ -33,7 +33,7 @@ export function registerExchangeReadRoutes({ ctx, router }: RegisterDeps): void 
     method: 'GET',
     path: '/exchange/getSingleOrderbook',
     auth: 'bearer',
-    summary: 'One game as the v1 orderbook nests it, its child and prop games, and the caller\'s orders in its league',
+    summary: "One game as the v1 orderbook nests it, its child and prop games, and the caller's orders in its league",
     query: z.object({ gameID: requiredString('gameID') }),
     handler: (req, { query }) => {
       const gameID = query.gameID;
@@ -64,11 +64,13 @@ export function registerExchangeReadRoutes({ ctx, router }: RegisterDeps): void 
     method: 'GET',
     path: '/exchange/getOddsForAveragePrice',
     auth: 'bearer',
-    summary: 'Best and average prices of every game of one league (case-insensitive), after the caller\'s commission',
+    summary: "Best and average prices of every game of one league (case-insensitive), after the caller's commission",
     query: z.object({ leagueRequested: requiredString('leagueRequested') }),
     handler: (req, { query }) => {
       const rate = ctx.engine.account(userOf(req).id)?.commissionRate ?? 0;
-      return respond.top({ games: gamesOfLeague(ctx, query.leagueRequested).map((g) => renderAveragePriceGame(ctx.engine, g, rate)) });
+      return respond.top({
+        games: gamesOfLeague(ctx, query.leagueRequested).map((g) => renderAveragePriceGame(ctx.engine, g, rate)),
+      });
     },
   });
 

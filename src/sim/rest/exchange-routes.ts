@@ -28,7 +28,8 @@ export function availableLeagues(games: readonly EngineGame[], sport: string | u
   }
   const out = [...leagues].sort();
   if (wanted !== undefined && ALL_SPORTS.has(wanted) && !leagues.has('all')) out.push('all');
-  if (!leagues.has('LIVE') && out.some((l) => l.toUpperCase().includes('LIVE') && !LIVE_EXCLUDED.has(l.toUpperCase()))) out.push('LIVE');
+  if (!leagues.has('LIVE') && out.some((l) => l.toUpperCase().includes('LIVE') && !LIVE_EXCLUDED.has(l.toUpperCase())))
+    out.push('LIVE');
   return out;
 }
 
@@ -78,13 +79,25 @@ export function registerExchangeRoutes({ ctx, router }: RegisterDeps): void {
     handler: (_req, { query }) => {
       const now = ctx.time.clock.now();
       const seen = new Set<string>();
-      const participants: { participantID: string; longName: string; shortName: string; league: string; sport: string }[] = [];
+      const participants: {
+        participantID: string;
+        longName: string;
+        shortName: string;
+        league: string;
+        sport: string;
+      }[] = [];
       for (const g of ctx.engine.games().sort(byStart)) {
         if (query.active && !(g.start > now && !g.ended)) continue;
         for (const p of g.participants) {
           if (seen.has(p.id)) continue;
           seen.add(p.id);
-          participants.push({ participantID: p.id, longName: p.longName, shortName: p.shortName, league: g.league, sport: g.sport });
+          participants.push({
+            participantID: p.id,
+            longName: p.longName,
+            shortName: p.shortName,
+            league: g.league,
+            sport: g.sport,
+          });
         }
       }
       return respond.data({ participants });
@@ -116,7 +129,9 @@ export function registerExchangeRoutes({ ctx, router }: RegisterDeps): void {
         games = gamesOfLeague(ctx, league);
       }
       const viewerId = req.user?.id ?? null;
-      return respond.data({ games: games.map((g) => renderOrderbookV2(ctx.engine, g, { viewerId, usernameOf, omitNullParticipant: true })) });
+      return respond.data({
+        games: games.map((g) => renderOrderbookV2(ctx.engine, g, { viewerId, usernameOf, omitNullParticipant: true })),
+      });
     },
   });
 
@@ -130,7 +145,9 @@ export function registerExchangeRoutes({ ctx, router }: RegisterDeps): void {
     body: orderbookV1Body,
     handler: (req, { body }) => {
       const viewerId = req.user?.id ?? null;
-      const games = gamesOfLeague(ctx, body.leagueRequested).map((g) => renderOrderbookV1(ctx.engine, g, { viewerId, usernameOf, omitNullParticipant: true }));
+      const games = gamesOfLeague(ctx, body.leagueRequested).map((g) =>
+        renderOrderbookV1(ctx.engine, g, { viewerId, usernameOf, omitNullParticipant: true }),
+      );
       return respond.data({ market: null, games });
     },
   });

@@ -145,15 +145,20 @@ const Payload = z.object({
   t: z.number().int().min(-MAX_INSTANT).max(MAX_INSTANT),
 });
 
-const sign = (secret: Buffer, payload: Buffer): Buffer => createHmac('sha256', secret).update(CURSOR_DOMAIN).update(payload).digest();
+const sign = (secret: Buffer, payload: Buffer): Buffer =>
+  createHmac('sha256', secret).update(CURSOR_DOMAIN).update(payload).digest();
 
 /** An opaque, tamper-proof cursor: base64url of HMAC-SHA256(secret, payload) ‖ payload. */
 export function encodeCursor(secret: Buffer, state: CursorState): string {
-  const payload = Buffer.from(JSON.stringify({ v: 1, u: state.userId, p: state.position, t: state.settledThrough }), 'utf8');
+  const payload = Buffer.from(
+    JSON.stringify({ v: 1, u: state.userId, p: state.position, t: state.settledThrough }),
+    'utf8',
+  );
   return Buffer.concat([sign(secret, payload), payload]).toString('base64url');
 }
 
-export type CursorCheck = { readonly ok: true; readonly state: CursorState } | { readonly ok: false; readonly error: string };
+export type CursorCheck =
+  { readonly ok: true; readonly state: CursorState } | { readonly ok: false; readonly error: string };
 
 /** Verify a cursor for `userId`. Anything this endpoint did not issue to that user is rejected. */
 export function decodeCursor(secret: Buffer, cursor: string, userId: string): CursorCheck {
@@ -210,7 +215,12 @@ export function positionAfter(log: readonly { readonly settledAt: number }[], si
  * client is caught up, the current millisecond is still open (another settlement may land
  * in it), so entries settled at `now` count as an unfinished group too.
  */
-export function settledThroughAt(log: readonly { readonly settledAt: number }[], end: number, floor: number, now: number): number {
+export function settledThroughAt(
+  log: readonly { readonly settledAt: number }[],
+  end: number,
+  floor: number,
+  now: number,
+): number {
   const boundary = end < log.length ? log[end]!.settledAt : now;
   let j = end - 1;
   while (j >= 0 && log[j]!.settledAt >= boundary) j--;
@@ -219,8 +229,19 @@ export function settledThroughAt(log: readonly { readonly settledAt: number }[],
 }
 
 /** A page of at most `pageSize` entries from `start`, with `hasMore` and `settledThrough`. */
-export function pageOf<T extends { readonly settledAt: number }>(log: readonly T[], start: number, floor: number, now: number, pageSize = GRADED_PAGE_SIZE): LogPage<T> {
+export function pageOf<T extends { readonly settledAt: number }>(
+  log: readonly T[],
+  start: number,
+  floor: number,
+  now: number,
+  pageSize = GRADED_PAGE_SIZE,
+): LogPage<T> {
   const from = Math.min(start, log.length);
   const end = Math.min(log.length, from + pageSize);
-  return { rows: log.slice(from, end), end, hasMore: end < log.length, settledThrough: settledThroughAt(log, end, floor, now) };
+  return {
+    rows: log.slice(from, end),
+    end,
+    hasMore: end < log.length,
+    settledThrough: settledThroughAt(log, end, floor, now),
+  };
 }

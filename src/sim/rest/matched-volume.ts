@@ -1,6 +1,11 @@
 import type { SimContext } from '../context.ts';
 
-const ET_DAY = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York', year: 'numeric', month: '2-digit', day: '2-digit' });
+const ET_DAY = new Intl.DateTimeFormat('en-CA', {
+  timeZone: 'America/New_York',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+});
 
 /** The US-Eastern calendar day of an instant, `YYYY-MM-DD`. */
 export function etDay(ms: number): string {

@@ -23,7 +23,8 @@ export function registerOpenApiRoute({ router }: RegisterDeps): void {
       document ??= openApiDocument(router.routes(), {
         title: OPENAPI_TITLE,
         version: '1.0.0',
-        description: 'Generated from the schemas that validate each route. Responses are wrapped as { data } except where a route says otherwise.',
+        description:
+          'Generated from the schemas that validate each route. Responses are wrapped as { data } except where a route says otherwise.',
       });
       return respond.top(document);
     },

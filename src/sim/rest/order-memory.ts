@@ -62,7 +62,10 @@ export function orderMemory(ctx: SimContext): OrderMemory {
       }
     } else if (e.kind === 'betGraded') {
       stakes.delete(e.bet.orderId);
-    } else if (e.kind === 'gameChanged' && (e.change === 'ended' || e.change === 'regraded' || e.change === 'refunded')) {
+    } else if (
+      e.kind === 'gameChanged' &&
+      (e.change === 'ended' || e.change === 'regraded' || e.change === 'refunded')
+    ) {
       forgetGone();
     }
   });

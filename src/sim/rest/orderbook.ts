@@ -35,7 +35,11 @@ export function bookArrayOf(taker: Selection): BookArray {
     case 'total':
       return taker.ou === 'over' ? 'over' : 'under';
     case 'moneyline1x2':
-      return taker.outcome === 'home' ? 'homeMoneylines1x2' : taker.outcome === 'away' ? 'awayMoneylines1x2' : 'draw1x2';
+      return taker.outcome === 'home'
+        ? 'homeMoneylines1x2'
+        : taker.outcome === 'away'
+          ? 'awayMoneylines1x2'
+          : 'draw1x2';
   }
 }
 
@@ -66,20 +70,31 @@ export function openInterest(sides: readonly { orders: readonly ListedOrder[] }[
   return sum;
 }
 
-export type WireOrderbookGame = WireGame & Record<BookArray, WireBookOrder[]> & MainLines & { openInterest: number; matchedVolume: number };
+export type WireOrderbookGame = WireGame &
+  Record<BookArray, WireBookOrder[]> &
+  MainLines & { openInterest: number; matchedVolume: number };
 
 /**
  * `GET /exchange/v2/getOrderbook` game: the game plus flat collections of book orders,
  * each sorted best price for the taker first, then oldest.
  */
-export function renderOrderbookV2(engine: MatchingEngine, game: EngineGame, options: RenderBookOptions = {}): WireOrderbookGame {
+export function renderOrderbookV2(
+  engine: MatchingEngine,
+  game: EngineGame,
+  options: RenderBookOptions = {},
+): WireOrderbookGame {
   const arrays = emptyBookArrays<WireBookOrder>();
   const ranked: { key: BookArray; rank: number; createdAt: number; entry: WireBookOrder }[] = [];
   const sides = listedSides(engine, game);
   for (const side of sides) {
     const key = bookArrayOf(side.selection);
     for (const listed of side.orders) {
-      ranked.push({ key, rank: oddsRank(listed.listedOdds), createdAt: listed.order.createdAt, entry: renderBookOrder(game, side.label, listed, options) });
+      ranked.push({
+        key,
+        rank: oddsRank(listed.listedOdds),
+        createdAt: listed.order.createdAt,
+        entry: renderBookOrder(game, side.label, listed, options),
+      });
     }
   }
   // Stable: ties keep the engine's time priority within a side.
@@ -159,7 +174,11 @@ export interface WireOrderbookV1Game {
  * (`"-3.5"`, `"209.5"`); the 1x2 collections are keyed by the taker's side, `"yes"` or
  * `"no"`. Every entry carries `isPostArb` as a boolean.
  */
-export function renderOrderbookV1(engine: MatchingEngine, game: EngineGame, options: RenderBookOptions = {}): WireOrderbookV1Game {
+export function renderOrderbookV1(
+  engine: MatchingEngine,
+  game: EngineGame,
+  options: RenderBookOptions = {},
+): WireOrderbookV1Game {
   const opts: RenderBookOptions = { ...options, postArbAlways: true };
   const g = renderGame(game);
   const sides = listedSides(engine, game);
@@ -200,7 +219,14 @@ export function renderOrderbookV1(engine: MatchingEngine, game: EngineGame, opti
       continue;
     }
     const s = side.selection;
-    const sub = s.type === 'spread' || s.type === 'total' ? String(s.line) : s.type === 'moneyline1x2' ? (s.yes ? 'yes' : 'no') : 'moneyline';
+    const sub =
+      s.type === 'spread' || s.type === 'total'
+        ? String(s.line)
+        : s.type === 'moneyline1x2'
+          ? s.yes
+            ? 'yes'
+            : 'no'
+          : 'moneyline';
     const bucket = out[key];
     (bucket[sub] ??= []).push(...entries);
   }

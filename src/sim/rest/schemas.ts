@@ -14,7 +14,10 @@ const BODY_NOT_OBJECT = 'request body must be a JSON object';
 /** A required non-empty string field. */
 export function requiredString(field: string) {
   return z
-    .string({ error: (iss) => (iss.input === undefined || iss.input === null ? `${field} is required` : `${field} must be a string`) })
+    .string({
+      error: (iss) =>
+        iss.input === undefined || iss.input === null ? `${field} is required` : `${field} must be a string`,
+    })
     .min(1, { error: `${field} is required` });
 }
 
@@ -42,7 +45,9 @@ export const MIN_REST_HEARTBEAT_SECONDS = HEARTBEAT_MIN_SECONDS - 1;
 const heartbeatTimeoutMessage = `timeout must be an integer number of seconds greater than ${MIN_REST_HEARTBEAT_SECONDS}`;
 export const heartbeatBody = body({
   timeout: z
-    .number({ error: (iss) => (iss.input === undefined || iss.input === null ? 'timeout is required' : heartbeatTimeoutMessage) })
+    .number({
+      error: (iss) => (iss.input === undefined || iss.input === null ? 'timeout is required' : heartbeatTimeoutMessage),
+    })
     .int({ error: heartbeatTimeoutMessage })
     .gt(MIN_REST_HEARTBEAT_SECONDS, { error: heartbeatTimeoutMessage })
     .max(HEARTBEAT_MAX_SECONDS, { error: `timeout must be at most ${HEARTBEAT_MAX_SECONDS} seconds` }),
@@ -102,7 +107,9 @@ export function placeBody(maxBatch: number) {
   const message = `orders must be a non-empty array of at most ${maxBatch} orders`;
   return body({
     orders: z
-      .array(z.unknown(), { error: (iss) => (iss.input === undefined || iss.input === null ? 'orders is required' : message) })
+      .array(z.unknown(), {
+        error: (iss) => (iss.input === undefined || iss.input === null ? 'orders is required' : message),
+      })
       .min(1, { error: message })
       .max(maxBatch, { error: message }),
   });
@@ -113,9 +120,17 @@ export const cancelBody = body({ sessionID: requiredString('sessionID') });
 export function cancelMultipleBody(maxBatch: number) {
   return body({
     sessionIDs: z
-      .array(z.string({ error: 'must be a 24-character hexadecimal order id' }).regex(OBJECT_ID, { error: 'must be a 24-character hexadecimal order id' }), {
-        error: (iss) => (iss.input === undefined || iss.input === null ? 'sessionIDs is required' : 'sessionIDs must be an array of order ids'),
-      })
+      .array(
+        z
+          .string({ error: 'must be a 24-character hexadecimal order id' })
+          .regex(OBJECT_ID, { error: 'must be a 24-character hexadecimal order id' }),
+        {
+          error: (iss) =>
+            iss.input === undefined || iss.input === null
+              ? 'sessionIDs is required'
+              : 'sessionIDs must be an array of order ids',
+        },
+      )
       .max(maxBatch, { error: `sessionIDs must hold at most ${maxBatch} order ids` }),
   });
 }

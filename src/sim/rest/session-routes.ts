@@ -28,7 +28,8 @@ export function registerSessionRoutes({ ctx, router }: RegisterDeps): void {
     auth: 'bearer',
     summary: 'Place a batch of orders; one result per order, positional',
     body: placeSchema,
-    handler: async (req, { body }) => respond.data({ createdSessions: await placeBatch(ctx, userOf(req), body.orders, 'rest') }),
+    handler: async (req, { body }) =>
+      respond.data({ createdSessions: await placeBatch(ctx, userOf(req), body.orders, 'rest') }),
   });
 
   // exchange-api §4.6.
@@ -60,7 +61,8 @@ export function registerSessionRoutes({ ctx, router }: RegisterDeps): void {
     auth: 'bearer',
     summary: 'Cancel orders by id; one result per id, positional',
     body: cancelManySchema,
-    handler: (req, { body }) => respond.data(ctx.engine.cancelMany(userOf(req).id, body.sessionIDs).map((o) => renderRestCancel(ctx, o))),
+    handler: (req, { body }) =>
+      respond.data(ctx.engine.cancelMany(userOf(req).id, body.sessionIDs).map((o) => renderRestCancel(ctx, o))),
   });
 
   // exchange-api §4.9.
@@ -68,7 +70,7 @@ export function registerSessionRoutes({ ctx, router }: RegisterDeps): void {
     method: 'GET',
     path: '/session/lookupOrder',
     auth: 'bearer',
-    summary: 'One of the caller\'s orders by id',
+    summary: "One of the caller's orders by id",
     query: lookupOrderQuery,
     handler: (req, { query }) => {
       const id = query.orderID;

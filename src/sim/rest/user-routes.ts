@@ -46,7 +46,11 @@ export function registerUserRoutes({ ctx, router }: RegisterDeps): void {
     // It counts every attempt, malformed ones included.
     before: (req) => {
       const admission = ctx.limits.login.admit(req.ip);
-      return admission.ok ? undefined : respond.error(429, 'Too many login attempts. Please try again later.', { 'retry-after': String(admission.retryAfterSeconds) });
+      return admission.ok
+        ? undefined
+        : respond.error(429, 'Too many login attempts. Please try again later.', {
+            'retry-after': String(admission.retryAfterSeconds),
+          });
     },
     handler: (_req, { body }): SimResponse => {
       if (ctx.faults.loginChallenge) {
@@ -93,7 +97,7 @@ export function registerUserRoutes({ ctx, router }: RegisterDeps): void {
     method: 'GET',
     path: '/user/getMe',
     auth: 'bearer',
-    summary: 'The caller\'s account',
+    summary: "The caller's account",
     handler: (req) => {
       const user = userOf(req);
       const m = money(user.id);
@@ -117,9 +121,11 @@ export function registerUserRoutes({ ctx, router }: RegisterDeps): void {
     method: 'POST',
     path: '/user/ordersHeartbeat',
     auth: 'bearer',
-    summary: 'Dead man\'s switch: cancel every open order unless called again within timeout seconds',
+    summary: "Dead man's switch: cancel every open order unless called again within timeout seconds",
     body: heartbeatBody,
-    response: z.object({ data: z.object({ type: z.literal('heartbeatAck'), serverTime: z.string(), timeoutSec: z.number().int() }) }),
+    response: z.object({
+      data: z.object({ type: z.literal('heartbeatAck'), serverTime: z.string(), timeoutSec: z.number().int() }),
+    }),
     handler: (req, { body }) => {
       heartbeatFor(ctx).arm(userOf(req).id, body.timeout);
       return respond.data({ type: 'heartbeatAck', serverTime: iso(ctx.time.clock.now()), timeoutSec: body.timeout });
@@ -131,7 +137,10 @@ export function registerUserRoutes({ ctx, router }: RegisterDeps): void {
     method: 'GET',
     path: '/user/getUnmatched',
     auth: 'bearer',
-    summary: 'The caller\'s resting orders, oldest first',
-    handler: (req) => respond.data({ unmatched: ctx.engine.openOrders(userOf(req).id).map((o) => renderUnmatchedOrder(ctx.engine, o)) }),
+    summary: "The caller's resting orders, oldest first",
+    handler: (req) =>
+      respond.data({
+        unmatched: ctx.engine.openOrders(userOf(req).id).map((o) => renderUnmatchedOrder(ctx.engine, o)),
+      }),
   });
 }

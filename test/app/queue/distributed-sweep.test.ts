@@ -30,7 +30,11 @@ interface WorkerProcess {
 }
 
 function startWorker(url: string, cacheDir: string): WorkerProcess {
-  const proc = spawn(process.execPath, ['bin/linesmith.js', 'worker', '--queue', url, '--tape-cache', cacheDir, '--lock-ms', '2000'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  const proc = spawn(
+    process.execPath,
+    ['bin/linesmith.js', 'worker', '--queue', url, '--tape-cache', cacheDir, '--lock-ms', '2000'],
+    { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   const lines: string[] = [];
   const waiters: { pattern: RegExp; resolve: (l: string) => void }[] = [];
   let buffer = '';
@@ -56,7 +60,10 @@ function startWorker(url: string, cacheDir: string): WorkerProcess {
       const seen = lines.find((l) => pattern.test(l));
       if (seen !== undefined) return Promise.resolve(seen);
       return new Promise((resolve, reject) => {
-        const t = setTimeout(() => reject(new Error(`no line matching ${pattern} within ${timeoutMs} ms; got:\n${lines.join('\n')}`)), timeoutMs);
+        const t = setTimeout(
+          () => reject(new Error(`no line matching ${pattern} within ${timeoutMs} ms; got:\n${lines.join('\n')}`)),
+          timeoutMs,
+        );
         waiters.push({ pattern, resolve: (l) => (clearTimeout(t), resolve(l)) });
       });
     },
@@ -86,7 +93,8 @@ describe.skipIf(skip !== null)('distributed sweeps through a real Redis', { time
     await redis?.close();
   });
 
-  const runsOf = async (axes: string[]) => sweepRuns(await readFile(CONFIG, 'utf8'), sweepGrid(axes.map(parseSweepAxis)));
+  const runsOf = async (axes: string[]) =>
+    sweepRuns(await readFile(CONFIG, 'utf8'), sweepGrid(axes.map(parseSweepAxis)));
   const sweep = async (tape: Tape, axes: string[], extra: { sweepId?: string } = {}) =>
     runQueueSweep(tape, await runsOf(axes), CONFIG, {
       address: await parseRedisAddress(redis.url, { env: {} }),
@@ -99,11 +107,25 @@ describe.skipIf(skip !== null)('distributed sweeps through a real Redis', { time
   it('writes the same per-variant report.json as the local sweep, with two worker processes', async () => {
     workers.push(startWorker(redis.url, join(dir, 'c1')), startWorker(redis.url, join(dir, 'c2')));
     await Promise.all(workers.map((w) => w.waitFor(/taking sweep variants/)));
-    const args = ['backtest', '--config', CONFIG, '--feed', SMALL, '--sweep', 'backtest.fillModel=conservative,risk-averse', '--no-progress'];
-    const [local, queued] = await Promise.all([linesmith([...args, '--report', join(dir, 'local')], { timeoutMs: 200_000 }), linesmith([...args, '--queue', redis.url, '--report', join(dir, 'queued')], { timeoutMs: 200_000 })]);
+    const args = [
+      'backtest',
+      '--config',
+      CONFIG,
+      '--feed',
+      SMALL,
+      '--sweep',
+      'backtest.fillModel=conservative,risk-averse',
+      '--no-progress',
+    ];
+    const [local, queued] = await Promise.all([
+      linesmith([...args, '--report', join(dir, 'local')], { timeoutMs: 200_000 }),
+      linesmith([...args, '--queue', redis.url, '--report', join(dir, 'queued')], { timeoutMs: 200_000 }),
+    ]);
     expect(local.code, local.stderr).toBe(0);
     expect(queued.code, queued.stderr).toBe(0);
-    expect(queued.stderr).toMatch(/sweep sweep-[0-9a-f]{16}: 2 variant\(s\) on queue redis:\/\/127\.0\.0\.1:\d+\/0, tape [0-9a-f]{12}/);
+    expect(queued.stderr).toMatch(
+      /sweep sweep-[0-9a-f]{16}: 2 variant\(s\) on queue redis:\/\/127\.0\.0\.1:\d+\/0, tape [0-9a-f]{12}/,
+    );
     const variants = (await readdir(join(dir, 'local'))).filter((d) => d.startsWith('variant-')).sort();
     expect(variants).toHaveLength(2);
     expect((await readdir(join(dir, 'queued'))).filter((d) => d.startsWith('variant-')).sort()).toEqual(variants);
@@ -129,7 +151,10 @@ describe.skipIf(skip !== null)('distributed sweeps through a real Redis', { time
     workers.push(rescuer);
     const outcomes = await result;
     expect(outcomes.map((o) => o.error)).toEqual([null, null]);
-    expect(outcomes.map((o) => o.variant)).toEqual([{ 'backtest.fillModel': 'conservative' }, { 'backtest.fillModel': 'risk-averse' }]);
+    expect(outcomes.map((o) => o.variant)).toEqual([
+      { 'backtest.fillModel': 'conservative' },
+      { 'backtest.fillModel': 'risk-averse' },
+    ]);
     const rescuerId = (await rescuer.waitFor(/worker \S+ taking/)).match(/worker (\S+) taking/)![1];
     expect(outcomes.every((o) => o.worker === rescuerId)).toBe(true);
   });
@@ -142,7 +167,9 @@ describe.skipIf(skip !== null)('distributed sweeps through a real Redis', { time
     expect(first.map((o) => o.error)).toEqual([null, null, null]);
     const doneBefore = w.lines.filter((l) => / done /.test(l)).length;
     const again = await sweep(small, ['backtest.seed=1,2,3'], { sweepId: 'resume-me' });
-    expect(again.map((o) => o.result?.report.metrics.pnl.total)).toEqual(first.map((o) => o.result?.report.metrics.pnl.total));
+    expect(again.map((o) => o.result?.report.metrics.pnl.total)).toEqual(
+      first.map((o) => o.result?.report.metrics.pnl.total),
+    );
     // Nothing ran twice: the second coordinator found every result already there.
     expect(w.lines.filter((l) => / done /.test(l)).length).toBe(doneBefore);
   });
@@ -154,7 +181,12 @@ describe.skipIf(skip !== null)('distributed sweeps through a real Redis', { time
     const runs = await runsOf(['backtest.seed=1,2']);
     // A variant whose config cannot load on the worker (the coordinator's own check bypassed).
     const broken = [runs[0]!, { ...runs[1]!, configText: `${runs[1]!.configText}\nbogusTopLevelKey: 1\n` }];
-    const outcomes = await runQueueSweep(small, broken, CONFIG, { address: await parseRedisAddress(redis.url, { env: {} }), clock: systemClock, sleep: (ms) => new Promise((r) => setTimeout(r, ms)), pollMs: 100 });
+    const outcomes = await runQueueSweep(small, broken, CONFIG, {
+      address: await parseRedisAddress(redis.url, { env: {} }),
+      clock: systemClock,
+      sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+      pollMs: 100,
+    });
     expect(outcomes[0]!.error).toBeNull();
     expect(outcomes[1]!.error).toMatch(/bogusTopLevelKey/);
     expect(w.lines.filter((l) => /failed backtest\.seed=2/.test(l))).toHaveLength(1);

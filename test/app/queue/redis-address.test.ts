@@ -8,17 +8,31 @@ import { parseRedisAddress, redisConnectionOptions } from '../../../src/app/queu
 describe('parseRedisAddress', () => {
   it('reads host, port and database, and shows no credentials', async () => {
     const a = await parseRedisAddress('redis://10.0.0.5:6380/3', { env: {} });
-    expect(a).toMatchObject({ host: '10.0.0.5', port: 6380, db: 3, tls: false, password: undefined, display: 'redis://10.0.0.5:6380/3' });
+    expect(a).toMatchObject({
+      host: '10.0.0.5',
+      port: 6380,
+      db: 3,
+      tls: false,
+      password: undefined,
+      display: 'redis://10.0.0.5:6380/3',
+    });
     expect((await parseRedisAddress('rediss://cache.internal', { env: {} })).port).toBe(6379);
     expect((await parseRedisAddress('rediss://cache.internal', { env: {} })).tls).toBe(true);
   });
 
   it('takes the password from the environment, never shows it', async () => {
-    const a = await parseRedisAddress('rediss://alice@cache.internal:6380', { env: { LINESMITH_REDIS_PASSWORD: 's3cret' } });
+    const a = await parseRedisAddress('rediss://alice@cache.internal:6380', {
+      env: { LINESMITH_REDIS_PASSWORD: 's3cret' },
+    });
     expect(a.password).toBe('s3cret');
     expect(a.username).toBe('alice');
     expect(a.display).not.toContain('s3cret');
-    expect(redisConnectionOptions(a)).toMatchObject({ password: 's3cret', username: 'alice', tls: { servername: 'cache.internal' }, maxRetriesPerRequest: null });
+    expect(redisConnectionOptions(a)).toMatchObject({
+      password: 's3cret',
+      username: 'alice',
+      tls: { servername: 'cache.internal' },
+      maxRetriesPerRequest: null,
+    });
   });
 
   it('refuses a password in the URL, naming where it belongs', async () => {
@@ -42,16 +56,25 @@ describe('parseRedisAddress', () => {
     const path = join(dir, 'redis.yaml');
     await writeFile(path, 'username: sweeper\npassword: from-file\n', { mode: 0o600 });
     await chmod(path, 0o600);
-    const a = await parseRedisAddress('redis://127.0.0.1:6379', { env: { LINESMITH_REDIS_PASSWORD: 'from-env' }, credentialsFile: path });
+    const a = await parseRedisAddress('redis://127.0.0.1:6379', {
+      env: { LINESMITH_REDIS_PASSWORD: 'from-env' },
+      credentialsFile: path,
+    });
     expect(a).toMatchObject({ password: 'from-file', username: 'sweeper' });
     await chmod(path, 0o644);
-    await expect(parseRedisAddress('redis://127.0.0.1:6379', { env: {}, credentialsFile: path })).rejects.toThrow(/readable by others.*chmod 600/);
-    await expect(parseRedisAddress('redis://127.0.0.1:6379', { env: {}, credentialsFile: join(dir, 'missing.yaml') })).rejects.toThrow(/no such file/);
+    await expect(parseRedisAddress('redis://127.0.0.1:6379', { env: {}, credentialsFile: path })).rejects.toThrow(
+      /readable by others.*chmod 600/,
+    );
+    await expect(
+      parseRedisAddress('redis://127.0.0.1:6379', { env: {}, credentialsFile: join(dir, 'missing.yaml') }),
+    ).rejects.toThrow(/no such file/);
   });
 
   it('backs off from 200 ms to at most 5 s between reconnects, never giving up', async () => {
     const seen: number[] = [];
-    const o = redisConnectionOptions(await parseRedisAddress('redis://127.0.0.1:1', { env: {} }), (_, d) => seen.push(d));
+    const o = redisConnectionOptions(await parseRedisAddress('redis://127.0.0.1:1', { env: {} }), (_, d) =>
+      seen.push(d),
+    );
     expect([1, 2, 3, 6, 50].map((n) => o.retryStrategy(n))).toEqual([200, 400, 800, 5000, 5000]);
     expect(seen).toHaveLength(5);
   });

@@ -10,11 +10,28 @@ describe('orders socket: cancelAllByGame market filter', () => {
     const other = sim.game({ league: 'EPL', sport: 'soccer' });
     const c = await clients.open('/orders/ws', maker.token);
     const ids = {
-      over: place(sim, maker.id, { gameID: g.id, type: 'total', side: 'over', number: 2.5, odds: 120, bet: 10 }).unmatched!.orderID,
-      under: place(sim, maker.id, { gameID: g.id, type: 'total', side: 'under', number: 2.5, odds: 130, bet: 10 }).unmatched!.orderID,
-      spread: place(sim, maker.id, { gameID: g.id, type: 'spread', side: away(g), number: 0.5, odds: 140, bet: 10 }).unmatched!.orderID,
-      draw: place(sim, maker.id, { gameID: g.id, type: 'moneyline1x2', market: 'draw', side: 'yes', odds: 250, bet: 10 }).unmatched!.orderID,
-      elsewhere: place(sim, maker.id, { gameID: other.id, type: 'total', side: 'over', number: 2.5, odds: 120, bet: 10 }).unmatched!.orderID,
+      over: place(sim, maker.id, { gameID: g.id, type: 'total', side: 'over', number: 2.5, odds: 120, bet: 10 })
+        .unmatched!.orderID,
+      under: place(sim, maker.id, { gameID: g.id, type: 'total', side: 'under', number: 2.5, odds: 130, bet: 10 })
+        .unmatched!.orderID,
+      spread: place(sim, maker.id, { gameID: g.id, type: 'spread', side: away(g), number: 0.5, odds: 140, bet: 10 })
+        .unmatched!.orderID,
+      draw: place(sim, maker.id, {
+        gameID: g.id,
+        type: 'moneyline1x2',
+        market: 'draw',
+        side: 'yes',
+        odds: 250,
+        bet: 10,
+      }).unmatched!.orderID,
+      elsewhere: place(sim, maker.id, {
+        gameID: other.id,
+        type: 'total',
+        side: 'over',
+        number: 2.5,
+        odds: 120,
+        bet: 10,
+      }).unmatched!.orderID,
     };
     const open = () => sim.sim.context.engine.openOrders(maker.id).map((o) => o.id);
     return { g, c, ids, open };

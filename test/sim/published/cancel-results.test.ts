@@ -8,7 +8,14 @@ closeAfterEach();
 describe('cancel results after a partial fill', () => {
   /** The maker risks 100 at -120 on home; a taker's 30 at +120 matches 36 of it. */
   async function partlyFilled(sim: TestSim, maker: { id: string }, taker: { id: string }, g: EngineGame) {
-    const id = place(sim, maker.id, { gameID: g.id, type: 'moneyline', side: home(g), odds: -120, bet: 100, userReference: 'pf' }).unmatched!.orderID;
+    const id = place(sim, maker.id, {
+      gameID: g.id,
+      type: 'moneyline',
+      side: home(g),
+      odds: -120,
+      bet: 100,
+      userReference: 'pf',
+    }).unmatched!.orderID;
     place(sim, taker.id, { gameID: g.id, type: 'moneyline', side: away(g), odds: 120, bet: 30 });
     return id;
   }
@@ -24,8 +31,12 @@ describe('cancel results after a partial fill', () => {
     expect(r.body.data.remaining).toBeCloseTo(64, 9);
 
     const two = await partlyFilled(sim, maker, taker, g);
-    const untouched = place(sim, maker.id, { gameID: g.id, type: 'moneyline', side: home(g), odds: -200, bet: 40 }).unmatched!.orderID;
-    const m = await sim.http('POST', '/session/cancelMultiple', { token: maker.token, body: { sessionIDs: [two, untouched] } });
+    const untouched = place(sim, maker.id, { gameID: g.id, type: 'moneyline', side: home(g), odds: -200, bet: 40 })
+      .unmatched!.orderID;
+    const m = await sim.http('POST', '/session/cancelMultiple', {
+      token: maker.token,
+      body: { sessionIDs: [two, untouched] },
+    });
     expect(m.status).toBe(200);
     expect(m.body.data[0]).toMatchObject({ success: true, sessionID: two, offered: 0 });
     expect(m.body.data[0].filled).toBeCloseTo(36, 9);

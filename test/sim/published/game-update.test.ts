@@ -21,11 +21,16 @@ describe('price feed: gameUpdate collections', () => {
     for (const k of LISTED) expect(created[k], k).toEqual([]);
 
     // A maker on home -3.5 is listed to takers of away +3.5; a maker on over 210.5 to takers of under.
-    const sp = place(sim, maker.id, { gameID: g.id, type: 'spread', side: home(g), number: -3.5, odds: -110, bet: 110 }).unmatched!.orderID;
-    const sp2 = place(sim, maker.id, { gameID: g.id, type: 'spread', side: home(g), number: -3.5, odds: -120, bet: 60 }).unmatched!.orderID;
-    const sp3 = place(sim, maker.id, { gameID: g.id, type: 'spread', side: home(g), number: -4.5, odds: 105, bet: 50 }).unmatched!.orderID;
-    const ov = place(sim, maker.id, { gameID: g.id, type: 'total', side: 'over', number: 210.5, odds: -104, bet: 52 }).unmatched!.orderID;
-    const ml = place(sim, maker.id, { gameID: g.id, type: 'moneyline', side: away(g), odds: 140, bet: 20 }).unmatched!.orderID;
+    const sp = place(sim, maker.id, { gameID: g.id, type: 'spread', side: home(g), number: -3.5, odds: -110, bet: 110 })
+      .unmatched!.orderID;
+    const sp2 = place(sim, maker.id, { gameID: g.id, type: 'spread', side: home(g), number: -3.5, odds: -120, bet: 60 })
+      .unmatched!.orderID;
+    const sp3 = place(sim, maker.id, { gameID: g.id, type: 'spread', side: home(g), number: -4.5, odds: 105, bet: 50 })
+      .unmatched!.orderID;
+    const ov = place(sim, maker.id, { gameID: g.id, type: 'total', side: 'over', number: 210.5, odds: -104, bet: 52 })
+      .unmatched!.orderID;
+    const ml = place(sim, maker.id, { gameID: g.id, type: 'moneyline', side: away(g), odds: 140, bet: 20 }).unmatched!
+      .orderID;
     expect(sim.sim.context.engine.updateGame(g.id, { start: sim.sim.context.engine.now() + 3_600_000 }).ok).toBe(true);
     const updated = (await c.take(isGameUpdate(g.id))).value[1];
     expect(Object.keys(updated.awaySpreads).sort()).toEqual(['3.5', '4.5']);
@@ -41,7 +46,8 @@ describe('price feed: gameUpdate collections', () => {
     expect(updated.draw1x2).toEqual([]);
     expect(updated.openInterest).toBeCloseTo(292, 9);
 
-    const v2 = (await sim.http('GET', `/exchange/v2/getOrderbook?gameID=${g.id}`, { token: maker.token })).body.data.games[0];
+    const v2 = (await sim.http('GET', `/exchange/v2/getOrderbook?gameID=${g.id}`, { token: maker.token })).body.data
+      .games[0];
     expect(v2.awaySpreads.map((o: any) => o.id)).toEqual([sp2, sp, sp3]);
     expect(v2.under.map((o: any) => o.id)).toEqual([ov]);
     expect(v2.homeSpreads).toEqual([]);
@@ -61,7 +67,9 @@ describe('price feed: gameUpdate collections', () => {
       place(sim, maker.id, { gameID: g.id, type: 'total', side: 'over', number: 210.5, odds: -104, bet: 52 });
       const start = sim.sim.context.engine.now() + 7_200_000;
       expect(sim.sim.context.engine.updateGame(g.id, { start }).ok).toBe(true);
-      const moved = await events.next((e) => e.type === 'gameUpdate' && e.payload.id === g.id && e.payload.start === new Date(start).toISOString());
+      const moved = await events.next(
+        (e) => e.type === 'gameUpdate' && e.payload.id === g.id && e.payload.start === new Date(start).toISOString(),
+      );
       if (moved.type !== 'gameUpdate') throw new Error('not a gameUpdate');
       expect(moved.messageType).toBe('marketOpen');
       expect(moved.payload.under).toEqual([expect.objectContaining({ OU: 'under', total: 210.5 })]);

@@ -10,7 +10,10 @@ describe('orders socket: heartbeat without a requestID', () => {
     const c = await clients.open('/orders/ws', u.token);
     c.send(['heartbeat', { requestTimeout: 20 }]);
     const r = (await c.take(any)).value;
-    expect(r).toEqual({ requestID: expect.any(String), data: { type: 'heartbeatAck', serverTime: expect.any(String), timeoutSec: 20 } });
+    expect(r).toEqual({
+      requestID: expect.any(String),
+      data: { type: 'heartbeatAck', serverTime: expect.any(String), timeoutSec: 20 },
+    });
     expect(r.requestID.length).toBeGreaterThan(0);
     c.send(['heartbeat', { requestTimeout: 20 }]);
     const again = (await c.take(any)).value;

@@ -13,7 +13,10 @@ describe('openInterest', () => {
     place(sim, taker.id, { gameID: g.id, type: 'moneyline', side: away(g), odds: 330, bet: 60 });
     const v2 = await sim.http('GET', `/exchange/v2/getOrderbook?gameID=${g.id}`, { token: taker.token });
     expect(v2.body.data.games[0].openInterest).toBeCloseTo(385, 9);
-    const v1 = await sim.http('POST', '/exchange/getOrderbook', { token: taker.token, body: { leagueRequested: 'NBA' } });
+    const v1 = await sim.http('POST', '/exchange/getOrderbook', {
+      token: taker.token,
+      body: { leagueRequested: 'NBA' },
+    });
     expect(v1.body.data.games.find((x: any) => x.id === g.id).openInterest).toBeCloseTo(385, 9);
     // Filled out: only the total rests.
     place(sim, taker.id, { gameID: g.id, type: 'moneyline', side: away(g), odds: 330, bet: 40 });

@@ -14,9 +14,23 @@ describe('price feed: orderUpdate on non-1x2 markets', () => {
     // A maker over is listed to takers of under.
     place(sim, maker.id, { gameID: g.id, type: 'total', side: 'over', number: 210.5, odds: -104, bet: 52 });
     const total = await next();
-    expect(total).toMatchObject({ type: 'total', market: 'main', side: 'under', OU: 'under', total: 210.5, spread: null, participantID: null });
+    expect(total).toMatchObject({
+      type: 'total',
+      market: 'main',
+      side: 'under',
+      OU: 'under',
+      total: 210.5,
+      spread: null,
+      participantID: null,
+    });
     expect(total.sideOrders).toHaveLength(1);
-    expect(total.sideOrders[0]).toMatchObject({ market: 'main', side: 'under', OU: 'under', total: 210.5, spread: null });
+    expect(total.sideOrders[0]).toMatchObject({
+      market: 'main',
+      side: 'under',
+      OU: 'under',
+      total: 210.5,
+      spread: null,
+    });
 
     // A maker on home is listed to takers of away.
     place(sim, maker.id, { gameID: g.id, type: 'moneyline', side: home(g), odds: -120, bet: 100 });
@@ -26,7 +40,13 @@ describe('price feed: orderUpdate on non-1x2 markets', () => {
 
     place(sim, maker.id, { gameID: g.id, type: 'spread', side: away(g), number: 3.5, odds: -110, bet: 20 });
     const spread = await next();
-    expect(spread).toMatchObject({ type: 'spread', market: 'main', side: 'home', participantID: home(g), spread: -3.5 });
+    expect(spread).toMatchObject({
+      type: 'spread',
+      market: 'main',
+      side: 'home',
+      participantID: home(g),
+      spread: -3.5,
+    });
     expect(spread.sideOrders[0]).toMatchObject({ market: 'main', side: 'home', participantID: home(g), spread: -3.5 });
     expect(spread.sideOrders[0]).not.toHaveProperty('total');
 

@@ -34,7 +34,9 @@ describe('GET /v2/user/messages', () => {
     expect(byQuery.status).toBe(200);
     expect(byQuery.body).toEqual(byAuthorization.body);
     expect((await sim.http('GET', '/v2/user/messages?afterID=0-0')).status).toBe(401);
-    expect((await sim.http('GET', '/v2/user/messages?afterID=0-0', { headers: { auth: 'f'.repeat(256) } })).status).toBe(401);
+    expect(
+      (await sim.http('GET', '/v2/user/messages?afterID=0-0', { headers: { auth: 'f'.repeat(256) } })).status,
+    ).toBe(401);
     expect((await sim.http('GET', `/v2/user/messages?afterID=0-0&token=${'e'.repeat(256)}`)).status).toBe(401);
   });
 });

@@ -9,21 +9,45 @@ describe('user feed: taker fill', () => {
     const g = sim.game();
     const mc = await open('/v2/user', maker.token);
     const tc = await open('/v2/user', taker.token);
-    const resting = place(sim, maker.id, { gameID: g.id, type: 'moneyline', side: home(g), odds: -120, bet: 100, userReference: 'mk' });
+    const resting = place(sim, maker.id, {
+      gameID: g.id,
+      type: 'moneyline',
+      side: home(g),
+      odds: -120,
+      bet: 100,
+      userReference: 'mk',
+    });
     const makerOrder = resting.unmatched!.orderID;
     // The taker's order fills 50 and rests the rest, so it has an order id of its own.
-    const took = place(sim, taker.id, { gameID: g.id, type: 'moneyline', side: away(g), odds: 120, bet: 100, userReference: 'tk' });
+    const took = place(sim, taker.id, {
+      gameID: g.id,
+      type: 'moneyline',
+      side: away(g),
+      odds: 120,
+      bet: 100,
+      userReference: 'tk',
+    });
     const takerOrder = took.unmatched!.orderID;
     expect(takerOrder).not.toBe(makerOrder);
 
     const fill = (await tc.take((m) => m.matched !== null)).value;
     expect(fill.origin).toBe('wager');
     expect(fill.unmatched).toBeNull();
-    expect(fill.matched).toMatchObject({ orderID: makerOrder, wagerRequestID: took.unmatched!.wagerRequestID, userReference: 'tk', side: away(g), odds: 120 });
+    expect(fill.matched).toMatchObject({
+      orderID: makerOrder,
+      wagerRequestID: took.unmatched!.wagerRequestID,
+      userReference: 'tk',
+      side: away(g),
+      odds: 120,
+    });
 
     // The maker's own view names its own order, as before.
     const hit = (await mc.take((m) => m.matched !== null)).value;
-    expect(hit.matched).toMatchObject({ orderID: makerOrder, wagerRequestID: resting.unmatched!.wagerRequestID, userReference: 'mk' });
+    expect(hit.matched).toMatchObject({
+      orderID: makerOrder,
+      wagerRequestID: resting.unmatched!.wagerRequestID,
+      userReference: 'mk',
+    });
     expect(hit.matched.txID).toBe(fill.matched.txID);
   });
 });

@@ -22,13 +22,22 @@ import {
  */
 export default defineStrategy({
   name: 'fair-quoter',
-  description: 'Quotes both sides of the selected books at a margin around the fair price, under a per-game liability cap.',
+  description:
+    'Quotes both sides of the selected books at a margin around the fair price, under a per-game liability cap.',
   params: z.strictObject({
     markets: marketsParam(['moneyline', 'mainSpread', 'mainTotal']),
     margin: z.number().min(0).max(0.5).default(0.03).describe('Edge per side, probability points'),
     size: z.number().positive().default(25).describe('Stake (currency) of each quote'),
-    maxLiability: z.number().positive().default(300).describe('Per-game cap on the worst-case loss (currency), quotes counted at full size'),
-    toleranceCents: z.number().nonnegative().default(3).describe('Keep a resting quote within this many cents of the new price'),
+    maxLiability: z
+      .number()
+      .positive()
+      .default(300)
+      .describe('Per-game cap on the worst-case loss (currency), quotes counted at full size'),
+    toleranceCents: z
+      .number()
+      .nonnegative()
+      .default(3)
+      .describe('Keep a resting quote within this many cents of the new price'),
   }),
   quote(view, params) {
     if (view.mode === 'halted' || view.game.ended) return [];
@@ -43,7 +52,9 @@ export default defineStrategy({
         const selection = sideSelection(book, key, side);
         if (odds === null || selection === null) continue;
         const terms = { toleranceCents: params.toleranceCents, sizeTolerance: 0.2, expirationMinutes: null };
-        intents.push(postIntent(`${key}:${side}`, selection, clearOfBook(odds, book?.sides[side], own), params.size, terms));
+        intents.push(
+          postIntent(`${key}:${side}`, selection, clearOfBook(odds, book?.sides[side], own), params.size, terms),
+        );
       }
     }
     return fitUnderLimit(view.positions, applyMode(view, intents), params.maxLiability, 1);
