@@ -3,6 +3,7 @@ import type { Subscription } from 'rxjs';
 import type { ConnectionStates } from '../exchange/client.ts';
 import type { SocketState } from '../exchange/socket/managed-socket.ts';
 import type { Runtime } from '../runtime/runtime.ts';
+import { gamesAtRisk } from './games-at-risk.ts';
 import type { Venue } from '../runtime/venue.ts';
 import type { Clock } from '../shared/clock.ts';
 import { instrumentVenue } from './instrument-venue.ts';
@@ -429,18 +430,7 @@ export class RuntimeMetrics {
     if (!r) throw new MetricsNotAttachedError();
     const st = r.status();
     const totals = r.own.fillTotals();
-    const games: { gameID: string; name: string; worstCase: number }[] = [];
-    for (const g of r.own.gameIds()) {
-      const worstCase = r.own.projectedLiability(g);
-      if (worstCase >= 0) continue;
-      const game = r.market.game(g);
-      games.push({
-        gameID: g,
-        name: game ? `${game.league} ${game.participants.awayName} @ ${game.participants.homeName}` : g,
-        worstCase,
-      });
-    }
-    games.sort((a, b) => a.worstCase - b.worstCase);
+    const games = gamesAtRisk(r);
     const tick = await this.#tickQuantiles();
     const requests = this.#o.requests;
     const orders = this.#states?.orders;

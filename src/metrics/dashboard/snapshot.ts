@@ -1,5 +1,6 @@
 import type { Runtime } from '../../runtime/runtime.ts';
 import { markToFair } from '../../runtime/summary.ts';
+import { gamesAtRisk } from '../games-at-risk.ts';
 import type { StatusReport } from '../status-report.ts';
 
 /** A game with a worst case below 0, as the dashboard lists it. */
@@ -40,18 +41,7 @@ export interface DashboardSource {
 export async function dashboardSnapshot(o: DashboardSource): Promise<DashboardSnapshot> {
   const status = await o.status();
   const r = o.runtime;
-  const games: DashboardGame[] = [];
-  for (const g of r.own.gameIds()) {
-    const worstCase = r.own.projectedLiability(g);
-    if (worstCase >= 0) continue;
-    const game = r.market.game(g);
-    games.push({
-      gameID: g,
-      name: game ? `${game.league} ${game.participants.awayName} @ ${game.participants.homeName}` : g,
-      worstCase,
-    });
-  }
-  games.sort((a, b) => a.worstCase - b.worstCase || (a.gameID < b.gameID ? -1 : 1));
+  const games: DashboardGame[] = gamesAtRisk(r);
   const errors = (status as Readonly<Record<string, unknown>>)['strategyErrors'];
   return {
     format: 'linesmith-dashboard/1',
