@@ -15,7 +15,7 @@ export interface MarketModelStats {
   unreadableSides: number;
 }
 
-function participantsOf(g: Game): Participants | null {
+export function participantsOf(g: Game): Participants | null {
   const away = g.participants.find((p) => p.homeAway === 'away') ?? g.participants[0];
   const home = g.participants.find((p) => p.homeAway === 'home') ?? g.participants[1];
   if (!away || !home) return null;

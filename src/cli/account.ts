@@ -7,6 +7,7 @@ import { ExchangeRestClient } from '../exchange/rest/rest-client.ts';
 import type { Game } from '../exchange/schemas/game.ts';
 import { formatMoney } from '../money/rounding.ts';
 import { createLogger } from '../shared/logger.ts';
+import { worstCasesWithResting } from './account-worst-case.ts';
 import { runtimeFailure, usageError } from './exit-codes.ts';
 import { LOG_LEVELS } from '../config/fields.ts';
 
@@ -37,9 +38,9 @@ export interface AccountReport {
   }[];
   /**
    * Per game: `liability` is the exchange's figure (getGameLiability: matched bets only);
-   * `restingStake` the stake of our orders still open on it; `worstWithResting` a bound of
-   * the worst case once they fill: every resting order filled and lost (liability −
-   * restingStake). Orders on opposite sides cannot all lose, so the true figure is never lower.
+   * `restingStake` the stake of our orders still open on it; `worstWithResting` the exact
+   * worst case over every final score were each resting order filled, from the matched bets
+   * and the resting orders as linesmith's risk gate counts them (account-worst-case.ts).
    */
   readonly games: readonly {
     id: string;
@@ -87,6 +88,13 @@ export async function readAccount(client: ExchangeRestClient): Promise<AccountRe
   }
   for (const b of bets) if (b.game) touch(b.game.id, b.game).openBets++;
   const liabilities = await Promise.all([...games.keys()].map((id) => client.getGameLiability(id)));
+  const worst = await worstCasesWithResting(
+    new Map([...games].map(([id, e]) => [id, e.game])),
+    unmatched,
+    bets,
+    me.commissionCharged ?? 0,
+    (orderID) => client.lookupOrder(orderID),
+  );
   return {
     user,
     balance: me.displayBalance,
@@ -108,7 +116,7 @@ export async function readAccount(client: ExchangeRestClient): Promise<AccountRe
       label: gameLabel(e.game, id),
       liability: liabilities[i]!,
       restingStake: e.restingStake,
-      worstWithResting: liabilities[i]! - e.restingStake,
+      worstWithResting: worst.get(id) ?? liabilities[i]! - e.restingStake,
       openBets: e.openBets,
       openOrders: e.openOrders,
     })),
@@ -156,7 +164,7 @@ export function renderAccount(r: AccountReport): string {
           'open orders',
           'matched bets (exchange)',
           'resting stake',
-          'with resting orders filled (bound)',
+          'worst case, resting filled',
         ],
         ...r.games.map((g) => [
           g.label,
@@ -169,8 +177,8 @@ export function renderAccount(r: AccountReport): string {
         ]),
       ]),
       `worst case over all games: matched bets ${formatMoney(r.games.reduce((s, g) => s + g.liability, 0))} (the exchange's liability, matched bets only); ` +
-        `with every resting order filled and lost, at most ${formatMoney(r.games.reduce((s, g) => s + g.worstWithResting, 0))} ` +
-        "(a bound: orders on opposite sides cannot all lose; the exchange's exposure above is its own worst case over the account)",
+        `with every resting order filled, ${formatMoney(r.games.reduce((s, g) => s + g.worstWithResting, 0))} ` +
+        "(each game's exact worst case over every score, summed; the exchange's exposure above is its own hold over the account)",
     );
   }
   return lines.join('\n');

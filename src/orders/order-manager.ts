@@ -1165,7 +1165,7 @@ export class OrderManager {
 }
 
 /** How an order of getUnmatched is placed; a total's side only from `totalSides` (see totalSidesOf), '' (unreadable) without it. */
-function wireOfUnmatched(
+export function wireOfUnmatched(
   u: UnmatchedOrder,
   totalSides: ReadonlyMap<string, TotalSide> | undefined,
 ): { type: string; side: string; number: number | null; market: string | null } {

@@ -36,11 +36,31 @@ describe('linesmith account: liability with resting orders', () => {
     const resting = report.openOrders.reduce((s, o) => s + o.remaining, 0);
     expect(resting).toBeGreaterThan(0);
     expect(game.restingStake).toBeCloseTo(resting, 9);
-    expect(game.worstWithResting).toBeCloseTo(matched - resting, 9);
+    // Home loses: the matched 50 and the resting 50 on home are lost, the away order (which
+    // would win) counts nothing as it may not fill: -100. Home wins: +60 matched, -50 away.
+    // The exact worst case is -100, not the -150 of every resting order lost at once.
+    expect(game.worstWithResting).toBeCloseTo(-100, 9);
+    expect(game.worstWithResting).toBeGreaterThan(matched - resting);
     const text = renderAccount(report);
     expect(text).toMatch(/matched bets \(exchange\)/);
-    expect(text).toMatch(/with resting orders filled \(bound\)/);
+    expect(text).toMatch(/worst case, resting filled/);
     expect(text).toMatch(/exposure -?\d+\.\d\d \(the exchange's hold/);
-    expect(text).toContain((matched - resting).toFixed(2));
+    expect(text).toContain('-100.00');
+  });
+
+  it("reads a resting total's side to count it where it loses", async () => {
+    t = await startTestSim();
+    const g = t.game({ league: 'NBA' });
+    const { client: maker } = await clientFor(t, 'mm2', { balance: 10_000 });
+    // Both sides of one total at +110, 50 each (they do not cross): whatever the score,
+    // exactly one of them loses.
+    await maker.place([
+      { gameID: g.id, type: 'total', side: 'over', number: 210.5, odds: 110, bet: 50 },
+      { gameID: g.id, type: 'total', side: 'under', number: 210.5, odds: 110, bet: 50 },
+    ]);
+    const report = await readAccount(maker);
+    await maker.close();
+    expect(report.games[0]!.restingStake).toBeCloseTo(100, 9);
+    expect(report.games[0]!.worstWithResting).toBeCloseTo(-50, 9);
   });
 });
