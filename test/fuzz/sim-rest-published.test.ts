@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EngineGame } from '../../src/engine/types.ts';
 import { manualTime } from '../../src/shared/time.ts';
 import { startTestSim, type TestSim } from '../support/sim.ts';
-import { hasErrorBody, mutatedValue, oddValue, randomText, sendFuzzed, toText, fuzzRuns } from './support.ts';
+import { hasErrorBody, mutatedValue, oddValue, randomText, sendFuzzed, toText } from './support.ts';
 
 /**
  * The routes of the rest of the published API (feeds-and-semantics §9: edits, cancels by
@@ -266,7 +266,9 @@ describe('published routes (edit, cancels by scope, lookups, market reads): malf
         expect(res.status, what).toBe(200);
         expect(allow, what).toBe('read');
       }),
-      { numRuns: fuzzRuns(500), endOnFailure: true },
+      // The full count, not fuzzRuns: the check below needs every status reached, and a
+      // quarter of the runs does not always reach the rarer 404.
+      { numRuns: 500, endOnFailure: true },
     );
     expect(await snapshot()).toEqual(before);
     expect([...statuses.keys()]).toEqual(expect.arrayContaining([200, 400, 401, 404, 405, 408]));
