@@ -23,7 +23,7 @@ export interface TapeStore {
 export type TapeStoreRef = { readonly kind: 'redis' } | { readonly kind: 'path'; readonly dir: string };
 
 export const DEFAULT_TAPE_CHUNK_BYTES = 4 * 1024 * 1024;
-/** Redis holds tapes in memory: past this a sweep must use a shared path (`--tape-dir`). */
+/** Redis holds tapes in memory: past this a sweep must use a shared path (`--queue-tape-dir`). */
 export const DEFAULT_REDIS_TAPE_LIMIT_BYTES = 512 * 1024 * 1024;
 /** A tape nobody asks for again is dropped from Redis after a week. */
 const TAPE_TTL_SECONDS = 7 * 24 * 3600;
@@ -67,7 +67,7 @@ export class RedisTapeStore implements TapeStore {
     const limit = this.options.maxBytes ?? DEFAULT_REDIS_TAPE_LIMIT_BYTES;
     if (bytes.byteLength > limit) {
       throw new TapeStoreError(
-        `the tape is ${(bytes.byteLength / 2 ** 20).toFixed(1)} MiB, over the ${(limit / 2 ** 20).toFixed(0)} MiB Redis holds; share it on a path every worker reads instead (--tape-dir)`,
+        `the tape is ${(bytes.byteLength / 2 ** 20).toFixed(1)} MiB, over the ${(limit / 2 ** 20).toFixed(0)} MiB Redis holds; share it on a path every worker reads instead (--queue-tape-dir)`,
       );
     }
     const meta = this.#key(hash, 'meta');

@@ -46,9 +46,9 @@ describe.skipIf(skip !== null)('tape stores against a real Redis', () => {
     await expect(store.get('0'.repeat(64))).rejects.toBeInstanceOf(TapeStoreError);
   });
 
-  it('refuses a tape over its limit, pointing at --tape-dir', async () => {
+  it('refuses a tape over its limit, pointing at --queue-tape-dir', async () => {
     const store = new RedisTapeStore(client, { prefix: 't3', maxBytes: 1_000 });
-    await expect(store.put(bytes(1_001))).rejects.toThrow(/--tape-dir/);
+    await expect(store.put(bytes(1_001))).rejects.toThrow(/--queue-tape-dir/);
   });
 
   it('a path store and a worker cache check the hash; a corrupt cached copy is fetched again', async () => {
