@@ -8,7 +8,7 @@ import { runQueueSweep } from '../src/app/queue/coordinator.ts';
 import { SWEEP_QUEUE_NAME } from '../src/app/queue/job.ts';
 import { parseRedisAddress } from '../src/app/queue/redis-address.ts';
 import { parseSweepAxis, runSweep, sweepGrid, sweepRuns } from '../src/app/sweep.ts';
-import { loadTape } from '../src/backtest/tape.ts';
+import { openTape } from '../src/backtest/tape/cache.ts';
 import { systemClock } from '../src/shared/clock.ts';
 import { redisSkipReason, startTestRedis } from '../test/support/redis.ts';
 
@@ -53,7 +53,9 @@ export async function runQueueSweepBench(): Promise<QueueSweepBenchResult> {
   const skipped = redisSkipReason();
   const base = { variants: 16, recording: 'paper-seed7', goalOverheadPct: 10 };
   if (skipped !== null) return { ...base, threadsMs: 0, queueMs: 0, overheadPct: 0, identical: false, skipped };
-  const tape = await loadTape([RECORDING]);
+  // As `linesmith backtest` does: the recording's binary tape, which both sweeps hand on as a file.
+  const tapeDir = await mkdtemp(join(tmpdir(), 'ls-queue-bench-tape-'));
+  const { tape } = await openTape([RECORDING], { dir: tapeDir });
   const runs = sweepRuns(
     await readFile(CONFIG, 'utf8'),
     sweepGrid(['backtest.fillModel=conservative,risk-averse', 'backtest.seed=1,2,3,4,5,6,7,8'].map(parseSweepAxis)),
@@ -87,6 +89,7 @@ export async function runQueueSweepBench(): Promise<QueueSweepBenchResult> {
     await q.close();
     await redis.close();
     await rm(dir, { recursive: true, force: true });
+    await rm(tapeDir, { recursive: true, force: true });
   }
 }
 
