@@ -127,12 +127,17 @@ describe('secrets stay out of logs and errors: the whole client', () => {
     // (Rotation over REST is covered by test/exchange/security.test.ts; moving the manual clock
     // 30 days with sockets open would replay a month of the simulator's ping timers.)
     await client.rest.getMe();
-    // The save of the rotated token is not awaited by the request: wait for it to land.
+    // The save of the rotated token is not awaited by the request: wait for it to land. The
+    // session's token is read each time: a socket's refused handshake may have logged in again
+    // after the first read, and the file then holds that newer token.
+    await vi.waitFor(
+      async () => expect((await readFile(store.path, 'utf8')).trim()).toBe(await client.rest.session.token()),
+      {
+        timeout: 5_000,
+        interval: 10,
+      },
+    );
     const stored = await client.rest.session.token();
-    await vi.waitFor(async () => expect((await readFile(store.path, 'utf8')).trim()).toBe(stored), {
-      timeout: 5_000,
-      interval: 10,
-    });
     await client.close();
     cleanups.pop();
 
