@@ -6,15 +6,23 @@
  * - `tags`: one byte per value, what it is;
  * - `nums`: every number, as float64 (exact for any JSON number);
  * - `refs`: for a string its index in the chunk's string table, for an array its length,
- *   for an object the index of its shape (its keys, in order) in the shape table;
+ *   for an object the index of its shape (its keys, in order) in the shape table, for a
+ *   repeated object the index of its first copy among the chunk's flat objects;
  * - the string and shape tables, once per chunk: an id or a label repeated on every book
  *   order is stored, and built again on reading, once.
+ *
+ * A flat object (at least one key, each value one tag: a string, number, boolean, null,
+ * empty array, `{}` or repeated object) that equals one written before in the chunk is written as a reference
+ * to it, and read back as that same object. A side update lists the side's every order
+ * again, most of them unchanged since the update before: those are stored, decoded and
+ * allocated once per chunk instead of once per update. Nothing changes a decoded item, so
+ * sharing is safe; the values stay equal to the items encoded.
  *
  * Objects come back with their keys in the order written, and every value the way it was,
  * so a decoded item equals the item encoded (the tape tests compare them on the samples).
  */
 
-const Tag = { Null: 0, False: 1, True: 2, Num: 3, Str: 4, Arr: 5, Obj: 6, Undef: 7 } as const;
+const Tag = { Null: 0, False: 1, True: 2, Num: 3, Str: 4, Arr: 5, Obj: 6, Undef: 7, Same: 8 } as const;
 type Tag = (typeof Tag)[keyof typeof Tag];
 
 /** What one chunk holds, ready to be written: the typed columns and the two tables as JSON text. */
@@ -39,6 +47,10 @@ export class ChunkEncoder {
   readonly #strings = new Map<string, number>();
   readonly #shapes = new Map<string, number>();
   readonly #shapeKeys: number[][] = [];
+  /** Flat objects written so far, by a hash of their columns: their ordinals. */
+  readonly #flat = new Map<number, number[]>();
+  /** Per flat object (by ordinal): where its tags, numbers and refs start and end. */
+  #flatAt: number[] = [];
 
   get count(): number {
     return this.#count;
@@ -69,6 +81,8 @@ export class ChunkEncoder {
     this.#strings.clear();
     this.#shapes.clear();
     this.#shapeKeys.length = 0;
+    this.#flat.clear();
+    this.#flatAt = [];
     return out;
   }
 
@@ -139,10 +153,69 @@ export class ChunkEncoder {
       this.#shapes.set(sig, shape);
       this.#shapeKeys.push(keys.map((k) => this.#string(k)));
     }
+    const t0 = this.#nTags;
+    const n0 = this.#nNums;
+    const r0 = this.#nRefs;
     this.#tag(Tag.Obj);
     this.#ref(shape);
     for (const k of keys) this.#value(o[k]);
+    // Not `{}`: flat itself, and inside a flat object that is taken back it would be numbered for nothing.
+    if (keys.length > 0 && this.#nTags - t0 === 1 + keys.length) this.#flatObject(t0, n0, r0);
   }
+
+  /** The flat object just written at these starts: kept as it is if new, or taken back and written as a reference to its first copy. */
+  #flatObject(t0: number, n0: number, r0: number): void {
+    const t1 = this.#nTags;
+    const n1 = this.#nNums;
+    const r1 = this.#nRefs;
+    const tags = this.#tags;
+    const nums = this.#nums;
+    const refs = this.#refs;
+    let h = 0;
+    for (let i = t0; i < t1; i++) h = Math.imul(h ^ tags[i]!, 0x01000193);
+    for (let i = r0; i < r1; i++) h = Math.imul(h ^ refs[i]!, 0x01000193);
+    // Exactness is the comparison's job: the hash only has to spread the usual values.
+    for (let i = n0; i < n1; i++) h = Math.imul(h ^ (nums[i]! * 4096), 0x01000193);
+    const at = this.#flatAt;
+    const seen = this.#flat.get(h);
+    if (seen !== undefined) {
+      for (const k of seen) {
+        const b = k * 6;
+        if (
+          at[b + 1]! - at[b]! === t1 - t0 &&
+          at[b + 3]! - at[b + 2]! === n1 - n0 &&
+          at[b + 5]! - at[b + 4]! === r1 - r0 &&
+          same(tags, at[b]!, t0, t1 - t0) &&
+          same(nums, at[b + 2]!, n0, n1 - n0) &&
+          same(refs, at[b + 4]!, r0, r1 - r0)
+        ) {
+          this.#nTags = t0;
+          this.#nNums = n0;
+          this.#nRefs = r0;
+          this.#tag(Tag.Same);
+          this.#ref(k);
+          return;
+        }
+      }
+    }
+    const k = at.length / 6;
+    at.push(t0, t1, n0, n1, r0, r1);
+    if (seen === undefined) this.#flat.set(h, [k]);
+    else seen.push(k);
+  }
+}
+
+/** Whether `a[i..i+n)` and `a[j..j+n)` hold the same values (numbers compared by their bits: -0 is not 0). */
+function same(a: Uint8Array | Float64Array | Uint32Array, i: number, j: number, n: number): boolean {
+  for (let x = 0; x < n; x++) {
+    const u = a[i + x]!;
+    const v = a[j + x]!;
+    if (u !== v || (u === 0 && 1 / u !== 1 / v)) {
+      // NaN is no JSON number; treated as equal to itself all the same.
+      if (!(u !== u && v !== v)) return false;
+    }
+  }
+  return true;
 }
 
 function grow<T extends Uint8Array | Float64Array | Uint32Array>(from: T, to: T): T {
@@ -168,6 +241,8 @@ export interface ChunkColumns {
 export function decodeChunk(c: ChunkColumns): unknown[] {
   const { tags, nums, refs, strings } = c;
   const makers = c.shapes.map((keys) => shapeMaker(keys.map((k) => strings[k]!)));
+  const widths = c.shapes.map((keys) => 1 + keys.length);
+  const flat: unknown[] = [];
   let ti = 0;
   let ni = 0;
   let ri = 0;
@@ -177,8 +252,22 @@ export function decodeChunk(c: ChunkColumns): unknown[] {
         return nums[ni++];
       case Tag.Str:
         return strings[refs[ri++]!];
-      case Tag.Obj:
-        return makers[refs[ri++]!]!(value);
+      case Tag.Same: {
+        const k = refs[ri++]!;
+        if (k >= flat.length) throw new TapeDecodeError(`a reference to flat object ${k} of ${flat.length}`);
+        return flat[k];
+      }
+      case Tag.Obj: {
+        const t0 = ti - 1;
+        const shape = refs[ri++]!;
+        const make = makers[shape];
+        if (make === undefined) throw new TapeDecodeError(`unknown shape ${shape}`);
+        const o = make(value);
+        // Flat (each value one tag): the encoder numbered it, so a later copy can refer to it.
+        const w = widths[shape]!;
+        if (w > 1 && ti - t0 === w) flat.push(o);
+        return o;
+      }
       case Tag.Arr: {
         const n = refs[ri++]!;
         const out = new Array<unknown>(n);

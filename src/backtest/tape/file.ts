@@ -21,7 +21,7 @@ import { ChunkEncoder, decodeChunk, TapeDecodeError, type EncodedChunk } from '.
  *
  * Every chunk and the footer carry a CRC-32: a tape that does not check out is not replayed.
  */
-export const TAPE_FORMAT_VERSION = 1;
+export const TAPE_FORMAT_VERSION = 2;
 
 const MAGIC = Buffer.from('LSTAPE\n\0', 'latin1');
 const END_MAGIC = Buffer.from('LSTAPEND', 'latin1');
