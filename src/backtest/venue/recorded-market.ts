@@ -36,6 +36,8 @@ interface Vanished {
 }
 
 interface PendingGame {
+  /** Which game this was to appear here: games settle in that order, whatever order their orders vanished in. */
+  readonly order: number;
   t: number;
   /** Volume of this instant's trades already seen as partial fills of orders still listed. */
   explained: number;
@@ -56,6 +58,8 @@ export class RecordedMarket {
   readonly #volume = new Map<string, number>();
   /** Vanished orders waiting in any game: most events find none, and skip the walk over games. */
   #vanishedWaiting = 0;
+  /** The games with vanished orders waiting, in the order the first of them vanished. */
+  readonly #waitingGames: string[] = [];
 
   game(id: string): GameState | undefined {
     return this.model.game(id);
@@ -142,7 +146,7 @@ export class RecordedMarket {
     prev: readonly ListedOffer[],
     next: readonly ListedOffer[],
     t: number,
-  ): SideFlows {
+  ): SideFlows | null {
     // A side lists a few offers: finding one by a scan beats building a map, up to a size.
     let now: Map<string, ListedOffer> | null = null;
     if (next.length > SCAN_MAX) {
@@ -150,26 +154,23 @@ export class RecordedMarket {
       for (const o of next) now.set(o.id, o);
     }
     // By price level; most updates have neither (offers only came or vanished), so made when needed.
-    let traded: Map<number, number> | null = null;
-    let cancelled: Map<number, number> | null = null;
+    let traded: LevelSums | null = null;
+    let cancelled: LevelSums | null = null;
     const pending = this.#pendingOf(gameID, t);
     for (const p of prev) {
       const n = now !== null ? now.get(p.id) : lastWithId(next, p.id);
       if (n && n.odds === p.odds) {
         const d = p.sumUntaken - n.sumUntaken;
         if (d > EPS) {
-          const rank = oddsRank(p.odds);
-          traded ??= new Map();
-          traded.set(rank, (traded.get(rank) ?? 0) + d);
+          (traded ??= new LevelSums()).add(oddsRank(p.odds), d);
           pending.explained += d * (1 + payout(p.odds));
         }
       } else if (n) {
         // Same id at another price: the old price level lost it without a trade.
-        const rank = oddsRank(p.odds);
-        cancelled ??= new Map();
-        cancelled.set(rank, (cancelled.get(rank) ?? 0) + this.available(p));
+        (cancelled ??= new LevelSums()).add(oddsRank(p.odds), this.available(p));
       } else {
         this.#vanishedWaiting++;
+        if (pending.vanished.length === 0) this.#waitingGames.push(gameID);
         pending.vanished.push({
           bookKey,
           side,
@@ -179,11 +180,9 @@ export class RecordedMarket {
         });
       }
     }
-    const flows =
-      traded === null && cancelled === null
-        ? []
-        : this.#flows(gameID, bookKey, side, traded ?? new Map(), cancelled ?? new Map());
-    return { gameID, bookKey, side, flows };
+    // Nothing flowed: no flows to apply (the caller's answer for an update it could not apply alike).
+    if (traded === null && cancelled === null) return null;
+    return { gameID, bookKey, side, flows: this.#flows(gameID, bookKey, side, traded, cancelled) };
   }
 
   /**
@@ -200,6 +199,7 @@ export class RecordedMarket {
     p.explained += budget;
     this.#vanishedWaiting -= p.vanished.length;
     const vanished = p.vanished.splice(0).sort((a, b) => b.rank - a.rank);
+    this.#dropWaiting(u.gameID);
     return this.#vanishedFlows(u.gameID, vanished, (v) => {
       // A little slack: the feed's volume and sizes are floats of different sums.
       const share = v.volume <= budget + 1e-6 * Math.max(1, v.volume) ? 1 : budget / v.volume;
@@ -211,13 +211,37 @@ export class RecordedMarket {
   /** Time moved on: whatever disappeared and was not explained by volume was cancelled. */
   settle(t: number): readonly SideFlows[] {
     if (this.#vanishedWaiting === 0) return NO_FLOWS;
+    // Only the games with orders waiting, not every game seen.
+    const waiting = this.#waitingGames;
+    const due: PendingGame[] = [];
+    const ids: string[] = [];
+    let kept = 0;
+    for (let i = 0; i < waiting.length; i++) {
+      const gameID = waiting[i]!;
+      const p = this.#pending.get(gameID)!;
+      if (p.t >= t || p.vanished.length === 0) {
+        if (p.vanished.length > 0) waiting[kept++] = gameID;
+        continue;
+      }
+      due.push(p);
+      ids.push(gameID);
+    }
+    waiting.length = kept;
+    if (due.length === 0) return NO_FLOWS;
+    const order = due.map((_, i) => i);
+    if (due.length > 1) order.sort((a, b) => due[a]!.order - due[b]!.order);
     const out: SideFlows[] = [];
-    for (const [gameID, p] of this.#pending) {
-      if (p.t >= t || p.vanished.length === 0) continue;
+    for (const i of order) {
+      const p = due[i]!;
       this.#vanishedWaiting -= p.vanished.length;
-      out.push(...this.#vanishedFlows(gameID, p.vanished.splice(0), () => 0));
+      out.push(...this.#vanishedFlows(ids[i]!, p.vanished.splice(0), () => 0));
     }
     return out;
+  }
+
+  #dropWaiting(gameID: string): void {
+    const i = this.#waitingGames.indexOf(gameID);
+    if (i >= 0) this.#waitingGames.splice(i, 1);
   }
 
   /**
@@ -225,16 +249,16 @@ export class RecordedMarket {
    * (asked once per order, in list order) of each order's stake traded, the rest cancelled.
    */
   #vanishedFlows(gameID: string, vanished: readonly Vanished[], tradedShare: (v: Vanished) => number): SideFlows[] {
-    const bySide = new Map<string, { v: Vanished; traded: Map<number, number>; cancelled: Map<number, number> }>();
+    // Per side, in the order the sides first appear; a game lists a few sides, so a scan finds one.
+    const bySide: { v: Vanished; traded: LevelSums; cancelled: LevelSums }[] = [];
     for (const v of vanished) {
-      const k = `${v.bookKey}#${v.side}`;
-      let e = bySide.get(k);
-      if (!e) bySide.set(k, (e = { v, traded: new Map(), cancelled: new Map() }));
+      let e = bySide.find((x) => x.v.side === v.side && x.v.bookKey === v.bookKey);
+      if (!e) bySide.push((e = { v, traded: new LevelSums(), cancelled: new LevelSums() }));
       const share = tradedShare(v);
-      if (share > 0) e.traded.set(v.rank, (e.traded.get(v.rank) ?? 0) + v.stake * share);
-      if (share < 1) e.cancelled.set(v.rank, (e.cancelled.get(v.rank) ?? 0) + v.stake * (1 - share));
+      if (share > 0) e.traded.add(v.rank, v.stake * share);
+      if (share < 1) e.cancelled.add(v.rank, v.stake * (1 - share));
     }
-    return [...bySide.values()].map(({ v, traded, cancelled }) => ({
+    return bySide.map(({ v, traded, cancelled }) => ({
       gameID,
       bookKey: v.bookKey,
       side: v.side,
@@ -246,7 +270,7 @@ export class RecordedMarket {
     let p = this.#pending.get(gameID);
     if (!p || p.t !== t) {
       // Left over from an earlier instant: settle() runs before any later event, so empty.
-      p = { t, explained: 0, vanished: p?.vanished.length ? p.vanished : [] };
+      p = { order: p?.order ?? this.#pending.size, t, explained: 0, vanished: p?.vanished.length ? p.vanished : [] };
       this.#pending.set(gameID, p);
     }
     return p;
@@ -256,15 +280,47 @@ export class RecordedMarket {
     gameID: string,
     bookKey: string,
     side: 0 | 1,
-    traded: Map<number, number>,
-    cancelled: Map<number, number>,
+    traded: LevelSums | null,
+    cancelled: LevelSums | null,
   ): LevelFlow[] {
-    const ranks = new Set([...traded.keys(), ...cancelled.keys()]);
-    return [...ranks].map((rank) => ({
-      rank,
-      traded: traded.get(rank) ?? 0,
-      cancelled: cancelled.get(rank) ?? 0,
-      sizeAfter: this.levelSize(gameID, bookKey, side, rank),
-    }));
+    // The ranks traded, in the order first seen, then those only cancelled.
+    const out: LevelFlow[] = [];
+    const flow = (rank: number) =>
+      out.push({
+        rank,
+        traded: traded?.get(rank) ?? 0,
+        cancelled: cancelled?.get(rank) ?? 0,
+        sizeAfter: this.levelSize(gameID, bookKey, side, rank),
+      });
+    if (traded !== null) for (const r of traded.ranks) flow(r);
+    if (cancelled !== null) for (const r of cancelled.ranks) if (traded === null || !traded.has(r)) flow(r);
+    return out;
+  }
+}
+
+/**
+ * Sums per price level, levels in the order first added: what a map of rank to sum would
+ * hold, for the few levels one side update or one instant's vanished orders touch.
+ */
+class LevelSums {
+  readonly ranks: number[] = [];
+  readonly #sums: number[] = [];
+
+  add(rank: number, x: number): void {
+    const i = this.ranks.indexOf(rank);
+    if (i < 0) {
+      this.ranks.push(rank);
+      // As `(map.get(rank) ?? 0) + x` would: the same float sums, in the same order.
+      this.#sums.push(0 + x);
+    } else this.#sums[i] = this.#sums[i]! + x;
+  }
+
+  has(rank: number): boolean {
+    return this.ranks.includes(rank);
+  }
+
+  get(rank: number): number | undefined {
+    const i = this.ranks.indexOf(rank);
+    return i < 0 ? undefined : this.#sums[i];
   }
 }
