@@ -285,16 +285,28 @@ export class RecordedMarket {
   ): LevelFlow[] {
     // The ranks traded, in the order first seen, then those only cancelled.
     const out: LevelFlow[] = [];
-    const flow = (rank: number) =>
-      out.push({
-        rank,
-        traded: traded?.get(rank) ?? 0,
-        cancelled: cancelled?.get(rank) ?? 0,
-        sizeAfter: this.levelSize(gameID, bookKey, side, rank),
-      });
-    if (traded !== null) for (const r of traded.ranks) flow(r);
-    if (cancelled !== null) for (const r of cancelled.ranks) if (traded === null || !traded.has(r)) flow(r);
+    if (traded !== null)
+      for (const r of traded.ranks) out.push(this.#flow(gameID, bookKey, side, r, traded, cancelled));
+    if (cancelled !== null)
+      for (const r of cancelled.ranks)
+        if (traded === null || !traded.has(r)) out.push(this.#flow(gameID, bookKey, side, r, traded, cancelled));
     return out;
+  }
+
+  #flow(
+    gameID: string,
+    bookKey: string,
+    side: 0 | 1,
+    rank: number,
+    traded: LevelSums | null,
+    cancelled: LevelSums | null,
+  ): LevelFlow {
+    return {
+      rank,
+      traded: traded?.get(rank) ?? 0,
+      cancelled: cancelled?.get(rank) ?? 0,
+      sizeAfter: this.levelSize(gameID, bookKey, side, rank),
+    };
   }
 }
 
