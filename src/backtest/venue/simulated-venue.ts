@@ -265,21 +265,24 @@ export class SimulatedVenue implements Venue {
   // ------------------------------------------------------------ order entry
 
   #place(orders: readonly PlaceOrderInput[]): Promise<PlaceEntry[]> {
-    const refs = orders.map((o) => o.userReference ?? null);
     return new Promise((resolve) => {
-      this.#after('place', () => {
+      this.#after('place', () =>
         this.execution.place(orders as readonly PlaceInput[], (outcomes) => {
-          const entries = outcomes.map((out, i) => this.#answers.place(out, refs[i]!));
+          const entries = new Array<PlaceEntry>(outcomes.length);
+          for (let i = 0; i < outcomes.length; i++)
+            entries[i] = this.#answers.place(outcomes[i]!, orders[i]!.userReference ?? null);
           this.#after('fromExchange', () => this.#resolve(resolve, entries));
-        });
-      });
+        }),
+      );
     });
   }
 
   #cancel(ids: readonly string[]): Promise<CancelEntry[]> {
     return new Promise((resolve) => {
       this.#after('cancel', () => {
-        const entries = this.execution.cancel(ids).map((out, i) => this.#answers.cancel(out, ids[i] ?? null));
+        const outcomes = this.execution.cancel(ids);
+        const entries = new Array<CancelEntry>(outcomes.length);
+        for (let i = 0; i < outcomes.length; i++) entries[i] = this.#answers.cancel(outcomes[i]!, ids[i] ?? null);
         this.#after('fromExchange', () => this.#resolve(resolve, entries));
       });
     });
@@ -329,7 +332,7 @@ export class SimulatedVenue implements Venue {
 
   /** Run `work` one `leg` of latency from now, on the virtual clock. */
   #after(leg: keyof LatencyLegs, work: () => void): void {
-    this.#o.time.scheduler.schedule(work, Math.max(0, this.#o.latency[leg]()));
+    this.#o.time.post(work, Math.max(0, this.#o.latency[leg]()));
   }
 
   // ------------------------------------------------------------ the account
