@@ -84,6 +84,29 @@ interface Ticket extends SideReach {
   readonly done: (outcome: PlaceOutcome) => void;
 }
 
+/**
+ * The outcomes of one place batch as they become final; `done` gets them once all are. A
+ * class, not a closure: a closure made per place is named anew on every call under tsx.
+ */
+class PlaceBatch {
+  readonly #outcomes: PlaceOutcome[];
+  #open: number;
+  constructor(
+    readonly inputs: readonly PlaceInput[],
+    readonly done: (outcomes: PlaceOutcome[]) => void,
+    readonly onOutcome: ((input: PlaceInput, outcome: PlaceOutcome) => void) | undefined,
+  ) {
+    this.#outcomes = new Array<PlaceOutcome>(inputs.length);
+    this.#open = inputs.length;
+  }
+
+  finish(i: number, o: PlaceOutcome): void {
+    this.#outcomes[i] = o;
+    this.onOutcome?.(this.inputs[i]!, o);
+    if (--this.#open === 0) this.done(this.#outcomes);
+  }
+}
+
 /** One listed side of a game, as a map key. */
 export const sideKey = (gameID: string, bookKey: string, side: 0 | 1) => `${gameID}|${bookKey}|${side}`;
 
@@ -249,17 +272,11 @@ export class BacktestExecution {
         : this.engine.place(US, [input])[0]!;
     }
     this.#unmirror(mirrors);
-    const outcomes = new Array<PlaceOutcome | undefined>(n);
-    let open = n;
-    const finish = (i: number, o: PlaceOutcome) => {
-      outcomes[i] = o;
-      this.#o.onPlaceOutcome?.(inputs[i]!, o);
-      if (--open === 0) done(outcomes as PlaceOutcome[]);
-    };
+    const batch = new PlaceBatch(inputs, done, this.#o.onPlaceOutcome);
     for (let i = 0; i < n; i++) {
       const e = entries[i]!;
       if (e.status !== 'delayed') {
-        finish(i, e);
+        batch.finish(i, e);
         continue;
       }
       // No recorded side to meet (cannot cross): the ticket runs against nothing mirrored.
@@ -270,7 +287,7 @@ export class BacktestExecution {
         side: s.side,
         minRank: s.minRank,
         at: e.executeAt,
-        done: (o) => finish(i, o),
+        done: (o) => batch.finish(i, o),
       });
     }
     this.#arm();
@@ -309,19 +326,13 @@ export class BacktestExecution {
    */
   edit(input: EditInput, done: (outcome: EditOutcome) => void): void {
     const original = typeof input.sessionID === 'string' ? this.engine.order(input.sessionID) : undefined;
-    const finish = (o: PlaceOutcome | EditOutcome) => {
-      const outcome: EditOutcome =
-        o.status === 'error'
-          ? o
-          : o.edit
-            ? { ...o, edit: o.edit }
-            : { status: 'error', error: 'edit could not execute', errorType: 'system_error' };
-      if (original) this.#settleAmend(original.id, outcome);
-      this.#o.onEditOutcome?.(input, outcome);
-      done(outcome);
-    };
     if (original && original.userId === US && this.#ended.has(original.gameId)) {
-      finish({ status: 'error', errorType: 'validation_error', error: 'game has ended' });
+      this.#finishEdit(
+        input,
+        original,
+        { status: 'error', errorType: 'validation_error', error: 'game has ended' },
+        done,
+      );
       return;
     }
     const odds = typeof input.orderOdds === 'number' ? input.orderOdds : original?.odds;
@@ -334,15 +345,40 @@ export class BacktestExecution {
             minRank: oddsRank(odds),
           }
         : null;
-    const mirrors = this.#mirrorSides([reach]);
+    const mirrors = this.#mirrorOne(reach);
     const entry = this.engine.edit(US, input);
     this.#unmirror(mirrors);
     if (entry.status === 'delayed') {
       // The edit waits out the live delay; the order rests as it was meanwhile.
-      const s = reach ?? { gameID: '', bookKey: '', side: 0 as const, minRank: Infinity };
-      this.#tickets.set(entry.ticket, { ...s, at: entry.executeAt, done: finish });
-    } else finish(entry);
+      const s = reach ?? NO_REACH;
+      this.#tickets.set(entry.ticket, {
+        gameID: s.gameID,
+        bookKey: s.bookKey,
+        side: s.side,
+        minRank: s.minRank,
+        at: entry.executeAt,
+        done: (o) => this.#finishEdit(input, original, o, done),
+      });
+    } else this.#finishEdit(input, original, entry, done);
     this.#arm();
+  }
+
+  /** An edit's final outcome: the amended order's queue record, the report's note, then the caller's `done`. */
+  #finishEdit(
+    input: EditInput,
+    original: OrderView | undefined,
+    o: PlaceOutcome | EditOutcome,
+    done: (outcome: EditOutcome) => void,
+  ): void {
+    const outcome: EditOutcome =
+      o.status === 'error'
+        ? o
+        : o.edit
+          ? { ...o, edit: o.edit }
+          : { status: 'error', error: 'edit could not execute', errorType: 'system_error' };
+    if (original) this.#settleAmend(original.id, outcome);
+    this.#o.onEditOutcome?.(input, outcome);
+    done(outcome);
   }
 
   /** After an edit's outcome: the amended order's queue record as the engine left the order. */
