@@ -559,8 +559,10 @@ export class BacktestExecution {
       backed = e.fill.maker.selection;
       gameID = e.fill.gameId;
     } else return;
+    // Both sides of a book share its key: read it from the order's own selection, which
+    // bookKeyOf has cached, not from the opposite one made here (a new key to cache each time).
     const taker = oppositeSelection(backed);
-    changed(gameID, bookKeyOf(taker), sideIndexOf(taker), taker);
+    changed(gameID, bookKeyOf(backed), sideIndexOf(taker), taker);
   }
 
   #concernsUs(e: EngineEvent): boolean {
