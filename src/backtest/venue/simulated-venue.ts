@@ -37,7 +37,7 @@ import type { VenueAnswers } from './answers.ts';
 import { typedAnswers } from './answers-typed.ts';
 import { wireAnswers } from './answers-wire.ts';
 import { BotFeed } from './bot-feed.ts';
-import { BacktestExecution, sideKey, US } from './execution.ts';
+import { BacktestExecution, US } from './execution.ts';
 import type { FillModelConfig } from './queue-model.ts';
 import type { LatencyLegs } from './latency.ts';
 
@@ -102,8 +102,8 @@ export class SimulatedVenue implements Venue {
   readonly #keys = new Map<string, UpdateKey>();
   #messageSeq = 0;
   readonly #botFeed: BotFeed;
-  /** Sides whose update (our part of them changed) is on its way to the bot. */
-  readonly #listingsDue = new Set<string>();
+  /** Sides whose update (our part of them changed) is on its way to the bot: per game, per book, a bit per side. */
+  readonly #listingsDue = new Map<string, Map<string, number>>();
   readonly #answers: VenueAnswers;
   /** Promises settled since the driver last looked: their callbacks are due as microtasks. */
   #settled = 0;
@@ -233,12 +233,18 @@ export class SimulatedVenue implements Venue {
 
   /** Our part of a side changed: the exchange sends the side again, which reaches the bot one latency leg later. */
   #listingChanged(gameID: string, bookKey: string, side: 0 | 1, taker: Selection): void {
-    const k = sideKey(gameID, bookKey, side);
-    if (this.#listingsDue.has(k)) return;
-    this.#listingsDue.add(k);
+    // Per game and book, a bit per side: no key spelt and hashed for every event of ours.
+    let books = this.#listingsDue.get(gameID);
+    if (books === undefined) this.#listingsDue.set(gameID, (books = new Map()));
+    const bit = side === 0 ? 1 : 2;
+    const due = books.get(bookKey) ?? 0;
+    if ((due & bit) !== 0) return;
+    books.set(bookKey, due | bit);
     this.#after('fromExchange', () => {
       // Built when sent, so several changes within one leg go out as one update.
-      this.#listingsDue.delete(k);
+      const left = books.get(bookKey)! & ~bit;
+      if (left === 0) books.delete(bookKey);
+      else books.set(bookKey, left);
       if (!this.#filter.broadcastAll && !this.#filter.matches(this.#keyOf(gameID, undefined, {}))) return;
       const payload = this.#botFeed.sideUpdate(gameID, bookKey, side, taker);
       if (payload) this.#price$.next({ type: 'orderUpdate', payload });
