@@ -47,13 +47,21 @@ export interface BacktestBenchResult {
   readonly tapeReadMs: number;
   readonly tapeBytes: number;
   readonly figures: readonly BacktestBenchFigure[];
+  /** fixed-spread's goal; the example config's is goalExampleEventsPerSecond (issue 20's table). */
   readonly goalEventsPerSecond: number;
+  readonly goalExampleEventsPerSecond: number;
   readonly goalQuietEventsPerSecond: number;
   readonly goalFirstRatio: number;
   readonly goalLaterRatio: number;
   /** CPU µs per place or cancel through the simulated venue, each boundary, and the engine alone (bench/venue-actions.ts). */
   readonly venueActions: readonly VenueActionFigure[];
   readonly goalUsPerAction: number;
+}
+
+/** The events/s goal of one config's replay (issue 20's table): the quiet strategy's, the example config's, or fixed-spread's. */
+export function replayGoalOf(b: BacktestBenchResult, config: string): number {
+  if (config === 'backtest-quiet.yaml') return b.goalQuietEventsPerSecond;
+  return config === 'example.yaml' ? b.goalExampleEventsPerSecond : b.goalEventsPerSecond;
 }
 
 const root = resolve(fileURLToPath(import.meta.url), '../..');
@@ -148,6 +156,7 @@ export async function runBacktestBench(
       tapeBytes,
       figures,
       goalEventsPerSecond: 150_000,
+      goalExampleEventsPerSecond: 300_000,
       goalQuietEventsPerSecond: 1_000_000,
       goalFirstRatio: 2,
       goalLaterRatio: 1,

@@ -1,4 +1,5 @@
 import type { BacktestBenchResult, LargeReplayResult } from './backtest.bench.ts';
+import { replayGoalOf } from './backtest.bench.ts';
 import type { ClientRestFigure } from './client-rest.bench.ts';
 import type { EngineBenchResult } from './engine.bench.ts';
 import { machineLine, type MachineInfo } from './machine.ts';
@@ -96,7 +97,7 @@ function rows(r: BenchResults): Row[] {
     `< 1: ${verdict(b.tapeReadMs < b.minimalReadMs)}`,
   ]);
   for (const f of b.figures) {
-    const goal = f.config === 'backtest-quiet.yaml' ? b.goalQuietEventsPerSecond : b.goalEventsPerSecond;
+    const goal = replayGoalOf(b, f.config);
     out.push([
       `backtest of \`${b.recording}\` with \`${f.config}\`: events replayed per second, tape reused (replay only; best of ${b.runs})`,
       `${int(f.eventsPerSecond)} (${int(f.events)} events in ${(f.replayMs / 1000).toFixed(2)} s)`,

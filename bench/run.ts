@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { runBacktestBenchInChild, runLargeReplayInChild } from './backtest.bench.ts';
+import { replayGoalOf, runBacktestBenchInChild, runLargeReplayInChild } from './backtest.bench.ts';
 import { renderBenchmarks } from './benchmarks-md.ts';
 import { runClientRestBench } from './client-rest.bench.ts';
 import { runEngineBench } from './engine.bench.ts';
@@ -97,8 +97,7 @@ console.log(
     `${fmt((backtest.events / backtest.tapeReadMs) * 1000)} events/s, ${(backtest.tapeReadMs / backtest.minimalReadMs).toFixed(2)}x the minimal read): ` +
     backtest.figures
       .map((f) => {
-        const goal =
-          f.config === 'backtest-quiet.yaml' ? backtest.goalQuietEventsPerSecond : backtest.goalEventsPerSecond;
+        const goal = replayGoalOf(backtest, f.config);
         return (
           `${f.config}: ${fmt(f.eventsPerSecond)} events/s replayed (goal ≥ ${fmt(goal)}: ${met(f.eventsPerSecond, goal)}), ` +
           `first run (tape built ${(f.buildMs / 1000).toFixed(2)} s) ${f.firstRatio.toFixed(2)}x the minimal read (goal ≤ ${backtest.goalFirstRatio}: ${f.firstRatio <= backtest.goalFirstRatio ? 'met' : 'not met'}), ` +

@@ -138,6 +138,11 @@ interface GameState {
 
 type Checked = CheckedOrder<GameState>;
 
+type BookChanged = Extract<EngineEvent, { kind: 'bookChanged' }>;
+/** How many touched sides #touchSide scans before it keeps their keys in a set. */
+const TOUCHED_SCAN = 8;
+const sideKeyOf = (t: { gameId: string; bookKey: string; side: 0 | 1 }): string => `${t.side}${t.gameId}|${t.bookKey}`;
+
 const failure = (errorType: PlaceFailure['errorType'], error: string): PlaceFailure => ({
   status: 'error',
   error,
@@ -196,6 +201,8 @@ export class MatchingEngine {
 
   readonly #listeners: EngineEventListener[] = [];
   #pending: EngineEvent[] = [];
+  /** The sides touched since the last flush, each once; past TOUCHED_SCAN of them, their keys are in #changedSides too. */
+  #touched: BookChanged[] = [];
   readonly #changedSides = new Set<string>();
   #dispatching = false;
 
@@ -234,10 +241,20 @@ export class MatchingEngine {
 
   #touchSide(gameId: string, bookKey: string, side: 0 | 1): void {
     if (this.#listeners.length === 0) return;
-    const key = `${side}${gameId}|${bookKey}`;
-    if (this.#changedSides.has(key)) return;
-    this.#changedSides.add(key);
-    this.#pending.push({ kind: 'bookChanged', gameId, bookKey, side });
+    // A call touches a side or two: scanning them beats spelling and hashing a key each
+    // time. A batch that touches many (a settlement, a cancel of all) switches to the set.
+    const touched = this.#touched;
+    if (touched.length < TOUCHED_SCAN) {
+      for (const t of touched) if (t.side === side && t.gameId === gameId && t.bookKey === bookKey) return;
+    } else {
+      if (this.#changedSides.size === 0) for (const t of touched) this.#changedSides.add(sideKeyOf(t));
+      const key = sideKeyOf({ gameId, bookKey, side });
+      if (this.#changedSides.has(key)) return;
+      this.#changedSides.add(key);
+    }
+    const event: BookChanged = { kind: 'bookChanged', gameId, bookKey, side };
+    touched.push(event);
+    this.#pending.push(event);
   }
 
   /** Deliver what the last call produced. Listeners may call back into the engine. */
@@ -248,6 +265,7 @@ export class MatchingEngine {
       while (this.#pending.length > 0) {
         const batch = this.#pending;
         this.#pending = [];
+        this.#touched = [];
         this.#changedSides.clear();
         const listeners = [...this.#listeners];
         for (const event of batch) {

@@ -176,6 +176,8 @@ export class OrderManager {
   readonly #risk: RiskGate;
   /** key `${strategy}|${game}|${intentKey}` → time until which it is not sent. */
   readonly #cooldown = new Map<string, number>();
+  /** The latest time any cooldown runs until: once past it, nothing is blocked, with no key to spell per intent. */
+  #cooledUntil = -Infinity;
   #gateOpen = true;
   /** Aborted whenever quotes are pulled: a place still waiting to be sent is then not sent (see cancelAll). */
   #pulled = pullSignal();
@@ -396,7 +398,7 @@ export class OrderManager {
 
   /** The intents of a strategy's game that sit out a cooldown now; most cycles have none. */
   #blocked(w: StrategyWork, now: number): ReadonlySet<string> {
-    if (this.#cooldown.size === 0) return NOTHING_BLOCKED;
+    if (this.#cooldown.size === 0 || this.#cooledUntil <= now) return NOTHING_BLOCKED;
     let blocked: Set<string> | null = null;
     for (const i of w.intents) {
       if ((this.#cooldown.get(this.#coolKey(w.strategyId, w.gameID, i.key)) ?? -Infinity) > now)
@@ -1159,7 +1161,9 @@ export class OrderManager {
   }
 
   #cool(strategyId: string, gameID: string, key: string, now: number): void {
-    this.#cooldown.set(this.#coolKey(strategyId, gameID, key), now + this.cooldownMs);
+    const until = now + this.cooldownMs;
+    this.#cooldown.set(this.#coolKey(strategyId, gameID, key), until);
+    if (until > this.#cooledUntil) this.#cooledUntil = until;
     if (this.#cooldown.size > 10_000) for (const [k, t] of this.#cooldown) if (t <= now) this.#cooldown.delete(k);
   }
 }

@@ -21,6 +21,8 @@ export interface TimeSource {
 /** A time source that only moves when told (simulator `--manual-clock`, backtests, tests). */
 export interface ManualTimeSource extends TimeSource {
   readonly kind: 'manual';
+  /** Run `work` once, `delayMs` from now, queued as `scheduler.schedule` would queue it, but never cancelled (no Subscription). */
+  post(work: () => void, delayMs: number): void;
   /** Move time forward, running every action due on the way, in order. */
   advance(ms: number): void;
   advanceTo(ms: number): void;
@@ -66,6 +68,7 @@ export function manualTime(startMs = Date.UTC(2026, 0, 1)): ManualTimeSource {
     kind: 'manual',
     clock: { now: () => scheduler.now() },
     scheduler,
+    post: (work, delayMs) => scheduler.post(work, delayMs),
     advanceTo,
     nextDueAt: nextDue,
     advanceToSettling: async (ms, settle) => {

@@ -1,10 +1,27 @@
 import { Subscription, type SchedulerAction, type SchedulerLike } from 'rxjs';
 import { TimerHeap } from './heap.ts';
 
+/** What the queue runs: an RxJS action, or a one-shot `post`. */
+interface Runnable {
+  holds(version: number): boolean;
+  run(version: number): void;
+}
+
 interface Entry {
   readonly at: number;
-  readonly action: VirtualSchedulerAction<unknown>;
+  readonly action: Runnable;
   readonly version: number;
+}
+
+/** Work posted once, never cancelled: nothing to unsubscribe, so no Subscription to make. */
+class Posted implements Runnable {
+  constructor(readonly work: () => void) {}
+  holds(): boolean {
+    return true;
+  }
+  run(): void {
+    this.work();
+  }
 }
 
 /**
@@ -31,6 +48,15 @@ export class VirtualScheduler implements SchedulerLike {
     return new VirtualSchedulerAction<T>(this, work).schedule(state, delay);
   }
 
+  /**
+   * Run `work` once, `delay` ms from now, in the same queue and order as `schedule`: for the
+   * many one-shot steps of a simulation that are never cancelled (a backtest's latency legs),
+   * without the Subscription an RxJS action is.
+   */
+  post(work: () => void, delay = 0): void {
+    this.#heap.push({ at: this.frame + Math.max(0, delay), action: new Posted(work), version: 0 });
+  }
+
   /** When the earliest live action is due, if any. */
   nextDue(): number | undefined {
     this.#dropStale();
@@ -51,7 +77,7 @@ export class VirtualScheduler implements SchedulerLike {
   }
 
   /** @internal */
-  enqueue(action: VirtualSchedulerAction<unknown>, at: number, version: number): void {
+  enqueue(action: Runnable, at: number, version: number): void {
     this.#heap.push({ at, action, version });
   }
 

@@ -18,6 +18,22 @@ describe('manual time', () => {
     expect(time.nextDueAt()).toBeUndefined();
   });
 
+  it('runs posted work in the same queue as scheduled actions: due order, then the order of the calls', () => {
+    const time = manualTime(1_000);
+    const seen: string[] = [];
+    time.post(() => seen.push(`p1@${time.clock.now()}`), 20);
+    time.scheduler.schedule(() => seen.push(`s1@${time.clock.now()}`), 20);
+    time.post(() => seen.push(`p0@${time.clock.now()}`), 10);
+    const dropped = time.scheduler.schedule(() => seen.push('never'), 10);
+    time.post(() => seen.push(`p2@${time.clock.now()}`), 20);
+    time.post(() => seen.push(`now@${time.clock.now()}`), -5);
+    dropped.unsubscribe();
+    expect(time.nextDueAt()).toBe(1_000);
+    time.advance(100);
+    expect(seen).toEqual(['now@1000', 'p0@1010', 'p1@1020', 's1@1020', 'p2@1020']);
+    expect(time.nextDueAt()).toBeUndefined();
+  });
+
   it('runs work scheduled during a flush when it falls due before the target', () => {
     const time = manualTime(0);
     const seen: number[] = [];

@@ -27,10 +27,9 @@ export function typedAnswers(engine: MatchingEngine): VenueAnswers {
       remaining: open ? o.remaining : o.bet - o.filled,
       gameID: o.gameId,
       userReference: o.userReference,
-      // Spelt only when read: the runtime never reads it, and spelling it showed in the profile of every cancel.
-      get description(): string {
-        return describeOrder(game, o);
-      },
+      // A plain field: an object literal with a getter is built through V8's slow path, which
+      // cost several times the spelling it put off.
+      description: describeOrder(game, o),
     };
   };
   return {

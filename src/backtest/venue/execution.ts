@@ -28,6 +28,8 @@ const FLOW = 'recorded-flow';
 
 const EPS = 1e-9;
 const UNLIMITED = 1e15;
+const NONE: readonly string[] = [];
+const NO_REACH: SideReach = { gameID: '', bookKey: '', side: 0, minRank: Infinity };
 
 export interface ExecutionOptions {
   readonly time: ManualTimeSource;
@@ -80,6 +82,29 @@ interface SideReach {
 interface Ticket extends SideReach {
   readonly at: number;
   readonly done: (outcome: PlaceOutcome) => void;
+}
+
+/**
+ * The outcomes of one place batch as they become final; `done` gets them once all are. A
+ * class, not a closure: a closure made per place is named anew on every call under tsx.
+ */
+class PlaceBatch {
+  readonly #outcomes: PlaceOutcome[];
+  #open: number;
+  constructor(
+    readonly inputs: readonly PlaceInput[],
+    readonly done: (outcomes: PlaceOutcome[]) => void,
+    readonly onOutcome: ((input: PlaceInput, outcome: PlaceOutcome) => void) | undefined,
+  ) {
+    this.#outcomes = new Array<PlaceOutcome>(inputs.length);
+    this.#open = inputs.length;
+  }
+
+  finish(i: number, o: PlaceOutcome): void {
+    this.#outcomes[i] = o;
+    this.onOutcome?.(this.inputs[i]!, o);
+    if (--this.#open === 0) this.done(this.#outcomes);
+  }
 }
 
 /** One listed side of a game, as a map key. */
@@ -227,33 +252,44 @@ export class BacktestExecution {
 
   /** A batch of ours reaches the exchange. `done` gets the outcomes once every entry is final. */
   place(inputs: readonly PlaceInput[], done: (outcomes: PlaceOutcome[]) => void): void {
-    const outcomes = new Array<PlaceOutcome | undefined>(inputs.length);
-    let open = inputs.length;
-    const finish = (i: number, o: PlaceOutcome) => {
-      outcomes[i] = o;
-      this.#o.onPlaceOutcome?.(inputs[i]!, o);
-      if (--open === 0) done(outcomes as PlaceOutcome[]);
-    };
-    const sides = inputs.map((i) => this.#takeSide(i));
-    const mirrors = this.#mirrorSides(sides);
-    const entries: EnginePlaceEntry[] = [];
-    inputs.forEach((input) => {
+    const n = inputs.length;
+    if (n === 0) {
+      done([]);
+      return this.#arm();
+    }
+    // Plain loops and one reach per order: a batch is almost always one order, and every
+    // array, closure and map spared here is spared on every place of a backtest.
+    const sides = new Array<SideReach | null>(n);
+    for (let i = 0; i < n; i++) sides[i] = this.#takeSide(inputs[i]!);
+    const mirrors = n === 1 ? this.#mirrorOne(sides[0]!) : this.#mirrorSides(sides);
+    const entries = new Array<EnginePlaceEntry>(n);
+    for (let i = 0; i < n; i++) {
+      const input = inputs[i]!;
       const gameID = typeof input.gameID === 'string' ? input.gameID : '';
       // The recording said the game closed; the engine only learns at settlement.
-      entries.push(
-        this.#ended.has(gameID)
-          ? { status: 'error', errorType: 'validation_error', error: 'game has ended' }
-          : this.engine.place(US, [input])[0]!,
-      );
-    });
+      entries[i] = this.#ended.has(gameID)
+        ? { status: 'error', errorType: 'validation_error', error: 'game has ended' }
+        : this.engine.place(US, [input])[0]!;
+    }
     this.#unmirror(mirrors);
-    if (inputs.length === 0) done([]);
-    entries.forEach((e, i) => {
-      if (e.status !== 'delayed') return finish(i, e);
+    const batch = new PlaceBatch(inputs, done, this.#o.onPlaceOutcome);
+    for (let i = 0; i < n; i++) {
+      const e = entries[i]!;
+      if (e.status !== 'delayed') {
+        batch.finish(i, e);
+        continue;
+      }
       // No recorded side to meet (cannot cross): the ticket runs against nothing mirrored.
-      const s = sides[i] ?? { gameID: '', bookKey: '', side: 0 as const, minRank: Infinity };
-      this.#tickets.set(e.ticket, { ...s, at: e.executeAt, done: (o) => finish(i, o) });
-    });
+      const s = sides[i] ?? NO_REACH;
+      this.#tickets.set(e.ticket, {
+        gameID: s.gameID,
+        bookKey: s.bookKey,
+        side: s.side,
+        minRank: s.minRank,
+        at: e.executeAt,
+        done: (o) => batch.finish(i, o),
+      });
+    }
     this.#arm();
   }
 
@@ -290,19 +326,13 @@ export class BacktestExecution {
    */
   edit(input: EditInput, done: (outcome: EditOutcome) => void): void {
     const original = typeof input.sessionID === 'string' ? this.engine.order(input.sessionID) : undefined;
-    const finish = (o: PlaceOutcome | EditOutcome) => {
-      const outcome: EditOutcome =
-        o.status === 'error'
-          ? o
-          : o.edit
-            ? { ...o, edit: o.edit }
-            : { status: 'error', error: 'edit could not execute', errorType: 'system_error' };
-      if (original) this.#settleAmend(original.id, outcome);
-      this.#o.onEditOutcome?.(input, outcome);
-      done(outcome);
-    };
     if (original && original.userId === US && this.#ended.has(original.gameId)) {
-      finish({ status: 'error', errorType: 'validation_error', error: 'game has ended' });
+      this.#finishEdit(
+        input,
+        original,
+        { status: 'error', errorType: 'validation_error', error: 'game has ended' },
+        done,
+      );
       return;
     }
     const odds = typeof input.orderOdds === 'number' ? input.orderOdds : original?.odds;
@@ -315,15 +345,40 @@ export class BacktestExecution {
             minRank: oddsRank(odds),
           }
         : null;
-    const mirrors = this.#mirrorSides([reach]);
+    const mirrors = this.#mirrorOne(reach);
     const entry = this.engine.edit(US, input);
     this.#unmirror(mirrors);
     if (entry.status === 'delayed') {
       // The edit waits out the live delay; the order rests as it was meanwhile.
-      const s = reach ?? { gameID: '', bookKey: '', side: 0 as const, minRank: Infinity };
-      this.#tickets.set(entry.ticket, { ...s, at: entry.executeAt, done: finish });
-    } else finish(entry);
+      const s = reach ?? NO_REACH;
+      this.#tickets.set(entry.ticket, {
+        gameID: s.gameID,
+        bookKey: s.bookKey,
+        side: s.side,
+        minRank: s.minRank,
+        at: entry.executeAt,
+        done: (o) => this.#finishEdit(input, original, o, done),
+      });
+    } else this.#finishEdit(input, original, entry, done);
     this.#arm();
+  }
+
+  /** An edit's final outcome: the amended order's queue record, the report's note, then the caller's `done`. */
+  #finishEdit(
+    input: EditInput,
+    original: OrderView | undefined,
+    o: PlaceOutcome | EditOutcome,
+    done: (outcome: EditOutcome) => void,
+  ): void {
+    const outcome: EditOutcome =
+      o.status === 'error'
+        ? o
+        : o.edit
+          ? { ...o, edit: o.edit }
+          : { status: 'error', error: 'edit could not execute', errorType: 'system_error' };
+    if (original) this.#settleAmend(original.id, outcome);
+    this.#o.onEditOutcome?.(input, outcome);
+    done(outcome);
   }
 
   /** After an edit's outcome: the amended order's queue record as the engine left the order. */
@@ -346,8 +401,8 @@ export class BacktestExecution {
     return selectionFromWire(participants, {
       type: input.type,
       side: input.side,
-      ...(typeof input.number === 'number' ? { number: input.number } : {}),
-      ...(typeof input.market === 'string' ? { market: input.market } : {}),
+      number: typeof input.number === 'number' ? input.number : null,
+      market: typeof input.market === 'string' ? input.market : null,
     });
   }
 
@@ -378,6 +433,14 @@ export class BacktestExecution {
     const ids: string[] = [];
     for (const r of bySide.values()) this.#mirror(r.gameID, r.bookKey, r.side, r.minRank, ids);
     return ids;
+  }
+
+  /** #mirrorSides of one order's reach: no map to dedupe, and no array when nothing is mirrored (most orders rest). */
+  #mirrorOne(r: SideReach | null): readonly string[] {
+    if (!r) return NONE;
+    const ids: string[] = [];
+    this.#mirror(r.gameID, r.bookKey, r.side, r.minRank, ids);
+    return ids.length === 0 ? NONE : ids;
   }
 
   /** Put the recorded orders of a side that an order at `minRank` could meet into the engine; their ids into `ids`. */
@@ -496,8 +559,10 @@ export class BacktestExecution {
       backed = e.fill.maker.selection;
       gameID = e.fill.gameId;
     } else return;
+    // Both sides of a book share its key: read it from the order's own selection, which
+    // bookKeyOf has cached, not from the opposite one made here (a new key to cache each time).
     const taker = oppositeSelection(backed);
-    changed(gameID, bookKeyOf(taker), sideIndexOf(taker), taker);
+    changed(gameID, bookKeyOf(backed), sideIndexOf(taker), taker);
   }
 
   #concernsUs(e: EngineEvent): boolean {

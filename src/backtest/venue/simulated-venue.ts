@@ -37,7 +37,7 @@ import type { VenueAnswers } from './answers.ts';
 import { typedAnswers } from './answers-typed.ts';
 import { wireAnswers } from './answers-wire.ts';
 import { BotFeed } from './bot-feed.ts';
-import { BacktestExecution, sideKey, US } from './execution.ts';
+import { BacktestExecution, US } from './execution.ts';
 import type { FillModelConfig } from './queue-model.ts';
 import type { LatencyLegs } from './latency.ts';
 
@@ -102,8 +102,8 @@ export class SimulatedVenue implements Venue {
   readonly #keys = new Map<string, UpdateKey>();
   #messageSeq = 0;
   readonly #botFeed: BotFeed;
-  /** Sides whose update (our part of them changed) is on its way to the bot. */
-  readonly #listingsDue = new Set<string>();
+  /** Sides whose update (our part of them changed) is on its way to the bot: per game, per book, a bit per side. */
+  readonly #listingsDue = new Map<string, Map<string, number>>();
   readonly #answers: VenueAnswers;
   /** Promises settled since the driver last looked: their callbacks are due as microtasks. */
   #settled = 0;
@@ -233,12 +233,18 @@ export class SimulatedVenue implements Venue {
 
   /** Our part of a side changed: the exchange sends the side again, which reaches the bot one latency leg later. */
   #listingChanged(gameID: string, bookKey: string, side: 0 | 1, taker: Selection): void {
-    const k = sideKey(gameID, bookKey, side);
-    if (this.#listingsDue.has(k)) return;
-    this.#listingsDue.add(k);
+    // Per game and book, a bit per side: no key spelt and hashed for every event of ours.
+    let books = this.#listingsDue.get(gameID);
+    if (books === undefined) this.#listingsDue.set(gameID, (books = new Map()));
+    const bit = side === 0 ? 1 : 2;
+    const due = books.get(bookKey) ?? 0;
+    if ((due & bit) !== 0) return;
+    books.set(bookKey, due | bit);
     this.#after('fromExchange', () => {
       // Built when sent, so several changes within one leg go out as one update.
-      this.#listingsDue.delete(k);
+      const left = books.get(bookKey)! & ~bit;
+      if (left === 0) books.delete(bookKey);
+      else books.set(bookKey, left);
       if (!this.#filter.broadcastAll && !this.#filter.matches(this.#keyOf(gameID, undefined, {}))) return;
       const payload = this.#botFeed.sideUpdate(gameID, bookKey, side, taker);
       if (payload) this.#price$.next({ type: 'orderUpdate', payload });
@@ -265,21 +271,24 @@ export class SimulatedVenue implements Venue {
   // ------------------------------------------------------------ order entry
 
   #place(orders: readonly PlaceOrderInput[]): Promise<PlaceEntry[]> {
-    const refs = orders.map((o) => o.userReference ?? null);
     return new Promise((resolve) => {
-      this.#after('place', () => {
+      this.#after('place', () =>
         this.execution.place(orders as readonly PlaceInput[], (outcomes) => {
-          const entries = outcomes.map((out, i) => this.#answers.place(out, refs[i]!));
+          const entries = new Array<PlaceEntry>(outcomes.length);
+          for (let i = 0; i < outcomes.length; i++)
+            entries[i] = this.#answers.place(outcomes[i]!, orders[i]!.userReference ?? null);
           this.#after('fromExchange', () => this.#resolve(resolve, entries));
-        });
-      });
+        }),
+      );
     });
   }
 
   #cancel(ids: readonly string[]): Promise<CancelEntry[]> {
     return new Promise((resolve) => {
       this.#after('cancel', () => {
-        const entries = this.execution.cancel(ids).map((out, i) => this.#answers.cancel(out, ids[i] ?? null));
+        const outcomes = this.execution.cancel(ids);
+        const entries = new Array<CancelEntry>(outcomes.length);
+        for (let i = 0; i < outcomes.length; i++) entries[i] = this.#answers.cancel(outcomes[i]!, ids[i] ?? null);
         this.#after('fromExchange', () => this.#resolve(resolve, entries));
       });
     });
@@ -329,7 +338,7 @@ export class SimulatedVenue implements Venue {
 
   /** Run `work` one `leg` of latency from now, on the virtual clock. */
   #after(leg: keyof LatencyLegs, work: () => void): void {
-    this.#o.time.scheduler.schedule(work, Math.max(0, this.#o.latency[leg]()));
+    this.#o.time.post(work, Math.max(0, this.#o.latency[leg]()));
   }
 
   // ------------------------------------------------------------ the account
