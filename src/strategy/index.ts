@@ -31,6 +31,7 @@ export type {
   OwnOrderStatus,
   Participants,
   Refusal,
+  RiskRule,
   StrategyView,
   TradingMode,
 } from '../book/types.ts';
