@@ -25,7 +25,7 @@ import { planGame } from './plan.ts';
 import { pricePost } from './post-arb.ts';
 import type { GateCloseReason } from './gate-close-reason.ts';
 import { RiskGate, type RiskLimits, type RiskVerdict } from './risk.ts';
-import { ClientIds, decodeReference, encodeReference } from './user-reference.ts';
+import { ClientIds, decodeReference, encodeReference } from '../exchange/orders/user-reference.ts';
 import type { TotalSide } from './total-sides.ts';
 
 /** What the order manager tells the rest of the runtime (strategies, log, status). */

@@ -31,7 +31,7 @@ import {
   type StrategyWork,
 } from '../orders/order-manager.ts';
 import type { RiskLimits } from '../orders/risk.ts';
-import { decodeReference } from '../orders/user-reference.ts';
+import { decodeReference } from '../exchange/orders/user-reference.ts';
 import type { QuoteIntent } from '../strategy/types.ts';
 import { ENDED_GAME_SWEEP_MS, forgettableGames } from './ended-games.ts';
 import { killSwitchReason } from '../orders/gate-close-reason.ts';

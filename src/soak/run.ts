@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { isLive } from '../orders/own-book.ts';
-import { decodeReference } from '../orders/user-reference.ts';
+import { decodeReference } from '../exchange/orders/user-reference.ts';
 import type { RiskLimits } from '../orders/risk.ts';
 import { componentLogger } from '../config/logging.ts';
 import type { FaultCounts } from '../sim/context.ts';
