@@ -148,7 +148,7 @@ export interface GameActivity {
   readonly volumePerMinute: number;
 }
 
-/** The rules of the risk gate (`orders/risk.ts`), by the id a refusal names. */
+/** The rules of the risk gate (`orders/risk-gate.ts`), by the id a refusal names. */
 export type RiskRule =
   | 'invalid-order'
   | 'self-match'

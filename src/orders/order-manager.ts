@@ -22,9 +22,9 @@ import type { Clock } from '../shared/clock.ts';
 import type { QuoteIntent } from '../strategy/types.ts';
 import { fillFromBet, fillFromFeed, fillFromPlace } from './fills.ts';
 import { planGame } from './plan.ts';
-import { pricePost } from './post-arb.ts';
+import { pricePost } from './post-pricing.ts';
 import type { GateCloseReason } from './gate-close-reason.ts';
-import { RiskGate, type RiskLimits, type RiskVerdict } from './risk.ts';
+import { RiskGate, type RiskLimits, type RiskVerdict } from './risk-gate.ts';
 import { ClientIds, decodeReference, encodeReference } from '../exchange/orders/user-reference.ts';
 import type { TotalSide } from './total-sides.ts';
 

@@ -30,7 +30,7 @@ import {
   type OrderManagerNotice,
   type StrategyWork,
 } from '../orders/order-manager.ts';
-import type { RiskLimits } from '../orders/risk.ts';
+import type { RiskLimits } from '../orders/risk-gate.ts';
 import { decodeReference } from '../exchange/orders/user-reference.ts';
 import type { QuoteIntent } from '../strategy/types.ts';
 import { ENDED_GAME_SWEEP_MS, forgettableGames } from './ended-games.ts';

@@ -1,4 +1,4 @@
-import type { RiskLimits } from '../orders/risk.ts';
+import type { RiskLimits } from '../orders/risk-gate.ts';
 import { result, type InvariantResult } from './invariant-result.ts';
 import type { ExposureSample } from './projected-exposure.ts';
 

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { isLive } from '../orders/own-book.ts';
 import { decodeReference } from '../exchange/orders/user-reference.ts';
-import type { RiskLimits } from '../orders/risk.ts';
+import type { RiskLimits } from '../orders/risk-gate.ts';
 import { componentLogger } from '../config/logging.ts';
 import type { FaultCounts } from '../sim/context.ts';
 import { heartbeatFor } from '../sim/heartbeat.ts';
