@@ -1,5 +1,5 @@
 import { toCents } from '../../money/rounding.ts';
-import { CHART_JS, esc, scriptJson, uplotAssets } from '../../shared/html/page.ts';
+import { esc, htmlPage } from '../../shared/html/page.ts';
 import { REPORT_JS, SWEEP_JS } from './html-scripts.ts';
 import type { BacktestReport, BreakdownRow, FillRow, MarkoutMetrics, ReportExtras } from './types.ts';
 import { strategyErrorsSection } from './strategy-errors-html.ts';
@@ -511,40 +511,15 @@ table.heatmap td.heat a{color:inherit;font-weight:600}
 `;
 
 function page(title: string, body: string, data: unknown, pageJs: string, mainClass = ''): string {
-  const { js, css } = uplotAssets();
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">
-<meta name="generator" content="linesmith">
-<title>${esc(title)}</title>
-<style>
-${css}
-</style>
-<style>${CSS}</style>
-</head>
-<body>
-<main${mainClass ? ` class="${mainClass}"` : ''}>
-${body}
-<footer>linesmith backtest · times in UTC · every figure from the virtual clock and the recording</footer>
-</main>
-<script type="application/json" id="${HTML_DATA_ELEMENT_ID}">${scriptJson(data)}</script>
-<script>
-${js}
-</script>
-<script>
-(function () {
-'use strict';
-var data = JSON.parse(document.getElementById('${HTML_DATA_ELEMENT_ID}').textContent);
-${CHART_JS}
-${pageJs}
-})();
-</script>
-</body>
-</html>
-`;
+  return htmlPage({
+    title,
+    css: CSS,
+    ...(mainClass ? { mainClass } : {}),
+    body,
+    footer: 'linesmith backtest · times in UTC · every figure from the virtual clock and the recording',
+    data: { elementId: HTML_DATA_ELEMENT_ID, value: data },
+    script: pageJs,
+  });
 }
 
 /** The report as one self-contained HTML page (tables, notes, charts; the report, extras and fills embedded as JSON). */

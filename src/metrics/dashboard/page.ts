@@ -1,4 +1,4 @@
-import { CHART_JS, uplotAssets } from '../../shared/html/page.ts';
+import { htmlPage } from '../../shared/html/page.ts';
 
 /**
  * The live dashboard: one self-contained page (uPlot inlined, no network but its own
@@ -189,37 +189,14 @@ let html: string | undefined;
 /** The dashboard page: the same bytes every time, built once. */
 export function dashboardHtml(): string {
   if (html) return html;
-  const { js, css } = uplotAssets();
-  html = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src data:">
-<meta name="generator" content="linesmith">
-<title>linesmith · dashboard</title>
-<style>
-${css}
-</style>
-<style>${CSS}</style>
-</head>
-<body>
-<main>
-${BODY}
-<footer>linesmith live dashboard · read-only · times in UTC · <a href="status">status</a> · <a href="metrics">metrics</a></footer>
-</main>
-<script>
-${js}
-</script>
-<script>
-(function () {
-'use strict';
-${CHART_JS}
-${DASHBOARD_JS}
-})();
-</script>
-</body>
-</html>
-`;
+  html = htmlPage({
+    title: 'linesmith · dashboard',
+    css: CSS,
+    body: BODY,
+    footer:
+      'linesmith live dashboard · read-only · times in UTC · <a href="status">status</a> · <a href="metrics">metrics</a>',
+    connectsToSelf: true,
+    script: DASHBOARD_JS,
+  });
   return html;
 }
