@@ -32,6 +32,7 @@ export function projectedWithinCaps(
       );
   }
   return result('projected worst case (resting orders included) within the caps', samples.length, 'readings', broken, [
-    `worst per game ${worstGame.toFixed(2)} of cap −${limits.maxGameLiability}; worst in total ${worstTotal.toFixed(2)} of cap −${limits.maxTotalLiability}`,
+    `worst per game ${worstGame.toFixed(2)} of cap −${limits.maxGameLiability}; ` +
+      `worst in total ${worstTotal.toFixed(2)} of cap −${limits.maxTotalLiability}`,
   ]);
 }
