@@ -164,14 +164,16 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
   const late = tape.late;
   if (late) {
     notes.push(
-      `${late.count} record(s) are earlier than a record read before them (the first at ${basename(late.first.file)}:${late.first.line}, up to ${(late.maxStepBackMs / 1000).toFixed(3)} s back): ` +
+      `${late.count} record(s) are earlier than a record read before them (the first at ` +
+        `${basename(late.first.file)}:${late.first.line}, up to ${(late.maxStepBackMs / 1000).toFixed(3)} s back): ` +
         'the recordings overlap in time, or the receive clock stepped back; each was replayed at the time of the record before it',
     );
   }
   const stoppedAt = stop.at;
   if (stoppedAt !== null)
     notes.push(
-      `the replay stopped at the first strategy error (--strict), after ${i} of ${total} events: strategy ${stoppedAt.strategy} on game ${stoppedAt.gameID}: ${stoppedAt.error}`,
+      `the replay stopped at the first strategy error (--strict), after ${i} of ${total} events: strategy ` +
+        `${stoppedAt.strategy} on game ${stoppedAt.gameID}: ${stoppedAt.error}`,
     );
   if (tape.problems.length > 0) notes.push(`${tape.problems.length} input line(s) skipped (see input.problems)`);
   const meta = tape.meta;

@@ -1,5 +1,5 @@
 import type { RunConfig } from '../config/types.ts';
-import type { RiskLimits } from '../orders/risk.ts';
+import type { RiskLimits } from '../orders/risk-gate.ts';
 import type { RuntimeOptions } from '../runtime/runtime.ts';
 import type { StrategyInstance } from '../runtime/strategy-instance.ts';
 

@@ -200,7 +200,8 @@ export function compareWithRecording(
 const shown = (d: Decision | null): string => {
   if (d === null) return 'nothing there';
   const text = JSON.stringify(d.intents);
-  return `${new Date(d.at).toISOString()} ${d.strategyId} on ${d.gameID}: ${d.intents.length} intent(s) ${text.length > 240 ? `${text.slice(0, 240)}…` : text}`;
+  const intents = text.length > 240 ? `${text.slice(0, 240)}…` : text;
+  return `${new Date(d.at).toISOString()} ${d.strategyId} on ${d.gameID}: ${d.intents.length} intent(s) ${intents}`;
 };
 
 /** The comparison for a terminal, a few lines. */
@@ -214,6 +215,7 @@ export function parityLines(p: ParityResult): string[] {
     `  parity         DIFFERS: ${p.agreeing} of ${p.recorded} recorded decision(s) agree (${p.replayed} replayed, ${upTo}); the first difference:`,
     `                 recorded ${shown(p.first.recorded)}`,
     `                 replayed ${shown(p.first.replayed)}`,
-    '                 (after a fill of the session, decisions depend on the fill and latency models: a difference there is a difference of the models, not of the code)',
+    '                 (after a fill of the session, decisions depend on the fill and latency models: a ' +
+      'difference there is a difference of the models, not of the code)',
   ];
 }

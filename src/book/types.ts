@@ -148,12 +148,25 @@ export interface GameActivity {
   readonly volumePerMinute: number;
 }
 
+/** The rules of the risk gate (`orders/risk-gate.ts`), by the id a refusal names. */
+export type RiskRule =
+  | 'invalid-order'
+  | 'self-match'
+  | 'halted'
+  | 'reducing'
+  | 'max-order-size'
+  | 'max-orders-per-game'
+  | 'game-liability'
+  | 'total-liability';
+
 /** An order of this strategy refused recently, by the risk checks or the exchange. */
-export interface Refusal {
+export type Refusal =
+  | (RefusalTerms & { readonly source: 'risk'; readonly reason: RiskRule })
+  /** `reason`: the exchange's errorType. */
+  | (RefusalTerms & { readonly source: 'exchange'; readonly reason: string });
+
+interface RefusalTerms {
   readonly intentKey: string;
-  readonly source: 'risk' | 'exchange';
-  /** Risk rule (`game-liability`, `reducing`, …) or the exchange's errorType. */
-  readonly reason: string;
   readonly detail: string;
   readonly at: number;
 }

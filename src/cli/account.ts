@@ -133,7 +133,14 @@ function table(rows: string[][]): string {
 export function renderAccount(r: AccountReport): string {
   const lines = [
     `account ${r.user.username} (${r.user.id})`,
-    `balance ${formatMoney(r.balance)}${r.creditLimit !== null ? `  credit ${formatMoney(r.creditLimit)}` : ''}${r.exposure !== null ? `  exposure ${formatMoney(r.exposure)} (the exchange's hold: matched bets and resting orders)` : ''}${r.commissionRate !== null ? `  commission ${(r.commissionRate * 100).toFixed(2)}%` : ''}`,
+    [
+      `balance ${formatMoney(r.balance)}`,
+      r.creditLimit !== null ? `  credit ${formatMoney(r.creditLimit)}` : '',
+      r.exposure !== null
+        ? `  exposure ${formatMoney(r.exposure)} (the exchange's hold: matched bets and resting orders)`
+        : '',
+      r.commissionRate !== null ? `  commission ${(r.commissionRate * 100).toFixed(2)}%` : '',
+    ].join(''),
     '',
     `open orders: ${r.openOrders.length}`,
   ];

@@ -153,7 +153,8 @@ export function sweepThroughputLine(s: {
 function inputLine(i: BacktestReport['input'] | undefined): string[] {
   if (!i || i.unknownFrameTypes + i.malformedFrames + i.badLines === 0) return [];
   return [
-    `  input          ${int(i.events)} events replayed; skipped: ${int(i.unknownFrameTypes)} price frame(s) of a type the client does not know (a live client skips them too), ` +
+    `  input          ${int(i.events)} events replayed; skipped: ${int(i.unknownFrameTypes)} price ` +
+      `frame(s) of a type the client does not know (a live client skips them too), ` +
       `${int(i.malformedFrames)} malformed frame(s), ${int(i.badLines)} unusable line(s)`,
   ];
 }
@@ -168,10 +169,18 @@ export function summaryLines(
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
   return [
     // Paid counts graded fills only, so a taker whose bets are still open would read 0: what they can still be charged is beside it.
-    `  P&L            total ${formatMoney(m.pnl.total)} = settled ${formatMoney(m.pnl.settled)} + marked ${formatMoney(m.pnl.marked)}; commission paid ${formatMoney(m.pnl.commissionPaid)}, at most ${formatMoney(m.pnl.commissionAccrued)} more on open bets`,
-    `  fills          ${m.volume.fills} (maker ${m.volume.makerFills}, taker ${m.volume.takerFills}): maker volume ${formatMoney(m.volume.maker)}, taker volume ${formatMoney(m.volume.taker)}`,
-    `  orders         ${m.orders.placed} placed (${m.orders.postArb} postArb), ${m.orders.cancelled} cancelled, ${m.orders.edited} edited (${m.orders.editsReplacing} replacing a partly filled order, ${m.orders.editsRejected} refused), ${m.orders.refusedByRisk} refused by risk, ${m.orders.rejectedByExchange} rejected; fill ratio ${pct(m.orders.fillRatio)} of orders, ${pct(m.orders.stakeFillRatio)} of stake`,
-    `  mark-out       5 s ${formatMoney(m.markout['5s'].total)} (${m.markout['5s'].perStake.toFixed(4)}/stake), 60 s ${formatMoney(m.markout['60s'].total)} (${m.markout['60s'].perStake.toFixed(4)}/stake)`,
+    `  P&L            total ${formatMoney(m.pnl.total)} = settled ${formatMoney(m.pnl.settled)} + marked ` +
+      `${formatMoney(m.pnl.marked)}; commission paid ${formatMoney(m.pnl.commissionPaid)}, at most ` +
+      `${formatMoney(m.pnl.commissionAccrued)} more on open bets`,
+    `  fills          ${m.volume.fills} (maker ${m.volume.makerFills}, taker ${m.volume.takerFills}): ` +
+      `maker volume ${formatMoney(m.volume.maker)}, taker volume ${formatMoney(m.volume.taker)}`,
+    `  orders         ${m.orders.placed} placed (${m.orders.postArb} postArb), ${m.orders.cancelled} ` +
+      `cancelled, ${m.orders.edited} edited (${m.orders.editsReplacing} replacing a partly filled order, ` +
+      `${m.orders.editsRejected} refused), ${m.orders.refusedByRisk} refused by risk, ` +
+      `${m.orders.rejectedByExchange} rejected; fill ratio ${pct(m.orders.fillRatio)} of orders, ` +
+      `${pct(m.orders.stakeFillRatio)} of stake`,
+    `  mark-out       5 s ${formatMoney(m.markout['5s'].total)} ` +
+      `(${m.markout['5s'].perStake.toFixed(4)}/stake), 60 s ${formatMoney(m.markout['60s'].total)} (${m.markout['60s'].perStake.toFixed(4)}/stake)`,
     `  risk           max drawdown ${formatMoney(m.maxDrawdown)}, max liability ${formatMoney(m.maxLiability)}`,
     ...(r.strategyErrors ? strategyErrorLines(r.strategyErrors, '  strategy errors ') : []),
     ...inputLine(r.input),
@@ -206,7 +215,8 @@ async function backtest(o: BacktestOptions): Promise<void> {
     // The flag would win in every variant, and the rows would be labelled with values they did not run with.
     if (axis)
       return usage(
-        `${OVERRIDE_FLAGS[k]} ${String(overrides[k])} conflicts with --sweep ${axis.key}=${axis.values.join(',')}: the flag would set ${axis.key} in every variant; give one or the other`,
+        `${OVERRIDE_FLAGS[k]} ${String(overrides[k])} conflicts with --sweep ` +
+          `${axis.key}=${axis.values.join(',')}: the flag would set ${axis.key} in every variant; give one or the other`,
       );
   }
   if (o.decisions !== undefined && axes.length > 0)
@@ -297,7 +307,8 @@ async function backtest(o: BacktestOptions): Promise<void> {
       ? { events: tape.items.length, files: tape.files.length, problems: tape.problems.length }
       : { events: tape.footer.count, files: tape.footer.files.length, problems: tape.footer.problems.length };
   process.stdout.write(
-    `loaded ${loaded.events.toLocaleString('en-US')} events from ${loaded.files} file(s) in ${(loadMs / 1000).toFixed(2)} s (${loaded.problems} line(s) skipped); ${tapeNote}\n`,
+    `loaded ${loaded.events.toLocaleString('en-US')} events from ${loaded.files} file(s) in ` +
+      `${(loadMs / 1000).toFixed(2)} s (${loaded.problems} line(s) skipped); ${tapeNote}\n`,
   );
 
   if (runs.length > 0) {
@@ -458,7 +469,8 @@ export function registerBacktest(program: Command): void {
   program
     .command('backtest')
     .description(
-      'replay recorded feeds through the strategies, order manager and risk checks of a config, with simulated execution on the engine replica, and write a report',
+      'replay recorded feeds through the strategies, order manager and risk checks of a config, with ' +
+        'simulated execution on the engine replica, and write a report',
     )
     .requiredOption(
       '--config <file>',
@@ -474,12 +486,14 @@ export function registerBacktest(program: Command): void {
     .option('--fill-model <kind>', `queue model for our resting orders: ${FILL_MODEL_KINDS.join(', ')}`)
     .option(
       '--sweep <key=values...>',
-      'run a grid of variants on worker threads: KEY=V1,V2 with KEY a path in the config, e.g. strategies.<id>.params.margin=0.02,0.03 or backtest.seed=1,2 (see the examples)',
+      'run a grid of variants on worker threads: KEY=V1,V2 with KEY a path in the config, e.g. ' +
+        'strategies.<id>.params.margin=0.02,0.03 or backtest.seed=1,2 (see the examples)',
     )
     .option('--workers <n>', 'worker threads for --sweep (default: one per core)')
     .option(
       '--queue <url>',
-      'run the --sweep variants on `linesmith worker` processes through Redis: redis://HOST:PORT[/DB] or rediss://… (password from LINESMITH_REDIS_PASSWORD or --queue-credentials)',
+      'run the --sweep variants on `linesmith worker` processes through Redis: redis://HOST:PORT[/DB] or ' +
+        'rediss://… (password from LINESMITH_REDIS_PASSWORD or --queue-credentials)',
     )
     .option('--queue-credentials <file>', 'YAML or JSON file with the Redis password (and username), mode 600')
     .option(
@@ -492,7 +506,8 @@ export function registerBacktest(program: Command): void {
     )
     .option(
       '--decisions <file>',
-      "the decisions file of the recorded session (decisions-*.ndjson, written with recording.enabled): compare the replay's decisions with it, write parity.json, exit 3 where they differ",
+      'the decisions file of the recorded session (decisions-*.ndjson, written with recording.enabled): ' +
+        "compare the replay's decisions with it, write parity.json, exit 3 where they differ",
     )
     .option('--log-level <level>', 'log level of the replayed runtime (default error)')
     .option(

@@ -34,7 +34,8 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly { readonly command:
     },
     {
       command:
-        'linesmith backtest --config config/example.yaml --feed backtest/data/paper-seed7 --report backtest-report --sweep strategies.spread-nba-nfl.params.margin=0.02,0.03',
+        'linesmith backtest --config config/example.yaml --feed backtest/data/paper-seed7 --report ' +
+        'backtest-report --sweep strategies.spread-nba-nfl.params.margin=0.02,0.03',
       what: 'two variants of a parameter side by side (sweep.html compares them)',
     },
   ],

@@ -100,7 +100,9 @@ export function registerInit(program: Command): void {
         const rel = relative(process.cwd(), r.dir);
         const shown = rel === '' ? '.' : rel.startsWith('..') ? r.dir : rel;
         process.stdout.write(
-          `created ${r.dir}\n${r.files.map((f) => `  ${f}\n`).join('')}\nnext:\n  cd ${shown}\n  npm install\n  npm test          # backtests strategies/fair-quoter.ts on a sample recording\n  npm run paper     # paper-trades config.yaml on the simulator for a minute\n`,
+          `created ${r.dir}\n${r.files.map((f) => `  ${f}\n`).join('')}\nnext:\n  cd ${shown}\n  npm install\n  ` +
+            `npm test          # backtests strategies/fair-quoter.ts on a sample recording\n  npm run paper     # ` +
+            `paper-trades config.yaml on the simulator for a minute\n`,
         );
       } catch (err) {
         if (!(err instanceof InitError)) throw err;

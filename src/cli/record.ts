@@ -83,7 +83,11 @@ export function recordStatusLine(
   const clock = exchange
     ? ` · exchange ${new Date(exchange.now).toISOString().slice(0, 19)}Z (${span(exchange.now - exchange.startedAt)} recorded)`
     : '';
-  return `recording ${elapsedSeconds.toFixed(0)}s wall${clock} · frames ${frames} (price ${s.frames.price}, user ${s.frames.user}) · ${mb(s.bytes)} → ${mb(s.compressedBytes)} gz · files ${s.files.length} · snapshots ${s.snapshots} · gaps ${s.gaps} · results ${s.results}`;
+  return (
+    `recording ${elapsedSeconds.toFixed(0)}s wall${clock} · frames ${frames} (price ${s.frames.price}, ` +
+    `user ${s.frames.user}) · ${mb(s.bytes)} → ${mb(s.compressedBytes)} gz · files ${s.files.length} · ` +
+    `snapshots ${s.snapshots} · gaps ${s.gaps} · results ${s.results}`
+  );
 }
 
 const usage = (message: string): void => usageError('record', message);
@@ -221,7 +225,8 @@ export function registerRecord(program: Command): void {
     .option('--start <iso>', 'with --virtual-time: exchange time to start at (default 2026-01-15T12:00:00Z)')
     .option(
       '--scenario <file>',
-      "with --paper: the simulator's scenario (default: the config's paper.scenario, else config/scenarios/recording.yaml, whose games finish within the first hour)",
+      "with --paper: the simulator's scenario (default: the config's paper.scenario, else " +
+        'config/scenarios/recording.yaml, whose games finish within the first hour)',
     )
     .option(
       '--drop-sockets-every <d>',

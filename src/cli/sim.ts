@@ -147,7 +147,8 @@ export function registerSim(program: Command): void {
     )
     .addHelpText(
       'after',
-      "\nLimits (the --*-rate and --max-* options) may also be set by a scenario file's `limits` section, under the\nsame names in camelCase (ipRate: 3000/60s); an option given here wins over the scenario.",
+      "\nLimits (the --*-rate and --max-* options) may also be set by a scenario file's `limits` section, " +
+        'under the\nsame names in camelCase (ipRate: 3000/60s); an option given here wins over the scenario.',
     )
     .action(async (raw: SimCliOptions) => {
       const settings = validateSimOptions(raw);

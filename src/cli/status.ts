@@ -31,7 +31,8 @@ async function status(o: StatusOptions): Promise<void> {
   } catch (err) {
     const hint =
       err instanceof StatusUnreachableError
-        ? '\n  Is `linesmith run` or `linesmith paper` running with `metrics: { enabled: true }` in its config? It logs its metrics URL at start; pass that as --url.'
+        ? '\n  Is `linesmith run` or `linesmith paper` running with `metrics: { enabled: true }` in its config? ' +
+          'It logs its metrics URL at start; pass that as --url.'
         : '';
     process.stderr.write(
       `linesmith status: ${err instanceof LinesmithError ? `${err.message} [${err.code}]` : (err as Error).message}${hint}\n`,

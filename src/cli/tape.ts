@@ -33,7 +33,10 @@ export function throughputLine(s: {
   const rate = (s.events / s.replayMs) * 1000;
   const head = `  throughput     ${int(s.events)} events replayed in ${sec(s.replayMs)}: ${int(rate)} events/s; getting them ${sec(s.loadMs)}`;
   if (s.minimalReadMs === null || !(s.minimalReadMs > 0)) return `${head} (no tape: no minimal-read figure)`;
-  return `${head}; a minimal read of the recording (gunzip + JSON.parse, estimated) ${sec(s.minimalReadMs)}, so the backtest took ${((s.loadMs + s.replayMs) / s.minimalReadMs).toFixed(2)}x the minimal read`;
+  return (
+    `${head}; a minimal read of the recording (gunzip + JSON.parse, estimated) ${sec(s.minimalReadMs)}, ` +
+    `so the backtest took ${((s.loadMs + s.replayMs) / s.minimalReadMs).toFixed(2)}x the minimal read`
+  );
 }
 
 interface TapeBuildOptions {

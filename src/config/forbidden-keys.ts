@@ -14,9 +14,12 @@ export function isSecretKey(key: string): boolean {
   return SECRET_KEYS.has(key.toLowerCase());
 }
 
-const WHY = `credentials never go in the config file: set ${ENV_USERNAME} and ${ENV_PASSWORD} in the environment, or name a private credentials file under venue.credentials.file`;
+const WHY =
+  `credentials never go in the config file: set ${ENV_USERNAME} and ${ENV_PASSWORD} in the environment, ` +
+  `or name a private credentials file under venue.credentials.file`;
 const WHY_TOKEN =
-  'a token never goes in the config file: linesmith logs in with the credentials from the environment or venue.credentials.file, and venue.tokenFile (mode 600) keeps the session token across restarts';
+  'a token never goes in the config file: linesmith logs in with the credentials from the environment ' +
+  'or venue.credentials.file, and venue.tokenFile (mode 600) keeps the session token across restarts';
 
 /** One issue per secret key, at the key; the value is never quoted. */
 export function secretKeyIssues(src: YamlSource): ConfigIssue[] {

@@ -54,7 +54,9 @@ export function defaultStrategyResolver(registry: StrategyRegistry): StrategyRes
       if (found) return found;
       const known = names();
       throw new StrategyModuleError(
-        `unknown strategy "${ref}"; ${known.length > 0 ? `known: ${known.join(', ')}` : 'none are registered'}. A strategy in a file is named by its path, e.g. ./${ref}${/\.[cm]?[jt]s$/.test(ref) ? '' : '.ts'}`,
+        `unknown strategy "${ref}"; ` +
+          `${known.length > 0 ? `known: ${known.join(', ')}` : 'none are registered'}. A strategy in a file is ` +
+          `named by its path, e.g. ./${ref}${/\.[cm]?[jt]s$/.test(ref) ? '' : '.ts'}`,
       );
     }
     const file = resolve(baseDir, ref);

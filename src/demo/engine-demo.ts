@@ -145,7 +145,8 @@ export function runEngineDemo({ seed, orders }: EngineDemoOptions): string[] {
     const listed = engine.bookSide(shown.id, 'moneyline', side).slice(0, 3);
     const text = listed.map(
       (l) =>
-        `${l.listedOdds > 0 ? '+' : ''}${l.listedOdds} up to ${formatMoney(l.sumUntaken)} (maker ${invertOdds(l.listedOdds) > 0 ? '+' : ''}${invertOdds(l.listedOdds)} risking ${formatMoney(l.order.remaining)})`,
+        `${l.listedOdds > 0 ? '+' : ''}${l.listedOdds} up to ${formatMoney(l.sumUntaken)} (maker ` +
+        `${invertOdds(l.listedOdds) > 0 ? '+' : ''}${invertOdds(l.listedOdds)} risking ${formatMoney(l.order.remaining)})`,
     );
     lines.push(`  ${label}: ${text.join('; ') || 'empty'}`);
   }

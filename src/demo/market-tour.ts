@@ -56,7 +56,9 @@ export async function runMarketTour(o: MarketTourOptions): Promise<void> {
       const elapsed = (systemClock.now() - started) / 1000;
       const msgs = counts.orderUpdate + counts.gameUpdate + counts.matchedVolumeUpdate;
       o.status(
-        `t+${elapsed.toFixed(0).padStart(3)}s  games ${games.length} (${games.filter((g) => g.live).length} live)  price feed ${counts.orderUpdate} book / ${counts.gameUpdate} game / ${counts.matchedVolumeUpdate} volume msgs (${Math.round(msgs / Math.max(1, elapsed))}/s)  user feed ${userEvents.length}`,
+        `t+${elapsed.toFixed(0).padStart(3)}s  games ${games.length} (${games.filter((g) => g.live).length} ` +
+          `live)  price feed ${counts.orderUpdate} book / ${counts.gameUpdate} game / ` +
+          `${counts.matchedVolumeUpdate} volume msgs (${Math.round(msgs / Math.max(1, elapsed))}/s)  user feed ${userEvents.length}`,
       );
       if (!took && elapsed > Math.min(8, o.seconds * 0.4))
         took = await takeAnOffer(
@@ -71,13 +73,17 @@ export async function runMarketTour(o: MarketTourOptions): Promise<void> {
     const fills = userEvents.filter((e) => e.type === 'takerFill' || e.type === 'makerFill');
     o.out('');
     o.out(
-      `feeds: ${counts.orderUpdate} orderUpdate, ${counts.gameUpdate} gameUpdate, ${counts.matchedVolumeUpdate} matchedVolumeUpdate; ${userEvents.length} user-feed events (${fills.length} fills), cursor ${client.userFeed.cursor ?? '(none)'}`,
+      `feeds: ${counts.orderUpdate} orderUpdate, ${counts.gameUpdate} gameUpdate, ` +
+        `${counts.matchedVolumeUpdate} matchedVolumeUpdate; ${userEvents.length} user-feed events ` +
+        `(${fills.length} fills), cursor ${client.userFeed.cursor ?? '(none)'}`,
     );
     const bets = await client.rest.getMatchedBets();
     for (const b of bets.slice(0, 3)) {
       const liability = await client.rest.getGameLiability(b.game!.id);
       o.out(
-        `open bet ${b.txID}: ${b.type} ${b.game!.participants[0]!.shortName} @ ${b.game!.participants[1]!.shortName}, odds ${signed(b.odds)}, risk ${formatMoney(b.risk)}, win ${formatMoney(b.win)}; worst-case liability on the game ${formatMoney(liability)}`,
+        `open bet ${b.txID}: ${b.type} ${b.game!.participants[0]!.shortName} @ ` +
+          `${b.game!.participants[1]!.shortName}, odds ${signed(b.odds)}, risk ${formatMoney(b.risk)}, win ` +
+          `${formatMoney(b.win)}; worst-case liability on the game ${formatMoney(liability)}`,
       );
     }
     if (bets.length === 0)
@@ -117,7 +123,8 @@ async function takeAnOffer(
     if (entry?.status === 'accepted' && entry.matched[0]) {
       const m = entry.matched[0];
       out(
-        `took ${formatMoney(m.amount)} on ${team} at ${signed(m.odds)}: win ${formatMoney(m.win)} after commission, risk ${formatMoney(m.risk)} (txID ${m.txID}, userReference ${entry.userReference})`,
+        `took ${formatMoney(m.amount)} on ${team} at ${signed(m.odds)}: win ${formatMoney(m.win)} after ` +
+          `commission, risk ${formatMoney(m.risk)} (txID ${m.txID}, userReference ${entry.userReference})`,
       );
     } else if (entry?.status === 'rejected') {
       out(`tried to take ${stake} on ${team} at ${signed(best.odds)}: ${entry.errorType} (${entry.error})`);

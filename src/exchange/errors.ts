@@ -46,7 +46,9 @@ export class ChallengeRequiredError extends LinesmithError {
   override readonly code = 'LS_ERR_CHALLENGE_REQUIRED';
   constructor() {
     super(
-      'login: the exchange demands a human-verification challenge (428 CHALLENGE_REQUIRED). Scripted clients cannot solve it: log in once in a browser, wait for the attack mitigation to end, then start again. Not retried.',
+      'login: the exchange demands a human-verification challenge (428 CHALLENGE_REQUIRED). Scripted ' +
+        'clients cannot solve it: log in once in a browser, wait for the attack mitigation to end, then start ' +
+        'again. Not retried.',
     );
   }
 }
@@ -155,7 +157,8 @@ export class PlaceOutcomeUnknownError extends LinesmithError {
     cause: unknown,
   ) {
     super(
-      `place: outcome unknown for ${userReferences.length} order(s): ${cause instanceof Error ? cause.message : String(cause)}; reconcile open orders before placing them again`,
+      `place: outcome unknown for ${userReferences.length} order(s): ` +
+        `${cause instanceof Error ? cause.message : String(cause)}; reconcile open orders before placing them again`,
       { cause },
     );
   }

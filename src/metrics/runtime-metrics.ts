@@ -156,7 +156,9 @@ export class RuntimeMetrics {
     const r = [this.registry];
     this.#tickToOrder = new Histogram({
       name: 'linesmith_tick_to_order_seconds',
-      help: 'Time from a price event entering the runtime loop to the first place or cancel it hands to the gateway (wall time; only events that led to orders)',
+      help:
+        'Time from a price event entering the runtime loop to the first place or cancel it hands to the ' +
+        'gateway (wall time; only events that led to orders)',
       buckets: [...TICK_TO_ORDER_BUCKETS],
       registers: r,
     });
@@ -293,7 +295,8 @@ export class RuntimeMetrics {
     );
     scraped.counter(
       'linesmith_reconcile_actions_total',
-      'Reconciliation with the exchange (start-up, user-feed gaps, unknown outcomes): orders of an earlier run adopted, our orders closed as no longer open, foreign orders found, foreign orders cancelled',
+      'Reconciliation with the exchange (start-up, user-feed gaps, unknown outcomes): orders of an earlier ' +
+        'run adopted, our orders closed as no longer open, foreign orders found, foreign orders cancelled',
       'action',
       () => {
         const s = rt()?.orders.stats;
@@ -321,7 +324,8 @@ export class RuntimeMetrics {
     );
     scraped.counter(
       'linesmith_loop_errors_total',
-      'Errors the runtime loop caught and logged instead of stopping, by where (event: applying one event; evaluation: the strategies and order cycle after a batch)',
+      'Errors the runtime loop caught and logged instead of stopping, by where (event: applying one event; ' +
+        'evaluation: the strategies and order cycle after a batch)',
       'where',
       () => {
         const e = rt()?.errors;
@@ -355,7 +359,8 @@ export class RuntimeMetrics {
     );
     scraped.gauge(
       'linesmith_feed_lag_seconds',
-      'Price feed: exchange epoch to local receipt of the latest event carrying a time-like epoch; when the feed carries no time, seconds since its last event (wall time)',
+      'Price feed: exchange epoch to local receipt of the latest event carrying a time-like epoch; when the ' +
+        'feed carries no time, seconds since its last event (wall time)',
       'feed',
       (): Reading => {
         const f = this.probe.feed('price');

@@ -53,7 +53,8 @@ export function renderStatusPanel(r: StatusReport): string {
   out.push(
     line(
       'orders',
-      `${r.openOrders} open · ${o.placesSent} placed, ${o.cancelsSent} cancels sent · refused: ${o.riskRejected} by risk, ${o.exchangeRejected} by the exchange${o.unknown > 0 ? ` · ${o.unknown} unknown outcomes` : ''}`,
+      `${r.openOrders} open · ${o.placesSent} placed, ${o.cancelsSent} cancels sent · refused: ` +
+        `${o.riskRejected} by risk, ${o.exchangeRejected} by the exchange${o.unknown > 0 ? ` · ${o.unknown} unknown outcomes` : ''}`,
     ),
   );
   const f = r.fills;

@@ -22,9 +22,10 @@ import type { Clock } from '../shared/clock.ts';
 import type { QuoteIntent } from '../strategy/types.ts';
 import { fillFromBet, fillFromFeed, fillFromPlace } from './fills.ts';
 import { planGame } from './plan.ts';
-import { pricePost } from './post-arb.ts';
-import { RiskGate, type RiskLimits, type RiskVerdict } from './risk.ts';
-import { ClientIds, decodeReference, encodeReference } from './user-reference.ts';
+import { pricePost } from './post-pricing.ts';
+import type { GateCloseReason } from './gate-close-reason.ts';
+import { RiskGate, type RiskLimits, type RiskVerdict } from './risk-gate.ts';
+import { ClientIds, decodeReference, encodeReference } from '../exchange/orders/user-reference.ts';
 import type { TotalSide } from './total-sides.ts';
 
 /** What the order manager tells the rest of the runtime (strategies, log, status). */
@@ -227,7 +228,7 @@ export class OrderManager {
   }
 
   /** No place leaves after this (shutdown, kill switch). Cancels still do. */
-  closeGate(reason: string): void {
+  closeGate(reason: GateCloseReason): void {
     if (!this.#gateOpen) return;
     this.#gateOpen = false;
     this.#withdrawUnsent(reason);

@@ -18,3 +18,18 @@ export class FeedsNotOpenError extends LinesmithError {
     this.timeoutMs = timeoutMs;
   }
 }
+
+/**
+ * The runtime keys what it keeps per strategy and game by the strategy's id
+ * (`strategy-game-key.ts`): two strategies with one id, or an id holding the key's "|",
+ * would share what each must keep apart. The config refuses both; this guards a runtime
+ * built by hand.
+ */
+export class StrategyIdError extends LinesmithError {
+  override readonly code = 'LS_ERR_STRATEGY_ID';
+  readonly strategyId: string;
+  constructor(strategyId: string, problem: 'used twice' | 'holds "|"') {
+    super(`strategy id "${strategyId}" ${problem}: each strategy needs an id of its own, without "|"`);
+    this.strategyId = strategyId;
+  }
+}

@@ -30,10 +30,20 @@ import {
   type OrderManagerNotice,
   type StrategyWork,
 } from '../orders/order-manager.ts';
-import type { RiskLimits } from '../orders/risk.ts';
-import { decodeReference } from '../orders/user-reference.ts';
+import type { RiskLimits } from '../orders/risk-gate.ts';
+import { decodeReference } from '../exchange/orders/user-reference.ts';
 import type { QuoteIntent } from '../strategy/types.ts';
 import { ENDED_GAME_SWEEP_MS, forgettableGames } from './ended-games.ts';
+import { killSwitchReason } from '../orders/gate-close-reason.ts';
+import {
+  connectionDown,
+  RESYNC,
+  SHUTTING_DOWN,
+  STARTING,
+  USER_FEED_RECOVERING,
+  type HaltingConnection,
+  type HaltReason,
+} from './halt-reason.ts';
 import { FeedsNotOpenError } from './errors.ts';
 import { checkIntents } from './intent-check.ts';
 import { applyLivePolicy } from './live-policy.ts';
@@ -41,6 +51,7 @@ import { mayHoldLater, memoHolds, memoOf, type EvaluationMemo, type MemoSources 
 import { StrategyErrors, type StrategyErrorEvent } from './strategy-errors.ts';
 import { LazyStrategyView, READ } from './strategy-view.ts';
 import { TrackedGame } from './tracked-game.ts';
+import { checkStrategyIds, gameIDOf, strategyGameKey, type StrategyGameKey } from './strategy-game-key.ts';
 import { wantsGame, wantsMarket, type StrategyInstance } from './strategy-instance.ts';
 import { openOrdersThenBets } from '../exchange/rest/open-orders-then-bets.ts';
 import { totalSidesOf } from '../orders/total-sides.ts';
@@ -52,17 +63,8 @@ const REFUSAL_MEMORY_MS = 60_000;
 /** How long start-up waits for the feeds' first connections, runtime-clock ms. */
 export const FEEDS_OPEN_TIMEOUT_MS = 30_000;
 
-/** The halt while the books are read again after a price-feed reconnect. */
-const RESYNC = 'price feed reconnected: reading the books again';
 /** Wait before reading the books again after a failed read, runtime-clock ms. */
 const RESYNC_RETRY_MS = 1_000;
-
-/**
- * The halt while the user feed catches up after a drop or a gap: until its replay or REST
- * reconciliation is in, fills made meanwhile are missing from the own book, and the risk
- * checks and strategies would work from a position that is not ours.
- */
-const USER_FEED_RECOVERING = 'user feed catching up: replay or reconciliation under way';
 
 /**
  * How often unknown order outcomes are looked up over REST; also how long a fill a cancel
@@ -134,7 +136,7 @@ type RuntimeEvent =
 
 export interface RuntimeStatus {
   readonly mode: TradingMode;
-  readonly haltReasons: readonly string[];
+  readonly haltReasons: readonly HaltReason[];
   readonly games: number;
   readonly quotedGames: number;
   readonly openOrders: number;
@@ -158,14 +160,9 @@ const NO_REFUSALS: readonly Refusal[] = [];
 /** The strictest of several modes wins. */
 const MODE_RANK: Readonly<Record<TradingMode, number>> = { active: 0, reducing: 1, halted: 2 };
 
-/** Where the loop keeps what it knows of one strategy (by its index) on one game. */
-function pairKey(strategyIndex: number, gameID: string): string {
-  return `${strategyIndex}|${gameID}`;
-}
-
-/** A strategy and a game whose evaluation is due or pending, under its pairKey. */
+/** A strategy and a game whose evaluation is due or pending, under its key. */
 interface DirtyPair {
-  readonly key: string;
+  readonly key: StrategyGameKey;
   readonly strategy: StrategyInstance;
   readonly gameID: string;
 }
@@ -186,23 +183,23 @@ export class Runtime {
   readonly #log: Logger;
   #queue: RuntimeEvent[] = [];
   #draining = false;
-  /** Strategy–game pairs to evaluate, by `${strategyIndex}|${gameID}`. */
-  readonly #dirty = new Map<string, DirtyPair>();
+  /** Strategy–game pairs to evaluate. */
+  readonly #dirty = new Map<StrategyGameKey, DirtyPair>();
   /** Pairs marked while inside their throttle (it ends at `#dueOf`); `#heldDue` is the earliest end. */
-  readonly #held = new Map<string, DirtyPair>();
+  readonly #held = new Map<StrategyGameKey, DirtyPair>();
   #heldDue = Infinity;
   /** A halt began: held pairs of the halted strategies must pull their quotes now, throttle or not. */
   #pullHeld = false;
   readonly #watchers = new WeakMap<GameIdentity, readonly DirtyPair[]>();
   /** When the pending wake-up for throttled evaluations fires (null: none pending). */
   #wakeAt: number | null = null;
-  readonly #lastEval = new Map<string, number>();
+  readonly #lastEval = new Map<StrategyGameKey, number>();
   /** What each pair's strategy read at its last evaluation, and its intents then: reused while that holds. */
-  readonly #memos = new Map<string, EvaluationMemo>();
+  readonly #memos = new Map<StrategyGameKey, EvaluationMemo>();
   /** Where a memo's inputs are read again (see strategy-memo.ts). */
   readonly #memoSources: MemoSources;
   /** Pairs with a look-again pending for a strategy's `reevaluateEvery`. */
-  readonly #askAgain = new Set<string>();
+  readonly #askAgain = new Set<StrategyGameKey>();
   /** Strategy evaluations: asked (quote called) or reused (nothing it read had changed). */
   readonly #evaluations = { asked: 0, reused: 0 };
   readonly #subs: Subscription[] = [];
@@ -210,9 +207,9 @@ export class Runtime {
   #mode: TradingMode = 'halted';
   #operatorMode: TradingMode = 'active';
   readonly #retryScheduled = new Set<string>();
-  readonly #refusals = new Map<string, Refusal[]>();
+  readonly #refusals = new Map<StrategyGameKey, Refusal[]>();
   readonly #strategyModes = new Map<string, TradingMode>();
-  readonly #halts = new Set<string>(['starting']);
+  readonly #halts = new Set<HaltReason>([STARTING]);
   #stopping = false;
   #reconciling = false;
   #lastReconcile = -Infinity;
@@ -223,8 +220,8 @@ export class Runtime {
   #realized = 0;
   #commissionPaid = 0;
   readonly #gradedSeen = new GradedSeen();
-  /** `${strategyIndex}|${gameID}` pairs whose last evaluation asked for quotes. */
-  readonly #quoted = new Set<string>();
+  /** Pairs whose last evaluation asked for quotes. */
+  readonly #quoted = new Set<StrategyGameKey>();
   #priceEvents = 0;
   #userFeedCursor: string | null = null;
   /** Feed events that arrived while start-up read the account over REST (null once it has). */
@@ -235,14 +232,15 @@ export class Runtime {
   #resync: { readonly held: RuntimeEvent[]; again: boolean } | null = null;
   /** The retry of a failed read of the books, waiting on the scheduler. */
   #resyncRetry: Subscription | null = null;
-  /** Last intents per `${strategyIndex}|${gameID}`, as JSON, when decisions are reported. */
-  readonly #lastIntents = new Map<string, string>();
+  /** Last intents per pair, as JSON, when decisions are reported. */
+  readonly #lastIntents = new Map<StrategyGameKey, string>();
   /** Errors the loop caught and logged rather than let out (see `errors`). */
   readonly #errors = { events: 0, evaluations: 0 };
   /** Strategy failures by strategy, kind and distinct error; logs each distinct one once. */
   readonly strategyErrors: StrategyErrors;
 
   constructor(options: RuntimeOptions) {
+    checkStrategyIds(options.strategies);
     this.#o = options;
     this.#log = options.logger;
     this.strategyErrors = new StrategyErrors({
@@ -366,7 +364,7 @@ export class Runtime {
         error: (err: unknown) => this.#log.error({ err }, 'graded walk stopped'),
       }),
     );
-    this.#resume('starting');
+    this.#resume(STARTING);
     // The price feed reconnected during start-up's read: read again, now that its held events are in.
     if (this.#booksConnection !== booksReadFor) this.#resyncBooks();
     this.#markAllDirty();
@@ -605,7 +603,8 @@ export class Runtime {
         return;
       case 'connections': {
         const s = e.states;
-        const down = (name: string, up: boolean) => (up ? this.#resume(`${name} down`) : this.#halt(`${name} down`));
+        const down = (c: HaltingConnection, up: boolean) =>
+          up ? this.#resume(connectionDown(c)) : this.#halt(connectionDown(c));
         down('price feed', s.price.status === 'open');
         if (s.price.status === 'open' && s.price.connection !== this.#booksConnection) {
           // The first connection is start-up's, which reads the books itself, and so does one
@@ -707,8 +706,8 @@ export class Runtime {
   #forgetGame(gameID: string): void {
     this.market.forget(gameID);
     this.own.forgetGame(gameID);
-    this.#o.strategies.forEach((s, i) => {
-      const k = pairKey(i, gameID);
+    for (const s of this.#o.strategies) {
+      const k = strategyGameKey(s.id, gameID);
       this.#dirty.delete(k);
       this.#held.delete(k);
       if (this.#held.size === 0) this.#heldDue = Infinity;
@@ -716,8 +715,8 @@ export class Runtime {
       this.#memos.delete(k);
       this.#quoted.delete(k);
       this.#lastIntents.delete(k);
-      this.#refusals.delete(`${s.id}|${gameID}`);
-    });
+      this.#refusals.delete(k);
+    }
   }
 
   /**
@@ -728,9 +727,10 @@ export class Runtime {
   kill(reason: string): void {
     this.#killed = reason;
     this.#log.error({ reason }, 'kill switch: cancelling everything and halting');
-    this.orders.closeGate(`kill switch: ${reason}`);
-    this.#sweepAll(`kill switch: ${reason}`);
-    this.#halt(`kill switch: ${reason}`);
+    const why = killSwitchReason(reason);
+    this.orders.closeGate(why);
+    this.#sweepAll(why);
+    this.#halt(why);
   }
 
   /** One cancel of every open order of the account (when anything of ours is live), before the halt's own cancels, which then find nothing left to send. */
@@ -738,7 +738,7 @@ export class Runtime {
     this.orders.cancelAll(reason, {}, { sweep: true });
   }
 
-  #halt(reason: string): void {
+  #halt(reason: HaltReason): void {
     const before = this.#mode;
     this.#halts.add(reason);
     this.#mode = 'halted';
@@ -749,7 +749,7 @@ export class Runtime {
     }
   }
 
-  #resume(reason: string): void {
+  #resume(reason: HaltReason): void {
     if (!this.#halts.delete(reason)) return;
     if (this.#halts.size === 0 && !this.#stopping && !this.#killed) {
       this.#mode = 'active';
@@ -785,9 +785,8 @@ export class Runtime {
     const known = this.#watchers.get(g);
     if (known !== undefined) return known;
     const pairs: DirtyPair[] = [];
-    this.#o.strategies.forEach((s, i) => {
-      if (wantsGame(s, g)) pairs.push({ key: pairKey(i, g.id), strategy: s, gameID: g.id });
-    });
+    for (const s of this.#o.strategies)
+      if (wantsGame(s, g)) pairs.push({ key: strategyGameKey(s.id, g.id), strategy: s, gameID: g.id });
     this.#watchers.set(g, pairs);
     return pairs;
   }
@@ -901,7 +900,13 @@ export class Runtime {
     }, wait);
   }
 
-  #decided(key: string, strategyId: string, gameID: string, intents: readonly QuoteIntent[], now: number): void {
+  #decided(
+    key: StrategyGameKey,
+    strategyId: string,
+    gameID: string,
+    intents: readonly QuoteIntent[],
+    now: number,
+  ): void {
     const text = JSON.stringify(intents);
     if (this.#lastIntents.get(key) === text) return;
     this.#lastIntents.set(key, text);
@@ -980,14 +985,14 @@ export class Runtime {
   }
 
   #refusalsOf(strategyId: string, gameID: string, now: number): readonly Refusal[] {
-    const list = this.#refusals.size === 0 ? undefined : this.#refusals.get(`${strategyId}|${gameID}`);
+    const list = this.#refusals.size === 0 ? undefined : this.#refusals.get(strategyGameKey(strategyId, gameID));
     if (!list) return NO_REFUSALS;
     while (list.length > 0 && list[0]!.at < now - REFUSAL_MEMORY_MS) list.shift();
     return [...list];
   }
 
   #remember(strategyId: string, gameID: string, r: Refusal): void {
-    const k = `${strategyId}|${gameID}`;
+    const k = strategyGameKey(strategyId, gameID);
     const list = this.#refusals.get(k) ?? [];
     list.push(r);
     if (list.length > 20) list.shift();
@@ -1104,7 +1109,7 @@ export class Runtime {
       mode: this.#mode,
       haltReasons: [...this.#halts],
       games: this.market.size,
-      quotedGames: new Set([...this.#quoted].map((k) => k.slice(k.indexOf('|') + 1))).size,
+      quotedGames: new Set([...this.#quoted].map(gameIDOf)).size,
       openOrders: this.orders.liveCount(),
       fills: totals.maker + totals.taker,
       makerVolume: totals.makerVolume,
@@ -1139,7 +1144,7 @@ export class Runtime {
     this.#stopping = true;
     this.orders.closeGate('shutdown');
     this.#sweepAll('shutdown');
-    this.#halt('shutting down');
+    this.#halt(SHUTTING_DOWN);
     const deadline = this.#o.clock.now() + timeoutMs;
     for (;;) {
       this.dispatch({ kind: 'tick' });

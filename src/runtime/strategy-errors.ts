@@ -242,7 +242,10 @@ export function strategyErrorClauses(r: StrategyErrorReport): string {
     .join('; ');
 }
 
-/** `strategy errors   14,346: broken 14,346 of 14,346 evaluations failed (threw 14,346)`, then the commonest distinct errors of each strategy; no lines without an error. */
+/**
+ * `strategy errors   14,346: broken 14,346 of 14,346 evaluations failed (threw 14,346)`, then
+ * the commonest distinct errors of each strategy; no lines without an error.
+ */
 export function strategyErrorLines(r: StrategyErrorReport, label: string): string[] {
   if (r.total === 0) return [];
   const lines = [`${label}${n(r.total)}: ${strategyErrorClauses(r)}`];

@@ -100,14 +100,20 @@ export function summarize(
 export function renderSummary(s: RunSummary): string {
   return [
     `run summary (${s.seconds.toFixed(0)} s)`,
-    `  orders sent       ${s.ordersSent} (${s.postArbSent} as postArb), cancels ${s.cancelsSent}, refused by risk ${s.riskRejected}, rejected by the exchange ${s.exchangeRejected}`,
-    `  requests          place ${s.requests.place}, cancel ${s.requests.cancel}, edit ${s.requests.edit}: ${perHour(s.requests.place + s.requests.cancel + s.requests.edit, s.exchangeSeconds)} per hour of exchange time`,
+    `  orders sent       ${s.ordersSent} (${s.postArbSent} as postArb), cancels ${s.cancelsSent}, refused ` +
+      `by risk ${s.riskRejected}, rejected by the exchange ${s.exchangeRejected}`,
+    `  requests          place ${s.requests.place}, cancel ${s.requests.cancel}, edit ${s.requests.edit}: ` +
+      `${perHour(s.requests.place + s.requests.cancel + s.requests.edit, s.exchangeSeconds)} per hour of exchange time`,
     `  fills             ${s.fills}: maker volume ${formatMoney(s.makerVolume)}, taker volume ${formatMoney(s.takerVolume)}`,
     `  commission        ${formatMoney(s.commissionPaid)} paid on graded fills, ${formatMoney(s.commissionAccrued)} accrued on open taker fills`,
     `  P&L               settled ${formatMoney(s.settledPnl)}, open bets marked to fair ${formatMoney(s.markedPnl)}`,
     `  max liability     ${formatMoney(s.maxLiability)} (worst case over every score, resting orders included)`,
     `  open orders left  ${s.openOrdersAtEnd}`,
-    `  heartbeat lapses  ${s.heartbeatLapses === 0 ? 'none' : `${s.heartbeatLapses}: the exchange cancelled ${s.heartbeatCancels} of our orders for a lapsed heartbeat`}`,
+    `  heartbeat lapses  ${
+      s.heartbeatLapses === 0
+        ? 'none'
+        : `${s.heartbeatLapses}: the exchange cancelled ${s.heartbeatCancels} of our orders for a lapsed heartbeat`
+    }`,
     ...(s.strategyErrors.total === 0
       ? ['  strategy errors   none']
       : strategyErrorLines(s.strategyErrors, '  strategy errors   ')),
@@ -121,7 +127,8 @@ function perHour(n: number, seconds: number): string {
 export function statusLine(st: RuntimeStatus, elapsedSeconds: number, marked: number): string {
   return (
     `t+${elapsedSeconds.toFixed(0).padStart(3)}s  ${st.mode.padEnd(8)} games ${st.quotedGames}/${st.games} quoted  open orders ${st.openOrders}  ` +
-    `fills ${st.fills} (maker ${formatMoney(st.makerVolume)}, taker ${formatMoney(st.takerVolume)})  P&L settled ${formatMoney(st.realizedPnl)} marked ${formatMoney(marked)}  worst case ${formatMoney(st.worstCase)}` +
+    `fills ${st.fills} (maker ${formatMoney(st.makerVolume)}, taker ${formatMoney(st.takerVolume)})  P&L ` +
+    `settled ${formatMoney(st.realizedPnl)} marked ${formatMoney(marked)}  worst case ${formatMoney(st.worstCase)}` +
     (st.heartbeatLapses > 0
       ? `  HEARTBEAT LAPSED ×${st.heartbeatLapses}: ${st.heartbeatCancels} orders cancelled by the exchange`
       : '') +

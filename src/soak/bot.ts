@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { OwnOrder } from '../book/types.ts';
 import type { CredentialsProvider } from '../exchange/auth/credentials.ts';
 import { ExchangeClient } from '../exchange/client.ts';
-import type { RiskLimits } from '../orders/risk.ts';
+import type { RiskLimits } from '../orders/risk-gate.ts';
 import { runtimeOptions } from '../app/runtime-options.ts';
 import { Runtime } from '../runtime/runtime.ts';
 import type { StrategyInstance } from '../runtime/strategy-instance.ts';

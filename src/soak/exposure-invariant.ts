@@ -1,4 +1,4 @@
-import type { RiskLimits } from '../orders/risk.ts';
+import type { RiskLimits } from '../orders/risk-gate.ts';
 import { result, type InvariantResult } from './invariant-result.ts';
 import type { ExposureSample } from './projected-exposure.ts';
 
@@ -32,6 +32,7 @@ export function projectedWithinCaps(
       );
   }
   return result('projected worst case (resting orders included) within the caps', samples.length, 'readings', broken, [
-    `worst per game ${worstGame.toFixed(2)} of cap −${limits.maxGameLiability}; worst in total ${worstTotal.toFixed(2)} of cap −${limits.maxTotalLiability}`,
+    `worst per game ${worstGame.toFixed(2)} of cap −${limits.maxGameLiability}; ` +
+      `worst in total ${worstTotal.toFixed(2)} of cap −${limits.maxTotalLiability}`,
   ]);
 }

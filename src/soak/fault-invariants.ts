@@ -52,7 +52,8 @@ export function restartLeftNoOrphans(e: RestartEvidence): InvariantResult {
     'orders found open at the restart',
     broken,
     [
-      `found ${e.found.length} open at restart: adopted ${adopted}, cancelled ${cancelled}; ${e.late.length} arrived after the crash (${lateKnown} adopted from the user feed)`,
+      `found ${e.found.length} open at restart: adopted ${adopted}, cancelled ${cancelled}; ` +
+        `${e.late.length} arrived after the crash (${lateKnown} adopted from the user feed)`,
     ],
   );
 }
@@ -94,7 +95,8 @@ export function lapseNoticed(e: LapseEvidence): InvariantResult {
     'orders cancelled by the lapse',
     broken,
     [
-      `switch armed before the lapse: ${e.armedBefore ? 'yes' : 'no'}; the bot reported ${e.botReported} orders cancelled by it; ${e.placedAfter} orders placed after the lapse`,
+      `switch armed before the lapse: ${e.armedBefore ? 'yes' : 'no'}; the bot reported ${e.botReported} ` +
+        `orders cancelled by it; ${e.placedAfter} orders placed after the lapse`,
       ...(e.botHeld
         ? [
             `the bot held them, when the switch fired, as: ${

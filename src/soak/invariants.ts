@@ -79,7 +79,8 @@ export function everyFillOnce(
       if (!mine) continue;
       if (mine.odds !== f.odds || Math.abs(mine.amount - f.amount) > AMOUNT_TOLERANCE || mine.origin !== f.origin) {
         broken.push(
-          `tx ${txID} in ${b.name}'s ledger as ${mine.origin} ${mine.amount.toFixed(4)} at ${mine.odds}; the simulator made ${f.origin} ${f.amount.toFixed(4)} at ${f.odds}`,
+          `tx ${txID} in ${b.name}'s ledger as ${mine.origin} ${mine.amount.toFixed(4)} at ${mine.odds}; the ` +
+            `simulator made ${f.origin} ${f.amount.toFixed(4)} at ${f.odds}`,
         );
       }
     }

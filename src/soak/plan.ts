@@ -1,4 +1,4 @@
-import type { RiskLimits } from '../orders/risk.ts';
+import type { RiskLimits } from '../orders/risk-gate.ts';
 
 /** The faults the soak keeps on for the whole middle of the run (POST /admin/faults). */
 export interface SoakFaults {

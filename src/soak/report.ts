@@ -8,10 +8,13 @@ export function formatReport(r: SoakReport): string {
   const t = r.timeline;
   const f = r.faults;
   const lines = [
-    `chaos soak: ${(t.totalMs / t.speed / 60_000).toFixed(2)} min wall at ${t.speed}x (${(t.totalMs / 3_600_000).toFixed(2)} h of exchange time), seed ${r.seed}`,
-    `risk caps: game ${r.limits.maxGameLiability}, total ${r.limits.maxTotalLiability}, order ${r.limits.maxOrderSize}, orders/game ${r.limits.maxOrdersPerGame}`,
+    `chaos soak: ${(t.totalMs / t.speed / 60_000).toFixed(2)} min wall at ${t.speed}x ` +
+      `(${(t.totalMs / 3_600_000).toFixed(2)} h of exchange time), seed ${r.seed}`,
+    `risk caps: game ${r.limits.maxGameLiability}, total ${r.limits.maxTotalLiability}, order ` +
+      `${r.limits.maxOrderSize}, orders/game ${r.limits.maxOrdersPerGame}`,
     '',
-    `orders      ${r.orders.atSimulator} at the simulator; ${r.orders.placesSent} places and ${r.orders.cancelsSent} cancels sent; ${r.orders.unknownOutcomes} outcomes unknown for a while`,
+    `orders      ${r.orders.atSimulator} at the simulator; ${r.orders.placesSent} places and ` +
+      `${r.orders.cancelsSent} cancels sent; ${r.orders.unknownOutcomes} outcomes unknown for a while`,
     `fills       ${r.fills.atSimulator} at the simulator; booked ${r.fills.booked.map((b) => `${b.bot} ${b.fills}`).join(', ')}`,
     `reconnects  ${r.reconnects}`,
     `restarts    ${r.restarts} (start attempts: ${r.startAttempts.join(', ')})`,

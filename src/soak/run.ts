@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { isLive } from '../orders/own-book.ts';
-import { decodeReference } from '../orders/user-reference.ts';
-import type { RiskLimits } from '../orders/risk.ts';
+import { decodeReference } from '../exchange/orders/user-reference.ts';
+import type { RiskLimits } from '../orders/risk-gate.ts';
 import { componentLogger } from '../config/logging.ts';
 import type { FaultCounts } from '../sim/context.ts';
 import { heartbeatFor } from '../sim/heartbeat.ts';
@@ -161,7 +161,10 @@ export async function runSoak(o: RunSoakOptions): Promise<SoakReport> {
 
     await at(timeline.faultsOnAt);
     progress(
-      `${wall(clock.now() - t0)}: faults on (sockets dropped every ${faults.dropSocketsEveryWallMs} ms, ${faults.restErrorRate * 100}% 503/timeout, ${faults.restHangRate * 100}% unanswered, +${faults.restLatencyMs} ms, ${faults.malformedFeedRate * 100}% malformed frames, ${faults.rateLimitBurst}×429 every ${faults.burstEveryWallMs} ms)`,
+      `${wall(clock.now() - t0)}: faults on (sockets dropped every ${faults.dropSocketsEveryWallMs} ms, ` +
+        `${faults.restErrorRate * 100}% 503/timeout, ${faults.restHangRate * 100}% unanswered, ` +
+        `+${faults.restLatencyMs} ms, ${faults.malformedFeedRate * 100}% malformed frames, ` +
+        `${faults.rateLimitBurst}×429 every ${faults.burstEveryWallMs} ms)`,
     );
     await admin.setFaults({
       dropSocketsEveryMs: Math.round(faults.dropSocketsEveryWallMs * timeline.speed),
@@ -201,7 +204,8 @@ export async function runSoak(o: RunSoakOptions): Promise<SoakReport> {
     await afterNextDrop(30_000);
     const armedBefore = heartbeatFor(sim.context).isArmed(userId);
     progress(
-      `${wall(clock.now() - t0)}: heartbeat lapse: bot1 stops heartbeating for ${timeline.lapseForMs / 1000}s of exchange time (timeout ${heartbeatSeconds}s; switch armed: ${armedBefore ? 'yes' : 'no'})`,
+      `${wall(clock.now() - t0)}: heartbeat lapse: bot1 stops heartbeating for ` +
+        `${timeline.lapseForMs / 1000}s of exchange time (timeout ${heartbeatSeconds}s; switch armed: ${armedBefore ? 'yes' : 'no'})`,
     );
     const lapseFrom = clock.now();
     // What the bot held each order as when the switch cancelled it: what it had to notice.
@@ -218,7 +222,8 @@ export async function runSoak(o: RunSoakOptions): Promise<SoakReport> {
     watchSwitch();
     const lapseCancels = ledger.heartbeatCancels.filter((c) => c.at >= lapseFrom && c.at <= lapseTo);
     progress(
-      `${wall(lapseTo - t0)}: lapse over: the switch cancelled ${lapseCancels.length} orders; bot1 reports ${bot1.runtime.status().heartbeatCancels} cancelled by it`,
+      `${wall(lapseTo - t0)}: lapse over: the switch cancelled ${lapseCancels.length} orders; bot1 reports ` +
+        `${bot1.runtime.status().heartbeatCancels} cancelled by it`,
     );
 
     await at(timeline.restartAt);

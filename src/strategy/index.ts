@@ -31,6 +31,7 @@ export type {
   OwnOrderStatus,
   Participants,
   Refusal,
+  RiskRule,
   StrategyView,
   TradingMode,
 } from '../book/types.ts';
@@ -86,7 +87,7 @@ export { bestRank, clearOfBook, fromRank, ownOrderIds, stepOut } from './ladder.
 
 // Inventory and risk.
 export { bookExposure, bookExposures, NO_EXPOSURE, type BookExposure } from './exposure.ts';
-export { applyMode, fitUnderLimit, floorCents, intentPosition, largestFit, reducingOnly } from './risk.ts';
+export { applyMode, fitUnderLimit, floorCents, intentPosition, largestFit, reducingOnly } from './liability-fit.ts';
 export { worstCaseLiability } from '../money/liability.ts';
 
 // Parameter builders shared by the built-in strategies (each a zod schema with its description).

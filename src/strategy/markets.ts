@@ -23,7 +23,8 @@ export const marketsParam = (defaults: readonly string[]) =>
     )
     .default([...defaults])
     .describe(
-      "Books to quote: moneyline, mainSpread, mainTotal (the game's main lines), all (every book of the game), or book keys such as spread:-3.5, total:8.5, moneyline1x2:draw",
+      "Books to quote: moneyline, mainSpread, mainTotal (the game's main lines), all (every book of the " +
+        'game), or book keys such as spread:-3.5, total:8.5, moneyline1x2:draw',
     );
 
 /** Book keys selected by `tokens` on `game`, deduplicated, in token order. */

@@ -9,7 +9,8 @@ export const fairDepthParam = () =>
     .nonnegative()
     .default(DEFAULT_FAIR_OPTIONS.minDepth)
     .describe(
-      'Consensus fair price: taker stake (currency) each side must show, summed best-first over offers not ours, before its price counts; thinner books get no fair price unless the fair feed has one',
+      'Consensus fair price: taker stake (currency) each side must show, summed best-first over offers not ' +
+        'ours, before its price counts; thinner books get no fair price unless the fair feed has one',
     );
 
 export const maxOverroundParam = () =>
@@ -27,7 +28,8 @@ export const toleranceCentsParam = (d: number) =>
     .nonnegative()
     .default(d)
     .describe(
-      'Refresh tolerance put on every intent: the order manager keeps a resting order whose odds are within this many cents (American, ±100 joined) of the new quote',
+      'Refresh tolerance put on every intent: the order manager keeps a resting order whose odds are within ' +
+        'this many cents (American, ±100 joined) of the new quote',
     );
 
 export const sizeToleranceParam = (d: number) =>

@@ -47,7 +47,7 @@ describe('ExchangeClient: REST and the three sockets wired together', () => {
     const [placed] = await maker.orders.place([
       { gameID: g.id, type: 'moneyline', side: home.id, odds: -110, bet: 110, orderType: 'post' },
     ]);
-    expect(placed).toMatchObject({ status: 'accepted', userReference: 'ls-mm-0' });
+    expect(placed).toMatchObject({ status: 'accepted', userReference: 'ls1:mm0' });
     if (placed?.status !== 'accepted' || !placed.resting) throw new Error('unreachable');
     const orderID = placed.resting.orderID;
     await mine.next((e) => e.type === 'orderPlaced');
@@ -88,10 +88,10 @@ describe('ExchangeClient: REST and the three sockets wired together', () => {
     await until(() => c.rest.stats.calls >= 3, 3_000, 'the first lookup');
     (time as ManualTimeSource).advance(5_000);
     const [entry] = await pending;
-    expect(entry).toMatchObject({ status: 'recovered', userReference: 'ls-lost-0', resting: null });
+    expect(entry).toMatchObject({ status: 'recovered', userReference: 'ls1:lost0', resting: null });
     if (entry?.status !== 'recovered') throw new Error('unreachable');
-    expect(entry.bets.map((b) => [b.origin, b.odds, b.userReference])).toEqual([['wager', 110, 'ls-lost-0']]);
+    expect(entry.bets.map((b) => [b.origin, b.odds, b.userReference])).toEqual([['wager', 110, 'ls1:lost0']]);
     // Exactly one order reached the engine.
-    expect(t.sim.context.engine.bets(user.id).filter((b) => b.userReference === 'ls-lost-0')).toHaveLength(1);
+    expect(t.sim.context.engine.bets(user.id).filter((b) => b.userReference === 'ls1:lost0')).toHaveLength(1);
   });
 });

@@ -80,7 +80,7 @@ describe('ExchangeRestClient against linesmith sim: the contract, typed', () => 
     expect(placed[4]).toMatchObject({ userReference: 'mine-1' });
     const refs = placed.map((p) => p.userReference);
     expect(new Set(refs).size).toBe(5);
-    expect(refs.slice(0, 4).every((r) => r?.startsWith('ls-maker-'))).toBe(true);
+    expect(refs.slice(0, 4).every((r) => r?.startsWith('ls1:maker'))).toBe(true);
     const ids = placed.map((p) => (p.status === 'accepted' ? p.resting!.orderID : null));
 
     const unmatched = await maker.getUnmatched();

@@ -80,10 +80,10 @@ describe('orders socket client against the simulator', () => {
     });
     expect(out[1]).toMatchObject({
       status: 'accepted',
-      userReference: 'ls-test-0',
-      resting: { offered: 11, side: 'over', number: 200.5, userReference: 'ls-test-0' },
+      userReference: 'ls1:test0',
+      resting: { offered: 11, side: 'over', number: 200.5, userReference: 'ls1:test0' },
     });
-    expect(out[2]).toMatchObject({ status: 'rejected', userReference: 'ls-test-1', errorType: 'validation_error' });
+    expect(out[2]).toMatchObject({ status: 'rejected', userReference: 'ls1:test1', errorType: 'validation_error' });
     expect(engine.openOrders(u.id).map((o) => o.id)).toEqual([restingId(out[0]), restingId(out[1])]);
   });
 
@@ -177,7 +177,7 @@ describe('orders socket client against the simulator', () => {
     dropSimSockets(t, time);
     const err = await pending;
     expect(err).toBeInstanceOf(PlaceOutcomeUnknownError);
-    expect(err).toMatchObject({ userReferences: ['ls-test-0'], code: 'LS_ERR_PLACE_OUTCOME_UNKNOWN' });
+    expect(err).toMatchObject({ userReferences: ['ls1:test0'], code: 'LS_ERR_PLACE_OUTCOME_UNKNOWN' });
     expect((err as Error).cause).toBeInstanceOf(SocketClosedError);
     expect(c.stats.lostToClose).toBe(1);
     // The delayed order still went through on the server: exactly why the client must not resend.
@@ -195,7 +195,7 @@ describe('orders socket client against the simulator', () => {
   it('hands a lost place to recoverPlace and returns its answer', async () => {
     const time = manualTime();
     const calls: { orders: readonly PlaceOrderInput[]; cause: Error }[] = [];
-    const recovered: PlaceEntry[] = [{ status: 'absent', userReference: 'ls-test-0', reason: 'looked up: not found' }];
+    const recovered: PlaceEntry[] = [{ status: 'absent', userReference: 'ls1:test0', reason: 'looked up: not found' }];
     const { c, g, t, engine, other } = await setup(
       { time },
       { recoverPlace: async (orders, cause) => (calls.push({ orders, cause }), recovered) },
@@ -209,7 +209,7 @@ describe('orders socket client against the simulator', () => {
     expect(await pending).toBe(recovered);
     expect(calls).toHaveLength(1);
     expect(calls[0]!.orders).toEqual([
-      { gameID: g.id, type: 'moneyline', side: away(g), odds: 110, bet: 20, userReference: 'ls-test-0' },
+      { gameID: g.id, type: 'moneyline', side: away(g), odds: 110, bet: 20, userReference: 'ls1:test0' },
     ]);
     expect(calls[0]!.cause).toBeInstanceOf(SocketClosedError);
   });
@@ -253,7 +253,7 @@ describe('orders socket client against a server that does not answer', () => {
             side: 'b'.repeat(24),
             odds: 120,
             bet: 5,
-            userReference: 'ls-test-0',
+            userReference: 'ls1:test0',
           },
         ],
       },

@@ -10,6 +10,7 @@ import { MetricsListenError } from '../../src/metrics/errors.ts';
 import { RuntimeMetrics } from '../../src/metrics/runtime-metrics.ts';
 import { startMetricsServer } from '../../src/metrics/server.ts';
 import type { Runtime, RuntimeStatus } from '../../src/runtime/runtime.ts';
+import type { HaltReason } from '../../src/runtime/halt-reason.ts';
 import { manualTime } from '../../src/shared/time.ts';
 import { parseMetrics, sample } from './support.ts';
 
@@ -90,7 +91,7 @@ describe('a scrape', () => {
     };
     const fake = {
       calls: 0,
-      figures: { haltReasons: [] as string[], games: 2, quotedGames: 1, openOrders: 3, worstCase: -40 },
+      figures: { haltReasons: [] as HaltReason[], games: 2, quotedGames: 1, openOrders: 3, worstCase: -40 },
       mode: 'active',
       status(): RuntimeStatus {
         fake.calls++;
@@ -128,15 +129,15 @@ describe('a scrape', () => {
     expect(sample(first, 'linesmith_open_orders')).toBe(3);
     expect(sample(first, 'linesmith_games', { state: 'known' })).toBe(2);
     expect(sample(first, 'linesmith_worst_case_liability_account')).toBe(-40);
-    expect(sample(first, 'linesmith_halted', { reason: 'feed stale' })).toBeUndefined();
+    expect(sample(first, 'linesmith_halted', { reason: 'price feed down' })).toBeUndefined();
 
-    rt.figures = { haltReasons: ['feed stale'], games: 5, quotedGames: 0, openOrders: 0, worstCase: -7 };
+    rt.figures = { haltReasons: ['price feed down'], games: 5, quotedGames: 0, openOrders: 0, worstCase: -7 };
     const second = parseMetrics(await metrics.registry.metrics());
     expect(rt.calls).toBe(2);
     expect(sample(second, 'linesmith_open_orders')).toBe(0);
     expect(sample(second, 'linesmith_games', { state: 'known' })).toBe(5);
     expect(sample(second, 'linesmith_worst_case_liability_account')).toBe(-7);
-    expect(sample(second, 'linesmith_halted', { reason: 'feed stale' })).toBe(1);
+    expect(sample(second, 'linesmith_halted', { reason: 'price feed down' })).toBe(1);
   });
 });
 

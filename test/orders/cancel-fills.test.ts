@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CancelEntry, MatchedBet } from '../../src/exchange/orders/types.ts';
 import type { UserFeedMessageEvent } from '../../src/exchange/socket/index.ts';
-import type { RiskLimits } from '../../src/orders/risk.ts';
+import type { RiskLimits } from '../../src/orders/risk-gate.ts';
 import { GAME, HOME, harness, id, work } from './support.ts';
 
 const ORDER_ID = id(50);

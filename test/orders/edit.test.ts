@@ -372,7 +372,7 @@ describe('every answer of an edit leaves both records right', () => {
     const oldId = await resting(h);
     h.orders.cycle(work(120));
     expect(h.edits[0]!.signal?.aborted).toBe(false);
-    h.orders.closeGate('test');
+    h.orders.closeGate('shutdown');
     expect(h.edits[0]!.signal?.aborted).toBe(true);
     h.edits[0]!.answer.reject(new RequestAbortedError('editOrder', 'test'));
     await h.settle();

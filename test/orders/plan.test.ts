@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GameState, OwnOrder } from '../../src/book/types.ts';
 import { planGame } from '../../src/orders/plan.ts';
-import { pricePost } from '../../src/orders/post-arb.ts';
+import { pricePost } from '../../src/orders/post-pricing.ts';
 import type { QuoteIntent } from '../../src/strategy/types.ts';
 import { id, listGame, setup } from './support.ts';
 

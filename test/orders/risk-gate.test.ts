@@ -5,7 +5,7 @@ import type { OwnFill, OwnOrder } from '../../src/book/types.ts';
 import { oppositeSelection, type Selection } from '../../src/markets/types.ts';
 import { worstCaseLiability } from '../../src/money/liability.ts';
 import type { Position } from '../../src/money/position.ts';
-import { RiskGate, type Candidate, type RiskLimits } from '../../src/orders/risk.ts';
+import { RiskGate, type Candidate, type RiskLimits } from '../../src/orders/risk-gate.ts';
 import { oddsArb, selectionArb } from '../support/money-arbitraries.ts';
 import { id, listGame, setup } from './support.ts';
 

@@ -15,7 +15,7 @@ import {
   type OrderManagerNotice,
   type StrategyWork,
 } from '../../src/orders/order-manager.ts';
-import type { RiskLimits } from '../../src/orders/risk.ts';
+import type { RiskLimits } from '../../src/orders/risk-gate.ts';
 import { ManualClock } from '../../src/shared/clock.ts';
 import { silentLogger } from '../../src/shared/logger.ts';
 import { moneylineGame, type MoneylineOffer } from '../support/stub-venue.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LookupOrder, UnmatchedOrder } from '../../src/exchange/schemas/orders.ts';
 import { totalSidesOf } from '../../src/orders/total-sides.ts';
-import { encodeReference } from '../../src/orders/user-reference.ts';
+import { encodeReference } from '../../src/exchange/orders/user-reference.ts';
 import { id, listGame, setup } from './support.ts';
 
 /** A resting total of ours (by reference) as getUnmatched lists it: no side of its own, maybe an `OU` in lookupOrder's sense. */

@@ -2,7 +2,7 @@ import { describe, expect } from 'vitest';
 import { test, fc } from '@fast-check/vitest';
 import { worstCaseLiability } from '../../src/money/liability.ts';
 import type { Position } from '../../src/money/position.ts';
-import { fitUnderLimit, intentPosition, largestFit } from '../../src/strategy/risk.ts';
+import { fitUnderLimit, intentPosition, largestFit } from '../../src/strategy/liability-fit.ts';
 import type { QuoteIntent } from '../../src/strategy/types.ts';
 import { oddsArb, positionArb, selectionArb } from '../support/money-arbitraries.ts';
 

@@ -6,7 +6,7 @@ import { worstCaseLiability } from '../../src/money/liability.ts';
 import { impliedProbability, oddsRank } from '../../src/odds/american.ts';
 import { consensusFair, edgeOf, fairProbability } from '../../src/strategy/fair.ts';
 import { bestRank, stepOut } from '../../src/strategy/ladder.ts';
-import { intentPosition } from '../../src/strategy/risk.ts';
+import { intentPosition } from '../../src/strategy/liability-fit.ts';
 import type { QuoteIntent } from '../../src/strategy/types.ts';
 import { AWAY_ML, HOME_ML, book, deepFreeze, offer, ownOrder, position, view, type OfferSpec } from './support.ts';
 

@@ -13,7 +13,7 @@ import { worstCaseLiability } from '../../src/money/liability.ts';
 import type { Position } from '../../src/money/position.ts';
 import { impliedProbability } from '../../src/odds/american.ts';
 import { consensusFair } from '../../src/strategy/fair.ts';
-import { intentPosition } from '../../src/strategy/risk.ts';
+import { intentPosition } from '../../src/strategy/liability-fit.ts';
 import type { QuoteIntent } from '../../src/strategy/types.ts';
 import { AWAY_ML, HOME_ML, book, offer, position, view, type OfferSpec } from './support.ts';
 

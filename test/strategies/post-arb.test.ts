@@ -11,7 +11,7 @@ import { edgeOf } from '../../src/strategy/fair.ts';
 import { sideIndexOf } from '../../src/markets/types.ts';
 import type { Position } from '../../src/money/position.ts';
 import { ManualClock } from '../../src/shared/clock.ts';
-import { intentPosition } from '../../src/strategy/risk.ts';
+import { intentPosition } from '../../src/strategy/liability-fit.ts';
 import { AWAY_ML, HOME_ML, book, offer, position, side, view, type OfferSpec } from './support.ts';
 
 const params = (over: Record<string, unknown> = {}) => postArb.params.parse(over);

@@ -111,7 +111,8 @@ export async function runQueueSweep(
     const overrides = o.overrides ?? {};
     const sweepId = o.sweepId ?? defaultSweepId(hash, runs, configPath, overrides);
     notice(
-      `sweep ${sweepId}: ${runs.length} variant(s) on queue ${o.address.display}, tape ${hash.slice(0, 12)} (${(bytes.byteLength / 2 ** 20).toFixed(1)} MiB, ${store.ref.kind === 'redis' ? 'in Redis' : `in ${store.ref.dir}`})`,
+      `sweep ${sweepId}: ${runs.length} variant(s) on queue ${o.address.display}, tape ${hash.slice(0, 12)} ` +
+        `(${(bytes.byteLength / 2 ** 20).toFixed(1)} MiB, ${store.ref.kind === 'redis' ? 'in Redis' : `in ${store.ref.dir}`})`,
     );
     const attempts = o.attempts ?? 3;
     const ids = runs.map((_, i) => variantJobId(sweepId, i));

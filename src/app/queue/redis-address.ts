@@ -42,7 +42,8 @@ export async function parseRedisAddress(text: string, sources: RedisCredentialSo
   }
   if (url.password !== '') {
     throw new QueueConfigError(
-      `--queue: the URL carries a password; put it in ${REDIS_PASSWORD_ENV} or a credentials file (--queue-credentials) instead, so it stays out of shell history and logs`,
+      `--queue: the URL carries a password; put it in ${REDIS_PASSWORD_ENV} or a credentials file ` +
+        `(--queue-credentials) instead, so it stays out of shell history and logs`,
     );
   }
   const port = url.port === '' ? 6379 : Number(url.port);

@@ -67,7 +67,8 @@ export class RedisTapeStore implements TapeStore {
     const limit = this.options.maxBytes ?? DEFAULT_REDIS_TAPE_LIMIT_BYTES;
     if (bytes.byteLength > limit) {
       throw new TapeStoreError(
-        `the tape is ${(bytes.byteLength / 2 ** 20).toFixed(1)} MiB, over the ${(limit / 2 ** 20).toFixed(0)} MiB Redis holds; share it on a path every worker reads instead (--queue-tape-dir)`,
+        `the tape is ${(bytes.byteLength / 2 ** 20).toFixed(1)} MiB, over the ${(limit / 2 ** 20).toFixed(0)} ` +
+          `MiB Redis holds; share it on a path every worker reads instead (--queue-tape-dir)`,
       );
     }
     const meta = this.#key(hash, 'meta');

@@ -10,7 +10,7 @@ import type {
 } from '../../engine/types.ts';
 import type { EditOutcome } from '../../sim/ops/edit.ts';
 import { bookKeyOf, sideIndexOf, type Selection } from '../../markets/types.ts';
-import { decodeReference } from '../../orders/user-reference.ts';
+import { decodeReference } from '../../exchange/orders/user-reference.ts';
 import type { Clock } from '../../shared/clock.ts';
 import type { BacktestExecution } from '../venue/execution.ts';
 import { US } from '../venue/execution.ts';

@@ -187,7 +187,10 @@ function sides(bookKey) {
     var v = function (u, p, si, di) { var o = di == null ? null : odds[si - 1][di]; return o == null ? '—' : american(o) + ' (' + pct(p) + ')'; };
     var s = sides(q.bookKey);
     function dots(label, col) {
-      return { label: label, stroke: col, fill: col, value: v, paths: function () { return null; }, points: { show: true, size: 9, stroke: '#111827', fill: col } };
+      return {
+        label: label, stroke: col, fill: col, value: v, paths: function () { return null; },
+        points: { show: true, size: 9, stroke: '#111827', fill: col }
+      };
     }
     plot(box, {
       height: 240,
@@ -199,7 +202,10 @@ function sides(bookKey) {
         dots('our fills (taker of ' + s[0] + ')', '#1f77b4'),
         dots('our fills (taker of ' + s[1] + ')', '#d62728'),
       ],
-      axes: [{}, { size: 56, label: 'implied probability', values: function (u, vals) { return vals.map(function (p) { return (p * 100).toFixed(0) + '%'; }); } }],
+      axes: [{}, {
+        size: 56, label: 'implied probability',
+        values: function (u, vals) { return vals.map(function (p) { return (p * 100).toFixed(0) + '%'; }); }
+      }],
     }, d);
   });
 })();

@@ -1,5 +1,5 @@
 import { toCents } from '../../money/rounding.ts';
-import { CHART_JS, esc, scriptJson, uplotAssets } from '../../shared/html/page.ts';
+import { esc, htmlPage } from '../../shared/html/page.ts';
 import { REPORT_JS, SWEEP_JS } from './html-scripts.ts';
 import type { BacktestReport, BreakdownRow, FillRow, MarkoutMetrics, ReportExtras } from './types.ts';
 import { strategyErrorsSection } from './strategy-errors-html.ts';
@@ -212,9 +212,10 @@ function header(r: BacktestReport): string {
       ? '<span class="muted">none</span>'
       : `<ul class="plain">${rec.files.map((f) => `<li><code>${esc(f)}</code></li>`).join('')}</ul>`;
   const input = r.input;
+  const incomplete = rec.complete ? '' : ' · <span class="neg">recording incomplete</span>';
   return `<header>
 <h1>Backtest report · ${esc(r.run.config)}</h1>
-<p class="muted">${esc(utc(rec.start))} → ${esc(utc(rec.end))} · ${esc(duration(rec.end - rec.start))} of exchange time${rec.complete ? '' : ' · <span class="neg">recording incomplete</span>'}</p>
+<p class="muted">${esc(utc(rec.start))} → ${esc(utc(rec.end))} · ${esc(duration(rec.end - rec.start))} of exchange time${incomplete}</p>
 </header>
 <section id="run">
 <h2>Run</h2>
@@ -231,7 +232,9 @@ ${kv([
   [
     'input',
     td(
-      `${count(input.events)} events · ${count(input.priceFrames)} price frames · ${count(input.malformedFrames)} malformed · ${count(input.unknownFrameTypes)} of unknown type · ${count(input.badLines)} bad lines`,
+      `${count(input.events)} events · ${count(input.priceFrames)} price frames · ` +
+        `${count(input.malformedFrames)} malformed · ${count(input.unknownFrameTypes)} of unknown type · ` +
+        `${count(input.badLines)} bad lines`,
     ),
   ],
 ])}
@@ -301,7 +304,9 @@ function notesSection(r: BacktestReport): string {
   const problems =
     r.input.problems.length === 0
       ? ''
-      : `<details><summary>skipped input lines (${count(r.input.badLines)}; the first ${r.input.problems.length} listed)</summary><ul class="notes">${r.input.problems.map((p) => `<li><code>${esc(p)}</code></li>`).join('')}</ul></details>`;
+      : `<details><summary>skipped input lines (${count(r.input.badLines)}; the first ` +
+        `${r.input.problems.length} listed)</summary>` +
+        `<ul class="notes">${r.input.problems.map((p) => `<li><code>${esc(p)}</code></li>`).join('')}</ul></details>`;
   return `<section id="notes">
 <h2>Notes</h2>
 ${notes}
@@ -312,8 +317,11 @@ ${problems}
 function gamesSection(r: BacktestReport): string {
   const rows = r.games.flatMap((g) => {
     const score = g.score ? `${g.score.away}–${g.score.home}` : '—';
-    const title = `<td title="${esc(`game ${g.gameID}`)}"><b>${esc(g.name || `game ${g.gameID}`)}</b><br><span class="muted">${esc(g.league || 'league unknown')}</span></td>`;
-    const head = `<tr class="game">${title}${td(g.settlement, g.settlement === 'marked' ? 'warn' : '')}${tdNum(score)}${breakdownCells(g)}${tdLiability(g.maxLiability)}</tr>`;
+    const title =
+      `<td title="${esc(`game ${g.gameID}`)}"><b>${esc(g.name || `game ${g.gameID}`)}</b><br>` +
+      `<span class="muted">${esc(g.league || 'league unknown')}</span></td>`;
+    const settlement = td(g.settlement, g.settlement === 'marked' ? 'warn' : '');
+    const head = `<tr class="game">${title}${settlement}${tdNum(score)}${breakdownCells(g)}${tdLiability(g.maxLiability)}</tr>`;
     const subs = g.markets.map(
       (mk) => `<tr class="sub">${td(mk.market)}<td></td><td></td>${breakdownCells(mk)}<td></td></tr>`,
     );
@@ -397,7 +405,10 @@ function markoutSummary(r: BacktestReport): string {
       stake += row[1] ?? 0;
       if (toCents(v) > 0) positive++;
     }
-    return `<tr>${td(label)}${tdNum(count(n))}${tdPnl(total)}${n > 0 ? tdPnl(total / n) : tdNum('—')}${tdNum(stake > 0 ? percent(total / stake) : '—')}${tdNum(n > 0 ? percent(positive / n) : '—')}</tr>`;
+    const mean = n > 0 ? tdPnl(total / n) : tdNum('—');
+    const perStake = tdNum(stake > 0 ? percent(total / stake) : '—');
+    const positiveShare = tdNum(n > 0 ? percent(positive / n) : '—');
+    return `<tr>${td(label)}${tdNum(count(n))}${tdPnl(total)}${mean}${perStake}${positiveShare}</tr>`;
   });
   return table(
     [
@@ -426,10 +437,15 @@ function chartsPnl(): string {
 </section>`;
 }
 
+const POSITIONS_NOTE =
+  'Per game (the twelve with the deepest worst case): the most the account can lose on it with every ' +
+  'resting order filled, the same for matched bets only, and the stake we have matched on it. ' +
+  "Hover a title for the game's id.";
+
 function chartsPositions(): string {
   return `<section id="positions">
 <h2>Position and worst case per game</h2>
-<p class="muted">Per game (the twelve with the deepest worst case): the most the account can lose on it with every resting order filled, the same for matched bets only, and the stake we have matched on it. Hover a title for the game's id.</p>
+<p class="muted">${POSITIONS_NOTE}</p>
 <div class="charts-grid" id="charts-positions"></div>
 </section>`;
 }
@@ -443,18 +459,26 @@ function chartsLiability(): string {
 </section>`;
 }
 
+const QUOTES_NOTE =
+  'our best listed odds (solid) against the best odds on the recorded market (dashed), per side, as a ' +
+  'taker of that side gets them, drawn as implied probability (lower is a better price for the taker; ' +
+  'the legend gives the American odds). Dots: our fills, at the odds their taker got. A gap: no quote.';
+
 function chartsQuotes(r: BacktestReport): string {
   return `<section id="quotes">
 <h2>Our quotes against the market</h2>
-<p class="muted">Per game and book (${r.series.quotes.length} kept): our best listed odds (solid) against the best odds on the recorded market (dashed), per side, as a taker of that side gets them, drawn as implied probability (lower is a better price for the taker; the legend gives the American odds). Dots: our fills, at the odds their taker got. A gap: no quote.</p>
+<p class="muted">Per game and book (${r.series.quotes.length} kept): ${QUOTES_NOTE}</p>
 <div class="charts-grid" id="charts-quotes"></div>
 </section>`;
 }
 
+const MARKOUTS_NOTE =
+  'Value of each fill at the consensus fair price 5 s and 60 s after it (positive: the fill was worth having).';
+
 function chartsMarkouts(r: BacktestReport): string {
   return `<section id="markouts">
 <h2>Fill mark-outs</h2>
-<p class="muted">Value of each fill at the consensus fair price 5 s and 60 s after it (positive: the fill was worth having). ${count(r.series.markouts.length)} fills.</p>
+<p class="muted">${MARKOUTS_NOTE} ${count(r.series.markouts.length)} fills.</p>
 ${markoutSummary(r)}
 <div class="chart" id="chart-markouts"></div>
 </section>`;
@@ -511,40 +535,15 @@ table.heatmap td.heat a{color:inherit;font-weight:600}
 `;
 
 function page(title: string, body: string, data: unknown, pageJs: string, mainClass = ''): string {
-  const { js, css } = uplotAssets();
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">
-<meta name="generator" content="linesmith">
-<title>${esc(title)}</title>
-<style>
-${css}
-</style>
-<style>${CSS}</style>
-</head>
-<body>
-<main${mainClass ? ` class="${mainClass}"` : ''}>
-${body}
-<footer>linesmith backtest · times in UTC · every figure from the virtual clock and the recording</footer>
-</main>
-<script type="application/json" id="${HTML_DATA_ELEMENT_ID}">${scriptJson(data)}</script>
-<script>
-${js}
-</script>
-<script>
-(function () {
-'use strict';
-var data = JSON.parse(document.getElementById('${HTML_DATA_ELEMENT_ID}').textContent);
-${CHART_JS}
-${pageJs}
-})();
-</script>
-</body>
-</html>
-`;
+  return htmlPage({
+    title,
+    css: CSS,
+    ...(mainClass ? { mainClass } : {}),
+    body,
+    footer: 'linesmith backtest · times in UTC · every figure from the virtual clock and the recording',
+    data: { elementId: HTML_DATA_ELEMENT_ID, value: data },
+    script: pageJs,
+  });
 }
 
 /** The report as one self-contained HTML page (tables, notes, charts; the report, extras and fills embedded as JSON). */
@@ -624,6 +623,8 @@ function heat(x: number, scale: number): string {
 }
 
 /** With exactly two swept keys: total P&L over the grid, the first key down, the second across. */
+const HEATMAP_NOTE = "green a gain, red a loss, the stronger the larger. A cell links to the variant's report.";
+
 function heatmapSection(rows: readonly SweepRow[], keys: readonly string[]): string {
   if (keys.length !== 2) return '';
   const [down, across] = keys as [string, string];
@@ -638,11 +639,14 @@ function heatmapSection(rows: readonly SweepRow[], keys: readonly string[]): str
     if (!r) return '<td class="num muted">—</td>';
     const text = `${money(r.report.metrics.pnl.total, true)}`;
     const link = r.href ? `<a href="${esc(r.href)}">${text}</a>` : text;
-    return `<td class="num heat" style="background:${heat(r.report.metrics.pnl.total, scale)}" title="variant #${i + 1}">${link}<br><span class="muted">#${i + 1}</span></td>`;
+    return (
+      `<td class="num heat" style="background:${heat(r.report.metrics.pnl.total, scale)}" title="variant #${i + 1}">` +
+      `${link}<br><span class="muted">#${i + 1}</span></td>`
+    );
   };
   return `<section id="sweep-heatmap">
 <h2>Total P&amp;L over the grid</h2>
-<p class="muted"><code>${esc(down)}</code> down, <code>${esc(across)}</code> across; green a gain, red a loss, the stronger the larger. A cell links to the variant's report.</p>
+<p class="muted"><code>${esc(down)}</code> down, <code>${esc(across)}</code> across; ${HEATMAP_NOTE}</p>
 <table class="t heatmap" id="heatmap-table">
 <thead><tr><th>${esc(downName)} \\ ${esc(acrossName)}</th>${xs.map((x) => `<th class="num">${esc(x)}</th>`).join('')}</tr></thead>
 <tbody>
@@ -651,6 +655,11 @@ ${ys.map((y) => `<tr><th>${esc(y)}</th>${xs.map((x) => cellOf(y, x)).join('')}</
 </table>
 </section>`;
 }
+
+const SWEEP_NOTE =
+  'settled P&amp;L net of the commission paid, marked P&amp;L net of the expected commission on open ' +
+  'taker bets (the figure under the commission paid: the most those can still be charged); mark-outs as ' +
+  'total value, per stake under it; the best total P&amp;L in bold';
 
 /**
  * A parameter sweep as one self-contained HTML page: a table comparing the variants (each
@@ -677,7 +686,12 @@ export function renderSweepHtml(rows: readonly SweepRow[]): string {
     const link = r.href ? `<td><a href="${esc(r.href)}">report</a></td>` : '<td class="muted">—</td>';
     const commission = tdTwo(money(m.pnl.commissionPaid), money(m.pnl.commissionAccrued));
     const volume = tdTwo(money(m.volume.maker), money(m.volume.taker));
-    return `<tr${toCents(m.pnl.total) === best && rows.length > 1 ? ' class="best"' : ''}>${name}${settings.join('')}${tdPnl(m.pnl.total)}${tdPnl(m.pnl.settled)}${tdPnl(m.pnl.marked)}${commission}${tdNum(count(m.volume.fills))}${volume}${tdNum(percent(m.orders.fillRatio))}${mo(m.markout['5s'])}${mo(m.markout['60s'])}${tdNum(money(m.maxDrawdown), toCents(m.maxDrawdown) > 0 ? 'neg' : '')}${tdLiability(m.maxLiability)}${link}</tr>`;
+    const open = `<tr${toCents(m.pnl.total) === best && rows.length > 1 ? ' class="best"' : ''}>`;
+    const pnl = `${tdPnl(m.pnl.total)}${tdPnl(m.pnl.settled)}${tdPnl(m.pnl.marked)}${commission}`;
+    const fills = `${tdNum(count(m.volume.fills))}${volume}${tdNum(percent(m.orders.fillRatio))}`;
+    const markouts = `${mo(m.markout['5s'])}${mo(m.markout['60s'])}`;
+    const risk = `${tdNum(money(m.maxDrawdown), toCents(m.maxDrawdown) > 0 ? 'neg' : '')}${tdLiability(m.maxLiability)}`;
+    return `${open}${name}${settings.join('')}${pnl}${fills}${markouts}${risk}${link}</tr>`;
   });
   const head: (readonly [string, boolean])[] = [
     ['#', true],
@@ -717,9 +731,14 @@ export function renderSweepHtml(rows: readonly SweepRow[]): string {
       ])
     : '<p class="empty">no variants</p>';
   const dupes = same.filter((x) => x !== null).length;
+  const dupesNote =
+    dupes > 0
+      ? `; ${dupes} variant${dupes === 1 ? ' has' : 's have'} the very same P&amp;L over time as an earlier one ` +
+        '(marked = #n, drawn dashed over it)'
+      : '';
   const html = `<header>
 <h1>Parameter sweep · ${esc(configs.join(', ') || 'no variants')}</h1>
-<p class="muted">${rows.length} variant${rows.length === 1 ? '' : 's'}; settled P&amp;L net of the commission paid, marked P&amp;L net of the expected commission on open taker bets (the figure under the commission paid: the most those can still be charged); mark-outs as total value, per stake under it; the best total P&amp;L in bold${dupes > 0 ? `; ${dupes} variant${dupes === 1 ? ' has' : 's have'} the very same P&amp;L over time as an earlier one (marked = #n, drawn dashed over it)` : ''}</p>
+<p class="muted">${rows.length} variant${rows.length === 1 ? '' : 's'}; ${SWEEP_NOTE}${dupesNote}</p>
 </header>
 <section id="sweep-run">
 <h2>Run</h2>

@@ -35,7 +35,9 @@ function urlField(protocols: readonly string[]) {
     } else if ((u.protocol === 'http:' || u.protocol === 'ws:') && !isLoopbackHost(u.hostname)) {
       ctx.addIssue({
         code: 'custom',
-        message: `plain ${u.protocol.replace(':', '')} to ${u.host} would expose the session token: use https/wss (plain transport is allowed on loopback only)`,
+        message:
+          `plain ${u.protocol.replace(':', '')} to ${u.host} would expose the session token: use https/wss ` +
+          `(plain transport is allowed on loopback only)`,
       });
     }
   });

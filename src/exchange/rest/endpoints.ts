@@ -18,7 +18,7 @@ import { BetByIdBody, CombinedWagers, OrdersForGame } from '../schemas/lookups.t
 import { AveragePriceResponse, MatchedVolume, SingleOrderbook } from '../schemas/market-reads.ts';
 import { LookupOrder, PlaceResponse, UnmatchedOrder, WireCancelResult } from '../schemas/orders.ts';
 import { HeartbeatAck, LoginResponse, MeResponse } from '../schemas/user.ts';
-import { endpoint } from './endpoint.ts';
+import { endpoint, type Endpoint } from './endpoint.ts';
 
 /**
  * How long a place may wait for the request budget before it gives up unsent. Quotes are
@@ -27,351 +27,82 @@ import { endpoint } from './endpoint.ts';
  */
 export const PLACE_MAX_QUEUE_MS = 2_000;
 
+/** An endpoint as declared below: its name is its key in ENDPOINTS. */
+type Declared<S extends z.ZodType = z.ZodType> = Omit<Endpoint<S>, 'name'>;
+type Extra = Partial<Omit<Declared, 'path' | 'schema'>>;
+
+/** A read: Bearer, retried after a failure that leaves it unknown, answered in `data`. */
+function read<S extends z.ZodType>(path: string, schema: S, extra: Extra = {}): Declared<S> {
+  return { method: 'GET', path, auth: 'bearer', retry: 'safe', limit: null, envelope: 'data', schema, ...extra };
+}
+
+/** A read of graded bets: the raw token (exchange-api §5.3) and a limit of its own. */
+function gradedRead<S extends z.ZodType>(path: string, schema: S, limit: 'graded' | 'gradedSince'): Declared<S> {
+  return read(path, schema, { auth: 'raw', limit });
+}
+
+/** A write: Bearer, never sent again (its caller establishes the outcome), answered in `data`. */
+function write<S extends z.ZodType>(path: string, schema: S, extra: Extra = {}): Declared<S> {
+  return { method: 'POST', path, auth: 'bearer', retry: 'never', limit: null, envelope: 'data', schema, ...extra };
+}
+
+/** A cancel: a write ahead of everything waiting in the request budget. */
+function cancel<S extends z.ZodType>(path: string, schema: S): Declared<S> {
+  return write(path, schema, { priority: 'urgent' });
+}
+
+/**
+ * A place or an edit: a write priced for the moment it was decided, so neither waited
+ * behind a 429 nor behind the budget for long.
+ */
+function priced<S extends z.ZodType>(path: string, schema: S): Declared<S> {
+  return write(path, schema, { on429: 'fail', maxQueueMs: PLACE_MAX_QUEUE_MS });
+}
+
+/** Each declaration named by its key, its schema compiled (`endpoint`). */
+function named<T extends Record<string, Declared>>(defs: T): { readonly [K in keyof T]: Endpoint<T[K]['schema']> } {
+  return Object.fromEntries(Object.entries(defs).map(([name, def]) => [name, endpoint({ name, ...def })])) as {
+    readonly [K in keyof T]: Endpoint<T[K]['schema']>;
+  };
+}
+
+const CANCEL_RESULTS = z.array(WireCancelResult);
+
 /** Every REST endpoint linesmith calls: exchange-api §4 plus feeds-and-semantics §6–§7. */
-export const ENDPOINTS = {
+export const ENDPOINTS = named({
   // A repeated login only mints another token; earlier ones stay valid (exchange-api §5, 5).
-  login: endpoint({
-    name: 'login',
-    method: 'POST',
-    path: '/user/login',
-    auth: 'none',
-    retry: 'safe',
-    limit: null,
-    envelope: 'data',
-    schema: LoginResponse,
-  }),
-  logout: endpoint({
-    name: 'logout',
-    method: 'POST',
-    path: '/user/logout',
-    auth: 'bearer',
-    retry: 'never',
-    limit: null,
-    envelope: 'top',
-    schema: z.unknown(),
-  }),
-  getMe: endpoint({
-    name: 'getMe',
-    method: 'GET',
-    path: '/user/getMe',
-    auth: 'bearer',
-    retry: 'safe',
-    limit: null,
-    envelope: 'data',
-    schema: MeResponse,
-  }),
-  getOrderbookV1: endpoint({
-    name: 'getOrderbookV1',
-    method: 'POST',
-    path: '/exchange/getOrderbook',
-    auth: 'bearer',
-    retry: 'safe',
-    limit: null,
-    envelope: 'data',
-    schema: OrderbookV1Response,
-  }),
-  getOrderbook: endpoint({
-    name: 'getOrderbook',
-    method: 'GET',
-    path: '/exchange/v2/getOrderbook',
-    auth: 'bearer',
-    retry: 'safe',
-    limit: null,
-    envelope: 'data',
-    schema: OrderbookResponse,
-  }),
-  getGames: endpoint({
-    name: 'getGames',
-    method: 'GET',
-    path: '/exchange/v2/getGames',
-    auth: 'bearer',
-    retry: 'safe',
-    limit: null,
-    envelope: 'data',
-    schema: GamesResponse,
-  }),
-  place: endpoint({
-    name: 'place',
-    method: 'POST',
-    path: '/session/v3/place',
-    auth: 'bearer',
-    retry: 'never',
-    limit: null,
-    on429: 'fail',
-    maxQueueMs: PLACE_MAX_QUEUE_MS,
-    envelope: 'data',
-    schema: PlaceResponse,
-  }),
-  cancel: endpoint({
-    name: 'cancel',
-    method: 'POST',
-    path: '/session/cancel',
-    auth: 'bearer',
-    retry: 'never',
-    limit: null,
-    priority: 'urgent',
-    envelope: 'data',
-    schema: WireCancelResult,
-  }),
-  cancelMultiple: endpoint({
-    name: 'cancelMultiple',
-    method: 'POST',
-    path: '/session/cancelMultiple',
-    auth: 'bearer',
-    retry: 'never',
-    limit: null,
-    priority: 'urgent',
-    envelope: 'data',
-    schema: z.array(WireCancelResult),
-  }),
-  getGameLiability: endpoint({
-    name: 'getGameLiability',
-    method: 'GET',
-    path: '/user/getGameLiability',
-    auth: 'bearer',
-    retry: 'safe',
-    limit: null,
-    envelope: 'data',
-    schema: LiabilityResponse,
-  }),
-  lookupOrder: endpoint({
-    name: 'lookupOrder',
-    method: 'GET',
-    path: '/session/lookupOrder',
-    auth: 'bearer',
-    retry: 'safe',
-    limit: null,
-    envelope: 'data',
-    schema: z.object({ order: LookupOrder }),
-  }),
-  getParticipants: endpoint({
-    name: 'getParticipants',
-    method: 'GET',
-    path: '/exchange/getParticipants',
-    auth: 'bearer',
-    retry: 'safe',
-    limit: null,
-    envelope: 'data',
-    schema: ParticipantsResponse,
-  }),
-  getLeagues: endpoint({
-    name: 'getLeagues',
-    method: 'GET',
-    path: '/exchange/getLeagues',
-    auth: 'bearer',
-    retry: 'safe',
-    limit: null,
-    envelope: 'data',
-    schema: LeaguesResponse,
-  }),
-  getMatchedBets: endpoint({
-    name: 'getMatchedBets',
-    method: 'GET',
-    path: '/user/getMatchedBets',
-    auth: 'bearer',
-    retry: 'safe',
-    limit: null,
-    envelope: 'data',
-    schema: MatchedBetsResponse,
-  }),
-  getUnmatched: endpoint({
-    name: 'getUnmatched',
-    method: 'GET',
-    path: '/user/getUnmatched',
-    auth: 'bearer',
-    retry: 'safe',
-    limit: null,
-    envelope: 'data',
-    schema: z.object({ unmatched: z.array(UnmatchedOrder) }),
-  }),
-  getGraded: endpoint({
-    name: 'getGraded',
-    method: 'GET',
-    path: '/user/v2/getGraded',
-    auth: 'raw',
-    retry: 'safe',
-    limit: 'graded',
-    envelope: 'data',
-    schema: GradedWindowResponse,
-  }),
-  getGradedWagers: endpoint({
-    name: 'getGradedWagers',
-    method: 'GET',
-    path: '/user/getGradedWagers',
-    auth: 'raw',
-    retry: 'safe',
-    limit: 'graded',
-    envelope: 'data',
-    schema: GradedWindowResponse,
-  }),
-  getGradedSince: endpoint({
-    name: 'getGradedSince',
-    method: 'GET',
-    path: '/user/v2/getGradedSince',
-    auth: 'raw',
-    retry: 'safe',
-    limit: 'gradedSince',
-    envelope: 'data',
-    schema: GradedSinceResponse,
-  }),
-  getAffiliateCommission: endpoint({
-    name: 'getAffiliateCommission',
-    method: 'GET',
-    path: '/affiliate/getAffiliateCommission',
-    auth: 'bearer',
-    retry: 'safe',
-    limit: null,
-    envelope: 'top',
-    schema: AffiliateCommissionResponse,
-  }),
-  ordersHeartbeat: endpoint({
-    name: 'ordersHeartbeat',
-    method: 'POST',
-    path: '/user/ordersHeartbeat',
-    auth: 'bearer',
-    retry: 'never',
-    limit: null,
-    envelope: 'data',
-    schema: HeartbeatAck,
-  }),
-  // The rest of the published API (feeds-and-semantics §9). An edit is priced like a place:
-  // never resent, not waited behind a 429 or the budget for long.
-  editOrder: endpoint({
-    name: 'editOrder',
-    method: 'POST',
-    path: '/session/editOrder',
-    auth: 'bearer',
-    retry: 'never',
-    limit: null,
-    on429: 'fail',
-    maxQueueMs: PLACE_MAX_QUEUE_MS,
-    envelope: 'data',
-    schema: EditOrderResult,
-  }),
-  editOrderV4: endpoint({
-    name: 'editOrderV4',
-    method: 'POST',
-    path: '/session/v4/editOrder',
-    auth: 'bearer',
-    retry: 'never',
-    limit: null,
-    on429: 'fail',
-    maxQueueMs: PLACE_MAX_QUEUE_MS,
-    envelope: 'data',
-    schema: EditOrderResult,
-  }),
-  cancelAllOrders: endpoint({
-    name: 'cancelAllOrders',
-    method: 'POST',
-    path: '/session/cancelAllOrders',
-    auth: 'bearer',
-    retry: 'never',
-    limit: null,
-    priority: 'urgent',
-    envelope: 'data',
-    schema: z.array(WireCancelResult),
-  }),
-  cancelAllOrdersForGame: endpoint({
-    name: 'cancelAllOrdersForGame',
-    method: 'POST',
-    path: '/session/cancelAllOrdersForGame',
-    auth: 'bearer',
-    retry: 'never',
-    limit: null,
-    priority: 'urgent',
-    envelope: 'data',
-    schema: z.array(WireCancelResult),
-  }),
-  cancelByReference: endpoint({
-    name: 'cancelByReference',
-    method: 'POST',
-    path: '/session/cancelByReference',
-    auth: 'bearer',
-    retry: 'never',
-    limit: null,
-    priority: 'urgent',
-    envelope: 'data',
-    schema: z.array(WireCancelResult),
-  }),
-  cancelAllForLeague: endpoint({
-    name: 'cancelAllForLeague',
-    method: 'POST',
-    path: '/session/cancelAllForLeague',
-    auth: 'bearer',
-    retry: 'never',
-    limit: null,
-    priority: 'urgent',
-    envelope: 'data',
-    schema: LeagueCancelAck,
-  }),
-  getOrdersForGame: endpoint({
-    name: 'getOrdersForGame',
-    method: 'GET',
-    path: '/user/getOrdersForGame',
-    auth: 'bearer',
-    retry: 'safe',
-    limit: null,
-    envelope: 'data',
-    schema: OrdersForGame,
-  }),
-  getBetByID: endpoint({
-    name: 'getBetByID',
-    method: 'GET',
-    path: '/user/getBetByID',
-    auth: 'bearer',
-    retry: 'safe',
-    limit: null,
-    envelope: 'top',
-    schema: BetByIdBody,
-  }),
-  getBetByWagerRequestID: endpoint({
-    name: 'getBetByWagerRequestID',
-    method: 'GET',
-    path: '/user/getBetByWagerRequestID',
-    auth: 'bearer',
-    retry: 'safe',
-    limit: null,
-    envelope: 'data',
-    schema: CombinedWagers,
-  }),
-  getBetByUserReference: endpoint({
-    name: 'getBetByUserReference',
-    method: 'GET',
-    path: '/user/getBetByUserReference',
-    auth: 'bearer',
-    retry: 'safe',
-    limit: null,
-    envelope: 'data',
-    schema: CombinedWagers,
-  }),
-  getSingleOrderbook: endpoint({
-    name: 'getSingleOrderbook',
-    method: 'GET',
-    path: '/exchange/getSingleOrderbook',
-    auth: 'bearer',
-    retry: 'safe',
-    limit: null,
-    envelope: 'data',
-    schema: SingleOrderbook,
-  }),
-  getOddsForAveragePrice: endpoint({
-    name: 'getOddsForAveragePrice',
-    method: 'GET',
-    path: '/exchange/getOddsForAveragePrice',
-    auth: 'bearer',
-    retry: 'safe',
-    limit: null,
-    envelope: 'top',
-    schema: AveragePriceResponse,
-  }),
-  getMatchedVolume: endpoint({
-    name: 'getMatchedVolume',
-    method: 'GET',
-    path: '/exchange/getMatchedVolume',
-    auth: 'bearer',
-    retry: 'safe',
-    limit: null,
-    envelope: 'data',
-    schema: MatchedVolume,
-  }),
-} as const;
+  login: write('/user/login', LoginResponse, { auth: 'none', retry: 'safe' }),
+  logout: write('/user/logout', z.unknown(), { envelope: 'top' }),
+  getMe: read('/user/getMe', MeResponse),
+  getOrderbookV1: read('/exchange/getOrderbook', OrderbookV1Response, { method: 'POST' }),
+  getOrderbook: read('/exchange/v2/getOrderbook', OrderbookResponse),
+  getGames: read('/exchange/v2/getGames', GamesResponse),
+  place: priced('/session/v3/place', PlaceResponse),
+  cancel: cancel('/session/cancel', WireCancelResult),
+  cancelMultiple: cancel('/session/cancelMultiple', CANCEL_RESULTS),
+  getGameLiability: read('/user/getGameLiability', LiabilityResponse),
+  lookupOrder: read('/session/lookupOrder', z.object({ order: LookupOrder })),
+  getParticipants: read('/exchange/getParticipants', ParticipantsResponse),
+  getLeagues: read('/exchange/getLeagues', LeaguesResponse),
+  getMatchedBets: read('/user/getMatchedBets', MatchedBetsResponse),
+  getUnmatched: read('/user/getUnmatched', z.object({ unmatched: z.array(UnmatchedOrder) })),
+  getGraded: gradedRead('/user/v2/getGraded', GradedWindowResponse, 'graded'),
+  getGradedWagers: gradedRead('/user/getGradedWagers', GradedWindowResponse, 'graded'),
+  getGradedSince: gradedRead('/user/v2/getGradedSince', GradedSinceResponse, 'gradedSince'),
+  getAffiliateCommission: read('/affiliate/getAffiliateCommission', AffiliateCommissionResponse, { envelope: 'top' }),
+  ordersHeartbeat: write('/user/ordersHeartbeat', HeartbeatAck),
+  // The rest of the published API (feeds-and-semantics §9). An edit is priced like a place.
+  editOrder: priced('/session/editOrder', EditOrderResult),
+  editOrderV4: priced('/session/v4/editOrder', EditOrderResult),
+  cancelAllOrders: cancel('/session/cancelAllOrders', CANCEL_RESULTS),
+  cancelAllOrdersForGame: cancel('/session/cancelAllOrdersForGame', CANCEL_RESULTS),
+  cancelByReference: cancel('/session/cancelByReference', CANCEL_RESULTS),
+  cancelAllForLeague: cancel('/session/cancelAllForLeague', LeagueCancelAck),
+  getOrdersForGame: read('/user/getOrdersForGame', OrdersForGame),
+  getBetByID: read('/user/getBetByID', BetByIdBody, { envelope: 'top' }),
+  getBetByWagerRequestID: read('/user/getBetByWagerRequestID', CombinedWagers),
+  getBetByUserReference: read('/user/getBetByUserReference', CombinedWagers),
+  getSingleOrderbook: read('/exchange/getSingleOrderbook', SingleOrderbook),
+  getOddsForAveragePrice: read('/exchange/getOddsForAveragePrice', AveragePriceResponse, { envelope: 'top' }),
+  getMatchedVolume: read('/exchange/getMatchedVolume', MatchedVolume),
+});

@@ -127,7 +127,9 @@ export async function recoverPlace(
       found.get(o.userReference) ?? {
         status: 'absent',
         userReference: o.userReference,
-        reason: `no open order or bet with userReference ${o.userReference} after the request failed (${cause instanceof Error ? cause.message : String(cause)})`,
+        reason:
+          `no open order or bet with userReference ${o.userReference} after the request ` +
+          `failed (${cause instanceof Error ? cause.message : String(cause)})`,
       },
   );
 }

@@ -50,7 +50,10 @@ export type UserFeedReconcileEvent<R> =
 
 export type UserFeedEvent<R = unknown> = UserFeedMessageEvent | UserFeedGapWarning | UserFeedReconcileEvent<R>;
 
-/** Each event is spelled out whole rather than spread from a common base: a backtest classifies every message of ours, and a spread costs more than a literal. */
+/**
+ * Each event is spelled out whole rather than spread from a common base: a backtest
+ * classifies every message of ours, and a spread costs more than a literal.
+ */
 export function classifyMessage(message: UserFeedMessage, source: MessageSource): UserFeedMessageEvent {
   const { matched, unmatched, messageID } = message;
   if (matched && unmatched)

@@ -1,4 +1,4 @@
-import { CHART_JS, uplotAssets } from '../../shared/html/page.ts';
+import { htmlPage } from '../../shared/html/page.ts';
 
 /**
  * The live dashboard: one self-contained page (uPlot inlined, no network but its own
@@ -51,7 +51,8 @@ const BODY = `<header>
 <div><div class="chart" id="chart-activity"></div></div>
 <div><div class="chart" id="chart-fills"></div></div>
 </div></section>
-<section id="games"><h2>Worst case per game, against the per-game cap</h2><div id="game-table"><p class="empty">no game with a worst case below 0</p></div></section>
+<section id="games"><h2>Worst case per game, against the per-game cap</h2>
+<div id="game-table"><p class="empty">no game with a worst case below 0</p></div></section>
 <section id="feeds"><h2>Feeds and requests</h2><div id="feed-table"></div></section>`;
 
 const DASHBOARD_JS = `
@@ -73,7 +74,11 @@ function errorsText(e) {
   if (typeof e === 'number') return [String(e), ''];
   if (typeof e === 'object') {
     var total = 0, parts = [];
-    Object.keys(e).forEach(function (k) { var v = e[k]; if (typeof v === 'number') { total += v; parts.push(k + ' ' + v); } else if (v && typeof v === 'object' && typeof v.count === 'number') { total += v.count; parts.push(k + ' ' + v.count); } });
+    Object.keys(e).forEach(function (k) {
+      var v = e[k];
+      if (typeof v === 'number') { total += v; parts.push(k + ' ' + v); }
+      else if (v && typeof v === 'object' && typeof v.count === 'number') { total += v.count; parts.push(k + ' ' + v.count); }
+    });
     return [String(total), parts.join(', ')];
   }
   return [String(e), ''];
@@ -102,7 +107,10 @@ function bar(share) {
   return b;
 }
 function drawCharts() {
-  var d = function (cols) { return [history.map(function (h) { return h.t; })].concat(cols.map(function (c) { return history.map(function (h) { return h[c]; }); })); };
+  var d = function (cols) {
+    var times = history.map(function (h) { return h.t; });
+    return [times].concat(cols.map(function (c) { return history.map(function (h) { return h[c]; }); }));
+  };
   if (!made) {
     made = [
       plot(document.getElementById('chart-pnl'), { title: 'P&L', height: 240, series: [
@@ -134,25 +142,34 @@ function show(snap) {
   mode.className = 'mode-' + s.mode;
   var state = document.getElementById('state');
   state.className = '';
-  state.textContent = 'up ' + Math.round(s.uptimeSeconds) + ' s · read ' + new Date().toISOString().slice(11, 19) + ' UTC · every ${DASHBOARD_POLL_MS / 1000} s';
+  state.textContent = 'up ' + Math.round(s.uptimeSeconds) + ' s · read ' + new Date().toISOString().slice(11, 19) +
+    ' UTC · every ${DASHBOARD_POLL_MS / 1000} s';
   var total = s.realizedPnl + snap.markedPnl;
-  history.push({ t: Date.now() / 1000, settled: s.realizedPnl, marked: snap.markedPnl, total: total, worst: s.worstCase, cap: -snap.caps.maxTotalLiability, quoted: s.quotedGames, open: s.openOrders, maker: s.fills.maker, taker: s.fills.taker });
+  history.push({
+    t: Date.now() / 1000, settled: s.realizedPnl, marked: snap.markedPnl, total: total, worst: s.worstCase,
+    cap: -snap.caps.maxTotalLiability, quoted: s.quotedGames, open: s.openOrders, maker: s.fills.maker, taker: s.fills.taker
+  });
   if (history.length > 3600) history.shift();
   var tiles = document.getElementById('tiles');
   clear(tiles);
   tile(tiles, 'games quoted', s.quotedGames + ' / ' + s.games);
   tile(tiles, 'open orders', String(s.openOrders));
-  tile(tiles, 'fills', String(s.fills.maker + s.fills.taker), 'maker ' + s.fills.maker + ' (' + money(s.fills.makerVolume) + '), taker ' + s.fills.taker + ' (' + money(s.fills.takerVolume) + ')');
+  tile(tiles, 'fills', String(s.fills.maker + s.fills.taker),
+    'maker ' + s.fills.maker + ' (' + money(s.fills.makerVolume) + '), taker ' + s.fills.taker + ' (' + money(s.fills.takerVolume) + ')');
   tile(tiles, 'P&L settled', money(s.realizedPnl), null, signed(s.realizedPnl));
   tile(tiles, 'P&L marked to fair', money(snap.markedPnl), 'total ' + money(total), signed(snap.markedPnl));
   var used = snap.caps.maxTotalLiability > 0 ? -s.worstCase / snap.caps.maxTotalLiability : 0;
-  tile(tiles, 'worst case, all games', money(s.worstCase), (used * 100).toFixed(0) + '% of the ' + money(snap.caps.maxTotalLiability) + ' cap', used >= 0.9 ? 'neg' : used >= 0.7 ? 'warn' : '');
+  tile(tiles, 'worst case, all games', money(s.worstCase),
+    (used * 100).toFixed(0) + '% of the ' + money(snap.caps.maxTotalLiability) + ' cap', used >= 0.9 ? 'neg' : used >= 0.7 ? 'warn' : '');
   var errs = errorsText(snap.strategyErrors);
   tile(tiles, 'strategy errors', errs[0], errs[1], errs[0] !== '0' && /^\\d+$/.test(errs[0]) ? 'neg' : '');
-  tile(tiles, 'orders', String(s.orders.placesSent), 'cancels ' + s.orders.cancelsSent + ', refused by risk ' + s.orders.riskRejected + ', rejected ' + s.orders.exchangeRejected);
+  tile(tiles, 'orders', String(s.orders.placesSent),
+    'cancels ' + s.orders.cancelsSent + ', refused by risk ' + s.orders.riskRejected + ', rejected ' + s.orders.exchangeRejected);
   var rl = s.rateLimit;
-  tile(tiles, 'request budget', rl ? rl.waits + ' waits' : 'not read', rl ? 'waited ' + secs(rl.waitSeconds) + ', 429 answers ' + rl.responses429 : '', rl && rl.responses429 > 0 ? 'warn' : '');
-  if (s.heartbeat) tile(tiles, 'heartbeat lapses', String(s.heartbeat.lapses), s.heartbeat.cancelledOrders + ' orders cancelled by the exchange', s.heartbeat.lapses > 0 ? 'neg' : '');
+  tile(tiles, 'request budget', rl ? rl.waits + ' waits' : 'not read',
+    rl ? 'waited ' + secs(rl.waitSeconds) + ', 429 answers ' + rl.responses429 : '', rl && rl.responses429 > 0 ? 'warn' : '');
+  if (s.heartbeat) tile(tiles, 'heartbeat lapses', String(s.heartbeat.lapses),
+    s.heartbeat.cancelledOrders + ' orders cancelled by the exchange', s.heartbeat.lapses > 0 ? 'neg' : '');
   var halts = document.getElementById('halt-list');
   clear(halts);
   if (s.haltReasons.length === 0) halts.appendChild(el('p', 'none', 'empty'));
@@ -165,9 +182,12 @@ function show(snap) {
     return [name, money(g.worstCase), bar(snap.caps.maxGameLiability > 0 ? -g.worstCase / snap.caps.maxGameLiability : 0)];
   }));
   var f = s.feeds;
-  var rows = [['price', f.price], ['user', f.user]].map(function (x) { return [x[0], x[1].status, String(x[1].reconnects), String(x[1].events), secs(x[1].idleSeconds), secs(x[1].epochLagSeconds)]; });
+  var rows = [['price', f.price], ['user', f.user]].map(function (x) {
+    return [x[0], x[1].status, String(x[1].reconnects), String(x[1].events), secs(x[1].idleSeconds), secs(x[1].epochLagSeconds)];
+  });
   if (f.orders) rows.push(['orders', f.orders.status, String(f.orders.reconnects), '—', '—', '—']);
-  table(document.getElementById('feed-table'), [['feed', false], ['status', false], ['reconnects', true], ['events', true], ['idle', true], ['exchange → here', true]], rows);
+  var heads = [['feed', false], ['status', false], ['reconnects', true], ['events', true], ['idle', true], ['exchange → here', true]];
+  table(document.getElementById('feed-table'), heads, rows);
   drawCharts();
 }
 function poll() {
@@ -189,37 +209,14 @@ let html: string | undefined;
 /** The dashboard page: the same bytes every time, built once. */
 export function dashboardHtml(): string {
   if (html) return html;
-  const { js, css } = uplotAssets();
-  html = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src data:">
-<meta name="generator" content="linesmith">
-<title>linesmith · dashboard</title>
-<style>
-${css}
-</style>
-<style>${CSS}</style>
-</head>
-<body>
-<main>
-${BODY}
-<footer>linesmith live dashboard · read-only · times in UTC · <a href="status">status</a> · <a href="metrics">metrics</a></footer>
-</main>
-<script>
-${js}
-</script>
-<script>
-(function () {
-'use strict';
-${CHART_JS}
-${DASHBOARD_JS}
-})();
-</script>
-</body>
-</html>
-`;
+  html = htmlPage({
+    title: 'linesmith · dashboard',
+    css: CSS,
+    body: BODY,
+    footer:
+      'linesmith live dashboard · read-only · times in UTC · <a href="status">status</a> · <a href="metrics">metrics</a>',
+    connectsToSelf: true,
+    script: DASHBOARD_JS,
+  });
   return html;
 }

@@ -127,3 +127,74 @@ window.addEventListener('resize', function () {
   charts.forEach(function (c) { c.u.setSize({ width: width(c.box), height: c.h }); });
 });
 `;
+
+/** One self-contained page: what differs between the report, the sweep and the dashboard. */
+export interface HtmlPage {
+  /** Plain text; escaped here. */
+  readonly title: string;
+  /** The page's own stylesheet, after uPlot's. */
+  readonly css: string;
+  /** A class for `<main>` (none when absent). */
+  readonly mainClass?: string;
+  /** The body's HTML, inside `<main>`. */
+  readonly body: string;
+  /** The footer's HTML. */
+  readonly footer: string;
+  /** Whether the page's script fetches from its own origin (the dashboard polls its server). */
+  readonly connectsToSelf?: boolean;
+  /** Data embedded as JSON in a `<script type="application/json">` element, read into `data`. */
+  readonly data?: { readonly elementId: string; readonly value: unknown };
+  /** The page's script (plain ES5), run after uPlot and CHART_JS in one strict function. */
+  readonly script: string;
+}
+
+/**
+ * The page around its parts: the head (charset, viewport, a Content-Security-Policy that
+ * allows only inline scripts and styles, and data: images), uPlot inlined, then the page's
+ * script. Nothing is loaded from elsewhere: a saved page opens as it was.
+ */
+export function htmlPage(p: HtmlPage): string {
+  const { js, css } = uplotAssets();
+  const csp = [
+    "default-src 'none'",
+    "script-src 'unsafe-inline'",
+    "style-src 'unsafe-inline'",
+    ...(p.connectsToSelf ? ["connect-src 'self'"] : []),
+    'img-src data:',
+  ].join('; ');
+  const dataElement = p.data
+    ? `<script type="application/json" id="${p.data.elementId}">${scriptJson(p.data.value)}</script>\n`
+    : '';
+  const readData = p.data ? `var data = JSON.parse(document.getElementById('${p.data.elementId}').textContent);\n` : '';
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="generator" content="linesmith">
+<title>${esc(p.title)}</title>
+<style>
+${css}
+</style>
+<style>${p.css}</style>
+</head>
+<body>
+<main${p.mainClass ? ` class="${p.mainClass}"` : ''}>
+${p.body}
+<footer>${p.footer}</footer>
+</main>
+${dataElement}<script>
+${js}
+</script>
+<script>
+(function () {
+'use strict';
+${readData}${CHART_JS}
+${p.script}
+})();
+</script>
+</body>
+</html>
+`;
+}

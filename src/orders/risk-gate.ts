@@ -1,5 +1,5 @@
 import type { OwnBook } from './own-book.ts';
-import type { OwnOrder, TradingMode } from '../book/types.ts';
+import type { OwnOrder, RiskRule, TradingMode } from '../book/types.ts';
 import { BOUND_MARGIN, restingPosition, worstCaseLiability, worstLoss } from '../money/liability.ts';
 import type { Position } from '../money/position.ts';
 import type { Selection } from '../markets/types.ts';
@@ -30,15 +30,7 @@ export type RiskVerdict =
   | { readonly ok: true }
   | {
       readonly ok: false;
-      readonly rule:
-        | 'invalid-order'
-        | 'halted'
-        | 'reducing'
-        | 'max-order-size'
-        | 'max-orders-per-game'
-        | 'game-liability'
-        | 'total-liability'
-        | 'self-match';
+      readonly rule: RiskRule;
       readonly detail: string;
     };
 

@@ -5,7 +5,7 @@ import type { StrategyView } from '../book/types.ts';
 import type { QuoteIntent } from './types.ts';
 
 /**
- * Liability gates shared by the strategies. Every verdict is the exact worstCaseLiability's
+ * Fitting intents under liability limits and the trading mode, shared by the strategies. Every verdict is the exact worstCaseLiability's
  * (≤ 0, over every final score); a lower bound only skips computing it where it cannot
  * change the verdict.
  */

@@ -5,7 +5,7 @@ import type { TradingMode } from '../../src/book/types.ts';
 import { fillMoney } from '../../src/money/fill.ts';
 import { worstCaseLiability } from '../../src/money/liability.ts';
 import type { Position } from '../../src/money/position.ts';
-import { RiskGate, type Candidate, type RiskLimits, type RiskVerdict } from '../../src/orders/risk.ts';
+import { RiskGate, type Candidate, type RiskLimits, type RiskVerdict } from '../../src/orders/risk-gate.ts';
 import { oddsArb, selectionArb } from '../support/money-arbitraries.ts';
 
 const GAMES = ['g0', 'g1', 'g2'];
