@@ -137,10 +137,10 @@ function rows(r: BenchResults): Row[] {
   }
   const q = r.queueSweep;
   out.push([
-    `distributed sweep: ${q.variants} variants of fixed-spread over \`${q.recording}\`, two \`linesmith worker\` processes through Redis against two worker threads; overhead = queue wall time ÷ threads wall time − 1`,
+    `distributed sweep: ${q.variants} variants of fixed-spread over \`${q.recording}\`, two \`linesmith worker\` processes through Redis (started before the clock; the tape's store and fetch inside it) against two worker threads, ${q.runs} runs of each alternating; overhead = median queue wall time ÷ median threads wall time − 1`,
     q.skipped !== null
       ? `not measured: ${q.skipped}`
-      : `${q.overheadPct.toFixed(1)} % (threads ${(q.threadsMs / 1000).toFixed(2)} s, queue ${(q.queueMs / 1000).toFixed(2)} s; results ${q.identical ? 'identical' : 'differ'})`,
+      : `${q.overheadPct.toFixed(1)} % (medians: threads ${(q.threadsMs / 1000).toFixed(2)} s, queue ${(q.queueMs / 1000).toFixed(2)} s; runs: threads ${q.threadsRunsMs.map((t) => (t / 1000).toFixed(2)).join(', ')} s, queue ${q.queueRunsMs.map((t) => (t / 1000).toFixed(2)).join(', ')} s; ${q.cpuOverheadPct === null ? '' : `CPU time of every process, medians: threads ${(q.threadsCpuMs! / 1000).toFixed(2)} s, queue ${(q.queueCpuMs! / 1000).toFixed(2)} s, ${q.cpuOverheadPct.toFixed(1)} % more; `}results ${q.identical ? 'identical' : 'differ'})`,
     `≤ ${q.goalOverheadPct} %: ${q.skipped !== null ? 'not measured' : verdict(q.overheadPct <= q.goalOverheadPct)}`,
   ]);
   const m = r.memory;

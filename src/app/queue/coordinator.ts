@@ -1,15 +1,16 @@
 import { createHash } from 'node:crypto';
-import { deserialize, serialize } from 'node:v8';
-import { Job, Queue } from 'bullmq';
+import { serialize } from 'node:v8';
+import { Job, Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Clock } from '../../shared/clock.ts';
-import type { BacktestResult } from '../../backtest/report/types.ts';
 import { variantLabel, type SweepOutcome, type SweepOverrides, type SweepRun } from '../sweep.ts';
 import { readFile } from 'node:fs/promises';
+import type { BacktestResult } from '../../backtest/report/types.ts';
 import type { Tape } from '../../backtest/tape.ts';
 import { TapeFile } from '../../backtest/tape/file.ts';
-import { SWEEP_QUEUE_NAME, variantJobId, variantJobResult, type VariantJobData } from './job.ts';
+import { SWEEP_QUEUE_NAME, variantJobId, variantJobResult, type VariantJobData, type VariantJobResult } from './job.ts';
 import { OutageReporter, redisConnectionOptions, type RedisAddress } from './redis-address.ts';
+import { decodeResult } from './result-codec.ts';
 import { PathTapeStore, RedisTapeStore, type TapeStore } from './tape-store.ts';
 
 /** What the coordinator shows while it waits: variants done, events replayed by every worker, time so far. */
@@ -30,6 +31,11 @@ export interface QueueSweepOptions {
   readonly overrides?: SweepOverrides;
   /** Tries per variant before it is reported failed (a stalled job counts against BullMQ's own stall limit). */
   readonly attempts?: number;
+  /**
+   * Longest wait between two looks at the jobs' states (default 1000 ms). The coordinator
+   * looks as soon as BullMQ's event stream says a job finished; this bounds the wait when
+   * an event is missed (Redis restarted, the stream trimmed) and paces re-adding lost jobs.
+   */
   readonly pollMs?: number;
   /** Wall time for the progress line and the rates: injected, as everywhere. */
   readonly clock: Clock;
@@ -96,7 +102,12 @@ export async function runQueueSweep(
   connection.on('error', () => {
     // Reported through the retry strategy: once when the outage starts, once when it ends.
   });
-  connection.on('ready', () => outage.ready());
+  // A Redis that comes back may have come back empty: the tape is stored again (a no-op when it is there).
+  let reconnected = false;
+  connection.on('ready', () => {
+    outage.ready();
+    reconnected = true;
+  });
   await connection.connect().catch(() => {
     // The retry strategy keeps trying; commands wait in the offline queue meanwhile.
   });
@@ -104,7 +115,27 @@ export async function runQueueSweep(
   queue.on('error', () => {
     // Reported once through the connection's own listener above.
   });
+  // Finished jobs wake the loop below at once, instead of it asking Redis for every job's
+  // state many times a second. BullMQ's event stream is read on a connection of its own
+  // (a blocking read); its outages are reported through the connection above.
+  const queueEvents = new QueueEvents(SWEEP_QUEUE_NAME, { connection: redisConnectionOptions(o.address) });
+  queueEvents.on('error', () => {});
+  let news = false;
+  const waiting: { wake: (() => void) | null } = { wake: null };
+  const heard = () => {
+    news = true;
+    waiting.wake?.();
+  };
+  queueEvents.on('completed', heard);
+  queueEvents.on('failed', heard);
+  /** Until an event arrives (or arrived since the last look began), or `ms` pass. */
+  const waitForNews = async (ms: number) => {
+    if (!news) await Promise.race([o.sleep(ms), new Promise<void>((r) => (waiting.wake = r))]);
+    waiting.wake = null;
+  };
   try {
+    // Listening before the jobs go in, so no job finishes unheard.
+    await queueEvents.waitUntilReady();
     const store: TapeStore = o.tapeDir !== undefined ? new PathTapeStore(o.tapeDir) : new RedisTapeStore(connection);
     const { bytes, kind } = await tapeArtifact(tape);
     const hash = await store.put(bytes);
@@ -139,6 +170,21 @@ export async function runQueueSweep(
     // An id already on the queue (a resumed sweep) is left as it is: BullMQ ignores the add.
     await queue.addBulk(runs.map((_, i) => ({ name: 'variant', data: data(i), opts: jobOptions(i) })));
 
+    /** A finished job's answer and its result, read from beside the job. */
+    const collect = async (
+      returnvalue: unknown,
+    ): Promise<'lost' | { error: string } | { answer: VariantJobResult; result: BacktestResult }> => {
+      const parsed = variantJobResult.safeParse(returnvalue);
+      if (!parsed.success)
+        return { error: `the worker's answer is malformed: ${parsed.error.issues[0]?.message ?? 'unknown'}` };
+      const encoded = await connection.getBuffer(parsed.data.resultKey);
+      if (encoded === null) return 'lost' as const;
+      try {
+        return { answer: parsed.data, result: decodeResult(encoded) };
+      } catch (err) {
+        return { error: `the worker's result cannot be read: ${(err as Error).message}` };
+      }
+    };
     const out = new Array<QueueSweepOutcome | undefined>(runs.length);
     const started = o.clock.now();
     const workersSeen = new Set<string>();
@@ -153,7 +199,13 @@ export async function runQueueSweep(
         workers: workersSeen.size,
       });
     progress();
+    reconnected = false;
     while (done < runs.length) {
+      news = false;
+      if (reconnected && store.ref.kind === 'redis') {
+        reconnected = false;
+        await store.put(bytes);
+      }
       for (let i = 0; i < runs.length; i++) {
         if (out[i] !== undefined) continue;
         // The state first, then the job: a job read before it finished would carry no result yet.
@@ -169,21 +221,28 @@ export async function runQueueSweep(
         const job = await Job.fromId<VariantJobData, unknown>(queue, ids[i]!);
         if (job === undefined) continue;
         if (state === 'completed') {
-          const parsed = variantJobResult.safeParse(job.returnvalue);
-          if (!parsed.success) {
-            out[i] = {
-              variant: runs[i]!.variant,
-              result: null,
-              error: `the worker's answer is malformed: ${parsed.error.issues[0]?.message ?? 'unknown'}`,
-              replayMs: 0,
-              worker: null,
-            };
+          const collected = await collect(job.returnvalue);
+          if (collected === 'lost') {
+            // The job says it finished but its result is gone (evicted, or expired first):
+            // it runs again rather than being reported without its result.
+            await job.remove().catch(() => {});
+            if (store.ref.kind === 'redis') await store.put(bytes);
+            await queue.add('variant', data(i), jobOptions(i));
+            continue;
+          }
+          if ('error' in collected) {
+            out[i] = { variant: runs[i]!.variant, result: null, error: collected.error, replayMs: 0, worker: null };
           } else {
-            const r = parsed.data;
-            const result = deserialize(Buffer.from(r.result, 'base64')) as BacktestResult;
+            const r = collected.answer;
             workersSeen.add(r.worker);
             events += r.events;
-            out[i] = { variant: runs[i]!.variant, result, error: null, replayMs: r.replayMs, worker: r.worker };
+            out[i] = {
+              variant: runs[i]!.variant,
+              result: collected.result,
+              error: null,
+              replayMs: r.replayMs,
+              worker: r.worker,
+            };
           }
         } else {
           out[i] = {
@@ -197,10 +256,12 @@ export async function runQueueSweep(
         done++;
         progress();
       }
-      if (done < runs.length) await o.sleep(o.pollMs ?? 200);
+      if (done < runs.length) await waitForNews(o.pollMs ?? 1_000);
     }
     return out as QueueSweepOutcome[];
   } finally {
+    waiting.wake?.();
+    await queueEvents.close().catch(() => {});
     await queue.close().catch(() => {});
     connection.disconnect();
   }

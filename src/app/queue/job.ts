@@ -29,12 +29,14 @@ export const variantJobData = z.strictObject({
 export type VariantJobData = z.output<typeof variantJobData>;
 
 /**
- * A worker's answer. The result travels as v8 serialisation in base64, as a worker thread's
- * answer travels by structured clone: the coordinator gets the same values a local sweep
- * gets, so the reports it writes are byte for byte the same.
+ * A worker's answer. The result itself is stored beside the job under `resultKey`, encoded
+ * as result-codec.ts says (v8 serialisation, as a worker thread's answer travels by
+ * structured clone): the coordinator gets the same values a local sweep gets, so the
+ * reports it writes are byte for byte the same.
  */
 export const variantJobResult = z.strictObject({
-  result: z.string(),
+  resultKey: z.string().min(1),
+  resultBytes: z.number().int().nonnegative(),
   replayMs: z.number().nonnegative(),
   events: z.number().int().nonnegative(),
   worker: z.string(),

@@ -1,12 +1,12 @@
 import { hostname } from 'node:os';
-import { serialize } from 'node:v8';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
-import { SweepLaneWorker } from '../sweep.ts';
 import { TapeIntegrityError, TapeStoreError } from './errors.ts';
 import { SWEEP_QUEUE_NAME, variantJobData, type VariantJobResult } from './job.ts';
 import { OutageReporter, redisConnectionOptions, type RedisAddress } from './redis-address.ts';
+import { RESULT_TTL_SECONDS, resultKey } from './result-codec.ts';
 import { LocalTapeCache, PathTapeStore, RedisTapeStore, type TapeStore } from './tape-store.ts';
+import { VariantLane } from './variant-lane.ts';
 
 export interface QueueWorkerOptions {
   readonly address: RedisAddress;
@@ -27,27 +27,6 @@ export interface QueueWorkerHandle {
   readonly finished: number;
   /** Stops taking jobs, lets the running ones finish, then disconnects. */
   close(): Promise<void>;
-}
-
-/** A slot for one running variant: a worker thread holding one tape, reused while the tape stays the same. */
-class Lane {
-  worker: SweepLaneWorker | null = null;
-  tapePath: string | null = null;
-  busy = false;
-
-  async use(tapePath: string, kind: 'tape' | 'serialized'): Promise<SweepLaneWorker> {
-    if (this.worker !== null && (this.worker.dead || this.tapePath !== tapePath)) await this.drop();
-    this.worker ??= new SweepLaneWorker({ tapePath, kind });
-    this.tapePath = tapePath;
-    return this.worker;
-  }
-
-  async drop(): Promise<void> {
-    const w = this.worker;
-    this.worker = null;
-    this.tapePath = null;
-    await w?.close();
-  }
 }
 
 /**
@@ -71,7 +50,10 @@ export async function startQueueWorker(o: QueueWorkerOptions): Promise<QueueWork
   workerConnection.on('error', () => {});
   workerConnection.on('ready', () => outage.ready());
   const cache = new LocalTapeCache(o.cacheDir);
-  const lanes = Array.from({ length: o.concurrency }, () => new Lane());
+  // Threads are started and loaded before the first job is taken: a worker is a standing
+  // service, and loading a thread's modules is part of starting it, not of a variant.
+  const lanes = Array.from({ length: o.concurrency }, () => new VariantLane());
+  await Promise.all(lanes.map((l) => l.ready()));
   let finished = 0;
 
   const storeOf = (ref: { kind: 'redis' } | { kind: 'path'; dir: string }): TapeStore =>
@@ -91,33 +73,51 @@ export async function startQueueWorker(o: QueueWorkerOptions): Promise<QueueWork
       if (got.fetched) notice(`tape ${d.tape.hash.slice(0, 12)} fetched into ${o.cacheDir}`);
       tapePath = got.path;
     } catch (err) {
-      if (err instanceof TapeIntegrityError || err instanceof TapeStoreError)
-        throw new UnrecoverableError(`${d.label}: ${err.message}`);
+      // A damaged tape stays damaged; a missing one may be stored again (a coordinator puts
+      // it back when Redis returns empty), so that job is tried again within its attempts.
+      if (err instanceof TapeIntegrityError) throw new UnrecoverableError(`${d.label}: ${err.message}`);
+      if (err instanceof TapeStoreError) throw new TapeStoreError(`${d.label}: ${err.message}`);
       throw err;
     }
-    const lane = lanes.find((l) => !l.busy);
-    if (lane === undefined) throw new Error("no free lane: more jobs than the worker's concurrency");
+    const at = lanes.findIndex((l) => !l.busy);
+    if (at < 0) throw new Error("no free lane: more jobs than the worker's concurrency");
+    // A thread that died between two variants (after answering) is replaced before the next.
+    if (lanes[at]!.dead !== null) lanes[at] = new VariantLane();
+    const lane = lanes[at]!;
     lane.busy = true;
     notice(`start ${d.label}`);
     try {
-      const thread = await lane.use(tapePath, d.tape.kind);
-      const answer = await thread.run({
+      const answer = await lane.run({
         index: d.index,
+        tapePath,
+        kind: d.tape.kind,
         configText: d.configText,
         configPath: d.configPath,
         overrides: d.overrides as never,
       });
-      if (answer.error !== null || answer.result === null) {
+      if (answer.error !== null || answer.encoded === null) {
         // A thread that died (out of memory, a crash) may do better elsewhere; a variant that threw will not.
-        const died = thread.dead;
-        await lane.drop();
+        // Either way its thread is not reused: a failed variant may leave work behind that would fail the next.
+        const died = lane.dead !== null;
+        lanes[at] = new VariantLane();
+        await lane.close();
         if (died) throw new Error(`${d.label}: ${answer.error ?? 'no result'}`);
         throw new UnrecoverableError(`${d.label}: ${answer.error ?? 'no result'}`);
       }
+      // The result goes beside the job as binary; the job's own answer stays a few bytes,
+      // which BullMQ copies into the job, its event stream and every read of the job.
+      const key = resultKey(String(job.id));
+      await storeConnection.set(
+        key,
+        Buffer.from(answer.encoded.buffer, answer.encoded.byteOffset, answer.encoded.byteLength),
+        'EX',
+        RESULT_TTL_SECONDS,
+      );
       return {
-        result: serialize(answer.result).toString('base64'),
+        resultKey: key,
+        resultBytes: answer.encoded.byteLength,
         replayMs: answer.replayMs,
-        events: answer.result.events,
+        events: answer.events,
         worker: id,
       };
     } finally {
@@ -152,7 +152,7 @@ export async function startQueueWorker(o: QueueWorkerOptions): Promise<QueueWork
     },
     async close() {
       await worker.close();
-      for (const l of lanes) await l.drop();
+      for (const l of lanes) await l.close();
       storeConnection.disconnect();
       workerConnection.disconnect();
     },

@@ -6,7 +6,7 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runQueueSweep, tapeArtifact } from '../../../src/app/queue/coordinator.ts';
-import { SWEEP_QUEUE_NAME } from '../../../src/app/queue/job.ts';
+import { SWEEP_QUEUE_NAME, variantJobId } from '../../../src/app/queue/job.ts';
 import { parseRedisAddress } from '../../../src/app/queue/redis-address.ts';
 import { RedisTapeStore } from '../../../src/app/queue/tape-store.ts';
 import { sweepGrid, sweepRuns, parseSweepAxis } from '../../../src/app/sweep.ts';
@@ -56,7 +56,7 @@ function startWorker(url: string, cacheDir: string): WorkerProcess {
     proc,
     lines,
     exited,
-    waitFor(pattern, timeoutMs = 60_000) {
+    waitFor(pattern, timeoutMs = 120_000) {
       const seen = lines.find((l) => pattern.test(l));
       if (seen !== undefined) return Promise.resolve(seen);
       return new Promise((resolve, reject) => {
@@ -95,7 +95,7 @@ describe.skipIf(skip !== null)('distributed sweeps through a real Redis', { time
 
   const runsOf = async (axes: string[]) =>
     sweepRuns(await readFile(CONFIG, 'utf8'), sweepGrid(axes.map(parseSweepAxis)));
-  const sweep = async (tape: Tape, axes: string[], extra: { sweepId?: string } = {}) =>
+  const sweep = async (tape: Tape, axes: string[], extra: { sweepId?: string; pollMs?: number } = {}) =>
     runQueueSweep(tape, await runsOf(axes), CONFIG, {
       address: await parseRedisAddress(redis.url, { env: {} }),
       clock: systemClock,
@@ -137,6 +137,23 @@ describe.skipIf(skip !== null)('distributed sweeps through a real Redis', { time
     // Both workers took jobs, and each fetched the tape once.
     for (const w of workers) expect(w.lines.filter((l) => /fetched into/.test(l))).toHaveLength(1);
     expect(workers.map((w) => w.lines.filter((l) => / done /.test(l)).length).reduce((a, b) => a + b)).toBe(2);
+  });
+
+  it('hears of finished jobs without polling, and results travel beside the jobs, not inside them', async () => {
+    const w = startWorker(redis.url, join(dir, 'e1'));
+    workers.push(w);
+    await w.waitFor(/taking sweep variants/);
+    const started = performance.now();
+    // A poll interval far longer than the test: only BullMQ's events can end the wait.
+    const outcomes = await sweep(small, ['backtest.seed=21,22'], { sweepId: 'by-events', pollMs: 600_000 });
+    expect(outcomes.map((o) => o.error)).toEqual([null, null]);
+    expect(performance.now() - started).toBeLessThan(200_000);
+    // The job's own answer is a few hundred bytes: BullMQ copies it into the job, its event
+    // stream and every read of the job, so the multi-megabyte result is stored beside it.
+    const q = new Queue(SWEEP_QUEUE_NAME, { connection: { port: redis.port, host: '127.0.0.1' } });
+    const job = await q.getJob(variantJobId('by-events', 0));
+    await q.close();
+    expect(JSON.stringify(job?.returnvalue).length).toBeLessThan(1_000);
   });
 
   it('a worker killed mid-job has its job finished by another; every variant once', async () => {
@@ -189,6 +206,8 @@ describe.skipIf(skip !== null)('distributed sweeps through a real Redis', { time
     });
     expect(outcomes[0]!.error).toBeNull();
     expect(outcomes[1]!.error).toMatch(/bogusTopLevelKey/);
+    // The coordinator hears of the failure as the worker logs it: the line is waited for, then counted.
+    await w.waitFor(/failed backtest\.seed=2/);
     expect(w.lines.filter((l) => /failed backtest\.seed=2/.test(l))).toHaveLength(1);
 
     // The tape stored under its hash is then damaged before any worker fetched it.
