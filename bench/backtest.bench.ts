@@ -1,11 +1,12 @@
 import { runJsonChild } from './child.ts';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { builtInStrategyResolver } from '../src/app/strategy-registry.ts';
-import { runBacktest } from '../src/app/backtest-run.ts';
-import { openTape } from '../src/backtest/tape/cache.ts';
+import { runBacktest, runBacktestBuilding } from '../src/app/backtest-run.ts';
+import { findTape, openTape } from '../src/backtest/tape/cache.ts';
+import { runSweep, sweepGrid, sweepRuns, variantLabel } from '../src/app/sweep.ts';
 import { minimalRead } from '../src/backtest/tape/minimal-read.ts';
 import { recordingFiles, inTimeOrder } from '../src/record/reader.ts';
 import { loadConfig } from '../src/config/index.ts';
@@ -23,7 +24,7 @@ import { runVenueActionBench, type VenueActionFigure } from './venue-actions.ts'
 export interface BacktestBenchFigure {
   readonly config: string;
   readonly events: number;
-  /** First run: tape built (ms) and replayed (ms). */
+  /** First run: recording hashed and the cache checked (ms), then replayed while its tape is built in the same pass (ms). */
   readonly buildMs: number;
   readonly firstReplayMs: number;
   /** Later runs: tape opened and checked (ms), replayed (ms); best of the runs. */
@@ -113,11 +114,12 @@ export async function runBacktestBench(
       let openMs = Infinity;
       let replayMs = Infinity;
       for (let r = 0; r < runs; r++) {
-        // First run: no tape; it is built.
+        // First run: no tape; it is built as the replay reads the recording (one pass).
         const t0 = performance.now();
-        const built = await openTape([recording], { dir, rebuild: true });
+        const found = await findTape([recording], { dir, rebuild: true });
+        if (!('build' in found)) throw new Error('a rebuild was asked for, yet the tape was reused');
         const t1 = performance.now();
-        const first = await runBacktest({ config, tape: built.tape, logger });
+        const first = await runBacktestBuilding({ config, logger }, found.build);
         const t2 = performance.now();
         // Later run: the tape is reused.
         const reused = await openTape([recording], { dir });
@@ -203,6 +205,51 @@ export async function runLargeReplay(recording = LARGE_RECORDING): Promise<Large
   };
 }
 
+/** A sweep of fixed-spread variants over the large recording on worker threads: wall time, events/s in all, the process's max RSS (workers included). */
+export interface LargeSweepResult {
+  readonly recording: string;
+  readonly variants: number;
+  readonly failed: number;
+  readonly workers: number;
+  /** Events replayed, all variants together. */
+  readonly events: number;
+  readonly wallMs: number;
+  readonly eventsPerSecond: number;
+  /** Max resident set of the process (worker threads are in it), bytes. */
+  readonly maxRss: number;
+  readonly goalMaxRss: number;
+}
+
+/** The sweep's axis: fixed-spread's edge per side (its half spread), eight values. */
+export const LARGE_SWEEP_MARGINS = ['0.01', '0.015', '0.02', '0.025', '0.03', '0.035', '0.04', '0.05'];
+const LARGE_SWEEP_WORKERS = 2;
+
+export async function runLargeSweep(recording = LARGE_RECORDING): Promise<LargeSweepResult> {
+  const configPath = resolve(root, 'test/backtest/golden/fixed-spread.yaml');
+  const { tape } = await openTape([recording], { dir: resolve(root, '.cache/tapes') });
+  const runs = sweepRuns(
+    readFileSync(configPath, 'utf8'),
+    sweepGrid([{ key: 'strategies.fixed-spread.params.margin', values: LARGE_SWEEP_MARGINS }]),
+  );
+  const t0 = performance.now();
+  const outcomes = await runSweep(tape, runs, configPath, { workers: LARGE_SWEEP_WORKERS });
+  const wallMs = performance.now() - t0;
+  const events = outcomes.reduce((n, o) => n + (o.result?.events ?? 0), 0);
+  const failed = outcomes.filter((o) => o.result === null);
+  for (const f of failed) process.stderr.write(`large sweep: variant ${variantLabel(f.variant)} failed: ${f.error}\n`);
+  return {
+    recording: basename(resolve(recording, '..')),
+    variants: runs.length,
+    failed: failed.length,
+    workers: LARGE_SWEEP_WORKERS,
+    events,
+    wallMs,
+    eventsPerSecond: (events / wallMs) * 1000,
+    maxRss: process.resourceUsage().maxRSS * 1024,
+    goalMaxRss: 300e6 * (1 + LARGE_SWEEP_WORKERS),
+  };
+}
+
 /**
  * The same in a fresh process (its best-of-3 figures are still warm ones): in the process that ran the
  * other benchmarks first, their garbage and JIT state made the replay a third slower and
@@ -210,6 +257,12 @@ export async function runLargeReplay(recording = LARGE_RECORDING): Promise<Large
  */
 export async function runBacktestBenchInChild(): Promise<BacktestBenchResult> {
   return runJsonChild<BacktestBenchResult>('backtest', fileURLToPath(import.meta.url));
+}
+
+/** The large sweep in a fresh process of its own (its max RSS is the figure), or null when the large recording is not made. */
+export async function runLargeSweepInChild(): Promise<LargeSweepResult | null> {
+  if (!existsSync(LARGE_RECORDING)) return null;
+  return runJsonChild<LargeSweepResult>('backtest large sweep', fileURLToPath(import.meta.url), ['--large-sweep']);
 }
 
 /** The large replay in a fresh process of its own (its max RSS is the figure), or null when the large recording is not made. */
@@ -224,6 +277,8 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     ? await runVenueActionBench()
     : process.argv.includes('--large')
       ? await runLargeReplay()
-      : await runBacktestBench();
+      : process.argv.includes('--large-sweep')
+        ? await runLargeSweep()
+        : await runBacktestBench();
   console.log(JSON.stringify(result));
 }

@@ -15,13 +15,14 @@ import { formatInputProblem } from '../backtest/errors.ts';
 import type { Tape, TapeItem } from '../backtest/tape.ts';
 import { latencyLegs } from '../backtest/venue/latency.ts';
 import { SimulatedVenue, type VenueBoundary } from '../backtest/venue/simulated-venue.ts';
-import type { TapeFile } from '../backtest/tape/file.ts';
-import { TapeCursor, tapeSource } from '../backtest/tape/source.ts';
+import { TapeFile } from '../backtest/tape/file.ts';
+import type { TapeBuild } from '../backtest/tape/build.ts';
+import { TapeCursor, tapeSource, type TapeSource } from '../backtest/tape/source.ts';
 
 export interface BacktestOptions {
   readonly config: RunConfig;
-  /** The recording: read into memory (`loadTape`), or a tape file streamed a chunk at a time. */
-  readonly tape: Tape | TapeFile;
+  /** The recording: read into memory (`loadTape`), a tape file streamed a chunk at a time, or a tape being built (`TapeBuild`). */
+  readonly tape: Tape | TapeFile | TapeSource;
   /** Overrides of the config's backtest section (CLI flags, sweep variants). */
   readonly settings?: Partial<BacktestConfig>;
   readonly logger: Logger;
@@ -49,9 +50,10 @@ const SETTLED = Promise.resolve();
  */
 export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
   const settings: BacktestConfig = { ...o.config.backtest, ...o.settings };
-  const tape = tapeSource(o.tape);
+  const tape = 'chunks' in o.tape && !(o.tape instanceof TapeFile) ? o.tape : tapeSource(o.tape);
   const cursor = new TapeCursor(tape);
-  const time = manualTime(tape.start);
+  // The first item's time: a tape being built knows its start only once it is read.
+  const time = manualTime((await cursor.fill()) ? cursor.chunk[cursor.pos]!.t : tape.start);
   const random = createRandom(settings.seed);
   let collector: BacktestCollector | null = null;
   const venue = new SimulatedVenue({
@@ -116,7 +118,6 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
   };
   time.scheduler.schedule(sample, 0);
 
-  const total = tape.count;
   for (; (cursor.pos < cursor.chunk.length || (await cursor.fill())) && stop.at === null; i++) {
     const it = cursor.chunk[cursor.pos++]!;
     if (it.t > time.clock.now()) {
@@ -127,8 +128,11 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
     }
     replay(venue, it);
     if (venue.takeSettled() > 0) await settle();
-    if (o.onProgress && (i & (PROGRESS_EVERY - 1)) === 0) o.onProgress(i, total);
+    if (o.onProgress && (i & (PROGRESS_EVERY - 1)) === 0) o.onProgress(i, tape.count);
   }
+  // Stopped early or not, the source is read to its end: a tape being built is then whole, and what it tells of its recording known.
+  await cursor.close();
+  const total = tape.count;
   o.onProgress?.(total, total);
 
   // The recording is over: cancel everything, as a run's shutdown does, on the virtual clock.
@@ -216,6 +220,21 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
     series: { sampleMs: sampleEvery, ...done.series },
   };
   return { report, extras: done.extras, fills: done.fills, orders: done.orders, events: i, stoppedAt };
+}
+
+/**
+ * The first replay of a recording: its tape is written while the replay reads the items
+ * (`TapeBuild`), one pass over the recording. Where the one pass could not hand on exactly
+ * the tape's items (an order of the recording account named by its user feed only after
+ * its listing was read), the replay runs again from the tape just written.
+ */
+export async function runBacktestBuilding(
+  o: Omit<BacktestOptions, 'tape'>,
+  build: TapeBuild,
+): Promise<BacktestResult & { readonly tape: TapeFile; readonly again: boolean }> {
+  const first = await runBacktest({ ...o, tape: build });
+  if (build.exact) return { ...first, tape: build.tape, again: false };
+  return { ...(await runBacktest({ ...o, tape: build.tape })), tape: build.tape, again: true };
 }
 
 function replay(venue: SimulatedVenue, it: TapeItem): void {

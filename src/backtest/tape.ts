@@ -128,6 +128,22 @@ export async function loadTape(paths: readonly string[], options: LoadTapeOption
   };
 }
 
+/** How a streaming reader of `readRecording` follows it: the own orders as they are found, and a pause between batches. */
+export interface ReadHooks {
+  /** Filled with the recording account's orders as its user feed names them (the summary's `own` is this set). */
+  readonly own?: Set<string>;
+  /** Called after each batch of records; the reading waits for the promise it returns (a consumer that is behind). */
+  readonly afterBatch?: () => Promise<void> | undefined;
+}
+
+/** The price frame checks, compiled once per mode: compiling them costs more than checking a small recording. */
+const checkers = new Map<PriceParseMode, ReturnType<typeof createPriceFrameChecker>>();
+function priceChecker(mode: PriceParseMode): ReturnType<typeof createPriceFrameChecker> {
+  let c = checkers.get(mode);
+  if (c === undefined) checkers.set(mode, (c = createPriceFrameChecker(mode)));
+  return c;
+}
+
 /**
  * The streaming core of `loadTape`: every item is handed to `emit` as it is read, in
  * order, its time already moved up to the item before it where the recording stepped back.
@@ -138,16 +154,17 @@ export async function readRecording(
   paths: readonly string[],
   options: LoadTapeOptions,
   emit: (it: TapeItem) => void,
+  hooks: ReadHooks = {},
 ): Promise<RecordingSummary> {
   const strict = options.strict ?? false;
-  const check = createPriceFrameChecker(options.parseMode ?? 'fast');
+  const check = priceChecker(options.parseMode ?? 'fast');
   const meta: MetaData[] = [];
   const files = new Set<string>();
   const problems: InputProblem[] = [];
   const stats = { lines: 0, priceFrames: 0, userFrames: 0, malformedFrames: 0, unknownFrameTypes: 0, badLines: 0 };
   let complete = false;
   let count = 0;
-  const own = new Set<string>();
+  const own = hooks.own ?? new Set<string>();
   const report = (p: InputProblem) => {
     if (problems.length < MAX_PROBLEMS_KEPT) problems.push(p);
     options.onProblem?.(p);
@@ -250,6 +267,8 @@ export async function readRecording(
           break;
       }
     }
+    const waiting = hooks.afterBatch?.();
+    if (waiting) await waiting;
   }
   if (count === 0)
     throw new BacktestInputError(`nothing to replay in ${paths.join(', ')} (${stats.lines} records read)`, null);

@@ -6,7 +6,7 @@ import { BacktestConfigError, BacktestInputError, formatInputProblem, type Input
 import type { BacktestReport } from '../backtest/report/types.ts';
 import { writeReport, writeSweepReport } from '../backtest/report/write.ts';
 import { compareWithRecording, parityLines, readDecisions, type RecordedDecisions } from '../backtest/parity.ts';
-import { runBacktest } from '../app/backtest-run.ts';
+import { runBacktest, runBacktestBuilding, type BacktestResult } from '../app/backtest-run.ts';
 import {
   backtestSettings,
   checkSweepRuns,
@@ -21,9 +21,10 @@ import {
   type SweepRun,
 } from '../app/sweep.ts';
 import { loadTape, type Tape } from '../backtest/tape.ts';
-import { openTape } from '../backtest/tape/cache.ts';
+import { findTape, type BuildReason } from '../backtest/tape/cache.ts';
+import { TapeBuild } from '../backtest/tape/build.ts';
 import type { TapeFile } from '../backtest/tape/file.ts';
-import { tapeLine, throughputLine } from './tape.ts';
+import { BUILD_WHY, tapeLine, throughputLine } from './tape.ts';
 import { FILL_MODEL_KINDS, type FillModelKind } from '../backtest/venue/queue-model.ts';
 import { createRunLogger } from '../config/logging.ts';
 import { LOG_LEVELS, type LogLevel } from '../config/fields.ts';
@@ -264,7 +265,9 @@ async function backtest(o: BacktestOptions): Promise<void> {
   let loadStarted = 0;
 
   let recorded: RecordedDecisions | null = null;
-  let tape: Tape | TapeFile;
+  /** A tape being built is read by the replay as it is written (one pass over the recording). */
+  let tape: Tape | TapeFile | TapeBuild;
+  let building: { readonly path: string; readonly reason: BuildReason } | null = null;
   /** How the events were got: a tape built or reused, or the JSON read into memory. */
   let tapeNote: string;
   let minimalReadMs: number | null = null;
@@ -283,14 +286,20 @@ async function backtest(o: BacktestOptions): Promise<void> {
     };
     // The parity check compares with every item at once, so it reads the recording into memory.
     if (o.tape && recorded === null) {
-      const cached = await openTape(o.feed, {
+      const found = await findTape(o.feed, {
         ...reading,
         ...(o.tapeDir !== undefined ? { dir: o.tapeDir } : {}),
         rebuild: o.rebuildTape === true,
       });
-      tape = cached.tape;
-      tapeNote = tapeLine(cached);
-      minimalReadMs = cached.tape.footer.build.minimalReadMs;
+      if ('build' in found) {
+        tape = found.build;
+        building = { path: found.path, reason: found.built };
+        tapeNote = `its tape is written as the replay reads it (${BUILD_WHY[found.built]}): ${found.path}`;
+      } else {
+        tape = found.tape;
+        tapeNote = tapeLine(found);
+        minimalReadMs = found.tape.footer.build.minimalReadMs;
+      }
     } else {
       tape = await loadTape(o.feed, reading);
       tapeNote = o.tape ? 'read into memory (--decisions compares every item)' : 'read into memory (--no-tape)';
@@ -301,17 +310,34 @@ async function backtest(o: BacktestOptions): Promise<void> {
       return err.unreadable ? usage(err.message) : runtimeFailure('backtest', err.message);
     throw err;
   }
-  const loadMs = performance.now() - loadStarted;
-  const loaded =
-    'items' in tape
-      ? { events: tape.items.length, files: tape.files.length, problems: tape.problems.length }
-      : { events: tape.footer.count, files: tape.footer.files.length, problems: tape.footer.problems.length };
-  process.stdout.write(
-    `loaded ${loaded.events.toLocaleString('en-US')} events from ${loaded.files} file(s) in ` +
-      `${(loadMs / 1000).toFixed(2)} s (${loaded.problems} line(s) skipped); ${tapeNote}\n`,
-  );
+  let loadMs = performance.now() - loadStarted;
+  if (tape instanceof TapeBuild && runs.length > 0) {
+    // A sweep's variants each read the tape file: it is built first.
+    try {
+      tape = await tape.run();
+    } catch (err) {
+      if (err instanceof BacktestInputError) return runtimeFailure('backtest', err.message);
+      throw err;
+    }
+    loadMs = performance.now() - loadStarted;
+    tapeNote = tapeLine({ tape, path: tape.path, built: building!.reason, ms: loadMs });
+    minimalReadMs = tape.footer.build.minimalReadMs;
+    building = null;
+  }
+  if (tape instanceof TapeBuild) {
+    process.stdout.write(`reading the recording and replaying it in one pass; ${tapeNote}\n`);
+  } else {
+    const loaded =
+      'items' in tape
+        ? { events: tape.items.length, files: tape.files.length, problems: tape.problems.length }
+        : { events: tape.footer.count, files: tape.footer.files.length, problems: tape.footer.problems.length };
+    process.stdout.write(
+      `loaded ${loaded.events.toLocaleString('en-US')} events from ${loaded.files} file(s) in ` +
+        `${(loadMs / 1000).toFixed(2)} s (${loaded.problems} line(s) skipped); ${tapeNote}\n`,
+    );
+  }
 
-  if (runs.length > 0) {
+  if (runs.length > 0 && !(tape instanceof TapeBuild)) {
     let lanes = sweepWorkers(runs.length, workers);
     const sweepStarted = performance.now();
     let outcomes;
@@ -404,17 +430,34 @@ async function backtest(o: BacktestOptions): Promise<void> {
   const replayed: Decision[] = [];
   const progress = progressLine(tty, replayProgress);
   const started = performance.now();
-  const result = await runBacktest({
+  const replaying = {
     config,
-    tape,
     logger,
     settings,
     onProgress: progress,
     stopAtStrategyError: o.strict === true,
     ...(recorded ? { onDecision: (d: Decision) => replayed.push(d) } : {}),
-  });
+  };
+  let result: BacktestResult;
+  let onePass: Awaited<ReturnType<typeof runBacktestBuilding>> | null = null;
+  try {
+    if (tape instanceof TapeBuild) result = onePass = await runBacktestBuilding(replaying, tape);
+    else result = await runBacktest({ ...replaying, tape });
+  } catch (err) {
+    // Read in the same pass: a bad line under --strict stops the replay.
+    if (!(err instanceof BacktestInputError)) throw err;
+    progress.end();
+    return runtimeFailure('backtest', err.message);
+  }
   const replayMs = performance.now() - started;
   progress.end();
+  if (onePass !== null && building !== null) {
+    const f = onePass.tape.footer;
+    process.stdout.write(
+      `${tapeLine({ tape: onePass.tape, path: building.path, built: building.reason, ms: loadMs + replayMs })}${onePass.again ? ' (replayed again from it: the recording names an order of its account after its listing)' : ''}; ${f.problems.length} line(s) skipped\n`,
+    );
+    minimalReadMs = f.build.minimalReadMs;
+  }
   const paths = await writeReport(o.report, result);
   process.stdout.write(
     `backtest of ${config.strategies
@@ -423,7 +466,9 @@ async function backtest(o: BacktestOptions): Promise<void> {
       .join(', ')}\n`,
   );
   for (const l of summaryLines(result.report)) process.stdout.write(`${l}\n`);
-  process.stdout.write(`${throughputLine({ events: result.events, loadMs, replayMs, minimalReadMs })}\n`);
+  process.stdout.write(
+    `${throughputLine({ events: result.events, loadMs, replayMs, minimalReadMs, onePass: building !== null })}\n`,
+  );
   process.stdout.write(`report: ${paths.html} (also ${paths.json}, ${paths.orders}, ${paths.fills})\n`);
   if (recorded) {
     const parity = compareWithRecording(recorded, replayed, tape as Tape);

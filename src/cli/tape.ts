@@ -1,21 +1,24 @@
 import type { Command } from 'commander';
 import { BacktestInputError, formatInputProblem, type InputProblem } from '../backtest/errors.ts';
-import { openTape, type CachedTape } from '../backtest/tape/cache.ts';
+import { openTape, type BuildReason, type CachedTape } from '../backtest/tape/cache.ts';
 
 const int = (x: number) => Math.round(x).toLocaleString('en-US');
 const sec = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const mb = (b: number) => `${(b / 1e6).toFixed(1)} MB`;
 
+/** Why a tape was built, for a person. */
+export const BUILD_WHY: Readonly<Record<BuildReason, string>> = {
+  new: 'first replay of this recording',
+  rebuild: 'asked to rebuild',
+  version: 'the old one was of another format version',
+  corrupt: 'the old one failed its checksum',
+};
+
 /** `tape built (new) in 3.10 s, 26,745 events at 8,627/s, 10.0 MB: <path>` or `tape reused (checked in 0.05 s): <path>` */
 export function tapeLine(c: CachedTape): string {
   const f = c.tape.footer;
   if (c.built === null) return `tape reused (checked in ${sec(c.ms)}, ${mb(c.tape.size)}): ${c.path}`;
-  const why = {
-    new: 'first replay of this recording',
-    rebuild: 'asked to rebuild',
-    version: 'the old one was of another format version',
-    corrupt: 'the old one failed its checksum',
-  }[c.built];
+  const why = BUILD_WHY[c.built];
   return `tape built (${why}) in ${sec(c.ms)}, ${int(f.count)} events at ${int((f.count / c.ms) * 1000)}/s, ${mb(c.tape.size)}: ${c.path}`;
 }
 
@@ -29,9 +32,12 @@ export function throughputLine(s: {
   loadMs: number;
   replayMs: number;
   minimalReadMs: number | null;
+  /** The recording was read, its tape written and the replay run in one pass (the replay's time holds all three). */
+  onePass?: boolean;
 }): string {
   const rate = (s.events / s.replayMs) * 1000;
-  const head = `  throughput     ${int(s.events)} events replayed in ${sec(s.replayMs)}: ${int(rate)} events/s; getting them ${sec(s.loadMs)}`;
+  const pass = s.onePass ? ' (read and written to its tape in the same pass)' : '';
+  const head = `  throughput     ${int(s.events)} events replayed in ${sec(s.replayMs)}${pass}: ${int(rate)} events/s; getting them ${sec(s.loadMs)}`;
   if (s.minimalReadMs === null || !(s.minimalReadMs > 0)) return `${head} (no tape: no minimal-read figure)`;
   return (
     `${head}; a minimal read of the recording (gunzip + JSON.parse, estimated) ${sec(s.minimalReadMs)}, ` +

@@ -265,7 +265,7 @@ describe('linesmith backtest (CLI)', () => {
     ]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(
-      /^loaded [\d,]+ events from 1 file\(s\) in [\d.]+ s \(0 line\(s\) skipped\); tape (built|reused) /m,
+      /^(loaded [\d,]+ events from 1 file\(s\) in [\d.]+ s \(0 line\(s\) skipped\); tape reused |reading the recording and replaying it in one pass; its tape is written as the replay reads it )/m,
     );
     expect(r.stdout).toMatch(
       /events replayed in .* events\/s; getting them [\d.]+ s; a minimal read of the recording .* took [\d.]+x the minimal read/,

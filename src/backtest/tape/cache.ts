@@ -1,18 +1,15 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { recordingFiles, inTimeOrder } from '../../record/reader.ts';
 import { BacktestInputError, cannotRead, formatInputProblem } from '../errors.ts';
-import { readRecording, removeOwnOrders, type LoadTapeOptions } from '../tape.ts';
-import { TapeFile, TapeFileError, TapeWriter, TAPE_FORMAT_VERSION } from './file.ts';
-import { minimalRead } from './minimal-read.ts';
+import type { LoadTapeOptions } from '../tape.ts';
+import { TapeBuild } from './build.ts';
+import { TapeFile, TapeFileError, TAPE_FORMAT_VERSION } from './file.ts';
 
 /** The folder a tape cache takes beside its recording. */
 export const TAPE_DIR_NAME = '.linesmith-tape';
-
-/** Decompressed bytes of the recording read to estimate a minimal read of all of it. */
-const MINIMAL_READ_SAMPLE_BYTES = 2 << 20;
 
 export interface TapeCacheOptions extends Pick<LoadTapeOptions, 'strict' | 'onProblem'> {
   /** Where tapes are kept (default: `.linesmith-tape` beside the first recording path). */
@@ -80,12 +77,37 @@ async function filesOf(paths: readonly string[]): Promise<string[]> {
   return files;
 }
 
+/** A tape to be built, ready to hand its items to a replay as it is written (`TapeBuild`). */
+export interface PendingTape {
+  readonly build: TapeBuild;
+  readonly path: string;
+  readonly built: BuildReason;
+  /** Time to hash the recording and check the cache, ms. */
+  readonly ms: number;
+}
+
 /**
  * The tape of a recording: the one in the cache if it is there, of this format version,
  * and checks out against its checksums; otherwise built (and the bad one replaced). A tape
  * that fails its checksums is never replayed.
  */
 export async function openTape(paths: readonly string[], options: TapeCacheOptions = {}): Promise<CachedTape> {
+  const started = performance.now();
+  const found = await findTape(paths, options);
+  if ('tape' in found) return found;
+  const tape = await found.build.run();
+  return { tape, path: found.path, built: found.built, ms: performance.now() - started };
+}
+
+/**
+ * The cached tape if a good one is there (as `openTape`), or a build of it not yet started:
+ * the first replay of a recording reads it from the build (`TapeBuild.chunks`) as it is
+ * written, so reading the recording and replaying it are one pass.
+ */
+export async function findTape(
+  paths: readonly string[],
+  options: TapeCacheOptions = {},
+): Promise<CachedTape | PendingTape> {
   const started = performance.now();
   const files = await filesOf(paths);
   const dir = options.dir ?? (await defaultTapeDir(paths));
@@ -107,8 +129,12 @@ export async function openTape(paths: readonly string[], options: TapeCacheOptio
       else throw err;
     }
   }
-  const tape = await buildTape(paths, files, key, path, options);
-  return { tape, path, built: reason, ms: performance.now() - started };
+  const build = new TapeBuild(paths, files, key, path, {
+    ...(options.strict !== undefined ? { strict: options.strict } : {}),
+    ...(options.onProblem ? { onProblem: options.onProblem } : {}),
+    ...(options.chunkItems !== undefined ? { chunkItems: options.chunkItems } : {}),
+  });
+  return { build, path, built: reason, ms: performance.now() - started };
 }
 
 /** The problems a reused tape recorded when it was built, as a fresh read would report them. */
@@ -116,59 +142,4 @@ function replayProblems(tape: TapeFile, options: TapeCacheOptions): void {
   const first = tape.footer.problems[0];
   if (options.strict && first) throw new BacktestInputError(`${formatInputProblem(first)} (--strict: stopping)`, first);
   for (const p of tape.footer.problems) options.onProblem?.(p);
-}
-
-/**
- * Reads the recording once (the same reading as `loadTape`), writing its items to a new
- * tape a chunk at a time: memory holds one chunk, not the recording.
- */
-export async function buildTape(
-  paths: readonly string[],
-  files: readonly string[],
-  key: string,
-  path: string,
-  options: TapeCacheOptions = {},
-): Promise<TapeFile> {
-  const started = performance.now();
-  await mkdir(dirname(path), { recursive: true });
-  await rm(path, { force: true });
-  const writer = new TapeWriter(path, options.chunkItems !== undefined ? { chunkItems: options.chunkItems } : {});
-  let footer;
-  try {
-    const s = await readRecording(
-      paths,
-      { strict: options.strict ?? false, ...(options.onProblem ? { onProblem: options.onProblem } : {}) },
-      (it) => writer.add(it),
-    );
-    const ownListingsRemoved = s.own.size > 0 ? await countOwnListings(writer, s.own) : 0;
-    const sample = await minimalRead(files, MINIMAL_READ_SAMPLE_BYTES);
-    footer = writer.finish({
-      key,
-      files: s.files,
-      meta: s.meta,
-      stats: { ...s.stats, ownOrders: s.own.size, ownListingsRemoved },
-      problems: s.problems,
-      complete: s.complete,
-      late: s.late,
-      own: [...s.own],
-      build: {
-        ms: performance.now() - started,
-        minimalReadMs: sample.lines > 0 ? (sample.ms * s.stats.lines) / sample.lines : 0,
-      },
-    });
-  } catch (err) {
-    writer.abort();
-    throw err;
-  }
-  const tape = await TapeFile.open(path);
-  if (tape.footer.count !== footer.count)
-    throw new TapeFileError(path, 'corrupt', 'the tape just written does not read back');
-  return tape;
-}
-
-/** How many listings of the recording account the items hold: read back from the chunks written so far. */
-async function countOwnListings(writer: TapeWriter, own: ReadonlySet<string>): Promise<number> {
-  let n = 0;
-  for (const items of writer.writtenChunks()) n += removeOwnOrders(items, own);
-  return n;
 }

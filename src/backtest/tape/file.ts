@@ -86,6 +86,7 @@ export class TapeWriter {
   readonly #chunkItems: number;
   readonly #enc = new ChunkEncoder();
   readonly #chunks: TapeChunkInfo[] = [];
+  readonly #scratch = { buf: new ArrayBuffer(0) };
   #offset = 0;
   #firstT = 0;
   #lastT = 0;
@@ -164,7 +165,7 @@ export class TapeWriter {
 
   #flush(): void {
     const count = this.#enc.count;
-    const bytes = chunkBytes(this.#enc.finish());
+    const bytes = chunkBytes(this.#enc.finish(), this.#scratch);
     this.#chunks.push({
       offset: this.#offset,
       bytes: bytes.length,
@@ -186,7 +187,7 @@ export class TapeWriter {
 const pad8 = (n: number) => (n + 7) & ~7;
 
 /** One chunk's bytes: head, columns, tables, padded to 8 bytes so the next chunk's numbers are aligned. */
-function chunkBytes(c: EncodedChunk): Buffer {
+function chunkBytes(c: EncodedChunk, scratch: { buf: ArrayBuffer }): Buffer {
   const strings = Buffer.from(c.strings, 'utf8');
   const shapes = Buffer.from(c.shapes, 'utf8');
   const numsAt = CHUNK_HEAD_BYTES;
@@ -195,7 +196,10 @@ function chunkBytes(c: EncodedChunk): Buffer {
   const stringsAt = tagsAt + c.tags.byteLength;
   const shapesAt = stringsAt + strings.length;
   const total = pad8(shapesAt + shapes.length);
-  const out = Buffer.alloc(total);
+  // One buffer for every chunk written, grown when a chunk needs more.
+  if (scratch.buf.byteLength < total) scratch.buf = new ArrayBuffer(Math.max(total, scratch.buf.byteLength * 2));
+  const out = Buffer.from(scratch.buf, 0, total);
+  out.fill(0, shapesAt + shapes.length, total);
   const head = new Uint32Array(out.buffer, out.byteOffset, CHUNK_HEAD_BYTES / 4);
   head.set([c.count, c.tags.length, c.nums.length, c.refs.length, strings.length, shapes.length, 0, 0]);
   out.set(new Uint8Array(c.nums.buffer, c.nums.byteOffset, c.nums.byteLength), numsAt);
@@ -206,7 +210,10 @@ function chunkBytes(c: EncodedChunk): Buffer {
   return out;
 }
 
-/** The items of one chunk's bytes (an ArrayBuffer of its own: the columns are views on it, aligned). */
+/**
+ * The items of one chunk's bytes (at an 8-byte boundary of their ArrayBuffer: the columns are
+ * views on it, aligned). The items hold nothing of the bytes: the reader reuses its buffers.
+ */
 export function chunkItems(bytes: Uint8Array): TapeItem[] {
   if (bytes.byteOffset % 8 !== 0) throw new TapeDecodeError('a chunk must start at an 8-byte boundary of its buffer');
   const head = new Uint32Array(bytes.buffer, bytes.byteOffset, CHUNK_HEAD_BYTES / 4);
@@ -297,9 +304,11 @@ export class TapeFile {
   /** Reads every chunk and checks its checksum (a chunk at a time): throws on the first that does not match. */
   async verify(): Promise<void> {
     const fh = await open(this.path, 'r');
+    // One buffer for every chunk: a buffer per chunk of a long tape leaves the allocator's heap fragmented (resident memory that stays).
+    const buf = new ArrayBuffer(this.#maxChunkBytes());
     try {
       for (const [i, c] of this.footer.chunks.entries())
-        this.#check(i, c, await readAt(fh, c.offset, c.bytes, this.path));
+        this.#check(i, c, await readAt(fh, c.offset, c.bytes, this.path, buf));
     } finally {
       await fh.close();
     }
@@ -309,17 +318,23 @@ export class TapeFile {
    * The items, a chunk at a time, in order; the recording account's listings taken out.
    * The next chunk is read while the caller works on this one, and no more: at most two
    * chunks are held (the gauge counts them), whatever the length of the recording.
+   *
+   * Their bytes go to two buffers in turn, the one read into while the other's items are
+   * decoded: a chunk's items hold nothing of its bytes (`chunkItems`), and a buffer per chunk
+   * of a long tape leaves the allocator's heap fragmented, resident memory that stays.
    */
   async *chunks(gauge?: ChunkGauge): AsyncGenerator<TapeItem[]> {
     const own = this.footer.own.length > 0 ? new Set(this.footer.own) : null;
     const fh = await open(this.path, 'r');
     const g = gauge ?? { alive: 0, maxAlive: 0 };
+    const size = this.#maxChunkBytes();
+    const buffers = [new ArrayBuffer(size), new ArrayBuffer(size)] as const;
     const read = (i: number): Promise<Uint8Array> | null => {
       const c = this.footer.chunks[i];
       if (!c) return null;
       g.alive++;
       g.maxAlive = Math.max(g.maxAlive, g.alive);
-      return readAt(fh, c.offset, c.bytes, this.path).then((b) => {
+      return readAt(fh, c.offset, c.bytes, this.path, buffers[i & 1]).then((b) => {
         this.#check(i, c, b);
         return b;
       });
@@ -341,6 +356,12 @@ export class TapeFile {
     }
   }
 
+  #maxChunkBytes(): number {
+    let n = 0;
+    for (const c of this.footer.chunks) n = Math.max(n, c.bytes);
+    return n;
+  }
+
   #check(i: number, c: TapeChunkInfo, bytes: Uint8Array): void {
     if (crc32(bytes) !== c.crc)
       throw new TapeFileError(
@@ -351,9 +372,9 @@ export class TapeFile {
   }
 }
 
-/** `n` bytes at `offset`, in a buffer of their own (its start 8-byte aligned). */
-async function readAt(fh: FileHandle, offset: number, n: number, path = ''): Promise<Buffer> {
-  const buf = Buffer.from(new ArrayBuffer(n));
+/** `n` bytes at `offset`, at the start of `into` (or in a buffer of their own): the start is 8-byte aligned. */
+async function readAt(fh: FileHandle, offset: number, n: number, path = '', into?: ArrayBuffer): Promise<Buffer> {
+  const buf = Buffer.from(into ?? new ArrayBuffer(n), 0, n);
   let done = 0;
   while (done < n) {
     const { bytesRead } = await fh.read(buf, done, n - done, offset + done);

@@ -1,0 +1,281 @@
+import { mkdir, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { MetaData } from '../../record/format.ts';
+import type { InputProblem } from '../errors.ts';
+import {
+  readRecording,
+  removeOwnOrders,
+  type LateRecords,
+  type LoadTapeOptions,
+  type RecordingSummary,
+  type TapeItem,
+  type TapeStats,
+} from '../tape.ts';
+import { TapeFile, TapeFileError, TapeWriter, type TapeFooter } from './file.ts';
+import { minimalRead } from './minimal-read.ts';
+import type { TapeSource } from './source.ts';
+
+/** Decompressed bytes of the recording read to estimate a minimal read of all of it. */
+const MINIMAL_READ_SAMPLE_BYTES = 2 << 20;
+
+/**
+ * Batches read ahead of the replay at most: the reading waits for the replay beyond that.
+ * A batch (a block of decompressed lines) is handed on as soon as it is read, so its parsed
+ * values die young: held longer, they outlive the young generation and cost old-generation
+ * collections.
+ */
+const READ_AHEAD_BATCHES = 1;
+
+export interface TapeBuildOptions extends Pick<LoadTapeOptions, 'strict' | 'onProblem'> {
+  /** Items per chunk (tests use small chunks). */
+  readonly chunkItems?: number;
+}
+
+const NO_STATS: TapeStats = {
+  lines: 0,
+  priceFrames: 0,
+  userFrames: 0,
+  malformedFrames: 0,
+  unknownFrameTypes: 0,
+  badLines: 0,
+  ownOrders: 0,
+  ownListingsRemoved: 0,
+};
+
+/**
+ * A tape being built: one reading of the recording (each JSON line parsed and checked once)
+ * that writes the tape a chunk at a time and, as a `TapeSource`, hands the same items to a
+ * replay as they are read. A first backtest of a recording so costs one read and its replay,
+ * not a build, then a read of the tape, then the replay.
+ *
+ * The items handed on are the tape's items as a later reading of it gives them: the
+ * recording account's listings are taken out with the orders its user feed has named so far.
+ * An order named only after one of its listings was handed on makes the one pass inexact
+ * (`exact` false): its replay is to be run again from the tape. The tape goes into place
+ * whole (written aside, renamed) only once the recording has been read to its end; a
+ * recording that fails under `strict` leaves no tape.
+ *
+ * What a source tells of its recording (files, counts, times, problems) is known once the
+ * chunks have ended; `count` is the items read so far until then.
+ */
+export class TapeBuild implements TapeSource {
+  readonly #paths: readonly string[];
+  readonly #files: readonly string[];
+  readonly #key: string;
+  readonly #path: string;
+  readonly #options: TapeBuildOptions;
+  readonly #own = new Set<string>();
+  #footer: TapeFooter | null = null;
+  #tape: TapeFile | null = null;
+  #read = 0;
+  /** Listings of the recording account taken out of the items handed on. */
+  #removed = 0;
+  #stoppedEarly = false;
+  #used = false;
+
+  constructor(
+    paths: readonly string[],
+    files: readonly string[],
+    key: string,
+    path: string,
+    options: TapeBuildOptions,
+  ) {
+    this.#paths = paths;
+    this.#files = files;
+    this.#key = key;
+    this.#path = path;
+    this.#options = options;
+  }
+
+  get files(): readonly string[] {
+    return this.#footer?.files ?? [];
+  }
+  get meta(): readonly MetaData[] {
+    return this.#footer?.meta ?? [];
+  }
+  get stats(): TapeStats {
+    return this.#footer?.stats ?? NO_STATS;
+  }
+  get problems(): readonly InputProblem[] {
+    return this.#footer?.problems ?? [];
+  }
+  get complete(): boolean {
+    return this.#footer?.complete ?? false;
+  }
+  get late(): LateRecords | null {
+    return this.#footer?.late ?? null;
+  }
+  get count(): number {
+    return this.#footer?.count ?? this.#read;
+  }
+  get start(): number {
+    return this.#footer?.start ?? NaN;
+  }
+  get end(): number {
+    return this.#footer?.end ?? NaN;
+  }
+
+  /** The tape written (once the chunks have ended). */
+  get tape(): TapeFile {
+    if (this.#tape === null) throw new TapeFileError(this.#path, 'corrupt', 'the tape is not built yet');
+    return this.#tape;
+  }
+
+  /** Whether the items handed on were exactly the tape's (see the class comment); known once the chunks have ended. */
+  get exact(): boolean {
+    const f = this.#footer;
+    if (f === null) return false;
+    return f.stats.ownListingsRemoved === 0 || (!this.#stoppedEarly && this.#removed === f.stats.ownListingsRemoved);
+  }
+
+  /** The items, a chunk at a time, while the tape is written; stopping early still writes the whole tape. */
+  chunks(): AsyncGenerator<readonly TapeItem[]> {
+    return this.#run(true);
+  }
+
+  /** Builds the tape without handing on any item. */
+  async run(): Promise<TapeFile> {
+    for await (const _ of this.#run(false));
+    return this.tape;
+  }
+
+  async *#run(feed: boolean): AsyncGenerator<readonly TapeItem[]> {
+    if (this.#used) throw new TapeFileError(this.#path, 'corrupt', 'a tape build reads its recording once');
+    this.#used = true;
+    const started = performance.now();
+    await mkdir(dirname(this.#path), { recursive: true });
+    await rm(this.#path, { force: true });
+    const size = this.#options.chunkItems;
+    const writer = new TapeWriter(this.#path, size !== undefined ? { chunkItems: size } : {});
+    const ready: TapeItem[][] = [];
+    let pending: TapeItem[] = [];
+    // Not handing items on: the replay stopped early, or nothing replays.
+    let draining = !feed;
+    // In an object: the callbacks set them, which the compiler cannot follow from the loop.
+    const gate: { wake: (() => void) | null; resume: (() => void) | null } = { wake: null, resume: null };
+    const signal = () => {
+      const w = gate.wake;
+      gate.wake = null;
+      w?.();
+    };
+    const release = () => {
+      const r = gate.resume;
+      gate.resume = null;
+      r?.();
+    };
+    const emit = (it: TapeItem) => {
+      writer.add(it);
+      this.#read++;
+      if (!draining) pending.push(it);
+    };
+    const afterBatch = (): Promise<void> | undefined => {
+      if (pending.length > 0) {
+        ready.push(pending);
+        pending = [];
+        signal();
+      }
+      if (draining || ready.length < READ_AHEAD_BATCHES) return undefined;
+      return new Promise<void>((r) => (gate.resume = r));
+    };
+    const reading = {
+      strict: this.#options.strict ?? false,
+      ...(this.#options.onProblem ? { onProblem: this.#options.onProblem } : {}),
+    };
+    let summary: RecordingSummary | null = null;
+    let failure: { err: unknown } | null = null;
+    let done = false;
+    const read = readRecording(this.#paths, reading, emit, { own: this.#own, afterBatch })
+      .then(
+        (s) => void (summary = s),
+        (err: unknown) => void (failure = { err }),
+      )
+      .finally(() => {
+        done = true;
+        signal();
+      });
+    let finished = false;
+    try {
+      for (;;) {
+        const items = ready.shift();
+        if (items !== undefined) {
+          release();
+          if (this.#own.size > 0) this.#removed += removeOwnOrders(items, this.#own);
+          yield items;
+          continue;
+        }
+        if (done) {
+          if (pending.length === 0 || failure !== null) break;
+          ready.push(pending);
+          pending = [];
+          continue;
+        }
+        await new Promise<void>((r) => (gate.wake = r));
+      }
+      await read;
+      finished = true;
+    } finally {
+      if (!finished) {
+        // The replay stopped early (or failed): read the rest into the tape without waiting for it.
+        this.#stoppedEarly = true;
+        draining = true;
+        ready.length = 0;
+        pending = [];
+        release();
+        await read;
+        // It has its answer: a recording that fails past where it stopped leaves no tape, and no error to hear of.
+        await this.#close(writer, summary, failure, started);
+      }
+    }
+    await this.#close(writer, summary, failure, started);
+    const failed = failure as { err: unknown } | null;
+    if (failed !== null) throw failed.err;
+  }
+
+  /** The tape put in place, or nothing left of it when the reading failed. */
+  async #close(
+    writer: TapeWriter,
+    summary: RecordingSummary | null,
+    failure: { err: unknown } | null,
+    started: number,
+  ): Promise<void> {
+    if (failure !== null || summary === null) writer.abort();
+    else await this.#finish(writer, summary, started);
+  }
+
+  async #finish(writer: TapeWriter, s: RecordingSummary, started: number): Promise<void> {
+    let footer: TapeFooter;
+    try {
+      const ownListingsRemoved = s.own.size > 0 ? countOwnListings(writer, s.own) : 0;
+      const sample = await minimalRead(this.#files, MINIMAL_READ_SAMPLE_BYTES);
+      footer = writer.finish({
+        key: this.#key,
+        files: s.files,
+        meta: s.meta,
+        stats: { ...s.stats, ownOrders: s.own.size, ownListingsRemoved },
+        problems: s.problems,
+        complete: s.complete,
+        late: s.late,
+        own: [...s.own],
+        build: {
+          ms: performance.now() - started,
+          minimalReadMs: sample.lines > 0 ? (sample.ms * s.stats.lines) / sample.lines : 0,
+        },
+      });
+    } catch (err) {
+      writer.abort();
+      throw err;
+    }
+    const tape = await TapeFile.open(this.#path);
+    if (tape.footer.count !== footer.count)
+      throw new TapeFileError(this.#path, 'corrupt', 'the tape just written does not read back');
+    this.#footer = tape.footer;
+    this.#tape = tape;
+  }
+}
+
+/** How many listings of the recording account the items hold: read back from the chunks written so far. */
+function countOwnListings(writer: TapeWriter, own: ReadonlySet<string>): number {
+  let n = 0;
+  for (const items of writer.writtenChunks()) n += removeOwnOrders(items, own);
+  return n;
+}

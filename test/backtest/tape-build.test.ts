@@ -1,0 +1,120 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { strategies } from '../../src/app/strategy-registry.ts';
+import { runBacktest, runBacktestBuilding } from '../../src/app/backtest-run.ts';
+import { reportJson } from '../../src/backtest/report/write.ts';
+import { BacktestInputError } from '../../src/backtest/errors.ts';
+import { loadTape, type TapeItem } from '../../src/backtest/tape.ts';
+import { findTape, openTape, type PendingTape } from '../../src/backtest/tape/cache.ts';
+import type { TapeFile } from '../../src/backtest/tape/file.ts';
+import { loadConfig } from '../../src/config/load.ts';
+import { defaultStrategyResolver } from '../../src/config/strategy-resolver.ts';
+import { silentLogger } from '../../src/shared/logger.ts';
+
+const GOLDEN_CONFIG = 'test/backtest/golden/fixed-spread.yaml';
+
+async function allItems(tape: TapeFile): Promise<TapeItem[]> {
+  const out: TapeItem[] = [];
+  for await (const c of tape.chunks()) out.push(...c);
+  return out;
+}
+
+async function pending(paths: string[], options: Parameters<typeof findTape>[1] = {}): Promise<PendingTape> {
+  const found = await findTape(paths, { dir: mkdtempSync(join(tmpdir(), 'ls-tape-build-')), ...options });
+  if (!('build' in found)) throw new Error('expected a tape to build');
+  return found;
+}
+
+const config = () => loadConfig(GOLDEN_CONFIG, { resolveStrategy: defaultStrategyResolver(strategies) });
+
+/** A recording whose account names one of the book's resting orders, its user-feed record at `where`. */
+function ownOrderRecording(where: 'before' | 'after'): string {
+  const dir = mkdtempSync(join(tmpdir(), 'ls-tape-build-'));
+  const file = join(dir, 'feed-own.jsonl.gz');
+  const lines = gunzipSync(readFileSync('backtest/data/paper-seed13-deep/feed-20260116T121311585Z-000002.jsonl.gz'))
+    .toString('utf8')
+    .split('\n')
+    .filter((l) => l !== '');
+  const order = lines.map((l) => /"sideOrders":\[\{"id":"([0-9a-f]+)"/.exec(l)?.[1]).find((id) => id !== undefined)!;
+  const at = where === 'before' ? 1 : lines.length - 1;
+  const t = (JSON.parse(lines[at]!) as { t: number }).t;
+  lines.splice(at, 0, JSON.stringify({ t, k: 'user', c: 1, d: { matched: { orderID: order } } }));
+  writeFileSync(file, gzipSync(lines.join('\n') + '\n'));
+  return file;
+}
+
+describe('the first replay builds the tape in the same pass', () => {
+  it('replays to the golden report while writing a tape that is then reused', async () => {
+    const p = await pending(['backtest/data/paper-seed13-deep'], { chunkItems: 700 });
+    const out = await runBacktestBuilding({ config: await config(), logger: silentLogger() }, p.build);
+    expect(out.again).toBe(false);
+    const pinned = JSON.parse(readFileSync('test/backtest/golden/paper-seed13-deep--fixed-spread.json', 'utf8')) as {
+      sha256: string;
+    };
+    expect(createHash('sha256').update(reportJson(out)).digest('hex')).toBe(pinned.sha256);
+    const json = await loadTape(['backtest/data/paper-seed13-deep']);
+    expect(out.tape.footer.count).toBe(json.items.length);
+    expect(await allItems(out.tape)).toEqual(json.items);
+    const reused = await openTape(['backtest/data/paper-seed13-deep'], { dir: join(p.path, '..') });
+    expect(reused.built).toBeNull();
+    expect(reused.path).toBe(p.path);
+  });
+
+  it.each(['before', 'after'] as const)(
+    'gives the tape’s report when the account names its order %s the listing',
+    async (where) => {
+      const file = ownOrderRecording(where);
+      const p = await pending([file], { chunkItems: 200 });
+      const cfg = await config();
+      const out = await runBacktestBuilding({ config: cfg, logger: silentLogger() }, p.build);
+      expect(out.tape.footer.stats.ownListingsRemoved).toBeGreaterThan(0);
+      // Named after its listing was handed on: the one pass is not the tape's replay, so it runs again from the tape.
+      expect(out.again).toBe(where === 'after');
+      const fromTape = await runBacktest({ config: cfg, tape: out.tape, logger: silentLogger() });
+      expect(reportJson(out)).toBe(reportJson(fromTape));
+      expect(await allItems(out.tape)).toEqual((await loadTape([file])).items);
+    },
+  );
+
+  it('writes the whole tape when the replay stops early', async () => {
+    const p = await pending(['backtest/data/paper-seed7'], { chunkItems: 500 });
+    const chunks = p.build.chunks();
+    expect((await chunks.next()).done).toBe(false);
+    await chunks.return(undefined);
+    const json = await loadTape(['backtest/data/paper-seed7']);
+    expect(p.build.count).toBe(json.items.length);
+    expect(p.build.exact).toBe(true);
+    expect(await allItems(p.build.tape)).toEqual(json.items);
+  });
+
+  it('holds a bounded number of chunks, however far the reading could run ahead', async () => {
+    const p = await pending(['backtest/data/paper-seed7'], { chunkItems: 64 });
+    const chunks = p.build.chunks();
+    await chunks.next();
+    // The replay is slow: give the reading every chance to run ahead of it.
+    await new Promise((r) => setTimeout(r, 300));
+    const readAhead = p.build.count;
+    await chunks.return(undefined);
+    expect(readAhead).toBeLessThan(26_745 / 4);
+  });
+
+  it('under --strict stops at a bad line and leaves no tape behind', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ls-tape-build-'));
+    const file = join(dir, 'feed-bad.jsonl.gz');
+    const lines = gunzipSync(readFileSync('backtest/data/paper-seed13-deep/feed-20260116T121311585Z-000002.jsonl.gz'))
+      .toString('utf8')
+      .split('\n')
+      .filter((l) => l !== '');
+    lines.splice(Math.floor(lines.length / 2), 0, '{"t": 1, "k": "price", "c": 1, "d": ["orderUpdate", 7]}');
+    writeFileSync(file, gzipSync(lines.join('\n') + '\n'));
+    const p = await pending([file], { strict: true, chunkItems: 100 });
+    await expect(
+      runBacktestBuilding({ config: await config(), logger: silentLogger() }, p.build),
+    ).rejects.toBeInstanceOf(BacktestInputError);
+    expect(readdirSync(join(p.path, '..'))).toEqual([]);
+  });
+});
