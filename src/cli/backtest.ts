@@ -453,9 +453,11 @@ async function backtest(o: BacktestOptions): Promise<void> {
   progress.end();
   if (onePass !== null && building !== null) {
     const f = onePass.tape.footer;
-    process.stdout.write(
-      `${tapeLine({ tape: onePass.tape, path: building.path, built: building.reason, ms: loadMs + replayMs })}${onePass.again ? ' (replayed again from it: the recording names an order of its account after its listing)' : ''}; ${f.problems.length} line(s) skipped\n`,
-    );
+    const line = tapeLine({ tape: onePass.tape, path: building.path, built: building.reason, ms: loadMs + replayMs });
+    const again = onePass.again
+      ? ' (replayed again from it: the recording names an order of its account after its listing)'
+      : '';
+    process.stdout.write(`${line}${again}; ${f.problems.length} line(s) skipped\n`);
     minimalReadMs = f.build.minimalReadMs;
   }
   const paths = await writeReport(o.report, result);

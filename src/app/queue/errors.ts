@@ -14,3 +14,8 @@ export class TapeIntegrityError extends LinesmithError {
 export class TapeStoreError extends LinesmithError {
   override readonly code = 'LS_ERR_TAPE_STORE';
 }
+
+/** A worker that cannot run a job it took: no free thread lane, or its thread died running the variant. */
+export class WorkerLaneError extends LinesmithError {
+  override readonly code = 'LS_ERR_WORKER_LANE';
+}

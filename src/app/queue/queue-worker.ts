@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
-import { TapeIntegrityError, TapeStoreError } from './errors.ts';
+import { TapeIntegrityError, TapeStoreError, WorkerLaneError } from './errors.ts';
 import { SWEEP_QUEUE_NAME, variantJobData, type VariantJobResult } from './job.ts';
 import { OutageReporter, redisConnectionOptions, type RedisAddress } from './redis-address.ts';
 import { RESULT_TTL_SECONDS, resultKey } from './result-codec.ts';
@@ -80,7 +80,7 @@ export async function startQueueWorker(o: QueueWorkerOptions): Promise<QueueWork
       throw err;
     }
     const at = lanes.findIndex((l) => !l.busy);
-    if (at < 0) throw new Error("no free lane: more jobs than the worker's concurrency");
+    if (at < 0) throw new WorkerLaneError("no free lane: more jobs than the worker's concurrency");
     // A thread that died between two variants (after answering) is replaced before the next.
     if (lanes[at]!.dead !== null) lanes[at] = new VariantLane();
     const lane = lanes[at]!;
@@ -101,7 +101,7 @@ export async function startQueueWorker(o: QueueWorkerOptions): Promise<QueueWork
         const died = lane.dead !== null;
         lanes[at] = new VariantLane();
         await lane.close();
-        if (died) throw new Error(`${d.label}: ${answer.error ?? 'no result'}`);
+        if (died) throw new WorkerLaneError(`${d.label}: ${answer.error ?? 'no result'}`);
         throw new UnrecoverableError(`${d.label}: ${answer.error ?? 'no result'}`);
       }
       // The result goes beside the job as binary; the job's own answer stays a few bytes,
