@@ -164,6 +164,11 @@ export class PlaceOutcomeUnknownError extends LinesmithError {
   }
 }
 
+/** A socket that could not open (no handshake in time, a refused handshake) or broke (silent, failed). */
+export class SocketFailedError extends LinesmithError {
+  override readonly code = 'LS_ERR_SOCKET_FAILED';
+}
+
 /** The socket closed while a request on it waited for its answer. */
 export class SocketClosedError extends LinesmithError {
   override readonly code = 'LS_ERR_SOCKET_CLOSED';

@@ -4,3 +4,8 @@ import { LinesmithError } from '../shared/errors.ts';
 export class RecorderUsageError extends LinesmithError {
   override readonly code = 'LS_ERR_RECORDER_USAGE';
 }
+
+/** The recording could not be written (a file that cannot be opened, a disk that is full). */
+export class RecordingWriteError extends LinesmithError {
+  override readonly code = 'LS_ERR_RECORDING_WRITE';
+}

@@ -4,6 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import { constants, createGzip, type Gzip } from 'node:zlib';
 import { interval, type SchedulerLike, type Subscription } from 'rxjs';
 import { recordingFileName, utcDay } from './format.ts';
+import { RecordingWriteError } from './errors.ts';
 
 export interface RotatingWriterOptions {
   readonly dir: string;
@@ -156,6 +157,6 @@ export class RotatingGzipWriter {
   #fail(err: unknown): void {
     if (this.#failed) return;
     this.#failed = true;
-    this.#o.onError(err instanceof Error ? err : new Error(String(err)));
+    this.#o.onError(err instanceof Error ? err : new RecordingWriteError(String(err)));
   }
 }

@@ -14,7 +14,7 @@ import { WebSocket, type RawData } from 'ws';
 import type { Clock } from '../../shared/clock.ts';
 import { createRandom } from '../../shared/random.ts';
 import type { TokenSource } from '../auth/token-source.ts';
-import { AuthenticationError, SocketClosedError } from '../errors.ts';
+import { AuthenticationError, SocketClosedError, SocketFailedError } from '../errors.ts';
 import { assertSecureUrl } from '../http/urls.ts';
 import { backoffDelay, resolveBackoff, type BackoffOptions } from '../../shared/backoff.ts';
 
@@ -272,7 +272,7 @@ export class ManagedSocket {
     };
     this.#conn = conn;
     const handshake = timer(this.#connectTimeoutMs, this.#scheduler).subscribe(() => {
-      conn.error ??= new Error(`${this.name}: no handshake within ${this.#connectTimeoutMs} ms`);
+      conn.error ??= new SocketFailedError(`${this.name}: no handshake within ${this.#connectTimeoutMs} ms`);
       ws.terminate();
     });
     conn.timers.add(handshake);
@@ -284,7 +284,7 @@ export class ManagedSocket {
       conn.error =
         status === 401
           ? new AuthenticationError(`${this.name}: handshake refused with HTTP 401`)
-          : new Error(`${this.name}: handshake refused with HTTP ${status}`);
+          : new SocketFailedError(`${this.name}: handshake refused with HTTP ${status}`);
       ws.terminate();
     });
     ws.on('error', (err) => {
@@ -321,7 +321,7 @@ export class ManagedSocket {
     const silentMs = this.#clock.now() - conn.lastPong;
     if (silentMs >= this.#pongTimeoutMs) {
       this.stats.pongTimeouts++;
-      conn.error ??= new Error(`${this.name}: no pong for ${silentMs} ms`);
+      conn.error ??= new SocketFailedError(`${this.name}: no pong for ${silentMs} ms`);
       this.#log.warn({ silentMs }, 'no pong: terminating socket');
       conn.ws.terminate();
       return;
@@ -358,7 +358,7 @@ export class ManagedSocket {
       conn.error ??
       (wasOpen
         ? new SocketClosedError(`${this.name}: connection closed (code ${code}${reason ? `: ${reason}` : ''})`)
-        : new Error(`${this.name}: connection failed (code ${code})`));
+        : new SocketFailedError(`${this.name}: connection failed (code ${code})`));
     const healthy = conn.openedAt !== null && this.#clock.now() - conn.openedAt >= this.#backoff.resetAfterMs;
     this.#failed(error, healthy);
   }
@@ -396,7 +396,7 @@ function rawText(data: RawData): string {
 }
 
 function asError(err: unknown): Error {
-  return err instanceof Error ? err : new Error(String(err));
+  return err instanceof Error ? err : new SocketFailedError(String(err));
 }
 
 function positive(name: string, value: number): number {

@@ -13,6 +13,7 @@ import {
   MalformedMessageError,
   PlaceOutcomeUnknownError,
   SocketClosedError,
+  SocketFailedError,
   SocketRequestError,
   SocketRequestTimeoutError,
 } from '../errors.ts';
@@ -290,5 +291,5 @@ function wireOrder(o: PlaceOrderInput): Record<string, unknown> {
 }
 
 function asError(err: unknown): Error {
-  return err instanceof Error ? err : new Error(String(err));
+  return err instanceof Error ? err : new SocketFailedError(String(err));
 }

@@ -3,6 +3,7 @@ import { asyncScheduler, BehaviorSubject, Subject, type Observable, type Schedul
 import type { Dispatcher } from 'undici';
 import { z } from 'zod';
 import type { TokenSource } from '../auth/token-source.ts';
+import { SocketFailedError } from '../errors.ts';
 import { UserFeedMessage } from '../schemas/user-feed.ts';
 import { backoffDelay } from '../../shared/backoff.ts';
 import { jsonText } from '../../shared/json-text.ts';
@@ -255,7 +256,9 @@ export class UserFeedClient<R = unknown> {
       this.#counts.replayFailures++;
       this.#log.warn({ err, afterID: after }, 'user feed replay failed: reconnecting to replay again');
       this.socket.reconnect(
-        new Error(`user feed replay failed: ${err instanceof Error ? err.message : String(err)}`, { cause: err }),
+        new SocketFailedError(`user feed replay failed: ${err instanceof Error ? err.message : String(err)}`, {
+          cause: err,
+        }),
       );
       this.#updateRecovering();
       return;
@@ -363,7 +366,7 @@ export class UserFeedClient<R = unknown> {
           this.#updateRecovering();
         },
         (err: unknown) => {
-          const error = err instanceof Error ? err : new Error(String(err));
+          const error = err instanceof Error ? err : new SocketFailedError(String(err));
           if (this.#closed) {
             this.#reconciling = false;
             return;
