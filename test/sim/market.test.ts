@@ -181,6 +181,36 @@ describe('synthetic market', () => {
     expect(b.market.stats()).toEqual(a.market.stats());
   });
 
+  it('an underway opening starts with its steady share of games in play, and ends and replaces games from the start', () => {
+    // 40 games of 60 minutes listed 120 × U(0.5, 1) ahead: a cycle of 90 + 60 minutes, 40% of it in play.
+    const scenario: ScenarioInput = {
+      ...SMALL,
+      opening: 'underway',
+      pace: { ...SMALL.pace, preGameMinutes: 120 },
+      leagues: [{ league: 'NBA', sport: 'basketball', games: 40, durationMinutes: 60 }],
+    };
+    const { time, ctx, market } = start(5, scenario);
+    const atOpen = market.stats().games;
+    expect(atOpen.pregame + atOpen.live).toBe(40);
+    expect(atOpen.live).toBe(16);
+    const inPlay = market.games().filter((g) => g.phase === 'live');
+    for (const g of inPlay) {
+      expect(g.start).toBeLessThanOrEqual(time.clock.now());
+      expect(ctx.engine.game(g.id)?.live).toBe(true);
+    }
+    // The games in play end within their hour: about 16 of them, and every one replaced by a pre-game one.
+    time.advance(60 * MINUTE);
+    const later = market.stats().games;
+    expect(later.ended).toBeGreaterThanOrEqual(14);
+    expect(later.pregame + later.live).toBe(40);
+
+    // A fresh opening lists every game pre-game, and none ends in that hour.
+    const fresh = start(5, { ...scenario, opening: 'fresh' });
+    expect(fresh.market.stats().games.live).toBe(0);
+    fresh.time.advance(60 * MINUTE);
+    expect(fresh.market.stats().games.ended).toBe(0);
+  });
+
   it('stop() ends all activity', () => {
     const { time, market, fills } = start(3);
     time.advance(20 * MINUTE);

@@ -8,6 +8,7 @@
 export const DEFAULT_SCENARIO = {
   name: 'default',
   description: 'Six leagues, 36 games on a rolling schedule, four makers, three noise takers, two informed takers.',
+  opening: 'fresh' as 'fresh' | 'underway',
   horizonMinutes: 240,
   pace: {
     tickSeconds: 5,

@@ -259,6 +259,7 @@ export function startSyntheticMarket(ctx: SimContext, scenario: Scenario): Synth
     return [home, away];
   };
 
+  /** List a game starting at `start`; one whose start has passed is in play, its model played up to now. */
   const addGame = (league: League, start: number): void => {
     const [h, a] = pickTeams(league);
     const home = league.teams[h]!;
@@ -294,6 +295,8 @@ export function startSyntheticMarket(ctx: SimContext, scenario: Scenario): Synth
     game.index = active.length;
     active.push(game);
     counters.gamesCreated++;
+    const inPlay = clock.now() - start;
+    if (inPlay > 0 && goLive(game)) model.play(inPlay);
   };
 
   const removeGame = (game: SimGame): void => {
@@ -403,8 +406,19 @@ export function startSyntheticMarket(ctx: SimContext, scenario: Scenario): Synth
   const horizonMs = scenario.horizonMinutes * 60_000;
   for (const league of leagues) {
     const n = league.spec.games;
-    for (let i = 0; i < n; i++)
-      addGame(league, now0 + Math.max(60_000, Math.floor((horizonMs * (i + rnd.schedule.float())) / n)));
+    if (scenario.opening === 'underway') {
+      // A slot's cycle: listed ahead by preGame × U(0.5, 1) (0.75 on average), then played.
+      // Each game is at an evenly spread point of it: that far into play, or that long before its start.
+      const playMs = league.durationMinutes * 60_000;
+      const cycleMs = 0.75 * pace.preGameMinutes * 60_000 + playMs;
+      for (let i = 0; i < n; i++) {
+        const at = Math.floor((cycleMs * (i + rnd.schedule.float())) / n);
+        addGame(league, at < playMs ? now0 - at : now0 + Math.max(60_000, at - playMs));
+      }
+    } else {
+      for (let i = 0; i < n; i++)
+        addGame(league, now0 + Math.max(60_000, Math.floor((horizonMs * (i + rnd.schedule.float())) / n)));
+    }
   }
   for (const m of makers) m.maker.refresh(active);
 

@@ -103,7 +103,15 @@ export const scenarioSchema = z
   .strictObject({
     name: z.string().min(1).default('custom'),
     description: z.string().optional(),
-    /** The first games' start times are spread over this window from the market's start. */
+    /**
+     * How the market opens. `fresh`: every first game is pre-game, their starts spread over
+     * `horizonMinutes`. `underway`: as if it had been running for a while: each league's
+     * games are spread over one game's whole cycle (listed ahead by `preGameMinutes` ×U(0.5, 1),
+     * then played), so about duration ÷ (duration + 0.75 × preGameMinutes) of them are in play
+     * from the first instant and games end and are replaced at the steady rate from the start.
+     */
+    opening: z.enum(['fresh', 'underway']).default(D.opening),
+    /** With a `fresh` opening, the first games' start times are spread over this window from the market's start. */
     horizonMinutes: z
       .number()
       .positive()
