@@ -7,6 +7,7 @@ import {
   fairOfBook,
   fitUnderLimit,
   floorCents,
+  impliedProbability,
   marketsParam,
   maxOverroundParam,
   minSizeParam,
@@ -159,6 +160,12 @@ function quoteBook(
   book: MarketBook,
   found: Found[] | null,
 ): Found[] | null {
+  if (!mayPay(book.sides[0], params.minEdge) && !mayPay(book.sides[1], params.minEdge)) {
+    // No fair price could make either side worth taking. The fair feed is read all the same,
+    // as fairOfBook would: what an evaluation read is what decides when it is asked again.
+    void view.fair;
+    return found;
+  }
   // The params hold the fair options (minDepth, maxOverround) under their own names.
   const p0 = fairOfBook(view, key, book, params);
   if (p0 === null) return found;
@@ -182,6 +189,17 @@ function quoteBook(
     (found ??= []).push({ intent, edge: sweep.edge });
   }
   return found;
+}
+
+/**
+ * Whether some fair price could give `side` a sweep: planSweep takes nothing unless its best
+ * level's edge, pBacked − impliedProbability(t), reaches minEdge, and pBacked is at most 1
+ * (and floating-point subtraction keeps that order), so 1 − impliedProbability(t) short of
+ * minEdge rules the side out before the fair price is worked out.
+ */
+function mayPay(side: BookSide, minEdge: number): boolean {
+  const best = side.offers[0];
+  return best !== undefined && 1 - impliedProbability(best.odds) >= minEdge;
 }
 
 function byEdge(a: Found, b: Found): number {
