@@ -7,6 +7,7 @@ import {
   fairOfBook,
   fitUnderLimit,
   floorCents,
+  impliedProbability,
   marketsParam,
   maxOverroundParam,
   minSizeParam,
@@ -16,7 +17,7 @@ import {
   z,
   type AmericanOdds,
   type BookSide,
-  type FairOptions,
+  type MarketBook,
   type QuoteIntent,
   type StrategyModule,
   type StrategyView,
@@ -132,31 +133,16 @@ interface Found {
 function quote(view: StrategyView, params: PostArbParams): readonly QuoteIntent[] {
   if (view.mode === 'halted' || view.game.ended) return [];
   const game = view.game;
-  const fairOptions: FairOptions = { minDepth: params.minDepth, maxOverround: params.maxOverround };
   let found: Found[] | null = null;
-  for (const key of selectedBookKeys(game, params.markets)) {
-    const book = game.books.get(key);
-    if (book === undefined) continue;
-    const p0 = fairOfBook(view, key, book, fairOptions);
-    if (p0 === null) continue;
-    for (const k of BOOK_SIDES) {
-      const side = book.sides[k];
-      const sweep = planSweep(side, k === 0 ? p0 : 1 - p0, params.minEdge, params.bandTolerance);
-      if (sweep === null) continue;
-      // Whole cents, rounded down: a stake above what the offers absorb would rest the excess.
-      const size = floorCents(Math.min(sweep.size, params.maxSize));
-      const intent: QuoteIntent =
-        params.expirationMinutes !== null
-          ? {
-              key: `${key}:${k}`,
-              selection: side.taker,
-              odds: sweep.odds,
-              size,
-              orderType: 'postArb',
-              expirationMinutes: params.expirationMinutes,
-            }
-          : { key: `${key}:${k}`, selection: side.taker, odds: sweep.odds, size, orderType: 'postArb' };
-      (found ??= []).push({ intent, edge: sweep.edge });
+  const markets = params.markets;
+  if (markets.length === 1 && markets[0] === 'all') {
+    // Every book in the game's order, which is what selectedBookKeys gives for `all`, without
+    // building the list of keys and looking each one up again.
+    for (const [key, book] of game.books) found = quoteBook(view, params, key, book, found);
+  } else {
+    for (const key of selectedBookKeys(game, markets)) {
+      const book = game.books.get(key);
+      if (book !== undefined) found = quoteBook(view, params, key, book, found);
     }
   }
   // Most evaluations find nothing worth taking.
@@ -164,6 +150,56 @@ function quote(view: StrategyView, params: PostArbParams): readonly QuoteIntent[
   // The budget goes to the best edge first; sort is stable, so ties keep book order.
   const ordered = found.sort(byEdge).map(intentOf);
   return fitUnderLimit(view.positions, applyMode(view, ordered), params.maxLiability, params.minSize);
+}
+
+/** `found` with the sweeps worth taking on `book`'s two sides added (created on the first). */
+function quoteBook(
+  view: StrategyView,
+  params: PostArbParams,
+  key: string,
+  book: MarketBook,
+  found: Found[] | null,
+): Found[] | null {
+  if (!mayPay(book.sides[0], params.minEdge) && !mayPay(book.sides[1], params.minEdge)) {
+    // No fair price could make either side worth taking. The fair feed is read all the same,
+    // as fairOfBook would: what an evaluation read is what decides when it is asked again.
+    void view.fair;
+    return found;
+  }
+  // The params hold the fair options (minDepth, maxOverround) under their own names.
+  const p0 = fairOfBook(view, key, book, params);
+  if (p0 === null) return found;
+  for (const k of BOOK_SIDES) {
+    const side = book.sides[k];
+    const sweep = planSweep(side, k === 0 ? p0 : 1 - p0, params.minEdge, params.bandTolerance);
+    if (sweep === null) continue;
+    // Whole cents, rounded down: a stake above what the offers absorb would rest the excess.
+    const size = floorCents(Math.min(sweep.size, params.maxSize));
+    const intent: QuoteIntent =
+      params.expirationMinutes !== null
+        ? {
+            key: `${key}:${k}`,
+            selection: side.taker,
+            odds: sweep.odds,
+            size,
+            orderType: 'postArb',
+            expirationMinutes: params.expirationMinutes,
+          }
+        : { key: `${key}:${k}`, selection: side.taker, odds: sweep.odds, size, orderType: 'postArb' };
+    (found ??= []).push({ intent, edge: sweep.edge });
+  }
+  return found;
+}
+
+/**
+ * Whether some fair price could give `side` a sweep: planSweep takes nothing unless its best
+ * level's edge, pBacked − impliedProbability(t), reaches minEdge, and pBacked is at most 1
+ * (and floating-point subtraction keeps that order), so 1 − impliedProbability(t) short of
+ * minEdge rules the side out before the fair price is worked out.
+ */
+function mayPay(side: BookSide, minEdge: number): boolean {
+  const best = side.offers[0];
+  return best !== undefined && 1 - impliedProbability(best.odds) >= minEdge;
 }
 
 function byEdge(a: Found, b: Found): number {

@@ -67,6 +67,12 @@ interface Entry {
   readonly labels: SideLabels;
   /** The GameState of the current content, built when first asked for; null after a change. */
   snapshot: GameState | null;
+  /**
+   * The copy of `books` the latest snapshot holds, while no book changed since (null after a
+   * book changed): a snapshot after a change of the game's other fields alone shares it, and
+   * holding it is proof that no book changed (see booksUnchangedSince).
+   */
+  sharedBooks: ReadonlyMap<string, MarketBook> | null;
   /** Taken as ended for missing from a read of the board (markEnded's `inferred`), not on the exchange's word. */
   endedByInference?: boolean;
 }
@@ -139,6 +145,16 @@ export class MarketModel {
     return this.#games.get(gameID)?.head;
   }
 
+  /**
+   * Whether the game lists exactly the books of `books` now, `books` being the map of a
+   * snapshot of it: true only while no book of the game changed since that snapshot was
+   * built (each change replaces a book object, so this is the same answer as comparing
+   * every book by identity, without the walk).
+   */
+  booksUnchangedSince(gameID: string, books: ReadonlyMap<string, MarketBook>): boolean {
+    return this.#games.get(gameID)?.sharedBooks === books;
+  }
+
   /** How many books the game lists now (0 for a game the model does not know). */
   bookCount(gameID: string): number {
     return this.#games.get(gameID)?.books.size ?? 0;
@@ -185,7 +201,14 @@ export class MarketModel {
         : { id: head.id, league: head.league, sport: head.sport, parentGameID: head.parentGameID };
     const labels =
       prev && sameParticipants(prev.head.participants, participants) ? prev.labels : new SideLabels(participants);
-    const entry: Entry = { head, identity, books: prev?.books ?? new Map(), labels, snapshot: null };
+    const entry: Entry = {
+      head,
+      identity,
+      books: prev?.books ?? new Map(),
+      labels,
+      snapshot: null,
+      sharedBooks: prev?.sharedBooks ?? null,
+    };
     // Still inferred only while nothing said otherwise; a game the exchange says ended stays so.
     if (prev?.endedByInference && head.ended && flags.ended === undefined && g.ended == null)
       entry.endedByInference = true;
@@ -213,6 +236,8 @@ export class MarketModel {
         e.offers.push(this.#offer(o));
       }
     }
+    // A game that lists no book before and after keeps the same (empty) books.
+    if (entry.books.size > 0 || sides.size > 0) entry.sharedBooks = null;
     entry.books.clear();
     for (const { r, offers } of sides.values()) {
       const book = entry.books.get(r.key) ?? emptyBook(r.taker);
@@ -251,6 +276,7 @@ export class MarketModel {
     }
     const next: BookSide = { taker: r.taker, offers: this.#listing(u.sideOrders, prev?.offers), epoch: epoch ?? last };
     e.books.set(r.key, withSide(book ?? emptyBook(r.taker), r.idx, next));
+    e.sharedBooks = null;
     const h = e.head;
     // Orders resting on a side: the exchange takes them on a live game only (a game's end
     // expires them all), so one taken as ended for missing from a read of the board is on it.
@@ -299,6 +325,7 @@ export class MarketModel {
     if (!changed) return false;
     e.head.updatedAt = now;
     e.snapshot = null;
+    e.sharedBooks = null;
     return true;
   }
 
@@ -409,7 +436,7 @@ function snapshotOf(e: Entry): GameState {
       mainHomeSpread: h.mainHomeSpread,
       mainTotal: h.mainTotal,
       matchedVolume: h.matchedVolume,
-      books: new Map(e.books),
+      books: (e.sharedBooks ??= new Map(e.books)),
       updatedAt: h.updatedAt,
     };
   }

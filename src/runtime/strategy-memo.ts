@@ -15,7 +15,8 @@ import { GAME_FIELDS, type TrackedGame } from './tracked-game.ts';
  * an evaluation.
  *
  * Compared: the fields of the game it read and the books it looked up (a book is replaced
- * whenever one of its sides changes, so by identity; the whole map when it walked it), its
+ * whenever one of its sides changes, so by identity; when it walked the whole map, whether
+ * the model changed any book since that map was built), its
  * live orders (by content: an order's `updatedAt` alone moving is no change), its fills,
  * the account's worst case on the game, its refusals, the fair values, the commission rate,
  * its activity and the mode, each only if read. The clock: a strategy that reads `now`
@@ -30,7 +31,7 @@ export interface EvaluationMemo {
   readonly reads: number;
   readonly game: GameState;
   readonly fields: number;
-  /** Books looked up and what each was (undefined: not listed). */
+  /** Books looked up and what each was (undefined: not listed); none when the whole map was read. */
   readonly bookKeys: readonly string[];
   readonly books: readonly (MarketBook | undefined)[];
   /** The whole map of books, when it was walked or sized (null: it was not). */
@@ -67,7 +68,6 @@ export function memoOf(
   const reads = view.reads;
   const booksRead = game.booksRead;
   const snapshot = game.snapshot;
-  const read = view.ownRead;
   return {
     intents,
     at: view.now,
@@ -75,16 +75,16 @@ export function memoOf(
     reads,
     game: snapshot,
     fields: game.fields,
-    bookKeys: booksRead === null ? NONE : booksRead.looked,
-    books: booksRead === null ? NONE : booksRead.found,
+    bookKeys: booksRead === null || booksRead.all ? NONE : booksRead.looked,
+    books: booksRead === null || booksRead.all ? NONE : booksRead.found,
     allBooks: booksRead !== null && booksRead.all ? snapshot.books : null,
     activity: (reads & READ.activity) !== 0 ? view.activity : null,
     fair: view.fair,
     refusals: view.refusals,
     commissionRate: view.commissionRate,
-    orders: (reads & READ.orders) !== 0 ? read.orders : null,
-    fills: (reads & READ.fills) !== 0 ? (read.fills ?? own.fills(snapshot.id, strategyId)) : null,
-    accountLiability: (reads & READ.accountLiability) !== 0 ? read.accountLiability : null,
+    orders: (reads & READ.orders) !== 0 ? view.ordersRead : null,
+    fills: (reads & READ.fills) !== 0 ? (view.fillsRead ?? own.fills(snapshot.id, strategyId)) : null,
+    accountLiability: (reads & READ.accountLiability) !== 0 ? view.accountLiabilityRead : null,
   };
 }
 
@@ -129,10 +129,7 @@ export function memoHolds(
       if (!Object.is(head[f], m.game[f])) return false;
     }
   }
-  if (m.allBooks !== null) {
-    if (market.bookCount(gameID) !== m.allBooks.size) return false;
-    for (const [k, b] of m.allBooks) if (market.book(gameID, k) !== b) return false;
-  }
+  if (m.allBooks !== null && !market.booksUnchangedSince(gameID, m.allBooks)) return false;
   if ((reads & (READ.commissionRate | READ.fills)) !== 0 && m.commissionRate !== x.commissionRate()) return false;
   const own = x.own;
   if (m.fills !== null && !sameList(m.fills, own.fills(gameID, strategyId))) return false;

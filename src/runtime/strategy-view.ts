@@ -120,12 +120,18 @@ export class LazyStrategyView implements StrategyView {
     return (this.#accountLiability ??= this.#own.projectedLiability(this.game.id));
   }
 
-  /** What the strategy read of the own book, as read (null: not read). */
-  get ownRead(): {
-    readonly orders: readonly OwnOrder[] | null;
-    readonly fills: readonly OwnFill[] | null;
-    readonly accountLiability: number | null;
-  } {
-    return { orders: this.#orders, fills: this.#fills, accountLiability: this.#accountLiability };
+  /** The strategy's live orders as it read them (null: not read). */
+  get ordersRead(): readonly OwnOrder[] | null {
+    return this.#orders;
+  }
+
+  /** Its fills as it read them (null: not read as such; positions or liability may have been). */
+  get fillsRead(): readonly OwnFill[] | null {
+    return this.#fills;
+  }
+
+  /** The account's worst case on the game as it read it (null: not read). */
+  get accountLiabilityRead(): number | null {
+    return this.#accountLiability;
   }
 }

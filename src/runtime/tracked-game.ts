@@ -110,10 +110,18 @@ const TOTAL = bit('mainTotal');
 const VOLUME = bit('matchedVolume');
 const UPDATED = bit('updatedAt');
 
-/** A game's map of books that notes the keys looked up, and whether the whole map was read. */
+/**
+ * A game's map of books that notes the keys looked up, and whether the whole map was read.
+ * Once the whole map was read, lookups are not noted: the map compared whole answers for
+ * every key, listed or not (a strategy that walks every book and then looks each one up
+ * would otherwise note, and search, each key once per book).
+ */
 export class TrackedBooks implements ReadonlyMap<string, MarketBook> {
   readonly #m: ReadonlyMap<string, MarketBook>;
-  /** Keys looked up (get or has), each once, in the order first asked, and the book each found. */
+  /**
+   * Keys looked up (get or has) before the whole map was read, each once, in the order first
+   * asked, and the book each found.
+   */
   readonly looked: string[] = [];
   readonly found: (MarketBook | undefined)[] = [];
   /** The whole map was read: its size, or a walk over it. */
@@ -130,7 +138,7 @@ export class TrackedBooks implements ReadonlyMap<string, MarketBook> {
 
   get(key: string): MarketBook | undefined {
     const b = this.#m.get(key);
-    if (!this.looked.includes(key)) {
+    if (!this.all && !this.looked.includes(key)) {
       this.looked.push(key);
       this.found.push(b);
     }

@@ -91,6 +91,44 @@ describe('MarketModel', () => {
     expect(after.books.get('moneyline')!.sides[1].offers.map((x) => x.id)).toEqual(['9']);
   });
 
+  it('says whether any book changed since a snapshot, and shares the books when only other fields changed', () => {
+    const mine = new Set<string>();
+    const m = new MarketModel((id) => mine.has(id));
+    m.applySnapshot(snapshot(), 1);
+    const first = m.game(G)!;
+    expect(m.booksUnchangedSince(G, first.books)).toBe(true);
+    expect(m.booksUnchangedSince(G, new Map(first.books))).toBe(false);
+    expect(m.booksUnchangedSince('d'.repeat(24), first.books)).toBe(false);
+    m.applyMatchedVolume({ gameID: G, matchedVolume: 10 } as Parameters<MarketModel['applyMatchedVolume']>[0], 2);
+    const volume = m.game(G)!;
+    expect(volume).not.toBe(first);
+    expect(volume.matchedVolume).toBe(10);
+    expect(volume.books).toBe(first.books);
+    expect(m.booksUnchangedSince(G, first.books)).toBe(true);
+    m.applyOrderUpdate(
+      {
+        gameID: G,
+        sport: 'basketball',
+        league: 'NBA',
+        type: 'moneyline',
+        participantID: A,
+        sideOrders: [o('9', -115, { participantID: A })],
+      } as OrderUpdate,
+      3,
+    );
+    expect(m.booksUnchangedSince(G, first.books)).toBe(false);
+    const moved = m.game(G)!;
+    expect(moved.books).not.toBe(first.books);
+    expect(m.booksUnchangedSince(G, moved.books)).toBe(true);
+    mine.add('1');
+    m.remarkMine(G, '1', 4);
+    expect(m.booksUnchangedSince(G, moved.books)).toBe(false);
+    const marked = m.game(G)!;
+    m.applySnapshot(snapshot(), 5);
+    expect(m.booksUnchangedSince(G, marked.books)).toBe(false);
+    expect(first.books.get('moneyline')!.sides[1].offers.map((x) => x.id)).toEqual(['3']);
+  });
+
   it('flags an order as ours once its id is known', () => {
     const mine = new Set<string>();
     const m = new MarketModel((id) => mine.has(id));

@@ -53,6 +53,15 @@ describe('post-arb', () => {
     expect(postArb.quote(view({ books: [b] }), params({ minDepth: 0, minEdge: 0 }))).toEqual([]);
   });
 
+  it('at an edge only a near-certain fair price gives, still takes what pays and nothing else', () => {
+    // +9900 implies 0.01: fair home 0.9999 gives 0.9899 of edge; -9900 on away can give none.
+    const b = book('moneyline', [offer(9900, 10)], [offer(-9900, 10)]);
+    const fair = { moneyline: 0.9999 };
+    expect(postArb.quote(view({ books: [b], fair }), params({ minEdge: 0.9899 })).map((i) => i.odds)).toEqual([9900]);
+    expect(postArb.quote(view({ books: [b], fair }), params({ minEdge: 0.99 }))).toEqual([]);
+    expect(postArb.quote(view({ books: [b], fair }), params({ minEdge: 1 }))).toEqual([]);
+  });
+
   it('takes a dust offer priced off the consensus that minDepth looks past', () => {
     const b = book('moneyline', [offer(150, 10), offer(105, 500)], [offer(-125, 500)]);
     const out = postArb.quote(view({ books: [b] }), params({ minDepth: 20 }));
