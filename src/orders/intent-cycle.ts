@@ -1,0 +1,327 @@
+import { setMaxListeners } from 'node:events';
+import type { OwnOrder, TradingMode } from '../book/types.ts';
+import type { EditOrderInput, PlaceOrderInput } from '../exchange/orders/types.ts';
+import { ClientIds, encodeReference } from '../exchange/orders/user-reference.ts';
+import { wireFromSelection } from '../markets/wire-selection.ts';
+import type { QuoteIntent } from '../strategy/types.ts';
+import type { GateCloseReason } from './gate-close-reason.ts';
+import type { OrderContext } from './order-context.ts';
+import { planGame } from './plan.ts';
+import { pricePost } from './post-pricing.ts';
+import { RiskGate, type RiskLimits } from './risk-gate.ts';
+
+export interface StrategyWork {
+  readonly strategyId: string;
+  readonly gameID: string;
+  readonly intents: readonly QuoteIntent[];
+  readonly mode: TradingMode;
+}
+
+export interface CycleSummary {
+  readonly places: number;
+  readonly cancels: number;
+  /** Re-pricings sent as edits, one request each (counted in neither places nor cancels). */
+  readonly edits: number;
+  readonly riskRejected: number;
+  readonly postArb: number;
+  readonly repriced: number;
+}
+
+/**
+ * The controller whose signal every place carries until quotes are pulled. Each place waiting
+ * to go listens to it (the REST client, while the request budget holds it), so it has as many
+ * listeners as places in flight, each removed as its place goes: no limit applies, and Node's
+ * leak warning past ten would be a false alarm on any busy run.
+ */
+function pullSignal(): AbortController {
+  const c = new AbortController();
+  setMaxListeners(0, c.signal);
+  return c;
+}
+
+/**
+ * The order type an order of ours was placed with, as far as it matters for an edit: a
+ * postArb, one that may take (limit; fill-and-kill and fill-or-kill never rest), or a post.
+ */
+function placedType(o: OwnOrder): 'post' | 'postArb' | 'limit' {
+  return o.isPostArb ? 'postArb' : o.mayTake === true ? 'limit' : 'post';
+}
+
+/** A re-pricing that qualifies for an edit: the order it edits, the record of its new terms and the request. */
+interface EditCandidate {
+  readonly old: OwnOrder;
+  readonly order: OwnOrder;
+  readonly input: EditOrderInput;
+  /** What goes out instead when the cycle sends no edits. */
+  readonly place: PlaceOrderInput;
+}
+
+/**
+ * The order manager's intent cycle: the strategies' intents in, the fewest requests out.
+ * It plans each game against our live orders, prices posts clear of a cross, passes every
+ * new order through the risk gate, leaves keys on cooldown alone, and sends at most one
+ * cancel batch and one place batch, or re-pricings as edits where those take no more
+ * requests. It holds what only sending needs: the gate (closed, no place leaves), the
+ * signal that withdraws places not yet sent, the client ids and the risk gate.
+ */
+export class IntentCycle {
+  readonly #ctx: OrderContext;
+  readonly #ids: ClientIds;
+  readonly #risk: RiskGate;
+  readonly #usePostArb: boolean;
+  #gateOpen = true;
+  /** Aborted whenever quotes are pulled: a place still waiting to be sent is then not sent (see withdrawUnsent). */
+  #pulled = pullSignal();
+
+  constructor(ctx: OrderContext, options: { limits: RiskLimits; usePostArb: boolean; runId: string }) {
+    this.#ctx = ctx;
+    this.#ids = new ClientIds(options.runId);
+    this.#risk = new RiskGate(ctx.own, options.limits);
+    this.#usePostArb = options.usePostArb;
+  }
+
+  get gateOpen(): boolean {
+    return this.#gateOpen;
+  }
+
+  /** No place leaves after this (shutdown, kill switch); the places waiting to go are withdrawn. Cancels still leave. */
+  closeGate(reason: GateCloseReason): void {
+    if (!this.#gateOpen) return;
+    this.#gateOpen = false;
+    this.withdrawUnsent(reason);
+    this.#ctx.logger.warn({ reason }, 'order gate closed: no new orders');
+  }
+
+  openGate(): void {
+    this.#gateOpen = true;
+  }
+
+  /**
+   * One reconciliation cycle over the strategies' intents: at most one cancel batch and one
+   * place batch, or, when the venue edits and that takes no more requests, re-pricings of
+   * resting posts as one edit each (see #useEdits).
+   */
+  cycle(work: readonly StrategyWork[]): CycleSummary {
+    const { own, market, gateway, stats, cooldowns } = this.#ctx;
+    const now = this.#ctx.clock.now();
+    this.#risk.begin();
+    const cancels: OwnOrder[] = [];
+    const places: { order: OwnOrder; input: PlaceOrderInput }[] = [];
+    const candidates: EditCandidate[] = [];
+    let riskRejected = 0;
+    let postArb = 0;
+    let repriced = 0;
+    for (const w of work) {
+      const head = market.head(w.gameID);
+      const blocked = cooldowns.blocked(w.strategyId, w.gameID, w.intents, now);
+      const plan = planGame({
+        strategyId: w.strategyId,
+        gameID: w.gameID,
+        intents: w.intents,
+        orders: own.liveOrders(w.gameID, w.strategyId),
+        blockedKeys: blocked,
+      });
+      const firstCandidate = candidates.length;
+      if (!this.#gateOpen || !head || head.ended) {
+        cancels.push(...plan.cancels);
+        continue;
+      }
+      // The game's snapshot only when something is placed: most cycles of a game place nothing.
+      const game = plan.places.length > 0 ? market.game(w.gameID) : undefined;
+      for (const intent of plan.places) {
+        if (game === undefined) break;
+        let orderType = intent.orderType ?? 'post';
+        let odds = intent.odds;
+        if (orderType === 'post') {
+          const p = pricePost(
+            game,
+            intent.selection,
+            odds,
+            this.#usePostArb,
+            this.#risk.ownListedAgainst(w.gameID, intent.selection),
+          );
+          if (p.kind === 'repriced') repriced++;
+          orderType = p.orderType;
+          odds = p.odds;
+        }
+        const mayTake = orderType === 'limit' || orderType === 'fillAndKill' || orderType === 'fillOrKill';
+        const takerCommission = mayTake ? this.#ctx.commissionRate() : 0;
+        const verdict = this.#risk.check(
+          {
+            gameID: w.gameID,
+            selection: intent.selection,
+            odds,
+            size: intent.size,
+            commissionRate: takerCommission,
+            crossing: orderType !== 'post',
+          },
+          w.mode,
+        );
+        if (!verdict.ok) {
+          riskRejected++;
+          stats.riskRejected++;
+          cooldowns.cool(w.strategyId, w.gameID, intent.key, now);
+          this.#ctx.notify({
+            kind: 'risk-rejected',
+            strategyId: w.strategyId,
+            gameID: w.gameID,
+            intentKey: intent.key,
+            verdict,
+          });
+          continue;
+        }
+        if (orderType === 'postArb') postArb++;
+        const clientId = this.#ids.next();
+        const userReference = encodeReference(w.strategyId, clientId);
+        const order: OwnOrder = {
+          clientId,
+          userReference,
+          orderID: null,
+          strategyId: w.strategyId,
+          intentKey: intent.key,
+          gameID: w.gameID,
+          selection: intent.selection,
+          odds,
+          bet: intent.size,
+          filled: 0,
+          remaining: intent.size,
+          status: 'pending-place',
+          isPostArb: orderType === 'postArb',
+          ...(mayTake ? { mayTake } : {}),
+          createdAt: now,
+          updatedAt: now,
+        };
+        const input: PlaceOrderInput = {
+          gameID: w.gameID,
+          ...wireFromSelection(game.participants, intent.selection),
+          odds,
+          bet: intent.size,
+          orderType,
+          userReference,
+          ...(intent.expirationMinutes !== undefined ? { expirationMinutes: intent.expirationMinutes } : {}),
+        };
+        const old = plan.replaceable.get(intent.key);
+        if (old !== undefined && orderType === 'post' && placedType(old) === 'post' && gateway.edit !== undefined) {
+          const edit: EditOrderInput = {
+            orderID: old.orderID!,
+            odds,
+            bet: intent.size,
+            orderType,
+            userReference,
+            ...(intent.expirationMinutes !== undefined ? { expirationMinutes: intent.expirationMinutes } : {}),
+          };
+          candidates.push({ old, order, input: edit, place: input });
+          continue;
+        }
+        places.push({ order, input });
+        if (orderType === 'fillAndKill' || orderType === 'fillOrKill')
+          cooldowns.cool(w.strategyId, w.gameID, intent.key, now);
+      }
+      let editing: Set<string> | null = null;
+      for (let i = firstCandidate; i < candidates.length; i++) (editing ??= new Set()).add(candidates[i]!.old.clientId);
+      for (const o of plan.cancels) if (editing === null || !editing.has(o.clientId)) cancels.push(o);
+    }
+    stats.postArb += postArb;
+    stats.repriced += repriced;
+    const edits = this.#useEdits(candidates.length, cancels.length, places.length) ? candidates : [];
+    if (edits.length === 0) {
+      for (const c of candidates) {
+        cancels.push(c.old);
+        places.push({ order: c.order, input: c.place });
+      }
+    }
+    this.sendCancels(cancels, 'intent changed');
+    this.#sendEdits(edits);
+    this.#sendPlaces(places);
+    return { places: places.length, cancels: cancels.length, edits: edits.length, riskRejected, postArb, repriced };
+  }
+
+  /**
+   * Whether the cycle's re-pricings that qualify go out as edits: one request each, where a
+   * cancel batch and a place batch carry any number of orders in one request each. Edits are
+   * used when they take no more requests than those batches would (one re-pricing and
+   * nothing else, say, or one beside other cancels or places): a tie goes to the edit, which
+   * leaves no moment with neither order on the book and, lowering only the volume of an
+   * unfilled order, keeps its place in the queue.
+   */
+  #useEdits(edits: number, cancels: number, places: number): boolean {
+    if (edits === 0) return false;
+    const withEdits = edits + (cancels > 0 ? 1 : 0) + (places > 0 ? 1 : 0);
+    return withEdits <= 2;
+  }
+
+  /** Cancel what rests of `orders`; an order with an answer in flight (or none yet to cancel by) is skipped. */
+  sendCancels(orders: readonly OwnOrder[], reason: string): void {
+    const { own, stats } = this.#ctx;
+    const now = this.#ctx.clock.now();
+    const send: OwnOrder[] = [];
+    for (const o of orders) {
+      if (!o.orderID || (o.status !== 'resting' && o.status !== 'partly-filled')) continue;
+      send.push(own.apply(o.clientId, { kind: 'cancel-sent' }, now, `cancel: ${reason}`));
+    }
+    if (send.length === 0) return;
+    stats.cancelRequests++;
+    stats.cancelsSent += send.length;
+    const clientIds = send.map((o) => o.clientId);
+    this.#ctx.gateway.cancel(send.map((o) => o.orderID!)).then(
+      (entries) => this.#ctx.deliver({ kind: 'cancelled', clientIds, entries }),
+      (error: unknown) => this.#ctx.deliver({ kind: 'cancel-failed', clientIds, error }),
+    );
+  }
+
+  #sendPlaces(places: readonly { order: OwnOrder; input: PlaceOrderInput }[]): void {
+    if (places.length === 0) return;
+    const { own, stats } = this.#ctx;
+    for (const p of places) own.add(p.order, `place ${p.input.orderType} ${p.input.bet} at ${p.input.odds}`);
+    stats.placeRequests++;
+    stats.placesSent += places.length;
+    const clientIds = places.map((p) => p.order.clientId);
+    this.#ctx.gateway
+      .place(
+        places.map((p) => p.input),
+        { signal: this.#pulled.signal },
+      )
+      .then(
+        (entries) => this.#ctx.deliver({ kind: 'placed', clientIds, entries }),
+        (error: unknown) => this.#ctx.deliver({ kind: 'place-failed', clientIds, error }),
+      );
+  }
+
+  /**
+   * Each edit as one request. Until it is answered the edited order is on its way out
+   * (pending-cancel: it covers no key) and the record of its new terms is pending-place: both
+   * count where they lose, the old remainder and the whole new volume. That sum is the worst
+   * of the outcomes, not a loose bound: an order hit while its edit is on the way is partly
+   * filled when the edit runs, so the exchange cancels it and places the whole new volume,
+   * the fills not netted (fills up to the old remainder plus all of the new). Counted so, an
+   * edit needs nothing of the risk gate a cancel and a place would not.
+   */
+  #sendEdits(edits: readonly EditCandidate[]): void {
+    const { gateway, own, stats } = this.#ctx;
+    const edit = gateway.edit;
+    if (edits.length === 0 || edit === undefined) return;
+    const now = this.#ctx.clock.now();
+    for (const e of edits) {
+      own.apply(
+        e.old.clientId,
+        { kind: 'cancel-sent' },
+        now,
+        `edit: replaced by ${e.order.clientId} (${e.input.bet} at ${e.input.odds})`,
+      );
+      own.add(e.order, `edit of ${e.old.clientId}: ${e.input.orderType} ${e.input.bet} at ${e.input.odds}`);
+      stats.editRequests++;
+      const replaced = e.old.clientId;
+      const clientId = e.order.clientId;
+      edit.call(gateway, e.input, { signal: this.#pulled.signal }).then(
+        (entry) => this.#ctx.deliver({ kind: 'edited', replaced, clientId, entry }),
+        (error: unknown) => this.#ctx.deliver({ kind: 'edit-failed', replaced, clientId, error }),
+      );
+    }
+  }
+
+  /** Places priced before a pull and still waiting to be sent are not sent (they come back `failed`). */
+  withdrawUnsent(reason: string): void {
+    this.#pulled.abort(reason);
+    this.#pulled = pullSignal();
+  }
+}
