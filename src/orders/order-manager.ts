@@ -60,6 +60,7 @@ export class OrderManager {
   readonly #cycle: IntentCycle;
   readonly #events: ExecutionEvents;
   readonly #reconciliation: OrderReconciliation;
+  #heartbeatInFlight = false;
 
   constructor(options: OrderManagerOptions) {
     this.stats = orderManagerStats();
@@ -170,12 +171,24 @@ export class OrderManager {
     return this.#reconciliation.reconcile(unmatched, bets, options);
   }
 
-  /** Arm the exchange's dead man's switch. */
+  /**
+   * Arm the exchange's dead man's switch. One heartbeat at a time: one still waiting for its
+   * answer arms the switch when it lands, and more behind it only queue on a slow link (the
+   * client's request timeout bounds the wait).
+   */
   heartbeat(timeoutSec: number): void {
+    if (this.#heartbeatInFlight) return;
+    this.#heartbeatInFlight = true;
     const sentAt = this.#ctx.clock.now();
     this.#ctx.gateway.heartbeat(timeoutSec).then(
-      () => this.#ctx.deliver({ kind: 'heartbeat-accepted', sentAt, timeoutSec }),
-      (error: unknown) => this.#ctx.deliver({ kind: 'heartbeat-failed', error }),
+      () => {
+        this.#heartbeatInFlight = false;
+        this.#ctx.deliver({ kind: 'heartbeat-accepted', sentAt, timeoutSec });
+      },
+      (error: unknown) => {
+        this.#heartbeatInFlight = false;
+        this.#ctx.deliver({ kind: 'heartbeat-failed', error });
+      },
     );
   }
 }
