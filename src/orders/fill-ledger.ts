@@ -98,7 +98,7 @@ export class FillLedger {
 
   /** Start keeping the game's fills (idempotent). */
   openGame(gameID: string): void {
-    if (!this.#games.has(gameID)) this.#games.set(gameID, { fills: [], views: new Map(), awaiting: new Map() });
+    this.#game(gameID);
   }
 
   /** Stop keeping the game's fills per game: they stay booked. */
@@ -245,7 +245,8 @@ export class FillLedger {
   }
 
   #game(gameID: string): GameFills {
-    this.openGame(gameID);
-    return this.#games.get(gameID)!;
+    let g = this.#games.get(gameID);
+    if (g === undefined) this.#games.set(gameID, (g = { fills: [], views: new Map(), awaiting: new Map() }));
+    return g;
   }
 }

@@ -50,8 +50,8 @@ export class OwnBook {
         if (before === null || (!isLive(before) && isLive(after))) this.#open(after.gameID);
         this.#liability.orderChanged(before, after);
       },
-      ...(options.onTransition && { onTransition: options.onTransition }),
-      ...(options.onIllegalTransition && { onIllegalTransition: options.onIllegalTransition }),
+      onTransition: options.onTransition ?? (() => {}),
+      onIllegalTransition: options.onIllegalTransition ?? (() => {}),
       // Its fills are still to come and must find it.
       stillNeeded: (o) => this.#fills.awaited(o.gameID, o.clientId) !== undefined,
       onForget: (o) => this.#fills.forgetOrder(o.clientId),
