@@ -46,7 +46,8 @@ export class OwnBook {
   }) {
     this.#orders = new OrderStore({
       onChange: (before, after) => {
-        // A new order's game, or a reopened order's game forgotten meanwhile, holds a live order now.
+        // A new order opens its game (an adopted finished one too); a reopened order's game may
+        // have been forgotten meanwhile, and holds a live order again.
         if (before === null || (!isLive(before) && isLive(after))) this.#open(after.gameID);
         this.#liability.orderChanged(before, after);
       },
