@@ -1,0 +1,274 @@
+import type { OwnOrder, OwnOrderStatus } from '../book/types.ts';
+import { DuplicateOrderError, UnknownOrderError } from './errors.ts';
+import {
+  closesByAbsence,
+  IllegalTransitionError,
+  lifecycleStateOf,
+  transitionOf,
+  type OrderAmounts,
+  type OrderEvent,
+} from './lifecycle.ts';
+
+/** Risk below this is nothing left (the engine's dust). */
+export const DUST = 1e-9;
+
+const TERMINAL: ReadonlySet<OwnOrderStatus> = new Set(['cancelled', 'filled', 'expired', 'rejected']);
+
+export function isTerminal(status: OwnOrderStatus): boolean {
+  return TERMINAL.has(status);
+}
+
+/** Whether an order may still rest or fill: counted in projected liability. */
+export function isLive(o: OwnOrder): boolean {
+  return !isTerminal(o.status);
+}
+
+/** What of an order counts in the projected worst case: its remaining risk while it is live. */
+export function restingOf(o: OwnOrder): number {
+  return isLive(o) && o.remaining > DUST ? o.remaining : 0;
+}
+
+/**
+ * How long a terminal order is kept for late messages about it: a fill or listing that
+ * raced its cancel, or a REST view of the account taken before it ended (which must not
+ * adopt it again). Those come within seconds; a bot running for days must not keep every
+ * order it ever placed.
+ */
+export const TERMINAL_RETENTION_MS = 15 * 60_000;
+/** And never more than this many, whatever their age. */
+export const MAX_TERMINAL_KEPT = 20_000;
+
+export type TransitionListener = (order: OwnOrder, from: OwnOrderStatus | null, reason: string) => void;
+
+/** What the order store tells, and asks, the parts that work from its orders. */
+export interface OrderStoreHooks {
+  /**
+   * An order was added (`before` null) or its record replaced. Told before `onTransition`,
+   * so a listener that reads what the orders make (the liability) already sees the change.
+   */
+  readonly onChange: (before: OwnOrder | null, after: OwnOrder) => void;
+  readonly onTransition?: TransitionListener;
+  readonly onIllegalTransition?: (e: IllegalTransitionError) => void;
+  /** Whether a finished order past its retention must still be kept: fills reported for it are still to come. */
+  readonly stillNeeded?: (order: OwnOrder) => boolean;
+  /** A finished order left the store (its retention is over). */
+  readonly onForget?: (order: OwnOrder) => void;
+}
+
+const NO_ORDERS: ReadonlyMap<string, OwnOrder> = new Map();
+
+/**
+ * Every order we placed or adopted, by client id, exchange order id and userReference;
+ * the live ones per game in the order they were added; their moves by the lifecycle table
+ * (`lifecycle.ts`); and finished orders kept a while for late words about them. Records are
+ * immutable objects replaced on every change, so snapshots handed out stay valid.
+ */
+export class OrderStore {
+  readonly #orders = new Map<string, OwnOrder>();
+  readonly #byOrderId = new Map<string, string>();
+  readonly #byReference = new Map<string, string>();
+  /**
+   * Per game, its live orders by client id in the order they were added (terminal ones
+   * leave at once): the current record of each, so reading them needs no lookup in #orders.
+   * Games come and go with `openGame` / `forgetGame`, so they iterate in the order the
+   * owner of the games saw them.
+   */
+  readonly #live = new Map<string, Map<string, OwnOrder>>();
+  /** Terminal orders in the order they ended, with when, for pruning; those before #terminalHead are gone. */
+  readonly #terminal: { readonly clientId: string; readonly at: number }[] = [];
+  #terminalHead = 0;
+  readonly #hooks: OrderStoreHooks;
+  readonly #onTransition: TransitionListener;
+  readonly #onIllegal: (e: IllegalTransitionError) => void;
+
+  /** Lifecycle events applied that the table refuses (`illegal`) or absorbs as a late word on a closed order (`late`). */
+  readonly lifecycle = { illegal: 0, late: 0 };
+
+  constructor(hooks: OrderStoreHooks) {
+    this.#hooks = hooks;
+    this.#onTransition = hooks.onTransition ?? (() => {});
+    this.#onIllegal = hooks.onIllegalTransition ?? (() => {});
+  }
+
+  order(clientId: string): OwnOrder | undefined {
+    return this.#orders.get(clientId);
+  }
+
+  /** The client id of the order the exchange knows as `orderID`. */
+  clientIdOf(orderID: string): string | undefined {
+    return this.#byOrderId.get(orderID);
+  }
+
+  byOrderId(orderID: string): OwnOrder | undefined {
+    const c = this.#byOrderId.get(orderID);
+    return c === undefined ? undefined : this.#orders.get(c);
+  }
+
+  byReference(userReference: string): OwnOrder | undefined {
+    const c = this.#byReference.get(userReference);
+    return c === undefined ? undefined : this.#orders.get(c);
+  }
+
+  isOurOrderId(orderID: string): boolean {
+    return this.#byOrderId.has(orderID);
+  }
+
+  allOrders(): IterableIterator<OwnOrder> {
+    return this.#orders.values();
+  }
+
+  /** Start keeping the game's live orders (idempotent): games iterate in the order they were opened. */
+  openGame(gameID: string): void {
+    if (!this.#live.has(gameID)) this.#live.set(gameID, new Map());
+  }
+
+  /** Stop keeping a game with no live order left. */
+  forgetGame(gameID: string): void {
+    this.#live.delete(gameID);
+  }
+
+  /** Orders that may still rest or fill, optionally of one game and one strategy. */
+  liveOrders(gameID?: string, strategyId?: string | null): OwnOrder[] {
+    const out: OwnOrder[] = [];
+    if (gameID === undefined) {
+      for (const live of this.#live.values()) liveOf(live, strategyId, out);
+    } else {
+      const live = this.#live.get(gameID);
+      if (live !== undefined) liveOf(live, strategyId, out);
+    }
+    return out;
+  }
+
+  /** The game's live orders as kept (no copy): for readers that only iterate them. */
+  liveIn(gameID: string): Iterable<OwnOrder> {
+    return (this.#live.get(gameID) ?? NO_ORDERS).values();
+  }
+
+  /** How many of the game's orders may still rest or fill. */
+  liveCountOf(gameID: string): number {
+    return this.#live.get(gameID)?.size ?? 0;
+  }
+
+  liveCount(): number {
+    let n = 0;
+    for (const live of this.#live.values()) n += live.size;
+    return n;
+  }
+
+  /** A new order: pending-place until the exchange answers, or adopted at start-up with its state. */
+  add(order: OwnOrder, reason: string): OwnOrder {
+    if (this.#orders.has(order.clientId)) throw new DuplicateOrderError(order.clientId);
+    this.#orders.set(order.clientId, order);
+    this.#byReference.set(order.userReference, order.clientId);
+    if (order.orderID) this.#byOrderId.set(order.orderID, order.clientId);
+    this.#hooks.onChange(null, order);
+    if (isLive(order)) this.#liveMap(order.gameID).set(order.clientId, order);
+    this.#onTransition(order, null, reason);
+    return order;
+  }
+
+  /**
+   * Move an order by the lifecycle table (`lifecycle.ts`): the status comes from the table,
+   * the amounts from the event. A closed order keeps its status against a late word (its
+   * amounts may still be corrected); an order closed only by inference (`closedByAbsence`)
+   * takes evidence of it as it comes, live again if it says so. An event the table has no
+   * move for changes nothing: it is counted and handed to `onIllegalTransition`.
+   */
+  apply(clientId: string, event: OrderEvent, now: number, reason: string): OwnOrder {
+    const cur = this.#orders.get(clientId);
+    if (!cur) throw new UnknownOrderError(clientId);
+    const cell = transitionOf(cur, event.kind);
+    if (cell === 'illegal') {
+      this.lifecycle.illegal++;
+      this.#onIllegal(new IllegalTransitionError(clientId, lifecycleStateOf(cur), event.kind, reason));
+      return cur;
+    }
+    const amounts = 'amounts' in event ? event.amounts : undefined;
+    if (cell === 'stays') {
+      this.lifecycle.late++;
+      return this.#write(cur, { ...amounts }, now, reason);
+    }
+    return this.#write(
+      cur,
+      closesByAbsence(event.kind) ? { ...amounts, status: cell, closedByAbsence: true } : { ...amounts, status: cell },
+      now,
+      reason,
+    );
+  }
+
+  /** Correct what the exchange says of an order (its id, its amounts) without moving its status. */
+  amend(clientId: string, amounts: OrderAmounts, now: number, reason: string): OwnOrder {
+    const cur = this.#orders.get(clientId);
+    if (!cur) throw new UnknownOrderError(clientId);
+    return this.#write(cur, amounts, now, reason);
+  }
+
+  /** A finished order kept past its retention (see `stillNeeded`) that may go now: its retention starts again. */
+  retainFrom(clientId: string, now: number): void {
+    this.#terminal.push({ clientId, at: now });
+  }
+
+  /** Setting a status clears `closedByAbsence` unless the patch sets it again. */
+  #write(
+    cur: OwnOrder,
+    patch: Partial<Pick<OwnOrder, 'orderID' | 'status' | 'filled' | 'remaining' | 'closedByAbsence'>>,
+    now: number,
+    reason: string,
+  ): OwnOrder {
+    const clientId = cur.clientId;
+    let next: OwnOrder = { ...cur, ...patch, updatedAt: now };
+    if (patch.status !== undefined && patch.closedByAbsence === undefined && next.closedByAbsence !== undefined) {
+      const { closedByAbsence: _evidence, ...rest } = next;
+      next = rest;
+    }
+    this.#orders.set(clientId, next);
+    if (next.orderID && next.orderID !== cur.orderID) this.#byOrderId.set(next.orderID, clientId);
+    this.#hooks.onChange(cur, next);
+    if (isLive(cur) && !isLive(next)) {
+      this.#live.get(next.gameID)?.delete(clientId);
+      this.#terminal.push({ clientId, at: now });
+      this.#prune(now);
+    } else if (isLive(next)) {
+      // A reopened order's game may have been forgotten meanwhile: it has a live order again.
+      this.#liveMap(next.gameID).set(clientId, next);
+    }
+    if (next.status !== cur.status) this.#onTransition(next, cur.status, reason);
+    return next;
+  }
+
+  #liveMap(gameID: string): Map<string, OwnOrder> {
+    let live = this.#live.get(gameID);
+    if (live === undefined) this.#live.set(gameID, (live = new Map()));
+    return live;
+  }
+
+  /** Forget terminal orders past their retention, and the oldest beyond the cap (their fills stay). */
+  #prune(now: number): void {
+    const list = this.#terminal;
+    let head = this.#terminalHead;
+    while (
+      head < list.length &&
+      (list.length - head > MAX_TERMINAL_KEPT || list[head]!.at < now - TERMINAL_RETENTION_MS)
+    ) {
+      const id = list[head++]!.clientId;
+      const o = this.#orders.get(id);
+      if (!o || isLive(o)) continue;
+      // Its fills are still to come and must find it: kept until they do (`retainFrom` lists it again).
+      if (this.#hooks.stillNeeded?.(o) === true) continue;
+      this.#orders.delete(id);
+      if (this.#byReference.get(o.userReference) === id) this.#byReference.delete(o.userReference);
+      if (o.orderID && this.#byOrderId.get(o.orderID) === id) this.#byOrderId.delete(o.orderID);
+      this.#hooks.onForget?.(o);
+    }
+    // Drop the consumed front now and then rather than shifting on every order.
+    if (head > 1_024 && head * 2 > list.length) {
+      list.splice(0, head);
+      head = 0;
+    }
+    this.#terminalHead = head;
+  }
+}
+
+function liveOf(live: ReadonlyMap<string, OwnOrder>, strategyId: string | null | undefined, out: OwnOrder[]): void {
+  for (const o of live.values()) if (strategyId === undefined || o.strategyId === strategyId) out.push(o);
+}

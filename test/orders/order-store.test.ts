@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import type { OwnOrder } from '../../src/book/types.ts';
+import { OrderStore, TERMINAL_RETENTION_MS } from '../../src/orders/order-store.ts';
+import { restingOrder } from '../book/support.ts';
+
+describe('OrderStore', () => {
+  it('tells a change before its transition, and keeps live orders per game in the order games were opened', () => {
+    const heard: string[] = [];
+    const store = new OrderStore({
+      onChange: (before, after) => heard.push(`change ${before?.status ?? '-'}>${after.status}`),
+      onTransition: (o, from) => heard.push(`transition ${from ?? '-'}>${o.status}`),
+    });
+    store.openGame('b');
+    store.openGame('a');
+    store.add(restingOrder(1, 0, { gameID: 'a' }), 'test');
+    store.add(restingOrder(2, 0, { gameID: 'b' }), 'test');
+    store.apply('c1', { kind: 'cancel-sent' }, 1, 'test');
+    expect(heard).toEqual([
+      'change ->resting',
+      'transition ->resting',
+      'change ->resting',
+      'transition ->resting',
+      'change resting>pending-cancel',
+      'transition resting>pending-cancel',
+    ]);
+    expect(store.liveOrders().map((o) => o.clientId)).toEqual(['c2', 'c1']);
+    store.apply('c1', { kind: 'cancelled', amounts: { remaining: 0 } }, 2, 'test');
+    expect([...store.liveIn('a')]).toEqual([]);
+    expect(store.liveCount()).toBe(1);
+    expect(store.clientIdOf('o1')).toBe('c1');
+  });
+
+  it('keeps a finished order past its retention while it is still needed, and forgets it once retained again', () => {
+    const needed = new Set(['c1']);
+    const forgotten: OwnOrder[] = [];
+    const store = new OrderStore({
+      onChange: () => {},
+      stillNeeded: (o) => needed.has(o.clientId),
+      onForget: (o) => forgotten.push(o),
+    });
+    store.add(restingOrder(1, 0), 'test');
+    store.apply('c1', { kind: 'cancelled', amounts: { remaining: 0 } }, 0, 'test');
+    store.add(restingOrder(2, 0), 'test');
+    store.apply('c2', { kind: 'cancelled', amounts: { remaining: 0 } }, TERMINAL_RETENTION_MS + 1, 'test');
+    expect(store.order('c1')?.status).toBe('cancelled');
+    needed.delete('c1');
+    store.retainFrom('c1', TERMINAL_RETENTION_MS + 1);
+    store.add(restingOrder(3, 0), 'test');
+    store.apply('c3', { kind: 'cancelled', amounts: { remaining: 0 } }, 2 * TERMINAL_RETENTION_MS + 2, 'test');
+    expect(store.order('c1')).toBeUndefined();
+    expect(store.byOrderId('o1')).toBeUndefined();
+    expect(store.byReference('r1')).toBeUndefined();
+    // In the order their retention ran out: c2's began before c1's began again.
+    expect(forgotten.map((o) => o.clientId)).toEqual(['c2', 'c1']);
+  });
+
+  it('counts an event the table refuses and changes nothing', () => {
+    const refused: string[] = [];
+    const store = new OrderStore({ onChange: () => {}, onIllegalTransition: (e) => refused.push(e.code) });
+    const o = store.add(restingOrder(1, 0), 'test');
+    store.apply('c1', { kind: 'filled', amounts: { filled: 10, remaining: 0 } }, 1, 'test');
+    expect(store.apply('c1', { kind: 'cancel-sent' }, 2, 'test').status).toBe('filled');
+    expect(store.order('c1')).not.toBe(o);
+    expect(store.lifecycle.illegal + store.lifecycle.late).toBeGreaterThan(0);
+    expect(store.lifecycle.illegal).toBe(refused.length);
+  });
+});
