@@ -45,6 +45,7 @@ import {
   type HaltReason,
 } from './halt-reason.ts';
 import { FeedsNotOpenError } from './errors.ts';
+import { HaltRegistry } from './halt-registry.ts';
 import { checkIntents } from './intent-check.ts';
 import { applyLivePolicy } from './live-policy.ts';
 import { mayHoldLater, memoHolds, memoOf, type EvaluationMemo, type MemoSources } from './strategy-memo.ts';
@@ -157,9 +158,6 @@ export interface RuntimeStatus {
 
 const NO_REFUSALS: readonly Refusal[] = [];
 
-/** The strictest of several modes wins. */
-const MODE_RANK: Readonly<Record<TradingMode, number>> = { active: 0, reducing: 1, halted: 2 };
-
 /** A strategy and a game whose evaluation is due or pending, under its key. */
 interface DirtyPair {
   readonly key: StrategyGameKey;
@@ -204,12 +202,10 @@ export class Runtime {
   readonly #evaluations = { asked: 0, reused: 0 };
   readonly #subs: Subscription[] = [];
   #commission = 0.01;
-  #mode: TradingMode = 'halted';
-  #operatorMode: TradingMode = 'active';
+  /** Why the runtime may not trade now, and the operator's modes. */
+  readonly #halts = new HaltRegistry();
   readonly #retryScheduled = new Set<string>();
   readonly #refusals = new Map<StrategyGameKey, Refusal[]>();
-  readonly #strategyModes = new Map<string, TradingMode>();
-  readonly #halts = new Set<HaltReason>([STARTING]);
   #stopping = false;
   #reconciling = false;
   #lastReconcile = -Infinity;
@@ -289,7 +285,7 @@ export class Runtime {
   }
 
   get mode(): TradingMode {
-    return this.#mode;
+    return this.#halts.mode;
   }
 
   /**
@@ -298,8 +294,7 @@ export class Runtime {
    * its quotes; `active` lifts either. Feed and safety halts still win over `active`.
    */
   setMode(mode: TradingMode, strategyId?: string): void {
-    if (strategyId === undefined) this.#operatorMode = mode;
-    else this.#strategyModes.set(strategyId, mode);
+    this.#halts.setOperatorMode(mode, strategyId);
     if (mode === 'halted') this.#pullHeld = true;
     this.#log.warn({ mode, strategy: strategyId ?? 'all' }, 'trading mode set by the operator');
     if (mode === 'halted')
@@ -310,11 +305,7 @@ export class Runtime {
 
   /** The mode a strategy trades in now: the strictest of the process's, the operator's and its own. */
   modeOf(strategyId: string): TradingMode {
-    let m: TradingMode = this.#mode;
-    if (MODE_RANK[this.#operatorMode] > MODE_RANK[m]) m = this.#operatorMode;
-    const own = this.#strategyModes.get(strategyId);
-    if (own !== undefined && MODE_RANK[own] > MODE_RANK[m]) m = own;
-    return m;
+    return this.#halts.modeOf(strategyId);
   }
 
   /**
@@ -672,7 +663,7 @@ export class Runtime {
       for (const id of forgettableGames(this.market, this.own, now)) this.#forgetGame(id);
     }
     if (
-      this.#mode !== 'halted' &&
+      this.#halts.mode !== 'halted' &&
       this.orders.gateOpen &&
       now - this.#lastHeartbeat >= (this.#o.heartbeatEveryMs ?? (this.#o.heartbeatSeconds * 1000) / 3)
     ) {
@@ -726,6 +717,7 @@ export class Runtime {
    */
   kill(reason: string): void {
     this.#killed = reason;
+    this.#halts.holdForGood();
     this.#log.error({ reason }, 'kill switch: cancelling everything and halting');
     const why = killSwitchReason(reason);
     this.orders.closeGate(why);
@@ -739,20 +731,16 @@ export class Runtime {
   }
 
   #halt(reason: HaltReason): void {
-    const before = this.#mode;
-    this.#halts.add(reason);
-    this.#mode = 'halted';
+    const stopped = this.#halts.halt(reason);
     this.#pullHeld = true;
-    if (before !== 'halted') {
+    if (stopped) {
       this.#log.warn({ reason }, 'halted: pulling quotes');
       this.orders.cancelAll(`halted: ${reason}`);
     }
   }
 
   #resume(reason: HaltReason): void {
-    if (!this.#halts.delete(reason)) return;
-    if (this.#halts.size === 0 && !this.#stopping && !this.#killed) {
-      this.#mode = 'active';
+    if (this.#halts.lift(reason)) {
       this.#log.info({ reason }, 'active: quoting');
       this.#markAllDirty();
     }
@@ -1106,8 +1094,8 @@ export class Runtime {
     let worst = 0;
     for (const g of this.own.gameIds()) worst += this.own.projectedLiability(g);
     return {
-      mode: this.#mode,
-      haltReasons: [...this.#halts],
+      mode: this.#halts.mode,
+      haltReasons: this.#halts.reasons,
       games: this.market.size,
       quotedGames: new Set([...this.#quoted].map(gameIDOf)).size,
       openOrders: this.orders.liveCount(),
@@ -1142,6 +1130,7 @@ export class Runtime {
    */
   async stop(timeoutMs = 10_000): Promise<OwnOrder[]> {
     this.#stopping = true;
+    this.#halts.holdForGood();
     this.orders.closeGate('shutdown');
     this.#sweepAll('shutdown');
     this.#halt(SHUTTING_DOWN);
