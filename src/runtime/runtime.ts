@@ -14,7 +14,7 @@ import { OwnBook } from '../orders/own-book.ts';
 import type { GameState, OwnOrder, Refusal, TradingMode } from '../book/types.ts';
 import type { AccountSnapshot, ConnectionStates } from '../exchange/client.ts';
 import { gradedPages$ } from '../exchange/rest/graded-walker.ts';
-import { GradedSeen } from './graded-seen.ts';
+import { PnlLedger } from './pnl-ledger.ts';
 import type { OrderGateway } from '../exchange/orders/types.ts';
 import type { GradedRow } from '../exchange/schemas/bets.ts';
 import type { OrderbookGame } from '../exchange/schemas/exchange.ts';
@@ -201,7 +201,8 @@ export class Runtime {
   /** Strategy evaluations: asked (quote called) or reused (nothing it read had changed). */
   readonly #evaluations = { asked: 0, reused: 0 };
   readonly #subs: Subscription[] = [];
-  #commission = 0.01;
+  /** Realised P&L, commission paid and the account's commission rate. */
+  readonly #pnl = new PnlLedger();
   /** Why the runtime may not trade now, and the operator's modes. */
   readonly #halts = new HaltRegistry();
   readonly #retryScheduled = new Set<string>();
@@ -213,9 +214,6 @@ export class Runtime {
   readonly #heartbeat = new HeartbeatWatch();
   #lastEndedSweep = -Infinity;
   #killed: string | null = null;
-  #realized = 0;
-  #commissionPaid = 0;
-  readonly #gradedSeen = new GradedSeen();
   /** Pairs whose last evaluation asked for quotes. */
   readonly #quoted = new Set<StrategyGameKey>();
   #priceEvents = 0;
@@ -234,6 +232,8 @@ export class Runtime {
   readonly #errors = { events: 0, evaluations: 0 };
   /** Strategy failures by strategy, kind and distinct error; logs each distinct one once. */
   readonly strategyErrors: StrategyErrors;
+  readonly #now = (): number => this.#o.clock.now();
+  readonly #settle = (gameID: string): void => this.own.settle(gameID);
 
   constructor(options: RuntimeOptions) {
     checkStrategyIds(options.strategies);
@@ -244,7 +244,7 @@ export class Runtime {
       ...(options.onStrategyError ? { onError: options.onStrategyError } : {}),
     });
     this.own = new OwnBook({
-      commissionRate: () => this.#commission,
+      commissionRate: () => this.#pnl.commissionRate,
       // Every order moves several times: the record is built only when it will be written.
       onTransition: (o, from, reason) => {
         if (this.#log.isLevelEnabled('debug'))
@@ -264,7 +264,7 @@ export class Runtime {
     this.#memoSources = {
       market: this.market,
       own: this.own,
-      commissionRate: () => this.#commission,
+      commissionRate: () => this.#pnl.commissionRate,
       fair: (gameID) => this.#o.fair?.(gameID) ?? null,
       refusals: (strategyId, gameID, now) => this.#refusalsOf(strategyId, gameID, now),
     };
@@ -280,7 +280,7 @@ export class Runtime {
       runId: options.runId,
       deliver: (result) => this.dispatch({ kind: 'gateway', result }),
       notify: (n) => this.#onNotice(n),
-      commissionRate: () => this.#commission,
+      commissionRate: () => this.#pnl.commissionRate,
     });
   }
 
@@ -367,7 +367,7 @@ export class Runtime {
     const { exchange } = this.#o;
     await exchange.rest.login();
     const me = await exchange.rest.getMe();
-    this.#commission = me.commissionCharged ?? this.#commission;
+    this.#pnl.setCommissionRate(me.commissionCharged);
     const leagues = this.#leagues();
     if (leagues !== null) exchange.priceFeed.subscribe({ leagueIDs: leagues }, { replace: true });
     exchange.priceFeed.start();
@@ -396,7 +396,7 @@ export class Runtime {
         adopted: r.adopted,
         foreignOpenOrders: r.foreign,
         openBets: bets.length,
-        commission: this.#commission,
+        commission: this.#pnl.commissionRate,
         heldFeedEvents: this.#startupHeld?.length ?? 0,
       },
       'model loaded',
@@ -609,7 +609,7 @@ export class Runtime {
         return;
       }
       case 'graded':
-        this.#onGraded(e.rows);
+        this.#pnl.count(e.rows, this.#now, this.#settle);
         return;
       case 'rest-snapshot':
         this.#reconciling = false;
@@ -920,7 +920,7 @@ export class Runtime {
       now,
       game: tracked,
       mode,
-      commissionRate: this.#commission,
+      commissionRate: this.#pnl.commissionRate,
       activity: this.market.activity(gameID, now),
       fair: this.#o.fair?.(gameID) ?? null,
       refusals: this.#refusalsOf(s.id, gameID, now),
@@ -1053,15 +1053,6 @@ export class Runtime {
     }
   }
 
-  #onGraded(rows: readonly GradedRow[]): void {
-    for (const r of rows) {
-      const added = this.#gradedSeen.count(r.txID, r.result ?? 0, r.fee, this.#o.clock.now());
-      this.#realized += added.result;
-      this.#commissionPaid += added.fee;
-      if ('id' in r.game && r.game.id) this.own.settle(r.game.id);
-    }
-  }
-
   /** Graded rows from the graded walker (realised P&L; settled games stop counting as risk). */
   graded(rows: readonly GradedRow[]): void {
     this.dispatch({ kind: 'graded', rows });
@@ -1103,8 +1094,8 @@ export class Runtime {
       makerVolume: totals.makerVolume,
       takerVolume: totals.takerVolume,
       worstCase: worst,
-      realizedPnl: this.#realized,
-      commissionPaid: this.#commissionPaid,
+      realizedPnl: this.#pnl.realized,
+      commissionPaid: this.#pnl.commissionPaid,
       orders: this.orders.stats,
       strategyErrors: {
         total: this.strategyErrors.total,
