@@ -9,7 +9,7 @@ import {
   type SchedulerLike,
   type Subscription,
 } from 'rxjs';
-import { MarketModel, type GameIdentity } from '../book/market-model.ts';
+import { MarketModel } from '../book/market-model.ts';
 import { OwnBook } from '../orders/own-book.ts';
 import type { GameState, OwnOrder, Refusal, TradingMode } from '../book/types.ts';
 import type { AccountSnapshot, ConnectionStates } from '../exchange/client.ts';
@@ -45,6 +45,7 @@ import {
   type HaltReason,
 } from './halt-reason.ts';
 import { FeedsNotOpenError } from './errors.ts';
+import { EvaluationScheduler, type DirtyPair } from './evaluation-scheduler.ts';
 import { HaltRegistry } from './halt-registry.ts';
 import { checkIntents } from './intent-check.ts';
 import { applyLivePolicy } from './live-policy.ts';
@@ -53,7 +54,7 @@ import { StrategyErrors, type StrategyErrorEvent } from './strategy-errors.ts';
 import { LazyStrategyView, READ } from './strategy-view.ts';
 import { TrackedGame } from './tracked-game.ts';
 import { checkStrategyIds, gameIDOf, strategyGameKey, type StrategyGameKey } from './strategy-game-key.ts';
-import { wantsGame, wantsMarket, type StrategyInstance } from './strategy-instance.ts';
+import { wantsMarket, type StrategyInstance } from './strategy-instance.ts';
 import { openOrdersThenBets } from '../exchange/rest/open-orders-then-bets.ts';
 import { totalSidesOf } from '../orders/total-sides.ts';
 import type { Venue } from './venue.ts';
@@ -158,13 +159,6 @@ export interface RuntimeStatus {
 
 const NO_REFUSALS: readonly Refusal[] = [];
 
-/** A strategy and a game whose evaluation is due or pending, under its key. */
-interface DirtyPair {
-  readonly key: StrategyGameKey;
-  readonly strategy: StrategyInstance;
-  readonly gameID: string;
-}
-
 /**
  * The bot: one event loop through which every change passes, in order — price-feed
  * events into the market model, user-feed events and gateway answers into our own book,
@@ -181,23 +175,12 @@ export class Runtime {
   readonly #log: Logger;
   #queue: RuntimeEvent[] = [];
   #draining = false;
-  /** Strategy–game pairs to evaluate. */
-  readonly #dirty = new Map<StrategyGameKey, DirtyPair>();
-  /** Pairs marked while inside their throttle (it ends at `#dueOf`); `#heldDue` is the earliest end. */
-  readonly #held = new Map<StrategyGameKey, DirtyPair>();
-  #heldDue = Infinity;
-  /** A halt began: held pairs of the halted strategies must pull their quotes now, throttle or not. */
-  #pullHeld = false;
-  readonly #watchers = new WeakMap<GameIdentity, readonly DirtyPair[]>();
-  /** When the pending wake-up for throttled evaluations fires (null: none pending). */
-  #wakeAt: number | null = null;
-  readonly #lastEval = new Map<StrategyGameKey, number>();
+  /** Which strategy–game pairs are due for an evaluation, and the wake-ups pending for them. */
+  readonly #due: EvaluationScheduler;
   /** What each pair's strategy read at its last evaluation, and its intents then: reused while that holds. */
   readonly #memos = new Map<StrategyGameKey, EvaluationMemo>();
   /** Where a memo's inputs are read again (see strategy-memo.ts). */
   readonly #memoSources: MemoSources;
-  /** Pairs with a look-again pending for a strategy's `reevaluateEvery`. */
-  readonly #askAgain = new Set<StrategyGameKey>();
   /** Strategy evaluations: asked (quote called) or reused (nothing it read had changed). */
   readonly #evaluations = { asked: 0, reused: 0 };
   readonly #subs: Subscription[] = [];
@@ -205,7 +188,6 @@ export class Runtime {
   readonly #pnl = new PnlLedger();
   /** Why the runtime may not trade now, and the operator's modes. */
   readonly #halts = new HaltRegistry();
-  readonly #retryScheduled = new Set<string>();
   readonly #refusals = new Map<StrategyGameKey, Refusal[]>();
   #stopping = false;
   #reconciling = false;
@@ -282,6 +264,16 @@ export class Runtime {
       notify: (n) => this.#onNotice(n),
       commissionRate: () => this.#pnl.commissionRate,
     });
+    this.#due = new EvaluationScheduler({
+      strategies: options.strategies,
+      market: this.market,
+      scheduler: options.scheduler,
+      modeOf: (strategyId) => this.#halts.modeOf(strategyId),
+      evaluate: (pair, mode, now, work) => this.#evaluatePair(pair, mode, now, work),
+      cycle: (work) => this.orders.cycle(work),
+      holdsMemo: (key) => this.#memos.has(key),
+      wake: () => this.dispatch({ kind: 'wake' }),
+    });
   }
 
   get mode(): TradingMode {
@@ -295,11 +287,11 @@ export class Runtime {
    */
   setMode(mode: TradingMode, strategyId?: string): void {
     this.#halts.setOperatorMode(mode, strategyId);
-    if (mode === 'halted') this.#pullHeld = true;
+    if (mode === 'halted') this.#due.pullHeld();
     this.#log.warn({ mode, strategy: strategyId ?? 'all' }, 'trading mode set by the operator');
     if (mode === 'halted')
       this.orders.cancelAll('halted by the operator', strategyId === undefined ? {} : { strategyId });
-    this.#markAllDirty();
+    this.#due.markAll();
     this.dispatch({ kind: 'tick' });
   }
 
@@ -358,7 +350,7 @@ export class Runtime {
     this.#resume(STARTING);
     // The price feed reconnected during start-up's read: read again, now that its held events are in.
     if (this.#booksConnection !== booksReadFor) this.#resyncBooks();
-    this.#markAllDirty();
+    this.#due.markAll();
     this.dispatch({ kind: 'tick' });
   }
 
@@ -454,13 +446,13 @@ export class Runtime {
     if (games) {
       for (const g of games) {
         this.market.applySnapshot(g, now);
-        this.#markDirty(g.id);
+        this.#due.markGame(g.id);
       }
       const left = this.#leftTheBoard(games, this.#leagues());
       for (const id of left) {
         this.market.markEnded(id, now, { inferred: true });
         this.orders.cancelAll('game left the board', { gameID: id }, { sweep: true });
-        this.#markDirty(id);
+        this.#due.markGame(id);
       }
       this.#log.info(
         { games: games.length, leftTheBoard: left.length, heldFeedEvents: r.held.length },
@@ -526,7 +518,7 @@ export class Runtime {
         }
       }
       try {
-        this.#evaluate();
+        this.#due.run(this.#o.clock.now());
       } catch (err) {
         // dispatch runs inside feed subscribers and scheduler callbacks: a throw from here
         // would reach RxJS, which rethrows it outside any handler and Node exits, with our
@@ -546,13 +538,13 @@ export class Runtime {
         this.#priceEvents++;
         const ev = e.event;
         if (ev.type === 'orderUpdate') {
-          if (this.market.applyOrderUpdate(ev.payload, now)) this.#markDirty(ev.payload.gameID);
+          if (this.market.applyOrderUpdate(ev.payload, now)) this.#due.markGame(ev.payload.gameID);
         } else if (ev.type === 'matchedVolumeUpdate') {
-          if (this.market.applyMatchedVolume(ev.payload, now)) this.#markDirty(ev.payload.gameID);
+          if (this.market.applyMatchedVolume(ev.payload, now)) this.#due.markGame(ev.payload.gameID);
         } else {
           const g = this.market.upsertGame(ev.payload, now, ev.messageType === 'marketClosed' ? { ended: true } : {});
           if (!g) return;
-          this.#markDirty(g.id);
+          this.#due.markGame(g.id);
           if (g.ended || ev.messageType === 'marketClosed')
             this.orders.cancelAll('game closed', { gameID: g.id }, { sweep: true });
         }
@@ -566,7 +558,7 @@ export class Runtime {
         if (ev.type === 'gapWarning') return;
         if (ev.type === 'reconciled') {
           this.#reconcileWith(ev.result);
-          this.#markAllDirty();
+          this.#due.markAll();
           return;
         }
         if (ev.type === 'reconcileFailed') {
@@ -578,7 +570,7 @@ export class Runtime {
         }
         if (ev.type === 'unclassified') return;
         this.orders.onUserFeed(ev);
-        if (ev.message.gameID) this.#markDirty(ev.message.gameID);
+        if (ev.message.gameID) this.#due.markGame(ev.message.gameID);
         return;
       }
       case 'user-recovery':
@@ -614,7 +606,7 @@ export class Runtime {
       case 'rest-snapshot':
         this.#reconciling = false;
         this.#reconcileWith(e.snapshot);
-        this.#markAllDirty();
+        this.#due.markAll();
         return;
       case 'books':
         this.#onBooks(e.games, now);
@@ -642,7 +634,7 @@ export class Runtime {
     }
     for (const id of resultClientIds(r)) {
       const o = this.own.order(id);
-      if (o) this.#markDirty(o.gameID);
+      if (o) this.#due.markGame(o.gameID);
     }
   }
 
@@ -699,10 +691,7 @@ export class Runtime {
     this.own.forgetGame(gameID);
     for (const s of this.#o.strategies) {
       const k = strategyGameKey(s.id, gameID);
-      this.#dirty.delete(k);
-      this.#held.delete(k);
-      if (this.#held.size === 0) this.#heldDue = Infinity;
-      this.#lastEval.delete(k);
+      this.#due.forget(k);
       this.#memos.delete(k);
       this.#quoted.delete(k);
       this.#lastIntents.delete(k);
@@ -732,7 +721,7 @@ export class Runtime {
 
   #halt(reason: HaltReason): void {
     const stopped = this.#halts.halt(reason);
-    this.#pullHeld = true;
+    this.#due.pullHeld();
     if (stopped) {
       this.#log.warn({ reason }, 'halted: pulling quotes');
       this.orders.cancelAll(`halted: ${reason}`);
@@ -742,7 +731,7 @@ export class Runtime {
   #resume(reason: HaltReason): void {
     if (this.#halts.lift(reason)) {
       this.#log.info({ reason }, 'active: quoting');
-      this.#markAllDirty();
+      this.#due.markAll();
     }
   }
 
@@ -755,90 +744,14 @@ export class Runtime {
     return [...out];
   }
 
-  #markDirty(gameID: string): void {
-    const g = this.market.identity(gameID);
-    if (g) this.#markPairs(g);
-  }
-
-  #markPairs(g: GameIdentity): void {
-    for (const p of this.#pairsOf(g)) if (!this.#dirty.has(p.key) && !this.#held.has(p.key)) this.#dirty.set(p.key, p);
-  }
-
   /**
-   * The strategies that watch a game, as the pairs the dirty set holds: worked out once per
-   * identity (the model keeps the object while the game's identity holds) rather than on
-   * every price event, which would match interest lists and build keys each time.
-   */
-  #pairsOf(g: GameIdentity): readonly DirtyPair[] {
-    const known = this.#watchers.get(g);
-    if (known !== undefined) return known;
-    const pairs: DirtyPair[] = [];
-    for (const s of this.#o.strategies)
-      if (wantsGame(s, g)) pairs.push({ key: strategyGameKey(s.id, g.id), strategy: s, gameID: g.id });
-    this.#watchers.set(g, pairs);
-    return pairs;
-  }
-
-  #markAllDirty(): void {
-    for (const g of this.market.identities()) this.#markPairs(g);
-  }
-
-  /**
-   * Run the strategies of the games that changed, then one order-manager cycle. A pair
-   * inside its throttle waits in `#held` and is looked at again only when the earliest of
-   * them is due (or a halt needs its quotes pulled now): a busy feed marks the same
-   * throttled pairs on nearly every event, and scanning them all each time cost more than
-   * the evaluations themselves. Held pairs were marked before any pair in `#dirty`, so
-   * visiting them first keeps the order of marking.
-   */
-  #evaluate(): void {
-    const now = this.#o.clock.now();
-    const scanHeld = this.#held.size > 0 && (now >= this.#heldDue || this.#pullHeld);
-    if (this.#dirty.size === 0 && !scanHeld) {
-      // A wake-up that fired before the earliest held pair is due (it was asked for an
-      // earlier one, since evaluated) must leave the next one armed: marks on held pairs
-      // do not reach #dirty, so no other event would.
-      if (this.#held.size > 0) this.#wakeIn(now, this.#heldDue - now);
-      return;
-    }
-    this.#pullHeld = false;
-    const work: StrategyWork[] = [];
-    if (scanHeld) {
-      // Kept in a local until the scan is through: a throw midway leaves the old, earlier value.
-      let due = Infinity;
-      // Deleting the entry being visited is safe while iterating a Map.
-      for (const [k, p] of this.#held) {
-        if (this.#evaluatePair(p, now, work)) this.#held.delete(k);
-        else due = Math.min(due, this.#dueOf(p));
-      }
-      this.#heldDue = due;
-    }
-    for (const p of this.#dirty.values()) {
-      if (this.#evaluatePair(p, now, work)) continue;
-      this.#held.set(p.key, p);
-      this.#heldDue = Math.min(this.#heldDue, this.#dueOf(p));
-    }
-    this.#dirty.clear();
-    if (work.length > 0) this.orders.cycle(work);
-    if (this.#held.size > 0) this.#wakeIn(now, this.#heldDue - now);
-  }
-
-  /** When a pair's throttle ends: its last evaluation is unchanged while it is held. */
-  #dueOf(p: DirtyPair): number {
-    return (this.#lastEval.get(p.key) ?? -Infinity) + p.strategy.throttleMs;
-  }
-
-  /**
-   * Evaluate one pair into `work`, unless its throttle holds it (false). The strategy is
+   * Evaluate one pair, its throttle run out, into `work`. The strategy is
    * asked only when something it read last time changed (`#memos`): otherwise its last
    * intents stand, which is what asking it would give. The order manager still sees the
    * pair, as on every evaluation: its plan also moves with what the strategy does not read.
    */
-  #evaluatePair(pair: DirtyPair, now: number, work: StrategyWork[]): boolean {
+  #evaluatePair(pair: DirtyPair, mode: TradingMode, now: number, work: StrategyWork[]): void {
     const { key: k, strategy: s, gameID } = pair;
-    const mode = this.modeOf(s.id);
-    if (this.#dueOf(pair) > now && mode !== 'halted') return false;
-    this.#lastEval.set(k, now);
     const memo = this.#memos.get(k);
     if (
       memo !== undefined &&
@@ -847,11 +760,11 @@ export class Runtime {
     ) {
       this.#evaluations.reused++;
       work.push({ strategyId: s.id, gameID, intents: memo.intents, mode });
-      return true;
+      return;
     }
     this.#memos.delete(k);
     const game = this.market.game(gameID);
-    if (!game) return true;
+    if (!game) return;
     let intents: readonly QuoteIntent[] = [];
     let asked: EvaluationMemo | null = null;
     if (mode !== 'halted') {
@@ -865,27 +778,12 @@ export class Runtime {
       asked.intents = intents;
       this.#memos.set(k, asked);
       if ((asked.reads & READ.now) !== 0 && s.module.reevaluateEvery !== undefined)
-        this.#askAgainIn(pair, s.module.reevaluateEvery);
+        this.#due.askAgainIn(pair, s.module.reevaluateEvery);
     }
     if (intents.length > 0) this.#quoted.add(k);
     else this.#quoted.delete(k);
     if (this.#o.onDecision) this.#decided(k, s.id, gameID, intents, now);
     work.push({ strategyId: s.id, gameID, intents, mode });
-    return true;
-  }
-
-  /**
-   * One pending wake-up at a time, the earliest asked for: a busy game whose evaluations
-   * are throttled asks on every event, and a wake-up re-arms for the next held pair.
-   */
-  #wakeIn(now: number, wait: number): void {
-    const at = now + wait;
-    if (this.#wakeAt !== null && this.#wakeAt <= at) return;
-    this.#wakeAt = at;
-    this.#o.scheduler.schedule(() => {
-      if (this.#wakeAt === at) this.#wakeAt = null;
-      this.dispatch({ kind: 'wake' });
-    }, wait);
   }
 
   #decided(
@@ -946,32 +844,6 @@ export class Runtime {
     }
   }
 
-  /**
-   * A strategy that reads the clock and declared how long its quotes stay good is looked at
-   * again then, even if nothing else moves on its game; one wake-up per pair at a time.
-   */
-  #askAgainIn(pair: DirtyPair, ms: number): void {
-    if (this.#askAgain.has(pair.key)) return;
-    this.#askAgain.add(pair.key);
-    this.#o.scheduler.schedule(() => {
-      this.#askAgain.delete(pair.key);
-      if (!this.#memos.has(pair.key)) return;
-      if (!this.#dirty.has(pair.key) && !this.#held.has(pair.key)) this.#dirty.set(pair.key, pair);
-      this.dispatch({ kind: 'wake' });
-    }, ms);
-  }
-
-  /** A refused key sits out its cooldown; then the game is looked at again even if nothing else moves. */
-  #retryAfterCooldown(gameID: string): void {
-    if (this.#retryScheduled.has(gameID)) return;
-    this.#retryScheduled.add(gameID);
-    this.#o.scheduler.schedule(() => {
-      this.#retryScheduled.delete(gameID);
-      this.#markDirty(gameID);
-      this.dispatch({ kind: 'wake' });
-    }, this.orders.cooldownMs + 1);
-  }
-
   #refusalsOf(strategyId: string, gameID: string, now: number): readonly Refusal[] {
     const list = this.#refusals.size === 0 ? undefined : this.#refusals.get(strategyGameKey(strategyId, gameID));
     if (!list) return NO_REFUSALS;
@@ -990,7 +862,7 @@ export class Runtime {
   #onNotice(n: OrderManagerNotice): void {
     const now = this.#o.clock.now();
     if (n.kind === 'risk-rejected') {
-      this.#retryAfterCooldown(n.gameID);
+      this.#due.retryGameAfter(n.gameID, this.orders.cooldownMs + 1);
       this.#remember(n.strategyId, n.gameID, {
         intentKey: n.intentKey,
         source: 'risk',
@@ -1000,7 +872,7 @@ export class Runtime {
       });
     }
     if (n.kind === 'exchange-rejected') {
-      this.#retryAfterCooldown(n.order.gameID);
+      this.#due.retryGameAfter(n.order.gameID, this.orders.cooldownMs + 1);
       if (n.order.strategyId)
         this.#remember(n.order.strategyId, n.order.gameID, {
           intentKey: n.order.intentKey ?? '',
@@ -1047,7 +919,7 @@ export class Runtime {
             { clientId: n.order.clientId, gameID: n.order.gameID, via: n.via },
             'the exchange cancelled an order of ours we had not asked to cancel',
           );
-        this.#markDirty(n.order.gameID);
+        this.#due.markGame(n.order.gameID);
         return;
       }
     }
