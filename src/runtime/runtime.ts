@@ -37,7 +37,6 @@ import { ENDED_GAME_SWEEP_MS, forgettableGames } from './ended-games.ts';
 import { killSwitchReason } from '../orders/gate-close-reason.ts';
 import {
   connectionDown,
-  RESYNC,
   SHUTTING_DOWN,
   STARTING,
   USER_FEED_RECOVERING,
@@ -45,6 +44,7 @@ import {
   type HaltReason,
 } from './halt-reason.ts';
 import { FeedsNotOpenError } from './errors.ts';
+import { BookResync, leaguesOf, readOrderbook } from './book-resync.ts';
 import { EvaluationScheduler, type DirtyPair } from './evaluation-scheduler.ts';
 import { HaltRegistry } from './halt-registry.ts';
 import { checkIntents } from './intent-check.ts';
@@ -64,9 +64,6 @@ const REFUSAL_MEMORY_MS = 60_000;
 
 /** How long start-up waits for the feeds' first connections, runtime-clock ms. */
 export const FEEDS_OPEN_TIMEOUT_MS = 30_000;
-
-/** Wait before reading the books again after a failed read, runtime-clock ms. */
-const RESYNC_RETRY_MS = 1_000;
 
 /**
  * How often unknown order outcomes are looked up over REST; also how long a fill a cancel
@@ -202,12 +199,10 @@ export class Runtime {
   #userFeedCursor: string | null = null;
   /** Feed events that arrived while start-up read the account over REST (null once it has). */
   #startupHeld: RuntimeEvent[] | null = null;
-  /** The price socket's connection the books were read for (0: before the first). */
-  #booksConnection = 0;
-  /** A read of the books after a price-feed reconnect, and the price events held until it is in. */
-  #resync: { readonly held: RuntimeEvent[]; again: boolean } | null = null;
-  /** The retry of a failed read of the books, waiting on the scheduler. */
-  #resyncRetry: Subscription | null = null;
+  /** The books read again after a price-feed reconnect, and the price events held meanwhile. */
+  readonly #books: BookResync<RuntimeEvent>;
+  /** The leagues the strategies watch (null: every league). */
+  readonly #leagues: readonly string[] | null;
   /** Last intents per pair, as JSON, when decisions are reported. */
   readonly #lastIntents = new Map<StrategyGameKey, string>();
   /** Errors the loop caught and logged rather than let out (see `errors`). */
@@ -263,6 +258,23 @@ export class Runtime {
       deliver: (result) => this.dispatch({ kind: 'gateway', result }),
       notify: (n) => this.#onNotice(n),
       commissionRate: () => this.#pnl.commissionRate,
+    });
+    this.#leagues = leaguesOf(options.strategies);
+    this.#books = new BookResync<RuntimeEvent>({
+      market: this.market,
+      rest: options.exchange.rest,
+      scheduler: options.scheduler,
+      logger: options.logger,
+      leagues: this.#leagues,
+      halt: (reason) => this.#halt(reason),
+      resume: (reason) => this.#resume(reason),
+      stopping: () => this.#stopping,
+      deliver: (games) => this.dispatch({ kind: 'books', games }),
+      requeue: (held) => {
+        this.#queue = held.concat(this.#queue);
+      },
+      markGame: (gameID) => this.#due.markGame(gameID),
+      cancelGame: (gameID) => this.orders.cancelAll('game left the board', { gameID }, { sweep: true }),
     });
     this.#due = new EvaluationScheduler({
       strategies: options.strategies,
@@ -349,7 +361,7 @@ export class Runtime {
     );
     this.#resume(STARTING);
     // The price feed reconnected during start-up's read: read again, now that its held events are in.
-    if (this.#booksConnection !== booksReadFor) this.#resyncBooks();
+    if (this.#books.connection !== booksReadFor) this.#books.begin();
     this.#due.markAll();
     this.dispatch({ kind: 'tick' });
   }
@@ -360,13 +372,13 @@ export class Runtime {
     await exchange.rest.login();
     const me = await exchange.rest.getMe();
     this.#pnl.setCommissionRate(me.commissionCharged);
-    const leagues = this.#leagues();
+    const leagues = this.#leagues;
     if (leagues !== null) exchange.priceFeed.subscribe({ leagueIDs: leagues }, { replace: true });
     exchange.priceFeed.start();
     exchange.userFeed.start();
     await this.#feedsOpen();
-    const readFor = this.#booksConnection;
-    const games = await this.#readOrderbook(leagues);
+    const readFor = this.#books.connection;
+    const games = await readOrderbook(exchange.rest, leagues);
     for (const g of games) this.market.applySnapshot(g, this.#o.clock.now());
     const { unmatched, bets } = await openOrdersThenBets(exchange.rest);
     const rest = exchange.rest;
@@ -399,89 +411,8 @@ export class Runtime {
   /** A feed's event: into the loop, or held while start-up reads the account, or a resync the books, over REST. */
   #feedEvent(e: RuntimeEvent): void {
     if (this.#startupHeld) this.#startupHeld.push(e);
-    else if (this.#resync && e.kind === 'price') this.#resync.held.push(e);
+    else if (e.kind === 'price' && this.#books.hold(e)) return;
     else this.dispatch(e);
-  }
-
-  /** Async, so a read that throws at once is a rejection like any other failed read. */
-  async #readOrderbook(leagues: readonly string[] | null): Promise<OrderbookGame[]> {
-    const rest = this.#o.exchange.rest;
-    return leagues === null
-      ? rest.getOrderbook({ league: 'all' })
-      : (await Promise.all(leagues.map((l) => rest.getOrderbook({ league: l })))).flat();
-  }
-
-  /**
-   * The price feed came back: whatever changed while it was down never reaches us as an
-   * update (the feed only sends changes), so a side that moved then would stay stale until
-   * it moves again, and quotes would be priced off it. Halted, the books are read again over
-   * REST, with the feed's events held meanwhile and applied on top, as at start-up.
-   */
-  #resyncBooks(delayMs = 0): void {
-    if (this.#stopping) return;
-    this.#halt(RESYNC);
-    if (this.#resync) {
-      this.#resync.again = true;
-      return;
-    }
-    this.#resync = { held: [], again: false };
-    const read = () => {
-      this.#resyncRetry = null;
-      this.#readOrderbook(this.#leagues()).then(
-        (games) => this.dispatch({ kind: 'books', games }),
-        (err: unknown) => {
-          this.#log.warn({ err }, 'reading the books after a price feed reconnect failed; trying again');
-          this.dispatch({ kind: 'books', games: null });
-        },
-      );
-    };
-    if (delayMs > 0) this.#resyncRetry = this.#o.scheduler.schedule(read, delayMs);
-    else read();
-  }
-
-  #onBooks(games: readonly OrderbookGame[] | null, now: number): void {
-    const r = this.#resync;
-    if (!r) return;
-    this.#resync = null;
-    if (games) {
-      for (const g of games) {
-        this.market.applySnapshot(g, now);
-        this.#due.markGame(g.id);
-      }
-      const left = this.#leftTheBoard(games, this.#leagues());
-      for (const id of left) {
-        this.market.markEnded(id, now, { inferred: true });
-        this.orders.cancelAll('game left the board', { gameID: id }, { sweep: true });
-        this.#due.markGame(id);
-      }
-      this.#log.info(
-        { games: games.length, leftTheBoard: left.length, heldFeedEvents: r.held.length },
-        'books read again after a price feed reconnect',
-      );
-    }
-    // Next in the loop, each on its own (one that fails is logged, the others still apply):
-    // held updates are at least as new as the read, so each side's last one stands.
-    this.#queue = r.held.concat(this.#queue);
-    if (this.#stopping) return;
-    if (games === null || r.again) this.#resyncBooks(games === null ? RESYNC_RETRY_MS : 0);
-    else this.#resume(RESYNC);
-  }
-
-  /**
-   * Games the model holds as on the board, in the leagues read, that the answer no longer
-   * lists: the board lists every game until it ends, so these ended while the feed was down,
-   * and their gameUpdate was lost with it. Left as they were, they would be quoted again,
-   * and every order refused.
-   */
-  #leftTheBoard(games: readonly OrderbookGame[], leagues: readonly string[] | null): string[] {
-    const listed = new Set(games.map((g) => g.id));
-    const read = leagues === null ? null : new Set(leagues.map((l) => l.toLowerCase()));
-    const out: string[] = [];
-    for (const g of this.market.identities()) {
-      if (listed.has(g.id) || (read !== null && !read.has(g.league.toLowerCase()))) continue;
-      if (this.market.game(g.id)?.ended === false) out.push(g.id);
-    }
-    return out;
   }
 
   /** Both feeds open (their first connection made), or FeedsNotOpenError after `feedsOpenTimeoutMs`. */
@@ -589,13 +520,7 @@ export class Runtime {
         const down = (c: HaltingConnection, up: boolean) =>
           up ? this.#resume(connectionDown(c)) : this.#halt(connectionDown(c));
         down('price feed', s.price.status === 'open');
-        if (s.price.status === 'open' && s.price.connection !== this.#booksConnection) {
-          // The first connection is start-up's, which reads the books itself, and so does one
-          // made during start-up (start() reads again once its held events are in).
-          const reconnected = this.#booksConnection !== 0;
-          this.#booksConnection = s.price.connection;
-          if (reconnected && !this.#startupHeld) this.#resyncBooks();
-        }
+        if (s.price.status === 'open') this.#books.priceOpen(s.price.connection, this.#startupHeld !== null);
         down('user feed', s.user.status === 'open');
         if (this.#o.gateway === 'socket') down('orders socket', s.orders.status === 'open');
         return;
@@ -609,7 +534,7 @@ export class Runtime {
         this.#due.markAll();
         return;
       case 'books':
-        this.#onBooks(e.games, now);
+        this.#books.onBooks(e.games, now);
         return;
       case 'tick':
         this.#onTick(now);
@@ -733,15 +658,6 @@ export class Runtime {
       this.#log.info({ reason }, 'active: quoting');
       this.#due.markAll();
     }
-  }
-
-  #leagues(): string[] | null {
-    const out = new Set<string>();
-    for (const s of this.#o.strategies) {
-      if (s.interest.leagues.length === 0) return null;
-      for (const l of s.interest.leagues) out.add(l);
-    }
-    return [...out];
   }
 
   /**
@@ -1007,7 +923,7 @@ export class Runtime {
       await new Promise<void>((resolve) => this.#o.scheduler.schedule(() => resolve(), 50));
     }
     for (const s of this.#subs) s.unsubscribe();
-    this.#resyncRetry?.unsubscribe();
+    this.#books.stop();
     // The exchange's word, not ours: whatever of ours it still lists open is cancelled now.
     try {
       const open = (await this.#o.exchange.rest.getUnmatched()).filter(
