@@ -44,6 +44,7 @@ import {
   type HaltReason,
 } from './halt-reason.ts';
 import { FeedsNotOpenError } from './errors.ts';
+import { EventLoop } from './event-loop.ts';
 import { BookResync, leaguesOf, readOrderbook } from './book-resync.ts';
 import { EvaluationScheduler, type DirtyPair } from './evaluation-scheduler.ts';
 import { HaltRegistry } from './halt-registry.ts';
@@ -170,8 +171,8 @@ export class Runtime {
   readonly orders: OrderManager;
   readonly #o: RuntimeOptions;
   readonly #log: Logger;
-  #queue: RuntimeEvent[] = [];
-  #draining = false;
+  /** The one queue every change passes through, and the errors it caught. */
+  readonly #loop: EventLoop<RuntimeEvent>;
   /** Which strategy–game pairs are due for an evaluation, and the wake-ups pending for them. */
   readonly #due: EvaluationScheduler;
   /** What each pair's strategy read at its last evaluation, and its intents then: reused while that holds. */
@@ -205,8 +206,6 @@ export class Runtime {
   readonly #leagues: readonly string[] | null;
   /** Last intents per pair, as JSON, when decisions are reported. */
   readonly #lastIntents = new Map<StrategyGameKey, string>();
-  /** Errors the loop caught and logged rather than let out (see `errors`). */
-  readonly #errors = { events: 0, evaluations: 0 };
   /** Strategy failures by strategy, kind and distinct error; logs each distinct one once. */
   readonly strategyErrors: StrategyErrors;
   readonly #now = (): number => this.#o.clock.now();
@@ -259,6 +258,11 @@ export class Runtime {
       notify: (n) => this.#onNotice(n),
       commissionRate: () => this.#pnl.commissionRate,
     });
+    this.#loop = new EventLoop<RuntimeEvent>({
+      apply: (e) => this.#apply(e),
+      settle: () => this.#due.run(this.#o.clock.now()),
+      logger: options.logger,
+    });
     this.#leagues = leaguesOf(options.strategies);
     this.#books = new BookResync<RuntimeEvent>({
       market: this.market,
@@ -270,9 +274,7 @@ export class Runtime {
       resume: (reason) => this.#resume(reason),
       stopping: () => this.#stopping,
       deliver: (games) => this.dispatch({ kind: 'books', games }),
-      requeue: (held) => {
-        this.#queue = held.concat(this.#queue);
-      },
+      requeue: (held) => this.#loop.requeue(held),
       markGame: (gameID) => this.#due.markGame(gameID),
       cancelGame: (gameID) => this.orders.cancelAll('game left the board', { gameID }, { sweep: true }),
     });
@@ -347,7 +349,7 @@ export class Runtime {
     } finally {
       this.#startupHeld = null;
     }
-    for (const e of held) this.#queue.push(e);
+    for (const e of held) this.#loop.enqueue(e);
     if (this.#o.gateway === 'socket') exchange.orders.start();
     this.#subs.push(
       interval(this.#o.tickMs ?? 1_000, this.#o.scheduler).subscribe(() => this.dispatch({ kind: 'tick' })),
@@ -434,32 +436,7 @@ export class Runtime {
 
   /** Feed one event into the loop; events arriving while one is processed wait their turn. */
   dispatch(e: RuntimeEvent): void {
-    this.#queue.push(e);
-    if (this.#draining) return;
-    this.#draining = true;
-    try {
-      while (this.#queue.length > 0) {
-        const next = this.#queue.shift()!;
-        try {
-          this.#apply(next);
-        } catch (err) {
-          // One bad event must not stop the bot; it is logged with what it was.
-          this.#errors.events++;
-          this.#log.error({ err, event: next.kind }, 'event failed');
-        }
-      }
-      try {
-        this.#due.run(this.#o.clock.now());
-      } catch (err) {
-        // dispatch runs inside feed subscribers and scheduler callbacks: a throw from here
-        // would reach RxJS, which rethrows it outside any handler and Node exits, with our
-        // orders left resting and stop() never run. Logged and counted; the next event evaluates again.
-        this.#errors.evaluations++;
-        this.#log.error({ err }, 'evaluation failed');
-      }
-    } finally {
-      this.#draining = false;
-    }
+    this.#loop.dispatch(e);
   }
 
   #apply(e: RuntimeEvent): void {
@@ -856,7 +833,7 @@ export class Runtime {
     readonly evaluations: number;
     readonly strategies: ReadonlyMap<string, number>;
   } {
-    return { ...this.#errors, strategies: this.strategyErrors.byStrategy };
+    return { ...this.#loop.errors, strategies: this.strategyErrors.byStrategy };
   }
 
   /**
