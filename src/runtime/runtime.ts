@@ -31,7 +31,6 @@ import {
   type StrategyWork,
 } from '../orders/order-manager.ts';
 import type { RiskLimits } from '../orders/risk-gate.ts';
-import { decodeReference } from '../exchange/orders/user-reference.ts';
 import type { QuoteIntent } from '../strategy/types.ts';
 import { ENDED_GAME_SWEEP_MS, forgettableGames } from './ended-games.ts';
 import { killSwitchReason } from '../orders/gate-close-reason.ts';
@@ -44,6 +43,7 @@ import {
   type HaltReason,
 } from './halt-reason.ts';
 import { FeedsNotOpenError } from './errors.ts';
+import { confirmNothingOpen, waitForOrdersGone, type ShutdownHost } from './shutdown.ts';
 import { EventLoop } from './event-loop.ts';
 import { BookResync, leaguesOf, readOrderbook } from './book-resync.ts';
 import { EvaluationScheduler, type DirtyPair } from './evaluation-scheduler.ts';
@@ -890,37 +890,18 @@ export class Runtime {
     this.orders.closeGate('shutdown');
     this.#sweepAll('shutdown');
     this.#halt(SHUTTING_DOWN);
-    const deadline = this.#o.clock.now() + timeoutMs;
-    for (;;) {
-      this.dispatch({ kind: 'tick' });
-      const live = this.own.liveOrders();
-      const cancellable = live.filter((o) => o.status === 'resting' || o.status === 'partly-filled');
-      if (cancellable.length > 0) this.orders.cancelAll('shutdown');
-      if (live.length === 0 || this.#o.clock.now() >= deadline) break;
-      await new Promise<void>((resolve) => this.#o.scheduler.schedule(() => resolve(), 50));
-    }
+    const host: ShutdownHost = {
+      own: this.own,
+      rest: this.#o.exchange.rest,
+      clock: this.#o.clock,
+      scheduler: this.#o.scheduler,
+      logger: this.#log,
+      tick: () => this.dispatch({ kind: 'tick' }),
+      cancelAll: () => this.orders.cancelAll('shutdown'),
+    };
+    await waitForOrdersGone(host, timeoutMs);
     for (const s of this.#subs) s.unsubscribe();
     this.#books.stop();
-    // The exchange's word, not ours: whatever of ours it still lists open is cancelled now.
-    try {
-      const open = (await this.#o.exchange.rest.getUnmatched()).filter(
-        (u) => decodeReference(u.userReference) !== null || this.own.isOurOrderId(u.id),
-      );
-      if (open.length > 0) {
-        this.#log.warn(
-          { count: open.length },
-          'orders still open at the exchange after shutdown cancels: cancelling by id',
-        );
-        await this.#o.exchange.rest.cancel(open.map((u) => u.id));
-      }
-      const left = (await this.#o.exchange.rest.getUnmatched()).filter(
-        (u) => decodeReference(u.userReference) !== null || this.own.isOurOrderId(u.id),
-      );
-      if (left.length > 0) this.#log.error({ count: left.length }, 'orders still open after shutdown');
-      return this.own.liveOrders().filter((o) => left.some((u) => u.id === o.orderID));
-    } catch (err) {
-      this.#log.error({ err }, 'could not confirm shutdown over REST');
-      return this.own.liveOrders();
-    }
+    return confirmNothingOpen(host);
   }
 }
