@@ -11,7 +11,7 @@ import {
 } from 'rxjs';
 import { MarketModel } from '../book/market-model.ts';
 import { OwnBook } from '../orders/own-book.ts';
-import type { GameState, OwnOrder, Refusal, TradingMode } from '../book/types.ts';
+import type { GameState, OwnOrder, TradingMode } from '../book/types.ts';
 import type { AccountSnapshot, ConnectionStates } from '../exchange/client.ts';
 import { gradedPages$ } from '../exchange/rest/graded-walker.ts';
 import { PnlLedger } from './pnl-ledger.ts';
@@ -43,6 +43,7 @@ import {
   type HaltReason,
 } from './halt-reason.ts';
 import { FeedsNotOpenError } from './errors.ts';
+import { RefusalMemory } from './refusal-memory.ts';
 import { confirmNothingOpen, waitForOrdersGone, type ShutdownHost } from './shutdown.ts';
 import { EventLoop } from './event-loop.ts';
 import { BookResync, leaguesOf, readOrderbook } from './book-resync.ts';
@@ -59,9 +60,6 @@ import { wantsMarket, type StrategyInstance } from './strategy-instance.ts';
 import { openOrdersThenBets } from '../exchange/rest/open-orders-then-bets.ts';
 import { totalSidesOf } from '../orders/total-sides.ts';
 import type { Venue } from './venue.ts';
-
-/** How long a strategy's view keeps a refusal. */
-const REFUSAL_MEMORY_MS = 60_000;
 
 /** How long start-up waits for the feeds' first connections, runtime-clock ms. */
 export const FEEDS_OPEN_TIMEOUT_MS = 30_000;
@@ -155,8 +153,6 @@ export interface RuntimeStatus {
   readonly heartbeatCancels: number;
 }
 
-const NO_REFUSALS: readonly Refusal[] = [];
-
 /**
  * The bot: one event loop through which every change passes, in order — price-feed
  * events into the market model, user-feed events and gateway answers into our own book,
@@ -186,7 +182,8 @@ export class Runtime {
   readonly #pnl = new PnlLedger();
   /** Why the runtime may not trade now, and the operator's modes. */
   readonly #halts = new HaltRegistry();
-  readonly #refusals = new Map<StrategyGameKey, Refusal[]>();
+  /** The refusals each strategy's view shows on each game. */
+  readonly #refusals = new RefusalMemory();
   #stopping = false;
   #reconciling = false;
   #lastReconcile = -Infinity;
@@ -242,7 +239,7 @@ export class Runtime {
       own: this.own,
       commissionRate: () => this.#pnl.commissionRate,
       fair: (gameID) => this.#o.fair?.(gameID) ?? null,
-      refusals: (strategyId, gameID, now) => this.#refusalsOf(strategyId, gameID, now),
+      refusals: (strategyId, gameID, now) => this.#refusals.of(strategyId, gameID, now),
     };
     const gateway: OrderGateway = options.gateway === 'socket' ? options.exchange.orders : options.exchange.rest;
     this.orders = new OrderManager({
@@ -597,7 +594,7 @@ export class Runtime {
       this.#memos.delete(k);
       this.#quoted.delete(k);
       this.#lastIntents.delete(k);
-      this.#refusals.delete(k);
+      this.#refusals.forget(k);
     }
   }
 
@@ -714,7 +711,7 @@ export class Runtime {
       commissionRate: this.#pnl.commissionRate,
       activity: this.market.activity(gameID, now),
       fair: this.#o.fair?.(gameID) ?? null,
-      refusals: this.#refusalsOf(s.id, gameID, now),
+      refusals: this.#refusals.of(s.id, gameID, now),
     });
     this.strategyErrors.evaluated(s.id);
     try {
@@ -737,26 +734,11 @@ export class Runtime {
     }
   }
 
-  #refusalsOf(strategyId: string, gameID: string, now: number): readonly Refusal[] {
-    const list = this.#refusals.size === 0 ? undefined : this.#refusals.get(strategyGameKey(strategyId, gameID));
-    if (!list) return NO_REFUSALS;
-    while (list.length > 0 && list[0]!.at < now - REFUSAL_MEMORY_MS) list.shift();
-    return [...list];
-  }
-
-  #remember(strategyId: string, gameID: string, r: Refusal): void {
-    const k = strategyGameKey(strategyId, gameID);
-    const list = this.#refusals.get(k) ?? [];
-    list.push(r);
-    if (list.length > 20) list.shift();
-    this.#refusals.set(k, list);
-  }
-
   #onNotice(n: OrderManagerNotice): void {
     const now = this.#o.clock.now();
     if (n.kind === 'risk-rejected') {
       this.#due.retryGameAfter(n.gameID, this.orders.cooldownMs + 1);
-      this.#remember(n.strategyId, n.gameID, {
+      this.#refusals.remember(n.strategyId, n.gameID, {
         intentKey: n.intentKey,
         source: 'risk',
         reason: n.verdict.rule,
@@ -767,7 +749,7 @@ export class Runtime {
     if (n.kind === 'exchange-rejected') {
       this.#due.retryGameAfter(n.order.gameID, this.orders.cooldownMs + 1);
       if (n.order.strategyId)
-        this.#remember(n.order.strategyId, n.order.gameID, {
+        this.#refusals.remember(n.order.strategyId, n.order.gameID, {
           intentKey: n.order.intentKey ?? '',
           source: 'exchange',
           reason: n.errorType,
