@@ -11,7 +11,7 @@ import {
 } from 'rxjs';
 import { MarketModel } from '../book/market-model.ts';
 import { OwnBook } from '../orders/own-book.ts';
-import type { GameState, OwnOrder, TradingMode } from '../book/types.ts';
+import type { OwnOrder, TradingMode } from '../book/types.ts';
 import type { AccountSnapshot, ConnectionStates } from '../exchange/client.ts';
 import { gradedPages$ } from '../exchange/rest/graded-walker.ts';
 import { PnlLedger } from './pnl-ledger.ts';
@@ -23,15 +23,8 @@ import type { UserFeedEvent } from '../exchange/socket/user-feed-events.ts';
 import type { Clock } from '../shared/clock.ts';
 import { componentChild } from '../shared/logger.ts';
 import { HeartbeatWatch } from './heartbeat-watch.ts';
-import {
-  OrderManager,
-  resultClientIds,
-  type GatewayResult,
-  type OrderManagerNotice,
-  type StrategyWork,
-} from '../orders/order-manager.ts';
+import { OrderManager, resultClientIds, type GatewayResult, type OrderManagerNotice } from '../orders/order-manager.ts';
 import type { RiskLimits } from '../orders/risk-gate.ts';
-import type { QuoteIntent } from '../strategy/types.ts';
 import { ENDED_GAME_SWEEP_MS, forgettableGames } from './ended-games.ts';
 import { killSwitchReason } from '../orders/gate-close-reason.ts';
 import {
@@ -47,16 +40,12 @@ import { RefusalMemory } from './refusal-memory.ts';
 import { confirmNothingOpen, waitForOrdersGone, type ShutdownHost } from './shutdown.ts';
 import { EventLoop } from './event-loop.ts';
 import { BookResync, leaguesOf, readOrderbook } from './book-resync.ts';
-import { EvaluationScheduler, type DirtyPair } from './evaluation-scheduler.ts';
+import { EvaluationScheduler } from './evaluation-scheduler.ts';
 import { HaltRegistry } from './halt-registry.ts';
-import { checkIntents } from './intent-check.ts';
-import { applyLivePolicy } from './live-policy.ts';
-import { mayHoldLater, memoHolds, memoOf, type EvaluationMemo, type MemoSources } from './strategy-memo.ts';
+import { PairEvaluator, type Decision } from './pair-evaluator.ts';
 import { StrategyErrors, type StrategyErrorEvent } from './strategy-errors.ts';
-import { LazyStrategyView, READ } from './strategy-view.ts';
-import { TrackedGame } from './tracked-game.ts';
-import { checkStrategyIds, gameIDOf, strategyGameKey, type StrategyGameKey } from './strategy-game-key.ts';
-import { wantsMarket, type StrategyInstance } from './strategy-instance.ts';
+import { checkStrategyIds, strategyGameKey } from './strategy-game-key.ts';
+import type { StrategyInstance } from './strategy-instance.ts';
 import { openOrdersThenBets } from '../exchange/rest/open-orders-then-bets.ts';
 import { totalSidesOf } from '../orders/total-sides.ts';
 import type { Venue } from './venue.ts';
@@ -103,18 +92,7 @@ export interface RuntimeOptions {
   readonly onStrategyError?: (e: StrategyErrorEvent) => void;
 }
 
-/**
- * A strategy's intents on a game changed. `priceEvents` counts the price-feed events the
- * runtime had applied: the point in the feed the decision was made at, the same in a live
- * or paper run and in a backtest of its recording.
- */
-export interface Decision {
-  readonly priceEvents: number;
-  readonly at: number;
-  readonly strategyId: string;
-  readonly gameID: string;
-  readonly intents: readonly QuoteIntent[];
-}
+export type { Decision } from './pair-evaluator.ts';
 
 type RuntimeEvent =
   | { readonly kind: 'price'; readonly event: PriceFeedEvent }
@@ -171,12 +149,8 @@ export class Runtime {
   readonly #loop: EventLoop<RuntimeEvent>;
   /** Which strategy–game pairs are due for an evaluation, and the wake-ups pending for them. */
   readonly #due: EvaluationScheduler;
-  /** What each pair's strategy read at its last evaluation, and its intents then: reused while that holds. */
-  readonly #memos = new Map<StrategyGameKey, EvaluationMemo>();
-  /** Where a memo's inputs are read again (see strategy-memo.ts). */
-  readonly #memoSources: MemoSources;
-  /** Strategy evaluations: asked (quote called) or reused (nothing it read had changed). */
-  readonly #evaluations = { asked: 0, reused: 0 };
+  /** What an evaluation does, and the memos, decisions and counts it keeps. */
+  readonly #pairs: PairEvaluator;
   readonly #subs: Subscription[] = [];
   /** Realised P&L, commission paid and the account's commission rate. */
   readonly #pnl = new PnlLedger();
@@ -191,8 +165,6 @@ export class Runtime {
   readonly #heartbeat = new HeartbeatWatch();
   #lastEndedSweep = -Infinity;
   #killed: string | null = null;
-  /** Pairs whose last evaluation asked for quotes. */
-  readonly #quoted = new Set<StrategyGameKey>();
   #priceEvents = 0;
   #userFeedCursor: string | null = null;
   /** Feed events that arrived while start-up read the account over REST (null once it has). */
@@ -201,8 +173,6 @@ export class Runtime {
   readonly #books: BookResync<RuntimeEvent>;
   /** The leagues the strategies watch (null: every league). */
   readonly #leagues: readonly string[] | null;
-  /** Last intents per pair, as JSON, when decisions are reported. */
-  readonly #lastIntents = new Map<StrategyGameKey, string>();
   /** Strategy failures by strategy, kind and distinct error; logs each distinct one once. */
   readonly strategyErrors: StrategyErrors;
   readonly #now = (): number => this.#o.clock.now();
@@ -234,13 +204,6 @@ export class Runtime {
         ),
     });
     this.market = new MarketModel((id) => this.own.isOurOrderId(id));
-    this.#memoSources = {
-      market: this.market,
-      own: this.own,
-      commissionRate: () => this.#pnl.commissionRate,
-      fair: (gameID) => this.#o.fair?.(gameID) ?? null,
-      refusals: (strategyId, gameID, now) => this.#refusals.of(strategyId, gameID, now),
-    };
     const gateway: OrderGateway = options.gateway === 'socket' ? options.exchange.orders : options.exchange.rest;
     this.orders = new OrderManager({
       own: this.own,
@@ -254,6 +217,17 @@ export class Runtime {
       deliver: (result) => this.dispatch({ kind: 'gateway', result }),
       notify: (n) => this.#onNotice(n),
       commissionRate: () => this.#pnl.commissionRate,
+    });
+    this.#pairs = new PairEvaluator({
+      market: this.market,
+      own: this.own,
+      commissionRate: () => this.#pnl.commissionRate,
+      fair: options.fair,
+      refusals: this.#refusals,
+      strategyErrors: this.strategyErrors,
+      onDecision: options.onDecision,
+      priceEvents: () => this.#priceEvents,
+      askAgainIn: (pair, ms) => this.#due.askAgainIn(pair, ms),
     });
     this.#loop = new EventLoop<RuntimeEvent>({
       apply: (e) => this.#apply(e),
@@ -280,9 +254,9 @@ export class Runtime {
       market: this.market,
       scheduler: options.scheduler,
       modeOf: (strategyId) => this.#halts.modeOf(strategyId),
-      evaluate: (pair, mode, now, work) => this.#evaluatePair(pair, mode, now, work),
+      evaluate: (pair, mode, now, work) => this.#pairs.evaluate(pair, mode, now, work),
       cycle: (work) => this.orders.cycle(work),
-      holdsMemo: (key) => this.#memos.has(key),
+      holdsMemo: (key) => this.#pairs.holdsMemo(key),
       wake: () => this.dispatch({ kind: 'wake' }),
     });
   }
@@ -591,9 +565,7 @@ export class Runtime {
     for (const s of this.#o.strategies) {
       const k = strategyGameKey(s.id, gameID);
       this.#due.forget(k);
-      this.#memos.delete(k);
-      this.#quoted.delete(k);
-      this.#lastIntents.delete(k);
+      this.#pairs.forget(k);
       this.#refusals.forget(k);
     }
   }
@@ -631,106 +603,6 @@ export class Runtime {
     if (this.#halts.lift(reason)) {
       this.#log.info({ reason }, 'active: quoting');
       this.#due.markAll();
-    }
-  }
-
-  /**
-   * Evaluate one pair, its throttle run out, into `work`. The strategy is
-   * asked only when something it read last time changed (`#memos`): otherwise its last
-   * intents stand, which is what asking it would give. The order manager still sees the
-   * pair, as on every evaluation: its plan also moves with what the strategy does not read.
-   */
-  #evaluatePair(pair: DirtyPair, mode: TradingMode, now: number, work: StrategyWork[]): void {
-    const { key: k, strategy: s, gameID } = pair;
-    const memo = this.#memos.get(k);
-    if (
-      memo !== undefined &&
-      mode !== 'halted' &&
-      memoHolds(memo, this.#memoSources, s.id, gameID, now, mode, s.module.reevaluateEvery)
-    ) {
-      this.#evaluations.reused++;
-      work.push({ strategyId: s.id, gameID, intents: memo.intents, mode });
-      return;
-    }
-    this.#memos.delete(k);
-    const game = this.market.game(gameID);
-    if (!game) return;
-    let intents: readonly QuoteIntent[] = [];
-    let asked: EvaluationMemo | null = null;
-    if (mode !== 'halted') {
-      this.#evaluations.asked++;
-      ({ intents, memo: asked } = this.#quote(s, game, now, mode));
-    }
-    intents = applyLivePolicy(s.live, game, intents);
-    if (!intents.every((i) => wantsMarket(s, i.selection.type)))
-      intents = intents.filter((i) => wantsMarket(s, i.selection.type));
-    if (asked !== null && s.module.readsOutsideView !== true && mayHoldLater(asked, s.module.reevaluateEvery)) {
-      asked.intents = intents;
-      this.#memos.set(k, asked);
-      if ((asked.reads & READ.now) !== 0 && s.module.reevaluateEvery !== undefined)
-        this.#due.askAgainIn(pair, s.module.reevaluateEvery);
-    }
-    if (intents.length > 0) this.#quoted.add(k);
-    else this.#quoted.delete(k);
-    if (this.#o.onDecision) this.#decided(k, s.id, gameID, intents, now);
-    work.push({ strategyId: s.id, gameID, intents, mode });
-  }
-
-  #decided(
-    key: StrategyGameKey,
-    strategyId: string,
-    gameID: string,
-    intents: readonly QuoteIntent[],
-    now: number,
-  ): void {
-    const text = JSON.stringify(intents);
-    if (this.#lastIntents.get(key) === text) return;
-    this.#lastIntents.set(key, text);
-    this.#o.onDecision!({ priceEvents: this.#priceEvents, at: now, strategyId, gameID, intents });
-  }
-
-  /**
-   * Ask the strategy, through a view that notes what it reads. The memo of what it read is
-   * null when the answer must not be reused: it threw, or returned something malformed
-   * (asked again, it fails again, and that is counted and logged each time).
-   */
-  #quote(
-    s: StrategyInstance,
-    game: GameState,
-    now: number,
-    mode: TradingMode,
-  ): { intents: readonly QuoteIntent[]; memo: EvaluationMemo | null } {
-    const gameID = game.id;
-    const tracked = new TrackedGame(game);
-    const view = new LazyStrategyView({
-      own: this.own,
-      strategyId: s.id,
-      now,
-      game: tracked,
-      mode,
-      commissionRate: this.#pnl.commissionRate,
-      activity: this.market.activity(gameID, now),
-      fair: this.#o.fair?.(gameID) ?? null,
-      refusals: this.#refusals.of(s.id, gameID, now),
-    });
-    this.strategyErrors.evaluated(s.id);
-    try {
-      // Checked here, inside the try: what the strategy returned is read by the live policy,
-      // the planner and the risk checks, and a bad value there would throw out of the loop.
-      // A failure means no quotes for this game this time; StrategyErrors counts and logs it.
-      const checked = checkIntents(s.module.quote(view, s.params));
-      if (!checked.ok) {
-        this.strategyErrors.badResult(s.id, gameID, checked.problem, now);
-        return { intents: [], memo: null };
-      }
-      if (checked.dropped.length > 0) {
-        this.strategyErrors.malformed(s.id, gameID, checked.dropped, now);
-        return { intents: checked.intents, memo: null };
-      }
-      return { intents: checked.intents, memo: memoOf(view, tracked, checked.intents, this.own, s.id) };
-    } catch (err) {
-      this.strategyErrors.threw(s.id, gameID, err, now);
-      return { intents: [], memo: null };
     }
   }
 
@@ -823,7 +695,7 @@ export class Runtime {
    * last intents kept because nothing it read had changed (evaluate on change).
    */
   get evaluations(): { readonly asked: number; readonly reused: number } {
-    return this.#evaluations;
+    return this.#pairs.evaluations;
   }
 
   status(): RuntimeStatus {
@@ -835,7 +707,7 @@ export class Runtime {
       mode: this.#halts.mode,
       haltReasons: this.#halts.reasons,
       games: this.market.size,
-      quotedGames: new Set([...this.#quoted].map(gameIDOf)).size,
+      quotedGames: this.#pairs.quotedGames,
       openOrders: this.orders.liveCount(),
       fills: totals.maker + totals.taker,
       makerVolume: totals.makerVolume,
