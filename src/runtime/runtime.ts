@@ -9,12 +9,12 @@ import {
   type SchedulerLike,
   type Subscription,
 } from 'rxjs';
-import { MarketModel, type GameIdentity } from '../book/market-model.ts';
+import { MarketModel } from '../book/market-model.ts';
 import { OwnBook } from '../orders/own-book.ts';
-import type { GameState, OwnOrder, Refusal, TradingMode } from '../book/types.ts';
+import type { OwnOrder, TradingMode } from '../book/types.ts';
 import type { AccountSnapshot, ConnectionStates } from '../exchange/client.ts';
 import { gradedPages$ } from '../exchange/rest/graded-walker.ts';
-import { GradedSeen } from './graded-seen.ts';
+import { PnlLedger } from './pnl-ledger.ts';
 import type { OrderGateway } from '../exchange/orders/types.ts';
 import type { GradedRow } from '../exchange/schemas/bets.ts';
 import type { OrderbookGame } from '../exchange/schemas/exchange.ts';
@@ -23,21 +23,12 @@ import type { UserFeedEvent } from '../exchange/socket/user-feed-events.ts';
 import type { Clock } from '../shared/clock.ts';
 import { componentChild } from '../shared/logger.ts';
 import { HeartbeatWatch } from './heartbeat-watch.ts';
-import {
-  OrderManager,
-  resultClientIds,
-  type GatewayResult,
-  type OrderManagerNotice,
-  type StrategyWork,
-} from '../orders/order-manager.ts';
+import { OrderManager, resultClientIds, type GatewayResult, type OrderManagerNotice } from '../orders/order-manager.ts';
 import type { RiskLimits } from '../orders/risk-gate.ts';
-import { decodeReference } from '../exchange/orders/user-reference.ts';
-import type { QuoteIntent } from '../strategy/types.ts';
 import { ENDED_GAME_SWEEP_MS, forgettableGames } from './ended-games.ts';
 import { killSwitchReason } from '../orders/gate-close-reason.ts';
 import {
   connectionDown,
-  RESYNC,
   SHUTTING_DOWN,
   STARTING,
   USER_FEED_RECOVERING,
@@ -45,26 +36,22 @@ import {
   type HaltReason,
 } from './halt-reason.ts';
 import { FeedsNotOpenError } from './errors.ts';
-import { checkIntents } from './intent-check.ts';
-import { applyLivePolicy } from './live-policy.ts';
-import { mayHoldLater, memoHolds, memoOf, type EvaluationMemo, type MemoSources } from './strategy-memo.ts';
+import { RefusalMemory } from './refusal-memory.ts';
+import { confirmNothingOpen, waitForOrdersGone, type ShutdownHost } from './shutdown.ts';
+import { EventLoop } from './event-loop.ts';
+import { BookResync, leaguesOf, readOrderbook } from './book-resync.ts';
+import { EvaluationScheduler } from './evaluation-scheduler.ts';
+import { HaltRegistry } from './halt-registry.ts';
+import { PairEvaluator, type Decision } from './pair-evaluator.ts';
 import { StrategyErrors, type StrategyErrorEvent } from './strategy-errors.ts';
-import { LazyStrategyView, READ } from './strategy-view.ts';
-import { TrackedGame } from './tracked-game.ts';
-import { checkStrategyIds, gameIDOf, strategyGameKey, type StrategyGameKey } from './strategy-game-key.ts';
-import { wantsGame, wantsMarket, type StrategyInstance } from './strategy-instance.ts';
+import { checkStrategyIds, strategyGameKey } from './strategy-game-key.ts';
+import type { StrategyInstance } from './strategy-instance.ts';
 import { openOrdersThenBets } from '../exchange/rest/open-orders-then-bets.ts';
 import { totalSidesOf } from '../orders/total-sides.ts';
 import type { Venue } from './venue.ts';
 
-/** How long a strategy's view keeps a refusal. */
-const REFUSAL_MEMORY_MS = 60_000;
-
 /** How long start-up waits for the feeds' first connections, runtime-clock ms. */
 export const FEEDS_OPEN_TIMEOUT_MS = 30_000;
-
-/** Wait before reading the books again after a failed read, runtime-clock ms. */
-const RESYNC_RETRY_MS = 1_000;
 
 /**
  * How often unknown order outcomes are looked up over REST; also how long a fill a cancel
@@ -105,18 +92,7 @@ export interface RuntimeOptions {
   readonly onStrategyError?: (e: StrategyErrorEvent) => void;
 }
 
-/**
- * A strategy's intents on a game changed. `priceEvents` counts the price-feed events the
- * runtime had applied: the point in the feed the decision was made at, the same in a live
- * or paper run and in a backtest of its recording.
- */
-export interface Decision {
-  readonly priceEvents: number;
-  readonly at: number;
-  readonly strategyId: string;
-  readonly gameID: string;
-  readonly intents: readonly QuoteIntent[];
-}
+export type { Decision } from './pair-evaluator.ts';
 
 type RuntimeEvent =
   | { readonly kind: 'price'; readonly event: PriceFeedEvent }
@@ -155,18 +131,6 @@ export interface RuntimeStatus {
   readonly heartbeatCancels: number;
 }
 
-const NO_REFUSALS: readonly Refusal[] = [];
-
-/** The strictest of several modes wins. */
-const MODE_RANK: Readonly<Record<TradingMode, number>> = { active: 0, reducing: 1, halted: 2 };
-
-/** A strategy and a game whose evaluation is due or pending, under its key. */
-interface DirtyPair {
-  readonly key: StrategyGameKey;
-  readonly strategy: StrategyInstance;
-  readonly gameID: string;
-}
-
 /**
  * The bot: one event loop through which every change passes, in order — price-feed
  * events into the market model, user-feed events and gateway answers into our own book,
@@ -181,35 +145,19 @@ export class Runtime {
   readonly orders: OrderManager;
   readonly #o: RuntimeOptions;
   readonly #log: Logger;
-  #queue: RuntimeEvent[] = [];
-  #draining = false;
-  /** Strategy–game pairs to evaluate. */
-  readonly #dirty = new Map<StrategyGameKey, DirtyPair>();
-  /** Pairs marked while inside their throttle (it ends at `#dueOf`); `#heldDue` is the earliest end. */
-  readonly #held = new Map<StrategyGameKey, DirtyPair>();
-  #heldDue = Infinity;
-  /** A halt began: held pairs of the halted strategies must pull their quotes now, throttle or not. */
-  #pullHeld = false;
-  readonly #watchers = new WeakMap<GameIdentity, readonly DirtyPair[]>();
-  /** When the pending wake-up for throttled evaluations fires (null: none pending). */
-  #wakeAt: number | null = null;
-  readonly #lastEval = new Map<StrategyGameKey, number>();
-  /** What each pair's strategy read at its last evaluation, and its intents then: reused while that holds. */
-  readonly #memos = new Map<StrategyGameKey, EvaluationMemo>();
-  /** Where a memo's inputs are read again (see strategy-memo.ts). */
-  readonly #memoSources: MemoSources;
-  /** Pairs with a look-again pending for a strategy's `reevaluateEvery`. */
-  readonly #askAgain = new Set<StrategyGameKey>();
-  /** Strategy evaluations: asked (quote called) or reused (nothing it read had changed). */
-  readonly #evaluations = { asked: 0, reused: 0 };
+  /** The one queue every change passes through, and the errors it caught. */
+  readonly #loop: EventLoop<RuntimeEvent>;
+  /** Which strategy–game pairs are due for an evaluation, and the wake-ups pending for them. */
+  readonly #due: EvaluationScheduler;
+  /** What an evaluation does, and the memos, decisions and counts it keeps. */
+  readonly #pairs: PairEvaluator;
   readonly #subs: Subscription[] = [];
-  #commission = 0.01;
-  #mode: TradingMode = 'halted';
-  #operatorMode: TradingMode = 'active';
-  readonly #retryScheduled = new Set<string>();
-  readonly #refusals = new Map<StrategyGameKey, Refusal[]>();
-  readonly #strategyModes = new Map<string, TradingMode>();
-  readonly #halts = new Set<HaltReason>([STARTING]);
+  /** Realised P&L, commission paid and the account's commission rate. */
+  readonly #pnl = new PnlLedger();
+  /** Why the runtime may not trade now, and the operator's modes. */
+  readonly #halts = new HaltRegistry();
+  /** The refusals each strategy's view shows on each game. */
+  readonly #refusals = new RefusalMemory();
   #stopping = false;
   #reconciling = false;
   #lastReconcile = -Infinity;
@@ -217,27 +165,18 @@ export class Runtime {
   readonly #heartbeat = new HeartbeatWatch();
   #lastEndedSweep = -Infinity;
   #killed: string | null = null;
-  #realized = 0;
-  #commissionPaid = 0;
-  readonly #gradedSeen = new GradedSeen();
-  /** Pairs whose last evaluation asked for quotes. */
-  readonly #quoted = new Set<StrategyGameKey>();
   #priceEvents = 0;
   #userFeedCursor: string | null = null;
   /** Feed events that arrived while start-up read the account over REST (null once it has). */
   #startupHeld: RuntimeEvent[] | null = null;
-  /** The price socket's connection the books were read for (0: before the first). */
-  #booksConnection = 0;
-  /** A read of the books after a price-feed reconnect, and the price events held until it is in. */
-  #resync: { readonly held: RuntimeEvent[]; again: boolean } | null = null;
-  /** The retry of a failed read of the books, waiting on the scheduler. */
-  #resyncRetry: Subscription | null = null;
-  /** Last intents per pair, as JSON, when decisions are reported. */
-  readonly #lastIntents = new Map<StrategyGameKey, string>();
-  /** Errors the loop caught and logged rather than let out (see `errors`). */
-  readonly #errors = { events: 0, evaluations: 0 };
+  /** The books read again after a price-feed reconnect, and the price events held meanwhile. */
+  readonly #books: BookResync<RuntimeEvent>;
+  /** The leagues the strategies watch (null: every league). */
+  readonly #leagues: readonly string[] | null;
   /** Strategy failures by strategy, kind and distinct error; logs each distinct one once. */
   readonly strategyErrors: StrategyErrors;
+  readonly #now = (): number => this.#o.clock.now();
+  readonly #settle = (gameID: string): void => this.own.settle(gameID);
 
   constructor(options: RuntimeOptions) {
     checkStrategyIds(options.strategies);
@@ -248,7 +187,7 @@ export class Runtime {
       ...(options.onStrategyError ? { onError: options.onStrategyError } : {}),
     });
     this.own = new OwnBook({
-      commissionRate: () => this.#commission,
+      commissionRate: () => this.#pnl.commissionRate,
       // Every order moves several times: the record is built only when it will be written.
       onTransition: (o, from, reason) => {
         if (this.#log.isLevelEnabled('debug'))
@@ -265,13 +204,6 @@ export class Runtime {
         ),
     });
     this.market = new MarketModel((id) => this.own.isOurOrderId(id));
-    this.#memoSources = {
-      market: this.market,
-      own: this.own,
-      commissionRate: () => this.#commission,
-      fair: (gameID) => this.#o.fair?.(gameID) ?? null,
-      refusals: (strategyId, gameID, now) => this.#refusalsOf(strategyId, gameID, now),
-    };
     const gateway: OrderGateway = options.gateway === 'socket' ? options.exchange.orders : options.exchange.rest;
     this.orders = new OrderManager({
       own: this.own,
@@ -284,12 +216,53 @@ export class Runtime {
       runId: options.runId,
       deliver: (result) => this.dispatch({ kind: 'gateway', result }),
       notify: (n) => this.#onNotice(n),
-      commissionRate: () => this.#commission,
+      commissionRate: () => this.#pnl.commissionRate,
+    });
+    this.#pairs = new PairEvaluator({
+      market: this.market,
+      own: this.own,
+      commissionRate: () => this.#pnl.commissionRate,
+      fair: options.fair,
+      refusals: this.#refusals,
+      strategyErrors: this.strategyErrors,
+      onDecision: options.onDecision,
+      priceEvents: () => this.#priceEvents,
+      askAgainIn: (pair, ms) => this.#due.askAgainIn(pair, ms),
+    });
+    this.#loop = new EventLoop<RuntimeEvent>({
+      apply: (e) => this.#apply(e),
+      settle: () => this.#due.run(this.#o.clock.now()),
+      logger: options.logger,
+    });
+    this.#leagues = leaguesOf(options.strategies);
+    this.#books = new BookResync<RuntimeEvent>({
+      market: this.market,
+      rest: options.exchange.rest,
+      scheduler: options.scheduler,
+      logger: options.logger,
+      leagues: this.#leagues,
+      halt: (reason) => this.#halt(reason),
+      resume: (reason) => this.#resume(reason),
+      stopping: () => this.#stopping,
+      deliver: (games) => this.dispatch({ kind: 'books', games }),
+      requeue: (held) => this.#loop.requeue(held),
+      markGame: (gameID) => this.#due.markGame(gameID),
+      cancelGame: (gameID) => this.orders.cancelAll('game left the board', { gameID }, { sweep: true }),
+    });
+    this.#due = new EvaluationScheduler({
+      strategies: options.strategies,
+      market: this.market,
+      scheduler: options.scheduler,
+      modeOf: (strategyId) => this.#halts.modeOf(strategyId),
+      evaluate: (pair, mode, now, work) => this.#pairs.evaluate(pair, mode, now, work),
+      cycle: (work) => this.orders.cycle(work),
+      holdsMemo: (key) => this.#pairs.holdsMemo(key),
+      wake: () => this.dispatch({ kind: 'wake' }),
     });
   }
 
   get mode(): TradingMode {
-    return this.#mode;
+    return this.#halts.mode;
   }
 
   /**
@@ -298,23 +271,18 @@ export class Runtime {
    * its quotes; `active` lifts either. Feed and safety halts still win over `active`.
    */
   setMode(mode: TradingMode, strategyId?: string): void {
-    if (strategyId === undefined) this.#operatorMode = mode;
-    else this.#strategyModes.set(strategyId, mode);
-    if (mode === 'halted') this.#pullHeld = true;
+    this.#halts.setOperatorMode(mode, strategyId);
+    if (mode === 'halted') this.#due.pullHeld();
     this.#log.warn({ mode, strategy: strategyId ?? 'all' }, 'trading mode set by the operator');
     if (mode === 'halted')
       this.orders.cancelAll('halted by the operator', strategyId === undefined ? {} : { strategyId });
-    this.#markAllDirty();
+    this.#due.markAll();
     this.dispatch({ kind: 'tick' });
   }
 
   /** The mode a strategy trades in now: the strictest of the process's, the operator's and its own. */
   modeOf(strategyId: string): TradingMode {
-    let m: TradingMode = this.#mode;
-    if (MODE_RANK[this.#operatorMode] > MODE_RANK[m]) m = this.#operatorMode;
-    const own = this.#strategyModes.get(strategyId);
-    if (own !== undefined && MODE_RANK[own] > MODE_RANK[m]) m = own;
-    return m;
+    return this.#halts.modeOf(strategyId);
   }
 
   /**
@@ -352,7 +320,7 @@ export class Runtime {
     } finally {
       this.#startupHeld = null;
     }
-    for (const e of held) this.#queue.push(e);
+    for (const e of held) this.#loop.enqueue(e);
     if (this.#o.gateway === 'socket') exchange.orders.start();
     this.#subs.push(
       interval(this.#o.tickMs ?? 1_000, this.#o.scheduler).subscribe(() => this.dispatch({ kind: 'tick' })),
@@ -366,8 +334,8 @@ export class Runtime {
     );
     this.#resume(STARTING);
     // The price feed reconnected during start-up's read: read again, now that its held events are in.
-    if (this.#booksConnection !== booksReadFor) this.#resyncBooks();
-    this.#markAllDirty();
+    if (this.#books.connection !== booksReadFor) this.#books.begin();
+    this.#due.markAll();
     this.dispatch({ kind: 'tick' });
   }
 
@@ -376,14 +344,14 @@ export class Runtime {
     const { exchange } = this.#o;
     await exchange.rest.login();
     const me = await exchange.rest.getMe();
-    this.#commission = me.commissionCharged ?? this.#commission;
-    const leagues = this.#leagues();
+    this.#pnl.setCommissionRate(me.commissionCharged);
+    const leagues = this.#leagues;
     if (leagues !== null) exchange.priceFeed.subscribe({ leagueIDs: leagues }, { replace: true });
     exchange.priceFeed.start();
     exchange.userFeed.start();
     await this.#feedsOpen();
-    const readFor = this.#booksConnection;
-    const games = await this.#readOrderbook(leagues);
+    const readFor = this.#books.connection;
+    const games = await readOrderbook(exchange.rest, leagues);
     for (const g of games) this.market.applySnapshot(g, this.#o.clock.now());
     const { unmatched, bets } = await openOrdersThenBets(exchange.rest);
     const rest = exchange.rest;
@@ -405,7 +373,7 @@ export class Runtime {
         adopted: r.adopted,
         foreignOpenOrders: r.foreign,
         openBets: bets.length,
-        commission: this.#commission,
+        commission: this.#pnl.commissionRate,
         heldFeedEvents: this.#startupHeld?.length ?? 0,
       },
       'model loaded',
@@ -416,89 +384,8 @@ export class Runtime {
   /** A feed's event: into the loop, or held while start-up reads the account, or a resync the books, over REST. */
   #feedEvent(e: RuntimeEvent): void {
     if (this.#startupHeld) this.#startupHeld.push(e);
-    else if (this.#resync && e.kind === 'price') this.#resync.held.push(e);
+    else if (e.kind === 'price' && this.#books.hold(e)) return;
     else this.dispatch(e);
-  }
-
-  /** Async, so a read that throws at once is a rejection like any other failed read. */
-  async #readOrderbook(leagues: readonly string[] | null): Promise<OrderbookGame[]> {
-    const rest = this.#o.exchange.rest;
-    return leagues === null
-      ? rest.getOrderbook({ league: 'all' })
-      : (await Promise.all(leagues.map((l) => rest.getOrderbook({ league: l })))).flat();
-  }
-
-  /**
-   * The price feed came back: whatever changed while it was down never reaches us as an
-   * update (the feed only sends changes), so a side that moved then would stay stale until
-   * it moves again, and quotes would be priced off it. Halted, the books are read again over
-   * REST, with the feed's events held meanwhile and applied on top, as at start-up.
-   */
-  #resyncBooks(delayMs = 0): void {
-    if (this.#stopping) return;
-    this.#halt(RESYNC);
-    if (this.#resync) {
-      this.#resync.again = true;
-      return;
-    }
-    this.#resync = { held: [], again: false };
-    const read = () => {
-      this.#resyncRetry = null;
-      this.#readOrderbook(this.#leagues()).then(
-        (games) => this.dispatch({ kind: 'books', games }),
-        (err: unknown) => {
-          this.#log.warn({ err }, 'reading the books after a price feed reconnect failed; trying again');
-          this.dispatch({ kind: 'books', games: null });
-        },
-      );
-    };
-    if (delayMs > 0) this.#resyncRetry = this.#o.scheduler.schedule(read, delayMs);
-    else read();
-  }
-
-  #onBooks(games: readonly OrderbookGame[] | null, now: number): void {
-    const r = this.#resync;
-    if (!r) return;
-    this.#resync = null;
-    if (games) {
-      for (const g of games) {
-        this.market.applySnapshot(g, now);
-        this.#markDirty(g.id);
-      }
-      const left = this.#leftTheBoard(games, this.#leagues());
-      for (const id of left) {
-        this.market.markEnded(id, now, { inferred: true });
-        this.orders.cancelAll('game left the board', { gameID: id }, { sweep: true });
-        this.#markDirty(id);
-      }
-      this.#log.info(
-        { games: games.length, leftTheBoard: left.length, heldFeedEvents: r.held.length },
-        'books read again after a price feed reconnect',
-      );
-    }
-    // Next in the loop, each on its own (one that fails is logged, the others still apply):
-    // held updates are at least as new as the read, so each side's last one stands.
-    this.#queue = r.held.concat(this.#queue);
-    if (this.#stopping) return;
-    if (games === null || r.again) this.#resyncBooks(games === null ? RESYNC_RETRY_MS : 0);
-    else this.#resume(RESYNC);
-  }
-
-  /**
-   * Games the model holds as on the board, in the leagues read, that the answer no longer
-   * lists: the board lists every game until it ends, so these ended while the feed was down,
-   * and their gameUpdate was lost with it. Left as they were, they would be quoted again,
-   * and every order refused.
-   */
-  #leftTheBoard(games: readonly OrderbookGame[], leagues: readonly string[] | null): string[] {
-    const listed = new Set(games.map((g) => g.id));
-    const read = leagues === null ? null : new Set(leagues.map((l) => l.toLowerCase()));
-    const out: string[] = [];
-    for (const g of this.market.identities()) {
-      if (listed.has(g.id) || (read !== null && !read.has(g.league.toLowerCase()))) continue;
-      if (this.market.game(g.id)?.ended === false) out.push(g.id);
-    }
-    return out;
   }
 
   /** Both feeds open (their first connection made), or FeedsNotOpenError after `feedsOpenTimeoutMs`. */
@@ -520,32 +407,7 @@ export class Runtime {
 
   /** Feed one event into the loop; events arriving while one is processed wait their turn. */
   dispatch(e: RuntimeEvent): void {
-    this.#queue.push(e);
-    if (this.#draining) return;
-    this.#draining = true;
-    try {
-      while (this.#queue.length > 0) {
-        const next = this.#queue.shift()!;
-        try {
-          this.#apply(next);
-        } catch (err) {
-          // One bad event must not stop the bot; it is logged with what it was.
-          this.#errors.events++;
-          this.#log.error({ err, event: next.kind }, 'event failed');
-        }
-      }
-      try {
-        this.#evaluate();
-      } catch (err) {
-        // dispatch runs inside feed subscribers and scheduler callbacks: a throw from here
-        // would reach RxJS, which rethrows it outside any handler and Node exits, with our
-        // orders left resting and stop() never run. Logged and counted; the next event evaluates again.
-        this.#errors.evaluations++;
-        this.#log.error({ err }, 'evaluation failed');
-      }
-    } finally {
-      this.#draining = false;
-    }
+    this.#loop.dispatch(e);
   }
 
   #apply(e: RuntimeEvent): void {
@@ -555,13 +417,13 @@ export class Runtime {
         this.#priceEvents++;
         const ev = e.event;
         if (ev.type === 'orderUpdate') {
-          if (this.market.applyOrderUpdate(ev.payload, now)) this.#markDirty(ev.payload.gameID);
+          if (this.market.applyOrderUpdate(ev.payload, now)) this.#due.markGame(ev.payload.gameID);
         } else if (ev.type === 'matchedVolumeUpdate') {
-          if (this.market.applyMatchedVolume(ev.payload, now)) this.#markDirty(ev.payload.gameID);
+          if (this.market.applyMatchedVolume(ev.payload, now)) this.#due.markGame(ev.payload.gameID);
         } else {
           const g = this.market.upsertGame(ev.payload, now, ev.messageType === 'marketClosed' ? { ended: true } : {});
           if (!g) return;
-          this.#markDirty(g.id);
+          this.#due.markGame(g.id);
           if (g.ended || ev.messageType === 'marketClosed')
             this.orders.cancelAll('game closed', { gameID: g.id }, { sweep: true });
         }
@@ -575,7 +437,7 @@ export class Runtime {
         if (ev.type === 'gapWarning') return;
         if (ev.type === 'reconciled') {
           this.#reconcileWith(ev.result);
-          this.#markAllDirty();
+          this.#due.markAll();
           return;
         }
         if (ev.type === 'reconcileFailed') {
@@ -587,7 +449,7 @@ export class Runtime {
         }
         if (ev.type === 'unclassified') return;
         this.orders.onUserFeed(ev);
-        if (ev.message.gameID) this.#markDirty(ev.message.gameID);
+        if (ev.message.gameID) this.#due.markGame(ev.message.gameID);
         return;
       }
       case 'user-recovery':
@@ -606,27 +468,21 @@ export class Runtime {
         const down = (c: HaltingConnection, up: boolean) =>
           up ? this.#resume(connectionDown(c)) : this.#halt(connectionDown(c));
         down('price feed', s.price.status === 'open');
-        if (s.price.status === 'open' && s.price.connection !== this.#booksConnection) {
-          // The first connection is start-up's, which reads the books itself, and so does one
-          // made during start-up (start() reads again once its held events are in).
-          const reconnected = this.#booksConnection !== 0;
-          this.#booksConnection = s.price.connection;
-          if (reconnected && !this.#startupHeld) this.#resyncBooks();
-        }
+        if (s.price.status === 'open') this.#books.priceOpen(s.price.connection, this.#startupHeld !== null);
         down('user feed', s.user.status === 'open');
         if (this.#o.gateway === 'socket') down('orders socket', s.orders.status === 'open');
         return;
       }
       case 'graded':
-        this.#onGraded(e.rows);
+        this.#pnl.count(e.rows, this.#now, this.#settle);
         return;
       case 'rest-snapshot':
         this.#reconciling = false;
         this.#reconcileWith(e.snapshot);
-        this.#markAllDirty();
+        this.#due.markAll();
         return;
       case 'books':
-        this.#onBooks(e.games, now);
+        this.#books.onBooks(e.games, now);
         return;
       case 'tick':
         this.#onTick(now);
@@ -651,7 +507,7 @@ export class Runtime {
     }
     for (const id of resultClientIds(r)) {
       const o = this.own.order(id);
-      if (o) this.#markDirty(o.gameID);
+      if (o) this.#due.markGame(o.gameID);
     }
   }
 
@@ -672,7 +528,7 @@ export class Runtime {
       for (const id of forgettableGames(this.market, this.own, now)) this.#forgetGame(id);
     }
     if (
-      this.#mode !== 'halted' &&
+      this.#halts.mode !== 'halted' &&
       this.orders.gateOpen &&
       now - this.#lastHeartbeat >= (this.#o.heartbeatEveryMs ?? (this.#o.heartbeatSeconds * 1000) / 3)
     ) {
@@ -708,14 +564,9 @@ export class Runtime {
     this.own.forgetGame(gameID);
     for (const s of this.#o.strategies) {
       const k = strategyGameKey(s.id, gameID);
-      this.#dirty.delete(k);
-      this.#held.delete(k);
-      if (this.#held.size === 0) this.#heldDue = Infinity;
-      this.#lastEval.delete(k);
-      this.#memos.delete(k);
-      this.#quoted.delete(k);
-      this.#lastIntents.delete(k);
-      this.#refusals.delete(k);
+      this.#due.forget(k);
+      this.#pairs.forget(k);
+      this.#refusals.forget(k);
     }
   }
 
@@ -726,6 +577,7 @@ export class Runtime {
    */
   kill(reason: string): void {
     this.#killed = reason;
+    this.#halts.holdForGood();
     this.#log.error({ reason }, 'kill switch: cancelling everything and halting');
     const why = killSwitchReason(reason);
     this.orders.closeGate(why);
@@ -739,271 +591,26 @@ export class Runtime {
   }
 
   #halt(reason: HaltReason): void {
-    const before = this.#mode;
-    this.#halts.add(reason);
-    this.#mode = 'halted';
-    this.#pullHeld = true;
-    if (before !== 'halted') {
+    const stopped = this.#halts.halt(reason);
+    this.#due.pullHeld();
+    if (stopped) {
       this.#log.warn({ reason }, 'halted: pulling quotes');
       this.orders.cancelAll(`halted: ${reason}`);
     }
   }
 
   #resume(reason: HaltReason): void {
-    if (!this.#halts.delete(reason)) return;
-    if (this.#halts.size === 0 && !this.#stopping && !this.#killed) {
-      this.#mode = 'active';
+    if (this.#halts.lift(reason)) {
       this.#log.info({ reason }, 'active: quoting');
-      this.#markAllDirty();
+      this.#due.markAll();
     }
-  }
-
-  #leagues(): string[] | null {
-    const out = new Set<string>();
-    for (const s of this.#o.strategies) {
-      if (s.interest.leagues.length === 0) return null;
-      for (const l of s.interest.leagues) out.add(l);
-    }
-    return [...out];
-  }
-
-  #markDirty(gameID: string): void {
-    const g = this.market.identity(gameID);
-    if (g) this.#markPairs(g);
-  }
-
-  #markPairs(g: GameIdentity): void {
-    for (const p of this.#pairsOf(g)) if (!this.#dirty.has(p.key) && !this.#held.has(p.key)) this.#dirty.set(p.key, p);
-  }
-
-  /**
-   * The strategies that watch a game, as the pairs the dirty set holds: worked out once per
-   * identity (the model keeps the object while the game's identity holds) rather than on
-   * every price event, which would match interest lists and build keys each time.
-   */
-  #pairsOf(g: GameIdentity): readonly DirtyPair[] {
-    const known = this.#watchers.get(g);
-    if (known !== undefined) return known;
-    const pairs: DirtyPair[] = [];
-    for (const s of this.#o.strategies)
-      if (wantsGame(s, g)) pairs.push({ key: strategyGameKey(s.id, g.id), strategy: s, gameID: g.id });
-    this.#watchers.set(g, pairs);
-    return pairs;
-  }
-
-  #markAllDirty(): void {
-    for (const g of this.market.identities()) this.#markPairs(g);
-  }
-
-  /**
-   * Run the strategies of the games that changed, then one order-manager cycle. A pair
-   * inside its throttle waits in `#held` and is looked at again only when the earliest of
-   * them is due (or a halt needs its quotes pulled now): a busy feed marks the same
-   * throttled pairs on nearly every event, and scanning them all each time cost more than
-   * the evaluations themselves. Held pairs were marked before any pair in `#dirty`, so
-   * visiting them first keeps the order of marking.
-   */
-  #evaluate(): void {
-    const now = this.#o.clock.now();
-    const scanHeld = this.#held.size > 0 && (now >= this.#heldDue || this.#pullHeld);
-    if (this.#dirty.size === 0 && !scanHeld) {
-      // A wake-up that fired before the earliest held pair is due (it was asked for an
-      // earlier one, since evaluated) must leave the next one armed: marks on held pairs
-      // do not reach #dirty, so no other event would.
-      if (this.#held.size > 0) this.#wakeIn(now, this.#heldDue - now);
-      return;
-    }
-    this.#pullHeld = false;
-    const work: StrategyWork[] = [];
-    if (scanHeld) {
-      // Kept in a local until the scan is through: a throw midway leaves the old, earlier value.
-      let due = Infinity;
-      // Deleting the entry being visited is safe while iterating a Map.
-      for (const [k, p] of this.#held) {
-        if (this.#evaluatePair(p, now, work)) this.#held.delete(k);
-        else due = Math.min(due, this.#dueOf(p));
-      }
-      this.#heldDue = due;
-    }
-    for (const p of this.#dirty.values()) {
-      if (this.#evaluatePair(p, now, work)) continue;
-      this.#held.set(p.key, p);
-      this.#heldDue = Math.min(this.#heldDue, this.#dueOf(p));
-    }
-    this.#dirty.clear();
-    if (work.length > 0) this.orders.cycle(work);
-    if (this.#held.size > 0) this.#wakeIn(now, this.#heldDue - now);
-  }
-
-  /** When a pair's throttle ends: its last evaluation is unchanged while it is held. */
-  #dueOf(p: DirtyPair): number {
-    return (this.#lastEval.get(p.key) ?? -Infinity) + p.strategy.throttleMs;
-  }
-
-  /**
-   * Evaluate one pair into `work`, unless its throttle holds it (false). The strategy is
-   * asked only when something it read last time changed (`#memos`): otherwise its last
-   * intents stand, which is what asking it would give. The order manager still sees the
-   * pair, as on every evaluation: its plan also moves with what the strategy does not read.
-   */
-  #evaluatePair(pair: DirtyPair, now: number, work: StrategyWork[]): boolean {
-    const { key: k, strategy: s, gameID } = pair;
-    const mode = this.modeOf(s.id);
-    if (this.#dueOf(pair) > now && mode !== 'halted') return false;
-    this.#lastEval.set(k, now);
-    const memo = this.#memos.get(k);
-    if (
-      memo !== undefined &&
-      mode !== 'halted' &&
-      memoHolds(memo, this.#memoSources, s.id, gameID, now, mode, s.module.reevaluateEvery)
-    ) {
-      this.#evaluations.reused++;
-      work.push({ strategyId: s.id, gameID, intents: memo.intents, mode });
-      return true;
-    }
-    this.#memos.delete(k);
-    const game = this.market.game(gameID);
-    if (!game) return true;
-    let intents: readonly QuoteIntent[] = [];
-    let asked: EvaluationMemo | null = null;
-    if (mode !== 'halted') {
-      this.#evaluations.asked++;
-      ({ intents, memo: asked } = this.#quote(s, game, now, mode));
-    }
-    intents = applyLivePolicy(s.live, game, intents);
-    if (!intents.every((i) => wantsMarket(s, i.selection.type)))
-      intents = intents.filter((i) => wantsMarket(s, i.selection.type));
-    if (asked !== null && s.module.readsOutsideView !== true && mayHoldLater(asked, s.module.reevaluateEvery)) {
-      asked.intents = intents;
-      this.#memos.set(k, asked);
-      if ((asked.reads & READ.now) !== 0 && s.module.reevaluateEvery !== undefined)
-        this.#askAgainIn(pair, s.module.reevaluateEvery);
-    }
-    if (intents.length > 0) this.#quoted.add(k);
-    else this.#quoted.delete(k);
-    if (this.#o.onDecision) this.#decided(k, s.id, gameID, intents, now);
-    work.push({ strategyId: s.id, gameID, intents, mode });
-    return true;
-  }
-
-  /**
-   * One pending wake-up at a time, the earliest asked for: a busy game whose evaluations
-   * are throttled asks on every event, and a wake-up re-arms for the next held pair.
-   */
-  #wakeIn(now: number, wait: number): void {
-    const at = now + wait;
-    if (this.#wakeAt !== null && this.#wakeAt <= at) return;
-    this.#wakeAt = at;
-    this.#o.scheduler.schedule(() => {
-      if (this.#wakeAt === at) this.#wakeAt = null;
-      this.dispatch({ kind: 'wake' });
-    }, wait);
-  }
-
-  #decided(
-    key: StrategyGameKey,
-    strategyId: string,
-    gameID: string,
-    intents: readonly QuoteIntent[],
-    now: number,
-  ): void {
-    const text = JSON.stringify(intents);
-    if (this.#lastIntents.get(key) === text) return;
-    this.#lastIntents.set(key, text);
-    this.#o.onDecision!({ priceEvents: this.#priceEvents, at: now, strategyId, gameID, intents });
-  }
-
-  /**
-   * Ask the strategy, through a view that notes what it reads. The memo of what it read is
-   * null when the answer must not be reused: it threw, or returned something malformed
-   * (asked again, it fails again, and that is counted and logged each time).
-   */
-  #quote(
-    s: StrategyInstance,
-    game: GameState,
-    now: number,
-    mode: TradingMode,
-  ): { intents: readonly QuoteIntent[]; memo: EvaluationMemo | null } {
-    const gameID = game.id;
-    const tracked = new TrackedGame(game);
-    const view = new LazyStrategyView({
-      own: this.own,
-      strategyId: s.id,
-      now,
-      game: tracked,
-      mode,
-      commissionRate: this.#commission,
-      activity: this.market.activity(gameID, now),
-      fair: this.#o.fair?.(gameID) ?? null,
-      refusals: this.#refusalsOf(s.id, gameID, now),
-    });
-    this.strategyErrors.evaluated(s.id);
-    try {
-      // Checked here, inside the try: what the strategy returned is read by the live policy,
-      // the planner and the risk checks, and a bad value there would throw out of the loop.
-      // A failure means no quotes for this game this time; StrategyErrors counts and logs it.
-      const checked = checkIntents(s.module.quote(view, s.params));
-      if (!checked.ok) {
-        this.strategyErrors.badResult(s.id, gameID, checked.problem, now);
-        return { intents: [], memo: null };
-      }
-      if (checked.dropped.length > 0) {
-        this.strategyErrors.malformed(s.id, gameID, checked.dropped, now);
-        return { intents: checked.intents, memo: null };
-      }
-      return { intents: checked.intents, memo: memoOf(view, tracked, checked.intents, this.own, s.id) };
-    } catch (err) {
-      this.strategyErrors.threw(s.id, gameID, err, now);
-      return { intents: [], memo: null };
-    }
-  }
-
-  /**
-   * A strategy that reads the clock and declared how long its quotes stay good is looked at
-   * again then, even if nothing else moves on its game; one wake-up per pair at a time.
-   */
-  #askAgainIn(pair: DirtyPair, ms: number): void {
-    if (this.#askAgain.has(pair.key)) return;
-    this.#askAgain.add(pair.key);
-    this.#o.scheduler.schedule(() => {
-      this.#askAgain.delete(pair.key);
-      if (!this.#memos.has(pair.key)) return;
-      if (!this.#dirty.has(pair.key) && !this.#held.has(pair.key)) this.#dirty.set(pair.key, pair);
-      this.dispatch({ kind: 'wake' });
-    }, ms);
-  }
-
-  /** A refused key sits out its cooldown; then the game is looked at again even if nothing else moves. */
-  #retryAfterCooldown(gameID: string): void {
-    if (this.#retryScheduled.has(gameID)) return;
-    this.#retryScheduled.add(gameID);
-    this.#o.scheduler.schedule(() => {
-      this.#retryScheduled.delete(gameID);
-      this.#markDirty(gameID);
-      this.dispatch({ kind: 'wake' });
-    }, this.orders.cooldownMs + 1);
-  }
-
-  #refusalsOf(strategyId: string, gameID: string, now: number): readonly Refusal[] {
-    const list = this.#refusals.size === 0 ? undefined : this.#refusals.get(strategyGameKey(strategyId, gameID));
-    if (!list) return NO_REFUSALS;
-    while (list.length > 0 && list[0]!.at < now - REFUSAL_MEMORY_MS) list.shift();
-    return [...list];
-  }
-
-  #remember(strategyId: string, gameID: string, r: Refusal): void {
-    const k = strategyGameKey(strategyId, gameID);
-    const list = this.#refusals.get(k) ?? [];
-    list.push(r);
-    if (list.length > 20) list.shift();
-    this.#refusals.set(k, list);
   }
 
   #onNotice(n: OrderManagerNotice): void {
     const now = this.#o.clock.now();
     if (n.kind === 'risk-rejected') {
-      this.#retryAfterCooldown(n.gameID);
-      this.#remember(n.strategyId, n.gameID, {
+      this.#due.retryGameAfter(n.gameID, this.orders.cooldownMs + 1);
+      this.#refusals.remember(n.strategyId, n.gameID, {
         intentKey: n.intentKey,
         source: 'risk',
         reason: n.verdict.rule,
@@ -1012,9 +619,9 @@ export class Runtime {
       });
     }
     if (n.kind === 'exchange-rejected') {
-      this.#retryAfterCooldown(n.order.gameID);
+      this.#due.retryGameAfter(n.order.gameID, this.orders.cooldownMs + 1);
       if (n.order.strategyId)
-        this.#remember(n.order.strategyId, n.order.gameID, {
+        this.#refusals.remember(n.order.strategyId, n.order.gameID, {
           intentKey: n.order.intentKey ?? '',
           source: 'exchange',
           reason: n.errorType,
@@ -1059,18 +666,9 @@ export class Runtime {
             { clientId: n.order.clientId, gameID: n.order.gameID, via: n.via },
             'the exchange cancelled an order of ours we had not asked to cancel',
           );
-        this.#markDirty(n.order.gameID);
+        this.#due.markGame(n.order.gameID);
         return;
       }
-    }
-  }
-
-  #onGraded(rows: readonly GradedRow[]): void {
-    for (const r of rows) {
-      const added = this.#gradedSeen.count(r.txID, r.result ?? 0, r.fee, this.#o.clock.now());
-      this.#realized += added.result;
-      this.#commissionPaid += added.fee;
-      if ('id' in r.game && r.game.id) this.own.settle(r.game.id);
     }
   }
 
@@ -1089,7 +687,7 @@ export class Runtime {
     readonly evaluations: number;
     readonly strategies: ReadonlyMap<string, number>;
   } {
-    return { ...this.#errors, strategies: this.strategyErrors.byStrategy };
+    return { ...this.#loop.errors, strategies: this.strategyErrors.byStrategy };
   }
 
   /**
@@ -1097,7 +695,7 @@ export class Runtime {
    * last intents kept because nothing it read had changed (evaluate on change).
    */
   get evaluations(): { readonly asked: number; readonly reused: number } {
-    return this.#evaluations;
+    return this.#pairs.evaluations;
   }
 
   status(): RuntimeStatus {
@@ -1106,17 +704,17 @@ export class Runtime {
     let worst = 0;
     for (const g of this.own.gameIds()) worst += this.own.projectedLiability(g);
     return {
-      mode: this.#mode,
-      haltReasons: [...this.#halts],
+      mode: this.#halts.mode,
+      haltReasons: this.#halts.reasons,
       games: this.market.size,
-      quotedGames: new Set([...this.#quoted].map(gameIDOf)).size,
+      quotedGames: this.#pairs.quotedGames,
       openOrders: this.orders.liveCount(),
       fills: totals.maker + totals.taker,
       makerVolume: totals.makerVolume,
       takerVolume: totals.takerVolume,
       worstCase: worst,
-      realizedPnl: this.#realized,
-      commissionPaid: this.#commissionPaid,
+      realizedPnl: this.#pnl.realized,
+      commissionPaid: this.#pnl.commissionPaid,
       orders: this.orders.stats,
       strategyErrors: {
         total: this.strategyErrors.total,
@@ -1142,40 +740,22 @@ export class Runtime {
    */
   async stop(timeoutMs = 10_000): Promise<OwnOrder[]> {
     this.#stopping = true;
+    this.#halts.holdForGood();
     this.orders.closeGate('shutdown');
     this.#sweepAll('shutdown');
     this.#halt(SHUTTING_DOWN);
-    const deadline = this.#o.clock.now() + timeoutMs;
-    for (;;) {
-      this.dispatch({ kind: 'tick' });
-      const live = this.own.liveOrders();
-      const cancellable = live.filter((o) => o.status === 'resting' || o.status === 'partly-filled');
-      if (cancellable.length > 0) this.orders.cancelAll('shutdown');
-      if (live.length === 0 || this.#o.clock.now() >= deadline) break;
-      await new Promise<void>((resolve) => this.#o.scheduler.schedule(() => resolve(), 50));
-    }
+    const host: ShutdownHost = {
+      own: this.own,
+      rest: this.#o.exchange.rest,
+      clock: this.#o.clock,
+      scheduler: this.#o.scheduler,
+      logger: this.#log,
+      tick: () => this.dispatch({ kind: 'tick' }),
+      cancelAll: () => this.orders.cancelAll('shutdown'),
+    };
+    await waitForOrdersGone(host, timeoutMs);
     for (const s of this.#subs) s.unsubscribe();
-    this.#resyncRetry?.unsubscribe();
-    // The exchange's word, not ours: whatever of ours it still lists open is cancelled now.
-    try {
-      const open = (await this.#o.exchange.rest.getUnmatched()).filter(
-        (u) => decodeReference(u.userReference) !== null || this.own.isOurOrderId(u.id),
-      );
-      if (open.length > 0) {
-        this.#log.warn(
-          { count: open.length },
-          'orders still open at the exchange after shutdown cancels: cancelling by id',
-        );
-        await this.#o.exchange.rest.cancel(open.map((u) => u.id));
-      }
-      const left = (await this.#o.exchange.rest.getUnmatched()).filter(
-        (u) => decodeReference(u.userReference) !== null || this.own.isOurOrderId(u.id),
-      );
-      if (left.length > 0) this.#log.error({ count: left.length }, 'orders still open after shutdown');
-      return this.own.liveOrders().filter((o) => left.some((u) => u.id === o.orderID));
-    } catch (err) {
-      this.#log.error({ err }, 'could not confirm shutdown over REST');
-      return this.own.liveOrders();
-    }
+    this.#books.stop();
+    return confirmNothingOpen(host);
   }
 }

@@ -1,0 +1,71 @@
+import type { Logger } from 'pino';
+
+export interface EventLoopOptions<E extends { readonly kind: string }> {
+  /** Apply one event; a throw is logged and counted, and the next event still applies. */
+  readonly apply: (e: E) => void;
+  /** After the queue is drained: the evaluations of what changed. A throw is logged and counted. */
+  readonly settle: () => void;
+  readonly logger: Logger;
+}
+
+/**
+ * The one queue every change passes through, in order, and the errors it caught rather than
+ * let out. Events dispatched while one is applied (an answer delivered synchronously, a
+ * wake-up) wait their turn, so only one event is applied at a time.
+ */
+export class EventLoop<E extends { readonly kind: string }> {
+  readonly #o: EventLoopOptions<E>;
+  #queue: E[] = [];
+  #draining = false;
+  /** Errors caught and logged rather than let out. */
+  readonly #errors = { events: 0, evaluations: 0 };
+
+  constructor(options: EventLoopOptions<E>) {
+    this.#o = options;
+  }
+
+  /** Events that failed to apply, and evaluations that failed, since start. */
+  get errors(): { readonly events: number; readonly evaluations: number } {
+    return this.#errors;
+  }
+
+  /** Queue an event without draining: the next dispatch applies it. */
+  enqueue(e: E): void {
+    this.#queue.push(e);
+  }
+
+  /** Put events back at the head of the queue, in their order, ahead of whatever waits. */
+  requeue(events: E[]): void {
+    this.#queue = events.concat(this.#queue);
+  }
+
+  /** Feed one event into the loop; events arriving while one is processed wait their turn. */
+  dispatch(e: E): void {
+    this.#queue.push(e);
+    if (this.#draining) return;
+    this.#draining = true;
+    try {
+      while (this.#queue.length > 0) {
+        const next = this.#queue.shift()!;
+        try {
+          this.#o.apply(next);
+        } catch (err) {
+          // One bad event must not stop the bot; it is logged with what it was.
+          this.#errors.events++;
+          this.#o.logger.error({ err, event: next.kind }, 'event failed');
+        }
+      }
+      try {
+        this.#o.settle();
+      } catch (err) {
+        // dispatch runs inside feed subscribers and scheduler callbacks: a throw from here
+        // would reach RxJS, which rethrows it outside any handler and Node exits, with our
+        // orders left resting and stop() never run. Logged and counted; the next event evaluates again.
+        this.#errors.evaluations++;
+        this.#o.logger.error({ err }, 'evaluation failed');
+      }
+    } finally {
+      this.#draining = false;
+    }
+  }
+}

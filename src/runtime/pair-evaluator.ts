@@ -1,0 +1,195 @@
+import type { MarketModel } from '../book/market-model.ts';
+import type { GameState, TradingMode } from '../book/types.ts';
+import type { StrategyWork } from '../orders/order-manager.ts';
+import type { OwnBook } from '../orders/own-book.ts';
+import type { QuoteIntent } from '../strategy/types.ts';
+import type { EvaluationScheduler, DirtyPair } from './evaluation-scheduler.ts';
+import { checkIntents } from './intent-check.ts';
+import { applyLivePolicy } from './live-policy.ts';
+import type { RefusalMemory } from './refusal-memory.ts';
+import { gameIDOf, type StrategyGameKey } from './strategy-game-key.ts';
+import { mayHoldLater, memoHolds, memoOf, type EvaluationMemo, type MemoSources } from './strategy-memo.ts';
+import type { StrategyErrors } from './strategy-errors.ts';
+import { wantsMarket, type StrategyInstance } from './strategy-instance.ts';
+import { LazyStrategyView, READ } from './strategy-view.ts';
+import { TrackedGame } from './tracked-game.ts';
+
+/**
+ * A strategy's intents on a game changed. `priceEvents` counts the price-feed events the
+ * runtime had applied: the point in the feed the decision was made at, the same in a live
+ * or paper run and in a backtest of its recording.
+ */
+export interface Decision {
+  readonly priceEvents: number;
+  readonly at: number;
+  readonly strategyId: string;
+  readonly gameID: string;
+  readonly intents: readonly QuoteIntent[];
+}
+
+export interface PairEvaluatorOptions {
+  readonly market: MarketModel;
+  readonly own: OwnBook;
+  readonly commissionRate: () => number;
+  readonly fair?: ((gameID: string) => ReadonlyMap<string, number> | null) | undefined;
+  readonly refusals: RefusalMemory;
+  readonly strategyErrors: StrategyErrors;
+  /** Every change of a strategy's intents on a game (see `RuntimeOptions.onDecision`). */
+  readonly onDecision?: ((d: Decision) => void) | undefined;
+  /** The price-feed events applied so far: where in the feed a decision is made. */
+  readonly priceEvents: () => number;
+  /** Look at a pair again after `ms` (a strategy's `reevaluateEvery`). */
+  readonly askAgainIn: EvaluationScheduler['askAgainIn'];
+}
+
+/**
+ * What one evaluation of a strategy on a game does, and what it keeps between evaluations:
+ * each pair's memo (what the strategy read and its intents then), the pairs that quote,
+ * the last intents reported as decisions, and the counts of strategies asked and reused.
+ */
+export class PairEvaluator {
+  readonly #o: PairEvaluatorOptions;
+  /** What each pair's strategy read at its last evaluation, and its intents then: reused while that holds. */
+  readonly #memos = new Map<StrategyGameKey, EvaluationMemo>();
+  /** Where a memo's inputs are read again (see strategy-memo.ts). */
+  readonly #memoSources: MemoSources;
+  /** Strategy evaluations: asked (quote called) or reused (nothing it read had changed). */
+  readonly #evaluations = { asked: 0, reused: 0 };
+  /** Pairs whose last evaluation asked for quotes. */
+  readonly #quoted = new Set<StrategyGameKey>();
+  /** Last intents per pair, as JSON, when decisions are reported. */
+  readonly #lastIntents = new Map<StrategyGameKey, string>();
+
+  constructor(options: PairEvaluatorOptions) {
+    this.#o = options;
+    this.#memoSources = {
+      market: options.market,
+      own: options.own,
+      commissionRate: options.commissionRate,
+      fair: (gameID) => options.fair?.(gameID) ?? null,
+      refusals: (strategyId, gameID, now) => options.refusals.of(strategyId, gameID, now),
+    };
+  }
+
+  /** Strategy evaluations since start: asked (quote called) or reused. */
+  get evaluations(): { readonly asked: number; readonly reused: number } {
+    return this.#evaluations;
+  }
+
+  /** How many games some strategy quotes on now. */
+  get quotedGames(): number {
+    return new Set([...this.#quoted].map(gameIDOf)).size;
+  }
+
+  /** Whether a pair has intents to reuse while what they were made from holds. */
+  holdsMemo(key: StrategyGameKey): boolean {
+    return this.#memos.has(key);
+  }
+
+  /** The pair's game left the model. */
+  forget(key: StrategyGameKey): void {
+    this.#memos.delete(key);
+    this.#quoted.delete(key);
+    this.#lastIntents.delete(key);
+  }
+
+  /**
+   * Evaluate one pair, its throttle run out, into `work`. The strategy is
+   * asked only when something it read last time changed (`#memos`): otherwise its last
+   * intents stand, which is what asking it would give. The order manager still sees the
+   * pair, as on every evaluation: its plan also moves with what the strategy does not read.
+   */
+  evaluate(pair: DirtyPair, mode: TradingMode, now: number, work: StrategyWork[]): void {
+    const { key: k, strategy: s, gameID } = pair;
+    const memo = this.#memos.get(k);
+    if (
+      memo !== undefined &&
+      mode !== 'halted' &&
+      memoHolds(memo, this.#memoSources, s.id, gameID, now, mode, s.module.reevaluateEvery)
+    ) {
+      this.#evaluations.reused++;
+      work.push({ strategyId: s.id, gameID, intents: memo.intents, mode });
+      return;
+    }
+    this.#memos.delete(k);
+    const game = this.#o.market.game(gameID);
+    if (!game) return;
+    let intents: readonly QuoteIntent[] = [];
+    let asked: EvaluationMemo | null = null;
+    if (mode !== 'halted') {
+      this.#evaluations.asked++;
+      ({ intents, memo: asked } = this.#quote(s, game, now, mode));
+    }
+    intents = applyLivePolicy(s.live, game, intents);
+    if (!intents.every((i) => wantsMarket(s, i.selection.type)))
+      intents = intents.filter((i) => wantsMarket(s, i.selection.type));
+    if (asked !== null && s.module.readsOutsideView !== true && mayHoldLater(asked, s.module.reevaluateEvery)) {
+      asked.intents = intents;
+      this.#memos.set(k, asked);
+      if ((asked.reads & READ.now) !== 0 && s.module.reevaluateEvery !== undefined)
+        this.#o.askAgainIn(pair, s.module.reevaluateEvery);
+    }
+    if (intents.length > 0) this.#quoted.add(k);
+    else this.#quoted.delete(k);
+    if (this.#o.onDecision) this.#decided(k, s.id, gameID, intents, now);
+    work.push({ strategyId: s.id, gameID, intents, mode });
+  }
+
+  #decided(
+    key: StrategyGameKey,
+    strategyId: string,
+    gameID: string,
+    intents: readonly QuoteIntent[],
+    now: number,
+  ): void {
+    const text = JSON.stringify(intents);
+    if (this.#lastIntents.get(key) === text) return;
+    this.#lastIntents.set(key, text);
+    this.#o.onDecision!({ priceEvents: this.#o.priceEvents(), at: now, strategyId, gameID, intents });
+  }
+
+  /**
+   * Ask the strategy, through a view that notes what it reads. The memo of what it read is
+   * null when the answer must not be reused: it threw, or returned something malformed
+   * (asked again, it fails again, and that is counted and logged each time).
+   */
+  #quote(
+    s: StrategyInstance,
+    game: GameState,
+    now: number,
+    mode: TradingMode,
+  ): { intents: readonly QuoteIntent[]; memo: EvaluationMemo | null } {
+    const gameID = game.id;
+    const tracked = new TrackedGame(game);
+    const view = new LazyStrategyView({
+      own: this.#o.own,
+      strategyId: s.id,
+      now,
+      game: tracked,
+      mode,
+      commissionRate: this.#o.commissionRate(),
+      activity: this.#o.market.activity(gameID, now),
+      fair: this.#o.fair?.(gameID) ?? null,
+      refusals: this.#o.refusals.of(s.id, gameID, now),
+    });
+    this.#o.strategyErrors.evaluated(s.id);
+    try {
+      // Checked here, inside the try: what the strategy returned is read by the live policy,
+      // the planner and the risk checks, and a bad value there would throw out of the loop.
+      // A failure means no quotes for this game this time; StrategyErrors counts and logs it.
+      const checked = checkIntents(s.module.quote(view, s.params));
+      if (!checked.ok) {
+        this.#o.strategyErrors.badResult(s.id, gameID, checked.problem, now);
+        return { intents: [], memo: null };
+      }
+      if (checked.dropped.length > 0) {
+        this.#o.strategyErrors.malformed(s.id, gameID, checked.dropped, now);
+        return { intents: checked.intents, memo: null };
+      }
+      return { intents: checked.intents, memo: memoOf(view, tracked, checked.intents, this.#o.own, s.id) };
+    } catch (err) {
+      this.#o.strategyErrors.threw(s.id, gameID, err, now);
+      return { intents: [], memo: null };
+    }
+  }
+}
