@@ -103,7 +103,7 @@ export async function runTickToOrderBench(
         id: 'fs',
         module: strategies.get('fixed-spread')!,
         params: strategies.get('fixed-spread')!.params.parse({ markets: ['moneyline'] }),
-        interest: { leagues: [], sports: [], gameIds: [], marketTypes: [] },
+        interest: { leagues: [], sports: [], gameIDs: [], marketTypes: [] },
         live: { kind: 'pull' },
         throttleMs: 0,
       },

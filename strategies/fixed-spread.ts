@@ -12,7 +12,7 @@ import {
   maxOverroundParam,
   minSizeParam,
   NO_EXPOSURE,
-  ownOrderIds,
+  ownOrderIDs,
   postIntent,
   selectedBookKeys,
   sideSelection,
@@ -83,7 +83,7 @@ export type FixedSpreadParams = z.output<typeof fixedSpreadParams>;
 function quote(view: StrategyView, params: FixedSpreadParams): readonly QuoteIntent[] {
   if (view.mode === 'halted' || view.game.ended) return [];
   const game = view.game;
-  const own = ownOrderIds(view);
+  const own = ownOrderIDs(view);
   const fairOptions: FairOptions = { minDepth: params.minDepth, maxOverround: params.maxOverround };
   // Level-major order, so a liability cap keeps the inner levels of every book first.
   const levels = params.levels;

@@ -12,7 +12,7 @@ import {
   maxOverroundParam,
   minSizeParam,
   NO_EXPOSURE,
-  ownOrderIds,
+  ownOrderIDs,
   postIntent,
   selectedBookKeys,
   sideSelection,
@@ -122,7 +122,7 @@ export function optimalSpread(p: number, gamma: number, k: number): number {
 function quote(view: StrategyView, params: InventorySkewParams): readonly QuoteIntent[] {
   if (view.mode === 'halted' || view.game.ended) return [];
   const game = view.game;
-  const own = ownOrderIds(view);
+  const own = ownOrderIDs(view);
   const k = intensityDecay(view.activity.takerArrivalsPerMinute, params.kBase, params.kPerArrival);
   const fairOptions: FairOptions = { minDepth: params.minDepth, maxOverround: params.maxOverround };
   const intents: QuoteIntent[] = [];

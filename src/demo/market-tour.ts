@@ -100,10 +100,10 @@ export async function runMarketTour(o: MarketTourOptions): Promise<void> {
 /** The deepest moneyline offer on a pre-game game, taken with a small fillAndKill. */
 async function takeAnOffer(
   client: ExchangeClient,
-  gameIds: readonly string[],
+  gameIDs: readonly string[],
   out: (line: string) => void,
 ): Promise<boolean> {
-  for (const id of gameIds) {
+  for (const id of gameIDs) {
     const [book]: OrderbookGame[] = await client.rest.getOrderbook({ gameID: id });
     if (!book) continue;
     const best = [...book.homeMoneylines, ...book.awayMoneylines].sort((a, b) => b.sumUntaken - a.sumUntaken)[0];

@@ -187,11 +187,11 @@ export class Account {
     readonly ledger: BetLedger,
   ) {}
 
-  exposureOf(gameId: string): GameExposure {
-    let g = this.games.get(gameId);
+  exposureOf(gameID: string): GameExposure {
+    let g = this.games.get(gameID);
     if (!g) {
       g = new GameExposure(this);
-      this.games.set(gameId, g);
+      this.games.set(gameID, g);
     }
     return g;
   }
@@ -211,12 +211,12 @@ export class Account {
   }
 
   /**
-   * Whether a new order of `amount` on `gameId` keeps the worst case (every
+   * Whether a new order of `amount` on `gameID` keeps the worst case (every
    * resting order filled where it loses) within balance plus credit. The new order is
    * counted at its largest possible loss: stake plus full commission, since it may fill
    * at a better price than its limit.
    */
-  canAfford(gameId: string, selection: Selection, amount: number, commissionRate: number): boolean {
+  canAfford(gameID: string, selection: Selection, amount: number, commissionRate: number): boolean {
     const capacity = this.balance + this.creditLimit + 1e-9;
     // Largest loss of the new order: its stake plus commission at a payout of at least 1.
     const extraBound = amount * (1 + commissionRate);
@@ -229,9 +229,9 @@ export class Account {
     let upper = extraBound;
     for (const g of this.games.values()) upper += g.upperLoss();
     if (upper + 1e-6 * Math.max(1, Math.abs(capacity), upper) <= capacity) return true;
-    const target = this.games.get(gameId);
+    const target = this.games.get(gameID);
     let others = 0;
-    for (const [id, g] of this.games) if (id !== gameId) others += g.exactLoss();
+    for (const [id, g] of this.games) if (id !== gameID) others += g.exactLoss();
     const extra: Position = { selection, amount, odds: 100, commissionRate, contingent: true };
     const worstHere = target ? target.lossWith(extra) : -worstCaseLiability([extra]);
     target?.noteLossWithExtra(worstHere);
@@ -239,10 +239,10 @@ export class Account {
   }
 
   /** Forget a settled game: its bets no longer tie up balance. */
-  release(gameId: string): void {
-    const g = this.games.get(gameId);
+  release(gameID: string): void {
+    const g = this.games.get(gameID);
     if (!g) return;
     this.totalBound -= g.bound;
-    this.games.delete(gameId);
+    this.games.delete(gameID);
   }
 }

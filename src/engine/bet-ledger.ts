@@ -11,7 +11,7 @@ export interface LedgerBet extends Position {
   readonly id: string;
   readonly txID: string;
   readonly userId: string;
-  readonly gameId: string;
+  readonly gameID: string;
   readonly grade: GradeVersion | null;
 }
 
@@ -247,7 +247,7 @@ export class BetLedger {
       id: this.id(bet),
       txID: this.txID(bet),
       userId: this.userId(bet),
-      gameId: line.gameId,
+      gameID: line.gameID,
       selection: line.selection,
       amount: this.amount(bet),
       odds: this.odds(bet),
@@ -264,9 +264,9 @@ export class BetLedger {
       id: this.id(bet),
       txID: this.txID(bet),
       userId: this.userId(bet),
-      orderId: ids.spell(order),
+      orderID: ids.spell(order),
       wagerRequestID: ids.spell(this.#requestIDs.get(bet) ?? (order as number) + 1),
-      gameId: line.gameId,
+      gameID: line.gameID,
       selection: line.selection,
       wire: line.wire,
       money: this.money(bet),

@@ -129,7 +129,7 @@ export class BookSide {
 export class Book {
   readonly sides: readonly [BookSide, BookSide] = [new BookSide(), new BookSide()];
   constructor(
-    readonly gameId: string,
+    readonly gameID: string,
     readonly key: string,
     readonly selections: readonly [Selection, Selection],
   ) {}

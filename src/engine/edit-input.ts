@@ -29,7 +29,7 @@ export function editRequestOf(order: OrderView, input: EditInput): EditRequest |
   if (typeof expiry === 'string') return expiry;
   const wire = order.wire;
   const place: PlaceInput = {
-    gameID: order.gameId,
+    gameID: order.gameID,
     type: wire.type,
     side: wire.side,
     ...(wire.market !== undefined ? { market: wire.market } : {}),

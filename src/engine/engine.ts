@@ -104,7 +104,7 @@ type Timer =
   // alive past the closed-order retention.
   | { readonly at: number; readonly kind: 'expire'; readonly id: IdToken }
   | { readonly at: number; readonly kind: 'ticket'; readonly ticket: DelayedTicket }
-  | { readonly at: number; readonly kind: 'gameStart'; readonly gameId: string };
+  | { readonly at: number; readonly kind: 'gameStart'; readonly gameID: string };
 
 interface DelayedTicket {
   readonly id: number;
@@ -117,7 +117,7 @@ interface DelayedTicket {
 
 /** An edit on its way through the place checks: the order it edits and the expiry it asks for. */
 interface EditTarget {
-  readonly orderId: string;
+  readonly orderID: string;
   /** Minutes from the edit's execution; null keeps the order's expiry. */
   readonly expiryMinutes: number | null;
 }
@@ -141,7 +141,7 @@ type Checked = CheckedOrder<GameState>;
 type BookChanged = Extract<EngineEvent, { kind: 'bookChanged' }>;
 /** How many touched sides #touchSide scans before it keeps their keys in a set. */
 const TOUCHED_SCAN = 8;
-const sideKeyOf = (t: { gameId: string; bookKey: string; side: 0 | 1 }): string => `${t.side}${t.gameId}|${t.bookKey}`;
+const sideKeyOf = (t: { gameID: string; bookKey: string; side: 0 | 1 }): string => `${t.side}${t.gameID}|${t.bookKey}`;
 
 const failure = (errorType: PlaceFailure['errorType'], error: string): PlaceFailure => ({
   status: 'error',
@@ -192,7 +192,7 @@ export class MatchingEngine {
   /** Ended games kept: each has one current entry in `#settled`. */
   #settledKept = 0;
   /** Settlements, oldest first (from `#settledHead`), for forgetting games after the retention. */
-  #settled: { readonly gameId: string; readonly at: number }[] = [];
+  #settled: { readonly gameID: string; readonly at: number }[] = [];
   #settledHead = 0;
   #gradeSeq = 0;
   #orderSeq = 0;
@@ -239,20 +239,20 @@ export class MatchingEngine {
     if (this.#listeners.length > 0) this.#pending.push(event);
   }
 
-  #touchSide(gameId: string, bookKey: string, side: 0 | 1): void {
+  #touchSide(gameID: string, bookKey: string, side: 0 | 1): void {
     if (this.#listeners.length === 0) return;
     // A call touches a side or two: scanning them beats spelling and hashing a key each
     // time. A batch that touches many (a settlement, a cancel of all) switches to the set.
     const touched = this.#touched;
     if (touched.length < TOUCHED_SCAN) {
-      for (const t of touched) if (t.side === side && t.gameId === gameId && t.bookKey === bookKey) return;
+      for (const t of touched) if (t.side === side && t.gameID === gameID && t.bookKey === bookKey) return;
     } else {
       if (this.#changedSides.size === 0) for (const t of touched) this.#changedSides.add(sideKeyOf(t));
-      const key = sideKeyOf({ gameId, bookKey, side });
+      const key = sideKeyOf({ gameID, bookKey, side });
       if (this.#changedSides.has(key)) return;
       this.#changedSides.add(key);
     }
-    const event: BookChanged = { kind: 'bookChanged', gameId, bookKey, side };
+    const event: BookChanged = { kind: 'bookChanged', gameID, bookKey, side };
     touched.push(event);
     this.#pending.push(event);
   }
@@ -357,13 +357,13 @@ export class MatchingEngine {
 
   /** Change a game's live flag or start time. Going live (or reaching the start) expires pre-game orders. */
   updateGame(
-    gameId: string,
+    gameID: string,
     patch: { readonly live?: boolean; readonly start?: number },
   ): Result<EngineGame, EngineError<GameErrorCode>> {
     this.advance(); // flushes due work's events now: the error returns below do not flush
-    const state = this.#games.get(gameId);
-    if (!state) return err({ code: 'game_not_found', message: `game ${gameId} not found` });
-    if (state.game.ended) return err({ code: 'game_ended', message: `game ${gameId} has ended` });
+    const state = this.#games.get(gameID);
+    if (!state) return err({ code: 'game_not_found', message: `game ${gameID} not found` });
+    if (state.game.ended) return err({ code: 'game_ended', message: `game ${gameID} has ended` });
     if (patch.start !== undefined && !isEngineTime(patch.start))
       return err({ code: 'invalid_game', message: 'start must be a time in ms' });
     state.game = {
@@ -373,7 +373,7 @@ export class MatchingEngine {
     };
     this.#emit({ kind: 'gameChanged', game: state.game, change: 'updated' });
     if (patch.start !== undefined) this.#scheduleStart(state.game);
-    if (state.game.live) this.#startGame(gameId);
+    if (state.game.live) this.#startGame(gameID);
     this.#flush();
     return ok(state.game);
   }
@@ -381,11 +381,11 @@ export class MatchingEngine {
   #scheduleStart(game: EngineGame): void {
     if (game.started) return;
     if (game.start <= this.#clock.now()) this.#startGame(game.id);
-    else this.#timers.push({ at: game.start, kind: 'gameStart', gameId: game.id });
+    else this.#timers.push({ at: game.start, kind: 'gameStart', gameID: game.id });
   }
 
-  #startGame(gameId: string): void {
-    const state = this.#games.get(gameId)!;
+  #startGame(gameID: string): void {
+    const state = this.#games.get(gameID)!;
     if (state.game.started) return;
     state.game = { ...state.game, started: true };
     if (this.#cancelOnGameStart) {
@@ -421,8 +421,8 @@ export class MatchingEngine {
           break;
         }
         case 'gameStart': {
-          const g = this.#games.get(t.gameId)?.game;
-          if (g && !g.started && g.start <= now) this.#startGame(t.gameId);
+          const g = this.#games.get(t.gameID)?.game;
+          if (g && !g.started && g.start <= now) this.#startGame(t.gameID);
           break;
         }
         case 'ticket': {
@@ -458,8 +458,8 @@ export class MatchingEngine {
     const forgotten = new Set<number>();
     const accounts = new Set<Account>();
     while (due()) {
-      const { gameId, at } = queue[this.#settledHead++]!;
-      const state = this.#games.get(gameId);
+      const { gameID, at } = queue[this.#settledHead++]!;
+      const state = this.#games.get(gameID);
       // Settled again since: a later entry of the queue stands for it.
       if (!state || !state.game.ended || state.settledAt !== at) continue;
       // Forgotten for the count: everything settled at or before it goes with it, as its
@@ -473,7 +473,7 @@ export class MatchingEngine {
         if (account) accounts.add(account);
       }
       for (let i = 0; i < state.bets.length; i += 2) ledger.forget(state.bets[i]! >>> 1);
-      this.#games.delete(gameId);
+      this.#games.delete(gameID);
     }
     if (this.#settledHead > 1024 && 2 * this.#settledHead > queue.length) {
       this.#settled = queue.slice(this.#settledHead);
@@ -537,7 +537,7 @@ export class MatchingEngine {
     // An edit runs against the order as it is now: a delayed one may find it filled or gone.
     let original: OrderState | undefined;
     if (edit !== null) {
-      const found = this.#editable(user.id, edit.orderId);
+      const found = this.#editable(user.id, edit.orderID);
       if ('status' in found && found.status === 'error') return found;
       original = found as OrderState;
     }
@@ -580,7 +580,7 @@ export class MatchingEngine {
     const takerRate = order.orderType === 'postArb' ? 0 : user.commissionRate;
     if (
       !(original === undefined
-        ? user.canAfford(order.gameId, order.selection, order.bet, takerRate)
+        ? user.canAfford(order.gameID, order.selection, order.bet, takerRate)
         : this.#canAffordReplacing(user, order, takerRate, original))
     ) {
       return failure('rejected_liability', 'Insufficient balance.');
@@ -614,7 +614,7 @@ export class MatchingEngine {
     const resting = replacing.remaining;
     replacing.remaining = 0;
     user.adjustBound(exposure, -resting);
-    const ok = user.canAfford(order.gameId, order.selection, order.bet, takerRate);
+    const ok = user.canAfford(order.gameID, order.selection, order.bet, takerRate);
     replacing.remaining = resting;
     user.adjustBound(exposure, resting);
     return ok;
@@ -658,14 +658,14 @@ export class MatchingEngine {
     if (input.blockIfNoOtherSideOrders === true && !this.#bookOf(v.entry, v.line)?.sides[v.line.takeSide].best()) {
       return failure('rejected_order_type_rules', 'no orders on the other side');
     }
-    const target: EditTarget = { orderId: this.#ids.spell(original.id), expiryMinutes: request.expiryMinutes };
+    const target: EditTarget = { orderID: this.#ids.spell(original.id), expiryMinutes: request.expiryMinutes };
     return this.#placeValid(user, v, allowDelay, target) as EditEntry;
   }
 
   /** The open order of the user an edit names, or why there is none. */
-  #editable(userId: string, orderId: unknown): OrderState | EditFailure {
-    if (!isObjectId(orderId)) return editFailure('invalid_id', 'invalid order id');
-    const order = this.#orders.get(orderId);
+  #editable(userId: string, orderID: unknown): OrderState | EditFailure {
+    if (!isObjectId(orderID)) return editFailure('invalid_id', 'invalid order id');
+    const order = this.#orders.get(orderID);
     if (!order) return editFailure('not_found', 'order not found');
     if (order.userId !== userId) return editFailure('not_yours', 'unauthorized: order does not belong to user');
     if (order.status !== 'open') {
@@ -714,7 +714,7 @@ export class MatchingEngine {
       original.userReference = v.userReference;
       user.adjustBound(exposure, delta);
       if (this.#listeners.length > 0) this.#emit({ kind: 'orderPlaced', order: viewOf(original, ids) });
-      this.#touchSide(original.gameId, original.line.bookKey, original.line.listedSide);
+      this.#touchSide(original.gameID, original.line.bookKey, original.line.listedSide);
       return { status: 'ok', matched: [], unmatched: this.#unmatchedOf(original), edit: summary };
     }
     // Off the book without a trace: the amended order lives on under the same id as a new
@@ -725,12 +725,12 @@ export class MatchingEngine {
     state.openCount--;
     exposure.removeResting(original);
     user.adjustBound(exposure, -original.remaining);
-    this.#touchSide(original.gameId, original.line.bookKey, original.line.listedSide);
+    this.#touchSide(original.gameID, original.line.bookKey, original.line.listedSide);
     const amended: OrderState = {
       id: original.id,
       wagerRequestID: original.wagerRequestID,
       userId: user.id,
-      gameId: original.gameId,
+      gameID: original.gameID,
       line: original.line,
       odds: v.odds,
       orderType: v.orderType,
@@ -790,7 +790,7 @@ export class MatchingEngine {
       id: this.#ids.take(),
       wagerRequestID: this.#ids.take(),
       userId: user.id,
-      gameId: v.gameId,
+      gameID: v.gameID,
       line: v.line,
       odds: v.odds,
       orderType: v.orderType,
@@ -845,12 +845,12 @@ export class MatchingEngine {
   #rest(order: OrderState, user: Account, state: GameState, book: Book): void {
     book.sides[order.line.listedSide].add(order);
     state.openCount++;
-    const exposure = user.exposureOf(order.gameId);
+    const exposure = user.exposureOf(order.gameID);
     exposure.addResting(order);
     user.adjustBound(exposure, order.remaining);
     if (order.expiresAt !== null) this.#timers.push({ at: order.expiresAt, kind: 'expire', id: order.id });
     if (this.#listeners.length > 0) this.#emit({ kind: 'orderPlaced', order: viewOf(order, this.#ids) });
-    this.#touchSide(order.gameId, order.line.bookKey, order.line.listedSide);
+    this.#touchSide(order.gameID, order.line.bookKey, order.line.listedSide);
   }
 
   /** Fill the taker against the side, best first; returns the fills' results. */
@@ -912,7 +912,7 @@ export class MatchingEngine {
 
       const makerBet = this.#ledger.record(maker, makerRisk, taker, stake, takerRate, now);
       const takerBet = makerBet + 1;
-      takerExposure ??= takerUser.exposureOf(taker.gameId);
+      takerExposure ??= takerUser.exposureOf(taker.gameID);
       state.bets.push(makerBet, takerBet);
       makerUser.bets.push(makerBet);
       makerExposure.addBet(makerBet);
@@ -951,13 +951,13 @@ export class MatchingEngine {
           kind: 'fill',
           fill: {
             txID: result.txID,
-            gameId: taker.gameId,
+            gameID: taker.gameID,
             bookKey: taker.line.bookKey,
             at: now,
             isPostArb: takerIsPostArb,
             taker: {
               userId: taker.userId,
-              orderId: ids.spell(taker.id),
+              orderID: ids.spell(taker.id),
               wagerRequestID: takerRequestID,
               selection: taker.line.selection,
               wire,
@@ -967,7 +967,7 @@ export class MatchingEngine {
             },
             maker: {
               userId: maker.userId,
-              orderId: result.orderID,
+              orderID: result.orderID,
               wagerRequestID: ids.spell(maker.wagerRequestID),
               selection: maker.line.selection,
               wire: maker.line.wire,
@@ -980,22 +980,22 @@ export class MatchingEngine {
         });
       }
     }
-    if (touched) this.#touchSide(taker.gameId, taker.line.bookKey, taker.line.takeSide);
+    if (touched) this.#touchSide(taker.gameID, taker.line.bookKey, taker.line.takeSide);
     return matched ?? [];
   }
 
   // ---------------------------------------------------------------- cancel
 
-  cancel(userId: string, orderId: unknown): CancelOutcome {
+  cancel(userId: string, orderID: unknown): CancelOutcome {
     this.#advance();
-    const outcome = this.#cancelOne(userId, orderId, 'user');
+    const outcome = this.#cancelOne(userId, orderID, 'user');
     this.#flush();
     return outcome;
   }
 
-  cancelMany(userId: string, orderIds: readonly unknown[]): CancelOutcome[] {
+  cancelMany(userId: string, orderIDs: readonly unknown[]): CancelOutcome[] {
     this.#advance();
-    const out = orderIds.map((id) => this.#cancelOne(userId, id, 'user'));
+    const out = orderIDs.map((id) => this.#cancelOne(userId, id, 'user'));
     this.#flush();
     return out;
   }
@@ -1005,7 +1005,7 @@ export class MatchingEngine {
     this.#advance();
     const out: CancelOutcome[] = [];
     for (const o of this.#openOrdersOfUser(userId)) {
-      if (filter.gameId !== undefined && o.gameId !== filter.gameId) continue;
+      if (filter.gameID !== undefined && o.gameID !== filter.gameID) continue;
       const wire = o.line.wire;
       if (filter.type !== undefined && wire.type !== filter.type) continue;
       if (filter.side !== undefined && wire.side !== filter.side) continue;
@@ -1016,9 +1016,9 @@ export class MatchingEngine {
     return out;
   }
 
-  #cancelOne(userId: string, orderId: unknown, reason: CloseReason): CancelOutcome {
-    if (!isObjectId(orderId)) return { success: false, code: 'invalid_id', reason: 'invalid order ID format' };
-    const order = this.#orders.get(orderId);
+  #cancelOne(userId: string, orderID: unknown, reason: CloseReason): CancelOutcome {
+    if (!isObjectId(orderID)) return { success: false, code: 'invalid_id', reason: 'invalid order ID format' };
+    const order = this.#orders.get(orderID);
     if (!order) return { success: false, code: 'not_found', reason: 'order not found' };
     if (order.userId !== userId)
       return { success: false, code: 'not_yours', reason: 'unauthorized: order does not belong to user' };
@@ -1029,15 +1029,15 @@ export class MatchingEngine {
           : order.status === 'expired'
             ? 'order is expired'
             : 'order already cancelled';
-      return { success: false, code: 'not_cancellable', reason: reasonText, order: viewOf(order, this.#ids, orderId) };
+      return { success: false, code: 'not_cancellable', reason: reasonText, order: viewOf(order, this.#ids, orderID) };
     }
     this.#close(order, 'cancelled', reason);
-    return { success: true, order: viewOf(order, this.#ids, orderId) };
+    return { success: true, order: viewOf(order, this.#ids, orderID) };
   }
 
   /** Take an open order off the book; `remaining` keeps the amount at that moment for reporting. */
   #close(order: OrderState, status: 'cancelled' | 'expired', reason: CloseReason): void {
-    const state = this.#games.get(order.gameId)!;
+    const state = this.#games.get(order.gameID)!;
     const line = order.line;
     const book = this.#bookOf(state, line)!;
     const exposure = order.exposure!;
@@ -1051,27 +1051,27 @@ export class MatchingEngine {
     user.adjustBound(exposure, -order.remaining);
     if (this.#listeners.length > 0)
       this.#emit({ kind: status === 'cancelled' ? 'orderCancelled' : 'orderExpired', order: viewOf(order, this.#ids) });
-    this.#touchSide(order.gameId, line.bookKey, line.listedSide);
+    this.#touchSide(order.gameID, line.bookKey, line.listedSide);
   }
 
   // ---------------------------------------------------------------- settlement
 
   /** End a game with its final score and grade every bet on it; on an ended game, regrade. */
-  settleGame(gameId: string, score: Score): Result<readonly GradeVersion[], EngineError<GameErrorCode>> {
+  settleGame(gameID: string, score: Score): Result<readonly GradeVersion[], EngineError<GameErrorCode>> {
     if (!isValidScore(score))
       return err({ code: 'invalid_game', message: 'score needs non-negative integer away and home' });
-    return this.#settle(gameId, { kind: 'score', score });
+    return this.#settle(gameID, { kind: 'score', score });
   }
 
   /** Refund every bet on the game (ending it if needed): a new version of each row. */
-  refundGame(gameId: string): Result<readonly GradeVersion[], EngineError<GameErrorCode>> {
-    return this.#settle(gameId, { kind: 'refund' });
+  refundGame(gameID: string): Result<readonly GradeVersion[], EngineError<GameErrorCode>> {
+    return this.#settle(gameID, { kind: 'refund' });
   }
 
-  #settle(gameId: string, verdict: Verdict): Result<readonly GradeVersion[], EngineError<GameErrorCode>> {
+  #settle(gameID: string, verdict: Verdict): Result<readonly GradeVersion[], EngineError<GameErrorCode>> {
     this.advance(); // flushes due work's events now: the error return below does not flush
-    const state = this.#games.get(gameId);
-    if (!state) return err({ code: 'game_not_found', message: `game ${gameId} not found` });
+    const state = this.#games.get(gameID);
+    if (!state) return err({ code: 'game_not_found', message: `game ${gameID} not found` });
     const wasEnded = state.game.ended;
     for (const o of this.#openOrdersOf(state)) this.#close(o, 'expired', 'gameEnded');
     state.game = {
@@ -1100,11 +1100,11 @@ export class MatchingEngine {
       graded.push(grade);
       this.#emit({ kind: 'betGraded', bet: ledger.view(b), grade });
     }
-    for (const user of this.#users.values()) user.release(gameId);
+    for (const user of this.#users.values()) user.release(gameID);
     const firstSettlement = Number.isNaN(state.settledAt);
     state.settledAt = now;
     if (this.#settledRetentionMs !== Infinity || this.#settledRetentionCount !== Infinity) {
-      this.#settled.push({ gameId, at: now });
+      this.#settled.push({ gameID, at: now });
       if (firstSettlement) this.#settledKept++;
     }
     const change: GameChange = verdict.kind === 'refund' ? 'refunded' : wasEnded ? 'regraded' : 'ended';
@@ -1120,24 +1120,24 @@ export class MatchingEngine {
     return this.#clock.now();
   }
 
-  game(gameId: string): EngineGame | undefined {
-    return this.#games.get(gameId)?.game;
+  game(gameID: string): EngineGame | undefined {
+    return this.#games.get(gameID)?.game;
   }
 
   games(): EngineGame[] {
     return [...this.#games.values()].map((s) => s.game);
   }
 
-  order(orderId: string): OrderView | undefined {
-    const o = this.#orders.get(orderId);
+  order(orderID: string): OrderView | undefined {
+    const o = this.#orders.get(orderID);
     return o ? viewOf(o, this.#ids) : undefined;
   }
 
   /** Whether the order is at the best listed price of its side. */
-  isBestOffer(orderId: string): boolean {
-    const o = this.#orders.get(orderId);
+  isBestOffer(orderID: string): boolean {
+    const o = this.#orders.get(orderID);
     if (!o || o.status !== 'open') return false;
-    const best = this.#games.get(o.gameId)?.books.get(o.line.bookKey)?.sides[o.line.listedSide].best();
+    const best = this.#games.get(o.gameID)?.books.get(o.line.bookKey)?.sides[o.line.listedSide].best();
     return best !== undefined && best.rank === listedRankOf(o);
   }
 
@@ -1151,9 +1151,9 @@ export class MatchingEngine {
     return (this.#users.get(userId)?.bets ?? []).map((b) => ledger.view(b));
   }
 
-  betsOfGame(gameId: string): BetView[] {
+  betsOfGame(gameID: string): BetView[] {
     const ledger = this.#ledger;
-    return (this.#games.get(gameId)?.bets ?? []).map((b) => ledger.view(b));
+    return (this.#games.get(gameID)?.bets ?? []).map((b) => ledger.view(b));
   }
 
   /** The user's grade versions within the retention, in settlement order (oldest first). */
@@ -1216,30 +1216,30 @@ export class MatchingEngine {
   }
 
   /** Worst-case loss over the user's matched bets on the game (≤ 0), as getGameLiability reports it. */
-  gameLiability(userId: string, gameId: string): number {
-    const g = this.#users.get(userId)?.games.get(gameId);
+  gameLiability(userId: string, gameID: string): number {
+    const g = this.#users.get(userId)?.games.get(gameID);
     return g ? g.matchedLiability() : 0;
   }
 
   /** Worst case on the game with every resting order counted where it loses (≤ 0): what the liability check holds against the balance. */
-  gameProjectedLiability(userId: string, gameId: string): number {
-    const loss = this.#users.get(userId)?.games.get(gameId)?.exactLoss() ?? 0;
+  gameProjectedLiability(userId: string, gameID: string): number {
+    const loss = this.#users.get(userId)?.games.get(gameID)?.exactLoss() ?? 0;
     return loss === 0 ? 0 : -loss;
   }
 
-  matchedVolume(gameId: string): number {
-    return this.#games.get(gameId)?.matchedVolume ?? 0;
+  matchedVolume(gameID: string): number {
+    return this.#games.get(gameID)?.matchedVolume ?? 0;
   }
 
   /** Books of a game with the selection a taker backs on each side. */
-  books(gameId: string): { readonly key: string; readonly selections: readonly [Selection, Selection] }[] {
-    const state = this.#games.get(gameId);
+  books(gameID: string): { readonly key: string; readonly selections: readonly [Selection, Selection] }[] {
+    const state = this.#games.get(gameID);
     return state ? [...state.books.values()].map((b) => ({ key: b.key, selections: b.selections })) : [];
   }
 
   /** Orders takers of `side` can take, best first (the side's `sideOrders`). */
-  bookSide(gameId: string, bookKey: string, side: 0 | 1): ListedOrder[] {
-    const book = this.#games.get(gameId)?.books.get(bookKey);
+  bookSide(gameID: string, bookKey: string, side: 0 | 1): ListedOrder[] {
+    const book = this.#games.get(gameID)?.books.get(bookKey);
     if (!book) return [];
     const out: ListedOrder[] = [];
     for (const o of book.sides[side].orders()) {
@@ -1249,8 +1249,8 @@ export class MatchingEngine {
   }
 
   /** Count of open orders on the game, across every book. */
-  openOrderCount(gameId: string): number {
-    return this.#games.get(gameId)?.openCount ?? 0;
+  openOrderCount(gameID: string): number {
+    return this.#games.get(gameID)?.openCount ?? 0;
   }
 
   #newBook(state: GameState, line: InternedSelection): Book {
@@ -1287,8 +1287,8 @@ export class MatchingEngine {
   }
 
   /** The wire spelling of a selection on a game (for hosts rendering books). */
-  wireOf(gameId: string, selection: Selection) {
-    const g = this.#games.get(gameId)?.game;
+  wireOf(gameID: string, selection: Selection) {
+    const g = this.#games.get(gameID)?.game;
     return g ? wireOf(g, selection) : undefined;
   }
 }

@@ -17,7 +17,7 @@ export interface OrderState {
   readonly id: IdToken;
   readonly wagerRequestID: IdToken;
   readonly userId: string;
-  readonly gameId: string;
+  readonly gameID: string;
   /** Selection, wire spelling, book key and sides, interned per game. */
   readonly line: InternedSelection;
   readonly odds: AmericanOdds;
@@ -70,7 +70,7 @@ export function viewOf(o: OrderState, ids: IdTokens, id = ids.spell(o.id)): Orde
     id,
     wagerRequestID: ids.spell(o.wagerRequestID),
     userId: o.userId,
-    gameId: o.gameId,
+    gameID: o.gameID,
     selection: line.selection,
     wire: line.wire,
     bookKey: line.bookKey,

@@ -23,7 +23,7 @@ export function nextGrade(bet: LedgerBet, verdict: Verdict, seq: number, settled
     betId: bet.id,
     txID: bet.txID,
     userId: bet.userId,
-    gameId: bet.gameId,
+    gameID: bet.gameID,
     version: prev ? prev.version + 1 : 1,
     seq,
     outcome,

@@ -102,7 +102,7 @@ export interface OrderView {
   readonly id: string;
   readonly wagerRequestID: string;
   readonly userId: string;
-  readonly gameId: string;
+  readonly gameID: string;
   readonly selection: Selection;
   readonly wire: WireSelection;
   readonly bookKey: string;
@@ -140,7 +140,7 @@ export interface ListedOrder {
 /** One side of one fill. */
 export interface FillSide {
   readonly userId: string;
-  readonly orderId: string;
+  readonly orderID: string;
   readonly wagerRequestID: string;
   readonly selection: Selection;
   readonly wire: WireSelection;
@@ -151,7 +151,7 @@ export interface FillSide {
 
 export interface Fill {
   readonly txID: string;
-  readonly gameId: string;
+  readonly gameID: string;
   readonly bookKey: string;
   readonly at: number;
   readonly isPostArb: boolean;
@@ -279,7 +279,7 @@ export interface CancelFailure {
 export type CancelOutcome = CancelSuccess | CancelFailure;
 
 export interface CancelFilter {
-  readonly gameId?: string;
+  readonly gameID?: string;
   readonly type?: MarketType;
   readonly side?: string;
   readonly market?: string;
@@ -292,9 +292,9 @@ export interface BetView {
   readonly txID: string;
   readonly userId: string;
   /** The user's order this bet came from. */
-  readonly orderId: string;
+  readonly orderID: string;
   readonly wagerRequestID: string;
-  readonly gameId: string;
+  readonly gameID: string;
   readonly selection: Selection;
   readonly wire: WireSelection;
   readonly money: FillMoney;
@@ -311,7 +311,7 @@ export interface GradeVersion {
   readonly betId: string;
   readonly txID: string;
   readonly userId: string;
-  readonly gameId: string;
+  readonly gameID: string;
   readonly version: number;
   /** Position in the engine's global settlement log (0-based); the cursor order. */
   readonly seq: number;
@@ -331,7 +331,7 @@ export type EngineEvent =
   | { readonly kind: 'orderCancelled'; readonly order: OrderView }
   | { readonly kind: 'orderExpired'; readonly order: OrderView }
   | { readonly kind: 'fill'; readonly fill: Fill }
-  | { readonly kind: 'bookChanged'; readonly gameId: string; readonly bookKey: string; readonly side: 0 | 1 }
+  | { readonly kind: 'bookChanged'; readonly gameID: string; readonly bookKey: string; readonly side: 0 | 1 }
   | { readonly kind: 'gameChanged'; readonly game: EngineGame; readonly change: GameChange }
   | { readonly kind: 'betGraded'; readonly bet: BetView; readonly grade: GradeVersion }
   | {

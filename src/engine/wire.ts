@@ -15,7 +15,7 @@ import type { EngineGame, OrderType, PlaceInput, WireSelection } from './types.t
 
 /** A place input that passed validation, with the selection in canonical form. */
 export interface ValidOrder {
-  readonly gameId: string;
+  readonly gameID: string;
   readonly selection: Selection;
   readonly wire: WireSelection;
   readonly odds: AmericanOdds;
@@ -51,7 +51,7 @@ function isOrderType(x: string): x is OrderType {
 }
 
 export interface InternedSelection {
-  readonly gameId: string;
+  readonly gameID: string;
   readonly selection: Selection;
   readonly wire: WireSelection;
   /** `bookKeyOf(selection)` and `sideIndexOf(selection)`, kept so a place computes neither. */
@@ -130,7 +130,7 @@ function intern(
   if (typeof selection === 'string') return selection;
   const takeSide = sideIndexOf(selection);
   return {
-    gameId: game.id,
+    gameID: game.id,
     selection,
     wire: wireOf(game, selection),
     bookKey: bookKeyOf(selection),
@@ -217,7 +217,7 @@ export function checkPlaceInput<E extends GameEntry>(
   const sel = interned(entry, type, side, market, number);
   if (typeof sel === 'string') return invalid(sel);
   return {
-    gameId: gameID,
+    gameID: gameID,
     selection: sel.selection,
     wire: sel.wire,
     odds: smallInteger(normalizeOdds(odds)),

@@ -12,7 +12,7 @@ export interface GameAtRisk {
 /** Every game whose projected worst case is a loss, worst first (ties by id, so the order is stable). */
 export function gamesAtRisk(r: Runtime): GameAtRisk[] {
   const games: GameAtRisk[] = [];
-  for (const g of r.own.gameIds()) {
+  for (const g of r.own.gameIDs()) {
     const worstCase = r.own.projectedLiability(g);
     if (worstCase >= 0) continue;
     const game = r.market.game(g);

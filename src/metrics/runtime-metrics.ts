@@ -265,7 +265,7 @@ export class RuntimeMetrics {
       'game',
       () => {
         const r = rt();
-        return r ? Object.fromEntries([...r.own.gameIds()].map((g) => [g, r.own.projectedLiability(g)])) : {};
+        return r ? Object.fromEntries([...r.own.gameIDs()].map((g) => [g, r.own.projectedLiability(g)])) : {};
       },
       { reset: true },
     );

@@ -251,13 +251,13 @@ export class ExecutionEvents {
     const fill = e.type === 'takerFill' || e.type === 'makerFill' ? e.fill : null;
     const ref = order?.userReference ?? fill?.userReference ?? null;
     const orderID = order?.orderID ?? (e.type === 'takerFill' ? null : (fill?.orderID ?? null));
-    let mine = (ref ? own.byReference(ref) : undefined) ?? (orderID ? own.byOrderId(orderID) : undefined);
+    let mine = (ref ? own.byReference(ref) : undefined) ?? (orderID ? own.byOrderID(orderID) : undefined);
     if (!mine && order && gameID && decodeReference(ref))
       mine = this.#reconciliation.adoptFromFeed(order, gameID, ref!, now);
     // An order amended in place keeps its id under its new record: a message under the old
     // reference that names that id (a venue that keeps the reference through an edit) is the new record's.
     if (mine && orderID && isTerminal(mine.status) && !mine.closedByAbsence) {
-      const current = own.byOrderId(orderID);
+      const current = own.byOrderID(orderID);
       if (current !== undefined && current !== mine && isLive(current)) mine = current;
     }
 

@@ -65,7 +65,7 @@ const NO_ORDERS: ReadonlyMap<string, OwnOrder> = new Map();
  */
 export class OrderStore {
   readonly #orders = new Map<string, OwnOrder>();
-  readonly #byOrderId = new Map<string, string>();
+  readonly #byOrderID = new Map<string, string>();
   readonly #byReference = new Map<string, string>();
   /**
    * Per game, its live orders by client id in the order they were added (terminal ones
@@ -96,11 +96,11 @@ export class OrderStore {
 
   /** The client id of the order the exchange knows as `orderID`. */
   clientIdOf(orderID: string): string | undefined {
-    return this.#byOrderId.get(orderID);
+    return this.#byOrderID.get(orderID);
   }
 
-  byOrderId(orderID: string): OwnOrder | undefined {
-    const c = this.#byOrderId.get(orderID);
+  byOrderID(orderID: string): OwnOrder | undefined {
+    const c = this.#byOrderID.get(orderID);
     return c === undefined ? undefined : this.#orders.get(c);
   }
 
@@ -109,8 +109,8 @@ export class OrderStore {
     return c === undefined ? undefined : this.#orders.get(c);
   }
 
-  isOurOrderId(orderID: string): boolean {
-    return this.#byOrderId.has(orderID);
+  isOurOrderID(orderID: string): boolean {
+    return this.#byOrderID.has(orderID);
   }
 
   allOrders(): IterableIterator<OwnOrder> {
@@ -160,7 +160,7 @@ export class OrderStore {
     if (this.#orders.has(order.clientId)) throw new DuplicateOrderError(order.clientId);
     this.#orders.set(order.clientId, order);
     this.#byReference.set(order.userReference, order.clientId);
-    if (order.orderID) this.#byOrderId.set(order.orderID, order.clientId);
+    if (order.orderID) this.#byOrderID.set(order.orderID, order.clientId);
     this.#hooks.onChange(null, order);
     if (isLive(order)) this.#liveMap(order.gameID).set(order.clientId, order);
     this.#onTransition(order, null, reason);
@@ -222,7 +222,7 @@ export class OrderStore {
       next = rest;
     }
     this.#orders.set(clientId, next);
-    if (next.orderID && next.orderID !== cur.orderID) this.#byOrderId.set(next.orderID, clientId);
+    if (next.orderID && next.orderID !== cur.orderID) this.#byOrderID.set(next.orderID, clientId);
     this.#hooks.onChange(cur, next);
     if (isLive(cur) && !isLive(next)) {
       this.#live.get(next.gameID)?.delete(clientId);
@@ -257,7 +257,7 @@ export class OrderStore {
       if (this.#hooks.stillNeeded?.(o) === true) continue;
       this.#orders.delete(id);
       if (this.#byReference.get(o.userReference) === id) this.#byReference.delete(o.userReference);
-      if (o.orderID && this.#byOrderId.get(o.orderID) === id) this.#byOrderId.delete(o.orderID);
+      if (o.orderID && this.#byOrderID.get(o.orderID) === id) this.#byOrderID.delete(o.orderID);
       this.#hooks.onForget?.(o);
     }
     // Drop the consumed front now and then rather than shifting on every order.

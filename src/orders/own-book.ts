@@ -77,16 +77,16 @@ export class OwnBook {
     return this.#orders.order(clientId);
   }
 
-  byOrderId(orderID: string): OwnOrder | undefined {
-    return this.#orders.byOrderId(orderID);
+  byOrderID(orderID: string): OwnOrder | undefined {
+    return this.#orders.byOrderID(orderID);
   }
 
   byReference(userReference: string): OwnOrder | undefined {
     return this.#orders.byReference(userReference);
   }
 
-  isOurOrderId(orderID: string): boolean {
-    return this.#orders.isOurOrderId(orderID);
+  isOurOrderID(orderID: string): boolean {
+    return this.#orders.isOurOrderID(orderID);
   }
 
   /** Orders that may still rest or fill, optionally of one game and one strategy. */
@@ -235,7 +235,7 @@ export class OwnBook {
   // ---- games ----
 
   /** Unsettled games with anything of ours on them. */
-  *gameIds(): IterableIterator<string> {
+  *gameIDs(): IterableIterator<string> {
     for (const id of this.#games) if (!this.#liability.isSettled(id)) yield id;
   }
 
@@ -262,7 +262,7 @@ export class OwnBook {
 
   /**
    * Drop a game's record once nothing of ours on it can change (`holdsOpen` is false). Its
-   * fills stay booked (`allFills`, `hasFill`); it leaves `gameIds()`. False when the game
+   * fills stay booked (`allFills`, `hasFill`); it leaves `gameIDs()`. False when the game
    * still holds something, or has no record.
    */
   forgetGame(gameID: string): boolean {

@@ -75,7 +75,7 @@ export class OrderReconciliation {
   /** The book's order this open order is (by reference, else by id). */
   #mine(u: UnmatchedOrder): OwnOrder | undefined {
     const own = this.#ctx.own;
-    return (u.userReference ? own.byReference(u.userReference) : undefined) ?? own.byOrderId(u.id);
+    return (u.userReference ? own.byReference(u.userReference) : undefined) ?? own.byOrderID(u.id);
   }
 
   /** An open order unknown to the book that is ours by its reference, on a game the model holds: what reconcile adopts, if it can read it. */
@@ -347,7 +347,7 @@ export class OrderReconciliation {
     let foreign = 0;
     for (const e of entries) {
       if (!e.ok) continue;
-      const mine = (e.userReference ? own.byReference(e.userReference) : undefined) ?? own.byOrderId(e.orderID);
+      const mine = (e.userReference ? own.byReference(e.userReference) : undefined) ?? own.byOrderID(e.orderID);
       if (!mine) {
         foreign++;
         continue;

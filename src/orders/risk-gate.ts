@@ -213,7 +213,7 @@ export class RiskGate {
   #othersLowerBound(gameID: string): number {
     let total = 0;
     for (const [g, after] of this.#projected) if (g !== gameID) total += after.value;
-    for (const g of this.#own.gameIds())
+    for (const g of this.#own.gameIDs())
       if (g !== gameID && !this.#projected.has(g)) total += this.#own.projectedLowerBound(g);
     return total;
   }

@@ -16,11 +16,11 @@ export function subscriptionOf(interests: readonly Interest[]): RecordedSubscrip
   const sports = new Map<string, string>();
   const games = new Set<string>();
   for (const i of interests) {
-    if (i.leagues.length + i.sports.length + i.gameIds.length === 0) return RECORD_ALL;
+    if (i.leagues.length + i.sports.length + i.gameIDs.length === 0) return RECORD_ALL;
     // The feed matches leagues and sports case-insensitively: NBA and nba are one entry.
     for (const l of i.leagues) if (!leagues.has(l.toLowerCase())) leagues.set(l.toLowerCase(), l);
     for (const s of i.sports) if (!sports.has(s.toLowerCase())) sports.set(s.toLowerCase(), s);
-    for (const g of i.gameIds) games.add(g);
+    for (const g of i.gameIDs) games.add(g);
   }
   return { all: false, leagues: [...leagues.values()], sports: [...sports.values()], gameIds: [...games] };
 }

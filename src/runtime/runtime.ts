@@ -203,7 +203,7 @@ export class Runtime {
           'illegal order transition refused',
         ),
     });
-    this.market = new MarketModel((id) => this.own.isOurOrderId(id));
+    this.market = new MarketModel((id) => this.own.isOurOrderID(id));
     const gateway: OrderGateway = options.gateway === 'socket' ? options.exchange.orders : options.exchange.rest;
     this.orders = new OrderManager({
       own: this.own,
@@ -702,7 +702,7 @@ export class Runtime {
     // Fills since start, games the model has forgotten included (as the fills metric counts them).
     const totals = this.own.fillTotals();
     let worst = 0;
-    for (const g of this.own.gameIds()) worst += this.own.projectedLiability(g);
+    for (const g of this.own.gameIDs()) worst += this.own.projectedLiability(g);
     return {
       mode: this.#halts.mode,
       haltReasons: this.#halts.reasons,

@@ -11,7 +11,7 @@ const STOP_POLL_MS = 50;
 
 /** What a clean stop drives: the loop's tick, our orders' cancels, and the exchange's word on them. */
 export interface ShutdownHost {
-  readonly own: Pick<OwnBook, 'liveOrders' | 'isOurOrderId'>;
+  readonly own: Pick<OwnBook, 'liveOrders' | 'isOurOrderID'>;
   readonly rest: Pick<Venue['rest'], 'getUnmatched' | 'cancel'>;
   readonly clock: Clock;
   readonly scheduler: SchedulerLike;
@@ -45,7 +45,7 @@ export async function waitForOrdersGone(h: ShutdownHost, timeoutMs: number): Pro
  */
 export async function confirmNothingOpen(h: ShutdownHost): Promise<OwnOrder[]> {
   const ours = (u: { readonly id: string; readonly userReference?: string | null }) =>
-    decodeReference(u.userReference) !== null || h.own.isOurOrderId(u.id);
+    decodeReference(u.userReference) !== null || h.own.isOurOrderID(u.id);
   try {
     const open = (await h.rest.getUnmatched()).filter(ours);
     if (open.length > 0) {

@@ -19,7 +19,7 @@ const matchesList = (list: readonly string[], value: string) =>
 /** Whether a strategy watches a game. */
 export function wantsGame(s: StrategyInstance, g: GameIdentity): boolean {
   const i = s.interest;
-  if (i.gameIds.length > 0 && !i.gameIds.includes(g.id) && !(g.parentGameID && i.gameIds.includes(g.parentGameID)))
+  if (i.gameIDs.length > 0 && !i.gameIDs.includes(g.id) && !(g.parentGameID && i.gameIDs.includes(g.parentGameID)))
     return false;
   return matchesList(i.leagues, g.league) && matchesList(i.sports, g.sport);
 }

@@ -45,7 +45,7 @@ export interface RunSummary {
  */
 export function markToFair(rt: Runtime): number {
   let total = 0;
-  for (const gameID of rt.own.gameIds()) {
+  for (const gameID of rt.own.gameIDs()) {
     const game = rt.market.game(gameID);
     for (const f of rt.own.fills(gameID)) {
       const p0 = consensusFair(game?.books.get(bookKeyOf(f.selection)));
@@ -66,7 +66,7 @@ export function summarize(
   exchangeSeconds = seconds,
 ): RunSummary {
   let accrued = 0;
-  for (const g of rt.own.gameIds())
+  for (const g of rt.own.gameIDs())
     for (const f of rt.own.fills(g))
       if (f.origin === 'wager' && !f.isPostArb) accrued += Math.max(0, f.risk - f.amount);
   return {

@@ -24,7 +24,7 @@ export function projectedWithinCaps(
     worstTotal = Math.min(worstTotal, s.total);
     if (s.game < -limits.maxGameLiability - TOLERANCE)
       broken.push(
-        `at ${iso(s.at)} the projected worst case on game ${s.gameId} was ${s.game.toFixed(2)} (cap −${limits.maxGameLiability})`,
+        `at ${iso(s.at)} the projected worst case on game ${s.gameID} was ${s.game.toFixed(2)} (cap −${limits.maxGameLiability})`,
       );
     if (s.total < -limits.maxTotalLiability - TOLERANCE)
       broken.push(

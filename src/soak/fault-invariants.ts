@@ -62,7 +62,7 @@ export interface LapseEvidence {
   /** The exchange's dead man's switch was armed (by the bot's heartbeats) when the bot began holding them back. */
   readonly armedBefore: boolean;
   /** Orders the simulator's dead man's switch cancelled during the lapse. */
-  readonly cancelled: readonly { readonly orderId: string; readonly at: number }[];
+  readonly cancelled: readonly { readonly orderID: string; readonly at: number }[];
   /** Of those, the ones the bot still counted as live when checked (at the crash). */
   readonly stillLive: readonly string[];
   /** Orders the bot itself reported as cancelled by the exchange's heartbeat switch. */

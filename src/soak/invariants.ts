@@ -61,7 +61,7 @@ export function everyFillOnce(
       held.length === 0 &&
       carry &&
       eligible.length > 1 &&
-      (ledger.gameEndedAt.get(f.gameId) ?? Infinity) <= carry.startedAt
+      (ledger.gameEndedAt.get(f.gameID) ?? Infinity) <= carry.startedAt
     ) {
       // Made just before the crash, unseen by the dead bot, and settled (out of getMatchedBets)
       // before the restart could read it: money now, reported by the graded walker, not a position.
@@ -70,12 +70,12 @@ export function everyFillOnce(
     }
     if (held.length === 0) {
       broken.push(
-        `tx ${txID} (${f.origin}, ${f.amount.toFixed(2)} at ${f.odds} on game ${f.gameId}) is in no bot's ledger (${eligible.map((b) => b.name).join(' or ')})`,
+        `tx ${txID} (${f.origin}, ${f.amount.toFixed(2)} at ${f.odds} on game ${f.gameID}) is in no bot's ledger (${eligible.map((b) => b.name).join(' or ')})`,
       );
       continue;
     }
     for (const b of eligible) {
-      const mine = b.own.fills(f.gameId).find((x) => x.txID === txID);
+      const mine = b.own.fills(f.gameID).find((x) => x.txID === txID);
       if (!mine) continue;
       if (mine.odds !== f.odds || Math.abs(mine.amount - f.amount) > AMOUNT_TOLERANCE || mine.origin !== f.origin) {
         broken.push(

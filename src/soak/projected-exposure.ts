@@ -7,7 +7,7 @@ import type { Position } from '../money/position.ts';
  */
 export interface ExposureSample {
   readonly at: number;
-  readonly gameId: string;
+  readonly gameID: string;
   readonly game: number;
   readonly total: number;
 }
@@ -33,48 +33,48 @@ export class ProjectedExposure {
   #total = 0;
 
   /** A matched bet of the account (a fill side), in its own view. Read at the next `read`. */
-  addBet(gameId: string, position: Position): void {
-    this.#game(gameId).bets.push({ ...position, contingent: false });
+  addBet(gameID: string, position: Position): void {
+    this.#game(gameID).bets.push({ ...position, contingent: false });
   }
 
   /** An order of the account rests (or rests on with less after a fill) with `amount` of its stake; 0: it no longer rests. Read at the next `read`. */
-  rest(gameId: string, orderId: string, position: Omit<Position, 'contingent' | 'commissionRate'>): void {
-    const g = this.#game(gameId);
-    if (position.amount > 0) g.resting.set(orderId, { ...position, commissionRate: 0, contingent: true });
-    else g.resting.delete(orderId);
+  rest(gameID: string, orderID: string, position: Omit<Position, 'contingent' | 'commissionRate'>): void {
+    const g = this.#game(gameID);
+    if (position.amount > 0) g.resting.set(orderID, { ...position, commissionRate: 0, contingent: true });
+    else g.resting.delete(orderID);
   }
 
   /** The order no longer rests (cancelled, expired, filled). Read at the next `read`. */
-  unrest(gameId: string, orderId: string): void {
-    this.#games.get(gameId)?.resting.delete(orderId);
+  unrest(gameID: string, orderID: string): void {
+    this.#games.get(gameID)?.resting.delete(orderID);
   }
 
   /** Work out the game's figure and the total after this event's changes, and keep them as a sample. */
-  read(gameId: string, at: number): void {
-    this.#sample(gameId, at);
+  read(gameID: string, at: number): void {
+    this.#sample(gameID, at);
   }
 
   /** The game was graded: its bets are money now, and its orders expired with it. */
-  settle(gameId: string, at: number): void {
-    const g = this.#games.get(gameId);
+  settle(gameID: string, at: number): void {
+    const g = this.#games.get(gameID);
     if (!g) return;
-    this.#games.delete(gameId);
+    this.#games.delete(gameID);
     this.#total = this.#sum();
-    this.samples.push({ at, gameId, game: 0, total: this.#total + 0 });
+    this.samples.push({ at, gameID, game: 0, total: this.#total + 0 });
   }
 
   /** The projected worst case on the game now (≤ 0). */
-  game(gameId: string): number {
-    return this.#games.get(gameId)?.value ?? 0;
+  game(gameID: string): number {
+    return this.#games.get(gameID)?.value ?? 0;
   }
 
   get total(): number {
     return this.#total + 0;
   }
 
-  #game(gameId: string): GamePositions {
-    let g = this.#games.get(gameId);
-    if (!g) this.#games.set(gameId, (g = { bets: [], resting: new Map(), value: 0 }));
+  #game(gameID: string): GamePositions {
+    let g = this.#games.get(gameID);
+    if (!g) this.#games.set(gameID, (g = { bets: [], resting: new Map(), value: 0 }));
     return g;
   }
 
@@ -85,11 +85,11 @@ export class ProjectedExposure {
     return t;
   }
 
-  #sample(gameId: string, at: number): void {
-    const g = this.#game(gameId);
+  #sample(gameID: string, at: number): void {
+    const g = this.#game(gameID);
     const value = worstCaseLiability([...g.bets, ...g.resting.values()]);
     g.value = value;
     this.#total = this.#sum();
-    this.samples.push({ at, gameId, game: value, total: this.#total + 0 });
+    this.samples.push({ at, gameID, game: value, total: this.#total + 0 });
   }
 }

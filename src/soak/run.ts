@@ -212,7 +212,7 @@ export async function runSoak(o: RunSoakOptions): Promise<SoakReport> {
     const atSwitch = new Map<string, number>();
     const watchSwitch = sim.context.engine.onEvent((e) => {
       if (e.kind !== 'orderCancelled' || e.order.userId !== userId || e.order.closeReason !== 'heartbeat') return;
-      const status = bot1.runtime.own.byOrderId(e.order.id)?.status ?? 'not in its book';
+      const status = bot1.runtime.own.byOrderID(e.order.id)?.status ?? 'not in its book';
       atSwitch.set(status, (atSwitch.get(status) ?? 0) + 1);
     });
     bot1.control.suppressHeartbeats(true);
@@ -233,7 +233,7 @@ export async function runSoak(o: RunSoakOptions): Promise<SoakReport> {
     const lapse: LapseEvidence = {
       armedBefore,
       cancelled: lapseCancels,
-      stillLive: lapseCancels.filter((c) => bot1Live.has(c.orderId)).map((c) => c.orderId),
+      stillLive: lapseCancels.filter((c) => bot1Live.has(c.orderID)).map((c) => c.orderID),
       botReported: bot1.runtime.status().heartbeatCancels,
       botHeld: Object.fromEntries(atSwitch),
       placedAfter: [...ledger.orders.values()].filter((x) => x.placedAt > lapseTo && x.placedAt < crashedAt).length,
@@ -261,7 +261,7 @@ export async function runSoak(o: RunSoakOptions): Promise<SoakReport> {
     const adopted = new Set(
       found
         .filter((u) => {
-          const mine = bot2.runtime.own.byOrderId(u.id);
+          const mine = bot2.runtime.own.byOrderID(u.id);
           return mine !== undefined && (isLive(mine) || ledger.orders.get(u.id)?.status !== 'open');
         })
         .map((u) => u.id),
@@ -287,7 +287,7 @@ export async function runSoak(o: RunSoakOptions): Promise<SoakReport> {
     const openAtCheck = ledger.openOrders();
     const openAtShutdown = new Set(openAtCheck.map((x) => x.id));
     const inBot2 = (x: { readonly id: string; readonly userReference: string | null }) =>
-      bot2.runtime.own.byOrderId(x.id) ?? (x.userReference ? bot2.runtime.own.byReference(x.userReference) : undefined);
+      bot2.runtime.own.byOrderID(x.id) ?? (x.userReference ? bot2.runtime.own.byReference(x.userReference) : undefined);
     const late = [...ledger.orders.values()]
       .filter((x) => x.placedAt >= crashedAt && bot1Refs(x.userReference) && !foundIds.has(x.id))
       .map((x) => {

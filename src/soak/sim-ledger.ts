@@ -6,9 +6,9 @@ import { ProjectedExposure } from './projected-exposure.ts';
 export interface SimFill {
   readonly txID: string;
   readonly origin: 'offer' | 'wager';
-  readonly orderId: string;
+  readonly orderID: string;
   readonly userReference: string | null;
-  readonly gameId: string;
+  readonly gameID: string;
   /** Stake of this side, in its own view (a maker's risk, a taker's amount). */
   readonly amount: number;
   readonly odds: number;
@@ -18,7 +18,7 @@ export interface SimFill {
 export interface SimOrderRecord {
   readonly id: string;
   readonly userReference: string | null;
-  readonly gameId: string;
+  readonly gameID: string;
   readonly placedAt: number;
   status: OrderStatus;
   closeReason: CloseReason | null;
@@ -41,7 +41,7 @@ export class SimLedger {
   readonly unreferenced = new Set<string>();
   readonly fills: SimFill[] = [];
   /** Orders cancelled by a heartbeat lapse, with the time of each lapse. */
-  readonly heartbeatCancels: { readonly orderId: string; readonly at: number }[] = [];
+  readonly heartbeatCancels: { readonly orderID: string; readonly at: number }[] = [];
   readonly gameEndedAt = new Map<string, number>();
   /** The account's projected worst case, read after every change of its positions. */
   readonly exposure = new ProjectedExposure();
@@ -65,10 +65,10 @@ export class SimLedger {
     this.#unsubscribe();
   }
 
-  #order(id: string, userReference: string | null, gameId: string, at: number): SimOrderRecord {
+  #order(id: string, userReference: string | null, gameID: string, at: number): SimOrderRecord {
     let o = this.orders.get(id);
     if (!o) {
-      o = { id, userReference, gameId, placedAt: at, status: 'open', closeReason: null };
+      o = { id, userReference, gameID, placedAt: at, status: 'open', closeReason: null };
       this.orders.set(id, o);
       if (userReference === null) this.unreferenced.add(id);
       else {
@@ -86,23 +86,23 @@ export class SimLedger {
       case 'orderPlaced':
         // After the fills of its taking part, if any: it rests now.
         if (e.order.userId !== this.#userId) return;
-        this.#order(e.order.id, e.order.userReference, e.order.gameId, now).status = 'open';
-        this.exposure.rest(e.order.gameId, e.order.id, {
+        this.#order(e.order.id, e.order.userReference, e.order.gameID, now).status = 'open';
+        this.exposure.rest(e.order.gameID, e.order.id, {
           selection: e.order.selection,
           amount: e.order.remaining,
           odds: e.order.odds,
         });
-        this.exposure.read(e.order.gameId, now);
+        this.exposure.read(e.order.gameID, now);
         return;
       case 'orderCancelled':
       case 'orderExpired': {
         if (e.order.userId !== this.#userId) return;
-        const o = this.#order(e.order.id, e.order.userReference, e.order.gameId, now);
+        const o = this.#order(e.order.id, e.order.userReference, e.order.gameID, now);
         o.status = e.order.status;
         o.closeReason = e.order.closeReason;
-        if (e.order.closeReason === 'heartbeat') this.heartbeatCancels.push({ orderId: e.order.id, at: now });
-        this.exposure.unrest(e.order.gameId, e.order.id);
-        this.exposure.read(e.order.gameId, now);
+        if (e.order.closeReason === 'heartbeat') this.heartbeatCancels.push({ orderID: e.order.id, at: now });
+        this.exposure.unrest(e.order.gameID, e.order.id);
+        this.exposure.read(e.order.gameID, now);
         return;
       }
       case 'fill': {
@@ -112,10 +112,10 @@ export class SimLedger {
           [f.taker, 'wager'],
         ] as const) {
           if (side.userId !== this.#userId) continue;
-          const o = this.#order(side.orderId, side.userReference, f.gameId, now);
+          const o = this.#order(side.orderID, side.userReference, f.gameID, now);
           // Makers and postArb takers pay no commission; any other taker pays the account's rate.
           const rate = origin === 'offer' || f.isPostArb ? 0 : this.#takerRate;
-          this.exposure.addBet(f.gameId, {
+          this.exposure.addBet(f.gameID, {
             selection: side.selection,
             amount: side.money.amount,
             odds: side.money.odds,
@@ -123,7 +123,7 @@ export class SimLedger {
           });
           if (origin === 'offer') {
             const after = f.makerOrderAfter;
-            this.exposure.rest(f.gameId, side.orderId, {
+            this.exposure.rest(f.gameID, side.orderID, {
               selection: after.selection,
               amount: after.status === 'open' ? after.remaining : 0,
               odds: after.odds,
@@ -134,15 +134,15 @@ export class SimLedger {
           this.fills.push({
             txID: f.txID,
             origin,
-            orderId: side.orderId,
+            orderID: side.orderID,
             userReference: side.userReference,
-            gameId: f.gameId,
+            gameID: f.gameID,
             amount: side.money.amount,
             odds: side.money.odds,
             at: f.at,
           });
         }
-        if (f.maker.userId === this.#userId || f.taker.userId === this.#userId) this.exposure.read(f.gameId, f.at);
+        if (f.maker.userId === this.#userId || f.taker.userId === this.#userId) this.exposure.read(f.gameID, f.at);
         return;
       }
       case 'gameChanged':

@@ -5,7 +5,7 @@ import type { Interest } from '../strategy/types.ts';
 const interest = (leagues: string[], marketTypes: Interest['marketTypes'] = []): Interest => ({
   leagues,
   sports: [],
-  gameIds: [],
+  gameIDs: [],
   marketTypes,
 });
 

@@ -83,7 +83,7 @@ export {
 
 // Books, sides and the price ladder.
 export { BOOK_SIDES, marketsParam, selectedBookKeys, selectionsOfKey, sideSelection } from './markets.ts';
-export { bestRank, clearOfBook, fromRank, ownOrderIds, stepOut } from './ladder.ts';
+export { bestRank, clearOfBook, fromRank, ownOrderIDs, stepOut } from './ladder.ts';
 
 // Inventory and risk.
 export { bookExposure, bookExposures, NO_EXPOSURE, type BookExposure } from './exposure.ts';

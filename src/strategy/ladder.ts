@@ -18,7 +18,7 @@ export function stepOut(odds: AmericanOdds, cents: number): AmericanOdds {
 }
 
 /** Exchange order ids of this strategy's own live orders: those quotes get replaced, not met. */
-export function ownOrderIds(view: StrategyView): ReadonlySet<string> {
+export function ownOrderIDs(view: StrategyView): ReadonlySet<string> {
   if (view.orders.length === 0) return NO_IDS;
   const ids = new Set<string>();
   for (const o of view.orders) if (o.orderID !== null) ids.add(o.orderID);

@@ -38,7 +38,7 @@ export interface QuoteIntent {
 export interface Interest {
   readonly leagues: readonly string[];
   readonly sports: readonly string[];
-  readonly gameIds: readonly string[];
+  readonly gameIDs: readonly string[];
   readonly marketTypes: readonly MarketType[];
 }
 

@@ -172,7 +172,7 @@ describe('each answer of the typed boundary is the wire path’s, field for fiel
     for (const e of events) {
       for (const item of userFeedItems(e)) {
         if (item.userId !== US) continue;
-        const game = x.engine.game(item.gameId);
+        const game = x.engine.game(item.gameID);
         const id = `${time.clock.now()}-${++n}`;
         const t = typed.feed(item, game, time.clock.now(), id);
         kinds.add(`feed:${t.type}`);

@@ -35,7 +35,7 @@ function emptyGame(): OrderbookGameT {
 function update(
   kind: 'under' | 'over' | 'homeSpread' | 'awayMoneyline' | 'drawYes',
   epoch: number | undefined,
-  orderIds: string[],
+  orderIDs: string[],
   odds = -110,
 ): Record<string, unknown> {
   const labels: Record<typeof kind, Record<string, unknown>> = {
@@ -59,7 +59,7 @@ function update(
     mainHomeSpread: -3.5,
     mainAwaySpread: 3.5,
     mainTotal: 221.5,
-    sideOrders: orderIds.map((id) => listed(G, orderLabel, { id, odds, bet: 50 })),
+    sideOrders: orderIDs.map((id) => listed(G, orderLabel, { id, odds, bet: 50 })),
   };
 }
 

@@ -131,16 +131,16 @@ describe('OwnBook', () => {
     // Another order ending just inside the retention leaves the first one known.
     book.add(restingOrder(2, 1_000), 'test');
     book.apply('c2', { kind: 'cancelled', amounts: { remaining: 0 } }, 1_000 + TERMINAL_RETENTION_MS, 'test');
-    expect(book.byOrderId('o1')?.status).toBe('filled');
+    expect(book.byOrderID('o1')?.status).toBe('filled');
     expect(book.byReference('r1')?.clientId).toBe('c1');
-    expect(book.isOurOrderId('o1')).toBe(true);
+    expect(book.isOurOrderID('o1')).toBe(true);
     // One ending after it: the first is forgotten everywhere, the second (younger) kept.
     book.add(restingOrder(3, 2_000), 'test');
     book.apply('c3', { kind: 'cancelled', amounts: { remaining: 0 } }, 1_001 + TERMINAL_RETENTION_MS, 'test');
     expect(book.order('c1')).toBeUndefined();
-    expect(book.byOrderId('o1')).toBeUndefined();
+    expect(book.byOrderID('o1')).toBeUndefined();
     expect(book.byReference('r1')).toBeUndefined();
-    expect(book.isOurOrderId('o1')).toBe(false);
+    expect(book.isOurOrderID('o1')).toBe(false);
     expect(book.order('c2')?.status).toBe('cancelled');
     expect(book.hasFill('t1')).toBe(true);
     expect(book.fills('g')).toHaveLength(1);
@@ -154,7 +154,7 @@ describe('OwnBook', () => {
       book.apply(`c${n}`, { kind: 'cancelled', amounts: { remaining: 0 } }, n * 10, 'test');
     }
     expect([...book.allOrders()]).toHaveLength(5_000);
-    expect(book.byOrderId('o0')?.clientId).toBe('c0');
+    expect(book.byOrderID('o0')?.clientId).toBe('c0');
   });
 
   it('keeps no more than MAX_TERMINAL_KEPT ended orders, however young: the oldest ended are forgotten, their fills stay', () => {
@@ -177,9 +177,9 @@ describe('OwnBook', () => {
     // The `over` that ended first are forgotten everywhere.
     for (let n = 0; n < over; n++) {
       expect(book.order(`c${n}`), `c${n}`).toBeUndefined();
-      expect(book.byOrderId(`o${n}`), `o${n}`).toBeUndefined();
+      expect(book.byOrderID(`o${n}`), `o${n}`).toBeUndefined();
       expect(book.byReference(`r${n}`), `r${n}`).toBeUndefined();
-      expect(book.isOurOrderId(`o${n}`), `o${n}`).toBe(false);
+      expect(book.isOurOrderID(`o${n}`), `o${n}`).toBe(false);
     }
     // The oldest kept, and the newest, are found by id, reference and order id.
     for (const [n, status] of [
@@ -188,12 +188,12 @@ describe('OwnBook', () => {
       [ended - 1, 'filled'],
     ] as const) {
       expect(book.order(`c${n}`)?.status, `c${n}`).toBe(status);
-      expect(book.byOrderId(`o${n}`)?.clientId, `o${n}`).toBe(`c${n}`);
+      expect(book.byOrderID(`o${n}`)?.clientId, `o${n}`).toBe(`c${n}`);
       expect(book.byReference(`r${n}`)?.clientId, `r${n}`).toBe(`c${n}`);
-      expect(book.isOurOrderId(`o${n}`), `o${n}`).toBe(true);
+      expect(book.isOurOrderID(`o${n}`), `o${n}`).toBe(true);
     }
     expect(book.order('live')?.status).toBe('resting');
-    expect(book.byOrderId('o-live')?.clientId).toBe('live');
+    expect(book.byOrderID('o-live')?.clientId).toBe('live');
     const kept = [...book.allOrders()].filter((o) => o.clientId !== 'live');
     expect(kept).toHaveLength(MAX_TERMINAL_KEPT);
     expect(kept[0]!.clientId).toBe(`c${over}`);

@@ -32,7 +32,7 @@ interface World {
   readonly t: TestSim;
   readonly maker: { id: string; token: string };
   readonly taker: { id: string; token: string };
-  readonly gameId: string;
+  readonly gameID: string;
   readonly restingId: string;
   readonly spareId: string;
   /** A resting order of the maker that only the edit touches. */
@@ -80,15 +80,15 @@ async function buildWorld(): Promise<World> {
     { gameID: open.id, type: 'total', side: 'under', number: 215.5, odds: -115, bet: 20, userReference: 'm-edit' },
   ]);
   if (!e.settleGame(past.id, { away: 100, home: 110 }).ok) throw new Error('settle failed');
-  const resting = e.openOrders(maker.id).filter((o) => o.gameId === open.id);
+  const resting = e.openOrders(maker.id).filter((o) => o.gameID === open.id);
   const editId = resting.find((o) => o.userReference === 'm-edit')!.id;
   const others = resting.filter((o) => o.id !== editId);
-  const bet = e.bets(maker.id).find((b) => b.gameId === open.id)!;
+  const bet = e.bets(maker.id).find((b) => b.gameID === open.id)!;
   return {
     t,
     maker,
     taker,
-    gameId: open.id,
+    gameID: open.id,
     restingId: others[0]!.id,
     spareId: others[1]!.id,
     editId,
@@ -110,14 +110,14 @@ function callFor(route: string, w: World): Call {
     case 'POST /user/ordersHeartbeat':
       return { body: { timeout: 3600 } };
     case 'GET /user/getGameLiability':
-      return { query: `gameID=${w.gameId}` };
+      return { query: `gameID=${w.gameID}` };
     case 'POST /session/v3/place':
       return {
         body: {
           orders: [
-            { gameID: w.gameId, type: 'moneyline', side: 'nobody', odds: -110, bet: 10 },
+            { gameID: w.gameID, type: 'moneyline', side: 'nobody', odds: -110, bet: 10 },
             {
-              gameID: w.gameId,
+              gameID: w.gameID,
               type: 'total',
               side: 'under',
               number: 210.5,
@@ -135,7 +135,7 @@ function callFor(route: string, w: World): Call {
     case 'POST /session/cancelMultiple':
       return { body: { sessionIDs: [w.spareId, w.restingId] } };
     case 'GET /exchange/v2/getOrderbook':
-      return { query: `gameID=${w.gameId}` };
+      return { query: `gameID=${w.gameID}` };
     case 'GET /exchange/v2/getGames':
       return { query: 'league=NBA' };
     case 'POST /exchange/getOrderbook':
@@ -145,21 +145,21 @@ function callFor(route: string, w: World): Call {
     case 'POST /session/editOrder':
       return { body: { sessionID: w.editId, orderOdds: -120, orderVolume: 25 } };
     case 'POST /session/cancelByReference':
-      return { body: { gameID: w.gameId, userReferences: ['m-ml', 'none-such'] } };
+      return { body: { gameID: w.gameID, userReferences: ['m-ml', 'none-such'] } };
     case 'POST /session/cancelAllOrdersForGame':
-      return { body: { gameID: w.gameId, type: 'spread' } };
+      return { body: { gameID: w.gameID, type: 'spread' } };
     case 'POST /session/cancelAllForLeague':
       return { body: { league: 'nba' } };
     case 'GET /user/getOrdersForGame':
-      return { query: `gameID=${w.gameId}` };
+      return { query: `gameID=${w.gameID}` };
     case 'GET /user/getBetByID':
       return { query: `id=${w.bet.id}` };
     case 'GET /user/getBetByWagerRequestID':
       return { query: `wagerRequestID=${w.bet.wagerRequestID}` };
     case 'GET /user/getBetByUserReference':
-      return { query: `userReference=m-ml&gameID=${w.gameId}` };
+      return { query: `userReference=m-ml&gameID=${w.gameID}` };
     case 'GET /exchange/getSingleOrderbook':
-      return { query: `gameID=${w.gameId}` };
+      return { query: `gameID=${w.gameID}` };
     case 'GET /exchange/getOddsForAveragePrice':
       return { query: 'leagueRequested=NBA' };
     case 'GET /exchange/getMatchedVolume':
@@ -224,7 +224,7 @@ describe('every published method and path', () => {
       ['getBetByID, neither id', h('GET', '/user/getBetByID'), 400],
       ['getBetByID, unknown', h('GET', `/user/getBetByID?txID=${unknownId}`), 400],
       ['getBetByWagerRequestID, malformed', h('GET', '/user/getBetByWagerRequestID?wagerRequestID=x'), 400],
-      ['getBetByUserReference, no reference', h('GET', `/user/getBetByUserReference?gameID=${world.gameId}`), 408],
+      ['getBetByUserReference, no reference', h('GET', `/user/getBetByUserReference?gameID=${world.gameID}`), 408],
       ['getSingleOrderbook, unknown game', h('GET', `/exchange/getSingleOrderbook?gameID=${unknownId}`), 400],
       ['getOddsForAveragePrice, no league', h('GET', '/exchange/getOddsForAveragePrice'), 400],
       [
@@ -238,10 +238,10 @@ describe('every published method and path', () => {
         400,
       ],
       ['cancelAllForLeague, unknown league', h('POST', '/session/cancelAllForLeague', { league: 'NOPE' }), 400],
-      ['cancelByReference, no references', h('POST', '/session/cancelByReference', { gameID: world.gameId }), 400],
+      ['cancelByReference, no references', h('POST', '/session/cancelByReference', { gameID: world.gameID }), 400],
       [
         'cancelAllOrdersForGame, bad type',
-        h('POST', '/session/cancelAllOrdersForGame', { gameID: world.gameId, type: '1x2' }),
+        h('POST', '/session/cancelAllOrdersForGame', { gameID: world.gameID, type: '1x2' }),
         400,
       ],
       ['editOrder, unknown order', h('POST', '/session/editOrder', { sessionID: unknownId, orderOdds: 120 }), 400],

@@ -34,12 +34,12 @@ const op = fc.oneof(
 );
 
 function order(seq: number, selection: InternedSelection['selection'], odds: number, amount: number): OrderState {
-  const line = { gameId: 'g', selection } as unknown as InternedSelection;
+  const line = { gameID: 'g', selection } as unknown as InternedSelection;
   return {
     id: seq * 2,
     wagerRequestID: seq * 2 + 1,
     userId: 'u',
-    gameId: 'g',
+    gameID: 'g',
     line,
     odds,
     orderType: 'limit',

@@ -108,7 +108,7 @@ describe('edit: amending an unfilled order', () => {
     expect(r.matched[0]).toMatchObject({ orderID: resting, odds: 110, amount: 100 });
     expect(r.unmatched).toMatchObject({ orderID: id, offered: 50, odds: 105 });
     const fill = events.find((e) => e.kind === 'fill');
-    expect(fill?.kind === 'fill' && fill.fill.taker.orderId).toBe(id);
+    expect(fill?.kind === 'fill' && fill.fill.taker.orderID).toBe(id);
     expect(engine.order(id)).toMatchObject({ filled: 100, remaining: 50, bet: 150 });
   });
 

@@ -128,13 +128,13 @@ describe('engine invariants', () => {
           switch (e.kind) {
             case 'fill':
               fills.push(e.fill);
-              add(matchedByOrder, e.fill.taker.orderId, e.fill.taker.money.amount);
-              add(matchedByOrder, e.fill.maker.orderId, e.fill.maker.money.amount);
-              add(volumeByGame, e.fill.gameId, e.fill.taker.money.amount + e.fill.maker.money.amount);
+              add(matchedByOrder, e.fill.taker.orderID, e.fill.taker.money.amount);
+              add(matchedByOrder, e.fill.maker.orderID, e.fill.maker.money.amount);
+              add(volumeByGame, e.fill.gameID, e.fill.taker.money.amount + e.fill.maker.money.amount);
               checkOrderBalance(e.fill.makerOrderAfter, `${where} makerOrderAfter`);
               check(
-                close(e.fill.makerOrderAfter.filled, matchedByOrder.get(e.fill.maker.orderId)!),
-                () => `${where}: maker order ${e.fill.maker.orderId} filled ≠ Σ its fills`,
+                close(e.fill.makerOrderAfter.filled, matchedByOrder.get(e.fill.maker.orderID)!),
+                () => `${where}: maker order ${e.fill.maker.orderID} filled ≠ Σ its fills`,
               );
               break;
             case 'orderPlaced':
@@ -152,9 +152,9 @@ describe('engine invariants', () => {
           for (const entry of result.entries) {
             if (entry.status !== 'ok') continue;
             const taken = entry.matched.reduce((s, f) => s + f.amount, 0);
-            const orderId = entry.unmatched?.orderID;
-            if (orderId !== undefined) {
-              const o = h.engine.order(orderId)!;
+            const orderID = entry.unmatched?.orderID;
+            if (orderID !== undefined) {
+              const o = h.engine.order(orderID)!;
               check(
                 close(taken + entry.unmatched!.offered, o.bet),
                 () => `${where}: matched ${taken} + offered ${entry.unmatched!.offered} ≠ bet ${o.bet}`,

@@ -34,7 +34,7 @@ import {
   oddsArb,
   orderTypeArb,
   createHarness,
-  gameIdOf,
+  gameIDOf,
   refArb,
   resolveRef,
   runs,
@@ -73,7 +73,7 @@ function sameList(actual: readonly unknown[], expected: readonly unknown[], what
 
 function toModelInput(o: AbstractOrder): ModelOrderInput {
   return {
-    gameId: gameIdOf(o),
+    gameID: gameIDOf(o),
     bookKey: bookKeyOfAbstract(o),
     backSide: o.side,
     odds: o.odds,
@@ -84,13 +84,13 @@ function toModelInput(o: AbstractOrder): ModelOrderInput {
 }
 
 /** The engine's id of the order behind an accepted outcome: the rested order, else the taker order of its first fill. */
-function orderIdOf(h: Harness, firstEvent: number, outcome: PlaceEntry | undefined, fallback: string): string {
+function orderIDOf(h: Harness, firstEvent: number, outcome: PlaceEntry | undefined, fallback: string): string {
   if (!outcome || outcome.status !== 'ok') return fallback;
   if (outcome.unmatched) return outcome.unmatched.orderID;
   const tx = outcome.matched[0]?.txID;
   for (let k = firstEvent; k < h.events.length; k++) {
     const ev = h.events[k]!;
-    if (ev.kind === 'fill' && ev.fill.txID === tx) return ev.fill.taker.orderId;
+    if (ev.kind === 'fill' && ev.fill.txID === tx) return ev.fill.taker.orderID;
   }
   return fallback;
 }
@@ -98,14 +98,14 @@ function orderIdOf(h: Harness, firstEvent: number, outcome: PlaceEntry | undefin
 /** How the model learns the engine's names for what one call created. */
 function namesFor(h: Harness, firstEvent: number, entries: readonly PlaceEntry[] = []): EngineNames {
   return {
-    orderId: (i) => orderIdOf(h, firstEvent, entries[i], `missing-order-${i}`),
+    orderID: (i) => orderIDOf(h, firstEvent, entries[i], `missing-order-${i}`),
     ticket: (i) => {
       const e = entries[i];
       return e?.status === 'delayed' ? e.ticket : -1;
     },
-    ticketOrderId: (ticket) => {
+    ticketOrderID: (ticket) => {
       const ev = h.events.slice(firstEvent).find((e) => e.kind === 'delayedExecuted' && e.ticket === ticket);
-      return orderIdOf(
+      return orderIDOf(
         h,
         firstEvent,
         ev?.kind === 'delayedExecuted' ? ev.outcome : undefined,
@@ -160,7 +160,7 @@ function compareEntry(actual: PlaceEntry | undefined, expected: ModelEntry | Mod
   expected.matched.forEach((m, k) => {
     const f = a.matched[k]!;
     const w = (): string => `${where} fill ${k}\n engine ${JSON.stringify(f)}\n model  ${JSON.stringify(m)}`;
-    same(f.orderID, m.makerOrderId, () => `${w()}: maker order id`);
+    same(f.orderID, m.makerOrderID, () => `${w()}: maker order id`);
     same(f.odds, m.odds, () => `${w()}: odds`);
     near(f.amount, m.amount, () => `${w()}: amount`);
     near(f.winWithoutCommission, m.winWithoutCommission, () => `${w()}: winWithoutCommission`);
@@ -171,7 +171,7 @@ function compareEntry(actual: PlaceEntry | undefined, expected: ModelEntry | Mod
     same(a.unmatched, null, () => `${where}: unmatched should be null`);
   } else {
     if (!a.unmatched) expect.fail(`${where}: engine rests nothing, model rests ${JSON.stringify(expected.unmatched)}`);
-    same(a.unmatched.orderID, expected.orderId, () => `${where}: unmatched id`);
+    same(a.unmatched.orderID, expected.orderID, () => `${where}: unmatched id`);
     same(a.unmatched.odds, expected.unmatched.odds, () => `${where}: unmatched odds`);
     near(a.unmatched.offered, expected.unmatched.offered, () => `${where}: offered`);
   }
@@ -355,7 +355,7 @@ class EditCommand implements Cmd {
       ...(c.orderType !== undefined ? { orderType: c.orderType } : {}),
       ...(c.expiryMinutes !== undefined ? { expiryChange: String(c.expiryMinutes) } : {}),
     });
-    const input: ModelEditInput = { orderId: id, ...c };
+    const input: ModelEditInput = { orderID: id, ...c };
     const expected = s.model.edit(userId, input, namesFor(h, firstEvent, [entry]));
     compareExecuted(s.model, h, firstEvent, String(this));
     compareEntry(entry, expected, `${this} [${id}]`);

@@ -445,17 +445,17 @@ describe('events', () => {
       kind: 'orderPlaced',
       order: { id: makerId, userId: 'maker', status: 'open', remaining: 100, userReference: 'mk' },
     });
-    expect(events[1]).toEqual({ kind: 'bookChanged', gameId: G, bookKey: ML, side: 0 });
+    expect(events[1]).toEqual({ kind: 'bookChanged', gameID: G, bookKey: ML, side: 0 });
 
     events.length = 0;
     const r = place(engine, 'taker', ml('home', -150, 200, { userReference: 'tk' }));
     expect(events.map((e) => e.kind)).toEqual(['fill', 'bookChanged', 'orderPlaced', 'bookChanged']);
     const fill = events[0]!;
     if (fill.kind !== 'fill') throw new Error('not a fill');
-    expect(fill.fill).toMatchObject({ txID: r.matched[0]!.txID, gameId: G, bookKey: ML, at: T0, isPostArb: false });
+    expect(fill.fill).toMatchObject({ txID: r.matched[0]!.txID, gameID: G, bookKey: ML, at: T0, isPostArb: false });
     expect(fill.fill.taker).toMatchObject({
       userId: 'taker',
-      orderId: r.unmatched!.orderID,
+      orderID: r.unmatched!.orderID,
       wagerRequestID: r.matched[0]!.wagerRequestID,
       selection: { type: 'moneyline', team: 'home' },
       userReference: 'tk',
@@ -464,15 +464,15 @@ describe('events', () => {
     expect(fill.fill.taker.money.win).toBeCloseTo(99, 9);
     expect(fill.fill.maker).toMatchObject({
       userId: 'maker',
-      orderId: makerId,
+      orderID: makerId,
       selection: { type: 'moneyline', team: 'away' },
       userReference: 'mk',
     });
     expect(fill.fill.maker.money.risk).toBeCloseTo(100, 9);
     expect(fill.fill.makerOrderAfter).toMatchObject({ id: makerId, status: 'filled', remaining: 0 });
-    expect(events[1]).toEqual({ kind: 'bookChanged', gameId: G, bookKey: ML, side: 0 });
+    expect(events[1]).toEqual({ kind: 'bookChanged', gameID: G, bookKey: ML, side: 0 });
     expect(events[2]).toMatchObject({ kind: 'orderPlaced', order: { id: r.unmatched!.orderID, userId: 'taker' } });
-    expect(events[3]).toEqual({ kind: 'bookChanged', gameId: G, bookKey: ML, side: 1 });
+    expect(events[3]).toEqual({ kind: 'bookChanged', gameID: G, bookKey: ML, side: 1 });
 
     events.length = 0;
     engine.cancel('taker', r.unmatched!.orderID);
@@ -481,7 +481,7 @@ describe('events', () => {
       kind: 'orderCancelled',
       order: { id: r.unmatched!.orderID, status: 'cancelled', closeReason: 'user' },
     });
-    expect(events[1]).toEqual({ kind: 'bookChanged', gameId: G, bookKey: ML, side: 1 });
+    expect(events[1]).toEqual({ kind: 'bookChanged', gameID: G, bookKey: ML, side: 1 });
 
     off();
     rest(engine, 'maker', ml('away', 150, 10));
@@ -683,7 +683,7 @@ describe('echoes: userReference and wagerRequestID', () => {
     expect(other).not.toBe(w);
     // the makers keep their own wagerRequestIDs on their bets
     expect(engine.bets('maker')[0]!.wagerRequestID).toBe(
-      engine.order(engine.bets('maker')[0]!.orderId)?.wagerRequestID,
+      engine.order(engine.bets('maker')[0]!.orderID)?.wagerRequestID,
     );
     expect(engine.bets('maker')[0]!.wagerRequestID).not.toBe(w);
   });

@@ -18,7 +18,7 @@ import {
   bookKeyOfAbstract,
   close,
   createHarness,
-  gameIdOf,
+  gameIDOf,
   inPostArbBand,
   opArb,
   runs,
@@ -134,12 +134,12 @@ function runProbes(steps: readonly Step[], verify: (c: ProbeContext) => void): v
     const userId = USERS[step.user]!.id;
     let base = step.order;
     if (step.target !== null) {
-      const nonEmpty = PLACES.filter((p) => h.engine.bookSide(gameIdOf(p), bookKeyOfAbstract(p), p.side).length > 0);
+      const nonEmpty = PLACES.filter((p) => h.engine.bookSide(gameIDOf(p), bookKeyOfAbstract(p), p.side).length > 0);
       if (nonEmpty.length > 0) base = { ...base, ...nonEmpty[step.target % nonEmpty.length]! };
     }
-    const gameId = gameIdOf(base);
+    const gameID = gameIDOf(base);
     const key = bookKeyOfAbstract(base);
-    const takeSide = h.engine.bookSide(gameId, key, base.side);
+    const takeSide = h.engine.bookSide(gameID, key, base.side);
     const best = takeSide[0];
     const odds = step.oddsDelta !== null && best ? fromRank(americanRank(best.listedOdds) - step.oddsDelta) : base.odds;
     const own = odds === -100 ? 100 : odds;
@@ -192,14 +192,14 @@ function okEntry(c: ProbeContext): Extract<PlaceEntry, { status: 'ok' }> {
 const matchedStake = (e: Extract<PlaceEntry, { status: 'ok' }>): number => e.matched.reduce((s, f) => s + f.amount, 0);
 
 /** The order placed by the probe, from its fills (fillAndKill / fillOrKill never rest). */
-function takerOrderIdOf(c: ProbeContext): string | undefined {
-  for (const e of c.events) if (e.kind === 'fill') return e.fill.taker.orderId;
+function takerOrderIDOf(c: ProbeContext): string | undefined {
+  for (const e of c.events) if (e.kind === 'fill') return e.fill.taker.orderID;
   return undefined;
 }
 
 /** The probe's own order after an accepted fillAndKill / fillOrKill: fully filled, or its rest cancelled, never open. */
 function checkKilled(c: ProbeContext, reason: 'fillAndKill' | 'fillOrKill'): void {
-  const id = takerOrderIdOf(c);
+  const id = takerOrderIDOf(c);
   if (id === undefined) expect.fail(`${c.where}: accepted ${reason} without a fill event`);
   const o = c.h.engine.order(id);
   check(
@@ -208,7 +208,7 @@ function checkKilled(c: ProbeContext, reason: 'fillAndKill' | 'fillOrKill'): voi
   );
   const listedSide = c.order.side === 0 ? 1 : 0;
   check(
-    c.h.engine.bookSide(gameIdOf(c.order), bookKeyOfAbstract(c.order), listedSide).every((l) => l.order.id !== id),
+    c.h.engine.bookSide(gameIDOf(c.order), bookKeyOfAbstract(c.order), listedSide).every((l) => l.order.id !== id),
     () => `${c.where}: ${reason} order listed`,
   );
 }

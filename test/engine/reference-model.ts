@@ -33,7 +33,7 @@ export type ModelOrderType = 'limit' | 'post' | 'postArb' | 'fillAndKill' | 'fil
 export type ModelStatus = 'open' | 'filled' | 'cancelled' | 'expired';
 
 export interface ModelOrderInput {
-  readonly gameId: string;
+  readonly gameID: string;
   readonly bookKey: string;
   /** The side the order backs: 0 = home / over / yes, 1 = away / under / no. */
   readonly backSide: 0 | 1;
@@ -46,7 +46,7 @@ export interface ModelOrderInput {
 export interface ModelOrder {
   readonly id: string;
   readonly userId: string;
-  readonly gameId: string;
+  readonly gameID: string;
   readonly bookKey: string;
   readonly backSide: 0 | 1;
   /** The list it rests on: the other side. */
@@ -68,7 +68,7 @@ export interface ModelOrder {
 
 /** An edit: fields left out keep the order's. */
 export interface ModelEditInput {
-  readonly orderId: string;
+  readonly orderID: string;
   readonly odds?: number;
   readonly volume?: number;
   readonly orderType?: ModelOrderType;
@@ -78,7 +78,7 @@ export interface ModelEditInput {
 export interface ModelFill {
   readonly amount: number;
   readonly odds: number;
-  readonly makerOrderId: string;
+  readonly makerOrderID: string;
   readonly makerRisk: number;
   readonly risk: number;
   readonly win: number;
@@ -88,7 +88,7 @@ export interface ModelFill {
 export type ModelOutcome =
   | {
       readonly status: 'ok';
-      readonly orderId: string;
+      readonly orderID: string;
       readonly matched: readonly ModelFill[];
       readonly unmatched: { readonly offered: number; readonly odds: number } | null;
       /** Set on an edit's outcome. */
@@ -114,9 +114,9 @@ export interface ModelExecuted {
 
 /** What the model needs from the engine to name things: the id of entry i's order, the ticket of a delayed entry, the order id a ticket produced. */
 export interface EngineNames {
-  orderId(index: number): string;
+  orderID(index: number): string;
   ticket(index: number): number;
-  ticketOrderId(ticket: number): string;
+  ticketOrderID(ticket: number): string;
 }
 
 interface Timer {
@@ -218,22 +218,22 @@ export class ReferenceModel {
   }
 
   /** The orders a taker of `side` can take on one book: best price for the taker first, then earliest. */
-  bookSide(gameId: string, bookKey: string, side: 0 | 1): ModelListed[] {
-    return this.#listed(gameId, bookKey, side).map((o) => ({
+  bookSide(gameID: string, bookKey: string, side: 0 | 1): ModelListed[] {
+    return this.#listed(gameID, bookKey, side).map((o) => ({
       id: o.id,
       listedOdds: o.listedOdds,
       sumUntaken: o.remaining * modelPayout(o.odds),
     }));
   }
 
-  #listed(gameId: string, bookKey: string, side: 0 | 1): ModelOrder[] {
+  #listed(gameID: string, bookKey: string, side: 0 | 1): ModelOrder[] {
     return this.orders
-      .filter((o) => o.status === 'open' && o.gameId === gameId && o.bookKey === bookKey && o.listedSide === side)
+      .filter((o) => o.status === 'open' && o.gameID === gameID && o.bookKey === bookKey && o.listedSide === side)
       .sort((a, b) => modelPayout(b.listedOdds) - modelPayout(a.listedOdds) || a.seq - b.seq);
   }
 
   /**
-   * Place a batch, entries in order. `names.orderId(i)` is the engine's id of entry i's
+   * Place a batch, entries in order. `names.orderID(i)` is the engine's id of entry i's
    * order, asked only for entries the model believes were accepted; `names.ticket(i)` the
    * engine's ticket of an entry the model believes was delayed.
    */
@@ -243,7 +243,7 @@ export class ReferenceModel {
       this.#placeOne(
         userId,
         input,
-        () => names.orderId(i),
+        () => names.orderID(i),
         () => names.ticket(i),
       ),
     );
@@ -253,14 +253,14 @@ export class ReferenceModel {
   #placeOne(userId: string, input: ModelOrderInput, idOf: () => string, ticketOf?: () => number): ModelEntry {
     const checked = this.#check(input);
     if ('status' in checked) return checked;
-    const delay = this.#liveDelay.get(input.gameId);
+    const delay = this.#liveDelay.get(input.gameID);
     if (checked.crossing.length > 0 && delay !== undefined && ticketOf) {
       const ticket = ticketOf();
       return this.#delay(
         userId,
         ticket,
         delay,
-        (names) => this.#placeOne(userId, input, () => names.ticketOrderId(ticket)) as ModelOutcome,
+        (names) => this.#placeOne(userId, input, () => names.ticketOrderID(ticket)) as ModelOutcome,
       );
     }
     const order = this.#newOrder(
@@ -288,7 +288,7 @@ export class ReferenceModel {
       return { status: 'error', errorType: 'validation_error', error: 'invalid bet' };
     const odds = input.odds === -100 ? 100 : input.odds;
     const limitPayout = modelPayout(odds);
-    const crossing = this.#listed(input.gameId, input.bookKey, input.backSide).filter(
+    const crossing = this.#listed(input.gameID, input.bookKey, input.backSide).filter(
       (o) => modelPayout(o.listedOdds) >= limitPayout,
     );
     const best = crossing[0];
@@ -322,7 +322,7 @@ export class ReferenceModel {
     const order: ModelOrder = {
       id,
       userId,
-      gameId: input.gameId,
+      gameID: input.gameID,
       bookKey: input.bookKey,
       backSide: input.backSide,
       listedSide: input.backSide === 0 ? 1 : 0,
@@ -371,7 +371,7 @@ export class ReferenceModel {
       matched.push({
         amount: stake,
         odds: maker.listedOdds,
-        makerOrderId: maker.id,
+        makerOrderID: maker.id,
         makerRisk,
         winWithoutCommission: wwc,
         win: wwc * (1 - rate),
@@ -381,14 +381,14 @@ export class ReferenceModel {
 
     if (order.remaining === 0) {
       order.status = 'filled';
-      return { status: 'ok', orderId: order.id, matched, unmatched: null };
+      return { status: 'ok', orderID: order.id, matched, unmatched: null };
     }
     if (order.orderType === 'fillAndKill' || order.orderType === 'fillOrKill') {
       order.status = 'cancelled';
-      return { status: 'ok', orderId: order.id, matched, unmatched: null };
+      return { status: 'ok', orderID: order.id, matched, unmatched: null };
     }
     this.#scheduleExpiry(order);
-    return { status: 'ok', orderId: order.id, matched, unmatched: { offered: order.remaining, odds: order.odds } };
+    return { status: 'ok', orderID: order.id, matched, unmatched: { offered: order.remaining, odds: order.odds } };
   }
 
   #scheduleExpiry(order: ModelOrder): void {
@@ -400,7 +400,7 @@ export class ReferenceModel {
   }
 
   /**
-   * Edit an order (see the header). `names.orderId(0)` names the new order of a replacing
+   * Edit an order (see the header). `names.orderID(0)` names the new order of a replacing
    * edit, `names.ticket(0)` the ticket of a delayed one.
    */
   edit(userId: string, input: ModelEditInput, names: EngineNames): ModelEntry {
@@ -408,17 +408,17 @@ export class ReferenceModel {
     return this.#editOne(
       userId,
       input,
-      () => names.orderId(0),
+      () => names.orderID(0),
       () => names.ticket(0),
     );
   }
 
   #editOne(userId: string, e: ModelEditInput, idOf: () => string, ticketOf: () => number): ModelEntry {
-    const o = this.#editable(userId, e.orderId);
+    const o = this.#editable(userId, e.orderID);
     if ('errorType' in o) return o;
     // The terms left out are the order's at the time of the request, also for a delayed edit.
     const input: ModelOrderInput = {
-      gameId: o.gameId,
+      gameID: o.gameID,
       bookKey: o.bookKey,
       backSide: o.backSide,
       odds: e.odds ?? o.odds,
@@ -428,19 +428,19 @@ export class ReferenceModel {
     };
     const checked = this.#check(input);
     if ('status' in checked) return checked;
-    const delay = this.#liveDelay.get(o.gameId);
+    const delay = this.#liveDelay.get(o.gameID);
     if (checked.crossing.length > 0 && delay !== undefined) {
       const ticket = ticketOf();
       return this.#delay(userId, ticket, delay, (names) =>
-        this.#editRun(userId, e, input, () => names.ticketOrderId(ticket)),
+        this.#editRun(userId, e, input, () => names.ticketOrderID(ticket)),
       );
     }
     return this.#editRun(userId, e, input, idOf);
   }
 
-  #editable(userId: string, orderId: string): ModelOrder | (ModelOutcome & { readonly status: 'error' }) {
-    if (!/^[0-9a-f]{24}$/.test(orderId)) return editRefused('invalid_id');
-    const o = this.find(orderId);
+  #editable(userId: string, orderID: string): ModelOrder | (ModelOutcome & { readonly status: 'error' }) {
+    if (!/^[0-9a-f]{24}$/.test(orderID)) return editRefused('invalid_id');
+    const o = this.find(orderID);
     if (!o) return editRefused('not_found');
     if (o.userId !== userId) return editRefused('not_yours');
     if (o.status !== 'open') return editRefused('not_open');
@@ -449,7 +449,7 @@ export class ReferenceModel {
 
   /** The edit carried out against the order and the book as they are now (rechecked after a delay). */
   #editRun(userId: string, e: ModelEditInput, input: ModelOrderInput, idOf: () => string): ModelOutcome {
-    const o = this.#editable(userId, e.orderId);
+    const o = this.#editable(userId, e.orderID);
     if ('errorType' in o) return o;
     const checked = this.#check(input);
     if ('status' in checked) return checked;
@@ -469,7 +469,7 @@ export class ReferenceModel {
     ) {
       o.bet = input.bet;
       o.remaining = input.bet;
-      return { status: 'ok', orderId: o.id, matched: [], unmatched: { offered: o.remaining, odds: o.odds }, edit };
+      return { status: 'ok', orderID: o.id, matched: [], unmatched: { offered: o.remaining, odds: o.odds }, edit };
     }
     // Amended under its own id as a new arrival: new terms, back of the queue.
     o.odds = checked.odds;
@@ -484,14 +484,14 @@ export class ReferenceModel {
     return outcome.status === 'ok' ? { ...outcome, edit } : outcome;
   }
 
-  cancel(userId: string, orderId: string, names: EngineNames): ModelCancel {
+  cancel(userId: string, orderID: string, names: EngineNames): ModelCancel {
     this.sweep(names);
-    return this.#cancelOne(userId, orderId);
+    return this.#cancelOne(userId, orderID);
   }
 
-  cancelMany(userId: string, orderIds: readonly string[], names: EngineNames): ModelCancel[] {
+  cancelMany(userId: string, orderIDs: readonly string[], names: EngineNames): ModelCancel[] {
     this.sweep(names);
-    return orderIds.map((id) => this.#cancelOne(userId, id));
+    return orderIDs.map((id) => this.#cancelOne(userId, id));
   }
 
   /** Cancel every open order of the user, oldest first. */
@@ -503,9 +503,9 @@ export class ReferenceModel {
       .map((o) => this.#cancelOne(userId, o.id));
   }
 
-  #cancelOne(userId: string, orderId: string): ModelCancel {
-    if (!/^[0-9a-f]{24}$/.test(orderId)) return { success: false, code: 'invalid_id' };
-    const o = this.find(orderId);
+  #cancelOne(userId: string, orderID: string): ModelCancel {
+    if (!/^[0-9a-f]{24}$/.test(orderID)) return { success: false, code: 'invalid_id' };
+    const o = this.find(orderID);
     if (!o) return { success: false, code: 'not_found' };
     if (o.userId !== userId) return { success: false, code: 'not_yours' };
     if (o.status !== 'open') return { success: false, code: 'not_cancellable', order: o };

@@ -94,7 +94,7 @@ describe('engine retention by count', () => {
         .map((g) => g.id)
         .sort(),
     ).toEqual(ids.slice(-10).sort());
-    expect(engine.grades('maker').map((g) => g.gameId)).toEqual(ids.slice(-10));
+    expect(engine.grades('maker').map((g) => g.gameID)).toEqual(ids.slice(-10));
     expect(engine.gradesDropped('maker')).toBe(90);
   });
 

@@ -74,12 +74,12 @@ describe('settled game retention', () => {
     const counts = engine.retainedCounts();
     expect(counts.games).toBe(11);
     expect(counts.fills).toBe(11 * 3);
-    expect(engine.bets('maker').map((b) => b.gameId)).toEqual(kept.slice(1).flatMap((g) => [g, g, g]));
+    expect(engine.bets('maker').map((b) => b.gameID)).toEqual(kept.slice(1).flatMap((g) => [g, g, g]));
     expect(engine.bets('taker')).toHaveLength(33);
     const grades = engine.grades('maker');
     expect(grades).toHaveLength(33);
     expect(engine.gradesDropped('maker')).toBe(60 * 3 - 33);
-    expect(new Set(grades.map((g) => g.gameId))).toEqual(new Set(kept.slice(1)));
+    expect(new Set(grades.map((g) => g.gameID))).toEqual(new Set(kept.slice(1)));
     // What is kept reads as it did: every grade's bet is there, with its reference.
     const views = new Map(engine.bets('maker').map((b) => [b.id, b]));
     for (const g of grades) {

@@ -74,7 +74,7 @@ describe('§3 place limit', () => {
     expect(engine.bookSide(G, ML, 1)).toEqual([]);
     const takerBet = engine.bets('taker')[0]!;
     expect(takerBet.origin).toBe('wager');
-    expect(engine.order(takerBet.orderId)?.status).toBe('filled');
+    expect(engine.order(takerBet.orderID)?.status).toBe('filled');
     expect(engine.openOrders('taker')).toEqual([]);
   });
 
@@ -241,7 +241,7 @@ describe('§3 place fillAndKill', () => {
     expect(engine.bookSide(G, ML, 0)).toEqual([]);
     expect(engine.bookSide(G, ML, 1)).toEqual([]);
     expect(engine.openOrders('taker')).toEqual([]);
-    const order = engine.order(engine.bets('taker')[0]!.orderId)!;
+    const order = engine.order(engine.bets('taker')[0]!.orderID)!;
     expect(order.status).toBe('cancelled');
     expect(order.closeReason).toBe('fillAndKill');
     expect(order.filled).toBeCloseTo(150, 9);
@@ -253,7 +253,7 @@ describe('§3 place fillAndKill', () => {
     const r = ok(one(engine, 'taker', ml('home', -150, 100, { orderType: 'fillAndKill' })));
     expect(r.matched.map((m) => m.amount)).toEqual([100]);
     expect(r.unmatched).toBeNull();
-    expect(engine.order(engine.bets('taker')[0]!.orderId)?.status).toBe('filled');
+    expect(engine.order(engine.bets('taker')[0]!.orderID)?.status).toBe('filled');
     // maker keeps the untaken part: 100 - 100/1.5
     expect(engine.bookSide(G, ML, 0)[0]!.sumUntaken).toBeCloseTo(50, 9);
   });
@@ -306,7 +306,7 @@ describe('§3 place fillOrKill', () => {
     const r = ok(one(engine, 'taker', ml('home', -150, 160, { orderType: 'fillOrKill' })));
     expect(r.matched.map((m) => m.amount)).toEqual([150]);
     expect(r.unmatched).toBeNull();
-    const order = engine.order(engine.bets('taker')[0]!.orderId)!;
+    const order = engine.order(engine.bets('taker')[0]!.orderID)!;
     expect(order.status).toBe('cancelled');
     expect(order.closeReason).toBe('fillOrKill');
     expect(engine.bookSide(G, ML, 1)).toEqual([]);
@@ -557,7 +557,7 @@ describe('§3 cancel', () => {
     expect(out[3]).toMatchObject({ code: 'not_cancellable' });
     expect(engine.openOrders('maker').map((o) => o.id)).toEqual([t]);
     expect(engine.cancelAll('maker', { type: 'moneyline' })).toEqual([]);
-    const all = engine.cancelAll('maker', { gameId: G, type: 'total' }, 'heartbeat');
+    const all = engine.cancelAll('maker', { gameID: G, type: 'total' }, 'heartbeat');
     expect(all).toHaveLength(1);
     expect(all[0]).toMatchObject({ success: true, order: { id: t, closeReason: 'heartbeat' } });
   });
@@ -585,7 +585,7 @@ describe('§3 settlement, regrade, refund', () => {
       version: 1,
       adminRefund: false,
       settledAt: T0 + 4 * HOUR,
-      gameId: G,
+      gameID: G,
     });
     expect(tg!.result).toBeCloseTo(99, 9);
     expect(tg!.fee).toBeCloseTo(1, 9);

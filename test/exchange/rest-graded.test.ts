@@ -49,8 +49,8 @@ async function setup() {
   return { sim: t, time: time as ManualTimeSource, maker, taker };
 }
 
-const result = (sim: TestSim, gameId: string, awayScore: number, homeScore: number) =>
-  sim.http('POST', `/admin/games/${gameId}/result`, { body: { awayScore, homeScore } });
+const result = (sim: TestSim, gameID: string, awayScore: number, homeScore: number) =>
+  sim.http('POST', `/admin/games/${gameID}/result`, { body: { awayScore, homeScore } });
 
 /** Every page of a walk, through the walk the runtime runs (`walk`); `onPage` sees each as it comes. */
 async function drain(walker: GradedWalker, onPage?: (page: GradedPage, index: number) => void): Promise<GradedPage[]> {

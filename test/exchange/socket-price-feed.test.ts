@@ -50,9 +50,9 @@ async function feed(
 
 type OrderUpdateEvent = Extract<PriceFeedEvent, { type: 'orderUpdate' }>;
 const orderUpdateOf =
-  (gameId: string) =>
+  (gameID: string) =>
   (e: PriceFeedEvent): e is OrderUpdateEvent =>
-    e.type === 'orderUpdate' && e.payload.gameID === gameId;
+    e.type === 'orderUpdate' && e.payload.gameID === gameID;
 
 describe('price feed client: events', () => {
   it('types gameUpdate, orderUpdate (place, fill, cancel) and matchedVolumeUpdate', async () => {

@@ -97,7 +97,7 @@ async function captureBodies(): Promise<Record<EndpointName, string>> {
     );
     // The published endpoints beyond exchange-api §4: lookups and market reads while the
     // taker's bet is open, then edits and cancels by scope on fresh maker orders.
-    const takerBet = engine.bets(taker.id).find((b) => b.gameId === g.id);
+    const takerBet = engine.bets(taker.id).find((b) => b.gameID === g.id);
     if (!takerBet) throw new Error('the taker has no bet to look up');
     bodies.getOrdersForGame = body(
       await t.http('GET', `/user/getOrdersForGame?gameID=${g.id}`, tok),

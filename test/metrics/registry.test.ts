@@ -111,7 +111,7 @@ describe('a scrape', () => {
       },
       own: {
         fillTotals: () => ({ maker: 0, taker: 0, makerVolume: 0, takerVolume: 0 }),
-        gameIds: () => [],
+        gameIDs: () => [],
         projectedLiability: () => 0,
       },
       orders: { stats },

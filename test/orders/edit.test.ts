@@ -134,7 +134,7 @@ describe('a re-pricing of a resting post goes out as one edit', () => {
     await h.settle();
     expect(h.own.order(oldId)).toMatchObject({ status: 'cancelled', remaining: 0 });
     expect(h.own.order(next.clientId)).toMatchObject({ status: 'resting', orderID: X, remaining: 100, odds: 120 });
-    expect(h.own.byOrderId(X)?.clientId).toBe(next.clientId);
+    expect(h.own.byOrderID(X)?.clientId).toBe(next.clientId);
     expect(projected(h)).toBeCloseTo(-100, 9);
     expect(h.own.liveOrders(GAME)).toHaveLength(1);
   });

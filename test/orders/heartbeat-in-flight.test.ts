@@ -15,7 +15,7 @@ describe('the heartbeat in flight', () => {
   it('sends no second heartbeat until the first is answered, then sends the next', async () => {
     const clock = new ManualClock(1_000);
     const own = new OwnBook({ commissionRate: () => 0.01 });
-    const market = new MarketModel((x) => own.isOurOrderId(x));
+    const market = new MarketModel((x) => own.isOurOrderID(x));
     const answers: { ok: () => void; fail: (e: Error) => void }[] = [];
     const gateway: OrderGateway = {
       place: () => new Promise<never>(() => undefined),

@@ -48,7 +48,7 @@ describe('OrderStore', () => {
     store.add(restingOrder(3, 0), 'test');
     store.apply('c3', { kind: 'cancelled', amounts: { remaining: 0 } }, 2 * TERMINAL_RETENTION_MS + 2, 'test');
     expect(store.order('c1')).toBeUndefined();
-    expect(store.byOrderId('o1')).toBeUndefined();
+    expect(store.byOrderID('o1')).toBeUndefined();
     expect(store.byReference('r1')).toBeUndefined();
     // In the order their retention ran out: c2's began before c1's began again.
     expect(forgotten.map((o) => o.clientId)).toEqual(['c2', 'c1']);

@@ -28,7 +28,7 @@ describe('the signal shared by the places in flight', () => {
     process.on('warning', onWarning);
     const clock = new ManualClock(1_000);
     const own = new OwnBook({ commissionRate: () => 0.01 });
-    const market = new MarketModel((x) => own.isOurOrderId(x));
+    const market = new MarketModel((x) => own.isOurOrderID(x));
     market.applySnapshot(
       moneylineGame({
         id: GAME,

@@ -46,8 +46,8 @@ const gameUpdate = (game: Record<string, unknown>, messageType = 'marketClosed')
 describe('FeedRecorder: what it writes', () => {
   it('narrows the price feed to the interests, starts both feeds, and snapshots every scope once the feed is open', async () => {
     const subscription = subscriptionOf([
-      { leagues: ['NBA', 'nba'], sports: [], gameIds: [], marketTypes: [] },
-      { leagues: ['EPL'], sports: ['hockey'], gameIds: ['g9'], marketTypes: ['moneyline'] },
+      { leagues: ['NBA', 'nba'], sports: [], gameIDs: [], marketTypes: [] },
+      { leagues: ['EPL'], sports: ['hockey'], gameIDs: ['g9'], marketTypes: ['moneyline'] },
     ]);
     expect(subscription).toEqual({ all: false, leagues: ['NBA', 'EPL'], sports: ['hockey'], gameIds: ['g9'] });
     const { source, dir, recorder } = await started({ subscription });
@@ -81,8 +81,8 @@ describe('FeedRecorder: what it writes', () => {
 
   it('records everything without narrowing when one interest is unrestricted', async () => {
     const subscription = subscriptionOf([
-      { leagues: ['NBA'], sports: [], gameIds: [], marketTypes: [] },
-      { leagues: [], sports: [], gameIds: [], marketTypes: ['total'] },
+      { leagues: ['NBA'], sports: [], gameIDs: [], marketTypes: [] },
+      { leagues: [], sports: [], gameIDs: [], marketTypes: ['total'] },
     ]);
     expect(subscription.all).toBe(true);
     const { source, dir, recorder } = await started({ subscription });

@@ -173,14 +173,14 @@ describe('against the simulator: cancelling everything in one request', () => {
     q.off!.add(g1.id);
     s.bot.runtime.orders.cancelAll('game closed', { gameID: g1.id }, { sweep: true });
     await until(
-      () => s.open().every((o) => o.gameId !== g1.id) && s.bot.runtime.own.liveOrders(g1.id).length === 0,
+      () => s.open().every((o) => o.gameID !== g1.id) && s.bot.runtime.own.liveOrders(g1.id).length === 0,
       5_000,
       'the game cleared',
     );
     const after = s.stats();
     expect(after.sweepRequests - before.sweepRequests).toBe(1);
     expect(after.cancelRequests - before.cancelRequests).toBe(1);
-    expect(s.open().filter((o) => o.gameId === g2.id)).toHaveLength(2);
+    expect(s.open().filter((o) => o.gameID === g2.id)).toHaveLength(2);
     expect(s.ownWorst(g2.id)).toBeCloseTo(s.exchangeWorst(g2.id), 6);
   });
 });

@@ -85,7 +85,7 @@ describe('forgetting ended games', () => {
     own.settle('g2');
     expect(own.forgetGame('g1')).toBe(true);
     expect(own.forgetGame('g2')).toBe(true);
-    expect([...own.gameIds()]).toEqual([]);
+    expect([...own.gameIDs()]).toEqual([]);
     expect(own.hasFill('t-g2')).toBe(true);
     expect(own.totalProjectedLiability()).toBe(0);
   });

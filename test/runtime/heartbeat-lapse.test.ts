@@ -82,7 +82,7 @@ describe('the exchange cancels our orders for a lapsed heartbeat', () => {
       expect(text).toMatch(/^linesmith_heartbeat_lapses_total 1$/m);
       expect(text).toMatch(/^linesmith_heartbeat_cancelled_orders_total 2$/m);
       // The bot's book holds neither as live, and it quotes the two keys again.
-      for (const id of before) expect(runtime.own.byOrderId(id)?.status).toBe('cancelled');
+      for (const id of before) expect(runtime.own.byOrderID(id)?.status).toBe('cancelled');
       await vi.waitFor(
         () => expect(t!.sim.context.engine.openOrders(user.id).filter((o) => !before.has(o.id))).toHaveLength(2),
         { timeout: 5_000, interval: 20 },
@@ -131,7 +131,7 @@ describe('the exchange cancels our orders for a lapsed heartbeat', () => {
       const [order] = t.sim.context.engine.openOrders(user.id);
       t.sim.context.engine.cancel(user.id, order!.id);
       t.sim.context.pump.kick();
-      await vi.waitFor(() => expect(runtime.own.byOrderId(order!.id)?.status).toBe('cancelled'), {
+      await vi.waitFor(() => expect(runtime.own.byOrderID(order!.id)?.status).toBe('cancelled'), {
         timeout: 5_000,
         interval: 20,
       });

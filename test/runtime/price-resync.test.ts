@@ -57,7 +57,7 @@ function setup(overrides: Parameters<typeof testRuntime>[2] = {}, leagues: reado
     [
       instance(
         scripted(() => []),
-        { interest: { leagues, sports: [], gameIds: [], marketTypes: [] } },
+        { interest: { leagues, sports: [], gameIDs: [], marketTypes: [] } },
       ),
     ],
     overrides,

@@ -43,7 +43,7 @@ describe('restart: orders of an earlier run found open at start-up', () => {
     const { runtime, close } = await startRuntime(t, user, [instance(scripted(() => []))], { runId: 'new' });
     try {
       // Adopted, then (no intent wants it) on its way out through a cancel: live either way.
-      const adopted = runtime.own.byOrderId(orderID);
+      const adopted = runtime.own.byOrderID(orderID);
       expect(adopted).toMatchObject({ clientId: 'old0', strategyId: 'test', remaining: 40 });
       expect(['resting', 'pending-cancel']).toContain(adopted?.status);
       expect(runtime.own.liveOrders(g.id).map((o) => o.orderID)).toEqual([orderID]);
@@ -85,7 +85,7 @@ describe('restart: orders of an earlier run found open at start-up', () => {
 
     const { runtime, close } = await startRuntime(t, user, [instance(scripted(() => []))], { runId: 'new' });
     try {
-      expect(runtime.own.byOrderId(orderID)).toMatchObject({
+      expect(runtime.own.byOrderID(orderID)).toMatchObject({
         clientId: 'old1',
         selection: { type: 'total', ou: 'over', line: 210.5 },
         remaining: 40,

@@ -106,7 +106,7 @@ describe('start-up: the account changes while it is read over REST', () => {
     await runtime.start();
     try {
       // The REST read said "resting, 40 left"; the feed's message of the fill must correct it.
-      await vi.waitFor(() => expect(runtime.own.byOrderId(orderID)).toMatchObject({ status: 'filled', remaining: 0 }), {
+      await vi.waitFor(() => expect(runtime.own.byOrderID(orderID)).toMatchObject({ status: 'filled', remaining: 0 }), {
         timeout: 5_000,
         interval: 20,
       });

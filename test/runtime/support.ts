@@ -29,7 +29,7 @@ export function instance(module: StrategyModule<unknown>, overrides: Partial<Str
     id: 'test',
     module,
     params: {},
-    interest: { leagues: [], sports: [], gameIds: [], marketTypes: [] },
+    interest: { leagues: [], sports: [], gameIDs: [], marketTypes: [] },
     live: { kind: 'pull' },
     throttleMs: 0,
     ...overrides,

@@ -360,15 +360,15 @@ describe('/admin/clock', () => {
       { gameID: g.id, type: 'moneyline', side: home(g), odds: 120, bet: 10, expirationMinutes: 1 },
     ]);
     if (placed?.status !== 'ok' || !placed.unmatched) throw new Error('order did not rest');
-    const orderId = placed.unmatched.orderID;
+    const orderID = placed.unmatched.orderID;
 
     const a = await s.http('POST', '/admin/clock', { body: { advanceMs: 59_999 } });
     expect(a.status).toBe(200);
     expect(a.body).toEqual({ data: { now: iso(T0 + 59_999) } });
-    expect(s.sim.context.engine.order(orderId)?.status).toBe('open');
+    expect(s.sim.context.engine.order(orderID)?.status).toBe('open');
     const b = await s.http('POST', '/admin/clock', { body: { advanceMs: 1 } });
     expect(b.body.data.now).toBe(iso(T0 + 60_000));
-    expect(s.sim.context.engine.order(orderId)).toMatchObject({ status: 'expired', closeReason: 'expiry' });
+    expect(s.sim.context.engine.order(orderID)).toMatchObject({ status: 'expired', closeReason: 'expiry' });
     expect(hookCalls).toBe(2);
 
     const to = await s.http('POST', '/admin/clock', { body: { to: iso(T0 + DAY) } });

@@ -70,10 +70,10 @@ function openGames(ctx: SimContext): EngineGame[] {
 }
 
 /** Keys of books on the game where both sides hold at least one offer. */
-function twoSidedBooks(ctx: SimContext, gameId: string): string[] {
+function twoSidedBooks(ctx: SimContext, gameID: string): string[] {
   return ctx.engine
-    .books(gameId)
-    .filter((b) => ctx.engine.bookSide(gameId, b.key, 0).length > 0 && ctx.engine.bookSide(gameId, b.key, 1).length > 0)
+    .books(gameID)
+    .filter((b) => ctx.engine.bookSide(gameID, b.key, 0).length > 0 && ctx.engine.bookSide(gameID, b.key, 1).length > 0)
     .map((b) => b.key);
 }
 

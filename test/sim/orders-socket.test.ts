@@ -178,7 +178,7 @@ describe('orders socket: cancels', () => {
     expect(onlyTotals.data.map((d: any) => [d.success, d.side])).toEqual([[true, 'under']]);
     const byGame = await request(c, 'cancelAllByGame', { gameId: g.id });
     expect(byGame.data.map((d: any) => [d.success, d.gameID, d.side])).toEqual([[true, g.id, home(g)]]);
-    expect(engine.openOrders(u.id).map((o) => o.gameId)).toEqual([g2.id, g2.id]);
+    expect(engine.openOrders(u.id).map((o) => o.gameID)).toEqual([g2.id, g2.id]);
     expect(await request(c, 'cancelAllByGame', { gameId: 'nope' })).toMatchObject({ error: expect.any(String) });
 
     const all = await request(c, 'cancelAll');

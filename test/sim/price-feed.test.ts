@@ -34,10 +34,10 @@ function restHome(g: EngineGame, odds = -120, bet = 100) {
   return place(maker.id, { gameID: g.id, type: 'moneyline', side: home(g), odds, bet });
 }
 
-const isOrderUpdate = (gameId: string) => (m: any) =>
-  Array.isArray(m) && m[0] === 'orderUpdate' && m[1].gameID === gameId;
-const isType = (type: string, gameId?: string) => (m: any) =>
-  Array.isArray(m) && m[0] === type && (gameId === undefined || m[1].gameID === gameId || m[1].id === gameId);
+const isOrderUpdate = (gameID: string) => (m: any) =>
+  Array.isArray(m) && m[0] === 'orderUpdate' && m[1].gameID === gameID;
+const isType = (type: string, gameID?: string) => (m: any) =>
+  Array.isArray(m) && m[0] === type && (gameID === undefined || m[1].gameID === gameID || m[1].id === gameID);
 const gamesOf = (frames: unknown[]) =>
   frames.filter((m): m is [string, any] => Array.isArray(m)).map((m) => m[1].gameID ?? m[1].id);
 

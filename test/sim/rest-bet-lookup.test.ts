@@ -11,7 +11,7 @@ describe('bet lookups: getOrdersForGame, getBetByID, getBetByWagerRequestID, get
   let g: EngineGame;
   let settled: EngineGame;
   /** The maker's order on g, partly taken: 40 of 100 matched. */
-  let orderId: string;
+  let orderID: string;
   let wagerRequestID: string;
   let takerTx: string;
   beforeAll(async () => {
@@ -25,7 +25,7 @@ describe('bet lookups: getOrdersForGame, getBetByID, getBetByWagerRequestID, get
       token: maker.token,
       body: { orders: [{ gameID: g.id, type: 'moneyline', side: home, odds: 100, bet: 100, userReference: 'mm-1' }] },
     });
-    orderId = placed.body.data.createdSessions[0].unmatched.orderID;
+    orderID = placed.body.data.createdSessions[0].unmatched.orderID;
     wagerRequestID = placed.body.data.createdSessions[0].unmatched.wagerRequestID;
     const taken = await t.http('POST', '/session/v3/place', {
       token: taker.token,
@@ -67,7 +67,7 @@ describe('bet lookups: getOrdersForGame, getBetByID, getBetByWagerRequestID, get
   it('getOrdersForGame: the caller’s open orders and matched bets on the game', async () => {
     const res = await t.http('GET', `/user/getOrdersForGame?gameID=${g.id}`, { token: maker.token });
     expect(res.status).toBe(200);
-    expect(res.body.data.unmatched.map((o: { id: string }) => o.id)).toEqual([orderId]);
+    expect(res.body.data.unmatched.map((o: { id: string }) => o.id)).toEqual([orderID]);
     expect(res.body.data.unmatched[0]).toMatchObject({ filled: 40, remaining: 60, userReference: 'mm-1' });
     expect(res.body.data.matched).toHaveLength(1);
     expect(res.body.data.matched[0]).toMatchObject({ origin: 'offer', bet: 100, userReference: 'mm-1' });
@@ -84,7 +84,7 @@ describe('bet lookups: getOrdersForGame, getBetByID, getBetByWagerRequestID, get
       token: maker.token,
     });
     expect(res.status).toBe(200);
-    expect(res.body.data.unmatched.map((o: { id: string }) => o.id)).toEqual([orderId]);
+    expect(res.body.data.unmatched.map((o: { id: string }) => o.id)).toEqual([orderID]);
     expect(res.body.data.matched).toHaveLength(1);
     expect(res.body.data.graded).toEqual([]);
     const done = await t.http('GET', `/user/getBetByUserReference?userReference=mm-1&gameID=${settled.id}`, {
@@ -123,11 +123,11 @@ describe('bet lookups: getOrdersForGame, getBetByID, getBetByWagerRequestID, get
     expect(byTx.body.data.bet).toMatchObject({ txID: takerTx, origin: 'wager', userReference: 'tk-1' });
     const byId = await t.http('GET', `/user/getBetByID?id=${byTx.body.data.bet.id}`, { token: taker.token });
     expect(byId.body.data.bet.txID).toBe(takerTx);
-    const open = await t.http('GET', `/user/getBetByID?id=${orderId}`, { token: maker.token });
-    expect(open.body.data.bet).toMatchObject({ id: orderId, remaining: 60 });
-    const notMine = await t.http('GET', `/user/getBetByID?id=${orderId}`, { token: taker.token });
+    const open = await t.http('GET', `/user/getBetByID?id=${orderID}`, { token: maker.token });
+    expect(open.body.data.bet).toMatchObject({ id: orderID, remaining: 60 });
+    const notMine = await t.http('GET', `/user/getBetByID?id=${orderID}`, { token: taker.token });
     expect(notMine.status).toBe(400);
-    for (const q of ['', '?id=x', `?id=${orderId}&txID=${takerTx}`, '?txID=ffffffffffffffffffffffff']) {
+    for (const q of ['', '?id=x', `?id=${orderID}&txID=${takerTx}`, '?txID=ffffffffffffffffffffffff']) {
       expect((await t.http('GET', `/user/getBetByID${q}`, { token: maker.token })).status, q).toBe(400);
     }
   });

@@ -170,7 +170,7 @@ describe('GET|POST /user/v2/getGraded and /user/getGradedWagers', () => {
     const [row] = viaGet.body.data.graded;
     expect(row).toEqual({
       game: expect.objectContaining({ id: a.id, ended: true, league: 'NBA' }),
-      id: bet.orderId,
+      id: bet.orderID,
       type: 'moneyline',
       bet: 100,
       txID: txA,

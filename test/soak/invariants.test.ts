@@ -165,8 +165,8 @@ describe('the heartbeat lapse check', () => {
   const good: LapseEvidence = {
     armedBefore: true,
     cancelled: [
-      { orderId: 'o1', at: 1 },
-      { orderId: 'o2', at: 1 },
+      { orderID: 'o1', at: 1 },
+      { orderID: 'o2', at: 1 },
     ],
     stillLive: [],
     botReported: 2,

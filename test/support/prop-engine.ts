@@ -105,7 +105,7 @@ export function bookKeyOfAbstract(o: Pick<AbstractOrder, 'market' | 'line'>): st
   }
 }
 
-export function gameIdOf(o: Pick<AbstractOrder, 'game'>): string {
+export function gameIDOf(o: Pick<AbstractOrder, 'game'>): string {
   return GAMES[o.game]!.id;
 }
 
@@ -270,7 +270,7 @@ export function createHarness(opts: HarnessOptions = {}): Harness {
   engine.onEvent((e) => {
     events.push(e);
     if (e.kind === 'orderPlaced') remember(e.order.id);
-    if (e.kind === 'fill') remember(e.fill.taker.orderId);
+    if (e.kind === 'fill') remember(e.fill.taker.orderID);
   });
   for (const u of USERS) {
     const r = engine.addUser({

@@ -125,7 +125,7 @@ export class BacktestCollector {
   readonly #byLeague = new GroupPnl();
   readonly #fillByTx = new Map<string, OwnFillRecord>();
   /** Our open orders, oldest first, kept from the events: a sample needs no view of each from the engine. */
-  readonly #open = new OpenOrders<QuotedOrder<GameTrack>>((o) => this.#quotes.quoted(o, this.#game(o.gameId)));
+  readonly #open = new OpenOrders<QuotedOrder<GameTrack>>((o) => this.#quotes.quoted(o, this.#game(o.gameID)));
   /** Counts samples, so each can mark the games it took (GameTrack.sampled). */
   #sampleSeq = 0;
   #peak = 0;
@@ -188,7 +188,7 @@ export class BacktestCollector {
     const ref = typeof input.userReference === 'string' ? input.userReference : (original.userReference ?? '');
     const rec = this.#record(outcome, {
       userReference: ref,
-      gameID: original.gameId,
+      gameID: original.gameID,
       market: old?.market ?? original.wire.type,
       selection: old?.selection ?? selectionLabel(original.selection),
       orderType: typeof input.orderType === 'string' ? input.orderType : original.orderType,
@@ -254,7 +254,7 @@ export class BacktestCollector {
         }
         this.#grades.set(e.grade.txID, e.grade);
         this.#settledPnl = null;
-        if (e.grade.score) this.#scores.set(e.grade.gameId, { away: e.grade.score.away, home: e.grade.score.home });
+        if (e.grade.score) this.#scores.set(e.grade.gameID, { away: e.grade.score.away, home: e.grade.score.home });
         return;
       }
       default:
@@ -283,9 +283,9 @@ export class BacktestCollector {
     const row: FillRow = {
       t: now,
       txID: f.txID,
-      orderID: ours.orderId,
+      orderID: ours.orderID,
       strategy: decodeReference(ours.userReference)?.strategyId ?? '',
-      gameID: f.gameId,
+      gameID: f.gameID,
       market: bookKey,
       selection: selectionLabel(ours.selection),
       origin,
@@ -297,13 +297,13 @@ export class BacktestCollector {
       commissionOnWin: ours.money.commissionOnWin,
       commissionOnLoss: ours.money.commissionOnLoss,
     };
-    const league = this.#x.game(f.gameId)?.league ?? '';
+    const league = this.#x.game(f.gameID)?.league ?? '';
     const rec: OwnFillRecord = {
       row,
       selection: ours.selection,
       bookKey,
       league,
-      fair: this.#marks.bookFair(f.gameId, bookKey),
+      fair: this.#marks.bookFair(f.gameID, bookKey),
       side: sideIndexOf(ours.selection),
       values: [null, null, null],
     };
@@ -313,13 +313,13 @@ export class BacktestCollector {
     rec.values[0] = this.#marks.now(rec);
     this.#fills.push(rec);
     this.#unsettled.add(rec);
-    const game = this.#game(f.gameId);
+    const game = this.#game(f.gameID);
     if (!game.filled) {
       game.filled = true;
       this.#fillGames.push(game);
     }
     MARKOUT_MS.forEach((ms, i) => this.#schedule(() => (rec.values[i + 1] = this.#marks.now(rec)), ms));
-    const order = this.#orderByEngineId.get(ours.orderId);
+    const order = this.#orderByEngineId.get(ours.orderID);
     if (order && origin === 'offer') {
       order.filled += ours.money.amount;
       if (f.makerOrderAfter.status === 'filled') {
@@ -327,7 +327,7 @@ export class BacktestCollector {
         order.closedAt = now;
       }
     } else if (!order && origin === 'wager' && ours.userReference) {
-      this.#takerFills.set(ours.userReference, ours.orderId);
+      this.#takerFills.set(ours.userReference, ours.orderID);
     }
     this.#noteLiability(game);
   }

@@ -35,7 +35,7 @@ export class OpenOrders<T> {
       case 'fill':
         // A resting order leaves the book when a fill leaves nothing of it.
         if (e.fill.maker.userId === US && e.fill.makerOrderAfter.status !== 'open')
-          this.#byId.delete(e.fill.maker.orderId);
+          this.#byId.delete(e.fill.maker.orderID);
         return;
       default:
         return;

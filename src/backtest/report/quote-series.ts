@@ -57,7 +57,7 @@ export class QuoteSeries {
   quoted<G>(o: OrderView, game: G): QuotedOrder<G> {
     const listedOdds = invertOdds(o.odds);
     return {
-      book: this.#book(o.gameId, o.bookKey),
+      book: this.#book(o.gameID, o.bookKey),
       game,
       listedSide: sideIndexOf(o.selection) === 0 ? 1 : 0,
       listedOdds,

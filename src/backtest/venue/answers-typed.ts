@@ -17,7 +17,7 @@ import type { VenueAnswers } from './answers.ts';
 export function typedAnswers(engine: MatchingEngine): VenueAnswers {
   const cancelled = (o: OrderView): CancelledOrder => {
     const open = o.status === 'open';
-    const game = engine.game(o.gameId);
+    const game = engine.game(o.gameID);
     return {
       ok: true,
       orderID: o.id,
@@ -25,7 +25,7 @@ export function typedAnswers(engine: MatchingEngine): VenueAnswers {
       filled: o.filled,
       offered: open ? o.bet : 0,
       remaining: open ? o.remaining : o.bet - o.filled,
-      gameID: o.gameId,
+      gameID: o.gameID,
       userReference: o.userReference,
       // A plain field: an object literal with a getter is built through V8's slow path, which
       // cost several times the spelling it put off.

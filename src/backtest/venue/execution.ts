@@ -244,7 +244,7 @@ export class BacktestExecution {
   #endGame(gameID: string): void {
     if (this.#ended.has(gameID)) return;
     this.#ended.add(gameID);
-    this.engine.cancelAll(US, { gameId: gameID }, 'gameEnded');
+    this.engine.cancelAll(US, { gameID: gameID }, 'gameEnded');
     this.#arm();
   }
 
@@ -311,7 +311,7 @@ export class BacktestExecution {
 
   /** Cancel every open order of ours, or those of one game (the exchange's cancelAllOrders / cancelAllOrdersForGame). */
   cancelAll(gameID?: string) {
-    const out = this.engine.cancelAll(US, gameID === undefined ? {} : { gameId: gameID });
+    const out = this.engine.cancelAll(US, gameID === undefined ? {} : { gameID: gameID });
     this.#arm();
     return out;
   }
@@ -326,7 +326,7 @@ export class BacktestExecution {
    */
   edit(input: EditInput, done: (outcome: EditOutcome) => void): void {
     const original = typeof input.sessionID === 'string' ? this.engine.order(input.sessionID) : undefined;
-    if (original && original.userId === US && this.#ended.has(original.gameId)) {
+    if (original && original.userId === US && this.#ended.has(original.gameID)) {
       this.#finishEdit(
         input,
         original,
@@ -339,7 +339,7 @@ export class BacktestExecution {
     const reach: SideReach | null =
       original && original.userId === US && odds !== undefined
         ? {
-            gameID: original.gameId,
+            gameID: original.gameID,
             bookKey: original.bookKey,
             side: sideIndexOf(original.selection),
             minRank: oddsRank(odds),
@@ -554,10 +554,10 @@ export class BacktestExecution {
     if (e.kind === 'orderPlaced' || e.kind === 'orderCancelled' || e.kind === 'orderExpired') {
       if (e.order.userId !== US) return;
       backed = e.order.selection;
-      gameID = e.order.gameId;
+      gameID = e.order.gameID;
     } else if (e.kind === 'fill' && (e.fill.maker.userId === US || e.fill.maker.userId === MARKET)) {
       backed = e.fill.maker.selection;
-      gameID = e.fill.gameId;
+      gameID = e.fill.gameID;
     } else return;
     // Both sides of a book share its key: read it from the order's own selection, which
     // bookKeyOf has cached, not from the opposite one made here (a new key to cache each time).
@@ -589,18 +589,18 @@ export class BacktestExecution {
     const listedSide = sideIndexOf(listed);
     const listedOdds = invertOdds(o.odds);
     const rank = oddsRank(listedOdds);
-    const key = sideKey(o.gameId, o.bookKey, listedSide);
+    const key = sideKey(o.gameID, o.bookKey, listedSide);
     // Behind everything recorded at our price, and behind our own earlier orders there.
     const q: QueuedOrder = {
       id: o.id,
       rank,
       seq: ++this.#seq,
-      front: this.recorded.levelSize(o.gameId, o.bookKey, listedSide, rank),
+      front: this.recorded.levelSize(o.gameID, o.bookKey, listedSide, rank),
       capacity: o.remaining * payout(o.odds),
     };
-    const r: Resting = { side: key, q, gameID: o.gameId, bookKey: o.bookKey, listedSide, listedOdds };
+    const r: Resting = { side: key, q, gameID: o.gameID, bookKey: o.bookKey, listedSide, listedOdds };
     this.#resting.set(o.id, r);
-    this.#restingPerGame.set(o.gameId, (this.#restingPerGame.get(o.gameId) ?? 0) + 1);
+    this.#restingPerGame.set(o.gameID, (this.#restingPerGame.get(o.gameID) ?? 0) + 1);
     let list = this.#bySide.get(key);
     if (!list) this.#bySide.set(key, (list = []));
     list.push(r);
@@ -622,7 +622,7 @@ export class BacktestExecution {
 
   #onFill(f: Fill): void {
     if (f.maker.userId === MARKET) {
-      const recordedId = this.#mirrors.get(f.maker.orderId);
+      const recordedId = this.#mirrors.get(f.maker.orderID);
       if (recordedId !== undefined) this.recorded.consume(recordedId, f.taker.money.amount);
       if (f.taker.userId === US) this.stats.takenStake += f.taker.money.amount;
       return;

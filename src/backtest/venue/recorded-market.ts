@@ -87,8 +87,8 @@ export class RecordedMarket {
   }
 
   /** How much of a recorded order we took (0 if none). */
-  consumedOf(orderId: string): number {
-    return this.#consumed.get(orderId) ?? 0;
+  consumedOf(orderID: string): number {
+    return this.#consumed.get(orderID) ?? 0;
   }
 
   /** Whether we took from any recorded order yet: most replays of a passive strategy never do. */
@@ -102,8 +102,8 @@ export class RecordedMarket {
   }
 
   /** We took `stake` of a recorded order: for us it is gone, whatever the recording says next. */
-  consume(orderId: string, stake: number): void {
-    this.#consumed.set(orderId, (this.#consumed.get(orderId) ?? 0) + stake);
+  consume(orderID: string, stake: number): void {
+    this.#consumed.set(orderID, (this.#consumed.get(orderID) ?? 0) + stake);
   }
 
   /** Recorded size at one price of a side (what is ahead of an order joining there). */

@@ -390,9 +390,9 @@ export class SimulatedVenue implements Venue {
     const engine = this.execution.engine;
     const out: MatchedBet[] = [];
     for (const bet of engine.bets(US)) {
-      const game = engine.game(bet.gameId);
+      const game = engine.game(bet.gameID);
       if (bet.grade !== null || !game) continue;
-      out.push(MatchedBetSchema.parse(renderMatchedBet(game, bet, engine.order(bet.orderId)?.bet)));
+      out.push(MatchedBetSchema.parse(renderMatchedBet(game, bet, engine.order(bet.orderID)?.bet)));
     }
     return out;
   }
@@ -414,14 +414,14 @@ export class SimulatedVenue implements Venue {
   #onOwnEvent(e: EngineEvent): void {
     this.#o.onOwnEvent?.(e);
     if (e.kind === 'betGraded') {
-      this.#graded.push(GradedRow.parse(renderGradedRow(this.execution.engine.game(e.bet.gameId), e.bet, e.grade)));
+      this.#graded.push(GradedRow.parse(renderGradedRow(this.execution.engine.game(e.bet.gameID), e.bet, e.grade)));
       return;
     }
     const engine = this.execution.engine;
     for (const item of userFeedItems(e)) {
       if (item.userId !== US) continue;
       const now = this.#o.time.clock.now();
-      const event = this.#answers.feed(item, engine.game(item.gameId), now, `${now}-${++this.#messageSeq}`);
+      const event = this.#answers.feed(item, engine.game(item.gameID), now, `${now}-${++this.#messageSeq}`);
       this.#after('fromExchange', () => this.#user$.next(event));
     }
   }

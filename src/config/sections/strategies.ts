@@ -25,7 +25,7 @@ export const STRATEGY_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$/;
 
 const name = z.string({ error: 'expected a name' }).trim().min(1, 'must not be empty');
 /** YAML reads an unquoted numeric id as a number; the exchange's ids are strings. */
-const gameId = z
+const gameID = z
   .union([z.string().trim().min(1), z.int().nonnegative().refine(Number.isSafeInteger)], {
     error: 'expected a game id',
   })
@@ -35,11 +35,11 @@ const interestSchema = z
   .strictObject({
     leagues: z.array(name).default([]),
     sports: z.array(name).default([]),
-    games: z.array(gameId).default([]),
+    games: z.array(gameID).default([]),
     markets: z.array(z.enum(MARKET_TYPES, { error: `expected one of ${MARKET_TYPES.join(', ')}` })).default([]),
   })
   .prefault({})
-  .transform((i): Interest => ({ leagues: i.leagues, sports: i.sports, gameIds: i.games, marketTypes: i.markets }));
+  .transform((i): Interest => ({ leagues: i.leagues, sports: i.sports, gameIDs: i.games, marketTypes: i.markets }));
 
 const liveSchema = z
   .union(

@@ -31,16 +31,16 @@ export class GameBooks {
 
   constructor(
     private readonly engine: MatchingEngine,
-    readonly gameId: string,
+    readonly gameID: string,
     game: EngineGame,
   ) {
-    for (const b of engine.books(gameId)) this.#add(game, b.key, b.selections);
+    for (const b of engine.books(gameID)) this.#add(game, b.key, b.selections);
   }
 
   book(game: EngineGame, bookKey: string): CachedBook | undefined {
     const hit = this.#books.get(bookKey);
     if (hit) return hit;
-    const found = this.engine.books(this.gameId).find((b) => b.key === bookKey);
+    const found = this.engine.books(this.gameID).find((b) => b.key === bookKey);
     return found ? this.#add(game, found.key, found.selections) : undefined;
   }
 
@@ -64,7 +64,7 @@ export class GameBooks {
       if (!isLined(b)) continue;
       for (const side of [0, 1] as const) {
         if (b.stale[side]) {
-          b.liquidity[side] = sumUntaken(this.engine.bookSide(this.gameId, b.key, side));
+          b.liquidity[side] = sumUntaken(this.engine.bookSide(this.gameID, b.key, side));
           b.stale[side] = false;
         }
       }

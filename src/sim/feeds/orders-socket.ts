@@ -128,10 +128,10 @@ export class OrdersSocket {
   }
 
   #cancelAllByGame(user: SimUser, p: Payload): unknown[] {
-    const gameId = p.gameId ?? p.gameID;
-    if (!isObjectId(gameId)) throw new RequestError('invalid game ID format');
-    if (!this.#ctx.engine.game(gameId)) throw new RequestError('game not found');
-    const filter: { -readonly [K in keyof CancelFilter]: CancelFilter[K] } = { gameId };
+    const gameID = p.gameId ?? p.gameID;
+    if (!isObjectId(gameID)) throw new RequestError('invalid game ID format');
+    if (!this.#ctx.engine.game(gameID)) throw new RequestError('game not found');
+    const filter: { -readonly [K in keyof CancelFilter]: CancelFilter[K] } = { gameID };
     if (p.type !== undefined && p.type !== null) {
       if (!isMarketType(p.type)) throw new RequestError(`invalid type: ${String(p.type).slice(0, 32)}`);
       filter.type = p.type;
@@ -157,7 +157,7 @@ export class OrdersSocket {
     const ids: string[] = [];
     for (const o of this.#ctx.engine.openOrders(user.id)) {
       const w = o.wire;
-      if (o.gameId !== filter.gameId || w.type === 'moneyline1x2') continue;
+      if (o.gameID !== filter.gameID || w.type === 'moneyline1x2') continue;
       if (
         (filter.type !== undefined && w.type !== filter.type) ||
         (filter.side !== undefined && w.side !== filter.side)
@@ -188,7 +188,7 @@ export class OrdersSocket {
 
   /** The contract's whole-request messages; a filled order of a graded game is "already graded". */
   #failureText(o: Extract<CancelOutcome, { success: false }>): string {
-    if (o.code === 'not_cancellable' && o.order?.status === 'filled' && this.#ctx.engine.game(o.order.gameId)?.ended)
+    if (o.code === 'not_cancellable' && o.order?.status === 'filled' && this.#ctx.engine.game(o.order.gameID)?.ended)
       return 'order already graded';
     return o.reason;
   }

@@ -132,13 +132,13 @@ export class PriceFeed {
   #onEvent(e: EngineEvent): void {
     switch (e.kind) {
       case 'bookChanged':
-        this.#bookChanged(e.gameId, e.bookKey, e.side);
+        this.#bookChanged(e.gameID, e.bookKey, e.side);
         return;
       case 'gameChanged':
         this.#gameChanged(e.game, e.change);
         return;
       case 'fill':
-        this.#volumeDue.add(e.fill.gameId);
+        this.#volumeDue.add(e.fill.gameID);
         if (!this.#volumeQueued) {
           // Once per game per engine call: every event of a call is delivered synchronously,
           // so a microtask runs after the call (no timer involved).
@@ -157,9 +157,9 @@ export class PriceFeed {
     return g;
   }
 
-  #bookChanged(gameId: string, bookKey: string, side: 0 | 1): void {
+  #bookChanged(gameID: string, bookKey: string, side: 0 | 1): void {
     const engine = this.#ctx.engine;
-    const game = engine.game(gameId);
+    const game = engine.game(gameID);
     if (!game) return;
     const books = this.#gameBooks(game);
     const book = books.book(game, bookKey);
@@ -168,7 +168,7 @@ export class PriceFeed {
       books.invalidate(book, side);
       return;
     }
-    const listed = engine.bookSide(gameId, bookKey, side);
+    const listed = engine.bookSide(gameID, bookKey, side);
     books.update(book, side, listed);
     const key = updateKey(game);
     if (!this.#anyMatch(key)) return;
@@ -218,8 +218,8 @@ export class PriceFeed {
     const due = [...this.#volumeDue];
     this.#volumeDue.clear();
     if (this.#subs.size === 0) return;
-    for (const gameId of due) {
-      const game = this.#ctx.engine.game(gameId);
+    for (const gameID of due) {
+      const game = this.#ctx.engine.game(gameID);
       if (!game) continue;
       const key = updateKey(game);
       if (!this.#anyMatch(key)) continue;

@@ -73,11 +73,11 @@ function withSelection<T extends object>(
  * maker's own order for the maker, and for the taker the order it took, not its own (the
  * taker knows its own by `wagerRequestID` and `userReference`).
  */
-function matchedOf(txID: string, restingOrderId: string, s: FillSide, isPostArb: boolean): WireFeedMatched {
+function matchedOf(txID: string, restingOrderID: string, s: FillSide, isPostArb: boolean): WireFeedMatched {
   const m = withSelection(
     {
       txID,
-      orderID: restingOrderId,
+      orderID: restingOrderID,
       wagerRequestID: s.wagerRequestID,
       amount: s.money.amount,
       risk: s.money.risk,
@@ -104,7 +104,7 @@ function unmatchedOf(o: OrderView, amounts: { filled: number; offered: number; r
 /** One user-feed message before its envelope: whom it is for, and what happened. */
 export interface UserFeedItem {
   readonly userId: string;
-  readonly gameId: string;
+  readonly gameID: string;
   readonly matched: WireFeedMatched | null;
   readonly unmatched: WireFeedUnmatched | null;
   readonly origin: 'offer' | 'wager';
@@ -123,7 +123,7 @@ export function userFeedItems(e: EngineEvent): UserFeedItem[] {
       return [
         {
           userId: o.userId,
-          gameId: o.gameId,
+          gameID: o.gameID,
           matched: null,
           unmatched: unmatchedOf(o, { filled: 0, offered: o.bet, remaining: o.remaining }),
           origin: 'offer',
@@ -136,7 +136,7 @@ export function userFeedItems(e: EngineEvent): UserFeedItem[] {
       return [
         {
           userId: o.userId,
-          gameId: o.gameId,
+          gameID: o.gameID,
           matched: null,
           unmatched: unmatchedOf(o, { filled: o.filled, offered: 0, remaining: 0 }),
           origin: 'offer',
@@ -155,15 +155,15 @@ function fillItems(f: Fill): UserFeedItem[] {
   return [
     {
       userId: f.taker.userId,
-      gameId: f.gameId,
-      matched: matchedOf(f.txID, f.maker.orderId, f.taker, f.isPostArb),
+      gameID: f.gameID,
+      matched: matchedOf(f.txID, f.maker.orderID, f.taker, f.isPostArb),
       unmatched: null,
       origin: 'wager',
     },
     {
       userId: f.maker.userId,
-      gameId: f.gameId,
-      matched: matchedOf(f.txID, f.maker.orderId, f.maker, after.isPostArb),
+      gameID: f.gameID,
+      matched: matchedOf(f.txID, f.maker.orderID, f.maker, after.isPostArb),
       // `filled` is what this event alone matched (the maker's risk, which is its amount).
       unmatched: unmatchedOf(after, { filled: f.maker.money.amount, offered: after.bet, remaining: after.remaining }),
       origin: 'offer',
@@ -182,7 +182,7 @@ export function userFeedMessage(
     matched: item.matched,
     unmatched: item.unmatched,
     origin: item.origin,
-    gameID: item.gameId,
+    gameID: item.gameID,
     parentGameID: game?.parentGameID ?? null,
     eventName: game ? (game.eventName ?? `${game.participants[0].longName} @ ${game.participants[1].longName}`) : '',
     league: game?.league ?? '',

@@ -90,7 +90,7 @@ export class UserFeed {
       this.log.pass(userId);
       return;
     }
-    const game = this.#ctx.engine.game(item.gameId);
+    const game = this.#ctx.engine.game(item.gameID);
     const now = this.#ctx.time.clock.now();
     const message = this.log.append(userId, (messageID) => userFeedMessage(item, game, now, messageID));
     if (!conns || conns.size === 0) return;

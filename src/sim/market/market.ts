@@ -320,15 +320,15 @@ export function startSyntheticMarket(ctx: SimContext, scenario: Scenario): Synth
     const res = engine.updateGame(game.id, { live: true });
     if (!res.ok) return false;
     game.phase = 'live';
-    log.debug({ gameId: game.id, league: game.league.spec.league }, 'game live');
+    log.debug({ gameID: game.id, league: game.league.spec.league }, 'game live');
     return true;
   };
 
   const finish = (game: SimGame): void => {
     const score = game.model.finalScore();
     const res = engine.settleGame(game.id, score);
-    if (!res.ok) log.warn({ gameId: game.id, error: res.error.message }, 'could not settle a synthetic game');
-    else log.debug({ gameId: game.id, league: game.league.spec.league, score, graded: res.value.length }, 'game ended');
+    if (!res.ok) log.warn({ gameID: game.id, error: res.error.message }, 'could not settle a synthetic game');
+    else log.debug({ gameID: game.id, league: game.league.spec.league, score, graded: res.value.length }, 'game ended');
     game.phase = 'ended';
     counters.gamesEnded++;
     removeGame(game);

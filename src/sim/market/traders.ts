@@ -36,17 +36,17 @@ export function stakeBetween(random: Random, min: number, max: number): number {
 /** Place input for backing `selection` on a game, in the wire spelling. */
 export function placeInputFor(
   engine: MatchingEngine,
-  gameId: string,
+  gameID: string,
   selection: Selection,
   odds: AmericanOdds,
   bet: number,
   orderType: OrderType,
   expirationMinutes?: number,
 ): PlaceInput | null {
-  const wire = engine.wireOf(gameId, selection);
+  const wire = engine.wireOf(gameID, selection);
   if (!wire) return null;
   return {
-    gameID: gameId,
+    gameID: gameID,
     type: wire.type,
     side: wire.side,
     ...(wire.market !== undefined ? { market: wire.market } : {}),
@@ -61,10 +61,10 @@ export function placeInputFor(
 /** Best offer a taker backing `selection` can take, and the total stake available at that price. */
 export function bestOffer(
   engine: MatchingEngine,
-  gameId: string,
+  gameID: string,
   selection: Selection,
 ): { listed: ListedOrder; depth: number } | null {
-  const side = engine.bookSide(gameId, bookKeyOf(selection), sideIndexOf(selection));
+  const side = engine.bookSide(gameID, bookKeyOf(selection), sideIndexOf(selection));
   const first = side[0];
   if (!first) return null;
   let depth = 0;
@@ -88,8 +88,8 @@ function countPlace(entry: PlaceEntry | undefined, counters: Counters): void {
 }
 
 interface RestingQuote {
-  readonly orderId: string;
-  readonly gameId: string;
+  readonly orderID: string;
+  readonly gameID: string;
   /** The maker's own implied probability when posted. */
   readonly q: number;
   readonly live: boolean;
@@ -139,11 +139,11 @@ export class Maker {
   }
 
   /** Games forget their quotes when they end (the engine expired the orders). */
-  forget(gameId: string): void {
-    const book = this.#quotes.get(gameId);
+  forget(gameID: string): void {
+    const book = this.#quotes.get(gameID);
     if (!book) return;
-    for (const q of book.values()) this.#byOrder.delete(q.orderId);
-    this.#quotes.delete(gameId);
+    for (const q of book.values()) this.#byOrder.delete(q.orderID);
+    this.#quotes.delete(gameID);
   }
 
   /** Number of quotes the maker has resting. */
@@ -156,10 +156,10 @@ export class Maker {
     const s = this.settings;
     const gen = ++this.#gen;
     const cancels: string[] = [];
-    const posts: { gameId: string; key: string; q: number; live: boolean; input: PlaceInput; bet: number }[] = [];
+    const posts: { gameID: string; key: string; q: number; live: boolean; input: PlaceInput; bet: number }[] = [];
     const drop = (book: Map<string, RestingQuote>, key: string, cur: RestingQuote): void => {
-      if (cur.open) cancels.push(cur.orderId);
-      this.#byOrder.delete(cur.orderId);
+      if (cur.open) cancels.push(cur.orderID);
+      this.#byOrder.delete(cur.orderID);
       book.delete(key);
     };
     for (const g of games) {
@@ -192,7 +192,7 @@ export class Maker {
           'post',
           s.expirationMinutes,
         );
-        if (input) posts.push({ gameId: g.id, key: t.key, q, live, input, bet });
+        if (input) posts.push({ gameID: g.id, key: t.key, q, live, input, bet });
       }
       for (const [key, cur] of book) if (cur.gen !== gen) drop(book, key, cur); // no longer quoted (line moved, game decided)
     }
@@ -209,8 +209,8 @@ export class Maker {
       if (r.status === 'ok' && r.unmatched) {
         counters.quotesPosted++;
         const quote: RestingQuote = {
-          orderId: r.unmatched.orderID,
-          gameId: p.gameId,
+          orderID: r.unmatched.orderID,
+          gameID: p.gameID,
           q: p.q,
           live: p.live,
           bet: p.bet,
@@ -218,8 +218,8 @@ export class Maker {
           open: true,
           gen,
         };
-        this.#quotes.get(p.gameId)?.set(p.key, quote);
-        this.#byOrder.set(quote.orderId, quote);
+        this.#quotes.get(p.gameID)?.set(p.key, quote);
+        this.#byOrder.set(quote.orderID, quote);
       } else {
         counters.quotesRejected++;
       }

@@ -31,9 +31,9 @@ export function renderRestCancel(ctx: Pick<SimContext, 'engine'>, outcome: Cance
       success: false,
       reason: outcome.reason,
       sessionID: o.id,
-      description: describeOrder(ctx.engine.game(o.gameId), o),
+      description: describeOrder(ctx.engine.game(o.gameID), o),
       ...amounts(o),
-      gameID: o.gameId,
+      gameID: o.gameID,
       ...referenceOf(o),
     };
   }
@@ -41,9 +41,9 @@ export function renderRestCancel(ctx: Pick<SimContext, 'engine'>, outcome: Cance
   return {
     success: true,
     sessionID: o.id,
-    description: describeOrder(ctx.engine.game(o.gameId), o),
+    description: describeOrder(ctx.engine.game(o.gameID), o),
     ...amounts(o),
-    gameID: o.gameId,
+    gameID: o.gameID,
     ...referenceOf(o),
   };
 }
@@ -69,8 +69,8 @@ export function renderSocketCancel(
     ...amounts(o),
     side: o.wire.side,
     number: o.wire.number,
-    gameID: o.gameId,
+    gameID: o.gameID,
     userReference: o.userReference,
-    description: describeOrder(ctx.engine.game(o.gameId), o),
+    description: describeOrder(ctx.engine.game(o.gameID), o),
   };
 }

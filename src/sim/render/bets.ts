@@ -134,8 +134,8 @@ export function renderGradedRow(
   takenRatio?: number,
 ): WireGradedRow {
   const out: WireGradedRow = {
-    game: game ? renderGame(game, { withFuturesSide: true }) : { _id: bet.gameId, error: 'game not found' },
-    id: bet.orderId,
+    game: game ? renderGame(game, { withFuturesSide: true }) : { _id: bet.gameID, error: 'game not found' },
+    id: bet.orderID,
     type: bet.wire.type,
     bet: bet.money.amount,
     txID: bet.txID,

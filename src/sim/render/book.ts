@@ -109,7 +109,7 @@ export function renderBookOrder(
     sumUntaken: listed.sumUntaken,
     odds: listed.listedOdds,
     bet: o.bet,
-    gameID: o.gameId,
+    gameID: o.gameID,
     takenRatio: o.bet > 0 ? o.filled / o.bet : 0,
     expiry: expiryMs === null ? null : iso(expiryMs),
     createdAt: iso(o.createdAt),

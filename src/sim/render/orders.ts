@@ -59,7 +59,7 @@ export interface WireLookupOrder {
  * `total` are null where they do not apply.
  */
 export function renderLookupOrder(engine: MatchingEngine, o: OrderView): WireLookupOrder {
-  const game = engine.game(o.gameId);
+  const game = engine.game(o.gameID);
   const s = o.selection;
   const who = participantsOf(game, o);
   const out: WireLookupOrder = {
@@ -116,7 +116,7 @@ export interface WireUnmatchedOrder {
  * order up to learn it. `filled`/`offered`/`remaining` are risk as on the user feed.
  */
 export function renderUnmatchedOrder(engine: MatchingEngine, o: OrderView): WireUnmatchedOrder {
-  const game = engine.game(o.gameId);
+  const game = engine.game(o.gameID);
   const s = o.selection;
   const who = participantsOf(game, o);
   const out: WireUnmatchedOrder = {

@@ -69,15 +69,15 @@ const knownGame = (ctx: SimContext, gameID: string | undefined): boolean =>
   gameID !== undefined && isObjectId(gameID) && ctx.engine.game(gameID) !== undefined;
 
 function matched(ctx: SimContext, bet: BetView) {
-  const game = ctx.engine.game(bet.gameId);
+  const game = ctx.engine.game(bet.gameID);
   return game
-    ? renderMatchedBet(game, bet, orderMemory(ctx).stakes.get(bet.orderId) ?? ctx.engine.order(bet.orderId)?.bet)
+    ? renderMatchedBet(game, bet, orderMemory(ctx).stakes.get(bet.orderID) ?? ctx.engine.order(bet.orderID)?.bet)
     : undefined;
 }
 
 /** A graded bet as the graded endpoints render it, takenRatio included. */
 function graded(ctx: SimContext, bet: BetView, grade: GradeVersion) {
-  return renderGradedRow(ctx.engine.game(bet.gameId), bet, grade, orderMemory(ctx).takenRatios.get(bet.orderId));
+  return renderGradedRow(ctx.engine.game(bet.gameID), bet, grade, orderMemory(ctx).takenRatios.get(bet.orderID));
 }
 
 /** The three buckets of a lookup: open orders, matched (ungraded) bets, graded bets. */
@@ -91,8 +91,8 @@ function buckets(ctx: SimContext, orders: readonly OrderView[], bets: readonly B
 
 // The caller's open orders and matched, ungraded bets on one game; 404 for a bad or unknown game.
 function ordersForGame(ctx: SimContext, u: SimUser, gameID: string): SimResponse {
-  const orders = ctx.engine.openOrders(u.id).filter((o) => o.gameId === gameID);
-  const bets = ctx.engine.bets(u.id).filter((b) => b.gameId === gameID);
+  const orders = ctx.engine.openOrders(u.id).filter((o) => o.gameID === gameID);
+  const bets = ctx.engine.bets(u.id).filter((b) => b.gameID === gameID);
   const { unmatched, matched: matchedBets } = buckets(ctx, orders, bets);
   return respond.data({ unmatched, matched: matchedBets });
 }
@@ -130,7 +130,7 @@ function betsByWagerRequest(ctx: SimContext, u: SimUser, wagerRequestID: string)
 
 // Everything of one userReference on one game; 408 for a missing reference or a bad game id (as published).
 function betsByUserReference(ctx: SimContext, u: SimUser, userReference: string, gameID: string): SimResponse {
-  const orders = ctx.engine.openOrders(u.id).filter((o) => o.gameId === gameID && o.userReference === userReference);
-  const bets = ctx.engine.bets(u.id).filter((b) => b.gameId === gameID && b.userReference === userReference);
+  const orders = ctx.engine.openOrders(u.id).filter((o) => o.gameID === gameID && o.userReference === userReference);
+  const bets = ctx.engine.bets(u.id).filter((b) => b.gameID === gameID && b.userReference === userReference);
   return respond.data(buckets(ctx, orders, bets));
 }

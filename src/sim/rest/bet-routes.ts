@@ -96,12 +96,12 @@ function matchedBets(ctx: SimContext, stakes: ReadonlyMap<string, number>, u: Si
   const open: { bet: BetView; game: EngineGame; i: number }[] = [];
   ctx.engine.bets(u.id).forEach((bet, i) => {
     if (bet.grade !== null) return;
-    const game = ctx.engine.game(bet.gameId);
+    const game = ctx.engine.game(bet.gameID);
     if (game) open.push({ bet, game, i });
   });
   open.sort((a, b) => a.game.start - b.game.start || a.i - b.i);
   const matchedBets = open.map(({ bet, game }) =>
-    renderMatchedBet(game, bet, stakes.get(bet.orderId) ?? ctx.engine.order(bet.orderId)?.bet),
+    renderMatchedBet(game, bet, stakes.get(bet.orderID) ?? ctx.engine.order(bet.orderID)?.bet),
   );
   return respond.data({ matchedBets });
 }
@@ -155,9 +155,9 @@ function gradedWindow(
   let volume = 0;
   for (const bet of ctx.engine.bets(u.id)) {
     if (bet.grade === null) continue;
-    const game = ctx.engine.game(bet.gameId);
+    const game = ctx.engine.game(bet.gameID);
     if (!game || game.start < from || game.start >= to) continue;
-    rows.push({ row: renderGradedRow(game, bet, bet.grade, takenRatios.get(bet.orderId)), grade: bet.grade });
+    rows.push({ row: renderGradedRow(game, bet, bet.grade, takenRatios.get(bet.orderID)), grade: bet.grade });
     pnlCents += toCents(bet.grade.result);
     volume += bet.money.amount;
   }
@@ -225,17 +225,17 @@ function renderGrades(
   const betsByGame = new Map<string, Map<string, BetView>>();
   const out: WireGradedRow[] = [];
   for (const grade of grades) {
-    let bets = betsByGame.get(grade.gameId);
+    let bets = betsByGame.get(grade.gameID);
     if (!bets) {
-      bets = new Map(ctx.engine.betsOfGame(grade.gameId).map((b) => [b.id, b]));
-      betsByGame.set(grade.gameId, bets);
+      bets = new Map(ctx.engine.betsOfGame(grade.gameID).map((b) => [b.id, b]));
+      betsByGame.set(grade.gameID, bets);
     }
     const bet = bets.get(grade.betId);
     if (!bet) {
       ctx.log.error({ betId: grade.betId }, 'graded bet not found');
       continue;
     }
-    out.push(renderGradedRow(ctx.engine.game(grade.gameId), bet, grade, takenRatios.get(bet.orderId)));
+    out.push(renderGradedRow(ctx.engine.game(grade.gameID), bet, grade, takenRatios.get(bet.orderID)));
   }
   return out;
 }

@@ -7,7 +7,7 @@ import { gamesOfLeague } from './exchange-routes.ts';
 import { body, requiredString } from './schemas.ts';
 import { userOf } from './user-of.ts';
 
-const gameId = z
+const gameID = z
   .string({
     error: (iss) => (iss.input === undefined || iss.input === null ? 'gameID is required' : 'gameID must be a string'),
   })
@@ -17,13 +17,13 @@ const gameId = z
 const CANCELLABLE_TYPES = ['moneyline', 'spread', 'total'] as const;
 
 const cancelForGameBody = body({
-  gameID: gameId,
+  gameID: gameID,
   type: z.enum(CANCELLABLE_TYPES, { error: `type must be one of ${CANCELLABLE_TYPES.join(', ')}` }).optional(),
 });
 
 function cancelByReferenceBody(maxBatch: number) {
   return body({
-    gameID: gameId,
+    gameID: gameID,
     userReferences: z
       .array(z.string({ error: 'must be a string' }), {
         error: (iss) =>
@@ -61,7 +61,7 @@ export function registerCancelAllRoutes({ ctx, router }: RegisterDeps): void {
     summary: "Cancel the caller's open orders on one game, optionally of one market type",
     body: cancelForGameBody,
     handler: (req, { body }) => {
-      const filter = { gameId: body.gameID, ...(body.type !== undefined ? { type: body.type } : {}) };
+      const filter = { gameID: body.gameID, ...(body.type !== undefined ? { type: body.type } : {}) };
       return respond.data(ctx.engine.cancelAll(userOf(req).id, filter).map((o) => renderRestCancel(ctx, o)));
     },
   });
@@ -77,7 +77,7 @@ export function registerCancelAllRoutes({ ctx, router }: RegisterDeps): void {
       const wanted = new Set(body.userReferences);
       const ids = ctx.engine
         .openOrders(user.id)
-        .filter((o) => o.gameId === body.gameID && o.userReference !== null && wanted.has(o.userReference))
+        .filter((o) => o.gameID === body.gameID && o.userReference !== null && wanted.has(o.userReference))
         .map((o) => o.id);
       return respond.data(ctx.engine.cancelMany(user.id, ids).map((o) => renderRestCancel(ctx, o)));
     },
@@ -98,7 +98,7 @@ export function registerCancelAllRoutes({ ctx, router }: RegisterDeps): void {
         return respond.error(400, `unknown league: ${body.league.slice(0, 40)}`);
       }
       const user = userOf(req);
-      for (const g of games) ctx.engine.cancelAll(user.id, { gameId: g.id });
+      for (const g of games) ctx.engine.cancelAll(user.id, { gameID: g.id });
       return respond.data({ ordersReceived: true });
     },
   });

@@ -48,7 +48,7 @@ export function registerExchangeReadRoutes({ ctx, router }: RegisterDeps): void 
       const children = ctx.engine.games().filter((g) => g.parentGameID === game.id && !g.ended);
       const orderSummary = ctx.engine
         .openOrders(viewerId)
-        .filter((o) => ctx.engine.game(o.gameId)?.league === game.league)
+        .filter((o) => ctx.engine.game(o.gameID)?.league === game.league)
         .map((o) => renderUnmatchedOrder(ctx.engine, o));
       return respond.data({
         game: render(game),

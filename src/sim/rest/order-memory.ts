@@ -34,34 +34,34 @@ export function orderMemory(ctx: SimContext): OrderMemory {
   const takenRatios = new Map<string, number>();
   /** Per game: the orders with an entry above, to drop once the engine forgets the game. */
   const byGame = new Map<string, Set<string>>();
-  const note = (gameId: string, orderId: string) => {
-    let ids = byGame.get(gameId);
-    if (!ids) byGame.set(gameId, (ids = new Set()));
-    ids.add(orderId);
+  const note = (gameID: string, orderID: string) => {
+    let ids = byGame.get(gameID);
+    if (!ids) byGame.set(gameID, (ids = new Set()));
+    ids.add(orderID);
   };
   const forgetGone = () => {
-    for (const [gameId, ids] of byGame) {
-      if (ctx.engine.game(gameId) !== undefined) continue;
+    for (const [gameID, ids] of byGame) {
+      if (ctx.engine.game(gameID) !== undefined) continue;
       for (const id of ids) {
         stakes.delete(id);
         takenRatios.delete(id);
       }
-      byGame.delete(gameId);
+      byGame.delete(gameID);
     }
   };
   const unsubscribe = ctx.engine.onEvent((e) => {
     if (e.kind === 'fill') {
       const after = e.fill.makerOrderAfter;
-      stakes.set(e.fill.maker.orderId, after.bet);
+      stakes.set(e.fill.maker.orderID, after.bet);
       takenRatios.set(after.id, after.bet > 0 ? Math.min(1, after.filled / after.bet) : 1);
-      note(after.gameId, after.id);
-      const taker = ctx.engine.order(e.fill.taker.orderId);
+      note(after.gameID, after.id);
+      const taker = ctx.engine.order(e.fill.taker.orderID);
       if (taker) {
         stakes.set(taker.id, taker.bet);
-        note(taker.gameId, taker.id);
+        note(taker.gameID, taker.id);
       }
     } else if (e.kind === 'betGraded') {
-      stakes.delete(e.bet.orderId);
+      stakes.delete(e.bet.orderID);
     } else if (
       e.kind === 'gameChanged' &&
       (e.change === 'ended' || e.change === 'regraded' || e.change === 'refunded')

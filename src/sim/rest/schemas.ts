@@ -66,13 +66,13 @@ export const participantsQuery = z.object({
 
 export const gamesQuery = z.object({ league: optionalQuery('league') });
 
-const gameIdQuery = z
+const gameIDQuery = z
   .string({ error: 'gameID must be a string' })
   .regex(OBJECT_ID, { error: 'gameID must be a 24-character hexadecimal id' })
   .optional();
 
 export const orderbookQuery = z
-  .object({ league: optionalQuery('league'), gameID: z.preprocess((v) => (v === '' ? undefined : v), gameIdQuery) })
+  .object({ league: optionalQuery('league'), gameID: z.preprocess((v) => (v === '' ? undefined : v), gameIDQuery) })
   .refine((q) => q.league !== undefined || q.gameID !== undefined, { error: 'league or gameID is required' });
 
 export const orderbookV1Body = body({ leagueRequested: requiredString('leagueRequested') });

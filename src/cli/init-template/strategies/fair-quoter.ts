@@ -7,7 +7,7 @@ import {
   fitUnderLimit,
   makerOdds,
   marketsParam,
-  ownOrderIds,
+  ownOrderIDs,
   postIntent,
   selectedBookKeys,
   sideSelection,
@@ -41,7 +41,7 @@ export default defineStrategy({
   }),
   quote(view, params) {
     if (view.mode === 'halted' || view.game.ended) return [];
-    const own = ownOrderIds(view);
+    const own = ownOrderIDs(view);
     const intents: QuoteIntent[] = [];
     for (const key of selectedBookKeys(view.game, params.markets)) {
       const book = view.game.books.get(key);
