@@ -25,7 +25,7 @@ const LAYERS = [
   // The built-in strategies (outside src/) are written as any user's strategy is.
   ['strategies', '^strategies/'],
   ['strategy', '^src/strategy/'],
-  ['book', '^src/book/'],
+  ['market-model', '^src/market-model/'],
   ['engine', '^src/engine/'],
   ['exchange', '^src/exchange/'],
   ['money', '^src/money/'],

@@ -1,4 +1,4 @@
-import { participantsOf } from '../book/market-model.ts';
+import { participantsOf } from '../market-model/market-model.ts';
 import type { MatchedBet } from '../exchange/schemas/bets.ts';
 import type { Game } from '../exchange/schemas/game.ts';
 import type { LookupOrder, UnmatchedOrder } from '../exchange/schemas/orders.ts';

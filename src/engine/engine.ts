@@ -8,7 +8,7 @@ import { Account, type GameExposure } from './accounts.ts';
 import { BetLedger } from './bet-ledger.ts';
 import { ClosedQueue } from './closed-queue.ts';
 import { GradeLogs } from './grade-log.ts';
-import { Book, type BookSide } from './book.ts';
+import { MatchingBook, type BookSide } from './matching-book.ts';
 import { IdTokens, createIdGenerator, isObjectId, type IdGenerator, type IdToken } from './ids.ts';
 import { editRequestOf } from './edit-input.ts';
 import { liveDelayMs } from './live-delay.ts';
@@ -126,7 +126,7 @@ interface GameState {
   game: EngineGame;
   /** Interned selections of this game (see wire.ts). */
   readonly selections: GameEntry['selections'];
-  readonly books: Map<string, Book>;
+  readonly books: Map<string, MatchingBook>;
   /** Matched bets on the game (ledger indexes), oldest first: maker then taker of each fill. */
   readonly bets: number[];
   /** Time of the latest settlement (score, regrade or refund); NaN until the first. */
@@ -687,7 +687,7 @@ export class MatchingEngine {
     original: OrderState,
     edit: EditTarget,
     state: GameState,
-    book: Book,
+    book: MatchingBook,
     crossing: boolean,
     takerRate: number,
   ): PlaceSuccess {
@@ -780,7 +780,7 @@ export class MatchingEngine {
     user: Account,
     v: Checked,
     state: GameState,
-    book: Book,
+    book: MatchingBook,
     crossing: boolean,
     takerRate: number,
     expiresAt?: number | null,
@@ -818,7 +818,7 @@ export class MatchingEngine {
     order: OrderState,
     user: Account,
     state: GameState,
-    book: Book,
+    book: MatchingBook,
     crossing: boolean,
     takerRate: number,
   ): PlaceSuccess {
@@ -842,7 +842,7 @@ export class MatchingEngine {
     return { status: 'ok', matched, unmatched };
   }
 
-  #rest(order: OrderState, user: Account, state: GameState, book: Book): void {
+  #rest(order: OrderState, user: Account, state: GameState, book: MatchingBook): void {
     book.sides[order.line.listedSide].add(order);
     state.openCount++;
     const exposure = user.exposureOf(order.gameID);
@@ -1253,18 +1253,18 @@ export class MatchingEngine {
     return this.#games.get(gameID)?.openCount ?? 0;
   }
 
-  #newBook(state: GameState, line: InternedSelection): Book {
+  #newBook(state: GameState, line: InternedSelection): MatchingBook {
     const selection = line.selection;
     const other = oppositeSelection(selection);
     const selections: [Selection, Selection] = line.takeSide === 0 ? [selection, other] : [other, selection];
-    const book = new Book(state.game.id, line.bookKey, selections);
+    const book = new MatchingBook(state.game.id, line.bookKey, selections);
     state.books.set(line.bookKey, book);
     line.book = book;
     return book;
   }
 
   /** The selection's book, if the game has it yet; kept on the interned selection once found. */
-  #bookOf(state: GameState, line: InternedSelection): Book | undefined {
+  #bookOf(state: GameState, line: InternedSelection): MatchingBook | undefined {
     if (line.book !== null) return line.book;
     const book = state.books.get(line.bookKey);
     if (book !== undefined) line.book = book;

@@ -1,7 +1,7 @@
 import { invertOdds, oddsRank, type AmericanOdds } from '../odds/american.ts';
 import type { GameExposure } from './accounts.ts';
 import type { IdToken, IdTokens } from './ids.ts';
-import type { PriceLevel } from './book.ts';
+import type { PriceLevel } from './matching-book.ts';
 import type { CloseReason, OrderStatus, OrderType, OrderView } from './types.ts';
 import type { InternedSelection } from './wire.ts';
 

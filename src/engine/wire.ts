@@ -10,7 +10,7 @@ import {
 import { wireFromSelection } from '../markets/wire-selection.ts';
 import { isObjectId } from './ids.ts';
 import { DUST } from './order-state.ts';
-import type { Book } from './book.ts';
+import type { MatchingBook } from './matching-book.ts';
 import type { EngineGame, OrderType, PlaceInput, WireSelection } from './types.ts';
 
 /** A place input that passed validation, with the selection in canonical form. */
@@ -60,7 +60,7 @@ export interface InternedSelection {
   /** Side an order backing the selection is listed on for takers: the other one. */
   readonly listedSide: 0 | 1;
   /** The game's book of this selection, once the engine has looked it up or made it. */
-  book: Book | null;
+  book: MatchingBook | null;
 }
 
 /** A valid order as the engine uses it: also the interned selection and the game's entry. */

@@ -2,7 +2,7 @@ import { isLive, isTerminal, DUST } from './own-book.ts';
 import { RateLimitedError, RequestAbortedError } from '../exchange/errors.ts';
 import { isNotSent, LinesmithError } from '../shared/errors.ts';
 import { editLeavesOriginal, type CancelEntry, type EditEntry, type PlaceEntry } from '../exchange/orders/types.ts';
-import type { OwnOrder } from '../book/types.ts';
+import type { OwnOrder } from '../market-model/types.ts';
 import type { UserFeedMessageEvent } from '../exchange/socket/user-feed-events.ts';
 import { decodeReference } from '../exchange/orders/user-reference.ts';
 import { fillFromFeed, fillFromPlace } from './fills.ts';

@@ -1,6 +1,6 @@
 import { worstCaseLiability } from '../money/liability.ts';
 import type { Position } from '../money/position.ts';
-import type { OwnFill, OwnOrder } from '../book/types.ts';
+import type { OwnFill, OwnOrder } from '../market-model/types.ts';
 
 /** The commission rate a fill pays: takers only, and not on postArb (makers pay none). */
 export function commissionOf(f: OwnFill, rate: number): number {

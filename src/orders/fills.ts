@@ -1,4 +1,4 @@
-import type { OwnFill } from '../book/types.ts';
+import type { OwnFill } from '../market-model/types.ts';
 import type { MatchedBet } from '../exchange/schemas/bets.ts';
 import type { PlacedFill } from '../exchange/schemas/orders.ts';
 import type { FeedMatched } from '../exchange/schemas/user-feed.ts';

@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import type { OwnOrder, TradingMode } from '../book/types.ts';
+import type { OwnOrder, TradingMode } from '../market-model/types.ts';
 import type { EditOrderInput, PlaceOrderInput } from '../exchange/orders/types.ts';
 import { ClientIds, encodeReference } from '../exchange/orders/user-reference.ts';
 import { wireFromSelection } from '../markets/wire-selection.ts';

@@ -1,7 +1,7 @@
 import { restingPosition, worstCaseLiability, worstCaseLiabilityOfGroups, worstLoss } from '../money/liability.ts';
 import { PnlGroups, RecentRegions } from '../money/pnl-groups.ts';
 import type { Position } from '../money/position.ts';
-import type { OwnFill, OwnOrder } from '../book/types.ts';
+import type { OwnFill, OwnOrder } from '../market-model/types.ts';
 import { commissionOf, positionOf, type AwaitedFill } from './fill-ledger.ts';
 import { DUST, restingOf } from './order-store.ts';
 

@@ -1,4 +1,4 @@
-import type { OwnOrder, OwnOrderStatus } from '../book/types.ts';
+import type { OwnOrder, OwnOrderStatus } from '../market-model/types.ts';
 import { LinesmithError } from '../shared/errors.ts';
 
 /** Amounts an event may correct along with the status it moves an order to. */

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { MarketModel } from '../book/market-model.ts';
+import type { MarketModel } from '../market-model/market-model.ts';
 import type { OrderGateway } from '../exchange/orders/types.ts';
 import type { Clock } from '../shared/clock.ts';
 import { LinesmithError } from '../shared/errors.ts';

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { MarketModel } from '../book/market-model.ts';
+import type { MarketModel } from '../market-model/market-model.ts';
 import type { OrderGateway, MatchedBet, UnmatchedOrder } from '../exchange/orders/types.ts';
 import type { UserFeedMessageEvent } from '../exchange/socket/user-feed-events.ts';
 import type { Clock } from '../shared/clock.ts';

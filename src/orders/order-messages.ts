@@ -1,4 +1,4 @@
-import type { OwnOrder } from '../book/types.ts';
+import type { OwnOrder } from '../market-model/types.ts';
 import type { CancelEntry, EditEntry, PlaceEntry } from '../exchange/orders/types.ts';
 import type { RiskVerdict } from './risk-gate.ts';
 

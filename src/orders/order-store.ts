@@ -1,4 +1,4 @@
-import type { OwnOrder, OwnOrderStatus } from '../book/types.ts';
+import type { OwnOrder, OwnOrderStatus } from '../market-model/types.ts';
 import { DuplicateOrderError, UnknownOrderError } from './errors.ts';
 import {
   closesByAbsence,

@@ -1,5 +1,5 @@
 import type { Position } from '../money/position.ts';
-import type { OwnFill, OwnOrder } from '../book/types.ts';
+import type { OwnFill, OwnOrder } from '../market-model/types.ts';
 import { FillLedger, type FillTotals } from './fill-ledger.ts';
 import { LiabilityCache } from './liability-cache.ts';
 import type { IllegalTransitionError, OrderAmounts, OrderEvent } from './lifecycle.ts';

@@ -1,4 +1,4 @@
-import type { OwnOrder } from '../book/types.ts';
+import type { OwnOrder } from '../market-model/types.ts';
 import { bookKeyOf, sideIndexOf, type Selection } from '../markets/types.ts';
 import { americanDistance } from '../odds/american.ts';
 import type { QuoteIntent } from '../strategy/types.ts';

@@ -1,4 +1,4 @@
-import type { GameState } from '../book/types.ts';
+import type { GameState } from '../market-model/types.ts';
 import { bookKeyOf, sideIndexOf, type Selection } from '../markets/types.ts';
 import { oddsFromRank, oddsRank, withinPostArbBand } from '../odds/american.ts';
 import type { IntentOrderType } from '../strategy/types.ts';

@@ -1,4 +1,4 @@
-import type { GameState, OwnOrder } from '../book/types.ts';
+import type { GameState, OwnOrder } from '../market-model/types.ts';
 import type { CancelEntry, MatchedBet, UnmatchedOrder } from '../exchange/orders/types.ts';
 import { decodeReference } from '../exchange/orders/user-reference.ts';
 import { selectionFromWire } from '../markets/wire-selection.ts';

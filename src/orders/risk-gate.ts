@@ -1,5 +1,5 @@
 import type { OwnBook } from './own-book.ts';
-import type { OwnOrder, RiskRule, TradingMode } from '../book/types.ts';
+import type { OwnOrder, RiskRule, TradingMode } from '../market-model/types.ts';
 import { BOUND_MARGIN, restingPosition, worstCaseLiability, worstLoss } from '../money/liability.ts';
 import type { Position } from '../money/position.ts';
 import type { Selection } from '../markets/types.ts';

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { SchedulerLike, Subscription } from 'rxjs';
-import type { MarketModel } from '../book/market-model.ts';
+import type { MarketModel } from '../market-model/market-model.ts';
 import type { OrderbookGame } from '../exchange/schemas/exchange.ts';
 import { RESYNC, type HaltReason } from './halt-reason.ts';
 import type { StrategyInstance } from './strategy-instance.ts';

@@ -1,4 +1,4 @@
-import type { MarketModel } from '../book/market-model.ts';
+import type { MarketModel } from '../market-model/market-model.ts';
 import type { OwnBook } from '../orders/own-book.ts';
 
 /**

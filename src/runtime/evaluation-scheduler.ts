@@ -1,6 +1,6 @@
 import type { SchedulerLike } from 'rxjs';
-import type { GameIdentity, MarketModel } from '../book/market-model.ts';
-import type { TradingMode } from '../book/types.ts';
+import type { GameIdentity, MarketModel } from '../market-model/market-model.ts';
+import type { TradingMode } from '../market-model/types.ts';
 import type { StrategyWork } from '../orders/order-manager.ts';
 import { strategyGameKey, type StrategyGameKey } from './strategy-game-key.ts';
 import { wantsGame, type StrategyInstance } from './strategy-instance.ts';

@@ -1,4 +1,4 @@
-import type { TradingMode } from '../book/types.ts';
+import type { TradingMode } from '../market-model/types.ts';
 import { STARTING, type HaltReason } from './halt-reason.ts';
 
 /** The strictest of several modes wins. */

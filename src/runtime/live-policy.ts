@@ -1,4 +1,4 @@
-import type { GameState } from '../book/types.ts';
+import type { GameState } from '../market-model/types.ts';
 import { fromProbability, impliedProbability } from '../odds/american.ts';
 import type { LivePolicy, QuoteIntent } from '../strategy/types.ts';
 

@@ -1,5 +1,5 @@
-import type { MarketModel } from '../book/market-model.ts';
-import type { GameState, TradingMode } from '../book/types.ts';
+import type { MarketModel } from '../market-model/market-model.ts';
+import type { GameState, TradingMode } from '../market-model/types.ts';
 import type { StrategyWork } from '../orders/order-manager.ts';
 import type { OwnBook } from '../orders/own-book.ts';
 import type { QuoteIntent } from '../strategy/types.ts';

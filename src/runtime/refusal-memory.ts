@@ -1,4 +1,4 @@
-import type { Refusal } from '../book/types.ts';
+import type { Refusal } from '../market-model/types.ts';
 import { strategyGameKey, type StrategyGameKey } from './strategy-game-key.ts';
 
 /** How long a strategy's view keeps a refusal. */

@@ -9,9 +9,9 @@ import {
   type SchedulerLike,
   type Subscription,
 } from 'rxjs';
-import { MarketModel } from '../book/market-model.ts';
+import { MarketModel } from '../market-model/market-model.ts';
 import { OwnBook } from '../orders/own-book.ts';
-import type { OwnOrder, TradingMode } from '../book/types.ts';
+import type { OwnOrder, TradingMode } from '../market-model/types.ts';
 import type { AccountSnapshot, ConnectionStates } from '../exchange/client.ts';
 import { gradedPages$ } from '../exchange/rest/graded-walker.ts';
 import { PnlLedger } from './pnl-ledger.ts';

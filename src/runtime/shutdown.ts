@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { SchedulerLike } from 'rxjs';
-import type { OwnOrder } from '../book/types.ts';
+import type { OwnOrder } from '../market-model/types.ts';
 import type { Clock } from '../shared/clock.ts';
 import { decodeReference } from '../exchange/orders/user-reference.ts';
 import type { OwnBook } from '../orders/own-book.ts';

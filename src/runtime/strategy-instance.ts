@@ -1,4 +1,4 @@
-import type { GameIdentity } from '../book/market-model.ts';
+import type { GameIdentity } from '../market-model/market-model.ts';
 import type { MarketType } from '../markets/types.ts';
 import type { Interest, LivePolicy, StrategyModule } from '../strategy/types.ts';
 

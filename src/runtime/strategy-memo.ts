@@ -1,6 +1,14 @@
-import type { MarketModel } from '../book/market-model.ts';
+import type { MarketModel } from '../market-model/market-model.ts';
 import type { OwnBook } from '../orders/own-book.ts';
-import type { GameActivity, GameState, MarketBook, OwnFill, OwnOrder, Refusal, TradingMode } from '../book/types.ts';
+import type {
+  GameActivity,
+  GameState,
+  MarketBook,
+  OwnFill,
+  OwnOrder,
+  Refusal,
+  TradingMode,
+} from '../market-model/types.ts';
 import type { QuoteIntent } from '../strategy/types.ts';
 import { READ, type LazyStrategyView } from './strategy-view.ts';
 import { GAME_FIELDS, type TrackedGame } from './tracked-game.ts';

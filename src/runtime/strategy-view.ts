@@ -1,5 +1,13 @@
 import type { OwnBook } from '../orders/own-book.ts';
-import type { GameActivity, GameState, OwnFill, OwnOrder, Refusal, StrategyView, TradingMode } from '../book/types.ts';
+import type {
+  GameActivity,
+  GameState,
+  OwnFill,
+  OwnOrder,
+  Refusal,
+  StrategyView,
+  TradingMode,
+} from '../market-model/types.ts';
 import type { Position } from '../money/position.ts';
 
 /** The fields a view holds as given; the rest it reads from `own` on demand. */

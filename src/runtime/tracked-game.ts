@@ -1,4 +1,4 @@
-import type { GameState, MarketBook, Participants } from '../book/types.ts';
+import type { GameState, MarketBook, Participants } from '../market-model/types.ts';
 
 /** The fields of a game besides its books, each with the bit a read of it sets. */
 export const GAME_FIELDS = [

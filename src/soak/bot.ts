@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { OwnOrder } from '../book/types.ts';
+import type { OwnOrder } from '../market-model/types.ts';
 import type { CredentialsProvider } from '../exchange/auth/credentials.ts';
 import { ExchangeClient } from '../exchange/client.ts';
 import type { RiskLimits } from '../orders/risk-gate.ts';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { StrategyView } from '../book/types.ts';
+import type { StrategyView } from '../market-model/types.ts';
 import type { QuoteIntent, StrategyModule } from './types.ts';
 
 /** A strategy as its author writes it: `quote` takes the params its schema outputs. */

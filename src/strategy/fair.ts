@@ -1,5 +1,5 @@
 import { fromProbability, impliedProbability, type AmericanOdds } from '../odds/american.ts';
-import type { BookSide, MarketBook, StrategyView } from '../book/types.ts';
+import type { BookSide, MarketBook, StrategyView } from '../market-model/types.ts';
 import { stepOut } from './ladder.ts';
 
 /**

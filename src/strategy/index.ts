@@ -34,7 +34,7 @@ export type {
   RiskRule,
   StrategyView,
   TradingMode,
-} from '../book/types.ts';
+} from '../market-model/types.ts';
 export { viewWith } from './view-with.ts';
 export type { Position } from '../money/position.ts';
 export {

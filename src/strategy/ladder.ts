@@ -1,5 +1,5 @@
 import { oddsRank, type AmericanOdds } from '../odds/american.ts';
-import type { BookSide, StrategyView } from '../book/types.ts';
+import type { BookSide, StrategyView } from '../market-model/types.ts';
 
 /**
  * Price arithmetic on the American scale with −100 and +100 joined (oddsRank), which is

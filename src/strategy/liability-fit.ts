@@ -1,7 +1,7 @@
 import { BOUND_MARGIN, worstCaseLiability, worstCaseLiabilityOfGroups, worstLoss } from '../money/liability.ts';
 import { PnlGroups, RecentRegions } from '../money/pnl-groups.ts';
 import type { Position } from '../money/position.ts';
-import type { StrategyView } from '../book/types.ts';
+import type { StrategyView } from '../market-model/types.ts';
 import type { QuoteIntent } from './types.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { GameState, MarketBook } from '../book/types.ts';
+import type { GameState, MarketBook } from '../market-model/types.ts';
 import type { Outcome1x2, Selection } from '../markets/types.ts';
 
 /**

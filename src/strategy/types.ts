@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { MarketType, Selection } from '../markets/types.ts';
-import type { StrategyView } from '../book/types.ts';
+import type { StrategyView } from '../market-model/types.ts';
 
 export const INTENT_ORDER_TYPES = ['post', 'postArb', 'limit', 'fillAndKill', 'fillOrKill'] as const;
 export type IntentOrderType = (typeof INTENT_ORDER_TYPES)[number];

@@ -1,4 +1,4 @@
-import type { StrategyView } from '../book/types.ts';
+import type { StrategyView } from '../market-model/types.ts';
 
 /**
  * `view` with some fields replaced: for a strategy that wraps another and hands it a

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BotFeed } from '../../src/backtest/venue/bot-feed.ts';
 import { BacktestExecution, US } from '../../src/backtest/venue/execution.ts';
-import { MarketModel } from '../../src/book/market-model.ts';
+import { MarketModel } from '../../src/market-model/market-model.ts';
 import { sideIndexOf } from '../../src/markets/types.ts';
 import { invertOdds, oddsFromRank, oddsRank } from '../../src/odds/american.ts';
 import { manualTime } from '../../src/shared/time.ts';

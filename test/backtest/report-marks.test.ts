@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FairMarks, type MarkedFill } from '../../src/backtest/report/fair-marks.ts';
 import { OpenMarks } from '../../src/backtest/report/open-marks.ts';
 import type { RecordedMarket } from '../../src/backtest/venue/recorded-market.ts';
-import type { MarketBook } from '../../src/book/types.ts';
+import type { MarketBook } from '../../src/market-model/types.ts';
 import { consensusFair } from '../../src/strategy/fair.ts';
 
 /** A book whose consensus is set by the best odds of its two sides (a single offer each, deep enough). */

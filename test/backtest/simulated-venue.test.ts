@@ -10,7 +10,7 @@ import { takerSelectionOfLabel, wireFromSelection } from '../../src/markets/wire
 import { invertOdds, oddsFromRank, oddsRank } from '../../src/odds/american.ts';
 import type { PriceSelection } from '../../src/exchange/socket/price-subscriptions.ts';
 import { manualTime } from '../../src/shared/time.ts';
-import { MarketModel } from '../../src/book/market-model.ts';
+import { MarketModel } from '../../src/market-model/market-model.ts';
 import { BOOK_COLLECTIONS } from '../../src/exchange/schemas/book-order.ts';
 import type { OrderbookGame } from '../../src/exchange/schemas/exchange.ts';
 import { firstFileTape, preGameSideUpdate, replayIntoVenue, simulatedVenue } from './support-replay.ts';

@@ -1,5 +1,5 @@
 import { beforeAll } from 'vitest';
-import type { BookSide, GameState } from '../../src/book/types.ts';
+import type { BookSide, GameState } from '../../src/market-model/types.ts';
 import { loadTape, type Tape } from '../../src/backtest/tape.ts';
 import type { BacktestExecution } from '../../src/backtest/venue/execution.ts';
 import type { LatencyLegs } from '../../src/backtest/venue/latency.ts';

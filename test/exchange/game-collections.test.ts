@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { loadTape } from '../../src/backtest/tape.ts';
-import { MarketModel } from '../../src/book/market-model.ts';
+import { MarketModel } from '../../src/market-model/market-model.ts';
 import { BOOK_COLLECTIONS } from '../../src/exchange/schemas/book-order.ts';
 import { OrderbookGame, OrderbookV1Game } from '../../src/exchange/schemas/exchange.ts';
 import type { PriceFeedEvent } from '../../src/exchange/schemas/price-feed.ts';

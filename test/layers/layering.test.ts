@@ -58,8 +58,8 @@ describe('the layering rule (.dependency-cruiser.cjs)', () => {
         'src/runtime/r.ts': 'export const r = 1;\n',
       }),
       tree({
-        'src/orders/o.ts': "import { b } from '../book/b.ts';\nexport const o = b;\n",
-        'src/book/b.ts': "import type { O } from '../orders/t.ts';\nexport const b: O = 1;\n",
+        'src/orders/o.ts': "import { b } from '../market-model/b.ts';\nexport const o = b;\n",
+        'src/market-model/b.ts': "import type { O } from '../orders/t.ts';\nexport const b: O = 1;\n",
         'src/orders/t.ts': 'export type O = number;\n',
       }),
       tree({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FillLedger } from '../../src/orders/fill-ledger.ts';
 import { worstCaseLiability } from '../../src/money/liability.ts';
-import { ownFill, restingOrder } from '../book/support.ts';
+import { ownFill, restingOrder } from '../market-model/support.ts';
 
 describe('FillLedger', () => {
   it('books a fill once, counts its stake towards its order, and keeps it booked when its game is forgotten', () => {

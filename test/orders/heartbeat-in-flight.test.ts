@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MarketModel } from '../../src/book/market-model.ts';
+import { MarketModel } from '../../src/market-model/market-model.ts';
 import type { OrderGateway } from '../../src/exchange/orders/types.ts';
 import { OrderManager, type GatewayResult } from '../../src/orders/order-manager.ts';
 import { OwnBook } from '../../src/orders/own-book.ts';

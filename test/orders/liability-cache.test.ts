@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { OwnFill, OwnOrder } from '../../src/book/types.ts';
+import type { OwnFill, OwnOrder } from '../../src/market-model/types.ts';
 import type { AwaitedFill } from '../../src/orders/fill-ledger.ts';
 import { LiabilityCache } from '../../src/orders/liability-cache.ts';
 import { worstCaseLiability } from '../../src/money/liability.ts';
-import { ownFill, restingOrder } from '../book/support.ts';
+import { ownFill, restingOrder } from '../market-model/support.ts';
 
 /** A cache over plain records, changed the way the own book changes them. */
 function fixture() {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { OwnOrderStatus } from '../../src/book/types.ts';
+import type { OwnOrderStatus } from '../../src/market-model/types.ts';
 import {
   LIFECYCLE_STATES,
   ORDER_EVENT_KINDS,
@@ -10,7 +10,7 @@ import {
   type TransitionCell,
 } from '../../src/orders/lifecycle.ts';
 import { OwnBook } from '../../src/orders/own-book.ts';
-import { restingOrder } from '../book/support.ts';
+import { restingOrder } from '../market-model/support.ts';
 
 const CLOSED: readonly OwnOrderStatus[] = ['cancelled', 'filled', 'expired', 'rejected'];
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { OwnOrder } from '../../src/book/types.ts';
+import type { OwnOrder } from '../../src/market-model/types.ts';
 import { OrderStore, TERMINAL_RETENTION_MS } from '../../src/orders/order-store.ts';
-import { restingOrder } from '../book/support.ts';
+import { restingOrder } from '../market-model/support.ts';
 
 describe('OrderStore', () => {
   it('tells a change before its transition, and keeps live orders per game in the order games were opened', () => {

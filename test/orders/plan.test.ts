@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { GameState, OwnOrder } from '../../src/book/types.ts';
+import type { GameState, OwnOrder } from '../../src/market-model/types.ts';
 import { planGame } from '../../src/orders/plan.ts';
 import { pricePost } from '../../src/orders/post-pricing.ts';
 import type { QuoteIntent } from '../../src/strategy/types.ts';

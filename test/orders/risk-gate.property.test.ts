@@ -1,7 +1,7 @@
 import { describe, expect } from 'vitest';
 import { test, fc } from '@fast-check/vitest';
 import { OwnBook } from '../../src/orders/own-book.ts';
-import type { TradingMode } from '../../src/book/types.ts';
+import type { TradingMode } from '../../src/market-model/types.ts';
 import { fillMoney } from '../../src/money/fill.ts';
 import { worstCaseLiability } from '../../src/money/liability.ts';
 import type { Position } from '../../src/money/position.ts';

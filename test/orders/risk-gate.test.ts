@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fc, test } from '@fast-check/vitest';
 import { OwnBook } from '../../src/orders/own-book.ts';
-import type { OwnFill, OwnOrder } from '../../src/book/types.ts';
+import type { OwnFill, OwnOrder } from '../../src/market-model/types.ts';
 import { oppositeSelection, type Selection } from '../../src/markets/types.ts';
 import { worstCaseLiability } from '../../src/money/liability.ts';
 import type { Position } from '../../src/money/position.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { OwnOrder } from '../../src/book/types.ts';
+import type { OwnOrder } from '../../src/market-model/types.ts';
 import { wouldMeet } from '../../src/orders/self-match.ts';
 import { moneylineGame } from '../support/stub-venue.ts';
 import { setup } from './support.ts';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { MarketModel } from '../../src/book/market-model.ts';
+import { MarketModel } from '../../src/market-model/market-model.ts';
 import { OwnBook } from '../../src/orders/own-book.ts';
 import type { OrderGateway } from '../../src/exchange/orders/types.ts';
 import { OrderManager, type StrategyWork } from '../../src/orders/order-manager.ts';

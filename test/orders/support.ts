@@ -1,6 +1,6 @@
-import { MarketModel } from '../../src/book/market-model.ts';
+import { MarketModel } from '../../src/market-model/market-model.ts';
 import { OwnBook } from '../../src/orders/own-book.ts';
-import type { OwnOrder } from '../../src/book/types.ts';
+import type { OwnOrder } from '../../src/market-model/types.ts';
 import type {
   CancelEntry,
   EditEntry,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { MarketModel } from '../../src/book/market-model.ts';
+import { MarketModel } from '../../src/market-model/market-model.ts';
 import { OwnBook } from '../../src/orders/own-book.ts';
-import type { OwnFill, OwnOrder } from '../../src/book/types.ts';
+import type { OwnFill, OwnOrder } from '../../src/market-model/types.ts';
 import type { OrderbookGame } from '../../src/exchange/schemas/exchange.ts';
 import type { GameUpdate } from '../../src/exchange/schemas/price-feed.ts';
 import { ENDED_GAME_RETENTION_MS, ENDED_GAME_SWEEP_MS, forgettableGames } from '../../src/runtime/ended-games.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Refusal } from '../../src/book/types.ts';
+import type { Refusal } from '../../src/market-model/types.ts';
 import { RefusalMemory } from '../../src/runtime/refusal-memory.ts';
 import { strategyGameKey } from '../../src/runtime/strategy-game-key.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { OwnBook } from '../../src/orders/own-book.ts';
-import type { GameState } from '../../src/book/types.ts';
+import type { GameState } from '../../src/market-model/types.ts';
 import { LazyStrategyView } from '../../src/runtime/strategy-view.ts';
 import { viewWith } from '../../src/strategy/view-with.ts';
 

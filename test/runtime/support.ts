@@ -7,7 +7,7 @@ import type { Venue } from '../../src/runtime/venue.ts';
 import { silentLogger } from '../../src/shared/logger.ts';
 import { systemClock } from '../../src/shared/clock.ts';
 import type { QuoteIntent, StrategyModule } from '../../src/strategy/types.ts';
-import type { StrategyView } from '../../src/book/types.ts';
+import type { StrategyView } from '../../src/market-model/types.ts';
 import type { TestSim } from '../support/sim.ts';
 import { FAST } from '../exchange/support-socket.ts';
 

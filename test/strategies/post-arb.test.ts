@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { test, fc } from '@fast-check/vitest';
 import { planSweep, postArb } from '../../strategies/post-arb.ts';
-import type { ListedOffer, MarketBook } from '../../src/book/types.ts';
+import type { ListedOffer, MarketBook } from '../../src/market-model/types.ts';
 import { MatchingEngine } from '../../src/engine/engine.ts';
 import { createIdGenerator } from '../../src/engine/ids.ts';
 import type { PlaceInput } from '../../src/engine/types.ts';

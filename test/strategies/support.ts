@@ -6,7 +6,7 @@ import type {
   OwnOrder,
   StrategyView,
   TradingMode,
-} from '../../src/book/types.ts';
+} from '../../src/market-model/types.ts';
 import { bookKeyOf, oppositeSelection, sideIndexOf, type Selection } from '../../src/markets/types.ts';
 import { worstCaseLiability } from '../../src/money/liability.ts';
 import type { Position } from '../../src/money/position.ts';

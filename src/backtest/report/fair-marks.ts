@@ -1,4 +1,4 @@
-import type { MarketBook } from '../../book/types.ts';
+import type { MarketBook } from '../../market-model/types.ts';
 import { consensusFair } from '../../strategy/fair.ts';
 import type { RecordedMarket } from '../venue/recorded-market.ts';
 

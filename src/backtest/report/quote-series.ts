@@ -1,4 +1,4 @@
-import type { BookSide } from '../../book/types.ts';
+import type { BookSide } from '../../market-model/types.ts';
 import type { OrderView } from '../../engine/types.ts';
 import { sideIndexOf } from '../../markets/types.ts';
 import { invertOdds, oddsRank } from '../../odds/american.ts';

@@ -1,5 +1,5 @@
-import type { ResolvedSide } from '../../book/side-labels.ts';
-import type { ListedOffer } from '../../book/types.ts';
+import type { ResolvedSide } from '../../market-model/side-labels.ts';
+import type { ListedOffer } from '../../market-model/types.ts';
 import type { BookOrder } from '../../exchange/schemas/book-order.ts';
 import type { OrderUpdate } from '../../exchange/schemas/price-feed.ts';
 import type { Selection } from '../../markets/types.ts';

@@ -1,4 +1,4 @@
-import type { GameState } from '../../book/types.ts';
+import type { GameState } from '../../market-model/types.ts';
 import type { BookOrder } from '../../exchange/schemas/book-order.ts';
 import type { OrderbookGame } from '../../exchange/schemas/exchange.ts';
 import type { Selection } from '../../markets/types.ts';

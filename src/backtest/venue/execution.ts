@@ -1,5 +1,5 @@
-import type { ResolvedSide } from '../../book/side-labels.ts';
-import type { GameState } from '../../book/types.ts';
+import type { ResolvedSide } from '../../market-model/side-labels.ts';
+import type { GameState } from '../../market-model/types.ts';
 import { MatchingEngine } from '../../engine/engine.ts';
 import type {
   EditInput,

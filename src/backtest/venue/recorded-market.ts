@@ -1,6 +1,6 @@
-import { MarketModel } from '../../book/market-model.ts';
-import type { ResolvedSide } from '../../book/side-labels.ts';
-import type { BookSide, GameState, ListedOffer, MarketBook, Participants } from '../../book/types.ts';
+import { MarketModel } from '../../market-model/market-model.ts';
+import type { ResolvedSide } from '../../market-model/side-labels.ts';
+import type { BookSide, GameState, ListedOffer, MarketBook, Participants } from '../../market-model/types.ts';
 import type { OrderbookGame } from '../../exchange/schemas/exchange.ts';
 import type { Game } from '../../exchange/schemas/game.ts';
 import type { GameUpdate, MatchedVolumeUpdate, OrderUpdate } from '../../exchange/schemas/price-feed.ts';

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { BehaviorSubject, of, Subject, type Observable } from 'rxjs';
-import type { ResolvedSide } from '../../book/side-labels.ts';
+import type { ResolvedSide } from '../../market-model/side-labels.ts';
 import type { EditInput, EngineEvent, PlaceInput, PlaceOutcome } from '../../engine/types.ts';
 import type { AccountSnapshot, ConnectionStates } from '../../exchange/client.ts';
 import type {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MarketModel } from '../../src/book/market-model.ts';
+import { MarketModel } from '../../src/market-model/market-model.ts';
 import { OrderbookGame, type OrderbookGame as OrderbookGameT } from '../../src/exchange/schemas/exchange.ts';
 import { OrderUpdate } from '../../src/exchange/schemas/price-feed.ts';
 import { isOrderUpdate } from '../../src/exchange/socket/price-guards.ts';

@@ -3,7 +3,7 @@ import type { Position } from '../money/position.ts';
 
 /**
  * The read side of the book model: immutable snapshots handed to strategies and the order
- * manager. Only the model's single writer builds them (src/book/model.ts).
+ * manager. Only the model's single writer builds them (src/market-model/market-model.ts).
  */
 
 export interface Participants {

@@ -1,6 +1,6 @@
 import type { OrderEventKind } from '../../src/orders/lifecycle.ts';
 import type { OwnBook } from '../../src/orders/own-book.ts';
-import type { OwnFill, OwnOrder, OwnOrderStatus } from '../../src/book/types.ts';
+import type { OwnFill, OwnOrder, OwnOrderStatus } from '../../src/market-model/types.ts';
 import type { Selection } from '../../src/markets/types.ts';
 
 /** Own-book fixtures: orders and fills of ours, and generated operations applied to a book. */

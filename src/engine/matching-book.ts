@@ -126,7 +126,7 @@ export class BookSide {
 }
 
 /** A two-sided market at one line. `selections[i]` is what a taker on side i backs. */
-export class Book {
+export class MatchingBook {
   readonly sides: readonly [BookSide, BookSide] = [new BookSide(), new BookSide()];
   constructor(
     readonly gameID: string,
