@@ -26,8 +26,12 @@ import { runTickToOrderBench } from './tick-to-order.bench.ts';
  * then BENCHMARKS.md at the repository root is rewritten with all of them, the machine,
  * the Node version and the date. `--memory-hours H` sets the memory run's market time
  * and the paper-memory runs' market time (default 4: about three minutes of wall time each).
+ * `--large-sweep` adds the 8-variant sweep over the large recording: 8 × 1.7M events of an
+ * active strategy, tens of minutes of wall time on two cores, so it runs only when asked.
  */
-const { values } = parseArgs({ options: { 'memory-hours': { type: 'string', default: '4' } } });
+const { values } = parseArgs({
+  options: { 'memory-hours': { type: 'string', default: '4' }, 'large-sweep': { type: 'boolean', default: false } },
+});
 const root = resolve(fileURLToPath(import.meta.url), '../..');
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const ms = (n: number) => `${n.toFixed(3)} ms`;
@@ -119,11 +123,13 @@ console.log(
     : `backtest of the large recording (${fmt(large.events)} events, tape ${(large.tapeBytes / 1e6).toFixed(0)} MB ${large.built ? `built in ${(large.tapeMs / 1000).toFixed(1)} s` : 'reused'}), a strategy that quotes nothing: ` +
         `${fmt(large.eventsPerSecond)} events/s, max rss ${mb(large.maxRss)} (goal ≤ ${mb(large.goalMaxRss)}: ${large.maxRss <= large.goalMaxRss ? 'met' : 'not met'})`,
 );
-const largeSweep = await runLargeSweepInChild();
+const largeSweep = values['large-sweep'] ? await runLargeSweepInChild() : undefined;
 console.log(
-  largeSweep === null
-    ? 'sweep over the large recording: not made (scripts/make-large-recording.sh makes it), skipped'
-    : `sweep over the large recording: ${largeSweep.variants} fixed-spread variants (margin ${LARGE_SWEEP_MARGINS.join(', ')}) on ${largeSweep.workers} worker threads` +
+  largeSweep === undefined
+    ? 'sweep over the large recording: skipped (tens of minutes; `npm run bench -- --large-sweep` runs it)'
+    : largeSweep === null
+      ? 'sweep over the large recording: not made (scripts/make-large-recording.sh makes it), skipped'
+      : `sweep over the large recording: ${largeSweep.variants} fixed-spread variants (margin ${LARGE_SWEEP_MARGINS.join(', ')}) on ${largeSweep.workers} worker threads` +
         `${largeSweep.failed > 0 ? ` (${largeSweep.failed} failed)` : ''}: ${(largeSweep.wallMs / 1000).toFixed(1)} s wall, ` +
         `${fmt(largeSweep.eventsPerSecond)} events/s in all, max rss of the process with its workers ${mb(largeSweep.maxRss)} ` +
         `(bound ${mb(largeSweep.goalMaxRss)}: ${largeSweep.maxRss <= largeSweep.goalMaxRss ? 'met' : 'not met'})`,
