@@ -87,7 +87,7 @@ describe('the layering rule (.dependency-cruiser.cjs)', () => {
 
   it('fails a circle between two folders, even through a type-only import', () => {
     expect(cycle).toMatch(/^FAILED/);
-    expect(cycle).toContain('layer-book-imports-only-down');
+    expect(cycle).toContain('layer-market-model-imports-only-down');
   });
 
   it('fails a folder that has no rank', () => {
