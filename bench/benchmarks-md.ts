@@ -49,8 +49,11 @@ function rows(r: BenchResults): Row[] {
   ]);
   for (const f of r.simRest.figures) {
     const inThread = f.placement === 'thread';
+    const client = inThread
+      ? "in the server's thread (one core)"
+      : `in a worker thread${f.connections > 1 ? `, ${f.connections} connections` : ''}`;
     out.push([
-      `simulator place + cancel round trips per second, one keep-alive client ${inThread ? "in the server's thread (one core)" : `in a worker thread${f.connections > 1 ? `, ${f.connections} connections` : ''}`}`,
+      `simulator place + cancel round trips per second, one keep-alive client ${client}`,
       `${int(f.roundTripsPerSecond)} (per call p50 ${ms(f.p50Ms)}, p99 ${ms(f.p99Ms)}; ${f.errors} errors)`,
       inThread
         ? `≥ ${int(r.simRest.goalRoundTripsPerSecond)}: ${verdict(f.roundTripsPerSecond >= r.simRest.goalRoundTripsPerSecond)}`
@@ -66,7 +69,9 @@ function rows(r: BenchResults): Row[] {
   const p = r.parse;
   const mode = (m: string) => p.figures.find((f) => f.mode === m)?.messagesPerSecond ?? NaN;
   out.push([
-    `client: price-feed frames parsed into typed events per second, one core (${int(p.frames)} frames recorded from the simulator's market, ${int(p.averageFrameBytes)} bytes average)`,
+    `client: price-feed frames parsed into typed events per second, ` +
+      `one core (${int(p.frames)} frames recorded from the simulator's market, ` +
+      `${int(p.averageFrameBytes)} bytes average)`,
     `fast path ${int(p.fastPerSecond)}; compiled zod ${int(mode('compiled'))}; plain zod ${int(mode('zod'))}; \`JSON.parse\` alone ${int(mode('json'))}`,
     `≥ ${int(p.goalPerSecond)}: ${verdict(p.fastPerSecond >= p.goalPerSecond)}`,
   ]);
@@ -86,14 +91,19 @@ function rows(r: BenchResults): Row[] {
   ]);
   const t = r.tickToOrder;
   out.push([
-    `runtime tick-to-order latency: price frame in (before parsing) → place/cancel handed to the gateway, ${t.games} games, fixed-spread, no throttle, stub gateway`,
+    `runtime tick-to-order latency: price frame in (before parsing) → place/cancel handed to ` +
+      `the gateway, ${t.games} games, fixed-spread, no throttle, stub gateway`,
     `p50 ${t.p50Us.toFixed(1)} µs, p99 ${t.p99Us.toFixed(1)} µs, max ${int(t.maxUs)} µs (${int(t.measured)} of ${int(t.frames)} frames moved a quote)`,
     `p99 ≤ 200 µs: ${verdict(t.p99Us <= 200)}`,
   ]);
   const b = r.backtest;
   out.push([
-    `backtest input: the tape of \`${b.recording}\` read alone (open, checksums, every chunk decoded), against a minimal read of the JSON (gunzip + split + JSON.parse) in the same run`,
-    `${int((b.events / b.tapeReadMs) * 1000)} events/s, ${(b.tapeReadMs / 1000).toFixed(2)} s = ${(b.tapeReadMs / b.minimalReadMs).toFixed(2)}x the minimal read (${(b.minimalReadMs / 1000).toFixed(2)} s); tape ${(b.tapeBytes / 1e6).toFixed(1)} MB`,
+    `backtest input: the tape of \`${b.recording}\` read alone (open, checksums, every chunk decoded), ` +
+      `against a minimal read of the JSON (gunzip + split + JSON.parse) in the same run`,
+    `${int((b.events / b.tapeReadMs) * 1000)} events/s, ` +
+      `${(b.tapeReadMs / 1000).toFixed(2)} s = ${(b.tapeReadMs / b.minimalReadMs).toFixed(2)}x ` +
+      `the minimal read (${(b.minimalReadMs / 1000).toFixed(2)} s); ` +
+      `tape ${(b.tapeBytes / 1e6).toFixed(1)} MB`,
     `< 1: ${verdict(b.tapeReadMs < b.minimalReadMs)}`,
   ]);
   for (const f of b.figures) {
@@ -119,7 +129,9 @@ function rows(r: BenchResults): Row[] {
     l === null
       ? ['backtest of the large recording (scripts/make-large-recording.sh)', 'not made: skipped', '—']
       : [
-          `backtest of the large recording, ${int(l.events)} events, a strategy that quotes nothing, from its tape (${l.built ? 'built' : 'reused'}, ${int(l.tapeBytes / 1e6)} MB): max resident set of the process`,
+          `backtest of the large recording, ${int(l.events)} events, a strategy that quotes nothing, ` +
+            `from its tape (${l.built ? 'built' : 'reused'}, ` +
+            `${int(l.tapeBytes / 1e6)} MB): max resident set of the process`,
           `${mb(l.maxRss)} (${int(l.eventsPerSecond)} events/s)`,
           `≤ ${mb(l.goalMaxRss)}: ${verdict(l.maxRss <= l.goalMaxRss)}`,
         ],
@@ -127,7 +139,8 @@ function rows(r: BenchResults): Row[] {
   const typed = b.venueActions.find((v) => v.boundary === 'typed');
   if (typed) {
     out.push([
-      'backtest: CPU time per place or cancel through the simulated venue (latency legs, engine replica, answer, user-feed message, side sent again, collector, promise; best of 5)',
+      'backtest: CPU time per place or cancel through the simulated venue (latency legs, ' +
+        'engine replica, answer, user-feed message, side sent again, collector, promise; best of 5)',
       `${typed.usPerAction.toFixed(2)} µs typed; ${b.venueActions
         .filter((v) => v !== typed)
         .map((v) => `${v.boundary === 'engine' ? 'the execution alone' : v.boundary} ${v.usPerAction.toFixed(2)} µs`)
@@ -136,11 +149,24 @@ function rows(r: BenchResults): Row[] {
     ]);
   }
   const q = r.queueSweep;
+  const cpu =
+    q.cpuOverheadPct === null
+      ? ''
+      : `CPU time of every process, medians: threads ${(q.threadsCpuMs! / 1000).toFixed(2)} s, ` +
+        `queue ${(q.queueCpuMs! / 1000).toFixed(2)} s, ${q.cpuOverheadPct.toFixed(1)} % more; `;
   out.push([
-    `distributed sweep: ${q.variants} variants of fixed-spread over \`${q.recording}\`, two \`linesmith worker\` processes through Redis (started before the clock; the tape's store and fetch inside it) against two worker threads, ${q.runs} runs of each alternating; overhead = median queue wall time ÷ median threads wall time − 1`,
+    `distributed sweep: ${q.variants} variants of fixed-spread over \`${q.recording}\`, ` +
+      `two \`linesmith worker\` processes through Redis (started before the clock; ` +
+      `the tape's store and fetch inside it) against two worker threads, ` +
+      `${q.runs} runs of each alternating; ` +
+      `overhead = median queue wall time ÷ median threads wall time − 1`,
     q.skipped !== null
       ? `not measured: ${q.skipped}`
-      : `${q.overheadPct.toFixed(1)} % (medians: threads ${(q.threadsMs / 1000).toFixed(2)} s, queue ${(q.queueMs / 1000).toFixed(2)} s; runs: threads ${q.threadsRunsMs.map((t) => (t / 1000).toFixed(2)).join(', ')} s, queue ${q.queueRunsMs.map((t) => (t / 1000).toFixed(2)).join(', ')} s; ${q.cpuOverheadPct === null ? '' : `CPU time of every process, medians: threads ${(q.threadsCpuMs! / 1000).toFixed(2)} s, queue ${(q.queueCpuMs! / 1000).toFixed(2)} s, ${q.cpuOverheadPct.toFixed(1)} % more; `}results ${q.identical ? 'identical' : 'differ'})`,
+      : `${q.overheadPct.toFixed(1)} % (medians: threads ${(q.threadsMs / 1000).toFixed(2)} s, ` +
+        `queue ${(q.queueMs / 1000).toFixed(2)} s; ` +
+        `runs: threads ${q.threadsRunsMs.map((t) => (t / 1000).toFixed(2)).join(', ')} s, ` +
+        `queue ${q.queueRunsMs.map((t) => (t / 1000).toFixed(2)).join(', ')} s; ` +
+        `${cpu}results ${q.identical ? 'identical' : 'differ'})`,
     `≤ ${q.goalOverheadPct} %: ${q.skipped !== null ? 'not measured' : verdict(q.overheadPct <= q.goalOverheadPct)}`,
   ]);
   const m = r.memory;
@@ -150,7 +176,9 @@ function rows(r: BenchResults): Row[] {
       ? 'linesmith alone (simulator in its own process)'
       : 'linesmith and the simulator in one process';
   out.push([
-    `memory: resident set of ${where}, ${m.games} games, ${m.hours} h of market time in ${int(m.wallSeconds)} s, sampled after a full GC every ${m.sampleMinutes} min after ${m.warmupHours} h of warm-up`,
+    `memory: resident set of ${where}, ${m.games} games, ` +
+      `${m.hours} h of market time in ${int(m.wallSeconds)} s, ` +
+      `sampled after a full GC every ${m.sampleMinutes} min after ${m.warmupHours} h of warm-up`,
     `peak ${mb(s.peakRss)}; at half the run ${mb(s.middleRss)}, at the end ${mb(s.endRss)}; high-water including warm-up ${mb(m.maxRss)}`,
     `< ${mb(m.goalRss)}: ${verdict(s.peakRss < m.goalRss)}`,
   ]);
@@ -177,8 +205,12 @@ export function paperMemoryRows(r: PaperMemoryResult): Row[] {
   const ss = sim.summary;
   return [
     [
-      `paper memory: resident set of \`linesmith paper\` in one process (simulator and linesmith), ${p.games} games, ${p.hours} h of market time in ${int(p.wallSeconds)} s, sampled after a full GC every ${p.sampleMinutes} min after ${p.warmupHours} h of warm-up`,
-      `start ${mb(p.samples[0]?.rss ?? NaN)}; at half the run ${mb(ps.middleRss)}, at the end ${mb(ps.endRss)}; peak ${mb(ps.peakRss)}; high-water including warm-up ${mb(p.maxRss)}`,
+      `paper memory: resident set of \`linesmith paper\` in one process (simulator and ` +
+        `linesmith), ${p.games} games, ${p.hours} h of market time in ${int(p.wallSeconds)} s, ` +
+        `sampled after a full GC every ${p.sampleMinutes} min after ${p.warmupHours} h of warm-up`,
+      `start ${mb(p.samples[0]?.rss ?? NaN)}; ` +
+        `at half the run ${mb(ps.middleRss)}, at the end ${mb(ps.endRss)}; peak ${mb(ps.peakRss)}; ` +
+        `high-water including warm-up ${mb(p.maxRss)}`,
       `< ${mb(r.goalPaperRss)}: ${verdict(ps.peakRss < r.goalPaperRss)}`,
     ],
     [
@@ -188,8 +220,11 @@ export function paperMemoryRows(r: PaperMemoryResult): Row[] {
     ],
     [
       `paper memory: the simulator alone (its market, nobody else trading), ${sim.games} games, ${sim.hours} h of market time in ${int(sim.wallSeconds)} s`,
-      `start ${mb(sim.samples[0]?.rss ?? NaN)}; at half the run ${mb(ss.middleRss)}, at the end ${mb(ss.endRss)}; peak ${mb(ss.peakRss)} (RSS ${pct(ss.rssGrowthPct)} over the second half); ` +
-        `held at the end: ${int(sim.retained.games)} games, ${int(sim.retained.orders)} orders, ${int(sim.retained.fills)} fills, ${int(sim.retained.gradeVersions)} grade versions`,
+      `start ${mb(sim.samples[0]?.rss ?? NaN)}; ` +
+        `at half the run ${mb(ss.middleRss)}, at the end ${mb(ss.endRss)}; ` +
+        `peak ${mb(ss.peakRss)} (RSS ${pct(ss.rssGrowthPct)} over the second half); ` +
+        `held at the end: ${int(sim.retained.games)} games, ${int(sim.retained.orders)} orders, ` +
+        `${int(sim.retained.fills)} fills, ${int(sim.retained.gradeVersions)} grade versions`,
       `< ${mb(r.goalSimRss)}: ${verdict(ss.peakRss < r.goalSimRss)}`,
     ],
   ];
@@ -201,7 +236,9 @@ export function paperMemorySamples(r: PaperMemoryResult): string {
     xs.map((x) => `${(x.atMs / 60_000).toFixed(0)} min ${mb(x.rss)} / ${mb(x.heapUsed)}`).join('; ');
   return (
     `Paper memory samples (market time: RSS / heap in use): \`linesmith paper\` in one process ${list(r.paper.samples)}. ` +
-    `At the end: ${r.paper.counters.modelGames} games in linesmith's model, ${int(r.paper.counters.placesSent)} places and ${int(r.paper.counters.cancelsSent)} cancels sent, ${r.paper.openOrdersLeft} orders left open after shutdown. ` +
+    `At the end: ${r.paper.counters.modelGames} games in linesmith's model, ` +
+    `${int(r.paper.counters.placesSent)} places and ${int(r.paper.counters.cancelsSent)} ` +
+    `cancels sent, ${r.paper.openOrdersLeft} orders left open after shutdown. ` +
     `The simulator alone: ${list(r.sim.samples)}.`
   );
 }
@@ -229,7 +266,9 @@ export function renderBenchmarks(r: BenchResults, header: string): string {
             `${(x.atMs / 60_000).toFixed(0)} min ${mb(x.rss)} / ${mb(x.heapUsed)}${x.simRss !== null ? ` / ${mb(x.simRss)}` : ''}`,
         )
         .join('; ') +
-      `. At the end: ${m.counters.modelGames} games in the model, ${int(m.counters.placesSent)} places and ${int(m.counters.cancelsSent)} cancels sent, ${m.openOrdersLeft} orders left open after shutdown.`,
+      `. At the end: ${m.counters.modelGames} games in the model, ` +
+      `${int(m.counters.placesSent)} places and ${int(m.counters.cancelsSent)} cancels sent, ` +
+      `${m.openOrdersLeft} orders left open after shutdown.`,
     '',
     paperMemorySamples(r.paperMemory),
     '',

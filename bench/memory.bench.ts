@@ -238,10 +238,15 @@ interface MemoryRunOptions {
 const mb = (b: number) => `${(b / 2 ** 20).toFixed(1)} MB`;
 
 function printSample(s: MemorySample, c: RunCounters): void {
+  const sim = s.simRss !== null ? `  simulator rss ${mb(s.simRss)} heap ${mb(s.simHeapUsed ?? 0)}` : '';
+  const held = c.simRetained
+    ? `  simulator holds ${c.simRetained.games} games, ${c.simRetained.orders} orders, ` +
+      `${c.simRetained.fills} fills, ${c.simRetained.gradeVersions} grade versions`
+    : '';
   process.stderr.write(
-    `${(s.atMs / 60_000).toFixed(0).padStart(4)} min  rss ${mb(s.rss)}  heap ${mb(s.heapUsed)} of ${mb(s.heapTotal)}${s.simRss !== null ? `  simulator rss ${mb(s.simRss)} heap ${mb(s.simHeapUsed ?? 0)}` : ''}  ` +
-      `external ${mb(s.external)}  games ${c.modelGames} (quoted ${c.quotedGames})  open ${c.openOrders}  own book ${c.ownOrders} orders  sent ${c.placesSent}/${c.cancelsSent}  fills ${c.fills}` +
-      `${c.simRetained ? `  simulator holds ${c.simRetained.games} games, ${c.simRetained.orders} orders, ${c.simRetained.fills} fills, ${c.simRetained.gradeVersions} grade versions` : ''}\n`,
+    `${(s.atMs / 60_000).toFixed(0).padStart(4)} min  rss ${mb(s.rss)}  heap ${mb(s.heapUsed)} of ${mb(s.heapTotal)}${sim}  ` +
+      `external ${mb(s.external)}  games ${c.modelGames} (quoted ${c.quotedGames})  open ${c.openOrders}  ` +
+      `own book ${c.ownOrders} orders  sent ${c.placesSent}/${c.cancelsSent}  fills ${c.fills}${held}\n`,
   );
 }
 

@@ -63,20 +63,38 @@ export function describePaperMemory(r: PaperMemoryResult): string[] {
   const at = (x: { atMs: number }) => `${(x.atMs / 60_000).toFixed(0)} min`;
   const c = p.counters;
   return [
-    `paper memory: linesmith paper in one process (simulator and linesmith), ${p.games} games, ${p.hours} h of market time in ${p.wallSeconds.toFixed(0)} s, sampled after ${p.warmupHours} h of warm-up`,
-    `  peak RSS ${mb(p.summary.peakRss)} (goal < ${mb(r.goalPaperRss)}: ${verdict(p.summary.peakRss < r.goalPaperRss)}); first sample ${mb(first(p.samples))}, high-water including warm-up ${mb(p.maxRss)}`,
-    `  second-half growth: RSS ${mb(p.summary.middleRss)} at ${at(p.summary.middle)} -> ${mb(p.summary.endRss)} at ${at(p.summary.end)} = ${pct(p.summary.rssGrowthPct)} (goal < ${r.goalGrowthPct}%: ${verdict(p.summary.rssGrowthPct < r.goalGrowthPct)}); heap in use ${mb(p.summary.middleHeap)} -> ${mb(p.summary.endHeap)} = ${pct(p.summary.heapGrowthPct)}`,
+    `paper memory: linesmith paper in one process (simulator and linesmith), ${p.games} games, ` +
+      `${p.hours} h of market time in ${p.wallSeconds.toFixed(0)} s, ` +
+      `sampled after ${p.warmupHours} h of warm-up`,
+    `  peak RSS ${mb(p.summary.peakRss)} (goal < ${mb(r.goalPaperRss)}: ` +
+      `${verdict(p.summary.peakRss < r.goalPaperRss)}); ` +
+      `first sample ${mb(first(p.samples))}, high-water including warm-up ${mb(p.maxRss)}`,
+    `  second-half growth: RSS ${mb(p.summary.middleRss)} at ${at(p.summary.middle)} -> ` +
+      `${mb(p.summary.endRss)} at ${at(p.summary.end)} = ${pct(p.summary.rssGrowthPct)} (goal < ` +
+      `${r.goalGrowthPct}%: ${verdict(p.summary.rssGrowthPct < r.goalGrowthPct)}); ` +
+      `heap in use ${mb(p.summary.middleHeap)} -> ${mb(p.summary.endHeap)} = ` +
+      `${pct(p.summary.heapGrowthPct)}`,
     `  at ${at(p.summary.middle)}: ${breakdown(p.summary.middle)}`,
     `  at ${at(p.summary.end)}: ${breakdown(p.summary.end)}`,
-    `  at the end: ${c.modelGames} games in linesmith's model, ${c.ownOrders} orders in its own book, ${c.placesSent} places and ${c.cancelsSent} cancels sent, ${c.fills} fills; ${p.openOrdersLeft} orders left open` +
+    `  at the end: ${c.modelGames} games in linesmith's model, ` +
+      `${c.ownOrders} orders in its own book, ` +
+      `${c.placesSent} places and ${c.cancelsSent} cancels sent, ${c.fills} fills; ` +
+      `${p.openOrdersLeft} orders left open` +
       (c.simRetained
-        ? `; the simulator holds ${c.simRetained.games} games, ${c.simRetained.orders} orders, ${c.simRetained.fills} fills, ${c.simRetained.gradeVersions} grade versions`
+        ? `; ` +
+          `the simulator holds ${c.simRetained.games} games, ${c.simRetained.orders} orders, ` +
+          `${c.simRetained.fills} fills, ${c.simRetained.gradeVersions} grade versions`
         : ''),
     `  samples (market time: RSS / heap in use): ${p.samples.map((x) => `${at(x)} ${mb(x.rss)} / ${mb(x.heapUsed)}`).join('; ')}`,
     `simulator alone: ${s.games} games, ${s.hours} h of market time in ${s.wallSeconds.toFixed(0)} s, after ${s.warmupHours} h of warm-up`,
-    `  peak RSS ${mb(s.summary.peakRss)} (goal < ${mb(r.goalSimRss)}: ${verdict(s.summary.peakRss < r.goalSimRss)}); start ${mb(first(s.samples))}, middle ${mb(s.summary.middleRss)}, end ${mb(s.summary.endRss)}; ` +
+    `  peak RSS ${mb(s.summary.peakRss)} (goal < ${mb(r.goalSimRss)}: ` +
+      `${verdict(s.summary.peakRss < r.goalSimRss)}); ` +
+      `start ${mb(first(s.samples))}, middle ${mb(s.summary.middleRss)}, ` +
+      `end ${mb(s.summary.endRss)}; ` +
       `second-half growth RSS ${pct(s.summary.rssGrowthPct)}, heap in use ${pct(s.summary.heapGrowthPct)}`,
-    `  at ${at(s.summary.end)}: ${breakdown(s.summary.end)}; held: ${s.retained.games} games, ${s.retained.orders} orders, ${s.retained.fills} fills, ${s.retained.gradeVersions} grade versions`,
+    `  at ${at(s.summary.end)}: ${breakdown(s.summary.end)}; ` +
+      `held: ${s.retained.games} games, ${s.retained.orders} orders, ${s.retained.fills} fills, ` +
+      `${s.retained.gradeVersions} grade versions`,
     `  samples (market time: RSS / heap in use): ${s.samples.map((x) => `${at(x)} ${mb(x.rss)} / ${mb(x.heapUsed)}`).join('; ')}`,
   ];
 }

@@ -57,11 +57,13 @@ const where = (f: (typeof simRest.figures)[number]) =>
     ? "with the client in the server's thread"
     : `with the client in a worker thread${f.connections > 1 ? `, ${f.connections} connections` : ''}`;
 console.log(
-  `sim REST place+cancel (1 client, undici Pool, pipelining 1, per-IP limit lifted; goal ≥ ${fmt(simRest.goalRoundTripsPerSecond)} round trips/s on one core): ` +
+  `sim REST place+cancel (1 client, undici Pool, pipelining 1, per-IP limit lifted; ` +
+    `goal ≥ ${fmt(simRest.goalRoundTripsPerSecond)} round trips/s on one core): ` +
     simRest.figures
       .map(
         (f) =>
-          `${fmt(f.roundTripsPerSecond)}/s ${where(f)} (${f.placement === 'thread' ? `goal ${met(f.roundTripsPerSecond, simRest.goalRoundTripsPerSecond)}; ` : ''}` +
+          `${fmt(f.roundTripsPerSecond)}/s ${where(f)} (` +
+          (f.placement === 'thread' ? `goal ${met(f.roundTripsPerSecond, simRest.goalRoundTripsPerSecond)}; ` : '') +
           `${fmt(f.roundTrips)} in ${f.seconds.toFixed(2)} s, per call p50 ${ms(f.p50Ms)} p99 ${ms(f.p99Ms)}, ${f.errors} errors)`,
       )
       .join('; '),
@@ -69,14 +71,19 @@ console.log(
 
 const simFeed = await runSimFeedBench();
 console.log(
-  `sim price feed: ${fmt(simFeed.deliveredPerSecond)} messages/s delivered to ${simFeed.subscribers} subscribers (goal ≥ ${fmt(simFeed.goalPerSecond)}/s: ${met(simFeed.deliveredPerSecond, simFeed.goalPerSecond)}; ` +
+  `sim price feed: ${fmt(simFeed.deliveredPerSecond)} messages/s delivered to ` +
+    `${simFeed.subscribers} subscribers (goal ≥ ${fmt(simFeed.goalPerSecond)}/s: ` +
+    `${met(simFeed.deliveredPerSecond, simFeed.goalPerSecond)}; ` +
     `${fmt(simFeed.perSubscriberMin)}–${fmt(simFeed.perSubscriberMax)}/s per subscriber, average frame ${fmt(simFeed.averageFrameBytes)} bytes, ` +
-    `${fmt(simFeed.operations)} post/cancel ops in ${simFeed.seconds.toFixed(2)} s, ${fmt(simFeed.missing)} missing, ${fmt(simFeed.otherFrames)} other frames; clients in a worker thread)`,
+    `${fmt(simFeed.operations)} post/cancel ops in ${simFeed.seconds.toFixed(2)} s, ` +
+    `${fmt(simFeed.missing)} missing, ${fmt(simFeed.otherFrames)} other frames; ` +
+    `clients in a worker thread)`,
 );
 
 const parse = await runPriceParseBench();
 console.log(
-  `client price-feed parsing (one core, ${fmt(parse.frames)} recorded frames, average ${fmt(parse.averageFrameBytes)} bytes; goal ≥ ${fmt(parse.goalPerSecond)}/s): ` +
+  `client price-feed parsing (one core, ${fmt(parse.frames)} recorded frames, ` +
+    `average ${fmt(parse.averageFrameBytes)} bytes; goal ≥ ${fmt(parse.goalPerSecond)}/s): ` +
     parse.figures.map((f) => `${f.mode} ${fmt(f.messagesPerSecond)}/s (${f.nsPerMessage.toFixed(0)} ns)`).join(', ') +
     ` — the client uses the fast path: goal ${met(parse.fastPerSecond, parse.goalPerSecond)}`,
 );
@@ -95,22 +102,30 @@ console.log(
 await runTickToOrderBench({ frames: 3_000 }); // warm-up
 const tickToOrder = await runTickToOrderBench();
 console.log(
-  `runtime tick-to-order latency (price frame in → place/cancel handed to the gateway, ${tickToOrder.games} games, fixed-spread, no throttle; goal p99 ≤ 200 µs): ` +
-    `p50 ${tickToOrder.p50Us.toFixed(1)} µs, p99 ${tickToOrder.p99Us.toFixed(1)} µs, max ${tickToOrder.maxUs.toFixed(0)} µs over ${fmt(tickToOrder.measured)} frames that moved a quote (of ${fmt(tickToOrder.frames)}): ` +
+  `runtime tick-to-order latency (price frame in → place/cancel handed to the gateway, ` +
+    `${tickToOrder.games} games, fixed-spread, no throttle; goal p99 ≤ 200 µs): ` +
+    `p50 ${tickToOrder.p50Us.toFixed(1)} µs, p99 ${tickToOrder.p99Us.toFixed(1)} µs, ` +
+    `max ${tickToOrder.maxUs.toFixed(0)} µs over ${fmt(tickToOrder.measured)} frames that ` +
+    `moved a quote (of ${fmt(tickToOrder.frames)}): ` +
     `goal ${met(200, tickToOrder.p99Us)}`,
 );
 
 const backtest = await runBacktestBenchInChild();
 const minimal = `a minimal read (gunzip + split + JSON.parse) of the same files ${(backtest.minimalReadMs / 1000).toFixed(2)} s`;
 console.log(
-  `backtest of ${backtest.recording}, ${fmt(backtest.events)} events (best of ${backtest.runs}; ${minimal}; tape ${(backtest.tapeBytes / 1e6).toFixed(1)} MB, read alone ${(backtest.tapeReadMs / 1000).toFixed(2)} s = ` +
+  `backtest of ${backtest.recording}, ` +
+    `${fmt(backtest.events)} events (best of ${backtest.runs}; ${minimal}; ` +
+    `tape ${(backtest.tapeBytes / 1e6).toFixed(1)} MB, ` +
+    `read alone ${(backtest.tapeReadMs / 1000).toFixed(2)} s = ` +
     `${fmt((backtest.events / backtest.tapeReadMs) * 1000)} events/s, ${(backtest.tapeReadMs / backtest.minimalReadMs).toFixed(2)}x the minimal read): ` +
     backtest.figures
       .map((f) => {
         const goal = replayGoalOf(backtest, f.config);
         return (
           `${f.config}: ${fmt(f.eventsPerSecond)} events/s replayed (goal ≥ ${fmt(goal)}: ${met(f.eventsPerSecond, goal)}), ` +
-          `first run (read, tape written and replayed in one pass ${((f.buildMs + f.firstReplayMs) / 1000).toFixed(2)} s) ${f.firstRatio.toFixed(2)}x the minimal read (goal ≤ ${backtest.goalFirstRatio}: ${f.firstRatio <= backtest.goalFirstRatio ? 'met' : 'not met'}), ` +
+          `first run (read, tape written and replayed in one pass ${((f.buildMs + f.firstReplayMs) / 1000).toFixed(2)} s) ` +
+          `${f.firstRatio.toFixed(2)}x the minimal read ` +
+          `(goal ≤ ${backtest.goalFirstRatio}: ${f.firstRatio <= backtest.goalFirstRatio ? 'met' : 'not met'}), ` +
           `later runs ${f.laterRatio.toFixed(2)}x (goal ≤ ${backtest.goalLaterRatio}: ${f.laterRatio <= backtest.goalLaterRatio ? 'met' : 'not met'})`
         );
       })
@@ -120,8 +135,13 @@ const large = await runLargeReplayInChild();
 console.log(
   large === null
     ? 'backtest of the large recording: not made (scripts/make-large-recording.sh makes it), skipped'
-    : `backtest of the large recording (${fmt(large.events)} events, tape ${(large.tapeBytes / 1e6).toFixed(0)} MB ${large.built ? `built in ${(large.tapeMs / 1000).toFixed(1)} s` : 'reused'}), a strategy that quotes nothing: ` +
-        `${fmt(large.eventsPerSecond)} events/s, max rss ${mb(large.maxRss)} (goal ≤ ${mb(large.goalMaxRss)}: ${large.maxRss <= large.goalMaxRss ? 'met' : 'not met'})`,
+    : `backtest of the large recording (${fmt(large.events)} events, ` +
+        `tape ${(large.tapeBytes / 1e6).toFixed(0)} MB ` +
+        `${large.built ? `built in ${(large.tapeMs / 1000).toFixed(1)} s` : 'reused'}), ` +
+        `a strategy that quotes nothing: ` +
+        `${fmt(large.eventsPerSecond)} events/s, ` +
+        `max rss ${mb(large.maxRss)} (goal ≤ ${mb(large.goalMaxRss)}: ` +
+        `${large.maxRss <= large.goalMaxRss ? 'met' : 'not met'})`,
 );
 const largeSweep = values['large-sweep'] ? await runLargeSweepInChild() : undefined;
 console.log(
@@ -129,7 +149,8 @@ console.log(
     ? 'sweep over the large recording: skipped (tens of minutes; `npm run bench -- --large-sweep` runs it)'
     : largeSweep === null
       ? 'sweep over the large recording: not made (scripts/make-large-recording.sh makes it), skipped'
-      : `sweep over the large recording: ${largeSweep.variants} fixed-spread variants (margin ${LARGE_SWEEP_MARGINS.join(', ')}) on ${largeSweep.workers} worker threads` +
+      : `sweep over the large recording: ${largeSweep.variants} fixed-spread variants (margin ` +
+        `${LARGE_SWEEP_MARGINS.join(', ')}) on ${largeSweep.workers} worker threads` +
         `${largeSweep.failed > 0 ? ` (${largeSweep.failed} failed)` : ''}: ${(largeSweep.wallMs / 1000).toFixed(1)} s wall, ` +
         `${fmt(largeSweep.eventsPerSecond)} events/s in all, max rss of the process with its workers ${mb(largeSweep.maxRss)} ` +
         `(bound ${mb(largeSweep.goalMaxRss)}: ${largeSweep.maxRss <= largeSweep.goalMaxRss ? 'met' : 'not met'})`,
@@ -148,9 +169,13 @@ console.log(`memory: ${hours} h of market time with 200 games (a fresh process; 
 const memory = await runMemoryBenchInChild({ hours, games: 200, mode: 'split', sampleMinutes: 15 });
 const s = memory.summary;
 console.log(
-  `memory (${memory.mode}, ${memory.games} games, ${memory.hours} h of market time in ${memory.wallSeconds.toFixed(0)} s; goals rss < ${mb(memory.goalRss)}, growth < ${memory.goalGrowthPct}%): ` +
+  `memory (${memory.mode}, ${memory.games} games, ` +
+    `${memory.hours} h of market time in ${memory.wallSeconds.toFixed(0)} s; ` +
+    `goals rss < ${mb(memory.goalRss)}, growth < ${memory.goalGrowthPct}%): ` +
     `peak rss ${mb(s.peakRss)} (goal ${s.peakRss < memory.goalRss ? 'met' : 'not met'}), middle ${mb(s.middleRss)}, end ${mb(s.endRss)}, ` +
-    `second-half growth ${s.rssGrowthPct.toFixed(1)}% (goal ${s.rssGrowthPct < memory.goalGrowthPct ? 'met' : 'not met'}); heap ${mb(s.middleHeap)} → ${mb(s.endHeap)} (${s.heapGrowthPct.toFixed(1)}%)`,
+    `second-half growth ${s.rssGrowthPct.toFixed(1)}% (goal ` +
+    `${s.rssGrowthPct < memory.goalGrowthPct ? 'met' : 'not met'}); ` +
+    `heap ${mb(s.middleHeap)} → ${mb(s.endHeap)} (${s.heapGrowthPct.toFixed(1)}%)`,
 );
 
 console.log(

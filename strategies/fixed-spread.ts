@@ -70,7 +70,8 @@ export const fixedSpreadParams = z.strictObject({
     .nullable()
     .default(null)
     .describe(
-      "Optional per-game cap on this strategy's worst-case loss (currency), positions plus all quotes resting at full size; null: left to the runtime's risk checks",
+      "Optional per-game cap on this strategy's worst-case loss (currency), positions plus all " +
+        "quotes resting at full size; null: left to the runtime's risk checks",
     ),
   minSize: minSizeParam(1),
   expirationMinutes: expirationParam(null),
@@ -129,7 +130,9 @@ function quote(view: StrategyView, params: FixedSpreadParams): readonly QuoteInt
 export const fixedSpread: StrategyModule<FixedSpreadParams> = {
   name: 'fixed-spread',
   description:
-    'Quotes both sides of the selected books at a fixed margin around the fair price (configured feed, else the de-margined book consensus), in levels, skewed against inventory; posts never cross the book.',
+    'Quotes both sides of the selected books at a fixed margin around the fair price ' +
+    '(configured feed, else the de-margined book consensus), in levels, skewed against ' +
+    'inventory; posts never cross the book.',
   params: fixedSpreadParams,
   quote,
 };

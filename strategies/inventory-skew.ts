@@ -149,7 +149,9 @@ function quote(view: StrategyView, params: InventorySkewParams): readonly QuoteI
 export const inventorySkew: StrategyModule<InventorySkewParams> = {
   name: 'inventory-skew',
   description:
-    'Avellaneda–Stoikov market making on binary outcomes: quotes around a reservation probability shifted against inventory, with a spread from risk aversion and taker flow, under a hard per-game worst-case liability limit.',
+    'Avellaneda–Stoikov market making on binary outcomes: quotes around a reservation ' +
+    'probability shifted against inventory, with a spread from risk aversion and taker flow, ' +
+    'under a hard per-game worst-case liability limit.',
   params: inventorySkewParams,
   quote,
 };

@@ -213,7 +213,8 @@ function intentOf(f: Found): QuoteIntent {
 export const postArb: StrategyModule<PostArbParams> = {
   name: 'post-arb',
   description:
-    'Meets resting offers priced better than fair by at least minEdge with commission-free postArb orders inside the 1% band, sized to the offers and a per-game liability budget.',
+    'Meets resting offers priced better than fair by at least minEdge with commission-free ' +
+    'postArb orders inside the 1% band, sized to the offers and a per-game liability budget.',
   params: postArbParams,
   quote,
 };

@@ -63,5 +63,8 @@ const mib = (b: number) => `${(b / 2 ** 20).toFixed(1)} MB`;
  */
 export function breakdown(s: MemorySample): string {
   const rest = s.rss - s.heapTotal - s.external;
-  return `rss ${mib(s.rss)} = heap in use ${mib(s.heapUsed)} + heap committed, free ${mib(s.heapTotal - s.heapUsed)} + external ${mib(s.external)} + other ${mib(rest)}`;
+  return (
+    `rss ${mib(s.rss)} = heap in use ${mib(s.heapUsed)} + heap committed, ` +
+    `free ${mib(s.heapTotal - s.heapUsed)} + external ${mib(s.external)} + other ${mib(rest)}`
+  );
 }

@@ -111,6 +111,8 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`);
   else
     process.stdout.write(
-      `simulator alone: peak rss ${mb(result.summary.peakRss)}, middle ${mb(result.summary.middleRss)}, end ${mb(result.summary.endRss)}, growth ${result.summary.rssGrowthPct.toFixed(1)}%\n`,
+      `simulator alone: peak rss ${mb(result.summary.peakRss)}, ` +
+        `middle ${mb(result.summary.middleRss)}, end ${mb(result.summary.endRss)}, ` +
+        `growth ${result.summary.rssGrowthPct.toFixed(1)}%\n`,
     );
 }

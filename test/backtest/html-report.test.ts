@@ -404,12 +404,15 @@ describe('renderHtmlReport', () => {
       expect(g).toContain(x);
     // a game row: fills, maker, taker, settled, marked, total, max liability
     expect(g).toContain(
-      '<td class="num">2</td><td class="num">$1,500.00</td><td class="num">$0.00</td><td class="num pos">+$123.46</td><td class="num">$0.00</td><td class="num pos">+$123.46</td><td class="num neg">-$612.40</td>',
+      '<td class="num">2</td><td class="num">$1,500.00</td><td class="num">$0.00</td>' +
+        '<td class="num pos">+$123.46</td><td class="num">$0.00</td><td class="num pos">+$123.46</td>' +
+        '<td class="num neg">-$612.40</td>',
     );
     const mk = section(html, 'markets');
     expect(count(mk, '<tr>')).toBe(1 + 3); // the head and a row per market
     expect(mk).toContain(
-      '<td>spread</td><td class="num">1</td><td class="num">$0.00</td><td class="num">$250.00</td><td class="num">$0.00</td><td class="num neg">-$20.50</td><td class="num neg">-$20.50</td>',
+      '<td>spread</td><td class="num">1</td><td class="num">$0.00</td><td class="num">$250.00</td>' +
+        '<td class="num">$0.00</td><td class="num neg">-$20.50</td><td class="num neg">-$20.50</td>',
     );
     const st = section(html, 'strategies');
     expect(count(st, '<tr>')).toBe(1 + 2);
@@ -433,11 +436,13 @@ describe('renderHtmlReport', () => {
     const mo = section(html, 'markouts');
     // 5 s: 3 fills, Σ 4.2, mean 1.40, per stake 4.2 / 1750, 3 of 3 worth > 0
     expect(mo).toContain(
-      '<td>5 s later</td><td class="num">3</td><td class="num pos">+$4.20</td><td class="num pos">+$1.40</td><td class="num">0.24%</td><td class="num">100.00%</td>',
+      '<td>5 s later</td><td class="num">3</td><td class="num pos">+$4.20</td>' +
+        '<td class="num pos">+$1.40</td><td class="num">0.24%</td><td class="num">100.00%</td>',
     );
     // 60 s: 2 fills, Σ -1.75, per stake -1.75 / 1500
     expect(mo).toContain(
-      '<td>60 s later</td><td class="num">2</td><td class="num neg">-$1.75</td><td class="num neg">-$0.88</td><td class="num">-0.12%</td><td class="num">0.00%</td>',
+      '<td>60 s later</td><td class="num">2</td><td class="num neg">-$1.75</td>' +
+        '<td class="num neg">-$0.88</td><td class="num">-0.12%</td><td class="num">0.00%</td>',
     );
   });
 
@@ -694,10 +699,22 @@ describe('renderSweepHtml', () => {
     expect(count(t, '<tr')).toBe(3);
     // variant 1: best total, no latency.ms setting
     expect(t).toContain(
-      '<tr class="best"><td class="num">1</td><td>10</td><td class="muted">—</td><td class="num pos">+$102.96</td><td class="num pos">+$123.46</td><td class="num neg">-$20.50</td><td class="num">$3.21<br><span class="muted">$0.50</span></td><td class="num">3</td><td class="num">$1,500.00<br><span class="muted">$250.00</span></td><td class="num">7.50%</td><td class="num pos">+$4.20<br><span class="muted">0.24%</span></td><td class="num neg">-$1.75<br><span class="muted">-0.12%</span></td><td class="num neg">$33.30</td><td class="num neg">-$812.40</td><td class="muted">—</td></tr>',
+      '<tr class="best"><td class="num">1</td><td>10</td><td class="muted">—</td>' +
+        '<td class="num pos">+$102.96</td><td class="num pos">+$123.46</td><td class="num neg">-$20.50</td>' +
+        '<td class="num">$3.21<br><span class="muted">$0.50</span></td><td class="num">3</td>' +
+        '<td class="num">$1,500.00<br><span class="muted">$250.00</span></td><td class="num">7.50%</td>' +
+        '<td class="num pos">+$4.20<br><span class="muted">0.24%</span></td>' +
+        '<td class="num neg">-$1.75<br><span class="muted">-0.12%</span></td><td class="num neg">$33.30</td>' +
+        '<td class="num neg">-$812.40</td><td class="muted">—</td></tr>',
     );
     expect(t).toContain(
-      '<tr><td class="num">2</td><td>&lt;b&gt;20&lt;/b&gt;</td><td>100</td><td class="num neg">-$34.75</td><td class="num neg">-$40.00</td><td class="num pos">+$5.25</td><td class="num">$0.00<br><span class="muted">$0.77</span></td><td class="num">17</td><td class="num">$2,345.50<br><span class="muted">$99.99</span></td><td class="num">40.00%</td><td class="num neg">-$8.10<br><span class="muted">-0.33%</span></td><td class="num pos">+$12.34<br><span class="muted">0.50%</span></td><td class="num neg">$77.70</td><td class="num neg">-$1,999.99</td><td class="muted">—</td></tr>',
+      '<tr><td class="num">2</td><td>&lt;b&gt;20&lt;/b&gt;</td><td>100</td><td class="num neg">-$34.75</td>' +
+        '<td class="num neg">-$40.00</td><td class="num pos">+$5.25</td>' +
+        '<td class="num">$0.00<br><span class="muted">$0.77</span></td><td class="num">17</td>' +
+        '<td class="num">$2,345.50<br><span class="muted">$99.99</span></td><td class="num">40.00%</td>' +
+        '<td class="num neg">-$8.10<br><span class="muted">-0.33%</span></td>' +
+        '<td class="num pos">+$12.34<br><span class="muted">0.50%</span></td><td class="num neg">$77.70</td>' +
+        '<td class="num neg">-$1,999.99</td><td class="muted">—</td></tr>',
     );
   });
 

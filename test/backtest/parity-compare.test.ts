@@ -70,11 +70,13 @@ describe('compareDecisions', () => {
   it('prints agreement in one line and a difference with both sides', () => {
     const a = [decision(Date.UTC(2026, 0, 1), 120)];
     expect(parityLines(compareDecisions(a, a, Date.UTC(2026, 0, 2)))).toEqual([
-      '  parity         the replay made the same 1 decision(s) as the recorded session, at the same instants (up to 2026-01-02T00:00:00.000Z, instants within 1000 ms)',
+      '  parity         the replay made the same 1 decision(s) as the recorded session, at the ' +
+        'same instants (up to 2026-01-02T00:00:00.000Z, instants within 1000 ms)',
     ]);
     const lines = parityLines(compareDecisions(a, [], Date.UTC(2026, 0, 2)));
     expect(lines[0]).toBe(
-      '  parity         DIFFERS: 0 of 1 recorded decision(s) agree (0 replayed, up to 2026-01-02T00:00:00.000Z, instants within 1000 ms); the first difference:',
+      '  parity         DIFFERS: 0 of 1 recorded decision(s) agree (0 replayed, up to ' +
+        '2026-01-02T00:00:00.000Z, instants within 1000 ms); the first difference:',
     );
     expect(lines[1]).toContain('recorded 2026-01-01T00:00:00.000Z s on g: 1 intent(s) [{"key":"ml:home"');
     expect(lines[2]).toContain('replayed nothing there');

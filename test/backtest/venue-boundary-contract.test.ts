@@ -79,123 +79,127 @@ describe('a backtest through the typed venue boundary and through the wire path'
 describe('each answer of the typed boundary is the wire path’s, field for field', () => {
   const tape = firstFileTape();
 
-  it('places (resting, filled, refused), cancels (done, unknown, invalid, too late), a cancel of all, edits (amended, replaced, refused) and every user-feed message of ours', () => {
-    const time = manualTime(tape().items[0]!.t);
-    const events: EngineEvent[] = [];
-    const x = new BacktestExecution({
-      time,
-      fillModel: { kind: 'risk-averse', power: 2 },
-      balance: 100_000,
-      commission: 0.01,
-      onOwnEvent: (e) => events.push(e),
-    });
-    const s = replayToSideUpdate(tape(), time, x);
-    const typed = typedAnswers(x.engine);
-    const wire = wireAnswers(x.engine);
-    const kinds = new Set<string>();
-    const samePlace = (out: PlaceOutcome) => {
-      kinds.add(
-        `place:${out.status}:${out.status === 'ok' ? `${out.matched.length > 0}:${out.unmatched !== null}` : out.errorType}`,
-      );
-      for (const ref of ['ls1:t:1', null]) expect(typed.place(out, ref)).toStrictEqual(wire.place(out, ref));
-      return out;
-    };
-    const sameCancels = (outs: readonly CancelOutcome[], ids: readonly (string | null)[]) => {
-      outs.forEach((out, i) => {
-        kinds.add(`cancel:${out.success ? 'ok' : out.code}`);
-        expect(typed.cancel(out, ids[i] ?? null)).toStrictEqual(wire.cancel(out, ids[i] ?? null));
+  it(
+    'places (resting, filled, refused), cancels (done, unknown, invalid, too late), a cancel ' +
+      'of all, edits (amended, replaced, refused) and every user-feed message of ours',
+    () => {
+      const time = manualTime(tape().items[0]!.t);
+      const events: EngineEvent[] = [];
+      const x = new BacktestExecution({
+        time,
+        fillModel: { kind: 'risk-averse', power: 2 },
+        balance: 100_000,
+        commission: 0.01,
+        onOwnEvent: (e) => events.push(e),
       });
-    };
-    const sameEdit = (orderID: string, input: Parameters<BacktestExecution['edit']>[0]) => {
-      let out: EditOutcome | undefined;
-      x.edit(input, (o) => (out = o));
-      if (!out) throw new Error('the edit did not complete at once');
-      kinds.add(`edit:${out.status === 'ok' ? out.edit.mode : out.errorType}`);
-      expect(typed.edit(orderID, out)).toStrictEqual(wire.edit(orderID, out));
-      return out;
-    };
+      const s = replayToSideUpdate(tape(), time, x);
+      const typed = typedAnswers(x.engine);
+      const wire = wireAnswers(x.engine);
+      const kinds = new Set<string>();
+      const samePlace = (out: PlaceOutcome) => {
+        kinds.add(
+          `place:${out.status}:${out.status === 'ok' ? `${out.matched.length > 0}:${out.unmatched !== null}` : out.errorType}`,
+        );
+        for (const ref of ['ls1:t:1', null]) expect(typed.place(out, ref)).toStrictEqual(wire.place(out, ref));
+        return out;
+      };
+      const sameCancels = (outs: readonly CancelOutcome[], ids: readonly (string | null)[]) => {
+        outs.forEach((out, i) => {
+          kinds.add(`cancel:${out.success ? 'ok' : out.code}`);
+          expect(typed.cancel(out, ids[i] ?? null)).toStrictEqual(wire.cancel(out, ids[i] ?? null));
+        });
+      };
+      const sameEdit = (orderID: string, input: Parameters<BacktestExecution['edit']>[0]) => {
+        let out: EditOutcome | undefined;
+        x.edit(input, (o) => (out = o));
+        if (!out) throw new Error('the edit did not complete at once');
+        kinds.add(`edit:${out.status === 'ok' ? out.edit.mode : out.errorType}`);
+        expect(typed.edit(orderID, out)).toStrictEqual(wire.edit(orderID, out));
+        return out;
+      };
 
-    const best = s.side().offers[0]!;
-    /** Our odds for an order listed `ticks` behind the best recorded offer. */
-    const behindBest = (ticks: number) => invertOdds(oddsFromRank(oddsRank(best.odds) - ticks));
-    // A post one tick behind the best rests; a limit at the best takes recorded liquidity.
-    const resting = samePlace(s.place({ ...s.makerWire, odds: behindBest(1), bet: 40, orderType: 'post' }));
-    samePlace(s.place({ ...s.takerWire, odds: best.odds, bet: 5, orderType: 'limit' }));
-    samePlace(s.place({ ...s.takerWire, odds: best.odds, bet: 1e9, orderType: 'fillOrKill' }));
-    samePlace(s.place({ ...s.makerWire, side: 'nobody', odds: 150, bet: 10, orderType: 'post' }));
-    if (resting.status !== 'ok' || !resting.unmatched) throw new Error('the post did not rest');
-    const restingID = resting.unmatched.orderID;
+      const best = s.side().offers[0]!;
+      /** Our odds for an order listed `ticks` behind the best recorded offer. */
+      const behindBest = (ticks: number) => invertOdds(oddsFromRank(oddsRank(best.odds) - ticks));
+      // A post one tick behind the best rests; a limit at the best takes recorded liquidity.
+      const resting = samePlace(s.place({ ...s.makerWire, odds: behindBest(1), bet: 40, orderType: 'post' }));
+      samePlace(s.place({ ...s.takerWire, odds: best.odds, bet: 5, orderType: 'limit' }));
+      samePlace(s.place({ ...s.takerWire, odds: best.odds, bet: 1e9, orderType: 'fillOrKill' }));
+      samePlace(s.place({ ...s.makerWire, side: 'nobody', odds: 150, bet: 10, orderType: 'post' }));
+      if (resting.status !== 'ok' || !resting.unmatched) throw new Error('the post did not rest');
+      const restingID = resting.unmatched.orderID;
 
-    // An order at the front of its level, partly filled by a recorded taker, then edited: replaced.
-    const front = samePlace(s.place({ ...s.makerWire, odds: invertOdds(best.odds), bet: 100, orderType: 'post' }));
-    if (front.status !== 'ok' || !front.unmatched) throw new Error('the front post did not rest');
-    const frontID = front.unmatched.orderID;
-    const drained = s.u.sideOrders.map((o) => (o.odds === best.odds ? { ...o, sumUntaken: 0.000001 } : o));
-    s.update(drained);
-    const behind = { ...s.u.sideOrders[0]!, id: 'ffffffffffffffffffffffff', odds: best.odds, sumUntaken: 30 };
-    s.update([behind, ...drained]);
-    s.update([{ ...behind, sumUntaken: 20 }, ...drained]);
-    expect(x.engine.order(frontID)?.filled).toBeGreaterThan(0);
-    sameEdit(frontID, {
-      sessionID: frontID,
-      orderOdds: invertOdds(best.odds),
-      orderVolume: 80,
-      orderType: 'post',
-      userReference: 'ls1:t:e1',
-    });
-    // The resting post amended; then an edit of an order that is not there.
-    sameEdit(restingID, {
-      sessionID: restingID,
-      orderOdds: behindBest(1),
-      orderVolume: 30,
-      orderType: 'post',
-      userReference: 'ls1:t:e2',
-    });
-    sameEdit('0123456789abcdef01234567', {
-      sessionID: '0123456789abcdef01234567',
-      orderOdds: 150,
-      orderVolume: 10,
-      orderType: 'post',
-    });
+      // An order at the front of its level, partly filled by a recorded taker, then edited: replaced.
+      const front = samePlace(s.place({ ...s.makerWire, odds: invertOdds(best.odds), bet: 100, orderType: 'post' }));
+      if (front.status !== 'ok' || !front.unmatched) throw new Error('the front post did not rest');
+      const frontID = front.unmatched.orderID;
+      const drained = s.u.sideOrders.map((o) => (o.odds === best.odds ? { ...o, sumUntaken: 0.000001 } : o));
+      s.update(drained);
+      const behind = { ...s.u.sideOrders[0]!, id: 'ffffffffffffffffffffffff', odds: best.odds, sumUntaken: 30 };
+      s.update([behind, ...drained]);
+      s.update([{ ...behind, sumUntaken: 20 }, ...drained]);
+      expect(x.engine.order(frontID)?.filled).toBeGreaterThan(0);
+      sameEdit(frontID, {
+        sessionID: frontID,
+        orderOdds: invertOdds(best.odds),
+        orderVolume: 80,
+        orderType: 'post',
+        userReference: 'ls1:t:e1',
+      });
+      // The resting post amended; then an edit of an order that is not there.
+      sameEdit(restingID, {
+        sessionID: restingID,
+        orderOdds: behindBest(1),
+        orderVolume: 30,
+        orderType: 'post',
+        userReference: 'ls1:t:e2',
+      });
+      sameEdit('0123456789abcdef01234567', {
+        sessionID: '0123456789abcdef01234567',
+        orderOdds: 150,
+        orderVolume: 10,
+        orderType: 'post',
+      });
 
-    const ids = [restingID, '0123456789abcdef01234567', 'not an id', restingID];
-    sameCancels(x.cancel(ids), ids);
-    samePlace(s.place({ ...s.makerWire, odds: behindBest(2), bet: 15, orderType: 'post' }));
-    const all = x.cancelAll(s.u.gameID);
-    expect(all.length).toBeGreaterThan(0);
-    sameCancels(
-      all,
-      all.map(() => null),
-    );
+      const ids = [restingID, '0123456789abcdef01234567', 'not an id', restingID];
+      sameCancels(x.cancel(ids), ids);
+      samePlace(s.place({ ...s.makerWire, odds: behindBest(2), bet: 15, orderType: 'post' }));
+      const all = x.cancelAll(s.u.gameID);
+      expect(all.length).toBeGreaterThan(0);
+      sameCancels(
+        all,
+        all.map(() => null),
+      );
 
-    let n = 0;
-    for (const e of events) {
-      for (const item of userFeedItems(e)) {
-        if (item.userId !== US) continue;
-        const game = x.engine.game(item.gameID);
-        const id = `${time.clock.now()}-${++n}`;
-        const t = typed.feed(item, game, time.clock.now(), id);
-        kinds.add(`feed:${t.type}`);
-        expect(t).toStrictEqual(wire.feed(item, game, time.clock.now(), id));
+      let n = 0;
+      for (const e of events) {
+        for (const item of userFeedItems(e)) {
+          if (item.userId !== US) continue;
+          const game = x.engine.game(item.gameID);
+          const id = `${time.clock.now()}-${++n}`;
+          const t = typed.feed(item, game, time.clock.now(), id);
+          kinds.add(`feed:${t.type}`);
+          expect(t).toStrictEqual(wire.feed(item, game, time.clock.now(), id));
+        }
       }
-    }
-    expect([...kinds].sort()).toEqual(
-      expect.arrayContaining([
-        'cancel:invalid_id',
-        'cancel:not_cancellable',
-        'cancel:not_found',
-        'cancel:ok',
-        'edit:amended',
-        'edit:replaced',
-        'edit:validation_error',
-        'feed:makerFill',
-        'feed:orderCancelled',
-        'feed:orderPlaced',
-        'feed:takerFill',
-        'place:error:validation_error',
-        'place:ok:false:true',
-        'place:ok:true:false',
-      ]),
-    );
-  });
+      expect([...kinds].sort()).toEqual(
+        expect.arrayContaining([
+          'cancel:invalid_id',
+          'cancel:not_cancellable',
+          'cancel:not_found',
+          'cancel:ok',
+          'edit:amended',
+          'edit:replaced',
+          'edit:validation_error',
+          'feed:makerFill',
+          'feed:orderCancelled',
+          'feed:orderPlaced',
+          'feed:takerFill',
+          'place:error:validation_error',
+          'place:ok:false:true',
+          'place:ok:true:false',
+        ]),
+      );
+    },
+  );
 });

@@ -30,7 +30,8 @@ const SLOW = 120_000;
 
 if (!CHROMIUM) {
   process.stderr.write(
-    '\ntest/browser/pages.test.ts: NOT RUN: no Chromium binary (apt-get install chromium, or set LINESMITH_CHROMIUM); report, sweep and dashboard pages untested in a browser\n\n',
+    '\ntest/browser/pages.test.ts: NOT RUN: no Chromium binary (apt-get install chromium, or ' +
+      'set LINESMITH_CHROMIUM); report, sweep and dashboard pages untested in a browser\n\n',
   );
 }
 

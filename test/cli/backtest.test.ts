@@ -39,7 +39,8 @@ describe('backtest terminal output', () => {
       problems: [],
     };
     expect(summaryLines({ metrics, notes: [], input })).toContain(
-      '  input          5,940 events replayed; skipped: 3 price frame(s) of a type the client does not know (a live client skips them too), 1 malformed frame(s), 2 unusable line(s)',
+      '  input          5,940 events replayed; skipped: 3 price frame(s) of a type the client ' +
+        'does not know (a live client skips them too), 1 malformed frame(s), 2 unusable line(s)',
     );
     expect(
       summaryLines({

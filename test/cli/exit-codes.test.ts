@@ -13,7 +13,9 @@ async function missingScenarioConfig(): Promise<string> {
   const file = join(dir, 'no-scenario.yaml');
   await writeFile(
     file,
-    'strategies:\n  - id: a\n    module: fixed-spread\nrisk:\n  maxGameLiability: 100\n  maxTotalLiability: 1000\n  maxOrderSize: 10\n  maxOrdersPerGame: 4\npaper:\n  seed: 1\n  scenario: ./not-there.yaml\n',
+    'strategies:\n  - id: a\n    module: fixed-spread\nrisk:\n  maxGameLiability: 100\n' +
+      '  maxTotalLiability: 1000\n  maxOrderSize: 10\n  maxOrdersPerGame: 4\npaper:\n  seed: 1\n' +
+      '  scenario: ./not-there.yaml\n',
   );
   return file;
 }

@@ -35,7 +35,9 @@ describe('linesmith paper', () => {
     const config = join(dir, 'bad.yaml');
     await writeFile(
       config,
-      'paper:\n  seed: 1\nstrategies:\n  - id: a\n    module: fixed-spread\nrisk:\n  maxGameLiability: lots\n  maxTotalLiability: 100\n  maxOrderSize: 10\n  maxOrdersPerGame: 5\n',
+      'paper:\n  seed: 1\nstrategies:\n  - id: a\n    module: fixed-spread\nrisk:\n' +
+        '  maxGameLiability: lots\n  maxTotalLiability: 100\n  maxOrderSize: 10\n' +
+        '  maxOrdersPerGame: 5\n',
     );
     const r = await linesmith(['paper', '--config', config, '--duration', '1s']);
     expect(r.code).toBe(2);

@@ -57,7 +57,9 @@ export const DEFINITION_OVERRIDES: readonly DefinitionOverride[] = [
     file: 'exchange-openapi.json',
     definition: 'PlaceOrderResult',
     reason:
-      'exchange-api §2.4: an entry is a success { matched, unmatched } or a failure { error, errorType }. As published neither branch of the oneOf requires a field, so every object matches both and the oneOf can never hold; the branches require the fields §2.4 names.',
+      'exchange-api §2.4: an entry is a success { matched, unmatched } or a failure { error, errorType }. ' +
+      'As published neither branch of the oneOf requires a field, so every object matches both ' +
+      'and the oneOf can never hold; the branches require the fields §2.4 names.',
     patch: (d) => {
       const [success, failure] = d.oneOf as Json[];
       if (!success || !failure)
@@ -140,28 +142,36 @@ export function statusOverride(op: PublishedOperation, status: number): StatusOv
   if (status === 401 && op.file === 'exchange-openapi-graded.json' && op.requiresLogin) {
     return {
       reason:
-        'exchange-api §5 (9): a missing, unknown or expired token is 401 with { error: { message: InvalidCredentials, code: 401 } } on every route, the graded ones included.',
+        'exchange-api §5 (9): a missing, unknown or expired token is 401 ' +
+        'with { error: { message: InvalidCredentials, code: 401 } } on every route, the graded ones included.',
       schema: INVALID_CREDENTIALS_BODY,
     };
   }
   if (status === 400 && op.takesInput && !op.responses.has('400')) {
     return {
       reason:
-        'exchange-api §1 (7): HTTP errors carry { error }. A route that takes parameters or a body answers a request its published schema rejects with 400 (the service-generated description lists 400 "Invalid request" on every route for this reason; the hand-written one lists it on some).',
+        'exchange-api §1 (7): HTTP errors carry { error }. A route that takes parameters or a body ' +
+        'answers a request its published schema rejects with 400 (the service-generated ' +
+        'description lists 400 "Invalid request" on every route for this reason; the hand-written ' +
+        'one lists it on some).',
       schema: ERROR_BODY,
     };
   }
   if (status === 413 && op.takesBody && !op.responses.has('413')) {
     return {
       reason:
-        'exchange-api §1 (7): HTTP errors carry { error }. Neither description bounds a request body; one far larger than any batch (over 1 MiB) is refused with 413 before the route reads it.',
+        'exchange-api §1 (7): HTTP errors carry { error }. Neither description bounds a request ' +
+        'body; one far larger than any batch (over 1 MiB) is refused with 413 before the route ' +
+        'reads it.',
       schema: ERROR_BODY,
     };
   }
   if (status === 403 && op.requiresLogin && !op.responses.has('403')) {
     return {
       reason:
-        'exchange-api §7.2: a banned, closed or frozen account is refused with 403. Its token answers 403 on every logged-in route (the service-generated description lists 403 on each of them; the hand-written one omits it).',
+        'exchange-api §7.2: a banned, closed or frozen account is refused with 403. Its token ' +
+        'answers 403 on every logged-in route (the service-generated description lists 403 on each ' +
+        'of them; the hand-written one omits it).',
       schema: ERROR_BODY,
     };
   }

@@ -37,7 +37,9 @@ describe('every command README shows runs', { timeout: 300_000 }, () => {
     liveConfig = join(dir, 'my-live.yaml');
     await writeFile(
       liveConfig,
-      `venue:\n  baseUrl: ${sim.url}\nstrategies:\n  - id: quotes\n    module: fixed-spread\n    params: {}\nrisk:\n  maxGameLiability: 100\n  maxTotalLiability: 500\n  maxOrderSize: 20\n  maxOrdersPerGame: 10\n`,
+      `venue:\n  baseUrl: ${sim.url}\nstrategies:\n  - id: quotes\n    module: fixed-spread\n` +
+        `    params: {}\nrisk:\n  maxGameLiability: 100\n  maxTotalLiability: 500\n` +
+        `  maxOrderSize: 20\n  maxOrdersPerGame: 10\n`,
     );
   });
   afterAll(async () => {

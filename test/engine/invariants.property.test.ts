@@ -236,7 +236,9 @@ describe('engine invariants', () => {
             check(
               product < 1 - 1e-9 && americanRank(best0.listedOdds) + americanRank(best1.listedOdds) < 0,
               () =>
-                `${at(step, op)}: ${g.id} ${key} crossed at rest: side 0 best ${best0.listedOdds} (${best0.order.id}), side 1 best ${best1.listedOdds} (${best1.order.id}), product ${product}`,
+                `${at(step, op)}: ${g.id} ${key} crossed at rest: ` +
+                `side 0 best ${best0.listedOdds} (${best0.order.id}), ` +
+                `side 1 best ${best1.listedOdds} (${best1.order.id}), product ${product}`,
             );
           }
         }

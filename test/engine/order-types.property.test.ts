@@ -163,7 +163,9 @@ function runProbes(steps: readonly Step[], verify: (c: ProbeContext) => void): v
       events: h.events.slice(first),
       before,
       after: snapshot(h, userId),
-      where: `step ${i}: ${userId} places ${JSON.stringify(order)} into ${JSON.stringify(takeSide.map((l) => [l.order.id, l.listedOdds, l.sumUntaken]))}\n → ${JSON.stringify(entry)}`,
+      where:
+        `step ${i}: ${userId} places ${JSON.stringify(order)} into ` +
+        `${JSON.stringify(takeSide.map((l) => [l.order.id, l.listedOdds, l.sumUntaken]))}\n → ${JSON.stringify(entry)}`,
     });
   });
 }
@@ -390,7 +392,8 @@ describe('order types', () => {
       ]);
       expect(
         entry,
-        `makers ${JSON.stringify(makers)}; fillOrKill ${bet} at +${limit}; book ${JSON.stringify(h.engine.bookSide(g.id, 'moneyline', 1).map((l) => l.sumUntaken))}`,
+        `makers ${JSON.stringify(makers)}; fillOrKill ${bet} at +${limit}; book ` +
+          `${JSON.stringify(h.engine.bookSide(g.id, 'moneyline', 1).map((l) => l.sumUntaken))}`,
       ).toMatchObject({
         status: 'ok',
         unmatched: null,

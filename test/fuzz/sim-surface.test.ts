@@ -147,7 +147,10 @@ describe('simulator surfaces: malformed input fuzz on loopback', () => {
     );
     await fc.assert(
       fc.asyncProperty(path, authHeader, fc.constantFrom('13', '8', '', 'x'), async (target, auth, version) => {
-        const text = `GET ${target} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: ${version}\r\n${auth()}\r\n`;
+        const text =
+          `GET ${target} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+          `Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: ${version}\r\n` +
+          `${auth()}\r\n`;
         const res = await rawRequest(text);
         expect(isStatusOk(res.status), `${text.slice(0, 200)} → ${res.raw.slice(0, 200)}`).toBe(true);
       }),

@@ -443,38 +443,45 @@ describe('cancelling everything in one request', () => {
     description: null,
   });
 
-  it('the kill: one cancel of every order (cancelAllOrders); ours it lists are cancelled, one it does not list is unknown, foreign ones are left out', async () => {
-    const h = editHarness();
-    const first = await resting(h);
-    // A second quote, on away, resting as Y.
-    h.orders.cycle([
-      {
-        strategyId: 's',
-        gameID: GAME,
-        mode: 'active',
-        intents: [
-          { key: 'k', selection: { type: 'moneyline', team: 'home' }, odds: 110, size: 100, orderType: 'post' },
-          { key: 'j', selection: { type: 'moneyline', team: 'away' }, odds: -150, size: 100, orderType: 'post' },
-        ],
-      },
-    ]);
-    const jRef = h.places[1]!.orders[0]!.userReference!;
-    h.places[1]!.answer.resolve([
-      { status: 'accepted', userReference: jRef, matched: [], resting: restingAt(Y, 100, -150, jRef) },
-    ]);
-    await h.settle();
-    const second = h.own.byReference(jRef)!.clientId;
-    expect(h.orders.cancelAll('kill switch', {}, { sweep: true })).toBe(2);
-    expect(h.sweeps).toEqual([expect.objectContaining({ gameID: null })]);
-    expect(h.cancels).toHaveLength(0);
-    expect(h.orders.stats).toMatchObject({ cancelRequests: 1, sweepRequests: 1 });
-    h.sweeps[0]!.answer.resolve([cancelled(X, h.own.order(first)!.userReference, 10), cancelled('f'.repeat(24), null)]);
-    await h.settle();
-    expect(h.own.order(first)).toMatchObject({ status: 'cancelled', filled: 10 });
-    // Its 10 matched is counted where it loses until its fill is booked.
-    expect(h.own.awaitedFill(first)).toBeCloseTo(10, 9);
-    expect(h.own.order(second)?.status).toBe('unknown');
-  });
+  it(
+    'the kill: one cancel of every order (cancelAllOrders); ours it lists are cancelled, one ' +
+      'it does not list is unknown, foreign ones are left out',
+    async () => {
+      const h = editHarness();
+      const first = await resting(h);
+      // A second quote, on away, resting as Y.
+      h.orders.cycle([
+        {
+          strategyId: 's',
+          gameID: GAME,
+          mode: 'active',
+          intents: [
+            { key: 'k', selection: { type: 'moneyline', team: 'home' }, odds: 110, size: 100, orderType: 'post' },
+            { key: 'j', selection: { type: 'moneyline', team: 'away' }, odds: -150, size: 100, orderType: 'post' },
+          ],
+        },
+      ]);
+      const jRef = h.places[1]!.orders[0]!.userReference!;
+      h.places[1]!.answer.resolve([
+        { status: 'accepted', userReference: jRef, matched: [], resting: restingAt(Y, 100, -150, jRef) },
+      ]);
+      await h.settle();
+      const second = h.own.byReference(jRef)!.clientId;
+      expect(h.orders.cancelAll('kill switch', {}, { sweep: true })).toBe(2);
+      expect(h.sweeps).toEqual([expect.objectContaining({ gameID: null })]);
+      expect(h.cancels).toHaveLength(0);
+      expect(h.orders.stats).toMatchObject({ cancelRequests: 1, sweepRequests: 1 });
+      h.sweeps[0]!.answer.resolve([
+        cancelled(X, h.own.order(first)!.userReference, 10),
+        cancelled('f'.repeat(24), null),
+      ]);
+      await h.settle();
+      expect(h.own.order(first)).toMatchObject({ status: 'cancelled', filled: 10 });
+      // Its 10 matched is counted where it loses until its fill is booked.
+      expect(h.own.awaitedFill(first)).toBeCloseTo(10, 9);
+      expect(h.own.order(second)?.status).toBe('unknown');
+    },
+  );
 
   it('a game halt: one cancelAllOrdersForGame; it also reaches an order whose place is unanswered', async () => {
     const h = editHarness();

@@ -49,18 +49,22 @@ describe('adopting a resting total: its side comes from lookupOrder, never from 
     expect(sides.size).toBe(0);
   });
 
-  it('reconcile adopts a total on the looked-up side, even when the listing says the opposite in OU; without one it is cancelled, never adopted on a guess', async () => {
-    const { own, market, orders, sent } = setup();
-    listGame(market);
-    // The listing's OU in lookupOrder's sense (the side offered) for an order backing over.
-    const listed = [total(1, { OU: 'under' }), total(2, { OU: 'under' })];
-    const sides = await totalSidesOf(listed, (u) => u.id === id(101), lookupSaying({ [id(101)]: 'under' }));
-    const r = orders.reconcile(listed, [], { cancelForeign: false, gameLookup: () => true, totalSides: sides });
-    expect(r).toMatchObject({ adopted: 1, foreign: 0 });
-    expect(own.order('c1')?.selection).toEqual({ type: 'total', ou: 'over', line: 210.5 });
-    expect(own.order('c2')).toBeUndefined();
-    // Ours, but not countable: cancelled whatever cancelForeign says.
-    expect(sent.cancels).toBe(1);
-    expect(orders.stats.unreadableCancelled).toBe(1);
-  });
+  it(
+    'reconcile adopts a total on the looked-up side, even when the listing says the opposite ' +
+      'in OU; without one it is cancelled, never adopted on a guess',
+    async () => {
+      const { own, market, orders, sent } = setup();
+      listGame(market);
+      // The listing's OU in lookupOrder's sense (the side offered) for an order backing over.
+      const listed = [total(1, { OU: 'under' }), total(2, { OU: 'under' })];
+      const sides = await totalSidesOf(listed, (u) => u.id === id(101), lookupSaying({ [id(101)]: 'under' }));
+      const r = orders.reconcile(listed, [], { cancelForeign: false, gameLookup: () => true, totalSides: sides });
+      expect(r).toMatchObject({ adopted: 1, foreign: 0 });
+      expect(own.order('c1')?.selection).toEqual({ type: 'total', ou: 'over', line: 210.5 });
+      expect(own.order('c2')).toBeUndefined();
+      // Ours, but not countable: cancelled whatever cancelForeign says.
+      expect(sent.cancels).toBe(1);
+      expect(orders.stats.unreadableCancelled).toBe(1);
+    },
+  );
 });

@@ -89,58 +89,66 @@ async function quoting(quotes: Quotes, games = 1) {
 }
 
 describe('against the simulator: a re-pricing goes out as one edit', () => {
-  it('one editOrder, no cancel and no place; the order keeps its id; the worst case is never below what the exchange holds, and equal once answered', async () => {
-    const q: Quotes = { home: 110, away: null, size: 100 };
-    const s = await quoting(q);
-    const g = s.games[0]!;
-    await until(() => s.open().length === 1 && s.settled(), 5_000, 'the quote resting');
-    const [first] = s.open();
-    const before = { ...s.stats() };
-    expect(s.ownWorst(g.id)).toBeCloseTo(s.exchangeWorst(g.id), 6);
-    q.home = 125;
-    s.requote();
-    await until(() => s.open()[0]?.odds === 125 && s.settled(), 5_000, 'the quote re-priced');
-    const after = s.stats();
-    expect(after.editRequests - before.editRequests).toBe(1);
-    expect(after.placeRequests - before.placeRequests).toBe(0);
-    expect(after.cancelRequests - before.cancelRequests).toBe(0);
-    expect(s.open()).toHaveLength(1);
-    expect(s.open()[0]!.id).toBe(first!.id);
-    expect(s.ownWorst(g.id)).toBeCloseTo(s.exchangeWorst(g.id), 6);
-    expect(s.ownWorst(g.id)).toBeCloseTo(-100, 6);
-    expect(s.bot.runtime.own.liveOrders(g.id)).toHaveLength(1);
-    expect(s.breaches).toEqual([]);
-  });
+  it(
+    'one editOrder, no cancel and no place; the order keeps its id; the worst case is never ' +
+      'below what the exchange holds, and equal once answered',
+    async () => {
+      const q: Quotes = { home: 110, away: null, size: 100 };
+      const s = await quoting(q);
+      const g = s.games[0]!;
+      await until(() => s.open().length === 1 && s.settled(), 5_000, 'the quote resting');
+      const [first] = s.open();
+      const before = { ...s.stats() };
+      expect(s.ownWorst(g.id)).toBeCloseTo(s.exchangeWorst(g.id), 6);
+      q.home = 125;
+      s.requote();
+      await until(() => s.open()[0]?.odds === 125 && s.settled(), 5_000, 'the quote re-priced');
+      const after = s.stats();
+      expect(after.editRequests - before.editRequests).toBe(1);
+      expect(after.placeRequests - before.placeRequests).toBe(0);
+      expect(after.cancelRequests - before.cancelRequests).toBe(0);
+      expect(s.open()).toHaveLength(1);
+      expect(s.open()[0]!.id).toBe(first!.id);
+      expect(s.ownWorst(g.id)).toBeCloseTo(s.exchangeWorst(g.id), 6);
+      expect(s.ownWorst(g.id)).toBeCloseTo(-100, 6);
+      expect(s.bot.runtime.own.liveOrders(g.id)).toHaveLength(1);
+      expect(s.breaches).toEqual([]);
+    },
+  );
 
-  it('an edit of a partly filled order: the exchange replaces it with the whole new volume, and the own book counts fills plus that volume exactly', async () => {
-    const q: Quotes = { home: 110, away: null, size: 100 };
-    const s = await quoting(q);
-    const g = s.games[0]!;
-    await until(() => s.open().length === 1 && s.settled(), 5_000, 'the quote resting');
-    const [first] = s.open();
-    const before = { ...s.stats() };
-    // A taker backs away at -110 for 44: our home +110 loses 40 of its 100 to it.
-    const taker = await s.sim.user('taker');
-    const away = g.participants[0].id;
-    const [hit] = s.engine.place(taker.id, [
-      { gameID: g.id, type: 'moneyline', side: away, odds: -110, bet: 44, orderType: 'fillAndKill' },
-    ]);
-    expect((hit as { status: string }).status).toBe('ok');
-    // 60 left against the wanted 100: re-placed whole by one edit, which the exchange turns into a cancel and a new order.
-    await until(
-      () => s.open().length === 1 && s.open()[0]!.id !== first!.id && s.settled(),
-      5_000,
-      'the order replaced',
-    );
-    const after = s.stats();
-    expect(after.editRequests - before.editRequests).toBe(1);
-    expect(after.placeRequests - before.placeRequests).toBe(0);
-    expect(after.cancelRequests - before.cancelRequests).toBe(0);
-    expect(s.open()[0]).toMatchObject({ remaining: 100, filled: 0 });
-    await until(() => Math.abs(s.ownWorst(g.id) - s.exchangeWorst(g.id)) < 1e-6, 3_000, 'the fills booked');
-    expect(s.ownWorst(g.id)).toBeCloseTo(-140, 6);
-    expect(s.breaches).toEqual([]);
-  });
+  it(
+    'an edit of a partly filled order: the exchange replaces it with the whole new volume, and ' +
+      'the own book counts fills plus that volume exactly',
+    async () => {
+      const q: Quotes = { home: 110, away: null, size: 100 };
+      const s = await quoting(q);
+      const g = s.games[0]!;
+      await until(() => s.open().length === 1 && s.settled(), 5_000, 'the quote resting');
+      const [first] = s.open();
+      const before = { ...s.stats() };
+      // A taker backs away at -110 for 44: our home +110 loses 40 of its 100 to it.
+      const taker = await s.sim.user('taker');
+      const away = g.participants[0].id;
+      const [hit] = s.engine.place(taker.id, [
+        { gameID: g.id, type: 'moneyline', side: away, odds: -110, bet: 44, orderType: 'fillAndKill' },
+      ]);
+      expect((hit as { status: string }).status).toBe('ok');
+      // 60 left against the wanted 100: re-placed whole by one edit, which the exchange turns into a cancel and a new order.
+      await until(
+        () => s.open().length === 1 && s.open()[0]!.id !== first!.id && s.settled(),
+        5_000,
+        'the order replaced',
+      );
+      const after = s.stats();
+      expect(after.editRequests - before.editRequests).toBe(1);
+      expect(after.placeRequests - before.placeRequests).toBe(0);
+      expect(after.cancelRequests - before.cancelRequests).toBe(0);
+      expect(s.open()[0]).toMatchObject({ remaining: 100, filled: 0 });
+      await until(() => Math.abs(s.ownWorst(g.id) - s.exchangeWorst(g.id)) < 1e-6, 3_000, 'the fills booked');
+      expect(s.ownWorst(g.id)).toBeCloseTo(-140, 6);
+      expect(s.breaches).toEqual([]);
+    },
+  );
 });
 
 describe('against the simulator: cancelling everything in one request', () => {

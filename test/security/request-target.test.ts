@@ -83,7 +83,9 @@ describe('request targets that are not URLs', () => {
       for (const target of BAD_TARGETS) {
         const raw = await rawExchange(
           t.sim.port,
-          `GET ${target} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nAuthorization: Bearer ${me.token}\r\n\r\n`,
+          `GET ${target} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+            `Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n` +
+            `Authorization: Bearer ${me.token}\r\n\r\n`,
         );
         const res = parse(raw);
         expect(res.status, `${target}: ${raw.slice(0, 120)}`).toBe(400);

@@ -35,49 +35,55 @@ async function request(c: FeedClient, type: string, payload: Record<string, unkn
 }
 
 describe('expirationMinutes is bounded', () => {
-  it('beyond the maximum (1e308, 1.5e11, max + 1) an entry is a validation_error, over REST and the socket; the league still renders for everyone', async () => {
-    t = await startTestSim({ time: manualTime(T0) });
-    const me = await t.user('tb-maker');
-    const other = await t.user('tb-other');
-    const g = t.game({ league: 'NFL', sport: 'football', start: T0 + 86_400_000 });
-    const order = (expirationMinutes: unknown) => ({
-      gameID: g.id,
-      type: 'moneyline',
-      side: g.participants[1].id,
-      odds: 150,
-      bet: 10,
-      expirationMinutes,
-    });
-    const c = await clients.open('/orders/ws', me.token);
-    for (const minutes of [1e308, 1.5e11, MAX_EXPIRATION_MINUTES + 1]) {
-      const rest = await t.http('POST', '/session/v3/place', { token: me.token, body: { orders: [order(minutes)] } });
-      expect(rest.status).toBe(200);
-      expect(rest.body.data.createdSessions[0], String(minutes)).toMatchObject({
-        errorType: 'validation_error',
-        error: expect.stringContaining('expirationMinutes'),
+  it(
+    'beyond the maximum (1e308, 1.5e11, max + 1) an entry is a validation_error, over REST and ' +
+      'the socket; the league still renders for everyone',
+    async () => {
+      t = await startTestSim({ time: manualTime(T0) });
+      const me = await t.user('tb-maker');
+      const other = await t.user('tb-other');
+      const g = t.game({ league: 'NFL', sport: 'football', start: T0 + 86_400_000 });
+      const order = (expirationMinutes: unknown) => ({
+        gameID: g.id,
+        type: 'moneyline',
+        side: g.participants[1].id,
+        odds: 150,
+        bet: 10,
+        expirationMinutes,
       });
-      const socket = await request(c, 'placeV3', { orders: [{ ...order(minutes), gameId: g.id }] });
-      expect(socket.data[0], String(minutes)).toMatchObject({
-        error_type: 'validation_error',
-        error: expect.stringContaining('expirationMinutes'),
+      const c = await clients.open('/orders/ws', me.token);
+      for (const minutes of [1e308, 1.5e11, MAX_EXPIRATION_MINUTES + 1]) {
+        const rest = await t.http('POST', '/session/v3/place', { token: me.token, body: { orders: [order(minutes)] } });
+        expect(rest.status).toBe(200);
+        expect(rest.body.data.createdSessions[0], String(minutes)).toMatchObject({
+          errorType: 'validation_error',
+          error: expect.stringContaining('expirationMinutes'),
+        });
+        const socket = await request(c, 'placeV3', { orders: [{ ...order(minutes), gameId: g.id }] });
+        expect(socket.data[0], String(minutes)).toMatchObject({
+          error_type: 'validation_error',
+          error: expect.stringContaining('expirationMinutes'),
+        });
+      }
+      expect(t.sim.context.engine.openOrders(me.id)).toEqual([]);
+      const atMax = await t.http('POST', '/session/v3/place', {
+        token: me.token,
+        body: { orders: [order(MAX_EXPIRATION_MINUTES)] },
       });
-    }
-    expect(t.sim.context.engine.openOrders(me.id)).toEqual([]);
-    const atMax = await t.http('POST', '/session/v3/place', {
-      token: me.token,
-      body: { orders: [order(MAX_EXPIRATION_MINUTES)] },
-    });
-    expect(atMax.body.data.createdSessions[0].unmatched).toBeDefined();
-    for (const token of [me.token, other.token]) {
-      expect((await t.http('GET', '/exchange/v2/getOrderbook?league=NFL', { token })).status).toBe(200);
-      expect((await t.http('POST', '/exchange/getOrderbook', { token, body: { leagueRequested: 'NFL' } })).status).toBe(
-        200,
+      expect(atMax.body.data.createdSessions[0].unmatched).toBeDefined();
+      for (const token of [me.token, other.token]) {
+        expect((await t.http('GET', '/exchange/v2/getOrderbook?league=NFL', { token })).status).toBe(200);
+        expect(
+          (await t.http('POST', '/exchange/getOrderbook', { token, body: { leagueRequested: 'NFL' } })).status,
+        ).toBe(200);
+      }
+      const unmatched = await t.http('GET', '/user/getUnmatched', { token: me.token });
+      expect(unmatched.status).toBe(200);
+      expect(unmatched.body.data.unmatched[0].expiry).toBe(
+        new Date(T0 + MAX_EXPIRATION_MINUTES * 60_000).toISOString(),
       );
-    }
-    const unmatched = await t.http('GET', '/user/getUnmatched', { token: me.token });
-    expect(unmatched.status).toBe(200);
-    expect(unmatched.body.data.unmatched[0].expiry).toBe(new Date(T0 + MAX_EXPIRATION_MINUTES * 60_000).toISOString());
-  });
+    },
+  );
 });
 
 describe('the engine never stores a time it cannot spell', () => {
