@@ -1,28 +1,17 @@
-import { readFileSync } from 'node:fs';
-import { deserialize } from 'node:v8';
-import { parentPort, workerData } from 'node:worker_threads';
+import { workerData, parentPort } from 'node:worker_threads';
 import { builtInStrategyResolver } from './strategy-registry.ts';
-import { parseConfigText } from '../config/load.ts';
-import { silentLogger } from '../shared/logger.ts';
-import { runBacktest } from './backtest-run.ts';
-import { backtestSettings, type SweepAnswer, type SweepJob, type SweepWorkerData } from './sweep.ts';
-import type { Tape } from '../backtest/tape.ts';
-import { TapeFile } from '../backtest/tape/file.ts';
+import type { SweepAnswer, SweepJob, SweepWorkerData } from './sweep.ts';
+import { openVariantTape, runVariant } from './variant-run.ts';
 
 // A lane's worker: the tape is opened (or read) once, then each job is one variant with its own config.
-// Time is measured only to report speed.
 const data = workerData as SweepWorkerData;
-const tape =
-  data.kind === 'tape' ? await TapeFile.open(data.tapePath) : (deserialize(readFileSync(data.tapePath)) as Tape);
+const tape = await openVariantTape(data.tapePath, data.kind);
 const resolveStrategy = builtInStrategyResolver();
 
 async function runJob(job: SweepJob): Promise<SweepAnswer> {
   try {
-    const config = await parseConfigText(job.configText, job.configPath, { resolveStrategy });
-    const started = performance.now();
-    const settings = backtestSettings(config, job.overrides);
-    const result = await runBacktest({ config, tape, logger: silentLogger(), settings });
-    return { index: job.index, result, error: null, replayMs: performance.now() - started };
+    const { result, replayMs } = await runVariant(tape, job, resolveStrategy);
+    return { index: job.index, result, error: null, replayMs };
   } catch (err) {
     return { index: job.index, result: null, error: (err as Error).message, replayMs: 0 };
   }
