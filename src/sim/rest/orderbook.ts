@@ -6,27 +6,14 @@ import { chooseMainLines, type MainLines } from '../render/main-lines.ts';
 import { listedSides, renderBookOrder, type RenderBookOptions, type WireBookOrder } from '../render/book.ts';
 import { renderGame, type WireGame } from '../render/game.ts';
 import { iso } from '../render/time.ts';
-
-/** The per-market collections of an orderbook game, named by the side a taker backs. */
-export const BOOK_ARRAYS = [
-  'homeMoneylines',
-  'awayMoneylines',
-  'homeSpreads',
-  'awaySpreads',
-  'over',
-  'under',
-  'homeMoneylines1x2',
-  'awayMoneylines1x2',
-  'draw1x2',
-] as const;
-export type BookArray = (typeof BOOK_ARRAYS)[number];
+import { BOOK_COLLECTIONS, type BookCollection } from '../../exchange/schemas/book-order.ts';
 
 /**
  * Which collection a listed side belongs to: the selection a taker on it backs. A maker on
  * home is listed for takers of away, so it shows under `awayMoneylines` (feeds §3). Both the
  * yes and the no side of a 1x2 outcome go to that outcome's collection.
  */
-export function bookArrayOf(taker: Selection): BookArray {
+export function bookArrayOf(taker: Selection): BookCollection {
   switch (taker.type) {
     case 'moneyline':
       return taker.team === 'home' ? 'homeMoneylines' : 'awayMoneylines';
@@ -44,8 +31,8 @@ export function bookArrayOf(taker: Selection): BookArray {
 }
 
 /** One empty list per collection. */
-export function emptyBookArrays<T>(): Record<BookArray, T[]> {
-  return Object.fromEntries(BOOK_ARRAYS.map((k) => [k, [] as T[]])) as Record<BookArray, T[]>;
+export function emptyBookArrays<T>(): Record<BookCollection, T[]> {
+  return Object.fromEntries(BOOK_COLLECTIONS.map((k) => [k, [] as T[]])) as Record<BookCollection, T[]>;
 }
 
 /** Main spread and total of a game from a full scan of its books (see chooseMainLines). */
@@ -71,7 +58,7 @@ export function openInterest(sides: readonly { orders: readonly ListedOrder[] }[
 }
 
 export type WireOrderbookGame = WireGame &
-  Record<BookArray, WireBookOrder[]> &
+  Record<BookCollection, WireBookOrder[]> &
   MainLines & { openInterest: number; matchedVolume: number };
 
 /**
@@ -84,7 +71,7 @@ export function renderOrderbookV2(
   options: RenderBookOptions = {},
 ): WireOrderbookGame {
   const arrays = emptyBookArrays<WireBookOrder>();
-  const ranked: { key: BookArray; rank: number; createdAt: number; entry: WireBookOrder }[] = [];
+  const ranked: { key: BookCollection; rank: number; createdAt: number; entry: WireBookOrder }[] = [];
   const sides = listedSides(engine, game);
   for (const side of sides) {
     const key = bookArrayOf(side.selection);
