@@ -27,6 +27,20 @@ export interface CycleSummary {
   readonly repriced: number;
 }
 
+/** A cycle that sends nothing and refuses nothing. */
+const NOTHING_SENT: CycleSummary = { places: 0, cancels: 0, edits: 0, riskRejected: 0, postArb: 0, repriced: 0 };
+
+/**
+ * Whether a pair's work can plan anything. planGame makes its cancels from the strategy's
+ * live orders on the game and its places from the intents, so a pair that asks for nothing
+ * on a game where no order of ours is live (of any strategy, pending or resting) plans no
+ * cancel and no place: skipping it, and the whole cycle when no pair plans, sends and
+ * counts exactly what going through it would. Most evaluations of a quiet strategy end so.
+ */
+function hasPlan(w: StrategyWork, own: OrderContext['own']): boolean {
+  return w.intents.length > 0 || own.liveCountOf(w.gameID) > 0;
+}
+
 /**
  * The controller whose signal every place carries until quotes are pulled. Each place waiting
  * to go listens to it (the REST client, while the request budget holds it), so it has as many
@@ -103,6 +117,7 @@ export class IntentCycle {
    */
   cycle(work: readonly StrategyWork[]): CycleSummary {
     const { own, market, gateway, stats, cooldowns } = this.#ctx;
+    if (!work.some((w) => hasPlan(w, own))) return NOTHING_SENT;
     const now = this.#ctx.clock.now();
     this.#risk.begin();
     const cancels: OwnOrder[] = [];
@@ -112,6 +127,7 @@ export class IntentCycle {
     let postArb = 0;
     let repriced = 0;
     for (const w of work) {
+      if (!hasPlan(w, own)) continue;
       const head = market.head(w.gameID);
       const blocked = cooldowns.blocked(w.strategyId, w.gameID, w.intents, now);
       const plan = planGame({
