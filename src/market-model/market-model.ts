@@ -5,6 +5,7 @@ import type { GameUpdate, MatchedVolumeUpdate, OrderUpdate } from '../exchange/s
 import { bookKeyOf, oppositeSelection, sideIndexOf, type Selection } from '../markets/types.ts';
 import { oddsRank } from '../odds/american.ts';
 import { ActivityMeter } from './activity.ts';
+import { BookMap } from './book-map.ts';
 import { SideLabels, type ResolvedSide } from './side-labels.ts';
 import type { BookSide, GameActivity, GameState, ListedOffer, MarketBook, Participants } from './types.ts';
 
@@ -72,7 +73,9 @@ interface Entry {
    * book changed): a snapshot after a change of the game's other fields alone shares it, and
    * holding it is proof that no book changed (see booksUnchangedSince).
    */
-  sharedBooks: ReadonlyMap<string, MarketBook> | null;
+  sharedBooks: BookMap | null;
+  /** The books of the latest snapshot, kept after a change: the next one shares its index of keys while they hold. */
+  lastBooks?: BookMap;
   /** Taken as ended for missing from a read of the board (markEnded's `inferred`), not on the exchange's word. */
   endedByInference?: boolean;
 }
@@ -436,7 +439,7 @@ function snapshotOf(e: Entry): GameState {
       mainHomeSpread: h.mainHomeSpread,
       mainTotal: h.mainTotal,
       matchedVolume: h.matchedVolume,
-      books: (e.sharedBooks ??= new Map(e.books)),
+      books: (e.sharedBooks ??= e.lastBooks = BookMap.of(e.books, e.lastBooks ?? null)),
       updatedAt: h.updatedAt,
     };
   }
