@@ -66,6 +66,7 @@ export class PairEvaluator {
       market: options.market,
       own: options.own,
       commissionRate: options.commissionRate,
+      activity: (gameID, now) => options.market.activity(gameID, now),
       fair: (gameID) => options.fair?.(gameID) ?? null,
       refusals: (strategyId, gameID, now) => options.refusals.of(strategyId, gameID, now),
     };
@@ -168,9 +169,7 @@ export class PairEvaluator {
       game: tracked,
       mode,
       commissionRate: this.#o.commissionRate(),
-      activity: this.#o.market.activity(gameID, now),
-      fair: this.#o.fair?.(gameID) ?? null,
-      refusals: this.#o.refusals.of(s.id, gameID, now),
+      inputs: this.#memoSources,
     });
     this.#o.strategyErrors.evaluated(s.id);
     try {

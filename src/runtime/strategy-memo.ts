@@ -10,7 +10,7 @@ import type {
   TradingMode,
 } from '../market-model/types.ts';
 import type { QuoteIntent } from '../strategy/types.ts';
-import { READ, type LazyStrategyView } from './strategy-view.ts';
+import { READ, type LazyStrategyView, type ViewInputs } from './strategy-view.ts';
 import { GAME_FIELDS, type TrackedGame } from './tracked-game.ts';
 
 /**
@@ -57,12 +57,10 @@ export interface EvaluationMemo {
  * Where an evaluation's inputs are read again to compare: the models, and what the runtime
  * would hand the strategy now. One object for the runtime's life (no allocation per look).
  */
-export interface MemoSources {
+export interface MemoSources extends ViewInputs {
   readonly market: MarketModel;
   readonly own: OwnBook;
   commissionRate(): number;
-  fair(gameID: string): ReadonlyMap<string, number> | null;
-  refusals(strategyId: string, gameID: string, now: number): readonly Refusal[];
 }
 
 /** The memo of one evaluation, from the view and game it read. */
@@ -86,9 +84,9 @@ export function memoOf(
     bookKeys: booksRead === null || booksRead.all ? NONE : booksRead.looked,
     books: booksRead === null || booksRead.all ? NONE : booksRead.found,
     allBooks: booksRead !== null && booksRead.all ? snapshot.books : null,
-    activity: (reads & READ.activity) !== 0 ? view.activity : null,
-    fair: view.fair,
-    refusals: view.refusals,
+    activity: view.activityRead,
+    fair: view.fairRead,
+    refusals: view.refusalsRead,
     commissionRate: view.commissionRate,
     orders: (reads & READ.orders) !== 0 ? view.ordersRead : null,
     fills: (reads & READ.fills) !== 0 ? (view.fillsRead ?? own.fills(snapshot.id, strategyId)) : null,

@@ -10,13 +10,24 @@ import type {
 } from '../market-model/types.ts';
 import type { Position } from '../money/position.ts';
 
-/** The fields a view holds as given; the rest it reads from `own` on demand. */
-type EagerFields = 'now' | 'game' | 'mode' | 'commissionRate' | 'activity' | 'fair' | 'refusals';
+/** The fields a view holds as given; the rest it reads on demand, from `own` and `inputs`. */
+type EagerFields = 'now' | 'game' | 'mode' | 'commissionRate';
+
+/**
+ * Where a view reads the inputs a strategy may not read at all (its game's activity, the
+ * fair values, its refusals): one object for the runtime's life, so a view needs no closure.
+ */
+export interface ViewInputs {
+  activity(gameID: string, now: number): GameActivity;
+  fair(gameID: string): ReadonlyMap<string, number> | null;
+  refusals(strategyId: string, gameID: string, now: number): readonly Refusal[];
+}
 
 /** What a view is built from. */
 export interface StrategyViewSource extends Pick<StrategyView, EagerFields> {
   readonly own: OwnBook;
   readonly strategyId: string;
+  readonly inputs: ViewInputs;
 }
 
 /** What a strategy read of its view, as bits of `ViewReads.reads`. */
@@ -50,9 +61,11 @@ export class LazyStrategyView implements StrategyView {
   readonly #now: number;
   readonly #mode: TradingMode;
   readonly #commissionRate: number;
-  readonly #activity: GameActivity;
-  readonly #fair: ReadonlyMap<string, number> | null;
-  readonly #refusals: readonly Refusal[];
+  readonly #inputs: ViewInputs;
+  #activity: GameActivity | null = null;
+  /** undefined: not read yet (null is a value: no fair feed for the game). */
+  #fair: ReadonlyMap<string, number> | null | undefined = undefined;
+  #refusals: readonly Refusal[] | null = null;
   readonly #own: OwnBook;
   readonly #strategyId: string;
   #orders: readonly OwnOrder[] | null = null;
@@ -66,9 +79,7 @@ export class LazyStrategyView implements StrategyView {
     this.game = s.game;
     this.#mode = s.mode;
     this.#commissionRate = s.commissionRate;
-    this.#activity = s.activity;
-    this.#fair = s.fair;
-    this.#refusals = s.refusals;
+    this.#inputs = s.inputs;
     this.#own = s.own;
     this.#strategyId = s.strategyId;
   }
@@ -90,17 +101,18 @@ export class LazyStrategyView implements StrategyView {
 
   get activity(): GameActivity {
     this.reads |= READ.activity;
-    return this.#activity;
+    return (this.#activity ??= this.#inputs.activity(this.game.id, this.#now));
   }
 
   get fair(): ReadonlyMap<string, number> | null {
     this.reads |= READ.fair;
+    if (this.#fair === undefined) this.#fair = this.#inputs.fair(this.game.id);
     return this.#fair;
   }
 
   get refusals(): readonly Refusal[] {
     this.reads |= READ.refusals;
-    return this.#refusals;
+    return (this.#refusals ??= this.#inputs.refusals(this.#strategyId, this.game.id, this.#now));
   }
 
   get orders(): readonly OwnOrder[] {
@@ -138,8 +150,25 @@ export class LazyStrategyView implements StrategyView {
     return this.#fills;
   }
 
+  /** Its game's activity as it read it (null: not read). */
+  get activityRead(): GameActivity | null {
+    return this.#activity;
+  }
+
+  /** The fair values as it read them (null: not read, or none for the game). */
+  get fairRead(): ReadonlyMap<string, number> | null {
+    return this.#fair ?? null;
+  }
+
+  /** Its refusals as it read them (empty: not read, or none). */
+  get refusalsRead(): readonly Refusal[] {
+    return this.#refusals ?? NO_REFUSALS;
+  }
+
   /** The account's worst case on the game as it read it (null: not read). */
   get accountLiabilityRead(): number | null {
     return this.#accountLiability;
   }
 }
+
+const NO_REFUSALS: readonly Refusal[] = Object.freeze([]);
