@@ -3,8 +3,11 @@ import { bookKeyOf, sideIndexOf, type Selection } from '../markets/types.ts';
 import { americanDistance } from '../odds/american.ts';
 import type { QuoteIntent } from '../strategy/types.ts';
 
-/** Orders whose next state depends on an answer still on its way: nothing else is sent for them. */
-const IN_FLIGHT = new Set(['pending-place', 'pending-cancel', 'unknown']);
+/** Whether an order's next state depends on an answer still on its way: nothing else is sent for it. */
+const inFlight = (status: OwnOrder['status']): boolean =>
+  status === 'pending-place' || status === 'pending-cancel' || status === 'unknown';
+
+const NONE_REPLACEABLE: ReadonlyMap<string, OwnOrder> = new Map();
 
 export interface PlanInput {
   readonly strategyId: string;
@@ -28,8 +31,28 @@ export interface Plan {
   readonly replaceable: ReadonlyMap<string, OwnOrder>;
 }
 
-const sameSelection = (a: Selection, b: Selection) =>
-  bookKeyOf(a) === bookKeyOf(b) && sideIndexOf(a) === sideIndexOf(b);
+/**
+ * Whether two selections back the same side of the same book: `bookKeyOf` and `sideIndexOf`
+ * agree. Compared field by field, which says the same without spelling either key: the side
+ * fixes the team (or over/under, or yes/no), and for that side the key is a function of the
+ * line alone, one to one on numbers (0 and -0 name the same book, as `===` says). The planner
+ * asks it for every order on every cycle.
+ */
+export function sameSelection(a: Selection, b: Selection): boolean {
+  if (a === b) return true;
+  switch (a.type) {
+    case 'moneyline':
+      return b.type === 'moneyline' && a.team === b.team;
+    case 'spread':
+      return b.type === 'spread' && a.team === b.team && a.line === b.line;
+    case 'total':
+      return b.type === 'total' && a.ou === b.ou && a.line === b.line;
+    case 'moneyline1x2':
+      return b.type === 'moneyline1x2' && a.outcome === b.outcome && !a.yes === !b.yes;
+    default:
+      return bookKeyOf(a) === bookKeyOf(b) && sideIndexOf(a) === sideIndexOf(b);
+  }
+}
 
 /** Whether a resting order still serves an intent, within the intent's tolerances. */
 export function serves(o: OwnOrder, i: QuoteIntent): boolean {
@@ -48,44 +71,52 @@ export function serves(o: OwnOrder, i: QuoteIntent): boolean {
  * out and covers no key.
  */
 export function planGame(input: PlanInput): Plan {
-  const byKey = new Map<string, QuoteIntent>();
-  for (const i of input.intents) byKey.set(i.key, i);
+  const intents = input.intents;
+  // Each key's intent by its index in `intents`: the last of a key is the one planned, and keys
+  // keep the order they first appear in. Coverage is kept by that index, not by key again.
+  const at = new Map<string, number>();
+  for (let n = 0; n < intents.length; n++) at.set(intents[n]!.key, n);
+  const covered: boolean[] = new Array<boolean>(intents.length).fill(false);
   const cancels: OwnOrder[] = [];
-  const covered = new Set<string>();
-  const candidates = new Map<string, OwnOrder>();
+  // Made on the first order cancelled that an edit could turn into its key's intent: most cycles cancel none.
+  let candidates: Map<string, OwnOrder> | null = null;
   let kept = 0;
   for (const o of input.orders) {
     const key = o.intentKey;
-    const intent = key === null ? undefined : byKey.get(key);
-    if (IN_FLIGHT.has(o.status)) {
+    const n = key === null ? undefined : at.get(key);
+    if (inFlight(o.status)) {
       // A place in flight (or of unknown outcome) may rest: its key waits for the answer. An
       // order being cancelled serves nothing: covering its key would make the order that
-      // replaced it a duplicate, cancelled as soon as it rests.
-      if (key !== null && o.status !== 'pending-cancel') covered.add(key);
+      // replaced it a duplicate, cancelled as soon as it rests. (A key no intent has needs no cover.)
+      if (n !== undefined && o.status !== 'pending-cancel') covered[n] = true;
       continue;
     }
-    if (intent && !covered.has(intent.key) && serves(o, intent)) {
-      covered.add(intent.key);
+    const intent = n === undefined ? undefined : intents[n]!;
+    if (intent !== undefined && !covered[n!] && serves(o, intent)) {
+      covered[n!] = true;
       kept++;
       continue;
     }
     cancels.push(o);
     if (
-      intent &&
+      intent !== undefined &&
       o.orderID !== null &&
       (o.status === 'resting' || o.status === 'partly-filled') &&
       sameSelection(o.selection, intent.selection) &&
-      !candidates.has(intent.key)
+      (candidates === null || !candidates.has(intent.key))
     )
-      candidates.set(intent.key, o);
+      (candidates ??= new Map()).set(intent.key, o);
   }
   const places: QuoteIntent[] = [];
-  const replaceable = new Map<string, OwnOrder>();
-  for (const i of byKey.values()) {
-    if (covered.has(i.key) || input.blockedKeys.has(i.key)) continue;
+  const blocked = input.blockedKeys;
+  let replaceable: Map<string, OwnOrder> | null = null;
+  for (const n of at.values()) {
+    if (covered[n]) continue;
+    const i = intents[n]!;
+    if (blocked.size > 0 && blocked.has(i.key)) continue;
     places.push(i);
-    const o = candidates.get(i.key);
-    if (o !== undefined) replaceable.set(i.key, o);
+    const o = candidates?.get(i.key);
+    if (o !== undefined) (replaceable ??= new Map()).set(i.key, o);
   }
-  return { cancels, places, kept, replaceable };
+  return { cancels, places, kept, replaceable: replaceable ?? NONE_REPLACEABLE };
 }
