@@ -137,8 +137,8 @@ function quote(view: StrategyView, params: PostArbParams): readonly QuoteIntent[
   const markets = params.markets;
   if (markets.length === 1 && markets[0] === 'all') {
     // Every book in the game's order, which is what selectedBookKeys gives for `all`, without
-    // building the list of keys and looking each one up again.
-    for (const [key, book] of game.books) found = quoteBook(view, params, key, book, found);
+    // building the list of keys and looking each one up again (a book's key is its key in the map).
+    for (const book of game.books.values()) found = quoteBook(view, params, book.key, book, found);
   } else {
     for (const key of selectedBookKeys(game, markets)) {
       const book = game.books.get(key);

@@ -59,6 +59,8 @@ export class PairEvaluator {
   readonly #quoted = new Set<StrategyGameKey>();
   /** Last intents per pair, as JSON, when decisions are reported. */
   readonly #lastIntents = new Map<StrategyGameKey, string>();
+  /** The memo of the answer #quote just gave (null: not to be reused), taken at once by `evaluate`. */
+  #asked: EvaluationMemo | null = null;
 
   constructor(options: PairEvaluatorOptions) {
     this.#o = options;
@@ -115,14 +117,20 @@ export class PairEvaluator {
     this.#memos.delete(k);
     const game = this.#o.market.game(gameID);
     if (!game) return;
-    let intents: readonly QuoteIntent[] = [];
+    let intents: readonly QuoteIntent[] = NO_INTENTS;
     let asked: EvaluationMemo | null = null;
     if (mode !== 'halted') {
       this.#evaluations.asked++;
-      ({ intents, memo: asked } = this.#quote(s, game, now, mode));
+      intents = this.#quote(s, game, now, mode);
+      asked = this.#asked;
+      this.#asked = null;
     }
     intents = applyLivePolicy(s.live, game, intents);
-    if (!intents.every((i) => wantsMarket(s, i.selection.type)))
+    if (
+      intents.length > 0 &&
+      s.interest.marketTypes.length > 0 &&
+      !intents.every((i) => wantsMarket(s, i.selection.type))
+    )
       intents = intents.filter((i) => wantsMarket(s, i.selection.type));
     if (asked !== null && s.module.readsOutsideView !== true && mayHoldLater(asked, s.module.reevaluateEvery)) {
       asked.intents = intents;
@@ -150,16 +158,11 @@ export class PairEvaluator {
   }
 
   /**
-   * Ask the strategy, through a view that notes what it reads. The memo of what it read is
-   * null when the answer must not be reused: it threw, or returned something malformed
-   * (asked again, it fails again, and that is counted and logged each time).
+   * Ask the strategy, through a view that notes what it reads; the memo of what it read is
+   * left in `#asked`. It is null when the answer must not be reused: it threw, or returned
+   * something malformed (asked again, it fails again, and that is counted and logged each time).
    */
-  #quote(
-    s: StrategyInstance,
-    game: GameState,
-    now: number,
-    mode: TradingMode,
-  ): { intents: readonly QuoteIntent[]; memo: EvaluationMemo | null } {
+  #quote(s: StrategyInstance, game: GameState, now: number, mode: TradingMode): readonly QuoteIntent[] {
     const gameID = game.id;
     const tracked = new TrackedGame(game);
     const view = new LazyStrategyView({
@@ -179,16 +182,19 @@ export class PairEvaluator {
       const checked = checkIntents(s.module.quote(view, s.params));
       if (!checked.ok) {
         this.#o.strategyErrors.badResult(s.id, gameID, checked.problem, now);
-        return { intents: [], memo: null };
+        return NO_INTENTS;
       }
       if (checked.dropped.length > 0) {
         this.#o.strategyErrors.malformed(s.id, gameID, checked.dropped, now);
-        return { intents: checked.intents, memo: null };
+        return checked.intents;
       }
-      return { intents: checked.intents, memo: memoOf(view, tracked, checked.intents, this.#o.own, s.id) };
+      this.#asked = memoOf(view, tracked, checked.intents, this.#o.own, s.id);
+      return checked.intents;
     } catch (err) {
       this.#o.strategyErrors.threw(s.id, gameID, err, now);
-      return { intents: [], memo: null };
+      return NO_INTENTS;
     }
   }
 }
+
+const NO_INTENTS: readonly QuoteIntent[] = Object.freeze([]);

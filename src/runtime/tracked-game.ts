@@ -120,10 +120,10 @@ export class TrackedBooks implements ReadonlyMap<string, MarketBook> {
   readonly #m: ReadonlyMap<string, MarketBook>;
   /**
    * Keys looked up (get or has) before the whole map was read, each once, in the order first
-   * asked, and the book each found.
+   * asked, and the book each found (null: none looked up; a strategy that walks the map looks up none).
    */
-  readonly looked: string[] = [];
-  readonly found: (MarketBook | undefined)[] = [];
+  looked: string[] | null = null;
+  found: (MarketBook | undefined)[] | null = null;
   /** The whole map was read: its size, or a walk over it. */
   all = false;
 
@@ -138,9 +138,13 @@ export class TrackedBooks implements ReadonlyMap<string, MarketBook> {
 
   get(key: string): MarketBook | undefined {
     const b = this.#m.get(key);
-    if (!this.all && !this.looked.includes(key)) {
+    if (this.all) return b;
+    if (this.looked === null) {
+      this.looked = [key];
+      this.found = [b];
+    } else if (!this.looked.includes(key)) {
       this.looked.push(key);
-      this.found.push(b);
+      this.found!.push(b);
     }
     return b;
   }
