@@ -39,6 +39,9 @@ export function checkIntents(result: unknown): IntentCheck {
   return { ok: true, intents: (result as QuoteIntent[]).filter((_, i) => !bad.has(i)), dropped };
 }
 
+/** The optional numeric fields of an intent (a list made once: every intent of every evaluation is checked). */
+const OPTIONAL_NUMBERS = ['expirationMinutes', 'toleranceCents', 'sizeTolerance'] as const;
+
 /** Why one intent cannot be acted on, or null when it can. */
 function intentProblem(x: unknown): string | null {
   if (typeof x !== 'object' || x === null) return `intent is ${describe(x)}`;
@@ -51,7 +54,7 @@ function intentProblem(x: unknown): string | null {
     return `size ${describe(i.size)} is not a finite positive stake`;
   if (i.orderType !== undefined && !ORDER_TYPES.has(i.orderType))
     return `orderType ${describe(i.orderType)} is unknown`;
-  for (const f of ['expirationMinutes', 'toleranceCents', 'sizeTolerance'] as const) {
+  for (const f of OPTIONAL_NUMBERS) {
     const v = i[f];
     if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v) || v < 0))
       return `${f} ${describe(v)} is not a finite number ≥ 0`;
