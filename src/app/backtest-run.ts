@@ -121,10 +121,15 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
   for (; (cursor.pos < cursor.chunk.length || (await cursor.fill())) && stop.at === null; i++) {
     const it = cursor.chunk[cursor.pos++]!;
     if (it.t > time.clock.now()) {
-      // Most steps of the clock have nothing due: no promise for those.
-      const due = time.nextDueAt();
-      if (due !== undefined && due <= it.t) await time.advanceToSettling(it.t, settle);
-      else time.advanceTo(it.t);
+      // Most steps of the clock have nothing due: no promise for those. Those with something
+      // due run it one instant at a time, settling after each, as advanceToSettling does;
+      // once nothing is due up to the item, time moves there without a further settle
+      // (nothing ran since the last one).
+      for (let due = time.nextDueAt(); due !== undefined && due <= it.t; due = time.nextDueAt()) {
+        time.advanceTo(Math.max(due, time.clock.now()));
+        await settle();
+      }
+      time.advanceTo(it.t);
     }
     replay(venue, it);
     if (venue.takeSettled() > 0) await settle();
