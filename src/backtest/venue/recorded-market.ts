@@ -44,6 +44,17 @@ interface PendingGame {
   readonly vanished: Vanished[];
 }
 
+export interface RecordedMarketOptions {
+  /**
+   * Whether anyone reads the flows of a game now (default: every game). The flows of a side
+   * are for our orders resting there; a game without any of ours gets no flows built, while
+   * its vanished orders and traded volume are still accounted for exactly as with them.
+   */
+  readonly flowsWanted?: (gameID: string) => boolean;
+}
+
+const EVERY_GAME = () => true;
+
 /**
  * The recorded market as it was, without us: the book from snapshots and the price feed (in
  * the same MarketModel the runtime uses), the liquidity our own orders took out of it, and
@@ -60,6 +71,11 @@ export class RecordedMarket {
   #vanishedWaiting = 0;
   /** The games with vanished orders waiting, in the order the first of them vanished. */
   readonly #waitingGames: string[] = [];
+  readonly #flowsWanted: (gameID: string) => boolean;
+
+  constructor(options: RecordedMarketOptions = {}) {
+    this.#flowsWanted = options.flowsWanted ?? EVERY_GAME;
+  }
 
   game(id: string): GameState | undefined {
     return this.model.game(id);
@@ -147,6 +163,7 @@ export class RecordedMarket {
     next: readonly ListedOffer[],
     t: number,
   ): SideFlows | null {
+    const wanted = this.#flowsWanted(gameID);
     // A side lists a few offers: finding one by a scan beats building a map, up to a size.
     let now: Map<string, ListedOffer> | null = null;
     if (next.length > SCAN_MAX) {
@@ -162,12 +179,12 @@ export class RecordedMarket {
       if (n && n.odds === p.odds) {
         const d = p.sumUntaken - n.sumUntaken;
         if (d > EPS) {
-          (traded ??= new LevelSums()).add(oddsRank(p.odds), d);
+          if (wanted) (traded ??= new LevelSums()).add(oddsRank(p.odds), d);
           pending.explained += d * (1 + payout(p.odds));
         }
       } else if (n) {
         // Same id at another price: the old price level lost it without a trade.
-        (cancelled ??= new LevelSums()).add(oddsRank(p.odds), this.available(p));
+        if (wanted) (cancelled ??= new LevelSums()).add(oddsRank(p.odds), this.available(p));
       } else {
         this.#vanishedWaiting++;
         if (pending.vanished.length === 0) this.#waitingGames.push(gameID);
@@ -198,8 +215,12 @@ export class RecordedMarket {
     let budget = Math.max(0, u.matchedVolume - prevVolume - p.explained);
     p.explained += budget;
     this.#vanishedWaiting -= p.vanished.length;
-    const vanished = p.vanished.splice(0).sort((a, b) => b.rank - a.rank);
     this.#dropWaiting(u.gameID);
+    if (!this.#flowsWanted(u.gameID)) {
+      p.vanished.length = 0;
+      return NO_FLOWS;
+    }
+    const vanished = p.vanished.splice(0).sort((a, b) => b.rank - a.rank);
     return this.#vanishedFlows(u.gameID, vanished, (v) => {
       // A little slack: the feed's volume and sizes are floats of different sums.
       const share = v.volume <= budget + 1e-6 * Math.max(1, v.volume) ? 1 : budget / v.volume;
@@ -234,7 +255,8 @@ export class RecordedMarket {
     for (const i of order) {
       const p = due[i]!;
       this.#vanishedWaiting -= p.vanished.length;
-      out.push(...this.#vanishedFlows(ids[i]!, p.vanished.splice(0), () => 0));
+      if (this.#flowsWanted(ids[i]!)) out.push(...this.#vanishedFlows(ids[i]!, p.vanished.splice(0), () => 0));
+      else p.vanished.length = 0;
     }
     return out;
   }
