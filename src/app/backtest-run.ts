@@ -39,7 +39,29 @@ export interface BacktestOptions {
 /** After the last record: time for the runtime to cancel its orders, and for the last mark-outs. */
 const WIND_DOWN_MS = 60_000;
 const PROGRESS_EVERY = 4_096;
-/** Awaiting an already-settled native promise takes one microtask turn, as `await null` does, without making a promise for it. */
+/** Microtask turns a settle lets pass before it looks whether answers settled meanwhile. */
+const SETTLE_TURNS = 4;
+
+/**
+ * Call `done` after SETTLE_TURNS microtask turns, again and again while the venue says
+ * answers settled meanwhile. One queued callback per turn, as one `await` of a settled
+ * promise per turn would queue one job, so other chains interleave with it alike; without
+ * the resume closures, reaction and promise objects each await makes (the replay settles
+ * at every virtual second, where the runtime's tick and the graded poll fall).
+ */
+function microtaskTurns(venue: Pick<SimulatedVenue, 'takeSettled'>, done: () => void): void {
+  let turns = 0;
+  const turn = () => {
+    if (++turns < SETTLE_TURNS) void SETTLED.then(turn);
+    else if (venue.takeSettled() > 0) {
+      turns = 0;
+      void SETTLED.then(turn);
+    } else done();
+  };
+  void SETTLED.then(turn);
+}
+
+/** A settled promise: a callback on it runs one microtask turn later. */
 const SETTLED = Promise.resolve();
 
 /**
@@ -73,13 +95,10 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
     execution: venue.execution,
     schedule: (work, ms) => time.scheduler.schedule(work, ms),
   });
-  const settle = async () => {
-    // Answers resolve promises; their callbacks (the order manager's, the runtime's) run as
-    // microtasks. Let every chain finish before the clock or the tape moves on.
-    do {
-      for (let i = 0; i < 4; i++) await SETTLED;
-    } while (venue.takeSettled() > 0);
-  };
+  // Answers resolve promises; their callbacks (the order manager's, the runtime's) run as
+  // microtasks. Let every chain finish before the clock or the tape moves on: four microtask
+  // turns, and four more while answers settled meanwhile.
+  const settle = () => new Promise<void>((done) => microtaskTurns(venue, done));
 
   // The account's first view of the board: the recording's opening snapshot.
   let i = 0;
