@@ -9,6 +9,8 @@ import type { LevelFlow } from './queue-model.ts';
 
 const EPS = 1e-9;
 const NO_FLOWS: readonly SideFlows[] = [];
+/** The order of a single game due. */
+const ONLY_ONE: readonly number[] = [0];
 /** Up to this many offers, a side is searched by a scan rather than through a map. */
 const SCAN_MAX = 16;
 
@@ -234,8 +236,9 @@ export class RecordedMarket {
     if (this.#vanishedWaiting === 0) return NO_FLOWS;
     // Only the games with orders waiting, not every game seen.
     const waiting = this.#waitingGames;
-    const due: PendingGame[] = [];
-    const ids: string[] = [];
+    // Made once a game is due: most calls find none (orders vanished at this very instant).
+    let due: PendingGame[] | null = null;
+    let ids: string[] | null = null;
     let kept = 0;
     for (let i = 0; i < waiting.length; i++) {
       const gameID = waiting[i]!;
@@ -244,21 +247,22 @@ export class RecordedMarket {
         if (p.vanished.length > 0) waiting[kept++] = gameID;
         continue;
       }
-      due.push(p);
-      ids.push(gameID);
+      (due ??= []).push(p);
+      (ids ??= []).push(gameID);
     }
     waiting.length = kept;
-    if (due.length === 0) return NO_FLOWS;
-    const order = due.map((_, i) => i);
-    if (due.length > 1) order.sort((a, b) => due[a]!.order - due[b]!.order);
-    const out: SideFlows[] = [];
+    if (due === null || ids === null) return NO_FLOWS;
+    const d = due;
+    const order = d.length === 1 ? ONLY_ONE : d.map((_, i) => i).sort((a, b) => d[a]!.order - d[b]!.order);
+    let out: SideFlows[] | null = null;
     for (const i of order) {
-      const p = due[i]!;
+      const p = d[i]!;
       this.#vanishedWaiting -= p.vanished.length;
-      if (this.#flowsWanted(ids[i]!)) out.push(...this.#vanishedFlows(ids[i]!, p.vanished.splice(0), () => 0));
+      const gameID = ids[i]!;
+      if (this.#flowsWanted(gameID)) (out ??= []).push(...this.#vanishedFlows(gameID, p.vanished.splice(0), () => 0));
       else p.vanished.length = 0;
     }
-    return out;
+    return out ?? NO_FLOWS;
   }
 
   #dropWaiting(gameID: string): void {
@@ -290,10 +294,14 @@ export class RecordedMarket {
 
   #pendingOf(gameID: string, t: number): PendingGame {
     let p = this.#pending.get(gameID);
-    if (!p || p.t !== t) {
-      // Left over from an earlier instant: settle() runs before any later event, so empty.
-      p = { order: p?.order ?? this.#pending.size, t, explained: 0, vanished: p?.vanished.length ? p.vanished : [] };
+    if (p === undefined) {
+      p = { order: this.#pending.size, t, explained: 0, vanished: [] };
       this.#pending.set(gameID, p);
+    } else if (p.t !== t) {
+      // Left over from an earlier instant: the game's record starts this instant, in place
+      // (settle() runs before any later event, so no vanished order waits in it).
+      p.t = t;
+      p.explained = 0;
     }
     return p;
   }
