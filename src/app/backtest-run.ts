@@ -43,22 +43,37 @@ const PROGRESS_EVERY = 4_096;
 const SETTLE_TURNS = 4;
 
 /**
- * Call `done` after SETTLE_TURNS microtask turns, again and again while the venue says
- * answers settled meanwhile. One queued callback per turn, as one `await` of a settled
- * promise per turn would queue one job, so other chains interleave with it alike; without
- * the resume closures, reaction and promise objects each await makes (the replay settles
- * at every virtual second, where the runtime's tick and the graded poll fall).
+ * Lets promise chains finish: `run()` resolves after SETTLE_TURNS microtask turns, again
+ * and again while the venue says answers settled meanwhile. One callback queued per turn,
+ * as one `await` of a settled promise per turn would queue one job, so other chains
+ * interleave with it alike; without the resume closures, reaction and promise objects each
+ * await makes, and with one callback for the whole replay rather than one per settle (the
+ * replay settles at every virtual second, where the runtime's tick and the graded poll
+ * fall). The replay awaits each settle before the next: one runs at a time.
  */
-function microtaskTurns(venue: Pick<SimulatedVenue, 'takeSettled'>, done: () => void): void {
-  let turns = 0;
-  const turn = () => {
-    if (++turns < SETTLE_TURNS) void SETTLED.then(turn);
-    else if (venue.takeSettled() > 0) {
-      turns = 0;
-      void SETTLED.then(turn);
-    } else done();
+class Settler {
+  readonly #venue: Pick<SimulatedVenue, 'takeSettled'>;
+  #turns = 0;
+  #done: () => void = () => undefined;
+  readonly #turn = (): void => {
+    if (++this.#turns < SETTLE_TURNS) void SETTLED.then(this.#turn);
+    else if (this.#venue.takeSettled() > 0) {
+      this.#turns = 0;
+      void SETTLED.then(this.#turn);
+    } else this.#done();
   };
-  void SETTLED.then(turn);
+
+  constructor(venue: Pick<SimulatedVenue, 'takeSettled'>) {
+    this.#venue = venue;
+  }
+
+  run(): Promise<void> {
+    return new Promise((done) => {
+      this.#turns = 0;
+      this.#done = done;
+      void SETTLED.then(this.#turn);
+    });
+  }
 }
 
 /** A settled promise: a callback on it runs one microtask turn later. */
@@ -98,7 +113,8 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
   // Answers resolve promises; their callbacks (the order manager's, the runtime's) run as
   // microtasks. Let every chain finish before the clock or the tape moves on: four microtask
   // turns, and four more while answers settled meanwhile.
-  const settle = () => new Promise<void>((done) => microtaskTurns(venue, done));
+  const settler = new Settler(venue);
+  const settle = () => settler.run();
 
   // The account's first view of the board: the recording's opening snapshot.
   let i = 0;
