@@ -16,6 +16,10 @@ import { silentLogger } from '../src/shared/logger.ts';
  *
  *   node --single-threaded-gc --import tsx --cpu-prof bench/quiet-profile.ts [config] [N]
  *
+ * `bench/backtest-floor.yaml` is the floor: no strategy is interested in any game, so every
+ * event passes through the recorded market, the bot's feed and the runtime's model with no
+ * evaluation at all.
+ *
  * Not part of `npm run bench`: a tool for finding where the time goes.
  */
 const root = resolve(fileURLToPath(import.meta.url), '../..');

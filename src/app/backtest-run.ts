@@ -39,7 +39,44 @@ export interface BacktestOptions {
 /** After the last record: time for the runtime to cancel its orders, and for the last mark-outs. */
 const WIND_DOWN_MS = 60_000;
 const PROGRESS_EVERY = 4_096;
-/** Awaiting an already-settled native promise takes one microtask turn, as `await null` does, without making a promise for it. */
+/** Microtask turns a settle lets pass before it looks whether answers settled meanwhile. */
+const SETTLE_TURNS = 4;
+
+/**
+ * Lets promise chains finish: `run()` resolves after SETTLE_TURNS microtask turns, again
+ * and again while the venue says answers settled meanwhile. One callback queued per turn,
+ * as one `await` of a settled promise per turn would queue one job, so other chains
+ * interleave with it alike; without the resume closures, reaction and promise objects each
+ * await makes, and with one callback for the whole replay rather than one per settle (the
+ * replay settles at every virtual second, where the runtime's tick and the graded poll
+ * fall). The replay awaits each settle before the next: one runs at a time.
+ */
+class Settler {
+  readonly #venue: Pick<SimulatedVenue, 'takeSettled'>;
+  #turns = 0;
+  #done: () => void = () => undefined;
+  readonly #turn = (): void => {
+    if (++this.#turns < SETTLE_TURNS) void SETTLED.then(this.#turn);
+    else if (this.#venue.takeSettled() > 0) {
+      this.#turns = 0;
+      void SETTLED.then(this.#turn);
+    } else this.#done();
+  };
+
+  constructor(venue: Pick<SimulatedVenue, 'takeSettled'>) {
+    this.#venue = venue;
+  }
+
+  run(): Promise<void> {
+    return new Promise((done) => {
+      this.#turns = 0;
+      this.#done = done;
+      void SETTLED.then(this.#turn);
+    });
+  }
+}
+
+/** A settled promise: a callback on it runs one microtask turn later. */
 const SETTLED = Promise.resolve();
 
 /**
@@ -73,13 +110,11 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
     execution: venue.execution,
     schedule: (work, ms) => time.scheduler.schedule(work, ms),
   });
-  const settle = async () => {
-    // Answers resolve promises; their callbacks (the order manager's, the runtime's) run as
-    // microtasks. Let every chain finish before the clock or the tape moves on.
-    do {
-      for (let i = 0; i < 4; i++) await SETTLED;
-    } while (venue.takeSettled() > 0);
-  };
+  // Answers resolve promises; their callbacks (the order manager's, the runtime's) run as
+  // microtasks. Let every chain finish before the clock or the tape moves on: four microtask
+  // turns, and four more while answers settled meanwhile.
+  const settler = new Settler(venue);
+  const settle = () => settler.run();
 
   // The account's first view of the board: the recording's opening snapshot.
   let i = 0;
@@ -121,10 +156,15 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
   for (; (cursor.pos < cursor.chunk.length || (await cursor.fill())) && stop.at === null; i++) {
     const it = cursor.chunk[cursor.pos++]!;
     if (it.t > time.clock.now()) {
-      // Most steps of the clock have nothing due: no promise for those.
-      const due = time.nextDueAt();
-      if (due !== undefined && due <= it.t) await time.advanceToSettling(it.t, settle);
-      else time.advanceTo(it.t);
+      // Most steps of the clock have nothing due: no promise for those. Those with something
+      // due run it one instant at a time, settling after each, as advanceToSettling does;
+      // once nothing is due up to the item, time moves there without a further settle
+      // (nothing ran since the last one).
+      for (let due = time.nextDueAt(); due !== undefined && due <= it.t; due = time.nextDueAt()) {
+        time.advanceTo(Math.max(due, time.clock.now()));
+        await settle();
+      }
+      time.advanceTo(it.t);
     }
     replay(venue, it);
     if (venue.takeSettled() > 0) await settle();

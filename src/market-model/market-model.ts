@@ -92,6 +92,8 @@ export class MarketModel {
   readonly #games = new Map<string, Entry>();
   readonly #activity = new Map<string, ActivityMeter>();
   readonly #isMine: (orderID: string) => boolean;
+  /** Whether the side list #listing gave last holds an order of ours. */
+  #sawMine = false;
   readonly stats: MarketModelStats = { orderUpdates: 0, staleUpdates: 0, unknownGames: 0, unreadableSides: 0 };
 
   constructor(isMine: (orderID: string) => boolean) {
@@ -264,6 +266,8 @@ export class MarketModel {
       this.stats.unknownGames++;
       return null;
     }
+    const shared = this.#sharedApply(u, e, side, now);
+    if (shared !== null) return shared;
     const r = side !== undefined ? side : e.labels.resolve(u.type, u);
     if (!r) {
       this.stats.unreadableSides++;
@@ -278,7 +282,61 @@ export class MarketModel {
       return null;
     }
     const next: BookSide = { taker: r.taker, offers: this.#listing(u.sideOrders, prev?.offers), epoch: epoch ?? last };
-    e.books.set(r.key, withSide(book ?? emptyBook(r.taker), r.idx, next));
+    const after = withSide(book ?? emptyBook(r.taker), r.idx, next);
+    const change: SideChange = { gameID: u.gameID, bookKey: r.key, side: r.idx, prev, next };
+    this.#setBook(e, u, r.key, after, now);
+    // Another model fed this very update next may take what this one built (#sharedApply).
+    lastApplied.u = u;
+    lastApplied.participants = e.head.participants;
+    lastApplied.r = r;
+    lastApplied.before = book;
+    lastApplied.after = after;
+    lastApplied.change = change;
+    lastApplied.mine = this.#sawMine;
+    return change;
+  }
+
+  /**
+   * The update as the model that applied it last applied it, when this model would build
+   * exactly the same: the very same update object (in a backtest, the bot's feed passing a
+   * recorded update through unchanged), the same participants (so its label names the same
+   * side), the same side object before it (so the same epoch check and the same list) or an
+   * update with an epoch that is not stale here (the side after it is then the same
+   * whatever it was before), and no order of it seen as its own by either model. The side, and the book too when its
+   * other side is also the same object, are then taken as they are (immutable, so safe to
+   * share): the two models hold the same objects, and the next such update finds them the
+   * same again.
+   */
+  #sharedApply(u: OrderUpdate, e: Entry, side: ResolvedSide | null | undefined, now: number): SideChange | null {
+    const la = lastApplied;
+    if (la.u !== u || la.mine || (side !== undefined && side !== la.r)) return null;
+    const p = la.participants!;
+    const q = e.head.participants;
+    if (p !== q && (p.awayId !== q.awayId || p.homeId !== q.homeId)) return null;
+    const r = la.r!;
+    let change = la.change!;
+    const book = e.books.get(r.key);
+    const prev = book?.sides[r.idx];
+    if (prev !== change.prev) {
+      // Another side before it (read apart, from a snapshot): the same side after it all
+      // the same when the update carries its epoch and is not stale here.
+      const epoch = u.epoch ?? null;
+      if (epoch === null || (prev !== undefined && prev.epoch !== null && epoch < prev.epoch)) return null;
+      if (!this.#noneMine(u.sideOrders)) return null;
+      change = { gameID: change.gameID, bookKey: change.bookKey, side: change.side, prev, next: change.next };
+    } else if (!this.#noneMine(u.sideOrders)) return null;
+    const other = r.idx === 0 ? 1 : 0;
+    const after =
+      book === la.before || (book !== undefined && book.sides[other] === la.after!.sides[other])
+        ? la.after!
+        : withSide(book ?? emptyBook(r.taker), r.idx, change.next);
+    this.#setBook(e, u, r.key, after, now);
+    return change;
+  }
+
+  /** The side's book replaced after an update, and the game's fields the update carries. */
+  #setBook(e: Entry, u: OrderUpdate, key: string, book: MarketBook, now: number): void {
+    e.books.set(key, book);
     e.sharedBooks = null;
     const h = e.head;
     // Orders resting on a side: the exchange takes them on a live game only (a game's end
@@ -292,7 +350,6 @@ export class MarketModel {
     if (u.mainTotal !== undefined) h.mainTotal = u.mainTotal;
     h.updatedAt = now;
     e.snapshot = null;
-    return { gameID: u.gameID, bookKey: r.key, side: r.idx, prev, next };
   }
 
   /** The game's matched volume moved; false for a game the model does not know. */
@@ -364,11 +421,15 @@ export class MarketModel {
    * asks for right after the first.
    */
   #listing(orders: readonly BookOrder[], prev: readonly ListedOffer[] | undefined): readonly ListedOffer[] {
-    if (lastListing.orders === orders && this.#noneMine(orders)) return lastListing.offers;
+    if (lastListing.orders === orders && this.#noneMine(orders)) {
+      this.#sawMine = false;
+      return lastListing.offers;
+    }
     const offers = this.#offers(orders, prev);
     const sorted = sortBest(offers);
     let mine = false;
     for (let i = 0; i < offers.length && !mine; i++) mine = offers[i]!.mine;
+    this.#sawMine = mine;
     if (!mine) {
       lastListing.orders = orders;
       lastListing.offers = sorted;
@@ -423,6 +484,23 @@ const lastListing: { orders: readonly BookOrder[] | null; offers: readonly Liste
   orders: null,
   offers: [],
 };
+
+/**
+ * The latest update any model applied and what it made of it (see MarketModel's
+ * #sharedApply): the update, the game's participants its label was read against, the side
+ * it named, the book before and after, the change handed out, and whether the model saw an
+ * order in it as its own. Module-wide, so two models share it; only ever used for the very
+ * same update object, which nothing changes.
+ */
+const lastApplied: {
+  u: OrderUpdate | null;
+  participants: Participants | null;
+  r: ResolvedSide | null;
+  before: MarketBook | undefined;
+  after: MarketBook | null;
+  change: SideChange | null;
+  mine: boolean;
+} = { u: null, participants: null, r: null, before: undefined, after: null, change: null, mine: true };
 
 function snapshotOf(e: Entry): GameState {
   if (e.snapshot === null) {

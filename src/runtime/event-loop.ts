@@ -41,20 +41,16 @@ export class EventLoop<E extends { readonly kind: string }> {
 
   /** Feed one event into the loop; events arriving while one is processed wait their turn. */
   dispatch(e: E): void {
-    this.#queue.push(e);
-    if (this.#draining) return;
+    if (this.#draining) {
+      this.#queue.push(e);
+      return;
+    }
     this.#draining = true;
     try {
-      while (this.#queue.length > 0) {
-        const next = this.#queue.shift()!;
-        try {
-          this.#o.apply(next);
-        } catch (err) {
-          // One bad event must not stop the bot; it is logged with what it was.
-          this.#errors.events++;
-          this.#o.logger.error({ err, event: next.kind }, 'event failed');
-        }
-      }
+      // Nothing waiting (the usual case): the event applies without passing through the queue.
+      if (this.#queue.length === 0) this.#applyOne(e);
+      else this.#queue.push(e);
+      while (this.#queue.length > 0) this.#applyOne(this.#queue.shift()!);
       try {
         this.#o.settle();
       } catch (err) {
@@ -66,6 +62,16 @@ export class EventLoop<E extends { readonly kind: string }> {
       }
     } finally {
       this.#draining = false;
+    }
+  }
+
+  #applyOne(e: E): void {
+    try {
+      this.#o.apply(e);
+    } catch (err) {
+      // One bad event must not stop the bot; it is logged with what it was.
+      this.#errors.events++;
+      this.#o.logger.error({ err, event: e.kind }, 'event failed');
     }
   }
 }

@@ -110,6 +110,10 @@ type RuntimeEvent =
   /** Only a look at the dirty games: a throttle or a cooldown ran out. */
   | { readonly kind: 'wake' };
 
+/** The events that carry nothing: one object each, not one per tick or wake-up. */
+const TICK: RuntimeEvent = { kind: 'tick' };
+const WAKE: RuntimeEvent = { kind: 'wake' };
+
 export interface RuntimeStatus {
   readonly mode: TradingMode;
   readonly haltReasons: readonly HaltReason[];
@@ -257,7 +261,7 @@ export class Runtime {
       evaluate: (pair, mode, now, work) => this.#pairs.evaluate(pair, mode, now, work),
       cycle: (work) => this.orders.cycle(work),
       holdsMemo: (key) => this.#pairs.holdsMemo(key),
-      wake: () => this.dispatch({ kind: 'wake' }),
+      wake: () => this.dispatch(WAKE),
     });
   }
 
@@ -277,7 +281,7 @@ export class Runtime {
     if (mode === 'halted')
       this.orders.cancelAll('halted by the operator', strategyId === undefined ? {} : { strategyId });
     this.#due.markAll();
-    this.dispatch({ kind: 'tick' });
+    this.dispatch(TICK);
   }
 
   /** The mode a strategy trades in now: the strictest of the process's, the operator's and its own. */
@@ -322,9 +326,7 @@ export class Runtime {
     }
     for (const e of held) this.#loop.enqueue(e);
     if (this.#o.gateway === 'socket') exchange.orders.start();
-    this.#subs.push(
-      interval(this.#o.tickMs ?? 1_000, this.#o.scheduler).subscribe(() => this.dispatch({ kind: 'tick' })),
-    );
+    this.#subs.push(interval(this.#o.tickMs ?? 1_000, this.#o.scheduler).subscribe(() => this.dispatch(TICK)));
     const walker = exchange.rest.gradedWalker({ since: new Date(now()).toISOString() });
     this.#subs.push(
       gradedPages$(walker).subscribe({
@@ -336,7 +338,7 @@ export class Runtime {
     // The price feed reconnected during start-up's read: read again, now that its held events are in.
     if (this.#books.connection !== booksReadFor) this.#books.begin();
     this.#due.markAll();
-    this.dispatch({ kind: 'tick' });
+    this.dispatch(TICK);
   }
 
   /** Start-up's reads: the account, the feeds opened, the books and our orders and bets reconciled. The price connection the books were read on. */
@@ -750,7 +752,7 @@ export class Runtime {
       clock: this.#o.clock,
       scheduler: this.#o.scheduler,
       logger: this.#log,
-      tick: () => this.dispatch({ kind: 'tick' }),
+      tick: () => this.dispatch(TICK),
       cancelAll: () => this.orders.cancelAll('shutdown'),
     };
     await waitForOrdersGone(host, timeoutMs);

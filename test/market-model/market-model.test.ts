@@ -281,3 +281,99 @@ describe('MarketModel: a game taken as ended for missing from a read of the boar
     expect(inferredThenClosed.game(G)?.ended).toBe(true);
   });
 });
+
+describe('MarketModel: two models fed the very same updates', () => {
+  const update = (epoch: number | undefined, orders: ReturnType<typeof o>[]): OrderUpdate =>
+    ({
+      ...(epoch === undefined ? {} : { epoch }),
+      gameID: G,
+      sport: 'basketball',
+      league: 'NBA',
+      type: 'moneyline',
+      participantID: H,
+      sideOrders: orders,
+    }) as OrderUpdate;
+  const ho = (id: string, odds: number) => o(id, odds, { participantID: H });
+  const sideOf = (m: MarketModel) => m.side(G, 'moneyline', 0)!;
+
+  it('hold the same side and book objects, as each would build them, until one sees an order as its own', () => {
+    const mine = new Set<string>();
+    const recorded = new MarketModel(() => false);
+    const bot = new MarketModel((id) => mine.has(id));
+    const alone = new MarketModel((id) => mine.has(id));
+    for (const m of [recorded, bot, alone]) m.applySnapshot(snapshot(), 1);
+    const feed = (u: OrderUpdate, t: number) => {
+      const c = recorded.applyOrderUpdate(u, t);
+      const b = bot.applyOrderUpdate(u, t);
+      const a = alone.applyOrderUpdate(u, t);
+      // What the bot's model answers and holds is what it would on its own.
+      expect(b).toEqual(a);
+      expect(bot.game(G)).toEqual(alone.game(G));
+      return { c, b };
+    };
+    // Sides read apart from the snapshot: the side after an update with an epoch is one object.
+    const first = feed(update(1, [ho('a', 120), ho('b', 130)]), 2);
+    expect(sideOf(bot)).toBe(sideOf(recorded));
+    expect(first.b!.prev).not.toBe(first.c!.prev);
+    // The other side was read apart: the book is the bot's own, until that side too is shared.
+    expect(bot.book(G, 'moneyline')).not.toBe(recorded.book(G, 'moneyline'));
+    feed({ ...update(2, [o('x', -110)]), participantID: A }, 3);
+    expect(bot.book(G, 'moneyline')).toBe(recorded.book(G, 'moneyline'));
+    // No epoch: the same side before, so the same after (the epoch kept from before).
+    const third = feed(update(undefined, [ho('a', 120)]), 4);
+    expect(third.b).toBe(third.c);
+    expect(bot.book(G, 'moneyline')).toBe(recorded.book(G, 'moneyline'));
+    expect(sideOf(bot).epoch).toBe(1);
+    // A stale update is dropped by each model on its own.
+    expect(recorded.applyOrderUpdate(update(0, [ho('z', 150)]), 5)).toBeNull();
+    expect(bot.applyOrderUpdate(update(0, [ho('z', 150)]), 5)).toBeNull();
+    // One of ours: the bot's side is its own, flagged.
+    mine.add('a');
+    feed(update(3, [ho('a', 120), ho('c', 125)]), 6);
+    expect(sideOf(bot)).not.toBe(sideOf(recorded));
+    expect(sideOf(bot).offers.map((x) => [x.id, x.mine])).toEqual([
+      ['c', false],
+      ['a', true],
+    ]);
+    expect(sideOf(recorded).offers.every((x) => !x.mine)).toBe(true);
+    // Still ours, on a side the bot built on its own before.
+    feed(update(4, [ho('a', 120)]), 7);
+    expect(sideOf(bot).offers.map((x) => x.mine)).toEqual([true]);
+    // Ours gone: shared again from the next update with an epoch.
+    mine.clear();
+    feed(update(5, [ho('c', 125)]), 8);
+    expect(sideOf(bot)).toBe(sideOf(recorded));
+    // An update of the bot's own (in a backtest, our part of the side changed) with a newer
+    // epoch: a recorded update older than it is stale for the bot, not for the recorded market.
+    bot.applyOrderUpdate(update(9, [ho('c', 125), ho('d', 101)]), 9);
+    alone.applyOrderUpdate(update(9, [ho('c', 125), ho('d', 101)]), 9);
+    const late = update(7, [ho('e', 140)]);
+    expect(recorded.applyOrderUpdate(late, 10)).not.toBeNull();
+    expect(bot.applyOrderUpdate(late, 10)).toBeNull();
+    expect(sideOf(bot).offers.map((x) => x.id)).toEqual(['c', 'd']);
+  });
+
+  it('do not share a side when the games name different participants', () => {
+    const recorded = new MarketModel(() => false);
+    const bot = new MarketModel(() => false);
+    recorded.applySnapshot(snapshot(), 1);
+    const swapped = snapshot();
+    bot.applySnapshot(
+      {
+        ...swapped,
+        participants: [
+          { ...swapped.participants[0]!, homeAway: 'home' },
+          { ...swapped.participants[1]!, homeAway: 'away' },
+        ],
+      } as OrderbookGame,
+      1,
+    );
+    const u = update(1, [ho('a', 120)]);
+    recorded.applyOrderUpdate(u, 2);
+    const c = bot.applyOrderUpdate(u, 2)!;
+    // H is the away side in the bot's game: side 1, as the bot's own labels read it.
+    expect(c.side).toBe(1);
+    expect(bot.side(G, 'moneyline', 1)!.offers.map((x) => x.id)).toEqual(['a']);
+    expect(bot.side(G, 'moneyline', 1)!.taker).toEqual({ type: 'moneyline', team: 'away' });
+  });
+});

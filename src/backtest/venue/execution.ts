@@ -121,7 +121,8 @@ export const sideKey = (gameID: string, bookKey: string, side: 0 | 1) => `${game
  */
 export class BacktestExecution {
   readonly engine: MatchingEngine;
-  readonly recorded = new RecordedMarket();
+  /** Flows are built only for games where ours rest: nothing else reads them. */
+  readonly recorded = new RecordedMarket({ flowsWanted: (gameID) => this.hasRestingOn(gameID) });
   readonly stats: ExecutionStats = { mirrored: 0, mirrorRefused: 0, passiveFills: 0, passiveStake: 0, takenStake: 0 };
   readonly #o: ExecutionOptions;
   readonly #resting = new Map<string, Resting>();

@@ -9,6 +9,8 @@ import type { LevelFlow } from './queue-model.ts';
 
 const EPS = 1e-9;
 const NO_FLOWS: readonly SideFlows[] = [];
+/** The order of a single game due. */
+const ONLY_ONE: readonly number[] = [0];
 /** Up to this many offers, a side is searched by a scan rather than through a map. */
 const SCAN_MAX = 16;
 
@@ -44,6 +46,17 @@ interface PendingGame {
   readonly vanished: Vanished[];
 }
 
+export interface RecordedMarketOptions {
+  /**
+   * Whether anyone reads the flows of a game now (default: every game). The flows of a side
+   * are for our orders resting there; a game without any of ours gets no flows built, while
+   * its vanished orders and traded volume are still accounted for exactly as with them.
+   */
+  readonly flowsWanted?: (gameID: string) => boolean;
+}
+
+const EVERY_GAME = () => true;
+
 /**
  * The recorded market as it was, without us: the book from snapshots and the price feed (in
  * the same MarketModel the runtime uses), the liquidity our own orders took out of it, and
@@ -60,6 +73,11 @@ export class RecordedMarket {
   #vanishedWaiting = 0;
   /** The games with vanished orders waiting, in the order the first of them vanished. */
   readonly #waitingGames: string[] = [];
+  readonly #flowsWanted: (gameID: string) => boolean;
+
+  constructor(options: RecordedMarketOptions = {}) {
+    this.#flowsWanted = options.flowsWanted ?? EVERY_GAME;
+  }
 
   game(id: string): GameState | undefined {
     return this.model.game(id);
@@ -147,6 +165,7 @@ export class RecordedMarket {
     next: readonly ListedOffer[],
     t: number,
   ): SideFlows | null {
+    const wanted = this.#flowsWanted(gameID);
     // A side lists a few offers: finding one by a scan beats building a map, up to a size.
     let now: Map<string, ListedOffer> | null = null;
     if (next.length > SCAN_MAX) {
@@ -162,12 +181,12 @@ export class RecordedMarket {
       if (n && n.odds === p.odds) {
         const d = p.sumUntaken - n.sumUntaken;
         if (d > EPS) {
-          (traded ??= new LevelSums()).add(oddsRank(p.odds), d);
+          if (wanted) (traded ??= new LevelSums()).add(oddsRank(p.odds), d);
           pending.explained += d * (1 + payout(p.odds));
         }
       } else if (n) {
         // Same id at another price: the old price level lost it without a trade.
-        (cancelled ??= new LevelSums()).add(oddsRank(p.odds), this.available(p));
+        if (wanted) (cancelled ??= new LevelSums()).add(oddsRank(p.odds), this.available(p));
       } else {
         this.#vanishedWaiting++;
         if (pending.vanished.length === 0) this.#waitingGames.push(gameID);
@@ -198,8 +217,12 @@ export class RecordedMarket {
     let budget = Math.max(0, u.matchedVolume - prevVolume - p.explained);
     p.explained += budget;
     this.#vanishedWaiting -= p.vanished.length;
-    const vanished = p.vanished.splice(0).sort((a, b) => b.rank - a.rank);
     this.#dropWaiting(u.gameID);
+    if (!this.#flowsWanted(u.gameID)) {
+      p.vanished.length = 0;
+      return NO_FLOWS;
+    }
+    const vanished = p.vanished.splice(0).sort((a, b) => b.rank - a.rank);
     return this.#vanishedFlows(u.gameID, vanished, (v) => {
       // A little slack: the feed's volume and sizes are floats of different sums.
       const share = v.volume <= budget + 1e-6 * Math.max(1, v.volume) ? 1 : budget / v.volume;
@@ -213,8 +236,9 @@ export class RecordedMarket {
     if (this.#vanishedWaiting === 0) return NO_FLOWS;
     // Only the games with orders waiting, not every game seen.
     const waiting = this.#waitingGames;
-    const due: PendingGame[] = [];
-    const ids: string[] = [];
+    // Made once a game is due: most calls find none (orders vanished at this very instant).
+    let due: PendingGame[] | null = null;
+    let ids: string[] | null = null;
     let kept = 0;
     for (let i = 0; i < waiting.length; i++) {
       const gameID = waiting[i]!;
@@ -223,20 +247,22 @@ export class RecordedMarket {
         if (p.vanished.length > 0) waiting[kept++] = gameID;
         continue;
       }
-      due.push(p);
-      ids.push(gameID);
+      (due ??= []).push(p);
+      (ids ??= []).push(gameID);
     }
     waiting.length = kept;
-    if (due.length === 0) return NO_FLOWS;
-    const order = due.map((_, i) => i);
-    if (due.length > 1) order.sort((a, b) => due[a]!.order - due[b]!.order);
-    const out: SideFlows[] = [];
+    if (due === null || ids === null) return NO_FLOWS;
+    const d = due;
+    const order = d.length === 1 ? ONLY_ONE : d.map((_, i) => i).sort((a, b) => d[a]!.order - d[b]!.order);
+    let out: SideFlows[] | null = null;
     for (const i of order) {
-      const p = due[i]!;
+      const p = d[i]!;
       this.#vanishedWaiting -= p.vanished.length;
-      out.push(...this.#vanishedFlows(ids[i]!, p.vanished.splice(0), () => 0));
+      const gameID = ids[i]!;
+      if (this.#flowsWanted(gameID)) (out ??= []).push(...this.#vanishedFlows(gameID, p.vanished.splice(0), () => 0));
+      else p.vanished.length = 0;
     }
-    return out;
+    return out ?? NO_FLOWS;
   }
 
   #dropWaiting(gameID: string): void {
@@ -268,10 +294,14 @@ export class RecordedMarket {
 
   #pendingOf(gameID: string, t: number): PendingGame {
     let p = this.#pending.get(gameID);
-    if (!p || p.t !== t) {
-      // Left over from an earlier instant: settle() runs before any later event, so empty.
-      p = { order: p?.order ?? this.#pending.size, t, explained: 0, vanished: p?.vanished.length ? p.vanished : [] };
+    if (p === undefined) {
+      p = { order: this.#pending.size, t, explained: 0, vanished: [] };
       this.#pending.set(gameID, p);
+    } else if (p.t !== t) {
+      // Left over from an earlier instant: the game's record starts this instant, in place
+      // (settle() runs before any later event, so no vanished order waits in it).
+      p.t = t;
+      p.explained = 0;
     }
     return p;
   }

@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { RecordedMarket, type SideFlows } from '../../src/backtest/venue/recorded-market.ts';
+import type { OrderbookGame } from '../../src/exchange/schemas/exchange.ts';
+import type { OrderUpdate } from '../../src/exchange/schemas/price-feed.ts';
+
+const A = 'a'.repeat(24);
+const H = 'b'.repeat(24);
+const G = 'c'.repeat(24);
+
+const offer = (id: string, odds: number, sumUntaken: number) => ({
+  id,
+  odds,
+  sumUntaken,
+  bet: 100,
+  type: 'moneyline',
+  gameID: G,
+  participantID: H,
+});
+
+function snapshot(): OrderbookGame {
+  return {
+    id: G,
+    league: 'NBA',
+    sport: 'basketball',
+    live: false,
+    start: '2026-05-01T00:00:00.000Z',
+    participants: [
+      { id: A, longName: 'Away', shortName: 'AW', homeAway: 'away' },
+      { id: H, longName: 'Home', shortName: 'HO', homeAway: 'home' },
+    ],
+    homeMoneylines: [offer('1', 120, 50), offer('2', 110, 50), offer('3', 105, 50)],
+    awayMoneylines: [],
+    homeSpreads: [],
+    awaySpreads: [],
+    over: [],
+    under: [],
+    homeMoneylines1x2: [],
+    awayMoneylines1x2: [],
+    draw1x2: [],
+    mainHomeSpread: null,
+    mainTotal: null,
+    matchedVolume: 0,
+  } as unknown as OrderbookGame;
+}
+
+const home = (epoch: number, orders: ReturnType<typeof offer>[]): OrderUpdate =>
+  ({
+    epoch,
+    gameID: G,
+    sport: 'basketball',
+    league: 'NBA',
+    type: 'moneyline',
+    participantID: H,
+    sideOrders: orders,
+  }) as OrderUpdate;
+
+/**
+ * Recorded updates in small steps: partial fills, trades explained by volume, a cancel, a
+ * re-price, a vanish half explained. `at(n)` is told the number of each call into the market
+ * before it is made; the flows come back with the number of the call that gave them.
+ */
+function replay(m: RecordedMarket, at: (n: number) => void = () => undefined): [number, SideFlows][] {
+  const out: [number, SideFlows][] = [];
+  let n = 0;
+  const push = (f: SideFlows | readonly SideFlows[] | null) => {
+    if (f === null) return;
+    for (const x of 'flows' in f ? [f] : f) out.push([n, x]);
+  };
+  const call = <T>(f: () => T): T => {
+    at(++n);
+    return f();
+  };
+  const order = (u: OrderUpdate, t: number) => {
+    push(call(() => m.settle(t)));
+    push(call(() => m.applyOrderUpdate(u, t, m.resolveSide(u))));
+  };
+  const volume = (v: number, t: number) =>
+    push(call(() => m.applyMatchedVolume({ gameID: G, matchedVolume: v } as never, t)));
+  call(() => m.applySnapshot(snapshot(), 0));
+  // '1' shrinks (20 traded), '2' vanishes and the volume explains half of it.
+  order(home(1, [offer('1', 120, 30), offer('3', 105, 50)]), 10);
+  volume(20 * 2.2 + 25 * 2.1, 10);
+  // '3' vanishes without volume: cancelled at the next instant; '1' moves to another price.
+  order(home(2, [offer('1', 115, 30)]), 20);
+  order(home(3, [offer('1', 115, 30), offer('4', 125, 40)]), 30);
+  // '4' vanishes, explained in full.
+  order(home(4, [offer('1', 115, 30)]), 40);
+  volume(20 * 2.2 + 25 * 2.1 + 40 * 2.25, 40);
+  order(home(5, [offer('1', 115, 10)]), 50);
+  push(call(() => m.settle(60)));
+  return out;
+}
+
+describe('RecordedMarket: the flows of games nobody reads', () => {
+  it('are not built, and a game read from any call on gets the very flows it would have', () => {
+    const every = replay(new RecordedMarket());
+    // The replay moves every kind of flow.
+    const all = every.flatMap(([, f]) => f.flows);
+    expect(all.some((f) => f.traded > 0)).toBe(true);
+    expect(all.some((f) => f.cancelled > 0)).toBe(true);
+    expect(all.some((f) => f.traded > 0 && f.cancelled > 0)).toBe(true);
+    expect(replay(new RecordedMarket({ flowsWanted: () => false }))).toEqual([]);
+    const calls = every.at(-1)![0];
+    for (let from = 1; from <= calls; from++) {
+      let n = 0;
+      const late = replay(new RecordedMarket({ flowsWanted: () => n >= from }), (i) => (n = i));
+      expect(late).toEqual(every.filter(([i]) => i >= from));
+    }
+  });
+});
