@@ -417,6 +417,9 @@ export class SimulatedVenue implements Venue {
       this.#graded.push(GradedRow.parse(renderGradedRow(this.execution.engine.game(e.bet.gameID), e.bet, e.grade)));
       return;
     }
+    // Only orders and fills make messages: a balance change or a delayed order's run makes none.
+    if (e.kind !== 'orderPlaced' && e.kind !== 'orderCancelled' && e.kind !== 'orderExpired' && e.kind !== 'fill')
+      return;
     const engine = this.execution.engine;
     for (const item of userFeedItems(e)) {
       if (item.userId !== US) continue;
