@@ -63,7 +63,6 @@ export interface ExecutionStats {
 }
 
 interface Resting {
-  readonly side: string;
   readonly q: QueuedOrder;
   readonly gameID: string;
   readonly bookKey: string;
@@ -125,7 +124,8 @@ export class BacktestExecution {
   readonly stats: ExecutionStats = { mirrored: 0, mirrorRefused: 0, passiveFills: 0, passiveStake: 0, takenStake: 0 };
   readonly #o: ExecutionOptions;
   readonly #resting = new Map<string, Resting>();
-  readonly #bySide = new Map<string, Resting[]>();
+  /** Per game, per book, our resting orders on each listed side: no key spelt and hashed per order. */
+  readonly #bySide = new Map<string, Map<string, [Resting[] | null, Resting[] | null]>>();
   /** How many of our orders rest on each game: most recorded updates meet none of ours. */
   readonly #restingPerGame = new Map<string, number>();
   readonly #mirrors = new Map<string, string>(); // engine order id → recorded order id
@@ -479,7 +479,7 @@ export class BacktestExecution {
 
   #applyFlows(f: SideFlows): void {
     if (f.flows.length === 0) return;
-    const list = this.#bySide.get(sideKey(f.gameID, f.bookKey, f.side));
+    const list = this.#bySide.get(f.gameID)?.get(f.bookKey)?.[f.side];
     if (!list || list.length === 0) return;
     const fills = applyLevelFlows(
       this.#o.fillModel,
@@ -589,7 +589,6 @@ export class BacktestExecution {
     const listedSide = sideIndexOf(listed);
     const listedOdds = invertOdds(o.odds);
     const rank = oddsRank(listedOdds);
-    const key = sideKey(o.gameID, o.bookKey, listedSide);
     // Behind everything recorded at our price, and behind our own earlier orders there.
     const q: QueuedOrder = {
       id: o.id,
@@ -598,12 +597,14 @@ export class BacktestExecution {
       front: this.recorded.levelSize(o.gameID, o.bookKey, listedSide, rank),
       capacity: o.remaining * payout(o.odds),
     };
-    const r: Resting = { side: key, q, gameID: o.gameID, bookKey: o.bookKey, listedSide, listedOdds };
+    const r: Resting = { q, gameID: o.gameID, bookKey: o.bookKey, listedSide, listedOdds };
     this.#resting.set(o.id, r);
     this.#restingPerGame.set(o.gameID, (this.#restingPerGame.get(o.gameID) ?? 0) + 1);
-    let list = this.#bySide.get(key);
-    if (!list) this.#bySide.set(key, (list = []));
-    list.push(r);
+    let books = this.#bySide.get(o.gameID);
+    if (!books) this.#bySide.set(o.gameID, (books = new Map()));
+    let sides = books.get(o.bookKey);
+    if (!sides) books.set(o.bookKey, (sides = [null, null]));
+    (sides[listedSide] ??= []).push(r);
   }
 
   #leave(id: string): void {
@@ -613,11 +614,17 @@ export class BacktestExecution {
     const n = (this.#restingPerGame.get(r.gameID) ?? 1) - 1;
     if (n > 0) this.#restingPerGame.set(r.gameID, n);
     else this.#restingPerGame.delete(r.gameID);
-    const list = this.#bySide.get(r.side);
+    const books = this.#bySide.get(r.gameID);
+    const sides = books?.get(r.bookKey);
+    const list = sides?.[r.listedSide];
     if (!list) return;
     const i = list.indexOf(r);
     if (i >= 0) list.splice(i, 1);
-    if (list.length === 0) this.#bySide.delete(r.side);
+    if (list.length > 0) return;
+    sides![r.listedSide] = null;
+    if (sides![1 - r.listedSide] !== null) return;
+    books!.delete(r.bookKey);
+    if (books!.size === 0) this.#bySide.delete(r.gameID);
   }
 
   #onFill(f: Fill): void {
