@@ -1031,12 +1031,17 @@ export class MatchingEngine {
             : 'order already cancelled';
       return { success: false, code: 'not_cancellable', reason: reasonText, order: viewOf(order, this.#ids, orderID) };
     }
-    this.#close(order, 'cancelled', reason);
-    return { success: true, order: viewOf(order, this.#ids, orderID) };
+    // The event's view is the answer's too: the order does not change between them.
+    const view = this.#close(order, 'cancelled', reason, orderID);
+    return { success: true, order: view ?? viewOf(order, this.#ids, orderID) };
   }
 
-  /** Take an open order off the book; `remaining` keeps the amount at that moment for reporting. */
-  #close(order: OrderState, status: 'cancelled' | 'expired', reason: CloseReason): void {
+  /**
+   * Take an open order off the book; `remaining` keeps the amount at that moment for
+   * reporting. Returns the view its event carries (null when no one listens); `id` is the
+   * order's id when the caller has it spelt.
+   */
+  #close(order: OrderState, status: 'cancelled' | 'expired', reason: CloseReason, id?: string): OrderView | null {
     const state = this.#games.get(order.gameID)!;
     const line = order.line;
     const book = this.#bookOf(state, line)!;
@@ -1049,9 +1054,13 @@ export class MatchingEngine {
     state.openCount--;
     exposure.removeResting(order);
     user.adjustBound(exposure, -order.remaining);
-    if (this.#listeners.length > 0)
-      this.#emit({ kind: status === 'cancelled' ? 'orderCancelled' : 'orderExpired', order: viewOf(order, this.#ids) });
+    let view: OrderView | null = null;
+    if (this.#listeners.length > 0) {
+      view = viewOf(order, this.#ids, id);
+      this.#emit({ kind: status === 'cancelled' ? 'orderCancelled' : 'orderExpired', order: view });
+    }
     this.#touchSide(order.gameID, line.bookKey, line.listedSide);
+    return view;
   }
 
   // ---------------------------------------------------------------- settlement
