@@ -199,8 +199,11 @@ export class MatchingEngine {
   #ticketSeq = 0;
   readonly #timers = new TimerHeap<Timer>();
 
-  readonly #listeners: EngineEventListener[] = [];
+  /** Replaced, never changed in place, when a listener comes or goes: a flush under way keeps the list it began with. */
+  #listeners: readonly EngineEventListener[] = [];
   #pending: EngineEvent[] = [];
+  /** The batch delivered last, emptied: the next batch's list, so a call allocates none (null while a batch is out). */
+  #spare: EngineEvent[] | null = [];
   /** The sides touched since the last flush, each once; past TOUCHED_SCAN of them, their keys are in #changedSides too. */
   #touched: BookChanged[] = [];
   readonly #changedSides = new Set<string>();
@@ -228,10 +231,10 @@ export class MatchingEngine {
 
   /** Subscribe to engine events; they are delivered after each call completes, in order. */
   onEvent(listener: EngineEventListener): () => void {
-    this.#listeners.push(listener);
+    this.#listeners = [...this.#listeners, listener];
     return () => {
       const i = this.#listeners.indexOf(listener);
-      if (i >= 0) this.#listeners.splice(i, 1);
+      if (i >= 0) this.#listeners = this.#listeners.filter((_, j) => j !== i);
     };
   }
 
@@ -264,10 +267,11 @@ export class MatchingEngine {
     try {
       while (this.#pending.length > 0) {
         const batch = this.#pending;
-        this.#pending = [];
-        this.#touched = [];
+        this.#pending = this.#spare ?? [];
+        this.#spare = null;
+        this.#touched.length = 0;
         this.#changedSides.clear();
-        const listeners = [...this.#listeners];
+        const listeners = this.#listeners;
         for (const event of batch) {
           for (const l of listeners) {
             try {
@@ -278,6 +282,8 @@ export class MatchingEngine {
             }
           }
         }
+        batch.length = 0;
+        this.#spare = batch;
       }
     } finally {
       this.#dispatching = false;
@@ -1031,12 +1037,17 @@ export class MatchingEngine {
             : 'order already cancelled';
       return { success: false, code: 'not_cancellable', reason: reasonText, order: viewOf(order, this.#ids, orderID) };
     }
-    this.#close(order, 'cancelled', reason);
-    return { success: true, order: viewOf(order, this.#ids, orderID) };
+    // The event's view is the answer's too: the order does not change between them.
+    const view = this.#close(order, 'cancelled', reason, orderID);
+    return { success: true, order: view ?? viewOf(order, this.#ids, orderID) };
   }
 
-  /** Take an open order off the book; `remaining` keeps the amount at that moment for reporting. */
-  #close(order: OrderState, status: 'cancelled' | 'expired', reason: CloseReason): void {
+  /**
+   * Take an open order off the book; `remaining` keeps the amount at that moment for
+   * reporting. Returns the view its event carries (null when no one listens); `id` is the
+   * order's id when the caller has it spelt.
+   */
+  #close(order: OrderState, status: 'cancelled' | 'expired', reason: CloseReason, id?: string): OrderView | null {
     const state = this.#games.get(order.gameID)!;
     const line = order.line;
     const book = this.#bookOf(state, line)!;
@@ -1049,9 +1060,13 @@ export class MatchingEngine {
     state.openCount--;
     exposure.removeResting(order);
     user.adjustBound(exposure, -order.remaining);
-    if (this.#listeners.length > 0)
-      this.#emit({ kind: status === 'cancelled' ? 'orderCancelled' : 'orderExpired', order: viewOf(order, this.#ids) });
+    let view: OrderView | null = null;
+    if (this.#listeners.length > 0) {
+      view = viewOf(order, this.#ids, id);
+      this.#emit({ kind: status === 'cancelled' ? 'orderCancelled' : 'orderExpired', order: view });
+    }
     this.#touchSide(order.gameID, line.bookKey, line.listedSide);
+    return view;
   }
 
   // ---------------------------------------------------------------- settlement

@@ -1,26 +1,32 @@
 import { Subscription, type SchedulerAction, type SchedulerLike } from 'rxjs';
 import { TimerHeap } from './heap.ts';
 
-/** What the queue runs: an RxJS action, or a one-shot `post`. */
+/** An RxJS action as the queue runs it: only the run of its latest schedule holds. */
 interface Runnable {
   holds(version: number): boolean;
   run(version: number): void;
 }
 
-interface Entry {
-  readonly at: number;
-  readonly action: Runnable;
-  readonly version: number;
-}
+/**
+ * One queued run: an action's (at the version it was scheduled with), or a one-shot
+ * `post`'s work. One object per post: the queue holds the work itself, not a wrapper of it.
+ */
+class Entry {
+  constructor(
+    readonly at: number,
+    readonly action: Runnable | null,
+    readonly version: number,
+    readonly work: (() => void) | null,
+  ) {}
 
-/** Work posted once, never cancelled: nothing to unsubscribe, so no Subscription to make. */
-class Posted implements Runnable {
-  constructor(readonly work: () => void) {}
+  /** Whether it still runs: a posted work always does, an action only at its latest version. */
   holds(): boolean {
-    return true;
+    return this.action === null || this.action.holds(this.version);
   }
+
   run(): void {
-    this.work();
+    if (this.action === null) this.work!();
+    else this.action.run(this.version);
   }
 }
 
@@ -54,7 +60,7 @@ export class VirtualScheduler implements SchedulerLike {
    * without the Subscription an RxJS action is.
    */
   post(work: () => void, delay = 0): void {
-    this.#heap.push({ at: this.frame + Math.max(0, delay), action: new Posted(work), version: 0 });
+    this.#heap.push(new Entry(this.frame + Math.max(0, delay), null, 0, work));
   }
 
   /** When the earliest live action is due, if any. */
@@ -71,18 +77,18 @@ export class VirtualScheduler implements SchedulerLike {
       if (!top || top.at > until) break;
       this.#heap.pop();
       this.frame = Math.max(this.frame, top.at);
-      top.action.run(top.version);
+      top.run();
     }
     this.frame = Math.max(this.frame, until);
   }
 
   /** @internal */
   enqueue(action: Runnable, at: number, version: number): void {
-    this.#heap.push({ at, action, version });
+    this.#heap.push(new Entry(at, action, version, null));
   }
 
   #dropStale(): void {
-    for (let top = this.#heap.peek(); top && !top.action.holds(top.version); top = this.#heap.peek()) this.#heap.pop();
+    for (let top = this.#heap.peek(); top && !top.holds(); top = this.#heap.peek()) this.#heap.pop();
   }
 }
 

@@ -99,6 +99,44 @@ describe('the bot’s price feed in a backtest', () => {
     expect(s.now().sideOrders.some((o) => o.id === best.id)).toBe(false);
   });
 
+  it('a side sent again after only our part changed lists the recorded part it listed before; a recorded change is read afresh', () => {
+    const s = setUp();
+    const before = s.now().sideOrders;
+    expect(before.length).toBeGreaterThan(1);
+    // Listed behind the best recorded order: our take below meets the recorded one, not ours.
+    const placed = s.place({
+      ...s.makerWire,
+      odds: invertOdds(oddsFromRank(oddsRank(s.side().offers[0]!.odds) - 1)),
+      bet: 20,
+      orderType: 'post',
+    });
+    if (placed.status !== 'ok' || !placed.unmatched) throw new Error('our post did not rest');
+    const id = placed.unmatched.orderID;
+    const withOurs = s.now().sideOrders;
+    // The same recorded entries, not built again: only ours is new.
+    expect(withOurs.filter((o) => o.id !== id)).toHaveLength(before.length);
+    withOurs.filter((o) => o.id !== id).forEach((o, i) => expect(o).toBe(before[i]));
+
+    // We take part of the best recorded order: that entry changes, the others are kept.
+    const best = s.side().offers[0]!;
+    s.place({ ...s.takerWire, odds: best.odds, bet: best.sumUntaken / 4, orderType: 'fillAndKill' });
+    const taken = s.now().sideOrders.filter((o) => o.id !== id);
+    expect(taken[0]!.id).toBe(best.id);
+    expect(taken[0]!.sumUntaken).toBeCloseTo((best.sumUntaken * 3) / 4, 9);
+    taken.slice(1).forEach((o, i) => expect(o).toBe(before[i + 1]));
+
+    // The recording drops its best order and lists the second for less: the listing follows it.
+    const [, second, ...rest] = s.u.sideOrders;
+    const next = {
+      ...s.u,
+      epoch: s.u.epoch! + 1,
+      sideOrders: [{ ...second!, sumUntaken: second!.sumUntaken / 2 }, ...rest],
+    };
+    s.x.applyOrderUpdate(next, s.time.clock.now());
+    const after = s.now().sideOrders.filter((o) => o.id !== id);
+    expect(after.map((o) => [o.id, o.sumUntaken])).toEqual(next.sideOrders.map((o) => [o.id, o.sumUntaken]));
+  });
+
   it('an update of ours after a snapshot in the recording still reaches the bot, whose sides kept the newer epochs', () => {
     const s = setUp();
     const snap = s.x.snapshots().find((g) => g.id === s.u.gameID)!;

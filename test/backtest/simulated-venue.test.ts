@@ -166,6 +166,42 @@ describe('the simulated venue’s latency legs', () => {
     expect(fed.every((m) => m.at === t1 + 210)).toBe(true);
   });
 
+  it('names each message of ours by the instant the exchange sent it and its number, in order', async () => {
+    const time = manualTime(firstFile().items[0]!.t);
+    const venue = simulatedVenue(time, {
+      latencyMs: { place: 5, cancel: 5, edit: 5, fromExchange: 10 },
+      balance: 10_000,
+    });
+    const ids: string[] = [];
+    venue.userFeed.events$.subscribe((e) => {
+      if ('messageID' in e) ids.push(e.messageID);
+    });
+    const u = replayIntoVenue(firstFile(), time, venue, preGameSideUpdate);
+    if (!u) throw new Error('no pre-game side update in the sample');
+    const game = venue.execution.game(u.gameID)!;
+    const taker = takerSelectionOfLabel(game.participants, u.type, u)!;
+    // The place reaches the exchange 7 ms into a new thousand seconds: the milliseconds are spelt with their zeros.
+    const sentAt = Math.ceil(time.clock.now() / 1e6) * 1e6 + 7;
+    time.advanceTo(sentAt - 5);
+    const placed = venue.orders.place([
+      {
+        gameID: u.gameID,
+        ...wireFromSelection(game.participants, oppositeSelection(taker)),
+        odds: invertOdds(oddsFromRank(oddsRank(u.sideOrders[0]!.odds) + 1)),
+        bet: 50,
+        orderType: 'post',
+        userReference: 'ls1:t:1',
+      } as PlaceOrderInput,
+    ]);
+    time.advanceTo(sentAt + 10);
+    const [entry] = await placed;
+    if (entry?.status !== 'accepted' || !entry.resting) throw new Error('our post did not rest');
+    const cancelled = venue.orders.cancel([entry.resting.orderID]);
+    time.advanceTo(sentAt + 25);
+    await cancelled;
+    expect(ids).toEqual([`${sentAt}-1`, `${sentAt + 15}-2`]);
+  });
+
   it('legs without a model of their own draw in turn from the one stream a single model always had; an override has its own', () => {
     const every: LatencyConfig = { kind: 'lognormal', medianMs: 40, sigma: 0.5 };
     const before = latencySampler(every, createRandom(3).fork());

@@ -504,6 +504,38 @@ describe('events', () => {
     expect(betsSeenAtFirstEvent).toBe(3);
   });
 
+  it('events a listener causes come after the batch it is handling, and a listener added or removed meanwhile counts from the next batch', () => {
+    const { engine } = newEngine();
+    const seen: string[] = [];
+    let nested = false;
+    let offB = (): void => undefined;
+    engine.onEvent((e) => {
+      seen.push(`A ${e.kind}`);
+      if (nested || e.kind !== 'orderPlaced') return;
+      nested = true;
+      // Re-entrant: this call's events wait for the batch under way.
+      engine.place('m2', [ml('away', 160, 10)]);
+      engine.onEvent((e2) => seen.push(`C ${e2.kind}`));
+      offB();
+    });
+    offB = engine.onEvent((e) => seen.push(`B ${e.kind}`));
+    engine.place('maker', [ml('away', 150, 10)]);
+    expect(seen).toEqual([
+      'A orderPlaced',
+      'B orderPlaced',
+      'A bookChanged',
+      'B bookChanged',
+      'A orderPlaced',
+      'C orderPlaced',
+      'A bookChanged',
+      'C bookChanged',
+    ]);
+    // The next call delivers its own events only, once each.
+    seen.length = 0;
+    engine.place('m3', [ml('away', 170, 10)]);
+    expect(seen).toEqual(['A orderPlaced', 'C orderPlaced', 'A bookChanged', 'C bookChanged']);
+  });
+
   it('gameChanged, betGraded and balanceChanged through a game lifecycle', () => {
     const { engine, clock } = newEngine();
     const events: EngineEvent[] = [];

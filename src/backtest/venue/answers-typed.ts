@@ -1,10 +1,11 @@
 import type { MatchingEngine } from '../../engine/engine.ts';
-import type { OrderView } from '../../engine/types.ts';
+import type { EngineGame, OrderView } from '../../engine/types.ts';
 import type { CancelEntry, CancelledOrder, EditEntry, PlaceEntry } from '../../exchange/orders/types.ts';
 import { gatewayEditOf } from '../../exchange/rest/gateway-capabilities.ts';
 import { classifyMessage } from '../../exchange/socket/user-feed-events.ts';
-import { userFeedMessage } from '../../sim/feeds/user-feed-messages.ts';
+import { USER_FEED_PLATFORM, type UserFeedItem, type UserFeedMessage } from '../../sim/feeds/user-feed-messages.ts';
 import { describeOrder } from '../../sim/ops/describe.ts';
+import { iso } from '../../sim/render/time.ts';
 import type { VenueAnswers } from './answers.ts';
 
 /**
@@ -15,6 +16,7 @@ import type { VenueAnswers } from './answers.ts';
  * pass as they are; a cancel's amounts are those of the order at the moment it closed.
  */
 export function typedAnswers(engine: MatchingEngine): VenueAnswers {
+  const envelopes = new Envelopes();
   const cancelled = (o: OrderView): CancelledOrder => {
     const open = o.status === 'open';
     const game = engine.game(o.gameID);
@@ -59,6 +61,61 @@ export function typedAnswers(engine: MatchingEngine): VenueAnswers {
         resting: outcome.unmatched,
       };
     },
-    feed: (item, game, now, messageID) => classifyMessage(userFeedMessage(item, game, now, messageID), 'live'),
+    feed: (item, game, now, messageID) => classifyMessage(envelopes.message(item, game, now, messageID), 'live'),
   };
+}
+
+/** What a message carries of its game, spelt once per game version (the engine replaces a game's record when it changes). */
+interface GameFields {
+  readonly game: EngineGame;
+  readonly eventName: string;
+  readonly start: string;
+}
+
+/**
+ * The user-feed envelope of a message, the same value userFeedMessage builds (the contract
+ * test holds them equal), with its game's spelt fields and the clock's spelt now kept
+ * between messages: most messages of a run come in bursts on one game at one instant.
+ */
+class Envelopes {
+  readonly #games = new Map<string, GameFields>();
+  #now = Number.NaN;
+  #createdAt = '';
+
+  message(item: UserFeedItem, game: EngineGame | undefined, now: number, messageID: string): UserFeedMessage {
+    if (now !== this.#now) {
+      this.#now = now;
+      this.#createdAt = iso(now);
+    }
+    const f = game ? this.#fields(game) : undefined;
+    return {
+      matched: item.matched,
+      unmatched: item.unmatched,
+      origin: item.origin,
+      gameID: item.gameID,
+      parentGameID: game ? (game.parentGameID ?? null) : null,
+      eventName: f ? f.eventName : '',
+      league: game ? game.league : '',
+      sport: game ? game.sport : '',
+      live: game ? game.live : false,
+      start: f ? f.start : null,
+      awayRotationNumber: game ? (game.participants[0].rotationNumber ?? null) : null,
+      platform: USER_FEED_PLATFORM,
+      createdAt: this.#createdAt,
+      messageID,
+    };
+  }
+
+  #fields(game: EngineGame): GameFields {
+    let f = this.#games.get(game.id);
+    if (f === undefined || f.game !== game) {
+      f = {
+        game,
+        eventName: game.eventName ?? `${game.participants[0].longName} @ ${game.participants[1].longName}`,
+        start: iso(game.start),
+      };
+      this.#games.set(game.id, f);
+    }
+    return f;
+  }
 }

@@ -33,6 +33,8 @@ export class BotFeed {
    * update still wins.
    */
   readonly #epochs = new Map<string, number>();
+  /** Per game, per book, each side's listing kept from the last time it was built: what of it can be listed again as it is. */
+  readonly #sides = new Map<string, Map<string, [SideCache | null, SideCache | null]>>();
 
   constructor(execution: BacktestExecution) {
     this.#x = execution;
@@ -47,7 +49,7 @@ export class BotFeed {
     if (u.epoch != null && u.epoch > (this.#epochs.get(u.gameID) ?? -Infinity)) this.#epochs.set(u.gameID, u.epoch);
     const resting = this.#x.hasRestingOn(u.gameID);
     if (!resting && !this.#x.recorded.hasConsumed()) return u;
-    const ours = resting && side ? this.#ours(u.gameID, side.key, side.idx, side.taker) : [];
+    const ours = resting && side ? this.#oursOf(u.gameID, side.key, side.idx, side.taker) : NO_ORDERS;
     const recorded = this.#x.recorded.hasConsumed() ? this.#lessTaken(u.sideOrders) : u.sideOrders;
     if (ours.length === 0 && recorded === u.sideOrders) return u;
     return { ...u, sideOrders: merge(recorded, ours) };
@@ -88,29 +90,85 @@ export class BotFeed {
     readonly epoch: number;
   } | null {
     const game = this.#x.engine.game(gameID);
-    if (!game || game.ended || this.#x.hasEnded(gameID)) return null;
-    const listed = this.#x.recorded.side(gameID, bookKey, side);
-    const recorded: BookOrder[] = [];
-    for (const o of listed?.offers ?? []) {
-      const sumUntaken = this.#x.recorded.available(o);
-      if (sumUntaken > EPS) recorded.push(wireOf(o, sumUntaken));
+    if (!game || game.ended || this.#x.hasEnded(gameID)) {
+      this.#sides.delete(gameID);
+      return null;
     }
+    const listed = this.#x.recorded.side(gameID, bookKey, side);
+    const cache = this.#sideCache(gameID, bookKey, side);
+    // The label is the game's and the side's: spelt again only for a new record of the game.
+    if (cache.game !== game) {
+      cache.game = game;
+      cache.label = sideLabel(game, taker);
+    }
+    const label = cache.label!;
     return {
       game,
-      label: sideLabel(game, taker),
-      orders: merge(recorded, this.#ours(gameID, bookKey, side, taker)),
+      label,
+      orders: merge(this.#recordedPart(cache, listed?.offers ?? NO_OFFERS), this.#ours(game, bookKey, side, label)),
       epoch: listed?.epoch ?? 0,
     };
   }
 
-  #ours(gameID: string, bookKey: string, side: 0 | 1, taker: Selection): BookOrder[] {
-    const listed = this.#x.engine.bookSide(gameID, bookKey, side);
-    if (listed.length === 0) return [];
-    const game = this.#x.engine.game(gameID)!;
-    const label = sideLabel(game, taker);
+  /**
+   * The recorded orders of a side less what we took, as listed last time when nothing in
+   * them changed: an order of ours placed, cancelled or filled changes only our part of the
+   * side, and the recorded part (most of a busy side) is neither read from the model nor
+   * built again. Checked order by order against the recorded market, not trusted to a
+   * version: the recorded side may change in place or be replaced.
+   */
+  #recordedPart(cache: SideCache, offers: readonly ListedOffer[]): BookOrder[] {
+    const recorded = this.#x.recorded;
+    const prev = cache.recorded;
+    let out: BookOrder[] | null = null;
+    let j = 0;
+    for (let i = 0; i < offers.length; i++) {
+      const o = offers[i]!;
+      const sumUntaken = recorded.available(o);
+      if (!(sumUntaken > EPS)) continue;
+      const was = prev[j];
+      if (out === null && was !== undefined && sameListing(was, o, sumUntaken)) {
+        j++;
+        continue;
+      }
+      out ??= prev.slice(0, j);
+      out.push(was !== undefined && sameListing(was, o, sumUntaken) ? was : wireOf(o, sumUntaken));
+      j++;
+    }
+    if (out === null) {
+      if (j === prev.length) return prev;
+      out = prev.slice(0, j);
+    }
+    cache.recorded = out;
+    return out;
+  }
+
+  #sideCache(gameID: string, bookKey: string, side: 0 | 1): SideCache {
+    let books = this.#sides.get(gameID);
+    if (books === undefined) this.#sides.set(gameID, (books = new Map()));
+    let pair = books.get(bookKey);
+    if (pair === undefined) books.set(bookKey, (pair = [null, null]));
+    return (pair[side] ??= { game: null, label: null, recorded: NO_ORDERS });
+  }
+
+  #ours(game: EngineGame, bookKey: string, side: 0 | 1, label: SideLabel): BookOrder[] {
+    const listed = this.#x.engine.bookSide(game.id, bookKey, side);
+    if (listed.length === 0) return NO_ORDERS;
     const out: BookOrder[] = [];
     for (const l of listed) if (l.order.userId === US) out.push(renderBookOrder(game, label, l) as BookOrder);
     return out;
+  }
+
+  /** Our orders on a side, labelled as the side's listing labels them. */
+  #oursOf(gameID: string, bookKey: string, side: 0 | 1, taker: Selection): BookOrder[] {
+    const game = this.#x.engine.game(gameID);
+    if (!game) return NO_ORDERS;
+    const cache = this.#sideCache(gameID, bookKey, side);
+    if (cache.game !== game) {
+      cache.game = game;
+      cache.label = sideLabel(game, taker);
+    }
+    return this.#ours(game, bookKey, side, cache.label!);
   }
 
   #lessTaken(orders: readonly BookOrder[]): readonly BookOrder[] {
@@ -125,6 +183,30 @@ export class BotFeed {
     }
     return out ?? orders;
   }
+}
+
+/** What a side's listing keeps between builds. */
+interface SideCache {
+  /** The game's record the label was spelt from (the engine replaces it when the game changes). */
+  game: EngineGame | null;
+  label: SideLabel | null;
+  /** The recorded part as last listed; never changed once listed (a listing may share it). */
+  recorded: BookOrder[];
+}
+
+const NO_OFFERS: readonly ListedOffer[] = [];
+/** Shared and empty: never pushed to (merge copies before adding). */
+const NO_ORDERS: BookOrder[] = [];
+
+/** Whether a listed order still says what `o` with `sumUntaken` left would. */
+function sameListing(was: BookOrder, o: ListedOffer, sumUntaken: number): boolean {
+  return (
+    was.id === o.id &&
+    was.sumUntaken === sumUntaken &&
+    was.odds === o.odds &&
+    was.bet === o.bet &&
+    (was.isPostArb === true) === o.isPostArb
+  );
 }
 
 function wireOf(o: ListedOffer, sumUntaken: number): BookOrder {

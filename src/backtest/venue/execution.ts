@@ -63,12 +63,18 @@ export interface ExecutionStats {
 }
 
 interface Resting {
-  readonly side: string;
   readonly q: QueuedOrder;
   readonly gameID: string;
   readonly bookKey: string;
   readonly listedSide: 0 | 1;
   readonly listedOdds: number;
+}
+
+/** Our resting orders on one game. */
+interface RestingGame {
+  count: number;
+  /** Per book, our orders on each listed side, in the order they joined. */
+  readonly books: Map<string, [Resting[], Resting[]]>;
 }
 
 /** The recorded side an order of ours could take from, and the worst price rank it accepts. */
@@ -126,9 +132,12 @@ export class BacktestExecution {
   readonly stats: ExecutionStats = { mirrored: 0, mirrorRefused: 0, passiveFills: 0, passiveStake: 0, takenStake: 0 };
   readonly #o: ExecutionOptions;
   readonly #resting = new Map<string, Resting>();
-  readonly #bySide = new Map<string, Resting[]>();
-  /** How many of our orders rest on each game: most recorded updates meet none of ours. */
-  readonly #restingPerGame = new Map<string, number>();
+  /**
+   * Per game, our resting orders: how many (most recorded updates meet none of ours) and,
+   * per book, a list per listed side, found with no key spelt and hashed. Kept while the
+   * game lasts, empty or not: an order placed and cancelled makes and drops no entries.
+   */
+  readonly #restingByGame = new Map<string, RestingGame>();
   readonly #mirrors = new Map<string, string>(); // engine order id → recorded order id
   readonly #tickets = new Map<number, Ticket>();
   readonly #ended = new Set<string>();
@@ -204,6 +213,7 @@ export class BacktestExecution {
     if (!this.engine.game(gameID)) return;
     this.#ended.add(gameID);
     this.engine.settleGame(gameID, score);
+    this.#forgetResting(gameID);
     this.#arm();
   }
 
@@ -246,6 +256,7 @@ export class BacktestExecution {
     if (this.#ended.has(gameID)) return;
     this.#ended.add(gameID);
     this.engine.cancelAll(US, { gameID: gameID }, 'gameEnded');
+    this.#forgetResting(gameID);
     this.#arm();
   }
 
@@ -301,7 +312,7 @@ export class BacktestExecution {
 
   /** Whether any order of ours rests on the game. */
   hasRestingOn(gameID: string): boolean {
-    return this.#restingPerGame.has(gameID);
+    return (this.#restingByGame.get(gameID)?.count ?? 0) > 0;
   }
 
   cancel(orderIDs: readonly string[]) {
@@ -480,7 +491,7 @@ export class BacktestExecution {
 
   #applyFlows(f: SideFlows): void {
     if (f.flows.length === 0) return;
-    const list = this.#bySide.get(sideKey(f.gameID, f.bookKey, f.side));
+    const list = this.#restingByGame.get(f.gameID)?.books.get(f.bookKey)?.[f.side];
     if (!list || list.length === 0) return;
     const fills = applyLevelFlows(
       this.#o.fillModel,
@@ -590,7 +601,6 @@ export class BacktestExecution {
     const listedSide = sideIndexOf(listed);
     const listedOdds = invertOdds(o.odds);
     const rank = oddsRank(listedOdds);
-    const key = sideKey(o.gameID, o.bookKey, listedSide);
     // Behind everything recorded at our price, and behind our own earlier orders there.
     const q: QueuedOrder = {
       id: o.id,
@@ -599,26 +609,31 @@ export class BacktestExecution {
       front: this.recorded.levelSize(o.gameID, o.bookKey, listedSide, rank),
       capacity: o.remaining * payout(o.odds),
     };
-    const r: Resting = { side: key, q, gameID: o.gameID, bookKey: o.bookKey, listedSide, listedOdds };
+    const r: Resting = { q, gameID: o.gameID, bookKey: o.bookKey, listedSide, listedOdds };
     this.#resting.set(o.id, r);
-    this.#restingPerGame.set(o.gameID, (this.#restingPerGame.get(o.gameID) ?? 0) + 1);
-    let list = this.#bySide.get(key);
-    if (!list) this.#bySide.set(key, (list = []));
-    list.push(r);
+    let game = this.#restingByGame.get(o.gameID);
+    if (!game) this.#restingByGame.set(o.gameID, (game = { count: 0, books: new Map() }));
+    game.count++;
+    let sides = game.books.get(o.bookKey);
+    if (!sides) game.books.set(o.bookKey, (sides = [[], []]));
+    sides[listedSide].push(r);
   }
 
   #leave(id: string): void {
     const r = this.#resting.get(id);
     if (!r) return;
     this.#resting.delete(id);
-    const n = (this.#restingPerGame.get(r.gameID) ?? 1) - 1;
-    if (n > 0) this.#restingPerGame.set(r.gameID, n);
-    else this.#restingPerGame.delete(r.gameID);
-    const list = this.#bySide.get(r.side);
-    if (!list) return;
-    const i = list.indexOf(r);
-    if (i >= 0) list.splice(i, 1);
-    if (list.length === 0) this.#bySide.delete(r.side);
+    const game = this.#restingByGame.get(r.gameID);
+    if (!game) return;
+    game.count--;
+    const list = game.books.get(r.bookKey)?.[r.listedSide];
+    const i = list ? list.indexOf(r) : -1;
+    if (i >= 0) list!.splice(i, 1);
+  }
+
+  /** A game that ended keeps no record of our orders on it (none rests there any more). */
+  #forgetResting(gameID: string): void {
+    if ((this.#restingByGame.get(gameID)?.count ?? 0) === 0) this.#restingByGame.delete(gameID);
   }
 
   #onFill(f: Fill): void {

@@ -65,6 +65,9 @@ export interface SimulatedVenueOptions {
   readonly onEditOutcome?: (input: EditInput, outcome: EditOutcome) => void;
 }
 
+/** Zeros that pad the milliseconds of a message id to six digits, by how many are missing. */
+const LOW_PAD = ['', '0', '00', '000', '0000', '00000'] as const;
+
 const state = (status: SocketState['status'], since: number, connection = 1): SocketState => ({
   status,
   attempt: 0,
@@ -101,6 +104,8 @@ export class SimulatedVenue implements Venue {
   /** Each game's filter key, built once: a game's league and sport never change. */
   readonly #keys = new Map<string, UpdateKey>();
   #messageSeq = 0;
+  #idHigh = Number.NaN;
+  #idHighSpelt = '';
   readonly #botFeed: BotFeed;
   /** Sides whose update (our part of them changed) is on its way to the bot: per game, per book, a bit per side. */
   readonly #listingsDue = new Map<string, Map<string, number>>();
@@ -417,12 +422,34 @@ export class SimulatedVenue implements Venue {
       this.#graded.push(GradedRow.parse(renderGradedRow(this.execution.engine.game(e.bet.gameID), e.bet, e.grade)));
       return;
     }
+    // Only orders and fills make messages: a balance change or a delayed order's run makes none.
+    if (e.kind !== 'orderPlaced' && e.kind !== 'orderCancelled' && e.kind !== 'orderExpired' && e.kind !== 'fill')
+      return;
     const engine = this.execution.engine;
-    for (const item of userFeedItems(e)) {
+    const items = userFeedItems(e);
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i]!;
       if (item.userId !== US) continue;
       const now = this.#o.time.clock.now();
-      const event = this.#answers.feed(item, engine.game(item.gameID), now, `${now}-${++this.#messageSeq}`);
+      const event = this.#answers.feed(item, engine.game(item.gameID), now, this.#messageID(now));
       this.#after('fromExchange', () => this.#user$.next(event));
     }
+  }
+
+  /**
+   * `<now>-<seq>`. An epoch millisecond is past the small integers V8 spells quickly, and
+   * spelling it as a double costs more than the rest of the message: it is spelt from its
+   * thousands of seconds (kept while they last) and the milliseconds within them.
+   */
+  #messageID(now: number): string {
+    const seq = ++this.#messageSeq;
+    if (!(Number.isSafeInteger(now) && now >= 1e6)) return `${now}-${seq}`;
+    const high = Math.floor(now / 1e6);
+    if (high !== this.#idHigh) {
+      this.#idHigh = high;
+      this.#idHighSpelt = `${high}`;
+    }
+    const low = now - high * 1e6;
+    return `${this.#idHighSpelt}${LOW_PAD[low < 10 ? 5 : low < 100 ? 4 : low < 1000 ? 3 : low < 10_000 ? 2 : low < 100_000 ? 1 : 0]}${low}-${seq}`;
   }
 }

@@ -91,9 +91,10 @@ function matchedOf(txID: string, restingOrderID: string, s: FillSide, isPostArb:
   return m;
 }
 
-function unmatchedOf(o: OrderView, amounts: { filled: number; offered: number; remaining: number }): WireFeedUnmatched {
+/** The amounts as arguments, not an object spread in: every message of every order makes one. */
+function unmatchedOf(o: OrderView, filled: number, offered: number, remaining: number): WireFeedUnmatched {
   const u = withSelection(
-    { orderID: o.id, wagerRequestID: o.wagerRequestID, ...amounts, odds: o.odds },
+    { orderID: o.id, wagerRequestID: o.wagerRequestID, filled, offered, remaining, odds: o.odds },
     o.wire,
   ) as WireFeedUnmatched;
   if (o.userReference !== null) u.userReference = o.userReference;
@@ -125,7 +126,7 @@ export function userFeedItems(e: EngineEvent): UserFeedItem[] {
           userId: o.userId,
           gameID: o.gameID,
           matched: null,
-          unmatched: unmatchedOf(o, { filled: 0, offered: o.bet, remaining: o.remaining }),
+          unmatched: unmatchedOf(o, 0, o.bet, o.remaining),
           origin: 'offer',
         },
       ];
@@ -138,7 +139,7 @@ export function userFeedItems(e: EngineEvent): UserFeedItem[] {
           userId: o.userId,
           gameID: o.gameID,
           matched: null,
-          unmatched: unmatchedOf(o, { filled: o.filled, offered: 0, remaining: 0 }),
+          unmatched: unmatchedOf(o, o.filled, 0, 0),
           origin: 'offer',
         },
       ];
@@ -165,7 +166,7 @@ function fillItems(f: Fill): UserFeedItem[] {
       gameID: f.gameID,
       matched: matchedOf(f.txID, f.maker.orderID, f.maker, after.isPostArb),
       // `filled` is what this event alone matched (the maker's risk, which is its amount).
-      unmatched: unmatchedOf(after, { filled: f.maker.money.amount, offered: after.bet, remaining: after.remaining }),
+      unmatched: unmatchedOf(after, f.maker.money.amount, after.bet, after.remaining),
       origin: 'offer',
     },
   ];
