@@ -154,6 +154,7 @@ export class TapeBuild implements TapeSource {
   #removed = 0;
   #stoppedEarly = false;
   #used = false;
+  #thread = false;
 
   constructor(
     paths: readonly string[],
@@ -216,8 +217,14 @@ export class TapeBuild implements TapeSource {
   }
 
   async *#feed(): AsyncGenerator<readonly TapeItem[]> {
-    if (await this.#onThread()) yield* this.#runThread();
+    this.#thread = await this.#onThread();
+    if (this.#thread) yield* this.#runThread();
     else yield* this.#run(true);
+  }
+
+  /** Whether the items were read and encoded on a thread of their own (known once `chunks` has started). */
+  get onThread(): boolean {
+    return this.#thread;
   }
 
   /** Whether a build that feeds a replay reads on a thread of its own (`TapeBuildOptions.thread`). */
