@@ -1,13 +1,13 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { readRecording, type RecordingSummary } from '../tape.ts';
 import {
-  finishTape,
   THREAD_AHEAD_CHUNKS,
   threadFailure,
   type BuildThreadData,
   type FromBuildThread,
   type ToBuildThread,
-} from './build.ts';
+} from './build-protocol.ts';
+import { finishTape } from './build.ts';
 import { TapeWriter } from './file.ts';
 
 /**
