@@ -35,6 +35,15 @@ export interface BacktestBenchFigure {
   readonly firstRatio: number;
   /** (open + replay) / minimal read. */
   readonly laterRatio: number;
+  /**
+   * The same two ratios in CPU time of the process (best of the runs each): steadier than
+   * wall time on a shared machine, where the neighbours' load counts in every wall figure.
+   * A build on a thread of its own counts both threads here.
+   */
+  readonly firstRatioCpu: number;
+  readonly laterRatioCpu: number;
+  /** Whether the first run read and encoded on a thread of its own (`BUILD_THREAD_MIN_BYTES`). */
+  readonly buildThread: boolean;
 }
 
 export interface BacktestBenchResult {
@@ -43,6 +52,8 @@ export interface BacktestBenchResult {
   readonly events: number;
   /** The minimal read of the recording, best of the runs: gunzip + split + JSON.parse. */
   readonly minimalReadMs: number;
+  /** Its CPU time, best of the runs. */
+  readonly minimalReadCpuMs: number;
   readonly minimalLines: number;
   /** The tape read alone, best of the runs: open, verify, decode every chunk. */
   readonly tapeReadMs: number;
@@ -76,6 +87,22 @@ export const BACKTEST_CONFIGS = [
 /** Where scripts/make-large-recording.sh records the ≥ 1M-event sample. */
 export const LARGE_RECORDING = resolve(root, '.cache/large-recording/feed');
 
+/** CPU ms of this process (every thread) since `c0`. */
+function cpuMs(c0: NodeJS.CpuUsage): number {
+  const d = process.cpuUsage(c0);
+  return (d.user + d.system) / 1000;
+}
+
+/** The main step's ratios, one line per config, for a person reading the step's output. */
+export function ratioLines(b: BacktestBenchResult): string[] {
+  return b.figures.map(
+    (f) =>
+      `${f.config}: first run ${f.firstRatio.toFixed(2)}x the minimal read (CPU ${f.firstRatioCpu.toFixed(2)}x` +
+      `${f.buildThread ? ', build thread' : ''}), later runs ${f.laterRatio.toFixed(2)}x (CPU ${f.laterRatioCpu.toFixed(2)}x); ` +
+      `goals ≤ ${b.goalFirstRatio} and ≤ ${b.goalLaterRatio}`,
+  );
+}
+
 async function filesOf(recording: string): Promise<string[]> {
   return inTimeOrder(await recordingFiles([recording]));
 }
@@ -99,8 +126,11 @@ export async function runBacktestBench(
   const dir = mkdtempSync(join(tmpdir(), 'ls-bench-tape-'));
   try {
     let minimal = { ms: Infinity, lines: 0 };
+    let minimalCpuMs = Infinity;
     for (let r = 0; r < runs; r++) {
+      const c0 = process.cpuUsage();
       const m = await minimalRead(files);
+      minimalCpuMs = Math.min(minimalCpuMs, cpuMs(c0));
       if (m.ms < minimal.ms) minimal = { ms: m.ms, lines: m.lines };
     }
     const figures: BacktestBenchFigure[] = [];
@@ -113,20 +143,28 @@ export async function runBacktestBench(
       let firstReplayMs = Infinity;
       let openMs = Infinity;
       let replayMs = Infinity;
+      let firstCpuMs = Infinity;
+      let laterCpuMs = Infinity;
+      let buildThread = false;
       for (let r = 0; r < runs; r++) {
         // First run: no tape; it is built as the replay reads the recording (one pass).
+        const c0 = process.cpuUsage();
         const t0 = performance.now();
         const found = await findTape([recording], { dir, rebuild: true });
         if (!('build' in found)) throw new Error('a rebuild was asked for, yet the tape was reused');
         const t1 = performance.now();
         const first = await runBacktestBuilding({ config, logger }, found.build);
         const t2 = performance.now();
+        firstCpuMs = Math.min(firstCpuMs, cpuMs(c0));
+        buildThread = found.build.onThread;
         // Later run: the tape is reused.
+        const c2 = process.cpuUsage();
         const reused = await openTape([recording], { dir });
         if (reused.built !== null) throw new Error('the tape just built was not reused');
         const t3 = performance.now();
         await runBacktest({ config, tape: reused.tape, logger });
         const t4 = performance.now();
+        laterCpuMs = Math.min(laterCpuMs, cpuMs(c2));
         buildMs = Math.min(buildMs, t1 - t0);
         firstReplayMs = Math.min(firstReplayMs, t2 - t1);
         openMs = Math.min(openMs, t3 - t2);
@@ -146,6 +184,9 @@ export async function runBacktestBench(
         eventsPerSecond: (events / replayMs) * 1000,
         firstRatio: (buildMs + firstReplayMs) / minimal.ms,
         laterRatio: (openMs + replayMs) / minimal.ms,
+        firstRatioCpu: firstCpuMs / minimalCpuMs,
+        laterRatioCpu: laterCpuMs / minimalCpuMs,
+        buildThread,
       });
     }
     return {
@@ -153,6 +194,7 @@ export async function runBacktestBench(
       runs,
       events,
       minimalReadMs: minimal.ms,
+      minimalReadCpuMs: minimalCpuMs,
       minimalLines: minimal.lines,
       tapeReadMs,
       tapeBytes,
@@ -280,5 +322,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
       : process.argv.includes('--large-sweep')
         ? await runLargeSweep()
         : await runBacktestBench();
+  // The ratios for a reader on stderr; stdout's last line is the result, for the bench runner.
+  if ('figures' in result) for (const line of ratioLines(result)) process.stderr.write(`${line}\n`);
   console.log(JSON.stringify(result));
 }

@@ -47,74 +47,99 @@ function ownOrderRecording(where: 'before' | 'after'): string {
   return file;
 }
 
-describe('the first replay builds the tape in the same pass', () => {
-  it('replays to the golden report while writing a tape that is then reused', async () => {
-    const p = await pending(['backtest/data/paper-seed13-deep'], { chunkItems: 700 });
-    const out = await runBacktestBuilding({ config: await config(), logger: silentLogger() }, p.build);
-    expect(out.again).toBe(false);
-    const pinned = JSON.parse(readFileSync('test/backtest/golden/paper-seed13-deep--fixed-spread.json', 'utf8')) as {
-      sha256: string;
-    };
-    expect(createHash('sha256').update(reportJson(out)).digest('hex')).toBe(pinned.sha256);
-    const json = await loadTape(['backtest/data/paper-seed13-deep']);
-    expect(out.tape.footer.count).toBe(json.items.length);
-    expect(await allItems(out.tape)).toEqual(json.items);
-    const reused = await openTape(['backtest/data/paper-seed13-deep'], { dir: join(p.path, '..') });
-    expect(reused.built).toBeNull();
-    expect(reused.path).toBe(p.path);
-  });
+/** A recording with a malformed price frame half way through. */
+function badLineRecording(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'ls-tape-build-'));
+  const file = join(dir, 'feed-bad.jsonl.gz');
+  const lines = gunzipSync(readFileSync('backtest/data/paper-seed13-deep/feed-20260116T121311585Z-000002.jsonl.gz'))
+    .toString('utf8')
+    .split('\n')
+    .filter((l) => l !== '');
+  lines.splice(Math.floor(lines.length / 2), 0, '{"t": 1, "k": "price", "c": 1, "d": ["orderUpdate", 7]}');
+  writeFileSync(file, gzipSync(lines.join('\n') + '\n'));
+  return file;
+}
 
-  it.each(['before', 'after'] as const)(
-    'gives the tape’s report when the account names its order %s the listing',
-    async (where) => {
-      const file = ownOrderRecording(where);
-      const p = await pending([file], { chunkItems: 200 });
-      const cfg = await config();
-      const out = await runBacktestBuilding({ config: cfg, logger: silentLogger() }, p.build);
-      expect(out.tape.footer.stats.ownListingsRemoved).toBeGreaterThan(0);
-      // Named after its listing was handed on: the one pass is not the tape's replay, so it runs again from the tape.
-      expect(out.again).toBe(where === 'after');
-      const fromTape = await runBacktest({ config: cfg, tape: out.tape, logger: silentLogger() });
-      expect(reportJson(out)).toBe(reportJson(fromTape));
-      expect(await allItems(out.tape)).toEqual((await loadTape([file])).items);
-    },
-  );
+describe.each(['main', 'worker'] as const)(
+  'the first replay builds the tape in the same pass (%s thread)',
+  (thread) => {
+    const pendingOn = (paths: string[], options: Parameters<typeof findTape>[1] = {}) =>
+      pending(paths, { thread, ...options });
 
-  it('writes the whole tape when the replay stops early', async () => {
-    const p = await pending(['backtest/data/paper-seed7'], { chunkItems: 500 });
-    const chunks = p.build.chunks();
-    expect((await chunks.next()).done).toBe(false);
-    await chunks.return(undefined);
-    const json = await loadTape(['backtest/data/paper-seed7']);
-    expect(p.build.count).toBe(json.items.length);
-    expect(p.build.exact).toBe(true);
-    expect(await allItems(p.build.tape)).toEqual(json.items);
-  });
+    it('replays to the golden report while writing a tape that is then reused', async () => {
+      const p = await pendingOn(['backtest/data/paper-seed13-deep'], { chunkItems: 700 });
+      const out = await runBacktestBuilding({ config: await config(), logger: silentLogger() }, p.build);
+      expect(out.again).toBe(false);
+      const pinned = JSON.parse(readFileSync('test/backtest/golden/paper-seed13-deep--fixed-spread.json', 'utf8')) as {
+        sha256: string;
+      };
+      expect(createHash('sha256').update(reportJson(out)).digest('hex')).toBe(pinned.sha256);
+      const json = await loadTape(['backtest/data/paper-seed13-deep']);
+      expect(out.tape.footer.count).toBe(json.items.length);
+      expect(await allItems(out.tape)).toEqual(json.items);
+      const reused = await openTape(['backtest/data/paper-seed13-deep'], { dir: join(p.path, '..') });
+      expect(reused.built).toBeNull();
+      expect(reused.path).toBe(p.path);
+    });
 
-  it('holds a bounded number of chunks, however far the reading could run ahead', async () => {
-    const p = await pending(['backtest/data/paper-seed7'], { chunkItems: 64 });
-    const chunks = p.build.chunks();
-    await chunks.next();
-    // The replay is slow: give the reading every chance to run ahead of it.
-    await new Promise((r) => setTimeout(r, 300));
-    const readAhead = p.build.count;
-    await chunks.return(undefined);
-    expect(readAhead).toBeLessThan(26_745 / 4);
-  });
+    it.each(['before', 'after'] as const)(
+      'gives the tape’s report when the account names its order %s the listing',
+      async (where) => {
+        const file = ownOrderRecording(where);
+        const p = await pendingOn([file], { chunkItems: 200 });
+        const cfg = await config();
+        const out = await runBacktestBuilding({ config: cfg, logger: silentLogger() }, p.build);
+        expect(out.tape.footer.stats.ownListingsRemoved).toBeGreaterThan(0);
+        // Named after its listing was handed on: the one pass is not the tape's replay, so it runs again from the tape.
+        expect(out.again).toBe(where === 'after');
+        const fromTape = await runBacktest({ config: cfg, tape: out.tape, logger: silentLogger() });
+        expect(reportJson(out)).toBe(reportJson(fromTape));
+        expect(await allItems(out.tape)).toEqual((await loadTape([file])).items);
+      },
+    );
 
-  it('under --strict stops at a bad line and leaves no tape behind', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ls-tape-build-'));
-    const file = join(dir, 'feed-bad.jsonl.gz');
-    const lines = gunzipSync(readFileSync('backtest/data/paper-seed13-deep/feed-20260116T121311585Z-000002.jsonl.gz'))
-      .toString('utf8')
-      .split('\n')
-      .filter((l) => l !== '');
-    lines.splice(Math.floor(lines.length / 2), 0, '{"t": 1, "k": "price", "c": 1, "d": ["orderUpdate", 7]}');
-    writeFileSync(file, gzipSync(lines.join('\n') + '\n'));
-    const p = await pending([file], { strict: true, chunkItems: 100 });
-    await expect(
-      runBacktestBuilding({ config: await config(), logger: silentLogger() }, p.build),
-    ).rejects.toBeInstanceOf(BacktestInputError);
-    expect(readdirSync(join(p.path, '..'))).toEqual([]);
-  });
-});
+    it('writes the whole tape when the replay stops early', async () => {
+      const p = await pendingOn(['backtest/data/paper-seed7'], { chunkItems: 500 });
+      const chunks = p.build.chunks();
+      expect((await chunks.next()).done).toBe(false);
+      await chunks.return(undefined);
+      const json = await loadTape(['backtest/data/paper-seed7']);
+      expect(p.build.count).toBe(json.items.length);
+      expect(p.build.exact).toBe(true);
+      expect(await allItems(p.build.tape)).toEqual(json.items);
+    });
+
+    it('holds a bounded number of chunks, however far the reading could run ahead', async () => {
+      const p = await pendingOn(['backtest/data/paper-seed7'], { chunkItems: 64 });
+      const chunks = p.build.chunks();
+      await chunks.next();
+      // The replay is slow: give the reading every chance to run ahead of it.
+      await new Promise((r) => setTimeout(r, 300));
+      const readAhead = p.build.count;
+      await chunks.return(undefined);
+      expect(readAhead).toBeLessThan(26_745 / 4);
+    });
+
+    it('under --strict stops at a bad line and leaves no tape behind', async () => {
+      const file = badLineRecording();
+      const p = await pendingOn([file], { strict: true, chunkItems: 100 });
+      await expect(
+        runBacktestBuilding({ config: await config(), logger: silentLogger() }, p.build),
+      ).rejects.toBeInstanceOf(BacktestInputError);
+      expect(readdirSync(join(p.path, '..'))).toEqual([]);
+    });
+
+    it('skips a bad line, counts it and tells of it as it is read, as the JSON read does', async () => {
+      const file = badLineRecording();
+      const heard: string[] = [];
+      const p = await pendingOn([file], { chunkItems: 100, onProblem: (q) => heard.push(`${q.line}: ${q.problem}`) });
+      const out = await runBacktestBuilding({ config: await config(), logger: silentLogger() }, p.build);
+      const json = await loadTape([file]);
+      expect(out.tape.footer.stats).toEqual(json.stats);
+      expect(out.tape.footer.problems).toEqual(json.problems);
+      expect(heard).toEqual(json.problems.map((q) => `${q.line}: ${q.problem}`));
+      expect(heard.length).toBe(1);
+      expect(await allItems(out.tape)).toEqual(json.items);
+    });
+  },
+);

@@ -76,6 +76,30 @@ describe('the tape chunk codec', () => {
     expect(decoded[12]).not.toBe(decoded[11]);
   });
 
+  it('finds a repeat by its values, not its first one: the same id with other values, back and forth', () => {
+    const items = [
+      order('a', 50),
+      order('a', 40),
+      order('a', 50),
+      order('a', 40),
+      { ...order('a', 50), bet: -0 },
+      { ...order('a', 50), bet: 0 },
+      { ...order('a', 50), bet: -0 },
+      { ...order('a', 50), bet: Number.NaN },
+      { ...order('a', 50), bet: Number.NaN },
+      { ...order('a', 50), extra: true },
+    ];
+    const { decoded } = roundTrip(items);
+    expect(decoded).toEqual(items);
+    expect(decoded[2]).toBe(decoded[0]);
+    expect(decoded[3]).toBe(decoded[1]);
+    expect(Object.is((decoded[4] as { bet: number }).bet, -0)).toBe(true);
+    expect(Object.is((decoded[5] as { bet: number }).bet, 0)).toBe(true);
+    expect(decoded[6]).toBe(decoded[4]);
+    expect(decoded[8]).toBe(decoded[7]);
+    expect(Object.keys(decoded[9] as object)).toEqual([...Object.keys(order('a', 50)), 'extra']);
+  });
+
   it('numbers repeated objects per chunk: a reference never reaches into the chunk before', () => {
     const enc = new ChunkEncoder();
     enc.add(order('a', 1));

@@ -1,5 +1,6 @@
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import type { MetaData } from '../../record/format.ts';
 import type { InputProblem } from '../errors.ts';
 import {
@@ -11,7 +12,14 @@ import {
   type TapeItem,
   type TapeStats,
 } from '../tape.ts';
-import { TapeFile, TapeFileError, TapeWriter, type TapeFooter } from './file.ts';
+import { chunkItems, TapeFile, TapeFileError, TapeWriter, type TapeFooter } from './file.ts';
+import {
+  TapeBuildThreadError,
+  threadError,
+  type BuildThreadData,
+  type FromBuildThread,
+  type ToBuildThread,
+} from './build-protocol.ts';
 import { minimalRead } from './minimal-read.ts';
 import type { TapeSource } from './source.ts';
 
@@ -26,9 +34,24 @@ const MINIMAL_READ_SAMPLE_BYTES = 2 << 20;
  */
 const READ_AHEAD_BATCHES = 1;
 
+/**
+ * Recordings of at least this many (compressed) bytes are read and written to their tape on
+ * a thread of their own while the replay runs (`TapeBuildOptions.thread`). Starting the
+ * thread costs about as much CPU as a minimal read of 2–3 MB of compressed recording (its
+ * TypeScript loader and modules): below this size the one-thread pass is faster.
+ */
+export const BUILD_THREAD_MIN_BYTES = 16 << 20;
+
 export interface TapeBuildOptions extends Pick<LoadTapeOptions, 'strict' | 'onProblem'> {
   /** Items per chunk (tests use small chunks). */
   readonly chunkItems?: number;
+  /**
+   * Where a build that feeds a replay reads the recording and writes the tape: on the
+   * replay's thread (`main`), on a thread of its own that hands the replay each chunk as it
+   * is written (`worker`), or by size (`auto`, the default: `worker` from
+   * `BUILD_THREAD_MIN_BYTES`). A build that feeds nothing (`run`) stays on its thread.
+   */
+  readonly thread?: 'auto' | 'main' | 'worker';
 }
 
 const NO_STATS: TapeStats = {
@@ -72,6 +95,7 @@ export class TapeBuild implements TapeSource {
   #removed = 0;
   #stoppedEarly = false;
   #used = false;
+  #thread = false;
 
   constructor(
     paths: readonly string[],
@@ -130,7 +154,27 @@ export class TapeBuild implements TapeSource {
 
   /** The items, a chunk at a time, while the tape is written; stopping early still writes the whole tape. */
   chunks(): AsyncGenerator<readonly TapeItem[]> {
-    return this.#run(true);
+    return this.#feed();
+  }
+
+  async *#feed(): AsyncGenerator<readonly TapeItem[]> {
+    this.#thread = await this.#onThread();
+    if (this.#thread) yield* this.#runThread();
+    else yield* this.#run(true);
+  }
+
+  /** Whether the items were read and encoded on a thread of their own (known once `chunks` has started). */
+  get onThread(): boolean {
+    return this.#thread;
+  }
+
+  /** Whether a build that feeds a replay reads on a thread of its own (`TapeBuildOptions.thread`). */
+  async #onThread(): Promise<boolean> {
+    const thread = this.#options.thread ?? 'auto';
+    if (thread !== 'auto') return thread === 'worker';
+    let bytes = 0;
+    for (const f of this.#files) bytes += (await stat(f)).size;
+    return bytes >= BUILD_THREAD_MIN_BYTES;
   }
 
   /** Builds the tape without handing on any item. */
@@ -243,34 +287,151 @@ export class TapeBuild implements TapeSource {
   }
 
   async #finish(writer: TapeWriter, s: RecordingSummary, started: number): Promise<void> {
-    let footer: TapeFooter;
-    try {
-      const ownListingsRemoved = s.own.size > 0 ? countOwnListings(writer, s.own) : 0;
-      const sample = await minimalRead(this.#files, MINIMAL_READ_SAMPLE_BYTES);
-      footer = writer.finish({
-        key: this.#key,
-        files: s.files,
-        meta: s.meta,
-        stats: { ...s.stats, ownOrders: s.own.size, ownListingsRemoved },
-        problems: s.problems,
-        complete: s.complete,
-        late: s.late,
-        own: [...s.own],
-        build: {
-          ms: performance.now() - started,
-          minimalReadMs: sample.lines > 0 ? (sample.ms * s.stats.lines) / sample.lines : 0,
-        },
-      });
-    } catch (err) {
-      writer.abort();
-      throw err;
-    }
-    const tape = await TapeFile.open(this.#path);
-    if (tape.footer.count !== footer.count)
-      throw new TapeFileError(this.#path, 'corrupt', 'the tape just written does not read back');
+    const tape = await finishTape(writer, s, this.#key, this.#files, this.#path, started);
     this.#footer = tape.footer;
     this.#tape = tape;
   }
+
+  /**
+   * The pass with the reading and writing on a thread of their own (`build-worker.ts`): it
+   * hands each chunk's bytes over as it writes them, and this thread decodes them and hands
+   * the items to the replay, so the first replay costs about the longer of reading and
+   * encoding the recording, or decoding and replaying it, not their sum.
+   */
+  async *#runThread(): AsyncGenerator<readonly TapeItem[]> {
+    if (this.#used) throw new TapeFileError(this.#path, 'corrupt', 'a tape build reads its recording once');
+    this.#used = true;
+    await mkdir(dirname(this.#path), { recursive: true });
+    await rm(this.#path, { force: true });
+    const data: BuildThreadData = {
+      paths: this.#paths,
+      files: this.#files,
+      key: this.#key,
+      path: this.#path,
+      strict: this.#options.strict ?? false,
+      chunkItems: this.#options.chunkItems,
+    };
+    const worker = new Worker(new URL('./build-worker.mjs', import.meta.url), { workerData: data });
+    const ready: Uint8Array[] = [];
+    // In an object: the callbacks set them, which the compiler cannot follow from the loop.
+    const st: { over: boolean; failure: { err: unknown } | null; draining: boolean; wake: (() => void) | null } = {
+      over: false,
+      failure: null,
+      draining: false,
+      wake: null,
+    };
+    const signal = () => {
+      const w = st.wake;
+      st.wake = null;
+      w?.();
+    };
+    const fail = (err: unknown) => {
+      st.failure ??= { err };
+      st.over = true;
+      signal();
+    };
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    worker.on('message', (m: FromBuildThread) => {
+      switch (m.type) {
+        case 'chunk':
+          for (const id of m.own) this.#own.add(id);
+          this.#read += m.count;
+          if (st.draining) break;
+          ready.push(new Uint8Array(m.bytes));
+          signal();
+          break;
+        case 'problem':
+          this.#options.onProblem?.(m.problem);
+          break;
+        case 'done':
+          st.over = true;
+          signal();
+          break;
+        case 'failed':
+          fail(threadError(m.failure));
+          break;
+      }
+    });
+    worker.on('error', fail);
+    void exited.then(() => {
+      if (!st.over) fail(new TapeBuildThreadError('the tape build thread stopped before the tape was written'));
+    });
+    const tell = (m: ToBuildThread) => worker.postMessage(m);
+    let finished = false;
+    try {
+      for (;;) {
+        const bytes = ready.shift();
+        if (bytes !== undefined) {
+          tell({ type: 'ack' });
+          const items = chunkItems(bytes);
+          if (this.#own.size > 0) this.#removed += removeOwnOrders(items, this.#own);
+          yield items;
+          continue;
+        }
+        if (st.over) break;
+        await new Promise<void>((r) => (st.wake = r));
+      }
+      finished = true;
+    } finally {
+      if (!finished) {
+        // The replay stopped early (or failed): the thread writes the rest of the tape without handing it on.
+        this.#stoppedEarly = true;
+        st.draining = true;
+        ready.length = 0;
+        if (!st.over) tell({ type: 'drain' });
+      }
+      await exited;
+      // Stopped early, it has its answer: a recording that fails past where it stopped leaves no tape, and no error to hear of.
+      if (st.failure === null) {
+        const tape = await TapeFile.open(this.#path);
+        this.#footer = tape.footer;
+        this.#tape = tape;
+      }
+    }
+    const failed = st.failure as { err: unknown } | null;
+    if (failed !== null) throw failed.err;
+  }
+}
+
+/**
+ * Puts a tape whose items are all written in place: its footer (with an estimate of a
+ * minimal read of the recording, for the ratio a backtest prints), renamed into place, and
+ * read back.
+ */
+export async function finishTape(
+  writer: TapeWriter,
+  s: RecordingSummary,
+  key: string,
+  files: readonly string[],
+  path: string,
+  started: number,
+): Promise<TapeFile> {
+  let footer: TapeFooter;
+  try {
+    const ownListingsRemoved = s.own.size > 0 ? countOwnListings(writer, s.own) : 0;
+    const sample = await minimalRead(files, MINIMAL_READ_SAMPLE_BYTES);
+    footer = writer.finish({
+      key,
+      files: s.files,
+      meta: s.meta,
+      stats: { ...s.stats, ownOrders: s.own.size, ownListingsRemoved },
+      problems: s.problems,
+      complete: s.complete,
+      late: s.late,
+      own: [...s.own],
+      build: {
+        ms: performance.now() - started,
+        minimalReadMs: sample.lines > 0 ? (sample.ms * s.stats.lines) / sample.lines : 0,
+      },
+    });
+  } catch (err) {
+    writer.abort();
+    throw err;
+  }
+  const tape = await TapeFile.open(path);
+  if (tape.footer.count !== footer.count)
+    throw new TapeFileError(path, 'corrupt', 'the tape just written does not read back');
+  return tape;
 }
 
 /** How many listings of the recording account the items hold: read back from the chunks written so far. */

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { recordingFiles, inTimeOrder } from '../../record/reader.ts';
 import { BacktestInputError, cannotRead, formatInputProblem } from '../errors.ts';
 import type { LoadTapeOptions } from '../tape.ts';
-import { TapeBuild } from './build.ts';
+import { TapeBuild, type TapeBuildOptions } from './build.ts';
 import { TapeFile, TapeFileError, TAPE_FORMAT_VERSION } from './file.ts';
 
 /** The folder a tape cache takes beside its recording. */
@@ -18,6 +18,8 @@ export interface TapeCacheOptions extends Pick<LoadTapeOptions, 'strict' | 'onPr
   readonly rebuild?: boolean;
   /** Items per chunk (tests use small chunks). */
   readonly chunkItems?: number;
+  /** Where a first replay's build reads and writes (`TapeBuildOptions.thread`). */
+  readonly thread?: TapeBuildOptions['thread'];
 }
 
 /** Why a tape was built rather than reused. */
@@ -133,6 +135,7 @@ export async function findTape(
     ...(options.strict !== undefined ? { strict: options.strict } : {}),
     ...(options.onProblem ? { onProblem: options.onProblem } : {}),
     ...(options.chunkItems !== undefined ? { chunkItems: options.chunkItems } : {}),
+    ...(options.thread !== undefined ? { thread: options.thread } : {}),
   });
   return { build, path, built: reason, ms: performance.now() - started };
 }

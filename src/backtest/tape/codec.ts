@@ -45,12 +45,18 @@ export class ChunkEncoder {
   #nRefs = 0;
   #count = 0;
   readonly #strings = new Map<string, number>();
-  readonly #shapes = new Map<string, number>();
+  /** Every object shape met in this encoder's life, as a tree of keys in order; numbered per chunk. */
+  readonly #root = new ShapeNode([]);
+  /** Which chunk this is: a shape node numbered in another chunk is numbered again. */
+  #chunk = 0;
   readonly #shapeKeys: number[][] = [];
   /** Flat objects written so far, by a hash of their columns: their ordinals. */
   readonly #flat = new Map<number, number[]>();
   /** Per flat object (by ordinal): where its tags, numbers and refs start and end. */
   #flatAt: number[] = [];
+  /** An object's values while it is written, one array per nesting depth. */
+  readonly #scratch: unknown[][] = [];
+  #depth = 0;
 
   get count(): number {
     return this.#count;
@@ -62,6 +68,8 @@ export class ChunkEncoder {
   }
 
   add(value: unknown): void {
+    // A value that failed part way (not JSON) left the depth where it stopped.
+    this.#depth = 0;
     this.#value(value);
     this.#count++;
   }
@@ -79,7 +87,7 @@ export class ChunkEncoder {
     };
     this.#nTags = this.#nNums = this.#nRefs = this.#count = 0;
     this.#strings.clear();
-    this.#shapes.clear();
+    this.#chunk++;
     this.#shapeKeys.length = 0;
     this.#flat.clear();
     this.#flatAt = [];
@@ -145,26 +153,53 @@ export class ChunkEncoder {
   }
 
   #object(o: Record<string, unknown>): void {
-    const keys = Object.keys(o);
-    const sig = keys.join('\u0000');
-    let shape = this.#shapes.get(sig);
-    if (shape === undefined) {
-      shape = this.#shapeKeys.length;
-      this.#shapes.set(sig, shape);
-      this.#shapeKeys.push(keys.map((k) => this.#string(k)));
+    // The keys and values first (for-in over a plain object gives its own keys in Object.keys
+    // order without making the array, and reads each value through the enumeration cache).
+    const depth = this.#depth++;
+    const vals = (this.#scratch[depth] ??= []);
+    let node = this.#root;
+    let n = 0;
+    let primitive = true;
+    for (const k in o) {
+      node = node.next(k);
+      const v = o[k];
+      if (typeof v === 'object' && v !== null) primitive = false;
+      vals[n++] = v;
+    }
+    if (node.chunk !== this.#chunk) {
+      node.chunk = this.#chunk;
+      node.id = this.#shapeKeys.length;
+      this.#shapeKeys.push(node.keys.map((k) => this.#string(k)));
+      node.seen.clear();
+    }
+    // An object of primitives met before in the chunk (a book order listed again) is found by
+    // its first value and compared value by value, before any of it is written.
+    const seen = primitive && n > 0 ? node.seen.get(vals[0]) : undefined;
+    if (seen !== undefined && sameValues(seen.values, vals, n)) {
+      this.#tag(Tag.Same);
+      this.#ref(seen.ordinal);
+      this.#depth--;
+      return;
     }
     const t0 = this.#nTags;
     const n0 = this.#nNums;
     const r0 = this.#nRefs;
     this.#tag(Tag.Obj);
-    this.#ref(shape);
-    for (const k of keys) this.#value(o[k]);
+    this.#ref(node.id);
+    for (let i = 0; i < n; i++) this.#value(vals[i]);
+    this.#depth--;
     // Not `{}`: flat itself, and inside a flat object that is taken back it would be numbered for nothing.
-    if (keys.length > 0 && this.#nTags - t0 === 1 + keys.length) this.#flatObject(t0, n0, r0);
+    if (n > 0 && this.#nTags - t0 === 1 + n) {
+      const ordinal = this.#flatObject(t0, n0, r0);
+      if (primitive) node.seen.set(vals[0], { ordinal, values: vals.slice(0, n) });
+    }
   }
 
-  /** The flat object just written at these starts: kept as it is if new, or taken back and written as a reference to its first copy. */
-  #flatObject(t0: number, n0: number, r0: number): void {
+  /**
+   * The flat object just written at these starts: kept as it is if new, or taken back and
+   * written as a reference to its first copy. Its ordinal, either way.
+   */
+  #flatObject(t0: number, n0: number, r0: number): number {
     const t1 = this.#nTags;
     const n1 = this.#nNums;
     const r1 = this.#nRefs;
@@ -194,7 +229,7 @@ export class ChunkEncoder {
           this.#nRefs = r0;
           this.#tag(Tag.Same);
           this.#ref(k);
-          return;
+          return k;
         }
       }
     }
@@ -202,7 +237,49 @@ export class ChunkEncoder {
     at.push(t0, t1, n0, n1, r0, r1);
     if (seen === undefined) this.#flat.set(h, [k]);
     else seen.push(k);
+    return k;
   }
+}
+
+/**
+ * One object shape (its keys, in order) in the encoder's tree of shapes: the shape of an
+ * object is found by walking its keys from the root, one step per key, without building a
+ * signature string. Most nodes have one child (the keys of a record kind follow each other
+ * the same way every time), kept beside the node; others go in a map.
+ */
+class ShapeNode {
+  readonly keys: readonly string[];
+  /** The shape's number in the chunk `chunk` (a number is per chunk). */
+  id = 0;
+  chunk = -1;
+  /** This chunk's flat objects of primitives of this shape, by their first value: the last one written. */
+  readonly seen = new Map<unknown, { readonly ordinal: number; readonly values: readonly unknown[] }>();
+  #key: string | undefined = undefined;
+  #child: ShapeNode | undefined = undefined;
+  #more: Map<string, ShapeNode> | undefined = undefined;
+
+  constructor(keys: readonly string[]) {
+    this.keys = keys;
+  }
+
+  next(k: string): ShapeNode {
+    if (this.#key === k) return this.#child!;
+    if (this.#child === undefined) {
+      this.#key = k;
+      return (this.#child = new ShapeNode([...this.keys, k]));
+    }
+    this.#more ??= new Map();
+    let c = this.#more.get(k);
+    if (c === undefined) this.#more.set(k, (c = new ShapeNode([...this.keys, k])));
+    return c;
+  }
+}
+
+/** Whether two objects' first `n` values are the same (`Object.is`: -0 is not 0, as the columns compare). */
+function sameValues(a: readonly unknown[], b: readonly unknown[], n: number): boolean {
+  if (a.length !== n) return false;
+  for (let i = 0; i < n; i++) if (!Object.is(a[i], b[i])) return false;
+  return true;
 }
 
 /** Whether `a[i..i+n)` and `a[j..j+n)` hold the same values (numbers compared by their bits: -0 is not 0). */

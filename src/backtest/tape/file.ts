@@ -84,6 +84,7 @@ export class TapeWriter {
   readonly #partial: string;
   readonly #fd: number;
   readonly #chunkItems: number;
+  readonly #onChunk: ((bytes: Uint8Array, count: number) => void) | undefined;
   readonly #enc = new ChunkEncoder();
   readonly #chunks: TapeChunkInfo[] = [];
   readonly #scratch = { buf: new ArrayBuffer(0) };
@@ -93,8 +94,16 @@ export class TapeWriter {
   #count = 0;
   #start = NaN;
 
-  constructor(path: string, options: { chunkItems?: number } = {}) {
+  /**
+   * `onChunk` hears each chunk's bytes as they are written (a view on a buffer the writer
+   * reuses: copy what is kept).
+   */
+  constructor(
+    path: string,
+    options: { chunkItems?: number; onChunk?: (bytes: Uint8Array, count: number) => void } = {},
+  ) {
     this.#path = path;
+    this.#onChunk = options.onChunk;
     // Its own name: two processes building the same tape at once each write their own, and the last rename wins.
     this.#partial = `${path}.${randomUUID()}.partial`;
     this.#chunkItems = options.chunkItems ?? CHUNK_ITEMS;
@@ -175,6 +184,7 @@ export class TapeWriter {
       crc: crc32(bytes),
     });
     this.#write(bytes);
+    this.#onChunk?.(bytes, count);
   }
 
   #write(b: Uint8Array): void {
