@@ -38,7 +38,7 @@ import {
   type StrategyErrorKind,
   type StrategyErrorReport,
 } from '../runtime/strategy-errors.ts';
-import { runQueueSweep, type QueueSweepProgress } from '../app/queue/coordinator.ts';
+import type { QueueSweepProgress } from '../app/queue/coordinator.ts';
 import { QueueConfigError } from '../app/queue/errors.ts';
 import { parseRedisAddress, type RedisAddress } from '../app/queue/redis-address.ts';
 import { systemClock } from '../shared/clock.ts';
@@ -344,6 +344,8 @@ async function backtest(o: BacktestOptions): Promise<void> {
     if (queueAddress !== null) {
       process.stdout.write(`sweep: ${runs.length} variant(s) through the queue at ${queueAddress.display}\n`);
       const progress = queueProgressLine(tty);
+      // Loaded only for a queue sweep: the Redis client and the queue stay out of every other backtest's memory.
+      const { runQueueSweep } = await import('../app/queue/coordinator.ts');
       const queued = await runQueueSweep(tape, runs, config.source, {
         address: queueAddress,
         overrides,
