@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
+import { applyReplayHeapSettings } from '../app/replay-heap.ts';
 import { builtInStrategyResolver } from '../app/strategy-registry.ts';
 import { BacktestConfigError, BacktestInputError, formatInputProblem, type InputProblem } from '../backtest/errors.ts';
 import type { BacktestReport } from '../backtest/report/types.ts';
@@ -248,6 +249,8 @@ async function backtest(o: BacktestOptions): Promise<void> {
   // Everything that can be wrong with the config is found before a line is replayed.
   const config = await loadRunConfigOrReport(o.config);
   if (!config) return;
+  // Before the first item is read: the heap's growth is set for the whole replay.
+  applyReplayHeapSettings();
   const settings = backtestSettings(config, overrides);
   let runs: SweepRun[] = [];
   if (axes.length > 0) {
