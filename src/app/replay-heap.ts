@@ -1,4 +1,4 @@
-import { setFlagsFromString } from 'node:v8';
+import v8 from 'node:v8';
 
 /**
  * How far V8 lets the old generation grow past what a full collection left live, in a
@@ -21,11 +21,7 @@ import { setFlagsFromString } from 'node:v8';
  */
 export const REPLAY_HEAP_GROWING_PERCENT = 100;
 
-let applied = false;
-
-/** Sets the replay's heap growth for this process (once; later calls do nothing). */
+/** Sets the replay's heap growth for this process (again and again is the same as once). */
 export function applyReplayHeapSettings(): void {
-  if (applied) return;
-  applied = true;
-  setFlagsFromString(`--heap-growing-percent=${REPLAY_HEAP_GROWING_PERCENT}`);
+  v8.setFlagsFromString(`--heap-growing-percent=${REPLAY_HEAP_GROWING_PERCENT}`);
 }

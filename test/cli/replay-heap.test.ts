@@ -2,20 +2,17 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
+import v8 from 'node:v8';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-
-const flags = vi.hoisted(() => [] as string[]);
-vi.mock('node:v8', async (original) => {
-  const v8 = await original<typeof import('node:v8')>();
-  return { ...v8, default: v8, setFlagsFromString: (f: string) => void flags.push(f) };
-});
-
-const { registerBacktest } = await import('../../src/cli/backtest.ts');
+import { registerBacktest } from '../../src/cli/backtest.ts';
 
 /** `linesmith backtest <args>` in this process (its V8 flags are what is looked at), output kept. */
-async function backtest(args: readonly string[]): Promise<void> {
+async function backtest(args: readonly string[]): Promise<string[]> {
   const program = new Command().exitOverride();
   registerBacktest(program);
+  const flags: string[] = [];
+  // Recorded, not set: the flag is the test worker's too, shared with the files it runs next.
+  vi.spyOn(v8, 'setFlagsFromString').mockImplementation((f: string) => void flags.push(f));
   vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
   vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
   try {
@@ -23,6 +20,7 @@ async function backtest(args: readonly string[]): Promise<void> {
   } finally {
     vi.restoreAllMocks();
   }
+  return flags;
 }
 
 afterEach(() => {
@@ -35,7 +33,7 @@ describe("a backtest's heap", () => {
     { timeout: 120_000 },
     async () => {
       const dir = mkdtempSync(join(tmpdir(), 'ls-heap-'));
-      await backtest([
+      const flags = await backtest([
         '--config',
         'bench/backtest-quiet.yaml',
         '--feed',
