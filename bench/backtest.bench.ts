@@ -3,6 +3,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { getHeapSpaceStatistics } from 'node:v8';
+import { applyReplayHeapSettings } from '../src/app/replay-heap.ts';
 import { builtInStrategyResolver } from '../src/app/strategy-registry.ts';
 import { runBacktest, runBacktestBuilding } from '../src/app/backtest-run.ts';
 import { findTape, openTape } from '../src/backtest/tape/cache.ts';
@@ -212,6 +214,31 @@ export async function runBacktestBench(
   }
 }
 
+/** Where a process's memory is, bytes: resident set, V8's heap (committed) and its spaces, memory outside it (`process.memoryUsage`). */
+export interface MemoryBreakdown {
+  readonly rss: number;
+  readonly heapTotal: number;
+  readonly heapUsed: number;
+  readonly newSpace: number;
+  readonly oldSpace: number;
+  readonly external: number;
+  readonly arrayBuffers: number;
+}
+
+export function memoryBreakdown(): MemoryBreakdown {
+  const m = process.memoryUsage();
+  const space = (name: string) => getHeapSpaceStatistics().find((s) => s.space_name === name)?.space_size ?? 0;
+  return {
+    rss: m.rss,
+    heapTotal: m.heapTotal,
+    heapUsed: m.heapUsed,
+    newSpace: space('new_space'),
+    oldSpace: space('old_space'),
+    external: m.external,
+    arrayBuffers: m.arrayBuffers,
+  };
+}
+
 /** Replaying the large recording (made by scripts/make-large-recording.sh): its tape, then the quiet strategy over it, and the process's max RSS. */
 export interface LargeReplayResult {
   readonly recording: string;
@@ -222,17 +249,27 @@ export interface LargeReplayResult {
   readonly built: boolean;
   readonly replayMs: number;
   readonly eventsPerSecond: number;
+  /** Events per CPU second of the replay (the machine is shared: wall time counts the neighbours too). */
+  readonly eventsPerCpuSecond: number;
   /** Max resident set of the process over the tape and the replay, bytes. */
   readonly maxRss: number;
   readonly goalMaxRss: number;
+  /** The process's memory with the modules loaded (before the tape is opened), and at the end of the replay. */
+  readonly memoryAtStart: MemoryBreakdown;
+  readonly memoryAtEnd: MemoryBreakdown;
 }
 
 export async function runLargeReplay(recording = LARGE_RECORDING): Promise<LargeReplayResult> {
+  // What `linesmith backtest` sets for its replay.
+  applyReplayHeapSettings();
   const config = await loadConfig(QUIET_CONFIG, { resolveStrategy: builtInStrategyResolver() });
+  const memoryAtStart = memoryBreakdown();
   const t0 = performance.now();
   const cached = await openTape([recording], { dir: resolve(root, '.cache/tapes') });
   const t1 = performance.now();
+  const c0 = process.cpuUsage();
   const result = await runBacktest({ config, tape: cached.tape, logger: silentLogger() });
+  const cpu = process.cpuUsage(c0);
   const t2 = performance.now();
   return {
     recording: basename(resolve(recording, '..')),
@@ -242,8 +279,11 @@ export async function runLargeReplay(recording = LARGE_RECORDING): Promise<Large
     built: cached.built !== null,
     replayMs: t2 - t1,
     eventsPerSecond: (result.events / (t2 - t1)) * 1000,
+    eventsPerCpuSecond: (result.events / (cpu.user + cpu.system)) * 1e6,
     maxRss: process.resourceUsage().maxRSS * 1024,
     goalMaxRss: 300e6,
+    memoryAtStart,
+    memoryAtEnd: memoryBreakdown(),
   };
 }
 

@@ -132,7 +132,10 @@ function rows(r: BenchResults): Row[] {
           `backtest of the large recording, ${int(l.events)} events, a strategy that quotes nothing, ` +
             `from its tape (${l.built ? 'built' : 'reused'}, ` +
             `${int(l.tapeBytes / 1e6)} MB): max resident set of the process`,
-          `${mb(l.maxRss)} (${int(l.eventsPerSecond)} events/s)`,
+          `${mb(l.maxRss)} (${int(l.eventsPerSecond)} events/s, ${int(l.eventsPerCpuSecond)} per CPU second; ` +
+            `at the end: V8 heap ${mb(l.memoryAtEnd.heapTotal)} (old generation ${mb(l.memoryAtEnd.oldSpace)}, ` +
+            `young ${mb(l.memoryAtEnd.newSpace)}), the rest ${mb(l.memoryAtEnd.rss - l.memoryAtEnd.heapTotal)}; ` +
+            `before the tape was opened ${mb(l.memoryAtStart.rss)})`,
           `≤ ${mb(l.goalMaxRss)}: ${verdict(l.maxRss <= l.goalMaxRss)}`,
         ],
   );

@@ -139,7 +139,7 @@ console.log(
         `tape ${(large.tapeBytes / 1e6).toFixed(0)} MB ` +
         `${large.built ? `built in ${(large.tapeMs / 1000).toFixed(1)} s` : 'reused'}), ` +
         `a strategy that quotes nothing: ` +
-        `${fmt(large.eventsPerSecond)} events/s, ` +
+        `${fmt(large.eventsPerSecond)} events/s (${fmt(large.eventsPerCpuSecond)} per CPU second), ` +
         `max rss ${mb(large.maxRss)} (goal ≤ ${mb(large.goalMaxRss)}: ` +
         `${large.maxRss <= large.goalMaxRss ? 'met' : 'not met'})`,
 );

@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
+import { applyReplayHeapSettings } from '../app/replay-heap.ts';
 import { builtInStrategyResolver } from '../app/strategy-registry.ts';
 import { BacktestConfigError, BacktestInputError, formatInputProblem, type InputProblem } from '../backtest/errors.ts';
 import type { BacktestReport } from '../backtest/report/types.ts';
@@ -38,7 +39,7 @@ import {
   type StrategyErrorKind,
   type StrategyErrorReport,
 } from '../runtime/strategy-errors.ts';
-import { runQueueSweep, type QueueSweepProgress } from '../app/queue/coordinator.ts';
+import type { QueueSweepProgress } from '../app/queue/coordinator.ts';
 import { QueueConfigError } from '../app/queue/errors.ts';
 import { parseRedisAddress, type RedisAddress } from '../app/queue/redis-address.ts';
 import { systemClock } from '../shared/clock.ts';
@@ -248,6 +249,8 @@ async function backtest(o: BacktestOptions): Promise<void> {
   // Everything that can be wrong with the config is found before a line is replayed.
   const config = await loadRunConfigOrReport(o.config);
   if (!config) return;
+  // Before the first item is read: the heap's growth is set for the whole replay.
+  applyReplayHeapSettings();
   const settings = backtestSettings(config, overrides);
   let runs: SweepRun[] = [];
   if (axes.length > 0) {
@@ -344,6 +347,8 @@ async function backtest(o: BacktestOptions): Promise<void> {
     if (queueAddress !== null) {
       process.stdout.write(`sweep: ${runs.length} variant(s) through the queue at ${queueAddress.display}\n`);
       const progress = queueProgressLine(tty);
+      // Loaded only for a queue sweep: the Redis client and the queue stay out of every other backtest's memory.
+      const { runQueueSweep } = await import('../app/queue/coordinator.ts');
       const queued = await runQueueSweep(tape, runs, config.source, {
         address: queueAddress,
         overrides,

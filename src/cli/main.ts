@@ -1,16 +1,7 @@
 import { Command, type CommanderError } from 'commander';
+import { commandModulesFor } from './commands.ts';
 import { EXIT } from './exit-codes.ts';
-import { registerAccount } from './account.ts';
-import { registerBacktest } from './backtest.ts';
-import { registerDemo } from './demo.ts';
-import { registerInit } from './init.ts';
 import { addHelpExamples } from './help-examples.ts';
-import { registerRecord } from './record.ts';
-import { registerSim } from './sim.ts';
-import { registerStatus } from './status.ts';
-import { registerTape } from './tape.ts';
-import { registerTrade } from './trade.ts';
-import { registerWorker } from './worker.ts';
 
 const program = new Command();
 program
@@ -29,16 +20,7 @@ program
     process.exit(shown ? err.exitCode : EXIT.usage);
   });
 
-registerDemo(program);
-registerSim(program);
-registerAccount(program);
-registerTrade(program);
-registerRecord(program);
-registerBacktest(program);
-registerTape(program);
-registerStatus(program);
-registerWorker(program);
-registerInit(program);
+for (const m of commandModulesFor(process.argv.slice(2))) (await m.load())(program);
 addHelpExamples(program);
 
 await program.parseAsync(process.argv);

@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { QueueConfigError } from '../app/queue/errors.ts';
+import { applyReplayHeapSettings } from '../app/replay-heap.ts';
 import { startQueueWorker } from '../app/queue/queue-worker.ts';
 import { parseRedisAddress } from '../app/queue/redis-address.ts';
 import { usageError } from './exit-codes.ts';
@@ -35,6 +36,8 @@ async function worker(o: WorkerOptions): Promise<void> {
     if (err instanceof QueueConfigError) return usage(err.message);
     throw err;
   }
+  // Every variant it takes is a replay: the heap's growth is set for them all.
+  applyReplayHeapSettings();
   const cacheDir = resolve(o.tapeCache ?? join(homedir(), '.cache', 'linesmith', 'tapes'));
   const handle = await startQueueWorker({
     address,

@@ -10,7 +10,7 @@ import { runBacktest } from '../../src/app/backtest-run.ts';
 import { runSweep, sweepRuns } from '../../src/app/sweep.ts';
 import { loadTape, type TapeItem } from '../../src/backtest/tape.ts';
 import { openTape, TAPE_DIR_NAME } from '../../src/backtest/tape/cache.ts';
-import { TapeFile, TapeFileError, type ChunkGauge } from '../../src/backtest/tape/file.ts';
+import { READ_BATCH_ITEMS, TapeFile, TapeFileError, type ChunkGauge } from '../../src/backtest/tape/file.ts';
 import { loadConfig } from '../../src/config/load.ts';
 import { defaultStrategyResolver } from '../../src/config/strategy-resolver.ts';
 import { silentLogger } from '../../src/shared/logger.ts';
@@ -165,6 +165,20 @@ describe('the binary tape', () => {
     for await (const c of tape.chunks(gauge)) n += c.length;
     expect(n).toBe(tape.footer.count);
     expect(gauge.maxAlive).toBeLessThanOrEqual(2);
+  });
+
+  it('decodes a chunk a batch at a time, so a replay never holds a whole chunk of items', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ls-tape-'));
+    const { tape } = await openTape(['backtest/data/paper-seed7'], { dir, chunkItems: 4_096 });
+    expect(Math.max(...tape.footer.chunks.map((c) => c.count))).toBeGreaterThan(READ_BATCH_ITEMS);
+    const batches: number[] = [];
+    const items: TapeItem[] = [];
+    for await (const c of tape.chunks()) {
+      batches.push(c.length);
+      items.push(...c);
+    }
+    expect(Math.max(...batches)).toBeLessThanOrEqual(READ_BATCH_ITEMS);
+    expect(items).toEqual((await loadTape(['backtest/data/paper-seed7'])).items);
   });
 
   it('replays to the golden report, byte for byte, streamed from the tape file', async () => {

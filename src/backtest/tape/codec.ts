@@ -316,39 +316,95 @@ export interface ChunkColumns {
  * JSON.parse's would.
  */
 export function decodeChunk(c: ChunkColumns): unknown[] {
-  const { tags, nums, refs, strings } = c;
-  const makers = c.shapes.map((keys) => shapeMaker(keys.map((k) => strings[k]!)));
-  const widths = c.shapes.map((keys) => 1 + keys.length);
-  const flat: unknown[] = [];
-  let ti = 0;
-  let ni = 0;
-  let ri = 0;
-  const value = (): unknown => {
-    switch (tags[ti++] as Tag) {
+  const d = new ChunkDecoder(c);
+  const out = d.take(c.count);
+  d.end();
+  return out;
+}
+
+/**
+ * Reads one chunk's values a few at a time, in order, from its columns: what a reader holds
+ * decoded is the values it took and still uses, not the whole chunk. Values taken from one
+ * decoder share its repeated flat objects, as `decodeChunk`'s do.
+ */
+export class ChunkDecoder {
+  readonly #tags: Uint8Array;
+  readonly #nums: Float64Array;
+  readonly #refs: Uint32Array;
+  readonly #strings: readonly string[];
+  readonly #makers: Maker[];
+  readonly #widths: number[];
+  readonly #flat: unknown[] = [];
+  readonly #count: number;
+  #taken = 0;
+  #ti = 0;
+  #ni = 0;
+  #ri = 0;
+  readonly #next = (): unknown => this.#value();
+
+  constructor(c: ChunkColumns) {
+    this.#tags = c.tags;
+    this.#nums = c.nums;
+    this.#refs = c.refs;
+    this.#strings = c.strings;
+    this.#count = c.count;
+    this.#makers = c.shapes.map((keys) => shapeMaker(keys.map((k) => c.strings[k]!)));
+    this.#widths = c.shapes.map((keys) => 1 + keys.length);
+  }
+
+  /** Values not taken yet. */
+  get left(): number {
+    return this.#count - this.#taken;
+  }
+
+  /** The next `n` values (fewer at the end of the chunk). */
+  take(n: number): unknown[] {
+    const k = Math.min(n, this.#count - this.#taken);
+    const out = new Array<unknown>(k);
+    for (let i = 0; i < k; i++) out[i] = this.#value();
+    this.#taken += k;
+    return out;
+  }
+
+  /** Checks that every value was taken and the columns hold nothing more. */
+  end(): void {
+    if (
+      this.#taken !== this.#count ||
+      this.#ti !== this.#tags.length ||
+      this.#ni !== this.#nums.length ||
+      this.#ri !== this.#refs.length
+    )
+      throw new TapeDecodeError('the chunk holds more than its values');
+  }
+
+  #value(): unknown {
+    const tags = this.#tags;
+    switch (tags[this.#ti++] as Tag) {
       case Tag.Num:
-        return nums[ni++];
+        return this.#nums[this.#ni++];
       case Tag.Str:
-        return strings[refs[ri++]!];
+        return this.#strings[this.#refs[this.#ri++]!];
       case Tag.Same: {
-        const k = refs[ri++]!;
+        const k = this.#refs[this.#ri++]!;
+        const flat = this.#flat;
         if (k >= flat.length) throw new TapeDecodeError(`a reference to flat object ${k} of ${flat.length}`);
         return flat[k];
       }
       case Tag.Obj: {
-        const t0 = ti - 1;
-        const shape = refs[ri++]!;
-        const make = makers[shape];
+        const t0 = this.#ti - 1;
+        const shape = this.#refs[this.#ri++]!;
+        const make = this.#makers[shape];
         if (make === undefined) throw new TapeDecodeError(`unknown shape ${shape}`);
-        const o = make(value);
+        const o = make(this.#next);
         // Flat (each value one tag): the encoder numbered it, so a later copy can refer to it.
-        const w = widths[shape]!;
-        if (w > 1 && ti - t0 === w) flat.push(o);
+        const w = this.#widths[shape]!;
+        if (w > 1 && this.#ti - t0 === w) this.#flat.push(o);
         return o;
       }
       case Tag.Arr: {
-        const n = refs[ri++]!;
+        const n = this.#refs[this.#ri++]!;
         const out = new Array<unknown>(n);
-        for (let i = 0; i < n; i++) out[i] = value();
+        for (let i = 0; i < n; i++) out[i] = this.#value();
         return out;
       }
       case Tag.Null:
@@ -360,14 +416,9 @@ export function decodeChunk(c: ChunkColumns): unknown[] {
       case Tag.Undef:
         return undefined;
       default:
-        throw new TapeDecodeError(`unknown value tag ${tags[ti - 1]} at ${ti - 1}`);
+        throw new TapeDecodeError(`unknown value tag ${tags[this.#ti - 1]} at ${this.#ti - 1}`);
     }
-  };
-  const out = new Array<unknown>(c.count);
-  for (let i = 0; i < c.count; i++) out[i] = value();
-  if (ti !== tags.length || ni !== nums.length || ri !== refs.length)
-    throw new TapeDecodeError('the chunk holds more than its values');
-  return out;
+  }
 }
 
 /** A chunk whose columns do not decode: a tape written by other code, or damaged past its checksum. */

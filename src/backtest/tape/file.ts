@@ -5,7 +5,7 @@ import { crc32 } from 'node:zlib';
 import type { MetaData } from '../../record/format.ts';
 import type { InputProblem } from '../errors.ts';
 import { removeOwnOrders, type LateRecords, type TapeItem, type TapeStats } from '../tape.ts';
-import { ChunkEncoder, decodeChunk, TapeDecodeError, type EncodedChunk } from './codec.ts';
+import { ChunkDecoder, ChunkEncoder, TapeDecodeError, type EncodedChunk } from './codec.ts';
 
 /**
  * The tape file: the pre-parsed items of one recording in chunks of typed columns
@@ -32,6 +32,8 @@ const TRAILER_BYTES = 16;
 /** Items per chunk, and the size past which a chunk is closed early (snapshots are large). */
 export const CHUNK_ITEMS = 4_096;
 const CHUNK_MAX_BYTES = 4 << 20;
+/** Items a reader decodes at a time: few enough that they die young while the replay works on them. */
+export const READ_BATCH_ITEMS = 256;
 
 export interface TapeChunkInfo {
   readonly offset: number;
@@ -225,6 +227,17 @@ function chunkBytes(c: EncodedChunk, scratch: { buf: ArrayBuffer }): Buffer {
  * views on it, aligned). The items hold nothing of the bytes: the reader reuses its buffers.
  */
 export function chunkItems(bytes: Uint8Array): TapeItem[] {
+  const d = chunkDecoder(bytes);
+  const items = d.take(d.left) as TapeItem[];
+  d.end();
+  return items;
+}
+
+/**
+ * A decoder of one chunk's items (`chunkItems`, a few at a time). Its columns are views on
+ * `bytes`: the bytes must stay as they are until the last item is taken.
+ */
+export function chunkDecoder(bytes: Uint8Array): ChunkDecoder {
   if (bytes.byteOffset % 8 !== 0) throw new TapeDecodeError('a chunk must start at an 8-byte boundary of its buffer');
   const head = new Uint32Array(bytes.buffer, bytes.byteOffset, CHUNK_HEAD_BYTES / 4);
   const [count, nTags, nNums, nRefs, nStrings, nShapes] = head as unknown as [
@@ -243,14 +256,14 @@ export function chunkItems(bytes: Uint8Array): TapeItem[] {
   if (shapesAt + nShapes - bytes.byteOffset > bytes.length)
     throw new TapeDecodeError('the chunk is shorter than its head says');
   const text = (at: number, n: number) => Buffer.from(bytes.buffer, at, n).toString('utf8');
-  return decodeChunk({
+  return new ChunkDecoder({
     count,
     nums: new Float64Array(bytes.buffer, numsAt, nNums),
     refs: new Uint32Array(bytes.buffer, refsAt, nRefs),
     tags: new Uint8Array(bytes.buffer, tagsAt, nTags),
     strings: JSON.parse(text(stringsAt, nStrings)) as string[],
     shapes: JSON.parse(text(shapesAt, nShapes)) as number[][],
-  }) as TapeItem[];
+  });
 }
 
 /** How many chunks a reader holds at most (read, or being read, and not yet handed on). */
@@ -325,13 +338,17 @@ export class TapeFile {
   }
 
   /**
-   * The items, a chunk at a time, in order; the recording account's listings taken out.
-   * The next chunk is read while the caller works on this one, and no more: at most two
-   * chunks are held (the gauge counts them), whatever the length of the recording.
+   * The items, a batch at a time (at most `READ_BATCH_ITEMS`), in order; the recording
+   * account's listings taken out. The next chunk is read while the caller works on this
+   * one, and no more: at most two chunks are held (the gauge counts them), whatever the
+   * length of the recording.
    *
    * Their bytes go to two buffers in turn, the one read into while the other's items are
-   * decoded: a chunk's items hold nothing of its bytes (`chunkItems`), and a buffer per chunk
-   * of a long tape leaves the allocator's heap fragmented, resident memory that stays.
+   * decoded: a buffer per chunk of a long tape leaves the allocator's heap fragmented,
+   * resident memory that stays. A chunk's items are decoded a batch at a time, as the
+   * caller asks for them: a whole chunk decoded at once outlives the young generation's
+   * collections while it is replayed, and every item of it is copied to the old
+   * generation, garbage that only a full collection frees (the heap grows to hold it).
    */
   async *chunks(gauge?: ChunkGauge): AsyncGenerator<TapeItem[]> {
     const own = this.footer.own.length > 0 ? new Set(this.footer.own) : null;
@@ -354,9 +371,14 @@ export class TapeFile {
       for (let i = 0; pending; i++) {
         const bytes = await pending;
         pending = read(i + 1);
-        const items = chunkItems(bytes);
-        if (own) removeOwnOrders(items, own);
-        yield items;
+        // The next read goes to the other buffer: this chunk's bytes stay until its last item is taken.
+        const decoder = chunkDecoder(bytes);
+        while (decoder.left > 0) {
+          const items = decoder.take(READ_BATCH_ITEMS) as TapeItem[];
+          if (own) removeOwnOrders(items, own);
+          yield items;
+        }
+        decoder.end();
         g.alive--;
       }
     } finally {
