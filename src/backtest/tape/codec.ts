@@ -22,6 +22,8 @@
  * so a decoded item equals the item encoded (the tape tests compare them on the samples).
  */
 
+import { LinesmithError } from '../../shared/errors.ts';
+
 const Tag = { Null: 0, False: 1, True: 2, Num: 3, Str: 4, Arr: 5, Obj: 6, Undef: 7, Same: 8 } as const;
 type Tag = (typeof Tag)[keyof typeof Tag];
 
@@ -422,8 +424,8 @@ export class ChunkDecoder {
 }
 
 /** A chunk whose columns do not decode: a tape written by other code, or damaged past its checksum. */
-export class TapeDecodeError extends Error {
-  override readonly name = 'TapeDecodeError';
+export class TapeDecodeError extends LinesmithError {
+  override readonly code = 'LS_ERR_TAPE_DECODE';
 }
 
 type Maker = (next: () => unknown) => Record<string, unknown>;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { closeSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
+import { LinesmithError } from '../../shared/errors.ts';
 import type { MetaData } from '../../record/format.ts';
 import type { InputProblem } from '../errors.ts';
 import { removeOwnOrders, type LateRecords, type TapeItem, type TapeStats } from '../tape.ts';
@@ -66,8 +67,8 @@ export interface TapeFooter {
 }
 
 /** A tape that cannot be used as it is: damaged (checksum), cut short, or of another format version. */
-export class TapeFileError extends Error {
-  override readonly name = 'TapeFileError';
+export class TapeFileError extends LinesmithError {
+  override readonly code = 'LS_ERR_TAPE_FILE';
   constructor(
     readonly path: string,
     readonly reason: 'corrupt' | 'version' | 'key',
