@@ -62,6 +62,8 @@ export class GradedWalker {
   /** txID → version last given, for rows that can still repeat (settled at or after settledThrough). */
   readonly #seen = new Map<string, { version: string; settledMs: number }>();
   #cursor: string | null = null;
+  /** The last call's params by cursor: a caught-up walk sends the same cursor poll after poll. */
+  #cursorParams: { readonly cursor: string } | null = null;
   #settledThrough: string | null;
   readonly stats = { pages: 0, rows: 0, duplicates: 0, regrades: 0, cursorResets: 0, errors: 0 };
 
@@ -195,7 +197,10 @@ export class GradedWalker {
   }
 
   #params(): { since?: string; cursor?: string } {
-    if (this.#cursor !== null) return { cursor: this.#cursor };
+    if (this.#cursor !== null) {
+      if (this.#cursorParams?.cursor !== this.#cursor) this.#cursorParams = Object.freeze({ cursor: this.#cursor });
+      return this.#cursorParams;
+    }
     const since = this.#settledThrough ?? this.#o.since;
     return since !== undefined ? { since } : {};
   }
