@@ -16,7 +16,7 @@ import type {
 import { editBodyOf } from '../../exchange/rest/edit-entry.ts';
 import { cancelEntriesOf, restEditOf } from '../../exchange/rest/gateway-capabilities.ts';
 import { GradedWalker } from '../../exchange/rest/graded-walker.ts';
-import { GradedRow, MatchedBet as MatchedBetSchema } from '../../exchange/schemas/bets.ts';
+import { GradedRow, MatchedBet as MatchedBetSchema, type GradedSinceResponse } from '../../exchange/schemas/bets.ts';
 import type { OrderbookGame } from '../../exchange/schemas/exchange.ts';
 import { UnmatchedOrder as UnmatchedOrderSchema } from '../../exchange/schemas/orders.ts';
 import type { GameUpdate, PriceFeedEvent } from '../../exchange/schemas/price-feed.ts';
@@ -402,16 +402,17 @@ export class SimulatedVenue implements Venue {
     return out;
   }
 
-  /** getGradedSince over what the engine graded: the cursor is how many rows were read. */
-  #gradedSince(cursor: string | undefined) {
+  /**
+   * getGradedSince over what the engine graded: the cursor is how many rows were read. Most
+   * polls find nothing new: those send the cursor back as it came, with no copy of the rows.
+   */
+  #gradedSince(cursor: string | undefined): GradedSinceResponse {
+    const settledThrough = iso(this.#o.time.clock.now());
     const from = cursor === undefined ? 0 : Number(cursor);
+    if (cursor !== undefined && from === this.#graded.length)
+      return { graded: [], hasMore: false, cursor, settledThrough };
     const rows = this.#graded.slice(from);
-    return {
-      graded: rows,
-      hasMore: false,
-      cursor: String(from + rows.length),
-      settledThrough: iso(this.#o.time.clock.now()),
-    };
+    return { graded: rows, hasMore: false, cursor: String(from + rows.length), settledThrough };
   }
 
   // ------------------------------------------------------------ our user feed

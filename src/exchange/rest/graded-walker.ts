@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { Observable, type SchedulerLike } from 'rxjs';
-import { napper, type Napper } from '../../shared/sleep.ts';
+import { napper } from '../../shared/sleep.ts';
 import { HttpStatusError, RateLimitedError } from '../errors.ts';
 import { LinesmithError } from '../../shared/errors.ts';
 import type { GradedRow, GradedSinceResponse } from '../schemas/bets.ts';
@@ -37,13 +37,11 @@ export interface GradedWalkerOptions {
   readonly logger: Logger;
 }
 
-/** One walk in progress: what its loop carries from one page to the next. */
-interface WalkState {
-  readonly pause: Napper;
-  readonly signal: AbortSignal | undefined;
-  /** The last page had no more: the next call waits the poll interval first. */
-  caughtUp: boolean;
-}
+/** A settled promise: a callback on it runs one microtask turn later. */
+const SETTLED = Promise.resolve();
+
+/** What a page with no rows carries: one shared empty list. */
+const NO_ROWS: readonly GradedRow[] = Object.freeze([]);
 
 const versionOf = (r: GradedRow) =>
   `${r.settledAt ?? ''}|${r.outcome ?? ''}|${r.result ?? ''}|${r.fee}|${r.adminRefund ?? ''}`;
@@ -64,6 +62,8 @@ export class GradedWalker {
   /** txID → version last given, for rows that can still repeat (settled at or after settledThrough). */
   readonly #seen = new Map<string, { version: string; settledMs: number }>();
   #cursor: string | null = null;
+  /** The last call's params by cursor: a caught-up walk sends the same cursor poll after poll. */
+  #cursorParams: { readonly cursor: string } | null = null;
   #settledThrough: string | null;
   readonly stats = { pages: 0, rows: 0, duplicates: 0, regrades: 0, cursorResets: 0, errors: 0 };
 
@@ -79,98 +79,161 @@ export class GradedWalker {
   }
 
   /**
-   * The walk, a callback per page: what `gradedPages$` runs. A callback rather than an
-   * async generator: a generator adds promise hops per page, which a walk polling once a
-   * second through an hours-long backtest pays thousands of times. Resolves once the walk
-   * is over (aborted, or caught up and not following).
+   * The walk, a callback per page: what `gradedPages$` runs. Resolves once the walk is over
+   * (aborted, or caught up and not following); rejects with what `onPage` throws, or with a
+   * failed call when not following.
+   *
+   * Written as steps chained on promises rather than as nested async functions: a walk
+   * polls once a second through hours of a backtest, and the async frames, their promises
+   * and their resumptions made most of what each poll allocated. The steps keep the
+   * microtask turns of the nested functions they replace (a page handed over three turns
+   * after its call's answer, the next poll's wait started in that same turn), so a
+   * deterministic replay interleaves the walk with everything else exactly as before.
    */
-  async walk(onPage: (page: GradedPage) => void, signal?: AbortSignal): Promise<void> {
-    const walk: WalkState = { pause: napper(this.#o.scheduler, signal), signal, caughtUp: false };
-    try {
-      for (let page = await this.#next(walk); page !== null; page = await this.#next(walk)) onPage(page);
-    } finally {
-      walk.pause.dispose();
-    }
+  walk(onPage: (page: GradedPage) => void, signal?: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const pause = napper(this.#o.scheduler, signal);
+      const pollMs = this.#o.pollMs ?? 1_000;
+      /** The last page had no more: the next call waits the poll interval first. */
+      let caughtUp = false;
+      /** The page between its answer and its hand-over. */
+      let page: GradedPage | null = null;
+      /** Resolve, or reject with `err`, `turns` microtask turns from now. */
+      const end = (turns: number, err?: { readonly cause: unknown }): void => {
+        if (turns > 0) {
+          void SETTLED.then(() => end(turns - 1, err));
+          return;
+        }
+        pause.dispose();
+        if (err) reject(err.cause);
+        else resolve();
+      };
+      /** The top of the walk's loop: wait when caught up, then call. */
+      const next = (): void => {
+        if (!caughtUp) call();
+        else if (!this.#follow) end(1);
+        else void pause.nap(pollMs).then(call);
+      };
+      const call = (): void => {
+        if (signal?.aborted) {
+          end(1);
+          return;
+        }
+        let answer: Promise<GradedSinceResponse>;
+        try {
+          answer = Promise.resolve(this.#fetch(this.#params(), signal));
+        } catch (err) {
+          failed(err);
+          return;
+        }
+        void answer.then(answered, failed);
+      };
+      const answered = (res: GradedSinceResponse): void => {
+        try {
+          page = this.#accept(res);
+        } catch (err) {
+          end(2, { cause: err });
+          return;
+        }
+        caughtUp = !page.hasMore;
+        void SETTLED.then(pass);
+      };
+      const pass = (): void => void SETTLED.then(handOver);
+      const handOver = (): void => {
+        const p = page!;
+        page = null;
+        try {
+          onPage(p);
+        } catch (err) {
+          end(0, { cause: err });
+          return;
+        }
+        next();
+      };
+      /** Call again two turns from now: after a cursor reset, or after a failure waited out. */
+      const again = (): void =>
+        void SETTLED.then(() => {
+          caughtUp = false;
+          next();
+        });
+      const failed = (err: unknown): void => {
+        try {
+          const outcome = this.#failure(err, signal);
+          if (outcome === 'stop') end(2);
+          else if (outcome === 'again') again();
+          else if (outcome === 'throw') end(2, { cause: err });
+          else void pause.nap(outcome).then(again);
+        } catch (thrown) {
+          end(2, { cause: thrown });
+        }
+      };
+      next();
+    });
   }
 
   /**
-   * The walk's next page: after the poll interval when the last page was caught up; null
-   * once it is over (aborted, or caught up and not following).
+   * What a failed call leads to: 'stop' once aborted; 'again' at once after a cursor reset;
+   * 'throw' when not following; else the wait before trying again.
    */
-  async #next(w: WalkState): Promise<GradedPage | null> {
-    for (;;) {
-      if (w.caughtUp) {
-        if (!this.#follow) return null;
-        await w.pause.nap(this.#o.pollMs ?? 1_000);
-      }
-      if (w.signal?.aborted) return null;
-      const page = await this.#call(w);
-      if (page === 'stop') return null;
-      w.caughtUp = page !== 'again' && !page.hasMore;
-      // 'again': a failure waited out, or a cursor reset: call again at once.
-      if (page !== 'again') return page;
-    }
-  }
-
-  /** One call: its page; 'again' after a failure waited out or a cursor reset; 'stop' once aborted. */
-  async #call({ pause, signal }: WalkState): Promise<GradedPage | 'again' | 'stop'> {
-    let res: GradedSinceResponse;
-    try {
-      res = await this.#fetch(this.#params(), signal);
-    } catch (err) {
-      if (signal?.aborted) return 'stop';
-      if (err instanceof HttpStatusError && err.status === 400 && this.#cursor !== null) {
-        this.stats.cursorResets++;
-        this.#o.logger.warn(
-          { settledThrough: this.#settledThrough },
-          'getGradedSince refused the cursor; resuming from settledThrough',
-        );
-        this.#cursor = null;
-        return 'again';
-      }
-      if (!this.#follow) throw err;
-      this.stats.errors++;
-      const wait = err instanceof RateLimitedError ? err.retryAfterMs : (this.#o.errorDelayMs ?? 5_000);
+  #failure(err: unknown, signal: AbortSignal | undefined): 'stop' | 'again' | 'throw' | number {
+    if (signal?.aborted) return 'stop';
+    if (err instanceof HttpStatusError && err.status === 400 && this.#cursor !== null) {
+      this.stats.cursorResets++;
       this.#o.logger.warn(
-        { error: err instanceof LinesmithError ? err.code : String(err), waitMs: wait },
-        'graded walk: call failed; trying again',
+        { settledThrough: this.#settledThrough },
+        'getGradedSince refused the cursor; resuming from settledThrough',
       );
-      await pause.nap(wait);
+      this.#cursor = null;
       return 'again';
     }
-    return this.#accept(res);
+    if (!this.#follow) return 'throw';
+    this.stats.errors++;
+    const wait = err instanceof RateLimitedError ? err.retryAfterMs : (this.#o.errorDelayMs ?? 5_000);
+    this.#o.logger.warn(
+      { error: err instanceof LinesmithError ? err.code : String(err), waitMs: wait },
+      'graded walk: call failed; trying again',
+    );
+    return wait;
   }
 
   #params(): { since?: string; cursor?: string } {
-    if (this.#cursor !== null) return { cursor: this.#cursor };
+    if (this.#cursor !== null) {
+      if (this.#cursorParams?.cursor !== this.#cursor) this.#cursorParams = Object.freeze({ cursor: this.#cursor });
+      return this.#cursorParams;
+    }
     const since = this.#settledThrough ?? this.#o.since;
     return since !== undefined ? { since } : {};
   }
 
   #accept(res: GradedSinceResponse): GradedPage {
     this.stats.pages++;
-    const rows: GradedRow[] = [];
-    let duplicates = 0;
-    for (const r of res.graded) {
-      const version = versionOf(r);
-      const prev = this.#seen.get(r.txID);
-      if (prev && prev.version === version) {
-        duplicates++;
-        continue;
-      }
-      if (prev) this.stats.regrades++;
-      this.#seen.set(r.txID, { version, settledMs: msOf(r.settledAt) });
-      rows.push(r);
-    }
+    const rows = res.graded.length === 0 ? NO_ROWS : this.#fresh(res.graded);
+    const duplicates = res.graded.length - rows.length;
     this.#cursor = res.cursor;
     this.#settledThrough = res.settledThrough;
     // Only rows settled after settledThrough can come back as repeats; a newer version of
     // an older row is a different version anyway.
-    const horizon = msOf(res.settledThrough);
-    if (Number.isFinite(horizon)) for (const [tx, v] of this.#seen) if (v.settledMs < horizon) this.#seen.delete(tx);
+    if (this.#seen.size > 0) {
+      const horizon = msOf(res.settledThrough);
+      if (Number.isFinite(horizon)) for (const [tx, v] of this.#seen) if (v.settledMs < horizon) this.#seen.delete(tx);
+    }
     this.stats.rows += rows.length;
     this.stats.duplicates += duplicates;
     return { rows, settledThrough: res.settledThrough, cursor: res.cursor, hasMore: res.hasMore, duplicates };
+  }
+
+  /** The rows new to this walker, or newer versions of rows it gave before; remembered as given. */
+  #fresh(graded: readonly GradedRow[]): GradedRow[] {
+    const rows: GradedRow[] = [];
+    for (const r of graded) {
+      const version = versionOf(r);
+      const prev = this.#seen.get(r.txID);
+      if (prev && prev.version === version) continue;
+      if (prev) this.stats.regrades++;
+      this.#seen.set(r.txID, { version, settledMs: msOf(r.settledAt) });
+      rows.push(r);
+    }
+    return rows;
   }
 }
 
