@@ -313,8 +313,18 @@ export async function runLargeSweep(recording = LARGE_RECORDING): Promise<LargeS
     readFileSync(configPath, 'utf8'),
     sweepGrid([{ key: 'strategies.fixed-spread.params.margin', values: LARGE_SWEEP_MARGINS }]),
   );
+  // Each variant's report goes to its folder as it runs, as the CLI's sweep does: no rows wait in memory.
+  const reportDir = mkdtempSync(join(tmpdir(), 'linesmith-large-sweep-'));
   const t0 = performance.now();
-  const outcomes = await runSweep(tape, runs, configPath, { workers: LARGE_SWEEP_WORKERS });
+  const outcomes = await runSweep(tape, runs, configPath, {
+    workers: LARGE_SWEEP_WORKERS,
+    reportDir,
+    onDone: (done, total) =>
+      process.stderr.write(
+        `large sweep: ${done}/${total} variants, ${((performance.now() - t0) / 1000).toFixed(0)} s, ` +
+          `max RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB\n`,
+      ),
+  }).finally(() => rmSync(reportDir, { recursive: true, force: true }));
   const wallMs = performance.now() - t0;
   const events = outcomes.reduce((n, o) => n + (o.result?.events ?? 0), 0);
   const failed = outcomes.filter((o) => o.result === null);

@@ -8,6 +8,7 @@ import type { StrategyErrorEvent } from '../runtime/strategy-errors.ts';
 import { createRandom } from '../shared/random.ts';
 import { manualTime } from '../shared/time.ts';
 import { BacktestCollector } from '../backtest/report/collector.ts';
+import type { ReportRowSinks } from '../backtest/report/rows.ts';
 import { REPORT_FORMAT, REPORT_VERSION, type BacktestReport, type BacktestResult } from '../backtest/report/types.ts';
 
 export type { BacktestResult };
@@ -34,6 +35,8 @@ export interface BacktestOptions {
   readonly boundary?: VenueBoundary;
   /** Stop the replay at the first strategy error (`--strict`); the report covers the replay up to it. */
   readonly stopAtStrategyError?: boolean;
+  /** Where orders.csv's and fills.csv's rows go as they become final (the result then lists none); default: kept in the result. */
+  readonly rows?: ReportRowSinks;
 }
 
 /** After the last record: time for the runtime to cancel its orders, and for the last mark-outs. */
@@ -109,6 +112,7 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
     clock: time.clock,
     execution: venue.execution,
     schedule: (work, ms) => time.scheduler.schedule(work, ms),
+    ...(o.rows ? { rows: o.rows } : {}),
   });
   // Answers resolve promises; their callbacks (the order manager's, the runtime's) run as
   // microtasks. Let every chain finish before the clock or the tape moves on: four microtask

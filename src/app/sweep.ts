@@ -14,6 +14,7 @@ import type { BacktestResult } from './backtest-run.ts';
 import type { Tape } from '../backtest/tape.ts';
 import { TapeFile } from '../backtest/tape/file.ts';
 import type { FillModelKind } from '../backtest/venue/queue-model.ts';
+import { variantFolder } from '../backtest/report/write.ts';
 
 /** One `--sweep key=v1,v2,…`: a config path and the values it takes. */
 export interface SweepAxis {
@@ -166,6 +167,8 @@ export interface SweepJob {
   readonly configText: string;
   readonly configPath: string;
   readonly overrides: SweepOverrides;
+  /** The folder the worker writes the variant's report into as it runs (VariantSpec.reportDir). */
+  readonly reportDir?: string;
 }
 
 /**
@@ -176,6 +179,12 @@ export interface SweepOptions {
   readonly overrides?: SweepOverrides;
   readonly workers?: number;
   readonly onDone?: (done: number, total: number) => void;
+  /**
+   * The sweep's report folder: each variant's worker writes the variant's report into its
+   * variantFolder there as it runs (orders.csv and fills.csv a row at a time), and hands back
+   * a summary (variantSummary) instead of every row. Without it every result is whole.
+   */
+  readonly reportDir?: string;
 }
 
 /** A worker's answer to one job. */
@@ -191,6 +200,8 @@ export interface SweepOutcome {
   readonly result: BacktestResult | null;
   readonly error: string | null;
   readonly replayMs: number;
+  /** Where the worker wrote the variant's report (SweepOptions.reportDir); null or absent when the result is whole. */
+  readonly reportDir?: string | null;
 }
 
 /** How many worker threads a sweep of `variants` runs on: as asked (default one per core), never more than the variants. */
@@ -223,8 +234,11 @@ export async function runSweep(
   let done = 0;
   const lanes = sweepWorkers(runs.length, options.workers);
   const overrides = options.overrides ?? {};
-  const finish = (i: number, o: Omit<SweepOutcome, 'variant'>) => {
-    out[i] = { variant: runs[i]!.variant, ...o };
+  const folderOf = (i: number) =>
+    options.reportDir === undefined ? undefined : join(options.reportDir, variantFolder(i));
+  const finish = (i: number, o: Omit<SweepOutcome, 'variant' | 'reportDir'>) => {
+    const dir = folderOf(i);
+    out[i] = { variant: runs[i]!.variant, ...o, reportDir: o.result !== null && dir !== undefined ? dir : null };
     options.onDone?.(++done, runs.length);
   };
   const lane = async () => {
@@ -234,7 +248,14 @@ export async function runSweep(
         // One that died between two variants (after answering) is replaced before the next.
         if (worker?.dead) worker = null;
         worker ??= new SweepLaneWorker({ tapePath, kind });
-        const answer = await worker.run({ index: i, configText: runs[i]!.configText, configPath, overrides });
+        const dir = folderOf(i);
+        const answer = await worker.run({
+          index: i,
+          configText: runs[i]!.configText,
+          configPath,
+          overrides,
+          ...(dir !== undefined ? { reportDir: dir } : {}),
+        });
         finish(i, answer);
         // A failed variant may leave work behind (a timer, a promise yet to reject) that
         // would fail the next one: its worker is not reused.

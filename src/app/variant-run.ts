@@ -1,7 +1,12 @@
 import { readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { deserialize } from 'node:v8';
 import type { Tape } from '../backtest/tape.ts';
 import { TapeFile } from '../backtest/tape/file.ts';
+import { openReportRowFiles } from '../backtest/report/csv-rows.ts';
+import { pageFill, type PageFill } from '../backtest/report/html.ts';
+import type { FillRow } from '../backtest/report/types.ts';
+import { writeReport } from '../backtest/report/write.ts';
 import { parseConfigText } from '../config/load.ts';
 import { silentLogger } from '../shared/logger.ts';
 import { runBacktest, type BacktestResult } from './backtest-run.ts';
@@ -17,6 +22,13 @@ export interface VariantSpec {
   readonly configText: string;
   readonly configPath: string;
   readonly overrides: SweepOverrides;
+  /**
+   * The folder the variant's full report goes into while it runs: orders.csv and fills.csv
+   * a row at a time, report.json and report.html at the end. The result is then its
+   * summary (variantSummary), so what a variant holds and hands back does not grow with its
+   * orders. Without it the result carries every row.
+   */
+  readonly reportDir?: string;
 }
 
 /** The tape a variant thread replays: the binary tape file, or a serialized in-memory tape. */
@@ -33,6 +45,47 @@ export async function runVariant(
   const config = await parseConfigText(spec.configText, spec.configPath, { resolveStrategy });
   const started = performance.now();
   const settings = backtestSettings(config, spec.overrides);
-  const result = await runBacktest({ config, tape, logger: silentLogger(), settings });
-  return { result, replayMs: performance.now() - started };
+  const replay = { config, tape, logger: silentLogger(), settings };
+  if (spec.reportDir === undefined) {
+    const result = await runBacktest(replay);
+    return { result, replayMs: performance.now() - started };
+  }
+  const dir = spec.reportDir;
+  const files = openReportRowFiles(dir);
+  const pageFills: PageFill[] = [];
+  const fills = {
+    push: (row: FillRow, seq: number) => {
+      files.sinks.fills.push(row, seq);
+      pageFills.push(pageFill(row));
+    },
+  };
+  let result: BacktestResult;
+  try {
+    result = await runBacktest({ ...replay, rows: { orders: files.sinks.orders, fills } });
+    files.close();
+  } catch (err) {
+    // A failed variant leaves no folder: the sweep's page lists only the variants that ran.
+    files.close();
+    await rm(dir, { recursive: true, force: true });
+    throw err;
+  }
+  const replayMs = performance.now() - started;
+  await writeReport(dir, result, { rowsWritten: true, pageFills });
+  return { result: variantSummary(result), replayMs };
+}
+
+/**
+ * What a sweep needs of a variant whose report is in its folder: the metrics, the run and
+ * the P&L series (the sweep page's table and chart), without the series per game and book,
+ * the mark-outs per fill and report.html's extras.
+ */
+export function variantSummary(result: BacktestResult): BacktestResult {
+  const { sampleMs, pnl } = result.report.series;
+  return {
+    ...result,
+    report: { ...result.report, series: { sampleMs, pnl, liability: {}, quotes: [], markouts: [] } },
+    extras: { games: {}, pnlByStrategy: {}, pnlByLeague: {} },
+    fills: [],
+    orders: [],
+  };
 }

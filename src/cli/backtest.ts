@@ -365,9 +365,9 @@ async function backtest(o: BacktestOptions): Promise<void> {
       process.stdout.write(`sweep: ${runs.length} variant(s) on ${lanes} worker thread(s)\n`);
       const progress = progressLine(tty, sweepProgress);
       progress(0, runs.length);
-      outcomes = await runSweep(tape, runs, config.source, { overrides, workers: lanes, onDone: progress }).finally(
-        () => progress.end(),
-      );
+      // Each worker writes its variant's report as it runs: no variant's rows wait in memory.
+      const options = { overrides, workers: lanes, onDone: progress, reportDir: o.report };
+      outcomes = await runSweep(tape, runs, config.source, options).finally(() => progress.end());
     }
     const wallMs = performance.now() - sweepStarted;
     let events = 0;

@@ -1,8 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { BacktestConfigError } from '../../src/backtest/errors.ts';
-import { reportJson } from '../../src/backtest/report/write.ts';
+import { reportJson, variantFolder, writeSweepReport } from '../../src/backtest/report/write.ts';
 import { runBacktest } from '../../src/app/backtest-run.ts';
 import { applyVariant, parseSweepAxis, runSweep, sweepGrid, sweepRuns } from '../../src/app/sweep.ts';
 import { loadTape, type Tape } from '../../src/backtest/tape.ts';
@@ -61,6 +63,40 @@ describe('sweep on worker threads', () => {
     expect(out.map((o) => o.error)).toEqual([null, null]);
     expect(reportJson(out[1]!.result!)).toBe(await inProcess(applyVariant(text, variants[1]!), CONFIG));
     expect(out[0]!.result!.report.run.fillModel).toEqual({ kind: 'conservative', power: 2 });
+  }, 60_000);
+
+  it('with a report folder, each worker writes its variant there as it runs and hands back a summary', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'linesmith-sweep-'));
+    try {
+      const text = readFileSync(CONFIG, 'utf8');
+      const variants = sweepGrid([parseSweepAxis('backtest.fillModel=bogus,conservative')]);
+      const out = await runSweep(tape, sweepRuns(text, variants), CONFIG, { workers: 1, reportDir: dir });
+      expect(out[0]!.error).toMatch(/fillModel/);
+      expect(out[0]!.reportDir).toBeNull();
+      const ran = out[1]!;
+      expect(ran.reportDir).toBe(join(dir, variantFolder(1)));
+      // A failed variant leaves no folder.
+      expect(readdirSync(dir)).toEqual([variantFolder(1)]);
+      const config = await parseConfigText(applyVariant(text, variants[1]!), CONFIG, {
+        resolveStrategy: defaultStrategyResolver(strategies),
+      });
+      const whole = await runBacktest({ config, tape, logger: silentLogger() });
+      const written = (name: string) => readFileSync(join(ran.reportDir!, name), 'utf8');
+      expect(written('report.json')).toBe(reportJson(whole));
+      const orders = written('orders.csv').trimEnd().split('\n');
+      expect(orders.length - 1).toBe(whole.orders.length);
+      expect(written('fills.csv').trimEnd().split('\n').length - 1).toBe(whole.fills.length);
+      // The summary carries what the sweep's table and page read, and no rows.
+      expect(ran.result!.orders).toHaveLength(0);
+      expect(ran.result!.fills).toHaveLength(0);
+      expect(ran.result!.report.metrics).toEqual(whole.report.metrics);
+      expect(ran.result!.report.series.pnl).toEqual(whole.report.series.pnl);
+      const sweep = await writeSweepReport(dir, out);
+      expect(sweep.variants).toEqual([null, join(ran.reportDir!, 'report.html')]);
+      expect(written('report.html')).toContain(whole.fills[0]!.gameID);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 60_000);
 
   it('a failed variant fails alone; variants that follow on one reused worker give the reports of fresh runs', async () => {

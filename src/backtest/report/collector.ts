@@ -18,7 +18,9 @@ import { FairMarks, type MarkedFill } from './fair-marks.ts';
 import { GroupPnl } from './group-pnl.ts';
 import { OpenMarks } from './open-marks.ts';
 import { OpenOrders } from './open-orders.ts';
-import { QuoteSeries, type QuotedOrder } from './quote-series.ts';
+import { PlacementSum } from './placement-sum.ts';
+import { quoteBookOrder, QuoteSeries, type QuotedOrder } from './quote-series.ts';
+import { MemoryRows, type ReportRowSinks } from './rows.ts';
 import { selectionLabel } from './selection-label.ts';
 import type {
   BacktestMetrics,
@@ -60,6 +62,10 @@ interface GameTrack {
 }
 
 interface OrderRecord {
+  /** 0, 1, 2, … in the order the rows were made: orders.csv's order in memory, and the sums'. */
+  readonly seq: number;
+  /** When its row became final (it ended, or the exchange refused it); null while open. */
+  endedAt: number | null;
   placedAt: number;
   orderID: string;
   readonly userReference: string;
@@ -87,6 +93,8 @@ interface Acc {
 
 const acc = (): Acc => ({ fills: 0, makerVolume: 0, takerVolume: 0, settledPnl: 0, markedPnl: 0 });
 const QUOTE_SERIES_KEPT = 12;
+/** Samples between two looks for quoted books that are done (QuoteSeries.retire). */
+const QUOTE_RETIRE_EVERY = 30;
 
 /**
  * Everything the report measures, from the exchange's side (the engine's events and book),
@@ -98,13 +106,34 @@ export class BacktestCollector {
   readonly #x: BacktestExecution;
   readonly #schedule: (work: () => void, delayMs: number) => void;
   readonly #fills: OwnFillRecord[] = [];
-  readonly #orders: OrderRecord[] = [];
+  /** Where rows go: the caller's (a file written as the replay goes), or kept here for the result. */
+  readonly #rows: ReportRowSinks;
+  readonly #kept: { readonly orders: MemoryRows<OrderRow>; readonly fills: MemoryRows<FillRow> } | null;
+  /**
+   * Orders whose rows are final, waiting for the next sample to be handed on: an edit's outcome
+   * still changes the row of the order it cancelled (`edited (replaced)`), in the same instant.
+   */
+  #ended: OrderRecord[] = [];
+  #orderSeq = 0;
+  /** Orders whose rows were handed on. */
+  #rowsOut = 0;
+  /** Rows made and rows the exchange accepted (not refused). */
+  #rowsMade = 0;
+  #accepted = 0;
+  /** Accepted rows with a fill, and accepted rows that placed an order (not an edit's). */
+  #acceptedFilled = 0;
+  #placed = 0;
+  /** Σ stake offered over accepted rows, in placement order (known when placed). */
+  #offered = 0;
+  /** Σ stake matched over accepted rows, in placement order (known when each ends). */
+  readonly #matched = new PlacementSum();
   /**
    * A taker order matched in full never rests, so only its fills name its id. The engine
    * delivers an order's events before its place call returns, so the fills come before
    * the outcome that makes the row: the id waits here, by userReference, for its row.
    */
   readonly #takerFills = new Map<string, string>();
+  /** Open orders by the engine's id, and ended ones until their rows are handed on. */
   readonly #orderByEngineId = new Map<string, OrderRecord>();
   readonly #grades = new Map<string, GradeVersion>();
   /** Σ result over #grades, in their order; null when a grade came since it was summed. */
@@ -119,7 +148,7 @@ export class BacktestCollector {
   readonly #fillGames: GameTrack[] = [];
   readonly #scores = new Map<string, { away: number; home: number }>();
   readonly #pnl: SeriesRow[] = [];
-  readonly #quotes = new QuoteSeries();
+  readonly #quotes = new QuoteSeries(QUOTE_SERIES_KEPT);
   /** P&L per strategy and per league over time: report.html's, not report.json's. */
   readonly #byStrategy = new GroupPnl();
   readonly #byLeague = new GroupPnl();
@@ -140,7 +169,11 @@ export class BacktestCollector {
     clock: Clock;
     execution: BacktestExecution;
     schedule: (work: () => void, delayMs: number) => void;
+    /** Where orders.csv's and fills.csv's rows go as they become final; without it they are kept for the result. */
+    rows?: ReportRowSinks;
   }) {
+    this.#kept = o.rows ? null : { orders: new MemoryRows(), fills: new MemoryRows() };
+    this.#rows = o.rows ?? this.#kept!;
     this.#clock = o.clock;
     this.#x = o.execution;
     this.#schedule = o.schedule;
@@ -184,6 +217,7 @@ export class BacktestCollector {
       if (replaced && old.status === 'cancelled') this.#cancelled--;
       old.status = replaced ? 'edited (replaced)' : 'edited';
       old.closedAt = this.#clock.now();
+      this.#end(old);
     }
     const ref = typeof input.userReference === 'string' ? input.userReference : (original.userReference ?? '');
     const rec = this.#record(outcome, {
@@ -213,6 +247,8 @@ export class BacktestCollector {
   ): OrderRecord {
     const ref = terms.userReference;
     const rec: OrderRecord = {
+      seq: this.#orderSeq++,
+      endedAt: null,
       placedAt: this.#clock.now(),
       orderID: outcome.status === 'ok' && outcome.unmatched ? outcome.unmatched.orderID : '',
       strategy: decodeReference(ref)?.strategyId ?? '',
@@ -221,7 +257,12 @@ export class BacktestCollector {
       status: outcome.status === 'ok' ? (outcome.unmatched ? 'open' : 'filled') : `rejected: ${outcome.errorType}`,
       closedAt: outcome.status === 'ok' && !outcome.unmatched ? this.#clock.now() : null,
     };
-    this.#orders.push(rec);
+    this.#rowsMade++;
+    if (outcome.status === 'ok') {
+      this.#accepted++;
+      if (terms.editOf === '') this.#placed++;
+      this.#offered += rec.bet;
+    }
     const taken = this.#takerFills.get(ref);
     this.#takerFills.delete(ref);
     if (!rec.orderID && taken !== undefined && outcome.status === 'ok') rec.orderID = taken;
@@ -231,6 +272,7 @@ export class BacktestCollector {
       if (!outcome.unmatched && rec.filled < rec.bet - 1e-9)
         rec.status = rec.filled > 0 ? 'filled (rest killed)' : 'killed';
     }
+    if (rec.status !== 'open') this.#end(rec);
     return rec;
   }
 
@@ -273,6 +315,47 @@ export class BacktestCollector {
     if (!rec) return;
     rec.status = o.closeReason && o.closeReason !== 'user' ? `${status} (${o.closeReason})` : status;
     rec.closedAt = this.#clock.now();
+    this.#end(rec);
+  }
+
+  /** The order's row is final (but for an edit's outcome in the same instant): it waits for the next sample. */
+  #end(rec: OrderRecord): void {
+    if (rec.endedAt !== null) return;
+    rec.endedAt = this.#clock.now();
+    this.#ended.push(rec);
+  }
+
+  /**
+   * Hands on the rows of orders that ended before `before` (every one when null), in the
+   * order they ended, and forgets those orders: what grows with the recording leaves here.
+   */
+  #handOn(before: number | null): void {
+    const ended = this.#ended;
+    let n = 0;
+    for (; n < ended.length; n++) {
+      const rec = ended[n]!;
+      if (before !== null && rec.endedAt! >= before) break;
+      this.#out(rec);
+    }
+    if (n > 0) this.#ended = n === ended.length ? [] : ended.slice(n);
+  }
+
+  #out(rec: OrderRecord): void {
+    if (rec.orderID && this.#orderByEngineId.get(rec.orderID) === rec) this.#orderByEngineId.delete(rec.orderID);
+    const accepted = !rec.status.startsWith('rejected');
+    if (accepted && rec.filled > 0) this.#acceptedFilled++;
+    this.#matched.set(rec.seq, accepted ? rec.filled : null);
+    this.#rowsOut++;
+    this.#rows.orders.push(orderRow(rec), rec.seq);
+  }
+
+  /** What the collector holds that grows with the replay, for the tests that keep it bounded. */
+  get retained(): { readonly orders: number; readonly quoteBooks: number; readonly quoteRows: number } {
+    return {
+      orders: this.#orderSeq - this.#rowsOut,
+      quoteBooks: this.#quotes.books.length,
+      quoteRows: this.#quotes.books.reduce((n, b) => n + b.rows.length, 0),
+    };
   }
 
   #onFill(f: Fill): void {
@@ -308,9 +391,11 @@ export class BacktestCollector {
       values: [null, null, null],
     };
     this.#fillByTx.set(f.txID, rec);
+    this.#quotes.fill(f.gameID, bookKey, now);
     this.#byStrategy.add(row.strategy);
     this.#byLeague.add(league);
     rec.values[0] = this.#marks.now(rec);
+    this.#rows.fills.push(row, this.#fills.length);
     this.#fills.push(rec);
     this.#unsettled.add(rec);
     const game = this.#game(f.gameID);
@@ -325,6 +410,7 @@ export class BacktestCollector {
       if (f.makerOrderAfter.status === 'filled') {
         order.status = 'filled';
         order.closedAt = now;
+        this.#end(order);
       }
     } else if (!order && origin === 'wager' && ours.userReference) {
       this.#takerFills.set(ours.userReference, ours.orderID);
@@ -343,6 +429,7 @@ export class BacktestCollector {
   /** One sample of every series, at the virtual clock's now. */
   sample(): void {
     const t = this.#clock.now();
+    this.#handOn(t);
     const { settled, marked } = this.#pnlNow(this.#markGroups);
     this.#byStrategy.sample(t);
     this.#byLeague.sample(t);
@@ -368,6 +455,7 @@ export class BacktestCollector {
     }
     this.#maxLiability = Math.min(this.#maxLiability, all);
     this.#quotes.sample(t, this.#open.values(), this.#x.recorded);
+    if (stamp % QUOTE_RETIRE_EVERY === 0) this.#quotes.retire(t, this.#gameEnded);
   }
 
   /** The game's liability row now; null (and no row) once it ended. */
@@ -378,6 +466,8 @@ export class BacktestCollector {
     (g.rows ??= []).push([t, withResting, engine.gameLiability(US, g.id)]);
     return withResting;
   }
+
+  readonly #gameEnded = (id: string): boolean => this.#x.hasEnded(id);
 
   readonly #markGroups = (f: OwnFillRecord, value: number): void => {
     this.#byStrategy.mark(f.row.strategy, value);
@@ -405,14 +495,16 @@ export class BacktestCollector {
     gameInfo: (id: string) => GameInfo | null,
   ) {
     const { settled, marked } = this.#pnlNow();
+    // Every row now: the ended orders', then the open orders' in the order they were placed.
+    this.#handOn(null);
+    const open = [...new Set(this.#orderByEngineId.values())].filter((r) => r.endedAt === null);
+    for (const rec of open.sort((a, b) => a.seq - b.seq)) this.#out(rec);
     let commissionPaid = 0;
     for (const g of this.#grades.values()) commissionPaid += g.fee;
     let accrued = 0;
     const byGame = new Map<string, Acc & { markets: Map<string, Acc> }>();
     const byMarket = new Map<string, Acc>();
     const byStrategy = new Map<string, Acc>();
-    /** Fills by `gameID|bookKey`, the key of #quotes. */
-    const fillsByBook = new Map<string, number>();
     let makerFills = 0;
     let maker = 0;
     let taker = 0;
@@ -440,13 +532,9 @@ export class BacktestCollector {
         makerFills++;
         maker += f.row.amount;
       } else taker += f.row.amount;
-      const book = `${f.row.gameID}|${f.bookKey}`;
-      fillsByBook.set(book, (fillsByBook.get(book) ?? 0) + 1);
     }
-    const orders = this.#orders;
-    const accepted = orders.filter((o) => !o.status.startsWith('rejected'));
-    const placed = accepted.filter((o) => o.editOf === '').length;
-    const offered = accepted.reduce((s, o) => s + o.bet, 0);
+    const accepted = this.#accepted;
+    const offered = this.#offered;
     const row = (a: Acc): BreakdownRow => ({
       fills: a.fills,
       makerVolume: a.makerVolume,
@@ -490,27 +578,26 @@ export class BacktestCollector {
       pnl: { settled, marked, total: settled + marked, commissionPaid, commissionAccrued: accrued },
       volume: { fills: this.#fills.length, makerFills, takerFills: this.#fills.length - makerFills, maker, taker },
       orders: {
-        placed,
+        placed: this.#placed,
         cancelled: this.#cancelled,
         edited: this.#edited,
         editsReplacing: this.#editsReplacing,
         editsRejected: this.#editsRejected,
         refusedByRisk: runtimeStats.riskRejected,
-        rejectedByExchange: orders.length - accepted.length,
+        rejectedByExchange: this.#rowsMade - accepted,
         postArb: runtimeStats.postArb,
-        fillRatio: accepted.length > 0 ? accepted.filter((o) => o.filled > 0).length / accepted.length : 0,
-        stakeFillRatio: offered > 0 ? accepted.reduce((s, o) => s + o.filled, 0) / offered : 0,
+        fillRatio: accepted > 0 ? this.#acceptedFilled / accepted : 0,
+        stakeFillRatio: offered > 0 ? this.#matched.total() / offered : 0,
       },
       markout: { '5s': markout(0), '60s': markout(1) },
       maxDrawdown: this.#maxDrawdown,
       maxLiability: this.#maxLiability,
     };
     // Keys are unique, so the order books were first quoted in does not reach the report.
-    const quotes = this.#quotes.books
-      .map((b) => ({ b, fills: fillsByBook.get(b.key) ?? 0 }))
-      .sort((x, y) => y.fills - x.fills || y.b.rows.length - x.b.rows.length || (x.b.key < y.b.key ? -1 : 1))
+    const quotes = [...this.#quotes.books]
+      .sort(quoteBookOrder)
       .slice(0, QUOTE_SERIES_KEPT)
-      .map(({ b }) => ({ gameID: b.gameID, bookKey: b.bookKey, rows: b.rows }));
+      .map((b) => ({ gameID: b.gameID, bookKey: b.bookKey, rows: b.rows }));
     const liability: [string, SeriesRow[]][] = [];
     for (const g of this.#games.values()) if (g.rows) liability.push([g.id, g.rows]);
     const series: Omit<BacktestSeries, 'sampleMs'> = {
@@ -540,10 +627,30 @@ export class BacktestCollector {
         .sort(([a], [b]) => (a < b ? -1 : 1))
         .map(([strategy, a]) => ({ strategy, ...row(a) })),
       series,
-      fills: this.#fills.map((f) => f.row),
-      orders: orders.map((o): OrderRow => ({ ...o })),
+      fills: this.#kept?.fills.rows() ?? [],
+      orders: this.#kept?.orders.rows() ?? [],
     };
   }
+}
+
+/** An order's row, its fields in the order report has always listed them. */
+function orderRow(o: OrderRecord): OrderRow {
+  return {
+    placedAt: o.placedAt,
+    orderID: o.orderID,
+    strategy: o.strategy,
+    userReference: o.userReference,
+    gameID: o.gameID,
+    market: o.market,
+    selection: o.selection,
+    orderType: o.orderType,
+    odds: o.odds,
+    bet: o.bet,
+    editOf: o.editOf,
+    filled: o.filled,
+    status: o.status,
+    closedAt: o.closedAt,
+  };
 }
 
 function selectionOrNothing(s: Selection | null): string {

@@ -48,6 +48,8 @@ export interface ReportPageData {
 export interface ReportHtmlInput {
   readonly extras?: ReportExtras;
   readonly fills?: readonly FillRow[];
+  /** The fills as the page keeps them (pageFill), made as they came: instead of `fills` when those were not kept. */
+  readonly pageFills?: readonly PageFill[];
 }
 
 /** The id of the `<script type="application/json">` tag holding the data. */
@@ -565,7 +567,11 @@ export function renderHtmlReport(report: BacktestReport, input: ReportHtmlInput 
   ]
     .filter(Boolean)
     .join('\n');
-  const data: ReportPageData = { report, extras: input.extras ?? null, fills: (input.fills ?? []).map(pageFill) };
+  const data: ReportPageData = {
+    report,
+    extras: input.extras ?? null,
+    fills: input.pageFills ?? (input.fills ?? []).map(pageFill),
+  };
   return page(`Backtest · ${report.run.config}`, body, data, REPORT_JS);
 }
 

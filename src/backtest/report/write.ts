@@ -1,79 +1,37 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BacktestResult } from './types.ts';
-import { renderHtmlReport, renderSweepHtml, type SweepRow } from './html.ts';
+import { renderHtmlReport, renderSweepHtml, type PageFill, type SweepRow } from './html.ts';
+import { FILL_COLUMNS, ORDER_COLUMNS, REPORT_FILES, toCsv } from './csv.ts';
+
+export { REPORT_FILES };
 
 /** One variant's outcome as the sweep page needs it (the sweep runner's outcomes have this shape). */
 export interface SweepReportOutcome {
   readonly variant: Readonly<Record<string, string>>;
   readonly result: BacktestResult | null;
   readonly error: string | null;
+  /** The folder its full report was written into while it ran (the result is then its summary); null: write it from the result. */
+  readonly reportDir?: string | null;
 }
-import type { FillRow, OrderRow } from './types.ts';
-
-export const REPORT_FILES = {
-  json: 'report.json',
-  html: 'report.html',
-  orders: 'orders.csv',
-  fills: 'fills.csv',
-} as const;
-
-/** RFC 4180: quoted when it holds a comma, quote or line break; quotes doubled. */
-function cell(v: unknown): string {
-  if (v === null || v === undefined) return '';
-  const s = typeof v === 'number' ? (Number.isFinite(v) ? String(v) : '') : String(v);
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
-export function toCsv<T extends object>(columns: readonly (keyof T & string)[], rows: readonly T[]): string {
-  const lines = [columns.join(',')];
-  for (const r of rows) lines.push(columns.map((c) => cell(r[c])).join(','));
-  return `${lines.join('\n')}\n`;
-}
-
-const FILL_COLUMNS: readonly (keyof FillRow & string)[] = [
-  't',
-  'txID',
-  'orderID',
-  'strategy',
-  'gameID',
-  'market',
-  'selection',
-  'origin',
-  'isPostArb',
-  'odds',
-  'amount',
-  'risk',
-  'win',
-  'commissionOnWin',
-  'commissionOnLoss',
-];
-const ORDER_COLUMNS: readonly (keyof OrderRow & string)[] = [
-  'placedAt',
-  'orderID',
-  'userReference',
-  'strategy',
-  'gameID',
-  'market',
-  'selection',
-  'orderType',
-  'odds',
-  'bet',
-  'filled',
-  'status',
-  'closedAt',
-  'editOf',
-];
 
 /** The report's JSON text: what the determinism guarantee is about. */
 export function reportJson(result: BacktestResult): string {
   return `${JSON.stringify(result.report)}\n`;
 }
 
+export interface WriteReportOptions {
+  /** orders.csv and fills.csv are in `dir` already, written as the replay went (openReportRowFiles). */
+  readonly rowsWritten?: boolean;
+  /** report.html's fills, when the result lists none (they went to fills.csv as they came). */
+  readonly pageFills?: readonly PageFill[];
+}
+
 /** report.json, report.html, orders.csv and fills.csv into `dir` (created if needed). */
 export async function writeReport(
   dir: string,
   result: BacktestResult,
+  options: WriteReportOptions = {},
 ): Promise<Record<keyof typeof REPORT_FILES, string>> {
   await mkdir(dir, { recursive: true });
   const paths = {
@@ -83,7 +41,9 @@ export async function writeReport(
     fills: join(dir, REPORT_FILES.fills),
   };
   await writeFile(paths.json, reportJson(result));
-  await writeFile(paths.html, renderHtmlReport(result.report, { extras: result.extras, fills: result.fills }));
+  const fills = options.pageFills ? { pageFills: options.pageFills } : { fills: result.fills };
+  await writeFile(paths.html, renderHtmlReport(result.report, { extras: result.extras, ...fills }));
+  if (options.rowsWritten) return paths;
   await writeFile(paths.orders, toCsv(ORDER_COLUMNS, result.orders));
   await writeFile(paths.fills, toCsv(FILL_COLUMNS, result.fills));
   return paths;
@@ -97,7 +57,7 @@ export function variantFolder(i: number): string {
 /**
  * A sweep's reports into `dir`: each variant that ran gets its own full report in
  * variantFolder(i), and sweep.html compares them, linking to each. A failed variant has no
- * folder and no row.
+ * folder and no row. A variant that wrote its report as it ran (`reportDir`) is only linked.
  */
 export async function writeSweepReport(
   dir: string,
@@ -112,8 +72,10 @@ export async function writeSweepReport(
       continue;
     }
     const folder = variantFolder(i);
-    const paths = await writeReport(join(dir, folder), out.result);
-    variants.push(paths.html);
+    const html = out.reportDir
+      ? join(out.reportDir, REPORT_FILES.html)
+      : (await writeReport(join(dir, folder), out.result)).html;
+    variants.push(html);
     rows.push({ variant: out.variant, report: out.result.report, href: `${folder}/${REPORT_FILES.html}` });
   }
   const html = join(dir, 'sweep.html');

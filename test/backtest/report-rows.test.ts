@@ -1,0 +1,114 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runBacktest } from '../../src/app/backtest-run.ts';
+import { strategies } from '../../src/app/strategy-registry.ts';
+import { BacktestCollector } from '../../src/backtest/report/collector.ts';
+import { openReportRowFiles } from '../../src/backtest/report/csv-rows.ts';
+import type { RowSink } from '../../src/backtest/report/rows.ts';
+import type { FillRow, OrderRow } from '../../src/backtest/report/types.ts';
+import { reportJson, writeReport } from '../../src/backtest/report/write.ts';
+import { BacktestExecution, US } from '../../src/backtest/venue/execution.ts';
+import { loadConfig } from '../../src/config/load.ts';
+import { defaultStrategyResolver } from '../../src/config/strategy-resolver.ts';
+import { invertOdds, oddsFromRank, oddsRank } from '../../src/odds/american.ts';
+import { silentLogger } from '../../src/shared/logger.ts';
+import { manualTime } from '../../src/shared/time.ts';
+import { firstFileTape, replayToSideUpdate } from './support-replay.ts';
+
+/**
+ * A replay of hours places hundreds of thousands of orders: the collector hands each order's
+ * row on once the order ended and keeps only what can still change, so its memory follows
+ * the orders open, not the orders placed.
+ */
+
+const tape = firstFileTape();
+
+class Captured<T> implements RowSink<T> {
+  readonly rows: T[] = [];
+  push(row: T): void {
+    this.rows.push(row);
+  }
+}
+
+describe('report rows as orders end', () => {
+  it('keeps only open and just-ended orders however many were placed, and still lists every one', () => {
+    const time = manualTime(tape().items[0]!.t);
+    let collector: BacktestCollector | null = null;
+    const x = new BacktestExecution({
+      time,
+      fillModel: { kind: 'conservative', power: 2 },
+      balance: 100_000,
+      commission: 0.01,
+      onOwnEvent: (e) => collector?.onOwnEvent(e),
+      onPlaceOutcome: (input, outcome) => collector?.onPlaceOutcome(input, outcome),
+    });
+    const orders = new Captured<OrderRow>();
+    const fills = new Captured<FillRow>();
+    const c = new BacktestCollector({
+      clock: time.clock,
+      execution: x,
+      schedule: (work, ms) => time.scheduler.schedule(work, ms),
+      rows: { orders, fills },
+    });
+    collector = c;
+    const s = replayToSideUpdate(tape(), time, x);
+    const odds = invertOdds(oddsFromRank(oddsRank(s.side().offers[0]!.odds) + 2));
+    const placed = 600;
+    let mostRetained = 0;
+    for (let i = 0; i < placed; i++) {
+      s.place({ ...s.makerWire, odds, bet: 5, orderType: 'post' });
+      for (const o of x.engine.openOrders(US)) x.cancel([o.id]);
+      time.advance(1_000);
+      if (i % 10 === 9) {
+        c.sample();
+        mostRetained = Math.max(mostRetained, c.retained.orders);
+      }
+    }
+    // Rows leave at samples: at most the ten orders of one sample interval (and those of the one before) wait.
+    expect(mostRetained).toBeLessThanOrEqual(20);
+    expect(orders.rows.length).toBeGreaterThanOrEqual(placed - 20);
+    const r = c.finish({ riskRejected: 0, exchangeRejected: 0, postArb: 0 }, () => null);
+    expect(c.retained.orders).toBe(0);
+    expect(orders.rows).toHaveLength(placed);
+    expect(new Set(orders.rows.map((o) => o.orderID)).size).toBe(placed);
+    expect(orders.rows.every((o) => o.status === 'cancelled' && o.closedAt !== null)).toBe(true);
+    expect(r.metrics.orders.placed).toBe(placed);
+    expect(r.metrics.orders.cancelled).toBe(placed);
+    // Handed on, not kept: the result lists none of them.
+    expect(r.orders).toHaveLength(0);
+  });
+});
+
+describe('a replay writing orders.csv and fills.csv as it goes', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'linesmith-rows-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  async function replay(rows?: Parameters<typeof runBacktest>[0]['rows']) {
+    const config = await loadConfig('test/backtest/golden/fixed-spread.yaml', {
+      resolveStrategy: defaultStrategyResolver(strategies),
+    });
+    return runBacktest({ config, tape: tape(), logger: silentLogger(), ...(rows ? { rows } : {}) });
+  }
+
+  it('writes every row the in-memory report lists, and the same report.json', async () => {
+    const kept = await replay();
+    const inMemory = await writeReport(join(dir, 'memory'), kept);
+    const files = openReportRowFiles(join(dir, 'streamed'));
+    const streamed = await replay(files.sinks);
+    files.close();
+    expect(streamed.orders).toHaveLength(0);
+    expect(streamed.fills).toHaveLength(0);
+    expect(reportJson(streamed)).toBe(reportJson(kept));
+    const lines = (path: string) => readFileSync(path, 'utf8').trimEnd().split('\n');
+    const [ordersHead, ...orderRows] = lines(files.paths.orders);
+    const [wantHead, ...wantRows] = lines(inMemory.orders);
+    expect(ordersHead).toBe(wantHead);
+    // One row per order placed or edited: each written when its order ended, so in the order they ended.
+    expect(orderRows.length).toBe(kept.orders.length);
+    expect(orderRows.length).toBeGreaterThan(50);
+    expect([...orderRows].sort()).toEqual([...wantRows].sort());
+    // A fill's row is final when it happens: fills.csv is the same file.
+    expect(readFileSync(files.paths.fills, 'utf8')).toBe(readFileSync(inMemory.fills, 'utf8'));
+  }, 60_000);
+});
