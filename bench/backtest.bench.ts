@@ -307,6 +307,8 @@ export const LARGE_SWEEP_MARGINS = ['0.01', '0.015', '0.02', '0.025', '0.03', '0
 const LARGE_SWEEP_WORKERS = 2;
 
 export async function runLargeSweep(recording = LARGE_RECORDING): Promise<LargeSweepResult> {
+  // What `linesmith backtest` sets for a sweep; V8's flags are the process's, so its worker threads have it too.
+  applyReplayHeapSettings();
   const configPath = resolve(root, 'test/backtest/golden/fixed-spread.yaml');
   const { tape } = await openTape([recording], { dir: resolve(root, '.cache/tapes') });
   const runs = sweepRuns(
