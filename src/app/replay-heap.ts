@@ -1,4 +1,5 @@
 import v8 from 'node:v8';
+import type { ResourceLimits } from 'node:worker_threads';
 
 /**
  * How far V8 lets the old generation grow past what a full collection left live, in a
@@ -24,4 +25,21 @@ export const REPLAY_HEAP_GROWING_PERCENT = 100;
 /** Sets the replay's heap growth for this process (again and again is the same as once). */
 export function applyReplayHeapSettings(): void {
   v8.setFlagsFromString(`--heap-growing-percent=${REPLAY_HEAP_GROWING_PERCENT}`);
+}
+
+/**
+ * The old generation's ceiling for a thread that replays variants (a sweep's lane, a queue
+ * worker's lane), MB. Threads collect their garbage later than the process's main thread:
+ * over the 1.7M-event recording a fixed-spread variant's thread grew to about 550 MB with
+ * the growth setting above, though everything it keeps fits in far less (the same variant
+ * runs to the end under a 256 MB ceiling, at about 310 MB resident for the thread). Near its
+ * ceiling V8 collects fully before it grows, so the ceiling bounds the garbage, not the work;
+ * a variant whose live state truly outgrows it fails alone, with V8's out-of-memory message,
+ * and the sweep goes on. `--thread-heap` sets another.
+ */
+export const VARIANT_THREAD_OLD_SPACE_MB = 256;
+
+/** The resource limits a variant-replaying thread starts with. */
+export function variantThreadLimits(oldSpaceMb = VARIANT_THREAD_OLD_SPACE_MB): ResourceLimits {
+  return { maxOldGenerationSizeMb: oldSpaceMb };
 }

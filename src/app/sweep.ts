@@ -10,6 +10,7 @@ import { parseConfigText, type LoadConfigOptions } from '../config/load.ts';
 import type { BacktestConfig } from '../config/sections/backtest.ts';
 import type { RunConfig } from '../config/types.ts';
 import { BacktestConfigError } from '../backtest/errors.ts';
+import { variantThreadLimits } from './replay-heap.ts';
 import type { BacktestResult } from './backtest-run.ts';
 import type { Tape } from '../backtest/tape.ts';
 import { TapeFile } from '../backtest/tape/file.ts';
@@ -185,6 +186,8 @@ export interface SweepOptions {
    * a summary (variantSummary) instead of every row. Without it every result is whole.
    */
   readonly reportDir?: string;
+  /** Each worker thread's old-generation ceiling, MB (default VARIANT_THREAD_OLD_SPACE_MB). */
+  readonly threadHeapMb?: number;
 }
 
 /** A worker's answer to one job. */
@@ -247,7 +250,7 @@ export async function runSweep(
       for (let i = next++; i < runs.length; i = next++) {
         // One that died between two variants (after answering) is replaced before the next.
         if (worker?.dead) worker = null;
-        worker ??= new SweepLaneWorker({ tapePath, kind });
+        worker ??= new SweepLaneWorker({ tapePath, kind }, options.threadHeapMb);
         const dir = folderOf(i);
         const answer = await worker.run({
           index: i,
@@ -282,8 +285,11 @@ export class SweepLaneWorker {
   #pending: { index: number; resolve: (a: Omit<SweepAnswer, 'index'>) => void } | null = null;
   #dead: string | null = null;
 
-  constructor(data: SweepWorkerData) {
-    this.#worker = new Worker(new URL('./sweep-worker.mjs', import.meta.url), { workerData: data });
+  constructor(data: SweepWorkerData, threadHeapMb?: number) {
+    this.#worker = new Worker(new URL('./sweep-worker.mjs', import.meta.url), {
+      workerData: data,
+      resourceLimits: variantThreadLimits(threadHeapMb),
+    });
     this.#worker.on('message', (m: SweepAnswer) => {
       const p = this.#pending;
       if (!p || m.index !== p.index) return;

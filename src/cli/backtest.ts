@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { applyReplayHeapSettings } from '../app/replay-heap.ts';
+import { applyReplayHeapSettings, VARIANT_THREAD_OLD_SPACE_MB } from '../app/replay-heap.ts';
 import { builtInStrategyResolver } from '../app/strategy-registry.ts';
 import { BacktestConfigError, BacktestInputError, formatInputProblem, type InputProblem } from '../backtest/errors.ts';
 import type { BacktestReport } from '../backtest/report/types.ts';
@@ -55,6 +55,7 @@ interface BacktestOptions {
   readonly decisions?: string;
   readonly progress: boolean;
   readonly workers?: string;
+  readonly threadHeap?: string;
   readonly logLevel?: string;
   readonly queue?: string;
   readonly queueCredentials?: string;
@@ -197,6 +198,9 @@ async function backtest(o: BacktestOptions): Promise<void> {
   const workers = o.workers !== undefined ? Number(o.workers) : undefined;
   if (workers !== undefined && !(Number.isSafeInteger(workers) && workers >= 1))
     return usage(`--workers must be a whole number of at least 1, got ${JSON.stringify(o.workers)}`);
+  const threadHeapMb = o.threadHeap !== undefined ? Number(o.threadHeap) : undefined;
+  if (threadHeapMb !== undefined && !(Number.isSafeInteger(threadHeapMb) && threadHeapMb >= 64))
+    return usage(`--thread-heap must be a whole number of MB, at least 64, got ${JSON.stringify(o.threadHeap)}`);
   if (o.logLevel !== undefined && !LOG_LEVELS.includes(o.logLevel as LogLevel))
     return usage(`--log-level must be one of ${LOG_LEVELS.join(', ')}`);
   if (o.fillModel !== undefined && !FILL_MODEL_KINDS.includes(o.fillModel as FillModelKind))
@@ -366,7 +370,13 @@ async function backtest(o: BacktestOptions): Promise<void> {
       const progress = progressLine(tty, sweepProgress);
       progress(0, runs.length);
       // Each worker writes its variant's report as it runs: no variant's rows wait in memory.
-      const options = { overrides, workers: lanes, onDone: progress, reportDir: o.report };
+      const options = {
+        overrides,
+        workers: lanes,
+        onDone: progress,
+        reportDir: o.report,
+        ...(threadHeapMb !== undefined ? { threadHeapMb } : {}),
+      };
       outcomes = await runSweep(tape, runs, config.source, options).finally(() => progress.end());
     }
     const wallMs = performance.now() - sweepStarted;
@@ -542,6 +552,10 @@ export function registerBacktest(program: Command): void {
         'strategies.<id>.params.margin=0.02,0.03 or backtest.seed=1,2 (see the examples)',
     )
     .option('--workers <n>', 'worker threads for --sweep (default: one per core)')
+    .option(
+      '--thread-heap <MB>',
+      `old-generation ceiling of each --sweep worker thread (default ${VARIANT_THREAD_OLD_SPACE_MB}; a variant that outgrows it fails alone)`,
+    )
     .option(
       '--queue <url>',
       'run the --sweep variants on `linesmith worker` processes through Redis: redis://HOST:PORT[/DB] or ' +

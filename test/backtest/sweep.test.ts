@@ -121,6 +121,16 @@ describe('sweep on worker threads', () => {
     expect(reportJson(out[0]!.result!)).toBe(await inProcess(text, path));
   }, 60_000);
 
+  it("keeps each worker thread's heap under its ceiling: a variant that outgrows it fails alone", async () => {
+    const text = readFileSync(CONFIG, 'utf8');
+    const variants = sweepGrid([parseSweepAxis('backtest.fillModel=conservative')]);
+    const starved = await runSweep(tape, sweepRuns(text, variants), CONFIG, { workers: 1, threadHeapMb: 4 });
+    expect(starved[0]!.result).toBeNull();
+    expect(starved[0]!.error).toMatch(/memory limit/);
+    const roomy = await runSweep(tape, sweepRuns(text, variants), CONFIG, { workers: 1, threadHeapMb: 256 });
+    expect(roomy[0]!.error).toBeNull();
+  }, 60_000);
+
   it('applies the CLI overrides (seed, fill model) to every variant', async () => {
     const runs = sweepRuns(readFileSync(CONFIG, 'utf8'), sweepGrid([parseSweepAxis('backtest.power=3')]));
     const [out] = await runSweep(tape, runs, CONFIG, {

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { variantThreadLimits } from '../replay-heap.ts';
 import { THREAD_READY, type VariantAnswer, type VariantTask } from './variant-task.ts';
 
 /**
@@ -14,7 +15,9 @@ export class VariantLane {
   busy = false;
 
   constructor() {
-    this.#thread = new Worker(new URL('./variant-thread.mjs', import.meta.url));
+    this.#thread = new Worker(new URL('./variant-thread.mjs', import.meta.url), {
+      resourceLimits: variantThreadLimits(),
+    });
     let ready: () => void = () => {};
     this.#ready = new Promise((resolve) => (ready = resolve));
     this.#thread.on('message', (m: VariantAnswer | typeof THREAD_READY) => {
