@@ -65,7 +65,10 @@ describe('price feed: gameUpdate collections', () => {
       const g = sim.game();
       await events.next((e) => e.type === 'gameUpdate' && e.payload.id === g.id);
       place(sim, maker.id, { gameID: g.id, type: 'total', side: 'over', number: 210.5, odds: -104, bet: 52 });
-      const start = sim.sim.context.engine.now() + 7_200_000;
+      // Three hours out: a new game starts two hours out, so a two-hour move made within the
+      // millisecond the game was made would carry the start its creation already announced.
+      const start = sim.sim.context.engine.now() + 3 * 3_600_000;
+      expect(start).not.toBe(g.start);
       expect(sim.sim.context.engine.updateGame(g.id, { start }).ok).toBe(true);
       const moved = await events.next(
         (e) => e.type === 'gameUpdate' && e.payload.id === g.id && e.payload.start === new Date(start).toISOString(),
