@@ -20,7 +20,7 @@ import type { ResourceLimits } from 'node:worker_threads';
  * can be set after the process started (the launcher cannot pass V8 flags). V8's flags are
  * the process's: worker threads started later have it too.
  */
-export const REPLAY_HEAP_GROWING_PERCENT = 100;
+const REPLAY_HEAP_GROWING_PERCENT = 100;
 
 /** Sets the replay's heap growth for this process (again and again is the same as once). */
 export function applyReplayHeapSettings(): void {

@@ -11,7 +11,7 @@ const FLUSH_AT = 64 * 1024;
  * ended). Writes are synchronous: the replay is the only work of its thread, and a row
  * waits for no promise.
  */
-export class CsvRowFile<T extends object> implements RowSink<T> {
+class CsvRowFile<T extends object> implements RowSink<T> {
   readonly path: string;
   readonly #columns: readonly (keyof T & string)[];
   #fd: number | null;

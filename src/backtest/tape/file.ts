@@ -238,7 +238,7 @@ export function chunkItems(bytes: Uint8Array): TapeItem[] {
  * A decoder of one chunk's items (`chunkItems`, a few at a time). Its columns are views on
  * `bytes`: the bytes must stay as they are until the last item is taken.
  */
-export function chunkDecoder(bytes: Uint8Array): ChunkDecoder {
+function chunkDecoder(bytes: Uint8Array): ChunkDecoder {
   if (bytes.byteOffset % 8 !== 0) throw new TapeDecodeError('a chunk must start at an 8-byte boundary of its buffer');
   const head = new Uint32Array(bytes.buffer, bytes.byteOffset, CHUNK_HEAD_BYTES / 4);
   const [count, nTags, nNums, nRefs, nStrings, nShapes] = head as unknown as [
