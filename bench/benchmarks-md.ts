@@ -12,6 +12,7 @@ import type { TickToOrderResult } from './tick-to-order.bench.ts';
 
 /** Everything one `npm run bench` measured. */
 import type { QueueSweepBenchResult } from './queue-sweep.bench.ts';
+import { budgetVerdict, type ReplayBudget } from './replay-budget.ts';
 
 export interface BenchResults {
   readonly machine: MachineInfo;
@@ -25,6 +26,7 @@ export interface BenchResults {
   readonly clientRest: readonly ClientRestFigure[];
   readonly tickToOrder: TickToOrderResult;
   readonly backtest: BacktestBenchResult;
+  readonly replayBudget: readonly ReplayBudget[];
   readonly queueSweep: QueueSweepBenchResult;
   readonly large: LargeReplayResult | null;
   readonly memory: MemoryBenchResult;
@@ -275,6 +277,48 @@ export function renderBenchmarks(r: BenchResults, header: string): string {
     '',
     paperMemorySamples(r.paperMemory),
     '',
+    ...replayBudgetTable(r.replayBudget),
   ];
   return lines.join('\n');
+}
+
+/**
+ * Where each replay's CPU time goes, per recorded event, by layer: the evidence for what a
+ * target would need (bench/replay-budget.ts). Kept layers are the code whose behaviour issue 20 keeps.
+ */
+export function replayBudgetTable(budgets: readonly ReplayBudget[]): string[] {
+  if (budgets.length === 0) return [];
+  const layers = [...new Set(budgets.flatMap((b) => b.layers.map((l) => l.layer)))];
+  const kept = new Set(budgets.flatMap((b) => b.layers.filter((l) => l.kept).map((l) => l.layer)));
+  const us = (b: ReplayBudget, layer: string) =>
+    b.layers.find((l) => l.layer === layer)?.usPerEvent.toFixed(2) ?? '0.00';
+  const name = (b: ReplayBudget) => b.config.split('/').pop()!;
+  const byLayer = layers.map((layer) =>
+    [kept.has(layer) ? `${layer} (kept)` : layer, ...budgets.map((b) => us(b, layer))].join(' | '),
+  );
+  return [
+    "### Where a replay's CPU time goes",
+    '',
+    "CPU µs per recorded event of `paper-seed7` replayed from its tape, split by the layer whose code ran (V8's sampling " +
+      'profiler; a builtin counts for the layer that called it; `npx tsx bench/replay-budget.ts`). *Kept* layers are the ' +
+      "code whose behaviour issue 20 keeps: what live and paper run too, and the engine replica's rules; they may get " +
+      'faster, not different. A target of E events/s allows 10⁶/E µs per event; where the kept layers alone cost more, no ' +
+      "change to the backtest's own code (venue, report, tape, replay loop) reaches it. Garbage collection is shown apart: " +
+      "every layer's allocations cause it.",
+    '',
+    `| layer | ${budgets.map(name).join(' | ')} |`,
+    `|---|${budgets.map(() => '---:').join('|')}|`,
+    ...byLayer.map((row) => `| ${row} |`),
+    `| **all** (best unprofiled replay) | ${budgets.map((b) => `**${b.usPerEvent.toFixed(2)}**`).join(' | ')} |`,
+    `| kept layers together | ${budgets.map((b) => budgetVerdict(b).kept.toFixed(2)).join(' | ')} |`,
+    `| the target's budget per event | ${budgets
+      .map((b) => {
+        const v = budgetVerdict(b);
+        return v.budget === null ? '—' : v.budget.toFixed(2);
+      })
+      .join(' | ')} |`,
+    `| strategy evaluations per event | ${budgets.map((b) => b.evaluationsPerEvent.toFixed(2)).join(' | ')} |`,
+    `| order actions (place, cancel, edit) per event | ${budgets.map((b) => b.actionsPerEvent.toFixed(3)).join(' | ')} |`,
+    '',
+  ];
 }

@@ -16,6 +16,7 @@ import { machineInfo, machineLine } from './machine.ts';
 import { runMemoryBenchInChild } from './memory.bench.ts';
 import { describePaperMemory, runPaperMemoryBench } from './paper-memory.bench.ts';
 import { runPriceParseBench } from './price-parse.bench.ts';
+import { budgetLines, runReplayBudgetInChild } from './replay-budget.ts';
 import { describeQueueSweep, runQueueSweepBench } from './queue-sweep.bench.ts';
 import { runSimFeedBench } from './sim-feed.bench.ts';
 import { runSimRestBench } from './sim-rest.bench.ts';
@@ -131,6 +132,11 @@ console.log(
       })
       .join('; '),
 );
+console.log(
+  "where a replay's CPU time goes, per recorded event (* marks code live shares; a fresh process, a minute)…",
+);
+const replayBudget = await runReplayBudgetInChild();
+for (const line of budgetLines(replayBudget)) console.log(`replay budget: ${line}`);
 const large = await runLargeReplayInChild();
 console.log(
   large === null
@@ -197,6 +203,7 @@ const text = renderBenchmarks(
     clientRest,
     tickToOrder,
     backtest,
+    replayBudget,
     large,
     queueSweep,
     memory,
