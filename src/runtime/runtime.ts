@@ -2,10 +2,10 @@ import type { Logger } from 'pino';
 import {
   filter,
   firstValueFrom,
-  interval,
   tap,
   throwError,
   timeout,
+  type SchedulerAction,
   type SchedulerLike,
   type Subscription,
 } from 'rxjs';
@@ -326,7 +326,16 @@ export class Runtime {
     }
     for (const e of held) this.#loop.enqueue(e);
     if (this.#o.gateway === 'socket') exchange.orders.start();
-    this.#subs.push(interval(this.#o.tickMs ?? 1_000, this.#o.scheduler).subscribe(() => this.dispatch(TICK)));
+    // The tick an action that schedules itself again, as RxJS's interval runs it (the tick first,
+    // then the next one), without an observable and its subscriber between the clock and the loop.
+    const tickMs = Math.max(0, this.#o.tickMs ?? 1_000);
+    const tick = (): void => this.dispatch(TICK);
+    this.#subs.push(
+      this.#o.scheduler.schedule(function (this: SchedulerAction<unknown>) {
+        tick();
+        this.schedule(undefined, tickMs);
+      }, tickMs),
+    );
     const walker = exchange.rest.gradedWalker({ since: new Date(now()).toISOString() });
     this.#subs.push(
       gradedPages$(walker).subscribe({
@@ -544,7 +553,7 @@ export class Runtime {
     if (
       !this.#reconciling &&
       now - this.#lastReconcile >= UNKNOWN_RECONCILE_MS &&
-      (fillsOverdue || this.own.liveOrders().some((o) => o.status === 'unknown'))
+      (fillsOverdue || (this.own.liveCount() > 0 && this.own.liveOrders().some((o) => o.status === 'unknown')))
     ) {
       this.#reconciling = true;
       this.#lastReconcile = now;

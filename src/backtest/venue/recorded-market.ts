@@ -9,6 +9,8 @@ import type { LevelFlow } from './queue-model.ts';
 
 const EPS = 1e-9;
 const NO_FLOWS: readonly SideFlows[] = [];
+/** A side not listed before: no offers, one shared list rather than one per update. */
+const NO_OFFERS: readonly ListedOffer[] = [];
 /** The order of a single game due. */
 const ONLY_ONE: readonly number[] = [0];
 /** Up to this many offers, a side is searched by a scan rather than through a map. */
@@ -154,7 +156,7 @@ export class RecordedMarket {
   applyOrderUpdate(u: OrderUpdate, t: number, side: ResolvedSide | null): SideFlows | null {
     const c = this.model.applyOrderUpdate(u, t, side);
     if (!c) return null;
-    return this.#diff(c.gameID, c.bookKey, c.side, c.prev?.offers ?? [], c.next.offers, t);
+    return this.#diff(c.gameID, c.bookKey, c.side, c.prev?.offers ?? NO_OFFERS, c.next.offers, t);
   }
 
   #diff(
@@ -250,7 +252,8 @@ export class RecordedMarket {
       (due ??= []).push(p);
       (ids ??= []).push(gameID);
     }
-    waiting.length = kept;
+    // Setting an array's length is a call into the runtime: only when a game left the list.
+    if (kept !== waiting.length) waiting.length = kept;
     if (due === null || ids === null) return NO_FLOWS;
     const d = due;
     const order = d.length === 1 ? ONLY_ONE : d.map((_, i) => i).sort((a, b) => d[a]!.order - d[b]!.order);

@@ -1,6 +1,5 @@
 import type { Logger } from 'pino';
 import { Observable, type SchedulerLike } from 'rxjs';
-import { napper } from '../../shared/sleep.ts';
 import { HttpStatusError, RateLimitedError } from '../errors.ts';
 import { LinesmithError } from '../../shared/errors.ts';
 import type { GradedRow, GradedSinceResponse } from '../schemas/bets.ts';
@@ -92,8 +91,39 @@ export class GradedWalker {
    */
   walk(onPage: (page: GradedPage) => void, signal?: AbortSignal): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      const pause = napper(this.#o.scheduler, signal);
+      const scheduler = this.#o.scheduler;
       const pollMs = this.#o.pollMs ?? 1_000;
+      /** The signal's state, kept by its listener: read on every call, where the getter costs more than the rest of a caught-up poll. */
+      let aborted = signal?.aborted ?? false;
+      /** The step the pending wait wakes, and its timer (null: no wait pending). */
+      let waking: (() => void) | null = null;
+      let timer: { unsubscribe(): void } | null = null;
+      /**
+       * Run `step` one microtask turn after `ms` on the scheduler, or after an abort: the turn
+       * a promise resolved by the timer would run it in, without the promise.
+       */
+      const wait = (ms: number, step: () => void): void => {
+        if (aborted) {
+          void SETTLED.then(step);
+          return;
+        }
+        waking = step;
+        timer = scheduler.schedule(wake, Math.max(0, ms));
+      };
+      const wake = (): void => {
+        timer?.unsubscribe();
+        timer = null;
+        const step = waking;
+        waking = null;
+        if (step !== null) void SETTLED.then(step);
+      };
+      const onAbort = (): void => {
+        aborted = true;
+        wake();
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      /** Caught up and following: wait the poll interval, then call. */
+      const poll = (): void => wait(pollMs, call);
       /** The last page had no more: the next call waits the poll interval first. */
       let caughtUp = false;
       /** The page between its answer and its hand-over. */
@@ -104,7 +134,8 @@ export class GradedWalker {
           void SETTLED.then(() => end(turns - 1, err));
           return;
         }
-        pause.dispose();
+        signal?.removeEventListener('abort', onAbort);
+        wake();
         if (err) reject(err.cause);
         else resolve();
       };
@@ -112,10 +143,10 @@ export class GradedWalker {
       const next = (): void => {
         if (!caughtUp) call();
         else if (!this.#follow) end(1);
-        else void pause.nap(pollMs).then(call);
+        else poll();
       };
       const call = (): void => {
-        if (signal?.aborted) {
+        if (aborted) {
           end(1);
           return;
         }
@@ -150,19 +181,20 @@ export class GradedWalker {
         }
         next();
       };
-      /** Call again two turns from now: after a cursor reset, or after a failure waited out. */
-      const again = (): void =>
-        void SETTLED.then(() => {
-          caughtUp = false;
-          next();
-        });
+      /** Call again: after a cursor reset, or after a failure waited out. */
+      const callAgain = (): void => {
+        caughtUp = false;
+        next();
+      };
+      /** Call again two turns from now. */
+      const again = (): void => void SETTLED.then(callAgain);
       const failed = (err: unknown): void => {
         try {
           const outcome = this.#failure(err, signal);
           if (outcome === 'stop') end(2);
           else if (outcome === 'again') again();
           else if (outcome === 'throw') end(2, { cause: err });
-          else void pause.nap(outcome).then(again);
+          else wait(outcome, again);
         } catch (thrown) {
           end(2, { cause: thrown });
         }
