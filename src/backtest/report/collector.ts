@@ -110,10 +110,10 @@ export class BacktestCollector {
   readonly #rows: ReportRowSinks;
   readonly #kept: { readonly orders: MemoryRows<OrderRow>; readonly fills: MemoryRows<FillRow> } | null;
   /**
-   * Orders whose rows are final, waiting for the next sample to be handed on: an edit's outcome
+   * Orders whose rows are final, waiting to be handed on at a later instant: an edit's outcome
    * still changes the row of the order it cancelled (`edited (replaced)`), in the same instant.
    */
-  #ended: OrderRecord[] = [];
+  readonly #ended: OrderRecord[] = [];
   #orderSeq = 0;
   /** Orders whose rows were handed on. */
   #rowsOut = 0;
@@ -318,10 +318,18 @@ export class BacktestCollector {
     this.#end(rec);
   }
 
-  /** The order's row is final (but for an edit's outcome in the same instant): it waits for the next sample. */
+  /**
+   * The order's row is final but for an edit's outcome in the same instant: it waits for the
+   * next sample or the next order that ends at a later instant, whichever comes first. Rows
+   * leave in the order their orders ended either way; a run with no samples (or a long gap
+   * between two) holds only the orders of the current instant.
+   */
   #end(rec: OrderRecord): void {
     if (rec.endedAt !== null) return;
-    rec.endedAt = this.#clock.now();
+    const now = this.#clock.now();
+    rec.endedAt = now;
+    const first = this.#ended[0];
+    if (first !== undefined && first.endedAt! < now) this.#handOn(now);
     this.#ended.push(rec);
   }
 
@@ -337,7 +345,8 @@ export class BacktestCollector {
       if (before !== null && rec.endedAt! >= before) break;
       this.#out(rec);
     }
-    if (n > 0) this.#ended = n === ended.length ? [] : ended.slice(n);
+    if (n === ended.length) ended.length = 0;
+    else if (n > 0) ended.splice(0, n);
   }
 
   #out(rec: OrderRecord): void {
