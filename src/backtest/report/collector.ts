@@ -246,26 +246,38 @@ export class BacktestCollector {
     >,
   ): OrderRecord {
     const ref = terms.userReference;
+    const ok = outcome.status === 'ok';
+    const now = this.#clock.now();
+    // Every field named, in one order: one shape for every record (a spread of `terms` would not be).
     const rec: OrderRecord = {
       seq: this.#orderSeq++,
       endedAt: null,
-      placedAt: this.#clock.now(),
-      orderID: outcome.status === 'ok' && outcome.unmatched ? outcome.unmatched.orderID : '',
+      placedAt: now,
+      orderID: ok && outcome.unmatched ? outcome.unmatched.orderID : '',
       strategy: decodeReference(ref)?.strategyId ?? '',
-      ...terms,
+      userReference: ref,
+      gameID: terms.gameID,
+      market: terms.market,
+      selection: terms.selection,
+      orderType: terms.orderType,
+      odds: terms.odds,
+      bet: terms.bet,
+      editOf: terms.editOf,
       filled: 0,
-      status: outcome.status === 'ok' ? (outcome.unmatched ? 'open' : 'filled') : `rejected: ${outcome.errorType}`,
-      closedAt: outcome.status === 'ok' && !outcome.unmatched ? this.#clock.now() : null,
+      status: ok ? (outcome.unmatched ? 'open' : 'filled') : `rejected: ${outcome.errorType}`,
+      closedAt: ok && !outcome.unmatched ? now : null,
     };
     this.#rowsMade++;
-    if (outcome.status === 'ok') {
+    if (ok) {
       this.#accepted++;
       if (terms.editOf === '') this.#placed++;
       this.#offered += rec.bet;
     }
-    const taken = this.#takerFills.get(ref);
-    this.#takerFills.delete(ref);
-    if (!rec.orderID && taken !== undefined && outcome.status === 'ok') rec.orderID = taken;
+    if (this.#takerFills.size > 0) {
+      const taken = this.#takerFills.get(ref);
+      this.#takerFills.delete(ref);
+      if (!rec.orderID && taken !== undefined && ok) rec.orderID = taken;
+    }
     if (rec.orderID) this.#orderByEngineId.set(rec.orderID, rec);
     if (outcome.status === 'ok') {
       for (const m of outcome.matched) rec.filled += m.amount;
