@@ -15,8 +15,8 @@ import type { Clock } from '../../shared/clock.ts';
 import type { BacktestExecution } from '../venue/execution.ts';
 import { US } from '../venue/execution.ts';
 import { FairMarks, type MarkedFill } from './fair-marks.ts';
-import { GroupPnl } from './group-pnl.ts';
-import { OpenMarks } from './open-marks.ts';
+import { GroupPnl, type PnlGroup } from './group-pnl.ts';
+import { OpenMarks, type MarkVisitor } from './open-marks.ts';
 import { OpenOrders } from './open-orders.ts';
 import { PlacementSum } from './placement-sum.ts';
 import { quoteBookOrder, QuoteSeries, type QuotedOrder } from './quote-series.ts';
@@ -42,8 +42,9 @@ interface OwnFillRecord extends MarkedFill {
   readonly row: FillRow;
   readonly selection: Selection;
   readonly bookKey: string;
-  /** The league of its game ('' unknown): the group report.html sums its P&L in. */
-  readonly league: string;
+  /** Its strategy's and its league's (the league of its game, '' unknown) P&L groups in report.html. */
+  readonly byStrategy: PnlGroup;
+  readonly byLeague: PnlGroup;
   /** Value at fair at the fill and at each horizon; null while unknown or without a fair price. */
   readonly values: (number | null)[];
 }
@@ -303,8 +304,8 @@ export class BacktestCollector {
         const f = this.#fillByTx.get(e.grade.txID);
         if (f) {
           const delta = e.grade.result - (this.#grades.get(e.grade.txID)?.result ?? 0);
-          this.#byStrategy.graded(f.row.strategy, delta);
-          this.#byLeague.graded(f.league, delta);
+          this.#byStrategy.graded(f.byStrategy, delta);
+          this.#byLeague.graded(f.byLeague, delta);
         }
         this.#grades.set(e.grade.txID, e.grade);
         this.#settledPnl = null;
@@ -406,15 +407,14 @@ export class BacktestCollector {
       row,
       selection: ours.selection,
       bookKey,
-      league,
+      byStrategy: this.#byStrategy.add(row.strategy),
+      byLeague: this.#byLeague.add(league),
       fair: this.#marks.bookFair(f.gameID, bookKey),
       side: sideIndexOf(ours.selection),
       values: [null, null, null],
     };
     this.#fillByTx.set(f.txID, rec);
     this.#quotes.fill(f.gameID, bookKey, now);
-    this.#byStrategy.add(row.strategy);
-    this.#byLeague.add(league);
     rec.values[0] = this.#marks.now(rec);
     this.#rows.fills.push(row, this.#fills.length);
     this.#fills.push(rec);
@@ -490,12 +490,19 @@ export class BacktestCollector {
 
   readonly #gameEnded = (id: string): boolean => this.#x.hasEnded(id);
 
-  readonly #markGroups = (f: OwnFillRecord, value: number): void => {
-    this.#byStrategy.mark(f.row.strategy, value);
-    this.#byLeague.mark(f.league, value);
+  /** The P&L groups' marks, summed afresh whenever the open fills' sum is. */
+  readonly #markGroups: MarkVisitor<OwnFillRecord> = {
+    restart: () => {
+      this.#byStrategy.restart();
+      this.#byLeague.restart();
+    },
+    mark: (f, value) => {
+      this.#byStrategy.mark(f.byStrategy, value);
+      this.#byLeague.mark(f.byLeague, value);
+    },
   };
 
-  #pnlNow(each?: (f: OwnFillRecord, value: number) => void): { settled: number; marked: number } {
+  #pnlNow(groups?: MarkVisitor<OwnFillRecord>): { settled: number; marked: number } {
     if (this.#settledPnl === null) {
       let settled = 0;
       for (const g of this.#grades.values()) settled += g.result;
@@ -506,7 +513,7 @@ export class BacktestCollector {
       this.#unsettled.retain((f) => !grades.has(f.row.txID));
       this.#unsettledAt = grades.size;
     }
-    return { settled: this.#settledPnl, marked: this.#unsettled.sum(each) };
+    return { settled: this.#settledPnl, marked: this.#unsettled.sum(groups) };
   }
 
   // ------------------------------------------------------------ the end
