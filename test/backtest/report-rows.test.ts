@@ -6,7 +6,7 @@ import { runBacktest } from '../../src/app/backtest-run.ts';
 import { strategies } from '../../src/app/strategy-registry.ts';
 import { BacktestCollector } from '../../src/backtest/report/collector.ts';
 import { openReportRowFiles } from '../../src/backtest/report/csv-rows.ts';
-import type { RowSink } from '../../src/backtest/report/rows.ts';
+import { MemoryRows, type RowSink } from '../../src/backtest/report/rows.ts';
 import type { FillRow, OrderRow } from '../../src/backtest/report/types.ts';
 import { reportJson, writeReport } from '../../src/backtest/report/write.ts';
 import { BacktestExecution, US } from '../../src/backtest/venue/execution.ts';
@@ -78,6 +78,20 @@ describe('report rows as orders end', () => {
     expect(r.metrics.orders.cancelled).toBe(placed);
     // Handed on, not kept: the result lists none of them.
     expect(r.orders).toHaveLength(0);
+  });
+});
+
+describe('rows kept in memory', () => {
+  it('lists the rows in seq order whatever order they came in, the same list at every call', () => {
+    const rows = new MemoryRows<string>();
+    const seqs = [0, 3, 1, 2, 6, 4, 5, 7];
+    for (const q of seqs) rows.push(`r${q}`, q);
+    const want = [...seqs].sort((a, b) => a - b).map((q) => `r${q}`);
+    expect(rows.rows()).toEqual(want);
+    const listed = rows.rows();
+    listed.pop();
+    rows.push('r8', 8);
+    expect(rows.rows()).toEqual([...want, 'r8']);
   });
 });
 
