@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FairMarks, type MarkedFill } from '../../src/backtest/report/fair-marks.ts';
-import { OpenMarks } from '../../src/backtest/report/open-marks.ts';
+import { OpenMarks, type MarkVisitor } from '../../src/backtest/report/open-marks.ts';
 import type { RecordedMarket } from '../../src/backtest/venue/recorded-market.ts';
 import type { MarketBook } from '../../src/market-model/types.ts';
 import { consensusFair } from '../../src/strategy/fair.ts';
@@ -18,8 +18,29 @@ function book(odds0: number, odds1: number): MarketBook {
 /** A recorded market of replaceable books: a test moves a price by putting a new book in. */
 function market() {
   const books = new Map<string, MarketBook | undefined>();
-  const recorded = { book: (g: string, k: string) => books.get(`${g}|${k}`) } as unknown as RecordedMarket;
-  return { books, recorded };
+  const reads = { n: 0 };
+  const recorded = {
+    book: (g: string, k: string) => {
+      reads.n++;
+      return books.get(`${g}|${k}`);
+    },
+  } as unknown as RecordedMarket;
+  return { books, recorded, reads };
+}
+
+type Fill = MarkedFill & { readonly id: number; readonly group: string };
+
+/** Marks summed per group, as report.html's P&L per strategy and per league is. */
+class Groups implements MarkVisitor<Fill> {
+  sums = new Map<string, number>();
+  restarts = 0;
+  restart(): void {
+    this.sums = new Map();
+    this.restarts++;
+  }
+  mark(f: Fill, value: number): void {
+    this.sums.set(f.group, (this.sums.get(f.group) ?? 0) + value);
+  }
 }
 
 describe('report marks', () => {
@@ -75,5 +96,74 @@ describe('report marks', () => {
     const after = marks.now(f);
     expect(after).not.toBe(before);
     expect(after).toBeCloseTo(-before!, 12);
+  });
+
+  it('reads each book once per sum, values a fill again only when its fair moved, and sums the same floats', () => {
+    const m = market();
+    const marks = new FairMarks(m.recorded);
+    const open = new OpenMarks<Fill>(marks);
+    const fills: Fill[] = [];
+    for (let i = 0; i < 150; i++) {
+      const g = `g${i % 70}`;
+      m.books.set(`${g}|moneyline`, book(-110 - (i % 70), -105 + (i % 13)));
+      const f = {
+        id: i,
+        group: `s${i % 4}`,
+        fair: marks.bookFair(g, 'moneyline'),
+        side: (i % 3 === 0 ? 1 : 0) as 0 | 1,
+        row: { win: 10 + i / 7, risk: 11 + i / 3 },
+      };
+      fills.push(f);
+      open.add(f);
+    }
+    // The fill-by-fill sums: the whole and per group, in fill order.
+    const alone = (fs: readonly Fill[]) => {
+      let total = 0;
+      const groups = new Map<string, number>();
+      for (const f of fs) {
+        const v = marks.now(f);
+        if (v === null) continue;
+        total += v;
+        groups.set(f.group, (groups.get(f.group) ?? 0) + v);
+      }
+      return { total, groups };
+    };
+    const groups = new Groups();
+    m.reads.n = 0;
+    const first = open.sum(groups);
+    expect(m.reads.n).toBe(70);
+    expect(groups.restarts).toBe(1);
+    const want = alone(fills);
+    expect(first).toBe(want.total);
+    expect(groups.sums).toEqual(want.groups);
+    // Nothing moved: every book is read (its last consensus is the last one read), no fill is marked again.
+    m.reads.n = 0;
+    expect(open.sum(groups)).toBe(first);
+    expect(m.reads.n).toBe(70);
+    expect(groups.restarts).toBe(1);
+    // One book moves: the sum and the groups are worked out afresh, to the fill-by-fill floats.
+    m.books.set('g3|moneyline', book(-180, 150));
+    const moved = open.sum(groups);
+    expect(groups.restarts).toBe(2);
+    expect(moved).not.toBe(first);
+    expect(moved).toBe(alone(fills).total);
+    expect(groups.sums).toEqual(alone(fills).groups);
+    // Fills leave (a whole book's with them) and come: still the fill-by-fill sums.
+    open.retain((f) => f.id % 70 !== 9 && f.id % 5 !== 0);
+    const left = fills.filter((f) => f.id % 70 !== 9 && f.id % 5 !== 0);
+    m.reads.n = 0;
+    const afterRetain = open.sum(groups);
+    expect(m.reads.n).toBe(new Set(left.map((f) => f.fair)).size);
+    expect(afterRetain).toBe(alone(left).total);
+    expect(groups.sums).toEqual(alone(left).groups);
+    open.add(fills[9]!);
+    expect(open.sum(groups)).toBe(alone([...left, fills[9]!]).total);
+    expect(groups.sums).toEqual(alone([...left, fills[9]!]).groups);
+    // A sum for no visitor, then one for the visitor again: the visitor is given every mark again.
+    const restarts = groups.restarts;
+    open.sum();
+    open.sum(groups);
+    expect(groups.restarts).toBe(restarts + 1);
+    expect(groups.sums).toEqual(alone([...left, fills[9]!]).groups);
   });
 });

@@ -6,7 +6,7 @@ import { runBacktest } from '../../src/app/backtest-run.ts';
 import { strategies } from '../../src/app/strategy-registry.ts';
 import { BacktestCollector } from '../../src/backtest/report/collector.ts';
 import { openReportRowFiles } from '../../src/backtest/report/csv-rows.ts';
-import type { RowSink } from '../../src/backtest/report/rows.ts';
+import { MemoryRows, type RowSink } from '../../src/backtest/report/rows.ts';
 import type { FillRow, OrderRow } from '../../src/backtest/report/types.ts';
 import { reportJson, writeReport } from '../../src/backtest/report/write.ts';
 import { BacktestExecution, US } from '../../src/backtest/venue/execution.ts';
@@ -78,6 +78,62 @@ describe('report rows as orders end', () => {
     expect(r.metrics.orders.cancelled).toBe(placed);
     // Handed on, not kept: the result lists none of them.
     expect(r.orders).toHaveLength(0);
+  });
+});
+
+describe('rows kept in memory', () => {
+  it('lists the rows in seq order whatever order they came in, the same list at every call', () => {
+    const rows = new MemoryRows<string>();
+    const seqs = [0, 3, 1, 2, 6, 4, 5, 7];
+    for (const q of seqs) rows.push(`r${q}`, q);
+    const want = [...seqs].sort((a, b) => a - b).map((q) => `r${q}`);
+    expect(rows.rows()).toEqual(want);
+    const listed = rows.rows();
+    listed.pop();
+    rows.push('r8', 8);
+    expect(rows.rows()).toEqual([...want, 'r8']);
+  });
+});
+
+describe('report rows without samples', () => {
+  it('hands an ended order on at the next action of a later instant: a place and cancel loop holds nothing', () => {
+    const time = manualTime(tape().items[0]!.t);
+    let collector: BacktestCollector | null = null;
+    const x = new BacktestExecution({
+      time,
+      fillModel: { kind: 'conservative', power: 2 },
+      balance: 100_000,
+      commission: 0.01,
+      onOwnEvent: (e) => collector?.onOwnEvent(e),
+      onPlaceOutcome: (input, outcome) => collector?.onPlaceOutcome(input, outcome),
+    });
+    const orders = new Captured<OrderRow>();
+    const c = new BacktestCollector({
+      clock: time.clock,
+      execution: x,
+      schedule: (work, ms) => time.scheduler.schedule(work, ms),
+      rows: { orders, fills: new Captured<FillRow>() },
+    });
+    collector = c;
+    const s = replayToSideUpdate(tape(), time, x);
+    const odds = invertOdds(oddsFromRank(oddsRank(s.side().offers[0]!.odds) + 2));
+    const placed = 300;
+    let mostRetained = 0;
+    for (let i = 0; i < placed; i++) {
+      s.place({ ...s.makerWire, odds, bet: 5, orderType: 'post' });
+      for (const o of x.engine.openOrders(US)) x.cancel([o.id]);
+      mostRetained = Math.max(mostRetained, c.retained.orders);
+      time.advance(1_000);
+    }
+    // No sample ever came: only the order of the current instant waits (an edit could still change its row).
+    expect(mostRetained).toBeLessThanOrEqual(1);
+    expect(orders.rows.length).toBe(placed - 1);
+    const r = c.finish({ riskRejected: 0, exchangeRejected: 0, postArb: 0 }, () => null);
+    expect(c.retained.orders).toBe(0);
+    expect(orders.rows).toHaveLength(placed);
+    expect(new Set(orders.rows.map((o) => o.orderID)).size).toBe(placed);
+    expect(orders.rows.every((o) => o.status === 'cancelled')).toBe(true);
+    expect(r.metrics.orders.cancelled).toBe(placed);
   });
 });
 

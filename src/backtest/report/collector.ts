@@ -15,8 +15,8 @@ import type { Clock } from '../../shared/clock.ts';
 import type { BacktestExecution } from '../venue/execution.ts';
 import { US } from '../venue/execution.ts';
 import { FairMarks, type MarkedFill } from './fair-marks.ts';
-import { GroupPnl } from './group-pnl.ts';
-import { OpenMarks } from './open-marks.ts';
+import { GroupPnl, type PnlGroup } from './group-pnl.ts';
+import { OpenMarks, type MarkVisitor } from './open-marks.ts';
 import { OpenOrders } from './open-orders.ts';
 import { PlacementSum } from './placement-sum.ts';
 import { quoteBookOrder, QuoteSeries, type QuotedOrder } from './quote-series.ts';
@@ -42,8 +42,9 @@ interface OwnFillRecord extends MarkedFill {
   readonly row: FillRow;
   readonly selection: Selection;
   readonly bookKey: string;
-  /** The league of its game ('' unknown): the group report.html sums its P&L in. */
-  readonly league: string;
+  /** Its strategy's and its league's (the league of its game, '' unknown) P&L groups in report.html. */
+  readonly byStrategy: PnlGroup;
+  readonly byLeague: PnlGroup;
   /** Value at fair at the fill and at each horizon; null while unknown or without a fair price. */
   readonly values: (number | null)[];
 }
@@ -110,10 +111,10 @@ export class BacktestCollector {
   readonly #rows: ReportRowSinks;
   readonly #kept: { readonly orders: MemoryRows<OrderRow>; readonly fills: MemoryRows<FillRow> } | null;
   /**
-   * Orders whose rows are final, waiting for the next sample to be handed on: an edit's outcome
+   * Orders whose rows are final, waiting to be handed on at a later instant: an edit's outcome
    * still changes the row of the order it cancelled (`edited (replaced)`), in the same instant.
    */
-  #ended: OrderRecord[] = [];
+  readonly #ended: OrderRecord[] = [];
   #orderSeq = 0;
   /** Orders whose rows were handed on. */
   #rowsOut = 0;
@@ -246,26 +247,38 @@ export class BacktestCollector {
     >,
   ): OrderRecord {
     const ref = terms.userReference;
+    const ok = outcome.status === 'ok';
+    const now = this.#clock.now();
+    // Every field named, in one order: one shape for every record (a spread of `terms` would not be).
     const rec: OrderRecord = {
       seq: this.#orderSeq++,
       endedAt: null,
-      placedAt: this.#clock.now(),
-      orderID: outcome.status === 'ok' && outcome.unmatched ? outcome.unmatched.orderID : '',
+      placedAt: now,
+      orderID: ok && outcome.unmatched ? outcome.unmatched.orderID : '',
       strategy: decodeReference(ref)?.strategyId ?? '',
-      ...terms,
+      userReference: ref,
+      gameID: terms.gameID,
+      market: terms.market,
+      selection: terms.selection,
+      orderType: terms.orderType,
+      odds: terms.odds,
+      bet: terms.bet,
+      editOf: terms.editOf,
       filled: 0,
-      status: outcome.status === 'ok' ? (outcome.unmatched ? 'open' : 'filled') : `rejected: ${outcome.errorType}`,
-      closedAt: outcome.status === 'ok' && !outcome.unmatched ? this.#clock.now() : null,
+      status: ok ? (outcome.unmatched ? 'open' : 'filled') : `rejected: ${outcome.errorType}`,
+      closedAt: ok && !outcome.unmatched ? now : null,
     };
     this.#rowsMade++;
-    if (outcome.status === 'ok') {
+    if (ok) {
       this.#accepted++;
       if (terms.editOf === '') this.#placed++;
       this.#offered += rec.bet;
     }
-    const taken = this.#takerFills.get(ref);
-    this.#takerFills.delete(ref);
-    if (!rec.orderID && taken !== undefined && outcome.status === 'ok') rec.orderID = taken;
+    if (this.#takerFills.size > 0) {
+      const taken = this.#takerFills.get(ref);
+      this.#takerFills.delete(ref);
+      if (!rec.orderID && taken !== undefined && ok) rec.orderID = taken;
+    }
     if (rec.orderID) this.#orderByEngineId.set(rec.orderID, rec);
     if (outcome.status === 'ok') {
       for (const m of outcome.matched) rec.filled += m.amount;
@@ -291,8 +304,8 @@ export class BacktestCollector {
         const f = this.#fillByTx.get(e.grade.txID);
         if (f) {
           const delta = e.grade.result - (this.#grades.get(e.grade.txID)?.result ?? 0);
-          this.#byStrategy.graded(f.row.strategy, delta);
-          this.#byLeague.graded(f.league, delta);
+          this.#byStrategy.graded(f.byStrategy, delta);
+          this.#byLeague.graded(f.byLeague, delta);
         }
         this.#grades.set(e.grade.txID, e.grade);
         this.#settledPnl = null;
@@ -318,10 +331,18 @@ export class BacktestCollector {
     this.#end(rec);
   }
 
-  /** The order's row is final (but for an edit's outcome in the same instant): it waits for the next sample. */
+  /**
+   * The order's row is final but for an edit's outcome in the same instant: it waits for the
+   * next sample or the next order that ends at a later instant, whichever comes first. Rows
+   * leave in the order their orders ended either way; a run with no samples (or a long gap
+   * between two) holds only the orders of the current instant.
+   */
   #end(rec: OrderRecord): void {
     if (rec.endedAt !== null) return;
-    rec.endedAt = this.#clock.now();
+    const now = this.#clock.now();
+    rec.endedAt = now;
+    const first = this.#ended[0];
+    if (first !== undefined && first.endedAt! < now) this.#handOn(now);
     this.#ended.push(rec);
   }
 
@@ -337,7 +358,8 @@ export class BacktestCollector {
       if (before !== null && rec.endedAt! >= before) break;
       this.#out(rec);
     }
-    if (n > 0) this.#ended = n === ended.length ? [] : ended.slice(n);
+    if (n === ended.length) ended.length = 0;
+    else if (n > 0) ended.splice(0, n);
   }
 
   #out(rec: OrderRecord): void {
@@ -385,15 +407,14 @@ export class BacktestCollector {
       row,
       selection: ours.selection,
       bookKey,
-      league,
+      byStrategy: this.#byStrategy.add(row.strategy),
+      byLeague: this.#byLeague.add(league),
       fair: this.#marks.bookFair(f.gameID, bookKey),
       side: sideIndexOf(ours.selection),
       values: [null, null, null],
     };
     this.#fillByTx.set(f.txID, rec);
     this.#quotes.fill(f.gameID, bookKey, now);
-    this.#byStrategy.add(row.strategy);
-    this.#byLeague.add(league);
     rec.values[0] = this.#marks.now(rec);
     this.#rows.fills.push(row, this.#fills.length);
     this.#fills.push(rec);
@@ -469,12 +490,19 @@ export class BacktestCollector {
 
   readonly #gameEnded = (id: string): boolean => this.#x.hasEnded(id);
 
-  readonly #markGroups = (f: OwnFillRecord, value: number): void => {
-    this.#byStrategy.mark(f.row.strategy, value);
-    this.#byLeague.mark(f.league, value);
+  /** The P&L groups' marks, summed afresh whenever the open fills' sum is. */
+  readonly #markGroups: MarkVisitor<OwnFillRecord> = {
+    restart: () => {
+      this.#byStrategy.restart();
+      this.#byLeague.restart();
+    },
+    mark: (f, value) => {
+      this.#byStrategy.mark(f.byStrategy, value);
+      this.#byLeague.mark(f.byLeague, value);
+    },
   };
 
-  #pnlNow(each?: (f: OwnFillRecord, value: number) => void): { settled: number; marked: number } {
+  #pnlNow(groups?: MarkVisitor<OwnFillRecord>): { settled: number; marked: number } {
     if (this.#settledPnl === null) {
       let settled = 0;
       for (const g of this.#grades.values()) settled += g.result;
@@ -485,7 +513,7 @@ export class BacktestCollector {
       this.#unsettled.retain((f) => !grades.has(f.row.txID));
       this.#unsettledAt = grades.size;
     }
-    return { settled: this.#settledPnl, marked: this.#unsettled.sum(each) };
+    return { settled: this.#settledPnl, marked: this.#unsettled.sum(groups) };
   }
 
   // ------------------------------------------------------------ the end

@@ -49,6 +49,11 @@ export class FairMarks {
   now(f: MarkedFill): number | null {
     const p0 = this.fair(f.fair);
     if (p0 === null) return null;
+    return this.valueAt(f, p0);
+  }
+
+  /** Value of a fill when its book's side 0 wins with probability `p0`. */
+  valueAt(f: MarkedFill, p0: number): number {
     return valueAt(f.side === 0 ? p0 : 1 - p0, f.row);
   }
 

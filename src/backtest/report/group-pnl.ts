@@ -1,42 +1,60 @@
 import type { SeriesRow } from './types.ts';
 
+/** One group's P&L: what a fill of the group holds, so marking it looks nothing up. */
+export interface PnlGroup {
+  readonly name: string;
+  settled: number;
+  /** Σ of the group's fills' values at the last mark pass, in fill order. */
+  marked: number;
+  readonly rows: SeriesRow[];
+}
+
 /**
  * Total P&L (settled + marked) per group of fills (a strategy, a league), sampled for
- * report.html. Settled P&L moves by each grade's change; marked P&L is summed afresh at
- * every sample by the caller, fill by fill, through `mark`.
+ * report.html. Settled P&L moves by each grade's change; marked P&L is summed afresh by the
+ * caller, fill by fill, through `mark`, after a `restart`, whenever a fill's value moved; a
+ * sample at which none did repeats the last marks.
  */
 export class GroupPnl {
-  readonly #settled = new Map<string, number>();
-  readonly #marked = new Map<string, number>();
-  readonly #rows = new Map<string, SeriesRow[]>();
+  readonly #byName = new Map<string, PnlGroup>();
+  /** In the order of their first fill. */
+  readonly #groups: PnlGroup[] = [];
 
   /** A group exists from its first fill on: it gets a row at every sample after. */
-  add(group: string): void {
-    if (this.#settled.has(group)) return;
-    this.#settled.set(group, 0);
-    this.#marked.set(group, 0);
-    this.#rows.set(group, []);
+  add(name: string): PnlGroup {
+    let g = this.#byName.get(name);
+    if (!g) {
+      this.#byName.set(name, (g = { name, settled: 0, marked: 0, rows: [] }));
+      this.#groups.push(g);
+    }
+    return g;
   }
 
   /** A grade of a fill of the group: `delta` is its result less the result it replaces. */
-  graded(group: string, delta: number): void {
-    this.#settled.set(group, (this.#settled.get(group) ?? 0) + delta);
+  graded(g: PnlGroup, delta: number): void {
+    g.settled += delta;
   }
 
-  mark(group: string, value: number): void {
-    this.#marked.set(group, (this.#marked.get(group) ?? 0) + value);
+  /** The marks are summed afresh from here on. */
+  restart(): void {
+    for (const g of this.#groups) g.marked = 0;
   }
 
-  /** One row per group, [t, settled + marked]; the marks start again from 0. */
+  mark(g: PnlGroup, value: number): void {
+    g.marked += value;
+  }
+
+  /** One row per group, [t, settled + marked]. */
   sample(t: number): void {
-    for (const [group, rows] of this.#rows) {
-      rows.push([t, (this.#settled.get(group) ?? 0) + (this.#marked.get(group) ?? 0)]);
-      this.#marked.set(group, 0);
-    }
+    for (const g of this.#groups) g.rows.push([t, g.settled + g.marked]);
   }
 
   /** Rows by group, groups in name order. */
   series(): Record<string, SeriesRow[]> {
-    return Object.fromEntries([...this.#rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    return Object.fromEntries(
+      [...this.#groups]
+        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+        .map((g) => [g.name, g.rows] as const),
+    );
   }
 }

@@ -18,20 +18,27 @@ export interface ReportRowSinks {
 
 /** Rows kept in memory and listed in `seq` order: the in-memory report of a short replay. */
 export class MemoryRows<T> implements RowSink<T> {
-  readonly #rows: { readonly row: T; readonly seq: number }[] = [];
+  /** Rows and their seqs side by side: no wrapper object per row. */
+  #rows: T[] = [];
+  #seqs: number[] = [];
   #sorted = true;
 
   push(row: T, seq: number): void {
-    const last = this.#rows[this.#rows.length - 1];
-    if (last !== undefined && last.seq > seq) this.#sorted = false;
-    this.#rows.push({ row, seq });
+    const n = this.#seqs.length;
+    if (n > 0 && this.#seqs[n - 1]! > seq) this.#sorted = false;
+    this.#rows.push(row);
+    this.#seqs.push(seq);
   }
 
   rows(): T[] {
     if (!this.#sorted) {
-      this.#rows.sort((a, b) => a.seq - b.seq);
+      const seqs = this.#seqs;
+      const rows = this.#rows;
+      const order = seqs.map((_, i) => i).sort((a, b) => seqs[a]! - seqs[b]!);
+      this.#rows = order.map((i) => rows[i]!);
+      this.#seqs = order.map((i) => seqs[i]!);
       this.#sorted = true;
     }
-    return this.#rows.map((r) => r.row);
+    return [...this.#rows];
   }
 }
