@@ -19,9 +19,13 @@ export function stepOut(odds: AmericanOdds, cents: number): AmericanOdds {
 
 /** Exchange order ids of this strategy's own live orders: those quotes get replaced, not met. */
 export function ownOrderIDs(view: StrategyView): ReadonlySet<string> {
-  if (view.orders.length === 0) return NO_IDS;
+  const orders = view.orders;
+  if (orders.length === 0) return NO_IDS;
   const ids = new Set<string>();
-  for (const o of view.orders) if (o.orderID !== null) ids.add(o.orderID);
+  for (let i = 0; i < orders.length; i++) {
+    const id = orders[i]!.orderID;
+    if (id !== null) ids.add(id);
+  }
   return ids;
 }
 
