@@ -7,6 +7,7 @@ import {
   fairDepthParam,
   fairOfBook,
   fitUnderLimit,
+  levelKey,
   makerOdds,
   marketsParam,
   maxOverroundParam,
@@ -20,7 +21,6 @@ import {
   stepOut,
   toleranceCentsParam,
   z,
-  type FairOptions,
   type QuoteIntent,
   type StrategyModule,
   type StrategyView,
@@ -85,15 +85,16 @@ function quote(view: StrategyView, params: FixedSpreadParams): readonly QuoteInt
   if (view.mode === 'halted' || view.game.ended) return [];
   const game = view.game;
   const own = ownOrderIDs(view);
-  const fairOptions: FairOptions = { minDepth: params.minDepth, maxOverround: params.maxOverround };
-  // Level-major order, so a liability cap keeps the inner levels of every book first.
+  // Level-major order, so a liability cap keeps the inner levels of every book first. One
+  // level (the default) needs no list per level.
   const levels = params.levels;
-  const byLevel: QuoteIntent[][] = [];
-  for (let level = 0; level < levels; level++) byLevel.push([]);
+  const inner: QuoteIntent[] = [];
+  const outer: QuoteIntent[][] | null = levels === 1 ? null : [];
+  for (let level = 1; level < levels; level++) outer!.push([]);
   const exposures = bookExposures(view.positions);
   for (const key of selectedBookKeys(game, params.markets)) {
     const book = game.books.get(key);
-    const p0 = fairOfBook(view, key, book, fairOptions);
+    const p0 = fairOfBook(view, key, book, params);
     if (p0 === null) continue;
     const skew = Math.max(
       -params.maxSkew,
@@ -101,16 +102,17 @@ function quote(view: StrategyView, params: FixedSpreadParams): readonly QuoteInt
     );
     const r = p0 - skew;
     for (const k of BOOK_SIDES) {
-      const inner = makerOdds(k === 0 ? r : 1 - r, params.margin);
-      if (inner === null) continue;
+      const odds = makerOdds(k === 0 ? r : 1 - r, params.margin);
+      if (odds === null) continue;
       const selection = sideSelection(book, key, k);
       if (selection === null) continue;
       const side = book?.sides[k];
-      const first = clearOfBook(inner, side, own);
-      for (let level = 0; level < levels; level++) {
-        byLevel[level]!.push(
+      const first = clearOfBook(odds, side, own);
+      inner.push(postIntent(levelKey(key, k, 0), selection, stepOut(first, 0), params.sizePerLevel, params));
+      for (let level = 1; level < levels; level++) {
+        outer![level - 1]!.push(
           postIntent(
-            `${key}:${k}:${level}`,
+            levelKey(key, k, level),
             selection,
             stepOut(first, level * params.levelStepCents),
             params.sizePerLevel,
@@ -120,7 +122,7 @@ function quote(view: StrategyView, params: FixedSpreadParams): readonly QuoteInt
       }
     }
   }
-  const all = levels === 1 ? byLevel[0]! : ([] as QuoteIntent[]).concat(...byLevel);
+  const all = outer === null ? inner : inner.concat(...outer);
   const intents = applyMode(view, all);
   return params.maxLiability === null
     ? intents

@@ -15,11 +15,11 @@ import {
   ownOrderIDs,
   postIntent,
   selectedBookKeys,
+  sideKey,
   sideSelection,
   sizeToleranceParam,
   toleranceCentsParam,
   z,
-  type FairOptions,
   type QuoteIntent,
   type StrategyModule,
   type StrategyView,
@@ -124,12 +124,11 @@ function quote(view: StrategyView, params: InventorySkewParams): readonly QuoteI
   const game = view.game;
   const own = ownOrderIDs(view);
   const k = intensityDecay(view.activity.takerArrivalsPerMinute, params.kBase, params.kPerArrival);
-  const fairOptions: FairOptions = { minDepth: params.minDepth, maxOverround: params.maxOverround };
   const intents: QuoteIntent[] = [];
   const exposures = bookExposures(view.positions);
   for (const key of selectedBookKeys(game, params.markets)) {
     const book = game.books.get(key);
-    const p = fairOfBook(view, key, book, fairOptions);
+    const p = fairOfBook(view, key, book, params);
     if (p === null) continue;
     const q = (exposures.get(key) ?? NO_EXPOSURE).net / params.inventoryUnit;
     const r = reservationProbability(p, q, params.gamma, params.maxSkew);
@@ -140,7 +139,7 @@ function quote(view: StrategyView, params: InventorySkewParams): readonly QuoteI
       const selection = sideSelection(book, key, side);
       if (selection === null) continue;
       const listed = book?.sides[side];
-      intents.push(postIntent(`${key}:${side}`, selection, clearOfBook(odds, listed, own), params.size, params));
+      intents.push(postIntent(sideKey(key, side), selection, clearOfBook(odds, listed, own), params.size, params));
     }
   }
   return fitUnderLimit(view.positions, applyMode(view, intents), params.maxLiability, params.minSize);

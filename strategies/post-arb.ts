@@ -13,6 +13,7 @@ import {
   minSizeParam,
   oddsRank,
   selectedBookKeys,
+  sideKey,
   withinPostArbBand,
   z,
   type AmericanOdds,
@@ -178,14 +179,14 @@ function quoteBook(
     const intent: QuoteIntent =
       params.expirationMinutes !== null
         ? {
-            key: `${key}:${k}`,
+            key: sideKey(key, k),
             selection: side.taker,
             odds: sweep.odds,
             size,
             orderType: 'postArb',
             expirationMinutes: params.expirationMinutes,
           }
-        : { key: `${key}:${k}`, selection: side.taker, odds: sweep.odds, size, orderType: 'postArb' };
+        : { key: sideKey(key, k), selection: side.taker, odds: sweep.odds, size, orderType: 'postArb' };
     (found ??= []).push({ intent, edge: sweep.edge });
   }
   return found;

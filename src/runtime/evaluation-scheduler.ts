@@ -121,9 +121,10 @@ export class EvaluationScheduler {
     if (scanHeld) {
       // Kept in a local until the scan is through: a throw midway leaves the old, earlier value.
       let due = Infinity;
-      // Deleting the entry being visited is safe while iterating a Map.
-      for (const [k, p] of this.#held) {
-        if (this.#visit(p, now, work)) this.#held.delete(k);
+      // Deleting the entry being visited is safe while iterating a Map. Values, not entries:
+      // a pair holds its key, and an entry walk makes a pair array per held pair.
+      for (const p of this.#held.values()) {
+        if (this.#visit(p, now, work)) this.#held.delete(p.key);
         else due = Math.min(due, this.#dueOf(p));
       }
       this.#heldDue = due;

@@ -39,9 +39,6 @@ export function checkIntents(result: unknown): IntentCheck {
   return { ok: true, intents: (result as QuoteIntent[]).filter((_, i) => !bad.has(i)), dropped };
 }
 
-/** The optional numeric fields of an intent (a list made once: every intent of every evaluation is checked). */
-const OPTIONAL_NUMBERS = ['expirationMinutes', 'toleranceCents', 'sizeTolerance'] as const;
-
 /** Why one intent cannot be acted on, or null when it can. */
 function intentProblem(x: unknown): string | null {
   if (typeof x !== 'object' || x === null) return `intent is ${describe(x)}`;
@@ -54,12 +51,19 @@ function intentProblem(x: unknown): string | null {
     return `size ${describe(i.size)} is not a finite positive stake`;
   if (i.orderType !== undefined && !ORDER_TYPES.has(i.orderType))
     return `orderType ${describe(i.orderType)} is unknown`;
-  for (const f of OPTIONAL_NUMBERS) {
-    const v = i[f];
-    if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v) || v < 0))
-      return `${f} ${describe(v)} is not a finite number ≥ 0`;
-  }
+  // The optional numbers, each read by its name: every intent of every evaluation is
+  // checked, and a read through a list of names is a keyed lookup on each.
+  if (!optionalNumber(i.expirationMinutes)) return `expirationMinutes ${describe(i.expirationMinutes)} ${NOT_NUMBER}`;
+  if (!optionalNumber(i.toleranceCents)) return `toleranceCents ${describe(i.toleranceCents)} ${NOT_NUMBER}`;
+  if (!optionalNumber(i.sizeTolerance)) return `sizeTolerance ${describe(i.sizeTolerance)} ${NOT_NUMBER}`;
   return null;
+}
+
+const NOT_NUMBER = 'is not a finite number ≥ 0';
+
+/** An optional numeric field: absent, or a finite number ≥ 0. */
+function optionalNumber(v: unknown): boolean {
+  return v === undefined || (typeof v === 'number' && Number.isFinite(v) && v >= 0);
 }
 
 function selectionProblem(x: unknown): string | null {

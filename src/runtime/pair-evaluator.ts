@@ -114,7 +114,7 @@ export class PairEvaluator {
       work.push({ strategyId: s.id, gameID, intents: memo.intents, mode });
       return;
     }
-    this.#memos.delete(k);
+    if (memo !== undefined) this.#memos.delete(k);
     const game = this.#o.market.game(gameID);
     if (!game) return;
     let intents: readonly QuoteIntent[] = NO_INTENTS;
@@ -139,7 +139,8 @@ export class PairEvaluator {
         this.#o.askAgainIn(pair, s.module.reevaluateEvery);
     }
     if (intents.length > 0) this.#quoted.add(k);
-    else this.#quoted.delete(k);
+    // A strategy that quotes nothing (a quiet one, most of its looks) finds no set to search.
+    else if (this.#quoted.size > 0) this.#quoted.delete(k);
     if (this.#o.onDecision) this.#decided(k, s.id, gameID, intents, now);
     work.push({ strategyId: s.id, gameID, intents, mode });
   }

@@ -18,6 +18,7 @@ export {
   type StrategyModule,
 } from './types.ts';
 export { postIntent, type PostTerms } from './post-intent.ts';
+export { levelKey, sideKey } from './intent-key.ts';
 
 // What a strategy sees.
 export type {

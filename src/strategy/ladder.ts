@@ -19,27 +19,32 @@ export function stepOut(odds: AmericanOdds, cents: number): AmericanOdds {
 
 /** Exchange order ids of this strategy's own live orders: those quotes get replaced, not met. */
 export function ownOrderIDs(view: StrategyView): ReadonlySet<string> {
-  if (view.orders.length === 0) return NO_IDS;
+  const orders = view.orders;
+  if (orders.length === 0) return NO_IDS;
   const ids = new Set<string>();
-  for (const o of view.orders) if (o.orderID !== null) ids.add(o.orderID);
+  for (let i = 0; i < orders.length; i++) {
+    const id = orders[i]!.orderID;
+    if (id !== null) ids.add(id);
+  }
   return ids;
 }
 
 /** Shared answer for a strategy with no live orders on the game: nothing to write, nothing to allocate. */
 const NO_IDS: ReadonlySet<string> = new Set();
 
-/** Rank of the best offer on `side` that is not in `ignore`; null when there is none. */
+/**
+ * Rank of the best offer on `side` that is not in `ignore`; null when there is none. A side
+ * lists its offers best price first (BookSide), so the first one that counts is the best:
+ * the walk stops there instead of ranking the whole ladder.
+ */
 export function bestRank(side: BookSide | undefined, ignore: ReadonlySet<string>): number | null {
   if (side === undefined) return null;
-  let best: number | null = null;
   const offers = side.offers;
   for (let i = 0; i < offers.length; i++) {
     const offer = offers[i]!;
-    if (!(offer.sumUntaken > 0) || ignore.has(offer.id)) continue;
-    const r = oddsRank(offer.odds);
-    if (best === null || r > best) best = r;
+    if (offer.sumUntaken > 0 && !ignore.has(offer.id)) return oddsRank(offer.odds);
   }
-  return best;
+  return null;
 }
 
 /**

@@ -36,12 +36,25 @@ export function selectedBookKeys(game: GameState, tokens: readonly string[]): st
       const fresh = keys.length === 0;
       for (const k of game.books.keys()) if (fresh || !keys.includes(k)) keys.push(k);
     } else if (t === 'mainSpread') {
-      if (game.mainHomeSpread !== null) addKey(keys, `spread:${game.mainHomeSpread + 0}`);
+      if (game.mainHomeSpread !== null) addKey(keys, lineKey(spreadKeys, 'spread:', game.mainHomeSpread + 0));
     } else if (t === 'mainTotal') {
-      if (game.mainTotal !== null) addKey(keys, `total:${game.mainTotal}`);
+      if (game.mainTotal !== null) addKey(keys, lineKey(totalKeys, 'total:', game.mainTotal));
     } else addKey(keys, t);
   }
   return keys;
+}
+
+/**
+ * The book key of a main line, kept per line: a game's main lines take few values, and a
+ * quoting strategy asks for them on every evaluation.
+ */
+const spreadKeys = new Map<number, string>();
+const totalKeys = new Map<number, string>();
+
+function lineKey(known: Map<number, string>, prefix: string, line: number): string {
+  let k = known.get(line);
+  if (k === undefined) known.set(line, (k = `${prefix}${line}`));
+  return k;
 }
 
 function addKey(keys: string[], k: string): void {
