@@ -41,6 +41,9 @@ interface Approved {
   readonly risk: Position;
 }
 
+/** The verdict of every order that passes: one object, never written. */
+const PASSES: RiskVerdict = Object.freeze({ ok: true });
+
 const risksOf = (approved: readonly Approved[]): Position[] => approved.map((a) => a.risk);
 
 /**
@@ -203,7 +206,7 @@ export class RiskGate {
     approved.push({ selection: c.selection, odds: c.odds, risk: position });
     this.#approved.set(c.gameID, approved);
     this.#projected.set(c.gameID, after);
-    return { ok: true };
+    return PASSES;
   }
 
   /**
@@ -213,7 +216,7 @@ export class RiskGate {
   #othersLowerBound(gameID: string): number {
     let total = 0;
     for (const [g, after] of this.#projected) if (g !== gameID) total += after.value;
-    for (const g of this.#own.gameIDs())
+    for (const g of this.#own.unsettledGameIDs())
       if (g !== gameID && !this.#projected.has(g)) total += this.#own.projectedLowerBound(g);
     return total;
   }
