@@ -12,10 +12,9 @@ import {
 /** Risk below this is nothing left (the engine's dust). */
 export const DUST = 1e-9;
 
-const TERMINAL: ReadonlySet<OwnOrderStatus> = new Set(['cancelled', 'filled', 'expired', 'rejected']);
-
+/** cancelled, filled, expired or rejected: the order is done (compared, not looked up: asked on every order move). */
 export function isTerminal(status: OwnOrderStatus): boolean {
-  return TERMINAL.has(status);
+  return status === 'cancelled' || status === 'filled' || status === 'expired' || status === 'rejected';
 }
 
 /** Whether an order may still rest or fill: counted in projected liability. */

@@ -91,9 +91,10 @@ export class RiskGate {
 
   /** Start a cycle. Orders about to be cancelled still count: the cancel may lose the race with a fill. */
   begin(): void {
-    this.#approved.clear();
-    this.#projected.clear();
-    this.#live.clear();
+    // Most cycles check nothing: clearing an empty map would still make it new storage.
+    if (this.#approved.size > 0) this.#approved.clear();
+    if (this.#projected.size > 0) this.#projected.clear();
+    if (this.#live.size > 0) this.#live.clear();
   }
 
   /**
