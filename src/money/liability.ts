@@ -1,6 +1,7 @@
 import type { Score, Selection } from '../markets/types.ts';
-import { EVEN_ODDS, type AmericanOdds } from '../odds/american.ts';
-import { gradeSelection, pnlByOutcome, pnlOnOutcome } from './grading.ts';
+import { EVEN_ODDS, payout, type AmericanOdds } from '../odds/american.ts';
+import { fillRisk, fillWin } from './fill.ts';
+import { gradeSelection, pnlOnOutcome } from './grading.ts';
 import { PnlGroups, STRIDE, type RecentRegions } from './pnl-groups.ts';
 import type { Position } from './position.ts';
 import { buildScoreRegions, type ScoreRegions } from './score-regions.ts';
@@ -44,8 +45,16 @@ export const BOUND_MARGIN = 1e-6;
  * when that bound already passes a limit, the exact figure passes too.
  */
 export function worstLoss(position: Position): number {
+  // pnlByOutcome's figures, [win, −risk, win/2, −risk/2, 0], made and compared in the same
+  // order without the array and the money record: asked for every order and fill.
+  const winWithoutCommission = position.amount * payout(position.odds);
+  const win = fillWin(winWithoutCommission, position.commissionRate);
+  const risk = fillRisk(position.amount, winWithoutCommission, position.commissionRate);
   let worst = 0;
-  for (const v of pnlByOutcome(position)) if (v < worst) worst = v;
+  if (win < worst) worst = win;
+  if (0 - risk < worst) worst = 0 - risk;
+  if (win / 2 < worst) worst = win / 2;
+  if (0 - risk / 2 < worst) worst = 0 - risk / 2;
   return worst;
 }
 
@@ -64,6 +73,18 @@ export function restingPosition(selection: Selection, amount: number, odds: Amer
   return takerRate > 0
     ? { selection, amount, odds: EVEN_ODDS, commissionRate: takerRate, contingent: true }
     : { selection, amount, odds, commissionRate: 0, contingent: true };
+}
+
+/** `groups.add(restingPosition(selection, amount, odds, takerRate))`, without making the position. */
+export function addResting(
+  groups: PnlGroups,
+  selection: Selection,
+  amount: number,
+  odds: AmericanOdds,
+  takerRate: number,
+): void {
+  if (takerRate > 0) groups.addMoney(selection, amount, EVEN_ODDS, takerRate, true);
+  else groups.addMoney(selection, amount, odds, 0, true);
 }
 
 /** Exact worst case of `pnlAtScore` over all scores, as a number ≤ 0 (0 when nothing can lose). */

@@ -1,6 +1,7 @@
 import { worstCaseLiability } from '../money/liability.ts';
 import type { Position } from '../money/position.ts';
 import type { OwnFill, OwnOrder } from '../market-model/types.ts';
+import { positionsExtend } from '../strategy/exposure.ts';
 
 /** The commission rate a fill pays: takers only, and not on postArb (makers pay none). */
 export function commissionOf(f: OwnFill, rate: number): number {
@@ -49,6 +50,8 @@ interface FillView {
   readonly positions: readonly Position[];
   /** The commission rate the positions were made with. */
   readonly rate: number;
+  /** How many of the game's fills it has looked at (the first this many): a later view extends it. */
+  readonly seen: number;
   /** Their worst case, worked out on first ask. */
   liability: number | null;
 }
@@ -56,9 +59,9 @@ interface FillView {
 interface GameFills {
   readonly fills: OwnFill[];
   /**
-   * Per strategy id: its fills, positions and worst case, kept until the next fill on the
-   * game. The runtime asks for them on every evaluation, and fills are rare next to
-   * evaluations.
+   * Per strategy id: its fills, positions and worst case, current while their `seen` is the
+   * game's fill count. The runtime asks for them on every evaluation, and fills are rare next
+   * to evaluations; after a fill the next view extends the last one.
    */
   readonly views: Map<string | null | undefined, FillView>;
   /** Fills the exchange reported on an order (a cancel answer) that no booked fill covers yet, by client id. */
@@ -69,6 +72,7 @@ const EMPTY_VIEW: FillView = Object.freeze({
   fills: Object.freeze([]),
   positions: Object.freeze([]),
   rate: 0,
+  seen: 0,
   liability: 0,
 }) as FillView;
 
@@ -133,9 +137,7 @@ export class FillLedger {
       this.#totals.taker++;
       this.#totals.takerVolume += fill.amount;
     }
-    const g = this.#game(fill.gameID);
-    g.fills.push(fill);
-    g.views.clear();
+    this.#game(fill.gameID).fills.push(fill);
     return true;
   }
 
@@ -230,16 +232,24 @@ export class FillLedger {
     const g = this.#games.get(gameID);
     if (!g) return EMPTY_VIEW;
     const rate = this.#commissionRate();
-    const cached = g.views.get(strategyId);
-    if (cached && cached.rate === rate) return cached;
-    const fills = strategyId === undefined ? g.fills.slice() : g.fills.filter((f) => f.strategyId === strategyId);
+    const all = g.fills;
+    const last = g.views.get(strategyId);
+    if (last !== undefined && last.rate === rate && last.seen === all.length) return last;
+    // Fills only append: a view of the same rate is extended by the fills since, its
+    // positions kept (the same objects, in the same order) and the new ones made.
+    const from = last !== undefined && last.rate === rate ? last.seen : 0;
+    const fills = from === 0 ? [] : last!.fills.slice();
+    const positions = from === 0 ? [] : last!.positions.slice();
+    for (let n = from; n < all.length; n++) {
+      const f = all[n]!;
+      if (strategyId !== undefined && f.strategyId !== strategyId) continue;
+      fills.push(f);
+      positions.push(positionOf(f, rate));
+    }
     // Frozen: the same arrays go to every caller until the next fill.
-    const v: FillView = {
-      fills: Object.freeze(fills),
-      positions: Object.freeze(fills.map((f) => positionOf(f, rate))),
-      rate,
-      liability: null,
-    };
+    Object.freeze(positions);
+    if (from > 0) positionsExtend(positions, last!.positions);
+    const v: FillView = { fills: Object.freeze(fills), positions, rate, seen: all.length, liability: null };
     g.views.set(strategyId, v);
     return v;
   }

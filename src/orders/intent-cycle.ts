@@ -41,6 +41,12 @@ function hasPlan(w: StrategyWork, own: OrderContext['own']): boolean {
   return w.intents.length > 0 || own.liveCountOf(w.gameID) > 0;
 }
 
+/** Whether any pair of the work can plan anything (see hasPlan). */
+function anyPlan(work: readonly StrategyWork[], own: OrderContext['own']): boolean {
+  for (const w of work) if (hasPlan(w, own)) return true;
+  return false;
+}
+
 /**
  * The controller whose signal every place carries until quotes are pulled. Each place waiting
  * to go listens to it (the REST client, while the request budget holds it), so it has as many
@@ -59,6 +65,59 @@ function pullSignal(): AbortController {
  */
 function placedType(o: OwnOrder): 'post' | 'postArb' | 'limit' {
   return o.isPostArb ? 'postArb' : o.mayTake === true ? 'limit' : 'post';
+}
+
+/**
+ * The record of an order about to be placed: pending-place, nothing filled. `mayTake` is
+ * present only on an order that may take, as in every record of ours (one literal per
+ * case, so no object is spread per order).
+ */
+function newOrder(
+  w: StrategyWork,
+  intent: QuoteIntent,
+  clientId: string,
+  userReference: string,
+  odds: number,
+  isPostArb: boolean,
+  mayTake: boolean,
+  now: number,
+): OwnOrder {
+  return mayTake
+    ? {
+        clientId,
+        userReference,
+        orderID: null,
+        strategyId: w.strategyId,
+        intentKey: intent.key,
+        gameID: w.gameID,
+        selection: intent.selection,
+        odds,
+        bet: intent.size,
+        filled: 0,
+        remaining: intent.size,
+        status: 'pending-place',
+        isPostArb,
+        mayTake,
+        createdAt: now,
+        updatedAt: now,
+      }
+    : {
+        clientId,
+        userReference,
+        orderID: null,
+        strategyId: w.strategyId,
+        intentKey: intent.key,
+        gameID: w.gameID,
+        selection: intent.selection,
+        odds,
+        bet: intent.size,
+        filled: 0,
+        remaining: intent.size,
+        status: 'pending-place',
+        isPostArb,
+        createdAt: now,
+        updatedAt: now,
+      };
 }
 
 /** A re-pricing that qualifies for an edit: the order it edits, the record of its new terms and the request. */
@@ -117,7 +176,7 @@ export class IntentCycle {
    */
   cycle(work: readonly StrategyWork[]): CycleSummary {
     const { own, market, gateway, stats, cooldowns } = this.#ctx;
-    if (!work.some((w) => hasPlan(w, own))) return NOTHING_SENT;
+    if (!anyPlan(work, own)) return NOTHING_SENT;
     const now = this.#ctx.clock.now();
     this.#risk.begin();
     const cancels: OwnOrder[] = [];
@@ -189,24 +248,7 @@ export class IntentCycle {
         if (orderType === 'postArb') postArb++;
         const clientId = this.#ids.next();
         const userReference = encodeReference(w.strategyId, clientId);
-        const order: OwnOrder = {
-          clientId,
-          userReference,
-          orderID: null,
-          strategyId: w.strategyId,
-          intentKey: intent.key,
-          gameID: w.gameID,
-          selection: intent.selection,
-          odds,
-          bet: intent.size,
-          filled: 0,
-          remaining: intent.size,
-          status: 'pending-place',
-          isPostArb: orderType === 'postArb',
-          ...(mayTake ? { mayTake } : {}),
-          createdAt: now,
-          updatedAt: now,
-        };
+        const order = newOrder(w, intent, clientId, userReference, odds, orderType === 'postArb', mayTake, now);
         const input: PlaceOrderInput = {
           gameID: w.gameID,
           ...wireFromSelection(game.participants, intent.selection),

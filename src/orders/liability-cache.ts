@@ -1,4 +1,10 @@
-import { restingPosition, worstCaseLiability, worstCaseLiabilityOfGroups, worstLoss } from '../money/liability.ts';
+import {
+  addResting,
+  restingPosition,
+  worstCaseLiability,
+  worstCaseLiabilityOfGroups,
+  worstLoss,
+} from '../money/liability.ts';
 import { PnlGroups, RecentRegions } from '../money/pnl-groups.ts';
 import type { Position } from '../money/position.ts';
 import type { OwnFill, OwnOrder } from '../market-model/types.ts';
@@ -254,7 +260,10 @@ export class LiabilityCache {
       groups = g.base ?? new PnlGroups();
       groups.copyFrom(this.#matched(g, gameID));
     }
-    for (const o of this.#sources.live(gameID)) if (o.remaining > DUST) groups.add(contingentOf(o, o.remaining, rate));
+    // Each as contingentOf makes it, added by its parts (no position made per order).
+    for (const o of this.#sources.live(gameID))
+      if (o.remaining > DUST)
+        addResting(groups, o.selection, o.remaining, o.odds, o.mayTake === true && o.orderID === null ? rate : 0);
     for (const a of this.#sources.awaited(gameID).values()) groups.add(a.risk);
     g.base = groups;
     g.baseValid = true;

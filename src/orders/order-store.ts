@@ -12,10 +12,9 @@ import {
 /** Risk below this is nothing left (the engine's dust). */
 export const DUST = 1e-9;
 
-const TERMINAL: ReadonlySet<OwnOrderStatus> = new Set(['cancelled', 'filled', 'expired', 'rejected']);
-
+/** cancelled, filled, expired or rejected: the order is done (compared, not looked up: asked on every order move). */
 export function isTerminal(status: OwnOrderStatus): boolean {
-  return TERMINAL.has(status);
+  return status === 'cancelled' || status === 'filled' || status === 'expired' || status === 'rejected';
 }
 
 /** Whether an order may still rest or fill: counted in projected liability. */
@@ -186,21 +185,16 @@ export class OrderStore {
     const amounts = 'amounts' in event ? event.amounts : undefined;
     if (cell === 'stays') {
       this.lifecycle.late++;
-      return this.#write(cur, { ...amounts }, now, reason);
+      return this.#write(cur, amounts, undefined, false, now, reason);
     }
-    return this.#write(
-      cur,
-      closesByAbsence(event.kind) ? { ...amounts, status: cell, closedByAbsence: true } : { ...amounts, status: cell },
-      now,
-      reason,
-    );
+    return this.#write(cur, amounts, cell, closesByAbsence(event.kind), now, reason);
   }
 
   /** Correct what the exchange says of an order (its id, its amounts) without moving its status. */
   amend(clientId: string, amounts: OrderAmounts, now: number, reason: string): OwnOrder {
     const cur = this.#orders.get(clientId);
     if (!cur) throw new UnknownOrderError(clientId);
-    return this.#write(cur, amounts, now, reason);
+    return this.#write(cur, amounts, undefined, false, now, reason);
   }
 
   /** A finished order kept past its retention (see `stillNeeded`) that may go now: its retention starts again. */
@@ -208,16 +202,32 @@ export class OrderStore {
     this.#terminal.push({ clientId, at: now });
   }
 
-  /** Setting a status clears `closedByAbsence` unless the patch sets it again. */
+  /**
+   * The order's next record: `cur` with the amounts given (each one present in `amounts`,
+   * as a spread would take it), the status, `closedByAbsence` when `closed`, and the time.
+   * Built as a copy of `cur` with its fields set, so it keeps `cur`'s shape and key order
+   * and no patch object is made per change. Setting a status clears `closedByAbsence`
+   * unless `closed` sets it again.
+   */
   #write(
     cur: OwnOrder,
-    patch: Partial<Pick<OwnOrder, 'orderID' | 'status' | 'filled' | 'remaining' | 'closedByAbsence'>>,
+    amounts: OrderAmounts | undefined,
+    status: OwnOrderStatus | undefined,
+    closed: boolean,
     now: number,
     reason: string,
   ): OwnOrder {
     const clientId = cur.clientId;
-    let next: OwnOrder = { ...cur, ...patch, updatedAt: now };
-    if (patch.status !== undefined && patch.closedByAbsence === undefined && next.closedByAbsence !== undefined) {
+    let next: Mutable<OwnOrder> = { ...cur };
+    if (amounts !== undefined) {
+      if ('orderID' in amounts) next.orderID = amounts.orderID as string | null;
+      if ('filled' in amounts) next.filled = amounts.filled as number;
+      if ('remaining' in amounts) next.remaining = amounts.remaining as number;
+    }
+    if (status !== undefined) next.status = status;
+    if (closed) next.closedByAbsence = true;
+    next.updatedAt = now;
+    if (status !== undefined && !closed && next.closedByAbsence !== undefined) {
       const { closedByAbsence: _evidence, ...rest } = next;
       next = rest;
     }
@@ -268,6 +278,9 @@ export class OrderStore {
     this.#terminalHead = head;
   }
 }
+
+/** An order record while it is being built: the store's records are immutable once written. */
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 function liveOf(live: ReadonlyMap<string, OwnOrder>, strategyId: string | null | undefined, out: OwnOrder[]): void {
   for (const o of live.values()) if (strategyId === undefined || o.strategyId === strategyId) out.push(o);

@@ -32,6 +32,8 @@ export {
 export class OwnBook {
   /** Games with anything of ours on them, in the order they came (settled ones until forgotten). */
   readonly #games = new Set<string>();
+  /** `gameIDs()` as a list, kept until a game is opened, settled or forgotten; null when it must be listed again. */
+  #unsettled: string[] | null = null;
   readonly #orders: OrderStore;
   readonly #fills: FillLedger;
   readonly #liability: LiabilityCache;
@@ -239,8 +241,22 @@ export class OwnBook {
     for (const id of this.#games) if (!this.#liability.isSettled(id)) yield id;
   }
 
+  /**
+   * `gameIDs()` as a list, in the same order: for readers that walk the games on every
+   * order (the risk gate). Shared and kept until the games change: read it, never write it.
+   */
+  unsettledGameIDs(): readonly string[] {
+    if (this.#unsettled === null) {
+      const list: string[] = [];
+      for (const id of this.#games) if (!this.#liability.isSettled(id)) list.push(id);
+      this.#unsettled = list;
+    }
+    return this.#unsettled;
+  }
+
   /** The game was graded: its bets are money now, not risk. */
   settle(gameID: string): void {
+    this.#unsettled = null;
     this.#liability.settle(gameID);
     // Graded: what was awaited is money now, whether or not its fill was ever booked.
     for (const [c, a] of this.#fills.awaitedIn(gameID)) this.#await(this.#orders.order(c)!, 0, a.since, a.since);
@@ -270,6 +286,7 @@ export class OwnBook {
     this.#liability.forgetGame(gameID);
     this.#fills.forgetGame(gameID);
     this.#orders.forgetGame(gameID);
+    this.#unsettled = null;
     return this.#games.delete(gameID);
   }
 
@@ -277,6 +294,7 @@ export class OwnBook {
   #open(gameID: string): void {
     if (this.#games.has(gameID)) return;
     this.#games.add(gameID);
+    this.#unsettled = null;
     this.#orders.openGame(gameID);
     this.#fills.openGame(gameID);
     this.#liability.openGame(gameID);

@@ -63,6 +63,54 @@ export function serves(o: OwnOrder, i: QuoteIntent): boolean {
 }
 
 /**
+ * Up to this many intents a key is found by comparing keys in place (a strategy asks for a
+ * few per game); more, and by a map.
+ */
+const SCAN_MAX = 16;
+
+/**
+ * Whether each planned intent is covered, by its index: reused by every call (the planner
+ * runs to the end without calling out, so no call ever sees another's), grown as needed.
+ */
+let coveredScratch = new Uint8Array(64);
+
+/**
+ * Per intent index: for the first intent of each key, the index of the last intent of that
+ * key (the one planned); -1 for a later one. Keys keep the order they first appear in.
+ */
+function lastOfKeys(intents: readonly QuoteIntent[], out: Int32Array): void {
+  for (let f = 0; f < intents.length; f++) {
+    const key = intents[f]!.key;
+    let first = true;
+    for (let m = 0; m < f; m++)
+      if (intents[m]!.key === key) {
+        first = false;
+        break;
+      }
+    if (!first) {
+      out[f] = -1;
+      continue;
+    }
+    let last = f;
+    for (let m = intents.length - 1; m > f; m--)
+      if (intents[m]!.key === key) {
+        last = m;
+        break;
+      }
+    out[f] = last;
+  }
+}
+
+/** The index of the last intent of `key`; undefined when none has it. */
+function lastIndexOf(intents: readonly QuoteIntent[], key: string): number | undefined {
+  for (let m = intents.length - 1; m >= 0; m--) if (intents[m]!.key === key) return m;
+  return undefined;
+}
+
+/** What `lastOfKeys` writes, reused as `coveredScratch` is. */
+let plannedScratch = new Int32Array(64);
+
+/**
  * The fewest actions that turn a strategy's live orders on one game into its intents: keep
  * an order that serves its key's intent; cancel orders whose key is gone, whose intent moved
  * beyond tolerance, or that duplicate a key; place intents that nothing serves. An order
@@ -72,28 +120,32 @@ export function serves(o: OwnOrder, i: QuoteIntent): boolean {
  */
 export function planGame(input: PlanInput): Plan {
   const intents = input.intents;
+  const count = intents.length;
   // Each key's intent by its index in `intents`: the last of a key is the one planned, and keys
   // keep the order they first appear in. Coverage is kept by that index, not by key again.
-  const at = new Map<string, number>();
-  for (let n = 0; n < intents.length; n++) at.set(intents[n]!.key, n);
-  const covered: boolean[] = new Array<boolean>(intents.length).fill(false);
+  // Few intents are searched in place; many go through a map.
+  const at = count > SCAN_MAX ? new Map<string, number>() : null;
+  if (at !== null) for (let n = 0; n < count; n++) at.set(intents[n]!.key, n);
+  if (coveredScratch.length < count) coveredScratch = new Uint8Array(count * 2);
+  const covered = coveredScratch;
+  covered.fill(0, 0, count);
   const cancels: OwnOrder[] = [];
   // Made on the first order cancelled that an edit could turn into its key's intent: most cycles cancel none.
   let candidates: Map<string, OwnOrder> | null = null;
   let kept = 0;
   for (const o of input.orders) {
     const key = o.intentKey;
-    const n = key === null ? undefined : at.get(key);
+    const n = key === null ? undefined : at !== null ? at.get(key) : lastIndexOf(intents, key);
     if (inFlight(o.status)) {
       // A place in flight (or of unknown outcome) may rest: its key waits for the answer. An
       // order being cancelled serves nothing: covering its key would make the order that
       // replaced it a duplicate, cancelled as soon as it rests. (A key no intent has needs no cover.)
-      if (n !== undefined && o.status !== 'pending-cancel') covered[n] = true;
+      if (n !== undefined && o.status !== 'pending-cancel') covered[n] = 1;
       continue;
     }
     const intent = n === undefined ? undefined : intents[n]!;
-    if (intent !== undefined && !covered[n!] && serves(o, intent)) {
-      covered[n!] = true;
+    if (intent !== undefined && covered[n!] === 0 && serves(o, intent)) {
+      covered[n!] = 1;
       kept++;
       continue;
     }
@@ -110,8 +162,18 @@ export function planGame(input: PlanInput): Plan {
   const places: QuoteIntent[] = [];
   const blocked = input.blockedKeys;
   let replaceable: Map<string, OwnOrder> | null = null;
-  for (const n of at.values()) {
-    if (covered[n]) continue;
+  // The index planned for each key, in the order keys first appear; -1 for a repeated key.
+  if (plannedScratch.length < count) plannedScratch = new Int32Array(count * 2);
+  const planned = plannedScratch;
+  if (at === null) lastOfKeys(intents, planned);
+  else {
+    let f = 0;
+    for (const n of at.values()) planned[f++] = n;
+    planned.fill(-1, f, count);
+  }
+  for (let f = 0; f < count; f++) {
+    const n = planned[f]!;
+    if (n < 0 || covered[n] === 1) continue;
     const i = intents[n]!;
     if (blocked.size > 0 && blocked.has(i.key)) continue;
     places.push(i);

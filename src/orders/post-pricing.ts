@@ -35,16 +35,24 @@ export function pricePost(
   let best: number | undefined;
   let top = -Infinity;
   let meetsOwn = false;
-  const see = (listed: number, mine: boolean) => {
-    const r = oddsRank(listed);
+  // The best listed price, and whether one of ours is listed at our price or better: the
+  // book's offers first, then our own (one loop each, no function made per call).
+  for (const o of offers) {
+    const r = oddsRank(o.odds);
     if (r > top) {
       top = r;
-      best = listed;
+      best = o.odds;
     }
-    if (mine && r >= ours) meetsOwn = true;
-  };
-  for (const o of offers) see(o.odds, o.mine);
-  for (const l of ownListed) see(l, true);
+    if (o.mine && r >= ours) meetsOwn = true;
+  }
+  for (const l of ownListed) {
+    const r = oddsRank(l);
+    if (r > top) {
+      top = r;
+      best = l;
+    }
+    if (r >= ours) meetsOwn = true;
+  }
   if (best === undefined || top < ours) return { kind: 'as-is', orderType: 'post', odds };
   // Not meeting our own means the best offer is someone else's.
   if (usePostArb && !meetsOwn && withinPostArbBand(odds, best))

@@ -41,6 +41,9 @@ interface Approved {
   readonly risk: Position;
 }
 
+/** The verdict of every order that passes: one object, never written. */
+const PASSES: RiskVerdict = Object.freeze({ ok: true });
+
 const risksOf = (approved: readonly Approved[]): Position[] => approved.map((a) => a.risk);
 
 /**
@@ -88,9 +91,10 @@ export class RiskGate {
 
   /** Start a cycle. Orders about to be cancelled still count: the cancel may lose the race with a fill. */
   begin(): void {
-    this.#approved.clear();
-    this.#projected.clear();
-    this.#live.clear();
+    // Most cycles check nothing: clearing an empty map would still make it new storage.
+    if (this.#approved.size > 0) this.#approved.clear();
+    if (this.#projected.size > 0) this.#projected.clear();
+    if (this.#live.size > 0) this.#live.clear();
   }
 
   /**
@@ -203,7 +207,7 @@ export class RiskGate {
     approved.push({ selection: c.selection, odds: c.odds, risk: position });
     this.#approved.set(c.gameID, approved);
     this.#projected.set(c.gameID, after);
-    return { ok: true };
+    return PASSES;
   }
 
   /**
@@ -213,7 +217,7 @@ export class RiskGate {
   #othersLowerBound(gameID: string): number {
     let total = 0;
     for (const [g, after] of this.#projected) if (g !== gameID) total += after.value;
-    for (const g of this.#own.gameIDs())
+    for (const g of this.#own.unsettledGameIDs())
       if (g !== gameID && !this.#projected.has(g)) total += this.#own.projectedLowerBound(g);
     return total;
   }

@@ -36,6 +36,32 @@ const NO_EXPOSURES: ReadonlyMap<string, BookExposure> = new Map();
 const exposuresOf = new WeakMap<readonly Position[], ReadonlyMap<string, BookExposure>>();
 
 /**
+ * Positions arrays known to extend an earlier one: its exposures (those of the nearest
+ * earlier array whose exposures were worked out) and how many positions those cover. The
+ * exposures of such an array start from those sums and add only the positions after.
+ */
+const extensionOf = new WeakMap<
+  readonly Position[],
+  { readonly base: ReadonlyMap<string, BookExposure>; readonly from: number }
+>();
+
+/**
+ * Say that frozen `next` holds the positions of frozen `prev` (the same objects, in the same
+ * order) and then more: its exposures are then worked out from `prev`'s by adding the rest,
+ * which sums the same terms in the same order as a pass over all of `next`. The fill ledger
+ * says so of a game's positions after each fill.
+ */
+export function positionsExtend(next: readonly Position[], prev: readonly Position[]): void {
+  if (!Object.isFrozen(next) || !Object.isFrozen(prev) || prev.length === 0) return;
+  const known = exposuresOf.get(prev);
+  if (known !== undefined) extensionOf.set(next, { base: known, from: prev.length });
+  else {
+    const earlier = extensionOf.get(prev);
+    if (earlier !== undefined) extensionOf.set(next, earlier);
+  }
+}
+
+/**
  * Every book's exposure in one pass over the positions (a strategy reads several books per
  * evaluation, and a game collects many fills); books without positions are absent. The
  * map and its entries may be shared between calls: read them, never write them.
@@ -44,7 +70,44 @@ export function bookExposures(positions: readonly Position[]): ReadonlyMap<strin
   if (positions.length === 0) return NO_EXPOSURES;
   if (!Object.isFrozen(positions)) return exposuresFrom(positions);
   let out = exposuresOf.get(positions);
-  if (out === undefined) exposuresOf.set(positions, (out = exposuresFrom(positions)));
+  if (out === undefined) {
+    const ext = extensionOf.get(positions);
+    out = ext === undefined ? exposuresFrom(positions) : extendExposures(ext.base, positions, ext.from);
+    exposuresOf.set(positions, out);
+    extensionOf.delete(positions);
+  }
+  return out;
+}
+
+/**
+ * `exposuresFrom(positions)` given `base`, the exposures of its first `from` positions: each
+ * book's sums carry on from `base`'s with the positions after, in order (the same additions
+ * in the same order, so the same figures), books keep the order they first appear in, and a
+ * book no later position touches keeps `base`'s entry.
+ */
+function extendExposures(
+  base: ReadonlyMap<string, BookExposure>,
+  positions: readonly Position[],
+  from: number,
+): ReadonlyMap<string, BookExposure> {
+  let wins: Map<string, [number, number]> | null = null;
+  for (let n = from; n < positions.length; n++) {
+    const p = positions[n]!;
+    const key = bookKeyOf(p.selection);
+    let w: [number, number] | undefined = (wins ??= new Map()).get(key);
+    if (w === undefined) {
+      const b = base.get(key)?.pnlIfSide;
+      w = b === undefined ? [0, 0] : [b[0], b[1]];
+      wins.set(key, w);
+    }
+    const v = pnlByOutcome(p);
+    const onSide0 = sideIndexOf(p.selection) === 0;
+    w[0] += v[onSide0 ? GRADE_WINNER : GRADE_LOSER];
+    w[1] += v[onSide0 ? GRADE_LOSER : GRADE_WINNER];
+  }
+  if (wins === null) return base;
+  const out = new Map(base);
+  for (const [key, w] of wins) out.set(key, Object.freeze({ pnlIfSide: Object.freeze(w), net: w[0] - w[1] }));
   return out;
 }
 

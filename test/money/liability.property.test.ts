@@ -2,7 +2,16 @@ import { describe, expect } from 'vitest';
 import { test, fc } from '@fast-check/vitest';
 import type { Selection } from '../../src/markets/types.ts';
 import type { Position } from '../../src/money/position.ts';
-import { pnlAtScore, worstCaseLiability, worstCaseScore } from '../../src/money/liability.ts';
+import { pnlByOutcome } from '../../src/money/grading.ts';
+import {
+  addResting,
+  pnlAtScore,
+  restingPosition,
+  worstCaseLiability,
+  worstCaseScore,
+  worstLoss,
+} from '../../src/money/liability.ts';
+import { PnlGroups } from '../../src/money/pnl-groups.ts';
 import { positionArb } from '../support/money-arbitraries.ts';
 
 const positionsArb = fc.array(positionArb, { minLength: 0, maxLength: 16 });
@@ -75,4 +84,29 @@ describe('worstCaseLiability properties', () => {
       expect(v >= l || close(v, l)).toBe(true);
     }
   });
+
+  test.prop([positionArb, fc.constantFrom(1, Number.NaN, 0, -0)], { numRuns: 300 })(
+    'worstLoss is the least of the outcomes, and 0, bit for bit (a NaN amount too)',
+    (p, scale) => {
+      const q = { ...p, amount: p.amount * scale };
+      let want = 0;
+      for (const v of pnlByOutcome(q)) if (v < want) want = v;
+      expect(Object.is(worstLoss(q), want)).toBe(true);
+    },
+  );
+
+  test.prop([positionsArb, fc.constantFrom(0, 0.01)], { numRuns: 200 })(
+    'addResting adds what restingPosition makes, bit for bit',
+    (ps, takerRate) => {
+      const by = new PnlGroups();
+      const made = new PnlGroups();
+      for (const p of ps) {
+        addResting(by, p.selection, p.amount, p.odds, takerRate);
+        made.add(restingPosition(p.selection, p.amount, p.odds, takerRate));
+      }
+      expect(by.pnl.length).toBe(made.pnl.length);
+      expect(by.pnl.every((v, n) => Object.is(v, made.pnl[n]))).toBe(true);
+      expect(by.shape.codes).toEqual(made.shape.codes);
+    },
+  );
 });

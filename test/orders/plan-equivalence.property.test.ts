@@ -123,6 +123,30 @@ describe('planGame', () => {
     expect([...got.replaceable]).toEqual([...want.replaceable]);
   });
 
+  // Past a few intents keys are found through a map instead of in place: both ways plan alike.
+  const manyKeysArb = fc.integer({ min: 0, max: 24 }).map((k) => `k${k}`);
+  test.prop([
+    fc.array(
+      fc.tuple(intentArb, manyKeysArb).map(([i, key]) => ({ ...i, key })),
+      { minLength: 10, maxLength: 40 },
+    ),
+    fc.array(
+      fc.tuple(orderArb, fc.option(manyKeysArb)).map(([o, key]) => ({ ...o, intentKey: key })),
+      { maxLength: 30 },
+    ),
+    fc.uniqueArray(manyKeysArb, { maxLength: 4 }),
+  ])('plans many intents as the plain planner does', (intents, orders, blocked) => {
+    const input: PlanInput = { strategyId: 's', gameID: 'g', intents, orders, blockedKeys: new Set(blocked) };
+    const got = planGame(input);
+    const want = referencePlan(input);
+    expect(got.cancels.length).toBe(want.cancels.length);
+    expect(got.cancels.every((o, n) => o === want.cancels[n])).toBe(true);
+    expect(got.places.length).toBe(want.places.length);
+    expect(got.places.every((i, n) => i === want.places[n])).toBe(true);
+    expect(got.kept).toBe(want.kept);
+    expect([...got.replaceable]).toEqual([...want.replaceable]);
+  });
+
   test.prop([selectionArb, selectionArb])('sameSelection is the same book and side', (a, b) => {
     expect(sameSelection(a, b)).toBe(bookKeyOf(a) === bookKeyOf(b) && sideIndexOf(a) === sideIndexOf(b));
     expect(sameSelection(a, { ...a })).toBe(true);
