@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -94,6 +94,25 @@ describe('the binary tape', () => {
     const again = await openTape([rec]);
     expect(again.built).toBeNull();
     expect(again.path).toBe(first.path);
+  });
+
+  it('reads files named against their time order in time order, and reuses that tape', async () => {
+    const rec = copyOf('paper-seed13-deep');
+    const names = readdirSync(rec)
+      .filter((n) => n.endsWith('.jsonl.gz'))
+      .sort();
+    expect(names.length).toBeGreaterThan(1);
+    // Listed by path, the last file now comes first: only its meta record puts it last.
+    renameSync(join(rec, names.at(-1)!), join(rec, `0-${names.at(-1)!}`));
+    const json = await loadTape([rec]);
+    const first = await openTape([rec]);
+    expect(first.built).toBe('new');
+    expect(first.tape.footer.late).toBeNull();
+    expect(await allItems(first.tape)).toEqual(json.items);
+    const again = await openTape([rec]);
+    expect(again.built).toBeNull();
+    expect(again.path).toBe(first.path);
+    expect(await allItems(again.tape)).toEqual(json.items);
   });
 
   it('is built again when the recording changes', async () => {
