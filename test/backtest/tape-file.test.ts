@@ -1,5 +1,16 @@
 import { createHash } from 'node:crypto';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  cpSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -96,6 +107,25 @@ describe('the binary tape', () => {
     expect(again.path).toBe(first.path);
   });
 
+  it('reads files named against their time order in time order, and reuses that tape', async () => {
+    const rec = copyOf('paper-seed13-deep');
+    const names = readdirSync(rec)
+      .filter((n) => n.endsWith('.jsonl.gz'))
+      .sort();
+    expect(names.length).toBeGreaterThan(1);
+    // Listed by path, the last file now comes first: only its meta record puts it last.
+    renameSync(join(rec, names.at(-1)!), join(rec, `0-${names.at(-1)!}`));
+    const json = await loadTape([rec]);
+    const first = await openTape([rec]);
+    expect(first.built).toBe('new');
+    expect(first.tape.footer.late).toBeNull();
+    expect(await allItems(first.tape)).toEqual(json.items);
+    const again = await openTape([rec]);
+    expect(again.built).toBeNull();
+    expect(again.path).toBe(first.path);
+    expect(await allItems(again.tape)).toEqual(json.items);
+  });
+
   it('is built again when the recording changes', async () => {
     const rec = copyOf('paper-seed13-deep');
     const first = await openTape([rec]);
@@ -147,6 +177,23 @@ describe('the binary tape', () => {
     expect(again.built).toBe('corrupt');
     expect(again.path).toBe(first.path);
     expect(await allItems(again.tape)).toEqual((await loadTape([rec])).items);
+  });
+
+  it('checks every chunk again as it is read when the file changed after it was verified', async () => {
+    const rec = copyOf('paper-seed13-deep');
+    const { tape, path } = await openTape([rec], { chunkItems: 1_000 });
+    await tape.verify();
+    expect((await allItems(tape)).length).toBe(tape.footer.count);
+    // One byte of the third chunk's numbers changed in place: same file, same size.
+    const c = tape.footer.chunks[2]!;
+    const fd = openSync(path, 'r+');
+    const at = c.offset + 40;
+    const b = Buffer.alloc(1);
+    readSync(fd, b, 0, 1, at);
+    b[0] = b[0]! ^ 0xff;
+    writeSync(fd, b, 0, 1, at);
+    closeSync(fd);
+    await expect(allItems(tape)).rejects.toMatchObject({ reason: 'corrupt' });
   });
 
   it('is rebuilt when cut short', async () => {

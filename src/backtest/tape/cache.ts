@@ -48,9 +48,12 @@ export async function defaultTapeDir(paths: readonly string[]): Promise<string> 
 }
 
 /**
- * The recording's content hash: SHA-256 over its files' bytes, in reading order, with the
- * tape format version. A tape is named by it, so a recording changed in any byte (or a
- * file added or taken away) gets a new tape, and a moved or copied one keeps its tape.
+ * The recording's content hash: SHA-256 over its files' bytes, in the order listed
+ * (`recordingFiles`), with the tape format version. A tape is named by it, so a recording
+ * changed in any byte (or a file added or taken away) gets a new tape, and a moved or
+ * copied one keeps its tape. The reading order (`inTimeOrder`) follows from those bytes in
+ * that order, so it is worked out only for a build: a reused tape needs no file opened but
+ * to hash it.
  */
 export async function tapeKey(files: readonly string[]): Promise<string> {
   const h = createHash('sha256');
@@ -66,17 +69,26 @@ export async function tapeKey(files: readonly string[]): Promise<string> {
   return h.digest('hex').slice(0, 40);
 }
 
-/** The recording files of `paths` in reading order; a path that is not there is an input error. */
+/** The recording files of `paths`, as listed (`recordingFiles`); a path that is not there is an input error. */
 async function filesOf(paths: readonly string[]): Promise<string[]> {
   let files: string[];
   try {
-    files = await inTimeOrder(await recordingFiles(paths));
+    files = await recordingFiles(paths);
   } catch (err) {
     throw new BacktestInputError(`cannot read the recording ${cannotRead(err, paths.join(', '))}`, null, true);
   }
   if (files.length === 0)
     throw new BacktestInputError(`no recording files (.jsonl.gz, .jsonl) in ${paths.join(', ')}`, null);
   return files;
+}
+
+/** `files` in reading order (`inTimeOrder`); a file that cannot be read is an input error. */
+async function readingOrder(files: readonly string[]): Promise<string[]> {
+  try {
+    return await inTimeOrder(files);
+  } catch (err) {
+    throw new BacktestInputError(`cannot read the recording ${cannotRead(err, files.join(', '))}`, null, true);
+  }
 }
 
 /** A tape to be built, ready to hand its items to a replay as it is written (`TapeBuild`). */
@@ -111,9 +123,9 @@ export async function findTape(
   options: TapeCacheOptions = {},
 ): Promise<CachedTape | PendingTape> {
   const started = performance.now();
-  const files = await filesOf(paths);
+  const listed = await filesOf(paths);
   const dir = options.dir ?? (await defaultTapeDir(paths));
-  const key = await tapeKey(files);
+  const key = await tapeKey(listed);
   const path = join(dir, `${key}.tape`);
   let reason: BuildReason = 'new';
   if (options.rebuild) reason = 'rebuild';
@@ -131,7 +143,7 @@ export async function findTape(
       else throw err;
     }
   }
-  const build = new TapeBuild(paths, files, key, path, {
+  const build = new TapeBuild(paths, await readingOrder(listed), key, path, {
     ...(options.strict !== undefined ? { strict: options.strict } : {}),
     ...(options.onProblem ? { onProblem: options.onProblem } : {}),
     ...(options.chunkItems !== undefined ? { chunkItems: options.chunkItems } : {}),

@@ -330,28 +330,13 @@ export function decodeChunk(c: ChunkColumns): unknown[] {
  * decoder share its repeated flat objects, as `decodeChunk`'s do.
  */
 export class ChunkDecoder {
-  readonly #tags: Uint8Array;
-  readonly #nums: Float64Array;
-  readonly #refs: Uint32Array;
-  readonly #strings: readonly string[];
-  readonly #makers: Maker[];
-  readonly #widths: number[];
-  readonly #flat: unknown[] = [];
+  readonly #s: DecodeState;
   readonly #count: number;
   #taken = 0;
-  #ti = 0;
-  #ni = 0;
-  #ri = 0;
-  readonly #next = (): unknown => this.#value();
 
   constructor(c: ChunkColumns) {
-    this.#tags = c.tags;
-    this.#nums = c.nums;
-    this.#refs = c.refs;
-    this.#strings = c.strings;
     this.#count = c.count;
-    this.#makers = c.shapes.map((keys) => shapeMaker(keys.map((k) => c.strings[k]!)));
-    this.#widths = c.shapes.map((keys) => 1 + keys.length);
+    this.#s = new DecodeState(c);
   }
 
   /** Values not taken yet. */
@@ -363,50 +348,74 @@ export class ChunkDecoder {
   take(n: number): unknown[] {
     const k = Math.min(n, this.#count - this.#taken);
     const out = new Array<unknown>(k);
-    for (let i = 0; i < k; i++) out[i] = this.#value();
+    const s = this.#s;
+    for (let i = 0; i < k; i++) out[i] = s.other(s.tags[s.ti++]!);
     this.#taken += k;
     return out;
   }
 
   /** Checks that every value was taken and the columns hold nothing more. */
   end(): void {
-    if (
-      this.#taken !== this.#count ||
-      this.#ti !== this.#tags.length ||
-      this.#ni !== this.#nums.length ||
-      this.#ri !== this.#refs.length
-    )
+    const s = this.#s;
+    if (this.#taken !== this.#count || s.ti !== s.tags.length || s.ni !== s.nums.length || s.ri !== s.refs.length)
       throw new TapeDecodeError('the chunk holds more than its values');
   }
+}
 
-  #value(): unknown {
-    const tags = this.#tags;
-    switch (tags[this.#ti++] as Tag) {
+/**
+ * Where a decoder is in its chunk's columns. The shape makers (`shapeMaker`) read it and move
+ * it on: each decodes a string or a number in line, and hands every other tag to `other`.
+ * Past the end of a column a typed array gives `undefined`, which no tag is: `other` throws.
+ */
+class DecodeState {
+  readonly tags: Uint8Array;
+  readonly nums: Float64Array;
+  readonly refs: Uint32Array;
+  readonly strings: readonly string[];
+  readonly makers: readonly Maker[];
+  readonly widths: readonly number[];
+  readonly flat: unknown[] = [];
+  ti = 0;
+  ni = 0;
+  ri = 0;
+
+  constructor(c: ChunkColumns) {
+    this.tags = c.tags;
+    this.nums = c.nums;
+    this.refs = c.refs;
+    this.strings = c.strings;
+    this.makers = c.shapes.map((keys) => shapeMaker(keys.map((k) => c.strings[k]!)));
+    this.widths = c.shapes.map((keys) => 1 + keys.length);
+  }
+
+  /** The value of tag `t`, just read (the tag column is past it). */
+  other(t: number | undefined): unknown {
+    switch (t as Tag) {
       case Tag.Num:
-        return this.#nums[this.#ni++];
+        return this.nums[this.ni++];
       case Tag.Str:
-        return this.#strings[this.#refs[this.#ri++]!];
+        return this.strings[this.refs[this.ri++]!];
       case Tag.Same: {
-        const k = this.#refs[this.#ri++]!;
-        const flat = this.#flat;
+        const k = this.refs[this.ri++]!;
+        const flat = this.flat;
         if (k >= flat.length) throw new TapeDecodeError(`a reference to flat object ${k} of ${flat.length}`);
         return flat[k];
       }
       case Tag.Obj: {
-        const t0 = this.#ti - 1;
-        const shape = this.#refs[this.#ri++]!;
-        const make = this.#makers[shape];
+        const t0 = this.ti - 1;
+        const shape = this.refs[this.ri++]!;
+        const make = this.makers[shape];
         if (make === undefined) throw new TapeDecodeError(`unknown shape ${shape}`);
-        const o = make(this.#next);
+        const o = make(this);
         // Flat (each value one tag): the encoder numbered it, so a later copy can refer to it.
-        const w = this.#widths[shape]!;
-        if (w > 1 && this.#ti - t0 === w) this.#flat.push(o);
+        const w = this.widths[shape]!;
+        if (w > 1 && this.ti - t0 === w) this.flat.push(o);
         return o;
       }
       case Tag.Arr: {
-        const n = this.#refs[this.#ri++]!;
+        const n = this.refs[this.ri++]!;
         const out = new Array<unknown>(n);
-        for (let i = 0; i < n; i++) out[i] = this.#value();
+        for (let i = 0; i < n; i++) out[i] = this.other(this.tags[this.ti++]!);
         return out;
       }
       case Tag.Null:
@@ -418,7 +427,7 @@ export class ChunkDecoder {
       case Tag.Undef:
         return undefined;
       default:
-        throw new TapeDecodeError(`unknown value tag ${tags[this.#ti - 1]} at ${this.#ti - 1}`);
+        throw new TapeDecodeError(`unknown value tag ${t} at ${this.ti - 1}`);
     }
   }
 }
@@ -428,13 +437,18 @@ export class TapeDecodeError extends LinesmithError {
   override readonly code = 'LS_ERR_TAPE_DECODE';
 }
 
-type Maker = (next: () => unknown) => Record<string, unknown>;
+type Maker = (s: DecodeState) => Record<string, unknown>;
 
 const makerCache = new Map<string, Maker>();
 
 /**
  * A function that builds an object of these keys, values taken in order. Generated once per
- * shape (the same few shapes recur in every chunk): `{ "id": next(), "odds": next(), … }`.
+ * shape (the same few shapes recur in every chunk): every key in one literal, so all
+ * objects of a shape share one hidden class, as JSON.parse's would; a string or a number
+ * (most values) is read in line, without a call:
+ *
+ *   { "id": (t = s.tags[s.ti++]) === Str ? s.strings[s.refs[s.ri++]] : t === Num ? s.nums[s.ni++] : s.other(t), … }
+ *
  * A key that an object literal would treat specially (`__proto__`) is set as an own
  * property instead, as JSON.parse does.
  */
@@ -443,16 +457,24 @@ function shapeMaker(keys: readonly string[]): Maker {
   let m = makerCache.get(sig);
   if (m) return m;
   if (keys.includes('__proto__') || keys.length > 64) {
-    m = (next) => {
+    m = (s) => {
       const o: Record<string, unknown> = {};
       for (const k of keys)
-        Object.defineProperty(o, k, { value: next(), enumerable: true, writable: true, configurable: true });
+        Object.defineProperty(o, k, {
+          value: s.other(s.tags[s.ti++]!),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       return o;
     };
   } else {
+    const value =
+      `(t = s.tags[s.ti++]) === ${Tag.Str} ? s.strings[s.refs[s.ri++]] : ` +
+      `t === ${Tag.Num} ? s.nums[s.ni++] : s.other(t)`;
     // Keys go in as JSON string literals: no key can break out of them.
-    const body = `return {${keys.map((k) => `${JSON.stringify(k)}: next()`).join(', ')}};`;
-    m = new Function('next', body) as Maker;
+    const body = `let t; return {${keys.map((k) => `${JSON.stringify(k)}: ${value}`).join(', ')}};`;
+    m = new Function('s', body) as Maker;
   }
   if (makerCache.size < 4096) makerCache.set(sig, m);
   return m;

@@ -273,8 +273,31 @@ export interface ChunkGauge {
   maxAlive: number;
 }
 
+/** What tells one version of a file from another without reading it: an edit or a replacement changes one of these. */
+interface FileVersion {
+  readonly dev: number;
+  readonly ino: number;
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly ctimeMs: number;
+}
+
+const versionOf = (s: FileVersion): FileVersion => ({
+  dev: s.dev,
+  ino: s.ino,
+  size: s.size,
+  mtimeMs: s.mtimeMs,
+  ctimeMs: s.ctimeMs,
+});
+
+const sameVersion = (a: FileVersion, b: FileVersion): boolean =>
+  a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
+
 /** An open tape: its footer read and checked; the chunks are read on demand. */
 export class TapeFile {
+  /** The version of the file whose every chunk `verify` checked, if it did. */
+  #verified: FileVersion | null = null;
+
   private constructor(
     readonly path: string,
     readonly footer: TapeFooter,
@@ -325,14 +348,21 @@ export class TapeFile {
     }
   }
 
-  /** Reads every chunk and checks its checksum (a chunk at a time): throws on the first that does not match. */
+  /**
+   * Reads every chunk and checks its checksum (a chunk at a time): throws on the first that
+   * does not match. Reading this very file again (`chunks`) then checks no chunk again; a
+   * file edited or replaced since is checked chunk by chunk as it is read.
+   */
   async verify(): Promise<void> {
     const fh = await open(this.path, 'r');
     // One buffer for every chunk: a buffer per chunk of a long tape leaves the allocator's heap fragmented (resident memory that stays).
     const buf = new ArrayBuffer(this.#maxChunkBytes());
     try {
+      const before = versionOf(await fh.stat());
       for (const [i, c] of this.footer.chunks.entries())
         this.#check(i, c, await readAt(fh, c.offset, c.bytes, this.path, buf));
+      // Changed while it was read: its chunks are checked again as they are replayed.
+      this.#verified = sameVersion(before, await fh.stat()) ? before : null;
     } finally {
       await fh.close();
     }
@@ -342,7 +372,8 @@ export class TapeFile {
    * The items, a batch at a time (at most `READ_BATCH_ITEMS`), in order; the recording
    * account's listings taken out. The next chunk is read while the caller works on this
    * one, and no more: at most two chunks are held (the gauge counts them), whatever the
-   * length of the recording.
+   * length of the recording. Each chunk's checksum is checked as it is read, unless `verify`
+   * checked this very version of the file (its identity, size and times unchanged since).
    *
    * Their bytes go to two buffers in turn, the one read into while the other's items are
    * decoded: a buffer per chunk of a long tape leaves the allocator's heap fragmented,
@@ -354,6 +385,14 @@ export class TapeFile {
   async *chunks(gauge?: ChunkGauge): AsyncGenerator<TapeItem[]> {
     const own = this.footer.own.length > 0 ? new Set(this.footer.own) : null;
     const fh = await open(this.path, 'r');
+    const verified = this.#verified;
+    let checked: boolean;
+    try {
+      checked = verified !== null && sameVersion(verified, await fh.stat());
+    } catch (err) {
+      await fh.close();
+      throw err;
+    }
     const g = gauge ?? { alive: 0, maxAlive: 0 };
     const size = this.#maxChunkBytes();
     const buffers = [new ArrayBuffer(size), new ArrayBuffer(size)] as const;
@@ -363,7 +402,7 @@ export class TapeFile {
       g.alive++;
       g.maxAlive = Math.max(g.maxAlive, g.alive);
       return readAt(fh, c.offset, c.bytes, this.path, buffers[i & 1]).then((b) => {
-        this.#check(i, c, b);
+        if (!checked) this.#check(i, c, b);
         return b;
       });
     };
