@@ -1257,8 +1257,18 @@ export class MatchingEngine {
     const book = this.#games.get(gameID)?.books.get(bookKey);
     if (!book) return [];
     const out: ListedOrder[] = [];
-    for (const o of book.sides[side].orders()) {
-      out.push({ order: viewOf(o, this.#ids), listedOdds: listedOddsOf(o), sumUntaken: o.remaining * payout(o.odds) });
+    // Plain loops, not the side's generator: every listing of a side is read through here.
+    for (const level of book.sides[side].levels) {
+      const orders = level.orders;
+      for (let i = level.head; i < orders.length; i++) {
+        const o = orders[i]!;
+        if (o.status !== 'open') continue;
+        out.push({
+          order: viewOf(o, this.#ids),
+          listedOdds: listedOddsOf(o),
+          sumUntaken: o.remaining * payout(o.odds),
+        });
+      }
     }
     return out;
   }

@@ -247,9 +247,9 @@ export class SimulatedVenue implements Venue {
     books.set(bookKey, due | bit);
     this.#after('fromExchange', () => {
       // Built when sent, so several changes within one leg go out as one update.
-      const left = books.get(bookKey)! & ~bit;
-      if (left === 0) books.delete(bookKey);
-      else books.set(bookKey, left);
+      // Left at 0, not deleted: a book's entry is set and cleared at every action of ours
+      // there, and a map deleted from and added to again keeps reallocating its table.
+      books.set(bookKey, books.get(bookKey)! & ~bit);
       if (!this.#filter.broadcastAll && !this.#filter.matches(this.#keyOf(gameID, undefined, {}))) return;
       const payload = this.#botFeed.sideUpdate(gameID, bookKey, side, taker);
       if (payload) this.#price$.next({ type: 'orderUpdate', payload });
