@@ -269,8 +269,9 @@ export class MatchingEngine {
         const batch = this.#pending;
         this.#pending = this.#spare ?? [];
         this.#spare = null;
-        this.#touched.length = 0;
-        this.#changedSides.clear();
+        // Only when used: clearing a set allocates it a new table, even an empty one.
+        if (this.#touched.length > 0) this.#touched.length = 0;
+        if (this.#changedSides.size > 0) this.#changedSides.clear();
         const listeners = this.#listeners;
         for (const event of batch) {
           for (const l of listeners) {
