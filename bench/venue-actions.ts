@@ -12,8 +12,9 @@ import { moneylineGame } from '../test/support/stub-venue.ts';
  * messages handed to the runtime's side (through the wire shapes and the client's schemas,
  * or typed), the side sent again to the bot, the report's collector, and the promise the
  * caller awaits. Orders rest off the recorded market (nothing fills), one place then its
- * cancel per round, each awaited as the order manager awaits it. The runtime's own book and
- * order manager are not in the figure: they are the same code on every path.
+ * cancel per round, each awaited as the order manager awaits it; the collector is sampled
+ * every 10 s of virtual time, as a backtest samples it. The runtime's own book and order
+ * manager are not in the figure: they are the same code on every path.
  */
 export interface VenueActionFigure {
   /** `engine`: the execution alone (engine replica, queue records), no venue around it: the floor the venue adds to. */
@@ -25,6 +26,8 @@ export interface VenueActionFigure {
 
 const hex = (n: number) => n.toString(16).padStart(24, '0');
 const LEG_MS = 5;
+/** The backtest runner's default sample period (`backtest.sampleMs`). */
+const SAMPLE_MS = 10_000;
 
 const T0 = Date.UTC(2030, 0, 1);
 
@@ -111,6 +114,15 @@ async function once(boundary: VenueBoundary | 'engine', rounds: number): Promise
     schedule: (work, ms) => time.scheduler.schedule(work, ms),
   });
   venue.snapshot(game, t0);
+  // Sampled as a backtest samples it (the runner's default period): a sample hands on the
+  // rows of orders that ended, so the collector holds what a backtest's holds, not every
+  // order of the run.
+  const sampled = collector;
+  const sample = () => {
+    sampled.sample();
+    time.scheduler.schedule(sample, SAMPLE_MS);
+  };
+  time.scheduler.schedule(sample, 0);
   let seen = 0;
   venue.userFeed.events$.subscribe(() => seen++);
   venue.priceFeed.events$.subscribe(() => seen++);

@@ -201,11 +201,18 @@ export class MatchingEngine {
 
   /** Replaced, never changed in place, when a listener comes or goes: a flush under way keeps the list it began with. */
   #listeners: readonly EngineEventListener[] = [];
-  #pending: EngineEvent[] = [];
-  /** The batch delivered last, emptied: the next batch's list, so a call allocates none (null while a batch is out). */
-  #spare: EngineEvent[] | null = [];
-  /** The sides touched since the last flush, each once; past TOUCHED_SCAN of them, their keys are in #changedSides too. */
+  /**
+   * The events of the call under way: the first `#pendingCount` entries. Lists are kept at
+   * their size and their entries counted, not emptied by setting their length: that gives a
+   * list a new backing store at its next event, one allocation per call.
+   */
+  #pending: (EngineEvent | undefined)[] = [];
+  #pendingCount = 0;
+  /** The batch delivered last, its entries cleared: the next batch's list (null while a batch is out). */
+  #spare: (EngineEvent | undefined)[] | null = [];
+  /** The sides touched since the last flush (the first `#touchedCount`), each once; past TOUCHED_SCAN of them, their keys are in #changedSides too. */
   #touched: BookChanged[] = [];
+  #touchedCount = 0;
   readonly #changedSides = new Set<string>();
   #dispatching = false;
 
@@ -239,7 +246,7 @@ export class MatchingEngine {
   }
 
   #emit(event: EngineEvent): void {
-    if (this.#listeners.length > 0) this.#pending.push(event);
+    if (this.#listeners.length > 0) this.#pending[this.#pendingCount++] = event;
   }
 
   #touchSide(gameID: string, bookKey: string, side: 0 | 1): void {
@@ -247,17 +254,21 @@ export class MatchingEngine {
     // A call touches a side or two: scanning them beats spelling and hashing a key each
     // time. A batch that touches many (a settlement, a cancel of all) switches to the set.
     const touched = this.#touched;
-    if (touched.length < TOUCHED_SCAN) {
-      for (const t of touched) if (t.side === side && t.gameID === gameID && t.bookKey === bookKey) return;
+    const n = this.#touchedCount;
+    if (n < TOUCHED_SCAN) {
+      for (let i = 0; i < n; i++) {
+        const t = touched[i]!;
+        if (t.side === side && t.gameID === gameID && t.bookKey === bookKey) return;
+      }
     } else {
-      if (this.#changedSides.size === 0) for (const t of touched) this.#changedSides.add(sideKeyOf(t));
+      if (this.#changedSides.size === 0) for (let i = 0; i < n; i++) this.#changedSides.add(sideKeyOf(touched[i]!));
       const key = sideKeyOf({ gameID, bookKey, side });
       if (this.#changedSides.has(key)) return;
       this.#changedSides.add(key);
     }
     const event: BookChanged = { kind: 'bookChanged', gameID, bookKey, side };
-    touched.push(event);
-    this.#pending.push(event);
+    touched[this.#touchedCount++] = event;
+    this.#pending[this.#pendingCount++] = event;
   }
 
   /** Deliver what the last call produced. Listeners may call back into the engine. */
@@ -265,14 +276,18 @@ export class MatchingEngine {
     if (this.#dispatching) return;
     this.#dispatching = true;
     try {
-      while (this.#pending.length > 0) {
+      while (this.#pendingCount > 0) {
         const batch = this.#pending;
+        const n = this.#pendingCount;
         this.#pending = this.#spare ?? [];
+        this.#pendingCount = 0;
         this.#spare = null;
-        this.#touched.length = 0;
-        this.#changedSides.clear();
+        this.#touchedCount = 0;
+        // Only when used: clearing a set allocates it a new table, even an empty one.
+        if (this.#changedSides.size > 0) this.#changedSides.clear();
         const listeners = this.#listeners;
-        for (const event of batch) {
+        for (let i = 0; i < n; i++) {
+          const event = batch[i]!;
           for (const l of listeners) {
             try {
               l(event);
@@ -282,7 +297,8 @@ export class MatchingEngine {
             }
           }
         }
-        batch.length = 0;
+        // Cleared, not shortened: the events are not kept alive, and the list keeps its store.
+        batch.fill(undefined, 0, n);
         this.#spare = batch;
       }
     } finally {
@@ -1257,8 +1273,18 @@ export class MatchingEngine {
     const book = this.#games.get(gameID)?.books.get(bookKey);
     if (!book) return [];
     const out: ListedOrder[] = [];
-    for (const o of book.sides[side].orders()) {
-      out.push({ order: viewOf(o, this.#ids), listedOdds: listedOddsOf(o), sumUntaken: o.remaining * payout(o.odds) });
+    // Plain loops, not the side's generator: every listing of a side is read through here.
+    for (const level of book.sides[side].levels) {
+      const orders = level.orders;
+      for (let i = level.head; i < orders.length; i++) {
+        const o = orders[i]!;
+        if (o.status !== 'open') continue;
+        out.push({
+          order: viewOf(o, this.#ids),
+          listedOdds: listedOddsOf(o),
+          sumUntaken: o.remaining * payout(o.odds),
+        });
+      }
     }
     return out;
   }

@@ -113,10 +113,16 @@ function isCounter(n: number): boolean {
  */
 export type IdToken = number | string;
 
+/** How many spellings IdTokens keeps (a power of two). */
+const SPELT = 64;
+
 /** Takes ids from the engine's generator as tokens and spells tokens back into ids. */
 export class IdTokens {
   readonly #ids: IdGenerator;
   readonly #counting: CountingIds | null;
+  /** The latest spellings, by the counter's low bits: a counter, and the id it spells. */
+  readonly #spelt = new Float64Array(SPELT).fill(-1);
+  readonly #spellings: string[] = new Array<string>(SPELT).fill('');
 
   constructor(ids: IdGenerator) {
     this.#ids = ids;
@@ -131,7 +137,16 @@ export class IdTokens {
   }
 
   spell(token: IdToken): string {
-    return typeof token === 'string' ? token : this.#counting!.spell(token);
+    if (typeof token === 'string') return token;
+    // An order's ids are read several times in its first calls (its answer, its event, its
+    // listing) and at its close: the latest spellings are kept, so each is built once and
+    // every map it keys hashes one string.
+    const at = token & (SPELT - 1);
+    if (this.#spelt[at] === token) return this.#spellings[at]!;
+    const id = this.#counting!.spell(token);
+    this.#spelt[at] = token;
+    this.#spellings[at] = id;
+    return id;
   }
 
   /** The counter token of `id`, or -1 when `id` is not a counter this engine's generator spells. */

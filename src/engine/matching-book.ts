@@ -10,10 +10,13 @@ export class PriceLevel {
   readonly orders: OrderState[] = [];
   head = 0;
   live = 0;
+  /** Whether the side lists it: an emptied level is kept aside for its price's next order. */
+  listed = false;
 
   constructor(
     readonly rank: number,
-    readonly listedOdds: AmericanOdds,
+    /** As its first order lists it while listed (set again when an emptied level is listed anew). */
+    public listedOdds: AmericanOdds,
   ) {}
 
   /** First open order, advancing past closed ones. */
@@ -50,6 +53,11 @@ export class PriceLevel {
 export class BookSide {
   /** Best first. */
   readonly levels: PriceLevel[] = [];
+  /**
+   * Every level the side has had, listed or emptied: an order placed and cancelled alone at
+   * its price (a quote's usual life) then makes no level and no map entry each time. Bounded
+   * by the prices the side has seen.
+   */
   readonly #byRank = new Map<number, PriceLevel>();
 
   add(order: OrderState): void {
@@ -59,15 +67,10 @@ export class BookSide {
     if (!level) {
       level = new PriceLevel(rank, listedOdds);
       this.#byRank.set(rank, level);
-      const levels = this.levels;
-      let lo = 0;
-      let hi = levels.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (levels[mid]!.rank > rank) lo = mid + 1;
-        else hi = mid;
-      }
-      levels.splice(lo, 0, level);
+    }
+    if (!level.listed) {
+      level.listedOdds = listedOdds;
+      this.#list(level);
     }
     level.orders.push(order);
     level.live++;
@@ -81,12 +84,31 @@ export class BookSide {
     order.level = null;
     level.live--;
     if (level.live <= 0) {
-      this.#byRank.delete(level.rank);
+      // Aside, empty: its closed orders are not kept alive by it.
+      level.listed = false;
+      level.live = 0;
+      level.head = 0;
+      level.orders.length = 0;
       const i = this.levels.indexOf(level);
       if (i >= 0) this.levels.splice(i, 1);
     } else {
       level.compactIfSparse();
     }
+  }
+
+  /** Into `levels` at its rank's place, best first. */
+  #list(level: PriceLevel): void {
+    level.listed = true;
+    const levels = this.levels;
+    const rank = level.rank;
+    let lo = 0;
+    let hi = levels.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (levels[mid]!.rank > rank) lo = mid + 1;
+      else hi = mid;
+    }
+    levels.splice(lo, 0, level);
   }
 
   best(): PriceLevel | undefined {

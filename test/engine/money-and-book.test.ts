@@ -213,6 +213,30 @@ describe('feeds §3: the book lists a maker on the opposite side at the inverted
   });
 });
 
+describe('feeds §3: a price emptied and taken again', () => {
+  it('the price is listed again at its place among the others, and fills at its price', () => {
+    const { engine } = newEngine();
+    const a = rest(engine, 'maker', ml('away', -100, 50));
+    expect(engine.cancel('maker', a)).toMatchObject({ success: true });
+    expect(engine.bookSide(G, ML, 0)).toEqual([]);
+    // The same price spelt the other way, at the price's place among the others.
+    const b = rest(engine, 'm2', ml('away', 100, 50));
+    const worse = rest(engine, 'm3', ml('away', 120, 50));
+    const better = rest(engine, 'm4', ml('away', -110, 50));
+    expect(engine.bookSide(G, ML, 0).map((l) => [l.order.id, l.listedOdds])).toEqual([
+      [better, 110],
+      [b, 100],
+      [worse, -120],
+    ]);
+    const r = place(engine, 'taker', ml('home', -100, 100));
+    expect(r.matched.map((m) => [m.orderID, m.odds])).toEqual([
+      [better, 110],
+      [b, 100],
+    ]);
+    expect(engine.order(a)?.status).toBe('cancelled');
+  });
+});
+
 describe('feeds §3: price-time priority and price improvement', () => {
   it('best price first, then earliest', () => {
     const { engine, clock } = newEngine();

@@ -65,6 +65,9 @@ export interface SimulatedVenueOptions {
   readonly onEditOutcome?: (input: EditInput, outcome: EditOutcome) => void;
 }
 
+/** A game's filter fields when the recording gave none: one object, not one per resend. */
+const NO_FIELDS: { parentGameID?: string | null; league?: string | null; sport?: string | null } = {};
+
 /** Zeros that pad the milliseconds of a message id to six digits, by how many are missing. */
 const LOW_PAD = ['', '0', '00', '000', '0000', '00000'] as const;
 
@@ -247,10 +250,10 @@ export class SimulatedVenue implements Venue {
     books.set(bookKey, due | bit);
     this.#after('fromExchange', () => {
       // Built when sent, so several changes within one leg go out as one update.
-      const left = books.get(bookKey)! & ~bit;
-      if (left === 0) books.delete(bookKey);
-      else books.set(bookKey, left);
-      if (!this.#filter.broadcastAll && !this.#filter.matches(this.#keyOf(gameID, undefined, {}))) return;
+      // Left at 0, not deleted: a book's entry is set and cleared at every action of ours
+      // there, and a map deleted from and added to again keeps reallocating its table.
+      books.set(bookKey, books.get(bookKey)! & ~bit);
+      if (!this.#filter.broadcastAll && !this.#filter.matches(this.#keyOf(gameID, undefined, NO_FIELDS))) return;
       const payload = this.#botFeed.sideUpdate(gameID, bookKey, side, taker);
       if (payload) this.#price$.next({ type: 'orderUpdate', payload });
     });
