@@ -90,18 +90,35 @@ interface Entry {
  */
 export class MarketModel {
   readonly #games = new Map<string, Entry>();
+  /**
+   * The game last looked up and its entry: the feed sends a game's sides in bursts, and one
+   * update is looked up more than once (its label, then the update), so most lookups hit it.
+   * Cleared whenever the map changes.
+   */
+  #lastID: string | null = null;
+  #lastEntry: Entry | undefined = undefined;
   readonly #activity = new Map<string, ActivityMeter>();
-  readonly #isMine: (orderID: string) => boolean;
+  /** Null for a model that never holds an order of ours (the backtest's recorded market): nothing to ask per order. */
+  readonly #isMine: ((orderID: string) => boolean) | null;
   /** Whether the side list #listing gave last holds an order of ours. */
   #sawMine = false;
   readonly stats: MarketModelStats = { orderUpdates: 0, staleUpdates: 0, unknownGames: 0, unreadableSides: 0 };
 
-  constructor(isMine: (orderID: string) => boolean) {
+  constructor(isMine: ((orderID: string) => boolean) | null) {
     this.#isMine = isMine;
   }
 
-  game(id: string): GameState | undefined {
+  /** The game's entry, through the one-game memo. */
+  #entry(id: string): Entry | undefined {
+    if (id === this.#lastID) return this.#lastEntry;
     const e = this.#games.get(id);
+    this.#lastID = id;
+    this.#lastEntry = e;
+    return e;
+  }
+
+  game(id: string): GameState | undefined {
+    const e = this.#entry(id);
     return e ? snapshotOf(e) : undefined;
   }
 
@@ -129,17 +146,17 @@ export class MarketModel {
 
   /** The game's participants, without building its snapshot. */
   participants(gameID: string): Participants | undefined {
-    return this.#games.get(gameID)?.head.participants;
+    return this.#entry(gameID)?.head.participants;
   }
 
   /** One book as listed now, without building the game's snapshot. */
   book(gameID: string, bookKey: string): MarketBook | undefined {
-    return this.#games.get(gameID)?.books.get(bookKey);
+    return this.#entry(gameID)?.books.get(bookKey);
   }
 
   /** One side of one book as listed now, without building the game's snapshot. */
   side(gameID: string, bookKey: string, idx: 0 | 1): BookSide | undefined {
-    return this.#games.get(gameID)?.books.get(bookKey)?.sides[idx];
+    return this.#entry(gameID)?.books.get(bookKey)?.sides[idx];
   }
 
   /**
@@ -147,7 +164,7 @@ export class MarketModel {
    * the live record, changed in place by the next update, so read it at once and do not keep it.
    */
   head(gameID: string): Readonly<Omit<GameState, 'books'>> | undefined {
-    return this.#games.get(gameID)?.head;
+    return this.#entry(gameID)?.head;
   }
 
   /**
@@ -166,7 +183,7 @@ export class MarketModel {
   }
 
   matchedVolume(gameID: string): number | undefined {
-    return this.#games.get(gameID)?.head.matchedVolume;
+    return this.#entry(gameID)?.head.matchedVolume;
   }
 
   activity(id: string, now: number): GameActivity {
@@ -218,6 +235,8 @@ export class MarketModel {
     if (prev?.endedByInference && head.ended && flags.ended === undefined && g.ended == null)
       entry.endedByInference = true;
     this.#games.set(g.id, entry);
+    this.#lastID = null;
+    this.#lastEntry = undefined;
     if (!this.#activity.has(g.id)) this.#activity.set(g.id, new ActivityMeter(now));
     this.#activity.get(g.id)!.observe(head.matchedVolume, now);
     return entry;
@@ -261,7 +280,7 @@ export class MarketModel {
    */
   applyOrderUpdate(u: OrderUpdate, now: number, side?: ResolvedSide | null): SideChange | null {
     this.stats.orderUpdates++;
-    const e = this.#games.get(u.gameID);
+    const e = this.#entry(u.gameID);
     if (!e) {
       this.stats.unknownGames++;
       return null;
@@ -354,7 +373,7 @@ export class MarketModel {
 
   /** The game's matched volume moved; false for a game the model does not know. */
   applyMatchedVolume(u: MatchedVolumeUpdate, now: number): boolean {
-    const e = this.#games.get(u.gameID);
+    const e = this.#entry(u.gameID);
     if (!e) return false;
     this.#activity.get(u.gameID)?.observe(u.matchedVolume, now);
     e.head.matchedVolume = u.matchedVolume;
@@ -391,7 +410,7 @@ export class MarketModel {
 
   /** The book and side an update's label names on its game, without applying it (null: unknown game or label). */
   resolveSide(u: OrderUpdate): ResolvedSide | null {
-    return this.#games.get(u.gameID)?.labels.resolve(u.type, u) ?? null;
+    return this.#entry(u.gameID)?.labels.resolve(u.type, u) ?? null;
   }
 
   /** The game left the board (ended, or closed by a gameUpdate); false if unknown or already ended. */
@@ -409,6 +428,8 @@ export class MarketModel {
   /** Drop a game and its activity meter: it no longer exists for the model (a later update may list it again). */
   forget(gameID: string): boolean {
     this.#activity.delete(gameID);
+    this.#lastID = null;
+    this.#lastEntry = undefined;
     return this.#games.delete(gameID);
   }
 
@@ -438,7 +459,9 @@ export class MarketModel {
   }
 
   #noneMine(orders: readonly BookOrder[]): boolean {
-    for (let i = 0; i < orders.length; i++) if (this.#isMine(orders[i]!.id)) return false;
+    const isMine = this.#isMine;
+    if (isMine === null) return true;
+    for (let i = 0; i < orders.length; i++) if (isMine(orders[i]!.id)) return false;
     return true;
   }
 
@@ -449,10 +472,11 @@ export class MarketModel {
    */
   #offers(orders: readonly BookOrder[], prev: readonly ListedOffer[] | undefined): ListedOffer[] {
     const out: ListedOffer[] = new Array(orders.length);
+    const isMine = this.#isMine;
     let j = 0;
     for (let i = 0; i < orders.length; i++) {
       const o = orders[i]!;
-      const mine = this.#isMine(o.id);
+      const mine = isMine !== null && isMine(o.id);
       if (prev !== undefined) {
         if (j < prev.length && sameOffer(prev[j]!, o, mine)) {
           out[i] = prev[j++]!;
@@ -471,7 +495,7 @@ export class MarketModel {
   }
 
   #offer(o: BookOrder): ListedOffer {
-    return offerOf(o, this.#isMine(o.id));
+    return offerOf(o, this.#isMine !== null && this.#isMine(o.id));
   }
 }
 

@@ -67,7 +67,7 @@ const EVERY_GAME = () => true;
  * `matchedVolumeUpdate` right after the sides a fill touched), otherwise it was cancelled.
  */
 export class RecordedMarket {
-  readonly model = new MarketModel(() => false);
+  readonly model = new MarketModel(null);
   readonly #consumed = new Map<string, number>();
   readonly #pending = new Map<string, PendingGame>();
   readonly #volume = new Map<string, number>();
