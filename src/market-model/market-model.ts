@@ -123,7 +123,7 @@ export class MarketModel {
   }
 
   has(id: string): boolean {
-    return this.#games.has(id);
+    return this.#entry(id) !== undefined;
   }
 
   /** How many games the model holds. */
@@ -137,7 +137,7 @@ export class MarketModel {
   }
 
   identity(id: string): GameIdentity | undefined {
-    return this.#games.get(id)?.identity;
+    return this.#entry(id)?.identity;
   }
 
   *identities(): IterableIterator<GameIdentity> {
@@ -174,12 +174,12 @@ export class MarketModel {
    * every book by identity, without the walk).
    */
   booksUnchangedSince(gameID: string, books: ReadonlyMap<string, MarketBook>): boolean {
-    return this.#games.get(gameID)?.sharedBooks === books;
+    return this.#entry(gameID)?.sharedBooks === books;
   }
 
   /** How many books the game lists now (0 for a game the model does not know). */
   bookCount(gameID: string): number {
-    return this.#games.get(gameID)?.books.size ?? 0;
+    return this.#entry(gameID)?.books.size ?? 0;
   }
 
   matchedVolume(gameID: string): number | undefined {
@@ -199,7 +199,7 @@ export class MarketModel {
   #upsert(g: Game | GameUpdate, now: number, flags: { ended?: boolean }): Entry | null {
     const participants = participantsOf(g);
     if (!participants) return null;
-    const prev = this.#games.get(g.id);
+    const prev = this.#entry(g.id);
     const was = prev?.head;
     const head: Entry['head'] = {
       id: g.id,
@@ -384,7 +384,7 @@ export class MarketModel {
 
   /** An order of ours got its id after its listing arrived: flag it in the sides that hold it. Whether any did. */
   remarkMine(gameID: string, orderID: string, now: number): boolean {
-    const e = this.#games.get(gameID);
+    const e = this.#entry(gameID);
     if (!e) return false;
     let changed = false;
     for (const [key, book] of e.books) {
@@ -415,7 +415,7 @@ export class MarketModel {
 
   /** The game left the board (ended, or closed by a gameUpdate); false if unknown or already ended. */
   markEnded(gameID: string, now: number, options: { inferred?: boolean } = {}): boolean {
-    const e = this.#games.get(gameID);
+    const e = this.#entry(gameID);
     if (!e || e.head.ended) return false;
     e.head.ended = true;
     // Inferred (missing from a read of the board): the next update of one of its sides undoes it.
