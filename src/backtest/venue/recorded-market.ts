@@ -71,6 +71,7 @@ export class RecordedMarket {
   readonly model = new MarketModel(null);
   readonly #consumed = new Map<string, number>();
   readonly #pending = new Map<string, PendingGame>();
+  #lastPending: PendingGame | null = null;
   readonly #volume = new Map<string, number>();
   /** Vanished orders waiting in any game: most events find none, and skip the walk over games. */
   #vanishedWaiting = 0;
@@ -294,7 +295,9 @@ export class RecordedMarket {
   }
 
   #pendingOf(gameID: string, t: number): PendingGame {
-    let p = this.#pending.get(gameID);
+    // The feed sends a game's sides in bursts: most updates are of the game before (records are never replaced).
+    const last = this.#lastPending;
+    let p = last !== null && last.gameID === gameID ? last : this.#pending.get(gameID);
     if (p === undefined) {
       p = { gameID, order: this.#pending.size, t, explained: 0, vanished: [] };
       this.#pending.set(gameID, p);
@@ -304,6 +307,7 @@ export class RecordedMarket {
       p.t = t;
       p.explained = 0;
     }
+    this.#lastPending = p;
     return p;
   }
 
