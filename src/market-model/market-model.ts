@@ -449,7 +449,7 @@ export class MarketModel {
     const offers = this.#offers(orders, prev);
     const sorted = sortBest(offers);
     let mine = false;
-    for (let i = 0; i < offers.length && !mine; i++) mine = offers[i]!.mine;
+    if (this.#isMine !== null) for (let i = 0; i < offers.length && !mine; i++) mine = offers[i]!.mine;
     this.#sawMine = mine;
     if (!mine) {
       lastListing.orders = orders;
