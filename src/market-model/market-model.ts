@@ -90,23 +90,40 @@ interface Entry {
  */
 export class MarketModel {
   readonly #games = new Map<string, Entry>();
+  /**
+   * The game last looked up and its entry: the feed sends a game's sides in bursts, and one
+   * update is looked up more than once (its label, then the update), so most lookups hit it.
+   * Cleared whenever the map changes.
+   */
+  #lastID: string | null = null;
+  #lastEntry: Entry | undefined = undefined;
   readonly #activity = new Map<string, ActivityMeter>();
-  readonly #isMine: (orderID: string) => boolean;
+  /** Null for a model that never holds an order of ours (the backtest's recorded market): nothing to ask per order. */
+  readonly #isMine: ((orderID: string) => boolean) | null;
   /** Whether the side list #listing gave last holds an order of ours. */
   #sawMine = false;
   readonly stats: MarketModelStats = { orderUpdates: 0, staleUpdates: 0, unknownGames: 0, unreadableSides: 0 };
 
-  constructor(isMine: (orderID: string) => boolean) {
+  constructor(isMine: ((orderID: string) => boolean) | null) {
     this.#isMine = isMine;
   }
 
-  game(id: string): GameState | undefined {
+  /** The game's entry, through the one-game memo. */
+  #entry(id: string): Entry | undefined {
+    if (id === this.#lastID) return this.#lastEntry;
     const e = this.#games.get(id);
+    this.#lastID = id;
+    this.#lastEntry = e;
+    return e;
+  }
+
+  game(id: string): GameState | undefined {
+    const e = this.#entry(id);
     return e ? snapshotOf(e) : undefined;
   }
 
   has(id: string): boolean {
-    return this.#games.has(id);
+    return this.#entry(id) !== undefined;
   }
 
   /** How many games the model holds. */
@@ -120,7 +137,7 @@ export class MarketModel {
   }
 
   identity(id: string): GameIdentity | undefined {
-    return this.#games.get(id)?.identity;
+    return this.#entry(id)?.identity;
   }
 
   *identities(): IterableIterator<GameIdentity> {
@@ -129,17 +146,17 @@ export class MarketModel {
 
   /** The game's participants, without building its snapshot. */
   participants(gameID: string): Participants | undefined {
-    return this.#games.get(gameID)?.head.participants;
+    return this.#entry(gameID)?.head.participants;
   }
 
   /** One book as listed now, without building the game's snapshot. */
   book(gameID: string, bookKey: string): MarketBook | undefined {
-    return this.#games.get(gameID)?.books.get(bookKey);
+    return this.#entry(gameID)?.books.get(bookKey);
   }
 
   /** One side of one book as listed now, without building the game's snapshot. */
   side(gameID: string, bookKey: string, idx: 0 | 1): BookSide | undefined {
-    return this.#games.get(gameID)?.books.get(bookKey)?.sides[idx];
+    return this.#entry(gameID)?.books.get(bookKey)?.sides[idx];
   }
 
   /**
@@ -147,7 +164,7 @@ export class MarketModel {
    * the live record, changed in place by the next update, so read it at once and do not keep it.
    */
   head(gameID: string): Readonly<Omit<GameState, 'books'>> | undefined {
-    return this.#games.get(gameID)?.head;
+    return this.#entry(gameID)?.head;
   }
 
   /**
@@ -157,16 +174,16 @@ export class MarketModel {
    * every book by identity, without the walk).
    */
   booksUnchangedSince(gameID: string, books: ReadonlyMap<string, MarketBook>): boolean {
-    return this.#games.get(gameID)?.sharedBooks === books;
+    return this.#entry(gameID)?.sharedBooks === books;
   }
 
   /** How many books the game lists now (0 for a game the model does not know). */
   bookCount(gameID: string): number {
-    return this.#games.get(gameID)?.books.size ?? 0;
+    return this.#entry(gameID)?.books.size ?? 0;
   }
 
   matchedVolume(gameID: string): number | undefined {
-    return this.#games.get(gameID)?.head.matchedVolume;
+    return this.#entry(gameID)?.head.matchedVolume;
   }
 
   activity(id: string, now: number): GameActivity {
@@ -182,7 +199,7 @@ export class MarketModel {
   #upsert(g: Game | GameUpdate, now: number, flags: { ended?: boolean }): Entry | null {
     const participants = participantsOf(g);
     if (!participants) return null;
-    const prev = this.#games.get(g.id);
+    const prev = this.#entry(g.id);
     const was = prev?.head;
     const head: Entry['head'] = {
       id: g.id,
@@ -218,6 +235,8 @@ export class MarketModel {
     if (prev?.endedByInference && head.ended && flags.ended === undefined && g.ended == null)
       entry.endedByInference = true;
     this.#games.set(g.id, entry);
+    this.#lastID = null;
+    this.#lastEntry = undefined;
     if (!this.#activity.has(g.id)) this.#activity.set(g.id, new ActivityMeter(now));
     this.#activity.get(g.id)!.observe(head.matchedVolume, now);
     return entry;
@@ -261,7 +280,7 @@ export class MarketModel {
    */
   applyOrderUpdate(u: OrderUpdate, now: number, side?: ResolvedSide | null): SideChange | null {
     this.stats.orderUpdates++;
-    const e = this.#games.get(u.gameID);
+    const e = this.#entry(u.gameID);
     if (!e) {
       this.stats.unknownGames++;
       return null;
@@ -354,7 +373,7 @@ export class MarketModel {
 
   /** The game's matched volume moved; false for a game the model does not know. */
   applyMatchedVolume(u: MatchedVolumeUpdate, now: number): boolean {
-    const e = this.#games.get(u.gameID);
+    const e = this.#entry(u.gameID);
     if (!e) return false;
     this.#activity.get(u.gameID)?.observe(u.matchedVolume, now);
     e.head.matchedVolume = u.matchedVolume;
@@ -365,7 +384,7 @@ export class MarketModel {
 
   /** An order of ours got its id after its listing arrived: flag it in the sides that hold it. Whether any did. */
   remarkMine(gameID: string, orderID: string, now: number): boolean {
-    const e = this.#games.get(gameID);
+    const e = this.#entry(gameID);
     if (!e) return false;
     let changed = false;
     for (const [key, book] of e.books) {
@@ -391,12 +410,12 @@ export class MarketModel {
 
   /** The book and side an update's label names on its game, without applying it (null: unknown game or label). */
   resolveSide(u: OrderUpdate): ResolvedSide | null {
-    return this.#games.get(u.gameID)?.labels.resolve(u.type, u) ?? null;
+    return this.#entry(u.gameID)?.labels.resolve(u.type, u) ?? null;
   }
 
   /** The game left the board (ended, or closed by a gameUpdate); false if unknown or already ended. */
   markEnded(gameID: string, now: number, options: { inferred?: boolean } = {}): boolean {
-    const e = this.#games.get(gameID);
+    const e = this.#entry(gameID);
     if (!e || e.head.ended) return false;
     e.head.ended = true;
     // Inferred (missing from a read of the board): the next update of one of its sides undoes it.
@@ -409,6 +428,8 @@ export class MarketModel {
   /** Drop a game and its activity meter: it no longer exists for the model (a later update may list it again). */
   forget(gameID: string): boolean {
     this.#activity.delete(gameID);
+    this.#lastID = null;
+    this.#lastEntry = undefined;
     return this.#games.delete(gameID);
   }
 
@@ -428,7 +449,7 @@ export class MarketModel {
     const offers = this.#offers(orders, prev);
     const sorted = sortBest(offers);
     let mine = false;
-    for (let i = 0; i < offers.length && !mine; i++) mine = offers[i]!.mine;
+    if (this.#isMine !== null) for (let i = 0; i < offers.length && !mine; i++) mine = offers[i]!.mine;
     this.#sawMine = mine;
     if (!mine) {
       lastListing.orders = orders;
@@ -438,7 +459,9 @@ export class MarketModel {
   }
 
   #noneMine(orders: readonly BookOrder[]): boolean {
-    for (let i = 0; i < orders.length; i++) if (this.#isMine(orders[i]!.id)) return false;
+    const isMine = this.#isMine;
+    if (isMine === null) return true;
+    for (let i = 0; i < orders.length; i++) if (isMine(orders[i]!.id)) return false;
     return true;
   }
 
@@ -449,10 +472,11 @@ export class MarketModel {
    */
   #offers(orders: readonly BookOrder[], prev: readonly ListedOffer[] | undefined): ListedOffer[] {
     const out: ListedOffer[] = new Array(orders.length);
+    const isMine = this.#isMine;
     let j = 0;
     for (let i = 0; i < orders.length; i++) {
       const o = orders[i]!;
-      const mine = this.#isMine(o.id);
+      const mine = isMine !== null && isMine(o.id);
       if (prev !== undefined) {
         if (j < prev.length && sameOffer(prev[j]!, o, mine)) {
           out[i] = prev[j++]!;
@@ -471,7 +495,7 @@ export class MarketModel {
   }
 
   #offer(o: BookOrder): ListedOffer {
-    return offerOf(o, this.#isMine(o.id));
+    return offerOf(o, this.#isMine !== null && this.#isMine(o.id));
   }
 }
 

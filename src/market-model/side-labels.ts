@@ -28,8 +28,12 @@ const MAX_LABELS = 512;
  */
 export class SideLabels {
   readonly #p: ParticipantIds;
-  // type → first label field → second label field → side (null: names nothing on this game)
-  readonly #byType = new Map<string, Map<unknown, Map<unknown, ResolvedSide | null>>>();
+  // Per type (one map each, no lookup of the type): first label field → second label field →
+  // side (null: names nothing on this game).
+  readonly #moneyline = new Map<unknown, Map<unknown, ResolvedSide | null>>();
+  readonly #spread = new Map<unknown, Map<unknown, ResolvedSide | null>>();
+  readonly #total = new Map<unknown, Map<unknown, ResolvedSide | null>>();
+  readonly #moneyline1x2 = new Map<unknown, Map<unknown, ResolvedSide | null>>();
   #size = 0;
 
   constructor(participants: ParticipantIds) {
@@ -40,27 +44,30 @@ export class SideLabels {
     // The two fields that tell the sides of a type apart (wire-selection.ts reads the same).
     let a: unknown;
     let b: unknown;
+    let byA: Map<unknown, Map<unknown, ResolvedSide | null>>;
     switch (type) {
       case 'moneyline':
         a = label.participantID;
+        byA = this.#moneyline;
         break;
       case 'spread':
         a = label.participantID;
         b = label.spread;
+        byA = this.#spread;
         break;
       case 'total':
         a = label.OU;
         b = label.total;
+        byA = this.#total;
         break;
       case 'moneyline1x2':
         a = label.market;
         b = label.side;
+        byA = this.#moneyline1x2;
         break;
       default:
         return null;
     }
-    let byA = this.#byType.get(type);
-    if (!byA) this.#byType.set(type, (byA = new Map()));
     let byB = byA.get(a);
     if (!byB) byA.set(a, (byB = new Map()));
     let r = byB.get(b);
@@ -68,7 +75,10 @@ export class SideLabels {
       const taker = takerSelectionOfLabel(this.#p, type, label);
       r = taker ? { taker, key: bookKeyOf(taker), idx: sideIndexOf(taker) } : null;
       if (++this.#size > MAX_LABELS) {
-        this.#byType.clear();
+        this.#moneyline.clear();
+        this.#spread.clear();
+        this.#total.clear();
+        this.#moneyline1x2.clear();
         this.#size = 0;
       } else byB.set(b, r);
     }

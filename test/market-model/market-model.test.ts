@@ -377,3 +377,43 @@ describe('MarketModel: two models fed the very same updates', () => {
     expect(bot.side(G, 'moneyline', 1)!.taker).toEqual({ type: 'moneyline', team: 'away' });
   });
 });
+
+describe('MarketModel: looking a game up again', () => {
+  const update = (orders: ReturnType<typeof o>[]): OrderUpdate =>
+    ({
+      epoch: 1,
+      gameID: G,
+      sport: 'basketball',
+      league: 'NBA',
+      type: 'moneyline',
+      participantID: H,
+      sideOrders: orders,
+    }) as OrderUpdate;
+
+  it('sees a game forgotten, listed again or replaced by a new record right after it was looked up', () => {
+    const m = new MarketModel(() => false);
+    expect(m.applyOrderUpdate(update([o('a', 120, { participantID: H })]), 1)).toBeNull();
+    m.applySnapshot(snapshot(), 1);
+    expect(m.applyOrderUpdate(update([o('a', 120, { participantID: H })]), 2)?.side).toBe(0);
+    expect(m.forget(G)).toBe(true);
+    expect(m.resolveSide(update([]))).toBeNull();
+    expect(m.applyOrderUpdate(update([o('b', 130, { participantID: H })]), 3)).toBeNull();
+    expect(m.side(G, 'moneyline', 0)).toBeUndefined();
+    m.applySnapshot(snapshot(), 4);
+    expect(m.side(G, 'moneyline', 0)!.offers.map((x) => x.id)).toEqual(['2', '1']);
+    // A game record of its own replaces the game's entry; the books stay, and the update lands on them.
+    m.upsertGame({ ...snapshot(), live: true }, 5);
+    expect(m.applyOrderUpdate(update([o('c', 140, { participantID: H })]), 6)?.side).toBe(0);
+    expect(m.game(G)!.live).toBe(true);
+    expect(m.side(G, 'moneyline', 0)!.offers.map((x) => x.id)).toEqual(['c']);
+    expect(m.participants(G)?.homeId).toBe(H);
+  });
+
+  it('without a way to tell orders of ours (null), flags none', () => {
+    const m = new MarketModel(null);
+    const g = m.applySnapshot(snapshot(), 1)!;
+    expect(g.books.get('moneyline')!.sides[0].offers.some((x) => x.mine)).toBe(false);
+    m.applyOrderUpdate(update([o('2', 150, { participantID: H })]), 2);
+    expect(m.side(G, 'moneyline', 0)!.offers.map((x) => [x.id, x.mine])).toEqual([['2', false]]);
+  });
+});

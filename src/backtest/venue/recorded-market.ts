@@ -40,6 +40,7 @@ interface Vanished {
 }
 
 interface PendingGame {
+  readonly gameID: string;
   /** Which game this was to appear here: games settle in that order, whatever order their orders vanished in. */
   readonly order: number;
   t: number;
@@ -67,14 +68,15 @@ const EVERY_GAME = () => true;
  * `matchedVolumeUpdate` right after the sides a fill touched), otherwise it was cancelled.
  */
 export class RecordedMarket {
-  readonly model = new MarketModel(() => false);
+  readonly model = new MarketModel(null);
   readonly #consumed = new Map<string, number>();
   readonly #pending = new Map<string, PendingGame>();
+  #lastPending: PendingGame | null = null;
   readonly #volume = new Map<string, number>();
   /** Vanished orders waiting in any game: most events find none, and skip the walk over games. */
   #vanishedWaiting = 0;
-  /** The games with vanished orders waiting, in the order the first of them vanished. */
-  readonly #waitingGames: string[] = [];
+  /** The games with vanished orders waiting, in the order the first of them vanished (their records: no lookup per event). */
+  readonly #waitingGames: PendingGame[] = [];
   readonly #flowsWanted: (gameID: string) => boolean;
 
   constructor(options: RecordedMarketOptions = {}) {
@@ -191,7 +193,7 @@ export class RecordedMarket {
         if (wanted) (cancelled ??= new LevelSums()).add(oddsRank(p.odds), this.available(p));
       } else {
         this.#vanishedWaiting++;
-        if (pending.vanished.length === 0) this.#waitingGames.push(gameID);
+        if (pending.vanished.length === 0) this.#waitingGames.push(pending);
         pending.vanished.push({
           bookKey,
           side,
@@ -219,7 +221,7 @@ export class RecordedMarket {
     let budget = Math.max(0, u.matchedVolume - prevVolume - p.explained);
     p.explained += budget;
     this.#vanishedWaiting -= p.vanished.length;
-    this.#dropWaiting(u.gameID);
+    this.#dropWaiting(p);
     if (!this.#flowsWanted(u.gameID)) {
       p.vanished.length = 0;
       return NO_FLOWS;
@@ -240,36 +242,33 @@ export class RecordedMarket {
     const waiting = this.#waitingGames;
     // Made once a game is due: most calls find none (orders vanished at this very instant).
     let due: PendingGame[] | null = null;
-    let ids: string[] | null = null;
     let kept = 0;
     for (let i = 0; i < waiting.length; i++) {
-      const gameID = waiting[i]!;
-      const p = this.#pending.get(gameID)!;
+      const p = waiting[i]!;
       if (p.t >= t || p.vanished.length === 0) {
-        if (p.vanished.length > 0) waiting[kept++] = gameID;
+        if (p.vanished.length > 0) waiting[kept++] = p;
         continue;
       }
       (due ??= []).push(p);
-      (ids ??= []).push(gameID);
     }
     // Setting an array's length is a call into the runtime: only when a game left the list.
     if (kept !== waiting.length) waiting.length = kept;
-    if (due === null || ids === null) return NO_FLOWS;
+    if (due === null) return NO_FLOWS;
     const d = due;
     const order = d.length === 1 ? ONLY_ONE : d.map((_, i) => i).sort((a, b) => d[a]!.order - d[b]!.order);
     let out: SideFlows[] | null = null;
     for (const i of order) {
       const p = d[i]!;
       this.#vanishedWaiting -= p.vanished.length;
-      const gameID = ids[i]!;
+      const gameID = p.gameID;
       if (this.#flowsWanted(gameID)) (out ??= []).push(...this.#vanishedFlows(gameID, p.vanished.splice(0), () => 0));
       else p.vanished.length = 0;
     }
     return out ?? NO_FLOWS;
   }
 
-  #dropWaiting(gameID: string): void {
-    const i = this.#waitingGames.indexOf(gameID);
+  #dropWaiting(p: PendingGame): void {
+    const i = this.#waitingGames.indexOf(p);
     if (i >= 0) this.#waitingGames.splice(i, 1);
   }
 
@@ -296,9 +295,11 @@ export class RecordedMarket {
   }
 
   #pendingOf(gameID: string, t: number): PendingGame {
-    let p = this.#pending.get(gameID);
+    // The feed sends a game's sides in bursts: most updates are of the game before (records are never replaced).
+    const last = this.#lastPending;
+    let p = last !== null && last.gameID === gameID ? last : this.#pending.get(gameID);
     if (p === undefined) {
-      p = { order: this.#pending.size, t, explained: 0, vanished: [] };
+      p = { gameID, order: this.#pending.size, t, explained: 0, vanished: [] };
       this.#pending.set(gameID, p);
     } else if (p.t !== t) {
       // Left over from an earlier instant: the game's record starts this instant, in place
@@ -306,6 +307,7 @@ export class RecordedMarket {
       p.t = t;
       p.explained = 0;
     }
+    this.#lastPending = p;
     return p;
   }
 
