@@ -16,6 +16,15 @@ export interface RestartEvidence {
     readonly known: boolean;
     readonly openAtShutdown: boolean;
   }[];
+  /** What the crash met, so a restart that found nothing says why. */
+  readonly atCrash?: {
+    /** The account's open orders at the simulator at the crash. */
+    readonly openAtSimulator: number;
+    /** Exchange ms from the crash to the second bot's start-up read of the account. */
+    readonly readAfterMs: number;
+    /** Orders the heartbeat switch cancelled between the crash and that read. */
+    readonly switchCancelledBeforeRead: number;
+  };
 }
 
 /**
@@ -54,6 +63,13 @@ export function restartLeftNoOrphans(e: RestartEvidence): InvariantResult {
     [
       `found ${e.found.length} open at restart: adopted ${adopted}, cancelled ${cancelled}; ` +
         `${e.late.length} arrived after the crash (${lateKnown} adopted from the user feed)`,
+      ...(e.atCrash
+        ? [
+            `at the crash ${e.atCrash.openAtSimulator} orders were open at the simulator; the restart read the account ` +
+              `${(e.atCrash.readAfterMs / 1000).toFixed(0)} s of exchange time later, after the heartbeat switch had ` +
+              `cancelled ${e.atCrash.switchCancelledBeforeRead} of them`,
+          ]
+        : []),
     ],
   );
 }

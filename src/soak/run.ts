@@ -238,8 +238,9 @@ export async function runSoak(o: RunSoakOptions): Promise<SoakReport> {
       botHeld: Object.fromEntries(atSwitch),
       placedAfter: [...ledger.orders.values()].filter((x) => x.placedAt > lapseTo && x.placedAt < crashedAt).length,
     };
+    const openAtCrash = ledger.openOrders().length;
     progress(
-      `${wall(crashedAt - t0)}: bot1 crashes (no cancels; ${ledger.openOrders().length} orders open at the simulator); bot2 starts on the same account`,
+      `${wall(crashedAt - t0)}: bot1 crashes (no cancels; ${openAtCrash} orders open at the simulator); bot2 starts on the same account`,
     );
     await bot1.crash();
     // The restart is checked on what it finds, so it must read bot1's orders before the
@@ -249,6 +250,12 @@ export async function runSoak(o: RunSoakOptions): Promise<SoakReport> {
     // and 429 bursts go on, and bot1 started under none of them.
     await admin.setFaults({ restErrorRate: 0, restHangRate: 0 });
     const bot2 = await startBot(2, o.cancelUnknownOrdersAtStart ?? false);
+    const readAt = clock.now();
+    const atCrash = {
+      openAtSimulator: openAtCrash,
+      readAfterMs: readAt - crashedAt,
+      switchCancelledBeforeRead: ledger.heartbeatCancels.filter((c) => c.at >= crashedAt && c.at <= readAt).length,
+    };
     await admin.setFaults({ restErrorRate: faults.restErrorRate, restHangRate: faults.restHangRate });
     bots.push(bot2);
     const found = (bot2.control.startup.unmatched ?? []).map((u) => ({
@@ -315,7 +322,7 @@ export async function runSoak(o: RunSoakOptions): Promise<SoakReport> {
         .map((x) => x.id),
     );
     const restartMode = o.cancelUnknownOrdersAtStart === true ? 'cancel' : 'adopt';
-    const restart: RestartEvidence = { mode: restartMode, found, adopted, cancelled, late };
+    const restart: RestartEvidence = { mode: restartMode, found, adopted, cancelled, late, atCrash };
     const { injected } = await admin.faults();
     ledger.close();
 

@@ -227,6 +227,15 @@ describe('the fault checks', () => {
   it('fails a restart that found nothing, or adopted none of what it found', () => {
     expect(restartLeftNoOrphans(restart).violations).toBe(0);
     expect(restartLeftNoOrphans({ ...restart, found: [], adopted: new Set() }).violations).toBe(1);
+    const empty = restartLeftNoOrphans({
+      ...restart,
+      found: [],
+      adopted: new Set(),
+      atCrash: { openAtSimulator: 12, readAfterMs: 250_000, switchCancelledBeforeRead: 12 },
+    });
+    expect(empty.notes.join('\n')).toMatch(
+      /at the crash 12 orders were open at the simulator; the restart read the account 250 s of exchange time later, after the heartbeat switch had cancelled 12 of them/,
+    );
     const none = restartLeftNoOrphans({ ...restart, adopted: new Set(), cancelled: new Set(['a', 'b']) });
     expect(none.notes.join('\n')).toMatch(/adopted none of them/);
     expect(
