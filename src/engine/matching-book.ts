@@ -46,6 +46,9 @@ export class PriceLevel {
   }
 }
 
+/** Emptied levels a side keeps aside for reuse. */
+const SPARE_LEVELS = 4;
+
 /**
  * The orders takers of one side can take, best price for the taker first (highest
  * rank), then earliest.
@@ -54,11 +57,19 @@ export class BookSide {
   /** Best first. */
   readonly levels: PriceLevel[] = [];
   /**
-   * Every level the side has had, listed or emptied: an order placed and cancelled alone at
-   * its price (a quote's usual life) then makes no level and no map entry each time. Bounded
-   * by the prices the side has seen.
+   * The listed levels, and up to SPARE_LEVELS emptied ones kept aside: an order placed and
+   * cancelled alone at its price (a quote's usual life) then makes no level and no map entry
+   * each time. Spares are bounded by count, not by the prices the side has seen: a book of a
+   * game that moves all day touches hundreds of prices, and a simulator holds thousands of
+   * sides.
    */
   readonly #byRank = new Map<number, PriceLevel>();
+  #spares = 0;
+
+  /** Levels the side holds: the listed ones and the spares. */
+  get heldLevels(): number {
+    return this.#byRank.size;
+  }
 
   add(order: OrderState): void {
     const listedOdds = listedOddsOf(order);
@@ -67,7 +78,7 @@ export class BookSide {
     if (!level) {
       level = new PriceLevel(rank, listedOdds);
       this.#byRank.set(rank, level);
-    }
+    } else if (!level.listed) this.#spares--;
     if (!level.listed) {
       level.listedOdds = listedOdds;
       this.#list(level);
@@ -84,11 +95,13 @@ export class BookSide {
     order.level = null;
     level.live--;
     if (level.live <= 0) {
-      // Aside, empty: its closed orders are not kept alive by it.
+      // Aside, empty (its closed orders are not kept alive by it), or forgotten past the bound.
       level.listed = false;
       level.live = 0;
       level.head = 0;
       level.orders.length = 0;
+      if (this.#spares < SPARE_LEVELS) this.#spares++;
+      else this.#byRank.delete(level.rank);
       const i = this.levels.indexOf(level);
       if (i >= 0) this.levels.splice(i, 1);
     } else {
