@@ -32,34 +32,47 @@ class Captured<T> implements RowSink<T> {
   }
 }
 
+/**
+ * An execution and a collector on the first file's clock, the collector's rows captured,
+ * replayed up to the first side update; `odds` rest two ranks off that side's best.
+ */
+function placeCancelRig() {
+  const time = manualTime(tape().items[0]!.t);
+  let collector: BacktestCollector | null = null;
+  const x = new BacktestExecution({
+    time,
+    fillModel: { kind: 'conservative', power: 2 },
+    balance: 100_000,
+    commission: 0.01,
+    onOwnEvent: (e) => collector?.onOwnEvent(e),
+    onPlaceOutcome: (input, outcome) => collector?.onPlaceOutcome(input, outcome),
+  });
+  const orders = new Captured<OrderRow>();
+  const fills = new Captured<FillRow>();
+  const c = new BacktestCollector({
+    clock: time.clock,
+    execution: x,
+    schedule: (work, ms) => time.scheduler.schedule(work, ms),
+    rows: { orders, fills },
+  });
+  collector = c;
+  const s = replayToSideUpdate(tape(), time, x);
+  const odds = invertOdds(oddsFromRank(oddsRank(s.side().offers[0]!.odds) + 2));
+  /** One order of ours placed, then every open one cancelled. */
+  const placeAndCancel = () => {
+    s.place({ ...s.makerWire, odds, bet: 5, orderType: 'post' });
+    for (const o of x.engine.openOrders(US)) x.cancel([o.id]);
+  };
+  return { time, c, orders, placeAndCancel };
+}
+
 describe('report rows as orders end', () => {
   it('keeps only open and just-ended orders however many were placed, and still lists every one', () => {
-    const time = manualTime(tape().items[0]!.t);
-    let collector: BacktestCollector | null = null;
-    const x = new BacktestExecution({
-      time,
-      fillModel: { kind: 'conservative', power: 2 },
-      balance: 100_000,
-      commission: 0.01,
-      onOwnEvent: (e) => collector?.onOwnEvent(e),
-      onPlaceOutcome: (input, outcome) => collector?.onPlaceOutcome(input, outcome),
-    });
-    const orders = new Captured<OrderRow>();
-    const fills = new Captured<FillRow>();
-    const c = new BacktestCollector({
-      clock: time.clock,
-      execution: x,
-      schedule: (work, ms) => time.scheduler.schedule(work, ms),
-      rows: { orders, fills },
-    });
-    collector = c;
-    const s = replayToSideUpdate(tape(), time, x);
-    const odds = invertOdds(oddsFromRank(oddsRank(s.side().offers[0]!.odds) + 2));
+    const { time, c, orders, placeAndCancel } = placeCancelRig();
     const placed = 600;
     let mostRetained = 0;
     for (let i = 0; i < placed; i++) {
-      s.place({ ...s.makerWire, odds, bet: 5, orderType: 'post' });
-      for (const o of x.engine.openOrders(US)) x.cancel([o.id]);
+      placeAndCancel();
       time.advance(1_000);
       if (i % 10 === 9) {
         c.sample();
@@ -97,31 +110,11 @@ describe('rows kept in memory', () => {
 
 describe('report rows without samples', () => {
   it('hands an ended order on at the next action of a later instant: a place and cancel loop holds nothing', () => {
-    const time = manualTime(tape().items[0]!.t);
-    let collector: BacktestCollector | null = null;
-    const x = new BacktestExecution({
-      time,
-      fillModel: { kind: 'conservative', power: 2 },
-      balance: 100_000,
-      commission: 0.01,
-      onOwnEvent: (e) => collector?.onOwnEvent(e),
-      onPlaceOutcome: (input, outcome) => collector?.onPlaceOutcome(input, outcome),
-    });
-    const orders = new Captured<OrderRow>();
-    const c = new BacktestCollector({
-      clock: time.clock,
-      execution: x,
-      schedule: (work, ms) => time.scheduler.schedule(work, ms),
-      rows: { orders, fills: new Captured<FillRow>() },
-    });
-    collector = c;
-    const s = replayToSideUpdate(tape(), time, x);
-    const odds = invertOdds(oddsFromRank(oddsRank(s.side().offers[0]!.odds) + 2));
+    const { time, c, orders, placeAndCancel } = placeCancelRig();
     const placed = 300;
     let mostRetained = 0;
     for (let i = 0; i < placed; i++) {
-      s.place({ ...s.makerWire, odds, bet: 5, orderType: 'post' });
-      for (const o of x.engine.openOrders(US)) x.cancel([o.id]);
+      placeAndCancel();
       mostRetained = Math.max(mostRetained, c.retained.orders);
       time.advance(1_000);
     }
