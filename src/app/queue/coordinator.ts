@@ -138,6 +138,10 @@ export async function runQueueSweep(
     await queueEvents.waitUntilReady();
     const store: TapeStore = o.tapeDir !== undefined ? new PathTapeStore(o.tapeDir) : new RedisTapeStore(connection);
     const { bytes, kind } = await tapeArtifact(tape);
+    // From here on, a Redis that came back may have lost the tape: the loop stores it again.
+    // Cleared before the first put, not after the jobs go in: a restart between the two
+    // would leave jobs (queued while Redis was away) on a Redis without their tape.
+    reconnected = false;
     const hash = await store.put(bytes);
     const overrides = o.overrides ?? {};
     const sweepId = o.sweepId ?? defaultSweepId(hash, runs, configPath, overrides);
@@ -199,7 +203,6 @@ export async function runQueueSweep(
         workers: workersSeen.size,
       });
     progress();
-    reconnected = false;
     while (done < runs.length) {
       news = false;
       if (reconnected && store.ref.kind === 'redis') {
