@@ -143,3 +143,25 @@ describe.each(['main', 'worker'] as const)(
     });
   },
 );
+
+describe('two builds of one tape at once (two processes that each found none)', () => {
+  it('the later build leaves the tape the earlier one put in place, for whoever reads it meanwhile', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ls-tape-build-'));
+    const paths = ['backtest/data/paper-seed13-deep'];
+    const first = await findTape(paths, { dir });
+    const second = await findTape(paths, { dir });
+    if (!('build' in first) || !('build' in second)) throw new Error('expected two tapes to build');
+    expect(second.path).toBe(first.path);
+    await first.build.run();
+    const built = readFileSync(first.path);
+    // The second build under way: its first items handed on, its own file not yet in place.
+    const it = second.build.chunks()[Symbol.asyncIterator]();
+    expect((await it.next()).done).toBe(false);
+    expect(readFileSync(first.path).equals(built)).toBe(true);
+    for (let r = await it.next(); !r.done; r = await it.next());
+    // Then the later build's own file, whole, in its place: a tape found and reused, not rebuilt.
+    const again = await findTape(paths, { dir });
+    expect('build' in again).toBe(false);
+    if (!('build' in again)) expect(await allItems(again.tape)).toEqual(await allItems(first.build.tape));
+  });
+});

@@ -1,4 +1,4 @@
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { MetaData } from '../../record/format.ts';
@@ -187,8 +187,9 @@ export class TapeBuild implements TapeSource {
     if (this.#used) throw new TapeFileError(this.#path, 'corrupt', 'a tape build reads its recording once');
     this.#used = true;
     const started = performance.now();
+    // No removal of a tape already at the path: the writer renames its own file over it whole,
+    // and another process may have just put the same tape there and be reading it.
     await mkdir(dirname(this.#path), { recursive: true });
-    await rm(this.#path, { force: true });
     const size = this.#options.chunkItems;
     const writer = new TapeWriter(this.#path, size !== undefined ? { chunkItems: size } : {});
     const ready: TapeItem[][] = [];
@@ -301,8 +302,9 @@ export class TapeBuild implements TapeSource {
   async *#runThread(): AsyncGenerator<readonly TapeItem[]> {
     if (this.#used) throw new TapeFileError(this.#path, 'corrupt', 'a tape build reads its recording once');
     this.#used = true;
+    // No removal of a tape already at the path: the writer renames its own file over it whole,
+    // and another process may have just put the same tape there and be reading it.
     await mkdir(dirname(this.#path), { recursive: true });
-    await rm(this.#path, { force: true });
     const data: BuildThreadData = {
       paths: this.#paths,
       files: this.#files,
