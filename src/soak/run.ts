@@ -228,6 +228,16 @@ export async function runSoak(o: RunSoakOptions): Promise<SoakReport> {
 
     await at(timeline.restartAt);
     await afterNextDrop(dropEveryMs / 2);
+    // The restart is checked on what it finds, so it must read the account before the
+    // exchange's switch cancels what the crash left: the crash comes just after a heartbeat
+    // landed, so the second bot has the switch's whole timeout to start in, not what was
+    // left of it (a loaded machine took 205 s of exchange time to start it, past a deadline
+    // that a heartbeat 35 s before the crash had set).
+    const heartbeatSwitch = heartbeatFor(sim.context);
+    const deadlineBefore = heartbeatSwitch.deadline(userId);
+    const beatBy = clock.now() + heartbeatSeconds * 1_000;
+    while (heartbeatSwitch.deadline(userId) === deadlineBefore && clock.now() < beatBy)
+      await sleep(1_000, time.scheduler);
     const crashedAt = clock.now();
     const bot1Live = new Set(bot1.runtime.own.liveOrders().map((x) => x.orderID));
     const lapse: LapseEvidence = {
