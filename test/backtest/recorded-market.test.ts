@@ -108,3 +108,26 @@ describe('RecordedMarket: the flows of games nobody reads', () => {
     }
   });
 });
+
+describe('RecordedMarket: cancels of several games due at once', () => {
+  it('settle game by game in the order the games first changed, whatever order their orders vanished in', () => {
+    const G2 = 'd'.repeat(24);
+    const m = new RecordedMarket();
+    m.applySnapshot(snapshot(), 0);
+    m.applySnapshot({ ...snapshot(), id: G2 } as OrderbookGame, 0);
+    const on = (gameID: string, epoch: number, orders: ReturnType<typeof offer>[]) =>
+      ({ ...home(epoch, orders), gameID, sideOrders: orders.map((o) => ({ ...o, gameID })) }) as OrderUpdate;
+    const apply = (u: OrderUpdate, t: number) => m.applyOrderUpdate(u, t, m.resolveSide(u));
+    // G changes first (its '1' trades a little), then at one instant G2's '3' vanishes before G's '2'.
+    expect(apply(on(G, 1, [offer('1', 120, 40), offer('2', 110, 50), offer('3', 105, 50)]), 5)).not.toBeNull();
+    expect(apply(on(G2, 1, [offer('1', 120, 50), offer('2', 110, 50)]), 10)).toBeNull();
+    expect(apply(on(G, 2, [offer('1', 120, 40), offer('3', 105, 50)]), 10)).toBeNull();
+    expect(m.settle(10)).toEqual([]);
+    const due = m.settle(20);
+    expect(due.map((f) => [f.gameID, f.flows.map((x) => [x.traded, x.cancelled])])).toEqual([
+      [G, [[0, 50]]],
+      [G2, [[0, 50]]],
+    ]);
+    expect(m.settle(30)).toEqual([]);
+  });
+});

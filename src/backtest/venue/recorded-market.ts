@@ -11,8 +11,6 @@ const EPS = 1e-9;
 const NO_FLOWS: readonly SideFlows[] = [];
 /** A side not listed before: no offers, one shared list rather than one per update. */
 const NO_OFFERS: readonly ListedOffer[] = [];
-/** The order of a single game due. */
-const ONLY_ONE: readonly number[] = [0];
 /** Up to this many offers, a side is searched by a scan rather than through a map. */
 const SCAN_MAX = 16;
 
@@ -240,8 +238,11 @@ export class RecordedMarket {
     if (this.#vanishedWaiting === 0) return NO_FLOWS;
     // Only the games with orders waiting, not every game seen.
     const waiting = this.#waitingGames;
-    // Made once a game is due: most calls find none (orders vanished at this very instant).
-    let due: PendingGame[] | null = null;
+    // The first game due, and the others when more than one is: most calls find none (orders
+    // vanished at this very instant) or one (a cancel seen at the instant before), and
+    // neither makes a list.
+    let first: PendingGame | null = null;
+    let more: PendingGame[] | null = null;
     let kept = 0;
     for (let i = 0; i < waiting.length; i++) {
       const p = waiting[i]!;
@@ -249,22 +250,30 @@ export class RecordedMarket {
         if (p.vanished.length > 0) waiting[kept++] = p;
         continue;
       }
-      (due ??= []).push(p);
+      if (first === null) first = p;
+      else (more ??= [first]).push(p);
     }
     // Setting an array's length is a call into the runtime: only when a game left the list.
     if (kept !== waiting.length) waiting.length = kept;
-    if (due === null) return NO_FLOWS;
-    const d = due;
-    const order = d.length === 1 ? ONLY_ONE : d.map((_, i) => i).sort((a, b) => d[a]!.order - d[b]!.order);
+    if (first === null) return NO_FLOWS;
+    if (more === null) return this.#settleGame(first) ?? NO_FLOWS;
+    const d = more;
+    const order = d.map((_, i) => i).sort((a, b) => d[a]!.order - d[b]!.order);
     let out: SideFlows[] | null = null;
     for (const i of order) {
-      const p = d[i]!;
-      this.#vanishedWaiting -= p.vanished.length;
-      const gameID = p.gameID;
-      if (this.#flowsWanted(gameID)) (out ??= []).push(...this.#vanishedFlows(gameID, p.vanished.splice(0), () => 0));
-      else p.vanished.length = 0;
+      const flows = this.#settleGame(d[i]!);
+      if (flows !== null) (out ??= []).push(...flows);
     }
     return out ?? NO_FLOWS;
+  }
+
+  /** A game due: its vanished orders were cancels, as flows (null when no one reads the game's flows). */
+  #settleGame(p: PendingGame): SideFlows[] | null {
+    this.#vanishedWaiting -= p.vanished.length;
+    const gameID = p.gameID;
+    if (this.#flowsWanted(gameID)) return this.#vanishedFlows(gameID, p.vanished.splice(0), () => 0);
+    p.vanished.length = 0;
+    return null;
   }
 
   #dropWaiting(p: PendingGame): void {
@@ -278,13 +287,14 @@ export class RecordedMarket {
    */
   #vanishedFlows(gameID: string, vanished: readonly Vanished[], tradedShare: (v: Vanished) => number): SideFlows[] {
     // Per side, in the order the sides first appear; a game lists a few sides, so a scan finds one.
-    const bySide: { v: Vanished; traded: LevelSums; cancelled: LevelSums }[] = [];
+    // The sums are made when a first order adds to them: a cancel (the usual vanishing) trades nothing.
+    const bySide: { v: Vanished; traded: LevelSums | null; cancelled: LevelSums | null }[] = [];
     for (const v of vanished) {
       let e = bySide.find((x) => x.v.side === v.side && x.v.bookKey === v.bookKey);
-      if (!e) bySide.push((e = { v, traded: new LevelSums(), cancelled: new LevelSums() }));
+      if (!e) bySide.push((e = { v, traded: null, cancelled: null }));
       const share = tradedShare(v);
-      if (share > 0) e.traded.add(v.rank, v.stake * share);
-      if (share < 1) e.cancelled.add(v.rank, v.stake * (1 - share));
+      if (share > 0) (e.traded ??= new LevelSums()).add(v.rank, v.stake * share);
+      if (share < 1) (e.cancelled ??= new LevelSums()).add(v.rank, v.stake * (1 - share));
     }
     return bySide.map(({ v, traded, cancelled }) => ({
       gameID,
