@@ -131,3 +131,20 @@ describe('RecordedMarket: cancels of several games due at once', () => {
     expect(m.settle(30)).toEqual([]);
   });
 });
+
+describe('RecordedMarket: orders vanished at one instant and the volume traded then', () => {
+  it('count as traded best price first, whatever order they vanished in', () => {
+    const m = new RecordedMarket();
+    m.applySnapshot(snapshot(), 0);
+    const apply = (u: OrderUpdate, t: number) => m.applyOrderUpdate(u, t, m.resolveSide(u));
+    // '3' (the worst price) vanishes first, then '1' (the best), at the same instant.
+    apply(home(1, [offer('1', 120, 50), offer('2', 110, 50)]), 10);
+    apply(home(2, [offer('2', 110, 50)]), 10);
+    // The volume of '1' alone: '1' traded, '3' cancelled.
+    const flows = m.applyMatchedVolume({ gameID: G, matchedVolume: 50 * 2.2 } as never, 10);
+    expect(flows.flatMap((f) => f.flows.map((x) => [x.rank, x.traded, x.cancelled]))).toEqual([
+      [20, 50, 0],
+      [5, 0, 50],
+    ]);
+  });
+});

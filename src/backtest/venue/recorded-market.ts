@@ -224,7 +224,7 @@ export class RecordedMarket {
       p.vanished.length = 0;
       return NO_FLOWS;
     }
-    const vanished = p.vanished.splice(0).sort((a, b) => b.rank - a.rank);
+    const vanished = byRankBestFirst(p.vanished.splice(0));
     return this.#vanishedFlows(u.gameID, vanished, (v) => {
       // A little slack: the feed's volume and sizes are floats of different sums.
       const share = v.volume <= budget + 1e-6 * Math.max(1, v.volume) ? 1 : budget / v.volume;
@@ -257,11 +257,16 @@ export class RecordedMarket {
     if (kept !== waiting.length) waiting.length = kept;
     if (first === null) return NO_FLOWS;
     if (more === null) return this.#settleGame(first) ?? NO_FLOWS;
-    const d = more;
-    const order = d.map((_, i) => i).sort((a, b) => d[a]!.order - d[b]!.order);
+    // In the order the games first appeared (each game's `order` is its own: any sort gives this one).
+    for (let i = 1; i < more.length; i++) {
+      const p = more[i]!;
+      let j = i - 1;
+      for (; j >= 0 && more[j]!.order > p.order; j--) more[j + 1] = more[j]!;
+      more[j + 1] = p;
+    }
     let out: SideFlows[] | null = null;
-    for (const i of order) {
-      const flows = this.#settleGame(d[i]!);
+    for (const p of more) {
+      const flows = this.#settleGame(p);
       if (flows !== null) (out ??= []).push(...flows);
     }
     return out ?? NO_FLOWS;
@@ -353,6 +358,21 @@ export class RecordedMarket {
       sizeAfter: this.levelSize(gameID, bookKey, side, rank),
     };
   }
+}
+
+/**
+ * Vanished orders best price first, those of one price in the order they vanished (what a
+ * stable sort gives), sorted in place: an instant's trades vanish a few orders, and a sort
+ * by insertion makes nothing where `Array.prototype.sort` copies them first.
+ */
+function byRankBestFirst(vanished: Vanished[]): Vanished[] {
+  for (let i = 1; i < vanished.length; i++) {
+    const v = vanished[i]!;
+    let j = i - 1;
+    for (; j >= 0 && vanished[j]!.rank < v.rank; j--) vanished[j + 1] = vanished[j]!;
+    vanished[j + 1] = v;
+  }
+  return vanished;
 }
 
 /**
