@@ -148,3 +148,27 @@ describe('RecordedMarket: orders vanished at one instant and the volume traded t
     ]);
   });
 });
+
+describe('RecordedMarket: a whole book vanished at one instant', () => {
+  it('counts its trades best price first however many orders vanished, worst first', () => {
+    // 40 prices, more than a sort by insertion takes: they vanish one by one, worst price first.
+    const odds = Array.from({ length: 40 }, (_, i) => 200 - i);
+    const listed = odds.map((o, i) => offer(`n${i}`, o, 10));
+    const m = new RecordedMarket();
+    m.applySnapshot({ ...snapshot(), homeMoneylines: listed } as OrderbookGame, 0);
+    const apply = (u: OrderUpdate, t: number) => m.applyOrderUpdate(u, t, m.resolveSide(u));
+    for (let k = 1; k <= listed.length; k++) apply(home(1 + k, listed.slice(0, listed.length - k)), 10);
+    // The volume of the best three: they traded, the other 37 were cancelled.
+    const volume = odds.slice(0, 3).reduce((s, o) => s + 10 * (1 + o / 100), 0);
+    const flows = m.applyMatchedVolume({ gameID: G, matchedVolume: volume } as never, 10);
+    const rows = flows.flatMap((f) => f.flows.map((x) => [x.rank, x.traded, x.cancelled]));
+    expect(rows).toHaveLength(40);
+    expect(rows.slice(0, 3).map((r) => [r[1], r[2]])).toEqual([
+      [10, 0],
+      [10, 0],
+      [10, 0],
+    ]);
+    expect(rows.slice(3).every((r) => r[1] === 0 && r[2] === 10)).toBe(true);
+    expect(rows.map((r) => r[0])).toEqual([...rows.map((r) => r[0]!)].sort((a, b) => b - a));
+  });
+});

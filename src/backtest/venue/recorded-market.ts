@@ -13,6 +13,8 @@ const NO_FLOWS: readonly SideFlows[] = [];
 const NO_OFFERS: readonly ListedOffer[] = [];
 /** Up to this many offers, a side is searched by a scan rather than through a map. */
 const SCAN_MAX = 16;
+/** Up to this many items, a sort by insertion (nothing allocated) beats `Array.prototype.sort`. */
+const INSERTION_SORT_MAX = 32;
 
 /** The last offer with the id, as a map built from the list would hold it. */
 function lastWithId(offers: readonly ListedOffer[], id: string): ListedOffer | undefined {
@@ -258,12 +260,14 @@ export class RecordedMarket {
     if (first === null) return NO_FLOWS;
     if (more === null) return this.#settleGame(first) ?? NO_FLOWS;
     // In the order the games first appeared (each game's `order` is its own: any sort gives this one).
-    for (let i = 1; i < more.length; i++) {
-      const p = more[i]!;
-      let j = i - 1;
-      for (; j >= 0 && more[j]!.order > p.order; j--) more[j + 1] = more[j]!;
-      more[j + 1] = p;
-    }
+    if (more.length > INSERTION_SORT_MAX) more.sort((a, b) => a.order - b.order);
+    else
+      for (let i = 1; i < more.length; i++) {
+        const p = more[i]!;
+        let j = i - 1;
+        for (; j >= 0 && more[j]!.order > p.order; j--) more[j + 1] = more[j]!;
+        more[j + 1] = p;
+      }
     let out: SideFlows[] | null = null;
     for (const p of more) {
       const flows = this.#settleGame(p);
@@ -366,6 +370,8 @@ export class RecordedMarket {
  * by insertion makes nothing where `Array.prototype.sort` copies them first.
  */
 function byRankBestFirst(vanished: Vanished[]): Vanished[] {
+  // A game closing vanishes its whole book at once: past a few, a merge sort beats n² moves.
+  if (vanished.length > INSERTION_SORT_MAX) return vanished.sort((a, b) => b.rank - a.rank);
   for (let i = 1; i < vanished.length; i++) {
     const v = vanished[i]!;
     let j = i - 1;
