@@ -55,6 +55,12 @@ interface GameLiability {
    */
   credits: Position[];
   /**
+   * Live orders added since the floor was last set, by client id, with the worst loss each
+   * deepened it by: an order that rests less, or no longer, takes back what it added (the
+   * floor stands for the figure it was set from plus each of these at its most).
+   */
+  readonly since: Map<string, number>;
+  /**
    * The game's fills merged for the worst-case search, the first `matchedCount` of them
    * with the commission rate `matchedRate`. Fills only append, so this extends; other sets
    * start as copies of it and never add to it.
@@ -120,6 +126,7 @@ export class LiabilityCache {
       floor: 0,
       floorRate: this.#commissionRate(),
       credits: [],
+      since: new Map(),
       matched: null,
       matchedCount: 0,
       matchedRate: 0,
@@ -162,8 +169,35 @@ export class LiabilityCache {
     this.#touch(after.gameID, before === null);
     const g = this.#games.get(after.gameID);
     if (!g) return;
-    if (before === null && g.credits.length > 0 && this.#useCredit(g, after)) return;
-    this.#deepenFloor(g, after, restingOf(after) - (before === null ? 0 : restingOf(before)));
+    if (before === null) {
+      if (g.credits.length > 0 && this.#useCredit(g, after)) return;
+      const loss = this.#lossOf(after);
+      g.floor += loss;
+      if (loss < 0) g.since.set(after.clientId, loss);
+      return;
+    }
+    const was = g.since.get(after.clientId);
+    if (was === undefined) {
+      this.#deepenFloor(g, after, restingOf(after) - restingOf(before));
+      return;
+    }
+    const loss = this.#lossOf(after);
+    g.floor = g.floor - was + loss;
+    if (loss < 0) g.since.set(after.clientId, loss);
+    else g.since.delete(after.clientId);
+  }
+
+  /** The most the order can lose as it stands (≤ 0; 0 when nothing of it rests). */
+  #lossOf(o: OwnOrder): number {
+    const amount = restingOf(o);
+    return amount > 0 ? worstLoss(contingentOf(o, amount, this.#commissionRate())) : 0;
+  }
+
+  /** The floor is set afresh to `value`: nothing added before counts apart from it. */
+  #setFloor(g: GameLiability, value: number, credits: Position[]): void {
+    g.floor = value;
+    g.credits = credits;
+    if (g.since.size > 0) g.since.clear();
   }
 
   /** A fill was booked on its (open) game. */
@@ -212,9 +246,8 @@ export class LiabilityCache {
     const value = this.#computeProjected(g, gameID, extra);
     if (plain && g) {
       g.projected = value;
-      g.floor = value;
+      this.#setFloor(g, value, g.credits.length > 0 ? [] : g.credits);
       g.floorRate = this.#commissionRate();
-      if (g.credits.length > 0) g.credits = [];
       if (!this.#settled.has(gameID)) this.#projectedTotal += value;
     } else if (g) {
       this.#creditFloor(g, gameID, value, extra);
@@ -237,8 +270,7 @@ export class LiabilityCache {
       deepened += worstLoss(p);
     }
     if (!(value > deepened)) return;
-    g.floor = value;
-    g.credits = extra.slice();
+    this.#setFloor(g, value, extra.slice());
   }
 
   /** Whether the new order `o` counts exactly as a credit of the floor: that credit is then used up. */
@@ -296,7 +328,7 @@ export class LiabilityCache {
     const g = this.#games.get(gameID);
     if (g) {
       g.floorRate = Number.NaN;
-      g.credits = [];
+      this.#setFloor(g, g.floor, []);
       // A settled game's figure is worked out afresh each time: its search sets only hold memory.
       g.base = null;
       g.baseValid = false;

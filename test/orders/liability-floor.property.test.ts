@@ -182,4 +182,21 @@ describe('orders sent after the gate worked out their game', () => {
     expect(book.projectedLowerBound('g')).toBe(-200);
     expect(book.projectedLiability('g')).toBe(-200);
   });
+
+  it('an order added since the bound was set takes back what it added when it rests no longer', () => {
+    const book = new OwnBook({ commissionRate: () => RATE });
+    book.add(restingOrder(0, 0, { gameID: 'g', selection: HOME, bet: 100, odds: 100 }), 'test');
+    expect(book.projectedLiability('g')).toBe(-100);
+    const away = restingOrder(1, 0, { gameID: 'g', selection: AWAY, bet: 100, odds: 100 });
+    book.add(away, 'test');
+    expect(book.projectedLowerBound('g')).toBe(-200);
+    book.apply(away.clientId, { kind: 'rests-partly-filled', amounts: { remaining: 40 } }, 1, 'test');
+    expect(book.projectedLowerBound('g')).toBe(-140);
+    book.apply(away.clientId, { kind: 'cancelled', amounts: { remaining: 0 } }, 2, 'test');
+    expect(book.projectedLowerBound('g')).toBe(-100);
+    // One there when the bound was set is in the figure it was set from: its going lifts nothing.
+    book.apply('c0', { kind: 'cancelled', amounts: { remaining: 0 } }, 3, 'test');
+    expect(book.projectedLowerBound('g')).toBe(-100);
+    expect(book.projectedLiability('g')).toBe(0);
+  });
 });
