@@ -207,7 +207,9 @@ export class OrderStore {
    * as a spread would take it), the status, `closedByAbsence` when `closed`, and the time.
    * Built as a copy of `cur` with its fields set, so it keeps `cur`'s shape and key order
    * and no patch object is made per change. Setting a status clears `closedByAbsence`
-   * unless `closed` sets it again.
+   * unless `closed` sets it again. Copied with `Object.assign`, not a spread: V8's fast
+   * clone of a spread gives up on objects holding non-integer numbers (odds, amounts),
+   * and the slow path costs several times the copy on every order move.
    */
   #write(
     cur: OwnOrder,
@@ -218,7 +220,7 @@ export class OrderStore {
     reason: string,
   ): OwnOrder {
     const clientId = cur.clientId;
-    let next: Mutable<OwnOrder> = { ...cur };
+    let next: Mutable<OwnOrder> = Object.assign({}, cur);
     if (amounts !== undefined) {
       if ('orderID' in amounts) next.orderID = amounts.orderID as string | null;
       if ('filled' in amounts) next.filled = amounts.filled as number;
