@@ -120,6 +120,41 @@ function newOrder(
       };
 }
 
+/** A request while it is built: the requests are read-only once sent. */
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
+
+/**
+ * The place request of an order: the wire side's fields after the game, as spreading the
+ * wire side into the literal would lay them out, and the expiry last when there is one.
+ * Built as one literal per shape: a spread in the middle of a literal costs an order of
+ * magnitude more than the literal, on every order placed.
+ */
+function placeInput(
+  gameID: string,
+  wire: ReturnType<typeof wireFromSelection>,
+  odds: number,
+  bet: number,
+  orderType: NonNullable<PlaceOrderInput['orderType']>,
+  userReference: string,
+  expirationMinutes: number | undefined,
+): PlaceOrderInput {
+  const { type, side } = wire;
+  const input: Writable<PlaceOrderInput> =
+    'number' in wire
+      ? { gameID, type, side, number: wire.number, odds, bet, orderType, userReference }
+      : 'market' in wire
+        ? { gameID, type, side, market: wire.market, odds, bet, orderType, userReference }
+        : { gameID, type, side, odds, bet, orderType, userReference };
+  if (expirationMinutes !== undefined) input.expirationMinutes = expirationMinutes;
+  return input;
+}
+
+/** Whether `o` is the order one of `candidates` from `from` on edits. */
+function editedIn(candidates: readonly EditCandidate[], from: number, o: OwnOrder): boolean {
+  for (let i = from; i < candidates.length; i++) if (candidates[i]!.old.clientId === o.clientId) return true;
+  return false;
+}
+
 /** A re-pricing that qualifies for an edit: the order it edits, the record of its new terms and the request. */
 interface EditCandidate {
   readonly old: OwnOrder;
@@ -249,25 +284,25 @@ export class IntentCycle {
         const clientId = this.#ids.next();
         const userReference = encodeReference(w.strategyId, clientId);
         const order = newOrder(w, intent, clientId, userReference, odds, orderType === 'postArb', mayTake, now);
-        const input: PlaceOrderInput = {
-          gameID: w.gameID,
-          ...wireFromSelection(game.participants, intent.selection),
+        const input = placeInput(
+          w.gameID,
+          wireFromSelection(game.participants, intent.selection),
           odds,
-          bet: intent.size,
+          intent.size,
           orderType,
           userReference,
-          ...(intent.expirationMinutes !== undefined ? { expirationMinutes: intent.expirationMinutes } : {}),
-        };
+          intent.expirationMinutes,
+        );
         const old = plan.replaceable.get(intent.key);
         if (old !== undefined && orderType === 'post' && placedType(old) === 'post' && gateway.edit !== undefined) {
-          const edit: EditOrderInput = {
+          const edit: Writable<EditOrderInput> = {
             orderID: old.orderID!,
             odds,
             bet: intent.size,
             orderType,
             userReference,
-            ...(intent.expirationMinutes !== undefined ? { expirationMinutes: intent.expirationMinutes } : {}),
           };
+          if (intent.expirationMinutes !== undefined) edit.expirationMinutes = intent.expirationMinutes;
           candidates.push({ old, order, input: edit, place: input });
           continue;
         }
@@ -275,9 +310,8 @@ export class IntentCycle {
         if (orderType === 'fillAndKill' || orderType === 'fillOrKill')
           cooldowns.cool(w.strategyId, w.gameID, intent.key, now);
       }
-      let editing: Set<string> | null = null;
-      for (let i = firstCandidate; i < candidates.length; i++) (editing ??= new Set()).add(candidates[i]!.old.clientId);
-      for (const o of plan.cancels) if (editing === null || !editing.has(o.clientId)) cancels.push(o);
+      // The game's re-pricings (a few at most) are scanned in place: no set is made per game.
+      for (const o of plan.cancels) if (!editedIn(candidates, firstCandidate, o)) cancels.push(o);
     }
     stats.postArb += postArb;
     stats.repriced += repriced;

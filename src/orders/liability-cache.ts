@@ -9,7 +9,8 @@ import { PnlGroups, RecentRegions } from '../money/pnl-groups.ts';
 import type { Position } from '../money/position.ts';
 import type { OwnFill, OwnOrder } from '../market-model/types.ts';
 import { commissionOf, positionOf, type AwaitedFill } from './fill-ledger.ts';
-import { DUST, restingOf } from './order-store.ts';
+import { DUST, isLive, restingOf } from './order-store.ts';
+import { sameSelection } from './plan.ts';
 
 /** What the liability of a game is worked out from: the order store's and the fill ledger's records, read as kept. */
 export interface LiabilitySources {
@@ -27,7 +28,12 @@ export interface LiabilitySources {
  * what is left of it rests, as a maker (or it is done).
  */
 function contingentOf(o: OwnOrder, amount: number, rate: number): Position {
-  return restingPosition(o.selection, amount, o.odds, o.mayTake === true && o.orderID === null ? rate : 0);
+  return restingPosition(o.selection, amount, o.odds, takesAsTaker(o) ? rate : 0);
+}
+
+/** Whether a live order still counts its loss with taker commission (see `contingentOf`). */
+function takesAsTaker(o: OwnOrder): boolean {
+  return o.mayTake === true && o.orderID === null;
 }
 
 interface GameLiability {
@@ -41,6 +47,19 @@ interface GameLiability {
    */
   floor: number;
   floorRate: number;
+  /**
+   * Orders the floor already counts, where they lose: it was set to the exact worst case
+   * with these added (`projectedLiability` with extras), which no set of them makes worse.
+   * A new live order that counts exactly as one of them uses it up instead of deepening
+   * the floor again. Empty whenever the floor is set from anything else.
+   */
+  credits: Position[];
+  /**
+   * Live orders added since the floor was last set, by client id, with the worst loss each
+   * deepened it by: an order that rests less, or no longer, takes back what it added (the
+   * floor stands for the figure it was set from plus each of these at its most).
+   */
+  readonly since: Map<string, number>;
   /**
    * The game's fills merged for the worst-case search, the first `matchedCount` of them
    * with the commission rate `matchedRate`. Fills only append, so this extends; other sets
@@ -59,6 +78,16 @@ interface GameLiability {
    */
   base: PnlGroups | null;
   baseValid: boolean;
+  /**
+   * How many of the game's live orders `base` has looked at, in `live` order. While
+   * `baseExtends`, the only changes since are new live orders, which the live orders list
+   * after these: `base` is brought up to date by adding them, which is exactly what making
+   * it afresh would add, in the same order (no awaited fill comes after them).
+   */
+  baseLive: number;
+  baseExtends: boolean;
+  /** Whether `base` holds no awaited fill (it was made with none). */
+  baseLiveOnly: boolean;
   /** The commission rate `base` was made with (#touch does not see the rate change). */
   baseRate: number;
   /** Sets searched on this game, whose regions a new set with the same selections reuses. */
@@ -96,6 +125,8 @@ export class LiabilityCache {
       projected: null,
       floor: 0,
       floorRate: this.#commissionRate(),
+      credits: [],
+      since: new Map(),
       matched: null,
       matchedCount: 0,
       matchedRate: 0,
@@ -103,6 +134,9 @@ export class LiabilityCache {
       matchedWorstRate: 0,
       base: null,
       baseValid: false,
+      baseLive: 0,
+      baseExtends: false,
+      baseLiveOnly: false,
       baseRate: 0,
       recent: new RecentRegions(),
       scratch: null,
@@ -115,12 +149,55 @@ export class LiabilityCache {
     this.#games.delete(gameID);
   }
 
-  /** An order was added (`before` null) or its record replaced. */
+  /**
+   * An order was added (`before` null) or its record replaced. A new order is listed after
+   * every live order of its game (the sources add it at the end). A record that counts the
+   * same in the worst case (the same resting risk, the same commission where it loses: a
+   * status that stays live, an order id) changes no figure, so none is invalidated: one that
+   * stays live keeps its place among the live orders.
+   */
   orderChanged(before: OwnOrder | null, after: OwnOrder): void {
-    if (before !== null && after.remaining === before.remaining && after.status === before.status) return;
-    this.#touch(after.gameID);
+    if (before !== null) {
+      if (after.remaining === before.remaining && after.status === before.status) return;
+      if (
+        isLive(after) === isLive(before) &&
+        restingOf(after) === restingOf(before) &&
+        takesAsTaker(after) === takesAsTaker(before)
+      )
+        return;
+    }
+    this.#touch(after.gameID, before === null);
     const g = this.#games.get(after.gameID);
-    if (g) this.#deepenFloor(g, after, restingOf(after) - (before === null ? 0 : restingOf(before)));
+    if (!g) return;
+    if (before === null) {
+      if (g.credits.length > 0 && this.#useCredit(g, after)) return;
+      const loss = this.#lossOf(after);
+      g.floor += loss;
+      if (loss < 0) g.since.set(after.clientId, loss);
+      return;
+    }
+    const was = g.since.get(after.clientId);
+    if (was === undefined) {
+      this.#deepenFloor(g, after, restingOf(after) - restingOf(before));
+      return;
+    }
+    const loss = this.#lossOf(after);
+    g.floor = g.floor - was + loss;
+    if (loss < 0) g.since.set(after.clientId, loss);
+    else g.since.delete(after.clientId);
+  }
+
+  /** The most the order can lose as it stands (≤ 0; 0 when nothing of it rests). */
+  #lossOf(o: OwnOrder): number {
+    const amount = restingOf(o);
+    return amount > 0 ? worstLoss(contingentOf(o, amount, this.#commissionRate())) : 0;
+  }
+
+  /** The floor is set afresh to `value`: nothing added before counts apart from it. */
+  #setFloor(g: GameLiability, value: number, credits: Position[]): void {
+    g.floor = value;
+    g.credits = credits;
+    if (g.since.size > 0) g.since.clear();
   }
 
   /** A fill was booked on its (open) game. */
@@ -169,11 +246,52 @@ export class LiabilityCache {
     const value = this.#computeProjected(g, gameID, extra);
     if (plain && g) {
       g.projected = value;
-      g.floor = value;
+      this.#setFloor(g, value, g.credits.length > 0 ? [] : g.credits);
       g.floorRate = this.#commissionRate();
       if (!this.#settled.has(gameID)) this.#projectedTotal += value;
+    } else if (g) {
+      this.#creditFloor(g, gameID, value, extra);
     }
     return value;
+  }
+
+  /**
+   * `value` is the exact worst case with `extra` (orders about to be sent) added to the
+   * game as it stands. Where they lose only, they can only lower it: so it is a lower bound
+   * of the game as it stands, and of the game with any of them added. It becomes the floor,
+   * with them as credits, when that is tighter once they are all added than the floor
+   * deepened by each.
+   */
+  #creditFloor(g: GameLiability, gameID: string, value: number, extra: readonly Position[]): void {
+    if (g.floorRate !== this.#commissionRate() || this.#settled.has(gameID)) return;
+    let deepened = g.floor;
+    for (const p of extra) {
+      if (p.contingent !== true) return;
+      deepened += worstLoss(p);
+    }
+    if (!(value > deepened)) return;
+    this.#setFloor(g, value, extra.slice());
+  }
+
+  /** Whether the new order `o` counts exactly as a credit of the floor: that credit is then used up. */
+  #useCredit(g: GameLiability, o: OwnOrder): boolean {
+    const amount = restingOf(o);
+    if (amount === 0) return true;
+    const p = contingentOf(o, amount, this.#commissionRate());
+    const credits = g.credits;
+    for (let i = 0; i < credits.length; i++) {
+      const c = credits[i]!;
+      if (
+        c.amount === p.amount &&
+        c.odds === p.odds &&
+        c.commissionRate === p.commissionRate &&
+        sameSelection(c.selection, p.selection)
+      ) {
+        credits.splice(i, 1);
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -210,6 +328,7 @@ export class LiabilityCache {
     const g = this.#games.get(gameID);
     if (g) {
       g.floorRate = Number.NaN;
+      this.#setFloor(g, g.floor, []);
       // A settled game's figure is worked out afresh each time: its search sets only hold memory.
       g.base = null;
       g.baseValid = false;
@@ -252,7 +371,10 @@ export class LiabilityCache {
   /** What `#computeProjected` adds its extras to: matched (unless settled), then each live order and awaited fill where it loses. */
   #base(g: GameLiability, gameID: string): PnlGroups {
     const rate = this.#commissionRate();
-    if (g.base !== null && g.baseValid && g.baseRate === rate) return g.base;
+    if (g.base !== null && g.baseValid && g.baseRate === rate) {
+      if (g.baseExtends) this.#extendBase(g, g.base, gameID, rate);
+      return g.base;
+    }
     let groups: PnlGroups;
     if (this.#settled.has(gameID)) {
       groups = new PnlGroups();
@@ -261,14 +383,32 @@ export class LiabilityCache {
       groups.copyFrom(this.#matched(g, gameID));
     }
     // Each as contingentOf makes it, added by its parts (no position made per order).
-    for (const o of this.#sources.live(gameID))
-      if (o.remaining > DUST)
-        addResting(groups, o.selection, o.remaining, o.odds, o.mayTake === true && o.orderID === null ? rate : 0);
-    for (const a of this.#sources.awaited(gameID).values()) groups.add(a.risk);
+    let live = 0;
+    for (const o of this.#sources.live(gameID)) {
+      live++;
+      if (o.remaining > DUST) addResting(groups, o.selection, o.remaining, o.odds, takesAsTaker(o) ? rate : 0);
+    }
+    const awaited = this.#sources.awaited(gameID);
+    for (const a of awaited.values()) groups.add(a.risk);
     g.base = groups;
     g.baseValid = true;
     g.baseRate = rate;
+    g.baseLive = live;
+    g.baseExtends = false;
+    // Awaited fills come after the live orders: with any, a new order cannot be added at the end.
+    g.baseLiveOnly = awaited.size === 0;
     return groups;
+  }
+
+  /** Add to `base` the live orders listed after the `baseLive` it has (see `baseExtends`). */
+  #extendBase(g: GameLiability, base: PnlGroups, gameID: string, rate: number): void {
+    let n = 0;
+    for (const o of this.#sources.live(gameID)) {
+      if (n++ < g.baseLive) continue;
+      if (o.remaining > DUST) addResting(base, o.selection, o.remaining, o.odds, takesAsTaker(o) ? rate : 0);
+    }
+    g.baseLive = n;
+    g.baseExtends = false;
   }
 
   /** `added` more of `o` rests (where it loses it counts in the projected worst case). */
@@ -276,11 +416,15 @@ export class LiabilityCache {
     if (added > 0) g.floor += worstLoss(contingentOf(o, added, this.#commissionRate()));
   }
 
-  /** Something on the game changed: its cached projected worst case leaves the total. */
-  #touch(gameID: string): void {
+  /**
+   * Something on the game changed: its cached projected worst case leaves the total. When
+   * `added` (a new live order, listed last), a base of live orders only stays, to be extended.
+   */
+  #touch(gameID: string, added = false): void {
     const g = this.#games.get(gameID);
     if (!g) return;
-    g.baseValid = false;
+    if (added && g.baseValid && g.baseLiveOnly) g.baseExtends = true;
+    else g.baseValid = false;
     if (g.projected === null) return;
     if (!this.#settled.has(gameID)) this.#projectedTotal -= g.projected;
     g.projected = null;

@@ -207,7 +207,8 @@ export class OrderStore {
    * as a spread would take it), the status, `closedByAbsence` when `closed`, and the time.
    * Built as a copy of `cur` with its fields set, so it keeps `cur`'s shape and key order
    * and no patch object is made per change. Setting a status clears `closedByAbsence`
-   * unless `closed` sets it again.
+   * unless `closed` sets it again. Copied with `Object.assign`, not a spread: on the
+   * store's records (their shapes, their number fields) it measures faster, on every move.
    */
   #write(
     cur: OwnOrder,
@@ -218,7 +219,7 @@ export class OrderStore {
     reason: string,
   ): OwnOrder {
     const clientId = cur.clientId;
-    let next: Mutable<OwnOrder> = { ...cur };
+    let next: Mutable<OwnOrder> = Object.assign({}, cur);
     if (amounts !== undefined) {
       if ('orderID' in amounts) next.orderID = amounts.orderID as string | null;
       if ('filled' in amounts) next.filled = amounts.filled as number;
