@@ -91,15 +91,17 @@ interface Ticket extends SideReach {
 }
 
 /**
- * The outcomes of one place batch as they become final; `done` gets them once all are. A
- * class, not a closure: a closure made per place is named anew on every call under tsx.
+ * The outcomes of one place batch as they become final; `done` gets them (and the caller's
+ * `ctx`) once all are. A class, not a closure: a closure made per place is named anew on
+ * every call under tsx.
  */
-class PlaceBatch {
+class PlaceBatch<C> {
   readonly #outcomes: PlaceOutcome[];
   #open: number;
   constructor(
     readonly inputs: readonly PlaceInput[],
-    readonly done: (outcomes: PlaceOutcome[]) => void,
+    readonly done: (outcomes: PlaceOutcome[], ctx: C, inputs: readonly PlaceInput[]) => void,
+    readonly ctx: C,
     readonly onOutcome: ((input: PlaceInput, outcome: PlaceOutcome) => void) | undefined,
   ) {
     this.#outcomes = new Array<PlaceOutcome>(inputs.length);
@@ -109,7 +111,7 @@ class PlaceBatch {
   finish(i: number, o: PlaceOutcome): void {
     this.#outcomes[i] = o;
     this.onOutcome?.(this.inputs[i]!, o);
-    if (--this.#open === 0) this.done(this.#outcomes);
+    if (--this.#open === 0) this.done(this.#outcomes, this.ctx, this.inputs);
   }
 }
 
@@ -262,11 +264,25 @@ export class BacktestExecution {
 
   // ------------------------------------------------------------ our orders
 
-  /** A batch of ours reaches the exchange. `done` gets the outcomes once every entry is final. */
-  place(inputs: readonly PlaceInput[], done: (outcomes: PlaceOutcome[]) => void): void {
+  /**
+   * A batch of ours reaches the exchange. `done` gets the outcomes once every entry is final,
+   * with `ctx` and the inputs: a caller's `done` made once finds its values there, not in a
+   * closure made per batch.
+   */
+  place(inputs: readonly PlaceInput[], done: (outcomes: PlaceOutcome[]) => void): void;
+  place<C>(
+    inputs: readonly PlaceInput[],
+    done: (outcomes: PlaceOutcome[], ctx: C, inputs: readonly PlaceInput[]) => void,
+    ctx: C,
+  ): void;
+  place<C>(
+    inputs: readonly PlaceInput[],
+    done: (outcomes: PlaceOutcome[], ctx: C, inputs: readonly PlaceInput[]) => void,
+    ctx?: C,
+  ): void {
     const n = inputs.length;
     if (n === 0) {
-      done([]);
+      done([], ctx as C, inputs);
       return this.#arm();
     }
     // Plain loops and one reach per order: a batch is almost always one order, and every
@@ -284,7 +300,7 @@ export class BacktestExecution {
         : this.engine.place(US, [input])[0]!;
     }
     this.#unmirror(mirrors);
-    const batch = new PlaceBatch(inputs, done, this.#o.onPlaceOutcome);
+    const batch = new PlaceBatch(inputs, done, ctx as C, this.#o.onPlaceOutcome);
     for (let i = 0; i < n; i++) {
       const e = entries[i]!;
       if (e.status !== 'delayed') {
