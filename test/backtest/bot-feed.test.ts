@@ -78,6 +78,43 @@ describe('the bot’s price feed in a backtest', () => {
     expect(s.feed.recordedUpdate(next)).toBe(next);
   });
 
+  it('lists an order of ours again as rendered while nothing in it changed, and afresh once a fill took part of it', () => {
+    const s = setUp();
+    const listed = oddsFromRank(oddsRank(s.side().offers[0]!.odds) + 1);
+    const placed = s.place({ ...s.makerWire, odds: invertOdds(listed), bet: 100, orderType: 'post' });
+    if (placed.status !== 'ok' || !placed.unmatched) throw new Error('our post did not rest');
+    const id = placed.unmatched.orderID;
+    const ours = (u: { sideOrders: readonly { id: string }[] }) => u.sideOrders.find((o) => o.id === id)!;
+    let epoch = s.u.epoch!;
+    const first = ours(s.feed.recordedUpdate({ ...s.u, epoch: ++epoch }));
+    expect(ours(s.feed.recordedUpdate({ ...s.u, epoch: ++epoch }))).toBe(first);
+    expect(ours(s.now())).toBe(first);
+    expect(first).toMatchObject({ takenRatio: 0, bet: 100, odds: listed });
+
+    // A recorded taker takes a quarter of it: listed afresh, with what is left.
+    const [taken] = s.x.engine.place(
+      'recorded-flow',
+      [
+        {
+          gameID: s.u.gameID,
+          ...s.takerWire,
+          odds: listed,
+          bet: 25 / (1 + 100 / Math.abs(listed)),
+          orderType: 'fillAndKill',
+        },
+      ],
+      { liveDelay: false },
+    );
+    if (taken?.status !== 'ok' || taken.matched.length !== 1) throw new Error('the recorded taker did not fill ours');
+    const after = ours(s.feed.recordedUpdate({ ...s.u, epoch: ++epoch }));
+    expect(after).not.toBe(first);
+    const now = s.x.engine.bookSide(s.u.gameID, s.bookKey, s.idx).find((l) => l.order.id === id)!;
+    expect(after).toMatchObject({ id, bet: 100, odds: listed, sumUntaken: now.sumUntaken });
+    expect(after.takenRatio).toBeCloseTo(now.order.filled / 100, 12);
+    expect(after.takenRatio).toBeGreaterThan(0);
+    expect(ours(s.now())).toBe(after);
+  });
+
   it('what we took from recorded orders is gone from the bot’s view too, whatever the recording lists', () => {
     const s = setUp();
     const best = s.side().offers[0]!;
