@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BotFeed } from '../../src/backtest/venue/bot-feed.ts';
+import type { OrderUpdate } from '../../src/exchange/schemas/price-feed.ts';
 import { BacktestExecution, US } from '../../src/backtest/venue/execution.ts';
 import { MarketModel } from '../../src/market-model/market-model.ts';
 import { sideIndexOf } from '../../src/markets/types.ts';
@@ -84,7 +85,7 @@ describe('the bot’s price feed in a backtest', () => {
     const placed = s.place({ ...s.makerWire, odds: invertOdds(listed), bet: 100, orderType: 'post' });
     if (placed.status !== 'ok' || !placed.unmatched) throw new Error('our post did not rest');
     const id = placed.unmatched.orderID;
-    const ours = (u: { sideOrders: readonly { id: string }[] }) => u.sideOrders.find((o) => o.id === id)!;
+    const ours = (u: OrderUpdate) => u.sideOrders.find((o) => o.id === id)!;
     let epoch = s.u.epoch!;
     const first = ours(s.feed.recordedUpdate({ ...s.u, epoch: ++epoch }));
     expect(ours(s.feed.recordedUpdate({ ...s.u, epoch: ++epoch }))).toBe(first);
