@@ -116,6 +116,35 @@ describe('the bot’s price feed in a backtest', () => {
     expect(ours(s.now())).toBe(after);
   });
 
+  it('spells a side update with its label’s fields in the label’s own order, on every kind of side the recording lists', () => {
+    const s = setUp();
+    const types = new Set<string>();
+    for (const gameID of s.x.snapshots().map((g) => g.id))
+      for (const book of s.x.recorded.model.game(gameID)?.books.values() ?? [])
+        for (const side of [0, 1] as const) {
+          const taker = book.sides[side].taker;
+          const u = s.feed.sideUpdate(gameID, book.key, side, taker);
+          const l = s.feed.listing(gameID, book.key, side, taker);
+          if (u === null || l === null) continue;
+          const { parentGameID, sport, league, live } = l.game;
+          const want = {
+            epoch: u.epoch,
+            gameID,
+            parentGameID,
+            sport,
+            league,
+            live,
+            type: taker.type,
+            ...l.label,
+            sideOrders: l.orders,
+          };
+          expect(u).toStrictEqual(want);
+          expect(Object.keys(u)).toEqual(Object.keys(want));
+          types.add(taker.type);
+        }
+    expect([...types].sort()).toEqual(['moneyline', 'moneyline1x2', 'spread', 'total']);
+  });
+
   it('what we took from recorded orders is gone from the bot’s view too, whatever the recording lists', () => {
     const s = setUp();
     const best = s.side().offers[0]!;

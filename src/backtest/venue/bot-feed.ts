@@ -67,23 +67,70 @@ export class BotFeed {
     const label = c.label!;
     // The label's fields after `type`, in the label's own order, as a spread of it would put
     // them, spelt as a literal: a spread in the middle of a literal takes V8's slow path.
-    const u = {
-      epoch: Math.max(c.epoch, this.#epochs.get(gameID) ?? 0),
-      gameID,
-      parentGameID: game.parentGameID,
-      sport: game.sport,
-      league: game.league,
-      live: game.live,
-      type: taker.type,
-      participantID: label.participantID,
-    } as OrderUpdate;
-    if (label.spread !== undefined) u.spread = label.spread;
-    if (label.total !== undefined) u.total = label.total;
-    if (label.OU !== undefined) u.OU = label.OU;
-    if (label.market !== undefined) u.market = label.market;
-    if (label.side !== undefined) u.side = label.side;
-    u.sideOrders = c.orders;
-    return u;
+    const epoch = Math.max(c.epoch, this.#epochs.get(gameID) ?? 0);
+    const { parentGameID, sport, league, live } = game;
+    const type = taker.type;
+    const orders = c.orders;
+    // The label's fields after `type`, in the label's own order, as a spread of it would put
+    // them, spelt as whole literals: a spread in the middle of a literal takes V8's slow path,
+    // and fields added after it give the object a second store.
+    switch (c.shape) {
+      case LabelShape.Participant:
+        return {
+          epoch,
+          gameID,
+          parentGameID,
+          sport,
+          league,
+          live,
+          type,
+          participantID: label.participantID,
+          sideOrders: orders,
+        };
+      case LabelShape.Spread:
+        return {
+          epoch,
+          gameID,
+          parentGameID,
+          sport,
+          league,
+          live,
+          type,
+          participantID: label.participantID,
+          spread: label.spread!,
+          sideOrders: orders,
+        };
+      case LabelShape.Total:
+        return {
+          epoch,
+          gameID,
+          parentGameID,
+          sport,
+          league,
+          live,
+          type,
+          participantID: label.participantID,
+          total: label.total!,
+          OU: label.OU!,
+          sideOrders: orders,
+        };
+      case LabelShape.Outcome:
+        return {
+          epoch,
+          gameID,
+          parentGameID,
+          sport,
+          league,
+          live,
+          type,
+          participantID: label.participantID,
+          market: label.market!,
+          side: label.side!,
+          sideOrders: orders,
+        };
+      default:
+        return { epoch, gameID, parentGameID, sport, league, live, type, ...label, sideOrders: orders };
+    }
   }
 
   /** What a side lists now (the recorded orders less what we took, then ours), with its label; null as for sideUpdate. */
@@ -115,6 +162,7 @@ export class BotFeed {
     if (cache.game !== game) {
       cache.game = game;
       cache.label = sideLabel(game, taker);
+      cache.shape = labelShape(cache.label);
     }
     cache.orders = merge(
       this.#recordedPart(cache, listed?.offers ?? NO_OFFERS),
@@ -165,6 +213,7 @@ export class BotFeed {
     return (pair[side] ??= {
       game: null,
       label: null,
+      shape: LabelShape.Other,
       recorded: NO_ORDERS,
       oursGame: null,
       ours: NO_ORDERS,
@@ -211,6 +260,7 @@ export class BotFeed {
     if (cache.game !== game) {
       cache.game = game;
       cache.label = sideLabel(game, taker);
+      cache.shape = labelShape(cache.label);
     }
     return this.#ours(game, bookKey, side, cache);
   }
@@ -229,11 +279,31 @@ export class BotFeed {
   }
 }
 
+/** Which fields a side's label has, past `participantID`: the four that sideLabel makes, or another. */
+const LabelShape = { Participant: 0, Spread: 1, Total: 2, Outcome: 3, Other: 4 } as const;
+type LabelShape = (typeof LabelShape)[keyof typeof LabelShape];
+
+function labelShape(l: SideLabel): LabelShape {
+  const spread = l.spread !== undefined;
+  const total = l.total !== undefined || l.OU !== undefined;
+  const outcome = l.market !== undefined || l.side !== undefined;
+  const keys = Object.keys(l).length;
+  if (!spread && !total && !outcome) return keys === 1 ? LabelShape.Participant : LabelShape.Other;
+  if (spread && !total && !outcome) return keys === 2 ? LabelShape.Spread : LabelShape.Other;
+  if (!spread && l.total !== undefined && l.OU !== undefined && !outcome)
+    return keys === 3 ? LabelShape.Total : LabelShape.Other;
+  if (!spread && !total && l.market !== undefined && l.side !== undefined)
+    return keys === 3 ? LabelShape.Outcome : LabelShape.Other;
+  return LabelShape.Other;
+}
+
 /** What a side's listing keeps between builds. */
 interface SideCache {
   /** The game's record the label was spelt from (the engine replaces it when the game changes). */
   game: EngineGame | null;
   label: SideLabel | null;
+  /** Which fields the label has: how a side update spells them. */
+  shape: LabelShape;
   /** The recorded part as last listed; never changed once listed (a listing may share it). */
   recorded: BookOrder[];
   /** Our orders as last rendered, and the game's record they were rendered on (its start is an expiry's). */
