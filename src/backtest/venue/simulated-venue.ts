@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { BehaviorSubject, of, Subject, type Observable } from 'rxjs';
+import { BehaviorSubject, of, type Observable } from 'rxjs';
 import type { ResolvedSide } from '../../market-model/side-labels.ts';
 import type { EditInput, EngineEvent, PlaceInput, PlaceOutcome } from '../../engine/types.ts';
 import type { AccountSnapshot, ConnectionStates } from '../../exchange/client.ts';
@@ -37,6 +37,7 @@ import type { VenueAnswers } from './answers.ts';
 import { typedAnswers } from './answers-typed.ts';
 import { wireAnswers } from './answers-wire.ts';
 import { BotFeed } from './bot-feed.ts';
+import { Fanout } from './fanout.ts';
 import { BacktestExecution, US } from './execution.ts';
 import type { FillModelConfig } from './queue-model.ts';
 import type { LatencyLegs } from './latency.ts';
@@ -120,8 +121,8 @@ export class SimulatedVenue implements Venue {
   readonly userFeed: Venue['userFeed'];
   readonly states$: Observable<ConnectionStates>;
   readonly #o: SimulatedVenueOptions;
-  readonly #price$ = new Subject<PriceFeedEvent>();
-  readonly #user$ = new Subject<UserFeedEvent<AccountSnapshot>>();
+  readonly #price$ = new Fanout<PriceFeedEvent>();
+  readonly #user$ = new Fanout<UserFeedEvent<AccountSnapshot>>();
   readonly #states$: BehaviorSubject<ConnectionStates>;
   /** Orderbook answers waiting for the snapshots that follow a recorded price-feed reconnect (null: none expected). */
   #afterPriceGap: (() => void)[] | null = null;
@@ -188,7 +189,7 @@ export class SimulatedVenue implements Venue {
     };
     this.orders = { ...gateway, start: () => undefined };
     this.priceFeed = {
-      events$: this.#price$.asObservable(),
+      events$: this.#price$.events$,
       subscribe: (selection, options) =>
         this.#filter.apply({
           type: 'subscribe',
@@ -200,7 +201,7 @@ export class SimulatedVenue implements Venue {
       start: () => undefined,
     };
     // Its messages are handed over in-process: nothing drops, so nothing is ever missing.
-    this.userFeed = { events$: this.#user$.asObservable(), recovering$: of(false), start: () => undefined };
+    this.userFeed = { events$: this.#user$.events$, recovering$: of(false), start: () => undefined };
   }
 
   /** The recording's snapshot batch is complete: orderbook reads held since a price gap are answered now. */
