@@ -99,11 +99,19 @@ export class BookSide {
       level.listed = false;
       level.live = 0;
       level.head = 0;
-      level.orders.length = 0;
+      // Popped, not cut to length 0: an array cut to 0 gives up its store, and the level's
+      // next order (a quote placed and cancelled alone at its price) would allocate one again.
+      const orders = level.orders;
+      while (orders.length > 0) orders.pop();
       if (this.#spares < SPARE_LEVELS) this.#spares++;
       else this.#byRank.delete(level.rank);
-      const i = this.levels.indexOf(level);
-      if (i >= 0) this.levels.splice(i, 1);
+      // Moved down and popped: a splice makes an array of what it removes.
+      const levels = this.levels;
+      const i = levels.indexOf(level);
+      if (i >= 0) {
+        for (let j = i + 1; j < levels.length; j++) levels[j - 1] = levels[j]!;
+        levels.pop();
+      }
     } else {
       level.compactIfSparse();
     }
@@ -121,7 +129,10 @@ export class BookSide {
       if (levels[mid]!.rank > rank) lo = mid + 1;
       else hi = mid;
     }
-    levels.splice(lo, 0, level);
+    // Moved up by hand: a splice makes an array (of nothing removed) on every insert.
+    levels.push(level);
+    for (let j = levels.length - 1; j > lo; j--) levels[j] = levels[j - 1]!;
+    levels[lo] = level;
   }
 
   best(): PriceLevel | undefined {

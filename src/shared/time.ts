@@ -21,8 +21,13 @@ export interface TimeSource {
 /** A time source that only moves when told (simulator `--manual-clock`, backtests, tests). */
 export interface ManualTimeSource extends TimeSource {
   readonly kind: 'manual';
-  /** Run `work` once, `delayMs` from now, queued as `scheduler.schedule` would queue it, but never cancelled (no Subscription). */
+  /**
+   * Run `work` once, `delayMs` from now, queued as `scheduler.schedule` would queue it, but never
+   * cancelled (no Subscription); `a` and `b` are handed to it, so a work made once carries them.
+   */
   post(work: () => void, delayMs: number): void;
+  post<A>(work: (a: A) => void, delayMs: number, a: A): void;
+  post<A, B>(work: (a: A, b: B) => void, delayMs: number, a: A, b: B): void;
   /** Move time forward, running every action due on the way, in order. */
   advance(ms: number): void;
   advanceTo(ms: number): void;
@@ -68,7 +73,7 @@ export function manualTime(startMs = Date.UTC(2026, 0, 1)): ManualTimeSource {
     kind: 'manual',
     clock: { now: () => scheduler.now() },
     scheduler,
-    post: (work, delayMs) => scheduler.post(work, delayMs),
+    post: scheduler.post.bind(scheduler) as ManualTimeSource['post'],
     advanceTo,
     nextDueAt: nextDue,
     advanceToSettling: async (ms, settle) => {

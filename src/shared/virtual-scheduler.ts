@@ -7,16 +7,22 @@ interface Runnable {
   run(version: number): void;
 }
 
+/** A posted one-shot work: its two arguments are the entry's, so the caller makes no closure to carry them. */
+type PostedWork = (a: unknown, b: unknown) => void;
+
 /**
  * One queued run: an action's (at the version it was scheduled with), or a one-shot
- * `post`'s work. One object per post: the queue holds the work itself, not a wrapper of it.
+ * `post`'s work and its arguments. One object per post while it waits, reused once it ran:
+ * the queue holds the work itself, not a wrapper of it.
  */
 class Entry {
   constructor(
-    readonly at: number,
-    readonly action: Runnable | null,
-    readonly version: number,
-    readonly work: (() => void) | null,
+    public at: number,
+    public action: Runnable | null,
+    public version: number,
+    public work: PostedWork | null,
+    public a: unknown,
+    public b: unknown,
   ) {}
 
   /** Whether it still runs: a posted work always does, an action only at its latest version. */
@@ -25,10 +31,13 @@ class Entry {
   }
 
   run(): void {
-    if (this.action === null) this.work!();
+    if (this.action === null) this.work!(this.a, this.b);
     else this.action.run(this.version);
   }
 }
+
+/** Posted entries that ran, kept for the next posts: a backtest posts several per order of ours. */
+const SPARE_KEPT = 64;
 
 /**
  * An RxJS scheduler on virtual time, moved only by `flush(until)`. Unlike RxJS's own
@@ -41,6 +50,7 @@ class Entry {
 export class VirtualScheduler implements SchedulerLike {
   frame: number;
   readonly #heap = new TimerHeap<Entry>();
+  readonly #spare: Entry[] = [];
 
   constructor(startMs: number) {
     this.frame = startMs;
@@ -57,10 +67,24 @@ export class VirtualScheduler implements SchedulerLike {
   /**
    * Run `work` once, `delay` ms from now, in the same queue and order as `schedule`: for the
    * many one-shot steps of a simulation that are never cancelled (a backtest's latency legs),
-   * without the Subscription an RxJS action is.
+   * without the Subscription an RxJS action is. `a` and `b` are handed to `work` when it runs,
+   * so a caller with a work made once needs no closure per post to carry its values.
    */
-  post(work: () => void, delay = 0): void {
-    this.#heap.push(new Entry(this.frame + Math.max(0, delay), null, 0, work));
+  post(work: () => void, delay?: number): void;
+  post<A>(work: (a: A) => void, delay: number, a: A): void;
+  post<A, B>(work: (a: A, b: B) => void, delay: number, a: A, b: B): void;
+  post(work: PostedWork, delay = 0, a?: unknown, b?: unknown): void {
+    const at = this.frame + Math.max(0, delay);
+    const e = this.#spare.pop();
+    if (e === undefined) {
+      this.#heap.push(new Entry(at, null, 0, work, a, b));
+      return;
+    }
+    e.at = at;
+    e.work = work;
+    e.a = a;
+    e.b = b;
+    this.#heap.push(e);
   }
 
   /** When the earliest live action is due, if any. */
@@ -77,14 +101,26 @@ export class VirtualScheduler implements SchedulerLike {
       if (!top || top.at > until) break;
       this.#heap.pop();
       this.frame = Math.max(this.frame, top.at);
-      top.run();
+      if (top.action !== null) {
+        top.run();
+        continue;
+      }
+      const work = top.work!;
+      const a = top.a;
+      const b = top.b;
+      // Spare before the work runs: what it posts may take this entry again.
+      top.work = null;
+      top.a = undefined;
+      top.b = undefined;
+      if (this.#spare.length < SPARE_KEPT) this.#spare.push(top);
+      work(a, b);
     }
     this.frame = Math.max(this.frame, until);
   }
 
   /** @internal */
   enqueue(action: Runnable, at: number, version: number): void {
-    this.#heap.push(new Entry(at, action, version, null));
+    this.#heap.push(new Entry(at, action, version, null, undefined, undefined));
   }
 
   #dropStale(): void {

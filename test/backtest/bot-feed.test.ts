@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BotFeed } from '../../src/backtest/venue/bot-feed.ts';
+import type { OrderUpdate } from '../../src/exchange/schemas/price-feed.ts';
 import { BacktestExecution, US } from '../../src/backtest/venue/execution.ts';
 import { MarketModel } from '../../src/market-model/market-model.ts';
 import { sideIndexOf } from '../../src/markets/types.ts';
@@ -76,6 +77,72 @@ describe('the bot’s price feed in a backtest', () => {
     expect(s.changes).toEqual([s.sideKey]);
     expect(s.now().sideOrders.map((o) => o.id)).toEqual(recorded.map((o) => o.id));
     expect(s.feed.recordedUpdate(next)).toBe(next);
+  });
+
+  it('lists an order of ours again as rendered while nothing in it changed, and afresh once a fill took part of it', () => {
+    const s = setUp();
+    const listed = oddsFromRank(oddsRank(s.side().offers[0]!.odds) + 1);
+    const placed = s.place({ ...s.makerWire, odds: invertOdds(listed), bet: 100, orderType: 'post' });
+    if (placed.status !== 'ok' || !placed.unmatched) throw new Error('our post did not rest');
+    const id = placed.unmatched.orderID;
+    const ours = (u: OrderUpdate) => u.sideOrders.find((o) => o.id === id)!;
+    let epoch = s.u.epoch!;
+    const first = ours(s.feed.recordedUpdate({ ...s.u, epoch: ++epoch }));
+    expect(ours(s.feed.recordedUpdate({ ...s.u, epoch: ++epoch }))).toBe(first);
+    expect(ours(s.now())).toBe(first);
+    expect(first).toMatchObject({ takenRatio: 0, bet: 100, odds: listed });
+
+    // A recorded taker takes a quarter of it: listed afresh, with what is left.
+    const [taken] = s.x.engine.place(
+      'recorded-flow',
+      [
+        {
+          gameID: s.u.gameID,
+          ...s.takerWire,
+          odds: listed,
+          bet: 25 / (1 + 100 / Math.abs(listed)),
+          orderType: 'fillAndKill',
+        },
+      ],
+      { liveDelay: false },
+    );
+    if (taken?.status !== 'ok' || taken.matched.length !== 1) throw new Error('the recorded taker did not fill ours');
+    const after = ours(s.feed.recordedUpdate({ ...s.u, epoch: ++epoch }));
+    expect(after).not.toBe(first);
+    const now = s.x.engine.bookSide(s.u.gameID, s.bookKey, s.idx).find((l) => l.order.id === id)!;
+    expect(after).toMatchObject({ id, bet: 100, odds: listed, sumUntaken: now.sumUntaken });
+    expect(after.takenRatio).toBeCloseTo(now.order.filled / 100, 12);
+    expect(after.takenRatio).toBeGreaterThan(0);
+    expect(ours(s.now())).toBe(after);
+  });
+
+  it('spells a side update with its label’s fields in the label’s own order, on every kind of side the recording lists', () => {
+    const s = setUp();
+    const types = new Set<string>();
+    for (const gameID of s.x.snapshots().map((g) => g.id))
+      for (const book of s.x.recorded.model.game(gameID)?.books.values() ?? [])
+        for (const side of [0, 1] as const) {
+          const taker = book.sides[side].taker;
+          const u = s.feed.sideUpdate(gameID, book.key, side, taker);
+          const l = s.feed.listing(gameID, book.key, side, taker);
+          if (u === null || l === null) continue;
+          const { parentGameID, sport, league, live } = l.game;
+          const want = {
+            epoch: u.epoch,
+            gameID,
+            parentGameID,
+            sport,
+            league,
+            live,
+            type: taker.type,
+            ...l.label,
+            sideOrders: l.orders,
+          };
+          expect(u).toStrictEqual(want);
+          expect(Object.keys(u)).toEqual(Object.keys(want));
+          types.add(taker.type);
+        }
+    expect([...types].sort()).toEqual(['moneyline', 'moneyline1x2', 'spread', 'total']);
   });
 
   it('what we took from recorded orders is gone from the bot’s view too, whatever the recording lists', () => {

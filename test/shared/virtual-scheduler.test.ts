@@ -34,6 +34,28 @@ describe('manual time', () => {
     expect(time.nextDueAt()).toBeUndefined();
   });
 
+  it('hands posted work its arguments, also when a work posts again from inside a run', () => {
+    const time = manualTime(0);
+    const seen: string[] = [];
+    const note = (what: string, n: number) => seen.push(`${what}${n}@${time.clock.now()}`);
+    const again = (what: string, n: number) => {
+      note(what, n);
+      if (n < 3) time.post(again, 5, what, n + 1);
+    };
+    time.post(note, 10, 'x', 1);
+    time.post(again, 0, 'y', 1);
+    time.post((n: number) => seen.push(`one${n}`), 20, 7);
+    time.advance(30);
+    expect(seen).toEqual(['y1@0', 'y2@5', 'x1@10', 'y3@10', 'one7']);
+    // The entries that ran are used again: the next posts still get their own arguments.
+    for (let i = 0; i < 100; i++) time.post(note, i % 3, 'z', i);
+    seen.length = 0;
+    time.advance(5);
+    expect(seen).toHaveLength(100);
+    expect(seen.slice(0, 3)).toEqual(['z0@30', 'z3@30', 'z6@30']);
+    expect(seen.at(-1)).toBe('z98@32');
+  });
+
   it('runs work scheduled during a flush when it falls due before the target', () => {
     const time = manualTime(0);
     const seen: number[] = [];

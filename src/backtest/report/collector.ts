@@ -10,7 +10,6 @@ import type {
 } from '../../engine/types.ts';
 import type { EditOutcome } from '../../sim/ops/edit.ts';
 import { bookKeyOf, sideIndexOf, type Selection } from '../../markets/types.ts';
-import { decodeReference } from '../../exchange/orders/user-reference.ts';
 import type { Clock } from '../../shared/clock.ts';
 import type { BacktestExecution } from '../venue/execution.ts';
 import { US } from '../venue/execution.ts';
@@ -22,6 +21,7 @@ import { PlacementSum } from './placement-sum.ts';
 import { quoteBookOrder, QuoteSeries, type QuotedOrder } from './quote-series.ts';
 import { MemoryRows, type ReportRowSinks } from './rows.ts';
 import { selectionLabel } from './selection-label.ts';
+import { StrategyOf } from './strategy-of.ts';
 import type {
   BacktestMetrics,
   BacktestSeries,
@@ -114,7 +114,10 @@ export class BacktestCollector {
    * Orders whose rows are final, waiting to be handed on at a later instant: an edit's outcome
    * still changes the row of the order it cancelled (`edited (replaced)`), in the same instant.
    */
-  readonly #ended: OrderRecord[] = [];
+  readonly #ended: (OrderRecord | undefined)[] = [];
+  /** How many of #ended wait: the list is filled again in place, not emptied (an emptied array lets its store go). */
+  #endedCount = 0;
+  readonly #strategyOf = new StrategyOf();
   #orderSeq = 0;
   /** Orders whose rows were handed on. */
   #rowsOut = 0;
@@ -185,18 +188,17 @@ export class BacktestCollector {
   // ------------------------------------------------------------ events
 
   onPlaceOutcome(input: PlaceInput, outcome: PlaceOutcome): void {
-    const ref = typeof input.userReference === 'string' ? input.userReference : '';
-    const game = typeof input.gameID === 'string' ? input.gameID : '';
-    this.#record(outcome, {
-      userReference: ref,
-      gameID: game,
-      market: typeof input.type === 'string' ? input.type : '',
-      selection: selectionOrNothing(this.#x.selectionOf(input)),
-      orderType: typeof input.orderType === 'string' ? input.orderType : 'limit',
-      odds: typeof input.odds === 'number' ? input.odds : 0,
-      bet: typeof input.bet === 'number' ? input.bet : 0,
-      editOf: '',
-    });
+    this.#record(
+      outcome,
+      typeof input.userReference === 'string' ? input.userReference : '',
+      typeof input.gameID === 'string' ? input.gameID : '',
+      typeof input.type === 'string' ? input.type : '',
+      selectionOrNothing(this.#x.selectionOf(input)),
+      typeof input.orderType === 'string' ? input.orderType : 'limit',
+      typeof input.odds === 'number' ? input.odds : 0,
+      typeof input.bet === 'number' ? input.bet : 0,
+      '',
+    );
   }
 
   /**
@@ -221,16 +223,17 @@ export class BacktestCollector {
       this.#end(old);
     }
     const ref = typeof input.userReference === 'string' ? input.userReference : (original.userReference ?? '');
-    const rec = this.#record(outcome, {
-      userReference: ref,
-      gameID: original.gameID,
-      market: old?.market ?? original.wire.type,
-      selection: old?.selection ?? selectionLabel(original.selection),
-      orderType: typeof input.orderType === 'string' ? input.orderType : original.orderType,
-      odds: typeof input.orderOdds === 'number' ? input.orderOdds : original.odds,
-      bet: typeof input.orderVolume === 'number' ? input.orderVolume : original.bet,
-      editOf: original.id,
-    });
+    const rec = this.#record(
+      outcome,
+      ref,
+      original.gameID,
+      old?.market ?? original.wire.type,
+      old?.selection ?? selectionLabel(original.selection),
+      typeof input.orderType === 'string' ? input.orderType : original.orderType,
+      typeof input.orderOdds === 'number' ? input.orderOdds : original.odds,
+      typeof input.orderVolume === 'number' ? input.orderVolume : original.bet,
+      original.id,
+    );
     // An amended order keeps its id: matched in full, it left the book without an event of its own.
     if (!replaced && !outcome.unmatched) {
       rec.orderID ||= original.id;
@@ -239,31 +242,35 @@ export class BacktestCollector {
     }
   }
 
+  /** The row of an order's (or an edit's) outcome; its terms as arguments, not an object made per order. */
   #record(
     outcome: PlaceOutcome,
-    terms: Pick<
-      OrderRecord,
-      'userReference' | 'gameID' | 'market' | 'selection' | 'orderType' | 'odds' | 'bet' | 'editOf'
-    >,
+    ref: string,
+    gameID: string,
+    market: string,
+    selection: string,
+    orderType: string,
+    odds: number,
+    bet: number,
+    editOf: string,
   ): OrderRecord {
-    const ref = terms.userReference;
     const ok = outcome.status === 'ok';
     const now = this.#clock.now();
-    // Every field named, in one order: one shape for every record (a spread of `terms` would not be).
+    // Every field named, in one order: one shape for every record.
     const rec: OrderRecord = {
       seq: this.#orderSeq++,
       endedAt: null,
       placedAt: now,
       orderID: ok && outcome.unmatched ? outcome.unmatched.orderID : '',
-      strategy: decodeReference(ref)?.strategyId ?? '',
+      strategy: this.#strategyOf.read(ref),
       userReference: ref,
-      gameID: terms.gameID,
-      market: terms.market,
-      selection: terms.selection,
-      orderType: terms.orderType,
-      odds: terms.odds,
-      bet: terms.bet,
-      editOf: terms.editOf,
+      gameID,
+      market,
+      selection,
+      orderType,
+      odds,
+      bet,
+      editOf,
       filled: 0,
       status: ok ? (outcome.unmatched ? 'open' : 'filled') : `rejected: ${outcome.errorType}`,
       closedAt: ok && !outcome.unmatched ? now : null,
@@ -271,7 +278,7 @@ export class BacktestCollector {
     this.#rowsMade++;
     if (ok) {
       this.#accepted++;
-      if (terms.editOf === '') this.#placed++;
+      if (editOf === '') this.#placed++;
       this.#offered += rec.bet;
     }
     if (this.#takerFills.size > 0) {
@@ -341,9 +348,8 @@ export class BacktestCollector {
     if (rec.endedAt !== null) return;
     const now = this.#clock.now();
     rec.endedAt = now;
-    const first = this.#ended[0];
-    if (first !== undefined && first.endedAt! < now) this.#handOn(now);
-    this.#ended.push(rec);
+    if (this.#endedCount > 0 && this.#ended[0]!.endedAt! < now) this.#handOn(now);
+    this.#ended[this.#endedCount++] = rec;
   }
 
   /**
@@ -352,14 +358,18 @@ export class BacktestCollector {
    */
   #handOn(before: number | null): void {
     const ended = this.#ended;
+    const count = this.#endedCount;
     let n = 0;
-    for (; n < ended.length; n++) {
+    for (; n < count; n++) {
       const rec = ended[n]!;
       if (before !== null && rec.endedAt! >= before) break;
       this.#out(rec);
     }
-    if (n === ended.length) ended.length = 0;
-    else if (n > 0) ended.splice(0, n);
+    if (n === 0) return;
+    // The rest move to the front; the slots behind them let their records go.
+    for (let i = n; i < count; i++) ended[i - n] = ended[i];
+    for (let i = count - n; i < count; i++) ended[i] = undefined;
+    this.#endedCount = count - n;
   }
 
   #out(rec: OrderRecord): void {
@@ -389,7 +399,7 @@ export class BacktestCollector {
       t: now,
       txID: f.txID,
       orderID: ours.orderID,
-      strategy: decodeReference(ours.userReference)?.strategyId ?? '',
+      strategy: this.#strategyOf.read(ours.userReference),
       gameID: f.gameID,
       market: bookKey,
       selection: selectionLabel(ours.selection),

@@ -9,38 +9,46 @@ export class PlacementSum {
   #sum = 0;
   /** Seq of the first slot in #pending. */
   #base = 0;
-  /** Values by seq from #base on; undefined while the order is open. `null`: ended, nothing to add. */
+  /**
+   * Values by seq from #base on, in the first #length slots; undefined while the order is
+   * open, `null`: ended, nothing to add. The slots are used again once every order in them
+   * ended, not let go: a new array per fold would be one more allocation per order ended.
+   */
   #pending: (number | null | undefined)[] = [];
+  #length = 0;
   #head = 0;
 
   /** Slots still held: the orders placed since the oldest order still open. */
   get held(): number {
-    return this.#pending.length - this.#head;
+    return this.#length - this.#head;
   }
 
   /** Order `seq` (0, 1, 2, … in placement order) ended: `value` is its term, null for none. */
   set(seq: number, value: number | null): void {
     const i = seq - this.#base;
-    while (this.#pending.length <= i) this.#pending.push(undefined);
-    this.#pending[i] = value;
+    const p = this.#pending;
+    while (this.#length <= i) p[this.#length++] = undefined;
+    p[i] = value;
     this.#fold();
   }
 
   #fold(): void {
     const p = this.#pending;
+    const n = this.#length;
     let h = this.#head;
-    for (; h < p.length && p[h] !== undefined; h++) {
+    for (; h < n && p[h] !== undefined; h++) {
       const v = p[h];
       if (v !== null && v !== undefined) this.#sum += v;
     }
     this.#head = h;
-    if (h === p.length) {
+    if (h === n) {
       this.#base += h;
-      this.#pending = [];
+      this.#length = 0;
       this.#head = 0;
-    } else if (h >= 1024 && h * 2 >= p.length) {
+    } else if (h >= 1024 && h * 2 >= n) {
       this.#base += h;
-      this.#pending = p.slice(h);
+      this.#pending = p.slice(h, n);
+      this.#length = n - h;
       this.#head = 0;
     }
   }

@@ -17,6 +17,21 @@ import type { VenueAnswers } from './answers.ts';
  */
 export function typedAnswers(engine: MatchingEngine): VenueAnswers {
   const envelopes = new Envelopes();
+  // The last description spelt, and what it was spelt from: a quote is cancelled and placed
+  // again at the same few prices, so most cancels describe what the one before did.
+  let describedGame: EngineGame | undefined;
+  let describedSelection: OrderView['selection'] | null = null;
+  let describedOdds = Number.NaN;
+  let described = '';
+  const describe = (game: EngineGame | undefined, o: OrderView): string => {
+    if (game !== describedGame || o.selection !== describedSelection || o.odds !== describedOdds) {
+      describedGame = game;
+      describedSelection = o.selection;
+      describedOdds = o.odds;
+      described = describeOrder(game, o);
+    }
+    return described;
+  };
   const cancelled = (o: OrderView): CancelledOrder => {
     const open = o.status === 'open';
     const game = engine.game(o.gameID);
@@ -31,7 +46,7 @@ export function typedAnswers(engine: MatchingEngine): VenueAnswers {
       userReference: o.userReference,
       // A plain field: an object literal with a getter is built through V8's slow path, which
       // cost several times the spelling it put off.
-      description: describeOrder(game, o),
+      description: describe(game, o),
     };
   };
   return {

@@ -4,8 +4,8 @@ import type { BookOrder } from '../../exchange/schemas/book-order.ts';
 import type { OrderUpdate } from '../../exchange/schemas/price-feed.ts';
 import type { Selection } from '../../markets/types.ts';
 import { oddsRank } from '../../odds/american.ts';
-import type { EngineGame } from '../../engine/types.ts';
-import { renderBookOrder, sideLabel, type SideLabel } from '../../sim/render/book.ts';
+import type { EngineGame, ListedOrder } from '../../engine/types.ts';
+import { renderBookOrder, sideLabel, type SideLabel, type WireBookOrder } from '../../sim/render/book.ts';
 import type { BacktestExecution } from './execution.ts';
 import { US } from './execution.ts';
 
@@ -61,20 +61,76 @@ export class BotFeed {
    * or has ended (the exchange lists nothing on a closed game).
    */
   sideUpdate(gameID: string, bookKey: string, side: 0 | 1, taker: Selection): OrderUpdate | null {
-    const l = this.listing(gameID, bookKey, side, taker);
-    if (!l) return null;
-    const { game } = l;
-    return {
-      epoch: Math.max(l.epoch, this.#epochs.get(gameID) ?? 0),
-      gameID,
-      parentGameID: game.parentGameID,
-      sport: game.sport,
-      league: game.league,
-      live: game.live,
-      type: taker.type,
-      ...l.label,
-      sideOrders: l.orders,
-    };
+    const c = this.#list(gameID, bookKey, side, taker);
+    if (c === null) return null;
+    const game = c.game!;
+    const label = c.label!;
+    // The label's fields after `type`, in the label's own order, as a spread of it would put
+    // them, spelt as a literal: a spread in the middle of a literal takes V8's slow path.
+    const epoch = Math.max(c.epoch, this.#epochs.get(gameID) ?? 0);
+    const { parentGameID, sport, league, live } = game;
+    const type = taker.type;
+    const orders = c.orders;
+    // The label's fields after `type`, in the label's own order, as a spread of it would put
+    // them, spelt as whole literals: a spread in the middle of a literal takes V8's slow path,
+    // and fields added after it give the object a second store.
+    switch (c.shape) {
+      case LabelShape.Participant:
+        return {
+          epoch,
+          gameID,
+          parentGameID,
+          sport,
+          league,
+          live,
+          type,
+          participantID: label.participantID,
+          sideOrders: orders,
+        };
+      case LabelShape.Spread:
+        return {
+          epoch,
+          gameID,
+          parentGameID,
+          sport,
+          league,
+          live,
+          type,
+          participantID: label.participantID,
+          spread: label.spread!,
+          sideOrders: orders,
+        };
+      case LabelShape.Total:
+        return {
+          epoch,
+          gameID,
+          parentGameID,
+          sport,
+          league,
+          live,
+          type,
+          participantID: label.participantID,
+          total: label.total!,
+          OU: label.OU!,
+          sideOrders: orders,
+        };
+      case LabelShape.Outcome:
+        return {
+          epoch,
+          gameID,
+          parentGameID,
+          sport,
+          league,
+          live,
+          type,
+          participantID: label.participantID,
+          market: label.market!,
+          side: label.side!,
+          sideOrders: orders,
+        };
+      default:
+        return { epoch, gameID, parentGameID, sport, league, live, type, ...label, sideOrders: orders };
+    }
   }
 
   /** What a side lists now (the recorded orders less what we took, then ours), with its label; null as for sideUpdate. */
@@ -89,6 +145,12 @@ export class BotFeed {
     readonly orders: BookOrder[];
     readonly epoch: number;
   } | null {
+    const c = this.#list(gameID, bookKey, side, taker);
+    return c === null ? null : { game: c.game!, label: c.label!, orders: c.orders, epoch: c.epoch };
+  }
+
+  /** The side's listing built now into its cache (`orders`, `epoch`); null as for sideUpdate. */
+  #list(gameID: string, bookKey: string, side: 0 | 1, taker: Selection): SideCache | null {
     const game = this.#x.engine.game(gameID);
     if (!game || game.ended || this.#x.hasEnded(gameID)) {
       this.#sides.delete(gameID);
@@ -100,14 +162,14 @@ export class BotFeed {
     if (cache.game !== game) {
       cache.game = game;
       cache.label = sideLabel(game, taker);
+      cache.shape = labelShape(cache.label);
     }
-    const label = cache.label!;
-    return {
-      game,
-      label,
-      orders: merge(this.#recordedPart(cache, listed?.offers ?? NO_OFFERS), this.#ours(game, bookKey, side, label)),
-      epoch: listed?.epoch ?? 0,
-    };
+    cache.orders = merge(
+      this.#recordedPart(cache, listed?.offers ?? NO_OFFERS),
+      this.#ours(game, bookKey, side, cache),
+    );
+    cache.epoch = listed?.epoch ?? 0;
+    return cache;
   }
 
   /**
@@ -148,14 +210,45 @@ export class BotFeed {
     if (books === undefined) this.#sides.set(gameID, (books = new Map()));
     let pair = books.get(bookKey);
     if (pair === undefined) books.set(bookKey, (pair = [null, null]));
-    return (pair[side] ??= { game: null, label: null, recorded: NO_ORDERS });
+    return (pair[side] ??= {
+      game: null,
+      label: null,
+      shape: LabelShape.Other,
+      recorded: NO_ORDERS,
+      oursGame: null,
+      ours: NO_ORDERS,
+      orders: NO_ORDERS,
+      epoch: 0,
+    });
   }
 
-  #ours(game: EngineGame, bookKey: string, side: 0 | 1, label: SideLabel): BookOrder[] {
+  /**
+   * Our orders on the side, rendered as the exchange lists them. An order listed last time
+   * with nothing in it changed since is listed as rendered then: a recorded update on a side
+   * where ours rest lists them again each time, and most of them are as they were.
+   */
+  #ours(game: EngineGame, bookKey: string, side: 0 | 1, cache: SideCache): BookOrder[] {
     const listed = this.#x.engine.bookSide(game.id, bookKey, side);
-    if (listed.length === 0) return NO_ORDERS;
+    if (listed.length === 0) return (cache.ours = NO_ORDERS);
+    const label = cache.label!;
+    const prev = cache.oursGame === game ? cache.ours : NO_ORDERS;
     const out: BookOrder[] = [];
-    for (const l of listed) if (l.order.userId === US) out.push(renderBookOrder(game, label, l) as BookOrder);
+    let j = 0;
+    for (let i = 0; i < listed.length; i++) {
+      const l = listed[i]!;
+      if (l.order.userId !== US) continue;
+      // Ours keep their order in the listing: the one listed last time is found where the last match left off.
+      let was: BookOrder | undefined;
+      for (let k = j; k < prev.length; k++)
+        if (prev[k]!.id === l.order.id) {
+          was = prev[k];
+          j = k + 1;
+          break;
+        }
+      out.push(was !== undefined && sameOurs(was, l) ? was : (renderBookOrder(game, label, l) as BookOrder));
+    }
+    cache.oursGame = game;
+    cache.ours = out;
     return out;
   }
 
@@ -167,8 +260,9 @@ export class BotFeed {
     if (cache.game !== game) {
       cache.game = game;
       cache.label = sideLabel(game, taker);
+      cache.shape = labelShape(cache.label);
     }
-    return this.#ours(game, bookKey, side, cache.label!);
+    return this.#ours(game, bookKey, side, cache);
   }
 
   #lessTaken(orders: readonly BookOrder[]): readonly BookOrder[] {
@@ -185,18 +279,62 @@ export class BotFeed {
   }
 }
 
+/** Which fields a side's label has, past `participantID`: the four that sideLabel makes, or another. */
+const LabelShape = { Participant: 0, Spread: 1, Total: 2, Outcome: 3, Other: 4 } as const;
+type LabelShape = (typeof LabelShape)[keyof typeof LabelShape];
+
+function labelShape(l: SideLabel): LabelShape {
+  const spread = l.spread !== undefined;
+  const total = l.total !== undefined || l.OU !== undefined;
+  const outcome = l.market !== undefined || l.side !== undefined;
+  const keys = Object.keys(l).length;
+  if (!spread && !total && !outcome) return keys === 1 ? LabelShape.Participant : LabelShape.Other;
+  if (spread && !total && !outcome) return keys === 2 ? LabelShape.Spread : LabelShape.Other;
+  if (!spread && l.total !== undefined && l.OU !== undefined && !outcome)
+    return keys === 3 ? LabelShape.Total : LabelShape.Other;
+  if (!spread && !total && l.market !== undefined && l.side !== undefined)
+    return keys === 3 ? LabelShape.Outcome : LabelShape.Other;
+  return LabelShape.Other;
+}
+
 /** What a side's listing keeps between builds. */
 interface SideCache {
   /** The game's record the label was spelt from (the engine replaces it when the game changes). */
   game: EngineGame | null;
   label: SideLabel | null;
+  /** Which fields the label has: how a side update spells them. */
+  shape: LabelShape;
   /** The recorded part as last listed; never changed once listed (a listing may share it). */
   recorded: BookOrder[];
+  /** Our orders as last rendered, and the game's record they were rendered on (its start is an expiry's). */
+  oursGame: EngineGame | null;
+  ours: BookOrder[];
+  /** The listing last built: the recorded part and ours merged, and the recorded side's epoch. */
+  orders: BookOrder[];
+  epoch: number;
 }
 
 const NO_OFFERS: readonly ListedOffer[] = [];
 /** Shared and empty: never pushed to (merge copies before adding). */
 const NO_ORDERS: BookOrder[] = [];
+
+/**
+ * Whether an order of ours rendered earlier still says what rendering `l` would, on the same
+ * game record and label: its id, wire type, game and creation never change; the rest may (a
+ * fill, an edit).
+ */
+function sameOurs(was: BookOrder, l: ListedOrder): boolean {
+  const o = l.order;
+  const w = was as WireBookOrder;
+  return (
+    w.sumUntaken === l.sumUntaken &&
+    w.odds === l.listedOdds &&
+    w.bet === o.bet &&
+    w.takenRatio === (o.bet > 0 ? o.filled / o.bet : 0) &&
+    w.gameStartExpiry === o.gameStartExpiry &&
+    (w.isPostArb === true) === o.isPostArb
+  );
+}
 
 /** Whether a listed order still says what `o` with `sumUntaken` left would. */
 function sameListing(was: BookOrder, o: ListedOffer, sumUntaken: number): boolean {

@@ -91,15 +91,17 @@ interface Ticket extends SideReach {
 }
 
 /**
- * The outcomes of one place batch as they become final; `done` gets them once all are. A
- * class, not a closure: a closure made per place is named anew on every call under tsx.
+ * The outcomes of one place batch as they become final; `done` gets them (and the caller's
+ * `ctx`) once all are. A class, not a closure: a closure made per place is named anew on
+ * every call under tsx.
  */
-class PlaceBatch {
+class PlaceBatch<C> {
   readonly #outcomes: PlaceOutcome[];
   #open: number;
   constructor(
     readonly inputs: readonly PlaceInput[],
-    readonly done: (outcomes: PlaceOutcome[]) => void,
+    readonly done: (outcomes: PlaceOutcome[], ctx: C, inputs: readonly PlaceInput[]) => void,
+    readonly ctx: C,
     readonly onOutcome: ((input: PlaceInput, outcome: PlaceOutcome) => void) | undefined,
   ) {
     this.#outcomes = new Array<PlaceOutcome>(inputs.length);
@@ -109,7 +111,7 @@ class PlaceBatch {
   finish(i: number, o: PlaceOutcome): void {
     this.#outcomes[i] = o;
     this.onOutcome?.(this.inputs[i]!, o);
-    if (--this.#open === 0) this.done(this.#outcomes);
+    if (--this.#open === 0) this.done(this.#outcomes, this.ctx, this.inputs);
   }
 }
 
@@ -144,6 +146,12 @@ export class BacktestExecution {
   readonly #snapshots = new Map<string, OrderbookGame>();
   #seq = 0;
   #armedAt: number | null = null;
+  /**
+   * The input whose selection was read last in this place call, and that selection: the
+   * report's outcome note reads it again in the same call. Cleared when the call ends.
+   */
+  #selectionInput: PlaceInput | null = null;
+  #selection: Selection | null = null;
 
   constructor(o: ExecutionOptions) {
     this.#o = o;
@@ -262,13 +270,42 @@ export class BacktestExecution {
 
   // ------------------------------------------------------------ our orders
 
-  /** A batch of ours reaches the exchange. `done` gets the outcomes once every entry is final. */
-  place(inputs: readonly PlaceInput[], done: (outcomes: PlaceOutcome[]) => void): void {
+  /**
+   * A batch of ours reaches the exchange. `done` gets the outcomes once every entry is final,
+   * with `ctx` and the inputs: a caller's `done` made once finds its values there, not in a
+   * closure made per batch.
+   */
+  place(inputs: readonly PlaceInput[], done: (outcomes: PlaceOutcome[]) => void): void;
+  place<C>(
+    inputs: readonly PlaceInput[],
+    done: (outcomes: PlaceOutcome[], ctx: C, inputs: readonly PlaceInput[]) => void,
+    ctx: C,
+  ): void;
+  place<C>(
+    inputs: readonly PlaceInput[],
+    done: (outcomes: PlaceOutcome[], ctx: C, inputs: readonly PlaceInput[]) => void,
+    ctx?: C,
+  ): void {
     const n = inputs.length;
     if (n === 0) {
-      done([]);
+      done([], ctx as C, inputs);
       return this.#arm();
     }
+    try {
+      this.#placeBatch(inputs, done, ctx as C);
+    } finally {
+      this.#selectionInput = null;
+      this.#selection = null;
+    }
+    this.#arm();
+  }
+
+  #placeBatch<C>(
+    inputs: readonly PlaceInput[],
+    done: (outcomes: PlaceOutcome[], ctx: C, inputs: readonly PlaceInput[]) => void,
+    ctx: C,
+  ): void {
+    const n = inputs.length;
     // Plain loops and one reach per order: a batch is almost always one order, and every
     // array, closure and map spared here is spared on every place of a backtest.
     const sides = new Array<SideReach | null>(n);
@@ -284,7 +321,7 @@ export class BacktestExecution {
         : this.engine.place(US, [input])[0]!;
     }
     this.#unmirror(mirrors);
-    const batch = new PlaceBatch(inputs, done, this.#o.onPlaceOutcome);
+    const batch = new PlaceBatch(inputs, done, ctx, this.#o.onPlaceOutcome);
     for (let i = 0; i < n; i++) {
       const e = entries[i]!;
       if (e.status !== 'delayed') {
@@ -302,7 +339,6 @@ export class BacktestExecution {
         done: (o) => batch.finish(i, o),
       });
     }
-    this.#arm();
   }
 
   /** Whether the recording closed the game (or gave its result). */
@@ -408,6 +444,7 @@ export class BacktestExecution {
 
   /** What an order backs, as its wire fields name it on its game (null when they name nothing). */
   selectionOf(input: PlaceInput): Selection | null {
+    if (input === this.#selectionInput) return this.#selection;
     const participants = this.recorded.participants(typeof input.gameID === 'string' ? input.gameID : '');
     if (!participants || typeof input.type !== 'string' || typeof input.side !== 'string') return null;
     return selectionFromWire(participants, {
@@ -419,7 +456,10 @@ export class BacktestExecution {
   }
 
   #takeSide(input: PlaceInput): SideReach | null {
-    const sel = typeof input.odds === 'number' ? this.selectionOf(input) : null;
+    if (typeof input.odds !== 'number') return null;
+    const sel = this.selectionOf(input);
+    this.#selectionInput = input;
+    this.#selection = sel;
     if (!sel) return null;
     return {
       gameID: input.gameID as string,
@@ -627,8 +667,12 @@ export class BacktestExecution {
     if (!game) return;
     game.count--;
     const list = game.books.get(r.bookKey)?.[r.listedSide];
-    const i = list ? list.indexOf(r) : -1;
-    if (i >= 0) list!.splice(i, 1);
+    if (!list) return;
+    const i = list.indexOf(r);
+    if (i < 0) return;
+    // Moved down and popped: a splice would make an array of the removed one.
+    for (let j = i + 1; j < list.length; j++) list[j - 1] = list[j]!;
+    list.pop();
   }
 
   /** A game that ended keeps no record of our orders on it (none rests there any more). */

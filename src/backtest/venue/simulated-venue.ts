@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { BehaviorSubject, of, Subject, type Observable } from 'rxjs';
+import { BehaviorSubject, of, type Observable } from 'rxjs';
 import type { ResolvedSide } from '../../market-model/side-labels.ts';
 import type { EditInput, EngineEvent, PlaceInput, PlaceOutcome } from '../../engine/types.ts';
 import type { AccountSnapshot, ConnectionStates } from '../../exchange/client.ts';
@@ -37,6 +37,7 @@ import type { VenueAnswers } from './answers.ts';
 import { typedAnswers } from './answers-typed.ts';
 import { wireAnswers } from './answers-wire.ts';
 import { BotFeed } from './bot-feed.ts';
+import { Fanout } from './fanout.ts';
 import { BacktestExecution, US } from './execution.ts';
 import type { FillModelConfig } from './queue-model.ts';
 import type { LatencyLegs } from './latency.ts';
@@ -71,6 +72,30 @@ const NO_FIELDS: { parentGameID?: string | null; league?: string | null; sport?:
 /** Zeros that pad the milliseconds of a message id to six digits, by how many are missing. */
 const LOW_PAD = ['', '0', '00', '000', '0000', '00000'] as const;
 
+/**
+ * The resolve of the promise being made: an executor made once hands it out, so a request
+ * makes no closure to catch it. Taken at once, in the same call that made the promise.
+ */
+let caught: unknown = null;
+const catchResolve = (resolve: unknown): void => {
+  caught = resolve;
+};
+function takeResolve<T>(): (value: T) => void {
+  const resolve = caught as (value: T) => void;
+  caught = null;
+  return resolve;
+}
+
+/** A listed side whose update (our part of it changed) is on its way to the bot, or was: one record per side, kept. */
+interface DueSide {
+  readonly gameID: string;
+  readonly bookKey: string;
+  readonly side: 0 | 1;
+  /** What a taker on the side backs, as the change that put the update on its way named it. */
+  taker: Selection;
+  due: boolean;
+}
+
 const state = (status: SocketState['status'], since: number, connection = 1): SocketState => ({
   status,
   attempt: 0,
@@ -96,8 +121,8 @@ export class SimulatedVenue implements Venue {
   readonly userFeed: Venue['userFeed'];
   readonly states$: Observable<ConnectionStates>;
   readonly #o: SimulatedVenueOptions;
-  readonly #price$ = new Subject<PriceFeedEvent>();
-  readonly #user$ = new Subject<UserFeedEvent<AccountSnapshot>>();
+  readonly #price$ = new Fanout<PriceFeedEvent>();
+  readonly #user$ = new Fanout<UserFeedEvent<AccountSnapshot>>();
   readonly #states$: BehaviorSubject<ConnectionStates>;
   /** Orderbook answers waiting for the snapshots that follow a recorded price-feed reconnect (null: none expected). */
   #afterPriceGap: (() => void)[] | null = null;
@@ -110,8 +135,8 @@ export class SimulatedVenue implements Venue {
   #idHigh = Number.NaN;
   #idHighSpelt = '';
   readonly #botFeed: BotFeed;
-  /** Sides whose update (our part of them changed) is on its way to the bot: per game, per book, a bit per side. */
-  readonly #listingsDue = new Map<string, Map<string, number>>();
+  /** Per game, per book, each side's update record: found with no key spelt and hashed for every event of ours. */
+  readonly #listingsDue = new Map<string, Map<string, [DueSide | null, DueSide | null]>>();
   readonly #answers: VenueAnswers;
   /** Promises settled since the driver last looked: their callbacks are due as microtasks. */
   #settled = 0;
@@ -164,7 +189,7 @@ export class SimulatedVenue implements Venue {
     };
     this.orders = { ...gateway, start: () => undefined };
     this.priceFeed = {
-      events$: this.#price$.asObservable(),
+      events$: this.#price$.events$,
       subscribe: (selection, options) =>
         this.#filter.apply({
           type: 'subscribe',
@@ -176,7 +201,7 @@ export class SimulatedVenue implements Venue {
       start: () => undefined,
     };
     // Its messages are handed over in-process: nothing drops, so nothing is ever missing.
-    this.userFeed = { events$: this.#user$.asObservable(), recovering$: of(false), start: () => undefined };
+    this.userFeed = { events$: this.#user$.events$, recovering$: of(false), start: () => undefined };
   }
 
   /** The recording's snapshot batch is complete: orderbook reads held since a price gap are answered now. */
@@ -241,23 +266,24 @@ export class SimulatedVenue implements Venue {
 
   /** Our part of a side changed: the exchange sends the side again, which reaches the bot one latency leg later. */
   #listingChanged(gameID: string, bookKey: string, side: 0 | 1, taker: Selection): void {
-    // Per game and book, a bit per side: no key spelt and hashed for every event of ours.
     let books = this.#listingsDue.get(gameID);
     if (books === undefined) this.#listingsDue.set(gameID, (books = new Map()));
-    const bit = side === 0 ? 1 : 2;
-    const due = books.get(bookKey) ?? 0;
-    if ((due & bit) !== 0) return;
-    books.set(bookKey, due | bit);
-    this.#after('fromExchange', () => {
-      // Built when sent, so several changes within one leg go out as one update.
-      // Left at 0, not deleted: a book's entry is set and cleared at every action of ours
-      // there, and a map deleted from and added to again keeps reallocating its table.
-      books.set(bookKey, books.get(bookKey)! & ~bit);
-      if (!this.#filter.broadcastAll && !this.#filter.matches(this.#keyOf(gameID, undefined, NO_FIELDS))) return;
-      const payload = this.#botFeed.sideUpdate(gameID, bookKey, side, taker);
-      if (payload) this.#price$.next({ type: 'orderUpdate', payload });
-    });
+    let pair = books.get(bookKey);
+    if (pair === undefined) books.set(bookKey, (pair = [null, null]));
+    const due = (pair[side] ??= { gameID, bookKey, side, taker, due: false });
+    if (due.due) return;
+    due.due = true;
+    due.taker = taker;
+    this.#after('fromExchange', this.#sendSide, due);
   }
+
+  /** Built when sent, so several changes within one leg go out as one update. */
+  readonly #sendSide = (due: DueSide): void => {
+    due.due = false;
+    if (!this.#filter.broadcastAll && !this.#filter.matches(this.#keyOf(due.gameID, undefined, NO_FIELDS))) return;
+    const payload = this.#botFeed.sideUpdate(due.gameID, due.bookKey, due.side, due.taker);
+    if (payload) this.#price$.next({ type: 'orderUpdate', payload });
+  };
 
   result(gameID: string, score: Score): void {
     this.execution.settle(gameID, score);
@@ -278,29 +304,42 @@ export class SimulatedVenue implements Venue {
 
   // ------------------------------------------------------------ order entry
 
+  // A place or a cancel takes several legs, each run by a work made once with the request's
+  // values as its arguments: no closure per leg, nor for the promise's executor.
+
   #place(orders: readonly PlaceOrderInput[]): Promise<PlaceEntry[]> {
-    return new Promise((resolve) => {
-      this.#after('place', () =>
-        this.execution.place(orders as readonly PlaceInput[], (outcomes) => {
-          const entries = new Array<PlaceEntry>(outcomes.length);
-          for (let i = 0; i < outcomes.length; i++)
-            entries[i] = this.#answers.place(outcomes[i]!, orders[i]!.userReference ?? null);
-          this.#after('fromExchange', () => this.#resolve(resolve, entries));
-        }),
-      );
-    });
+    const answer = new Promise<PlaceEntry[]>(catchResolve);
+    this.#after('place', this.#placeArrives, orders, takeResolve<PlaceEntry[]>());
+    return answer;
   }
 
+  readonly #placeArrives = (orders: readonly PlaceOrderInput[], resolve: (entries: PlaceEntry[]) => void): void => {
+    this.execution.place(orders as readonly PlaceInput[], this.#placeDone, resolve);
+  };
+
+  readonly #placeDone = (
+    outcomes: PlaceOutcome[],
+    resolve: (entries: PlaceEntry[]) => void,
+    orders: readonly PlaceInput[],
+  ): void => {
+    const entries = new Array<PlaceEntry>(outcomes.length);
+    for (let i = 0; i < outcomes.length; i++)
+      entries[i] = this.#answers.place(outcomes[i]!, (orders[i] as PlaceOrderInput).userReference ?? null);
+    this.#after('fromExchange', this.#settle<PlaceEntry[]>, resolve, entries);
+  };
+
   #cancel(ids: readonly string[]): Promise<CancelEntry[]> {
-    return new Promise((resolve) => {
-      this.#after('cancel', () => {
-        const outcomes = this.execution.cancel(ids);
-        const entries = new Array<CancelEntry>(outcomes.length);
-        for (let i = 0; i < outcomes.length; i++) entries[i] = this.#answers.cancel(outcomes[i]!, ids[i] ?? null);
-        this.#after('fromExchange', () => this.#resolve(resolve, entries));
-      });
-    });
+    const answer = new Promise<CancelEntry[]>(catchResolve);
+    this.#after('cancel', this.#cancelArrives, ids, takeResolve<CancelEntry[]>());
+    return answer;
   }
+
+  readonly #cancelArrives = (ids: readonly string[], resolve: (entries: CancelEntry[]) => void): void => {
+    const outcomes = this.execution.cancel(ids);
+    const entries = new Array<CancelEntry>(outcomes.length);
+    for (let i = 0; i < outcomes.length; i++) entries[i] = this.#answers.cancel(outcomes[i]!, ids[i] ?? null);
+    this.#after('fromExchange', this.#settle<CancelEntry[]>, resolve, entries);
+  };
 
   /**
    * One edit, as the REST client sends it (the v4 editOrder body) and reads its answer: the
@@ -344,9 +383,22 @@ export class SimulatedVenue implements Venue {
     resolve(value);
   }
 
-  /** Run `work` one `leg` of latency from now, on the virtual clock. */
-  #after(leg: keyof LatencyLegs, work: () => void): void {
-    this.#o.time.post(work, Math.max(0, this.#o.latency[leg]()));
+  /** #resolve as a posted work: made once. */
+  readonly #settle = <T>(resolve: (v: T) => void, value: T): void => {
+    this.#settled++;
+    resolve(value);
+  };
+
+  readonly #emitUser = (event: UserFeedEvent<AccountSnapshot>): void => {
+    this.#user$.next(event);
+  };
+
+  /** Run `work` one `leg` of latency from now, on the virtual clock, with `a` and `b` its arguments. */
+  #after(leg: keyof LatencyLegs, work: () => void): void;
+  #after<A>(leg: keyof LatencyLegs, work: (a: A) => void, a: A): void;
+  #after<A, B>(leg: keyof LatencyLegs, work: (a: A, b: B) => void, a: A, b: B): void;
+  #after(leg: keyof LatencyLegs, work: (a: unknown, b: unknown) => void, a?: unknown, b?: unknown): void {
+    this.#o.time.post(work, Math.max(0, this.#o.latency[leg]()), a, b);
   }
 
   // ------------------------------------------------------------ the account
@@ -436,7 +488,7 @@ export class SimulatedVenue implements Venue {
       if (item.userId !== US) continue;
       const now = this.#o.time.clock.now();
       const event = this.#answers.feed(item, engine.game(item.gameID), now, this.#messageID(now));
-      this.#after('fromExchange', () => this.#user$.next(event));
+      this.#after('fromExchange', this.#emitUser, event);
     }
   }
 
