@@ -11,7 +11,7 @@ import {
   type TapeItem,
   type TapeStats,
 } from '../tape.ts';
-import { chunkItems, TapeFile, TapeFileError, TapeWriter, type TapeFooter } from './file.ts';
+import { chunkBatches, TapeFile, TapeFileError, TapeWriter, type TapeFooter } from './file.ts';
 import type { BuildThreadData } from './build-protocol.ts';
 import { giveBackBuildThread, takeBuildThread, warmBuildThread, type BuildThread } from './build-thread.ts';
 import { minimalRead } from './minimal-read.ts';
@@ -363,9 +363,11 @@ export class TapeBuild implements TapeSource {
         const bytes = ready.shift();
         if (bytes !== undefined) {
           thread.ack();
-          const items = chunkItems(bytes);
-          if (this.#own.size > 0) this.#removed += removeOwnOrders(items, this.#own);
-          yield items;
+          // A batch at a time, as a tape file is read: a whole chunk decoded at once outlives the young generation.
+          for (const items of chunkBatches(bytes)) {
+            if (this.#own.size > 0) this.#removed += removeOwnOrders(items, this.#own);
+            yield items;
+          }
           continue;
         }
         if (st.over) break;
