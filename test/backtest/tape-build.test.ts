@@ -78,6 +78,8 @@ describe.each(['main', 'worker'] as const)(
       expect(createHash('sha256').update(reportJson(out)).digest('hex')).toBe(pinned.sha256);
       const json = await loadTape(['backtest/data/paper-seed13-deep']);
       expect(out.tape.footer.count).toBe(json.items.length);
+      // The estimate of a minimal read of the recording, for the ratio a backtest prints.
+      expect(out.tape.footer.build.minimalReadMs).toBeGreaterThan(0);
       expect(await allItems(out.tape)).toEqual(json.items);
       const reused = await openTape(['backtest/data/paper-seed13-deep'], { dir: join(p.path, '..') });
       expect(reused.built).toBeNull();

@@ -47,12 +47,16 @@ export type FromBuildThread =
 
 /**
  * What the replay's thread says to the build thread: a build to run (only once the one before
- * has said `done` or `failed`), a chunk of the build under way taken, or nothing more of it
- * to hand on. An `ack` or `drain` that arrives after its build ended is one of that build's:
+ * has said `done` or `failed`), the footer's estimate of a minimal read of its recording
+ * (every build gets one, which it waits for before its footer), a chunk of the build under
+ * way taken, or nothing more of it to hand on. An `ack` or `drain` that arrives after its build ended is one of that build's:
  * the next build starts afresh.
  */
 export type ToBuildThread =
-  { readonly type: 'build'; readonly data: BuildThreadData } | { readonly type: 'ack' } | { readonly type: 'drain' };
+  | { readonly type: 'build'; readonly data: BuildThreadData }
+  | { readonly type: 'sample'; readonly sample: { readonly lines: number; readonly ms: number } }
+  | { readonly type: 'ack' }
+  | { readonly type: 'drain' };
 
 /** The build thread failed for a reason that is neither a bad recording nor a bad tape (a write that failed, say). */
 export class TapeBuildThreadError extends LinesmithError {

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { InputProblem } from '../errors.ts';
+import type { MinimalReadSample } from './build.ts';
 import {
   TapeBuildThreadError,
   threadError,
@@ -65,6 +66,11 @@ export class BuildThread {
   /** A chunk of the build under way taken by the replay. */
   ack(): void {
     this.#tell({ type: 'ack' });
+  }
+
+  /** The estimate of a minimal read of the build's recording, for its footer (the build waits for it before the footer). */
+  sample(sample: MinimalReadSample): void {
+    this.#tell({ type: 'sample', sample });
   }
 
   /** The replay stopped early: the build writes the rest of its tape without handing it on. */

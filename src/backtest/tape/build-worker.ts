@@ -7,7 +7,7 @@ import {
   type FromBuildThread,
   type ToBuildThread,
 } from './build-protocol.ts';
-import { finishTape } from './build.ts';
+import { finishTape, type MinimalReadSample } from './build.ts';
 import { TapeWriter } from './file.ts';
 
 /**
@@ -28,7 +28,14 @@ class Build {
   draining = false;
   ahead = 0;
   resume: (() => void) | null = null;
+  /** The footer's estimate of a minimal read, from the replay's thread. */
+  readonly sampled: Promise<MinimalReadSample>;
+  giveSample: (s: MinimalReadSample) => void = () => undefined;
   readonly #own = new Set<string>();
+
+  constructor() {
+    this.sampled = new Promise((r) => (this.giveSample = r));
+  }
   #ownSent = 0;
 
   wake(): void {
@@ -64,7 +71,7 @@ class Build {
                 }),
         },
       );
-      await finishTape(writer, summary, data.key, data.files, data.path, started);
+      await finishTape(writer, summary, data.key, data.files, data.path, started, this.sampled);
       say({ type: 'done' });
     } catch (err) {
       writer.abort();
@@ -88,6 +95,9 @@ port.on('message', (m: ToBuildThread) => {
     case 'build':
       build = new Build();
       void build.run(m.data);
+      return;
+    case 'sample':
+      build.giveSample(m.sample);
       return;
     case 'ack':
       build.ahead--;

@@ -357,8 +357,15 @@ export class TapeBuild implements TapeSource {
         signal();
       },
     });
+    // The footer's estimate of a minimal read, taken here while the build thread reads its
+    // first chunk (this thread has nothing to do yet), rather than by the build thread after
+    // its last, where the replay would wait for it. Awaited before the replay goes on, so
+    // nothing runs beside it and it measures what it estimates.
+    const sampled = sampleMinimalRead(this.#files);
+    void sampled.then((sample) => thread.sample(sample));
     let finished = false;
     try {
+      await sampled;
       for (;;) {
         const bytes = ready.shift();
         if (bytes !== undefined) {
@@ -396,10 +403,26 @@ export class TapeBuild implements TapeSource {
   }
 }
 
+/** A minimal read of the start of a recording (`MINIMAL_READ_SAMPLE_BYTES`): lines read, ms taken. */
+export interface MinimalReadSample {
+  readonly lines: number;
+  readonly ms: number;
+}
+
+/** A minimal read of the start of the recording, to estimate one of all of it; nothing (0 lines) if it cannot be read. */
+export async function sampleMinimalRead(files: readonly string[]): Promise<MinimalReadSample> {
+  try {
+    const m = await minimalRead(files, MINIMAL_READ_SAMPLE_BYTES);
+    return { lines: m.lines, ms: m.ms };
+  } catch {
+    return { lines: 0, ms: 0 };
+  }
+}
+
 /**
  * Puts a tape whose items are all written in place: its footer (with an estimate of a
- * minimal read of the recording, for the ratio a backtest prints), renamed into place, and
- * read back.
+ * minimal read of the recording, for the ratio a backtest prints: `sampled`, or one taken
+ * now), renamed into place, and read back.
  */
 export async function finishTape(
   writer: TapeWriter,
@@ -408,11 +431,12 @@ export async function finishTape(
   files: readonly string[],
   path: string,
   started: number,
+  sampled?: Promise<MinimalReadSample>,
 ): Promise<TapeFile> {
   let footer: TapeFooter;
   try {
     const ownListingsRemoved = s.own.size > 0 ? countOwnListings(writer, s.own) : 0;
-    const sample = await minimalRead(files, MINIMAL_READ_SAMPLE_BYTES);
+    const sample = await (sampled ?? sampleMinimalRead(files));
     footer = writer.finish({
       key,
       files: s.files,
