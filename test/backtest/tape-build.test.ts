@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -11,6 +11,8 @@ import { BacktestInputError } from '../../src/backtest/errors.ts';
 import { loadTape, type TapeItem } from '../../src/backtest/tape.ts';
 import { findTape, openTape, type PendingTape } from '../../src/backtest/tape/cache.ts';
 import type { TapeFile } from '../../src/backtest/tape/file.ts';
+import { BUILD_THREAD_MIN_BYTES } from '../../src/backtest/tape/build.ts';
+import { warmBuildThread } from '../../src/backtest/tape/build-thread.ts';
 import { loadConfig } from '../../src/config/load.ts';
 import { defaultStrategyResolver } from '../../src/config/strategy-resolver.ts';
 import { silentLogger } from '../../src/shared/logger.ts';
@@ -76,6 +78,8 @@ describe.each(['main', 'worker'] as const)(
       expect(createHash('sha256').update(reportJson(out)).digest('hex')).toBe(pinned.sha256);
       const json = await loadTape(['backtest/data/paper-seed13-deep']);
       expect(out.tape.footer.count).toBe(json.items.length);
+      // The estimate of a minimal read of the recording, for the ratio a backtest prints.
+      expect(out.tape.footer.build.minimalReadMs).toBeGreaterThan(0);
       expect(await allItems(out.tape)).toEqual(json.items);
       const reused = await openTape(['backtest/data/paper-seed13-deep'], { dir: join(p.path, '..') });
       expect(reused.built).toBeNull();
@@ -163,5 +167,42 @@ describe('two builds of one tape at once (two processes that each found none)', 
     const again = await findTape(paths, { dir });
     expect('build' in again).toBe(false);
     if (!('build' in again)) expect(await allItems(again.tape)).toEqual(await allItems(first.build.tape));
+  });
+});
+
+describe('the build thread a process keeps between builds', () => {
+  it('reads a small recording on the kept thread once it is loaded, to the golden report', async () => {
+    const size = readdirSync('backtest/data/paper-seed13-deep')
+      .filter((f) => f.endsWith('.jsonl.gz'))
+      .reduce((n, f) => n + statSync(join('backtest/data/paper-seed13-deep', f)).size, 0);
+    // Small enough that a thread started for it alone would cost more than it saves.
+    expect(size).toBeLessThan(BUILD_THREAD_MIN_BYTES);
+    expect(await warmBuildThread()).toBe(true);
+    for (let run = 0; run < 2; run++) {
+      const p = await pending(['backtest/data/paper-seed13-deep'], { chunkItems: 700 });
+      const out = await runBacktestBuilding({ config: await config(), logger: silentLogger() }, p.build);
+      expect(p.build.onThread).toBe(true);
+      const pinned = JSON.parse(readFileSync('test/backtest/golden/paper-seed13-deep--fixed-spread.json', 'utf8')) as {
+        sha256: string;
+      };
+      expect(createHash('sha256').update(reportJson(out)).digest('hex')).toBe(pinned.sha256);
+    }
+  });
+
+  it('starts each build afresh on the kept thread, whatever the build before it was told', async () => {
+    const json = await loadTape(['backtest/data/paper-seed7']);
+    // Stopped after its first chunk: the thread drains the rest of this build into its tape.
+    const stopped = await pending(['backtest/data/paper-seed7'], { thread: 'worker', chunkItems: 64 });
+    const chunks = stopped.build.chunks();
+    await chunks.next();
+    await chunks.return(undefined);
+    expect(await allItems(stopped.build.tape)).toEqual(json.items);
+    // The next build on the same thread hands every item on, in order, a bounded number ahead.
+    const next = await pending(['backtest/data/paper-seed7'], { thread: 'worker', chunkItems: 500 });
+    const handed: TapeItem[] = [];
+    for await (const c of { [Symbol.asyncIterator]: () => next.build.chunks() }) handed.push(...c);
+    expect(next.build.onThread).toBe(true);
+    expect(handed).toEqual(json.items);
+    expect(await allItems(next.build.tape)).toEqual(json.items);
   });
 });

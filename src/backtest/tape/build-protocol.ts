@@ -13,7 +13,7 @@ import { TapeFileError } from './file.ts';
  */
 export const THREAD_AHEAD_CHUNKS = 2;
 
-/** What the build thread is given (`build-worker.ts`). */
+/** One build the build thread is given (`build-worker.ts`); a thread runs one after another. */
 export interface BuildThreadData {
   readonly paths: readonly string[];
   readonly files: readonly string[];
@@ -34,15 +34,29 @@ export type ThreadFailure =
   | { readonly kind: 'tape'; readonly message: string; readonly path: string; readonly reason: TapeFileError['reason'] }
   | { readonly kind: 'other'; readonly message: string };
 
-/** What the build thread says, in order. */
+/**
+ * What the build thread says, in order: `ready` once, when its modules are loaded; then per
+ * build its chunks and problems, and `done` or `failed` last.
+ */
 export type FromBuildThread =
+  | { readonly type: 'ready' }
   | { readonly type: 'chunk'; readonly bytes: ArrayBuffer; readonly count: number; readonly own: readonly string[] }
   | { readonly type: 'problem'; readonly problem: InputProblem }
   | { readonly type: 'done' }
   | { readonly type: 'failed'; readonly failure: ThreadFailure };
 
-/** What the replay's thread says to the build thread: a chunk taken, or nothing more to hand on. */
-export type ToBuildThread = { readonly type: 'ack' } | { readonly type: 'drain' };
+/**
+ * What the replay's thread says to the build thread: a build to run (only once the one before
+ * has said `done` or `failed`), the footer's estimate of a minimal read of its recording
+ * (every build gets one, which it waits for before its footer), a chunk of the build under
+ * way taken, or nothing more of it to hand on. An `ack` or `drain` that arrives after its build ended is one of that build's:
+ * the next build starts afresh.
+ */
+export type ToBuildThread =
+  | { readonly type: 'build'; readonly data: BuildThreadData }
+  | { readonly type: 'sample'; readonly sample: { readonly lines: number; readonly ms: number } }
+  | { readonly type: 'ack' }
+  | { readonly type: 'drain' };
 
 /** The build thread failed for a reason that is neither a bad recording nor a bad tape (a write that failed, say). */
 export class TapeBuildThreadError extends LinesmithError {

@@ -1,4 +1,4 @@
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { readRecording, type RecordingSummary } from '../tape.ts';
 import {
   THREAD_AHEAD_CHUNKS,
@@ -7,74 +7,106 @@ import {
   type FromBuildThread,
   type ToBuildThread,
 } from './build-protocol.ts';
-import { finishTape } from './build.ts';
+import { finishTape, type MinimalReadSample } from './build.ts';
 import { TapeWriter } from './file.ts';
 
 /**
- * The build thread of a first replay (`TapeBuild`, thread `worker`): reads the recording,
+ * A build thread (`build-thread.ts`): for each build it is given, reads the recording,
  * writes its tape, and hands each chunk's bytes to the replay's thread as it is written,
  * with the recording account's orders found since the chunk before. It runs ahead of the
  * replay by a few chunks at most (the replay acknowledges each it takes); told to drain
- * (the replay stopped early), it writes the rest of the tape without handing it on.
+ * (the replay stopped early), it writes the rest of the tape without handing it on. It then
+ * waits for the next build: its modules stay loaded and its code warm.
  */
 const port = parentPort;
 if (port === null) throw new TypeError('build-worker.ts runs as a worker thread');
-const data = workerData as BuildThreadData;
 
 const say = (m: FromBuildThread, transfer?: ArrayBuffer[]) => port.postMessage(m, transfer);
-let draining = false;
-let ahead = 0;
-let resume: (() => void) | null = null;
-port.on('message', (m: ToBuildThread) => {
-  if (m.type === 'ack') ahead--;
-  else draining = true;
-  const r = resume;
-  resume = null;
-  r?.();
-});
 
-const own = new Set<string>();
-let ownSent = 0;
-const newOwn = (): string[] => {
-  if (own.size === ownSent) return [];
-  const all = [...own];
-  const out = all.slice(ownSent);
-  ownSent = all.length;
-  return out;
-};
+/** The build under way: its own read-ahead, drain flag and recording-account orders. */
+class Build {
+  draining = false;
+  ahead = 0;
+  resume: (() => void) | null = null;
+  /** The footer's estimate of a minimal read, from the replay's thread. */
+  readonly sampled: Promise<MinimalReadSample>;
+  giveSample: (s: MinimalReadSample) => void = () => undefined;
+  readonly #own = new Set<string>();
 
-const started = performance.now();
-const writer = new TapeWriter(data.path, {
-  ...(data.chunkItems !== undefined ? { chunkItems: data.chunkItems } : {}),
-  onChunk: (bytes, count) => {
-    if (draining) return;
-    // A copy of its own: the writer reuses its buffer, and this one is handed over whole.
-    const copy = bytes.slice();
-    ahead++;
-    say({ type: 'chunk', bytes: copy.buffer, count, own: newOwn() }, [copy.buffer]);
-  },
-});
-try {
-  const summary: RecordingSummary = await readRecording(
-    data.paths,
-    { strict: data.strict, onProblem: (problem) => say({ type: 'problem', problem }) },
-    (it) => writer.add(it),
-    {
-      own,
-      afterBatch: () =>
-        draining || ahead < THREAD_AHEAD_CHUNKS
-          ? undefined
-          : new Promise<void>((r) => {
-              resume = r;
-            }),
-    },
-  );
-  await finishTape(writer, summary, data.key, data.files, data.path, started);
-  say({ type: 'done' });
-} catch (err) {
-  writer.abort();
-  say({ type: 'failed', failure: threadFailure(err) });
-} finally {
-  // Nothing more to hear: the thread ends once its last messages are out.
-  port.unref();
+  constructor() {
+    this.sampled = new Promise((r) => (this.giveSample = r));
+  }
+  #ownSent = 0;
+
+  wake(): void {
+    const r = this.resume;
+    this.resume = null;
+    r?.();
+  }
+
+  async run(data: BuildThreadData): Promise<void> {
+    const started = performance.now();
+    const writer = new TapeWriter(data.path, {
+      ...(data.chunkItems !== undefined ? { chunkItems: data.chunkItems } : {}),
+      onChunk: (bytes, count) => {
+        if (this.draining) return;
+        // A copy of its own: the writer reuses its buffer, and this one is handed over whole.
+        const copy = bytes.slice();
+        this.ahead++;
+        say({ type: 'chunk', bytes: copy.buffer, count, own: this.#newOwn() }, [copy.buffer]);
+      },
+    });
+    try {
+      const summary: RecordingSummary = await readRecording(
+        data.paths,
+        { strict: data.strict, onProblem: (problem) => say({ type: 'problem', problem }) },
+        (it) => writer.add(it),
+        {
+          own: this.#own,
+          afterBatch: () =>
+            this.draining || this.ahead < THREAD_AHEAD_CHUNKS
+              ? undefined
+              : new Promise<void>((r) => {
+                  this.resume = r;
+                }),
+        },
+      );
+      await finishTape(writer, summary, data.key, data.files, data.path, started, this.sampled);
+      say({ type: 'done' });
+    } catch (err) {
+      writer.abort();
+      say({ type: 'failed', failure: threadFailure(err) });
+    }
+  }
+
+  #newOwn(): string[] {
+    if (this.#own.size === this.#ownSent) return [];
+    const all = [...this.#own];
+    const out = all.slice(this.#ownSent);
+    this.#ownSent = all.length;
+    return out;
+  }
 }
+
+/** Acks and drains of a build already ended land on this one, which nothing reads. */
+let build = new Build();
+port.on('message', (m: ToBuildThread) => {
+  switch (m.type) {
+    case 'build':
+      build = new Build();
+      void build.run(m.data);
+      return;
+    case 'sample':
+      build.giveSample(m.sample);
+      return;
+    case 'ack':
+      build.ahead--;
+      build.wake();
+      return;
+    case 'drain':
+      build.draining = true;
+      build.wake();
+      return;
+  }
+});
+say({ type: 'ready' });

@@ -1,6 +1,5 @@
 import { mkdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import type { MetaData } from '../../record/format.ts';
 import type { InputProblem } from '../errors.ts';
 import {
@@ -12,14 +11,9 @@ import {
   type TapeItem,
   type TapeStats,
 } from '../tape.ts';
-import { chunkItems, TapeFile, TapeFileError, TapeWriter, type TapeFooter } from './file.ts';
-import {
-  TapeBuildThreadError,
-  threadError,
-  type BuildThreadData,
-  type FromBuildThread,
-  type ToBuildThread,
-} from './build-protocol.ts';
+import { chunkBatches, TapeFile, TapeFileError, TapeWriter, type TapeFooter } from './file.ts';
+import type { BuildThreadData } from './build-protocol.ts';
+import { giveBackBuildThread, takeBuildThread, warmBuildThread, type BuildThread } from './build-thread.ts';
 import { minimalRead } from './minimal-read.ts';
 import type { TapeSource } from './source.ts';
 
@@ -38,9 +32,13 @@ const READ_AHEAD_BATCHES = 1;
  * Recordings of at least this many (compressed) bytes are read and written to their tape on
  * a thread of their own while the replay runs (`TapeBuildOptions.thread`). Starting the
  * thread costs about as much CPU as a minimal read of 2–3 MB of compressed recording (its
- * TypeScript loader and modules): below this size the one-thread pass is faster.
+ * TypeScript loader and modules): below this size the one-thread pass is faster, unless the
+ * process keeps a build thread already loaded (`build-thread.ts`).
  */
 export const BUILD_THREAD_MIN_BYTES = 16 << 20;
+
+/** Builds that fed a replay in this process, on whichever thread (`TapeBuild.#onThread`). */
+let feedingBuilds = 0;
 
 export interface TapeBuildOptions extends Pick<LoadTapeOptions, 'strict' | 'onProblem'> {
   /** Items per chunk (tests use small chunks). */
@@ -158,23 +156,33 @@ export class TapeBuild implements TapeSource {
   }
 
   async *#feed(): AsyncGenerator<readonly TapeItem[]> {
-    this.#thread = await this.#onThread();
-    if (this.#thread) yield* this.#runThread();
+    const thread = await this.#onThread();
+    this.#thread = thread !== null;
+    if (thread !== null) yield* this.#runThread(thread);
     else yield* this.#run(true);
   }
 
-  /** Whether the items were read and encoded on a thread of their own (known once `chunks` has started). */
+  /** Whether the items were read and encoded on a thread of its own (known once `chunks` has started). */
   get onThread(): boolean {
     return this.#thread;
   }
 
-  /** Whether a build that feeds a replay reads on a thread of its own (`TapeBuildOptions.thread`). */
-  async #onThread(): Promise<boolean> {
+  /**
+   * The build thread a build that feeds a replay reads on, or none (`TapeBuildOptions.thread`).
+   * By size (`auto`): a large recording takes the kept thread or starts one; a smaller one
+   * takes the kept thread only once its modules are loaded, and stays on this thread
+   * otherwise. A process that builds a second tape starts a thread to keep for the builds
+   * after it: a single backtest never pays for one it cannot use.
+   */
+  async #onThread(): Promise<BuildThread | null> {
     const thread = this.#options.thread ?? 'auto';
-    if (thread !== 'auto') return thread === 'worker';
+    if (thread !== 'auto') return thread === 'worker' ? takeBuildThread(false) : null;
     let bytes = 0;
     for (const f of this.#files) bytes += (await stat(f)).size;
-    return bytes >= BUILD_THREAD_MIN_BYTES;
+    if (bytes >= BUILD_THREAD_MIN_BYTES) return takeBuildThread(false);
+    const warm = takeBuildThread(true);
+    if (warm === null && feedingBuilds++ > 0) void warmBuildThread();
+    return warm;
   }
 
   /** Builds the tape without handing on any item. */
@@ -299,21 +307,12 @@ export class TapeBuild implements TapeSource {
    * the items to the replay, so the first replay costs about the longer of reading and
    * encoding the recording, or decoding and replaying it, not their sum.
    */
-  async *#runThread(): AsyncGenerator<readonly TapeItem[]> {
-    if (this.#used) throw new TapeFileError(this.#path, 'corrupt', 'a tape build reads its recording once');
+  async *#runThread(thread: BuildThread): AsyncGenerator<readonly TapeItem[]> {
+    if (this.#used) {
+      giveBackBuildThread(thread);
+      throw new TapeFileError(this.#path, 'corrupt', 'a tape build reads its recording once');
+    }
     this.#used = true;
-    // No removal of a tape already at the path: the writer renames its own file over it whole,
-    // and another process may have just put the same tape there and be reading it.
-    await mkdir(dirname(this.#path), { recursive: true });
-    const data: BuildThreadData = {
-      paths: this.#paths,
-      files: this.#files,
-      key: this.#key,
-      path: this.#path,
-      strict: this.#options.strict ?? false,
-      chunkItems: this.#options.chunkItems,
-    };
-    const worker = new Worker(new URL('./build-worker.mjs', import.meta.url), { workerData: data });
     const ready: Uint8Array[] = [];
     // In an object: the callbacks set them, which the compiler cannot follow from the loop.
     const st: { over: boolean; failure: { err: unknown } | null; draining: boolean; wake: (() => void) | null } = {
@@ -327,47 +326,55 @@ export class TapeBuild implements TapeSource {
       st.wake = null;
       w?.();
     };
-    const fail = (err: unknown) => {
-      st.failure ??= { err };
-      st.over = true;
-      signal();
+    try {
+      // No removal of a tape already at the path: the writer renames its own file over it whole,
+      // and another process may have just put the same tape there and be reading it.
+      await mkdir(dirname(this.#path), { recursive: true });
+    } catch (err) {
+      giveBackBuildThread(thread);
+      throw err;
+    }
+    const data: BuildThreadData = {
+      paths: this.#paths,
+      files: this.#files,
+      key: this.#key,
+      path: this.#path,
+      strict: this.#options.strict ?? false,
+      chunkItems: this.#options.chunkItems,
     };
-    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-    worker.on('message', (m: FromBuildThread) => {
-      switch (m.type) {
-        case 'chunk':
-          for (const id of m.own) this.#own.add(id);
-          this.#read += m.count;
-          if (st.draining) break;
-          ready.push(new Uint8Array(m.bytes));
-          signal();
-          break;
-        case 'problem':
-          this.#options.onProblem?.(m.problem);
-          break;
-        case 'done':
-          st.over = true;
-          signal();
-          break;
-        case 'failed':
-          fail(threadError(m.failure));
-          break;
-      }
+    thread.build(data, {
+      chunk: (bytes, count, own) => {
+        for (const id of own) this.#own.add(id);
+        this.#read += count;
+        if (st.draining) return;
+        ready.push(new Uint8Array(bytes));
+        signal();
+      },
+      problem: (p) => this.#options.onProblem?.(p),
+      end: (failure) => {
+        st.failure ??= failure;
+        st.over = true;
+        signal();
+      },
     });
-    worker.on('error', fail);
-    void exited.then(() => {
-      if (!st.over) fail(new TapeBuildThreadError('the tape build thread stopped before the tape was written'));
-    });
-    const tell = (m: ToBuildThread) => worker.postMessage(m);
+    // The footer's estimate of a minimal read, taken here while the build thread reads its
+    // first chunk (this thread has nothing to do yet), rather than by the build thread after
+    // its last, where the replay would wait for it. Awaited before the replay goes on, so
+    // nothing runs beside it and it measures what it estimates.
+    const sampled = sampleMinimalRead(this.#files);
+    void sampled.then((sample) => thread.sample(sample));
     let finished = false;
     try {
+      await sampled;
       for (;;) {
         const bytes = ready.shift();
         if (bytes !== undefined) {
-          tell({ type: 'ack' });
-          const items = chunkItems(bytes);
-          if (this.#own.size > 0) this.#removed += removeOwnOrders(items, this.#own);
-          yield items;
+          thread.ack();
+          // A batch at a time, as a tape file is read: a whole chunk decoded at once outlives the young generation.
+          for (const items of chunkBatches(bytes)) {
+            if (this.#own.size > 0) this.#removed += removeOwnOrders(items, this.#own);
+            yield items;
+          }
           continue;
         }
         if (st.over) break;
@@ -380,9 +387,10 @@ export class TapeBuild implements TapeSource {
         this.#stoppedEarly = true;
         st.draining = true;
         ready.length = 0;
-        if (!st.over) tell({ type: 'drain' });
+        if (!st.over) thread.drain();
       }
-      await exited;
+      while (!st.over) await new Promise<void>((r) => (st.wake = r));
+      giveBackBuildThread(thread);
       // Stopped early, it has its answer: a recording that fails past where it stopped leaves no tape, and no error to hear of.
       if (st.failure === null) {
         const tape = await TapeFile.open(this.#path);
@@ -395,10 +403,26 @@ export class TapeBuild implements TapeSource {
   }
 }
 
+/** A minimal read of the start of a recording (`MINIMAL_READ_SAMPLE_BYTES`): lines read, ms taken. */
+export interface MinimalReadSample {
+  readonly lines: number;
+  readonly ms: number;
+}
+
+/** A minimal read of the start of the recording, to estimate one of all of it; nothing (0 lines) if it cannot be read. */
+export async function sampleMinimalRead(files: readonly string[]): Promise<MinimalReadSample> {
+  try {
+    const m = await minimalRead(files, MINIMAL_READ_SAMPLE_BYTES);
+    return { lines: m.lines, ms: m.ms };
+  } catch {
+    return { lines: 0, ms: 0 };
+  }
+}
+
 /**
  * Puts a tape whose items are all written in place: its footer (with an estimate of a
- * minimal read of the recording, for the ratio a backtest prints), renamed into place, and
- * read back.
+ * minimal read of the recording, for the ratio a backtest prints: `sampled`, or one taken
+ * now), renamed into place, and read back.
  */
 export async function finishTape(
   writer: TapeWriter,
@@ -407,11 +431,12 @@ export async function finishTape(
   files: readonly string[],
   path: string,
   started: number,
+  sampled?: Promise<MinimalReadSample>,
 ): Promise<TapeFile> {
   let footer: TapeFooter;
   try {
     const ownListingsRemoved = s.own.size > 0 ? countOwnListings(writer, s.own) : 0;
-    const sample = await minimalRead(files, MINIMAL_READ_SAMPLE_BYTES);
+    const sample = await (sampled ?? sampleMinimalRead(files));
     footer = writer.finish({
       key,
       files: s.files,

@@ -235,6 +235,17 @@ export function chunkItems(bytes: Uint8Array): TapeItem[] {
 }
 
 /**
+ * The items of one chunk's bytes, `READ_BATCH_ITEMS` at a time, as `TapeFile.chunks` hands
+ * them on (its comment says why not all at once). The bytes must stay as they are until the
+ * last batch is taken.
+ */
+export function* chunkBatches(bytes: Uint8Array): Generator<TapeItem[]> {
+  const d = chunkDecoder(bytes);
+  while (d.left > 0) yield d.take(READ_BATCH_ITEMS) as TapeItem[];
+  d.end();
+}
+
+/**
  * A decoder of one chunk's items (`chunkItems`, a few at a time). Its columns are views on
  * `bytes`: the bytes must stay as they are until the last item is taken.
  */
