@@ -3,10 +3,11 @@ import type { GameState, TradingMode } from '../market-model/types.ts';
 import type { StrategyWork } from '../orders/order-manager.ts';
 import type { OwnBook } from '../orders/own-book.ts';
 import type { QuoteIntent } from '../strategy/types.ts';
-import type { EvaluationScheduler, DirtyPair } from './evaluation-scheduler.ts';
+import type { EvaluationScheduler } from './evaluation-scheduler.ts';
 import { checkIntents } from './intent-check.ts';
 import { applyLivePolicy } from './live-policy.ts';
 import type { RefusalMemory } from './refusal-memory.ts';
+import type { PairState } from './pair-state.ts';
 import { gameIDOf, type StrategyGameKey } from './strategy-game-key.ts';
 import { mayHoldLater, memoHolds, memoOf, type EvaluationMemo, type MemoSources } from './strategy-memo.ts';
 import type { StrategyErrors } from './strategy-errors.ts';
@@ -44,21 +45,18 @@ export interface PairEvaluatorOptions {
 
 /**
  * What one evaluation of a strategy on a game does, and what it keeps between evaluations:
- * each pair's memo (what the strategy read and its intents then), the pairs that quote,
- * the last intents reported as decisions, and the counts of strategies asked and reused.
+ * on each pair's state, its memo (what the strategy read and its intents then) and the last
+ * intents reported as decisions; here, the pairs that quote and the counts of strategies
+ * asked and reused.
  */
 export class PairEvaluator {
   readonly #o: PairEvaluatorOptions;
-  /** What each pair's strategy read at its last evaluation, and its intents then: reused while that holds. */
-  readonly #memos = new Map<StrategyGameKey, EvaluationMemo>();
   /** Where a memo's inputs are read again (see strategy-memo.ts). */
   readonly #memoSources: MemoSources;
   /** Strategy evaluations: asked (quote called) or reused (nothing it read had changed). */
   readonly #evaluations = { asked: 0, reused: 0 };
-  /** Pairs whose last evaluation asked for quotes. */
+  /** Pairs whose last evaluation asked for quotes (each also says so in its `quoted`). */
   readonly #quoted = new Set<StrategyGameKey>();
-  /** Last intents per pair, as JSON, when decisions are reported. */
-  readonly #lastIntents = new Map<StrategyGameKey, string>();
   /** The memo of the answer #quote just gave (null: not to be reused), taken at once by `evaluate`. */
   #asked: EvaluationMemo | null = null;
 
@@ -84,16 +82,9 @@ export class PairEvaluator {
     return new Set([...this.#quoted].map(gameIDOf)).size;
   }
 
-  /** Whether a pair has intents to reuse while what they were made from holds. */
-  holdsMemo(key: StrategyGameKey): boolean {
-    return this.#memos.has(key);
-  }
-
-  /** The pair's game left the model. */
+  /** The pair's game left the model (its state, with its memo, is dropped by the scheduler). */
   forget(key: StrategyGameKey): void {
-    this.#memos.delete(key);
     this.#quoted.delete(key);
-    this.#lastIntents.delete(key);
   }
 
   /**
@@ -102,11 +93,12 @@ export class PairEvaluator {
    * intents stand, which is what asking it would give. The order manager still sees the
    * pair, as on every evaluation: its plan also moves with what the strategy does not read.
    */
-  evaluate(pair: DirtyPair, mode: TradingMode, now: number, work: StrategyWork[]): void {
-    const { key: k, strategy: s, gameID } = pair;
-    const memo = this.#memos.get(k);
+  evaluate(pair: PairState, mode: TradingMode, now: number, work: StrategyWork[]): void {
+    const s = pair.strategy;
+    const gameID = pair.gameID;
+    const memo = pair.memo;
     if (
-      memo !== undefined &&
+      memo !== null &&
       mode !== 'halted' &&
       memoHolds(memo, this.#memoSources, s.id, gameID, now, mode, s.module.reevaluateEvery)
     ) {
@@ -114,7 +106,7 @@ export class PairEvaluator {
       work.push({ strategyId: s.id, gameID, intents: memo.intents, mode });
       return;
     }
-    if (memo !== undefined) this.#memos.delete(k);
+    if (memo !== null) pair.memo = null;
     const game = this.#o.market.game(gameID);
     if (!game) return;
     let intents: readonly QuoteIntent[] = NO_INTENTS;
@@ -134,28 +126,34 @@ export class PairEvaluator {
       intents = intents.filter((i) => wantsMarket(s, i.selection.type));
     if (asked !== null && s.module.readsOutsideView !== true && mayHoldLater(asked, s.module.reevaluateEvery)) {
       asked.intents = intents;
-      this.#memos.set(k, asked);
+      pair.memo = asked;
       if ((asked.reads & READ.now) !== 0 && s.module.reevaluateEvery !== undefined)
         this.#o.askAgainIn(pair, s.module.reevaluateEvery);
     }
-    if (intents.length > 0) this.#quoted.add(k);
-    // A strategy that quotes nothing (a quiet one, most of its looks) finds no set to search.
-    else if (this.#quoted.size > 0) this.#quoted.delete(k);
-    if (this.#o.onDecision) this.#decided(k, s.id, gameID, intents, now);
+    if (intents.length > 0) {
+      if (!pair.quoted) {
+        pair.quoted = true;
+        this.#quoted.add(pair.key);
+      }
+    } else if (pair.quoted) {
+      pair.quoted = false;
+      this.#quoted.delete(pair.key);
+    }
+    if (this.#o.onDecision) this.#decided(pair, intents, now);
     work.push({ strategyId: s.id, gameID, intents, mode });
   }
 
-  #decided(
-    key: StrategyGameKey,
-    strategyId: string,
-    gameID: string,
-    intents: readonly QuoteIntent[],
-    now: number,
-  ): void {
+  #decided(pair: PairState, intents: readonly QuoteIntent[], now: number): void {
     const text = JSON.stringify(intents);
-    if (this.#lastIntents.get(key) === text) return;
-    this.#lastIntents.set(key, text);
-    this.#o.onDecision!({ priceEvents: this.#o.priceEvents(), at: now, strategyId, gameID, intents });
+    if (pair.lastIntents === text) return;
+    pair.lastIntents = text;
+    this.#o.onDecision!({
+      priceEvents: this.#o.priceEvents(),
+      at: now,
+      strategyId: pair.strategy.id,
+      gameID: pair.gameID,
+      intents,
+    });
   }
 
   /**

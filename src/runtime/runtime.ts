@@ -260,7 +260,6 @@ export class Runtime {
       modeOf: (strategyId) => this.#halts.modeOf(strategyId),
       evaluate: (pair, mode, now, work) => this.#pairs.evaluate(pair, mode, now, work),
       cycle: (work) => this.orders.cycle(work),
-      holdsMemo: (key) => this.#pairs.holdsMemo(key),
       wake: () => this.dispatch(WAKE),
     });
   }
