@@ -14,9 +14,9 @@ export interface EvaluationSchedulerOptions {
   readonly market: Pick<MarketModel, 'identity' | 'identities'>;
   readonly scheduler: SchedulerLike;
   /** The mode a strategy trades in now: a halted one is evaluated at once, throttle or not. */
-  readonly modeOf: (strategyId: string) => TradingMode;
-  /** Evaluate a pair whose throttle has run out, into `work`. */
-  readonly evaluate: (pair: DirtyPair, mode: TradingMode, now: number, work: StrategyWork[]) => void;
+  readonly halts: { modeOf(strategyId: string): TradingMode };
+  /** Evaluates a pair whose throttle has run out, into `work`. An object, not a closure: called on every evaluation. */
+  readonly evaluator: { evaluate(pair: PairState, mode: TradingMode, now: number, work: StrategyWork[]): void };
   /** One order-manager cycle over what the evaluations gave. */
   readonly cycle: (work: StrategyWork[]) => void;
   /** Run the loop once more, to look at the dirty pairs: a throttle or a cooldown ran out. */
@@ -189,10 +189,10 @@ export class EvaluationScheduler {
 
   /** Evaluate one pair into `work`, unless its throttle holds it (false). */
   #visit(pair: PairState, now: number, work: StrategyWork[]): boolean {
-    const mode = this.#o.modeOf(pair.strategy.id);
+    const mode = this.#o.halts.modeOf(pair.strategy.id);
     if (this.#dueOf(pair) > now && mode !== 'halted') return false;
     pair.lastEval = now;
-    this.#o.evaluate(pair, mode, now, work);
+    this.#o.evaluator.evaluate(pair, mode, now, work);
     return true;
   }
 

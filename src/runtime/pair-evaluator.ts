@@ -118,11 +118,7 @@ export class PairEvaluator {
       this.#asked = null;
     }
     intents = applyLivePolicy(s.live, game, intents);
-    if (
-      intents.length > 0 &&
-      s.interest.marketTypes.length > 0 &&
-      !intents.every((i) => wantsMarket(s, i.selection.type))
-    )
+    if (intents.length > 0 && s.interest.marketTypes.length > 0 && !allWanted(s, intents))
       intents = intents.filter((i) => wantsMarket(s, i.selection.type));
     if (asked !== null && s.module.readsOutsideView !== true && mayHoldLater(asked, s.module.reevaluateEvery)) {
       asked.intents = intents;
@@ -164,15 +160,15 @@ export class PairEvaluator {
   #quote(s: StrategyInstance, game: GameState, now: number, mode: TradingMode): readonly QuoteIntent[] {
     const gameID = game.id;
     const tracked = new TrackedGame(game);
-    const view = new LazyStrategyView({
-      own: this.#o.own,
-      strategyId: s.id,
+    const view = new LazyStrategyView(
+      this.#o.own,
+      s.id,
       now,
-      game: tracked,
+      tracked,
       mode,
-      commissionRate: this.#o.commissionRate(),
-      inputs: this.#memoSources,
-    });
+      this.#o.commissionRate(),
+      this.#memoSources,
+    );
     this.#o.strategyErrors.evaluated(s.id);
     try {
       // Checked here, inside the try: what the strategy returned is read by the live policy,
@@ -197,3 +193,9 @@ export class PairEvaluator {
 }
 
 const NO_INTENTS: readonly QuoteIntent[] = Object.freeze([]);
+
+/** Whether every intent is in a market the strategy watches (a loop: asked on every evaluation that quotes). */
+function allWanted(s: StrategyInstance, intents: readonly QuoteIntent[]): boolean {
+  for (let i = 0; i < intents.length; i++) if (!wantsMarket(s, intents[i]!.selection.type)) return false;
+  return true;
+}
