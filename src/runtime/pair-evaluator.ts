@@ -113,7 +113,7 @@ export class PairEvaluator {
     let asked: EvaluationMemo | null = null;
     if (mode !== 'halted') {
       this.#evaluations.asked++;
-      intents = this.#quote(s, game, now, mode);
+      intents = this.#quote(pair, game, now, mode);
       asked = this.#asked;
       this.#asked = null;
     }
@@ -157,7 +157,8 @@ export class PairEvaluator {
    * left in `#asked`. It is null when the answer must not be reused: it threw, or returned
    * something malformed (asked again, it fails again, and that is counted and logged each time).
    */
-  #quote(s: StrategyInstance, game: GameState, now: number, mode: TradingMode): readonly QuoteIntent[] {
+  #quote(pair: PairState, game: GameState, now: number, mode: TradingMode): readonly QuoteIntent[] {
+    const s = pair.strategy;
     const gameID = game.id;
     const tracked = new TrackedGame(game);
     const view = new LazyStrategyView(
@@ -169,7 +170,7 @@ export class PairEvaluator {
       this.#o.commissionRate(),
       this.#memoSources,
     );
-    this.#o.strategyErrors.evaluated(s.id);
+    (pair.evaluationCount ??= this.#o.strategyErrors.evaluationCount(s.id)).evaluations++;
     try {
       // Checked here, inside the try: what the strategy returned is read by the live policy,
       // the planner and the risk checks, and a bad value there would throw out of the loop.

@@ -1,6 +1,7 @@
 import type { StrategyGameKey } from './strategy-game-key.ts';
 import type { StrategyInstance } from './strategy-instance.ts';
 import type { EvaluationMemo } from './strategy-memo.ts';
+import type { StrategyErrors } from './strategy-errors.ts';
 
 /** Where a pair stands in the evaluation scheduler: nothing pending. */
 export const DUE_NONE = 0;
@@ -31,6 +32,8 @@ export class PairState {
   quoted = false;
   /** Its last intents, as JSON, when decisions are reported (null: none reported yet). */
   lastIntents: string | null = null;
+  /** Its strategy's count of evaluations in StrategyErrors, once asked for (null: not yet). */
+  evaluationCount: ReturnType<StrategyErrors['evaluationCount']> | null = null;
 
   constructor(key: StrategyGameKey, strategy: StrategyInstance, gameID: string) {
     this.key = key;
