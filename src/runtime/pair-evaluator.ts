@@ -9,7 +9,14 @@ import { applyLivePolicy } from './live-policy.ts';
 import type { RefusalMemory } from './refusal-memory.ts';
 import type { PairState } from './pair-state.ts';
 import { gameIDOf, type StrategyGameKey } from './strategy-game-key.ts';
-import { mayHoldLater, memoHolds, memoOf, type EvaluationMemo, type MemoSources } from './strategy-memo.ts';
+import {
+  mayHoldLater,
+  memoHolds,
+  memoOf,
+  readsMayHoldLater,
+  type EvaluationMemo,
+  type MemoSources,
+} from './strategy-memo.ts';
 import type { StrategyErrors } from './strategy-errors.ts';
 import { wantsMarket, type StrategyInstance } from './strategy-instance.ts';
 import { LazyStrategyView, READ } from './strategy-view.ts';
@@ -155,7 +162,8 @@ export class PairEvaluator {
   /**
    * Ask the strategy, through a view that notes what it reads; the memo of what it read is
    * left in `#asked`. It is null when the answer must not be reused: it threw, or returned
-   * something malformed (asked again, it fails again, and that is counted and logged each time).
+   * something malformed (asked again, it fails again, and that is counted and logged each time),
+   * or what it read cannot hold at a later instant (mayHoldLater).
    */
   #quote(pair: PairState, game: GameState, now: number, mode: TradingMode): readonly QuoteIntent[] {
     const s = pair.strategy;
@@ -184,7 +192,10 @@ export class PairEvaluator {
         this.#o.strategyErrors.malformed(s.id, gameID, checked.dropped, now);
         return checked.intents;
       }
-      this.#asked = memoOf(view, tracked, checked.intents, this.#o.own, s.id);
+      // Built only when it could be kept: most evaluations of a strategy that reads its
+      // game's activity (or the clock, without reevaluateEvery) would drop it at once.
+      if (s.module.readsOutsideView !== true && readsMayHoldLater(view.reads, s.module.reevaluateEvery))
+        this.#asked = memoOf(view, tracked, checked.intents, this.#o.own, s.id);
       return checked.intents;
     } catch (err) {
       this.#o.strategyErrors.threw(s.id, gameID, err, now);

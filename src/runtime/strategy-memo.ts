@@ -101,7 +101,12 @@ const NONE: readonly never[] = [];
  * (which decays with the clock), nor the clock itself without a declared `reevaluateEvery`.
  */
 export function mayHoldLater(m: EvaluationMemo, reevaluateEvery: number | undefined): boolean {
-  return (m.reads & READ.activity) === 0 && ((m.reads & READ.now) === 0 || reevaluateEvery !== undefined);
+  return readsMayHoldLater(m.reads, reevaluateEvery);
+}
+
+/** mayHoldLater from what the strategy read (bits of READ), before any memo is built. */
+export function readsMayHoldLater(reads: number, reevaluateEvery: number | undefined): boolean {
+  return (reads & READ.activity) === 0 && ((reads & READ.now) === 0 || reevaluateEvery !== undefined);
 }
 
 /**
