@@ -6,9 +6,6 @@ import { DUE_DIRTY, DUE_HELD, DUE_NONE, PairState } from './pair-state.ts';
 import { strategyGameKey, type StrategyGameKey } from './strategy-game-key.ts';
 import { wantsGame, type StrategyInstance } from './strategy-instance.ts';
 
-/** A strategy and a game whose evaluation is due or pending, and what the runtime keeps of it. */
-export type DirtyPair = PairState;
-
 export interface EvaluationSchedulerOptions {
   readonly strategies: readonly StrategyInstance[];
   readonly market: Pick<MarketModel, 'identity' | 'identities'>;
