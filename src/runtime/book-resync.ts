@@ -85,6 +85,11 @@ export class BookResync<E> {
     if (reconnected && !startingUp) this.begin();
   }
 
+  /** A read is under way: price events are held. */
+  get holding(): boolean {
+    return this.#read !== null;
+  }
+
   /** Hold a price event while a read is under way (false: none is, and the event goes on). */
   hold(e: E): boolean {
     if (!this.#read) return false;

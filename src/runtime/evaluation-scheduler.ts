@@ -2,28 +2,20 @@ import type { SchedulerLike } from 'rxjs';
 import type { GameIdentity, MarketModel } from '../market-model/market-model.ts';
 import type { TradingMode } from '../market-model/types.ts';
 import type { StrategyWork } from '../orders/order-manager.ts';
+import { DUE_DIRTY, DUE_HELD, DUE_NONE, PairState } from './pair-state.ts';
 import { strategyGameKey, type StrategyGameKey } from './strategy-game-key.ts';
 import { wantsGame, type StrategyInstance } from './strategy-instance.ts';
-
-/** A strategy and a game whose evaluation is due or pending, under its key. */
-export interface DirtyPair {
-  readonly key: StrategyGameKey;
-  readonly strategy: StrategyInstance;
-  readonly gameID: string;
-}
 
 export interface EvaluationSchedulerOptions {
   readonly strategies: readonly StrategyInstance[];
   readonly market: Pick<MarketModel, 'identity' | 'identities'>;
   readonly scheduler: SchedulerLike;
   /** The mode a strategy trades in now: a halted one is evaluated at once, throttle or not. */
-  readonly modeOf: (strategyId: string) => TradingMode;
-  /** Evaluate a pair whose throttle has run out, into `work`. */
-  readonly evaluate: (pair: DirtyPair, mode: TradingMode, now: number, work: StrategyWork[]) => void;
+  readonly halts: { modeOf(strategyId: string): TradingMode };
+  /** Evaluates a pair whose throttle has run out, into `work`. An object, not a closure: called on every evaluation. */
+  readonly evaluator: { evaluate(pair: PairState, mode: TradingMode, now: number, work: StrategyWork[]): void };
   /** One order-manager cycle over what the evaluations gave. */
   readonly cycle: (work: StrategyWork[]) => void;
-  /** Whether a pair still has intents to check again (an ask-again is moot without them). */
-  readonly holdsMemo: (key: StrategyGameKey) => boolean;
   /** Run the loop once more, to look at the dirty pairs: a throttle or a cooldown ran out. */
   readonly wake: () => void;
 }
@@ -32,21 +24,23 @@ export interface EvaluationSchedulerOptions {
  * Which strategy–game pairs are due for an evaluation, and when: the pairs marked since the
  * last look (`#dirty`), those marked inside their throttle (`#held`, due at `#heldDue`),
  * each pair's last evaluation, and the wake-ups pending on the scheduler (the earliest held
- * pair, a strategy's ask-again, a refused game's cooldown).
+ * pair, a strategy's ask-again, a refused game's cooldown). A pair's place in the lists is
+ * kept on its PairState (`due`), so marking an already marked pair costs a field read.
  */
 export class EvaluationScheduler {
   readonly #o: EvaluationSchedulerOptions;
-  /** Strategy–game pairs to evaluate. */
-  readonly #dirty = new Map<StrategyGameKey, DirtyPair>();
-  /** Pairs marked while inside their throttle (it ends at `#dueOf`); `#heldDue` is the earliest end. */
-  readonly #held = new Map<StrategyGameKey, DirtyPair>();
+  /** Every pair that was ever marked, by key, until its game is forgotten. */
+  readonly #pairs = new Map<StrategyGameKey, PairState>();
+  /** Strategy–game pairs to evaluate, in the order marked. */
+  #dirty: PairState[] = [];
+  /** Pairs marked while inside their throttle (it ends at `#dueOf`), in the order held; `#heldDue` is the earliest end. */
+  #held: PairState[] = [];
   #heldDue = Infinity;
   /** A halt began: held pairs of the halted strategies must pull their quotes now, throttle or not. */
   #pullHeld = false;
-  readonly #watchers = new WeakMap<GameIdentity, readonly DirtyPair[]>();
+  readonly #watchers = new WeakMap<GameIdentity, readonly PairState[]>();
   /** When the pending wake-up for throttled evaluations fires (null: none pending). */
   #wakeAt: number | null = null;
-  readonly #lastEval = new Map<StrategyGameKey, number>();
   /** Pairs with a look-again pending for a strategy's `reevaluateEvery`. */
   readonly #askAgain = new Set<StrategyGameKey>();
   /** Games with a look-again pending after a refusal's cooldown. */
@@ -72,29 +66,51 @@ export class EvaluationScheduler {
     this.#pullHeld = true;
   }
 
-  /** A pair's game left the model: nothing is kept or due for it. */
+  /** A pair's game left the model: nothing is kept or due for it (its state, memo included, is dropped). */
   forget(key: StrategyGameKey): void {
-    this.#dirty.delete(key);
-    this.#held.delete(key);
-    if (this.#held.size === 0) this.#heldDue = Infinity;
-    this.#lastEval.delete(key);
+    const p = this.#pairs.get(key);
+    if (p === undefined) return;
+    this.#pairs.delete(key);
+    if (p.due === DUE_DIRTY) this.#dirty.splice(this.#dirty.indexOf(p), 1);
+    else if (p.due === DUE_HELD) {
+      this.#held.splice(this.#held.indexOf(p), 1);
+      if (this.#held.length === 0) this.#heldDue = Infinity;
+    }
+    p.due = DUE_NONE;
+    p.memo = null;
   }
 
   #markPairs(g: GameIdentity): void {
-    for (const p of this.#pairsOf(g)) if (!this.#dirty.has(p.key) && !this.#held.has(p.key)) this.#dirty.set(p.key, p);
+    const pairs = this.#pairsOf(g);
+    for (let i = 0; i < pairs.length; i++) {
+      const p = pairs[i]!;
+      if (p.due === DUE_NONE) {
+        p.due = DUE_DIRTY;
+        this.#dirty.push(p);
+      }
+    }
   }
 
   /**
-   * The strategies that watch a game, as the pairs the dirty set holds: worked out once per
-   * identity (the model keeps the object while the game's identity holds) rather than on
-   * every price event, which would match interest lists and build keys each time.
+   * The strategies that watch a game, as their pairs: worked out once per identity (the model
+   * keeps the object while the game's identity holds) rather than on every price event, which
+   * would match interest lists and build keys each time. A pair already known under its key
+   * (the game's identity changed) is the same object, with its throttle and memo.
    */
-  #pairsOf(g: GameIdentity): readonly DirtyPair[] {
+  #pairsOf(g: GameIdentity): readonly PairState[] {
     const known = this.#watchers.get(g);
     if (known !== undefined) return known;
-    const pairs: DirtyPair[] = [];
-    for (const s of this.#o.strategies)
-      if (wantsGame(s, g)) pairs.push({ key: strategyGameKey(s.id, g.id), strategy: s, gameID: g.id });
+    const pairs: PairState[] = [];
+    for (const s of this.#o.strategies) {
+      if (!wantsGame(s, g)) continue;
+      const key = strategyGameKey(s.id, g.id);
+      let p = this.#pairs.get(key);
+      if (p === undefined) {
+        p = new PairState(key, s, g.id);
+        this.#pairs.set(key, p);
+      }
+      pairs.push(p);
+    }
     this.#watchers.set(g, pairs);
     return pairs;
   }
@@ -108,49 +124,78 @@ export class EvaluationScheduler {
    * keeps the order of marking.
    */
   run(now: number): void {
-    const scanHeld = this.#held.size > 0 && (now >= this.#heldDue || this.#pullHeld);
-    if (this.#dirty.size === 0 && !scanHeld) {
+    const held = this.#held;
+    const scanHeld = held.length > 0 && (now >= this.#heldDue || this.#pullHeld);
+    const dirty = this.#dirty;
+    if (dirty.length === 0 && !scanHeld) {
       // A wake-up that fired before the earliest held pair is due (it was asked for an
       // earlier one, since evaluated) must leave the next one armed: marks on held pairs
       // do not reach #dirty, so no other event would.
-      if (this.#held.size > 0) this.#wakeIn(now, this.#heldDue - now);
+      if (held.length > 0) this.#wakeIn(now, this.#heldDue - now);
       return;
     }
     this.#pullHeld = false;
     const work: StrategyWork[] = [];
-    if (scanHeld) {
-      // Kept in a local until the scan is through: a throw midway leaves the old, earlier value.
-      let due = Infinity;
-      // Deleting the entry being visited is safe while iterating a Map. Values, not entries:
-      // a pair holds its key, and an entry walk makes a pair array per held pair.
-      for (const p of this.#held.values()) {
-        if (this.#visit(p, now, work)) this.#held.delete(p.key);
-        else due = Math.min(due, this.#dueOf(p));
+    if (scanHeld) this.#scanHeld(now, work);
+    // Pairs marked while this walk evaluates are walked too (their index is past the end yet).
+    let i = 0;
+    try {
+      for (; i < dirty.length; i++) {
+        const p = dirty[i]!;
+        if (this.#visit(p, now, work)) {
+          p.due = DUE_NONE;
+          continue;
+        }
+        p.due = DUE_HELD;
+        held.push(p);
+        this.#heldDue = Math.min(this.#heldDue, this.#dueOf(p));
+      }
+    } finally {
+      // A throw leaves the pair that threw and those after it dirty, for the next look. A new
+      // list rather than a length set to 0, which costs more than the walk of one pair.
+      if (i >= dirty.length) this.#dirty = [];
+      else dirty.splice(0, i);
+    }
+    if (work.length > 0) this.#o.cycle(work);
+    if (held.length > 0) this.#wakeIn(now, this.#heldDue - now);
+  }
+
+  /** Visit the held pairs: those whose throttle ran out (or whose strategy halted) are evaluated and leave the list. */
+  #scanHeld(now: number, work: StrategyWork[]): void {
+    const held = this.#held;
+    // Kept in a local until the scan is through: a throw midway leaves the old, earlier value.
+    let due = Infinity;
+    let kept = 0;
+    let i = 0;
+    try {
+      for (; i < held.length; i++) {
+        const p = held[i]!;
+        if (this.#visit(p, now, work)) p.due = DUE_NONE;
+        else {
+          held[kept++] = p;
+          due = Math.min(due, this.#dueOf(p));
+        }
       }
       this.#heldDue = due;
+    } finally {
+      // The list keeps its order; after a throw, the pair that threw and those after it stay held.
+      if (i < held.length) held.copyWithin(kept, i);
+      held.length = kept + (held.length - i);
     }
-    for (const p of this.#dirty.values()) {
-      if (this.#visit(p, now, work)) continue;
-      this.#held.set(p.key, p);
-      this.#heldDue = Math.min(this.#heldDue, this.#dueOf(p));
-    }
-    this.#dirty.clear();
-    if (work.length > 0) this.#o.cycle(work);
-    if (this.#held.size > 0) this.#wakeIn(now, this.#heldDue - now);
   }
 
   /** Evaluate one pair into `work`, unless its throttle holds it (false). */
-  #visit(pair: DirtyPair, now: number, work: StrategyWork[]): boolean {
-    const mode = this.#o.modeOf(pair.strategy.id);
+  #visit(pair: PairState, now: number, work: StrategyWork[]): boolean {
+    const mode = this.#o.halts.modeOf(pair.strategy.id);
     if (this.#dueOf(pair) > now && mode !== 'halted') return false;
-    this.#lastEval.set(pair.key, now);
-    this.#o.evaluate(pair, mode, now, work);
+    pair.lastEval = now;
+    this.#o.evaluator.evaluate(pair, mode, now, work);
     return true;
   }
 
   /** When a pair's throttle ends: its last evaluation is unchanged while it is held. */
-  #dueOf(p: DirtyPair): number {
-    return (this.#lastEval.get(p.key) ?? -Infinity) + p.strategy.throttleMs;
+  #dueOf(p: PairState): number {
+    return p.lastEval + p.strategy.throttleMs;
   }
 
   /**
@@ -169,15 +214,21 @@ export class EvaluationScheduler {
 
   /**
    * A strategy that reads the clock and declared how long its quotes stay good is looked at
-   * again then, even if nothing else moves on its game; one wake-up per pair at a time.
+   * again then, even if nothing else moves on its game; one wake-up per pair at a time. Moot
+   * when the pair no longer holds intents to check again (its game was forgotten meanwhile).
    */
-  askAgainIn(pair: DirtyPair, ms: number): void {
-    if (this.#askAgain.has(pair.key)) return;
-    this.#askAgain.add(pair.key);
+  askAgainIn(pair: PairState, ms: number): void {
+    const key = pair.key;
+    if (this.#askAgain.has(key)) return;
+    this.#askAgain.add(key);
     this.#o.scheduler.schedule(() => {
-      this.#askAgain.delete(pair.key);
-      if (!this.#o.holdsMemo(pair.key)) return;
-      if (!this.#dirty.has(pair.key) && !this.#held.has(pair.key)) this.#dirty.set(pair.key, pair);
+      this.#askAgain.delete(key);
+      const p = this.#pairs.get(key);
+      if (p === undefined || p.memo === null) return;
+      if (p.due === DUE_NONE) {
+        p.due = DUE_DIRTY;
+        this.#dirty.push(p);
+      }
       this.#o.wake();
     }, ms);
   }

@@ -50,18 +50,46 @@ export class EventLoop<E extends { readonly kind: string }> {
       // Nothing waiting (the usual case): the event applies without passing through the queue.
       if (this.#queue.length === 0) this.#applyOne(e);
       else this.#queue.push(e);
-      while (this.#queue.length > 0) this.#applyOne(this.#queue.shift()!);
-      try {
-        this.#o.settle();
-      } catch (err) {
-        // dispatch runs inside feed subscribers and scheduler callbacks: a throw from here
-        // would reach RxJS, which rethrows it outside any handler and Node exits, with our
-        // orders left resting and stop() never run. Logged and counted; the next event evaluates again.
-        this.#errors.evaluations++;
-        this.#o.logger.error({ err }, 'evaluation failed');
-      }
+      this.#drainAndSettle();
     } finally {
       this.#draining = false;
+    }
+  }
+
+  /**
+   * Feed `x` into the loop as the event `wrap(x)` of kind `kind`, which `apply` applies as the
+   * loop's own apply would: when nothing waits (the usual case), without building the event.
+   * For the busiest feed, whose every message would otherwise become one more object.
+   */
+  dispatchAs<X>(kind: E['kind'], x: X, apply: (x: X) => void, wrap: (x: X) => E): void {
+    if (this.#draining || this.#queue.length > 0) {
+      this.dispatch(wrap(x));
+      return;
+    }
+    this.#draining = true;
+    try {
+      try {
+        apply(x);
+      } catch (err) {
+        this.#failed(err, kind);
+      }
+      this.#drainAndSettle();
+    } finally {
+      this.#draining = false;
+    }
+  }
+
+  /** Apply what waits, then settle. */
+  #drainAndSettle(): void {
+    while (this.#queue.length > 0) this.#applyOne(this.#queue.shift()!);
+    try {
+      this.#o.settle();
+    } catch (err) {
+      // dispatch runs inside feed subscribers and scheduler callbacks: a throw from here
+      // would reach RxJS, which rethrows it outside any handler and Node exits, with our
+      // orders left resting and stop() never run. Logged and counted; the next event evaluates again.
+      this.#errors.evaluations++;
+      this.#o.logger.error({ err }, 'evaluation failed');
     }
   }
 
@@ -69,9 +97,13 @@ export class EventLoop<E extends { readonly kind: string }> {
     try {
       this.#o.apply(e);
     } catch (err) {
-      // One bad event must not stop the bot; it is logged with what it was.
-      this.#errors.events++;
-      this.#o.logger.error({ err, event: e.kind }, 'event failed');
+      this.#failed(err, e.kind);
     }
+  }
+
+  /** One bad event must not stop the bot; it is logged with what it was. */
+  #failed(err: unknown, kind: string): void {
+    this.#errors.events++;
+    this.#o.logger.error({ err, event: kind }, 'event failed');
   }
 }

@@ -58,6 +58,8 @@ export class HaltRegistry {
   modeOf(strategyId: string): TradingMode {
     let m: TradingMode = this.#mode;
     if (MODE_RANK[this.#operatorMode] > MODE_RANK[m]) m = this.#operatorMode;
+    // Asked on every evaluation; most runs never set a strategy's own mode.
+    if (this.#strategyModes.size === 0) return m;
     const own = this.#strategyModes.get(strategyId);
     if (own !== undefined && MODE_RANK[own] > MODE_RANK[m]) m = own;
     return m;

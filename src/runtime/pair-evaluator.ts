@@ -3,12 +3,20 @@ import type { GameState, TradingMode } from '../market-model/types.ts';
 import type { StrategyWork } from '../orders/order-manager.ts';
 import type { OwnBook } from '../orders/own-book.ts';
 import type { QuoteIntent } from '../strategy/types.ts';
-import type { EvaluationScheduler, DirtyPair } from './evaluation-scheduler.ts';
+import type { EvaluationScheduler } from './evaluation-scheduler.ts';
 import { checkIntents } from './intent-check.ts';
 import { applyLivePolicy } from './live-policy.ts';
 import type { RefusalMemory } from './refusal-memory.ts';
+import type { PairState } from './pair-state.ts';
 import { gameIDOf, type StrategyGameKey } from './strategy-game-key.ts';
-import { mayHoldLater, memoHolds, memoOf, type EvaluationMemo, type MemoSources } from './strategy-memo.ts';
+import {
+  mayHoldLater,
+  memoHolds,
+  memoOf,
+  readsMayHoldLater,
+  type EvaluationMemo,
+  type MemoSources,
+} from './strategy-memo.ts';
 import type { StrategyErrors } from './strategy-errors.ts';
 import { wantsMarket, type StrategyInstance } from './strategy-instance.ts';
 import { LazyStrategyView, READ } from './strategy-view.ts';
@@ -44,21 +52,18 @@ export interface PairEvaluatorOptions {
 
 /**
  * What one evaluation of a strategy on a game does, and what it keeps between evaluations:
- * each pair's memo (what the strategy read and its intents then), the pairs that quote,
- * the last intents reported as decisions, and the counts of strategies asked and reused.
+ * on each pair's state, its memo (what the strategy read and its intents then) and the last
+ * intents reported as decisions; here, the pairs that quote and the counts of strategies
+ * asked and reused.
  */
 export class PairEvaluator {
   readonly #o: PairEvaluatorOptions;
-  /** What each pair's strategy read at its last evaluation, and its intents then: reused while that holds. */
-  readonly #memos = new Map<StrategyGameKey, EvaluationMemo>();
   /** Where a memo's inputs are read again (see strategy-memo.ts). */
   readonly #memoSources: MemoSources;
   /** Strategy evaluations: asked (quote called) or reused (nothing it read had changed). */
   readonly #evaluations = { asked: 0, reused: 0 };
-  /** Pairs whose last evaluation asked for quotes. */
+  /** Pairs whose last evaluation asked for quotes (each also says so in its `quoted`). */
   readonly #quoted = new Set<StrategyGameKey>();
-  /** Last intents per pair, as JSON, when decisions are reported. */
-  readonly #lastIntents = new Map<StrategyGameKey, string>();
   /** The memo of the answer #quote just gave (null: not to be reused), taken at once by `evaluate`. */
   #asked: EvaluationMemo | null = null;
 
@@ -84,16 +89,9 @@ export class PairEvaluator {
     return new Set([...this.#quoted].map(gameIDOf)).size;
   }
 
-  /** Whether a pair has intents to reuse while what they were made from holds. */
-  holdsMemo(key: StrategyGameKey): boolean {
-    return this.#memos.has(key);
-  }
-
-  /** The pair's game left the model. */
+  /** The pair's game left the model (its state, with its memo, is dropped by the scheduler). */
   forget(key: StrategyGameKey): void {
-    this.#memos.delete(key);
     this.#quoted.delete(key);
-    this.#lastIntents.delete(key);
   }
 
   /**
@@ -102,11 +100,12 @@ export class PairEvaluator {
    * intents stand, which is what asking it would give. The order manager still sees the
    * pair, as on every evaluation: its plan also moves with what the strategy does not read.
    */
-  evaluate(pair: DirtyPair, mode: TradingMode, now: number, work: StrategyWork[]): void {
-    const { key: k, strategy: s, gameID } = pair;
-    const memo = this.#memos.get(k);
+  evaluate(pair: PairState, mode: TradingMode, now: number, work: StrategyWork[]): void {
+    const s = pair.strategy;
+    const gameID = pair.gameID;
+    const memo = pair.memo;
     if (
-      memo !== undefined &&
+      memo !== null &&
       mode !== 'halted' &&
       memoHolds(memo, this.#memoSources, s.id, gameID, now, mode, s.module.reevaluateEvery)
     ) {
@@ -114,68 +113,72 @@ export class PairEvaluator {
       work.push({ strategyId: s.id, gameID, intents: memo.intents, mode });
       return;
     }
-    if (memo !== undefined) this.#memos.delete(k);
+    if (memo !== null) pair.memo = null;
     const game = this.#o.market.game(gameID);
     if (!game) return;
     let intents: readonly QuoteIntent[] = NO_INTENTS;
     let asked: EvaluationMemo | null = null;
     if (mode !== 'halted') {
       this.#evaluations.asked++;
-      intents = this.#quote(s, game, now, mode);
+      intents = this.#quote(pair, game, now, mode);
       asked = this.#asked;
       this.#asked = null;
     }
     intents = applyLivePolicy(s.live, game, intents);
-    if (
-      intents.length > 0 &&
-      s.interest.marketTypes.length > 0 &&
-      !intents.every((i) => wantsMarket(s, i.selection.type))
-    )
+    if (intents.length > 0 && s.interest.marketTypes.length > 0 && !allWanted(s, intents))
       intents = intents.filter((i) => wantsMarket(s, i.selection.type));
     if (asked !== null && s.module.readsOutsideView !== true && mayHoldLater(asked, s.module.reevaluateEvery)) {
       asked.intents = intents;
-      this.#memos.set(k, asked);
+      pair.memo = asked;
       if ((asked.reads & READ.now) !== 0 && s.module.reevaluateEvery !== undefined)
         this.#o.askAgainIn(pair, s.module.reevaluateEvery);
     }
-    if (intents.length > 0) this.#quoted.add(k);
-    // A strategy that quotes nothing (a quiet one, most of its looks) finds no set to search.
-    else if (this.#quoted.size > 0) this.#quoted.delete(k);
-    if (this.#o.onDecision) this.#decided(k, s.id, gameID, intents, now);
+    if (intents.length > 0) {
+      if (!pair.quoted) {
+        pair.quoted = true;
+        this.#quoted.add(pair.key);
+      }
+    } else if (pair.quoted) {
+      pair.quoted = false;
+      this.#quoted.delete(pair.key);
+    }
+    if (this.#o.onDecision) this.#decided(pair, intents, now);
     work.push({ strategyId: s.id, gameID, intents, mode });
   }
 
-  #decided(
-    key: StrategyGameKey,
-    strategyId: string,
-    gameID: string,
-    intents: readonly QuoteIntent[],
-    now: number,
-  ): void {
+  #decided(pair: PairState, intents: readonly QuoteIntent[], now: number): void {
     const text = JSON.stringify(intents);
-    if (this.#lastIntents.get(key) === text) return;
-    this.#lastIntents.set(key, text);
-    this.#o.onDecision!({ priceEvents: this.#o.priceEvents(), at: now, strategyId, gameID, intents });
+    if (pair.lastIntents === text) return;
+    pair.lastIntents = text;
+    this.#o.onDecision!({
+      priceEvents: this.#o.priceEvents(),
+      at: now,
+      strategyId: pair.strategy.id,
+      gameID: pair.gameID,
+      intents,
+    });
   }
 
   /**
    * Ask the strategy, through a view that notes what it reads; the memo of what it read is
    * left in `#asked`. It is null when the answer must not be reused: it threw, or returned
-   * something malformed (asked again, it fails again, and that is counted and logged each time).
+   * something malformed (asked again, it fails again, and that is counted and logged each time),
+   * or what it read cannot hold at a later instant (mayHoldLater).
    */
-  #quote(s: StrategyInstance, game: GameState, now: number, mode: TradingMode): readonly QuoteIntent[] {
+  #quote(pair: PairState, game: GameState, now: number, mode: TradingMode): readonly QuoteIntent[] {
+    const s = pair.strategy;
     const gameID = game.id;
     const tracked = new TrackedGame(game);
-    const view = new LazyStrategyView({
-      own: this.#o.own,
-      strategyId: s.id,
+    const view = new LazyStrategyView(
+      this.#o.own,
+      s.id,
       now,
-      game: tracked,
+      tracked,
       mode,
-      commissionRate: this.#o.commissionRate(),
-      inputs: this.#memoSources,
-    });
-    this.#o.strategyErrors.evaluated(s.id);
+      this.#o.commissionRate(),
+      this.#memoSources,
+    );
+    (pair.evaluationCount ??= this.#o.strategyErrors.evaluationCount(s.id)).evaluations++;
     try {
       // Checked here, inside the try: what the strategy returned is read by the live policy,
       // the planner and the risk checks, and a bad value there would throw out of the loop.
@@ -189,7 +192,10 @@ export class PairEvaluator {
         this.#o.strategyErrors.malformed(s.id, gameID, checked.dropped, now);
         return checked.intents;
       }
-      this.#asked = memoOf(view, tracked, checked.intents, this.#o.own, s.id);
+      // Built only when it could be kept: most evaluations of a strategy that reads its
+      // game's activity (or the clock, without reevaluateEvery) would drop it at once.
+      if (s.module.readsOutsideView !== true && readsMayHoldLater(view.reads, s.module.reevaluateEvery))
+        this.#asked = memoOf(view, tracked, checked.intents, this.#o.own, s.id);
       return checked.intents;
     } catch (err) {
       this.#o.strategyErrors.threw(s.id, gameID, err, now);
@@ -199,3 +205,9 @@ export class PairEvaluator {
 }
 
 const NO_INTENTS: readonly QuoteIntent[] = Object.freeze([]);
+
+/** Whether every intent is in a market the strategy watches (a loop: asked on every evaluation that quotes). */
+function allWanted(s: StrategyInstance, intents: readonly QuoteIntent[]): boolean {
+  for (let i = 0; i < intents.length; i++) if (!wantsMarket(s, intents[i]!.selection.type)) return false;
+  return true;
+}

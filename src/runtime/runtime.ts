@@ -110,6 +110,8 @@ type RuntimeEvent =
   /** Only a look at the dirty games: a throttle or a cooldown ran out. */
   | { readonly kind: 'wake' };
 
+const wrapPrice = (event: PriceFeedEvent): RuntimeEvent => ({ kind: 'price', event });
+
 /** The events that carry nothing: one object each, not one per tick or wake-up. */
 const TICK: RuntimeEvent = { kind: 'tick' };
 const WAKE: RuntimeEvent = { kind: 'wake' };
@@ -257,10 +259,9 @@ export class Runtime {
       strategies: options.strategies,
       market: this.market,
       scheduler: options.scheduler,
-      modeOf: (strategyId) => this.#halts.modeOf(strategyId),
-      evaluate: (pair, mode, now, work) => this.#pairs.evaluate(pair, mode, now, work),
+      halts: this.#halts,
+      evaluator: this.#pairs,
       cycle: (work) => this.orders.cycle(work),
-      holdsMemo: (key) => this.#pairs.holdsMemo(key),
       wake: () => this.dispatch(WAKE),
     });
   }
@@ -306,7 +307,7 @@ export class Runtime {
     const now = () => this.#o.clock.now();
     const held: RuntimeEvent[] = [];
     this.#startupHeld = held;
-    this.#subs.push(exchange.priceFeed.events$.subscribe((event) => this.#feedEvent({ kind: 'price', event })));
+    this.#subs.push(exchange.priceFeed.events$.subscribe((event) => this.#priceEvent(event)));
     this.#subs.push(exchange.userFeed.events$.subscribe((event) => this.#feedEvent({ kind: 'user', event })));
     // Through #feedEvent like the messages, so it keeps its place among them (held at start-up alike).
     this.#subs.push(
@@ -392,6 +393,15 @@ export class Runtime {
     return readFor;
   }
 
+  /**
+   * A price-feed event, the busiest input: applied without an event object around it while
+   * nothing is held or waiting, else through #feedEvent as any feed's event.
+   */
+  #priceEvent(event: PriceFeedEvent): void {
+    if (this.#startupHeld !== null || this.#books.holding) this.#feedEvent({ kind: 'price', event });
+    else this.#loop.dispatchAs('price', event, this.#applyPrice, wrapPrice);
+  }
+
   /** A feed's event: into the loop, or held while start-up reads the account, or a resync the books, over REST. */
   #feedEvent(e: RuntimeEvent): void {
     if (this.#startupHeld) this.#startupHeld.push(e);
@@ -424,22 +434,9 @@ export class Runtime {
   #apply(e: RuntimeEvent): void {
     const now = this.#o.clock.now();
     switch (e.kind) {
-      case 'price': {
-        this.#priceEvents++;
-        const ev = e.event;
-        if (ev.type === 'orderUpdate') {
-          if (this.market.applyOrderUpdate(ev.payload, now)) this.#due.markGame(ev.payload.gameID);
-        } else if (ev.type === 'matchedVolumeUpdate') {
-          if (this.market.applyMatchedVolume(ev.payload, now)) this.#due.markGame(ev.payload.gameID);
-        } else {
-          const g = this.market.upsertGame(ev.payload, now, ev.messageType === 'marketClosed' ? { ended: true } : {});
-          if (!g) return;
-          this.#due.markGame(g.id);
-          if (g.ended || ev.messageType === 'marketClosed')
-            this.orders.cancelAll('game closed', { gameID: g.id }, { sweep: true });
-        }
+      case 'price':
+        this.#applyPrice(e.event);
         return;
-      }
       case 'user': {
         const ev = e.event;
         if ('messageID' in ev) this.#userFeedCursor = ev.messageID;
@@ -502,6 +499,23 @@ export class Runtime {
         return;
     }
   }
+
+  /** A price-feed event into the market model; the games it changed are due. */
+  readonly #applyPrice = (ev: PriceFeedEvent): void => {
+    this.#priceEvents++;
+    const now = this.#o.clock.now();
+    if (ev.type === 'orderUpdate') {
+      if (this.market.applyOrderUpdate(ev.payload, now)) this.#due.markGame(ev.payload.gameID);
+    } else if (ev.type === 'matchedVolumeUpdate') {
+      if (this.market.applyMatchedVolume(ev.payload, now)) this.#due.markGame(ev.payload.gameID);
+    } else {
+      const g = this.market.upsertGame(ev.payload, now, ev.messageType === 'marketClosed' ? { ended: true } : {});
+      if (!g) return;
+      this.#due.markGame(g.id);
+      if (g.ended || ev.messageType === 'marketClosed')
+        this.orders.cancelAll('game closed', { gameID: g.id }, { sweep: true });
+    }
+  };
 
   /**
    * A gateway answer changes what our orders are, so their games are looked at again. The

@@ -118,6 +118,15 @@ export class StrategyErrors {
     this.#of(strategy).evaluations++;
   }
 
+  /**
+   * The strategy's count of evaluations, to add to (`evaluations++`) as `evaluated` does:
+   * a caller that evaluates the same strategy again and again keeps it, rather than looking
+   * the strategy up each time.
+   */
+  evaluationCount(strategy: string): { evaluations: number } {
+    return this.#of(strategy);
+  }
+
   threw(strategy: string, gameID: string, err: unknown, now: number): void {
     this.#of(strategy).failed++;
     this.#count(strategy, gameID, 'threw', describeThrown(err), firstFrame(err), now, err);

@@ -11,7 +11,7 @@ import type {
 } from '../market-model/types.ts';
 import type { QuoteIntent } from '../strategy/types.ts';
 import { READ, type LazyStrategyView, type ViewInputs } from './strategy-view.ts';
-import { GAME_FIELDS, type TrackedGame } from './tracked-game.ts';
+import { fieldBit, type GameField, type TrackedGame } from './tracked-game.ts';
 
 /**
  * What one evaluation of a strategy on a game read, with what it read, and the intents it
@@ -101,7 +101,12 @@ const NONE: readonly never[] = [];
  * (which decays with the clock), nor the clock itself without a declared `reevaluateEvery`.
  */
 export function mayHoldLater(m: EvaluationMemo, reevaluateEvery: number | undefined): boolean {
-  return (m.reads & READ.activity) === 0 && ((m.reads & READ.now) === 0 || reevaluateEvery !== undefined);
+  return readsMayHoldLater(m.reads, reevaluateEvery);
+}
+
+/** mayHoldLater from what the strategy read (bits of READ), before any memo is built. */
+export function readsMayHoldLater(reads: number, reevaluateEvery: number | undefined): boolean {
+  return (reads & READ.activity) === 0 && ((reads & READ.now) === 0 || reevaluateEvery !== undefined);
 }
 
 /**
@@ -128,13 +133,7 @@ export function memoHolds(
   if (head === undefined) return false;
   // The live policy reads these two of every game.
   if (head.live !== m.game.live || head.ended !== m.game.ended) return false;
-  if (m.fields !== 0) {
-    for (let i = 0; i < GAME_FIELDS.length; i++) {
-      if ((m.fields & (1 << i)) === 0) continue;
-      const f = GAME_FIELDS[i]!;
-      if (!Object.is(head[f], m.game[f])) return false;
-    }
-  }
+  if (m.fields !== 0 && !sameFields(m.fields, head, m.game)) return false;
   if (m.allBooks !== null && !market.booksUnchangedSince(gameID, m.allBooks)) return false;
   if ((reads & (READ.commissionRate | READ.fills)) !== 0 && m.commissionRate !== x.commissionRate()) return false;
   const own = x.own;
@@ -152,6 +151,44 @@ export function memoHolds(
       return false;
   }
   return true;
+}
+
+/** Each field's bit; a Record, so a field added to GAME_FIELDS must be added here (and to sameFields). */
+const B: Readonly<Record<GameField, number>> = {
+  id: fieldBit('id'),
+  league: fieldBit('league'),
+  sport: fieldBit('sport'),
+  parentGameID: fieldBit('parentGameID'),
+  start: fieldBit('start'),
+  live: fieldBit('live'),
+  ended: fieldBit('ended'),
+  participants: fieldBit('participants'),
+  mainHomeSpread: fieldBit('mainHomeSpread'),
+  mainTotal: fieldBit('mainTotal'),
+  matchedVolume: fieldBit('matchedVolume'),
+  updatedAt: fieldBit('updatedAt'),
+};
+
+/**
+ * Whether each game field read (bits of `fields`) is the same now (`head`) as in the game
+ * read. Each field by its name rather than through a list of names: a read by a computed
+ * name is a keyed lookup, and this runs on every look at a memo that read a field.
+ */
+function sameFields(fields: number, head: Readonly<Omit<GameState, 'books'>>, g: GameState): boolean {
+  return (
+    ((fields & B.id) === 0 || Object.is(head.id, g.id)) &&
+    ((fields & B.league) === 0 || Object.is(head.league, g.league)) &&
+    ((fields & B.sport) === 0 || Object.is(head.sport, g.sport)) &&
+    ((fields & B.parentGameID) === 0 || Object.is(head.parentGameID, g.parentGameID)) &&
+    ((fields & B.start) === 0 || Object.is(head.start, g.start)) &&
+    ((fields & B.live) === 0 || Object.is(head.live, g.live)) &&
+    ((fields & B.ended) === 0 || Object.is(head.ended, g.ended)) &&
+    ((fields & B.participants) === 0 || Object.is(head.participants, g.participants)) &&
+    ((fields & B.mainHomeSpread) === 0 || Object.is(head.mainHomeSpread, g.mainHomeSpread)) &&
+    ((fields & B.mainTotal) === 0 || Object.is(head.mainTotal, g.mainTotal)) &&
+    ((fields & B.matchedVolume) === 0 || Object.is(head.matchedVolume, g.matchedVolume)) &&
+    ((fields & B.updatedAt) === 0 || Object.is(head.updatedAt, g.updatedAt))
+  );
 }
 
 function sameList<T>(a: readonly T[], b: readonly T[]): boolean {

@@ -10,9 +10,6 @@ import type {
 } from '../market-model/types.ts';
 import type { Position } from '../money/position.ts';
 
-/** The fields a view holds as given; the rest it reads on demand, from `own` and `inputs`. */
-type EagerFields = 'now' | 'game' | 'mode' | 'commissionRate';
-
 /**
  * Where a view reads the inputs a strategy may not read at all (its game's activity, the
  * fair values, its refusals): one object for the runtime's life, so a view needs no closure.
@@ -21,13 +18,6 @@ export interface ViewInputs {
   activity(gameID: string, now: number): GameActivity;
   fair(gameID: string): ReadonlyMap<string, number> | null;
   refusals(strategyId: string, gameID: string, now: number): readonly Refusal[];
-}
-
-/** What a view is built from. */
-export interface StrategyViewSource extends Pick<StrategyView, EagerFields> {
-  readonly own: OwnBook;
-  readonly strategyId: string;
-  readonly inputs: ViewInputs;
 }
 
 /** What a strategy read of its view, as bits of `ViewReads.reads`. */
@@ -74,14 +64,26 @@ export class LazyStrategyView implements StrategyView {
   #liability: number | null = null;
   #accountLiability: number | null = null;
 
-  constructor(s: StrategyViewSource) {
-    this.#now = s.now;
-    this.game = s.game;
-    this.#mode = s.mode;
-    this.#commissionRate = s.commissionRate;
-    this.#inputs = s.inputs;
-    this.#own = s.own;
-    this.#strategyId = s.strategyId;
+  /**
+   * The view of `strategyId` on `game` at `now`; the rest it reads on demand, from `own` and
+   * `inputs`. Arguments rather than one object of them: a view is built on every evaluation.
+   */
+  constructor(
+    own: OwnBook,
+    strategyId: string,
+    now: number,
+    game: GameState,
+    mode: TradingMode,
+    commissionRate: number,
+    inputs: ViewInputs,
+  ) {
+    this.#now = now;
+    this.game = game;
+    this.#mode = mode;
+    this.#commissionRate = commissionRate;
+    this.#inputs = inputs;
+    this.#own = own;
+    this.#strategyId = strategyId;
   }
 
   get now(): number {

@@ -16,7 +16,9 @@ export const GAME_FIELDS = [
   'updatedAt',
 ] as const;
 export type GameField = (typeof GAME_FIELDS)[number];
-const bit = (f: GameField): number => 1 << GAME_FIELDS.indexOf(f);
+/** The bit of `TrackedGame.fields` a read of `f` sets. */
+export const fieldBit = (f: GameField): number => 1 << GAME_FIELDS.indexOf(f);
+const bit = fieldBit;
 
 /**
  * A game snapshot handed to a strategy that notes what the strategy read of it: which of

@@ -24,16 +24,7 @@ function countingBook() {
 }
 
 const game = { id: 'g1' } as GameState;
-const view = (own: OwnBook, inputs: ViewInputs) =>
-  new LazyStrategyView({
-    own,
-    strategyId: 's1',
-    now: 5,
-    game,
-    mode: 'active',
-    commissionRate: 0.01,
-    inputs,
-  });
+const view = (own: OwnBook, inputs: ViewInputs) => new LazyStrategyView(own, 's1', 5, game, 'active', 0.01, inputs);
 
 describe('a strategy’s view', () => {
   it('reads the own book only for what the strategy reads, once each, for its own game and strategy', () => {
