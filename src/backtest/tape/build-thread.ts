@@ -132,18 +132,14 @@ export class BuildThread {
 /** The build thread this process keeps between builds (none until a build asks for one). */
 let kept: BuildThread | null = null;
 
-/**
- * A build thread for a build: the one kept if there is one (only if its modules are loaded,
- * with `readyOnly`), else a new one (none, with `readyOnly`). It is the caller's until
- * `giveBackBuildThread`.
- */
-export function takeBuildThread(readyOnly: boolean): BuildThread | null {
+/** A build thread for a build: the one kept if there is one, else a new one. It is the caller's until `giveBackBuildThread`. */
+export function takeBuildThread(): BuildThread {
   const k = kept;
-  if (k !== null && !k.dead && (k.ready || !readyOnly)) {
+  if (k !== null && !k.dead) {
     kept = null;
     return k;
   }
-  return readyOnly ? null : new BuildThread();
+  return new BuildThread();
 }
 
 /** A thread whose build has ended: kept for the next build, or stopped if one is kept already. */
