@@ -65,8 +65,6 @@ export class BotFeed {
     if (c === null) return null;
     const game = c.game!;
     const label = c.label!;
-    // The label's fields after `type`, in the label's own order, as a spread of it would put
-    // them, spelt as a literal: a spread in the middle of a literal takes V8's slow path.
     const epoch = Math.max(c.epoch, this.#epochs.get(gameID) ?? 0);
     const { parentGameID, sport, league, live } = game;
     const type = taker.type;
