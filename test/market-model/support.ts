@@ -98,6 +98,15 @@ export type BookOp =
   | { kind: 'await'; pick: number; frac: number }
   | { kind: 'settle'; game: number };
 
+/** `applier`'s operations, and its two steps of an add apart: an order made (restingOrder(n)) and an order added. */
+export interface BookOps {
+  (o: BookOp): void;
+  /** The order the next add would place, not added: n counts it. */
+  make(o: Omit<Extract<BookOp, { kind: 'add' }>, 'kind'>): OwnOrder;
+  /** Adds an order (made by `make`): updates and awaits may pick it from then on. */
+  add(order: OwnOrder): void;
+}
+
 /**
  * Applies generated operations to `book` in turn: an add places restingOrder(n) (n counting
  * adds and fills), an update moves one of the added orders, picked by `pick`, to a status with
@@ -106,21 +115,24 @@ export type BookOp =
  * (taker or maker) of order 'x' (or counts it to an added order, `owner`), an await says
  * `frac` of an added order's bet matched, a settle settles.
  */
-export function applier(book: OwnBook, selections: readonly Selection[]): (o: BookOp) => void {
+export function applier(book: OwnBook, selections: readonly Selection[]): BookOps {
   const ids: string[] = [];
   let n = 0;
-  return (o) => {
+  const make = (o: Omit<Extract<BookOp, { kind: 'add' }>, 'kind'>) =>
+    restingOrder(n++, 0, {
+      gameID: `g${o.game}`,
+      selection: selections[o.sel]!,
+      odds: o.odds,
+      bet: o.bet,
+      taker: o.taker ?? false,
+    });
+  const add = (order: OwnOrder) => {
+    book.add(order, 'test');
+    ids.push(order.clientId);
+  };
+  const apply = (o: BookOp) => {
     if (o.kind === 'add') {
-      const order = restingOrder(n, 0, {
-        gameID: `g${o.game}`,
-        selection: selections[o.sel]!,
-        odds: o.odds,
-        bet: o.bet,
-        taker: o.taker ?? false,
-      });
-      n++;
-      book.add(order, 'test');
-      ids.push(order.clientId);
+      add(make(o));
     } else if (o.kind === 'update' && ids.length > 0) {
       const id = ids[o.pick % ids.length]!;
       // `absent`: closed by inference, which a later update (evidence) may take back to live.
@@ -158,4 +170,5 @@ export function applier(book: OwnBook, selections: readonly Selection[]): (o: Bo
       book.settle(`g${o.game}`);
     }
   };
+  return Object.assign(apply, { make, add });
 }

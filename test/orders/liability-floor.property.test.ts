@@ -1,12 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { fc, test } from '@fast-check/vitest';
-import type { OwnOrder, OwnOrderStatus } from '../../src/market-model/types.ts';
 import type { Selection } from '../../src/markets/types.ts';
 import { restingPosition } from '../../src/money/liability.ts';
 import type { Position } from '../../src/money/position.ts';
-import type { OrderEventKind } from '../../src/orders/lifecycle.ts';
 import { OwnBook, isLive } from '../../src/orders/own-book.ts';
-import { ownFill, restingOrder } from '../market-model/support.ts';
+import { STATUSES, applier, restingOrder } from '../market-model/support.ts';
 import { expectSame, referenceWorstCaseScore } from '../money/liability-reference.ts';
 import { oddsArb, selectionArb } from '../support/money-arbitraries.ts';
 
@@ -21,16 +19,6 @@ import { oddsArb, selectionArb } from '../support/money-arbitraries.ts';
 
 const GAMES = ['g0', 'g1'];
 const RATE = 0.01;
-
-const STATUSES: OwnOrderStatus[] = ['resting', 'partly-filled', 'pending-cancel', 'cancelled', 'filled', 'unknown'];
-const EVENT_OF: Record<string, OrderEventKind> = {
-  resting: 'rests',
-  'partly-filled': 'rests-partly-filled',
-  'pending-cancel': 'cancel-sent',
-  cancelled: 'cancelled',
-  filled: 'filled',
-  unknown: 'outcome-unknown',
-};
 
 // Few terms, so that orders sent later often count exactly as orders the gate counted earlier.
 const newOrderArb = fc.record({
@@ -93,17 +81,11 @@ describe('projected lower bound', () => {
     numRuns: 400,
   })('stays at or below the exact worst case, which stays the reference search', (sels, ops) => {
     const book = new OwnBook({ commissionRate: () => RATE });
-    const ids: string[] = [];
-    let n = 0;
-    const order = (game: number, o: { sel: number; odds: number; bet: number; taker: boolean }): OwnOrder =>
-      restingOrder(n++, 0, { gameID: `g${game}`, selection: sels[o.sel]!, odds: o.odds, bet: o.bet, taker: o.taker });
-    const add = (o: OwnOrder) => {
-      book.add(o, 'test');
-      ids.push(o.clientId);
-    };
+    // Games g0 and g1 (GAMES), as the applier names them.
+    const apply = applier(book, sels);
     for (const o of ops) {
       if (o.kind === 'send') {
-        const orders = o.orders.map((x) => order(o.game, x));
+        const orders = o.orders.map((x) => apply.make({ game: o.game, ...x }));
         const extras = orders.map((x) =>
           restingPosition(x.selection, x.remaining, x.odds, x.mayTake === true ? RATE : 0),
         );
@@ -114,41 +96,14 @@ describe('projected lower bound', () => {
           'with extras',
         );
         const sent = orders.filter((_, i) => o.sent[i]);
-        for (const x of o.reversed ? sent.reverse() : sent) add(x);
-        const first = o.orders[0]!;
-        if (o.again) add(order(o.game, first));
+        for (const x of o.reversed ? sent.reverse() : sent) apply.add(x);
+        if (o.again) apply.add(apply.make({ game: o.game, ...o.orders[0]! }));
       } else if (o.kind === 'add') {
-        add(order(o.game, o.order));
-      } else if (o.kind === 'update' && ids.length > 0) {
-        const id = ids[o.pick % ids.length]!;
-        const status = STATUSES[o.status]!;
-        const cur = book.order(id)!;
-        const answered = cur.orderID === null && status !== 'unknown' ? { orderID: `o${id.slice(1)}` } : {};
-        book.apply(id, { kind: EVENT_OF[status]!, amounts: { remaining: cur.bet * o.frac, ...answered } }, 1, 'test');
-      } else if (o.kind === 'fill') {
-        const owner = o.owner === undefined || ids.length === 0 ? undefined : ids[o.owner % ids.length];
-        book.addFill(
-          ownFill({
-            txID: `t${n++}`,
-            gameID: `g${o.game}`,
-            selection: sels[o.sel]!,
-            odds: o.odds,
-            amount: o.amount,
-            risk: o.amount,
-            win: o.amount,
-            origin: o.taker ? 'wager' : 'offer',
-          }),
-          owner,
-        );
-      } else if (o.kind === 'await' && ids.length > 0) {
-        const id = ids[o.pick % ids.length]!;
-        book.awaitFills(id, book.order(id)!.bet * o.frac, 1);
+        apply({ kind: 'add', game: o.game, ...o.order });
       } else if (o.kind === 'exact') {
         const g = `g${o.game}`;
         expectSame(book.projectedLiability(g), referenceWorstCaseScore(reference(book, g)).liability, 'exact');
-      } else if (o.kind === 'settle') {
-        book.settle(`g${o.game}`);
-      }
+      } else apply(o);
       for (const o of book.allOrders()) if (!isLive(o)) expect(book.liveOrders(o.gameID)).not.toContain(o);
       for (const g of GAMES) {
         const exact = referenceWorstCaseScore(reference(book, g)).liability;
