@@ -145,7 +145,13 @@ async function tapeRead(
 }
 
 export async function runBacktestBench(
-  options: { runs?: number; recording?: string; configs?: readonly string[]; venueActions?: boolean } = {},
+  options: {
+    runs?: number;
+    recording?: string;
+    configs?: readonly string[];
+    venueActions?: boolean;
+    thread?: 'auto' | 'main' | 'worker';
+  } = {},
 ): Promise<BacktestBenchResult> {
   const runs = options.runs ?? 3;
   const recording = options.recording ?? BACKTEST_RECORDING;
@@ -181,7 +187,11 @@ export async function runBacktestBench(
         const c0 = process.cpuUsage();
         const th0 = threadCpuMs();
         const t0 = performance.now();
-        const found = await findTape([recording], { dir, rebuild: true });
+        const found = await findTape([recording], {
+          dir,
+          rebuild: true,
+          ...(options.thread !== undefined ? { thread: options.thread } : {}),
+        });
         if (!('build' in found)) throw new Error('a rebuild was asked for, yet the tape was reused');
         const t1 = performance.now();
         const first = await runBacktestBuilding({ config, logger }, found.build);
@@ -412,6 +422,11 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     ?.split(',')
     .map((c) => resolve(c));
   const runs = argAfter('--runs');
+  // `--thread main|worker` forces where the first runs' builds read (default: by size).
+  const threadArg = argAfter('--thread');
+  if (threadArg !== undefined && threadArg !== 'auto' && threadArg !== 'main' && threadArg !== 'worker')
+    throw new Error(`--thread takes auto, main or worker, not ${threadArg}`);
+  const thread: 'auto' | 'main' | 'worker' | undefined = threadArg;
   const result = process.argv.includes('venue-actions')
     ? await runVenueActionBench()
     : process.argv.includes('--large')
@@ -419,10 +434,11 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
       : process.argv.includes('--large-sweep')
         ? await runLargeSweep()
         : await runBacktestBench(
-            configs !== undefined || runs !== undefined
+            configs !== undefined || runs !== undefined || thread !== undefined
               ? {
                   ...(configs !== undefined ? { configs } : {}),
                   ...(runs !== undefined ? { runs: Number(runs) } : {}),
+                  ...(thread !== undefined ? { thread } : {}),
                   venueActions: false,
                 }
               : {},
