@@ -138,6 +138,12 @@ export class OrderStore {
     return out;
   }
 
+  /** Whether any live order has the status, without listing them (a check made on every tick). */
+  hasLiveWithStatus(status: OwnOrderStatus): boolean {
+    for (const live of this.#live.values()) for (const o of live.values()) if (o.status === status) return true;
+    return false;
+  }
+
   /** The game's live orders as kept (no copy): for readers that only iterate them. */
   liveIn(gameID: string): Iterable<OwnOrder> {
     return (this.#live.get(gameID) ?? NO_ORDERS).values();

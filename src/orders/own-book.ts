@@ -1,5 +1,5 @@
 import type { Position } from '../money/position.ts';
-import type { OwnFill, OwnOrder } from '../market-model/types.ts';
+import type { OwnFill, OwnOrder, OwnOrderStatus } from '../market-model/types.ts';
 import { FillLedger, type FillTotals } from './fill-ledger.ts';
 import { LiabilityCache } from './liability-cache.ts';
 import type { IllegalTransitionError, OrderAmounts, OrderEvent } from './lifecycle.ts';
@@ -94,6 +94,11 @@ export class OwnBook {
   /** Orders that may still rest or fill, optionally of one game and one strategy. */
   liveOrders(gameID?: string, strategyId?: string | null): OwnOrder[] {
     return this.#orders.liveOrders(gameID, strategyId);
+  }
+
+  /** Whether any order that may still rest or fill has the status. */
+  hasLiveWithStatus(status: OwnOrderStatus): boolean {
+    return this.#orders.hasLiveWithStatus(status);
   }
 
   /** How many of the game's orders may still rest or fill. */

@@ -567,7 +567,7 @@ export class Runtime {
     if (
       !this.#reconciling &&
       now - this.#lastReconcile >= UNKNOWN_RECONCILE_MS &&
-      (fillsOverdue || (this.own.liveCount() > 0 && this.own.liveOrders().some((o) => o.status === 'unknown')))
+      (fillsOverdue || this.own.hasLiveWithStatus('unknown'))
     ) {
       this.#reconciling = true;
       this.#lastReconcile = now;

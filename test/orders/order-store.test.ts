@@ -64,4 +64,17 @@ describe('OrderStore', () => {
     expect(store.lifecycle.illegal + store.lifecycle.late).toBeGreaterThan(0);
     expect(store.lifecycle.illegal).toBe(refused.length);
   });
+  it('tells whether any live order has a status, and stops once none has', () => {
+    const store = new OrderStore({ onChange: () => {} });
+    store.openGame('a');
+    store.add(restingOrder(1, 0, { gameID: 'a' }), 'test');
+    store.add(restingOrder(2, 0, { gameID: 'b' }), 'test');
+    expect(store.hasLiveWithStatus('resting')).toBe(true);
+    expect(store.hasLiveWithStatus('pending-cancel')).toBe(false);
+    store.apply('c2', { kind: 'cancel-sent' }, 1, 'test');
+    expect(store.hasLiveWithStatus('pending-cancel')).toBe(true);
+    store.apply('c2', { kind: 'cancelled', amounts: { remaining: 0 } }, 2, 'test');
+    expect(store.hasLiveWithStatus('pending-cancel')).toBe(false);
+    expect(store.hasLiveWithStatus('cancelled')).toBe(false);
+  });
 });
