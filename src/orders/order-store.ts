@@ -112,6 +112,15 @@ export class OrderStore {
     return this.#byOrderID.has(orderID);
   }
 
+  /**
+   * isOurOrderID as one function over the id map (never replaced), for a caller that asks
+   * for every order of every side it reads: no call through the store on each.
+   */
+  orderIDTest(): (orderID: string) => boolean {
+    const ids = this.#byOrderID;
+    return (orderID) => ids.has(orderID);
+  }
+
   allOrders(): IterableIterator<OwnOrder> {
     return this.#orders.values();
   }

@@ -91,6 +91,11 @@ export class OwnBook {
     return this.#orders.isOurOrderID(orderID);
   }
 
+  /** isOurOrderID as one function, for asking about every order of a side (see OrderStore.orderIDTest). */
+  orderIDTest(): (orderID: string) => boolean {
+    return this.#orders.orderIDTest();
+  }
+
   /** Orders that may still rest or fill, optionally of one game and one strategy. */
   liveOrders(gameID?: string, strategyId?: string | null): OwnOrder[] {
     return this.#orders.liveOrders(gameID, strategyId);
