@@ -719,7 +719,8 @@ export class MatchingEngine {
     if (original.filled > DUST) {
       this.#close(original, 'cancelled', 'user');
       const outcome = this.#execute(user, v, state, book, crossing, takerRate, newExpiry);
-      return { ...outcome, edit: { mode: 'replaced', original: viewOf(original, ids) } };
+      const replaced: EditSummary = { mode: 'replaced', original: viewOf(original, ids) };
+      return withEdit(outcome, replaced);
     }
     const before = viewOf(original, ids);
     const exposure = original.exposure!;
@@ -771,7 +772,7 @@ export class MatchingEngine {
       slot: -1,
     };
     this.#orders.set(amended.id, amended);
-    return { ...this.#run(amended, user, state, book, crossing, takerRate), edit: summary };
+    return withEdit(this.#run(amended, user, state, book, crossing, takerRate), summary);
   }
 
   /** The `unmatched` part of a place result for a resting order. */
@@ -1332,4 +1333,13 @@ export class MatchingEngine {
     const g = this.#games.get(gameID)?.game;
     return g ? wireOf(g, selection) : undefined;
   }
+}
+
+/**
+ * A place outcome with what became of the edited order: the fields a spread of `outcome`
+ * followed by `edit` would give, in that order, spelt as one literal (the outcome is always
+ * #run's, with these three fields), which builds it several times faster than a spread.
+ */
+function withEdit(outcome: PlaceSuccess, edit: EditSummary): PlaceSuccess {
+  return { status: outcome.status, matched: outcome.matched, unmatched: outcome.unmatched, edit };
 }

@@ -112,6 +112,15 @@ export class OrderStore {
     return this.#byOrderID.has(orderID);
   }
 
+  /**
+   * isOurOrderID as one function over the id map (never replaced), for a caller that asks
+   * for every order of every side it reads: no call through the store on each.
+   */
+  orderIDTest(): (orderID: string) => boolean {
+    const ids = this.#byOrderID;
+    return (orderID) => ids.has(orderID);
+  }
+
   allOrders(): IterableIterator<OwnOrder> {
     return this.#orders.values();
   }
@@ -136,6 +145,12 @@ export class OrderStore {
       if (live !== undefined) liveOf(live, strategyId, out);
     }
     return out;
+  }
+
+  /** Whether any live order has the status, without listing them (a check made on every tick). */
+  hasLiveWithStatus(status: OwnOrderStatus): boolean {
+    for (const live of this.#live.values()) for (const o of live.values()) if (o.status === status) return true;
+    return false;
   }
 
   /** The game's live orders as kept (no copy): for readers that only iterate them. */

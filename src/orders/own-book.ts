@@ -1,5 +1,5 @@
 import type { Position } from '../money/position.ts';
-import type { OwnFill, OwnOrder } from '../market-model/types.ts';
+import type { OwnFill, OwnOrder, OwnOrderStatus } from '../market-model/types.ts';
 import { FillLedger, type FillTotals } from './fill-ledger.ts';
 import { LiabilityCache } from './liability-cache.ts';
 import type { IllegalTransitionError, OrderAmounts, OrderEvent } from './lifecycle.ts';
@@ -91,9 +91,19 @@ export class OwnBook {
     return this.#orders.isOurOrderID(orderID);
   }
 
+  /** isOurOrderID as one function, for asking about every order of a side (see OrderStore.orderIDTest). */
+  orderIDTest(): (orderID: string) => boolean {
+    return this.#orders.orderIDTest();
+  }
+
   /** Orders that may still rest or fill, optionally of one game and one strategy. */
   liveOrders(gameID?: string, strategyId?: string | null): OwnOrder[] {
     return this.#orders.liveOrders(gameID, strategyId);
+  }
+
+  /** Whether any order that may still rest or fill has the status. */
+  hasLiveWithStatus(status: OwnOrderStatus): boolean {
+    return this.#orders.hasLiveWithStatus(status);
   }
 
   /** How many of the game's orders may still rest or fill. */

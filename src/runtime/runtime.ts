@@ -209,7 +209,7 @@ export class Runtime {
           'illegal order transition refused',
         ),
     });
-    this.market = new MarketModel((id) => this.own.isOurOrderID(id));
+    this.market = new MarketModel(this.own.orderIDTest());
     const gateway: OrderGateway = options.gateway === 'socket' ? options.exchange.orders : options.exchange.rest;
     this.orders = new OrderManager({
       own: this.own,
@@ -567,7 +567,7 @@ export class Runtime {
     if (
       !this.#reconciling &&
       now - this.#lastReconcile >= UNKNOWN_RECONCILE_MS &&
-      (fillsOverdue || (this.own.liveCount() > 0 && this.own.liveOrders().some((o) => o.status === 'unknown')))
+      (fillsOverdue || this.own.hasLiveWithStatus('unknown'))
     ) {
       this.#reconciling = true;
       this.#lastReconcile = now;

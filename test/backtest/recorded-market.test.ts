@@ -172,3 +172,16 @@ describe('RecordedMarket: a whole book vanished at one instant', () => {
     expect(rows.map((r) => r[0])).toEqual([...rows.map((r) => r[0]!)].sort((a, b) => b - a));
   });
 });
+
+describe('RecordedMarket: what we took, by game', () => {
+  it('tells the games we took recorded liquidity from, and only those', () => {
+    const m = new RecordedMarket();
+    expect(m.hasConsumed()).toBe(false);
+    expect(m.hasConsumedIn(G)).toBe(false);
+    m.consume('r1', 20, G);
+    expect(m.hasConsumed()).toBe(true);
+    expect(m.hasConsumedIn(G)).toBe(true);
+    expect(m.hasConsumedIn(H)).toBe(false);
+    expect(m.consumedOf('r1')).toBe(20);
+  });
+});

@@ -64,4 +64,31 @@ describe('OrderStore', () => {
     expect(store.lifecycle.illegal + store.lifecycle.late).toBeGreaterThan(0);
     expect(store.lifecycle.illegal).toBe(refused.length);
   });
+  it('tells whether any live order has a status, and stops once none has', () => {
+    const store = new OrderStore({ onChange: () => {} });
+    store.openGame('a');
+    store.add(restingOrder(1, 0, { gameID: 'a' }), 'test');
+    store.add(restingOrder(2, 0, { gameID: 'b' }), 'test');
+    expect(store.hasLiveWithStatus('resting')).toBe(true);
+    expect(store.hasLiveWithStatus('pending-cancel')).toBe(false);
+    store.apply('c2', { kind: 'cancel-sent' }, 1, 'test');
+    expect(store.hasLiveWithStatus('pending-cancel')).toBe(true);
+    store.apply('c2', { kind: 'cancelled', amounts: { remaining: 0 } }, 2, 'test');
+    expect(store.hasLiveWithStatus('pending-cancel')).toBe(false);
+    expect(store.hasLiveWithStatus('cancelled')).toBe(false);
+  });
+  it('answers for an order id as isOurOrderID does, as ids come and go', () => {
+    const store = new OrderStore({ onChange: () => {} });
+    const ours = store.orderIDTest();
+    expect(ours('o1')).toBe(false);
+    store.add(restingOrder(1, 0), 'test');
+    expect(ours('o1')).toBe(true);
+    expect(ours('o2')).toBe(false);
+    store.apply('c1', { kind: 'cancelled', amounts: { remaining: 0 } }, 0, 'test');
+    store.add(restingOrder(2, 0), 'test');
+    store.apply('c2', { kind: 'cancelled', amounts: { remaining: 0 } }, TERMINAL_RETENTION_MS + 1, 'test');
+    expect(store.isOurOrderID('o1')).toBe(false);
+    expect(ours('o1')).toBe(false);
+    expect(ours('o2')).toBe(true);
+  });
 });

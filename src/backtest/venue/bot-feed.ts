@@ -48,9 +48,11 @@ export class BotFeed {
   recordedUpdate(u: OrderUpdate, side: ResolvedSide | null = this.#x.recorded.resolveSide(u)): OrderUpdate {
     if (u.epoch != null && u.epoch > (this.#epochs.get(u.gameID) ?? -Infinity)) this.#epochs.set(u.gameID, u.epoch);
     const resting = this.#x.hasRestingOn(u.gameID);
-    if (!resting && !this.#x.recorded.hasConsumed()) return u;
+    // Only a game we took recorded liquidity from lists an order less what we took.
+    const taken = this.#x.recorded.hasConsumedIn(u.gameID);
+    if (!resting && !taken) return u;
     const ours = resting && side ? this.#oursOf(u.gameID, side.key, side.idx, side.taker) : NO_ORDERS;
-    const recorded = this.#x.recorded.hasConsumed() ? this.#lessTaken(u.sideOrders) : u.sideOrders;
+    const recorded = taken ? this.#lessTaken(u.sideOrders) : u.sideOrders;
     if (ours.length === 0 && recorded === u.sideOrders) return u;
     return { ...u, sideOrders: merge(recorded, ours) };
   }

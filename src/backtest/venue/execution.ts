@@ -683,7 +683,7 @@ export class BacktestExecution {
   #onFill(f: Fill): void {
     if (f.maker.userId === MARKET) {
       const recordedId = this.#mirrors.get(f.maker.orderID);
-      if (recordedId !== undefined) this.recorded.consume(recordedId, f.taker.money.amount);
+      if (recordedId !== undefined) this.recorded.consume(recordedId, f.taker.money.amount, f.gameID);
       if (f.taker.userId === US) this.stats.takenStake += f.taker.money.amount;
       return;
     }

@@ -70,6 +70,8 @@ const EVERY_GAME = () => true;
 export class RecordedMarket {
   readonly model = new MarketModel(null);
   readonly #consumed = new Map<string, number>();
+  /** The games of the recorded orders in #consumed: a side of any other game lists none we took from. */
+  readonly #consumedGames = new Set<string>();
   readonly #pending = new Map<string, PendingGame>();
   #lastPending: PendingGame | null = null;
   readonly #volume = new Map<string, number>();
@@ -118,14 +120,20 @@ export class RecordedMarket {
     return this.#consumed.size > 0;
   }
 
+  /** Whether we took from any recorded order of the game: only then can a side of it list one. */
+  hasConsumedIn(gameID: string): boolean {
+    return this.#consumedGames.has(gameID);
+  }
+
   /** The book and side an update names (null: unknown game or label). */
   resolveSide(u: OrderUpdate): ResolvedSide | null {
     return this.model.resolveSide(u);
   }
 
-  /** We took `stake` of a recorded order: for us it is gone, whatever the recording says next. */
-  consume(orderID: string, stake: number): void {
+  /** We took `stake` of a recorded order of the game: for us it is gone, whatever the recording says next. */
+  consume(orderID: string, stake: number, gameID: string): void {
     this.#consumed.set(orderID, (this.#consumed.get(orderID) ?? 0) + stake);
+    this.#consumedGames.add(gameID);
   }
 
   /** Recorded size at one price of a side (what is ahead of an order joining there). */
