@@ -182,6 +182,9 @@ describe.skipIf(skip !== null)('distributed sweeps through a real Redis', { time
     await w.waitFor(/taking sweep variants/);
     const first = await sweep(small, ['backtest.seed=1,2,3'], { sweepId: 'resume-me' });
     expect(first.map((o) => o.error)).toEqual([null, null, null]);
+    // The worker says 'done' once BullMQ has marked the job, which the coordinator may see
+    // first: the count starts once all three lines are in.
+    for (const seed of [1, 2, 3]) await w.waitFor(new RegExp(` done backtest\\.seed=${seed}\\b`));
     const doneBefore = w.lines.filter((l) => / done /.test(l)).length;
     const again = await sweep(small, ['backtest.seed=1,2,3'], { sweepId: 'resume-me' });
     expect(again.map((o) => o.result?.report.metrics.pnl.total)).toEqual(
