@@ -16,6 +16,18 @@ const o = (id: string, odds: number, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
+/** A moneyline side update of G for one team's participant (no epoch when `epoch` is undefined). */
+const moneyline = (participantID: string, epoch: number | undefined, orders: ReturnType<typeof o>[]): OrderUpdate =>
+  ({
+    ...(epoch === undefined ? {} : { epoch }),
+    gameID: G,
+    sport: 'basketball',
+    league: 'NBA',
+    type: 'moneyline',
+    participantID,
+    sideOrders: orders,
+  }) as OrderUpdate;
+
 function snapshot(): OrderbookGame {
   return {
     id: G,
@@ -62,15 +74,7 @@ describe('MarketModel', () => {
     const m = new MarketModel(() => false);
     const before = m.applySnapshot(snapshot(), 1)!;
     const update = (epoch: number, odds: number): OrderUpdate =>
-      ({
-        epoch,
-        gameID: G,
-        sport: 'basketball',
-        league: 'NBA',
-        type: 'moneyline',
-        participantID: A,
-        sideOrders: [o('9', odds, { participantID: A })],
-      }) as OrderUpdate;
+      moneyline(A, epoch, [o('9', odds, { participantID: A })]);
     const change = m.applyOrderUpdate(update(5, -115), 2)!;
     expect(change.bookKey).toBe('moneyline');
     expect(change.side).toBe(1);
@@ -143,16 +147,7 @@ describe('MarketModel', () => {
     const mine = new Set<string>();
     const m = new MarketModel((id) => mine.has(id));
     m.applySnapshot(snapshot(), 1);
-    const home = (epoch: number, orders: ReturnType<typeof o>[]): OrderUpdate =>
-      ({
-        epoch,
-        gameID: G,
-        sport: 'basketball',
-        league: 'NBA',
-        type: 'moneyline',
-        participantID: H,
-        sideOrders: orders,
-      }) as OrderUpdate;
+    const home = (epoch: number, orders: ReturnType<typeof o>[]): OrderUpdate => moneyline(H, epoch, orders);
     const ho = (id: string, odds: number, extra: Record<string, unknown> = {}) =>
       o(id, odds, { participantID: H, ...extra });
     const side = () => m.side(G, 'moneyline', 0)!.offers;
@@ -196,16 +191,7 @@ describe('MarketModel', () => {
 });
 
 describe('MarketModel: two models fed the same update', () => {
-  const home = (epoch: number, orders: ReturnType<typeof o>[]): OrderUpdate =>
-    ({
-      epoch,
-      gameID: G,
-      sport: 'basketball',
-      league: 'NBA',
-      type: 'moneyline',
-      participantID: H,
-      sideOrders: orders,
-    }) as OrderUpdate;
+  const home = (epoch: number, orders: ReturnType<typeof o>[]): OrderUpdate => moneyline(H, epoch, orders);
   const ho = (id: string, odds: number) => o(id, odds, { participantID: H });
 
   it('share the side list built once (out of order on the wire, so ordered), unless one of them sees an order as its own', () => {
@@ -244,16 +230,7 @@ describe('MarketModel: two models fed the same update', () => {
 });
 
 describe('MarketModel: a game taken as ended for missing from a read of the board', () => {
-  const update = (epoch: number, orders: ReturnType<typeof o>[]): OrderUpdate =>
-    ({
-      epoch,
-      gameID: G,
-      sport: 'basketball',
-      league: 'NBA',
-      type: 'moneyline',
-      participantID: A,
-      sideOrders: orders,
-    }) as OrderUpdate;
+  const update = (epoch: number, orders: ReturnType<typeof o>[]): OrderUpdate => moneyline(A, epoch, orders);
   const resting = [o('9', 120, { participantID: A })];
 
   it('is on the board after all when one of its sides lists orders again; an emptied side proves nothing', () => {
@@ -284,15 +261,7 @@ describe('MarketModel: a game taken as ended for missing from a read of the boar
 
 describe('MarketModel: two models fed the very same updates', () => {
   const update = (epoch: number | undefined, orders: ReturnType<typeof o>[]): OrderUpdate =>
-    ({
-      ...(epoch === undefined ? {} : { epoch }),
-      gameID: G,
-      sport: 'basketball',
-      league: 'NBA',
-      type: 'moneyline',
-      participantID: H,
-      sideOrders: orders,
-    }) as OrderUpdate;
+    moneyline(H, epoch, orders);
   const ho = (id: string, odds: number) => o(id, odds, { participantID: H });
   const sideOf = (m: MarketModel) => m.side(G, 'moneyline', 0)!;
 
@@ -379,16 +348,7 @@ describe('MarketModel: two models fed the very same updates', () => {
 });
 
 describe('MarketModel: looking a game up again', () => {
-  const update = (orders: ReturnType<typeof o>[]): OrderUpdate =>
-    ({
-      epoch: 1,
-      gameID: G,
-      sport: 'basketball',
-      league: 'NBA',
-      type: 'moneyline',
-      participantID: H,
-      sideOrders: orders,
-    }) as OrderUpdate;
+  const update = (orders: ReturnType<typeof o>[]): OrderUpdate => moneyline(H, 1, orders);
 
   it('sees a game forgotten, listed again or replaced by a new record right after it was looked up', () => {
     const m = new MarketModel(() => false);
