@@ -21,12 +21,11 @@ import type { TapeSource } from './source.ts';
 const MINIMAL_READ_SAMPLE_BYTES = 2 << 20;
 
 /**
- * Batches read ahead of the replay at most: the reading waits for the replay beyond that.
- * A batch (a block of decompressed lines) is handed on as soon as it is read, so its parsed
- * values die young: held longer, they outlive the young generation and cost old-generation
- * collections.
+ * Chunks written ahead of the replay at most: the reading waits for the replay beyond that.
+ * A chunk's items are decoded for the replay a batch at a time (`chunkBatches`), and the
+ * parsed values a chunk was encoded from are garbage as soon as they are encoded.
  */
-const READ_AHEAD_BATCHES = 1;
+const READ_AHEAD_CHUNKS = 1;
 
 /**
  * Recordings of at least this many (compressed) bytes are read and written to their tape on
@@ -193,9 +192,19 @@ export class TapeBuild implements TapeSource {
     // and another process may have just put the same tape there and be reading it.
     await mkdir(dirname(this.#path), { recursive: true });
     const size = this.#options.chunkItems;
-    const writer = new TapeWriter(this.#path, size !== undefined ? { chunkItems: size } : {});
-    const ready: TapeItem[][] = [];
-    let pending: TapeItem[] = [];
+    // The replay is handed each chunk's items as the tape will give them, decoded from the
+    // chunk just written: a parsed item dies as soon as it is encoded, and the replay gets
+    // the items every later run gets (repeated book orders one object, not one per line).
+    const ready: Uint8Array[] = [];
+    const writer = new TapeWriter(this.#path, {
+      ...(size !== undefined ? { chunkItems: size } : {}),
+      onChunk: (bytes) => {
+        if (draining) return;
+        // A copy of its own: the writer reuses its buffer.
+        ready.push(bytes.slice());
+        signal();
+      },
+    });
     // Not handing items on: the replay stopped early, or nothing replays.
     let draining = !feed;
     // In an object: the callbacks set them, which the compiler cannot follow from the loop.
@@ -213,15 +222,9 @@ export class TapeBuild implements TapeSource {
     const emit = (it: TapeItem) => {
       writer.add(it);
       this.#read++;
-      if (!draining) pending.push(it);
     };
     const afterBatch = (): Promise<void> | undefined => {
-      if (pending.length > 0) {
-        ready.push(pending);
-        pending = [];
-        signal();
-      }
-      if (draining || ready.length < READ_AHEAD_BATCHES) return undefined;
+      if (draining || ready.length < READ_AHEAD_CHUNKS) return undefined;
       return new Promise<void>((r) => (gate.resume = r));
     };
     const reading = {
@@ -241,19 +244,24 @@ export class TapeBuild implements TapeSource {
         signal();
       });
     let finished = false;
+    let flushed = false;
     try {
       for (;;) {
-        const items = ready.shift();
-        if (items !== undefined) {
+        const bytes = ready.shift();
+        if (bytes !== undefined) {
           release();
-          if (this.#own.size > 0) this.#removed += removeOwnOrders(items, this.#own);
-          yield items;
+          // A batch at a time, as a tape file is read: a whole chunk decoded at once outlives the young generation.
+          for (const items of chunkBatches(bytes)) {
+            if (this.#own.size > 0) this.#removed += removeOwnOrders(items, this.#own);
+            yield items;
+          }
           continue;
         }
         if (done) {
-          if (pending.length === 0 || failure !== null) break;
-          ready.push(pending);
-          pending = [];
+          if (flushed || failure !== null) break;
+          // The last chunk, written now rather than with the footer: its items are handed on first.
+          flushed = true;
+          writer.flush();
           continue;
         }
         await new Promise<void>((r) => (gate.wake = r));
@@ -266,7 +274,6 @@ export class TapeBuild implements TapeSource {
         this.#stoppedEarly = true;
         draining = true;
         ready.length = 0;
-        pending = [];
         release();
         await read;
         // It has its answer: a recording that fails past where it stopped leaves no tape, and no error to hear of.

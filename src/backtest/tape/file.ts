@@ -126,6 +126,14 @@ export class TapeWriter {
     if (this.#enc.count >= this.#chunkItems || this.#enc.bytes >= CHUNK_MAX_BYTES) this.#flush();
   }
 
+  /**
+   * Writes the items added since the last chunk as a chunk of their own, if there are any:
+   * the chunk `finish` would write, written now (`onChunk` hears it now).
+   */
+  flush(): void {
+    if (this.#enc.count > 0) this.#flush();
+  }
+
   /** Writes the footer (`chunks`, `count`, `start`, `end` are the writer's) and puts the tape in place. */
   finish(footer: Omit<TapeFooter, 'version' | 'chunks' | 'count' | 'start' | 'end'>): TapeFooter {
     if (this.#enc.count > 0) this.#flush();
