@@ -84,9 +84,15 @@ interface FileStart {
   readonly part: number;
 }
 
-/** The meta record on a file's first line, or null when it has none that reads. Reads one chunk, not the file. */
+/**
+ * Bytes read (and decompressed) at a time for a file's first line: a meta record is a few
+ * hundred bytes, and a recording block (`BLOCK_BYTES`) decompresses to far more than it.
+ */
+const FIRST_LINE_BLOCK_BYTES = 4 * 1024;
+
+/** The meta record on a file's first line, or null when it has none that reads. Reads a small block, not the file. */
 async function fileStart(file: string): Promise<FileStart | null> {
-  for await (const item of lines(file)) {
+  for await (const item of lines(file, FIRST_LINE_BLOCK_BYTES)) {
     if (item instanceof RecordingReadError) return null;
     let value: unknown;
     try {
@@ -247,17 +253,23 @@ interface Line {
   readonly complete: boolean;
 }
 
+/** Bytes read, and decompressed, at a time. */
+const BLOCK_BYTES = 256 * 1024;
+
 /** The lines of one file; a read or gzip failure comes last, as a value, with the line it broke in. */
-async function* lines(file: string): AsyncGenerator<Line | RecordingReadError> {
-  for await (const batch of lineBatches(file)) yield* batch;
+async function* lines(file: string, blockBytes = BLOCK_BYTES): AsyncGenerator<Line | RecordingReadError> {
+  for await (const batch of lineBatches(file, blockBytes)) yield* batch;
 }
 
-/** The lines of one file, a decompressed block at a time; a read or gzip failure comes last, as a value, with the line it broke in. */
-async function* lineBatches(file: string): AsyncGenerator<(Line | RecordingReadError)[]> {
-  const raw = createReadStream(file, { highWaterMark: 256 * 1024 });
+/**
+ * The lines of one file, a decompressed block (of `blockBytes`) at a time; a read or gzip
+ * failure comes last, as a value, with the line it broke in.
+ */
+async function* lineBatches(file: string, blockBytes = BLOCK_BYTES): AsyncGenerator<(Line | RecordingReadError)[]> {
+  const raw = createReadStream(file, { highWaterMark: blockBytes });
   let stream: Readable = raw;
   if (file.endsWith('.gz')) {
-    const gunzip = createGunzip({ chunkSize: 256 * 1024 });
+    const gunzip = createGunzip({ chunkSize: blockBytes });
     raw.on('error', (err) => gunzip.destroy(err));
     stream = raw.pipe(gunzip);
   }
