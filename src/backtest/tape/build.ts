@@ -65,12 +65,13 @@ const NO_STATS: TapeStats = {
 
 /**
  * A tape being built: one reading of the recording (each JSON line parsed and checked once)
- * that writes the tape a chunk at a time and, as a `TapeSource`, hands the same items to a
- * replay as they are read. A first backtest of a recording so costs one read and its replay,
- * not a build, then a read of the tape, then the replay.
+ * that writes the tape a chunk at a time and, as a `TapeSource`, hands each chunk's items to
+ * a replay as soon as the chunk is written. A first backtest of a recording so costs one read
+ * and its replay, not a build, then a read of the tape, then the replay.
  *
- * The items handed on are the tape's items as a later reading of it gives them: the
- * recording account's listings are taken out with the orders its user feed has named so far.
+ * The items handed on are the tape's items as a later reading of it gives them: decoded from
+ * the chunk just written, and the recording account's listings taken out with the orders its
+ * user feed has named so far.
  * An order named only after one of its listings was handed on makes the one pass inexact
  * (`exact` false): its replay is to be run again from the tape. The tape goes into place
  * whole (written aside, renamed) only once the recording has been read to its end; a
