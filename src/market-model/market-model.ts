@@ -387,19 +387,14 @@ export class MarketModel {
     const e = this.#entry(gameID);
     if (!e) return false;
     let changed = false;
-    for (const [key, book] of e.books) {
-      for (const idx of [0, 1] as const) {
-        const side = book.sides[idx];
-        if (!side.offers.some((o) => o.id === orderID && !o.mine)) continue;
-        changed = true;
-        e.books.set(
-          key,
-          withSide(e.books.get(key)!, idx, {
-            ...side,
-            offers: side.offers.map((o) => (o.id === orderID ? { ...o, mine: true } : o)),
-          }),
-        );
-      }
+    // Usually no side lists it yet (the listing comes after the answer that gave its id): a
+    // plain walk of every offer, with nothing allocated until one is found.
+    for (const book of e.books.values()) {
+      const s0 = sideMarkedMine(book.sides[0], orderID);
+      const s1 = sideMarkedMine(book.sides[1], orderID);
+      if (s0 === null && s1 === null) continue;
+      changed = true;
+      e.books.set(book.key, { key: book.key, type: book.type, sides: [s0 ?? book.sides[0], s1 ?? book.sides[1]] });
     }
     if (!changed) return false;
     e.head.updatedAt = now;
@@ -558,6 +553,17 @@ function sameParticipants(a: Participants, b: Participants): boolean {
 
 function withSide(book: MarketBook, idx: 0 | 1, side: BookSide): MarketBook {
   return { key: book.key, type: book.type, sides: idx === 0 ? [side, book.sides[1]] : [book.sides[0], side] };
+}
+
+/** The side with the order flagged as ours, or null when it lists no offer of that id not flagged yet. */
+function sideMarkedMine(side: BookSide, orderID: string): BookSide | null {
+  const offers = side.offers;
+  let at = -1;
+  for (let i = 0; i < offers.length && at < 0; i++) if (offers[i]!.id === orderID && !offers[i]!.mine) at = i;
+  if (at < 0) return null;
+  const marked = offers.slice();
+  for (let i = at; i < marked.length; i++) if (marked[i]!.id === orderID) marked[i] = { ...marked[i]!, mine: true };
+  return { ...side, offers: marked };
 }
 
 function offerOf(o: BookOrder, mine: boolean): ListedOffer {
