@@ -442,11 +442,9 @@ export class MarketModel {
       return lastListing.offers;
     }
     const offers = this.#offers(orders, prev);
-    const sorted = sortBest(offers);
-    let mine = false;
-    if (this.#isMine !== null) for (let i = 0; i < offers.length && !mine; i++) mine = offers[i]!.mine;
-    this.#sawMine = mine;
-    if (!mine) {
+    const sorted = offersSorted ? offers : sortedBest(offers);
+    this.#sawMine = offersMine;
+    if (!offersMine) {
       lastListing.orders = orders;
       lastListing.offers = sorted;
     }
@@ -461,31 +459,38 @@ export class MarketModel {
   }
 
   /**
-   * The side's new list. An update usually changes one offer of a few: the others are the
-   * previous side's objects (immutable, so safe to share), found by walking both lists in
-   * step, which saves most of the allocation of a busy feed.
+   * The side's new list, in the feed's order. An update usually changes one offer of a few:
+   * the others are the previous side's objects (immutable, so safe to share), found by
+   * walking both lists in step, which saves most of the allocation of a busy feed. The same
+   * walk tells whether the list is best first already and whether it holds an order of ours
+   * (`offersSorted`, `offersMine`), so neither takes a second pass.
    */
   #offers(orders: readonly BookOrder[], prev: readonly ListedOffer[] | undefined): ListedOffer[] {
-    const out: ListedOffer[] = new Array(orders.length);
+    const n = orders.length;
+    const out: ListedOffer[] = new Array(n);
     const isMine = this.#isMine;
+    const m = prev === undefined ? 0 : prev.length;
+    let sorted = true;
+    let anyMine = false;
+    let lastRank = 0;
     let j = 0;
-    for (let i = 0; i < orders.length; i++) {
+    for (let i = 0; i < n; i++) {
       const o = orders[i]!;
       const mine = isMine !== null && isMine(o.id);
-      if (prev !== undefined) {
-        if (j < prev.length && sameOffer(prev[j]!, o, mine)) {
-          out[i] = prev[j++]!;
-          continue;
-        }
-        // One offer gone from before this one.
-        if (j + 1 < prev.length && sameOffer(prev[j + 1]!, o, mine)) {
-          out[i] = prev[j + 1]!;
-          j += 2;
-          continue;
-        }
-      }
-      out[i] = offerOf(o, mine);
+      if (mine) anyMine = true;
+      const rank = oddsRank(o.odds);
+      // Best first: each rank at most the one before (a NaN rank is out of order, as sortBest has it).
+      if (i > 0 && !(lastRank >= rank)) sorted = false;
+      lastRank = rank;
+      if (j < m && sameOffer(prev![j]!, o, mine)) out[i] = prev![j++]!;
+      // One offer gone from before this one.
+      else if (j + 1 < m && sameOffer(prev![j + 1]!, o, mine)) {
+        out[i] = prev![j + 1]!;
+        j += 2;
+      } else out[i] = offerOf(o, mine);
     }
+    offersSorted = sorted;
+    offersMine = anyMine;
     return out;
   }
 
@@ -503,6 +508,10 @@ const lastListing: { orders: readonly BookOrder[] | null; offers: readonly Liste
   orders: null,
   offers: [],
 };
+
+/** What MarketModel's last #offers walk saw besides the list: whether it was best first, and whether it held an order of ours. */
+let offersSorted = true;
+let offersMine = false;
 
 /**
  * The latest update any model applied and what it made of it (see MarketModel's
@@ -587,7 +596,11 @@ function sortBest(offers: ListedOffer[]): ListedOffer[] {
   // The feed lists a side best-first already; sorting is for when it does not.
   let sorted = true;
   for (let i = 1; i < offers.length && sorted; i++) sorted = oddsRank(offers[i - 1]!.odds) >= oddsRank(offers[i]!.odds);
-  if (sorted) return offers;
+  return sorted ? offers : sortedBest(offers);
+}
+
+/** `offers` best price for the taker first, a new list; the feed's order (time priority) kept among equals. */
+function sortedBest(offers: ListedOffer[]): ListedOffer[] {
   return offers
     .map((o, i) => ({ o, i }))
     .sort((a, b) => oddsRank(b.o.odds) - oddsRank(a.o.odds) || a.i - b.i)
