@@ -5,7 +5,7 @@ import type { GameUpdate, MatchedVolumeUpdate, OrderUpdate } from '../exchange/s
 import { bookKeyOf, oppositeSelection, sideIndexOf, type Selection } from '../markets/types.ts';
 import { oddsRank } from '../odds/american.ts';
 import { ActivityMeter } from './activity.ts';
-import { BookMap } from './book-map.ts';
+import { BookMap, type BookSlot } from './book-map.ts';
 import { SideLabels, type ResolvedSide } from './side-labels.ts';
 import type { BookSide, GameActivity, GameState, ListedOffer, MarketBook, Participants } from './types.ts';
 
@@ -64,7 +64,8 @@ interface Entry {
   /** Changed in place: only snapshotOf reads it, and copies it. */
   readonly head: { -readonly [K in Exclude<keyof GameState, 'books'>]: GameState[K] };
   readonly identity: GameIdentity;
-  readonly books: Map<string, MarketBook>;
+  /** Each book in a slot the book's changes replace it in (see BookSlot). */
+  readonly books: Map<string, BookSlot>;
   readonly labels: SideLabels;
   /** The GameState of the current content, built when first asked for; null after a change. */
   snapshot: GameState | null;
@@ -151,12 +152,12 @@ export class MarketModel {
 
   /** One book as listed now, without building the game's snapshot. */
   book(gameID: string, bookKey: string): MarketBook | undefined {
-    return this.#entry(gameID)?.books.get(bookKey);
+    return this.#entry(gameID)?.books.get(bookKey)?.book;
   }
 
   /** One side of one book as listed now, without building the game's snapshot. */
   side(gameID: string, bookKey: string, idx: 0 | 1): BookSide | undefined {
-    return this.#entry(gameID)?.books.get(bookKey)?.sides[idx];
+    return this.#entry(gameID)?.books.get(bookKey)?.book.sides[idx];
   }
 
   /**
@@ -264,8 +265,10 @@ export class MarketModel {
     if (entry.books.size > 0 || sides.size > 0) entry.sharedBooks = null;
     entry.books.clear();
     for (const { r, offers } of sides.values()) {
-      const book = entry.books.get(r.key) ?? emptyBook(r.taker);
-      entry.books.set(r.key, withSide(book, r.idx, { taker: r.taker, offers: sortBest(offers), epoch: null }));
+      const side: BookSide = { taker: r.taker, offers: sortBest(offers), epoch: null };
+      const slot = entry.books.get(r.key);
+      if (slot !== undefined) slot.book = withSide(slot.book, r.idx, side);
+      else entry.books.set(r.key, { book: withSide(emptyBook(r.taker), r.idx, side) });
     }
     return snapshotOf(entry);
   }
@@ -292,7 +295,8 @@ export class MarketModel {
       this.stats.unreadableSides++;
       return null;
     }
-    const book = e.books.get(r.key);
+    const slot = e.books.get(r.key);
+    const book = slot?.book;
     const prev = book?.sides[r.idx];
     const last = prev?.epoch ?? null;
     const epoch = u.epoch ?? null;
@@ -303,7 +307,7 @@ export class MarketModel {
     const next: BookSide = { taker: r.taker, offers: this.#listing(u.sideOrders, prev?.offers), epoch: epoch ?? last };
     const after = withSide(book ?? emptyBook(r.taker), r.idx, next);
     const change: SideChange = { gameID: u.gameID, bookKey: r.key, side: r.idx, prev, next };
-    this.#setBook(e, u, r.key, after, now);
+    this.#setBook(e, u, slot, r.key, after, now);
     // Another model fed this very update next may take what this one built (#sharedApply).
     lastApplied.u = u;
     lastApplied.participants = e.head.participants;
@@ -334,7 +338,8 @@ export class MarketModel {
     if (p !== q && (p.awayId !== q.awayId || p.homeId !== q.homeId)) return null;
     const r = la.r!;
     let change = la.change!;
-    const book = e.books.get(r.key);
+    const slot = e.books.get(r.key);
+    const book = slot?.book;
     const prev = book?.sides[r.idx];
     if (prev !== change.prev) {
       // Another side before it (read apart, from a snapshot): the same side after it all
@@ -349,13 +354,14 @@ export class MarketModel {
       book === la.before || (book !== undefined && book.sides[other] === la.after!.sides[other])
         ? la.after!
         : withSide(book ?? emptyBook(r.taker), r.idx, change.next);
-    this.#setBook(e, u, r.key, after, now);
+    this.#setBook(e, u, slot, r.key, after, now);
     return change;
   }
 
-  /** The side's book replaced after an update, and the game's fields the update carries. */
-  #setBook(e: Entry, u: OrderUpdate, key: string, book: MarketBook, now: number): void {
-    e.books.set(key, book);
+  /** The side's book replaced after an update (in its slot, when it had one), and the game's fields the update carries. */
+  #setBook(e: Entry, u: OrderUpdate, slot: BookSlot | undefined, key: string, book: MarketBook, now: number): void {
+    if (slot !== undefined) slot.book = book;
+    else e.books.set(key, { book });
     e.sharedBooks = null;
     const h = e.head;
     // Orders resting on a side: the exchange takes them on a live game only (a game's end
@@ -389,12 +395,13 @@ export class MarketModel {
     let changed = false;
     // Usually no side lists it yet (the listing comes after the answer that gave its id): a
     // plain walk of every offer, with nothing allocated until one is found.
-    for (const book of e.books.values()) {
+    for (const slot of e.books.values()) {
+      const book = slot.book;
       const s0 = sideMarkedMine(book.sides[0], orderID);
       const s1 = sideMarkedMine(book.sides[1], orderID);
       if (s0 === null && s1 === null) continue;
       changed = true;
-      e.books.set(book.key, { key: book.key, type: book.type, sides: [s0 ?? book.sides[0], s1 ?? book.sides[1]] });
+      slot.book = { key: book.key, type: book.type, sides: [s0 ?? book.sides[0], s1 ?? book.sides[1]] };
     }
     if (!changed) return false;
     e.head.updatedAt = now;
@@ -545,7 +552,7 @@ function snapshotOf(e: Entry): GameState {
       mainHomeSpread: h.mainHomeSpread,
       mainTotal: h.mainTotal,
       matchedVolume: h.matchedVolume,
-      books: (e.sharedBooks ??= e.lastBooks = BookMap.of(e.books, e.lastBooks ?? null)),
+      books: (e.sharedBooks ??= e.lastBooks = BookMap.ofSlots(e.books, e.lastBooks ?? null)),
       updatedAt: h.updatedAt,
     };
   }
