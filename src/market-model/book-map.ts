@@ -10,6 +10,15 @@ interface BookIndex {
 }
 
 /**
+ * One book of a game as the book model holds it, under its key: the book object is replaced
+ * (never changed) by each change of the book, and the slot keeps the newest, so a change
+ * stores it without a second lookup of the key. Never handed out.
+ */
+export interface BookSlot {
+  book: MarketBook;
+}
+
+/**
  * A snapshot's immutable map of books: the game's books as they stood, in the model's
  * order. It holds an array of the books and shares the index of keys with the game's
  * other snapshots while the game lists the same keys, so taking a snapshot after a book
@@ -29,6 +38,22 @@ export class BookMap implements ReadonlyMap<string, MarketBook> {
 
   /** The books of `live` as they stand now, sharing `last`'s index while `live` lists the same keys in the same order. */
   static of(live: ReadonlyMap<string, MarketBook>, last: BookMap | null): BookMap {
+    const books = new Array<MarketBook>(live.size);
+    let i = 0;
+    for (const b of live.values()) books[i++] = b;
+    return BookMap.#over(live, books, last);
+  }
+
+  /** As `of`, for the model's books held in slots: the book each slot holds now. */
+  static ofSlots(live: ReadonlyMap<string, BookSlot>, last: BookMap | null): BookMap {
+    const books = new Array<MarketBook>(live.size);
+    let i = 0;
+    for (const s of live.values()) books[i++] = s.book;
+    return BookMap.#over(live, books, last);
+  }
+
+  /** `books` (the values of `live`, in its order) under `live`'s keys, sharing `last`'s index while the keys are the same. */
+  static #over(live: ReadonlyMap<string, unknown>, books: MarketBook[], last: BookMap | null): BookMap {
     const n = live.size;
     const prev = last === null ? undefined : last.#index;
     let same = prev !== undefined && prev.keys.length === n;
@@ -41,9 +66,6 @@ export class BookMap implements ReadonlyMap<string, MarketBook> {
         }
       }
     }
-    const books = new Array<MarketBook>(n);
-    let i = 0;
-    for (const b of live.values()) books[i++] = b;
     return new BookMap(same ? prev! : indexOf(live), books);
   }
 
@@ -98,7 +120,7 @@ export class BookMap implements ReadonlyMap<string, MarketBook> {
   }
 }
 
-function indexOf(live: ReadonlyMap<string, MarketBook>): BookIndex {
+function indexOf(live: ReadonlyMap<string, unknown>): BookIndex {
   const keys = [...live.keys()];
   const at = new Map<string, number>();
   for (let i = 0; i < keys.length; i++) at.set(keys[i]!, i);

@@ -5,7 +5,7 @@ import type { GameUpdate, MatchedVolumeUpdate, OrderUpdate } from '../exchange/s
 import { bookKeyOf, oppositeSelection, sideIndexOf, type Selection } from '../markets/types.ts';
 import { oddsRank } from '../odds/american.ts';
 import { ActivityMeter } from './activity.ts';
-import { BookMap } from './book-map.ts';
+import { BookMap, type BookSlot } from './book-map.ts';
 import { SideLabels, type ResolvedSide } from './side-labels.ts';
 import type { BookSide, GameActivity, GameState, ListedOffer, MarketBook, Participants } from './types.ts';
 
@@ -64,7 +64,8 @@ interface Entry {
   /** Changed in place: only snapshotOf reads it, and copies it. */
   readonly head: { -readonly [K in Exclude<keyof GameState, 'books'>]: GameState[K] };
   readonly identity: GameIdentity;
-  readonly books: Map<string, MarketBook>;
+  /** Each book in a slot the book's changes replace it in (see BookSlot). */
+  readonly books: Map<string, BookSlot>;
   readonly labels: SideLabels;
   /** The GameState of the current content, built when first asked for; null after a change. */
   snapshot: GameState | null;
@@ -151,12 +152,12 @@ export class MarketModel {
 
   /** One book as listed now, without building the game's snapshot. */
   book(gameID: string, bookKey: string): MarketBook | undefined {
-    return this.#entry(gameID)?.books.get(bookKey);
+    return this.#entry(gameID)?.books.get(bookKey)?.book;
   }
 
   /** One side of one book as listed now, without building the game's snapshot. */
   side(gameID: string, bookKey: string, idx: 0 | 1): BookSide | undefined {
-    return this.#entry(gameID)?.books.get(bookKey)?.sides[idx];
+    return this.#entry(gameID)?.books.get(bookKey)?.book.sides[idx];
   }
 
   /**
@@ -264,8 +265,10 @@ export class MarketModel {
     if (entry.books.size > 0 || sides.size > 0) entry.sharedBooks = null;
     entry.books.clear();
     for (const { r, offers } of sides.values()) {
-      const book = entry.books.get(r.key) ?? emptyBook(r.taker);
-      entry.books.set(r.key, withSide(book, r.idx, { taker: r.taker, offers: sortBest(offers), epoch: null }));
+      const side: BookSide = { taker: r.taker, offers: sortBest(offers), epoch: null };
+      const slot = entry.books.get(r.key);
+      if (slot !== undefined) slot.book = withSide(slot.book, r.idx, side);
+      else entry.books.set(r.key, { book: withSide(emptyBook(r.taker), r.idx, side) });
     }
     return snapshotOf(entry);
   }
@@ -292,7 +295,8 @@ export class MarketModel {
       this.stats.unreadableSides++;
       return null;
     }
-    const book = e.books.get(r.key);
+    const slot = e.books.get(r.key);
+    const book = slot?.book;
     const prev = book?.sides[r.idx];
     const last = prev?.epoch ?? null;
     const epoch = u.epoch ?? null;
@@ -303,7 +307,7 @@ export class MarketModel {
     const next: BookSide = { taker: r.taker, offers: this.#listing(u.sideOrders, prev?.offers), epoch: epoch ?? last };
     const after = withSide(book ?? emptyBook(r.taker), r.idx, next);
     const change: SideChange = { gameID: u.gameID, bookKey: r.key, side: r.idx, prev, next };
-    this.#setBook(e, u, r.key, after, now);
+    this.#setBook(e, u, slot, r.key, after, now);
     // Another model fed this very update next may take what this one built (#sharedApply).
     lastApplied.u = u;
     lastApplied.participants = e.head.participants;
@@ -334,7 +338,8 @@ export class MarketModel {
     if (p !== q && (p.awayId !== q.awayId || p.homeId !== q.homeId)) return null;
     const r = la.r!;
     let change = la.change!;
-    const book = e.books.get(r.key);
+    const slot = e.books.get(r.key);
+    const book = slot?.book;
     const prev = book?.sides[r.idx];
     if (prev !== change.prev) {
       // Another side before it (read apart, from a snapshot): the same side after it all
@@ -349,13 +354,14 @@ export class MarketModel {
       book === la.before || (book !== undefined && book.sides[other] === la.after!.sides[other])
         ? la.after!
         : withSide(book ?? emptyBook(r.taker), r.idx, change.next);
-    this.#setBook(e, u, r.key, after, now);
+    this.#setBook(e, u, slot, r.key, after, now);
     return change;
   }
 
-  /** The side's book replaced after an update, and the game's fields the update carries. */
-  #setBook(e: Entry, u: OrderUpdate, key: string, book: MarketBook, now: number): void {
-    e.books.set(key, book);
+  /** The side's book replaced after an update (in its slot, when it had one), and the game's fields the update carries. */
+  #setBook(e: Entry, u: OrderUpdate, slot: BookSlot | undefined, key: string, book: MarketBook, now: number): void {
+    if (slot !== undefined) slot.book = book;
+    else e.books.set(key, { book });
     e.sharedBooks = null;
     const h = e.head;
     // Orders resting on a side: the exchange takes them on a live game only (a game's end
@@ -387,19 +393,15 @@ export class MarketModel {
     const e = this.#entry(gameID);
     if (!e) return false;
     let changed = false;
-    for (const [key, book] of e.books) {
-      for (const idx of [0, 1] as const) {
-        const side = book.sides[idx];
-        if (!side.offers.some((o) => o.id === orderID && !o.mine)) continue;
-        changed = true;
-        e.books.set(
-          key,
-          withSide(e.books.get(key)!, idx, {
-            ...side,
-            offers: side.offers.map((o) => (o.id === orderID ? { ...o, mine: true } : o)),
-          }),
-        );
-      }
+    // Usually no side lists it yet (the listing comes after the answer that gave its id): a
+    // plain walk of every offer, with nothing allocated until one is found.
+    for (const slot of e.books.values()) {
+      const book = slot.book;
+      const s0 = sideMarkedMine(book.sides[0], orderID);
+      const s1 = sideMarkedMine(book.sides[1], orderID);
+      if (s0 === null && s1 === null) continue;
+      changed = true;
+      slot.book = { key: book.key, type: book.type, sides: [s0 ?? book.sides[0], s1 ?? book.sides[1]] };
     }
     if (!changed) return false;
     e.head.updatedAt = now;
@@ -447,11 +449,9 @@ export class MarketModel {
       return lastListing.offers;
     }
     const offers = this.#offers(orders, prev);
-    const sorted = sortBest(offers);
-    let mine = false;
-    if (this.#isMine !== null) for (let i = 0; i < offers.length && !mine; i++) mine = offers[i]!.mine;
-    this.#sawMine = mine;
-    if (!mine) {
+    const sorted = offersSorted ? offers : sortedBest(offers);
+    this.#sawMine = offersMine;
+    if (!offersMine) {
       lastListing.orders = orders;
       lastListing.offers = sorted;
     }
@@ -466,31 +466,38 @@ export class MarketModel {
   }
 
   /**
-   * The side's new list. An update usually changes one offer of a few: the others are the
-   * previous side's objects (immutable, so safe to share), found by walking both lists in
-   * step, which saves most of the allocation of a busy feed.
+   * The side's new list, in the feed's order. An update usually changes one offer of a few:
+   * the others are the previous side's objects (immutable, so safe to share), found by
+   * walking both lists in step, which saves most of the allocation of a busy feed. The same
+   * walk tells whether the list is best first already and whether it holds an order of ours
+   * (`offersSorted`, `offersMine`), so neither takes a second pass.
    */
   #offers(orders: readonly BookOrder[], prev: readonly ListedOffer[] | undefined): ListedOffer[] {
-    const out: ListedOffer[] = new Array(orders.length);
+    const n = orders.length;
+    const out: ListedOffer[] = new Array(n);
     const isMine = this.#isMine;
+    const m = prev === undefined ? 0 : prev.length;
+    let sorted = true;
+    let anyMine = false;
+    let lastRank = 0;
     let j = 0;
-    for (let i = 0; i < orders.length; i++) {
+    for (let i = 0; i < n; i++) {
       const o = orders[i]!;
       const mine = isMine !== null && isMine(o.id);
-      if (prev !== undefined) {
-        if (j < prev.length && sameOffer(prev[j]!, o, mine)) {
-          out[i] = prev[j++]!;
-          continue;
-        }
-        // One offer gone from before this one.
-        if (j + 1 < prev.length && sameOffer(prev[j + 1]!, o, mine)) {
-          out[i] = prev[j + 1]!;
-          j += 2;
-          continue;
-        }
-      }
-      out[i] = offerOf(o, mine);
+      if (mine) anyMine = true;
+      const rank = oddsRank(o.odds);
+      // Best first: each rank at most the one before (a NaN rank is out of order, as sortBest has it).
+      if (i > 0 && !(lastRank >= rank)) sorted = false;
+      lastRank = rank;
+      if (j < m && sameOffer(prev![j]!, o, mine)) out[i] = prev![j++]!;
+      // One offer gone from before this one.
+      else if (j + 1 < m && sameOffer(prev![j + 1]!, o, mine)) {
+        out[i] = prev![j + 1]!;
+        j += 2;
+      } else out[i] = offerOf(o, mine);
     }
+    offersSorted = sorted;
+    offersMine = anyMine;
     return out;
   }
 
@@ -508,6 +515,10 @@ const lastListing: { orders: readonly BookOrder[] | null; offers: readonly Liste
   orders: null,
   offers: [],
 };
+
+/** What MarketModel's last #offers walk saw besides the list: whether it was best first, and whether it held an order of ours. */
+let offersSorted = true;
+let offersMine = false;
 
 /**
  * The latest update any model applied and what it made of it (see MarketModel's
@@ -541,7 +552,7 @@ function snapshotOf(e: Entry): GameState {
       mainHomeSpread: h.mainHomeSpread,
       mainTotal: h.mainTotal,
       matchedVolume: h.matchedVolume,
-      books: (e.sharedBooks ??= e.lastBooks = BookMap.of(e.books, e.lastBooks ?? null)),
+      books: (e.sharedBooks ??= e.lastBooks = BookMap.ofSlots(e.books, e.lastBooks ?? null)),
       updatedAt: h.updatedAt,
     };
   }
@@ -558,6 +569,17 @@ function sameParticipants(a: Participants, b: Participants): boolean {
 
 function withSide(book: MarketBook, idx: 0 | 1, side: BookSide): MarketBook {
   return { key: book.key, type: book.type, sides: idx === 0 ? [side, book.sides[1]] : [book.sides[0], side] };
+}
+
+/** The side with the order flagged as ours, or null when it lists no offer of that id not flagged yet. */
+function sideMarkedMine(side: BookSide, orderID: string): BookSide | null {
+  const offers = side.offers;
+  let at = -1;
+  for (let i = 0; i < offers.length && at < 0; i++) if (offers[i]!.id === orderID && !offers[i]!.mine) at = i;
+  if (at < 0) return null;
+  const marked = offers.slice();
+  for (let i = at; i < marked.length; i++) if (marked[i]!.id === orderID) marked[i] = { ...marked[i]!, mine: true };
+  return { ...side, offers: marked };
 }
 
 function offerOf(o: BookOrder, mine: boolean): ListedOffer {
@@ -581,7 +603,11 @@ function sortBest(offers: ListedOffer[]): ListedOffer[] {
   // The feed lists a side best-first already; sorting is for when it does not.
   let sorted = true;
   for (let i = 1; i < offers.length && sorted; i++) sorted = oddsRank(offers[i - 1]!.odds) >= oddsRank(offers[i]!.odds);
-  if (sorted) return offers;
+  return sorted ? offers : sortedBest(offers);
+}
+
+/** `offers` best price for the taker first, a new list; the feed's order (time priority) kept among equals. */
+function sortedBest(offers: ListedOffer[]): ListedOffer[] {
   return offers
     .map((o, i) => ({ o, i }))
     .sort((a, b) => oddsRank(b.o.odds) - oddsRank(a.o.odds) || a.i - b.i)

@@ -143,6 +143,35 @@ describe('MarketModel', () => {
     expect(g.books.get('moneyline')!.sides[0].offers.find((x) => x.id === '1')!.mine).toBe(true);
   });
 
+  it('flags an order as ours on every side that lists it, and leaves the rest and earlier snapshots as they were', () => {
+    const mine = new Set<string>();
+    const m = new MarketModel((id) => mine.has(id));
+    m.applySnapshot(snapshot(), 1);
+    // The same id on both sides of the moneyline (a feed may list anything) and nowhere else.
+    m.applyOrderUpdate(moneyline(A, 1, [o('1', -120, { participantID: A }), o('6', -125, { participantID: A })]), 2);
+    const before = m.game(G)!;
+    const spread = before.books.get('spread:-3.5')!;
+    expect(m.remarkMine(G, '9', 3)).toBe(false);
+    expect(m.game(G)).toBe(before);
+    mine.add('1');
+    expect(m.remarkMine(G, '1', 4)).toBe(true);
+    const after = m.game(G)!;
+    const ml = after.books.get('moneyline')!;
+    expect(ml.sides[0].offers.map((x) => [x.id, x.mine])).toEqual([
+      ['2', false],
+      ['1', true],
+    ]);
+    expect(ml.sides[1].offers.map((x) => [x.id, x.mine])).toEqual([
+      ['1', true],
+      ['6', false],
+    ]);
+    expect(ml.sides[1].offers[1]).toBe(before.books.get('moneyline')!.sides[1].offers[1]);
+    expect(after.books.get('spread:-3.5')).toBe(spread);
+    expect(after.updatedAt).toBe(4);
+    expect(before.books.get('moneyline')!.sides[0].offers[0]!.mine).toBe(false);
+    expect(m.remarkMine(G, '1', 5)).toBe(false);
+  });
+
   it('keeps the objects of offers an update left as they were, and only those', () => {
     const mine = new Set<string>();
     const m = new MarketModel((id) => mine.has(id));

@@ -32,7 +32,13 @@ export class BotFeed {
    * the bot would drop it as stale. The exchange's epochs only grow, so the next recorded
    * update still wins.
    */
-  readonly #epochs = new Map<string, number>();
+  readonly #epochs = new Map<string, { epoch: number }>();
+  /**
+   * The game last looked up in #epochs and its record (undefined: none yet): the feed sends
+   * a game's sides in bursts, so most updates find it here without a lookup.
+   */
+  #epochGame: string | null = null;
+  #epochRecord: { epoch: number } | undefined = undefined;
   /** Per game, per book, each side's listing kept from the last time it was built: what of it can be listed again as it is. */
   readonly #sides = new Map<string, Map<string, [SideCache | null, SideCache | null]>>();
 
@@ -46,7 +52,13 @@ export class BotFeed {
    * an update it has not seen is read here.
    */
   recordedUpdate(u: OrderUpdate, side: ResolvedSide | null = this.#x.recorded.resolveSide(u)): OrderUpdate {
-    if (u.epoch != null && u.epoch > (this.#epochs.get(u.gameID) ?? -Infinity)) this.#epochs.set(u.gameID, u.epoch);
+    const epoch = u.epoch;
+    if (epoch != null) {
+      const newest = this.#newestEpoch(u.gameID);
+      if (newest !== undefined) {
+        if (epoch > newest.epoch) newest.epoch = epoch;
+      } else if (epoch > -Infinity) this.#epochs.set(u.gameID, (this.#epochRecord = { epoch }));
+    }
     const resting = this.#x.hasRestingOn(u.gameID);
     // Only a game we took recorded liquidity from lists an order less what we took.
     const taken = this.#x.recorded.hasConsumedIn(u.gameID);
@@ -67,7 +79,7 @@ export class BotFeed {
     if (c === null) return null;
     const game = c.game!;
     const label = c.label!;
-    const epoch = Math.max(c.epoch, this.#epochs.get(gameID) ?? 0);
+    const epoch = Math.max(c.epoch, this.#newestEpoch(gameID)?.epoch ?? 0);
     const { parentGameID, sport, league, live } = game;
     const type = taker.type;
     const orders = c.orders;
@@ -147,6 +159,15 @@ export class BotFeed {
   } | null {
     const c = this.#list(gameID, bookKey, side, taker);
     return c === null ? null : { game: c.game!, label: c.label!, orders: c.orders, epoch: c.epoch };
+  }
+
+  /** The record of the newest epoch the bot got for the game (undefined: none yet), through the one-game memo. */
+  #newestEpoch(gameID: string): { epoch: number } | undefined {
+    if (gameID !== this.#epochGame) {
+      this.#epochGame = gameID;
+      this.#epochRecord = this.#epochs.get(gameID);
+    }
+    return this.#epochRecord;
   }
 
   /** The side's listing built now into its cache (`orders`, `epoch`); null as for sideUpdate. */

@@ -107,7 +107,9 @@ export class RecordedMarket {
 
   /** What a taker can still stake against a recorded order, after what we took from it. */
   available(o: ListedOffer): number {
-    return Math.max(0, o.sumUntaken - (this.#consumed.get(o.id) ?? 0));
+    // Most replays take from no recorded order: then nothing to look up (an id's first lookup hashes it).
+    const consumed = this.#consumed;
+    return Math.max(0, o.sumUntaken - (consumed.size === 0 ? 0 : (consumed.get(o.id) ?? 0)));
   }
 
   /** How much of a recorded order we took (0 if none). */
@@ -122,7 +124,8 @@ export class RecordedMarket {
 
   /** Whether we took from any recorded order of the game: only then can a side of it list one. */
   hasConsumedIn(gameID: string): boolean {
-    return this.#consumedGames.has(gameID);
+    const games = this.#consumedGames;
+    return games.size > 0 && games.has(gameID);
   }
 
   /** The book and side an update names (null: unknown game or label). */
