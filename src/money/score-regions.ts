@@ -131,10 +131,19 @@ function buildRegions(crit: readonly number[], floor: number): { lo: number[]; h
   return { lo, hi, n: lo.length };
 }
 
+/**
+ * `x % 2`, the same number but -0 for 0 (its callers compare it with `===`, which does not
+ * tell them apart): by the low bit for a non-negative int32, by `%` otherwise. `%` on a
+ * double is a call into C, and a region build asks this for every pair of regions.
+ */
+function rem2(x: number): number {
+  return (x | 0) === x && x >= 0 ? x & 1 : x % 2;
+}
+
 /** The integer of parity `p` in [lo, hi] with the smallest |d|, or NaN when there is none. */
 function closestToZero(lo: number, hi: number, p: number): number {
   const c = lo > 0 ? lo : hi < 0 ? hi : 0;
-  if (Math.abs(c) % 2 === p) return c;
+  if (rem2(Math.abs(c)) === p) return c;
   if (c > 0) return c + 1 <= hi ? c + 1 : Number.NaN;
   if (c < 0) return c - 1 >= lo ? c - 1 : Number.NaN;
   return 1 <= hi ? 1 : -1 >= lo ? -1 : Number.NaN;
@@ -144,7 +153,7 @@ function closestToZero(lo: number, hi: number, p: number): number {
 function smallestTotal(lo: number, hi: number, a: number): number {
   if (Number.isNaN(a)) return Number.NaN;
   let t = lo > a ? lo : a;
-  if (t % 2 !== a % 2) t += 1;
+  if (rem2(t) !== rem2(a)) t += 1;
   return t <= hi ? t : Number.NaN;
 }
 
