@@ -220,10 +220,7 @@ export class OrderStore {
   /**
    * The order's next record: `cur` with the amounts given (each one present in `amounts`,
    * as a spread would take it), the status, `closedByAbsence` when `closed`, and the time.
-   * Built as a copy of `cur` with its fields set, so it keeps `cur`'s shape and key order
-   * and no patch object is made per change. Setting a status clears `closedByAbsence`
-   * unless `closed` sets it again. Copied with `Object.assign`, not a spread: on the
-   * store's records (their shapes, their number fields) it measures faster, on every move.
+   * Setting a status clears `closedByAbsence` unless `closed` sets it again.
    */
   #write(
     cur: OwnOrder,
@@ -234,19 +231,16 @@ export class OrderStore {
     reason: string,
   ): OwnOrder {
     const clientId = cur.clientId;
-    let next: Mutable<OwnOrder> = Object.assign({}, cur);
+    let orderID = cur.orderID;
+    let filled = cur.filled;
+    let remaining = cur.remaining;
     if (amounts !== undefined) {
-      if ('orderID' in amounts) next.orderID = amounts.orderID as string | null;
-      if ('filled' in amounts) next.filled = amounts.filled as number;
-      if ('remaining' in amounts) next.remaining = amounts.remaining as number;
+      if ('orderID' in amounts) orderID = amounts.orderID as string | null;
+      if ('filled' in amounts) filled = amounts.filled as number;
+      if ('remaining' in amounts) remaining = amounts.remaining as number;
     }
-    if (status !== undefined) next.status = status;
-    if (closed) next.closedByAbsence = true;
-    next.updatedAt = now;
-    if (status !== undefined && !closed && next.closedByAbsence !== undefined) {
-      const { closedByAbsence: _evidence, ...rest } = next;
-      next = rest;
-    }
+    const absence = closed || (status === undefined && cur.closedByAbsence === true);
+    const next = recordOf(cur, orderID, filled, remaining, status ?? cur.status, absence, now);
     this.#orders.set(clientId, next);
     if (next.orderID && next.orderID !== cur.orderID) this.#byOrderID.set(next.orderID, clientId);
     this.#hooks.onChange(cur, next);
@@ -295,8 +289,99 @@ export class OrderStore {
   }
 }
 
-/** An order record while it is being built: the store's records are immutable once written. */
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+/**
+ * `cur` with the fields that move set, as one literal per shape: the fields in the order
+ * every maker of a record lays them out (`mayTake` only when `cur` has it, `closedByAbsence`
+ * last and only when set). A copy by `Object.assign` or a spread walks the fields one by
+ * one, and the store writes a record on every order move.
+ */
+function recordOf(
+  cur: OwnOrder,
+  orderID: string | null,
+  filled: number,
+  remaining: number,
+  status: OwnOrderStatus,
+  closedByAbsence: boolean,
+  updatedAt: number,
+): OwnOrder {
+  const mayTake = cur.mayTake;
+  if (mayTake === undefined) {
+    return closedByAbsence
+      ? {
+          clientId: cur.clientId,
+          userReference: cur.userReference,
+          orderID,
+          strategyId: cur.strategyId,
+          intentKey: cur.intentKey,
+          gameID: cur.gameID,
+          selection: cur.selection,
+          odds: cur.odds,
+          bet: cur.bet,
+          filled,
+          remaining,
+          status,
+          isPostArb: cur.isPostArb,
+          createdAt: cur.createdAt,
+          updatedAt,
+          closedByAbsence,
+        }
+      : {
+          clientId: cur.clientId,
+          userReference: cur.userReference,
+          orderID,
+          strategyId: cur.strategyId,
+          intentKey: cur.intentKey,
+          gameID: cur.gameID,
+          selection: cur.selection,
+          odds: cur.odds,
+          bet: cur.bet,
+          filled,
+          remaining,
+          status,
+          isPostArb: cur.isPostArb,
+          createdAt: cur.createdAt,
+          updatedAt,
+        };
+  }
+  return closedByAbsence
+    ? {
+        clientId: cur.clientId,
+        userReference: cur.userReference,
+        orderID,
+        strategyId: cur.strategyId,
+        intentKey: cur.intentKey,
+        gameID: cur.gameID,
+        selection: cur.selection,
+        odds: cur.odds,
+        bet: cur.bet,
+        filled,
+        remaining,
+        status,
+        isPostArb: cur.isPostArb,
+        mayTake,
+        createdAt: cur.createdAt,
+        updatedAt,
+        closedByAbsence,
+      }
+    : {
+        clientId: cur.clientId,
+        userReference: cur.userReference,
+        orderID,
+        strategyId: cur.strategyId,
+        intentKey: cur.intentKey,
+        gameID: cur.gameID,
+        selection: cur.selection,
+        odds: cur.odds,
+        bet: cur.bet,
+        filled,
+        remaining,
+        status,
+        isPostArb: cur.isPostArb,
+        mayTake,
+        createdAt: cur.createdAt,
+        updatedAt,
+      };
+}
 
 function liveOf(live: ReadonlyMap<string, OwnOrder>, strategyId: string | null | undefined, out: OwnOrder[]): void {
   for (const o of live.values()) if (strategyId === undefined || o.strategyId === strategyId) out.push(o);
