@@ -325,6 +325,16 @@ export class IntentCycle {
     this.sendCancels(cancels, 'intent changed');
     this.#sendEdits(edits);
     this.#sendPlaces(places);
+    // Most cycles that plan send nothing: the shared summary says so, with no object made.
+    if (
+      places.length === 0 &&
+      cancels.length === 0 &&
+      edits.length === 0 &&
+      riskRejected === 0 &&
+      postArb === 0 &&
+      repriced === 0
+    )
+      return NOTHING_SENT;
     return { places: places.length, cancels: cancels.length, edits: edits.length, riskRejected, postArb, repriced };
   }
 
