@@ -22,6 +22,9 @@ export const GRADE_OUTCOMES: readonly GradeOutcome[] = ['winner', 'loser', 'half
 /** A quarter (Asian) line: a multiple of 0.25 that is not a multiple of 0.5. */
 export function isQuarterLine(line: number): boolean {
   const q = line * 4;
+  // A small integer's low bit says what `q % 2` says: `%` on a double is a call into C,
+  // and the worst-case search asks this for every selection on every region it builds.
+  if ((q | 0) === q) return (q & 1) !== 0;
   return Number.isInteger(q) && q % 2 !== 0;
 }
 

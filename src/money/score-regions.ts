@@ -42,45 +42,71 @@ export interface ScoreRegions {
 // typed array over 64 bytes off the heap, which costs far more to make than its contents.
 
 /**
+ * Working lists of a build, reused by every build (builds never nest): each is written from
+ * index 0 up to its own count and only grows, and what the regions keep is copied out at
+ * its exact length. Grown by `push` from empty instead, every list is copied at each step
+ * of its growth: several kilobytes per build, for a few hundred numbers.
+ */
+const work = {
+  dCrit: [] as number[],
+  sCrit: [] as number[],
+  dLo: [] as number[],
+  dHi: [] as number[],
+  sLo: [] as number[],
+  sHi: [] as number[],
+  dEven: [] as number[],
+  dOdd: [] as number[],
+  dGrade: [] as number[],
+  sGrade: [] as number[],
+  pairI: [] as number[],
+  pairJ: [] as number[],
+  pairD: [] as number[],
+  pairS: [] as number[],
+};
+
+/**
  * Integers around threshold `x` of a strict comparison against integer scores: x itself
  * and its neighbours when x is an integer, else floor and ceil. Between consecutive
- * critical integers no comparison against any threshold changes.
+ * critical integers no comparison against any threshold changes. Written to `out` from
+ * `n`; returns the new count.
  */
-function pushCritical(out: number[], x: number): void {
-  if (!Number.isFinite(x)) return;
-  if (Number.isInteger(x)) out.push(x - 1, x, x + 1);
-  else out.push(Math.floor(x), Math.ceil(x));
+function pushCritical(out: number[], n: number, x: number): number {
+  if (!Number.isFinite(x)) return n;
+  if (Number.isInteger(x)) {
+    out[n] = x - 1;
+    out[n + 1] = x;
+    out[n + 2] = x + 1;
+    return n + 3;
+  }
+  out[n] = Math.floor(x);
+  out[n + 1] = Math.ceil(x);
+  return n + 2;
 }
 
-/** Where a selection's grade can change, along d (margin) or s (total). */
-function pushThresholds(out: number[], s: Selection): void {
+/** Where a selection's grade can change, along d (margin) or s (total): written to `out` from `n`, the new count returned. */
+function pushThresholds(out: number[], n: number, s: Selection): number {
   switch (s.type) {
     case 'moneyline':
     case 'moneyline1x2':
-      pushCritical(out, 0);
-      return;
+      return pushCritical(out, n, 0);
     case 'spread':
     case 'total': {
       // spread: home wins the comparison when d + L > 0, away when −d + L > 0.
       const base = s.type === 'total' ? s.line : s.team === 'home' ? -s.line : s.line;
-      if (isQuarterLine(s.line)) {
-        pushCritical(out, base - 0.25);
-        pushCritical(out, base + 0.25);
-      } else {
-        pushCritical(out, base);
-      }
-      return;
+      if (isQuarterLine(s.line)) return pushCritical(out, pushCritical(out, n, base - 0.25), base + 0.25);
+      return pushCritical(out, n, base);
     }
   }
 }
 
 /**
- * Sorted distinct values of `xs` (finite) that are ≥ `min`, sorted in place. Of 0 and -0
- * either may stand for both: a region's zero bound grades and scores the same either way.
+ * The sorted distinct values of the first `count` of `xs` (finite) that are ≥ `min`, sorted
+ * in place; returns how many. Of 0 and -0 either may stand for both: a region's zero bound
+ * grades and scores the same either way.
  */
-function sortedUnique(xs: number[], min: number): number[] {
+function sortedUnique(xs: number[], count: number, min: number): number {
   // Insertion sort: a few dozen values, mostly pushed in order already.
-  for (let i = 1; i < xs.length; i++) {
+  for (let i = 1; i < count; i++) {
     const v = xs[i] as number;
     let j = i - 1;
     while (j >= 0 && (xs[j] as number) > v) {
@@ -90,51 +116,59 @@ function sortedUnique(xs: number[], min: number): number[] {
     xs[j + 1] = v;
   }
   let n = 0;
-  for (let i = 0; i < xs.length; i++) {
+  for (let i = 0; i < count; i++) {
     const v = xs[i] as number;
     if (v < min) continue;
     if (n > 0 && xs[n - 1] === v) continue;
     xs[n++] = v;
   }
-  xs.length = n;
-  return xs;
+  return n;
 }
 
 /**
  * Split the integers ≥ `floor` (or all integers when `floor` is -Infinity) into regions
- * on which nothing changes: each critical integer alone, each non-empty gap between
- * consecutive ones, and the two ends. Returns [lo, hi] arrays (inclusive, ±Infinity ends).
+ * on which nothing changes: each critical integer alone (the first `count` of `crit`), each
+ * non-empty gap between consecutive ones, and the two ends. Writes their bounds to `lo` and
+ * `hi` (inclusive, ±Infinity ends) and returns how many.
  */
-function buildRegions(crit: readonly number[], floor: number): { lo: number[]; hi: number[]; n: number } {
-  const lo: number[] = [];
-  const hi: number[] = [];
-  if (crit.length === 0) {
-    lo.push(floor);
-    hi.push(Infinity);
-    return { lo, hi, n: 1 };
+function buildRegions(crit: readonly number[], count: number, floor: number, lo: number[], hi: number[]): number {
+  if (count === 0) {
+    lo[0] = floor;
+    hi[0] = Infinity;
+    return 1;
   }
+  let n = 0;
   const first = crit[0] as number;
   if (first - 1 >= floor) {
-    lo.push(floor);
-    hi.push(first - 1);
+    lo[n] = floor;
+    hi[n++] = first - 1;
   }
-  for (let i = 0; i < crit.length; i++) {
+  for (let i = 0; i < count; i++) {
     const c = crit[i] as number;
-    lo.push(c);
-    hi.push(c);
-    const next = i + 1 < crit.length ? (crit[i + 1] as number) : Infinity;
+    lo[n] = c;
+    hi[n++] = c;
+    const next = i + 1 < count ? (crit[i + 1] as number) : Infinity;
     if (next - c > 1) {
-      lo.push(c + 1);
-      hi.push(next - 1);
+      lo[n] = c + 1;
+      hi[n++] = next - 1;
     }
   }
-  return { lo, hi, n: lo.length };
+  return n;
+}
+
+/**
+ * `x % 2`, the same number but -0 for 0 (its callers compare it with `===`, which does not
+ * tell them apart): by the low bit for a non-negative int32, by `%` otherwise. `%` on a
+ * double is a call into C, and a region build asks this for every pair of regions.
+ */
+function rem2(x: number): number {
+  return (x | 0) === x && x >= 0 ? x & 1 : x % 2;
 }
 
 /** The integer of parity `p` in [lo, hi] with the smallest |d|, or NaN when there is none. */
 function closestToZero(lo: number, hi: number, p: number): number {
   const c = lo > 0 ? lo : hi < 0 ? hi : 0;
-  if (Math.abs(c) % 2 === p) return c;
+  if (rem2(Math.abs(c)) === p) return c;
   if (c > 0) return c + 1 <= hi ? c + 1 : Number.NaN;
   if (c < 0) return c - 1 >= lo ? c - 1 : Number.NaN;
   return 1 <= hi ? 1 : -1 >= lo ? -1 : Number.NaN;
@@ -144,7 +178,7 @@ function closestToZero(lo: number, hi: number, p: number): number {
 function smallestTotal(lo: number, hi: number, a: number): number {
   if (Number.isNaN(a)) return Number.NaN;
   let t = lo > a ? lo : a;
-  if (t % 2 !== a % 2) t += 1;
+  if (rem2(t) !== rem2(a)) t += 1;
   return t <= hi ? t : Number.NaN;
 }
 
@@ -152,74 +186,77 @@ export function buildScoreRegions(shape: GroupShape): ScoreRegions {
   const count = shape.selections.length;
   const margin: number[] = [];
   const total: number[] = [];
-  const dCritRaw: number[] = [];
-  const sCritRaw: number[] = [];
+  const w = work;
+  let dc = 0;
+  let sc = 0;
   for (let k = 0; k < count; k++) {
     const s = shape.selections[k] as Selection;
     if (dependsOnMargin(s)) {
       margin.push(k);
-      pushThresholds(dCritRaw, s);
+      dc = pushThresholds(w.dCrit, dc, s);
     } else {
       total.push(k);
-      pushThresholds(sCritRaw, s);
+      sc = pushThresholds(w.sCrit, sc, s);
     }
   }
 
   // Regions of d (all integers) and s (integers ≥ 0).
-  const dReg = buildRegions(sortedUnique(dCritRaw, -Infinity), -Infinity);
-  const sReg = buildRegions(sortedUnique(sCritRaw, 0), 0);
+  const nd = buildRegions(w.dCrit, sortedUnique(w.dCrit, dc, -Infinity), -Infinity, w.dLo, w.dHi);
+  const ns = buildRegions(w.sCrit, sortedUnique(w.sCrit, sc, 0), 0, w.sLo, w.sHi);
 
   // Per d-region: the closest-to-zero d of each parity, and each margin group's grade.
-  const nd = dReg.n;
   const gm = margin.length;
-  const dEven: number[] = [];
-  const dOdd: number[] = [];
-  const dGrade: number[] = [];
+  const dEven = w.dEven;
+  const dOdd = w.dOdd;
+  const dGrade = w.dGrade;
+  let n = 0;
   for (let i = 0; i < nd; i++) {
-    const lo = dReg.lo[i] as number;
-    const hi = dReg.hi[i] as number;
+    const lo = w.dLo[i] as number;
+    const hi = w.dHi[i] as number;
     const e = closestToZero(lo, hi, 0);
     const o = closestToZero(lo, hi, 1);
-    dEven.push(e);
-    dOdd.push(o);
-    const w = Number.isNaN(e) ? o : e;
-    for (let k = 0; k < gm; k++) dGrade.push(gradeIndexAt(shape.selections[margin[k] as number] as Selection, w, 0));
+    dEven[i] = e;
+    dOdd[i] = o;
+    const d = Number.isNaN(e) ? o : e;
+    for (let k = 0; k < gm; k++) dGrade[n++] = gradeIndexAt(shape.selections[margin[k] as number] as Selection, d, 0);
   }
 
   // Per s-region: each total group's grade (constant on the region, taken at its lower end).
-  const ns = sReg.n;
   const gt = total.length;
-  const sGrade: number[] = [];
+  const sGrade = w.sGrade;
+  n = 0;
   for (let j = 0; j < ns; j++) {
-    const s = sReg.lo[j] as number;
-    for (let k = 0; k < gt; k++) sGrade.push(gradeIndexAt(shape.selections[total[k] as number] as Selection, 0, s));
+    const s = w.sLo[j] as number;
+    for (let k = 0; k < gt; k++) sGrade[n++] = gradeIndexAt(shape.selections[total[k] as number] as Selection, 0, s);
   }
 
   // Reachable pairs, and the score of each: the smallest total of either parity.
-  const pairI: number[] = [];
-  const pairJ: number[] = [];
-  const pairD: number[] = [];
-  const pairS: number[] = [];
+  const pairI = w.pairI;
+  const pairJ = w.pairJ;
+  const pairD = w.pairD;
+  const pairS = w.pairS;
+  let q = 0;
   for (let i = 0; i < nd; i++) {
     const e = dEven[i] as number;
     const o = dOdd[i] as number;
     const ae = Math.abs(e);
     const ao = Math.abs(o);
     for (let j = 0; j < ns; j++) {
-      const slo = sReg.lo[j] as number;
-      const shi = sReg.hi[j] as number;
+      const slo = w.sLo[j] as number;
+      const shi = w.sHi[j] as number;
       const te = smallestTotal(slo, shi, ae);
       const to = smallestTotal(slo, shi, ao);
       if (Number.isNaN(te) && Number.isNaN(to)) continue;
-      pairI.push(i);
-      pairJ.push(j);
+      pairI[q] = i;
+      pairJ[q] = j;
       if (Number.isNaN(to) || te <= to) {
-        pairD.push(e);
-        pairS.push(te);
+        pairD[q] = e;
+        pairS[q] = te;
       } else {
-        pairD.push(o);
-        pairS.push(to);
+        pairD[q] = o;
+        pairS[q] = to;
       }
+      q++;
     }
   }
 
@@ -228,13 +265,13 @@ export function buildScoreRegions(shape: GroupShape): ScoreRegions {
     totalGroups: total,
     nd,
     ns,
-    dGrade,
-    sGrade,
-    pairI,
-    pairJ,
-    pairD,
-    pairS,
-    pairs: pairI.length,
+    dGrade: dGrade.slice(0, nd * gm),
+    sGrade: sGrade.slice(0, ns * gt),
+    pairI: pairI.slice(0, q),
+    pairJ: pairJ.slice(0, q),
+    pairD: pairD.slice(0, q),
+    pairS: pairS.slice(0, q),
+    pairs: q,
     F: new Array<number>(nd).fill(0),
     G: new Array<number>(ns).fill(0),
   };

@@ -177,6 +177,8 @@ export class FillLedger {
 
   /** The order's awaited fill on `gameID`, if any. */
   awaited(gameID: string, clientId: string): AwaitedFill | undefined {
+    // Asked for every finished order the store forgets: most of the time none is awaited at all.
+    if (this.#awaitingCount === 0) return undefined;
     return this.#games.get(gameID)?.awaiting.get(clientId);
   }
 

@@ -120,6 +120,19 @@ function newOrder(
       };
 }
 
+/**
+ * A pair's last plan that had nothing to do with each of its intents served or in flight:
+ * the intents (the list, as the runtime handed it) and the version of the game's live
+ * orders then.
+ */
+interface Served {
+  intents: readonly QuoteIntent[];
+  version: number;
+}
+
+/** How many games' Served records a strategy keeps at most. */
+const MAX_SERVED_GAMES = 4_096;
+
 /** A request while it is built: the requests are read-only once sent. */
 type Writable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -178,6 +191,14 @@ export class IntentCycle {
   readonly #risk: RiskGate;
   readonly #usePostArb: boolean;
   #gateOpen = true;
+  /**
+   * Per strategy and game, its last plan with nothing to do (see Served). A plan is a
+   * function of the intents, the live orders and the keys on cooldown, and a cooldown only
+   * holds back places: the same list of intents over the same live orders (the same
+   * version) plans nothing again, whatever has cooled since. Intents stand (the runtime
+   * hands over the same list) on a fifth of a busy strategy's evaluations.
+   */
+  readonly #served = new Map<string, Map<string, Served>>();
   /** Aborted whenever quotes are pulled: a place still waiting to be sent is then not sent (see withdrawUnsent). */
   #pulled = pullSignal();
 
@@ -222,6 +243,9 @@ export class IntentCycle {
     let repriced = 0;
     for (const w of work) {
       if (!hasPlan(w, own)) continue;
+      const version = own.liveVersionOf(w.gameID);
+      const served = this.#servedOf(w);
+      if (served.intents === w.intents && served.version === version) continue;
       const head = market.head(w.gameID);
       const blocked = cooldowns.blocked(w.strategyId, w.gameID, w.intents, now);
       const plan = planGame({
@@ -232,6 +256,12 @@ export class IntentCycle {
         blockedKeys: blocked,
       });
       const firstCandidate = candidates.length;
+      if (plan.cancels.length === 0 && plan.places.length === 0 && blocked.size === 0) {
+        served.intents = w.intents;
+        served.version = version;
+      } else {
+        served.version = Number.NaN;
+      }
       if (!this.#gateOpen || !head || head.ended) {
         cancels.push(...plan.cancels);
         continue;
@@ -325,7 +355,30 @@ export class IntentCycle {
     this.sendCancels(cancels, 'intent changed');
     this.#sendEdits(edits);
     this.#sendPlaces(places);
+    // Most cycles that plan send nothing: the shared summary says so, with no object made.
+    if (
+      places.length === 0 &&
+      cancels.length === 0 &&
+      edits.length === 0 &&
+      riskRejected === 0 &&
+      postArb === 0 &&
+      repriced === 0
+    )
+      return NOTHING_SENT;
     return { places: places.length, cancels: cancels.length, edits: edits.length, riskRejected, postArb, repriced };
+  }
+
+  /** The pair's Served record, made (serving nothing) on its first plan. */
+  #servedOf(w: StrategyWork): Served {
+    let games = this.#served.get(w.strategyId);
+    if (games === undefined) this.#served.set(w.strategyId, (games = new Map()));
+    let served = games.get(w.gameID);
+    if (served === undefined) {
+      // Games come and go over a long run: past this many, start again (a pair served is only planned once more).
+      if (games.size >= MAX_SERVED_GAMES) games.clear();
+      games.set(w.gameID, (served = { intents: w.intents, version: Number.NaN }));
+    }
+    return served;
   }
 
   /**

@@ -57,6 +57,16 @@ export interface OrderStoreHooks {
 const NO_ORDERS: ReadonlyMap<string, OwnOrder> = new Map();
 
 /**
+ * A game's live orders by client id, in the order they were added, with the version of
+ * what they are now: a number the store gives no other state of any game's live orders.
+ */
+class LiveOrders extends Map<string, OwnOrder> {
+  constructor(public version: number) {
+    super();
+  }
+}
+
+/**
  * Every order we placed or adopted, by client id, exchange order id and userReference;
  * the live ones per game in the order they were added; their moves by the lifecycle table
  * (`lifecycle.ts`); and finished orders kept a while for late words about them. Records are
@@ -72,7 +82,9 @@ export class OrderStore {
    * Games come and go with `openGame` / `forgetGame`, so they iterate in the order the
    * owner of the games saw them.
    */
-  readonly #live = new Map<string, Map<string, OwnOrder>>();
+  readonly #live = new Map<string, LiveOrders>();
+  /** The last version given to a game's live orders (see `liveVersionOf`). */
+  #versions = 0;
   /** Terminal orders in the order they ended, with when, for pruning; those before #terminalHead are gone. */
   readonly #terminal: { readonly clientId: string; readonly at: number }[] = [];
   #terminalHead = 0;
@@ -127,7 +139,17 @@ export class OrderStore {
 
   /** Start keeping the game's live orders (idempotent): games iterate in the order they were opened. */
   openGame(gameID: string): void {
-    if (!this.#live.has(gameID)) this.#live.set(gameID, new Map());
+    if (!this.#live.has(gameID)) this.#live.set(gameID, new LiveOrders(++this.#versions));
+  }
+
+  /**
+   * A number that changes whenever the game's live orders do (one added, replaced by its
+   * next record, or gone), and is never given to another state of them, of any game: equal
+   * numbers mean the same orders, the same records. -1 while the game keeps none (no order
+   * of it is live then).
+   */
+  liveVersionOf(gameID: string): number {
+    return this.#live.get(gameID)?.version ?? -1;
   }
 
   /** Stop keeping a game with no live order left. */
@@ -176,7 +198,7 @@ export class OrderStore {
     this.#byReference.set(order.userReference, order.clientId);
     if (order.orderID) this.#byOrderID.set(order.orderID, order.clientId);
     this.#hooks.onChange(null, order);
-    if (isLive(order)) this.#liveMap(order.gameID).set(order.clientId, order);
+    if (isLive(order)) this.#setLive(order);
     this.#onTransition(order, null, reason);
     return order;
   }
@@ -220,10 +242,7 @@ export class OrderStore {
   /**
    * The order's next record: `cur` with the amounts given (each one present in `amounts`,
    * as a spread would take it), the status, `closedByAbsence` when `closed`, and the time.
-   * Built as a copy of `cur` with its fields set, so it keeps `cur`'s shape and key order
-   * and no patch object is made per change. Setting a status clears `closedByAbsence`
-   * unless `closed` sets it again. Copied with `Object.assign`, not a spread: on the
-   * store's records (their shapes, their number fields) it measures faster, on every move.
+   * Setting a status clears `closedByAbsence` unless `closed` sets it again.
    */
   #write(
     cur: OwnOrder,
@@ -234,38 +253,38 @@ export class OrderStore {
     reason: string,
   ): OwnOrder {
     const clientId = cur.clientId;
-    let next: Mutable<OwnOrder> = Object.assign({}, cur);
+    let orderID = cur.orderID;
+    let filled = cur.filled;
+    let remaining = cur.remaining;
     if (amounts !== undefined) {
-      if ('orderID' in amounts) next.orderID = amounts.orderID as string | null;
-      if ('filled' in amounts) next.filled = amounts.filled as number;
-      if ('remaining' in amounts) next.remaining = amounts.remaining as number;
+      if ('orderID' in amounts) orderID = amounts.orderID as string | null;
+      if ('filled' in amounts) filled = amounts.filled as number;
+      if ('remaining' in amounts) remaining = amounts.remaining as number;
     }
-    if (status !== undefined) next.status = status;
-    if (closed) next.closedByAbsence = true;
-    next.updatedAt = now;
-    if (status !== undefined && !closed && next.closedByAbsence !== undefined) {
-      const { closedByAbsence: _evidence, ...rest } = next;
-      next = rest;
-    }
+    const absence = closed || (status === undefined && cur.closedByAbsence === true);
+    const next = recordOf(cur, orderID, filled, remaining, status ?? cur.status, absence, now);
     this.#orders.set(clientId, next);
     if (next.orderID && next.orderID !== cur.orderID) this.#byOrderID.set(next.orderID, clientId);
     this.#hooks.onChange(cur, next);
     if (isLive(cur) && !isLive(next)) {
-      this.#live.get(next.gameID)?.delete(clientId);
+      const live = this.#live.get(next.gameID);
+      if (live !== undefined && live.delete(clientId)) live.version = ++this.#versions;
       this.#terminal.push({ clientId, at: now });
       this.#prune(now);
     } else if (isLive(next)) {
       // A reopened order's game may have been forgotten meanwhile: it has a live order again.
-      this.#liveMap(next.gameID).set(clientId, next);
+      this.#setLive(next);
     }
     if (next.status !== cur.status) this.#onTransition(next, cur.status, reason);
     return next;
   }
 
-  #liveMap(gameID: string): Map<string, OwnOrder> {
-    let live = this.#live.get(gameID);
-    if (live === undefined) this.#live.set(gameID, (live = new Map()));
-    return live;
+  /** `order` is live: its record goes in its game's live orders (listed last when new), a new version of them. */
+  #setLive(order: OwnOrder): void {
+    let live = this.#live.get(order.gameID);
+    if (live === undefined) this.#live.set(order.gameID, (live = new LiveOrders(0)));
+    live.set(order.clientId, order);
+    live.version = ++this.#versions;
   }
 
   /** Forget terminal orders past their retention, and the oldest beyond the cap (their fills stay). */
@@ -295,8 +314,99 @@ export class OrderStore {
   }
 }
 
-/** An order record while it is being built: the store's records are immutable once written. */
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+/**
+ * `cur` with the fields that move set, as one literal per shape: the fields in the order
+ * every maker of a record lays them out (`mayTake` only when `cur` has it, `closedByAbsence`
+ * last and only when set). A copy by `Object.assign` or a spread walks the fields one by
+ * one, and the store writes a record on every order move.
+ */
+function recordOf(
+  cur: OwnOrder,
+  orderID: string | null,
+  filled: number,
+  remaining: number,
+  status: OwnOrderStatus,
+  closedByAbsence: boolean,
+  updatedAt: number,
+): OwnOrder {
+  const mayTake = cur.mayTake;
+  if (mayTake === undefined) {
+    return closedByAbsence
+      ? {
+          clientId: cur.clientId,
+          userReference: cur.userReference,
+          orderID,
+          strategyId: cur.strategyId,
+          intentKey: cur.intentKey,
+          gameID: cur.gameID,
+          selection: cur.selection,
+          odds: cur.odds,
+          bet: cur.bet,
+          filled,
+          remaining,
+          status,
+          isPostArb: cur.isPostArb,
+          createdAt: cur.createdAt,
+          updatedAt,
+          closedByAbsence,
+        }
+      : {
+          clientId: cur.clientId,
+          userReference: cur.userReference,
+          orderID,
+          strategyId: cur.strategyId,
+          intentKey: cur.intentKey,
+          gameID: cur.gameID,
+          selection: cur.selection,
+          odds: cur.odds,
+          bet: cur.bet,
+          filled,
+          remaining,
+          status,
+          isPostArb: cur.isPostArb,
+          createdAt: cur.createdAt,
+          updatedAt,
+        };
+  }
+  return closedByAbsence
+    ? {
+        clientId: cur.clientId,
+        userReference: cur.userReference,
+        orderID,
+        strategyId: cur.strategyId,
+        intentKey: cur.intentKey,
+        gameID: cur.gameID,
+        selection: cur.selection,
+        odds: cur.odds,
+        bet: cur.bet,
+        filled,
+        remaining,
+        status,
+        isPostArb: cur.isPostArb,
+        mayTake,
+        createdAt: cur.createdAt,
+        updatedAt,
+        closedByAbsence,
+      }
+    : {
+        clientId: cur.clientId,
+        userReference: cur.userReference,
+        orderID,
+        strategyId: cur.strategyId,
+        intentKey: cur.intentKey,
+        gameID: cur.gameID,
+        selection: cur.selection,
+        odds: cur.odds,
+        bet: cur.bet,
+        filled,
+        remaining,
+        status,
+        isPostArb: cur.isPostArb,
+        mayTake,
+        createdAt: cur.createdAt,
+        updatedAt,
+      };
+}
 
 function liveOf(live: ReadonlyMap<string, OwnOrder>, strategyId: string | null | undefined, out: OwnOrder[]): void {
   for (const o of live.values()) if (strategyId === undefined || o.strategyId === strategyId) out.push(o);

@@ -106,6 +106,11 @@ export class OwnBook {
     return this.#orders.hasLiveWithStatus(status);
   }
 
+  /** A number that changes whenever the game's live orders do, never repeated (see OrderStore.liveVersionOf). */
+  liveVersionOf(gameID: string): number {
+    return this.#orders.liveVersionOf(gameID);
+  }
+
   /** How many of the game's orders may still rest or fill. */
   liveCountOf(gameID: string): number {
     return this.#orders.liveCountOf(gameID);

@@ -107,6 +107,12 @@ describe('gradeSelection', () => {
     for (const l of [0.25, -0.25, 0.75, -1.75, 44.25]) expect(isQuarterLine(l)).toBe(true);
     for (const l of [0, 0.5, -3, -3.5, 44, 0.3]) expect(isQuarterLine(l)).toBe(false);
   });
+  it('recognises quarter lines beyond the small integers, and none in what is not a number', () => {
+    // Four times the line past 2^31: the low bit of a small integer no longer says it.
+    for (const l of [2 ** 29 + 0.25, -(2 ** 29) - 0.75, 2 ** 40 + 0.25]) expect(isQuarterLine(l)).toBe(true);
+    for (const l of [2 ** 29, 2 ** 29 + 0.5, -(2 ** 40), 2 ** 60, -0, NaN, Infinity, -Infinity])
+      expect(isQuarterLine(l)).toBe(false);
+  });
 });
 
 const selectionArb: fc.Arbitrary<Selection> = fc.oneof(
