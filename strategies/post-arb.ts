@@ -161,16 +161,58 @@ function quoteBook(
   book: MarketBook,
   found: Found[] | null,
 ): Found[] | null {
-  if (!mayPay(book.sides[0], params.minEdge) && !mayPay(book.sides[1], params.minEdge)) {
-    // No fair price could make either side worth taking. The fair feed is read all the same,
-    // as fairOfBook would: what an evaluation read is what decides when it is asked again.
-    void view.fair;
-    return found;
+  const pays0 = mayPay(book.sides[0], params.minEdge);
+  const pays1 = mayPay(book.sides[1], params.minEdge);
+  // What fairOfBook reads first: the read is noted whatever follows (what an evaluation read
+  // is what decides when it is asked again).
+  const fair = view.fair;
+  // No fair price could make either side worth taking.
+  if (!pays0 && !pays1) return found;
+  const configured = fair?.get(key);
+  let kept = sweptBooks.get(book);
+  if (kept === undefined || kept.params !== params || kept.key !== key || !Object.is(kept.configured, configured)) {
+    kept = { params, key, configured, found: sweepsOf(view, params, key, book, pays0, pays1) };
+    sweptBooks.set(book, kept);
   }
+  const f = kept.found;
+  if (f.length === 0) return found;
+  found ??= [];
+  for (let i = 0; i < f.length; i++) found.push(f[i]!);
+  return found;
+}
+
+/**
+ * What quoteBook found on one book, kept with the book object for the next evaluation: a
+ * book is immutable (a change of either side replaces it), and a game's evaluations mostly
+ * follow a change of one of its books, so most books of the game are the ones looked at
+ * last time. Valid for the same params, key and configured fair value of the key.
+ */
+interface SweptBook {
+  readonly params: PostArbParams;
+  readonly key: string;
+  readonly configured: number | undefined;
+  readonly found: readonly Found[];
+}
+
+const sweptBooks = new WeakMap<MarketBook, SweptBook>();
+const NOTHING: readonly Found[] = Object.freeze([]);
+
+/** The sweeps worth taking on `book`'s sides (those `pays0` and `pays1` leave in play). */
+function sweepsOf(
+  view: StrategyView,
+  params: PostArbParams,
+  key: string,
+  book: MarketBook,
+  pays0: boolean,
+  pays1: boolean,
+): readonly Found[] {
   // The params hold the fair options (minDepth, maxOverround) under their own names.
   const p0 = fairOfBook(view, key, book, params);
-  if (p0 === null) return found;
+  if (p0 === null) return NOTHING;
+  let found: Found[] | null = null;
   for (const k of BOOK_SIDES) {
+    // A side mayPay rules out has no sweep whatever the fair price (see mayPay).
+    if (!(k === 0 ? pays0 : pays1)) continue;
     const side = book.sides[k];
     const sweep = planSweep(side, k === 0 ? p0 : 1 - p0, params.minEdge, params.bandTolerance);
     if (sweep === null) continue;
@@ -189,7 +231,7 @@ function quoteBook(
         : { key: sideKey(key, k), selection: side.taker, odds: sweep.odds, size, orderType: 'postArb' };
     (found ??= []).push({ intent, edge: sweep.edge });
   }
-  return found;
+  return found ?? NOTHING;
 }
 
 /**

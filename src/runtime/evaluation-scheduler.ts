@@ -39,6 +39,12 @@ export class EvaluationScheduler {
   /** A halt began: held pairs of the halted strategies must pull their quotes now, throttle or not. */
   #pullHeld = false;
   readonly #watchers = new WeakMap<GameIdentity, readonly PairState[]>();
+  /**
+   * Where a look's evaluations go, for the order-manager cycle: kept from one look to the
+   * next until one evaluates something. Most looks at a busy game find its pairs inside their
+   * throttle and evaluate nothing, and a list made for each of them was garbage at once.
+   */
+  #work: StrategyWork[] = [];
   /** When the pending wake-up for throttled evaluations fires (null: none pending). */
   #wakeAt: number | null = null;
   /** Pairs with a look-again pending for a strategy's `reevaluateEvery`. */
@@ -135,7 +141,10 @@ export class EvaluationScheduler {
       return;
     }
     this.#pullHeld = false;
-    const work: StrategyWork[] = [];
+    // A look that threw midway left what it evaluated here; that work is dropped, as the
+    // cycle it was for never ran.
+    if (this.#work.length > 0) this.#work = [];
+    const work = this.#work;
     if (scanHeld) this.#scanHeld(now, work);
     // Pairs marked while this walk evaluates are walked too (their index is past the end yet).
     let i = 0;
@@ -156,7 +165,11 @@ export class EvaluationScheduler {
       if (i >= dirty.length) this.#dirty = [];
       else dirty.splice(0, i);
     }
-    if (work.length > 0) this.#o.cycle(work);
+    if (work.length > 0) {
+      // A new list for the next look before the cycle: the cycle may keep this one.
+      this.#work = [];
+      this.#o.cycle(work);
+    }
     if (held.length > 0) this.#wakeIn(now, this.#heldDue - now);
   }
 

@@ -53,6 +53,31 @@ describe('post-arb', () => {
     expect(postArb.quote(view({ books: [b] }), params({ minDepth: 0, minEdge: 0 }))).toEqual([]);
   });
 
+  it('asked again on the same book object, answers as on a fresh copy of it whatever else changed', () => {
+    const b = book('moneyline', [offer(105, 80), offer(104, 50)], [offer(-125, 300)]);
+    const copy = (): MarketBook => ({ ...b, sides: [{ ...b.sides[0] }, { ...b.sides[1] }] });
+    const wide = params();
+    const capped = params({ maxSize: 30 });
+    const consensus = params({ minDepth: 0, minEdge: 0 });
+    const asks: [Record<string, number>, ReturnType<typeof params>][] = [
+      [{ moneyline: 0.55 }, wide],
+      [{ moneyline: 0.55 }, capped],
+      [{ moneyline: 0.6 }, capped],
+      [{ moneyline: 0.5 }, capped],
+      [{}, consensus],
+      [{ moneyline: 0.55 }, consensus],
+      [{ moneyline: 0.55 }, wide],
+    ];
+    for (const [fair, p] of asks) {
+      const again = postArb.quote(view({ books: [b], fair }), p);
+      expect(again).toEqual(postArb.quote(view({ books: [copy()], fair }), p));
+    }
+    expect(postArb.quote(view({ books: [b], fair: { moneyline: 0.6 } }), capped)[0]).toMatchObject({
+      odds: 104,
+      size: 30,
+    });
+  });
+
   it('at an edge only a near-certain fair price gives, still takes what pays and nothing else', () => {
     // +9900 implies 0.01: fair home 0.9999 gives 0.9899 of edge; -9900 on away can give none.
     const b = book('moneyline', [offer(9900, 10)], [offer(-9900, 10)]);
