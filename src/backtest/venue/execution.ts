@@ -141,6 +141,8 @@ export class BacktestExecution {
    */
   readonly #restingByGame = new Map<string, RestingGame>();
   readonly #mirrors = new Map<string, string>(); // engine order id → recorded order id
+  /** The queue records of the side a recorded change meets, filled again for each: the queue model only reads it. */
+  readonly #queued: QueuedOrder[] = [];
   readonly #tickets = new Map<number, Ticket>();
   readonly #ended = new Set<string>();
   readonly #snapshots = new Map<string, OrderbookGame>();
@@ -533,12 +535,12 @@ export class BacktestExecution {
     if (f.flows.length === 0) return;
     const list = this.#restingByGame.get(f.gameID)?.books.get(f.bookKey)?.[f.side];
     if (!list || list.length === 0) return;
-    const fills = applyLevelFlows(
-      this.#o.fillModel,
-      list.map((r) => r.q),
-      f.flows,
-    );
-    for (const { order, stake } of fills) {
+    const queued = this.#queued;
+    for (let i = 0; i < list.length; i++) queued[i] = list[i]!.q;
+    queued.length = list.length;
+    const fills = applyLevelFlows(this.#o.fillModel, queued, f.flows);
+    for (let i = 0; i < fills.length; i++) {
+      const { order, stake } = fills[i]!;
       const r = this.#resting.get(order.id);
       if (!r) continue;
       this.#takeFrom(r, stake);
