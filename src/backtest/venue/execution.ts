@@ -374,7 +374,9 @@ export class BacktestExecution {
    * too; one that lost it joins behind everything at its new price; a replaced order
    * leaves, and its replacement joins as a new order.
    */
-  edit(input: EditInput, done: (outcome: EditOutcome) => void): void {
+  edit(input: EditInput, done: (outcome: EditOutcome) => void): void;
+  edit<C>(input: EditInput, done: (outcome: EditOutcome, ctx: C, input: EditInput) => void, ctx: C): void;
+  edit<C>(input: EditInput, done: (outcome: EditOutcome, ctx: C, input: EditInput) => void, ctx?: C): void {
     const original = typeof input.sessionID === 'string' ? this.engine.order(input.sessionID) : undefined;
     if (original && original.userId === US && this.#ended.has(original.gameID)) {
       this.#finishEdit(
@@ -382,6 +384,7 @@ export class BacktestExecution {
         original,
         { status: 'error', errorType: 'validation_error', error: 'game has ended' },
         done,
+        ctx as C,
       );
       return;
     }
@@ -407,28 +410,30 @@ export class BacktestExecution {
         side: s.side,
         minRank: s.minRank,
         at: entry.executeAt,
-        done: (o) => this.#finishEdit(input, original, o, done),
+        done: (o) => this.#finishEdit(input, original, o, done, ctx as C),
       });
-    } else this.#finishEdit(input, original, entry, done);
+    } else this.#finishEdit(input, original, entry, done, ctx as C);
     this.#arm();
   }
 
   /** An edit's final outcome: the amended order's queue record, the report's note, then the caller's `done`. */
-  #finishEdit(
+  #finishEdit<C>(
     input: EditInput,
     original: OrderView | undefined,
     o: PlaceOutcome | EditOutcome,
-    done: (outcome: EditOutcome) => void,
+    done: (outcome: EditOutcome, ctx: C, input: EditInput) => void,
+    ctx: C,
   ): void {
+    // A success with its edit's summary is an edit's outcome as it is: no copy of it.
     const outcome: EditOutcome =
       o.status === 'error'
         ? o
         : o.edit
-          ? { ...o, edit: o.edit }
+          ? (o as EditOutcome)
           : { status: 'error', error: 'edit could not execute', errorType: 'system_error' };
     if (original) this.#settleAmend(original.id, outcome);
     this.#o.onEditOutcome?.(input, outcome);
-    done(outcome);
+    done(outcome, ctx, input);
   }
 
   /** After an edit's outcome: the amended order's queue record as the engine left the order. */
