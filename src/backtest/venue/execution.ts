@@ -62,8 +62,8 @@ export interface ExecutionStats {
   takenStake: number;
 }
 
-interface Resting {
-  readonly q: QueuedOrder;
+/** One of our resting orders: its queue record, and where it rests (one object per order). */
+interface Resting extends QueuedOrder {
   readonly gameID: string;
   readonly bookKey: string;
   readonly listedSide: 0 | 1;
@@ -141,8 +141,6 @@ export class BacktestExecution {
    */
   readonly #restingByGame = new Map<string, RestingGame>();
   readonly #mirrors = new Map<string, string>(); // engine order id → recorded order id
-  /** The queue records of the side a recorded change meets, filled again for each: the queue model only reads it. */
-  readonly #queued: QueuedOrder[] = [];
   readonly #tickets = new Map<number, Ticket>();
   readonly #ended = new Set<string>();
   readonly #snapshots = new Map<string, OrderbookGame>();
@@ -442,7 +440,7 @@ export class BacktestExecution {
     const now = this.engine.order(id);
     const r = this.#resting.get(id);
     if (outcome.edit.queue === 'kept' && r && now?.status === 'open') {
-      r.q.capacity = now.remaining * payout(now.odds);
+      r.capacity = now.remaining * payout(now.odds);
       return;
     }
     this.#leave(id);
@@ -540,10 +538,7 @@ export class BacktestExecution {
     if (f.flows.length === 0) return;
     const list = this.#restingByGame.get(f.gameID)?.books.get(f.bookKey)?.[f.side];
     if (!list || list.length === 0) return;
-    const queued = this.#queued;
-    for (let i = 0; i < list.length; i++) queued[i] = list[i]!.q;
-    queued.length = list.length;
-    const fills = applyLevelFlows(this.#o.fillModel, queued, f.flows);
+    const fills = applyLevelFlows(this.#o.fillModel, list, f.flows);
     for (let i = 0; i < fills.length; i++) {
       const { order, stake } = fills[i]!;
       const r = this.#resting.get(order.id);
@@ -572,7 +567,7 @@ export class BacktestExecution {
   }
 
   #capFront(r: Resting): void {
-    r.q.front = Math.min(r.q.front, this.recorded.levelSize(r.gameID, r.bookKey, r.listedSide, r.q.rank));
+    r.front = Math.min(r.front, this.recorded.levelSize(r.gameID, r.bookKey, r.listedSide, r.rank));
   }
 
   // ------------------------------------------------------------ engine events and time
@@ -649,14 +644,17 @@ export class BacktestExecution {
     const listedOdds = invertOdds(o.odds);
     const rank = oddsRank(listedOdds);
     // Behind everything recorded at our price, and behind our own earlier orders there.
-    const q: QueuedOrder = {
+    const r: Resting = {
       id: o.id,
       rank,
       seq: ++this.#seq,
       front: this.recorded.levelSize(o.gameID, o.bookKey, listedSide, rank),
       capacity: o.remaining * payout(o.odds),
+      gameID: o.gameID,
+      bookKey: o.bookKey,
+      listedSide,
+      listedOdds,
     };
-    const r: Resting = { q, gameID: o.gameID, bookKey: o.bookKey, listedSide, listedOdds };
     this.#resting.set(o.id, r);
     let game = this.#restingByGame.get(o.gameID);
     if (!game) this.#restingByGame.set(o.gameID, (game = { count: 0, books: new Map() }));
@@ -699,7 +697,7 @@ export class BacktestExecution {
     if (after.status !== 'open') this.#leave(after.id);
     else {
       const r = this.#resting.get(after.id);
-      if (r) r.q.capacity = after.remaining * payout(after.odds);
+      if (r) r.capacity = after.remaining * payout(after.odds);
     }
   }
 
