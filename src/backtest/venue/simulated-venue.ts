@@ -487,7 +487,8 @@ export class SimulatedVenue implements Venue {
     if (e.kind !== 'orderPlaced' && e.kind !== 'orderCancelled' && e.kind !== 'orderExpired' && e.kind !== 'fill')
       return;
     const engine = this.execution.engine;
-    const items = userFeedItems(e);
+    // Ours only: a fill's other side (the recorded market's or flow's) is built for nobody.
+    const items = userFeedItems(e, US);
     for (let i = 0; i < items.length; i++) {
       const item = items[i]!;
       if (item.userId !== US) continue;
