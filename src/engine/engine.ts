@@ -458,6 +458,9 @@ export class MatchingEngine {
 
   #retire(order: OrderState): void {
     this.#closed.push(order.id, this.#clock.now());
+    // A closed order is kept for its retention and read rarely: it holds no views meanwhile.
+    order.view = null;
+    order.listed = null;
   }
 
   #pruneClosed(now: number): void {

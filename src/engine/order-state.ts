@@ -44,9 +44,10 @@ export interface OrderState {
   exposure: GameExposure | null;
   slot: number;
   /**
-   * The view handed out last, and its listing: handed out again while the order is as it was
-   * then (views are never changed, so one made earlier is the same value). A side listed on
-   * every change of the book lists most of its orders unchanged.
+   * The view handed out last while open, and its listing: handed out again while the order
+   * is as it was then (views are never changed, so one made earlier is the same value). A
+   * side listed on every change of the book lists most of its orders unchanged. Cleared
+   * when the order closes: a closed order kept for its retention holds no views.
    */
   view: OrderView | null;
   listed: ListedOrder | null;
@@ -114,8 +115,9 @@ export function viewOf(o: OrderState, ids: IdTokens, id?: string): OrderView {
     isPostArb: o.orderType === 'postArb',
     userReference: o.userReference,
   };
-  // A caller's spelling may differ from the id's own: only the own one is kept.
-  if (id === undefined) o.view = view;
+  // A caller's spelling may differ from the id's own: only the own one is kept, and only
+  // while the order is open (a closed one is kept for its retention, and read rarely).
+  if (id === undefined && o.status === 'open') o.view = view;
   return view;
 }
 
