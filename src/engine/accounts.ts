@@ -19,7 +19,7 @@ export class GameExposure {
   readonly bets: number[] = [];
   /** Open orders in no particular order: each holds its slot, so removal is a swap. */
   readonly #resting: OrderState[] = [];
-  /** `#resting` oldest first, until an order rests or leaves (fills change only amounts). */
+  /** `#resting` oldest first, kept as orders rest and leave; null until first asked for, or after an order rested out of seq order. */
   #bySeq: OrderState[] | null = null;
   /** Σ max loss over bets and resting orders; ≥ the exact worst-case loss. */
   bound = 0;
@@ -52,7 +52,10 @@ export class GameExposure {
     order.exposure = this;
     order.slot = this.#resting.length;
     this.#resting.push(order);
-    this.#bySeq = null;
+    // A new order rests after every other (its seq is the newest): the sorted list grows at its end, unsorted again.
+    const bySeq = this.#bySeq;
+    if (bySeq !== null && (bySeq.length === 0 || bySeq[bySeq.length - 1]!.seq < order.seq)) bySeq.push(order);
+    else this.#bySeq = null;
   }
 
   removeResting(order: OrderState): void {
@@ -64,7 +67,16 @@ export class GameExposure {
     }
     order.exposure = null;
     order.slot = -1;
-    this.#bySeq = null;
+    const bySeq = this.#bySeq;
+    if (bySeq === null) return;
+    // Taken out where it stands, the rest moved down: still oldest first, and no sort or copy next time.
+    const i = bySeq.indexOf(order);
+    if (i < 0) {
+      this.#bySeq = null;
+      return;
+    }
+    for (let j = i + 1; j < bySeq.length; j++) bySeq[j - 1] = bySeq[j]!;
+    bySeq.pop();
   }
 
   /** Open orders, in no particular order. */

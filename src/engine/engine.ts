@@ -13,7 +13,7 @@ import { IdTokens, createIdGenerator, isObjectId, type IdGenerator, type IdToken
 import { editRequestOf } from './edit-input.ts';
 import { liveDelayMs } from './live-delay.ts';
 import { OrderIndex } from './order-index.ts';
-import { DUST, bySeq, isPostArb, listedOddsOf, listedRankOf, viewOf, type OrderState } from './order-state.ts';
+import { DUST, bySeq, isPostArb, listedOf, listedRankOf, viewOf, type OrderState } from './order-state.ts';
 import { isValidScore, nextGrade, type Verdict } from './settlement.ts';
 import type {
   AccountView,
@@ -458,6 +458,9 @@ export class MatchingEngine {
 
   #retire(order: OrderState): void {
     this.#closed.push(order.id, this.#clock.now());
+    // A closed order is kept for its retention and read rarely: it holds no views meanwhile.
+    order.view = null;
+    order.listed = null;
   }
 
   #pruneClosed(now: number): void {
@@ -770,6 +773,8 @@ export class MatchingEngine {
       level: null,
       exposure: null,
       slot: -1,
+      view: null,
+      listed: null,
     };
     this.#orders.set(amended.id, amended);
     return withEdit(this.#run(amended, user, state, book, crossing, takerRate), summary);
@@ -831,6 +836,8 @@ export class MatchingEngine {
       level: null,
       exposure: null,
       slot: -1,
+      view: null,
+      listed: null,
     };
     this.#orders.set(order.id, order);
     return this.#run(order, user, state, book, crossing, takerRate);
@@ -1280,11 +1287,7 @@ export class MatchingEngine {
       for (let i = level.head; i < orders.length; i++) {
         const o = orders[i]!;
         if (o.status !== 'open') continue;
-        out.push({
-          order: viewOf(o, this.#ids),
-          listedOdds: listedOddsOf(o),
-          sumUntaken: o.remaining * payout(o.odds),
-        });
+        out.push(listedOf(o, this.#ids));
       }
     }
     return out;

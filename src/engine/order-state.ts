@@ -1,8 +1,8 @@
-import { invertOdds, oddsRank, type AmericanOdds } from '../odds/american.ts';
+import { invertOdds, oddsRank, payout, type AmericanOdds } from '../odds/american.ts';
 import type { GameExposure } from './accounts.ts';
 import type { IdToken, IdTokens } from './ids.ts';
 import type { PriceLevel } from './matching-book.ts';
-import type { CloseReason, OrderStatus, OrderType, OrderView } from './types.ts';
+import type { CloseReason, ListedOrder, OrderStatus, OrderType, OrderView } from './types.ts';
 import type { InternedSelection } from './wire.ts';
 
 /** Amounts below this are float dust, not money. */
@@ -43,6 +43,14 @@ export interface OrderState {
   level: PriceLevel | null;
   exposure: GameExposure | null;
   slot: number;
+  /**
+   * The view handed out last while open, and its listing: handed out again while the order
+   * is as it was then (views are never changed, so one made earlier is the same value). A
+   * side listed on every change of the book lists most of its orders unchanged. Cleared
+   * when the order closes: a closed order kept for its retention holds no views.
+   */
+  view: OrderView | null;
+  listed: ListedOrder | null;
 }
 
 /** Compares by time priority: the order that rested first comes first. */
@@ -63,11 +71,31 @@ export function isPostArb(o: OrderState): boolean {
   return o.orderType === 'postArb';
 }
 
-/** `id` may be passed when the caller already has the spelling. */
-export function viewOf(o: OrderState, ids: IdTokens, id = ids.spell(o.id)): OrderView {
+/** The same number, telling 0 from -0 (a view made now would hold the one the order holds). */
+const sameNumber = (a: number, b: number): boolean => a === b && (a !== 0 || 1 / a === 1 / b);
+
+/**
+ * `id` may be passed when the caller already has the spelling. The view made last is
+ * handed out again while every field an order can change since is as it was (the others
+ * are fixed for the order's life) and it has that spelling.
+ */
+export function viewOf(o: OrderState, ids: IdTokens, id?: string): OrderView {
+  const last = o.view;
+  if (
+    last !== null &&
+    last.status === o.status &&
+    sameNumber(last.remaining, o.remaining) &&
+    sameNumber(last.filled, o.filled) &&
+    sameNumber(last.bet, o.bet) &&
+    last.closeReason === o.closeReason &&
+    last.gameStartExpiry === o.gameStartExpiry &&
+    last.userReference === o.userReference &&
+    (id === undefined || id === last.id)
+  )
+    return last;
   const line = o.line;
-  return {
-    id,
+  const view: OrderView = {
+    id: id ?? ids.spell(o.id),
     wagerRequestID: ids.spell(o.wagerRequestID),
     userId: o.userId,
     gameID: o.gameID,
@@ -87,4 +115,18 @@ export function viewOf(o: OrderState, ids: IdTokens, id = ids.spell(o.id)): Orde
     isPostArb: o.orderType === 'postArb',
     userReference: o.userReference,
   };
+  // A caller's spelling may differ from the id's own: only the own one is kept, and only
+  // while the order is open (a closed one is kept for its retention, and read rarely).
+  if (id === undefined && o.status === 'open') o.view = view;
+  return view;
+}
+
+/** The order as its book lists it to takers: made again only with its view. */
+export function listedOf(o: OrderState, ids: IdTokens): ListedOrder {
+  const view = viewOf(o, ids);
+  const last = o.listed;
+  if (last !== null && last.order === view) return last;
+  const listed: ListedOrder = { order: view, listedOdds: listedOddsOf(o), sumUntaken: o.remaining * payout(o.odds) };
+  o.listed = listed;
+  return listed;
 }

@@ -29,11 +29,6 @@ class Entry {
   holds(): boolean {
     return this.action === null || this.action.holds(this.version);
   }
-
-  run(): void {
-    if (this.action === null) this.work!(this.a, this.b);
-    else this.action.run(this.version);
-  }
 }
 
 /** Posted entries that ran, kept for the next posts: a backtest posts several per order of ours. */
@@ -101,8 +96,13 @@ export class VirtualScheduler implements SchedulerLike {
       if (!top || top.at > until) break;
       this.#heap.pop();
       this.frame = Math.max(this.frame, top.at);
-      if (top.action !== null) {
-        top.run();
+      const action = top.action;
+      if (action !== null) {
+        const version = top.version;
+        // Spare before it runs, as a posted entry: an action reschedules itself into an entry.
+        top.action = null;
+        this.#keep(top);
+        action.run(version);
         continue;
       }
       const work = top.work!;
@@ -112,7 +112,7 @@ export class VirtualScheduler implements SchedulerLike {
       top.work = null;
       top.a = undefined;
       top.b = undefined;
-      if (this.#spare.length < SPARE_KEPT) this.#spare.push(top);
+      this.#keep(top);
       work(a, b);
     }
     this.frame = Math.max(this.frame, until);
@@ -120,11 +120,29 @@ export class VirtualScheduler implements SchedulerLike {
 
   /** @internal */
   enqueue(action: Runnable, at: number, version: number): void {
-    this.#heap.push(new Entry(at, action, version, null, undefined, undefined));
+    const e = this.#spare.pop();
+    if (e === undefined) {
+      this.#heap.push(new Entry(at, action, version, null, undefined, undefined));
+      return;
+    }
+    e.at = at;
+    e.action = action;
+    e.version = version;
+    this.#heap.push(e);
+  }
+
+  /** An entry out of the queue, kept for a later post or schedule (it holds no work, action or arguments). */
+  #keep(e: Entry): void {
+    if (this.#spare.length < SPARE_KEPT) this.#spare.push(e);
   }
 
   #dropStale(): void {
-    for (let top = this.#heap.peek(); top && !top.holds(); top = this.#heap.peek()) this.#heap.pop();
+    for (let top = this.#heap.peek(); top && !top.holds(); top = this.#heap.peek()) {
+      this.#heap.pop();
+      // A stale entry is always an action's (a posted work holds): it lets the action go.
+      top.action = null;
+      this.#keep(top);
+    }
   }
 }
 

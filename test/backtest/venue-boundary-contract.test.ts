@@ -173,6 +173,8 @@ describe('each answer of the typed boundary is the wire path’s, field for fiel
 
       let n = 0;
       for (const e of events) {
+        // The venue builds only ours: the same items, in the same order, as the full build keeps of ours.
+        expect(userFeedItems(e, US)).toStrictEqual(userFeedItems(e).filter((i) => i.userId === US));
         for (const item of userFeedItems(e)) {
           if (item.userId !== US) continue;
           const game = x.engine.game(item.gameID);

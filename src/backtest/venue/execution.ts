@@ -62,8 +62,8 @@ export interface ExecutionStats {
   takenStake: number;
 }
 
-interface Resting {
-  readonly q: QueuedOrder;
+/** One of our resting orders: its queue record, and where it rests (one object per order). */
+interface Resting extends QueuedOrder {
   readonly gameID: string;
   readonly bookKey: string;
   readonly listedSide: 0 | 1;
@@ -372,7 +372,9 @@ export class BacktestExecution {
    * too; one that lost it joins behind everything at its new price; a replaced order
    * leaves, and its replacement joins as a new order.
    */
-  edit(input: EditInput, done: (outcome: EditOutcome) => void): void {
+  edit(input: EditInput, done: (outcome: EditOutcome) => void): void;
+  edit<C>(input: EditInput, done: (outcome: EditOutcome, ctx: C, input: EditInput) => void, ctx: C): void;
+  edit<C>(input: EditInput, done: (outcome: EditOutcome, ctx: C, input: EditInput) => void, ctx?: C): void {
     const original = typeof input.sessionID === 'string' ? this.engine.order(input.sessionID) : undefined;
     if (original && original.userId === US && this.#ended.has(original.gameID)) {
       this.#finishEdit(
@@ -380,6 +382,7 @@ export class BacktestExecution {
         original,
         { status: 'error', errorType: 'validation_error', error: 'game has ended' },
         done,
+        ctx as C,
       );
       return;
     }
@@ -405,28 +408,30 @@ export class BacktestExecution {
         side: s.side,
         minRank: s.minRank,
         at: entry.executeAt,
-        done: (o) => this.#finishEdit(input, original, o, done),
+        done: (o) => this.#finishEdit(input, original, o, done, ctx as C),
       });
-    } else this.#finishEdit(input, original, entry, done);
+    } else this.#finishEdit(input, original, entry, done, ctx as C);
     this.#arm();
   }
 
   /** An edit's final outcome: the amended order's queue record, the report's note, then the caller's `done`. */
-  #finishEdit(
+  #finishEdit<C>(
     input: EditInput,
     original: OrderView | undefined,
     o: PlaceOutcome | EditOutcome,
-    done: (outcome: EditOutcome) => void,
+    done: (outcome: EditOutcome, ctx: C, input: EditInput) => void,
+    ctx: C,
   ): void {
+    // A success with its edit's summary is an edit's outcome as it is: no copy of it.
     const outcome: EditOutcome =
       o.status === 'error'
         ? o
         : o.edit
-          ? { ...o, edit: o.edit }
+          ? (o as EditOutcome)
           : { status: 'error', error: 'edit could not execute', errorType: 'system_error' };
     if (original) this.#settleAmend(original.id, outcome);
     this.#o.onEditOutcome?.(input, outcome);
-    done(outcome);
+    done(outcome, ctx, input);
   }
 
   /** After an edit's outcome: the amended order's queue record as the engine left the order. */
@@ -435,7 +440,7 @@ export class BacktestExecution {
     const now = this.engine.order(id);
     const r = this.#resting.get(id);
     if (outcome.edit.queue === 'kept' && r && now?.status === 'open') {
-      r.q.capacity = now.remaining * payout(now.odds);
+      r.capacity = now.remaining * payout(now.odds);
       return;
     }
     this.#leave(id);
@@ -533,12 +538,9 @@ export class BacktestExecution {
     if (f.flows.length === 0) return;
     const list = this.#restingByGame.get(f.gameID)?.books.get(f.bookKey)?.[f.side];
     if (!list || list.length === 0) return;
-    const fills = applyLevelFlows(
-      this.#o.fillModel,
-      list.map((r) => r.q),
-      f.flows,
-    );
-    for (const { order, stake } of fills) {
+    const fills = applyLevelFlows(this.#o.fillModel, list, f.flows);
+    for (let i = 0; i < fills.length; i++) {
+      const { order, stake } = fills[i]!;
       const r = this.#resting.get(order.id);
       if (!r) continue;
       this.#takeFrom(r, stake);
@@ -565,7 +567,7 @@ export class BacktestExecution {
   }
 
   #capFront(r: Resting): void {
-    r.q.front = Math.min(r.q.front, this.recorded.levelSize(r.gameID, r.bookKey, r.listedSide, r.q.rank));
+    r.front = Math.min(r.front, this.recorded.levelSize(r.gameID, r.bookKey, r.listedSide, r.rank));
   }
 
   // ------------------------------------------------------------ engine events and time
@@ -642,14 +644,17 @@ export class BacktestExecution {
     const listedOdds = invertOdds(o.odds);
     const rank = oddsRank(listedOdds);
     // Behind everything recorded at our price, and behind our own earlier orders there.
-    const q: QueuedOrder = {
+    const r: Resting = {
       id: o.id,
       rank,
       seq: ++this.#seq,
       front: this.recorded.levelSize(o.gameID, o.bookKey, listedSide, rank),
       capacity: o.remaining * payout(o.odds),
+      gameID: o.gameID,
+      bookKey: o.bookKey,
+      listedSide,
+      listedOdds,
     };
-    const r: Resting = { q, gameID: o.gameID, bookKey: o.bookKey, listedSide, listedOdds };
     this.#resting.set(o.id, r);
     let game = this.#restingByGame.get(o.gameID);
     if (!game) this.#restingByGame.set(o.gameID, (game = { count: 0, books: new Map() }));
@@ -692,7 +697,7 @@ export class BacktestExecution {
     if (after.status !== 'open') this.#leave(after.id);
     else {
       const r = this.#resting.get(after.id);
-      if (r) r.q.capacity = after.remaining * payout(after.odds);
+      if (r) r.capacity = after.remaining * payout(after.odds);
     }
   }
 

@@ -53,36 +53,53 @@ export interface QueueFill {
 
 const EPS = 1e-9;
 
+/** What applyLevelFlows returns when nothing fills: one frozen list, not one per call. */
+const NO_FILLS: readonly QueueFill[] = Object.freeze([]);
+
+/** Best price first, then arrival: the order our orders meet takers in. */
+const byPriorityOrder = (a: QueuedOrder, b: QueuedOrder): number => b.rank - a.rank || a.seq - b.seq;
+/** Best price first: the order takers walk the book in. */
+const byRankDown = (a: LevelFlow, b: LevelFlow): number => b.rank - a.rank;
+
+/**
+ * Stake filled so far per order of the call, by its place in priority order: a scratch
+ * list the calls share (a call never runs inside another), so a call makes no map of them.
+ */
+let filledScratch = new Float64Array(8);
+
 /**
  * Apply one recorded change of a side to our orders on it, and say how much each fills.
  * `orders` are ours on that side; the volume of each trade is used once, best price first
- * (never by two of our orders), and never beyond an order's capacity.
+ * (never by two of our orders), and never beyond an order's capacity. Most changes meet one
+ * order of ours with one flow: those copy and sort nothing.
  */
 export function applyLevelFlows(
   model: FillModelConfig,
   orders: readonly QueuedOrder[],
   flows: readonly LevelFlow[],
-): QueueFill[] {
-  if (orders.length === 0 || flows.length === 0) return [];
-  const byPriority = [...orders].sort((a, b) => b.rank - a.rank || a.seq - b.seq);
-  const filled = new Map<QueuedOrder, number>();
-  const take = (o: QueuedOrder, avail: number): number => {
-    const room = o.capacity - (filled.get(o) ?? 0);
-    const stake = Math.min(room, avail);
-    if (stake > EPS) filled.set(o, (filled.get(o) ?? 0) + stake);
-    return stake > EPS ? stake : 0;
-  };
+): readonly QueueFill[] {
+  const n = orders.length;
+  if (n === 0 || flows.length === 0) return NO_FILLS;
+  const byPriority = n === 1 ? orders : [...orders].sort(byPriorityOrder);
+  if (filledScratch.length < n) filledScratch = new Float64Array(n * 2);
+  const filled = filledScratch;
+  filled.fill(0, 0, n);
+  const conservative = model.kind === 'conservative';
   // Takers walk the book best price first; so does the use of their volume.
-  for (const f of [...flows].sort((a, b) => b.rank - a.rank)) {
+  const walk = flows.length === 1 ? flows : [...flows].sort(byRankDown);
+  for (let fi = 0; fi < walk.length; fi++) {
+    const f = walk[fi]!;
     let avail = f.traded;
     if (avail > EPS) {
-      for (const o of byPriority) {
+      for (let i = 0; i < n; i++) {
+        const o = byPriority[i]!;
         if (o.rank <= f.rank || avail <= EPS) continue;
-        avail -= take(o, avail);
+        avail -= take(filled, i, o, avail);
       }
-      if (model.kind !== 'conservative') {
+      if (!conservative) {
         let shared = 0;
-        for (const o of byPriority) {
+        for (let i = 0; i < n; i++) {
+          const o = byPriority[i]!;
           if (o.rank !== f.rank) continue;
           // What this trade took from ahead of an earlier order of ours was ahead of this one too.
           o.front = Math.max(0, o.front - shared);
@@ -90,12 +107,13 @@ export function applyLevelFlows(
           o.front -= ahead;
           shared += ahead;
           avail -= ahead;
-          if (avail > EPS) avail -= take(o, avail);
+          if (avail > EPS) avail -= take(filled, i, o, avail);
         }
       }
     }
-    if (model.kind === 'conservative') continue;
-    for (const o of byPriority) {
+    if (conservative) continue;
+    for (let i = 0; i < n; i++) {
+      const o = byPriority[i]!;
       if (o.rank !== f.rank) continue;
       if (model.kind === 'probabilistic' && f.cancelled > EPS && o.front > EPS) {
         const back = Math.max(0, f.sizeAfter + f.cancelled - o.front);
@@ -106,10 +124,19 @@ export function applyLevelFlows(
       if (o.front > f.sizeAfter) o.front = Math.max(0, f.sizeAfter);
     }
   }
-  const out: QueueFill[] = [];
-  for (const o of byPriority) {
-    const stake = filled.get(o);
-    if (stake !== undefined) out.push({ order: o, stake });
+  let out: QueueFill[] | null = null;
+  for (let i = 0; i < n; i++) {
+    // Only a stake above EPS is ever added, so a filled order has a positive sum.
+    if (filled[i]! > 0) (out ??= []).push({ order: byPriority[i]!, stake: filled[i]! });
   }
-  return out;
+  return out ?? NO_FILLS;
+}
+
+/** Order `i` takes what it has room for of `avail`; returns the stake taken (0 when at most EPS). */
+function take(filled: Float64Array, i: number, o: QueuedOrder, avail: number): number {
+  const room = o.capacity - filled[i]!;
+  const stake = Math.min(room, avail);
+  if (!(stake > EPS)) return 0;
+  filled[i] = filled[i]! + stake;
+  return stake;
 }

@@ -345,19 +345,24 @@ export class SimulatedVenue implements Venue {
    * One edit, as the REST client sends it (the v4 editOrder body) and reads its answer: the
    * engine replica's edit after the edit leg, its answer rendered as the simulator's edit
    * route renders it and read through the client's schema, one leg from the exchange later.
+   * As a place's: works made once, the body and the promise's resolve their arguments.
    */
   #edit(order: EditOrderInput): Promise<EditEntry> {
-    const rest = restEditOf(order);
-    const body = editBodyOf(rest) as EditInput;
-    return new Promise((resolve) => {
-      this.#after('edit', () => {
-        this.execution.edit(body, (outcome) => {
-          const entry = this.#answers.edit(rest.orderID, outcome);
-          this.#after('fromExchange', () => this.#resolve(resolve, entry));
-        });
-      });
-    });
+    const body = editBodyOf(restEditOf(order)) as EditInput;
+    const answer = new Promise<EditEntry>(catchResolve);
+    this.#after('edit', this.#editArrives, body, takeResolve<EditEntry>());
+    return answer;
   }
+
+  readonly #editArrives = (body: EditInput, resolve: (entry: EditEntry) => void): void => {
+    this.execution.edit(body, this.#editDone, resolve);
+  };
+
+  /** The body's sessionID is the edited order's id, as the request named it. */
+  readonly #editDone = (outcome: EditOutcome, resolve: (entry: EditEntry) => void, body: EditInput): void => {
+    const entry = this.#answers.edit(body.sessionID as string, outcome);
+    this.#after('fromExchange', this.#settle<EditEntry>, resolve, entry);
+  };
 
   /** cancelAllOrders (every game) or cancelAllOrdersForGame, after the cancel leg; the results one leg later. */
   #cancelAll(gameID: string | undefined): Promise<CancelEntry[]> {
@@ -482,7 +487,8 @@ export class SimulatedVenue implements Venue {
     if (e.kind !== 'orderPlaced' && e.kind !== 'orderCancelled' && e.kind !== 'orderExpired' && e.kind !== 'fill')
       return;
     const engine = this.execution.engine;
-    const items = userFeedItems(e);
+    // Ours only: a fill's other side (the recorded market's or flow's) is built for nobody.
+    const items = userFeedItems(e, US);
     for (let i = 0; i < items.length; i++) {
       const item = items[i]!;
       if (item.userId !== US) continue;

@@ -113,9 +113,10 @@ export interface UserFeedItem {
 
 /**
  * The user-feed messages an engine event makes, one per receiving user (feeds-and-semantics
- * §5). Shared by the simulator's socket and the backtester's simulated venue.
+ * §5). Shared by the simulator's socket and the backtester's simulated venue; `forUser`, when
+ * given, keeps only that user's (a fill's other side is then not built at all).
  */
-export function userFeedItems(e: EngineEvent): UserFeedItem[] {
+export function userFeedItems(e: EngineEvent, forUser?: string): UserFeedItem[] {
   switch (e.kind) {
     case 'orderPlaced': {
       const o = e.order;
@@ -145,31 +146,44 @@ export function userFeedItems(e: EngineEvent): UserFeedItem[] {
       ];
     }
     case 'fill':
-      return fillItems(e.fill);
+      return forUser === undefined ? fillItems(e.fill) : fillItemsFor(e.fill, forUser);
     default:
       return [];
   }
 }
 
 function fillItems(f: Fill): UserFeedItem[] {
+  return [takerItem(f), makerItem(f)];
+}
+
+/** fillItems' items of one user, in the same order. */
+function fillItemsFor(f: Fill, userId: string): UserFeedItem[] {
+  const out: UserFeedItem[] = [];
+  if (f.taker.userId === userId) out.push(takerItem(f));
+  if (f.maker.userId === userId) out.push(makerItem(f));
+  return out;
+}
+
+function takerItem(f: Fill): UserFeedItem {
+  return {
+    userId: f.taker.userId,
+    gameID: f.gameID,
+    matched: matchedOf(f.txID, f.maker.orderID, f.taker, f.isPostArb),
+    unmatched: null,
+    origin: 'wager',
+  };
+}
+
+function makerItem(f: Fill): UserFeedItem {
   const after = f.makerOrderAfter;
-  return [
-    {
-      userId: f.taker.userId,
-      gameID: f.gameID,
-      matched: matchedOf(f.txID, f.maker.orderID, f.taker, f.isPostArb),
-      unmatched: null,
-      origin: 'wager',
-    },
-    {
-      userId: f.maker.userId,
-      gameID: f.gameID,
-      matched: matchedOf(f.txID, f.maker.orderID, f.maker, after.isPostArb),
-      // `filled` is what this event alone matched (the maker's risk, which is its amount).
-      unmatched: unmatchedOf(after, f.maker.money.amount, after.bet, after.remaining),
-      origin: 'offer',
-    },
-  ];
+  return {
+    userId: f.maker.userId,
+    gameID: f.gameID,
+    matched: matchedOf(f.txID, f.maker.orderID, f.maker, after.isPostArb),
+    // `filled` is what this event alone matched (the maker's risk, which is its amount).
+    unmatched: unmatchedOf(after, f.maker.money.amount, after.bet, after.remaining),
+    origin: 'offer',
+  };
 }
 
 /** The full message of an item, with the game's fields and its id. */
