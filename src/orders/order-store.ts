@@ -318,7 +318,8 @@ export class OrderStore {
  * `cur` with the fields that move set, as one literal per shape: the fields in the order
  * every maker of a record lays them out (`mayTake` only when `cur` has it, `closedByAbsence`
  * last and only when set). A copy by `Object.assign` or a spread walks the fields one by
- * one, and the store writes a record on every order move.
+ * one, and the store writes a record on every order move; an order closed by absence is
+ * rare, so that one shape is the common record spread once more.
  */
 function recordOf(
   cur: OwnOrder,
@@ -330,8 +331,8 @@ function recordOf(
   updatedAt: number,
 ): OwnOrder {
   const mayTake = cur.mayTake;
-  if (mayTake === undefined) {
-    return closedByAbsence
+  const r: OwnOrder =
+    mayTake === undefined
       ? {
           clientId: cur.clientId,
           userReference: cur.userReference,
@@ -348,7 +349,6 @@ function recordOf(
           isPostArb: cur.isPostArb,
           createdAt: cur.createdAt,
           updatedAt,
-          closedByAbsence,
         }
       : {
           clientId: cur.clientId,
@@ -364,48 +364,11 @@ function recordOf(
           remaining,
           status,
           isPostArb: cur.isPostArb,
+          mayTake,
           createdAt: cur.createdAt,
           updatedAt,
         };
-  }
-  return closedByAbsence
-    ? {
-        clientId: cur.clientId,
-        userReference: cur.userReference,
-        orderID,
-        strategyId: cur.strategyId,
-        intentKey: cur.intentKey,
-        gameID: cur.gameID,
-        selection: cur.selection,
-        odds: cur.odds,
-        bet: cur.bet,
-        filled,
-        remaining,
-        status,
-        isPostArb: cur.isPostArb,
-        mayTake,
-        createdAt: cur.createdAt,
-        updatedAt,
-        closedByAbsence,
-      }
-    : {
-        clientId: cur.clientId,
-        userReference: cur.userReference,
-        orderID,
-        strategyId: cur.strategyId,
-        intentKey: cur.intentKey,
-        gameID: cur.gameID,
-        selection: cur.selection,
-        odds: cur.odds,
-        bet: cur.bet,
-        filled,
-        remaining,
-        status,
-        isPostArb: cur.isPostArb,
-        mayTake,
-        createdAt: cur.createdAt,
-        updatedAt,
-      };
+  return closedByAbsence ? { ...r, closedByAbsence } : r;
 }
 
 function liveOf(live: ReadonlyMap<string, OwnOrder>, strategyId: string | null | undefined, out: OwnOrder[]): void {

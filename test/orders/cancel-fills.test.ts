@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { CancelEntry, MatchedBet } from '../../src/exchange/orders/types.ts';
 import type { UserFeedMessageEvent } from '../../src/exchange/socket/index.ts';
 import type { RiskLimits } from '../../src/orders/risk-gate.ts';
-import { GAME, HOME, harness, id, work } from './support.ts';
+import { GAME, HOME, harness, id, restFirstPlaced, work } from './support.ts';
 
 const ORDER_ID = id(50);
 /** A game cap that holds one 100 order at +110 on home, and 20 more. */
@@ -12,15 +12,7 @@ const LIMITS: RiskLimits = { maxGameLiability: 120, maxTotalLiability: 5_000, ma
 function restingThenCancelling() {
   const h = harness(LIMITS);
   h.orders.cycle(work(110));
-  const ref = h.placed[0]!.userReference!;
-  const clientId = h.own.byReference(ref)!.clientId;
-  h.orders.onResult({
-    kind: 'placed',
-    clientIds: [clientId],
-    entries: [
-      { status: 'accepted', userReference: ref, matched: [], resting: { orderID: ORDER_ID, offered: 100 } as never },
-    ],
-  });
+  const { clientId, ref } = restFirstPlaced(h, ORDER_ID);
   expect(h.own.projectedLiability(GAME)).toBeCloseTo(-100, 9);
   h.clock.advance(10);
   h.orders.cycle(work(120));

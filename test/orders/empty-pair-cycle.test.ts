@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StrategyWork } from '../../src/orders/order-manager.ts';
-import { GAME, harness, id, work } from './support.ts';
+import { GAME, harness, id, restFirstPlaced, work } from './support.ts';
 
 const ORDER_ID = id(50);
 
@@ -31,15 +31,7 @@ describe('a cycle over pairs that ask for nothing', () => {
   it('still pulls the orders the strategy holds on the game', () => {
     const h = harness();
     h.orders.cycle(work());
-    const ref = h.placed[0]!.userReference!;
-    const clientId = h.own.byReference(ref)!.clientId;
-    h.orders.onResult({
-      kind: 'placed',
-      clientIds: [clientId],
-      entries: [
-        { status: 'accepted', userReference: ref, matched: [], resting: { orderID: ORDER_ID, offered: 100 } as never },
-      ],
-    });
+    const { clientId } = restFirstPlaced(h, ORDER_ID);
     expect(h.own.order(clientId)?.status).toBe('resting');
     // Another strategy asking for nothing on the game leaves the order alone; its own strategy pulls it.
     expect(h.orders.cycle([empty(GAME, 't')]).cancels).toBe(0);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HttpStatusError } from '../../src/exchange/errors.ts';
-import { harness, id, work } from './support.ts';
+import { harness, id, restFirstPlaced, work } from './support.ts';
 
 const ORDER_ID = id(60);
 
@@ -15,15 +15,7 @@ describe('intents that stand (the same list on every cycle)', () => {
     const h = harness();
     const w = work();
     h.orders.cycle(w);
-    const ref = h.placed[0]!.userReference!;
-    const clientId = h.own.byReference(ref)!.clientId;
-    h.orders.onResult({
-      kind: 'placed',
-      clientIds: [clientId],
-      entries: [
-        { status: 'accepted', userReference: ref, matched: [], resting: { orderID: ORDER_ID, offered: 100 } as never },
-      ],
-    });
+    const { clientId } = restFirstPlaced(h, ORDER_ID);
     expect(h.own.order(clientId)?.status).toBe('resting');
     return { h, w, clientId };
   }

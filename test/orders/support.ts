@@ -148,6 +148,24 @@ export function harness(
   return { clock, own, market, orders, placed, cancelled, signals };
 }
 
+/**
+ * Answers the first place `h` sent as accepted and resting whole under `orderID` (as the
+ * exchange's place answer does); returns the order's client id and reference.
+ */
+export function restFirstPlaced(
+  h: Pick<ReturnType<typeof harness>, 'placed' | 'own' | 'orders'>,
+  orderID: string,
+): { clientId: string; ref: string } {
+  const ref = h.placed[0]!.userReference!;
+  const clientId = h.own.byReference(ref)!.clientId;
+  h.orders.onResult({
+    kind: 'placed',
+    clientIds: [clientId],
+    entries: [{ status: 'accepted', userReference: ref, matched: [], resting: { orderID, offered: 100 } as never }],
+  });
+  return { clientId, ref };
+}
+
 /** Strategy `s` wants 100 on home of GAME at `odds` (+110 by default), key 'k', a post order. */
 export const work = (odds = 110): StrategyWork[] => [
   {

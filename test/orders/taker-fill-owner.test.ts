@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CancelEntry } from '../../src/exchange/orders/types.ts';
 import type { UserFeedMessageEvent } from '../../src/exchange/socket/index.ts';
-import { AWAY, GAME, harness, id, work } from './support.ts';
+import { AWAY, GAME, harness, id, restFirstPlaced, work } from './support.ts';
 
 const ORDER_ID = id(50);
 
@@ -35,15 +35,7 @@ describe('a taker fill whose matched.orderID is one of our resting orders', () =
   it('is not counted as a fill of that order when its userReference names none of ours', () => {
     const h = harness();
     h.orders.cycle(work(110));
-    const ref = h.placed[0]!.userReference!;
-    const clientId = h.own.byReference(ref)!.clientId;
-    h.orders.onResult({
-      kind: 'placed',
-      clientIds: [clientId],
-      entries: [
-        { status: 'accepted', userReference: ref, matched: [], resting: { orderID: ORDER_ID, offered: 100 } as never },
-      ],
-    });
+    const { clientId, ref } = restFirstPlaced(h, ORDER_ID);
     h.clock.advance(10);
     h.orders.cycle(work(120));
     // The cancel answer says 60 of our order had matched: 60 is awaited until a fill of it is booked.
