@@ -7,6 +7,8 @@ export default defineConfig({
     // Checks every simulator HTTP answer against the exchange's published API description
     // (it loads the check only in files whose simulator answers something).
     setupFiles: ['test/contract/response-tap.setup.ts'],
+    // One temporary directory per run, removed with everything tests left in it.
+    globalSetup: ['test/support/temp-root.global.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
