@@ -111,7 +111,7 @@ async function once(boundary: VenueBoundary | 'engine', rounds: number): Promise
   collector = new BacktestCollector({
     clock: time.clock,
     execution: venue.execution,
-    schedule: (work, ms) => time.scheduler.schedule(work, ms),
+    post: time.post,
   });
   venue.snapshot(game, t0);
   // Sampled as a backtest samples it (the runner's default period): a sample hands on the

@@ -111,7 +111,7 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
   collector = new BacktestCollector({
     clock: time.clock,
     execution: venue.execution,
-    schedule: (work, ms) => time.scheduler.schedule(work, ms),
+    post: time.post,
     ...(o.rows ? { rows: o.rows } : {}),
   });
   // Answers resolve promises; their callbacks (the order manager's, the runtime's) run as
@@ -151,11 +151,12 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
   await settle();
 
   const sampleEvery = settings.sampleMs;
+  // One-shot posts, in the scheduler's queue and order: no RxJS action per sample.
   const sample = () => {
     collector.sample();
-    time.scheduler.schedule(sample, sampleEvery);
+    time.post(sample, sampleEvery);
   };
-  time.scheduler.schedule(sample, 0);
+  time.post(sample, 0);
 
   for (; (cursor.pos < cursor.chunk.length || (await cursor.fill())) && stop.at === null; i++) {
     const it = cursor.chunk[cursor.pos++]!;

@@ -36,7 +36,7 @@ function setUp() {
   const c = new BacktestCollector({
     clock: time.clock,
     execution: x,
-    schedule: (work, ms) => time.scheduler.schedule(work, ms),
+    post: time.post,
   });
   collector = c;
   const at = replayToSideUpdate(tape(), time, x);

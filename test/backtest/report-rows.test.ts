@@ -52,7 +52,7 @@ function placeCancelRig() {
   const c = new BacktestCollector({
     clock: time.clock,
     execution: x,
-    schedule: (work, ms) => time.scheduler.schedule(work, ms),
+    post: time.post,
     rows: { orders, fills },
   });
   collector = c;

@@ -81,7 +81,8 @@ describe('each answer of the typed boundary is the wire path’s, field for fiel
 
   it(
     'places (resting, filled, refused), cancels (done, unknown, invalid, too late), a cancel ' +
-      'of all, edits (amended, replaced, refused) and every user-feed message of ours',
+      'of all, edits (amended, replaced, refused), every user-feed message of ours and the ' +
+      'graded rows of a settlement and a regrade',
     () => {
       const time = manualTime(tape().items[0]!.t);
       const events: EngineEvent[] = [];
@@ -171,6 +172,23 @@ describe('each answer of the typed boundary is the wire path’s, field for fiel
         all.map(() => null),
       );
 
+      // The game settles, then is regraded as a refund: a graded row of each version of every bet of ours.
+      const graded = events.length;
+      expect(x.engine.settleGame(s.u.gameID, { away: 3, home: 1 }).ok).toBe(true);
+      expect(x.engine.refundGame(s.u.gameID).ok).toBe(true);
+      for (const e of events.slice(graded)) {
+        if (e.kind !== 'betGraded') continue;
+        for (const game of [x.engine.game(e.bet.gameID), undefined]) {
+          const t = typed.graded(game, e.bet, e.grade);
+          kinds.add(`graded:${e.bet.origin}:${game ? 'game' : 'no game'}`);
+          const w = wire.graded(game, e.bet, e.grade);
+          expect(t).toStrictEqual(w);
+          // The same keys in the same order: nothing downstream can tell the two apart.
+          expect(JSON.stringify(t)).toBe(JSON.stringify(w));
+          expect(Object.keys(t)).toEqual(Object.keys(w));
+        }
+      }
+
       let n = 0;
       for (const e of events) {
         // The venue builds only ours: the same items, in the same order, as the full build keeps of ours.
@@ -197,6 +215,10 @@ describe('each answer of the typed boundary is the wire path’s, field for fiel
           'feed:orderCancelled',
           'feed:orderPlaced',
           'feed:takerFill',
+          'graded:offer:game',
+          'graded:offer:no game',
+          'graded:wager:game',
+          'graded:wager:no game',
           'place:error:validation_error',
           'place:ok:false:true',
           'place:ok:true:false',

@@ -38,6 +38,9 @@ import type {
 /** Horizons of the mark-outs, ms. */
 export const MARKOUT_MS = [5_000, 60_000] as const;
 
+/** A one-shot work with its two arguments, `delayMs` from now on the virtual clock. */
+export type MarkoutPost = <A, B>(work: (a: A, b: B) => void, delayMs: number, a: A, b: B) => void;
+
 interface OwnFillRecord extends MarkedFill {
   readonly row: FillRow;
   readonly selection: Selection;
@@ -105,7 +108,7 @@ const QUOTE_RETIRE_EVERY = 30;
 export class BacktestCollector {
   readonly #clock: Clock;
   readonly #x: BacktestExecution;
-  readonly #schedule: (work: () => void, delayMs: number) => void;
+  readonly #post: MarkoutPost;
   readonly #fills: OwnFillRecord[] = [];
   /** Where rows go: the caller's (a file written as the replay goes), or kept here for the result. */
   readonly #rows: ReportRowSinks;
@@ -172,7 +175,11 @@ export class BacktestCollector {
   constructor(o: {
     clock: Clock;
     execution: BacktestExecution;
-    schedule: (work: () => void, delayMs: number) => void;
+    /**
+     * Runs a one-shot work on the virtual clock (ManualTimeSource.post): the mark-outs, two per
+     * fill, with their fill and horizon as arguments rather than a closure and an action each.
+     */
+    post: MarkoutPost;
     /** Where orders.csv's and fills.csv's rows go as they become final; without it they are kept for the result. */
     rows?: ReportRowSinks;
   }) {
@@ -180,7 +187,7 @@ export class BacktestCollector {
     this.#rows = o.rows ?? this.#kept!;
     this.#clock = o.clock;
     this.#x = o.execution;
-    this.#schedule = o.schedule;
+    this.#post = o.post;
     this.#marks = new FairMarks(o.execution.recorded);
     this.#unsettled = new OpenMarks(this.#marks);
   }
@@ -434,7 +441,8 @@ export class BacktestCollector {
       game.filled = true;
       this.#fillGames.push(game);
     }
-    MARKOUT_MS.forEach((ms, i) => this.#schedule(() => (rec.values[i + 1] = this.#marks.now(rec)), ms));
+    this.#post(this.#markOut, MARKOUT_MS[0], rec, 1);
+    this.#post(this.#markOut, MARKOUT_MS[1], rec, 2);
     const order = this.#orderByEngineId.get(ours.orderID);
     if (order && origin === 'offer') {
       order.filled += ours.money.amount;
@@ -448,6 +456,11 @@ export class BacktestCollector {
     }
     this.#noteLiability(game);
   }
+
+  /** A fill's value at fair at one horizon: `values[at]`, at 1 the first of MARKOUT_MS. */
+  readonly #markOut = (rec: OwnFillRecord, at: number): void => {
+    rec.values[at] = this.#marks.now(rec);
+  };
 
   #noteLiability(g: GameTrack): number {
     const l = this.#x.engine.gameProjectedLiability(US, g.id);

@@ -7,6 +7,7 @@ import { USER_FEED_PLATFORM, type UserFeedItem, type UserFeedMessage } from '../
 import { describeOrder } from '../../sim/ops/describe.ts';
 import { iso } from '../../sim/render/time.ts';
 import type { VenueAnswers } from './answers.ts';
+import { TypedGradedRows } from './graded-typed.ts';
 
 /**
  * The answers built straight from the engine replica's outcomes, with no wire payload
@@ -17,6 +18,7 @@ import type { VenueAnswers } from './answers.ts';
  */
 export function typedAnswers(engine: MatchingEngine): VenueAnswers {
   const envelopes = new Envelopes();
+  const graded = new TypedGradedRows();
   // The last description spelt, and what it was spelt from: a quote is cancelled and placed
   // again at the same few prices, so most cancels describe what the one before did.
   let describedGame: EngineGame | undefined;
@@ -77,6 +79,7 @@ export function typedAnswers(engine: MatchingEngine): VenueAnswers {
       };
     },
     feed: (item, game, now, messageID) => classifyMessage(envelopes.message(item, game, now, messageID), 'live'),
+    graded: (game, bet, grade) => graded.row(game, bet, grade),
   };
 }
 

@@ -4,11 +4,13 @@ import { cancelEntryOf, placeEntryOf } from '../../exchange/orders/normalise.ts'
 import type { EditEntry } from '../../exchange/orders/types.ts';
 import { editedEntryOf } from '../../exchange/rest/edit-entry.ts';
 import { gatewayEditOf } from '../../exchange/rest/gateway-capabilities.ts';
+import { GradedRow } from '../../exchange/schemas/bets.ts';
 import { EditOrderResult } from '../../exchange/schemas/edit.ts';
 import { WireCancelResult, WirePlaceEntry } from '../../exchange/schemas/orders.ts';
 import { UserFeedMessage } from '../../exchange/schemas/user-feed.ts';
 import { classifyMessage } from '../../exchange/socket/user-feed-events.ts';
 import { userFeedMessage } from '../../sim/feeds/user-feed-messages.ts';
+import { renderGradedRow } from '../../sim/render/bets.ts';
 import { renderRestCancel } from '../../sim/ops/cancel.ts';
 import { renderEditResult } from '../../sim/ops/edit.ts';
 import { renderPlaceOutcome } from '../../sim/ops/place.ts';
@@ -18,6 +20,7 @@ const checkFeedMessage = z.compile(UserFeedMessage);
 const checkPlace = z.compile(WirePlaceEntry);
 const checkCancel = z.compile(WireCancelResult);
 const checkEdit = z.compile(EditOrderResult);
+const checkGraded = z.compile(GradedRow);
 
 /**
  * The answers as the exchange sends them: each outcome rendered as the simulator's routes
@@ -43,5 +46,6 @@ export function wireAnswers(engine: MatchingEngine): VenueAnswers {
         : gatewayEditOf(editedEntryOf(orderID, checkEdit.parse(renderEditResult({ engine }, outcome)))),
     feed: (item, game, now, messageID) =>
       classifyMessage(checkFeedMessage.parse(userFeedMessage(item, game, now, messageID)), 'live'),
+    graded: (game, bet, grade) => checkGraded.parse(renderGradedRow(game, bet, grade)),
   };
 }

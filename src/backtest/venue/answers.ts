@@ -1,4 +1,5 @@
-import type { CancelOutcome, EngineGame, PlaceOutcome } from '../../engine/types.ts';
+import type { BetView, CancelOutcome, EngineGame, GradeVersion, PlaceOutcome } from '../../engine/types.ts';
+import type { GradedRow } from '../../exchange/schemas/bets.ts';
 import type { CancelEntry, EditEntry, PlaceEntry } from '../../exchange/orders/types.ts';
 import type { UserFeedMessageEvent } from '../../exchange/socket/user-feed-events.ts';
 import type { EditOutcome } from '../../sim/ops/edit.ts';
@@ -20,4 +21,6 @@ export interface VenueAnswers {
   edit(orderID: string, outcome: EditOutcome): EditEntry;
   /** One user-feed message of ours, on `game`, sent at `now` under `messageID`. */
   feed(item: UserFeedItem, game: EngineGame | undefined, now: number, messageID: string): UserFeedMessageEvent;
+  /** The graded row of one settlement version of a bet of ours, as getGradedSince reads it; `game` its game, if known. */
+  graded(game: EngineGame | undefined, bet: BetView, grade: GradeVersion): GradedRow;
 }

@@ -16,7 +16,11 @@ import type {
 import { editBodyOf } from '../../exchange/rest/edit-entry.ts';
 import { cancelEntriesOf, restEditOf } from '../../exchange/rest/gateway-capabilities.ts';
 import { GradedWalker } from '../../exchange/rest/graded-walker.ts';
-import { GradedRow, MatchedBet as MatchedBetSchema, type GradedSinceResponse } from '../../exchange/schemas/bets.ts';
+import {
+  MatchedBet as MatchedBetSchema,
+  type GradedRow,
+  type GradedSinceResponse,
+} from '../../exchange/schemas/bets.ts';
 import type { OrderbookGame } from '../../exchange/schemas/exchange.ts';
 import { UnmatchedOrder as UnmatchedOrderSchema } from '../../exchange/schemas/orders.ts';
 import type { GameUpdate, PriceFeedEvent } from '../../exchange/schemas/price-feed.ts';
@@ -29,7 +33,7 @@ import { PriceFilter, updateKey, type UpdateKey } from '../../sim/feeds/subscrip
 import { userFeedItems } from '../../sim/feeds/user-feed-messages.ts';
 import { currentOrderbook, type ListedSide } from './current-orderbook.ts';
 import type { EditOutcome } from '../../sim/ops/edit.ts';
-import { renderGradedRow, renderMatchedBet } from '../../sim/render/bets.ts';
+import { renderMatchedBet } from '../../sim/render/bets.ts';
 import { renderUnmatchedOrder } from '../../sim/render/orders.ts';
 import { iso } from '../../sim/render/time.ts';
 import type { ManualTimeSource } from '../../shared/time.ts';
@@ -480,7 +484,7 @@ export class SimulatedVenue implements Venue {
   #onOwnEvent(e: EngineEvent): void {
     this.#o.onOwnEvent?.(e);
     if (e.kind === 'betGraded') {
-      this.#graded.push(GradedRow.parse(renderGradedRow(this.execution.engine.game(e.bet.gameID), e.bet, e.grade)));
+      this.#graded.push(this.#answers.graded(this.execution.engine.game(e.bet.gameID), e.bet, e.grade));
       return;
     }
     // Only orders and fills make messages: a balance change or a delayed order's run makes none.
