@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import type { OwnOrder, TradingMode } from '../market-model/types.ts';
 import type { EditOrderInput, PlaceOrderInput } from '../exchange/orders/types.ts';
-import { ClientIds, encodeReference } from '../exchange/orders/user-reference.ts';
+import { ClientIds, StrategyReferences } from '../exchange/orders/user-reference.ts';
 import { wireFromSelection } from '../markets/wire-selection.ts';
 import type { QuoteIntent } from '../strategy/types.ts';
 import type { GateCloseReason } from './gate-close-reason.ts';
@@ -188,6 +188,7 @@ interface EditCandidate {
 export class IntentCycle {
   readonly #ctx: OrderContext;
   readonly #ids: ClientIds;
+  readonly #references = new StrategyReferences();
   readonly #risk: RiskGate;
   readonly #usePostArb: boolean;
   #gateOpen = true;
@@ -312,7 +313,7 @@ export class IntentCycle {
         }
         if (orderType === 'postArb') postArb++;
         const clientId = this.#ids.next();
-        const userReference = encodeReference(w.strategyId, clientId);
+        const userReference = this.#references.of(w.strategyId, clientId);
         const order = newOrder(w, intent, clientId, userReference, odds, orderType === 'postArb', mayTake, now);
         const input = placeInput(
           w.gameID,
