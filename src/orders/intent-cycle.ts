@@ -9,6 +9,7 @@ import type { OrderContext } from './order-context.ts';
 import { planGame } from './plan.ts';
 import { pricePost } from './post-pricing.ts';
 import { RiskGate, type RiskLimits } from './risk-gate.ts';
+import type { TransitionReason } from './transition-reason.ts';
 
 export interface StrategyWork {
   readonly strategyId: string;
@@ -132,6 +133,18 @@ interface Served {
 
 /** How many games' Served records a strategy keeps at most. */
 const MAX_SERVED_GAMES = 4_096;
+
+/**
+ * Why an order of a type is placed (`place post 100 at 150`), said of the order it is told
+ * with: the order's bet and odds are those of its request. One function per order type,
+ * made once, so placing an order builds no text that only a debug log reads.
+ */
+const placeReasons = new Map<string, TransitionReason>();
+function placeReason(orderType: NonNullable<PlaceOrderInput['orderType']>): TransitionReason {
+  let reason = placeReasons.get(orderType);
+  if (reason === undefined) placeReasons.set(orderType, (reason = (o) => `place ${orderType} ${o.bet} at ${o.odds}`));
+  return reason;
+}
 
 /** A request while it is built: the requests are read-only once sent. */
 type Writable<T> = { -readonly [K in keyof T]: T[K] };
@@ -401,9 +414,10 @@ export class IntentCycle {
     const { own, stats } = this.#ctx;
     const now = this.#ctx.clock.now();
     const send: OwnOrder[] = [];
+    let why: string | undefined;
     for (const o of orders) {
       if (!o.orderID || (o.status !== 'resting' && o.status !== 'partly-filled')) continue;
-      send.push(own.apply(o.clientId, { kind: 'cancel-sent' }, now, `cancel: ${reason}`));
+      send.push(own.apply(o.clientId, { kind: 'cancel-sent' }, now, (why ??= `cancel: ${reason}`)));
     }
     if (send.length === 0) return;
     stats.cancelRequests++;
@@ -418,7 +432,7 @@ export class IntentCycle {
   #sendPlaces(places: readonly { order: OwnOrder; input: PlaceOrderInput }[]): void {
     if (places.length === 0) return;
     const { own, stats } = this.#ctx;
-    for (const p of places) own.add(p.order, `place ${p.input.orderType} ${p.input.bet} at ${p.input.odds}`);
+    for (const p of places) own.add(p.order, placeReason(p.input.orderType ?? 'post'));
     stats.placeRequests++;
     stats.placesSent += places.length;
     const clientIds = places.map((p) => p.order.clientId);
