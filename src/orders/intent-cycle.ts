@@ -48,6 +48,9 @@ function anyPlan(work: readonly StrategyWork[], own: OrderContext['own']): boole
   return false;
 }
 
+/** The edits of a cycle that sends none. */
+const NO_EDITS: readonly EditCandidate[] = [];
+
 /**
  * The controller whose signal every place carries until quotes are pulled. Each place waiting
  * to go listens to it (the REST client, while the request budget holds it), so it has as many
@@ -175,6 +178,12 @@ function placeInput(
   return input;
 }
 
+/** An order to place and its request. */
+interface Place {
+  readonly order: OwnOrder;
+  readonly input: PlaceOrderInput;
+}
+
 /** Whether `o` is the order one of `candidates` from `from` on edits. */
 function editedIn(candidates: readonly EditCandidate[], from: number, o: OwnOrder): boolean {
   for (let i = from; i < candidates.length; i++) if (candidates[i]!.old.clientId === o.clientId) return true;
@@ -249,9 +258,10 @@ export class IntentCycle {
     if (!anyPlan(work, own)) return NOTHING_SENT;
     const now = this.#ctx.clock.now();
     this.#risk.begin();
-    const cancels: OwnOrder[] = [];
-    const places: { order: OwnOrder; input: PlaceOrderInput }[] = [];
-    const candidates: EditCandidate[] = [];
+    // The lists are made on their first entry: most cycles that plan send nothing.
+    let cancels: OwnOrder[] | null = null;
+    let places: Place[] | null = null;
+    let candidates: EditCandidate[] | null = null;
     let riskRejected = 0;
     let postArb = 0;
     let repriced = 0;
@@ -269,7 +279,7 @@ export class IntentCycle {
         orders: own.liveOrders(w.gameID, w.strategyId),
         blockedKeys: blocked,
       });
-      const firstCandidate = candidates.length;
+      const firstCandidate = candidates === null ? 0 : candidates.length;
       if (plan.cancels.length === 0 && plan.places.length === 0 && blocked.size === 0) {
         served.intents = w.intents;
         served.version = version;
@@ -277,7 +287,7 @@ export class IntentCycle {
         served.version = Number.NaN;
       }
       if (!this.#gateOpen || !head || head.ended) {
-        cancels.push(...plan.cancels);
+        if (plan.cancels.length > 0) (cancels ??= []).push(...plan.cancels);
         continue;
       }
       // The game's snapshot only when something is placed: most cycles of a game place nothing.
@@ -347,39 +357,50 @@ export class IntentCycle {
             userReference,
           };
           if (intent.expirationMinutes !== undefined) edit.expirationMinutes = intent.expirationMinutes;
-          candidates.push({ old, order, input: edit, place: input });
+          (candidates ??= []).push({ old, order, input: edit, place: input });
           continue;
         }
-        places.push({ order, input });
+        (places ??= []).push({ order, input });
         if (orderType === 'fillAndKill' || orderType === 'fillOrKill')
           cooldowns.cool(w.strategyId, w.gameID, intent.key, now);
       }
       // The game's re-pricings (a few at most) are scanned in place: no set is made per game.
-      for (const o of plan.cancels) if (!editedIn(candidates, firstCandidate, o)) cancels.push(o);
+      for (const o of plan.cancels)
+        if (candidates === null || !editedIn(candidates, firstCandidate, o)) (cancels ??= []).push(o);
     }
     stats.postArb += postArb;
     stats.repriced += repriced;
-    const edits = this.#useEdits(candidates.length, cancels.length, places.length) ? candidates : [];
-    if (edits.length === 0) {
+    const edits =
+      candidates !== null && this.#useEdits(candidates.length, cancels?.length ?? 0, places?.length ?? 0)
+        ? candidates
+        : NO_EDITS;
+    if (edits.length === 0 && candidates !== null) {
       for (const c of candidates) {
-        cancels.push(c.old);
-        places.push({ order: c.order, input: c.place });
+        (cancels ??= []).push(c.old);
+        (places ??= []).push({ order: c.order, input: c.place });
       }
     }
-    this.sendCancels(cancels, 'intent changed');
+    if (cancels !== null) this.sendCancels(cancels, 'intent changed');
     this.#sendEdits(edits);
-    this.#sendPlaces(places);
+    if (places !== null) this.#sendPlaces(places);
     // Most cycles that plan send nothing: the shared summary says so, with no object made.
     if (
-      places.length === 0 &&
-      cancels.length === 0 &&
+      places === null &&
+      cancels === null &&
       edits.length === 0 &&
       riskRejected === 0 &&
       postArb === 0 &&
       repriced === 0
     )
       return NOTHING_SENT;
-    return { places: places.length, cancels: cancels.length, edits: edits.length, riskRejected, postArb, repriced };
+    return {
+      places: places?.length ?? 0,
+      cancels: cancels?.length ?? 0,
+      edits: edits.length,
+      riskRejected,
+      postArb,
+      repriced,
+    };
   }
 
   /** The pair's Served record, made (serving nothing) on its first plan. */
@@ -429,7 +450,7 @@ export class IntentCycle {
     );
   }
 
-  #sendPlaces(places: readonly { order: OwnOrder; input: PlaceOrderInput }[]): void {
+  #sendPlaces(places: readonly Place[]): void {
     if (places.length === 0) return;
     const { own, stats } = this.#ctx;
     for (const p of places) own.add(p.order, placeReason(p.input.orderType ?? 'post'));
