@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import type { OwnOrder, TradingMode } from '../market-model/types.ts';
 import type { EditOrderInput, PlaceOrderInput } from '../exchange/orders/types.ts';
-import { ClientIds, encodeReference } from '../exchange/orders/user-reference.ts';
+import { ClientIds, StrategyReferences } from '../exchange/orders/user-reference.ts';
 import { wireFromSelection } from '../markets/wire-selection.ts';
 import type { QuoteIntent } from '../strategy/types.ts';
 import type { GateCloseReason } from './gate-close-reason.ts';
@@ -9,6 +9,7 @@ import type { OrderContext } from './order-context.ts';
 import { planGame } from './plan.ts';
 import { pricePost } from './post-pricing.ts';
 import { RiskGate, type RiskLimits } from './risk-gate.ts';
+import type { TransitionReason } from './transition-reason.ts';
 
 export interface StrategyWork {
   readonly strategyId: string;
@@ -46,6 +47,9 @@ function anyPlan(work: readonly StrategyWork[], own: OrderContext['own']): boole
   for (const w of work) if (hasPlan(w, own)) return true;
   return false;
 }
+
+/** The edits of a cycle that sends none. */
+const NO_EDITS: readonly EditCandidate[] = [];
 
 /**
  * The controller whose signal every place carries until quotes are pulled. Each place waiting
@@ -133,6 +137,18 @@ interface Served {
 /** How many games' Served records a strategy keeps at most. */
 const MAX_SERVED_GAMES = 4_096;
 
+/**
+ * Why an order of a type is placed (`place post 100 at 150`), said of the order it is told
+ * with: the order's bet and odds are those of its request. One function per order type,
+ * made once, so placing an order builds no text that only a debug log reads.
+ */
+const placeReasons = new Map<string, TransitionReason>();
+function placeReason(orderType: NonNullable<PlaceOrderInput['orderType']>): TransitionReason {
+  let reason = placeReasons.get(orderType);
+  if (reason === undefined) placeReasons.set(orderType, (reason = (o) => `place ${orderType} ${o.bet} at ${o.odds}`));
+  return reason;
+}
+
 /** A request while it is built: the requests are read-only once sent. */
 type Writable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -162,6 +178,12 @@ function placeInput(
   return input;
 }
 
+/** An order to place and its request. */
+interface Place {
+  readonly order: OwnOrder;
+  readonly input: PlaceOrderInput;
+}
+
 /** Whether `o` is the order one of `candidates` from `from` on edits. */
 function editedIn(candidates: readonly EditCandidate[], from: number, o: OwnOrder): boolean {
   for (let i = from; i < candidates.length; i++) if (candidates[i]!.old.clientId === o.clientId) return true;
@@ -188,6 +210,7 @@ interface EditCandidate {
 export class IntentCycle {
   readonly #ctx: OrderContext;
   readonly #ids: ClientIds;
+  readonly #references = new StrategyReferences();
   readonly #risk: RiskGate;
   readonly #usePostArb: boolean;
   #gateOpen = true;
@@ -235,9 +258,10 @@ export class IntentCycle {
     if (!anyPlan(work, own)) return NOTHING_SENT;
     const now = this.#ctx.clock.now();
     this.#risk.begin();
-    const cancels: OwnOrder[] = [];
-    const places: { order: OwnOrder; input: PlaceOrderInput }[] = [];
-    const candidates: EditCandidate[] = [];
+    // The lists are made on their first entry: most cycles that plan send nothing.
+    let cancels: OwnOrder[] | null = null;
+    let places: Place[] | null = null;
+    let candidates: EditCandidate[] | null = null;
     let riskRejected = 0;
     let postArb = 0;
     let repriced = 0;
@@ -255,7 +279,7 @@ export class IntentCycle {
         orders: own.liveOrders(w.gameID, w.strategyId),
         blockedKeys: blocked,
       });
-      const firstCandidate = candidates.length;
+      const firstCandidate = candidates === null ? 0 : candidates.length;
       if (plan.cancels.length === 0 && plan.places.length === 0 && blocked.size === 0) {
         served.intents = w.intents;
         served.version = version;
@@ -263,7 +287,7 @@ export class IntentCycle {
         served.version = Number.NaN;
       }
       if (!this.#gateOpen || !head || head.ended) {
-        cancels.push(...plan.cancels);
+        if (plan.cancels.length > 0) (cancels ??= []).push(...plan.cancels);
         continue;
       }
       // The game's snapshot only when something is placed: most cycles of a game place nothing.
@@ -312,7 +336,7 @@ export class IntentCycle {
         }
         if (orderType === 'postArb') postArb++;
         const clientId = this.#ids.next();
-        const userReference = encodeReference(w.strategyId, clientId);
+        const userReference = this.#references.of(w.strategyId, clientId);
         const order = newOrder(w, intent, clientId, userReference, odds, orderType === 'postArb', mayTake, now);
         const input = placeInput(
           w.gameID,
@@ -333,39 +357,50 @@ export class IntentCycle {
             userReference,
           };
           if (intent.expirationMinutes !== undefined) edit.expirationMinutes = intent.expirationMinutes;
-          candidates.push({ old, order, input: edit, place: input });
+          (candidates ??= []).push({ old, order, input: edit, place: input });
           continue;
         }
-        places.push({ order, input });
+        (places ??= []).push({ order, input });
         if (orderType === 'fillAndKill' || orderType === 'fillOrKill')
           cooldowns.cool(w.strategyId, w.gameID, intent.key, now);
       }
       // The game's re-pricings (a few at most) are scanned in place: no set is made per game.
-      for (const o of plan.cancels) if (!editedIn(candidates, firstCandidate, o)) cancels.push(o);
+      for (const o of plan.cancels)
+        if (candidates === null || !editedIn(candidates, firstCandidate, o)) (cancels ??= []).push(o);
     }
     stats.postArb += postArb;
     stats.repriced += repriced;
-    const edits = this.#useEdits(candidates.length, cancels.length, places.length) ? candidates : [];
-    if (edits.length === 0) {
+    const edits =
+      candidates !== null && this.#useEdits(candidates.length, cancels?.length ?? 0, places?.length ?? 0)
+        ? candidates
+        : NO_EDITS;
+    if (edits.length === 0 && candidates !== null) {
       for (const c of candidates) {
-        cancels.push(c.old);
-        places.push({ order: c.order, input: c.place });
+        (cancels ??= []).push(c.old);
+        (places ??= []).push({ order: c.order, input: c.place });
       }
     }
-    this.sendCancels(cancels, 'intent changed');
+    if (cancels !== null) this.sendCancels(cancels, 'intent changed');
     this.#sendEdits(edits);
-    this.#sendPlaces(places);
+    if (places !== null) this.#sendPlaces(places);
     // Most cycles that plan send nothing: the shared summary says so, with no object made.
     if (
-      places.length === 0 &&
-      cancels.length === 0 &&
+      places === null &&
+      cancels === null &&
       edits.length === 0 &&
       riskRejected === 0 &&
       postArb === 0 &&
       repriced === 0
     )
       return NOTHING_SENT;
-    return { places: places.length, cancels: cancels.length, edits: edits.length, riskRejected, postArb, repriced };
+    return {
+      places: places?.length ?? 0,
+      cancels: cancels?.length ?? 0,
+      edits: edits.length,
+      riskRejected,
+      postArb,
+      repriced,
+    };
   }
 
   /** The pair's Served record, made (serving nothing) on its first plan. */
@@ -400,9 +435,10 @@ export class IntentCycle {
     const { own, stats } = this.#ctx;
     const now = this.#ctx.clock.now();
     const send: OwnOrder[] = [];
+    let why: string | undefined;
     for (const o of orders) {
       if (!o.orderID || (o.status !== 'resting' && o.status !== 'partly-filled')) continue;
-      send.push(own.apply(o.clientId, { kind: 'cancel-sent' }, now, `cancel: ${reason}`));
+      send.push(own.apply(o.clientId, { kind: 'cancel-sent' }, now, (why ??= `cancel: ${reason}`)));
     }
     if (send.length === 0) return;
     stats.cancelRequests++;
@@ -414,10 +450,10 @@ export class IntentCycle {
     );
   }
 
-  #sendPlaces(places: readonly { order: OwnOrder; input: PlaceOrderInput }[]): void {
+  #sendPlaces(places: readonly Place[]): void {
     if (places.length === 0) return;
     const { own, stats } = this.#ctx;
-    for (const p of places) own.add(p.order, `place ${p.input.orderType} ${p.input.bet} at ${p.input.odds}`);
+    for (const p of places) own.add(p.order, placeReason(p.input.orderType ?? 'post'));
     stats.placeRequests++;
     stats.placesSent += places.length;
     const clientIds = places.map((p) => p.order.clientId);

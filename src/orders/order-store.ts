@@ -8,6 +8,7 @@ import {
   type OrderAmounts,
   type OrderEvent,
 } from './lifecycle.ts';
+import type { TransitionReason } from './transition-reason.ts';
 
 /** Risk below this is nothing left (the engine's dust). */
 export const DUST = 1e-9;
@@ -37,7 +38,7 @@ export const TERMINAL_RETENTION_MS = 15 * 60_000;
 /** And never more than this many, whatever their age. */
 export const MAX_TERMINAL_KEPT = 20_000;
 
-export type TransitionListener = (order: OwnOrder, from: OwnOrderStatus | null, reason: string) => void;
+export type TransitionListener = (order: OwnOrder, from: OwnOrderStatus | null, reason: TransitionReason) => void;
 
 /** What the order store tells, and asks, the parts that work from its orders. */
 export interface OrderStoreHooks {
@@ -192,7 +193,7 @@ export class OrderStore {
   }
 
   /** A new order: pending-place until the exchange answers, or adopted at start-up with its state. */
-  add(order: OwnOrder, reason: string): OwnOrder {
+  add(order: OwnOrder, reason: TransitionReason): OwnOrder {
     if (this.#orders.has(order.clientId)) throw new DuplicateOrderError(order.clientId);
     this.#orders.set(order.clientId, order);
     this.#byReference.set(order.userReference, order.clientId);

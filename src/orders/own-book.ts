@@ -4,6 +4,7 @@ import { FillLedger, type FillTotals } from './fill-ledger.ts';
 import { LiabilityCache } from './liability-cache.ts';
 import type { IllegalTransitionError, OrderAmounts, OrderEvent } from './lifecycle.ts';
 import { isLive, OrderStore, type TransitionListener } from './order-store.ts';
+import type { TransitionReason } from './transition-reason.ts';
 
 export {
   DUST,
@@ -125,7 +126,7 @@ export class OwnBook {
   }
 
   /** A new order: pending-place until the exchange answers, or adopted at start-up with its state. */
-  add(order: OwnOrder, reason: string): OwnOrder {
+  add(order: OwnOrder, reason: TransitionReason): OwnOrder {
     return this.#orders.add(order, reason);
   }
 

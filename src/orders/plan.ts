@@ -8,6 +8,8 @@ const inFlight = (status: OwnOrder['status']): boolean =>
   status === 'pending-place' || status === 'pending-cancel' || status === 'unknown';
 
 const NONE_REPLACEABLE: ReadonlyMap<string, OwnOrder> = new Map();
+const NO_CANCELS: readonly OwnOrder[] = [];
+const NO_PLACES: readonly QuoteIntent[] = [];
 
 export interface PlanInput {
   readonly strategyId: string;
@@ -20,8 +22,8 @@ export interface PlanInput {
 }
 
 export interface Plan {
-  readonly cancels: OwnOrder[];
-  readonly places: QuoteIntent[];
+  readonly cancels: readonly OwnOrder[];
+  readonly places: readonly QuoteIntent[];
   /** Intents satisfied by an order already resting (or in flight). */
   readonly kept: number;
   /**
@@ -129,7 +131,8 @@ export function planGame(input: PlanInput): Plan {
   if (coveredScratch.length < count) coveredScratch = new Uint8Array(count * 2);
   const covered = coveredScratch;
   covered.fill(0, 0, count);
-  const cancels: OwnOrder[] = [];
+  // Both lists are made on their first entry: most plans cancel and place nothing.
+  let cancels: OwnOrder[] | null = null;
   // Made on the first order cancelled that an edit could turn into its key's intent: most cycles cancel none.
   let candidates: Map<string, OwnOrder> | null = null;
   let kept = 0;
@@ -149,7 +152,7 @@ export function planGame(input: PlanInput): Plan {
       kept++;
       continue;
     }
-    cancels.push(o);
+    (cancels ??= []).push(o);
     if (
       intent !== undefined &&
       o.orderID !== null &&
@@ -159,7 +162,7 @@ export function planGame(input: PlanInput): Plan {
     )
       (candidates ??= new Map()).set(intent.key, o);
   }
-  const places: QuoteIntent[] = [];
+  let places: QuoteIntent[] | null = null;
   const blocked = input.blockedKeys;
   let replaceable: Map<string, OwnOrder> | null = null;
   // The index planned for each key, in the order keys first appear; -1 for a repeated key.
@@ -176,9 +179,14 @@ export function planGame(input: PlanInput): Plan {
     if (n < 0 || covered[n] === 1) continue;
     const i = intents[n]!;
     if (blocked.size > 0 && blocked.has(i.key)) continue;
-    places.push(i);
+    (places ??= []).push(i);
     const o = candidates?.get(i.key);
     if (o !== undefined) (replaceable ??= new Map()).set(i.key, o);
   }
-  return { cancels, places, kept, replaceable: replaceable ?? NONE_REPLACEABLE };
+  return {
+    cancels: cancels ?? NO_CANCELS,
+    places: places ?? NO_PLACES,
+    kept,
+    replaceable: replaceable ?? NONE_REPLACEABLE,
+  };
 }

@@ -27,6 +27,7 @@ import { OrderManager, resultClientIds, type GatewayResult, type OrderManagerNot
 import type { RiskLimits } from '../orders/risk-gate.ts';
 import { ENDED_GAME_SWEEP_MS, forgettableGames } from './ended-games.ts';
 import { killSwitchReason } from '../orders/gate-close-reason.ts';
+import { reasonText } from '../orders/transition-reason.ts';
 import {
   connectionDown,
   SHUTTING_DOWN,
@@ -198,7 +199,14 @@ export class Runtime {
       onTransition: (o, from, reason) => {
         if (this.#log.isLevelEnabled('debug'))
           this.#log.debug(
-            { clientId: o.clientId, orderID: o.orderID, strategy: o.strategyId, from, to: o.status, reason },
+            {
+              clientId: o.clientId,
+              orderID: o.orderID,
+              strategy: o.strategyId,
+              from,
+              to: o.status,
+              reason: reasonText(reason, o),
+            },
             'order transition',
           );
       },

@@ -4,6 +4,7 @@ import {
   decodeReference,
   encodeReference,
   REFERENCE_PREFIX,
+  StrategyReferences,
   UserReferences,
 } from '../../src/exchange/orders/user-reference.ts';
 
@@ -34,5 +35,14 @@ describe('userReference: one scheme for every order linesmith places', () => {
     expect(decodeReference(ref)?.clientId).toBe('r0');
     expect(decodeReference('ls-run-0')).toBeNull();
     expect(decodeReference(null)).toBeNull();
+  });
+
+  it("a strategy's references made from its prefix, cleaned once, are the strings encodeReference makes", () => {
+    const refs = new StrategyReferences();
+    const ids = ['fixed-spread', 'a b|c', `long${'y'.repeat(60)}`, 'ünï:côde', ''];
+    for (const id of ids)
+      for (const clientId of ['run10', 'run1z', 'r0'])
+        for (let twice = 0; twice < 2; twice++) expect(refs.of(id, clientId)).toBe(encodeReference(id, clientId));
+    expect(refs.of('a b|c', 'r0')).toBe('ls1:a_b_c:r0');
   });
 });

@@ -21,8 +21,28 @@ const MAX_STRATEGY_LENGTH = 48;
 /** The reference of an order: a strategy's, or (null) one placed without a strategy. */
 export function encodeReference(strategyId: string | null, clientId: string): string {
   if (strategyId === null) return `${REFERENCE_PREFIX}${clientId}`;
+  return strategyReferencePrefix(strategyId) + clientId;
+}
+
+/** What every reference of a strategy's orders starts with: `ls1:<strategy>:`, the strategy part cleaned and cut. */
+export function strategyReferencePrefix(strategyId: string): string {
   const s = strategyId.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, MAX_STRATEGY_LENGTH);
-  return `${REFERENCE_PREFIX}${s}:${clientId}`;
+  return `${REFERENCE_PREFIX}${s}:`;
+}
+
+/**
+ * Strategies' references, each strategy's prefix cleaned once: the order manager makes a
+ * reference for every order it places, and a run has a handful of strategies.
+ */
+export class StrategyReferences {
+  readonly #prefixes = new Map<string, string>();
+
+  /** The same string as `encodeReference(strategyId, clientId)`. */
+  of(strategyId: string, clientId: string): string {
+    let prefix = this.#prefixes.get(strategyId);
+    if (prefix === undefined) this.#prefixes.set(strategyId, (prefix = strategyReferencePrefix(strategyId)));
+    return prefix + clientId;
+  }
 }
 
 /** The strategy and client id of a strategy's order; null for anything else. */
