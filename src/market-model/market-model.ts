@@ -7,7 +7,10 @@ import { oddsRank } from '../odds/american.ts';
 import { ActivityMeter } from './activity.ts';
 import { BookMap, type BookSlot } from './book-map.ts';
 import { SideLabels, type ResolvedSide } from './side-labels.ts';
-import type { BookSide, GameActivity, GameState, ListedOffer, MarketBook, Participants } from './types.ts';
+import type { BookSide, GameActivity, GameState, ListedOffer, MarketBook, OwnOrderIDs, Participants } from './types.ts';
+
+/** The test for one game's orders: null when none of them can be ours. */
+type IsMine = ((orderID: string) => boolean) | null;
 
 export interface MarketModelStats {
   orderUpdates: number;
@@ -99,14 +102,24 @@ export class MarketModel {
   #lastID: string | null = null;
   #lastEntry: Entry | undefined = undefined;
   readonly #activity = new Map<string, ActivityMeter>();
-  /** Null for a model that never holds an order of ours (the backtest's recorded market): nothing to ask per order. */
-  readonly #isMine: ((orderID: string) => boolean) | null;
+  /**
+   * Which orders are ours, game by game; null for a model that never holds an order of ours
+   * (the backtest's recorded market): nothing to ask per order.
+   */
+  readonly #mine: OwnOrderIDs | null;
   /** Whether the side list #listing gave last holds an order of ours. */
   #sawMine = false;
   readonly stats: MarketModelStats = { orderUpdates: 0, staleUpdates: 0, unknownGames: 0, unreadableSides: 0 };
 
-  constructor(isMine: ((orderID: string) => boolean) | null) {
-    this.#isMine = isMine;
+  /** `mine`: one test for every game's orders, or the tests game by game (see OwnOrderIDs). */
+  constructor(mine: ((orderID: string) => boolean) | OwnOrderIDs | null) {
+    this.#mine = typeof mine === 'function' ? { ofGame: () => mine } : mine;
+  }
+
+  /** The test for the game's orders: null when none of them can be ours. */
+  #isMineOn(gameID: string): IsMine {
+    const mine = this.#mine;
+    return mine === null ? null : mine.ofGame(gameID);
   }
 
   /** The game's entry, through the one-game memo. */
@@ -248,6 +261,7 @@ export class MarketModel {
     const entry = this.#upsert(g, now, {});
     if (!entry) return null;
     const sides = new Map<string, { r: ResolvedSide; offers: ListedOffer[] }>();
+    const isMine = this.#isMineOn(g.id);
     for (const arr of BOOK_COLLECTIONS) {
       for (const o of g[arr]) {
         const r = entry.labels.resolve(o.type ?? '', o);
@@ -258,7 +272,7 @@ export class MarketModel {
         const k = `${r.key}#${r.idx}`;
         let e = sides.get(k);
         if (!e) sides.set(k, (e = { r, offers: [] }));
-        e.offers.push(this.#offer(o));
+        e.offers.push(offerOf(o, isMine !== null && isMine(o.id)));
       }
     }
     // A game that lists no book before and after keeps the same (empty) books.
@@ -288,7 +302,8 @@ export class MarketModel {
       this.stats.unknownGames++;
       return null;
     }
-    const shared = this.#sharedApply(u, e, side, now);
+    const isMine = this.#isMineOn(u.gameID);
+    const shared = this.#sharedApply(u, e, side, now, isMine);
     if (shared !== null) return shared;
     const r = side !== undefined ? side : e.labels.resolve(u.type, u);
     if (!r) {
@@ -304,7 +319,11 @@ export class MarketModel {
       this.stats.staleUpdates++;
       return null;
     }
-    const next: BookSide = { taker: r.taker, offers: this.#listing(u.sideOrders, prev?.offers), epoch: epoch ?? last };
+    const next: BookSide = {
+      taker: r.taker,
+      offers: this.#listing(u.sideOrders, prev?.offers, isMine),
+      epoch: epoch ?? last,
+    };
     const after = withSide(book ?? emptyBook(r.taker), r.idx, next);
     const change: SideChange = { gameID: u.gameID, bookKey: r.key, side: r.idx, prev, next };
     this.#setBook(e, u, slot, r.key, after, now);
@@ -330,7 +349,13 @@ export class MarketModel {
    * share): the two models hold the same objects, and the next such update finds them the
    * same again.
    */
-  #sharedApply(u: OrderUpdate, e: Entry, side: ResolvedSide | null | undefined, now: number): SideChange | null {
+  #sharedApply(
+    u: OrderUpdate,
+    e: Entry,
+    side: ResolvedSide | null | undefined,
+    now: number,
+    isMine: IsMine,
+  ): SideChange | null {
     const la = lastApplied;
     if (la.u !== u || la.mine || (side !== undefined && side !== la.r)) return null;
     const p = la.participants!;
@@ -346,9 +371,9 @@ export class MarketModel {
       // the same when the update carries its epoch and is not stale here.
       const epoch = u.epoch ?? null;
       if (epoch === null || (prev !== undefined && prev.epoch !== null && epoch < prev.epoch)) return null;
-      if (!this.#noneMine(u.sideOrders)) return null;
+      if (!noneMine(u.sideOrders, isMine)) return null;
       change = { gameID: change.gameID, bookKey: change.bookKey, side: change.side, prev, next: change.next };
-    } else if (!this.#noneMine(u.sideOrders)) return null;
+    } else if (!noneMine(u.sideOrders, isMine)) return null;
     const other = r.idx === 0 ? 1 : 0;
     const after =
       book === la.before || (book !== undefined && book.sides[other] === la.after!.sides[other])
@@ -388,21 +413,21 @@ export class MarketModel {
     return true;
   }
 
-  /** An order of ours got its id after its listing arrived: flag it in the sides that hold it. Whether any did. */
-  remarkMine(gameID: string, orderID: string, now: number): boolean {
+  /**
+   * An order of ours got its id after its listing arrived: flag it in the sides that hold it.
+   * Whether any did. `bookKey`, when the caller knows the order's book: the only book that
+   * can list it (an order rests on the book of its selection), so no other is looked at.
+   */
+  remarkMine(gameID: string, orderID: string, now: number, bookKey?: string): boolean {
     const e = this.#entry(gameID);
     if (!e) return false;
     let changed = false;
     // Usually no side lists it yet (the listing comes after the answer that gave its id): a
     // plain walk of every offer, with nothing allocated until one is found.
-    for (const slot of e.books.values()) {
-      const book = slot.book;
-      const s0 = sideMarkedMine(book.sides[0], orderID);
-      const s1 = sideMarkedMine(book.sides[1], orderID);
-      if (s0 === null && s1 === null) continue;
-      changed = true;
-      slot.book = { key: book.key, type: book.type, sides: [s0 ?? book.sides[0], s1 ?? book.sides[1]] };
-    }
+    if (bookKey !== undefined) {
+      const slot = e.books.get(bookKey);
+      changed = slot !== undefined && remarkedIn(slot, orderID);
+    } else for (const slot of e.books.values()) if (remarkedIn(slot, orderID)) changed = true;
     if (!changed) return false;
     e.head.updatedAt = now;
     e.snapshot = null;
@@ -443,12 +468,16 @@ export class MarketModel {
    * and ordering it again. Kept for the latest list only, which is the one the second model
    * asks for right after the first.
    */
-  #listing(orders: readonly BookOrder[], prev: readonly ListedOffer[] | undefined): readonly ListedOffer[] {
-    if (lastListing.orders === orders && this.#noneMine(orders)) {
+  #listing(
+    orders: readonly BookOrder[],
+    prev: readonly ListedOffer[] | undefined,
+    isMine: IsMine,
+  ): readonly ListedOffer[] {
+    if (lastListing.orders === orders && noneMine(orders, isMine)) {
       this.#sawMine = false;
       return lastListing.offers;
     }
-    const offers = this.#offers(orders, prev);
+    const offers = offersOf(orders, prev, isMine);
     const sorted = offersSorted ? offers : sortedBest(offers);
     this.#sawMine = offersMine;
     if (!offersMine) {
@@ -456,53 +485,6 @@ export class MarketModel {
       lastListing.offers = sorted;
     }
     return sorted;
-  }
-
-  #noneMine(orders: readonly BookOrder[]): boolean {
-    const isMine = this.#isMine;
-    if (isMine === null) return true;
-    for (let i = 0; i < orders.length; i++) if (isMine(orders[i]!.id)) return false;
-    return true;
-  }
-
-  /**
-   * The side's new list, in the feed's order. An update usually changes one offer of a few:
-   * the others are the previous side's objects (immutable, so safe to share), found by
-   * walking both lists in step, which saves most of the allocation of a busy feed. The same
-   * walk tells whether the list is best first already and whether it holds an order of ours
-   * (`offersSorted`, `offersMine`), so neither takes a second pass.
-   */
-  #offers(orders: readonly BookOrder[], prev: readonly ListedOffer[] | undefined): ListedOffer[] {
-    const n = orders.length;
-    const out: ListedOffer[] = new Array(n);
-    const isMine = this.#isMine;
-    const m = prev === undefined ? 0 : prev.length;
-    let sorted = true;
-    let anyMine = false;
-    let lastRank = 0;
-    let j = 0;
-    for (let i = 0; i < n; i++) {
-      const o = orders[i]!;
-      const mine = isMine !== null && isMine(o.id);
-      if (mine) anyMine = true;
-      const rank = oddsRank(o.odds);
-      // Best first: each rank at most the one before (a NaN rank is out of order, as sortBest has it).
-      if (i > 0 && !(lastRank >= rank)) sorted = false;
-      lastRank = rank;
-      if (j < m && sameOffer(prev![j]!, o, mine)) out[i] = prev![j++]!;
-      // One offer gone from before this one.
-      else if (j + 1 < m && sameOffer(prev![j + 1]!, o, mine)) {
-        out[i] = prev![j + 1]!;
-        j += 2;
-      } else out[i] = offerOf(o, mine);
-    }
-    offersSorted = sorted;
-    offersMine = anyMine;
-    return out;
-  }
-
-  #offer(o: BookOrder): ListedOffer {
-    return offerOf(o, this.#isMine !== null && this.#isMine(o.id));
   }
 }
 
@@ -516,7 +498,53 @@ const lastListing: { orders: readonly BookOrder[] | null; offers: readonly Liste
   offers: [],
 };
 
-/** What MarketModel's last #offers walk saw besides the list: whether it was best first, and whether it held an order of ours. */
+/**
+ * The side's new list, in the feed's order. An update usually changes one offer of a few:
+ * the others are the previous side's objects (immutable, so safe to share), found by
+ * walking both lists in step, which saves most of the allocation of a busy feed. The same
+ * walk tells whether the list is best first already and whether it holds an order of ours
+ * (`offersSorted`, `offersMine`), so neither takes a second pass.
+ */
+function offersOf(
+  orders: readonly BookOrder[],
+  prev: readonly ListedOffer[] | undefined,
+  isMine: IsMine,
+): ListedOffer[] {
+  const n = orders.length;
+  const out: ListedOffer[] = new Array(n);
+  const m = prev === undefined ? 0 : prev.length;
+  let sorted = true;
+  let anyMine = false;
+  let lastRank = 0;
+  let j = 0;
+  for (let i = 0; i < n; i++) {
+    const o = orders[i]!;
+    const mine = isMine !== null && isMine(o.id);
+    if (mine) anyMine = true;
+    const rank = oddsRank(o.odds);
+    // Best first: each rank at most the one before (a NaN rank is out of order, as sortBest has it).
+    if (i > 0 && !(lastRank >= rank)) sorted = false;
+    lastRank = rank;
+    if (j < m && sameOffer(prev![j]!, o, mine)) out[i] = prev![j++]!;
+    // One offer gone from before this one.
+    else if (j + 1 < m && sameOffer(prev![j + 1]!, o, mine)) {
+      out[i] = prev![j + 1]!;
+      j += 2;
+    } else out[i] = offerOf(o, mine);
+  }
+  offersSorted = sorted;
+  offersMine = anyMine;
+  return out;
+}
+
+/** Whether no order of the list is ours. */
+function noneMine(orders: readonly BookOrder[], isMine: IsMine): boolean {
+  if (isMine === null) return true;
+  for (let i = 0; i < orders.length; i++) if (isMine(orders[i]!.id)) return false;
+  return true;
+}
+
+/** What MarketModel's last offersOf walk saw besides the list: whether it was best first, and whether it held an order of ours. */
 let offersSorted = true;
 let offersMine = false;
 
@@ -569,6 +597,16 @@ function sameParticipants(a: Participants, b: Participants): boolean {
 
 function withSide(book: MarketBook, idx: 0 | 1, side: BookSide): MarketBook {
   return { key: book.key, type: book.type, sides: idx === 0 ? [side, book.sides[1]] : [book.sides[0], side] };
+}
+
+/** The slot's book with the order flagged as ours in the sides that list it; whether any did. */
+function remarkedIn(slot: BookSlot, orderID: string): boolean {
+  const book = slot.book;
+  const s0 = sideMarkedMine(book.sides[0], orderID);
+  const s1 = sideMarkedMine(book.sides[1], orderID);
+  if (s0 === null && s1 === null) return false;
+  slot.book = { key: book.key, type: book.type, sides: [s0 ?? book.sides[0], s1 ?? book.sides[1]] };
+  return true;
 }
 
 /** The side with the order flagged as ours, or null when it lists no offer of that id not flagged yet. */

@@ -201,3 +201,12 @@ export interface StrategyView {
   /** This strategy's orders on the game refused in the last minute, newest last. */
   readonly refusals: readonly Refusal[];
 }
+
+/**
+ * Which orders are ours, asked game by game: `ofGame` gives the test for the game's orders,
+ * or null when none of them can be ours (no order of ours on that game is known by its
+ * exchange id), so a reader of a side of such a game asks nothing about each order.
+ */
+export interface OwnOrderIDs {
+  ofGame(gameID: string): ((orderID: string) => boolean) | null;
+}

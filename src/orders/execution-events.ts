@@ -3,6 +3,7 @@ import { RateLimitedError, RequestAbortedError } from '../exchange/errors.ts';
 import { isNotSent, LinesmithError } from '../shared/errors.ts';
 import { editLeavesOriginal, type CancelEntry, type EditEntry, type PlaceEntry } from '../exchange/orders/types.ts';
 import type { OwnOrder } from '../market-model/types.ts';
+import { bookKeyOf } from '../markets/types.ts';
 import type { UserFeedMessageEvent } from '../exchange/socket/user-feed-events.ts';
 import { decodeReference } from '../exchange/orders/user-reference.ts';
 import { fillFromFeed, fillFromPlace } from './fills.ts';
@@ -123,7 +124,7 @@ export class ExecutionEvents {
             now,
             'place accepted',
           );
-          market.remarkMine(o.gameID, e.resting.orderID, now);
+          market.remarkMine(o.gameID, e.resting.orderID, now, bookKeyOf(o.selection));
         } else {
           own.apply(
             clientId,
@@ -292,7 +293,7 @@ export class ExecutionEvents {
             now,
             mine.closedByAbsence ? 'user feed: placed (after it was closed as missing)' : 'user feed: placed',
           );
-          market.remarkMine(mine.gameID, order.orderID, now);
+          market.remarkMine(mine.gameID, order.orderID, now, bookKeyOf(mine.selection));
         } else if (!mine.orderID) {
           own.amend(mine.clientId, { orderID: order.orderID }, now, 'user feed: order id');
         }

@@ -1,4 +1,4 @@
-import type { OwnOrder, OwnOrderStatus } from '../market-model/types.ts';
+import type { OwnOrder, OwnOrderIDs, OwnOrderStatus } from '../market-model/types.ts';
 import { DuplicateOrderError, UnknownOrderError } from './errors.ts';
 import {
   closesByAbsence,
@@ -78,6 +78,12 @@ export class OrderStore {
   readonly #byOrderID = new Map<string, string>();
   readonly #byReference = new Map<string, string>();
   /**
+   * Per game, how many keys of #byOrderID may name an order of it: never fewer than there
+   * are (a key that moves to an order of another game stays counted for the first), so a
+   * game without an entry has no order id in #byOrderID (see `ownOrderIDs`).
+   */
+  readonly #idsPerGame = new Map<string, number>();
+  /**
    * Per game, its live orders by client id in the order they were added (terminal ones
    * leave at once): the current record of each, so reading them needs no lookup in #orders.
    * Games come and go with `openGame` / `forgetGame`, so they iterate in the order the
@@ -132,6 +138,34 @@ export class OrderStore {
   orderIDTest(): (orderID: string) => boolean {
     const ids = this.#byOrderID;
     return (orderID) => ids.has(orderID);
+  }
+
+  /**
+   * isOurOrderID game by game: for a game no order id of ours names an order of, no test at
+   * all (a reader of its sides skips the lookup of every order); otherwise the same answer
+   * as isOurOrderID, finished orders still known included (a side may list them until the
+   * exchange drops them).
+   */
+  ownOrderIDs(): OwnOrderIDs {
+    const counts = this.#idsPerGame;
+    const test = this.orderIDTest();
+    return { ofGame: (gameID) => (counts.has(gameID) ? test : null) };
+  }
+
+  /** `orderID` names the order `clientId` of `gameID` now. */
+  #setOrderID(orderID: string, clientId: string, gameID: string): void {
+    const was = this.#byOrderID.get(orderID);
+    this.#byOrderID.set(orderID, clientId);
+    if (was === clientId || (was !== undefined && this.#orders.get(was)?.gameID === gameID)) return;
+    this.#idsPerGame.set(gameID, (this.#idsPerGame.get(gameID) ?? 0) + 1);
+  }
+
+  /** `orderID` names no order any more; it named the order of `gameID`. */
+  #deleteOrderID(orderID: string, gameID: string): void {
+    this.#byOrderID.delete(orderID);
+    const n = this.#idsPerGame.get(gameID) ?? 0;
+    if (n > 1) this.#idsPerGame.set(gameID, n - 1);
+    else this.#idsPerGame.delete(gameID);
   }
 
   allOrders(): IterableIterator<OwnOrder> {
@@ -197,7 +231,7 @@ export class OrderStore {
     if (this.#orders.has(order.clientId)) throw new DuplicateOrderError(order.clientId);
     this.#orders.set(order.clientId, order);
     this.#byReference.set(order.userReference, order.clientId);
-    if (order.orderID) this.#byOrderID.set(order.orderID, order.clientId);
+    if (order.orderID) this.#setOrderID(order.orderID, order.clientId, order.gameID);
     this.#hooks.onChange(null, order);
     if (isLive(order)) this.#setLive(order);
     this.#onTransition(order, null, reason);
@@ -265,7 +299,7 @@ export class OrderStore {
     const absence = closed || (status === undefined && cur.closedByAbsence === true);
     const next = recordOf(cur, orderID, filled, remaining, status ?? cur.status, absence, now);
     this.#orders.set(clientId, next);
-    if (next.orderID && next.orderID !== cur.orderID) this.#byOrderID.set(next.orderID, clientId);
+    if (next.orderID && next.orderID !== cur.orderID) this.#setOrderID(next.orderID, clientId, next.gameID);
     this.#hooks.onChange(cur, next);
     if (isLive(cur) && !isLive(next)) {
       const live = this.#live.get(next.gameID);
@@ -303,7 +337,7 @@ export class OrderStore {
       if (this.#hooks.stillNeeded?.(o) === true) continue;
       this.#orders.delete(id);
       if (this.#byReference.get(o.userReference) === id) this.#byReference.delete(o.userReference);
-      if (o.orderID && this.#byOrderID.get(o.orderID) === id) this.#byOrderID.delete(o.orderID);
+      if (o.orderID && this.#byOrderID.get(o.orderID) === id) this.#deleteOrderID(o.orderID, o.gameID);
       this.#hooks.onForget?.(o);
     }
     // Drop the consumed front now and then rather than shifting on every order.

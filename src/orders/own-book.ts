@@ -1,5 +1,5 @@
 import type { Position } from '../money/position.ts';
-import type { OwnFill, OwnOrder, OwnOrderStatus } from '../market-model/types.ts';
+import type { OwnFill, OwnOrder, OwnOrderIDs, OwnOrderStatus } from '../market-model/types.ts';
 import { FillLedger, type FillTotals } from './fill-ledger.ts';
 import { LiabilityCache } from './liability-cache.ts';
 import type { IllegalTransitionError, OrderAmounts, OrderEvent } from './lifecycle.ts';
@@ -95,6 +95,11 @@ export class OwnBook {
   /** isOurOrderID as one function, for asking about every order of a side (see OrderStore.orderIDTest). */
   orderIDTest(): (orderID: string) => boolean {
     return this.#orders.orderIDTest();
+  }
+
+  /** isOurOrderID game by game, for the book model (see OrderStore.ownOrderIDs). */
+  ownOrderIDs(): OwnOrderIDs {
+    return this.#orders.ownOrderIDs();
   }
 
   /** Orders that may still rest or fill, optionally of one game and one strategy. */

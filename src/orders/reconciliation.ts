@@ -1,6 +1,7 @@
 import type { GameState, OwnOrder } from '../market-model/types.ts';
 import type { CancelEntry, MatchedBet, UnmatchedOrder } from '../exchange/orders/types.ts';
 import { decodeReference } from '../exchange/orders/user-reference.ts';
+import { bookKeyOf } from '../markets/types.ts';
 import { selectionFromWire } from '../markets/wire-selection.ts';
 import { fillFromBet } from './fills.ts';
 import { errorText, type OrderContext } from './order-context.ts';
@@ -124,7 +125,7 @@ export class OrderReconciliation {
           'reconciled: resting',
         );
         // First seen by its order id (an unknown place, or one closed as missing): the book model lists it as ours.
-        if (mine.orderID !== u.id) market.remarkMine(mine.gameID, u.id, now);
+        if (mine.orderID !== u.id) market.remarkMine(mine.gameID, u.id, now, bookKeyOf(mine.selection));
         continue;
       }
       const ours = this.#adoptable(u);
@@ -278,7 +279,7 @@ export class OrderReconciliation {
         now,
         'recovered by userReference: resting',
       );
-      market.remarkMine(o.gameID, resting.id, now);
+      market.remarkMine(o.gameID, resting.id, now, bookKeyOf(o.selection));
     } else {
       own.apply(o.clientId, { kind: 'filled', amounts: { remaining: 0 } }, now, 'recovered by userReference: filled');
     }

@@ -217,7 +217,7 @@ export class Runtime {
           'illegal order transition refused',
         ),
     });
-    this.market = new MarketModel(this.own.orderIDTest());
+    this.market = new MarketModel(this.own.ownOrderIDs());
     const gateway: OrderGateway = options.gateway === 'socket' ? options.exchange.orders : options.exchange.rest;
     this.orders = new OrderManager({
       own: this.own,

@@ -43,7 +43,7 @@ export function listGame(market: MarketModel, offers: readonly MoneylineOffer[] 
 export function setup(options: { limits?: Partial<RiskLimits> } = {}) {
   const clock = new ManualClock(1_000);
   const own = new OwnBook({ commissionRate: () => 0.01 });
-  const market = new MarketModel((id) => own.isOurOrderID(id));
+  const market = new MarketModel(own.ownOrderIDs());
   const never = () => new Promise<never>(() => undefined);
   const sent = { places: 0, cancels: 0 };
   const placed: PlaceOrderInput[] = [];
@@ -111,7 +111,7 @@ export function harness(
 ) {
   const clock = new ManualClock(1_000);
   const own = new OwnBook({ commissionRate: () => 0.01 });
-  const market = new MarketModel((x) => own.isOurOrderID(x));
+  const market = new MarketModel(own.ownOrderIDs());
   market.applySnapshot(
     moneylineGame({
       id: GAME,
@@ -192,7 +192,7 @@ export function deferred<T>() {
 export function editHarness(options: { limits?: RiskLimits; offers?: MoneylineOffer[]; edit?: boolean } = {}) {
   const clock = new ManualClock(1_000);
   const own = new OwnBook({ commissionRate: () => 0.01 });
-  const market = new MarketModel((x) => own.isOurOrderID(x));
+  const market = new MarketModel(own.ownOrderIDs());
   market.applySnapshot(
     moneylineGame({
       id: GAME,
