@@ -1,10 +1,13 @@
-import type { SchedulerLike } from 'rxjs';
+import type { SchedulerLike, Subscription } from 'rxjs';
 import type { GameIdentity, MarketModel } from '../market-model/market-model.ts';
 import type { TradingMode } from '../market-model/types.ts';
 import type { StrategyWork } from '../orders/order-manager.ts';
 import { DUE_DIRTY, DUE_HELD, DUE_NONE, PairState } from './pair-state.ts';
 import { strategyGameKey, type StrategyGameKey } from './strategy-game-key.ts';
 import { wantsGame, type StrategyInstance } from './strategy-instance.ts';
+
+/** The longest single wait for a look at an instant: well under a timer's ceiling. */
+const LOOK_HORIZON_MS = 6 * 3_600_000;
 
 export interface EvaluationSchedulerOptions {
   readonly strategies: readonly StrategyInstance[];
@@ -51,6 +54,8 @@ export class EvaluationScheduler {
   readonly #askAgain = new Set<StrategyGameKey>();
   /** Games with a look-again pending after a refusal's cooldown. */
   readonly #retryScheduled = new Set<string>();
+  /** Games with a look pending at an instant (lookAtGameAt): that instant, and its timer. */
+  readonly #looksAt = new Map<string, { readonly at: number; readonly sub: Subscription }>();
 
   constructor(options: EvaluationSchedulerOptions) {
     this.#o = options;
@@ -244,6 +249,38 @@ export class EvaluationScheduler {
       }
       this.#o.wake();
     }, ms);
+  }
+
+  /**
+   * A game is looked at at instant `at` even if nothing moves on it then (its start, where a
+   * live policy changes what its strategies may quote). One pending look per game, the
+   * earliest; one further off than LOOK_HORIZON_MS waits in steps of it, since a timer's
+   * delay has a ceiling (about 24.8 days in Node) and a game may be listed months ahead.
+   */
+  lookAtGameAt(gameID: string, at: number, now: number): void {
+    const pending = this.#looksAt.get(gameID);
+    if (pending !== undefined) {
+      if (pending.at <= at) return;
+      pending.sub.unsubscribe();
+    }
+    const wait = Math.max(0, at - now);
+    const step = Math.min(wait, LOOK_HORIZON_MS);
+    const sub = this.#o.scheduler.schedule(() => {
+      this.#looksAt.delete(gameID);
+      if (wait > step) {
+        this.lookAtGameAt(gameID, at, now + step);
+        return;
+      }
+      this.markGame(gameID);
+      this.#o.wake();
+    }, step);
+    this.#looksAt.set(gameID, { at, sub });
+  }
+
+  /** Drops the looks pending at an instant: a stopped runtime keeps no timer alive for a game's start. */
+  stop(): void {
+    for (const l of this.#looksAt.values()) l.sub.unsubscribe();
+    this.#looksAt.clear();
   }
 
   /** A refused key sits out its cooldown (`ms`); then the game is looked at again even if nothing else moves. */

@@ -48,6 +48,8 @@ export interface PairEvaluatorOptions {
   readonly priceEvents: () => number;
   /** Look at a pair again after `ms` (a strategy's `reevaluateEvery`). */
   readonly askAgainIn: EvaluationScheduler['askAgainIn'];
+  /** Look at a game at an instant (its start, where a live policy changes its quotes). */
+  readonly lookAtGameAt: EvaluationScheduler['lookAtGameAt'];
 }
 
 /**
@@ -124,7 +126,13 @@ export class PairEvaluator {
       asked = this.#asked;
       this.#asked = null;
     }
-    intents = applyLivePolicy(s.live, game, intents);
+    intents = applyLivePolicy(s.live, game, intents, now);
+    // Quotes that the policy pulls or widens in play are looked at again at the start, even if
+    // nothing moves on the game then: neither the exchange's expiry nor its live flag is relied on.
+    if (intents.length > 0 && s.live.kind !== 'keep' && game.start > now && pair.startLook !== game.start) {
+      pair.startLook = game.start;
+      this.#o.lookAtGameAt(gameID, game.start, now);
+    }
     if (intents.length > 0 && s.interest.marketTypes.length > 0 && !allWanted(s, intents))
       intents = intents.filter((i) => wantsMarket(s, i.selection.type));
     if (asked !== null && s.module.readsOutsideView !== true && mayHoldLater(asked, s.module.reevaluateEvery)) {

@@ -28,6 +28,8 @@ export class PairState {
   lastEval = -Infinity;
   /** What the strategy read at its last evaluation, and its intents then: reused while that holds (null: none to reuse). */
   memo: EvaluationMemo | null = null;
+  /** The game start a look is asked for (NaN: none), so one is asked once per start time. */
+  startLook = NaN;
   /** Its last evaluation asked for quotes. */
   quoted = false;
   /** Its last intents, as JSON, when decisions are reported (null: none reported yet). */

@@ -242,6 +242,7 @@ export class Runtime {
       onDecision: options.onDecision,
       priceEvents: () => this.#priceEvents,
       askAgainIn: (pair, ms) => this.#due.askAgainIn(pair, ms),
+      lookAtGameAt: (gameID, at, now) => this.#due.lookAtGameAt(gameID, at, now),
     });
     this.#loop = new EventLoop<RuntimeEvent>({
       apply: (e) => this.#apply(e),
@@ -788,6 +789,7 @@ export class Runtime {
     };
     await waitForOrdersGone(host, timeoutMs);
     for (const s of this.#subs) s.unsubscribe();
+    this.#due.stop();
     this.#books.stop();
     return confirmNothingOpen(host);
   }

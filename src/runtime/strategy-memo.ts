@@ -10,6 +10,7 @@ import type {
   TradingMode,
 } from '../market-model/types.ts';
 import type { QuoteIntent } from '../strategy/types.ts';
+import { inPlay } from './live-policy.ts';
 import { READ, type LazyStrategyView, type ViewInputs } from './strategy-view.ts';
 import { fieldBit, type GameField, type TrackedGame } from './tracked-game.ts';
 
@@ -131,8 +132,8 @@ export function memoHolds(
     return false;
   const head = market.head(gameID);
   if (head === undefined) return false;
-  // The live policy reads these two of every game.
-  if (head.live !== m.game.live || head.ended !== m.game.ended) return false;
+  // The live policy reads these of every game: whether it ended, and whether it is in play.
+  if (head.ended !== m.game.ended || inPlay(head, now) !== inPlay(m.game, m.at)) return false;
   if (m.fields !== 0 && !sameFields(m.fields, head, m.game)) return false;
   if (m.allBooks !== null && !market.booksUnchangedSince(gameID, m.allBooks)) return false;
   if ((reads & (READ.commissionRate | READ.fills)) !== 0 && m.commissionRate !== x.commissionRate()) return false;

@@ -48,4 +48,93 @@ describe('evaluation scheduler', () => {
     due.run(3);
     expect(cycles).toEqual([['b'], ['a', 'b']]);
   });
+
+  it('looks at a game at the instant asked for, once, even if nothing moves on it then', () => {
+    const clock = new VirtualScheduler(0);
+    const looked: number[] = [];
+    let wakes = 0;
+    const due = new EvaluationScheduler({
+      strategies: [strategy('a')],
+      market: { identity: (id) => (id === GAME.id ? GAME : undefined), identities: () => [GAME][Symbol.iterator]() },
+      scheduler: clock,
+      halts: { modeOf: () => 'active' },
+      evaluator: {
+        evaluate: (pair, mode, now, work: StrategyWork[]) => {
+          looked.push(now);
+          work.push({ strategyId: pair.strategy.id, gameID: pair.gameID, intents: [], mode });
+        },
+      },
+      cycle: () => {},
+      wake: () => wakes++,
+    });
+    due.lookAtGameAt(GAME.id, 500, 0);
+    due.lookAtGameAt(GAME.id, 500, 0);
+    // A later instant asked for while an earlier one is pending adds nothing; an earlier one replaces it.
+    due.lookAtGameAt(GAME.id, 700, 0);
+    due.lookAtGameAt(GAME.id, 300, 0);
+    clock.flush(299);
+    due.run(299);
+    expect(wakes).toBe(0);
+    expect(looked).toEqual([]);
+    clock.flush(300);
+    expect(wakes).toBe(1);
+    due.run(300);
+    expect(looked).toEqual([300]);
+    clock.flush(10_000);
+    due.run(10_000);
+    expect(looked).toEqual([300]);
+  });
+
+  it('looks at a game months ahead at its instant, waiting in steps a timer can hold', () => {
+    const clock = new VirtualScheduler(0);
+    const looked: number[] = [];
+    const delays: number[] = [];
+    const scheduler = {
+      now: () => clock.now(),
+      schedule: (work: () => void, delay?: number) => {
+        delays.push(delay ?? 0);
+        return clock.schedule(work, delay);
+      },
+    } as unknown as VirtualScheduler;
+    const due = new EvaluationScheduler({
+      strategies: [strategy('a')],
+      market: { identity: (id) => (id === GAME.id ? GAME : undefined), identities: () => [GAME][Symbol.iterator]() },
+      scheduler,
+      halts: { modeOf: () => 'active' },
+      evaluator: {
+        evaluate: (pair, mode, now, work: StrategyWork[]) => {
+          looked.push(now);
+          work.push({ strategyId: pair.strategy.id, gameID: pair.gameID, intents: [], mode });
+        },
+      },
+      cycle: () => {},
+      wake: () => due.run(clock.now()),
+    });
+    const start = 90 * 86_400_000;
+    due.lookAtGameAt(GAME.id, start, 0);
+    clock.flush(start - 1);
+    expect(looked).toEqual([]);
+    clock.flush(start);
+    expect(looked).toEqual([start]);
+    expect(Math.max(...delays)).toBeLessThan(2 ** 31 - 1);
+  });
+
+  it('a stopped scheduler keeps no look pending', () => {
+    const clock = new VirtualScheduler(0);
+    let wakes = 0;
+    const due = new EvaluationScheduler({
+      strategies: [strategy('a')],
+      market: { identity: (id) => (id === GAME.id ? GAME : undefined), identities: () => [GAME][Symbol.iterator]() },
+      scheduler: clock,
+      halts: { modeOf: () => 'active' },
+      evaluator: { evaluate: () => {} },
+      cycle: () => {},
+      wake: () => wakes++,
+    });
+    due.lookAtGameAt(GAME.id, 500, 0);
+    due.stop();
+    expect(clock.nextDue()).toBeUndefined();
+    clock.flush(1_000);
+    expect(wakes).toBe(0);
+  });
 });

@@ -1,0 +1,63 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { LivePolicy, QuoteIntent, StrategyModule } from '../../src/strategy/types.ts';
+import { until } from '../exchange/support-socket.ts';
+import { startTestSim, type TestSim } from '../support/sim.ts';
+import { instance, scripted, startRuntime } from './support.ts';
+
+let t: TestSim | undefined;
+const closers: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const c of closers.splice(0).reverse()) await c().catch(() => undefined);
+  await t?.close();
+  t = undefined;
+});
+
+const HOME: QuoteIntent = { key: 'h', selection: { type: 'moneyline', team: 'home' }, odds: 150, size: 10 };
+
+/** Quotes HOME reading only its game's league: an answer the runtime reuses while the league stays. */
+const reused: StrategyModule<Record<string, never>> = {
+  name: 'reused',
+  description: 'quotes home on any league',
+  params: z.object({}).strict() as z.ZodType<Record<string, never>>,
+  quote: (v) => (v.game.league.length >= 0 ? [HOME] : []),
+};
+
+/**
+ * A game that starts a moment after the runtime quotes it, on a simulator whose feed never
+ * flags it live (the exchange's `live` flag may come well after the start): the exchange
+ * expires the orders placed before the start, and what happens next is the live policy's.
+ */
+async function quotedThroughStart(live: LivePolicy, module: StrategyModule<unknown> = scripted(() => [HOME])) {
+  t = await startTestSim();
+  const sim = t;
+  const bot = await startRuntime(sim, 'mm', [instance(module, { live })]);
+  closers.push(() => bot.close());
+  // Made once the runtime runs, so that a slow start-up under load does not eat the time before the start.
+  const start = Date.now() + 2_500;
+  const game = sim.game({ start });
+  const engine = sim.sim.context.engine;
+  const open = () => engine.openOrders(bot.user.id).filter((o) => o.gameID === game.id);
+  await until(() => open().length === 1, 3_000, 'the quote resting before the start');
+  expect(open()[0]!.createdAt).toBeLessThan(start);
+  while (Date.now() < start + 1_200) await new Promise((r) => setTimeout(r, 20));
+  return { open, start };
+}
+
+describe('a game that starts before the feed flags it live', () => {
+  it('a strategy that pulls in play places nothing from the start on', async () => {
+    const run = await quotedThroughStart({ kind: 'pull' });
+    expect(run.open()).toEqual([]);
+  });
+
+  it('so does one whose answer before the start the runtime would reuse', async () => {
+    const run = await quotedThroughStart({ kind: 'pull' }, reused as StrategyModule<unknown>);
+    expect(run.open()).toEqual([]);
+  });
+
+  it('a strategy that keeps quoting in play quotes again after the exchange expired its order', async () => {
+    const run = await quotedThroughStart({ kind: 'keep' });
+    await until(() => run.open().length === 1, 3_000, 'the quote placed again in play');
+    expect(run.open()[0]!.createdAt).toBeGreaterThanOrEqual(run.start);
+  });
+});
