@@ -138,6 +138,9 @@ export interface RuntimeStatus {
   readonly heartbeatCancels: number;
 }
 
+/** How long after a game's start the exchange's notice of an order it expired at the start may come. */
+const START_EXPIRY_NOTICE_MS = 60_000;
+
 /**
  * The bot: one event loop through which every change passes, in order — price-feed
  * events into the market model, user-feed events and gateway answers into our own book,
@@ -146,6 +149,7 @@ export interface RuntimeStatus {
  * loop writes. The same loop runs live, on paper and in a backtest: only the exchange
  * behind `exchange` and the clock differ.
  */
+
 export class Runtime {
   readonly market: MarketModel;
   readonly own: OwnBook;
@@ -695,11 +699,21 @@ export class Runtime {
             { via: n.via },
             "heartbeat lapsed: the exchange's dead man's switch is cancelling our orders",
           );
-        if (!seen.heartbeat && !n.asked)
-          this.#log.warn(
-            { clientId: n.order.clientId, gameID: n.order.gameID, via: n.via },
-            'the exchange cancelled an order of ours we had not asked to cancel',
-          );
+        if (!seen.heartbeat && !n.asked) {
+          const start = this.market.head(n.order.gameID)?.start ?? NaN;
+          // The exchange expires the orders placed before a game's start when it starts: expected,
+          // not a warning. A cancel long after the start is someone's, whenever the order was placed.
+          if (n.order.createdAt < start && start <= now && now - start <= START_EXPIRY_NOTICE_MS)
+            this.#log.info(
+              { clientId: n.order.clientId, gameID: n.order.gameID, via: n.via },
+              "the exchange expired an order of ours at the game's start",
+            );
+          else
+            this.#log.warn(
+              { clientId: n.order.clientId, gameID: n.order.gameID, via: n.via },
+              'the exchange cancelled an order of ours we had not asked to cancel',
+            );
+        }
         this.#due.markGame(n.order.gameID);
         return;
       }

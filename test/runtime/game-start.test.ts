@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { LivePolicy, QuoteIntent, StrategyModule } from '../../src/strategy/types.ts';
+import { capturedLogger } from '../exchange/support-rest.ts';
 import { until } from '../exchange/support-socket.ts';
 import { startTestSim, type TestSim } from '../support/sim.ts';
 import { instance, scripted, startRuntime } from './support.ts';
@@ -31,7 +32,8 @@ const reused: StrategyModule<Record<string, never>> = {
 async function quotedThroughStart(live: LivePolicy, module: StrategyModule<unknown> = scripted(() => [HOME])) {
   t = await startTestSim();
   const sim = t;
-  const bot = await startRuntime(sim, 'mm', [instance(module, { live })]);
+  const log = capturedLogger('info');
+  const bot = await startRuntime(sim, 'mm', [instance(module, { live })], { logger: log.logger });
   closers.push(() => bot.close());
   // Made once the runtime runs, so that a slow start-up under load does not eat the time before the start.
   const start = Date.now() + 2_500;
@@ -41,7 +43,7 @@ async function quotedThroughStart(live: LivePolicy, module: StrategyModule<unkno
   await until(() => open().length === 1, 3_000, 'the quote resting before the start');
   expect(open()[0]!.createdAt).toBeLessThan(start);
   while (Date.now() < start + 1_200) await new Promise((r) => setTimeout(r, 20));
-  return { open, start };
+  return { open, lines: log.lines, start, gameID: game.id };
 }
 
 describe('a game that starts before the feed flags it live', () => {
@@ -59,5 +61,15 @@ describe('a game that starts before the feed flags it live', () => {
     const run = await quotedThroughStart({ kind: 'keep' });
     await until(() => run.open().length === 1, 3_000, 'the quote placed again in play');
     expect(run.open()[0]!.createdAt).toBeGreaterThanOrEqual(run.start);
+  });
+
+  it('an order the exchange expires at the start is logged as that, not as an unasked cancel', async () => {
+    const run = await quotedThroughStart({ kind: 'keep' });
+    const messages = run.lines.map((l) => JSON.parse(l) as { level: number; msg: string; gameID?: string });
+    expect(messages.filter((m) => /not asked to cancel/.test(m.msg))).toEqual([]);
+    const expired = messages.filter((m) => /expired .*at the game's start/.test(m.msg));
+    expect(expired.length).toBe(1);
+    expect(expired[0]!.gameID).toBe(run.gameID);
+    expect(expired[0]!.level).toBe(30);
   });
 });
