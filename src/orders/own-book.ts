@@ -6,6 +6,8 @@ import type { IllegalTransitionError, OrderAmounts, OrderEvent } from './lifecyc
 import { isLive, OrderStore, type TransitionListener } from './order-store.ts';
 import type { TransitionReason } from './transition-reason.ts';
 
+const NO_ORDERS: readonly OwnOrder[] = Object.freeze([]);
+
 export {
   DUST,
   isLive,
@@ -38,6 +40,14 @@ export class OwnBook {
   readonly #orders: OrderStore;
   readonly #fills: FillLedger;
   readonly #liability: LiabilityCache;
+  /**
+   * Per game, its live orders as listed per strategy id (undefined: all of them) while the
+   * game's live orders are at `version` (see `liveOrders`). A game leaves with `forgetGame`.
+   */
+  readonly #listed = new Map<
+    string,
+    { version: number; readonly byStrategy: Map<string | null | undefined, readonly OwnOrder[]> }
+  >();
 
   /** Lifecycle events applied that the table refuses (`illegal`) or absorbs as a late word on a closed order (`late`). */
   readonly lifecycle: { illegal: number; late: number };
@@ -102,9 +112,29 @@ export class OwnBook {
     return this.#orders.ownOrderIDs();
   }
 
-  /** Orders that may still rest or fill, optionally of one game and one strategy. */
-  liveOrders(gameID?: string, strategyId?: string | null): OwnOrder[] {
-    return this.#orders.liveOrders(gameID, strategyId);
+  /**
+   * Orders that may still rest or fill, optionally of one game and one strategy. Of one game,
+   * the list is made once per version of the game's live orders and shared, frozen, by every
+   * caller until they change: strategies, their memos and the order manager ask for it far
+   * more often than the orders move. Of every game, a new list each time.
+   */
+  liveOrders(): OwnOrder[];
+  liveOrders(gameID: string | undefined, strategyId?: string | null): readonly OwnOrder[];
+  liveOrders(gameID?: string, strategyId?: string | null): readonly OwnOrder[] {
+    if (gameID === undefined) return this.#orders.liveOrders(undefined, strategyId);
+    const version = this.#orders.liveVersionOf(gameID);
+    // -1: the store keeps no live orders for the game (it has none); nothing to keep either.
+    if (version === -1) return NO_ORDERS;
+    let listed = this.#listed.get(gameID);
+    if (listed === undefined) this.#listed.set(gameID, (listed = { version, byStrategy: new Map() }));
+    else if (listed.version !== version) {
+      listed.version = version;
+      listed.byStrategy.clear();
+    }
+    let list = listed.byStrategy.get(strategyId);
+    if (list === undefined)
+      listed.byStrategy.set(strategyId, (list = Object.freeze(this.#orders.liveOrders(gameID, strategyId))));
+    return list;
   }
 
   /** Whether any order that may still rest or fill has the status. */
@@ -307,6 +337,7 @@ export class OwnBook {
     this.#liability.forgetGame(gameID);
     this.#fills.forgetGame(gameID);
     this.#orders.forgetGame(gameID);
+    this.#listed.delete(gameID);
     this.#unsettled = null;
     return this.#games.delete(gameID);
   }
