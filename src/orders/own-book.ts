@@ -6,8 +6,6 @@ import type { IllegalTransitionError, OrderAmounts, OrderEvent } from './lifecyc
 import { isLive, OrderStore, type TransitionListener } from './order-store.ts';
 import type { TransitionReason } from './transition-reason.ts';
 
-const NO_ORDERS: readonly OwnOrder[] = Object.freeze([]);
-
 export {
   DUST,
   isLive,
@@ -40,14 +38,6 @@ export class OwnBook {
   readonly #orders: OrderStore;
   readonly #fills: FillLedger;
   readonly #liability: LiabilityCache;
-  /**
-   * Per game, its live orders as listed per strategy id (undefined: all of them) while the
-   * game's live orders are at `version` (see `liveOrders`). A game leaves with `forgetGame`.
-   */
-  readonly #listed = new Map<
-    string,
-    { version: number; readonly byStrategy: Map<string | null | undefined, readonly OwnOrder[]> }
-  >();
 
   /** Lifecycle events applied that the table refuses (`illegal`) or absorbs as a late word on a closed order (`late`). */
   readonly lifecycle: { illegal: number; late: number };
@@ -121,20 +111,9 @@ export class OwnBook {
   liveOrders(): OwnOrder[];
   liveOrders(gameID: string | undefined, strategyId?: string | null): readonly OwnOrder[];
   liveOrders(gameID?: string, strategyId?: string | null): readonly OwnOrder[] {
-    if (gameID === undefined) return this.#orders.liveOrders(undefined, strategyId);
-    const version = this.#orders.liveVersionOf(gameID);
-    // -1: the store keeps no live orders for the game (it has none); nothing to keep either.
-    if (version === -1) return NO_ORDERS;
-    let listed = this.#listed.get(gameID);
-    if (listed === undefined) this.#listed.set(gameID, (listed = { version, byStrategy: new Map() }));
-    else if (listed.version !== version) {
-      listed.version = version;
-      listed.byStrategy.clear();
-    }
-    let list = listed.byStrategy.get(strategyId);
-    if (list === undefined)
-      listed.byStrategy.set(strategyId, (list = Object.freeze(this.#orders.liveOrders(gameID, strategyId))));
-    return list;
+    return gameID === undefined
+      ? this.#orders.liveOrders(undefined, strategyId)
+      : this.#orders.liveListOf(gameID, strategyId);
   }
 
   /** Whether any order that may still rest or fill has the status. */
@@ -337,7 +316,6 @@ export class OwnBook {
     this.#liability.forgetGame(gameID);
     this.#fills.forgetGame(gameID);
     this.#orders.forgetGame(gameID);
-    this.#listed.delete(gameID);
     this.#unsettled = null;
     return this.#games.delete(gameID);
   }
