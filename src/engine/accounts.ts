@@ -1,5 +1,5 @@
 import { worstCaseLiability, worstCaseLiabilityOfGroups } from '../money/liability.ts';
-import { PnlGroups, RecentRegions } from '../money/pnl-groups.ts';
+import { PnlGroups } from '../money/pnl-groups.ts';
 import type { Position } from '../money/position.ts';
 import type { Selection } from '../markets/types.ts';
 import type { BetLedger } from './bet-ledger.ts';
@@ -40,11 +40,10 @@ export class GameExposure {
   #betGroups: PnlGroups | null = null;
   #folded = 0;
   /**
-   * Where each exact figure is worked out (the bets, then the rest), reused, and the sets
-   * searched lately, whose regions the next one usually shares. Made on first use: most
-   * users' exposures are never asked for an exact figure.
+   * Where each exact figure is worked out (the bets, then the rest), reused. Made on first
+   * use: most users' exposures are never asked for an exact figure.
    */
-  #work: { readonly scratch: PnlGroups; readonly recent: RecentRegions } | null = null;
+  #work: { readonly scratch: PnlGroups } | null = null;
 
   constructor(readonly account: Account) {}
 
@@ -159,19 +158,19 @@ export class GameExposure {
     return (this.#bySeq ??= this.#resting.slice().sort(bySeq));
   }
 
-  #scratchSet(): { readonly scratch: PnlGroups; readonly recent: RecentRegions } {
-    return (this.#work ??= { scratch: new PnlGroups(), recent: new RecentRegions() });
+  #scratchSet(): { readonly scratch: PnlGroups } {
+    return (this.#work ??= { scratch: new PnlGroups() });
   }
 
   /** Exact worst-case loss of `positions()` plus `extra` as a non-negative number (not cached). */
   lossWith(extra: Position): number {
-    return -worstCaseLiabilityOfGroups(this.#groups(extra), this.#scratchSet().recent);
+    return -worstCaseLiabilityOfGroups(this.#groups(extra));
   }
 
   /** Exact worst-case loss as a non-negative number. */
   exactLoss(): number {
     if (this.#exact === null) {
-      this.#exact = -worstCaseLiabilityOfGroups(this.#groups(), this.#scratchSet().recent);
+      this.#exact = -worstCaseLiabilityOfGroups(this.#groups());
       this.#upper = this.#exact;
     }
     return this.#exact;
@@ -179,7 +178,7 @@ export class GameExposure {
 
   /** Worst case over matched bets only: what getGameLiability reports (≤ 0). */
   matchedLiability(): number {
-    this.#matched ??= worstCaseLiabilityOfGroups(this.#bets(), this.#scratchSet().recent);
+    this.#matched ??= worstCaseLiabilityOfGroups(this.#bets());
     return this.#matched;
   }
 }

@@ -2,7 +2,7 @@ import type { Score, Selection } from '../markets/types.ts';
 import { EVEN_ODDS, payout, type AmericanOdds } from '../odds/american.ts';
 import { fillRisk, fillWin } from './fill.ts';
 import { gradeSelection, pnlOnOutcome } from './grading.ts';
-import { PnlGroups, STRIDE, type RecentRegions } from './pnl-groups.ts';
+import { PnlGroups, STRIDE } from './pnl-groups.ts';
 import type { Position } from './position.ts';
 import { buildScoreRegions, type ScoreRegions } from './score-regions.ts';
 
@@ -105,11 +105,11 @@ export function worstCaseScore(positions: readonly Position[]): WorstCase {
 }
 
 /**
- * `worstCaseScore` of the positions added to `groups`, in the order they were added.
- * `recent`, when given, lends regions of sets with the same groups and remembers these.
+ * `worstCaseScore` of the positions added to `groups`, in the order they were added. The
+ * regions are built once per shape of groups, shared by every set of that shape.
  */
-export function worstCaseOfGroups(groups: PnlGroups, recent?: RecentRegions): WorstCase {
-  const r = regionsOf(groups, recent);
+export function worstCaseOfGroups(groups: PnlGroups): WorstCase {
+  const r = regionsOf(groups);
   const q = bestPair(r, groups.pnl);
   const best = pairValue(r, q);
   const d = q < 0 ? 0 : (r.pairD[q] as number);
@@ -118,9 +118,9 @@ export function worstCaseOfGroups(groups: PnlGroups, recent?: RecentRegions): Wo
   return { liability: Math.min(0, best) + 0, score };
 }
 
-/** `worstCaseOfGroups(groups, recent).liability`, without making the score. */
-export function worstCaseLiabilityOfGroups(groups: PnlGroups, recent?: RecentRegions): number {
-  const r = regionsOf(groups, recent);
+/** `worstCaseOfGroups(groups).liability`, without making the score. */
+export function worstCaseLiabilityOfGroups(groups: PnlGroups): number {
+  const r = regionsOf(groups);
   return Math.min(0, pairValue(r, bestPair(r, groups.pnl))) + 0;
 }
 
@@ -129,13 +129,10 @@ function pairValue(r: ScoreRegions, q: number): number {
   return q < 0 ? 0 : (r.F[r.pairI[q] as number] as number) + (r.G[r.pairJ[q] as number] as number);
 }
 
-function regionsOf(groups: PnlGroups, recent: RecentRegions | undefined): ScoreRegions {
+/** The regions depend only on which groups there are, in which order: built once per (interned) shape. */
+function regionsOf(groups: PnlGroups): ScoreRegions {
   const shape = groups.shape;
-  // The regions depend only on which groups there are; sets copied from one another share them until one adds a group.
-  if (shape.regions === null && recent !== undefined) recent.lend(groups);
-  const r = (shape.regions ??= buildScoreRegions(shape));
-  recent?.remember(shape);
-  return r;
+  return (shape.regions ??= buildScoreRegions(shape));
 }
 
 /**

@@ -16,16 +16,79 @@ import type { ScoreRegions } from './score-regions.ts';
  * purpose).
  */
 
-/** The groups of a set, in order: what the score regions are built from. */
+/**
+ * The groups of a set, in order: what the score regions are built from. Interned: every set
+ * whose groups are the same, in the same order, holds the same shape, so the regions built
+ * for one serve every other (other games' and other owners' sets included) until the shapes
+ * are let go (see `SHAPE_LIMIT`). Never written once made, but for its regions.
+ */
 export interface GroupShape {
   /** The first selection seen of each group (all of a group's selections grade alike). */
-  readonly selections: Selection[];
+  readonly selections: readonly Selection[];
   /** Group identity: market, side and outcome (see `groupCode`). */
-  readonly codes: number[];
+  readonly codes: readonly number[];
   /** Group identity: the line (0 where there is none). */
-  readonly lines: number[];
-  /** The score regions of exactly these groups, once built; dropped when a group is added. */
+  readonly lines: readonly number[];
+  /** The score regions of exactly these groups, once built. */
   regions: ScoreRegions | null;
+}
+
+/**
+ * How many shapes are kept for reuse before they are all let go and interning starts over:
+ * a bot running for days sees ever new lines, and a shape lives on only while a set holds it.
+ */
+const SHAPE_LIMIT = 4_096;
+
+/** Codes `groupCode` gives: 0 to 11. */
+const CODES = 12;
+
+class Shape implements GroupShape {
+  regions: ScoreRegions | null = null;
+  /** The shapes with one more group, by that group's code, then its line (Map keys: 0 and -0 alike, NaN equal to NaN, as `sameLine`). */
+  readonly #next: (Map<number, Shape> | undefined)[] = new Array<Map<number, Shape> | undefined>(CODES);
+
+  constructor(
+    readonly selections: readonly Selection[],
+    readonly codes: readonly number[],
+    readonly lines: readonly number[],
+    readonly generation: number,
+  ) {}
+
+  /** The shape of these groups followed by the group of `s` (`code`, `line`): made once, then found. */
+  with(s: Selection, code: number, line: number): Shape {
+    // Let go at the last limit: its equal among the shapes kept now continues instead.
+    if (this.generation !== interned.generation) return this.#rebased().with(s, code, line);
+    const byLine = (this.#next[code] ??= new Map());
+    let next = byLine.get(line);
+    if (next === undefined) {
+      if (interned.count >= SHAPE_LIMIT) {
+        startOver();
+        return this.with(s, code, line);
+      }
+      next = new Shape([...this.selections, s], [...this.codes, code], [...this.lines, line], this.generation);
+      byLine.set(line, next);
+      interned.count++;
+    }
+    return next;
+  }
+
+  /** The shape of the same groups among those kept now. */
+  #rebased(): Shape {
+    let shape = interned.root;
+    for (let i = 0; i < this.codes.length; i++)
+      shape = shape.with(this.selections[i] as Selection, this.codes[i] as number, this.lines[i] as number);
+    return shape;
+  }
+}
+
+/** The shapes kept: all reached from `root` by adding groups, `count` of them, made in `generation`. */
+const interned = { root: new Shape([], [], [], 0), count: 0, generation: 0 };
+
+/** Let go every shape kept (sets holding them keep them): the next ones are made afresh. */
+function startOver(): void {
+  interned.generation++;
+  interned.root = new Shape([], [], [], interned.generation);
+  interned.count = 0;
 }
 
 /** Slots per group: one per grade code (the refund slot stays 0). */
@@ -59,18 +122,16 @@ function sameLine(a: number, b: number): boolean {
 }
 
 export class PnlGroups {
-  #shape: GroupShape = { selections: [], codes: [], lines: [], regions: null };
-  /** Whether another set may hold `#shape`: it is then copied before a group is added. */
-  #sharedShape = false;
+  #shape: Shape = interned.root;
   /** `STRIDE` slots per group; may run past the groups (a reused set), and those slots are zeroed before use. */
   #pnl: number[] = [];
 
-  /** Number of groups (a shape is never added to while shared, so its lists are exactly this set's groups). */
+  /** Number of groups. */
   get size(): number {
     return this.#shape.codes.length;
   }
 
-  /** The groups' identities and cached regions; valid until the next `add` to this set. */
+  /** The groups' identities and their regions, shared with every set of the same groups; valid until the next `add` to this set. */
   get shape(): GroupShape {
     return this.#shape;
   }
@@ -124,30 +185,12 @@ export class PnlGroups {
   }
 
   /**
-   * Take the regions of `other` when it holds exactly these groups in this order (then
-   * the regions are the same: a group's code and line decide how it grades).
-   */
-  adoptRegions(other: GroupShape): boolean {
-    const shape = this.#shape;
-    if (shape.regions !== null || other.regions === null || other === shape) return shape.regions !== null;
-    const n = shape.codes.length;
-    if (other.codes.length !== n) return false;
-    for (let i = 0; i < n; i++)
-      if (other.codes[i] !== shape.codes[i] || !sameLine(other.lines[i] as number, shape.lines[i] as number))
-        return false;
-    shape.regions = other.regions;
-    return true;
-  }
-
-  /**
    * Become an independent copy of `other` (adding to either leaves the other as it was),
    * reusing this set's storage: for an owner that answers many queries of the form "its
    * positions plus these", one scratch set instead of a new copy each.
    */
   copyFrom(other: PnlGroups): void {
     this.#shape = other.#shape;
-    this.#sharedShape = true;
-    other.#sharedShape = true;
     const n = other.size * STRIDE;
     const from = other.#pnl;
     const to = this.#pnl;
@@ -167,21 +210,8 @@ export class PnlGroups {
   }
 
   #newGroup(s: Selection, code: number, line: number): number {
-    let shape = this.#shape;
-    if (this.#sharedShape) {
-      shape = {
-        selections: shape.selections.slice(),
-        codes: shape.codes.slice(),
-        lines: shape.lines.slice(),
-        regions: null,
-      };
-      this.#shape = shape;
-      this.#sharedShape = false;
-    }
-    shape.selections.push(s);
-    shape.codes.push(code);
-    shape.lines.push(line);
-    shape.regions = null;
+    const shape = this.#shape.with(s, code, line);
+    this.#shape = shape;
     const n = shape.codes.length - 1;
     const pnl = this.#pnl;
     // A reused set (copyFrom) may hold old sums past its groups: each slot is set, not assumed 0.
@@ -189,34 +219,3 @@ export class PnlGroups {
     return n;
   }
 }
-
-/**
- * The last few group shapes an owner searched, to lend their regions to a new set with the
- * same groups: an owner's sets are rebuilt after every change, but the selections it holds
- * rarely change. Holds at most `RECENT_SHAPES`.
- */
-export class RecentRegions {
-  readonly #shapes: GroupShape[] = [];
-
-  /** Give `groups` the regions of a recent shape with the same groups, if any. */
-  lend(groups: PnlGroups): void {
-    for (const s of this.#shapes) if (groups.adoptRegions(s)) return;
-  }
-
-  /** Forget every shape (their owner will not search sets like them again). */
-  clear(): void {
-    this.#shapes.length = 0;
-  }
-
-  /** `shape` was just searched (its regions are built). */
-  remember(shape: GroupShape): void {
-    const shapes = this.#shapes;
-    if (shapes[0] === shape) return;
-    const at = shapes.indexOf(shape);
-    if (at >= 0) shapes.splice(at, 1);
-    else if (shapes.length === RECENT_SHAPES) shapes.pop();
-    shapes.unshift(shape);
-  }
-}
-
-const RECENT_SHAPES = 4;

@@ -95,6 +95,12 @@ export class FillLedger {
   readonly #totals = { maker: 0, taker: 0, makerVolume: 0, takerVolume: 0 };
   readonly #games = new Map<string, GameFills>();
   readonly #commissionRate: () => number;
+  /**
+   * The view asked for last, with its game's fills and key: asked again at once, most often
+   * (a memo's check, then the strategy's read), so it is found without a lookup by game and strategy.
+   */
+  #last: { view: FillView; fills: readonly OwnFill[]; gameID: string; strategyId: string | null | undefined } | null =
+    null;
 
   constructor(options: { commissionRate: () => number }) {
     this.#commissionRate = options.commissionRate;
@@ -108,6 +114,7 @@ export class FillLedger {
   /** Stop keeping the game's fills per game: they stay booked. */
   forgetGame(gameID: string): void {
     this.#games.delete(gameID);
+    this.#last = null;
   }
 
   hasFill(txID: string): boolean {
@@ -231,9 +238,30 @@ export class FillLedger {
   }
 
   #view(gameID: string, strategyId: string | null | undefined): FillView {
+    const rate = this.#commissionRate();
+    const m = this.#last;
+    if (
+      m !== null &&
+      m.gameID === gameID &&
+      m.strategyId === strategyId &&
+      m.view.rate === rate &&
+      m.view.seen === m.fills.length
+    )
+      return m.view;
     const g = this.#games.get(gameID);
     if (!g) return EMPTY_VIEW;
-    const rate = this.#commissionRate();
+    const v = this.#viewOf(g, rate, strategyId);
+    if (m === null) this.#last = { view: v, fills: g.fills, gameID, strategyId };
+    else {
+      m.view = v;
+      m.fills = g.fills;
+      m.gameID = gameID;
+      m.strategyId = strategyId;
+    }
+    return v;
+  }
+
+  #viewOf(g: GameFills, rate: number, strategyId: string | null | undefined): FillView {
     const all = g.fills;
     const last = g.views.get(strategyId);
     if (last !== undefined && last.rate === rate && last.seen === all.length) return last;

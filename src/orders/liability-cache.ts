@@ -5,7 +5,7 @@ import {
   worstCaseLiabilityOfGroups,
   worstLoss,
 } from '../money/liability.ts';
-import { PnlGroups, RecentRegions } from '../money/pnl-groups.ts';
+import { PnlGroups } from '../money/pnl-groups.ts';
 import type { Position } from '../money/position.ts';
 import type { OwnFill, OwnOrder } from '../market-model/types.ts';
 import { commissionOf, positionOf, type AwaitedFill } from './fill-ledger.ts';
@@ -90,8 +90,6 @@ interface GameLiability {
   baseLiveOnly: boolean;
   /** The commission rate `base` was made with (#touch does not see the rate change). */
   baseRate: number;
-  /** Sets searched on this game, whose regions a new set with the same selections reuses. */
-  readonly recent: RecentRegions;
   /** Where `base` plus extras is worked out: reused by every such query, never kept. */
   scratch: PnlGroups | null;
 }
@@ -138,7 +136,6 @@ export class LiabilityCache {
       baseExtends: false,
       baseLiveOnly: false,
       baseRate: 0,
-      recent: new RecentRegions(),
       scratch: null,
     });
   }
@@ -224,7 +221,7 @@ export class LiabilityCache {
     const rate = this.#commissionRate();
     if (g.matchedWorst === null || g.matchedWorstRate !== rate) {
       g.matchedWorst =
-        this.#sources.fills(gameID).length === 0 ? 0 : worstCaseLiabilityOfGroups(this.#matched(g, gameID), g.recent);
+        this.#sources.fills(gameID).length === 0 ? 0 : worstCaseLiabilityOfGroups(this.#matched(g, gameID));
       g.matchedWorstRate = rate;
     }
     return g.matchedWorst;
@@ -333,7 +330,6 @@ export class LiabilityCache {
       g.base = null;
       g.baseValid = false;
       g.scratch = null;
-      g.recent.clear();
     }
   }
 
@@ -344,11 +340,11 @@ export class LiabilityCache {
   #computeProjected(g: GameLiability | undefined, gameID: string, extra: readonly Position[]): number {
     if (g === undefined) return worstCaseLiability(extra);
     const base = this.#base(g, gameID);
-    if (extra.length === 0) return worstCaseLiabilityOfGroups(base, g.recent);
+    if (extra.length === 0) return worstCaseLiabilityOfGroups(base);
     const groups = (g.scratch ??= new PnlGroups());
     groups.copyFrom(base);
     groups.addAll(extra);
-    return worstCaseLiabilityOfGroups(groups, g.recent);
+    return worstCaseLiabilityOfGroups(groups);
   }
 
   /** The game's fills merged, with the current commission rate. */

@@ -62,10 +62,16 @@ const NO_ORDERS: ReadonlyMap<string, OwnOrder> = new Map();
  * what they are now: a number the store gives no other state of any game's live orders.
  */
 class LiveOrders extends Map<string, OwnOrder> {
+  /** Lists of them made at `listedAt` (a version), per strategy id (undefined: all): see `liveListOf`. */
+  listedAt = -1;
+  readonly lists = new Map<string | null | undefined, readonly OwnOrder[]>();
+
   constructor(public version: number) {
     super();
   }
 }
+
+const NO_LIST: readonly OwnOrder[] = Object.freeze([]);
 
 /**
  * Every order we placed or adopted, by client id, exchange order id and userReference;
@@ -202,6 +208,27 @@ export class OrderStore {
       if (live !== undefined) liveOf(live, strategyId, out);
     }
     return out;
+  }
+
+  /**
+   * `liveOrders(gameID, strategyId)` made once per version of the game's live orders (see
+   * `liveVersionOf`) and shared, frozen, until they change: for readers that ask far more
+   * often than the orders move. Reading it changes nothing the store holds.
+   */
+  liveListOf(gameID: string, strategyId?: string | null): readonly OwnOrder[] {
+    const live = this.#live.get(gameID);
+    if (live === undefined) return NO_LIST;
+    if (live.listedAt !== live.version) {
+      if (live.lists.size > 0) live.lists.clear();
+      live.listedAt = live.version;
+    }
+    let list = live.lists.get(strategyId);
+    if (list === undefined) {
+      const out: OwnOrder[] = [];
+      liveOf(live, strategyId, out);
+      live.lists.set(strategyId, (list = Object.freeze(out)));
+    }
+    return list;
   }
 
   /** Whether any live order has the status, without listing them (a check made on every tick). */

@@ -102,9 +102,18 @@ export class OwnBook {
     return this.#orders.ownOrderIDs();
   }
 
-  /** Orders that may still rest or fill, optionally of one game and one strategy. */
-  liveOrders(gameID?: string, strategyId?: string | null): OwnOrder[] {
-    return this.#orders.liveOrders(gameID, strategyId);
+  /**
+   * Orders that may still rest or fill, optionally of one game and one strategy. Of one game,
+   * the list is made once per version of the game's live orders and shared, frozen, by every
+   * caller until they change: strategies, their memos and the order manager ask for it far
+   * more often than the orders move. Of every game, a new list each time.
+   */
+  liveOrders(): OwnOrder[];
+  liveOrders(gameID: string | undefined, strategyId?: string | null): readonly OwnOrder[];
+  liveOrders(gameID?: string, strategyId?: string | null): readonly OwnOrder[] {
+    return gameID === undefined
+      ? this.#orders.liveOrders(undefined, strategyId)
+      : this.#orders.liveListOf(gameID, strategyId);
   }
 
   /** Whether any order that may still rest or fill has the status. */

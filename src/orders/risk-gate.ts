@@ -44,7 +44,15 @@ interface Approved {
 /** The verdict of every order that passes: one object, never written. */
 const PASSES: RiskVerdict = Object.freeze({ ok: true });
 
-const risksOf = (approved: readonly Approved[]): Position[] => approved.map((a) => a.risk);
+const NONE: readonly Approved[] = Object.freeze([]);
+
+/** The risks of `approved`, then `last` when given: the extras of a projected worst case, in one list. */
+function risksOf(approved: readonly Approved[], last?: Position): Position[] {
+  const out: Position[] = [];
+  for (const a of approved) out.push(a.risk);
+  if (last !== undefined) out.push(last);
+  return out;
+}
 
 /**
  * The candidate filled, at the least it can make on each outcome: on a win, what its own odds
@@ -63,8 +71,9 @@ function filledAtWorst(c: Candidate): Position[] {
 
 /** A game's projected worst case with this cycle's approvals: exact, or a lower bound of it. */
 interface GameAfter {
-  readonly value: number;
-  readonly exact: boolean;
+  readonly gameID: string;
+  value: number;
+  exact: boolean;
 }
 
 /**
@@ -124,7 +133,7 @@ export class RiskGate {
         rule: 'max-order-size',
         detail: `size ${c.size} above the maximum ${this.#limits.maxOrderSize}`,
       };
-    const approved = this.#approved.get(c.gameID) ?? [];
+    const approved = this.#approved.get(c.gameID) ?? NONE;
     const count = this.#own.liveCountOf(c.gameID) + approved.length;
     if (count + 1 > this.#limits.maxOrdersPerGame)
       return {
@@ -155,7 +164,7 @@ export class RiskGate {
       // what the projected worst case counts (every live order of ours on the game and this
       // cycle's approvals where they lose, plus this one). "All of them filled" is only one
       // corner: orders that each hedge and together hedge may leave a part that does not.
-      exact = this.#own.projectedLiability(c.gameID, [...risksOf(approved), position]);
+      exact = this.#own.projectedLiability(c.gameID, risksOf(approved, position));
       if (!(exact >= before - 1e-9))
         return {
           ok: false,
@@ -165,35 +174,37 @@ export class RiskGate {
     }
     const sofar = this.#projected.get(c.gameID);
     const bound = (sofar?.value ?? this.#own.projectedLowerBound(c.gameID)) + worstLoss(position);
-    let after: GameAfter = exact === undefined ? { value: bound, exact: false } : { value: exact, exact: true };
+    // What the game's figure becomes once this order passes: exact, or bounded.
+    let value = exact ?? bound;
+    let isExact = exact !== undefined;
     // The other games' bound walks every game: worked out once per check, when first needed.
     let others: number | undefined;
     if (
-      after.exact ||
+      isExact ||
       !(
         bound >= -this.#limits.maxGameLiability + BOUND_MARGIN &&
         bound + (others ??= this.#othersLowerBound(c.gameID)) >= -this.#limits.maxTotalLiability + BOUND_MARGIN
       )
     ) {
-      if (!after.exact)
-        after = { value: this.#own.projectedLiability(c.gameID, [...risksOf(approved), position]), exact: true };
+      if (!isExact) {
+        value = this.#own.projectedLiability(c.gameID, risksOf(approved, position));
+        isExact = true;
+      }
       // Written so that a figure that is not a number (a poisoned book) refuses, never passes.
-      if (!(after.value >= -this.#limits.maxGameLiability - 1e-9)) {
+      if (!(value >= -this.#limits.maxGameLiability - 1e-9)) {
         return {
           ok: false,
           rule: 'game-liability',
-          detail: `worst case on the game would be ${after.value.toFixed(2)} (cap -${this.#limits.maxGameLiability})`,
+          detail: `worst case on the game would be ${value.toFixed(2)} (cap -${this.#limits.maxGameLiability})`,
         };
       }
       // Every other game as it stands plus what this cycle approved there: exactly, unless
       // a lower bound of it, with this game's exact figure, already clears the limit.
-      if (
-        !(after.value + (others ??= this.#othersLowerBound(c.gameID)) >= -this.#limits.maxTotalLiability + BOUND_MARGIN)
-      ) {
+      if (!(value + (others ??= this.#othersLowerBound(c.gameID)) >= -this.#limits.maxTotalLiability + BOUND_MARGIN)) {
         const total =
           this.#own.totalProjectedLiability() -
           this.#own.projectedLiability(c.gameID) +
-          after.value +
+          value +
           this.#approvedElsewhere(c.gameID);
         if (!(total >= -this.#limits.maxTotalLiability - 1e-9)) {
           return {
@@ -204,9 +215,14 @@ export class RiskGate {
         }
       }
     }
-    approved.push({ selection: c.selection, odds: c.odds, risk: position });
-    this.#approved.set(c.gameID, approved);
-    this.#projected.set(c.gameID, after);
+    const entry: Approved = { selection: c.selection, odds: c.odds, risk: position };
+    if (approved === NONE) this.#approved.set(c.gameID, [entry]);
+    else (approved as Approved[]).push(entry);
+    if (sofar === undefined) this.#projected.set(c.gameID, { gameID: c.gameID, value, exact: isExact });
+    else {
+      sofar.value = value;
+      sofar.exact = isExact;
+    }
     return PASSES;
   }
 
@@ -216,7 +232,7 @@ export class RiskGate {
    */
   #othersLowerBound(gameID: string): number {
     let total = 0;
-    for (const [g, after] of this.#projected) if (g !== gameID) total += after.value;
+    for (const after of this.#projected.values()) if (after.gameID !== gameID) total += after.value;
     for (const g of this.#own.unsettledGameIDs())
       if (g !== gameID && !this.#projected.has(g)) total += this.#own.projectedLowerBound(g);
     return total;
@@ -231,7 +247,7 @@ export class RiskGate {
     const out: number[] = [];
     for (const o of this.#liveOn(gameID))
       if (o.remaining > 0 && backsOtherSide(o.selection, selection)) out.push(invertOdds(o.odds));
-    for (const p of this.#approved.get(gameID) ?? [])
+    for (const p of this.#approved.get(gameID) ?? NONE)
       if (backsOtherSide(p.selection, selection)) out.push(invertOdds(p.odds));
     return out;
   }
@@ -252,7 +268,7 @@ export class RiskGate {
       if (o.remaining > 0 && wouldMeet(o, c.selection, c.odds))
         return `our own order ${o.orderID ?? o.clientId} (${o.odds})`;
     }
-    for (const p of this.#approved.get(c.gameID) ?? [])
+    for (const p of this.#approved.get(c.gameID) ?? NONE)
       if (wouldMeet(p, c.selection, c.odds)) return `our own order at ${p.odds} sent this cycle`;
     return null;
   }
@@ -260,14 +276,14 @@ export class RiskGate {
   /** How much worse this cycle's approvals made the other games, exactly: Σ (after − before). */
   #approvedElsewhere(gameID: string): number {
     let d = 0;
-    for (const [g, after] of this.#projected) {
+    for (const after of this.#projected.values()) {
+      const g = after.gameID;
       if (g === gameID) continue;
-      let value = after.value;
       if (!after.exact) {
-        value = this.#own.projectedLiability(g, risksOf(this.#approved.get(g) ?? []));
-        this.#projected.set(g, { value, exact: true });
+        after.value = this.#own.projectedLiability(g, risksOf(this.#approved.get(g) ?? NONE));
+        after.exact = true;
       }
-      d += value - this.#own.projectedLiability(g);
+      d += after.value - this.#own.projectedLiability(g);
     }
     return d;
   }

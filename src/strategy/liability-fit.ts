@@ -1,5 +1,5 @@
 import { BOUND_MARGIN, worstCaseLiability, worstCaseLiabilityOfGroups, worstLoss } from '../money/liability.ts';
-import { PnlGroups, RecentRegions } from '../money/pnl-groups.ts';
+import { PnlGroups } from '../money/pnl-groups.ts';
 import type { Position } from '../money/position.ts';
 import type { StrategyView } from '../market-model/types.ts';
 import type { QuoteIntent } from './types.ts';
@@ -74,7 +74,7 @@ export function fitUnderLimit(
   const keptPositions: Position[] = [];
   const out: QuoteIntent[] = [];
   // Positions plus kept intents as P&L groups, made when the first exact check is due.
-  let exact: { readonly base: PnlGroups; readonly scratch: PnlGroups; readonly recent: RecentRegions } | null = null;
+  let exact: { readonly base: PnlGroups; readonly scratch: PnlGroups } | null = null;
   for (const intent of intents) {
     // The exact check's bound is ≤ −maxLiability, so clearing −maxLiability clears it too.
     const floor = (start ?? positionsFloor) + keptLoss + worstLoss(intentPosition(intent, true));
@@ -82,20 +82,20 @@ export function fitUnderLimit(
     let size = intent.size;
     if (!(floor >= limit + BOUND_MARGIN)) {
       if (exact === null) {
-        exact = { base: new PnlGroups(), scratch: new PnlGroups(), recent: new RecentRegions() };
+        exact = { base: new PnlGroups(), scratch: new PnlGroups() };
         exact.base.addAll(positions);
-        start = worstCaseLiabilityOfGroups(exact.base, exact.recent);
+        start = worstCaseLiabilityOfGroups(exact.base);
         exact.base.addAll(keptPositions);
       }
       const bound = Math.min(-maxLiability, start as number);
-      const { base: b, scratch, recent } = exact;
+      const { base: b, scratch } = exact;
       // The worst case of positions + kept + the intent at size s, summed in that order
       // (so the bits of a fresh worstCaseLiability over the list): the search asks up to
       // some fifty sizes, and each copies the prepared sums instead of starting over.
       size = largestFit(intent.size, (s) => {
         scratch.copyFrom(b);
         scratch.addMoney(intent.selection, s, intent.odds, 0, true);
-        return worstCaseLiabilityOfGroups(scratch, recent) >= bound;
+        return worstCaseLiabilityOfGroups(scratch) >= bound;
       });
     }
     if (!(size >= minSize) || size <= 0) continue;

@@ -112,6 +112,36 @@ describe('OwnBook', () => {
     },
   );
 
+  test.prop([fc.array(op, { maxLength: 60 }), fc.array(fc.boolean(), { maxLength: 60 })], { numRuns: 200 })(
+    "lists a game's live orders as they stand after every change, the same list while they do not change (property)",
+    (ops, reads) => {
+      const book = new OwnBook({ commissionRate: () => 0.01 });
+      const apply = applier(book, SELECTIONS);
+      // Per game, the list last read and the version of the game's live orders it was read at.
+      const before = new Map<string, { readonly list: readonly unknown[]; readonly version: number }>();
+      ops.forEach((o, i) => {
+        apply(o);
+        // Sometimes a list is read between changes, so one kept from before a change would be caught.
+        if (!reads[i]) return;
+        GAMES.forEach((gameID) => {
+          const listed = book.liveOrders(gameID);
+          // Every game's live orders, listed afresh by the store (no list is kept for all games).
+          expect(listed).toEqual(book.liveOrders().filter((x) => x.gameID === gameID));
+          const strategyId = listed[0]?.strategyId;
+          if (strategyId !== undefined)
+            expect(book.liveOrders(gameID, strategyId)).toEqual(listed.filter((x) => x.strategyId === strategyId));
+          expect(Object.isFrozen(listed)).toBe(true);
+          // Unchanged orders, the very list handed out before; changed ones, a list of their own.
+          const last = before.get(gameID);
+          const version = book.liveVersionOf(gameID);
+          if (last !== undefined) expect(listed === last.list).toBe(version === last.version);
+          expect(book.liveOrders(gameID)).toBe(listed);
+          before.set(gameID, { list: listed, version });
+        });
+      });
+    },
+  );
+
   test.prop([fc.array(fc.integer({ min: 0, max: 5 }), { minLength: 1, maxLength: 40 })])(
     'books a fill once per txID',
     (txs) => {

@@ -4,7 +4,7 @@ import { bookKeyOf, sideIndexOf } from '../../src/markets/types.ts';
 import type { Position } from '../../src/money/position.ts';
 import { pnlByOutcome } from '../../src/money/grading.ts';
 import { worstCaseLiability, worstCaseOfGroups, worstCaseScore, type WorstCase } from '../../src/money/liability.ts';
-import { PnlGroups, RecentRegions, STRIDE } from '../../src/money/pnl-groups.ts';
+import { PnlGroups, STRIDE } from '../../src/money/pnl-groups.ts';
 import { positionArb, selectionArb } from '../support/money-arbitraries.ts';
 import { referenceWorstCaseScore } from './liability-reference.ts';
 
@@ -88,20 +88,62 @@ describe('grouped worst case', () => {
   );
 
   test.prop([positionsArb, positionsArb], { numRuns: 300 })(
-    'lends regions only to a set with the same groups',
+    'shares regions exactly between sets of the same groups in the same order',
     (a, b) => {
-      const recent = new RecentRegions();
       const first = new PnlGroups();
       first.addAll(a);
-      expectSame(worstCaseOfGroups(first, recent), referenceWorstCaseScore(a));
+      expectSame(worstCaseOfGroups(first), referenceWorstCaseScore(a));
+      // The same groups in the same order, at once: the same shape, and so the same regions.
+      const copy = new PnlGroups();
+      copy.addAll(a);
+      expect(copy.shape).toBe(first.shape);
       const second = new PnlGroups();
       second.addAll(b);
-      expectSame(worstCaseOfGroups(second, recent), referenceWorstCaseScore(b));
+      expectSame(worstCaseOfGroups(second), referenceWorstCaseScore(b));
       const again = new PnlGroups();
       again.addAll([...a].reverse());
-      expectSame(worstCaseOfGroups(again, recent), referenceWorstCaseScore([...a].reverse()));
+      expectSame(worstCaseOfGroups(again), referenceWorstCaseScore([...a].reverse()));
+      const same = (x: PnlGroups, y: PnlGroups) =>
+        x.shape.codes.length === y.shape.codes.length &&
+        x.shape.codes.every(
+          (c, i) => c === y.shape.codes[i] && Object.is(x.shape.lines[i]! + 0, y.shape.lines[i]! + 0),
+        );
+      // Never one shape for other groups, or the same groups in another order. (The same
+      // groups may get another shape here: interning starts over after many shapes.)
+      if (first.shape === second.shape) expect(same(first, second)).toBe(true);
+      if (first.shape === again.shape) expect(same(first, again)).toBe(true);
     },
   );
+
+  test('sets keep their figures, and can grow, after the shapes kept are let go', () => {
+    const total = (line: number): Position => ({
+      selection: { type: 'total', ou: 'over', line },
+      amount: 10,
+      odds: 120,
+      commissionRate: 0,
+    });
+    const spread: Position = {
+      selection: { type: 'spread', team: 'home', line: -1.5 },
+      amount: 7,
+      odds: -110,
+      commissionRate: 0,
+    };
+    const held = new PnlGroups();
+    held.addAll([spread, total(2.5)]);
+    const before = worstCaseOfGroups(held);
+    // Far more distinct shapes than are kept: interning starts over, more than once.
+    for (let i = 0; i < 10_000; i++) {
+      const g = new PnlGroups();
+      g.add(total(i + 0.5));
+      worstCaseOfGroups(g);
+    }
+    expectSame(worstCaseOfGroups(held), before);
+    held.add(total(3.5));
+    expectSame(worstCaseOfGroups(held), referenceWorstCaseScore([spread, total(2.5), total(3.5)]));
+    const fresh = new PnlGroups();
+    fresh.addAll([spread, total(2.5), total(3.5)]);
+    expect(fresh.shape).toBe(held.shape);
+  });
 
   test.prop([selectionArb, selectionArb], { numRuns: 500 })(
     'merges exactly the selections of one book side',

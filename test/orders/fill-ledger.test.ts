@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { fc, test } from '@fast-check/vitest';
+import { positionOf } from '../../src/orders/fill-ledger.ts';
 import { FillLedger } from '../../src/orders/fill-ledger.ts';
 import { worstCaseLiability } from '../../src/money/liability.ts';
 import { ownFill, restingOrder } from '../market-model/support.ts';
@@ -18,6 +20,8 @@ describe('FillLedger', () => {
     expect(ledger.positionsLiability('g', 's')).toBe(worstCaseLiability(ledger.positions('g', 's')));
     ledger.forgetGame('g');
     expect(ledger.gameFills('g')).toEqual([]);
+    // The view read last (g, s) is of the game forgotten: not read again.
+    expect(ledger.fills('g', 's')).toEqual([]);
     expect(ledger.hasFill('t2')).toBe(true);
     expect([...ledger.allFills()]).toHaveLength(2);
   });
@@ -36,4 +40,43 @@ describe('FillLedger', () => {
     expect(ledger.awaitedIn('g').size).toBe(0);
     expect(ledger.oldestAwaited()).toBeUndefined();
   });
+
+  const ledgerOp = fc.oneof(
+    fc.record({ kind: fc.constant('fill' as const), game: fc.nat({ max: 1 }), strategy: fc.nat({ max: 2 }) }),
+    fc.record({
+      kind: fc.constant('read' as const),
+      game: fc.nat({ max: 2 }),
+      strategy: fc.constantFrom<string | null | undefined>('s0', 's1', null, undefined),
+    }),
+    fc.record({ kind: fc.constant('rate' as const), rate: fc.constantFrom(0, 0.01, 0.02) }),
+    fc.record({ kind: fc.constant('forget' as const), game: fc.nat({ max: 1 }) }),
+  );
+
+  test.prop([fc.array(ledgerOp, { maxLength: 80 })], { numRuns: 300 })(
+    "reads each game's and strategy's fills and positions as they stand, whichever was read before (property)",
+    (ops) => {
+      let rate = 0.01;
+      const ledger = new FillLedger({ commissionRate: () => rate });
+      let n = 0;
+      for (const o of ops) {
+        if (o.kind === 'fill') {
+          const gameID = `g${o.game}`;
+          ledger.openGame(gameID);
+          const strategyId = o.strategy === 2 ? null : `s${o.strategy}`;
+          const origin = n % 2 === 0 ? 'offer' : 'wager';
+          ledger.book(ownFill({ txID: `t${n++}`, gameID, strategyId, origin, amount: n }), undefined);
+        } else if (o.kind === 'rate') rate = o.rate;
+        else if (o.kind === 'forget') ledger.forgetGame(`g${o.game}`);
+        else {
+          const gameID = `g${o.game}`;
+          const want = ledger.gameFills(gameID).filter((f) => o.strategy === undefined || f.strategyId === o.strategy);
+          expect(ledger.fills(gameID, o.strategy)).toEqual(want);
+          expect(ledger.positions(gameID, o.strategy)).toEqual(want.map((f) => positionOf(f, rate)));
+          expect(ledger.positionsLiability(gameID, o.strategy)).toBe(
+            want.length === 0 ? 0 : worstCaseLiability(want.map((f) => positionOf(f, rate))),
+          );
+        }
+      }
+    },
+  );
 });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { fc, test } from '@fast-check/vitest';
+import { bookKeyOf, sideIndexOf, type Selection } from '../../src/markets/types.ts';
 import type { OwnOrder } from '../../src/market-model/types.ts';
-import { wouldMeet } from '../../src/orders/self-match.ts';
+import { backsOtherSide, wouldMeet } from '../../src/orders/self-match.ts';
 import { moneylineGame } from '../support/stub-venue.ts';
 import { setup } from './support.ts';
 
@@ -131,4 +133,27 @@ describe('our own orders are never matched by our own crossing orders', () => {
     expect(orders.stats.riskRejected).toBe(1);
     expect(sent.places).toBe(1);
   });
+});
+
+// Few lines, 0 and -0 and NaN among them, so that two selections often share a book.
+const line = fc.constantFrom(0, -0, Number.NaN, 1.5, -1.5, 2.5, -2.5);
+const team = fc.constantFrom<'home' | 'away'>('home', 'away');
+const selection: fc.Arbitrary<Selection> = fc.oneof(
+  team.map((t): Selection => ({ type: 'moneyline', team: t })),
+  fc.tuple(team, line).map(([t, l]): Selection => ({ type: 'spread', team: t, line: l })),
+  fc
+    .tuple(fc.constantFrom<'over' | 'under'>('over', 'under'), line)
+    .map(([ou, l]): Selection => ({ type: 'total', ou, line: l })),
+  fc
+    .tuple(fc.constantFrom<'home' | 'away' | 'draw'>('home', 'away', 'draw'), fc.boolean())
+    .map(([outcome, yes]): Selection => ({ type: 'moneyline1x2', outcome, yes })),
+);
+
+describe('backsOtherSide', () => {
+  test.prop([selection, selection], { numRuns: 2_000 })(
+    'is the same book (book key) and the other side (side index)',
+    (a, b) => {
+      expect(backsOtherSide(a, b)).toBe(bookKeyOf(a) === bookKeyOf(b) && sideIndexOf(a) !== sideIndexOf(b));
+    },
+  );
 });
