@@ -211,6 +211,13 @@ describe('MarketModel: a side updated as a difference against the one before', (
         });
         expect(valuesOf(bot.side(G, s.key, s.idx as 0 | 1))).toEqual(valuesOf(alone.side(G, s.key, s.idx as 0 | 1)));
         expect(stateValues(bot.game(G)!)).toEqual(stateValues(alone.game(G)!));
+        // A snapshot lists the books the model holds now, each under its own key, and no other.
+        for (const m of models) {
+          const books = m.game(G)!.books;
+          const keys = [...new Set(SIDES.map((x) => x.key))].filter((k) => m.book(G, k) !== undefined);
+          expect([...books.keys()].sort()).toEqual(keys.sort());
+          for (const k of keys) expect(books.get(k)).toBe(m.book(G, k));
+        }
       }
       // Whatever came after, a snapshot reads as it did when it was handed out.
       for (const h of held) expect(stateValues(h.state)).toEqual(h.copy);
