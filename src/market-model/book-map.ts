@@ -46,10 +46,16 @@ export class BookMap implements ReadonlyMap<string, MarketBook> {
 
   /** As `of`, for the model's books held in slots: the book each slot holds now. */
   static ofSlots(live: ReadonlyMap<string, BookSlot>, last: BookMap | null): BookMap {
-    const books = new Array<MarketBook>(live.size);
-    let i = 0;
-    for (const s of live.values()) books[i++] = s.book;
-    return BookMap.#over(live, books, last);
+    return BookMap.#over(live, booksOf(live), last);
+  }
+
+  /**
+   * As `ofSlots`, for a caller that knows `live` lists exactly the keys of `sameKeys`, in
+   * the same order (no key added or removed since it was built): its index is shared
+   * without walking the keys to compare them.
+   */
+  static ofSlotsWithKeysOf(live: ReadonlyMap<string, BookSlot>, sameKeys: BookMap): BookMap {
+    return new BookMap(sameKeys.#index, booksOf(live));
   }
 
   /** `books` (the values of `live`, in its order) under `live`'s keys, sharing `last`'s index while the keys are the same. */
@@ -118,6 +124,14 @@ export class BookMap implements ReadonlyMap<string, MarketBook> {
     }
     return this.#entries;
   }
+}
+
+/** The book each slot holds now, in the map's order. */
+function booksOf(live: ReadonlyMap<string, BookSlot>): MarketBook[] {
+  const books = new Array<MarketBook>(live.size);
+  let i = 0;
+  for (const s of live.values()) books[i++] = s.book;
+  return books;
 }
 
 function indexOf(live: ReadonlyMap<string, unknown>): BookIndex {

@@ -78,8 +78,12 @@ interface Entry {
    * holding it is proof that no book changed (see booksUnchangedSince).
    */
   sharedBooks: BookMap | null;
-  /** The books of the latest snapshot, kept after a change: the next one shares its index of keys while they hold. */
-  lastBooks?: BookMap;
+  /**
+   * The books of the latest snapshot, kept after a change of a book while the game lists
+   * the same keys in the same order (dropped when a key comes or goes): the next snapshot
+   * shares its index of keys without comparing them.
+   */
+  lastBooks?: BookMap | undefined;
   /** Taken as ended for missing from a read of the board (markEnded's `inferred`), not on the exchange's word. */
   endedByInference?: boolean;
 }
@@ -278,6 +282,7 @@ export class MarketModel {
     // A game that lists no book before and after keeps the same (empty) books.
     if (entry.books.size > 0 || sides.size > 0) entry.sharedBooks = null;
     entry.books.clear();
+    entry.lastBooks = undefined;
     for (const { r, offers } of sides.values()) {
       const side: BookSide = { taker: r.taker, offers: sortBest(offers), epoch: null };
       const slot = entry.books.get(r.key);
@@ -386,7 +391,10 @@ export class MarketModel {
   /** The side's book replaced after an update (in its slot, when it had one), and the game's fields the update carries. */
   #setBook(e: Entry, u: OrderUpdate, slot: BookSlot | undefined, key: string, book: MarketBook, now: number): void {
     if (slot !== undefined) slot.book = book;
-    else e.books.set(key, { book });
+    else {
+      e.books.set(key, { book });
+      e.lastBooks = undefined;
+    }
     e.sharedBooks = null;
     const h = e.head;
     // Orders resting on a side: the exchange takes them on a live game only (a game's end
@@ -580,7 +588,9 @@ function snapshotOf(e: Entry): GameState {
       mainHomeSpread: h.mainHomeSpread,
       mainTotal: h.mainTotal,
       matchedVolume: h.matchedVolume,
-      books: (e.sharedBooks ??= e.lastBooks = BookMap.ofSlots(e.books, e.lastBooks ?? null)),
+      books:
+        (e.sharedBooks ??= e.lastBooks =
+          e.lastBooks === undefined ? BookMap.ofSlots(e.books, null) : BookMap.ofSlotsWithKeysOf(e.books, e.lastBooks)),
       updatedAt: h.updatedAt,
     };
   }
