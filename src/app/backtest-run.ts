@@ -70,12 +70,15 @@ class Settler {
     this.#venue = venue;
   }
 
+  /** The executor of every settle's promise, made once: a settle makes no closure for it. */
+  readonly #start = (done: () => void): void => {
+    this.#turns = 0;
+    this.#done = done;
+    void SETTLED.then(this.#turn);
+  };
+
   run(): Promise<void> {
-    return new Promise((done) => {
-      this.#turns = 0;
-      this.#done = done;
-      void SETTLED.then(this.#turn);
-    });
+    return new Promise(this.#start);
   }
 }
 

@@ -13,9 +13,9 @@ import { bookKeyOf, sideIndexOf, type Selection } from '../../markets/types.ts';
 import type { Clock } from '../../shared/clock.ts';
 import type { BacktestExecution } from '../venue/execution.ts';
 import { US } from '../venue/execution.ts';
-import { FairMarks, type MarkedFill } from './fair-marks.ts';
+import { FairMarks } from './fair-marks.ts';
 import { GroupPnl, type PnlGroup } from './group-pnl.ts';
-import { OpenMarks, type MarkVisitor } from './open-marks.ts';
+import { OpenMarks, type GroupedFill, type MarkGroup } from './open-marks.ts';
 import { OpenOrders } from './open-orders.ts';
 import { PlacementSum } from './placement-sum.ts';
 import { quoteBookOrder, QuoteSeries, type QuotedOrder } from './quote-series.ts';
@@ -41,13 +41,15 @@ export const MARKOUT_MS = [5_000, 60_000] as const;
 /** A one-shot work with its two arguments, `delayMs` from now on the virtual clock. */
 export type MarkoutPost = <A, B>(work: (a: A, b: B) => void, delayMs: number, a: A, b: B) => void;
 
-interface OwnFillRecord extends MarkedFill {
+interface OwnFillRecord extends GroupedFill {
   readonly row: FillRow;
   readonly selection: Selection;
   readonly bookKey: string;
   /** Its strategy's and its league's (the league of its game, '' unknown) P&L groups in report.html. */
   readonly byStrategy: PnlGroup;
   readonly byLeague: PnlGroup;
+  /** The two, whose marked P&L the open marks keep. */
+  readonly markGroups: readonly MarkGroup[];
   /** Value at fair at the fill and at each horizon; null while unknown or without a fair price. */
   readonly values: (number | null)[];
 }
@@ -420,12 +422,15 @@ export class BacktestCollector {
       commissionOnLoss: ours.money.commissionOnLoss,
     };
     const league = this.#x.game(f.gameID)?.league ?? '';
+    const byStrategy = this.#byStrategy.add(row.strategy);
+    const byLeague = this.#byLeague.add(league);
     const rec: OwnFillRecord = {
       row,
       selection: ours.selection,
       bookKey,
-      byStrategy: this.#byStrategy.add(row.strategy),
-      byLeague: this.#byLeague.add(league),
+      byStrategy,
+      byLeague,
+      markGroups: [byStrategy, byLeague],
       fair: this.#marks.bookFair(f.gameID, bookKey),
       side: sideIndexOf(ours.selection),
       values: [null, null, null],
@@ -474,7 +479,7 @@ export class BacktestCollector {
   sample(): void {
     const t = this.#clock.now();
     this.#handOn(t);
-    const { settled, marked } = this.#pnlNow(this.#markGroups);
+    const { settled, marked } = this.#pnlNow();
     this.#byStrategy.sample(t);
     this.#byLeague.sample(t);
     const total = settled + marked;
@@ -513,19 +518,7 @@ export class BacktestCollector {
 
   readonly #gameEnded = (id: string): boolean => this.#x.hasEnded(id);
 
-  /** The P&L groups' marks, summed afresh whenever the open fills' sum is. */
-  readonly #markGroups: MarkVisitor<OwnFillRecord> = {
-    restart: () => {
-      this.#byStrategy.restart();
-      this.#byLeague.restart();
-    },
-    mark: (f, value) => {
-      this.#byStrategy.mark(f.byStrategy, value);
-      this.#byLeague.mark(f.byLeague, value);
-    },
-  };
-
-  #pnlNow(groups?: MarkVisitor<OwnFillRecord>): { settled: number; marked: number } {
+  #pnlNow(): { settled: number; marked: number } {
     if (this.#settledPnl === null) {
       let settled = 0;
       for (const g of this.#grades.values()) settled += g.result;
@@ -536,7 +529,7 @@ export class BacktestCollector {
       this.#unsettled.retain((f) => !grades.has(f.row.txID));
       this.#unsettledAt = grades.size;
     }
-    return { settled: this.#settledPnl, marked: this.#unsettled.sum(groups) };
+    return { settled: this.#settledPnl, marked: this.#unsettled.sum() };
   }
 
   // ------------------------------------------------------------ the end

@@ -4,7 +4,7 @@ import type { SeriesRow } from './types.ts';
 export interface PnlGroup {
   readonly name: string;
   settled: number;
-  /** Σ of the group's fills' values at the last mark pass, in fill order. */
+  /** Σ of the group's open fills' values at fair at the last sum, in fill order (OpenMarks keeps it). */
   marked: number;
   readonly rows: SeriesRow[];
 }
@@ -33,15 +33,6 @@ export class GroupPnl {
   /** A grade of a fill of the group: `delta` is its result less the result it replaces. */
   graded(g: PnlGroup, delta: number): void {
     g.settled += delta;
-  }
-
-  /** The marks are summed afresh from here on. */
-  restart(): void {
-    for (const g of this.#groups) g.marked = 0;
-  }
-
-  mark(g: PnlGroup, value: number): void {
-    g.marked += value;
   }
 
   /** One row per group, [t, settled + marked]. */

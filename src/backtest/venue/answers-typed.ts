@@ -34,8 +34,9 @@ export function typedAnswers(engine: MatchingEngine): VenueAnswers {
     }
     return described;
   };
-  const cancelled = (o: OrderView): CancelledOrder => {
-    const open = o.status === 'open';
+  /** `withdrawn`: an order still open reported as the cancel of its terms (an edit's original). */
+  const cancelled = (o: OrderView, withdrawn: boolean): CancelledOrder => {
+    const open = !withdrawn && o.status === 'open';
     const game = engine.game(o.gameID);
     return {
       ok: true,
@@ -55,9 +56,9 @@ export function typedAnswers(engine: MatchingEngine): VenueAnswers {
     place: (outcome, userReference): PlaceEntry =>
       outcome.status === 'error'
         ? { status: 'rejected', userReference, errorType: outcome.errorType, error: outcome.error }
-        : { status: 'accepted', userReference, matched: [...outcome.matched], resting: outcome.unmatched },
+        : { status: 'accepted', userReference, matched: outcome.matched, resting: outcome.unmatched },
     cancel: (outcome, requestedId): CancelEntry => {
-      if (outcome.success) return cancelled(outcome.order);
+      if (outcome.success) return cancelled(outcome.order, false);
       return { ok: false, orderID: outcome.order?.id ?? requestedId, reason: outcome.reason };
     },
     edit: (orderID, outcome): EditEntry => {
@@ -73,8 +74,8 @@ export function typedAnswers(engine: MatchingEngine): VenueAnswers {
       const original = outcome.edit.original;
       return {
         status: 'accepted',
-        original: cancelled(original.status === 'open' ? { ...original, status: 'cancelled' } : original),
-        matched: [...outcome.matched],
+        original: cancelled(original, true),
+        matched: outcome.matched,
         resting: outcome.unmatched,
       };
     },

@@ -115,8 +115,8 @@ class PlaceBatch<C> {
   }
 }
 
-/** One listed side of a game, as a map key. */
-export const sideKey = (gameID: string, bookKey: string, side: 0 | 1) => `${gameID}|${bookKey}|${side}`;
+const sameSide = (a: SideReach, b: SideReach): boolean =>
+  a.side === b.side && a.bookKey === b.bookKey && a.gameID === b.gameID;
 
 /**
  * The exchange of a backtest: our orders in the engine replica, against the recorded market.
@@ -480,15 +480,18 @@ export class BacktestExecution {
    * liquidity as many times, and two of our orders could take twice what was there.
    */
   #mirrorSides(reach: Iterable<SideReach | null>): string[] {
-    const bySide = new Map<string, SideReach>();
+    // The sides in the order each first comes, each with its most aggressive reach (the first
+    // of equals): a batch names a few sides, found by a look along them, with no key spelt.
+    const sides: SideReach[] = [];
     for (const r of reach) {
       if (!r) continue;
-      const k = sideKey(r.gameID, r.bookKey, r.side);
-      const cur = bySide.get(k);
-      if (!cur || r.minRank < cur.minRank) bySide.set(k, r);
+      let i = 0;
+      while (i < sides.length && !sameSide(sides[i]!, r)) i++;
+      if (i === sides.length) sides.push(r);
+      else if (r.minRank < sides[i]!.minRank) sides[i] = r;
     }
     const ids: string[] = [];
-    for (const r of bySide.values()) this.#mirror(r.gameID, r.bookKey, r.side, r.minRank, ids);
+    for (const r of sides) this.#mirror(r.gameID, r.bookKey, r.side, r.minRank, ids);
     return ids;
   }
 
