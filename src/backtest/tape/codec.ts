@@ -22,12 +22,16 @@
  * so a decoded item equals the item encoded (the tape tests compare them on the samples).
  */
 
-import { LinesmithError } from '../../shared/errors.ts';
+import { TapeDecodeError } from './codec-error.ts';
+import { UpdateDecoder, UpdateEncoder, type EncodedUpdates } from './update-codec.ts';
 
-const Tag = { Null: 0, False: 1, True: 2, Num: 3, Str: 4, Arr: 5, Obj: 6, Undef: 7, Same: 8 } as const;
+export { TapeDecodeError };
+
+/** A value's tag; `Update` is a side update written to its own typed columns (`update-codec.ts`). */
+const Tag = { Null: 0, False: 1, True: 2, Num: 3, Str: 4, Arr: 5, Obj: 6, Undef: 7, Same: 8, Update: 9 } as const;
 type Tag = (typeof Tag)[keyof typeof Tag];
 
-/** What one chunk holds, ready to be written: the typed columns and the two tables as JSON text. */
+/** What one chunk holds, ready to be written: the typed columns and the tables as JSON text. */
 export interface EncodedChunk {
   readonly count: number;
   readonly tags: Uint8Array;
@@ -35,6 +39,8 @@ export interface EncodedChunk {
   readonly refs: Uint32Array;
   readonly strings: string;
   readonly shapes: string;
+  /** The side updates' columns and layout table (`update-codec.ts`). */
+  readonly updates: EncodedUpdates;
 }
 
 /** Collects values into one chunk's columns. */
@@ -59,6 +65,8 @@ export class ChunkEncoder {
   /** An object's values while it is written, one array per nesting depth. */
   readonly #scratch: unknown[][] = [];
   #depth = 0;
+  /** Side updates, in columns of their own; their strings go to this chunk's string table. */
+  readonly #updates = new UpdateEncoder((s) => this.#string(s));
 
   get count(): number {
     return this.#count;
@@ -66,13 +74,16 @@ export class ChunkEncoder {
 
   /** Bytes the chunk holds so far (about its size on disk). */
   get bytes(): number {
-    return this.#nTags + this.#nNums * 8 + this.#nRefs * 4;
+    return this.#nTags + this.#nNums * 8 + this.#nRefs * 4 + this.#updates.bytes;
   }
 
   add(value: unknown): void {
-    // A value that failed part way (not JSON) left the depth where it stopped.
-    this.#depth = 0;
-    this.#value(value);
+    if (this.#updates.add(value)) this.#tag(Tag.Update);
+    else {
+      // A value that failed part way (not JSON) left the depth where it stopped.
+      this.#depth = 0;
+      this.#value(value);
+    }
     this.#count++;
   }
 
@@ -86,6 +97,7 @@ export class ChunkEncoder {
       refs: this.#refs.slice(0, this.#nRefs),
       strings,
       shapes,
+      updates: this.#updates.finish(),
     };
     this.#nTags = this.#nNums = this.#nRefs = this.#count = 0;
     this.#strings.clear();
@@ -310,6 +322,12 @@ export interface ChunkColumns {
   readonly refs: Uint32Array;
   readonly strings: readonly string[];
   readonly shapes: readonly (readonly number[])[];
+  /** The side updates' columns and layouts (`update-codec.ts`). */
+  readonly updates: {
+    readonly nums: Float64Array;
+    readonly refs: Uint32Array;
+    readonly layouts: readonly (readonly string[])[];
+  };
 }
 
 /**
@@ -322,6 +340,23 @@ export function decodeChunk(c: ChunkColumns): unknown[] {
   const out = d.take(c.count);
   d.end();
   return out;
+}
+
+/** The values of a chunk just encoded (its tables parsed as a reader parses them): a round trip without a file. */
+export function decodeEncodedChunk(c: EncodedChunk): unknown[] {
+  return decodeChunk({
+    count: c.count,
+    tags: c.tags,
+    nums: c.nums,
+    refs: c.refs,
+    strings: JSON.parse(c.strings) as string[],
+    shapes: JSON.parse(c.shapes) as number[][],
+    updates: {
+      nums: c.updates.nums,
+      refs: c.updates.refs,
+      layouts: JSON.parse(c.updates.layouts) as string[][],
+    },
+  });
 }
 
 /**
@@ -357,7 +392,13 @@ export class ChunkDecoder {
   /** Checks that every value was taken and the columns hold nothing more. */
   end(): void {
     const s = this.#s;
-    if (this.#taken !== this.#count || s.ti !== s.tags.length || s.ni !== s.nums.length || s.ri !== s.refs.length)
+    if (
+      this.#taken !== this.#count ||
+      s.ti !== s.tags.length ||
+      s.ni !== s.nums.length ||
+      s.ri !== s.refs.length ||
+      !s.updates.done
+    )
       throw new TapeDecodeError('the chunk holds more than its values');
   }
 }
@@ -375,6 +416,7 @@ class DecodeState {
   readonly makers: readonly Maker[];
   readonly widths: readonly number[];
   readonly flat: unknown[] = [];
+  readonly updates: UpdateDecoder;
   ti = 0;
   ni = 0;
   ri = 0;
@@ -386,6 +428,7 @@ class DecodeState {
     this.strings = c.strings;
     this.makers = c.shapes.map((keys) => shapeMaker(keys.map((k) => c.strings[k]!)));
     this.widths = c.shapes.map((keys) => 1 + keys.length);
+    this.updates = new UpdateDecoder({ ...c.updates, strings: c.strings });
   }
 
   /** The value of tag `t`, just read (the tag column is past it). */
@@ -418,6 +461,8 @@ class DecodeState {
         for (let i = 0; i < n; i++) out[i] = this.other(this.tags[this.ti++]!);
         return out;
       }
+      case Tag.Update:
+        return this.updates.next();
       case Tag.Null:
         return null;
       case Tag.False:
@@ -430,11 +475,6 @@ class DecodeState {
         throw new TapeDecodeError(`unknown value tag ${t} at ${this.ti - 1}`);
     }
   }
-}
-
-/** A chunk whose columns do not decode: a tape written by other code, or damaged past its checksum. */
-export class TapeDecodeError extends LinesmithError {
-  override readonly code = 'LS_ERR_TAPE_DECODE';
 }
 
 type Maker = (s: DecodeState) => Record<string, unknown>;

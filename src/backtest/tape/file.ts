@@ -13,21 +13,23 @@ import { ChunkDecoder, ChunkEncoder, TapeDecodeError, type EncodedChunk } from '
  * (`codec.ts`), then a footer that says what the recording was and where each chunk is.
  *
  *   "LSTAPE\n\0"  u32 format version  u32 0
- *   chunk…        each at an 8-byte boundary: a 32-byte head (item, tag, number, ref counts;
- *                 string and shape table bytes), then numbers (float64), refs (uint32),
- *                 tags (uint8), the string table and the shape table (JSON text)
+ *   chunk…        each at an 8-byte boundary: a 48-byte head (item, tag, number, ref counts;
+ *                 string and shape table bytes; the side updates' number and ref counts and
+ *                 layout table bytes), then numbers (float64: the generic values', the side
+ *                 updates'), refs (uint32: the same two), tags (uint8), the string table,
+ *                 the shape table and the side updates' layout table (JSON text)
  *   footer        JSON: the recording's files, meta, stats, problems; per chunk its offset,
  *                 size, item count, first and last time, CRC-32
  *   u32 footer bytes  u32 footer CRC-32  "LSTAPEND"
  *
  * Every chunk and the footer carry a CRC-32: a tape that does not check out is not replayed.
  */
-export const TAPE_FORMAT_VERSION = 2;
+export const TAPE_FORMAT_VERSION = 3;
 
 const MAGIC = Buffer.from('LSTAPE\n\0', 'latin1');
 const END_MAGIC = Buffer.from('LSTAPEND', 'latin1');
 const HEAD_BYTES = 16;
-const CHUNK_HEAD_BYTES = 32;
+const CHUNK_HEAD_BYTES = 48;
 const TRAILER_BYTES = 16;
 
 /** Items per chunk, and the size past which a chunk is closed early (snapshots are large). */
@@ -211,23 +213,46 @@ const pad8 = (n: number) => (n + 7) & ~7;
 function chunkBytes(c: EncodedChunk, scratch: { buf: ArrayBuffer }): Buffer {
   const strings = Buffer.from(c.strings, 'utf8');
   const shapes = Buffer.from(c.shapes, 'utf8');
+  const layouts = Buffer.from(c.updates.layouts, 'utf8');
+  const u = c.updates;
   const numsAt = CHUNK_HEAD_BYTES;
-  const refsAt = numsAt + c.nums.byteLength;
-  const tagsAt = refsAt + c.refs.byteLength;
+  const updNumsAt = numsAt + c.nums.byteLength;
+  const refsAt = updNumsAt + u.nums.byteLength;
+  const updRefsAt = refsAt + c.refs.byteLength;
+  const tagsAt = updRefsAt + u.refs.byteLength;
   const stringsAt = tagsAt + c.tags.byteLength;
   const shapesAt = stringsAt + strings.length;
-  const total = pad8(shapesAt + shapes.length);
+  const layoutsAt = shapesAt + shapes.length;
+  const end = layoutsAt + layouts.length;
+  const total = pad8(end);
   // One buffer for every chunk written, grown when a chunk needs more.
   if (scratch.buf.byteLength < total) scratch.buf = new ArrayBuffer(Math.max(total, scratch.buf.byteLength * 2));
   const out = Buffer.from(scratch.buf, 0, total);
-  out.fill(0, shapesAt + shapes.length, total);
+  out.fill(0, end, total);
   const head = new Uint32Array(out.buffer, out.byteOffset, CHUNK_HEAD_BYTES / 4);
-  head.set([c.count, c.tags.length, c.nums.length, c.refs.length, strings.length, shapes.length, 0, 0]);
-  out.set(new Uint8Array(c.nums.buffer, c.nums.byteOffset, c.nums.byteLength), numsAt);
-  out.set(new Uint8Array(c.refs.buffer, c.refs.byteOffset, c.refs.byteLength), refsAt);
+  head.set([
+    c.count,
+    c.tags.length,
+    c.nums.length,
+    c.refs.length,
+    strings.length,
+    shapes.length,
+    u.nums.length,
+    u.refs.length,
+    layouts.length,
+    0,
+    0,
+    0,
+  ]);
+  const bytesOf = (a: Float64Array | Uint32Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+  out.set(bytesOf(c.nums), numsAt);
+  out.set(bytesOf(u.nums), updNumsAt);
+  out.set(bytesOf(c.refs), refsAt);
+  out.set(bytesOf(u.refs), updRefsAt);
   out.set(c.tags, tagsAt);
   strings.copy(out, stringsAt);
   shapes.copy(out, shapesAt);
+  layouts.copy(out, layoutsAt);
   return out;
 }
 
@@ -259,21 +284,26 @@ export function* chunkBatches(bytes: Uint8Array): Generator<TapeItem[]> {
  */
 function chunkDecoder(bytes: Uint8Array): ChunkDecoder {
   if (bytes.byteOffset % 8 !== 0) throw new TapeDecodeError('a chunk must start at an 8-byte boundary of its buffer');
+  if (bytes.length < CHUNK_HEAD_BYTES) throw new TapeDecodeError('the chunk is shorter than its head');
   const head = new Uint32Array(bytes.buffer, bytes.byteOffset, CHUNK_HEAD_BYTES / 4);
-  const [count, nTags, nNums, nRefs, nStrings, nShapes] = head as unknown as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
+  const count = head[0]!;
+  const nTags = head[1]!;
+  const nNums = head[2]!;
+  const nRefs = head[3]!;
+  const nStrings = head[4]!;
+  const nShapes = head[5]!;
+  const nUpdNums = head[6]!;
+  const nUpdRefs = head[7]!;
+  const nLayouts = head[8]!;
   const numsAt = bytes.byteOffset + CHUNK_HEAD_BYTES;
-  const refsAt = numsAt + nNums * 8;
-  const tagsAt = refsAt + nRefs * 4;
+  const updNumsAt = numsAt + nNums * 8;
+  const refsAt = updNumsAt + nUpdNums * 8;
+  const updRefsAt = refsAt + nRefs * 4;
+  const tagsAt = updRefsAt + nUpdRefs * 4;
   const stringsAt = tagsAt + nTags;
   const shapesAt = stringsAt + nStrings;
-  if (shapesAt + nShapes - bytes.byteOffset > bytes.length)
+  const layoutsAt = shapesAt + nShapes;
+  if (layoutsAt + nLayouts - bytes.byteOffset > bytes.length)
     throw new TapeDecodeError('the chunk is shorter than its head says');
   const text = (at: number, n: number) => Buffer.from(bytes.buffer, at, n).toString('utf8');
   return new ChunkDecoder({
@@ -283,6 +313,11 @@ function chunkDecoder(bytes: Uint8Array): ChunkDecoder {
     tags: new Uint8Array(bytes.buffer, tagsAt, nTags),
     strings: JSON.parse(text(stringsAt, nStrings)) as string[],
     shapes: JSON.parse(text(shapesAt, nShapes)) as number[][],
+    updates: {
+      nums: new Float64Array(bytes.buffer, updNumsAt, nUpdNums),
+      refs: new Uint32Array(bytes.buffer, updRefsAt, nUpdRefs),
+      layouts: JSON.parse(text(layoutsAt, nLayouts)) as string[][],
+    },
   });
 }
 
