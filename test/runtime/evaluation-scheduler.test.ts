@@ -51,22 +51,8 @@ describe('evaluation scheduler', () => {
 
   it('looks at a game at the instant asked for, once, even if nothing moves on it then', () => {
     const clock = new VirtualScheduler(0);
-    const looked: number[] = [];
     let wakes = 0;
-    const due = new EvaluationScheduler({
-      strategies: [strategy('a')],
-      market: { identity: (id) => (id === GAME.id ? GAME : undefined), identities: () => [GAME][Symbol.iterator]() },
-      scheduler: clock,
-      halts: { modeOf: () => 'active' },
-      evaluator: {
-        evaluate: (pair, mode, now, work: StrategyWork[]) => {
-          looked.push(now);
-          work.push({ strategyId: pair.strategy.id, gameID: pair.gameID, intents: [], mode });
-        },
-      },
-      cycle: () => {},
-      wake: () => wakes++,
-    });
+    const { due, looked } = looking(clock, () => wakes++);
     due.lookAtGameAt(GAME.id, 500, 0);
     due.lookAtGameAt(GAME.id, 500, 0);
     // A later instant asked for while an earlier one is pending adds nothing; an earlier one replaces it.
@@ -87,7 +73,6 @@ describe('evaluation scheduler', () => {
 
   it('looks at a game months ahead at its instant, waiting in steps a timer can hold', () => {
     const clock = new VirtualScheduler(0);
-    const looked: number[] = [];
     const delays: number[] = [];
     const scheduler = {
       now: () => clock.now(),
@@ -96,20 +81,7 @@ describe('evaluation scheduler', () => {
         return clock.schedule(work, delay);
       },
     } as unknown as VirtualScheduler;
-    const due = new EvaluationScheduler({
-      strategies: [strategy('a')],
-      market: { identity: (id) => (id === GAME.id ? GAME : undefined), identities: () => [GAME][Symbol.iterator]() },
-      scheduler,
-      halts: { modeOf: () => 'active' },
-      evaluator: {
-        evaluate: (pair, mode, now, work: StrategyWork[]) => {
-          looked.push(now);
-          work.push({ strategyId: pair.strategy.id, gameID: pair.gameID, intents: [], mode });
-        },
-      },
-      cycle: () => {},
-      wake: () => due.run(clock.now()),
-    });
+    const { due, looked } = looking(scheduler, () => due.run(clock.now()));
     const start = 90 * 86_400_000;
     due.lookAtGameAt(GAME.id, start, 0);
     clock.flush(start - 1);
@@ -122,15 +94,7 @@ describe('evaluation scheduler', () => {
   it('a stopped scheduler keeps no look pending', () => {
     const clock = new VirtualScheduler(0);
     let wakes = 0;
-    const due = new EvaluationScheduler({
-      strategies: [strategy('a')],
-      market: { identity: (id) => (id === GAME.id ? GAME : undefined), identities: () => [GAME][Symbol.iterator]() },
-      scheduler: clock,
-      halts: { modeOf: () => 'active' },
-      evaluator: { evaluate: () => {} },
-      cycle: () => {},
-      wake: () => wakes++,
-    });
+    const { due } = looking(clock, () => wakes++);
     due.lookAtGameAt(GAME.id, 500, 0);
     due.stop();
     expect(clock.nextDue()).toBeUndefined();
@@ -138,3 +102,23 @@ describe('evaluation scheduler', () => {
     expect(wakes).toBe(0);
   });
 });
+
+/** A scheduler of one strategy on GAME whose evaluations note when they ran (`looked`). */
+function looking(scheduler: VirtualScheduler, wake: () => void) {
+  const looked: number[] = [];
+  const due: EvaluationScheduler = new EvaluationScheduler({
+    strategies: [strategy('a')],
+    market: { identity: (id) => (id === GAME.id ? GAME : undefined), identities: () => [GAME][Symbol.iterator]() },
+    scheduler,
+    halts: { modeOf: () => 'active' },
+    evaluator: {
+      evaluate: (pair, mode, now, work: StrategyWork[]) => {
+        looked.push(now);
+        work.push({ strategyId: pair.strategy.id, gameID: pair.gameID, intents: [], mode });
+      },
+    },
+    cycle: () => {},
+    wake,
+  });
+  return { due, looked };
+}
