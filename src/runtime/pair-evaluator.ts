@@ -127,11 +127,11 @@ export class PairEvaluator {
       this.#asked = null;
     }
     intents = applyLivePolicy(s.live, game, intents, now);
-    // Quotes that the policy pulls or widens in play are looked at again at the start, even if
-    // nothing moves on the game then: neither the exchange's expiry nor its live flag is relied on.
+    // Quotes that the policy pulls or widens in play are looked at again just after the start,
+    // even if nothing moves on the game then: neither the exchange's expiry nor its live flag is relied on.
     if (intents.length > 0 && s.live.kind !== 'keep' && game.start > now && pair.startLook !== game.start) {
       pair.startLook = game.start;
-      this.#o.lookAtGameAt(gameID, game.start, now);
+      this.#o.lookAtGameAt(gameID, game.start + START_LOOK_DELAY_MS, now);
     }
     if (intents.length > 0 && s.interest.marketTypes.length > 0 && !allWanted(s, intents))
       intents = intents.filter((i) => wantsMarket(s, i.selection.type));
@@ -213,6 +213,14 @@ export class PairEvaluator {
 }
 
 const NO_INTENTS: readonly QuoteIntent[] = Object.freeze([]);
+
+/**
+ * How long after a game's start its quotes are looked at. The exchange expires the orders
+ * placed before the start at the start: a look at that very instant edits orders it is
+ * expiring (refused, "order is expired"), while a moment later their expiry has been seen and
+ * the in-play quotes are placed afresh. An order it does not expire is pulled or widened then.
+ */
+const START_LOOK_DELAY_MS = 1_000;
 
 /** Whether every intent is in a market the strategy watches (a loop: asked on every evaluation that quotes). */
 function allWanted(s: StrategyInstance, intents: readonly QuoteIntent[]): boolean {

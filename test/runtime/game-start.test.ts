@@ -43,7 +43,7 @@ async function quotedThroughStart(live: LivePolicy, module: StrategyModule<unkno
   await until(() => open().length === 1, 3_000, 'the quote resting before the start');
   expect(open()[0]!.createdAt).toBeLessThan(start);
   while (Date.now() < start + 1_200) await new Promise((r) => setTimeout(r, 20));
-  return { open, lines: log.lines, start, gameID: game.id };
+  return { open, lines: log.lines, start, gameID: game.id, stats: () => bot.runtime.orders.stats };
 }
 
 describe('a game that starts before the feed flags it live', () => {
@@ -61,6 +61,13 @@ describe('a game that starts before the feed flags it live', () => {
     const run = await quotedThroughStart({ kind: 'keep' });
     await until(() => run.open().length === 1, 3_000, 'the quote placed again in play');
     expect(run.open()[0]!.createdAt).toBeGreaterThanOrEqual(run.start);
+  });
+
+  it('a strategy that widens in play quotes widened after the start, with no request the exchange refuses', async () => {
+    const run = await quotedThroughStart({ kind: 'widen', probabilityPoints: 0.03 });
+    await until(() => run.open().length === 1, 3_000, 'the widened quote placed in play');
+    expect(run.open()[0]!.odds).toBeGreaterThan(HOME.odds);
+    expect(run.stats().exchangeRejected).toBe(0);
   });
 
   it('an order the exchange expires at the start is logged as that, not as an unasked cancel', async () => {
