@@ -72,6 +72,16 @@ function placedType(o: OwnOrder): 'post' | 'postArb' | 'limit' {
 }
 
 /**
+ * Whether the exchange is expiring `o` now: placed before its game's `start`, which has
+ * passed. The exchange expires such orders at the start, so an edit of one is refused ("order
+ * is expired"); it is cancelled and its intent placed afresh instead, which serves as well an
+ * order the exchange does not expire.
+ */
+function expiringAtStart(o: OwnOrder, start: number, now: number): boolean {
+  return o.createdAt < start && start <= now;
+}
+
+/**
  * The record of an order about to be placed: pending-place, nothing filled. `mayTake` is
  * present only on an order that may take, as in every record of ours (one literal per
  * case, so no object is spread per order).
@@ -348,7 +358,13 @@ export class IntentCycle {
           intent.expirationMinutes,
         );
         const old = plan.replaceable.get(intent.key);
-        if (old !== undefined && orderType === 'post' && placedType(old) === 'post' && gateway.edit !== undefined) {
+        if (
+          old !== undefined &&
+          orderType === 'post' &&
+          placedType(old) === 'post' &&
+          gateway.edit !== undefined &&
+          !expiringAtStart(old, head.start, now)
+        ) {
           const edit: Writable<EditOrderInput> = {
             orderID: old.orderID!,
             odds,

@@ -139,6 +139,20 @@ describe('a re-pricing of a resting post goes out as one edit', () => {
     expect(h.own.liveOrders(GAME)).toHaveLength(1);
   });
 
+  it('does not edit an order placed before its game started: the exchange expires it at the start', async () => {
+    const h = editHarness();
+    const oldId = await resting(h);
+    // The game (start 2030-05-01) has started; the feed has not said so, nor reported the expiry yet.
+    h.clock.set(Date.parse('2030-05-01T00:00:00.500Z'));
+    const summary = h.orders.cycle(work(120));
+    expect(h.edits).toHaveLength(0);
+    expect(summary).toMatchObject({ edits: 0, cancels: 1, places: 1 });
+    expect(h.cancels[0]!.ids).toEqual([X]);
+    expect(h.places).toHaveLength(2);
+    expect(h.places[1]!.orders[0]).toMatchObject({ odds: 120, bet: 100 });
+    expect(h.own.order(oldId)?.status).toBe('pending-cancel');
+  });
+
   it('falls back to a cancel and a place on a venue that cannot edit', async () => {
     const h = editHarness({ edit: false });
     await resting(h);
