@@ -5,6 +5,7 @@ import type { BookOrder } from '../../src/exchange/schemas/book-order.ts';
 import type { OrderbookGame } from '../../src/exchange/schemas/exchange.ts';
 import type { OrderUpdate } from '../../src/exchange/schemas/price-feed.ts';
 import type { BookSide, GameState } from '../../src/market-model/types.ts';
+import { moneylineGame } from '../support/stub-venue.ts';
 
 /**
  * A side update is applied as a difference against the side before it: offers an update
@@ -27,30 +28,20 @@ const SIDES = [
   { label: { type: 'total', OU: 'under', total: 210.5 }, key: 'total:210.5', idx: 1 },
 ] as const;
 
+/** The game with every book empty, its main lines set (the total sides' line among them). */
 function emptyGame(): OrderbookGame {
   return {
-    id: G,
-    league: 'NBA',
-    sport: 'basketball',
-    live: false,
-    start: '2026-05-01T00:00:00.000Z',
-    participants: [
-      { id: AWAY, longName: 'Away', shortName: 'AW', homeAway: 'away' },
-      { id: HOME, longName: 'Home', shortName: 'HO', homeAway: 'home' },
-    ],
-    homeMoneylines: [],
-    awayMoneylines: [],
-    homeSpreads: [],
-    awaySpreads: [],
-    over: [],
-    under: [],
-    homeMoneylines1x2: [],
-    awayMoneylines1x2: [],
-    draw1x2: [],
+    ...moneylineGame({
+      id: G,
+      start: '2026-05-01T00:00:00.000Z',
+      away: { id: AWAY, longName: 'Away', shortName: 'AW' },
+      home: { id: HOME, longName: 'Home', shortName: 'HO' },
+      offers: [],
+    }),
     mainHomeSpread: -3.5,
     mainTotal: 210.5,
     matchedVolume: 0,
-  } as OrderbookGame;
+  };
 }
 
 /** How one order of the side before is listed again. */
