@@ -37,6 +37,7 @@ import {
   type HaltReason,
 } from './halt-reason.ts';
 import { FeedsNotOpenError } from './errors.ts';
+import { bestListed } from './best-listed.ts';
 import { RefusalMemory } from './refusal-memory.ts';
 import { confirmNothingOpen, waitForOrdersGone, type ShutdownHost } from './shutdown.ts';
 import { EventLoop } from './event-loop.ts';
@@ -680,12 +681,25 @@ export class Runtime {
           'risk check refused an order',
         );
         return;
-      case 'exchange-rejected':
+      case 'exchange-rejected': {
+        const o = n.order;
         this.#log.warn(
-          { strategy: n.order.strategyId, gameID: n.order.gameID, errorType: n.errorType, error: n.error },
+          {
+            strategy: o.strategyId,
+            gameID: o.gameID,
+            intent: o.intentKey,
+            orderType: o.isPostArb ? 'postArb' : o.mayTake === true ? 'taking' : 'post',
+            odds: o.odds,
+            // The side as the model lists it when the refusal is handled: the feed has usually
+            // shown by then what the order met at the exchange.
+            bestListedNow: bestListed(this.market.game(o.gameID), o.selection),
+            errorType: n.errorType,
+            error: n.error,
+          },
           'exchange rejected an order',
         );
         return;
+      }
       case 'unknown-outcome':
         this.#log.warn(
           { clientId: n.order.clientId, error: n.error },
