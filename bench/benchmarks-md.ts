@@ -145,7 +145,7 @@ function rows(r: BenchResults): Row[] {
   if (typed) {
     out.push([
       'backtest: CPU time per place or cancel through the simulated venue (latency legs, ' +
-        'engine replica, answer, user-feed message, side sent again, collector, promise; best of 5)',
+        'engine replica, answer, user-feed message, side sent again, collector, promise; best of 10)',
       `${typed.usPerAction.toFixed(2)} µs typed; ${b.venueActions
         .filter((v) => v !== typed)
         .map((v) => `${v.boundary === 'engine' ? 'the execution alone' : v.boundary} ${v.usPerAction.toFixed(2)} µs`)

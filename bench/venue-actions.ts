@@ -144,12 +144,16 @@ async function once(boundary: VenueBoundary | 'engine', rounds: number): Promise
   return (used.user + used.system) / (2 * rounds);
 }
 
-/** µs per place or cancel through each boundary, best of `runs` (the first warms the JIT up). */
+/**
+ * µs per place or cancel through each boundary, best of `runs` (default 10, after a warm-up
+ * run of each): on a shared machine a run measures the neighbours' load on the caches too,
+ * and the best of five still moved by a fifth from one bench to the next.
+ */
 export async function runVenueActionBench(
   options: { rounds?: number; runs?: number; boundaries?: readonly (VenueBoundary | 'engine')[] } = {},
 ): Promise<VenueActionFigure[]> {
   const rounds = options.rounds ?? 20_000;
-  const runs = options.runs ?? 5;
+  const runs = options.runs ?? 10;
   const boundaries = options.boundaries ?? (['wire', 'typed', 'engine'] as const);
   const best = new Map<VenueBoundary | 'engine', number>(boundaries.map((b) => [b, Infinity]));
   // Every boundary warms up first, then they take turns: the machine's load moves, and a

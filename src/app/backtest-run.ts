@@ -6,7 +6,7 @@ import { Runtime, type Decision } from '../runtime/runtime.ts';
 import { policyOf, runtimeOptions } from './runtime-options.ts';
 import type { StrategyErrorEvent } from '../runtime/strategy-errors.ts';
 import { createRandom } from '../shared/random.ts';
-import { manualTime } from '../shared/time.ts';
+import { manualTime, type ManualTimeSource } from '../shared/time.ts';
 import { BacktestCollector } from '../backtest/report/collector.ts';
 import type { ReportRowSinks } from '../backtest/report/rows.ts';
 import { REPORT_FORMAT, REPORT_VERSION, type BacktestReport, type BacktestResult } from '../backtest/report/types.ts';
@@ -84,6 +84,20 @@ class Settler {
 
 /** A settled promise: a callback on it runs one microtask turn later. */
 const SETTLED = Promise.resolve();
+
+/**
+ * Whether an instant of the virtual clock may have left promise work to finish: whether any
+ * RxJS action ran in it (the runtime's timers, the graded walk's polls: anyone's, and any may
+ * chain on promises), or the venue settled an answer. Every other work of an instant is a
+ * posted one of the replay's own, which runs to its end: the venue's latency legs (the engine
+ * replica, the answers, the feeds' messages, whose subscribers in the runtime handle them
+ * synchronously and reach promises only through the venue, which counts what it settles) and
+ * the report's samples and mark-outs. After such an instant the microtask queue is empty, and
+ * a settle would run empty turns: most instants of a replay with orders are only latency legs.
+ */
+function mayHaveLeftWork(time: ManualTimeSource, actionsBefore: number, venue: SimulatedVenue): boolean {
+  return time.actionsRun() !== actionsBefore || venue.hasSettled();
+}
 
 /**
  * Replay a recording through the runtime — the same market model, strategies and order
@@ -165,12 +179,13 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
     const it = cursor.chunk[cursor.pos++]!;
     if (it.t > time.clock.now()) {
       // Most steps of the clock have nothing due: no promise for those. Those with something
-      // due run it one instant at a time, settling after each, as advanceToSettling does;
-      // once nothing is due up to the item, time moves there without a further settle
-      // (nothing ran since the last one).
+      // due run it one instant at a time, settling after each that may have left promise
+      // work behind, as advanceToSettling does; once nothing is due up to the item, time
+      // moves there without a further settle (nothing ran since the last one).
       for (let due = time.nextDueAt(); due !== undefined && due <= it.t; due = time.nextDueAt()) {
+        const actions = time.actionsRun();
         time.advanceTo(Math.max(due, time.clock.now()));
-        await settle();
+        if (mayHaveLeftWork(time, actions, venue)) await settle();
       }
       time.advanceTo(it.t);
     }

@@ -28,17 +28,26 @@ export function editRequestOf(order: OrderView, input: EditInput): EditRequest |
   const expiry = expiryMinutesOf(input.expiryChange);
   if (typeof expiry === 'string') return expiry;
   const wire = order.wire;
-  const place: PlaceInput = {
-    gameID: order.gameID,
-    type: wire.type,
-    side: wire.side,
-    ...(wire.market !== undefined ? { market: wire.market } : {}),
-    ...(wire.number !== null ? { number: wire.number } : {}),
-    odds: input.orderOdds ?? order.odds,
-    bet: input.orderVolume ?? order.bet,
-    orderType: input.orderType ?? order.orderType,
-    userReference: input.userReference ?? order.userReference,
-    ...(expiry !== null ? { expirationMinutes: expiry } : {}),
-  };
+  const gameID = order.gameID;
+  const type = wire.type;
+  const side = wire.side;
+  const market = wire.market;
+  const number = wire.number;
+  const odds = input.orderOdds ?? order.odds;
+  const bet = input.orderVolume ?? order.bet;
+  const orderType = input.orderType ?? order.orderType;
+  const userReference = input.userReference ?? order.userReference;
+  // One literal per shape, the fields in the order a spread of each part would lay them out,
+  // the expiry last when there is one: spreads in the middle of a literal cost an order of
+  // magnitude more than the literal, on every edit.
+  const place: { -readonly [K in keyof PlaceInput]: PlaceInput[K] } =
+    market !== undefined
+      ? number !== null
+        ? { gameID, type, side, market, number, odds, bet, orderType, userReference }
+        : { gameID, type, side, market, odds, bet, orderType, userReference }
+      : number !== null
+        ? { gameID, type, side, number, odds, bet, orderType, userReference }
+        : { gameID, type, side, odds, bet, orderType, userReference };
+  if (expiry !== null) place.expirationMinutes = expiry;
   return { place, expiryMinutes: expiry };
 }

@@ -40,6 +40,8 @@ export interface ManualTimeSource extends TimeSource {
   advanceToSettling(ms: number, settle: () => Promise<void>): Promise<void>;
   /** When the earliest scheduled action is due, if any. */
   nextDueAt(): number | undefined;
+  /** How many of the scheduler's actions (`scheduler.schedule`) have run so far: `post`ed works are not counted. */
+  actionsRun(): number;
 }
 
 /** The longest delay a Node timer holds (2^31−1 ms); a longer one fires after 1 ms. */
@@ -76,6 +78,7 @@ export function manualTime(startMs = Date.UTC(2026, 0, 1)): ManualTimeSource {
     post: scheduler.post.bind(scheduler) as ManualTimeSource['post'],
     advanceTo,
     nextDueAt: nextDue,
+    actionsRun: () => scheduler.actionsRun,
     advanceToSettling: async (ms, settle) => {
       if (ms < scheduler.frame) throw new RangeError(`time cannot go backwards (${ms} < ${scheduler.frame})`);
       for (let due = nextDue(); due !== undefined && due <= ms; due = nextDue()) {

@@ -46,6 +46,7 @@ export class VirtualScheduler implements SchedulerLike {
   frame: number;
   readonly #heap = new TimerHeap<Entry>();
   readonly #spare: Entry[] = [];
+  #actionsRun = 0;
 
   constructor(startMs: number) {
     this.frame = startMs;
@@ -82,6 +83,15 @@ export class VirtualScheduler implements SchedulerLike {
     this.#heap.push(e);
   }
 
+  /**
+   * How many RxJS actions (`schedule`) have run so far; posted works are not counted. A
+   * driver that settles promise chains between instants reads it: a posted work of its
+   * own it knows, an action may be anyone's.
+   */
+  get actionsRun(): number {
+    return this.#actionsRun;
+  }
+
   /** When the earliest live action is due, if any. */
   nextDue(): number | undefined {
     this.#dropStale();
@@ -102,6 +112,7 @@ export class VirtualScheduler implements SchedulerLike {
         // Spare before it runs, as a posted entry: an action reschedules itself into an entry.
         top.action = null;
         this.#keep(top);
+        this.#actionsRun++;
         action.run(version);
         continue;
       }

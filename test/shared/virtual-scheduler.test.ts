@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { interval, take, timer } from 'rxjs';
+import { interval, take, timer, type SchedulerAction } from 'rxjs';
 import { manualTime } from '../../src/shared/time.ts';
 
 describe('manual time', () => {
@@ -54,6 +54,28 @@ describe('manual time', () => {
     expect(seen).toHaveLength(100);
     expect(seen.slice(0, 3)).toEqual(['z0@30', 'z3@30', 'z6@30']);
     expect(seen.at(-1)).toBe('z98@32');
+  });
+
+  it('counts the actions that ran, not posted work nor an action unsubscribed before it was due', () => {
+    const time = manualTime(1_000);
+    time.post(() => undefined, 5);
+    time.scheduler.schedule(() => undefined, 10);
+    time.scheduler.schedule(() => undefined, 10).unsubscribe();
+    time.scheduler.schedule(
+      function (this: SchedulerAction<unknown>, n?: unknown) {
+        if ((n as number) < 2) this.schedule((n as number) + 1, 10);
+      },
+      20,
+      0,
+    );
+    expect(time.actionsRun()).toBe(0);
+    time.advanceTo(1_005);
+    expect(time.actionsRun()).toBe(0);
+    time.advanceTo(1_010);
+    expect(time.actionsRun()).toBe(1);
+    time.advance(100);
+    // The rescheduling action ran three times: at 1020, 1030 and 1040.
+    expect(time.actionsRun()).toBe(4);
   });
 
   it('runs work scheduled during a flush when it falls due before the target', () => {

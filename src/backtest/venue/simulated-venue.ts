@@ -215,6 +215,11 @@ export class SimulatedVenue implements Venue {
     for (const answer of waiting ?? []) answer();
   }
 
+  /** Whether answers settled since the driver last took them (`takeSettled`), leaving the count as it is. */
+  hasSettled(): boolean {
+    return this.#settled > 0;
+  }
+
   /** How many answers settled since the last call: the driver lets their callbacks run before going on. */
   takeSettled(): number {
     const n = this.#settled;
