@@ -251,7 +251,9 @@ export class IntentCycle {
     if (!this.#gateOpen) return;
     this.#gateOpen = false;
     this.withdrawUnsent(reason);
-    this.#ctx.logger.warn({ reason }, 'order gate closed: no new orders');
+    // A shutdown asked for is no anomaly; a kill switch is.
+    if (reason === 'shutdown') this.#ctx.logger.info({ reason }, 'order gate closed: no new orders');
+    else this.#ctx.logger.warn({ reason }, 'order gate closed: no new orders');
   }
 
   openGate(): void {

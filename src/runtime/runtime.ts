@@ -633,7 +633,9 @@ export class Runtime {
     const stopped = this.#halts.halt(reason);
     this.#due.pullHeld();
     if (stopped) {
-      this.#log.warn({ reason }, 'halted: pulling quotes');
+      // A shutdown asked for is no anomaly; every other halt is one an operator wants to see.
+      if (reason === SHUTTING_DOWN) this.#log.info({ reason }, 'halted: pulling quotes');
+      else this.#log.warn({ reason }, 'halted: pulling quotes');
       this.orders.cancelAll(`halted: ${reason}`);
     }
   }
