@@ -113,6 +113,8 @@ describe('the tape codec: side updates in typed columns', () => {
       update(10, [order('a', 5)], { sport: null }),
       { t: 11, kind: 'price', event: { type: 'orderUpdate', payload: { sideOrders: [order('a', 5)], epoch: 11 } } },
       update(12, [order('a', 5)]),
+      // New orders of the type of one before, in its layout and out of it.
+      update(13, [order('c', 5), order('d', 5, { spread: null }), order('e', 5, { extra: 1 }), order('f', 6)]),
     ];
     const decoded = roundTrip(items);
     expect(exact(decoded)).toEqual(exact(items));

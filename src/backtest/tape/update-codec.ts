@@ -93,7 +93,14 @@ interface WrittenOrder {
 
 /** An order of the update being written: a reference to one written before, or a new one. */
 type PendingOrder =
-  number | { readonly layout: Layout; readonly order: Record<string, unknown>; readonly values: readonly unknown[] };
+  | number
+  | {
+      readonly layout: Layout;
+      readonly order: Record<string, unknown>;
+      readonly values: readonly unknown[];
+      /** The last copy of its id in the chunk, if any. */
+      readonly before: WrittenOrder | undefined;
+    };
 
 /** The kind of a value that fits a layout (a primitive), or '' for one that does not. */
 function kindOf(v: unknown): string {
@@ -140,8 +147,10 @@ export class UpdateEncoder {
   readonly #values: unknown[] = [];
   /** The values of the payload being written: `#values`, or an array of its own. */
   #current: unknown[] = this.#values;
-  /** The layout of the last payload checked by a walk over its keys. */
-  #lastPayload: Layout | null = null;
+  /** Per payload `type`, the layout of the last payload of that type found by a walk over its keys. */
+  readonly #payloadLayouts = new Map<string, Layout>();
+  /** Per order `type`, the layout of the last new order of that type found by a walk over its keys. */
+  readonly #orderLayouts = new Map<string, Layout>();
   /** Per list in the payload, its orders while they are checked. */
   readonly #lists: PendingOrder[][] = [];
   /** Per layout (by id in this chunk), the strings of the last payload written with it and their ids. */
@@ -188,9 +197,11 @@ export class UpdateEncoder {
 
   /** The payload's layout, its values and its lists' orders in the scratch arrays; null if it does not fit. */
   #check(p: Record<string, unknown>): Layout | null {
-    // Most payloads have the layout of the one before: checked by its generated checks.
-    const last = this.#lastPayload;
-    if (last !== null && last.fns.fits(p)) {
+    // Most payloads have the layout of the last one of their type (a side of a total, a
+    // spread, a moneyline): checked by its generated checks, without a walk over the keys.
+    const type = p['type'];
+    const last = typeof type === 'string' ? this.#payloadLayouts.get(type) : undefined;
+    if (last !== undefined && last.fns.fits(p)) {
       const vals = last.fns.values(p);
       const kinds = last.kinds;
       let lists = 0;
@@ -221,7 +232,7 @@ export class UpdateEncoder {
       values[n++] = v;
     }
     if (n === 0 || !node.plain) return null;
-    this.#lastPayload = node;
+    if (typeof type === 'string') this.#payloadLayouts.set(type, node);
     return node;
   }
 
@@ -244,9 +255,16 @@ export class UpdateEncoder {
           continue;
         }
         if (f.fits(order)) {
-          out[i] = { layout: seen.layout, order, values: f.values(order) };
+          out[i] = { layout: seen.layout, order, values: f.values(order), before: seen };
           continue;
         }
+      }
+      // A new order: most have the layout of the last new order of their type.
+      const type = order['type'];
+      const like = typeof type === 'string' ? this.#orderLayouts.get(type) : undefined;
+      if (like !== undefined && like.fns.fits(order)) {
+        out[i] = { layout: like, order, values: like.fns.values(order), before: seen };
+        continue;
       }
       let node = this.#root;
       const values: unknown[] = [];
@@ -258,7 +276,8 @@ export class UpdateEncoder {
         values.push(v);
       }
       if (values.length === 0 || !node.plain) return false;
-      out[i] = { layout: node, order, values };
+      if (typeof type === 'string') this.#orderLayouts.set(type, node);
+      out[i] = { layout: node, order, values, before: seen };
     }
     return true;
   }
@@ -310,11 +329,20 @@ export class UpdateEncoder {
         continue;
       }
       const { layout, order, values } = p;
-      this.#ref(this.#layoutId(layout) * 2);
+      const lid = this.#layoutId(layout);
+      this.#ref(lid * 2);
       const kinds = layout.kinds;
       const strings = new Array<number>(kinds.length);
       // A changed order keeps most of its strings: their ids are those of its last copy.
-      const before = typeof values[0] === 'string' && layout.keys[0] === 'id' ? this.#byId.get(values[0]) : undefined;
+      // A new one shares many (its game, its type, often its times) with the last new order
+      // of its layout.
+      const before = p.before !== undefined && p.before.layout === layout ? p.before : undefined;
+      let lastStrings = this.#lastStrings[lid];
+      let lastIds = this.#lastIds[lid];
+      if (lastStrings === undefined || lastIds === undefined) {
+        lastStrings = this.#lastStrings[lid] = new Array<unknown>(kinds.length);
+        lastIds = this.#lastIds[lid] = new Array<number>(kinds.length).fill(-1);
+      }
       for (let k = 0; k < kinds.length; k++) {
         const v = values[k];
         const c = kinds.charCodeAt(k);
@@ -322,10 +350,14 @@ export class UpdateEncoder {
           this.#num(v as number);
           strings[k] = -1;
         } else if (c === 115 /* s */) {
-          const sid =
-            before !== undefined && before.layout === layout && before.values[k] === v
-              ? before.strings[k]!
-              : this.#string(v as string);
+          let sid: number;
+          if (before !== undefined && before.values[k] === v) sid = before.strings[k]!;
+          else if (lastIds[k]! >= 0 && lastStrings[k] === v) sid = lastIds[k]!;
+          else {
+            sid = this.#string(v as string);
+            lastIds[k] = sid;
+            (lastStrings as unknown[])[k] = v;
+          }
           this.#ref(sid);
           strings[k] = sid;
         } else strings[k] = -1;
