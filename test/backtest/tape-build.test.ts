@@ -19,6 +19,15 @@ import { silentLogger } from '../../src/shared/logger.ts';
 
 const GOLDEN_CONFIG = 'test/backtest/golden/fixed-spread.yaml';
 
+/** Every value's keys in order and every value, -0 told from 0: what "the same item" means for the tape. */
+function exact(v: unknown): unknown {
+  if (typeof v === 'number') return Object.is(v, -0) ? '-0' : v;
+  if (v === undefined) return '(undefined)';
+  if (typeof v !== 'object' || v === null) return v;
+  if (Array.isArray(v)) return v.map(exact);
+  return Object.entries(v).map(([k, x]) => [k, exact(x)]);
+}
+
 async function allItems(tape: TapeFile): Promise<TapeItem[]> {
   const out: TapeItem[] = [];
   for await (const c of tape.chunks()) out.push(...c);
@@ -101,6 +110,31 @@ describe.each(['main', 'worker'] as const)(
         expect(await allItems(out.tape)).toEqual((await loadTape([file])).items);
       },
     );
+
+    it('hands the replay the items a reading of the tape gives, its repeated book orders one object as there', async () => {
+      const p = await pendingOn(['backtest/data/paper-seed13-deep'], { chunkItems: 700 });
+      const handed: TapeItem[] = [];
+      for await (const items of p.build.chunks()) handed.push(...items);
+      const read = await allItems(p.build.tape);
+      expect(JSON.stringify(exact(handed))).toBe(JSON.stringify(exact(read)));
+      // Per chunk, which side-update orders are one object: the same in both.
+      const sharing = (items: readonly TapeItem[]) => {
+        const out: number[] = [];
+        for (let c = 0; c < items.length; c += 700) {
+          const seen = new Map<object, number>();
+          for (const it of items.slice(c, c + 700))
+            if (it.kind === 'price' && it.event.type === 'orderUpdate')
+              for (const o of it.event.payload.sideOrders) {
+                if (!seen.has(o)) seen.set(o, seen.size);
+                out.push(seen.get(o)!);
+              }
+        }
+        return out;
+      };
+      const shared = sharing(handed);
+      expect(shared).toEqual(sharing(read));
+      expect(new Set(shared).size).toBeLessThan(shared.length / 2);
+    });
 
     it('writes the whole tape when the replay stops early', async () => {
       const p = await pendingOn(['backtest/data/paper-seed7'], { chunkItems: 500 });

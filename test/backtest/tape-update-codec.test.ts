@@ -96,6 +96,34 @@ describe('the tape codec: side updates in typed columns', () => {
     expect(Object.keys(ordersOf(decoded[5])[1] as object)[0]).toBe('spread');
   });
 
+  it('tells a copy of an order from one of another kind, key set or key order, and a payload likewise', () => {
+    const base = order('a', 5);
+    const items = [
+      update(1, [base]),
+      update(2, [order('a', 5)]),
+      // The same values but one of another kind, one key more, one key fewer, two keys swapped.
+      update(3, [order('a', 5, { odds: '-110' })]),
+      update(4, [order('a', 5, { spread: null })]),
+      update(5, [order('a', 5, { extra: 1 })]),
+      update(6, [Object.fromEntries(Object.entries(base).filter(([k]) => k !== 'spread'))]),
+      update(7, [{ type: base.type, id: base.id, ...Object.fromEntries(Object.entries(base).slice(2)) }]),
+      update(8, [order('a', NaN)]),
+      update(9, [order('a', NaN)]),
+      // A payload of the layout before with a value of another kind, then its keys in another order.
+      update(10, [order('a', 5)], { sport: null }),
+      { t: 11, kind: 'price', event: { type: 'orderUpdate', payload: { sideOrders: [order('a', 5)], epoch: 11 } } },
+      update(12, [order('a', 5)]),
+      // New orders of the type of one before, in its layout and out of it.
+      update(13, [order('c', 5), order('d', 5, { spread: null }), order('e', 5, { extra: 1 }), order('f', 6)]),
+    ];
+    const decoded = roundTrip(items);
+    expect(exact(decoded)).toEqual(exact(items));
+    expect(ordersOf(decoded[1])[0]).toBe(ordersOf(decoded[0])[0]);
+    for (let i = 2; i <= 7; i++) expect(ordersOf(decoded[i])[0]).not.toBe(ordersOf(decoded[i - 1])[0]);
+    expect(ordersOf(decoded[8])[0]).toBe(ordersOf(decoded[7])[0]);
+    expect(Object.keys(ordersOf(decoded[6])[0] as object).slice(0, 2)).toEqual(['type', 'id']);
+  });
+
   it('leaves to the generic codec what its layout does not hold, and reads each back the same', () => {
     const items = [
       { ...update(1, [order('a', 5)]), extra: 1 },

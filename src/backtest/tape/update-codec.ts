@@ -47,11 +47,17 @@ class Layout {
   #kind = '';
   #child: Layout | undefined = undefined;
   #more: Map<string, Layout> | undefined = undefined;
+  #fns: LayoutFns | undefined = undefined;
 
   constructor(keys: readonly string[], kinds: string, plain: boolean) {
     this.keys = keys;
     this.kinds = kinds;
     this.plain = plain;
+  }
+
+  /** Its generated checks (`layoutFns`); only for a plain layout, the only kind written. */
+  get fns(): LayoutFns {
+    return (this.#fns ??= layoutFns(this.keys, this.kinds));
   }
 
   /** The layout of these keys and kinds followed by key `k` holding a value of kind `kind`. */
@@ -74,10 +80,11 @@ class Layout {
   }
 }
 
-/** The last order written in the chunk with an id: its id, layout, values, string ids and ordinal. */
+/** The last order written in the chunk with an id: its id, layout, the order itself, its values, string ids and ordinal. */
 interface WrittenOrder {
   readonly id: string;
   readonly layout: Layout;
+  readonly order: Record<string, unknown>;
   readonly values: readonly unknown[];
   /** Per value, its id in the string table (strings only; -1 otherwise). */
   readonly strings: readonly number[];
@@ -85,7 +92,15 @@ interface WrittenOrder {
 }
 
 /** An order of the update being written: a reference to one written before, or a new one. */
-type PendingOrder = number | { readonly layout: Layout; readonly values: unknown[] };
+type PendingOrder =
+  | number
+  | {
+      readonly layout: Layout;
+      readonly order: Record<string, unknown>;
+      readonly values: readonly unknown[];
+      /** The last copy of its id in the chunk, if any. */
+      readonly before: WrittenOrder | undefined;
+    };
 
 /** The kind of a value that fits a layout (a primitive), or '' for one that does not. */
 function kindOf(v: unknown): string {
@@ -130,6 +145,12 @@ export class UpdateEncoder {
   #ordinals = 0;
   /** The payload's values while it is checked. */
   readonly #values: unknown[] = [];
+  /** The values of the payload being written: `#values`, or an array of its own. */
+  #current: unknown[] = this.#values;
+  /** Per payload `type`, the layout of the last payload of that type found by a walk over its keys. */
+  readonly #payloadLayouts = new Map<string, Layout>();
+  /** Per order `type`, the layout of the last new order of that type found by a walk over its keys. */
+  readonly #orderLayouts = new Map<string, Layout>();
   /** Per list in the payload, its orders while they are checked. */
   readonly #lists: PendingOrder[][] = [];
   /** Per layout (by id in this chunk), the strings of the last payload written with it and their ids. */
@@ -170,13 +191,30 @@ export class UpdateEncoder {
     if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return false;
     const layout = this.#check(payload as Record<string, unknown>);
     if (layout === null) return false;
-    this.#write(item['t'] as number, layout);
+    this.#write(item['t'] as number, layout, this.#current);
     return true;
   }
 
   /** The payload's layout, its values and its lists' orders in the scratch arrays; null if it does not fit. */
   #check(p: Record<string, unknown>): Layout | null {
+    // Most payloads have the layout of the last one of their type (a side of a total, a
+    // spread, a moneyline): checked by its generated checks, without a walk over the keys.
+    const type = p['type'];
+    const last = typeof type === 'string' ? this.#payloadLayouts.get(type) : undefined;
+    if (last !== undefined && last.fns.fits(p)) {
+      const vals = last.fns.values(p);
+      const kinds = last.kinds;
+      let lists = 0;
+      for (let i = 0; i < kinds.length; i++) {
+        if (kinds.charCodeAt(i) !== 97 /* a */) continue;
+        const list = (this.#lists[lists++] ??= []);
+        if (!this.#checkOrders(vals[i] as unknown[], list)) return null;
+      }
+      this.#current = vals;
+      return last;
+    }
     const values = this.#values;
+    this.#current = values;
     let node = this.#root;
     let n = 0;
     let lists = 0;
@@ -193,7 +231,9 @@ export class UpdateEncoder {
       node = node.next(k, kind);
       values[n++] = v;
     }
-    return n > 0 && node.plain ? node : null;
+    if (n === 0 || !node.plain) return null;
+    if (typeof type === 'string') this.#payloadLayouts.set(type, node);
+    return node;
   }
 
   /** Each order of the list as a reference or a new order (in `out`); false if one does not fit. */
@@ -205,8 +245,25 @@ export class UpdateEncoder {
       const order = o as Record<string, unknown>;
       const id = order['id'];
       const seen = typeof id === 'string' ? this.#byId.get(id) : undefined;
-      if (seen !== undefined && sameOrder(order, seen)) {
-        out[i] = seen.ordinal;
+      if (seen !== undefined) {
+        // Most orders are their last copy again, or a change of it in the same layout: the
+        // layout's generated checks read each value by its key, where a walk over the keys
+        // reads them through a generic lookup (the orders of a feed come in several shapes).
+        const f = seen.layout.fns;
+        if (f.same(order, seen.order)) {
+          out[i] = seen.ordinal;
+          continue;
+        }
+        if (f.fits(order)) {
+          out[i] = { layout: seen.layout, order, values: f.values(order), before: seen };
+          continue;
+        }
+      }
+      // A new order: most have the layout of the last new order of their type.
+      const type = order['type'];
+      const like = typeof type === 'string' ? this.#orderLayouts.get(type) : undefined;
+      if (like !== undefined && like.fns.fits(order)) {
+        out[i] = { layout: like, order, values: like.fns.values(order), before: seen };
         continue;
       }
       let node = this.#root;
@@ -219,17 +276,17 @@ export class UpdateEncoder {
         values.push(v);
       }
       if (values.length === 0 || !node.plain) return false;
-      out[i] = { layout: node, values };
+      if (typeof type === 'string') this.#orderLayouts.set(type, node);
+      out[i] = { layout: node, order, values, before: seen };
     }
     return true;
   }
 
-  #write(t: number, layout: Layout): void {
+  #write(t: number, layout: Layout, values: unknown[]): void {
     this.#num(t);
     const id = this.#layoutId(layout);
     this.#ref(id);
     const kinds = layout.kinds;
-    const values = this.#values;
     // The payload's strings: most are those of the payload written before with this layout.
     let lastStrings = this.#lastStrings[id];
     let lastIds = this.#lastIds[id];
@@ -271,12 +328,21 @@ export class UpdateEncoder {
         this.#ref(p * 2 + 1);
         continue;
       }
-      const { layout, values } = p;
-      this.#ref(this.#layoutId(layout) * 2);
+      const { layout, order, values } = p;
+      const lid = this.#layoutId(layout);
+      this.#ref(lid * 2);
       const kinds = layout.kinds;
       const strings = new Array<number>(kinds.length);
       // A changed order keeps most of its strings: their ids are those of its last copy.
-      const before = typeof values[0] === 'string' && layout.keys[0] === 'id' ? this.#byId.get(values[0]) : undefined;
+      // A new one shares many (its game, its type, often its times) with the last new order
+      // of its layout.
+      const before = p.before !== undefined && p.before.layout === layout ? p.before : undefined;
+      let lastStrings = this.#lastStrings[lid];
+      let lastIds = this.#lastIds[lid];
+      if (lastStrings === undefined || lastIds === undefined) {
+        lastStrings = this.#lastStrings[lid] = new Array<unknown>(kinds.length);
+        lastIds = this.#lastIds[lid] = new Array<number>(kinds.length).fill(-1);
+      }
       for (let k = 0; k < kinds.length; k++) {
         const v = values[k];
         const c = kinds.charCodeAt(k);
@@ -284,10 +350,14 @@ export class UpdateEncoder {
           this.#num(v as number);
           strings[k] = -1;
         } else if (c === 115 /* s */) {
-          const sid =
-            before !== undefined && before.layout === layout && before.values[k] === v
-              ? before.strings[k]!
-              : this.#string(v as string);
+          let sid: number;
+          if (before !== undefined && before.values[k] === v) sid = before.strings[k]!;
+          else if (lastIds[k]! >= 0 && lastStrings[k] === v) sid = lastIds[k]!;
+          else {
+            sid = this.#string(v as string);
+            lastIds[k] = sid;
+            (lastStrings as unknown[])[k] = v;
+          }
           this.#ref(sid);
           strings[k] = sid;
         } else strings[k] = -1;
@@ -295,7 +365,7 @@ export class UpdateEncoder {
       const ordinal = this.#ordinals++;
       // Found again by its `id`, a string wherever it is among the keys.
       const id = layout.keys[0] === 'id' ? values[0] : values[layout.keys.indexOf('id')];
-      if (typeof id === 'string') this.#byId.set({ id, layout, values, strings, ordinal });
+      if (typeof id === 'string') this.#byId.set({ id, layout, order, values, strings, ordinal });
     }
   }
 
@@ -344,23 +414,70 @@ export class UpdateEncoder {
   }
 }
 
-/** Whether `o` has exactly the keys of `w`, in its order, with the same values (-0 is not 0, as the columns tell them apart). */
-function sameOrder(o: Record<string, unknown>, w: WrittenOrder): boolean {
-  const keys = w.layout.keys;
-  const values = w.values;
-  let i = 0;
-  for (const k in o) {
-    const v = o[k];
-    const was = values[i];
-    if (
-      k !== keys[i] ||
-      (v !== was && !(v !== v && was !== was)) ||
-      (v === 0 && 1 / (v as number) !== 1 / (was as number))
-    )
-      return false;
-    i++;
-  }
-  return i === keys.length;
+/** A layout's generated checks of an object (`layoutFns`). */
+interface LayoutFns {
+  /** Whether `o` has exactly the layout's keys, in its order, each holding a value of its kind. */
+  readonly fits: (o: Record<string, unknown>) => boolean;
+  /**
+   * Whether `o` has exactly the layout's keys, in its order, with the values of `p` (an
+   * object of the layout): -0 is not 0, as the columns tell them apart; NaN is itself.
+   */
+  readonly same: (o: Record<string, unknown>, p: Record<string, unknown>) => boolean;
+  /** `o`'s values in the layout's order (for an object that fits it). */
+  readonly values: (o: Record<string, unknown>) => unknown[];
+}
+
+const fnsCache = new Map<string, LayoutFns>();
+
+/**
+ * The checks of a layout, generated once per layout (the same few recur in every chunk):
+ * each value read by its key, so each read sees the few shapes of its layout's objects, not
+ * every shape of the feed. The key order is checked by a walk over the keys alone.
+ *
+ *   fits: { let i = 0; for (const k in o) if (k !== K[i++]) return false; return i === 3 &&
+ *           typeof o["id"] === "string" && typeof o["odds"] === "number" && o["mockOrder"] === false; }
+ */
+function layoutFns(keys: readonly string[], kinds: string): LayoutFns {
+  const sig = kinds + '\u0000' + keys.join('\u0000');
+  let f = fnsCache.get(sig);
+  if (f) return f;
+  const at = (k: string) => `[${JSON.stringify(k)}]`;
+  const walk = `let i = 0; for (const k in o) if (k !== K[i++]) return false; if (i !== ${keys.length}) return false;`;
+  const fits = keys.map((k, i) => {
+    const v = `o${at(k)}`;
+    switch (kinds[i]) {
+      case NUM:
+        return `typeof ${v} === 'number'`;
+      case STR:
+        return `typeof ${v} === 'string'`;
+      case TRUE:
+        return `${v} === true`;
+      case FALSE:
+        return `${v} === false`;
+      case NULL:
+        return `${v} === null`;
+      case UNDEF:
+        return `${v} === undefined`;
+      default:
+        return `Array.isArray(${v})`;
+    }
+  });
+  const same = keys.map((k, i) =>
+    kinds[i] === NUM
+      ? `((a = o${at(k)}) === (b = p${at(k)}) ? a !== 0 || 1 / a === 1 / b : a !== a && b !== b && typeof a === 'number')`
+      : `o${at(k)} === p${at(k)}`,
+  );
+  const make = new Function(
+    'K',
+    `return {
+      fits: (o) => { ${walk} return ${fits.join(' && ') || 'true'}; },
+      same: (o, p) => { ${walk} let a, b; return ${same.join(' && ') || 'true'}; },
+      values: (o) => [${keys.map((k) => `o${at(k)}`).join(', ')}],
+    };`,
+  ) as (k: readonly string[]) => LayoutFns;
+  f = make(keys);
+  if (fnsCache.size < 4096) fnsCache.set(sig, f);
+  return f;
 }
 
 /**
