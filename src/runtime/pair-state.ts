@@ -1,3 +1,4 @@
+import type { QuoteIntent } from '../strategy/types.ts';
 import type { StrategyGameKey } from './strategy-game-key.ts';
 import type { StrategyInstance } from './strategy-instance.ts';
 import type { EvaluationMemo } from './strategy-memo.ts';
@@ -32,6 +33,12 @@ export class PairState {
   startLook = NaN;
   /** Its last evaluation asked for quotes. */
   quoted = false;
+  /**
+   * The intents its last evaluation handed to the order manager (null: none yet). An answer
+   * equal to them is handed over as this very array: the order manager takes the same array
+   * at the same version of the pair's orders as served already, and plans it only once.
+   */
+  handed: readonly QuoteIntent[] | null = null;
   /** Its last intents, as JSON, when decisions are reported (null: none reported yet). */
   lastIntents: string | null = null;
   /** Its strategy's count of evaluations in StrategyErrors, once asked for (null: not yet). */
