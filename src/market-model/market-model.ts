@@ -83,9 +83,9 @@ interface Entry {
    * the same keys in the same order (dropped when a key comes or goes): the next snapshot
    * shares its index of keys without comparing them.
    */
-  lastBooks?: BookMap | undefined;
+  lastBooks: BookMap | undefined;
   /** Taken as ended for missing from a read of the board (markEnded's `inferred`), not on the exchange's word. */
-  endedByInference?: boolean;
+  endedByInference: boolean;
 }
 
 /**
@@ -250,10 +250,11 @@ export class MarketModel {
       labels,
       snapshot: null,
       sharedBooks: prev?.sharedBooks ?? null,
+      lastBooks: undefined,
+      // Still inferred only while nothing said otherwise; a game the exchange says ended stays so.
+      endedByInference:
+        prev !== undefined && prev.endedByInference && head.ended && flags.ended === undefined && g.ended == null,
     };
-    // Still inferred only while nothing said otherwise; a game the exchange says ended stays so.
-    if (prev?.endedByInference && head.ended && flags.ended === undefined && g.ended == null)
-      entry.endedByInference = true;
     this.#games.set(g.id, entry);
     this.#lastID = null;
     this.#lastEntry = undefined;
