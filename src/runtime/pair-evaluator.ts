@@ -112,7 +112,7 @@ export class PairEvaluator {
       memoHolds(memo, this.#memoSources, s.id, gameID, now, mode, s.module.reevaluateEvery)
     ) {
       this.#evaluations.reused++;
-      work.push({ strategyId: s.id, gameID, intents: memo.intents, mode });
+      work.push(workOf(pair, memo.intents, mode));
       return;
     }
     if (memo !== null) pair.memo = null;
@@ -156,7 +156,7 @@ export class PairEvaluator {
       this.#quoted.delete(pair.key);
     }
     if (this.#o.onDecision) this.#decided(pair, answered, now);
-    work.push({ strategyId: s.id, gameID, intents, mode });
+    work.push(workOf(pair, intents, mode));
   }
 
   #decided(pair: PairState, intents: readonly QuoteIntent[], now: number): void {
@@ -226,6 +226,13 @@ const NO_INTENTS: readonly QuoteIntent[] = Object.freeze([]);
  * the in-play quotes are placed afresh. An order it does not expire is pulled or widened then.
  */
 const START_LOOK_DELAY_MS = 1_000;
+
+/** The pair's work for these intents and mode: the one handed last when they are the same (see PairState.work). */
+function workOf(pair: PairState, intents: readonly QuoteIntent[], mode: TradingMode): StrategyWork {
+  const last = pair.work;
+  if (last !== null && last.intents === intents && last.mode === mode) return last;
+  return (pair.work = { strategyId: pair.strategy.id, gameID: pair.gameID, intents, mode });
+}
 
 /** Whether two lists of intents ask for the same orders: the same length, and each intent the same field by field. */
 export function sameIntents(a: readonly QuoteIntent[], b: readonly QuoteIntent[]): boolean {
