@@ -48,6 +48,12 @@ export class EvaluationScheduler {
   #pullHeld = false;
   readonly #watchers = new WeakMap<GameIdentity, readonly PairState[]>();
   /**
+   * The identity last looked up in #watchers and its pairs: the feed sends a game's sides in
+   * bursts, so most marks are of the game marked before, found here without a lookup.
+   */
+  #lastIdentity: GameIdentity | null = null;
+  #lastPairs: readonly PairState[] = [];
+  /**
    * Where a look's evaluations go, for the order-manager cycle: kept from one look to the
    * next until one evaluates something. Most looks at a busy game find its pairs inside their
    * throttle and evaluate nothing, and a list made for each of them was garbage at once.
@@ -117,8 +123,15 @@ export class EvaluationScheduler {
    * (the game's identity changed) is the same object, with its throttle and memo.
    */
   #pairsOf(g: GameIdentity): readonly PairState[] {
-    const known = this.#watchers.get(g);
-    if (known !== undefined) return known;
+    if (g === this.#lastIdentity) return this.#lastPairs;
+    const pairs = this.#watchers.get(g) ?? this.#watch(g);
+    this.#lastIdentity = g;
+    this.#lastPairs = pairs;
+    return pairs;
+  }
+
+  /** The pairs of a game's watchers, worked out for an identity not seen before. */
+  #watch(g: GameIdentity): readonly PairState[] {
     const pairs: PairState[] = [];
     for (const s of this.#o.strategies) {
       if (!wantsGame(s, g)) continue;
