@@ -169,12 +169,16 @@ function quoteBook(
   // No fair price could make either side worth taking.
   if (!pays0 && !pays1) return found;
   const configured = fair?.get(key);
-  let kept = sweptBooks.get(book);
-  if (kept === undefined || kept.params !== params || kept.key !== key || !Object.is(kept.configured, configured)) {
-    kept = { params, key, configured, found: sweepsOf(view, params, key, book, pays0, pays1) };
-    sweptBooks.set(book, kept);
+  const kept = sweptBooksOf(view.game.id);
+  let swept = kept.get(key);
+  if (swept === undefined) kept.set(key, (swept = { book: null, params, configured, found: NOTHING }));
+  if (swept.book !== book || swept.params !== params || !Object.is(swept.configured, configured)) {
+    swept.found = sweepsOf(view, params, key, book, pays0, pays1);
+    swept.book = book;
+    swept.params = params;
+    swept.configured = configured;
   }
-  const f = kept.found;
+  const f = swept.found;
   if (f.length === 0) return found;
   found ??= [];
   for (let i = 0; i < f.length; i++) found.push(f[i]!);
@@ -182,19 +186,34 @@ function quoteBook(
 }
 
 /**
- * What quoteBook found on one book, kept with the book object for the next evaluation: a
- * book is immutable (a change of either side replaces it), and a game's evaluations mostly
- * follow a change of one of its books, so most books of the game are the ones looked at
- * last time. Valid for the same params, key and configured fair value of the key.
+ * What quoteBook found last on one book of a game, and the book object it was found on,
+ * kept for the next evaluation: a book is immutable (a change of either side replaces it),
+ * and a game's evaluations mostly follow a change of one of its books, so most books of the
+ * game are the ones looked at last time. Valid for the same book object, params and
+ * configured fair value of the key. One record per game and book key, changed in place when
+ * the book changed: a record per book object, in a WeakMap keyed by the book, cost about a
+ * microsecond per changed book to enter (a weak table's entry is dear to make and to sweep).
  */
 interface SweptBook {
-  readonly params: PostArbParams;
-  readonly key: string;
-  readonly configured: number | undefined;
-  readonly found: readonly Found[];
+  book: MarketBook | null;
+  params: PostArbParams;
+  configured: number | undefined;
+  found: readonly Found[];
 }
 
-const sweptBooks = new WeakMap<MarketBook, SweptBook>();
+/** The records by game id, then by book key. */
+const sweptBooks = new Map<string, Map<string, SweptBook>>();
+/** More games than a run watches at once: past it the records start afresh, so ended games are not kept for good. */
+const MAX_SWEPT_GAMES = 1024;
+
+function sweptBooksOf(gameID: string): Map<string, SweptBook> {
+  let kept = sweptBooks.get(gameID);
+  if (kept === undefined) {
+    if (sweptBooks.size >= MAX_SWEPT_GAMES) sweptBooks.clear();
+    sweptBooks.set(gameID, (kept = new Map()));
+  }
+  return kept;
+}
 const NOTHING: readonly Found[] = Object.freeze([]);
 
 /** The sweeps worth taking on `book`'s sides (those `pays0` and `pays1` leave in play). */

@@ -1,3 +1,4 @@
+import type { BookOrder } from '../exchange/schemas/book-order.ts';
 import type { MarketBook } from './types.ts';
 
 /**
@@ -16,6 +17,14 @@ interface BookIndex {
  */
 export interface BookSlot {
   book: MarketBook;
+  /**
+   * Per side, the update's `sideOrders` its offers were built from, index for index (null:
+   * not known, or the list had to be put in order): the next update of the side lists most
+   * of the very same order objects again (a backtest's tape shares an unchanged order between
+   * updates), and an offer built from the same object is the same offer without comparing it
+   * field by field.
+   */
+  readonly from: [readonly BookOrder[] | null, readonly BookOrder[] | null];
 }
 
 /**

@@ -83,9 +83,9 @@ interface Entry {
    * the same keys in the same order (dropped when a key comes or goes): the next snapshot
    * shares its index of keys without comparing them.
    */
-  lastBooks?: BookMap | undefined;
+  lastBooks: BookMap | undefined;
   /** Taken as ended for missing from a read of the board (markEnded's `inferred`), not on the exchange's word. */
-  endedByInference?: boolean;
+  endedByInference: boolean;
 }
 
 /**
@@ -113,6 +113,8 @@ export class MarketModel {
   readonly #mine: OwnOrderIDs | null;
   /** Whether the side list #listing gave last holds an order of ours. */
   #sawMine = false;
+  /** What the side list #listing gave last was built from, index for index (null: it was put in order). */
+  #listedFrom: readonly BookOrder[] | null = null;
   readonly stats: MarketModelStats = { orderUpdates: 0, staleUpdates: 0, unknownGames: 0, unreadableSides: 0 };
 
   /** `mine`: one test for every game's orders, or the tests game by game (see OwnOrderIDs). */
@@ -248,10 +250,11 @@ export class MarketModel {
       labels,
       snapshot: null,
       sharedBooks: prev?.sharedBooks ?? null,
+      lastBooks: undefined,
+      // Still inferred only while nothing said otherwise; a game the exchange says ended stays so.
+      endedByInference:
+        prev !== undefined && prev.endedByInference && head.ended && flags.ended === undefined && g.ended == null,
     };
-    // Still inferred only while nothing said otherwise; a game the exchange says ended stays so.
-    if (prev?.endedByInference && head.ended && flags.ended === undefined && g.ended == null)
-      entry.endedByInference = true;
     this.#games.set(g.id, entry);
     this.#lastID = null;
     this.#lastEntry = undefined;
@@ -287,7 +290,7 @@ export class MarketModel {
       const side: BookSide = { taker: r.taker, offers: sortBest(offers), epoch: null };
       const slot = entry.books.get(r.key);
       if (slot !== undefined) slot.book = withSide(slot.book, r.idx, side);
-      else entry.books.set(r.key, { book: withSide(emptyBook(r.taker), r.idx, side) });
+      else entry.books.set(r.key, { book: withSide(emptyBook(r.taker), r.idx, side), from: [null, null] });
     }
     return snapshotOf(entry);
   }
@@ -326,12 +329,13 @@ export class MarketModel {
     }
     const next: BookSide = {
       taker: r.taker,
-      offers: this.#listing(u.sideOrders, prev?.offers, isMine),
+      offers: this.#listing(u.sideOrders, prev?.offers, slot === undefined ? null : slot.from[r.idx], isMine),
       epoch: epoch ?? last,
     };
     const after = withSide(book ?? emptyBook(r.taker), r.idx, next);
     const change: SideChange = { gameID: u.gameID, bookKey: r.key, side: r.idx, prev, next };
-    this.#setBook(e, u, slot, r.key, after, now);
+    const from = this.#listedFrom;
+    this.#setBook(e, u, slot, r.key, after, now, r.idx, from);
     // Another model fed this very update next may take what this one built (#sharedApply).
     lastApplied.u = u;
     lastApplied.participants = e.head.participants;
@@ -340,6 +344,7 @@ export class MarketModel {
     lastApplied.after = after;
     lastApplied.change = change;
     lastApplied.mine = this.#sawMine;
+    lastApplied.from = from;
     return change;
   }
 
@@ -384,15 +389,29 @@ export class MarketModel {
       book === la.before || (book !== undefined && book.sides[other] === la.after!.sides[other])
         ? la.after!
         : withSide(book ?? emptyBook(r.taker), r.idx, change.next);
-    this.#setBook(e, u, slot, r.key, after, now);
+    this.#setBook(e, u, slot, r.key, after, now, r.idx, la.from);
     return change;
   }
 
-  /** The side's book replaced after an update (in its slot, when it had one), and the game's fields the update carries. */
-  #setBook(e: Entry, u: OrderUpdate, slot: BookSlot | undefined, key: string, book: MarketBook, now: number): void {
-    if (slot !== undefined) slot.book = book;
-    else {
-      e.books.set(key, { book });
+  /**
+   * The side's book replaced after an update (in its slot, when it had one), and the game's
+   * fields the update carries; `from`: what side `idx`'s offers were built from (see BookSlot).
+   */
+  #setBook(
+    e: Entry,
+    u: OrderUpdate,
+    slot: BookSlot | undefined,
+    key: string,
+    book: MarketBook,
+    now: number,
+    idx: 0 | 1,
+    from: readonly BookOrder[] | null,
+  ): void {
+    if (slot !== undefined) {
+      slot.book = book;
+      slot.from[idx] = from;
+    } else {
+      e.books.set(key, { book, from: idx === 0 ? [from, null] : [null, from] });
       e.lastBooks = undefined;
     }
     e.sharedBooks = null;
@@ -479,18 +498,23 @@ export class MarketModel {
   #listing(
     orders: readonly BookOrder[],
     prev: readonly ListedOffer[] | undefined,
+    prevFrom: readonly BookOrder[] | null,
     isMine: IsMine,
   ): readonly ListedOffer[] {
     if (lastListing.orders === orders && noneMine(orders, isMine)) {
       this.#sawMine = false;
+      this.#listedFrom = lastListing.from;
       return lastListing.offers;
     }
-    const offers = offersOf(orders, prev, isMine);
+    const offers = offersOf(orders, prev, prevFrom, isMine);
     const sorted = offersSorted ? offers : sortedBest(offers);
+    const from = offersSorted ? orders : null;
     this.#sawMine = offersMine;
+    this.#listedFrom = from;
     if (!offersMine) {
       lastListing.orders = orders;
       lastListing.offers = sorted;
+      lastListing.from = from;
     }
     return sorted;
   }
@@ -501,9 +525,14 @@ export class MarketModel {
  * `sideOrders` it was built from (see MarketModel's #listing). Module-wide, so two models
  * share it; only ever read for the very same `sideOrders` array, which nothing changes.
  */
-const lastListing: { orders: readonly BookOrder[] | null; offers: readonly ListedOffer[] } = {
+const lastListing: {
+  orders: readonly BookOrder[] | null;
+  offers: readonly ListedOffer[];
+  from: readonly BookOrder[] | null;
+} = {
   orders: null,
   offers: [],
+  from: null,
 };
 
 /**
@@ -516,6 +545,7 @@ const lastListing: { orders: readonly BookOrder[] | null; offers: readonly Liste
 function offersOf(
   orders: readonly BookOrder[],
   prev: readonly ListedOffer[] | undefined,
+  prevFrom: readonly BookOrder[] | null,
   isMine: IsMine,
 ): ListedOffer[] {
   const n = orders.length;
@@ -529,16 +559,19 @@ function offersOf(
     const o = orders[i]!;
     const mine = isMine !== null && isMine(o.id);
     if (mine) anyMine = true;
-    const rank = oddsRank(o.odds);
+    let l: ListedOffer;
+    if (j < m && keeps(prev![j]!, prevFrom, j, o, mine)) l = prev![j++]!;
+    // One offer gone from before this one.
+    else if (j + 1 < m && keeps(prev![j + 1]!, prevFrom, j + 1, o, mine)) {
+      l = prev![j + 1]!;
+      j += 2;
+    } else l = offerOf(o, mine);
+    out[i] = l;
+    // The listed offer's odds are the order's: read from the one shape every offer has.
+    const rank = oddsRank(l.odds);
     // Best first: each rank at most the one before (a NaN rank is out of order, as sortBest has it).
     if (i > 0 && !(lastRank >= rank)) sorted = false;
     lastRank = rank;
-    if (j < m && sameOffer(prev![j]!, o, mine)) out[i] = prev![j++]!;
-    // One offer gone from before this one.
-    else if (j + 1 < m && sameOffer(prev![j + 1]!, o, mine)) {
-      out[i] = prev![j + 1]!;
-      j += 2;
-    } else out[i] = offerOf(o, mine);
   }
   offersSorted = sorted;
   offersMine = anyMine;
@@ -571,7 +604,9 @@ const lastApplied: {
   after: MarketBook | null;
   change: SideChange | null;
   mine: boolean;
-} = { u: null, participants: null, r: null, before: undefined, after: null, change: null, mine: true };
+  /** What the side after it was built from (see BookSlot). */
+  from: readonly BookOrder[] | null;
+} = { u: null, participants: null, r: null, before: undefined, after: null, change: null, mine: true, from: null };
 
 function snapshotOf(e: Entry): GameState {
   if (e.snapshot === null) {
@@ -632,6 +667,15 @@ function sideMarkedMine(side: BookSide, orderID: string): BookSide | null {
 
 function offerOf(o: BookOrder, mine: boolean): ListedOffer {
   return { id: o.id, odds: o.odds, sumUntaken: o.sumUntaken, bet: o.bet, isPostArb: o.isPostArb === true, mine };
+}
+
+/**
+ * Whether `l`, the previous list's offer at `at`, already says everything the order says:
+ * at once when it was built from that very order object (`from`, index for index with the
+ * previous list), else field by field.
+ */
+function keeps(l: ListedOffer, from: readonly BookOrder[] | null, at: number, o: BookOrder, mine: boolean): boolean {
+  return (from !== null && from[at] === o && l.mine === mine) || sameOffer(l, o, mine);
 }
 
 /** Whether a listed offer already says everything the order says. */

@@ -34,14 +34,25 @@ export class EvaluationScheduler {
   readonly #o: EvaluationSchedulerOptions;
   /** Every pair that was ever marked, by key, until its game is forgotten. */
   readonly #pairs = new Map<StrategyGameKey, PairState>();
-  /** Strategy–game pairs to evaluate, in the order marked. */
-  #dirty: PairState[] = [];
+  /**
+   * Strategy–game pairs to evaluate, in the order marked: the first `#dirtyCount` of the
+   * list. One list for the scheduler's life, written over from the start after each look
+   * (a list per look, grown pair by pair, was most of what a look allocated).
+   */
+  readonly #dirty: PairState[] = [];
+  #dirtyCount = 0;
   /** Pairs marked while inside their throttle (it ends at `#dueOf`), in the order held; `#heldDue` is the earliest end. */
   #held: PairState[] = [];
   #heldDue = Infinity;
   /** A halt began: held pairs of the halted strategies must pull their quotes now, throttle or not. */
   #pullHeld = false;
   readonly #watchers = new WeakMap<GameIdentity, readonly PairState[]>();
+  /**
+   * The identity last looked up in #watchers and its pairs: the feed sends a game's sides in
+   * bursts, so most marks are of the game marked before, found here without a lookup.
+   */
+  #lastIdentity: GameIdentity | null = null;
+  #lastPairs: readonly PairState[] = [];
   /**
    * Where a look's evaluations go, for the order-manager cycle: kept from one look to the
    * next until one evaluates something. Most looks at a busy game find its pairs inside their
@@ -82,8 +93,11 @@ export class EvaluationScheduler {
     const p = this.#pairs.get(key);
     if (p === undefined) return;
     this.#pairs.delete(key);
-    if (p.due === DUE_DIRTY) this.#dirty.splice(this.#dirty.indexOf(p), 1);
-    else if (p.due === DUE_HELD) {
+    if (p.due === DUE_DIRTY) {
+      const i = this.#dirty.indexOf(p);
+      this.#dirty.copyWithin(i, i + 1, this.#dirtyCount);
+      this.#dirtyCount--;
+    } else if (p.due === DUE_HELD) {
       this.#held.splice(this.#held.indexOf(p), 1);
       if (this.#held.length === 0) this.#heldDue = Infinity;
     }
@@ -97,7 +111,7 @@ export class EvaluationScheduler {
       const p = pairs[i]!;
       if (p.due === DUE_NONE) {
         p.due = DUE_DIRTY;
-        this.#dirty.push(p);
+        this.#dirty[this.#dirtyCount++] = p;
       }
     }
   }
@@ -109,8 +123,15 @@ export class EvaluationScheduler {
    * (the game's identity changed) is the same object, with its throttle and memo.
    */
   #pairsOf(g: GameIdentity): readonly PairState[] {
-    const known = this.#watchers.get(g);
-    if (known !== undefined) return known;
+    if (g === this.#lastIdentity) return this.#lastPairs;
+    const pairs = this.#watchers.get(g) ?? this.#watch(g);
+    this.#lastIdentity = g;
+    this.#lastPairs = pairs;
+    return pairs;
+  }
+
+  /** The pairs of a game's watchers, worked out for an identity not seen before. */
+  #watch(g: GameIdentity): readonly PairState[] {
     const pairs: PairState[] = [];
     for (const s of this.#o.strategies) {
       if (!wantsGame(s, g)) continue;
@@ -138,7 +159,7 @@ export class EvaluationScheduler {
     const held = this.#held;
     const scanHeld = held.length > 0 && (now >= this.#heldDue || this.#pullHeld);
     const dirty = this.#dirty;
-    if (dirty.length === 0 && !scanHeld) {
+    if (this.#dirtyCount === 0 && !scanHeld) {
       // A wake-up that fired before the earliest held pair is due (it was asked for an
       // earlier one, since evaluated) must leave the next one armed: marks on held pairs
       // do not reach #dirty, so no other event would.
@@ -154,7 +175,7 @@ export class EvaluationScheduler {
     // Pairs marked while this walk evaluates are walked too (their index is past the end yet).
     let i = 0;
     try {
-      for (; i < dirty.length; i++) {
+      for (; i < this.#dirtyCount; i++) {
         const p = dirty[i]!;
         if (this.#visit(p, now, work)) {
           p.due = DUE_NONE;
@@ -165,10 +186,13 @@ export class EvaluationScheduler {
         this.#heldDue = Math.min(this.#heldDue, this.#dueOf(p));
       }
     } finally {
-      // A throw leaves the pair that threw and those after it dirty, for the next look. A new
-      // list rather than a length set to 0, which costs more than the walk of one pair.
-      if (i >= dirty.length) this.#dirty = [];
-      else dirty.splice(0, i);
+      // A throw leaves the pair that threw and those after it dirty, for the next look. The
+      // list is only written over, never cut: setting its length is a call into the runtime.
+      if (i >= this.#dirtyCount) this.#dirtyCount = 0;
+      else {
+        dirty.copyWithin(0, i, this.#dirtyCount);
+        this.#dirtyCount -= i;
+      }
     }
     if (work.length > 0) {
       // A new list for the next look before the cycle: the cycle may keep this one.
@@ -198,7 +222,9 @@ export class EvaluationScheduler {
     } finally {
       // The list keeps its order; after a throw, the pair that threw and those after it stay held.
       if (i < held.length) held.copyWithin(kept, i);
-      held.length = kept + (held.length - i);
+      // Setting the length is a call into the runtime: only when a pair left the list.
+      const length = kept + (held.length - i);
+      if (length !== held.length) held.length = length;
     }
   }
 
@@ -224,11 +250,14 @@ export class EvaluationScheduler {
     const at = now + wait;
     if (this.#wakeAt !== null && this.#wakeAt <= at) return;
     this.#wakeAt = at;
-    this.#o.scheduler.schedule(() => {
-      if (this.#wakeAt === at) this.#wakeAt = null;
-      this.#o.wake();
-    }, wait);
+    this.#o.scheduler.schedule(this.#woken, wait, at);
   }
+
+  /** A wake-up asked for `at` fired (one function for every wake-up: its instant is its state). */
+  readonly #woken = (at?: number): void => {
+    if (this.#wakeAt === at) this.#wakeAt = null;
+    this.#o.wake();
+  };
 
   /**
    * A strategy that reads the clock and declared how long its quotes stay good is looked at
@@ -245,7 +274,7 @@ export class EvaluationScheduler {
       if (p === undefined || p.memo === null) return;
       if (p.due === DUE_NONE) {
         p.due = DUE_DIRTY;
-        this.#dirty.push(p);
+        this.#dirty[this.#dirtyCount++] = p;
       }
       this.#o.wake();
     }, ms);

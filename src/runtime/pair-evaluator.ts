@@ -112,7 +112,7 @@ export class PairEvaluator {
       memoHolds(memo, this.#memoSources, s.id, gameID, now, mode, s.module.reevaluateEvery)
     ) {
       this.#evaluations.reused++;
-      work.push({ strategyId: s.id, gameID, intents: memo.intents, mode });
+      work.push(workOf(pair, memo.intents, mode));
       return;
     }
     if (memo !== null) pair.memo = null;
@@ -135,6 +135,11 @@ export class PairEvaluator {
     }
     if (intents.length > 0 && s.interest.marketTypes.length > 0 && !allWanted(s, intents))
       intents = intents.filter((i) => wantsMarket(s, i.selection.type));
+    // Decisions are reported on the answer as given (its JSON text is what a recording keeps).
+    const answered = intents;
+    const handed = pair.handed;
+    if (handed !== null && handed !== intents && sameIntents(handed, intents)) intents = handed;
+    else pair.handed = intents;
     if (asked !== null && s.module.readsOutsideView !== true && mayHoldLater(asked, s.module.reevaluateEvery)) {
       asked.intents = intents;
       pair.memo = asked;
@@ -150,8 +155,8 @@ export class PairEvaluator {
       pair.quoted = false;
       this.#quoted.delete(pair.key);
     }
-    if (this.#o.onDecision) this.#decided(pair, intents, now);
-    work.push({ strategyId: s.id, gameID, intents, mode });
+    if (this.#o.onDecision) this.#decided(pair, answered, now);
+    work.push(workOf(pair, intents, mode));
   }
 
   #decided(pair: PairState, intents: readonly QuoteIntent[], now: number): void {
@@ -221,6 +226,51 @@ const NO_INTENTS: readonly QuoteIntent[] = Object.freeze([]);
  * the in-play quotes are placed afresh. An order it does not expire is pulled or widened then.
  */
 const START_LOOK_DELAY_MS = 1_000;
+
+/** The pair's work for these intents and mode: the one handed last when they are the same (see PairState.work). */
+function workOf(pair: PairState, intents: readonly QuoteIntent[], mode: TradingMode): StrategyWork {
+  const last = pair.work;
+  if (last !== null && last.intents === intents && last.mode === mode) return last;
+  return (pair.work = { strategyId: pair.strategy.id, gameID: pair.gameID, intents, mode });
+}
+
+/** Whether two lists of intents ask for the same orders: the same length, and each intent the same field by field. */
+export function sameIntents(a: readonly QuoteIntent[], b: readonly QuoteIntent[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (!sameIntent(a[i]!, b[i]!)) return false;
+  return true;
+}
+
+/**
+ * Every field of `a` the same in `b` (its selection by identity or field by field), and as
+ * many fields: a strategy may put fields of its own on an intent, and they count too.
+ */
+function sameIntent(a: QuoteIntent, b: QuoteIntent): boolean {
+  if (a === b) return true;
+  let n = 0;
+  for (const k in a) {
+    n++;
+    const x = a[k as keyof QuoteIntent];
+    const y = b[k as keyof QuoteIntent];
+    if (!Object.is(x, y) && !(k === 'selection' && sameFlat(x, y))) return false;
+  }
+  for (const _ in b) n--;
+  return n === 0;
+}
+
+/** Two flat objects with the same fields and values (a selection). */
+function sameFlat(a: unknown, b: unknown): boolean {
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  let n = 0;
+  for (const k in x) {
+    n++;
+    if (!Object.is(x[k], y[k])) return false;
+  }
+  for (const _ in y) n--;
+  return n === 0;
+}
 
 /** Whether every intent is in a market the strategy watches (a loop: asked on every evaluation that quotes). */
 function allWanted(s: StrategyInstance, intents: readonly QuoteIntent[]): boolean {

@@ -1,3 +1,5 @@
+import type { StrategyWork } from '../orders/order-manager.ts';
+import type { QuoteIntent } from '../strategy/types.ts';
 import type { StrategyGameKey } from './strategy-game-key.ts';
 import type { StrategyInstance } from './strategy-instance.ts';
 import type { EvaluationMemo } from './strategy-memo.ts';
@@ -32,6 +34,18 @@ export class PairState {
   startLook = NaN;
   /** Its last evaluation asked for quotes. */
   quoted = false;
+  /**
+   * The intents its last evaluation handed to the order manager (null: none yet). An answer
+   * equal to them is handed over as this very array: the order manager takes the same array
+   * at the same version of the pair's orders as served already, and plans it only once.
+   */
+  handed: readonly QuoteIntent[] | null = null;
+  /**
+   * The work its last evaluation handed to the order-manager cycle (null: none yet): handed
+   * again while its intents and mode are the same (the cycle reads a work, never keeps it),
+   * which most evaluations are, since an equal answer is handed over as the same list.
+   */
+  work: StrategyWork | null = null;
   /** Its last intents, as JSON, when decisions are reported (null: none reported yet). */
   lastIntents: string | null = null;
   /** Its strategy's count of evaluations in StrategyErrors, once asked for (null: not yet). */

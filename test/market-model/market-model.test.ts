@@ -217,6 +217,43 @@ describe('MarketModel', () => {
       expect(after[field]).toBe(value);
     }
   });
+
+  it('given the very order objects of the update before, keeps their offers unless one became ours or was put in order', () => {
+    const mine = new Set<string>();
+    const m = new MarketModel((id) => mine.has(id));
+    m.applySnapshot(snapshot(), 1);
+    const ho = (id: string, odds: number) => o(id, odds, { participantID: H });
+    const side = () => m.side(G, 'moneyline', 0)!.offers;
+    // Best first on the wire: each offer is built from the order at its index.
+    const [a, b, c] = [ho('a', 130), ho('b', 120), ho('c', 110)];
+    m.applyOrderUpdate(moneyline(H, 1, [a, b, c]), 2);
+    const first = side();
+    // The same objects again, one gone and b now ours: a and c kept, b built again as ours.
+    mine.add('b');
+    m.applyOrderUpdate(moneyline(H, 2, [a, b, c]), 3);
+    const second = side();
+    expect(second.map((x) => [x.id, x.mine])).toEqual([
+      ['a', false],
+      ['b', true],
+      ['c', false],
+    ]);
+    expect(second[0]).toBe(first[0]);
+    expect(second[1]).not.toBe(first[1]);
+    expect(second[2]).toBe(first[2]);
+    // Out of order on the wire (so put in order): the next update's objects are compared field by field.
+    const [x, y] = [ho('x', 100), ho('y', 140)];
+    m.applyOrderUpdate(moneyline(H, 3, [x, y]), 4);
+    expect(side().map((l) => l.id)).toEqual(['y', 'x']);
+    const [ly, lx] = side();
+    const y2 = { ...y, sumUntaken: 10 };
+    m.applyOrderUpdate(moneyline(H, 4, [x, y2]), 5);
+    expect(side().map((l) => [l.id, l.sumUntaken])).toEqual([
+      ['y', 10],
+      ['x', 50],
+    ]);
+    expect(side()[0]).not.toBe(ly);
+    expect(side()[1]).toBe(lx);
+  });
 });
 
 describe('MarketModel: two models fed the same update', () => {

@@ -78,6 +78,21 @@ describe('post-arb', () => {
     });
   });
 
+  it('asked on games in turn, answers each from its own book of the key', () => {
+    const pays = book('moneyline', [offer(105, 80)], [offer(-125, 300)]);
+    const dry = book('moneyline', [offer(100, 80)], [offer(-120, 80)]);
+    const p = params();
+    const on = (id: string, b: MarketBook) =>
+      postArb.quote(view({ books: [b], fair: { moneyline: 0.515 }, game: { id } }), p);
+    for (let i = 0; i < 3; i++) {
+      expect(on('g-pays', pays).map((x) => [x.odds, x.size])).toEqual([[105, 80]]);
+      expect(on('g-dry', dry)).toEqual([]);
+    }
+    // A game's book replaced by another object of the key: the answer follows the new book.
+    expect(on('g-pays', dry)).toEqual([]);
+    expect(on('g-dry', pays).map((x) => [x.odds, x.size])).toEqual([[105, 80]]);
+  });
+
   it('at an edge only a near-certain fair price gives, still takes what pays and nothing else', () => {
     // +9900 implies 0.01: fair home 0.9999 gives 0.9899 of edge; -9900 on away can give none.
     const b = book('moneyline', [offer(9900, 10)], [offer(-9900, 10)]);
