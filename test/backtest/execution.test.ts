@@ -3,6 +3,7 @@ import { BacktestExecution, US } from '../../src/backtest/venue/execution.ts';
 import type { FillModelKind } from '../../src/backtest/venue/queue-model.ts';
 import type { EngineEvent, PlaceOutcome } from '../../src/engine/types.ts';
 import { invertOdds, oddsFromRank, oddsRank, payout } from '../../src/odds/american.ts';
+import { SIM_RETENTION_DEFAULTS } from '../../src/sim/context.ts';
 import { manualTime } from '../../src/shared/time.ts';
 import { firstFileTape, replayToSideUpdate } from './support-replay.ts';
 
@@ -94,6 +95,37 @@ describe('simulated execution against the recorded book', () => {
     expect(crossing).toMatchObject({ status: 'error', errorType: 'rejected_order_type_rules' });
     const clear = s.place({ ...s.takerWire, odds: oddsFromRank(oddsRank(best.odds) + 40), bet: 10, orderType: 'post' });
     expect(clear.status === 'ok' && clear.unmatched !== null).toBe(true);
+  });
+
+  it('keeps a closed order of ours as the simulator does, 15 minutes and at most 10,000, so a long replay does not grow', () => {
+    const s = setUp();
+    const best = s.side.offers[0]!;
+    const clear = { ...s.takerWire, odds: oddsFromRank(oddsRank(best.odds) + 40), bet: 10, orderType: 'post' };
+    const rest = () => {
+      const p = s.place(clear);
+      if (p.status !== 'ok' || p.unmatched === null) throw new Error('the order did not rest');
+      return p.unmatched.orderID;
+    };
+    const first = rest();
+    s.x.cancel([first]);
+    expect(s.x.engine.order(first)?.status).toBe('cancelled');
+    s.time.advance(SIM_RETENTION_DEFAULTS.closedOrderRetentionMs - 1);
+    s.x.engine.advance();
+    expect(s.x.engine.order(first)?.status).toBe('cancelled');
+    s.time.advance(1);
+    s.x.engine.advance();
+    expect(s.x.engine.order(first)).toBeUndefined();
+    // Within the period, the count binds: the oldest closed orders go first.
+    const ids: string[] = [];
+    for (let i = 0; i <= SIM_RETENTION_DEFAULTS.closedOrderRetentionCount; i++) {
+      const id = rest();
+      s.x.cancel([id]);
+      ids.push(id);
+    }
+    s.x.engine.advance();
+    expect(s.x.engine.order(ids[0]!)).toBeUndefined();
+    expect(s.x.engine.order(ids[1]!)?.status).toBe('cancelled');
+    expect(s.x.engine.order(ids[ids.length - 1]!)?.status).toBe('cancelled');
   });
 
   it('fills a resting order from recorded volume that traded through its price, with maker money (no commission)', () => {

@@ -11,6 +11,7 @@ import type {
   PlaceOutcome,
 } from '../../engine/types.ts';
 import type { EditOutcome } from '../../sim/ops/edit.ts';
+import { SIM_RETENTION_DEFAULTS } from '../../sim/context.ts';
 import type { OrderbookGame } from '../../exchange/schemas/exchange.ts';
 import type { Game } from '../../exchange/schemas/game.ts';
 import type { OrderUpdate, PriceFeedEvent } from '../../exchange/schemas/price-feed.ts';
@@ -155,7 +156,13 @@ export class BacktestExecution {
 
   constructor(o: ExecutionOptions) {
     this.#o = o;
-    this.engine = new MatchingEngine({ clock: o.time.clock });
+    // Closed orders kept as the simulator keeps them: a replay of a long recording holds the
+    // few thousand of the last minutes, not every order it ever placed.
+    this.engine = new MatchingEngine({
+      clock: o.time.clock,
+      closedOrderRetentionMs: SIM_RETENTION_DEFAULTS.closedOrderRetentionMs,
+      closedOrderRetentionCount: SIM_RETENTION_DEFAULTS.closedOrderRetentionCount,
+    });
     this.engine.addUser({ id: US, balance: o.balance, commissionRate: o.commission });
     this.engine.addUser({ id: MARKET, balance: UNLIMITED, commissionRate: 0 });
     this.engine.addUser({ id: FLOW, balance: UNLIMITED, commissionRate: 0 });
