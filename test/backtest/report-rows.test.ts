@@ -6,6 +6,8 @@ import { runBacktest } from '../../src/app/backtest-run.ts';
 import { strategies } from '../../src/app/strategy-registry.ts';
 import { BacktestCollector } from '../../src/backtest/report/collector.ts';
 import { openReportRowFiles } from '../../src/backtest/report/csv-rows.ts';
+import { GroupPnl } from '../../src/backtest/report/group-pnl.ts';
+import { SERIES_MAX_ROWS } from '../../src/backtest/report/thinned-series.ts';
 import { MemoryRows, type RowSink } from '../../src/backtest/report/rows.ts';
 import type { FillRow, OrderRow } from '../../src/backtest/report/types.ts';
 import { reportJson, writeReport } from '../../src/backtest/report/write.ts';
@@ -63,7 +65,9 @@ function placeCancelRig() {
     s.place({ ...s.makerWire, odds, bet: 5, orderType: 'post' });
     for (const o of x.engine.openOrders(US)) x.cancel([o.id]);
   };
-  return { time, c, orders, placeAndCancel };
+  /** One order of ours placed, left resting. */
+  const rest = () => s.place({ ...s.makerWire, odds, bet: 5, orderType: 'post' });
+  return { time, c, orders, placeAndCancel, rest, gameID: s.u.gameID };
 }
 
 describe('report rows as orders end', () => {
@@ -160,4 +164,38 @@ describe('a replay writing orders.csv and fills.csv as it goes', () => {
     // A fill's row is final when it happens: fills.csv is the same file.
     expect(readFileSync(files.paths.fills, 'utf8')).toBe(readFileSync(inMemory.fills, 'utf8'));
   }, 60_000);
+});
+
+describe('sampled series of a long replay', () => {
+  it('hold at most SERIES_MAX_ROWS rows each, evenly spread from the first sample, however many samples came', () => {
+    const { time, c, rest, gameID } = placeCancelRig();
+    // One order of ours resting: its game gets a liability row at every sample.
+    expect(rest().status).toBe('ok');
+    const samples = SERIES_MAX_ROWS * 2 + 5;
+    // Samples 100 ms apart (the least sampleMs): the order still rests, its game not started, at the last.
+    const first = time.clock.now() + 100;
+    for (let i = 0; i < samples; i++) {
+      time.advance(100);
+      c.sample();
+    }
+    const { series } = c.finish({ riskRejected: 0, exchangeRejected: 0, postArb: 0 }, () => null);
+    const liability = series.liability[gameID]!;
+    for (const rows of [series.pnl, liability]) {
+      expect(rows.length).toBeGreaterThan(SERIES_MAX_ROWS / 2);
+      expect(rows.length).toBeLessThanOrEqual(SERIES_MAX_ROWS);
+      expect(rows[0]![0]).toBe(first);
+      const step = rows[1]![0]! - rows[0]![0]!;
+      expect(step).toBe(400);
+      expect(rows.every((r, i) => r[0] === first + i * step)).toBe(true);
+    }
+  });
+
+  it('per P&L group too', () => {
+    const groups = new GroupPnl();
+    groups.add('fixed-spread');
+    for (let i = 0; i < SERIES_MAX_ROWS * 3; i++) groups.sample(i);
+    const rows = groups.series()['fixed-spread']!;
+    expect(rows.length).toBeLessThanOrEqual(SERIES_MAX_ROWS);
+    expect(rows.map((r) => r[0]).slice(0, 3)).toEqual([0, 4, 8]);
+  });
 });

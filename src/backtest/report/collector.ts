@@ -20,6 +20,7 @@ import { OpenOrders } from './open-orders.ts';
 import { PlacementSum } from './placement-sum.ts';
 import { quoteBookOrder, QuoteSeries, type QuotedOrder } from './quote-series.ts';
 import { MemoryRows, type ReportRowSinks } from './rows.ts';
+import { ThinnedSeries } from './thinned-series.ts';
 import { selectionLabel } from './selection-label.ts';
 import { StrategyOf } from './strategy-of.ts';
 import type {
@@ -61,8 +62,8 @@ interface GameTrack {
   filled: boolean;
   /** Most negative projected liability seen, at fills and samples (≤ 0). */
   deepest: number;
-  /** Its liability series, from its first sample while not ended. */
-  rows: SeriesRow[] | null;
+  /** Its liability series, from its first sample while not ended (at most SERIES_MAX_ROWS rows). */
+  series: ThinnedSeries | null;
   /** The sample that last took it: a game with fills and open orders is taken once. */
   sampled: number;
 }
@@ -156,7 +157,7 @@ export class BacktestCollector {
   /** Games with a fill of ours, in the order of their first fill (as a set made from #fills would be). */
   readonly #fillGames: GameTrack[] = [];
   readonly #scores = new Map<string, { away: number; home: number }>();
-  readonly #pnl: SeriesRow[] = [];
+  readonly #pnl = new ThinnedSeries();
   readonly #quotes = new QuoteSeries(QUOTE_SERIES_KEPT);
   /** P&L per strategy and per league over time: report.html's, not report.json's. */
   readonly #byStrategy = new GroupPnl();
@@ -335,7 +336,7 @@ export class BacktestCollector {
 
   #game(id: string): GameTrack {
     let g = this.#games.get(id);
-    if (!g) this.#games.set(id, (g = { id, filled: false, deepest: 0, rows: null, sampled: 0 }));
+    if (!g) this.#games.set(id, (g = { id, filled: false, deepest: 0, series: null, sampled: 0 }));
     return g;
   }
 
@@ -483,7 +484,7 @@ export class BacktestCollector {
     this.#byStrategy.sample(t);
     this.#byLeague.sample(t);
     const total = settled + marked;
-    this.#pnl.push([t, settled, marked, total]);
+    if (this.#pnl.wants()) this.#pnl.push([t, settled, marked, total]);
     this.#peak = Math.max(this.#peak, total);
     this.#maxDrawdown = Math.max(this.#maxDrawdown, this.#peak - total);
     // Games with fills in the order of their first fill, then the others with open orders in
@@ -512,7 +513,8 @@ export class BacktestCollector {
     const engine = this.#x.engine;
     if (engine.game(g.id)?.ended) return null;
     const withResting = this.#noteLiability(g);
-    (g.rows ??= []).push([t, withResting, engine.gameLiability(US, g.id)]);
+    const series = (g.series ??= new ThinnedSeries());
+    if (series.wants()) series.push([t, withResting, engine.gameLiability(US, g.id)]);
     return withResting;
   }
 
@@ -643,9 +645,9 @@ export class BacktestCollector {
       .slice(0, QUOTE_SERIES_KEPT)
       .map((b) => ({ gameID: b.gameID, bookKey: b.bookKey, rows: b.rows }));
     const liability: [string, SeriesRow[]][] = [];
-    for (const g of this.#games.values()) if (g.rows) liability.push([g.id, g.rows]);
+    for (const g of this.#games.values()) if (g.series) liability.push([g.id, g.series.rows]);
     const series: Omit<BacktestSeries, 'sampleMs'> = {
-      pnl: this.#pnl,
+      pnl: this.#pnl.rows,
       liability: Object.fromEntries(liability.sort(([a], [b]) => (a < b ? -1 : 1))),
       quotes,
       markouts: this.#fills.map((f) => [f.row.t, f.row.amount, ...f.values]),

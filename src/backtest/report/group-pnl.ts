@@ -1,3 +1,4 @@
+import { ThinnedSeries } from './thinned-series.ts';
 import type { SeriesRow } from './types.ts';
 
 /** One group's P&L: what a fill of the group holds, so marking it looks nothing up. */
@@ -6,7 +7,8 @@ export interface PnlGroup {
   settled: number;
   /** Σ of the group's open fills' values at fair at the last sum, in fill order (OpenMarks keeps it). */
   marked: number;
-  readonly rows: SeriesRow[];
+  /** [t, settled + marked], at most SERIES_MAX_ROWS rows spread over the replay. */
+  readonly series: ThinnedSeries;
 }
 
 /**
@@ -24,7 +26,7 @@ export class GroupPnl {
   add(name: string): PnlGroup {
     let g = this.#byName.get(name);
     if (!g) {
-      this.#byName.set(name, (g = { name, settled: 0, marked: 0, rows: [] }));
+      this.#byName.set(name, (g = { name, settled: 0, marked: 0, series: new ThinnedSeries() }));
       this.#groups.push(g);
     }
     return g;
@@ -37,7 +39,7 @@ export class GroupPnl {
 
   /** One row per group, [t, settled + marked]. */
   sample(t: number): void {
-    for (const g of this.#groups) g.rows.push([t, g.settled + g.marked]);
+    for (const g of this.#groups) if (g.series.wants()) g.series.push([t, g.settled + g.marked]);
   }
 
   /** Rows by group, groups in name order. */
@@ -45,7 +47,7 @@ export class GroupPnl {
     return Object.fromEntries(
       [...this.#groups]
         .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-        .map((g) => [g.name, g.rows] as const),
+        .map((g) => [g.name, g.series.rows] as const),
     );
   }
 }
