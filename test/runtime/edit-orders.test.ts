@@ -1,17 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EngineGame } from '../../src/engine/types.ts';
 import type { QuoteIntent } from '../../src/strategy/types.ts';
 import { until } from '../exchange/support-socket.ts';
 import { startTestSim, type TestSim } from '../support/sim.ts';
-import { instance, scripted, startRuntime } from './support.ts';
+import { closeAfterEach, instance, scripted, startRuntime } from './support.ts';
 
 let t: TestSim | undefined;
-const closers: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const c of closers.splice(0).reverse()) await c().catch(() => undefined);
-  await t?.close();
-  t = undefined;
-});
+const closers = closeAfterEach(
+  () => t,
+  () => (t = undefined),
+);
 
 /** The bot's quotes, changed by the test: `home` (and `away` when set) as posts of `size`. */
 interface Quotes {

@@ -1,18 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { LivePolicy, QuoteIntent, StrategyModule } from '../../src/strategy/types.ts';
 import { capturedLogger } from '../exchange/support-rest.ts';
 import { until } from '../exchange/support-socket.ts';
 import { startTestSim, type TestSim } from '../support/sim.ts';
-import { instance, scripted, startRuntime } from './support.ts';
+import { closeAfterEach, instance, scripted, startRuntime } from './support.ts';
 
 let t: TestSim | undefined;
-const closers: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const c of closers.splice(0).reverse()) await c().catch(() => undefined);
-  await t?.close();
-  t = undefined;
-});
+const closers = closeAfterEach(
+  () => t,
+  () => (t = undefined),
+);
 
 const HOME: QuoteIntent = { key: 'h', selection: { type: 'moneyline', team: 'home' }, odds: 150, size: 10 };
 

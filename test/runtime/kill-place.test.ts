@@ -1,16 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { QuoteIntent } from '../../src/strategy/types.ts';
 import { startTestSim, type TestSim } from '../support/sim.ts';
 import { until } from '../exchange/support-socket.ts';
-import { instance, scripted, startRuntime } from './support.ts';
+import { closeAfterEach, instance, scripted, startRuntime } from './support.ts';
 
 let t: TestSim | undefined;
-const closers: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const c of closers.splice(0).reverse()) await c().catch(() => undefined);
-  await t?.close();
-  t = undefined;
-});
+const closers = closeAfterEach(
+  () => t,
+  () => (t = undefined),
+);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A limit at +110 on home: it takes the maker's away -110 the moment it reaches the exchange. */

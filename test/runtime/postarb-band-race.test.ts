@@ -1,11 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EngineGame } from '../../src/engine/types.ts';
 import type { Refusal, StrategyView } from '../../src/market-model/types.ts';
 import type { QuoteIntent } from '../../src/strategy/types.ts';
 import { capturedLogger } from '../exchange/support-rest.ts';
 import { until } from '../exchange/support-socket.ts';
 import { startTestSim, type TestSim } from '../support/sim.ts';
-import { instance, scripted, startRuntime } from './support.ts';
+import { closeAfterEach, instance, scripted, startRuntime } from './support.ts';
 
 /**
  * A postArb race: the strategy sees the best offer for away takers at +503 and meets it with
@@ -18,12 +18,10 @@ import { instance, scripted, startRuntime } from './support.ts';
  * cooldown, never in a loop); and the refusal shown to the strategy on its next look.
  */
 let t: TestSim | undefined;
-const closers: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const c of closers.splice(0).reverse()) await c().catch(() => undefined);
-  await t?.close();
-  t = undefined;
-});
+const closers = closeAfterEach(
+  () => t,
+  () => (t = undefined),
+);
 
 const AWAY_503: QuoteIntent = {
   key: 'away',

@@ -1,4 +1,5 @@
 import { asyncScheduler } from 'rxjs';
+import { afterEach } from 'vitest';
 import { z } from 'zod';
 import { ExchangeClient } from '../../src/exchange/client.ts';
 import { Runtime, type RuntimeOptions } from '../../src/runtime/runtime.ts';
@@ -97,4 +98,18 @@ export async function startRuntime(
       await exchange.close();
     },
   };
+}
+
+/**
+ * Closes after each test what it opened: the closers it added, newest first, then the
+ * simulator `current` gives, which `clear` then forgets. The closers are returned.
+ */
+export function closeAfterEach(current: () => TestSim | undefined, clear: () => void): (() => Promise<unknown>)[] {
+  const closers: (() => Promise<unknown>)[] = [];
+  afterEach(async () => {
+    for (const c of closers.splice(0).reverse()) await c().catch(() => undefined);
+    await current()?.close();
+    clear();
+  });
+  return closers;
 }

@@ -1,10 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { UserFeedEvent } from '../../src/exchange/socket/user-feed-events.ts';
 import type { AccountSnapshot } from '../../src/exchange/client.ts';
 import type { QuoteIntent } from '../../src/strategy/types.ts';
 import { startTestSim, type TestSim } from '../support/sim.ts';
 import { until } from '../exchange/support-socket.ts';
-import { instance, scripted, startRuntime } from './support.ts';
+import { closeAfterEach, instance, scripted, startRuntime } from './support.ts';
 
 /**
  * The user feed drops while fills happen: until the replay (or, when it cannot reach back,
@@ -12,12 +12,10 @@ import { instance, scripted, startRuntime } from './support.ts';
  * position it does not know. Simulator over loopback, the real ExchangeClient.
  */
 let t: TestSim | undefined;
-const closers: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const c of closers.splice(0).reverse()) await c().catch(() => undefined);
-  await t?.close();
-  t = undefined;
-});
+const closers = closeAfterEach(
+  () => t,
+  () => (t = undefined),
+);
 
 const HOME_110: QuoteIntent = { key: 'h', selection: { type: 'moneyline', team: 'home' }, odds: 110, size: 100 };
 
