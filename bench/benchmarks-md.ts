@@ -1,5 +1,5 @@
-import type { BacktestBenchResult, LargeReplayResult } from './backtest.bench.ts';
-import { replayGoalOf } from './backtest.bench.ts';
+import type { BacktestBenchResult, LargeReplayResult, LargeSweepResult } from './backtest.bench.ts';
+import { LARGE_SWEEP_MARGINS, replayGoalOf } from './backtest.bench.ts';
 import type { ClientRestFigure } from './client-rest.bench.ts';
 import type { EngineBenchResult } from './engine.bench.ts';
 import { machineLine, type MachineInfo } from './machine.ts';
@@ -29,6 +29,8 @@ export interface BenchResults {
   readonly replayBudget: readonly ReplayBudget[];
   readonly queueSweep: QueueSweepBenchResult;
   readonly large: LargeReplayResult | null;
+  /** The sweep over the large recording: undefined when not asked for (`--large-sweep`), null when the recording is not made. */
+  readonly largeSweep?: LargeSweepResult | null | undefined;
   readonly memory: MemoryBenchResult;
   readonly paperMemory: PaperMemoryResult;
 }
@@ -141,6 +143,7 @@ function rows(r: BenchResults): Row[] {
           `≤ ${mb(l.goalMaxRss)}: ${verdict(l.maxRss <= l.goalMaxRss)}`,
         ],
   );
+  if (r.largeSweep !== undefined) out.push(largeSweepRow(r.largeSweep));
   const typed = b.venueActions.find((v) => v.boundary === 'typed');
   if (typed) {
     out.push([
@@ -320,5 +323,19 @@ export function replayBudgetTable(budgets: readonly ReplayBudget[]): string[] {
     `| strategy evaluations per event | ${budgets.map((b) => b.evaluationsPerEvent.toFixed(2)).join(' | ')} |`,
     `| order actions (place, cancel, edit) per event | ${budgets.map((b) => b.actionsPerEvent.toFixed(3)).join(' | ')} |`,
     '',
+  ];
+}
+
+/** The large sweep's row: its memory bound counts as kept only if every variant ran to its end. */
+export function largeSweepRow(sw: LargeSweepResult | null): Row {
+  if (sw === null)
+    return ['sweep over the large recording (scripts/make-large-recording.sh)', 'not made: skipped', '—'];
+  return [
+    `sweep of ${sw.variants} fixed-spread variants (margin ${LARGE_SWEEP_MARGINS.join(', ')}) over the large ` +
+      `recording on ${sw.workers} worker threads: max resident set of the process with its workers`,
+    `${mb(sw.maxRss)} (${sw.variants - sw.failed} of ${sw.variants} variants done, ` +
+      `${(sw.wallMs / 1000).toFixed(1)} s wall, ${int(sw.eventsPerSecond)} events/s in all)`,
+    // A bound kept by variants that failed is no bound kept.
+    `≤ ${mb(sw.goalMaxRss)}, none failed: ${verdict(sw.failed === 0 && sw.maxRss <= sw.goalMaxRss)}`,
   ];
 }
