@@ -113,8 +113,8 @@ function rows(r: BenchResults): Row[] {
   for (const f of b.figures) {
     const goal = replayGoalOf(b, f.config);
     out.push([
-      `backtest of \`${b.recording}\` with \`${f.config}\`: events replayed per second, tape reused (replay only; best of ${b.runs})`,
-      `${int(f.eventsPerSecond)} (${int(f.events)} events in ${(f.replayMs / 1000).toFixed(2)} s)`,
+      `backtest of \`${b.recording}\` with \`${f.config}\`: events replayed per second, tape reused (replay only; best of ${b.runs} after ${f.warmUpReplays} warm-up replays)`,
+      `${int(f.eventsPerSecond)} (${int(f.events)} events in ${(f.replayMs / 1000).toFixed(2)} s; the first, cold replay ${int(f.coldEventsPerSecond)})`,
       `≥ ${int(goal)}: ${verdict(f.eventsPerSecond >= goal)}`,
     ]);
     out.push([

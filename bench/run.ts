@@ -123,7 +123,8 @@ console.log(
       .map((f) => {
         const goal = replayGoalOf(backtest, f.config);
         return (
-          `${f.config}: ${fmt(f.eventsPerSecond)} events/s replayed (goal ≥ ${fmt(goal)}: ${met(f.eventsPerSecond, goal)}), ` +
+          `${f.config}: ${fmt(f.eventsPerSecond)} events/s replayed after ${f.warmUpReplays} warm-up replays ` +
+          `(cold ${fmt(f.coldEventsPerSecond)}; goal ≥ ${fmt(goal)}: ${met(f.eventsPerSecond, goal)}), ` +
           `first run (read, tape written and replayed in one pass ${((f.buildMs + f.firstReplayMs) / 1000).toFixed(2)} s) ` +
           `${f.firstRatio.toFixed(2)}x the minimal read ` +
           `(goal ≤ ${backtest.goalFirstRatio}: ${f.firstRatio <= backtest.goalFirstRatio ? 'met' : 'not met'}), ` +
