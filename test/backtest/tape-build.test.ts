@@ -16,17 +16,9 @@ import { warmBuildThread } from '../../src/backtest/tape/build-thread.ts';
 import { loadConfig } from '../../src/config/load.ts';
 import { defaultStrategyResolver } from '../../src/config/strategy-resolver.ts';
 import { silentLogger } from '../../src/shared/logger.ts';
+import { exact } from './support-exact.ts';
 
 const GOLDEN_CONFIG = 'test/backtest/golden/fixed-spread.yaml';
-
-/** Every value's keys in order and every value, -0 told from 0: what "the same item" means for the tape. */
-function exact(v: unknown): unknown {
-  if (typeof v === 'number') return Object.is(v, -0) ? '-0' : v;
-  if (v === undefined) return '(undefined)';
-  if (typeof v !== 'object' || v === null) return v;
-  if (Array.isArray(v)) return v.map(exact);
-  return Object.entries(v).map(([k, x]) => [k, exact(x)]);
-}
 
 async function allItems(tape: TapeFile): Promise<TapeItem[]> {
   const out: TapeItem[] = [];
