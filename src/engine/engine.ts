@@ -1280,14 +1280,23 @@ export class MatchingEngine {
   bookSide(gameID: string, bookKey: string, side: 0 | 1): ListedOrder[] {
     const book = this.#games.get(gameID)?.books.get(bookKey);
     if (!book) return [];
-    const out: ListedOrder[] = [];
     // Plain loops, not the side's generator: every listing of a side is read through here.
-    for (const level of book.sides[side].levels) {
+    // Counted first, so the list is made at its size: grown by push, a list of a few orders
+    // takes room for seventeen.
+    const levels = book.sides[side].levels;
+    let n = 0;
+    for (const level of levels) {
+      const orders = level.orders;
+      for (let i = level.head; i < orders.length; i++) if (orders[i]!.status === 'open') n++;
+    }
+    const out = new Array<ListedOrder>(n);
+    if (n === 0) return out;
+    let k = 0;
+    for (const level of levels) {
       const orders = level.orders;
       for (let i = level.head; i < orders.length; i++) {
         const o = orders[i]!;
-        if (o.status !== 'open') continue;
-        out.push(listedOf(o, this.#ids));
+        if (o.status === 'open') out[k++] = listedOf(o, this.#ids);
       }
     }
     return out;

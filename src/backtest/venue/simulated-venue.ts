@@ -73,6 +73,12 @@ export interface SimulatedVenueOptions {
 /** A game's filter fields when the recording gave none: one object, not one per resend. */
 const NO_FIELDS: { parentGameID?: string | null; league?: string | null; sport?: string | null } = {};
 
+/**
+ * The rows of a poll that finds nothing new: one list for every such poll (most polls of a
+ * replay, once a second through its hours); frozen, as its readers only read it.
+ */
+const NO_GRADED = Object.freeze([]) as readonly GradedRow[] as GradedRow[];
+
 /** Zeros that pad the milliseconds of a message id to six digits, by how many are missing. */
 const LOW_PAD = ['', '0', '00', '000', '0000', '00000'] as const;
 
@@ -479,7 +485,7 @@ export class SimulatedVenue implements Venue {
     const settledThrough = iso(this.#o.time.clock.now());
     const from = cursor === undefined ? 0 : Number(cursor);
     if (cursor !== undefined && from === this.#graded.length)
-      return { graded: [], hasMore: false, cursor, settledThrough };
+      return { graded: NO_GRADED, hasMore: false, cursor, settledThrough };
     const rows = this.#graded.slice(from);
     return { graded: rows, hasMore: false, cursor: String(from + rows.length), settledThrough };
   }
