@@ -161,9 +161,11 @@ export class RecordedMarket {
    * `settle` to say whether they traded.
    */
   applyOrderUpdate(u: OrderUpdate, t: number, side: ResolvedSide | null): SideFlows | null {
-    const c = this.model.applyOrderUpdate(u, t, side);
-    if (!c) return null;
-    return this.#diff(c.gameID, c.bookKey, c.side, c.prev?.offers ?? NO_OFFERS, c.next.offers, t);
+    const model = this.model;
+    if (!model.appliesOrderUpdate(u, t, side)) return null;
+    // Applied with `side` given: the side it replaced is that one (a null side applies nothing).
+    const r = side!;
+    return this.#diff(u.gameID, r.key, r.idx, model.lastSideBefore?.offers ?? NO_OFFERS, model.lastSideAfter.offers, t);
   }
 
   #diff(
