@@ -113,6 +113,9 @@ export class MarketModel {
   readonly #mine: OwnOrderIDs | null;
   /** Whether the side list #listing gave last holds an order of ours. */
   #sawMine = false;
+  /** The side the update this model applied last replaced, before and after it (see lastSideBefore). */
+  #lastPrev: BookSide | undefined = undefined;
+  #lastNext: BookSide | null = null;
   /** What the side list #listing gave last was built from, index for index (null: it was put in order). */
   #listedFrom: readonly BookOrder[] | null = null;
   readonly stats: MarketModelStats = { orderUpdates: 0, staleUpdates: 0, unknownGames: 0, unreadableSides: 0 };
@@ -304,19 +307,37 @@ export class MarketModel {
    * feed): passing it saves reading the label twice.
    */
   applyOrderUpdate(u: OrderUpdate, now: number, side?: ResolvedSide | null): SideChange | null {
+    if (!this.appliesOrderUpdate(u, now, side)) return null;
+    const la = lastApplied;
+    const prev = this.#lastPrev;
+    const made = la.change;
+    // The model that built the side and one that shared it with the same side before hand out one change.
+    if (made !== null && made.prev === prev) return made;
+    const r = la.r!;
+    const change: SideChange = { gameID: u.gameID, bookKey: r.key, side: r.idx, prev, next: this.#lastNext! };
+    if (made === null) la.change = change;
+    return change;
+  }
+
+  /**
+   * As applyOrderUpdate, without the change object, for a caller that reads no more than
+   * whether the update applied, or reads the side before and after it at once
+   * (`lastSideBefore`, `lastSideAfter`, valid until this model's next update): a replay
+   * applies every recorded update to two models, and neither keeps the change.
+   */
+  appliesOrderUpdate(u: OrderUpdate, now: number, side?: ResolvedSide | null): boolean {
     this.stats.orderUpdates++;
     const e = this.#entry(u.gameID);
     if (!e) {
       this.stats.unknownGames++;
-      return null;
+      return false;
     }
     const isMine = this.#isMineOn(u.gameID);
-    const shared = this.#sharedApply(u, e, side, now, isMine);
-    if (shared !== null) return shared;
+    if (this.#sharedApply(u, e, side, now, isMine)) return true;
     const r = side !== undefined ? side : e.labels.resolve(u.type, u);
     if (!r) {
       this.stats.unreadableSides++;
-      return null;
+      return false;
     }
     const slot = e.books.get(r.key);
     const book = slot?.book;
@@ -325,7 +346,7 @@ export class MarketModel {
     const epoch = u.epoch ?? null;
     if (epoch !== null && last !== null && epoch < last) {
       this.stats.staleUpdates++;
-      return null;
+      return false;
     }
     const next: BookSide = {
       taker: r.taker,
@@ -333,64 +354,71 @@ export class MarketModel {
       epoch: epoch ?? last,
     };
     const after = withSide(book ?? emptyBook(r.taker), r.idx, next);
-    const change: SideChange = { gameID: u.gameID, bookKey: r.key, side: r.idx, prev, next };
     const from = this.#listedFrom;
     this.#setBook(e, u, slot, r.key, after, now, r.idx, from);
+    this.#lastPrev = prev;
+    this.#lastNext = next;
     // Another model fed this very update next may take what this one built (#sharedApply).
     lastApplied.u = u;
     lastApplied.participants = e.head.participants;
     lastApplied.r = r;
     lastApplied.before = book;
+    lastApplied.prev = prev;
+    lastApplied.next = next;
     lastApplied.after = after;
-    lastApplied.change = change;
+    lastApplied.change = null;
     lastApplied.mine = this.#sawMine;
     lastApplied.from = from;
-    return change;
+    return true;
+  }
+
+  /** The side the update this model applied last replaced, as it was before (undefined: its book was not listed). */
+  get lastSideBefore(): BookSide | undefined {
+    return this.#lastPrev;
+  }
+
+  /** The side the update this model applied last listed after it. */
+  get lastSideAfter(): BookSide {
+    return this.#lastNext!;
   }
 
   /**
-   * The update as the model that applied it last applied it, when this model would build
-   * exactly the same: the very same update object (in a backtest, the bot's feed passing a
-   * recorded update through unchanged), the same participants (so its label names the same
-   * side), the same side object before it (so the same epoch check and the same list) or an
-   * update with an epoch that is not stale here (the side after it is then the same
-   * whatever it was before), and no order of it seen as its own by either model. The side, and the book too when its
-   * other side is also the same object, are then taken as they are (immutable, so safe to
-   * share): the two models hold the same objects, and the next such update finds them the
-   * same again.
+   * Applies the update as the model that applied it last applied it, when this model would
+   * build exactly the same: the very same update object (in a backtest, the bot's feed
+   * passing a recorded update through unchanged), the same participants (so its label names
+   * the same side), the same side object before it (so the same epoch check and the same
+   * list) or an update with an epoch that is not stale here (the side after it is then the
+   * same whatever it was before), and no order of it seen as its own by either model. The
+   * side, and the book too when its other side is also the same object, are then taken as
+   * they are (immutable, so safe to share): the two models hold the same objects, and the
+   * next such update finds them the same again. Whether it did.
    */
-  #sharedApply(
-    u: OrderUpdate,
-    e: Entry,
-    side: ResolvedSide | null | undefined,
-    now: number,
-    isMine: IsMine,
-  ): SideChange | null {
+  #sharedApply(u: OrderUpdate, e: Entry, side: ResolvedSide | null | undefined, now: number, isMine: IsMine): boolean {
     const la = lastApplied;
-    if (la.u !== u || la.mine || (side !== undefined && side !== la.r)) return null;
+    if (la.u !== u || la.mine || (side !== undefined && side !== la.r)) return false;
     const p = la.participants!;
     const q = e.head.participants;
-    if (p !== q && (p.awayId !== q.awayId || p.homeId !== q.homeId)) return null;
+    if (p !== q && (p.awayId !== q.awayId || p.homeId !== q.homeId)) return false;
     const r = la.r!;
-    let change = la.change!;
     const slot = e.books.get(r.key);
     const book = slot?.book;
     const prev = book?.sides[r.idx];
-    if (prev !== change.prev) {
+    if (prev !== la.prev) {
       // Another side before it (read apart, from a snapshot): the same side after it all
       // the same when the update carries its epoch and is not stale here.
       const epoch = u.epoch ?? null;
-      if (epoch === null || (prev !== undefined && prev.epoch !== null && epoch < prev.epoch)) return null;
-      if (!noneMine(u.sideOrders, isMine)) return null;
-      change = { gameID: change.gameID, bookKey: change.bookKey, side: change.side, prev, next: change.next };
-    } else if (!noneMine(u.sideOrders, isMine)) return null;
+      if (epoch === null || (prev !== undefined && prev.epoch !== null && epoch < prev.epoch)) return false;
+    }
+    if (!noneMine(u.sideOrders, isMine)) return false;
     const other = r.idx === 0 ? 1 : 0;
     const after =
       book === la.before || (book !== undefined && book.sides[other] === la.after!.sides[other])
         ? la.after!
-        : withSide(book ?? emptyBook(r.taker), r.idx, change.next);
+        : withSide(book ?? emptyBook(r.taker), r.idx, la.next!);
     this.#setBook(e, u, slot, r.key, after, now, r.idx, la.from);
-    return change;
+    this.#lastPrev = prev;
+    this.#lastNext = la.next;
+    return true;
   }
 
   /**
@@ -592,21 +620,35 @@ let offersMine = false;
 /**
  * The latest update any model applied and what it made of it (see MarketModel's
  * #sharedApply): the update, the game's participants its label was read against, the side
- * it named, the book before and after, the change handed out, and whether the model saw an
- * order in it as its own. Module-wide, so two models share it; only ever used for the very
- * same update object, which nothing changes.
+ * it named, the side and the book before and after, the change handed out if one was asked
+ * for (null until then), and whether the model saw an order in it as its own. Module-wide,
+ * so two models share it; only ever used for the very same update object, which nothing
+ * changes.
  */
 const lastApplied: {
   u: OrderUpdate | null;
   participants: Participants | null;
   r: ResolvedSide | null;
   before: MarketBook | undefined;
+  prev: BookSide | undefined;
+  next: BookSide | null;
   after: MarketBook | null;
   change: SideChange | null;
   mine: boolean;
   /** What the side after it was built from (see BookSlot). */
   from: readonly BookOrder[] | null;
-} = { u: null, participants: null, r: null, before: undefined, after: null, change: null, mine: true, from: null };
+} = {
+  u: null,
+  participants: null,
+  r: null,
+  before: undefined,
+  prev: undefined,
+  next: null,
+  after: null,
+  change: null,
+  mine: true,
+  from: null,
+};
 
 function snapshotOf(e: Entry): GameState {
   if (e.snapshot === null) {

@@ -519,7 +519,7 @@ export class Runtime {
     this.#priceEvents++;
     const now = this.#o.clock.now();
     if (ev.type === 'orderUpdate') {
-      if (this.market.applyOrderUpdate(ev.payload, now)) this.#due.markGame(ev.payload.gameID);
+      if (this.market.appliesOrderUpdate(ev.payload, now)) this.#due.markGame(ev.payload.gameID);
     } else if (ev.type === 'matchedVolumeUpdate') {
       if (this.market.applyMatchedVolume(ev.payload, now)) this.#due.markGame(ev.payload.gameID);
     } else {

@@ -95,6 +95,33 @@ describe('MarketModel', () => {
     expect(after.books.get('moneyline')!.sides[1].offers.map((x) => x.id)).toEqual(['9']);
   });
 
+  it('applies an update without a change object as applyOrderUpdate does, the sides before and after at hand', () => {
+    const update = (epoch: number, odds: number): OrderUpdate =>
+      moneyline(A, epoch, [o('9', odds, { participantID: A })]);
+    const quiet = new MarketModel(() => false);
+    const full = new MarketModel(() => false);
+    quiet.applySnapshot(snapshot(), 1);
+    full.applySnapshot(snapshot(), 1);
+    const u = update(5, -115);
+    // Apart from each other (another update in between): each model builds its own side.
+    expect(quiet.appliesOrderUpdate(u, 2)).toBe(true);
+    full.applyOrderUpdate(update(5, -115), 2);
+    expect(quiet.lastSideBefore!.offers.map((x) => x.id)).toEqual(['3']);
+    expect(quiet.lastSideAfter).toBe(quiet.side(G, 'moneyline', 1));
+    expect(quiet.lastSideAfter.offers).toEqual(full.side(G, 'moneyline', 1)!.offers);
+    expect(quiet.appliesOrderUpdate(update(4, -130), 3)).toBe(false);
+    expect(quiet.stats).toEqual({ orderUpdates: 2, staleUpdates: 1, unknownGames: 0, unreadableSides: 0 });
+    // The same update object next to a second model: it shares the side and hands out the change.
+    const v = update(6, -110);
+    expect(quiet.appliesOrderUpdate(v, 4)).toBe(true);
+    const change = full.applyOrderUpdate(v, 4)!;
+    expect(change.next).toBe(quiet.lastSideAfter);
+    expect(change.prev!.offers.map((x) => [x.id, x.odds])).toEqual([['9', -115]]);
+    expect(change).toMatchObject({ gameID: G, bookKey: 'moneyline', side: 1 });
+    expect(full.lastSideBefore).toBe(change.prev);
+    expect(full.lastSideAfter).toBe(change.next);
+  });
+
   it('says whether any book changed since a snapshot, and shares the books when only other fields changed', () => {
     const mine = new Set<string>();
     const m = new MarketModel((id) => mine.has(id));

@@ -6,6 +6,7 @@ import type { Game } from '../../exchange/schemas/game.ts';
 import type { GameUpdate, MatchedVolumeUpdate, OrderUpdate } from '../../exchange/schemas/price-feed.ts';
 import { oddsRank, payout } from '../../odds/american.ts';
 import type { LevelFlow } from './queue-model.ts';
+import { VanishedOrders, type Vanished } from './vanished-orders.ts';
 
 const EPS = 1e-9;
 const NO_FLOWS: readonly SideFlows[] = [];
@@ -30,15 +31,6 @@ export interface SideFlows {
   readonly flows: readonly LevelFlow[];
 }
 
-interface Vanished {
-  readonly bookKey: string;
-  readonly side: 0 | 1;
-  readonly rank: number;
-  readonly stake: number;
-  /** Matched volume its trade would add: the taker's stake plus the maker's risk. */
-  readonly volume: number;
-}
-
 interface PendingGame {
   readonly gameID: string;
   /** Which game this was to appear here: games settle in that order, whatever order their orders vanished in. */
@@ -46,7 +38,7 @@ interface PendingGame {
   t: number;
   /** Volume of this instant's trades already seen as partial fills of orders still listed. */
   explained: number;
-  readonly vanished: Vanished[];
+  readonly vanished: VanishedOrders;
 }
 
 export interface RecordedMarketOptions {
@@ -79,6 +71,8 @@ export class RecordedMarket {
   #vanishedWaiting = 0;
   /** The games with vanished orders waiting, in the order the first of them vanished (their records: no lookup per event). */
   readonly #waitingGames: PendingGame[] = [];
+  /** How many of #waitingGames wait: the list keeps its room when games leave it (records live in #pending anyway). */
+  #waitingCount = 0;
   readonly #flowsWanted: (gameID: string) => boolean;
 
   constructor(options: RecordedMarketOptions = {}) {
@@ -167,9 +161,11 @@ export class RecordedMarket {
    * `settle` to say whether they traded.
    */
   applyOrderUpdate(u: OrderUpdate, t: number, side: ResolvedSide | null): SideFlows | null {
-    const c = this.model.applyOrderUpdate(u, t, side);
-    if (!c) return null;
-    return this.#diff(c.gameID, c.bookKey, c.side, c.prev?.offers ?? NO_OFFERS, c.next.offers, t);
+    const model = this.model;
+    if (!model.appliesOrderUpdate(u, t, side)) return null;
+    // Applied with `side` given: the side it replaced is that one (a null side applies nothing).
+    const r = side!;
+    return this.#diff(u.gameID, r.key, r.idx, model.lastSideBefore?.offers ?? NO_OFFERS, model.lastSideAfter.offers, t);
   }
 
   #diff(
@@ -204,14 +200,8 @@ export class RecordedMarket {
         if (wanted) (cancelled ??= new LevelSums()).add(oddsRank(p.odds), this.available(p));
       } else {
         this.#vanishedWaiting++;
-        if (pending.vanished.length === 0) this.#waitingGames.push(pending);
-        pending.vanished.push({
-          bookKey,
-          side,
-          rank: oddsRank(p.odds),
-          stake: this.available(p),
-          volume: p.sumUntaken * (1 + payout(p.odds)),
-        });
+        if (pending.vanished.count === 0) this.#waitingGames[this.#waitingCount++] = pending;
+        pending.vanished.add(bookKey, side, oddsRank(p.odds), this.available(p), p.sumUntaken * (1 + payout(p.odds)));
       }
     }
     // Nothing flowed: no flows to apply (the caller's answer for an update it could not apply alike).
@@ -231,13 +221,13 @@ export class RecordedMarket {
     if (!p || p.t !== t) return NO_FLOWS;
     let budget = Math.max(0, u.matchedVolume - prevVolume - p.explained);
     p.explained += budget;
-    this.#vanishedWaiting -= p.vanished.length;
+    this.#vanishedWaiting -= p.vanished.count;
     this.#dropWaiting(p);
     if (!this.#flowsWanted(u.gameID)) {
-      p.vanished.length = 0;
+      p.vanished.clear();
       return NO_FLOWS;
     }
-    const vanished = byRankBestFirst(p.vanished.splice(0));
+    const vanished = byRankBestFirst(p.vanished.take());
     return this.#vanishedFlows(u.gameID, vanished, (v) => {
       // A little slack: the feed's volume and sizes are floats of different sums.
       const share = v.volume <= budget + 1e-6 * Math.max(1, v.volume) ? 1 : budget / v.volume;
@@ -257,17 +247,17 @@ export class RecordedMarket {
     let first: PendingGame | null = null;
     let more: PendingGame[] | null = null;
     let kept = 0;
-    for (let i = 0; i < waiting.length; i++) {
+    const n = this.#waitingCount;
+    for (let i = 0; i < n; i++) {
       const p = waiting[i]!;
-      if (p.t >= t || p.vanished.length === 0) {
-        if (p.vanished.length > 0) waiting[kept++] = p;
+      if (p.t >= t || p.vanished.count === 0) {
+        if (p.vanished.count > 0) waiting[kept++] = p;
         continue;
       }
       if (first === null) first = p;
       else (more ??= [first]).push(p);
     }
-    // Setting an array's length is a call into the runtime: only when a game left the list.
-    if (kept !== waiting.length) waiting.length = kept;
+    this.#waitingCount = kept;
     if (first === null) return NO_FLOWS;
     if (more === null) return this.#settleGame(first) ?? NO_FLOWS;
     // In the order the games first appeared (each game's `order` is its own: any sort gives this one).
@@ -289,16 +279,21 @@ export class RecordedMarket {
 
   /** A game due: its vanished orders were cancels, as flows (null when no one reads the game's flows). */
   #settleGame(p: PendingGame): SideFlows[] | null {
-    this.#vanishedWaiting -= p.vanished.length;
+    this.#vanishedWaiting -= p.vanished.count;
     const gameID = p.gameID;
-    if (this.#flowsWanted(gameID)) return this.#vanishedFlows(gameID, p.vanished.splice(0), () => 0);
-    p.vanished.length = 0;
+    if (this.#flowsWanted(gameID)) return this.#vanishedFlows(gameID, p.vanished.take(), () => 0);
+    p.vanished.clear();
     return null;
   }
 
   #dropWaiting(p: PendingGame): void {
-    const i = this.#waitingGames.indexOf(p);
-    if (i >= 0) this.#waitingGames.splice(i, 1);
+    const waiting = this.#waitingGames;
+    const n = this.#waitingCount;
+    let i = 0;
+    while (i < n && waiting[i] !== p) i++;
+    if (i === n) return;
+    waiting.copyWithin(i, i + 1, n);
+    this.#waitingCount = n - 1;
   }
 
   /**
@@ -329,7 +324,7 @@ export class RecordedMarket {
     const last = this.#lastPending;
     let p = last !== null && last.gameID === gameID ? last : this.#pending.get(gameID);
     if (p === undefined) {
-      p = { gameID, order: this.#pending.size, t, explained: 0, vanished: [] };
+      p = { gameID, order: this.#pending.size, t, explained: 0, vanished: new VanishedOrders() };
       this.#pending.set(gameID, p);
     } else if (p.t !== t) {
       // Left over from an earlier instant: the game's record starts this instant, in place
