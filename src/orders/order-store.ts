@@ -62,9 +62,16 @@ const NO_ORDERS: ReadonlyMap<string, OwnOrder> = new Map();
  * what they are now: a number the store gives no other state of any game's live orders.
  */
 class LiveOrders extends Map<string, OwnOrder> {
-  /** Lists of them made at `listedAt` (a version), per strategy id (undefined: all): see `liveListOf`. */
+  /**
+   * Lists of them made at `listedAt` (a version): see `liveListOf`. All of them, and those of
+   * the first strategy asked for, in fields: a game's lists are made again after every move
+   * of its orders, and most games are quoted by one strategy. Other strategies' in `more`.
+   */
   listedAt = -1;
-  readonly lists = new Map<string | null | undefined, readonly OwnOrder[]>();
+  all: readonly OwnOrder[] | null = null;
+  oneId: string | null = null;
+  one: readonly OwnOrder[] | null = null;
+  more: Map<string | null, readonly OwnOrder[]> | null = null;
 
   constructor(public version: number) {
     super();
@@ -219,15 +226,20 @@ export class OrderStore {
     const live = this.#live.get(gameID);
     if (live === undefined) return NO_LIST;
     if (live.listedAt !== live.version) {
-      if (live.lists.size > 0) live.lists.clear();
+      live.all = null;
+      live.one = null;
+      if (live.more !== null && live.more.size > 0) live.more.clear();
       live.listedAt = live.version;
     }
-    let list = live.lists.get(strategyId);
-    if (list === undefined) {
-      const out: OwnOrder[] = [];
-      liveOf(live, strategyId, out);
-      live.lists.set(strategyId, (list = Object.freeze(out)));
+    if (strategyId === undefined) return (live.all ??= listOf(live, undefined));
+    if (live.one === null) {
+      live.oneId = strategyId;
+      return (live.one = listOf(live, strategyId));
     }
+    if (live.oneId === strategyId) return live.one;
+    const more = (live.more ??= new Map());
+    let list = more.get(strategyId);
+    if (list === undefined) more.set(strategyId, (list = listOf(live, strategyId)));
     return list;
   }
 
@@ -435,4 +447,11 @@ function recordOf(
 
 function liveOf(live: ReadonlyMap<string, OwnOrder>, strategyId: string | null | undefined, out: OwnOrder[]): void {
   for (const o of live.values()) if (strategyId === undefined || o.strategyId === strategyId) out.push(o);
+}
+
+/** The live orders of `strategyId` (undefined: all), as a list shared, frozen, by every reader. */
+function listOf(live: ReadonlyMap<string, OwnOrder>, strategyId: string | null | undefined): readonly OwnOrder[] {
+  const out: OwnOrder[] = [];
+  liveOf(live, strategyId, out);
+  return Object.freeze(out);
 }
