@@ -105,8 +105,13 @@ export class OrderStore {
   readonly #live = new Map<string, LiveOrders>();
   /** The last version given to a game's live orders (see `liveVersionOf`). */
   #versions = 0;
-  /** Terminal orders in the order they ended, with when, for pruning; those before #terminalHead are gone. */
-  readonly #terminal: { readonly clientId: string; readonly at: number }[] = [];
+  /**
+   * Terminal orders in the order they ended (client ids), and when (at the same index), for
+   * pruning; those before #terminalHead are gone. Two lists rather than an object per order:
+   * every order ends once, and the times stay unboxed numbers.
+   */
+  readonly #terminal: string[] = [];
+  readonly #terminalAt: number[] = [];
   #terminalHead = 0;
   readonly #hooks: OrderStoreHooks;
   readonly #onTransition: TransitionListener;
@@ -310,7 +315,13 @@ export class OrderStore {
 
   /** A finished order kept past its retention (see `stillNeeded`) that may go now: its retention starts again. */
   retainFrom(clientId: string, now: number): void {
-    this.#terminal.push({ clientId, at: now });
+    this.#ended(clientId, now);
+  }
+
+  /** The order `clientId` is finished as of `now`: it is pruned once its retention is over. */
+  #ended(clientId: string, now: number): void {
+    this.#terminal.push(clientId);
+    this.#terminalAt.push(now);
   }
 
   /**
@@ -343,7 +354,7 @@ export class OrderStore {
     if (isLive(cur) && !isLive(next)) {
       const live = this.#live.get(next.gameID);
       if (live !== undefined && live.delete(clientId)) live.version = ++this.#versions;
-      this.#terminal.push({ clientId, at: now });
+      this.#ended(clientId, now);
       this.#prune(now);
     } else if (isLive(next)) {
       // A reopened order's game may have been forgotten meanwhile: it has a live order again.
@@ -364,12 +375,10 @@ export class OrderStore {
   /** Forget terminal orders past their retention, and the oldest beyond the cap (their fills stay). */
   #prune(now: number): void {
     const list = this.#terminal;
+    const at = this.#terminalAt;
     let head = this.#terminalHead;
-    while (
-      head < list.length &&
-      (list.length - head > MAX_TERMINAL_KEPT || list[head]!.at < now - TERMINAL_RETENTION_MS)
-    ) {
-      const id = list[head++]!.clientId;
+    while (head < list.length && (list.length - head > MAX_TERMINAL_KEPT || at[head]! < now - TERMINAL_RETENTION_MS)) {
+      const id = list[head++]!;
       const o = this.#orders.get(id);
       if (!o || isLive(o)) continue;
       // Its fills are still to come and must find it: kept until they do (`retainFrom` lists it again).
@@ -382,6 +391,7 @@ export class OrderStore {
     // Drop the consumed front now and then rather than shifting on every order.
     if (head > 1_024 && head * 2 > list.length) {
       list.splice(0, head);
+      at.splice(0, head);
       head = 0;
     }
     this.#terminalHead = head;
