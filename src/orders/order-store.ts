@@ -62,9 +62,16 @@ const NO_ORDERS: ReadonlyMap<string, OwnOrder> = new Map();
  * what they are now: a number the store gives no other state of any game's live orders.
  */
 class LiveOrders extends Map<string, OwnOrder> {
-  /** Lists of them made at `listedAt` (a version), per strategy id (undefined: all): see `liveListOf`. */
+  /**
+   * Lists of them made at `listedAt` (a version): see `liveListOf`. All of them, and those of
+   * the first strategy asked for, in fields: a game's lists are made again after every move
+   * of its orders, and most games are quoted by one strategy. Other strategies' in `more`.
+   */
   listedAt = -1;
-  readonly lists = new Map<string | null | undefined, readonly OwnOrder[]>();
+  all: readonly OwnOrder[] | null = null;
+  oneId: string | null = null;
+  one: readonly OwnOrder[] | null = null;
+  more: Map<string | null, readonly OwnOrder[]> | null = null;
 
   constructor(public version: number) {
     super();
@@ -98,8 +105,13 @@ export class OrderStore {
   readonly #live = new Map<string, LiveOrders>();
   /** The last version given to a game's live orders (see `liveVersionOf`). */
   #versions = 0;
-  /** Terminal orders in the order they ended, with when, for pruning; those before #terminalHead are gone. */
-  readonly #terminal: { readonly clientId: string; readonly at: number }[] = [];
+  /**
+   * Terminal orders in the order they ended (client ids), and when (at the same index), for
+   * pruning; those before #terminalHead are gone. Two lists rather than an object per order:
+   * every order ends once, and the times stay unboxed numbers.
+   */
+  readonly #terminal: string[] = [];
+  readonly #terminalAt: number[] = [];
   #terminalHead = 0;
   readonly #hooks: OrderStoreHooks;
   readonly #onTransition: TransitionListener;
@@ -219,15 +231,20 @@ export class OrderStore {
     const live = this.#live.get(gameID);
     if (live === undefined) return NO_LIST;
     if (live.listedAt !== live.version) {
-      if (live.lists.size > 0) live.lists.clear();
+      live.all = null;
+      live.one = null;
+      if (live.more !== null && live.more.size > 0) live.more.clear();
       live.listedAt = live.version;
     }
-    let list = live.lists.get(strategyId);
-    if (list === undefined) {
-      const out: OwnOrder[] = [];
-      liveOf(live, strategyId, out);
-      live.lists.set(strategyId, (list = Object.freeze(out)));
+    if (strategyId === undefined) return (live.all ??= listOf(live, undefined));
+    if (live.one === null) {
+      live.oneId = strategyId;
+      return (live.one = listOf(live, strategyId));
     }
+    if (live.oneId === strategyId) return live.one;
+    const more = (live.more ??= new Map());
+    let list = more.get(strategyId);
+    if (list === undefined) more.set(strategyId, (list = listOf(live, strategyId)));
     return list;
   }
 
@@ -298,7 +315,13 @@ export class OrderStore {
 
   /** A finished order kept past its retention (see `stillNeeded`) that may go now: its retention starts again. */
   retainFrom(clientId: string, now: number): void {
-    this.#terminal.push({ clientId, at: now });
+    this.#ended(clientId, now);
+  }
+
+  /** The order `clientId` is finished as of `now`: it is pruned once its retention is over. */
+  #ended(clientId: string, now: number): void {
+    this.#terminal.push(clientId);
+    this.#terminalAt.push(now);
   }
 
   /**
@@ -331,7 +354,7 @@ export class OrderStore {
     if (isLive(cur) && !isLive(next)) {
       const live = this.#live.get(next.gameID);
       if (live !== undefined && live.delete(clientId)) live.version = ++this.#versions;
-      this.#terminal.push({ clientId, at: now });
+      this.#ended(clientId, now);
       this.#prune(now);
     } else if (isLive(next)) {
       // A reopened order's game may have been forgotten meanwhile: it has a live order again.
@@ -352,12 +375,10 @@ export class OrderStore {
   /** Forget terminal orders past their retention, and the oldest beyond the cap (their fills stay). */
   #prune(now: number): void {
     const list = this.#terminal;
+    const at = this.#terminalAt;
     let head = this.#terminalHead;
-    while (
-      head < list.length &&
-      (list.length - head > MAX_TERMINAL_KEPT || list[head]!.at < now - TERMINAL_RETENTION_MS)
-    ) {
-      const id = list[head++]!.clientId;
+    while (head < list.length && (list.length - head > MAX_TERMINAL_KEPT || at[head]! < now - TERMINAL_RETENTION_MS)) {
+      const id = list[head++]!;
       const o = this.#orders.get(id);
       if (!o || isLive(o)) continue;
       // Its fills are still to come and must find it: kept until they do (`retainFrom` lists it again).
@@ -370,6 +391,7 @@ export class OrderStore {
     // Drop the consumed front now and then rather than shifting on every order.
     if (head > 1_024 && head * 2 > list.length) {
       list.splice(0, head);
+      at.splice(0, head);
       head = 0;
     }
     this.#terminalHead = head;
@@ -435,4 +457,11 @@ function recordOf(
 
 function liveOf(live: ReadonlyMap<string, OwnOrder>, strategyId: string | null | undefined, out: OwnOrder[]): void {
   for (const o of live.values()) if (strategyId === undefined || o.strategyId === strategyId) out.push(o);
+}
+
+/** The live orders of `strategyId` (undefined: all), as a list shared, frozen, by every reader. */
+function listOf(live: ReadonlyMap<string, OwnOrder>, strategyId: string | null | undefined): readonly OwnOrder[] {
+  const out: OwnOrder[] = [];
+  liveOf(live, strategyId, out);
+  return Object.freeze(out);
 }

@@ -91,4 +91,41 @@ describe('OrderStore', () => {
     expect(ours('o1')).toBe(false);
     expect(ours('o2')).toBe(true);
   });
+
+  it('shares each list of live orders, per strategy, until an order of the game moves', () => {
+    const store = new OrderStore({ onChange: () => {} });
+    store.openGame('g');
+    const add = (n: number, strategyId: string | null): void => {
+      store.add({ ...restingOrder(n), strategyId }, 'test');
+    };
+    add(1, 'a');
+    add(2, 'b');
+    add(3, null);
+    add(4, 'a');
+    const ids = (list: readonly OwnOrder[]): string[] => list.map((o) => o.clientId);
+    const a = store.liveListOf('g', 'a');
+    const b = store.liveListOf('g', 'b');
+    const none = store.liveListOf('g', null);
+    const all = store.liveListOf('g');
+    expect([ids(a), ids(b), ids(none), ids(all)]).toEqual([['c1', 'c4'], ['c2'], ['c3'], ['c1', 'c2', 'c3', 'c4']]);
+    expect(Object.isFrozen(a) && Object.isFrozen(b) && Object.isFrozen(all)).toBe(true);
+    expect(store.liveListOf('g', 'b')).toBe(b);
+    expect(store.liveListOf('g', 'a')).toBe(a);
+    expect(store.liveListOf('g', null)).toBe(none);
+    expect(store.liveListOf('g')).toBe(all);
+    expect(store.liveListOf('other', 'a')).toEqual([]);
+    // A move of one order makes every list of its game again: asked in another order this time.
+    store.apply('c4', { kind: 'cancel-sent' }, 1, 'test');
+    const b2 = store.liveListOf('g', 'b');
+    expect(b2).not.toBe(b);
+    expect(ids(b2)).toEqual(['c2']);
+    expect(store.liveListOf('g', 'a').map((o) => o.status)).toEqual(['resting', 'pending-cancel']);
+    store.apply('c1', { kind: 'cancelled', amounts: { remaining: 0 } }, 2, 'test');
+    expect(ids(store.liveListOf('g', 'a'))).toEqual(['c4']);
+    expect(ids(store.liveListOf('g'))).toEqual(['c2', 'c3', 'c4']);
+    expect(ids(store.liveListOf('g', null))).toEqual(['c3']);
+    expect(ids(store.liveListOf('g', 'b'))).toEqual(['c2']);
+    // What was handed out before stays as it was.
+    expect(ids(a)).toEqual(['c1', 'c4']);
+  });
 });
