@@ -1,3 +1,4 @@
+import type { LargeFirstRunResult } from './large-first-run.ts';
 import type { BacktestBenchResult, LargeReplayResult, LargeSweepResult } from './backtest.bench.ts';
 import { LARGE_SWEEP_MARGINS, replayGoalOf } from './backtest.bench.ts';
 import type { ClientRestFigure } from './client-rest.bench.ts';
@@ -31,6 +32,8 @@ export interface BenchResults {
   readonly large: LargeReplayResult | null;
   /** The sweep over the large recording: undefined when not asked for (`--large-sweep`), null when the recording is not made. */
   readonly largeSweep?: LargeSweepResult | null | undefined;
+  /** First and later runs over the large recording against its minimal read: null when the recording is not made. */
+  readonly largeFirstRun: LargeFirstRunResult | null;
   readonly memory: MemoryBenchResult;
   readonly paperMemory: PaperMemoryResult;
 }
@@ -143,6 +146,7 @@ function rows(r: BenchResults): Row[] {
           `≤ ${mb(l.goalMaxRss)}: ${verdict(l.maxRss <= l.goalMaxRss)}`,
         ],
   );
+  out.push(...largeFirstRunRows(r.largeFirstRun));
   if (r.largeSweep !== undefined) out.push(largeSweepRow(r.largeSweep));
   const typed = b.venueActions.find((v) => v.boundary === 'typed');
   if (typed) {
@@ -324,6 +328,23 @@ export function replayBudgetTable(budgets: readonly ReplayBudget[]): string[] {
     `| order actions (place, cancel, edit) per event | ${budgets.map((b) => b.actionsPerEvent.toFixed(3)).join(' | ')} |`,
     '',
   ];
+}
+
+/** The large recording's first-run and later-run ratios, a row per config (issue 20's goals, at research scale). */
+export function largeFirstRunRows(lf: LargeFirstRunResult | null): Row[] {
+  if (lf === null)
+    return [
+      ['first and later runs over the large recording (scripts/make-large-recording.sh)', 'not made: skipped', '—'],
+    ];
+  return lf.figures.map((f) => [
+    `backtest of the large recording, ${int(lf.events)} events, with \`${f.config}\`: first run (cache check + one ` +
+      `pass: read${f.buildThread ? ' and tape written on a thread of their own' : ', tape written'}, replay) and ` +
+      `later run (tape open + replay) / a minimal read of its files in the same process (one run each)`,
+    `first ${f.firstRatio.toFixed(2)}, later ${f.laterRatio.toFixed(2)} (first ${(f.firstMs / 1000).toFixed(1)} s, ` +
+      `later ${(f.laterMs / 1000).toFixed(1)} s, minimal read ${(lf.minimalReadMs / 1000).toFixed(1)} s)`,
+    `≤ ${lf.goalFirstRatio} and ≤ ${lf.goalLaterRatio}: ` +
+      `${verdict(f.firstRatio <= lf.goalFirstRatio)} and ${verdict(f.laterRatio <= lf.goalLaterRatio)}`,
+  ]);
 }
 
 /** The large sweep's row: its memory bound counts as kept only if every variant ran to its end. */

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
+  LARGE_RECORDING,
   LARGE_SWEEP_MARGINS,
   replayGoalOf,
   runBacktestBenchInChild,
@@ -10,6 +11,7 @@ import {
   runLargeSweepInChild,
 } from './backtest.bench.ts';
 import { renderBenchmarks } from './benchmarks-md.ts';
+import { describeLargeFirstRun, runLargeFirstRunInChild } from './large-first-run.ts';
 import { runClientRestBench } from './client-rest.bench.ts';
 import { runEngineBench } from './engine.bench.ts';
 import { machineInfo, machineLine } from './machine.ts';
@@ -150,6 +152,8 @@ console.log(
         `max rss ${mb(large.maxRss)} (goal ≤ ${mb(large.goalMaxRss)}: ` +
         `${large.maxRss <= large.goalMaxRss ? 'met' : 'not met'})`,
 );
+const largeFirstRun = large === null ? null : await runLargeFirstRunInChild(LARGE_RECORDING);
+if (largeFirstRun !== null) for (const line of describeLargeFirstRun(largeFirstRun)) console.log(line);
 const largeSweep = values['large-sweep'] ? await runLargeSweepInChild() : undefined;
 console.log(
   largeSweep === undefined
@@ -207,6 +211,7 @@ const text = renderBenchmarks(
     backtest,
     replayBudget,
     large,
+    largeFirstRun,
     largeSweep,
     queueSweep,
     memory,
