@@ -26,4 +26,23 @@ describe('intent cooldowns: a key sits out its cooldown after a rejection', () =
     expect([...c.blocked('s', 'g', INTENTS, 3_000)]).toEqual(['away']);
     expect(c.blocked('s', 'g', INTENTS, 3_500).size).toBe(0);
   });
+
+  it('tells strategies and games apart whatever characters their names hold', () => {
+    const c = new IntentCooldowns(2_000);
+    c.cool('a|b', 'c', 'home', 0);
+    expect([...c.blocked('a|b', 'c', INTENTS, 1_000)]).toEqual(['home']);
+    expect(c.blocked('a', 'b|c', INTENTS, 1_000).size).toBe(0);
+  });
+
+  it('past 10,000 cooled keys forgets the ones whose cooldown has run, and keeps the others', () => {
+    const c = new IntentCooldowns(2_000);
+    for (let g = 0; g < 10_000; g++) c.cool('s', `g${g}`, 'home', 0);
+    c.cool('s', 'late', 'away', 1_000);
+    // The 10,001st key at 2,500: every key of time 0 has run out and goes; the late one stays.
+    c.cool('s', 'later', 'away', 2_500);
+    expect([...c.blocked('s', 'late', INTENTS, 2_999)]).toEqual(['away']);
+    expect([...c.blocked('s', 'later', INTENTS, 2_999)]).toEqual(['away']);
+    expect(c.blocked('s', 'g0', INTENTS, 1_999).size).toBe(0);
+    expect(c.size).toBe(2);
+  });
 });
