@@ -289,15 +289,19 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
  * The first replay of a recording: its tape is written while the replay reads the items
  * (`TapeBuild`), one pass over the recording. Where the one pass could not hand on exactly
  * the tape's items (an order of the recording account named by its user feed only after
- * its listing was read), the replay runs again from the tape just written.
+ * its listing was read), the replay runs again from the tape just written. `rowsOfPass`
+ * gives each pass its row sinks (a pass that runs again starts its rows afresh); without
+ * it the result keeps its rows.
  */
 export async function runBacktestBuilding(
-  o: Omit<BacktestOptions, 'tape'>,
+  o: Omit<BacktestOptions, 'tape' | 'rows'>,
   build: TapeBuild,
+  rowsOfPass?: () => ReportRowSinks,
 ): Promise<BacktestResult & { readonly tape: TapeFile; readonly again: boolean }> {
-  const first = await runBacktest({ ...o, tape: build });
+  const pass = () => (rowsOfPass ? { ...o, rows: rowsOfPass() } : o);
+  const first = await runBacktest({ ...pass(), tape: build });
   if (build.exact) return { ...first, tape: build.tape, again: false };
-  return { ...(await runBacktest({ ...o, tape: build.tape })), tape: build.tape, again: true };
+  return { ...(await runBacktest({ ...pass(), tape: build.tape })), tape: build.tape, again: true };
 }
 
 function replay(venue: SimulatedVenue, it: TapeItem): void {

@@ -3,15 +3,13 @@ import { rm } from 'node:fs/promises';
 import { deserialize } from 'node:v8';
 import type { Tape } from '../backtest/tape.ts';
 import { TapeFile } from '../backtest/tape/file.ts';
-import { openReportRowFiles } from '../backtest/report/csv-rows.ts';
-import { pageFill, type PageFill } from '../backtest/report/html.ts';
-import type { FillRow } from '../backtest/report/types.ts';
 import { writeReport } from '../backtest/report/write.ts';
 import { parseConfigText } from '../config/load.ts';
 import { silentLogger } from '../shared/logger.ts';
 import { runBacktest, type BacktestResult } from './backtest-run.ts';
 import type { StrategyResolver } from '../config/types.ts';
 import { backtestSettings, type SweepOverrides, type SweepWorkerData } from './sweep.ts';
+import { StreamedRows } from './streamed-rows.ts';
 
 /**
  * One variant of a sweep, run the same way wherever it runs: a local sweep's thread
@@ -51,26 +49,19 @@ export async function runVariant(
     return { result, replayMs: performance.now() - started };
   }
   const dir = spec.reportDir;
-  const files = openReportRowFiles(dir);
-  const pageFills: PageFill[] = [];
-  const fills = {
-    push: (row: FillRow, seq: number) => {
-      files.sinks.fills.push(row, seq);
-      pageFills.push(pageFill(row));
-    },
-  };
+  const rows = new StreamedRows(dir);
   let result: BacktestResult;
   try {
-    result = await runBacktest({ ...replay, rows: { orders: files.sinks.orders, fills } });
-    files.close();
+    result = await runBacktest({ ...replay, rows: rows.start() });
+    rows.close();
   } catch (err) {
     // A failed variant leaves no folder: the sweep's page lists only the variants that ran.
-    files.close();
+    rows.close();
     await rm(dir, { recursive: true, force: true });
     throw err;
   }
   const replayMs = performance.now() - started;
-  await writeReport(dir, result, { rowsWritten: true, pageFills });
+  await writeReport(dir, result, { rowsWritten: true, pageFills: rows.pageFills });
   return { result: variantSummary(result), replayMs };
 }
 

@@ -8,6 +8,7 @@ import type { BacktestReport } from '../backtest/report/types.ts';
 import { writeReport, writeSweepReport } from '../backtest/report/write.ts';
 import { compareWithRecording, parityLines, readDecisions, type RecordedDecisions } from '../backtest/parity.ts';
 import { runBacktest, runBacktestBuilding, type BacktestResult } from '../app/backtest-run.ts';
+import { StreamedRows } from '../app/streamed-rows.ts';
 import {
   backtestSettings,
   checkSweepRuns,
@@ -453,12 +454,17 @@ async function backtest(o: BacktestOptions): Promise<void> {
     stopAtStrategyError: o.strict === true,
     ...(recorded ? { onDecision: (d: Decision) => replayed.push(d) } : {}),
   };
+  // orders.csv and fills.csv go into the report folder as the replay makes them: a long
+  // recording's orders are not all held until the end.
+  const rows = new StreamedRows(o.report);
   let result: BacktestResult;
   let onePass: Awaited<ReturnType<typeof runBacktestBuilding>> | null = null;
   try {
-    if (tape instanceof TapeBuild) result = onePass = await runBacktestBuilding(replaying, tape);
-    else result = await runBacktest({ ...replaying, tape });
+    if (tape instanceof TapeBuild) result = onePass = await runBacktestBuilding(replaying, tape, () => rows.start());
+    else result = await runBacktest({ ...replaying, tape, rows: rows.start() });
+    rows.close();
   } catch (err) {
+    await rows.discard();
     // Read in the same pass: a bad line under --strict stops the replay.
     if (!(err instanceof BacktestInputError)) throw err;
     progress.end();
@@ -475,7 +481,7 @@ async function backtest(o: BacktestOptions): Promise<void> {
     process.stdout.write(`${line}${again}; ${f.problems.length} line(s) skipped\n`);
     minimalReadMs = f.build.minimalReadMs;
   }
-  const paths = await writeReport(o.report, result);
+  const paths = await writeReport(o.report, result, { rowsWritten: true, pageFills: rows.pageFills });
   process.stdout.write(
     `backtest of ${config.strategies
       .filter((s) => s.enabled)

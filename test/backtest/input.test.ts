@@ -6,6 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { BacktestInputError } from '../../src/backtest/errors.ts';
 import { runBacktest } from '../../src/app/backtest-run.ts';
 import { loadTape } from '../../src/backtest/tape.ts';
+import { FILL_COLUMNS, ORDER_COLUMNS, toCsv } from '../../src/backtest/report/csv.ts';
+import { renderHtmlReport } from '../../src/backtest/report/html.ts';
+import { reportJson } from '../../src/backtest/report/write.ts';
 import { defaultStrategyResolver } from '../../src/config/index.ts';
 import { loadConfig } from '../../src/config/load.ts';
 import { silentLogger } from '../../src/shared/logger.ts';
@@ -279,5 +282,28 @@ describe('linesmith backtest (CLI)', () => {
       'placedAt,orderID,userReference,strategy,gameID,market,selection,orderType,odds,bet,filled,status,closedAt,editOf',
     );
     expect(readFileSync(join(dir, 'report.html'), 'utf8')).toMatch(/^<!DOCTYPE html>/i);
+  });
+
+  it('writes the rows as the replay makes them, the same report and rows as one kept in memory', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ls-bt-'));
+    const args = ['--config', 'test/backtest/golden/fixed-spread.yaml', '--feed', SAMPLE, '--report', dir];
+    const r = await cli([...args, '--no-progress']);
+    expect(r.code, r.stderr).toBe(0);
+    const config = await loadConfig('test/backtest/golden/fixed-spread.yaml', {
+      resolveStrategy: defaultStrategyResolver(strategies),
+    });
+    const kept = await runBacktest({ config, tape: await loadTape([SAMPLE]), logger: silentLogger() });
+    expect(kept.orders.length).toBeGreaterThan(20);
+    expect(kept.fills.length).toBeGreaterThan(0);
+    const file = (name: string) => readFileSync(join(dir, name), 'utf8');
+    expect(file('report.json')).toBe(reportJson(kept));
+    expect(file('report.html')).toBe(renderHtmlReport(kept.report, { extras: kept.extras, fills: kept.fills }));
+    expect(file('fills.csv')).toBe(toCsv(FILL_COLUMNS, kept.fills));
+    // orders.csv lists each order when it ended: the same rows as placement order lists.
+    const lines = (csv: string) => csv.split('\n').filter((l) => l !== '');
+    const orders = lines(file('orders.csv'));
+    const want = lines(toCsv(ORDER_COLUMNS, kept.orders));
+    expect(orders[0]).toBe(want[0]);
+    expect(orders.slice(1).sort()).toEqual(want.slice(1).sort());
   });
 });

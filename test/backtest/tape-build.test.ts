@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { strategies } from '../../src/app/strategy-registry.ts';
 import { runBacktest, runBacktestBuilding } from '../../src/app/backtest-run.ts';
 import { reportJson } from '../../src/backtest/report/write.ts';
+import type { FillRow, OrderRow } from '../../src/backtest/report/types.ts';
 import { BacktestInputError } from '../../src/backtest/errors.ts';
 import { loadTape, type TapeItem } from '../../src/backtest/tape.ts';
 import { findTape, openTape, type PendingTape } from '../../src/backtest/tape/cache.ts';
@@ -100,6 +101,31 @@ describe.each(['main', 'worker'] as const)(
         const fromTape = await runBacktest({ config: cfg, tape: out.tape, logger: silentLogger() });
         expect(reportJson(out)).toBe(reportJson(fromTape));
         expect(await allItems(out.tape)).toEqual((await loadTape([file])).items);
+      },
+    );
+
+    it.each(['before', 'after'] as const)(
+      'gives a pass that runs again rows of its own when the account names its order %s the listing',
+      async (where) => {
+        const p = await pendingOn([ownOrderRecording(where)], { chunkItems: 200 });
+        const cfg = await config();
+        const passes: { orders: OrderRow[]; fills: FillRow[] }[] = [];
+        const out = await runBacktestBuilding({ config: cfg, logger: silentLogger() }, p.build, () => {
+          const pass = { orders: [] as OrderRow[], fills: [] as FillRow[] };
+          passes.push(pass);
+          return { orders: { push: (r) => pass.orders.push(r) }, fills: { push: (r) => pass.fills.push(r) } };
+        });
+        expect(passes).toHaveLength(where === 'after' ? 2 : 1);
+        // Handed on, not kept.
+        expect(out.orders).toHaveLength(0);
+        const fromTape = await runBacktest({ config: cfg, tape: out.tape, logger: silentLogger() });
+        expect(fromTape.orders.length).toBeGreaterThan(0);
+        expect(fromTape.fills.length).toBeGreaterThan(0);
+        const byPlacement = (rows: readonly OrderRow[]) =>
+          [...rows].sort((a, b) => a.placedAt - b.placedAt || a.userReference.localeCompare(b.userReference));
+        const last = passes.at(-1)!;
+        expect(byPlacement(last.orders)).toEqual(byPlacement(fromTape.orders));
+        expect(last.fills).toEqual(fromTape.fills);
       },
     );
 
