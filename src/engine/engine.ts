@@ -92,6 +92,11 @@ export interface EngineOptions {
    */
   readonly settledGameRetentionCount?: number;
   /**
+   * Called with each game the settled-game retention forgets, as it goes: a host that keeps
+   * state per game (the backtest's venue) lets it go with the engine's.
+   */
+  readonly onGameForgotten?: (gameID: string) => void;
+  /**
    * Called when an event listener throws. The engine never lets a listener's exception
    * escape into the caller or stop delivery to the other listeners. Default: counted only
    * (see `listenerErrorCount`); hosts pass their logger.
@@ -189,6 +194,7 @@ export class MatchingEngine {
   readonly #feesByDay = new Map<string, Map<number, number>>();
   readonly #settledRetentionMs: number;
   readonly #settledRetentionCount: number;
+  readonly #onGameForgotten: ((gameID: string) => void) | undefined;
   /** Ended games kept: each has one current entry in `#settled`. */
   #settledKept = 0;
   /** Settlements, oldest first (from `#settledHead`), for forgetting games after the retention. */
@@ -231,6 +237,7 @@ export class MatchingEngine {
     this.#settledRetentionMs = options.settledGameRetentionMs ?? Infinity;
     this.#retentionCount = options.closedOrderRetentionCount ?? Infinity;
     this.#settledRetentionCount = options.settledGameRetentionCount ?? Infinity;
+    this.#onGameForgotten = options.onGameForgotten;
     this.#onListenerError = options.onListenerError;
   }
 
@@ -499,6 +506,7 @@ export class MatchingEngine {
       }
       for (let i = 0; i < state.bets.length; i += 2) ledger.forget(state.bets[i]! >>> 1);
       this.#games.delete(gameID);
+      this.#onGameForgotten?.(gameID);
     }
     if (this.#settledHead > 1024 && 2 * this.#settledHead > queue.length) {
       this.#settled = queue.slice(this.#settledHead);

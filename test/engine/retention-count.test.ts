@@ -14,10 +14,11 @@ const MIN = 60_000;
 const HOUR = 60 * MIN;
 const hex = (n: number) => n.toString(16).padStart(24, '0');
 
-function engineWith(o: { closedCount?: number; settledCount?: number }) {
+function engineWith(o: { closedCount?: number; settledCount?: number; onGameForgotten?: (id: string) => void }) {
   const clock = new ManualClock(T0);
   const engine = new MatchingEngine({
     clock,
+    ...(o.onGameForgotten ? { onGameForgotten: o.onGameForgotten } : {}),
     ids: createIdGenerator(9),
     closedOrderRetentionMs: 15 * MIN,
     settledGameRetentionMs: 6 * HOUR,
@@ -96,6 +97,23 @@ describe('engine retention by count', () => {
     ).toEqual(ids.slice(-10).sort());
     expect(engine.grades('maker').map((g) => g.gameID)).toEqual(ids.slice(-10));
     expect(engine.gradesDropped('maker')).toBe(90);
+  });
+
+  it('names each game it forgets, once, as it forgets it', () => {
+    const forgotten: string[] = [];
+    const { clock, engine } = engineWith({ settledCount: 3, onGameForgotten: (id) => forgotten.push(id) });
+    const ids = [0, 1, 2, 3, 4].map((n) => addGame(engine, n).id);
+    for (const id of ids) {
+      expect(engine.settleGame(id, { away: 1, home: 2 }).ok).toBe(true);
+      clock.advance(MIN);
+      engine.advance();
+    }
+    expect(forgotten).toEqual(ids.slice(0, 2));
+    for (const id of forgotten) expect(engine.game(id)).toBeUndefined();
+    // Past the six hours, the rest go too, each named once.
+    clock.advance(7 * HOUR);
+    engine.advance();
+    expect(forgotten).toEqual(ids);
   });
 
   it('a regraded game counts once', () => {
