@@ -9,12 +9,19 @@ import { createRandom } from '../shared/random.ts';
 import { manualTime, type ManualTimeSource } from '../shared/time.ts';
 import { BacktestCollector } from '../backtest/report/collector.ts';
 import type { ReportRowSinks } from '../backtest/report/rows.ts';
-import { REPORT_FORMAT, REPORT_VERSION, type BacktestReport, type BacktestResult } from '../backtest/report/types.ts';
+import {
+  REPORT_FORMAT,
+  REPORT_VERSION,
+  type BacktestReport,
+  type BacktestResult,
+  type GameInfo,
+} from '../backtest/report/types.ts';
 
 export type { BacktestResult };
 import { formatInputProblem } from '../backtest/errors.ts';
 import type { Tape, TapeItem } from '../backtest/tape.ts';
 import { latencyLegs } from '../backtest/venue/latency.ts';
+import type { SettledGameRetention } from '../backtest/venue/execution.ts';
 import { SimulatedVenue, type VenueBoundary } from '../backtest/venue/simulated-venue.ts';
 import { TapeFile } from '../backtest/tape/file.ts';
 import type { TapeBuild } from '../backtest/tape/build.ts';
@@ -37,6 +44,10 @@ export interface BacktestOptions {
   readonly stopAtStrategyError?: boolean;
   /** Where orders.csv's and fills.csv's rows go as they become final (the result then lists none); default: kept in the result. */
   readonly rows?: ReportRowSinks;
+  /** How long the exchange keeps a settled game (default the simulator's: 6 h, at most 50 games). */
+  readonly settledGameRetention?: SettledGameRetention;
+  /** Each game the venue lets go of once the exchange forgot it. */
+  readonly onGameForgotten?: (gameID: string) => void;
 }
 
 /** After the last record: time for the runtime to cancel its orders, and for the last mark-outs. */
@@ -113,7 +124,19 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
   const time = manualTime((await cursor.fill()) ? cursor.chunk[cursor.pos]!.t : tape.start);
   const random = createRandom(settings.seed);
   let collector: BacktestCollector | null = null;
-  const venue = new SimulatedVenue({
+  // The report names every game it lists, those the venue let go of (settled hours before) too.
+  const forgottenInfo = new Map<string, GameInfo>();
+  const infoOf = (id: string): GameInfo | null => {
+    const g = venue.execution.game(id);
+    if (!g) return forgottenInfo.get(id) ?? null;
+    return {
+      league: g.league,
+      away: g.participants.awayName,
+      home: g.participants.homeName,
+      start: Number.isFinite(g.start) ? g.start : null,
+    };
+  };
+  const venue: SimulatedVenue = new SimulatedVenue({
     time,
     fillModel: settings.fillModel,
     latency: latencyLegs(settings.latency, random),
@@ -121,6 +144,12 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
     commission: settings.commission,
     logger: o.logger,
     ...(o.boundary ? { boundary: o.boundary } : {}),
+    ...(o.settledGameRetention ? { settledGameRetention: o.settledGameRetention } : {}),
+    onGameForgotten: (id) => {
+      const info = infoOf(id);
+      if (info) forgottenInfo.set(id, info);
+      o.onGameForgotten?.(id);
+    },
     onOwnEvent: (e) => collector?.onOwnEvent(e),
     onPlaceOutcome: (input, outcome) => collector?.onPlaceOutcome(input, outcome),
     onEditOutcome: (input, outcome) => collector?.onEditOutcome(input, outcome),
@@ -209,17 +238,7 @@ export async function runBacktest(o: BacktestOptions): Promise<BacktestResult> {
   const st = runtime.orders.stats;
   const done = collector.finish(
     { riskRejected: st.riskRejected, exchangeRejected: st.exchangeRejected, postArb: st.postArb },
-    (id) => {
-      const g = venue.execution.game(id);
-      return g
-        ? {
-            league: g.league,
-            away: g.participants.awayName,
-            home: g.participants.homeName,
-            start: Number.isFinite(g.start) ? g.start : null,
-          }
-        : null;
-    },
+    infoOf,
   );
   const notes = done.games
     .filter((g) => g.settlement === 'marked')

@@ -81,6 +81,14 @@ export function typedAnswers(engine: MatchingEngine): VenueAnswers {
     },
     feed: (item, game, now, messageID) => classifyMessage(envelopes.message(item, game, now, messageID), 'live'),
     graded: (game, bet, grade) => graded.row(game, bet, grade),
+    forgetGame: (gameID) => {
+      envelopes.forgetGame(gameID);
+      graded.forgetGame(gameID);
+      if (describedGame?.id === gameID) {
+        describedGame = undefined;
+        describedSelection = null;
+      }
+    },
   };
 }
 
@@ -123,6 +131,10 @@ class Envelopes {
       createdAt: this.#createdAt,
       messageID,
     };
+  }
+
+  forgetGame(gameID: string): void {
+    this.#games.delete(gameID);
   }
 
   #fields(game: EngineGame): GameFields {

@@ -47,5 +47,7 @@ export function wireAnswers(engine: MatchingEngine): VenueAnswers {
     feed: (item, game, now, messageID) =>
       classifyMessage(checkFeedMessage.parse(userFeedMessage(item, game, now, messageID)), 'live'),
     graded: (game, bet, grade) => checkGraded.parse(renderGradedRow(game, bet, grade)),
+    // Renders each answer afresh: nothing is kept per game.
+    forgetGame: () => undefined,
   };
 }

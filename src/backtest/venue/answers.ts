@@ -23,4 +23,6 @@ export interface VenueAnswers {
   feed(item: UserFeedItem, game: EngineGame | undefined, now: number, messageID: string): UserFeedMessageEvent;
   /** The graded row of one settlement version of a bet of ours, as getGradedSince reads it; `game` its game, if known. */
   graded(game: EngineGame | undefined, bet: BetView, grade: GradeVersion): GradedRow;
+  /** The engine forgot the game: what was kept to answer about it goes too. */
+  forgetGame(gameID: string): void;
 }

@@ -46,6 +46,16 @@ export class BotFeed {
     this.#x = execution;
   }
 
+  /** The engine forgot the game: its epochs and listings go too. */
+  forgetGame(gameID: string): void {
+    this.#epochs.delete(gameID);
+    this.#sides.delete(gameID);
+    if (this.#epochGame === gameID) {
+      this.#epochGame = null;
+      this.#epochRecord = undefined;
+    }
+  }
+
   /**
    * A recorded side update as the bot receives it: unchanged unless we took from it or rest
    * on it. `side` is the side the recorded market read from its label when it applied it;

@@ -49,6 +49,15 @@ export interface ExecutionOptions {
   readonly onPlaceOutcome?: (input: PlaceInput, outcome: PlaceOutcome) => void;
   /** The final outcome of each edit of ours that reached the exchange. */
   readonly onEditOutcome?: (input: EditInput, outcome: EditOutcome) => void;
+  /** How long the exchange keeps a settled game; default the simulator's (SIM_RETENTION_DEFAULTS). */
+  readonly settledGameRetention?: SettledGameRetention;
+}
+
+/** How long the exchange keeps a game after its latest settlement: whichever of the two limits comes first. */
+export interface SettledGameRetention {
+  readonly ms: number;
+  /** Ended games kept at most: the one settled longest ago goes first. */
+  readonly count: number;
 }
 
 export interface ExecutionStats {
@@ -145,6 +154,10 @@ export class BacktestExecution {
   readonly #tickets = new Map<number, Ticket>();
   readonly #ended = new Set<string>();
   readonly #snapshots = new Map<string, OrderbookGame>();
+  /** Games the engine forgot that the venue has not let go of yet (`takeForgottenGames`). */
+  #forgotten: string[] = [];
+  /** Every game the engine forgot: each was settled first. */
+  readonly #forgottenIds = new Set<string>();
   #seq = 0;
   #armedAt: number | null = null;
   /**
@@ -156,17 +169,48 @@ export class BacktestExecution {
 
   constructor(o: ExecutionOptions) {
     this.#o = o;
-    // Closed orders kept as the simulator keeps them: a replay of a long recording holds the
-    // few thousand of the last minutes, not every order it ever placed.
+    // Closed orders and settled games kept as the simulator keeps them: a replay of a long
+    // recording holds the few thousand orders of the last minutes and the games settled in
+    // the last hours, not every order it ever placed nor every game it ever saw.
     this.engine = new MatchingEngine({
       clock: o.time.clock,
       closedOrderRetentionMs: SIM_RETENTION_DEFAULTS.closedOrderRetentionMs,
       closedOrderRetentionCount: SIM_RETENTION_DEFAULTS.closedOrderRetentionCount,
+      settledGameRetentionMs: o.settledGameRetention?.ms ?? SIM_RETENTION_DEFAULTS.settledGameRetentionMs,
+      settledGameRetentionCount: o.settledGameRetention?.count ?? SIM_RETENTION_DEFAULTS.settledGameRetentionCount,
+      onGameForgotten: (gameID) => {
+        this.#forgotten.push(gameID);
+        this.#forgottenIds.add(gameID);
+      },
     });
     this.engine.addUser({ id: US, balance: o.balance, commissionRate: o.commission });
     this.engine.addUser({ id: MARKET, balance: UNLIMITED, commissionRate: 0 });
     this.engine.addUser({ id: FLOW, balance: UNLIMITED, commissionRate: 0 });
     this.engine.onEvent((e) => this.#onEngineEvent(e));
+  }
+
+  /** Whether the engine forgot games the venue still keeps state for. */
+  get hasForgottenGames(): boolean {
+    return this.#forgotten.length > 0;
+  }
+
+  /** The games the engine forgot since the last call: the venue lets go of each (`forgetGame`). */
+  takeForgottenGames(): readonly string[] {
+    const games = this.#forgotten;
+    this.#forgotten = [];
+    return games;
+  }
+
+  /** A game the engine forgot leaves the recorded market and the execution's records. */
+  forgetGame(gameID: string): void {
+    this.#snapshots.delete(gameID);
+    this.#forgetResting(gameID);
+    this.recorded.forgetGame(gameID);
+  }
+
+  /** Whether the engine settled the game: it forgets a game only hours after that. */
+  gameSettled(gameID: string): boolean {
+    return this.engine.game(gameID)?.ended ?? this.#forgottenIds.has(gameID);
   }
 
   /** The latest recorded snapshot of each game: the account's first view of the board. */
@@ -242,6 +286,8 @@ export class BacktestExecution {
       if (live) this.#goLive(g.id);
       return;
     }
+    // Ended and since forgotten by the engine: a late message about it does not open it again.
+    if (this.#ended.has(g.id)) return;
     const away = g.participants.find((p) => p.homeAway === 'away') ?? g.participants[0]!;
     const home = g.participants.find((p) => p.homeAway === 'home') ?? g.participants[1]!;
     const start = g.start ? Date.parse(g.start) : this.#o.time.clock.now();

@@ -19,6 +19,10 @@ const money = (n: number): number => Number(formatMoney(n));
 export class TypedGradedRows {
   readonly #games = new Map<string, { readonly game: EngineGame; readonly read: GradedRow['game'] }>();
 
+  forgetGame(gameID: string): void {
+    this.#games.delete(gameID);
+  }
+
   row(game: EngineGame | undefined, bet: BetView, grade: GradeVersion): GradedRow {
     const offer = bet.origin === 'offer';
     const out: GradedRow = {

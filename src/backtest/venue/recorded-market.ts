@@ -65,6 +65,8 @@ export class RecordedMarket {
   /** The games of the recorded orders in #consumed: a side of any other game lists none we took from. */
   readonly #consumedGames = new Set<string>();
   readonly #pending = new Map<string, PendingGame>();
+  /** Games given a pending record so far: each record's `order` (records of forgotten games leave #pending). */
+  #pendingSeq = 0;
   #lastPending: PendingGame | null = null;
   readonly #volume = new Map<string, number>();
   /** Vanished orders waiting in any game: most events find none, and skip the walk over games. */
@@ -140,6 +142,25 @@ export class RecordedMarket {
     let size = 0;
     for (const o of s.offers) if (oddsRank(o.odds) === rank) size += this.available(o);
     return size;
+  }
+
+  /**
+   * The engine forgot the game, long after it was settled: its book, its volume and its
+   * record of vanished orders go. What we took of its orders stays counted, as does that we
+   * took from it.
+   */
+  forgetGame(gameID: string): void {
+    this.model.forget(gameID);
+    this.#volume.delete(gameID);
+    const p = this.#pending.get(gameID);
+    if (p === undefined) return;
+    this.#pending.delete(gameID);
+    if (this.#lastPending === p) this.#lastPending = null;
+    if (p.vanished.count > 0) {
+      this.#vanishedWaiting -= p.vanished.count;
+      this.#dropWaiting(p);
+      p.vanished.clear();
+    }
   }
 
   applySnapshot(g: OrderbookGame, t: number): GameState | null {
@@ -324,7 +345,7 @@ export class RecordedMarket {
     const last = this.#lastPending;
     let p = last !== null && last.gameID === gameID ? last : this.#pending.get(gameID);
     if (p === undefined) {
-      p = { gameID, order: this.#pending.size, t, explained: 0, vanished: new VanishedOrders() };
+      p = { gameID, order: this.#pendingSeq++, t, explained: 0, vanished: new VanishedOrders() };
       this.#pending.set(gameID, p);
     } else if (p.t !== t) {
       // Left over from an earlier instant: the game's record starts this instant, in place

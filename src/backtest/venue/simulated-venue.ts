@@ -16,11 +16,7 @@ import type {
 import { editBodyOf } from '../../exchange/rest/edit-entry.ts';
 import { cancelEntriesOf, restEditOf } from '../../exchange/rest/gateway-capabilities.ts';
 import { GradedWalker } from '../../exchange/rest/graded-walker.ts';
-import {
-  MatchedBet as MatchedBetSchema,
-  type GradedRow,
-  type GradedSinceResponse,
-} from '../../exchange/schemas/bets.ts';
+import { MatchedBet as MatchedBetSchema, type GradedSinceResponse } from '../../exchange/schemas/bets.ts';
 import type { OrderbookGame } from '../../exchange/schemas/exchange.ts';
 import { UnmatchedOrder as UnmatchedOrderSchema } from '../../exchange/schemas/orders.ts';
 import type { GameUpdate, PriceFeedEvent } from '../../exchange/schemas/price-feed.ts';
@@ -42,7 +38,8 @@ import { typedAnswers } from './answers-typed.ts';
 import { wireAnswers } from './answers-wire.ts';
 import { BotFeed } from './bot-feed.ts';
 import { Fanout } from './fanout.ts';
-import { BacktestExecution, US } from './execution.ts';
+import { GradedLog } from './graded-log.ts';
+import { BacktestExecution, US, type SettledGameRetention } from './execution.ts';
 import type { FillModelConfig } from './queue-model.ts';
 import type { LatencyLegs } from './latency.ts';
 
@@ -68,16 +65,14 @@ export interface SimulatedVenueOptions {
   readonly onOwnEvent?: (e: EngineEvent) => void;
   readonly onPlaceOutcome?: (input: PlaceInput, outcome: PlaceOutcome) => void;
   readonly onEditOutcome?: (input: EditInput, outcome: EditOutcome) => void;
+  /** How long the exchange keeps a settled game; default the simulator's. */
+  readonly settledGameRetention?: SettledGameRetention;
+  /** Each game the venue lets go of, after the engine forgot it: called first, while the venue still has it. */
+  readonly onGameForgotten?: (gameID: string) => void;
 }
 
 /** A game's filter fields when the recording gave none: one object, not one per resend. */
 const NO_FIELDS: { parentGameID?: string | null; league?: string | null; sport?: string | null } = {};
-
-/**
- * The rows of a poll that finds nothing new: one list for every such poll (most polls of a
- * replay, once a second through its hours); frozen, as its readers only read it.
- */
-const NO_GRADED = Object.freeze([]) as readonly GradedRow[] as GradedRow[];
 
 /** Zeros that pad the milliseconds of a message id to six digits, by how many are missing. */
 const LOW_PAD = ['', '0', '00', '000', '0000', '00000'] as const;
@@ -136,7 +131,7 @@ export class SimulatedVenue implements Venue {
   readonly #states$: BehaviorSubject<ConnectionStates>;
   /** Orderbook answers waiting for the snapshots that follow a recorded price-feed reconnect (null: none expected). */
   #afterPriceGap: (() => void)[] | null = null;
-  readonly #graded: GradedRow[] = [];
+  readonly #graded = new GradedLog();
   /** What the runtime subscribed to on the price feed: the exchange sends nothing else (feeds §2). */
   readonly #filter = new PriceFilter();
   /** Each game's filter key, built once: a game's league and sport never change. */
@@ -169,6 +164,7 @@ export class SimulatedVenue implements Venue {
       onListingChanged: (gameID, bookKey, side, taker) => this.#listingChanged(gameID, bookKey, side, taker),
       ...(o.onPlaceOutcome ? { onPlaceOutcome: o.onPlaceOutcome } : {}),
       ...(o.onEditOutcome ? { onEditOutcome: o.onEditOutcome } : {}),
+      ...(o.settledGameRetention ? { settledGameRetention: o.settledGameRetention } : {}),
     });
     this.#botFeed = new BotFeed(this.execution);
     this.#answers = o.boundary === 'wire' ? wireAnswers(this.execution.engine) : typedAnswers(this.execution.engine);
@@ -236,11 +232,13 @@ export class SimulatedVenue implements Venue {
   // ------------------------------------------------------------ the recording, in order
 
   snapshot(g: OrderbookGame, t: number): void {
+    if (this.execution.hasForgottenGames) this.#forgetGames();
     this.execution.applySnapshot(g, t);
   }
 
   /** A recorded frame reaches the exchange's book first, then our price feed if the runtime subscribed to its game. */
   price(e: PriceFeedEvent, t: number): void {
+    if (this.execution.hasForgottenGames) this.#forgetGames();
     let side: ResolvedSide | null = null;
     if (e.type === 'orderUpdate') side = this.execution.applyOrderUpdate(e.payload, t);
     else this.execution.applyPrice(e, t);
@@ -277,6 +275,21 @@ export class SimulatedVenue implements Venue {
       if (game !== undefined) this.#keys.set(id, key);
     }
     return key;
+  }
+
+  /**
+   * Games the engine forgot (settled hours ago) leave everything the venue keeps per game,
+   * between two recorded events: a replay of months holds the games of the last hours.
+   */
+  #forgetGames(): void {
+    for (const gameID of this.execution.takeForgottenGames()) {
+      this.#o.onGameForgotten?.(gameID);
+      this.execution.forgetGame(gameID);
+      this.#botFeed.forgetGame(gameID);
+      this.#listingsDue.delete(gameID);
+      this.#keys.delete(gameID);
+      this.#answers.forgetGame(gameID);
+    }
   }
 
   /** Our part of a side changed: the exchange sends the side again, which reaches the bot one latency leg later. */
@@ -477,17 +490,9 @@ export class SimulatedVenue implements Venue {
     return out;
   }
 
-  /**
-   * getGradedSince over what the engine graded: the cursor is how many rows were read. Most
-   * polls find nothing new: those send the cursor back as it came, with no copy of the rows.
-   */
+  /** getGradedSince over what the engine graded. */
   #gradedSince(cursor: string | undefined): GradedSinceResponse {
-    const settledThrough = iso(this.#o.time.clock.now());
-    const from = cursor === undefined ? 0 : Number(cursor);
-    if (cursor !== undefined && from === this.#graded.length)
-      return { graded: NO_GRADED, hasMore: false, cursor, settledThrough };
-    const rows = this.#graded.slice(from);
-    return { graded: rows, hasMore: false, cursor: String(from + rows.length), settledThrough };
+    return this.#graded.since(cursor, iso(this.#o.time.clock.now()));
   }
 
   // ------------------------------------------------------------ our user feed
