@@ -13,6 +13,7 @@ import { minimalRead } from '../src/backtest/tape/minimal-read.ts';
 import { recordingFiles, inTimeOrder } from '../src/record/reader.ts';
 import { loadConfig } from '../src/config/index.ts';
 import { silentLogger } from '../src/shared/logger.ts';
+import { StreamedRows } from '../src/app/streamed-rows.ts';
 import { runVenueActionBench, type VenueActionFigure } from './venue-actions.ts';
 
 /**
@@ -329,7 +330,12 @@ export function memoryBreakdown(): MemoryBreakdown {
 /** Replaying the large recording (made by scripts/make-large-recording.sh): its tape, then the quiet strategy over it, and the process's max RSS. */
 export interface LargeReplayResult {
   readonly recording: string;
+  /** The config's file name. */
+  readonly config: string;
   readonly events: number;
+  /** Orders placed and fills, from the report: what the replay's rows grow with. */
+  readonly placed: number;
+  readonly fills: number;
   readonly tapeBytes: number;
   /** Building (or reusing) its tape, ms; whether it was built. */
   readonly tapeMs: number;
@@ -346,21 +352,42 @@ export interface LargeReplayResult {
   readonly memoryAtEnd: MemoryBreakdown;
 }
 
-export async function runLargeReplay(recording = LARGE_RECORDING): Promise<LargeReplayResult> {
+/** The quoting strategy replayed over the large recording for its memory (`--large-sweep`): the golden fixed-spread. */
+export const LARGE_QUOTING_CONFIG = resolve(root, 'test/backtest/golden/fixed-spread.yaml');
+
+/**
+ * One backtest of the large recording as `linesmith backtest` runs it: its tape, the replay
+ * heap settings, and orders.csv and fills.csv written into a report folder as the replay
+ * makes them (a temporary one, removed after).
+ */
+export async function runLargeReplay(
+  recording = LARGE_RECORDING,
+  configPath = QUIET_CONFIG,
+): Promise<LargeReplayResult> {
   // What `linesmith backtest` sets for its replay.
   applyReplayHeapSettings();
-  const config = await loadConfig(QUIET_CONFIG, { resolveStrategy: builtInStrategyResolver() });
+  const config = await loadConfig(configPath, { resolveStrategy: builtInStrategyResolver() });
   const memoryAtStart = memoryBreakdown();
+  const reportDir = mkdtempSync(join(tmpdir(), 'linesmith-large-replay-'));
+  const rows = new StreamedRows(reportDir);
   const t0 = performance.now();
   const cached = await openTape([recording], { dir: resolve(root, '.cache/tapes') });
   const t1 = performance.now();
   const c0 = process.cpuUsage();
-  const result = await runBacktest({ config, tape: cached.tape, logger: silentLogger() });
+  const result = await runBacktest({ config, tape: cached.tape, logger: silentLogger(), rows: rows.start() }).finally(
+    () => {
+      rows.close();
+      rmSync(reportDir, { recursive: true, force: true });
+    },
+  );
   const cpu = process.cpuUsage(c0);
   const t2 = performance.now();
   return {
     recording: basename(resolve(recording, '..')),
+    config: basename(configPath),
     events: result.events,
+    placed: result.report.metrics.orders.placed,
+    fills: result.report.metrics.volume.fills,
     tapeBytes: cached.tape.size,
     tapeMs: t1 - t0,
     built: cached.built !== null,
@@ -452,6 +479,12 @@ export async function runLargeReplayInChild(): Promise<LargeReplayResult | null>
   return runJsonChild<LargeReplayResult>('backtest large', fileURLToPath(import.meta.url), ['--large']);
 }
 
+/** The quoting strategy's replay of the large recording in a fresh process of its own, or null when the recording is not made. */
+export async function runLargeQuotingReplayInChild(): Promise<LargeReplayResult | null> {
+  if (!existsSync(LARGE_RECORDING)) return null;
+  return runJsonChild<LargeReplayResult>('backtest large quoting', fileURLToPath(import.meta.url), ['--large-quoting']);
+}
+
 /** The value after `flag` on the command line, if any. */
 function argAfter(flag: string): string | undefined {
   const at = process.argv.indexOf(flag);
@@ -475,18 +508,20 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     ? await runVenueActionBench()
     : process.argv.includes('--large')
       ? await runLargeReplay()
-      : process.argv.includes('--large-sweep')
-        ? await runLargeSweep()
-        : await runBacktestBench(
-            configs !== undefined || runs !== undefined || thread !== undefined
-              ? {
-                  ...(configs !== undefined ? { configs } : {}),
-                  ...(runs !== undefined ? { runs: Number(runs) } : {}),
-                  ...(thread !== undefined ? { thread } : {}),
-                  venueActions: false,
-                }
-              : {},
-          );
+      : process.argv.includes('--large-quoting')
+        ? await runLargeReplay(LARGE_RECORDING, LARGE_QUOTING_CONFIG)
+        : process.argv.includes('--large-sweep')
+          ? await runLargeSweep()
+          : await runBacktestBench(
+              configs !== undefined || runs !== undefined || thread !== undefined
+                ? {
+                    ...(configs !== undefined ? { configs } : {}),
+                    ...(runs !== undefined ? { runs: Number(runs) } : {}),
+                    ...(thread !== undefined ? { thread } : {}),
+                    venueActions: false,
+                  }
+                : {},
+            );
   // The ratios for a reader on stderr; stdout's last line is the result, for the bench runner.
   if ('figures' in result) for (const line of ratioLines(result)) process.stderr.write(`${line}\n`);
   console.log(JSON.stringify(result));

@@ -32,6 +32,8 @@ export interface BenchResults {
   readonly large: LargeReplayResult | null;
   /** The sweep over the large recording: undefined when not asked for (`--large-sweep`), null when the recording is not made. */
   readonly largeSweep?: LargeSweepResult | null | undefined;
+  /** A quoting strategy's backtest of the large recording: as `largeSweep`. */
+  readonly largeQuoting?: LargeReplayResult | null | undefined;
   /** First and later runs over the large recording against its minimal read: null when the recording is not made. */
   readonly largeFirstRun: LargeFirstRunResult | null;
   readonly memory: MemoryBenchResult;
@@ -147,6 +149,7 @@ function rows(r: BenchResults): Row[] {
         ],
   );
   out.push(...largeFirstRunRows(r.largeFirstRun));
+  if (r.largeQuoting !== undefined) out.push(largeQuotingRow(r.largeQuoting));
   if (r.largeSweep !== undefined) out.push(largeSweepRow(r.largeSweep));
   const typed = b.venueActions.find((v) => v.boundary === 'typed');
   if (typed) {
@@ -345,6 +348,23 @@ export function largeFirstRunRows(lf: LargeFirstRunResult | null): Row[] {
     `≤ ${lf.goalFirstRatio} and ≤ ${lf.goalLaterRatio}: ` +
       `${verdict(f.firstRatio <= lf.goalFirstRatio)} and ${verdict(f.laterRatio <= lf.goalLaterRatio)}`,
   ]);
+}
+
+/**
+ * A quoting strategy's backtest of the large recording, as `linesmith backtest` runs it: its
+ * max resident set against the bound issue 20 sets for a replay of that recording.
+ */
+export function largeQuotingRow(l: LargeReplayResult | null): Row {
+  if (l === null)
+    return ['quoting backtest of the large recording (scripts/make-large-recording.sh)', 'not made: skipped', '—'];
+  return [
+    `backtest of the large recording, ${int(l.events)} events, with \`${l.config}\` (${int(l.placed)} orders ` +
+      `placed, ${int(l.fills)} fills; orders.csv and fills.csv written as it goes), from its tape: max resident set of the process`,
+    `${mb(l.maxRss)} (${int(l.eventsPerSecond)} events/s, ${int(l.eventsPerCpuSecond)} per CPU second; ` +
+      `at the end: V8 heap ${mb(l.memoryAtEnd.heapTotal)} (old generation ${mb(l.memoryAtEnd.oldSpace)}, ` +
+      `young ${mb(l.memoryAtEnd.newSpace)}), the rest ${mb(l.memoryAtEnd.rss - l.memoryAtEnd.heapTotal)})`,
+    `≤ ${mb(l.goalMaxRss)}: ${verdict(l.maxRss <= l.goalMaxRss)}`,
+  ];
 }
 
 /** The large sweep's row: its memory bound counts as kept only if every variant ran to its end. */

@@ -8,6 +8,7 @@ import {
   replayGoalOf,
   runBacktestBenchInChild,
   runLargeReplayInChild,
+  runLargeQuotingReplayInChild,
   runLargeSweepInChild,
 } from './backtest.bench.ts';
 import { renderBenchmarks } from './benchmarks-md.ts';
@@ -29,8 +30,9 @@ import { runTickToOrderBench } from './tick-to-order.bench.ts';
  * then BENCHMARKS.md at the repository root is rewritten with all of them, the machine,
  * the Node version and the date. `--memory-hours H` sets the memory run's market time
  * and the paper-memory runs' market time (default 4: about three minutes of wall time each).
- * `--large-sweep` adds the 8-variant sweep over the large recording: 8 × 1.7M events of an
- * active strategy, tens of minutes of wall time on two cores, so it runs only when asked.
+ * `--large-sweep` adds a fixed-spread backtest of the large recording (its memory) and the
+ * 8-variant sweep over it: 9 × 1.7M events of an active strategy, tens of minutes of wall
+ * time on two cores, so they run only when asked.
  */
 const { values } = parseArgs({
   options: { 'memory-hours': { type: 'string', default: '4' }, 'large-sweep': { type: 'boolean', default: false } },
@@ -154,6 +156,16 @@ console.log(
 );
 const largeFirstRun = large === null ? null : await runLargeFirstRunInChild(LARGE_RECORDING);
 if (largeFirstRun !== null) for (const line of describeLargeFirstRun(largeFirstRun)) console.log(line);
+const largeQuoting = values['large-sweep'] ? await runLargeQuotingReplayInChild() : undefined;
+console.log(
+  largeQuoting === undefined
+    ? 'quoting backtest of the large recording: skipped (`npm run bench -- --large-sweep` runs it)'
+    : largeQuoting === null
+      ? 'quoting backtest of the large recording: not made (scripts/make-large-recording.sh makes it), skipped'
+      : `quoting backtest of the large recording with ${largeQuoting.config} (${fmt(largeQuoting.placed)} orders placed, ` +
+        `${fmt(largeQuoting.fills)} fills): ${fmt(largeQuoting.eventsPerSecond)} events/s, max rss ${mb(largeQuoting.maxRss)} ` +
+        `(goal ≤ ${mb(largeQuoting.goalMaxRss)}: ${largeQuoting.maxRss <= largeQuoting.goalMaxRss ? 'met' : 'not met'})`,
+);
 const largeSweep = values['large-sweep'] ? await runLargeSweepInChild() : undefined;
 console.log(
   largeSweep === undefined
@@ -212,6 +224,7 @@ const text = renderBenchmarks(
     replayBudget,
     large,
     largeFirstRun,
+    largeQuoting,
     largeSweep,
     queueSweep,
     memory,
