@@ -24,7 +24,7 @@ describe('a sampled series of bounded length', () => {
     let most = 0;
     for (let i = 0; i < 1_000_000; i++) {
       if (s.wants()) s.push([i]);
-      most = Math.max(most, s.rows.length);
+      most = Math.max(most, s.length);
     }
     expect(most).toBe(64);
     expect(s.rows.length).toBeGreaterThan(32);
@@ -43,5 +43,21 @@ describe('a sampled series of bounded length', () => {
       }
     expect(asked).toEqual([0, 1, 2, 3, 4, 6, 8]);
     expect(s.rows.map((r) => r[0])).toEqual([0, 4, 8]);
+  });
+
+  it('keeps each row’s values exactly, rows of several values alike', () => {
+    const s = new ThinnedSeries(5);
+    const row = (i: number) => [1_768_478_400_000 + i * 10_000, -0.1 * i - 1e-13, i % 3 === 0 ? -0 : 1 / 3];
+    for (let i = 0; i < 11; i++) if (s.wants()) s.push(row(i));
+    expect(s.length).toBe(3);
+    expect(s.rows).toEqual([row(0), row(4), row(8)]);
+    expect(Object.is(s.rows[0]![2], -0)).toBe(true);
+    expect(JSON.stringify(s.rows)).toBe(JSON.stringify([row(0), row(4), row(8)]));
+  });
+
+  it('refuses a row of another width than the first', () => {
+    const s = new ThinnedSeries();
+    s.push([1, 2, 3]);
+    expect(() => s.push([1, 2])).toThrow(/a series row of 2 values in a series of rows of 3/);
   });
 });
