@@ -1,4 +1,4 @@
-import { runJsonChild } from './child.ts';
+import { REPLAY_NODE_ARGS, runJsonChild } from './child.ts';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
@@ -464,25 +464,40 @@ export async function runLargeSweep(recording = LARGE_RECORDING): Promise<LargeS
  * the parse faster.
  */
 export async function runBacktestBenchInChild(): Promise<BacktestBenchResult> {
-  return runJsonChild<BacktestBenchResult>('backtest', fileURLToPath(import.meta.url));
+  return runJsonChild<BacktestBenchResult>('backtest', fileURLToPath(import.meta.url), [], REPLAY_NODE_ARGS);
 }
 
 /** The large sweep in a fresh process of its own (its max RSS is the figure), or null when the large recording is not made. */
 export async function runLargeSweepInChild(): Promise<LargeSweepResult | null> {
   if (!existsSync(LARGE_RECORDING)) return null;
-  return runJsonChild<LargeSweepResult>('backtest large sweep', fileURLToPath(import.meta.url), ['--large-sweep']);
+  return runJsonChild<LargeSweepResult>(
+    'backtest large sweep',
+    fileURLToPath(import.meta.url),
+    ['--large-sweep'],
+    REPLAY_NODE_ARGS,
+  );
 }
 
 /** The large replay in a fresh process of its own (its max RSS is the figure), or null when the large recording is not made. */
 export async function runLargeReplayInChild(): Promise<LargeReplayResult | null> {
   if (!existsSync(LARGE_RECORDING)) return null;
-  return runJsonChild<LargeReplayResult>('backtest large', fileURLToPath(import.meta.url), ['--large']);
+  return runJsonChild<LargeReplayResult>(
+    'backtest large',
+    fileURLToPath(import.meta.url),
+    ['--large'],
+    REPLAY_NODE_ARGS,
+  );
 }
 
 /** The quoting strategy's replay of the large recording in a fresh process of its own, or null when the recording is not made. */
 export async function runLargeQuotingReplayInChild(): Promise<LargeReplayResult | null> {
   if (!existsSync(LARGE_RECORDING)) return null;
-  return runJsonChild<LargeReplayResult>('backtest large quoting', fileURLToPath(import.meta.url), ['--large-quoting']);
+  return runJsonChild<LargeReplayResult>(
+    'backtest large quoting',
+    fileURLToPath(import.meta.url),
+    ['--large-quoting'],
+    REPLAY_NODE_ARGS,
+  );
 }
 
 /** The value after `flag` on the command line, if any. */

@@ -1,8 +1,12 @@
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { REPLAY_SEMI_SPACE_MB } from '../src/loader/replay-process.mjs';
 
 const root = resolve(fileURLToPath(import.meta.url), '../..');
+
+/** What `linesmith backtest`'s process is started with (src/loader/replay-process.mjs): every replay bench's child has it too. */
+export const REPLAY_NODE_ARGS: readonly string[] = [`--max-semi-space-size=${REPLAY_SEMI_SPACE_MB}`];
 
 /**
  * Run a benchmark script in a fresh Node process (tsx loaded, `nodeArgs` before it) and

@@ -9,7 +9,7 @@ import { openTape } from '../src/backtest/tape/cache.ts';
 import { loadConfig } from '../src/config/index.ts';
 import type { RunConfig } from '../src/config/types.ts';
 import { silentLogger } from '../src/shared/logger.ts';
-import { runJsonChild } from './child.ts';
+import { REPLAY_NODE_ARGS, runJsonChild } from './child.ts';
 
 /**
  * Where a replay's CPU time goes, per recorded event, split by the layer whose code runs:
@@ -247,7 +247,7 @@ export function budgetLines(budgets: readonly ReplayBudget[]): string[] {
 
 /** The same in a fresh process: JIT state and garbage of other benchmarks would count otherwise. */
 export async function runReplayBudgetInChild(): Promise<ReplayBudget[]> {
-  return runJsonChild<ReplayBudget[]>('replay budget', fileURLToPath(import.meta.url));
+  return runJsonChild<ReplayBudget[]>('replay budget', fileURLToPath(import.meta.url), [], REPLAY_NODE_ARGS);
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -1,5 +1,6 @@
 import v8 from 'node:v8';
 import type { ResourceLimits } from 'node:worker_threads';
+import { REPLAY_SEMI_SPACE_MB } from '../loader/replay-process.mjs';
 
 /**
  * How far V8 lets the old generation grow past what a full collection left live, in a
@@ -41,5 +42,6 @@ export const VARIANT_THREAD_OLD_SPACE_MB = 256;
 
 /** The resource limits a variant-replaying thread starts with. */
 export function variantThreadLimits(oldSpaceMb = VARIANT_THREAD_OLD_SPACE_MB): ResourceLimits {
-  return { maxOldGenerationSizeMb: oldSpaceMb };
+  // The replay's young generation, as `linesmith backtest`'s process has it: three semi-spaces.
+  return { maxOldGenerationSizeMb: oldSpaceMb, maxYoungGenerationSizeMb: 3 * REPLAY_SEMI_SPACE_MB };
 }
