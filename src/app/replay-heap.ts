@@ -5,23 +5,25 @@ import { REPLAY_SEMI_SPACE_MB } from '../loader/replay-process.mjs';
 /**
  * How far V8 lets the old generation grow past what a full collection left live, in a
  * process that replays recordings (a backtest, a sweep and its worker threads, a queue
- * worker): to twice the live heap.
+ * worker): to one and a half times the live heap.
  *
  * A replay promotes garbage at a steady rate: book sides, orders and answers that outlive two
  * young-generation collections and die soon after, in the old generation, which only a
  * full collection frees. By default V8 sets the next limit at up to four times the live
  * heap when collections are cheap next to the program, as they are in a replay (the live
- * heap is small): over the 1.7M-event recording the old generation grows to about 140 MB
- * around 30 MB live, and `linesmith backtest` peaks at about 340 MB. At twice, the old
- * generation stays near 70 MB and the peak near 220 MB. Full collections come about three
- * times as often, each as cheap (marking follows the live heap, not the garbage): the
- * replay's events per CPU second stay within the spread of runs on the shared machine.
+ * heap is small): over the 1.7M-event recording a strategy that quotes nothing grew its old
+ * generation to about 140 MB around 30 MB live and peaked at about 340 MB resident. A
+ * fixed-spread replay of it keeps some 70 MB live; with the limit at twice the live heap it
+ * peaked at 370-376 MB resident, at one and a half times at 310-315 MB, at one and a quarter
+ * at 302 MB. Full collections come more often, each as cheap (marking follows the live heap,
+ * not the garbage): its events per CPU second stayed within the spread of runs on the shared
+ * machine at all three (16.6-18.4k).
  *
  * This flag, unlike the young generation's size, is read at every full collection, so it
- * can be set after the process started (the launcher cannot pass V8 flags). V8's flags are
- * the process's: worker threads started later have it too.
+ * can be set after the process started. V8's flags are the process's: worker threads
+ * started later have it too.
  */
-const REPLAY_HEAP_GROWING_PERCENT = 100;
+const REPLAY_HEAP_GROWING_PERCENT = 50;
 
 /** Sets the replay's heap growth for this process (again and again is the same as once). */
 export function applyReplayHeapSettings(): void {
