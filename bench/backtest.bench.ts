@@ -467,38 +467,24 @@ export async function runBacktestBenchInChild(): Promise<BacktestBenchResult> {
   return runJsonChild<BacktestBenchResult>('backtest', fileURLToPath(import.meta.url), [], REPLAY_NODE_ARGS);
 }
 
-/** The large sweep in a fresh process of its own (its max RSS is the figure), or null when the large recording is not made. */
-export async function runLargeSweepInChild(): Promise<LargeSweepResult | null> {
+/**
+ * A step over the large recording in a fresh process of its own, started as `linesmith
+ * backtest`'s is (its max RSS is the figure); null when the large recording is not made.
+ */
+async function runLargeInChild<T>(name: string, flag: string): Promise<T | null> {
   if (!existsSync(LARGE_RECORDING)) return null;
-  return runJsonChild<LargeSweepResult>(
-    'backtest large sweep',
-    fileURLToPath(import.meta.url),
-    ['--large-sweep'],
-    REPLAY_NODE_ARGS,
-  );
+  return runJsonChild<T>(name, fileURLToPath(import.meta.url), [flag], REPLAY_NODE_ARGS);
 }
 
-/** The large replay in a fresh process of its own (its max RSS is the figure), or null when the large recording is not made. */
-export async function runLargeReplayInChild(): Promise<LargeReplayResult | null> {
-  if (!existsSync(LARGE_RECORDING)) return null;
-  return runJsonChild<LargeReplayResult>(
-    'backtest large',
-    fileURLToPath(import.meta.url),
-    ['--large'],
-    REPLAY_NODE_ARGS,
-  );
-}
+/** The 8-variant sweep over the large recording. */
+export const runLargeSweepInChild = () => runLargeInChild<LargeSweepResult>('backtest large sweep', '--large-sweep');
 
-/** The quoting strategy's replay of the large recording in a fresh process of its own, or null when the recording is not made. */
-export async function runLargeQuotingReplayInChild(): Promise<LargeReplayResult | null> {
-  if (!existsSync(LARGE_RECORDING)) return null;
-  return runJsonChild<LargeReplayResult>(
-    'backtest large quoting',
-    fileURLToPath(import.meta.url),
-    ['--large-quoting'],
-    REPLAY_NODE_ARGS,
-  );
-}
+/** The quiet replay of the large recording. */
+export const runLargeReplayInChild = () => runLargeInChild<LargeReplayResult>('backtest large', '--large');
+
+/** The quoting strategy's replay of the large recording. */
+export const runLargeQuotingReplayInChild = () =>
+  runLargeInChild<LargeReplayResult>('backtest large quoting', '--large-quoting');
 
 /** The value after `flag` on the command line, if any. */
 function argAfter(flag: string): string | undefined {
