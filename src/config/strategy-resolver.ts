@@ -1,21 +1,12 @@
 import { stat } from 'node:fs/promises';
-import { isAbsolute, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { isModulePath } from '../loader/module-path.mjs';
 import type { StrategyModule } from '../strategy/types.ts';
 import type { StrategyResolver } from './types.ts';
 import { StrategyModuleError } from './errors.ts';
 
-/**
- * A `module` value is a path when it looks like one (`./x.ts`, `../x.ts`, `/abs/x.ts`);
- * anything else is a registry name. A bare `x.ts` is therefore a name, and the "unknown
- * strategy" message says how to write it as a path: guessing would make `fixed-spread`
- * and a stray file of that name ambiguous.
- */
-export function isModulePath(ref: string): boolean {
-  return (
-    ref.startsWith('./') || ref.startsWith('../') || ref.startsWith('.\\') || ref.startsWith('..\\') || isAbsolute(ref)
-  );
-}
+export { isModulePath };
 
 /** Duck-typed: a module loaded from a file cannot be checked with instanceof. */
 export function isStrategyModule(x: unknown): x is StrategyModule {

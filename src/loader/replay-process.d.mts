@@ -6,3 +6,5 @@ export declare const REPLAY_SEMI_SPACE_MB: number;
  * process runs the command itself.
  */
 export declare function runReplayInSizedProcess(argv?: readonly string[]): Promise<boolean>;
+/** Whether the config a command's arguments name can be read and names built-in strategies only. */
+export declare function namesBuiltInStrategiesOnly(args: readonly string[]): boolean;

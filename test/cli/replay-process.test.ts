@@ -1,19 +1,19 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPLAY_SEMI_SPACE_MB } from '../../src/loader/replay-process.mjs';
+import { namesBuiltInStrategiesOnly, REPLAY_SEMI_SPACE_MB } from '../../src/loader/replay-process.mjs';
 import { ROOT } from '../support/cli.ts';
 
 /**
  * `linesmith backtest` runs in a child process started with the replay's young generation
  * (V8 reads its size only at start), which the launcher waits for and passes signals to.
  */
-function startBacktest(env: Readonly<Record<string, string>> = {}) {
+function startBacktest(env: Readonly<Record<string, string>> = {}, config = 'test/backtest/golden/fixed-spread.yaml') {
   const report = mkdtempSync(join(tmpdir(), 'ls-replay-process-'));
-  const args = ['bin/linesmith.js', 'backtest', '--config', 'test/backtest/golden/fixed-spread.yaml'];
+  const args = ['bin/linesmith.js', 'backtest', '--config', config];
   const p = spawn(
     process.execPath,
     [...args, '--feed', 'backtest/data/paper-seed7', '--report', report, '--no-progress'],
@@ -52,13 +52,15 @@ const alive = (pid: number) => {
 };
 
 describe('the process a backtest runs in', () => {
-  it('is a child started with the replay’s semi-space size, and a kill of the launcher reaches it', async () => {
+  it('is a child started with the replay’s semi-space size, running the compiled CLI, and a kill of the launcher reaches it', async () => {
     const { p, started } = startBacktest();
     await started;
     const children = childrenOf(p.pid!);
     expect(children).toHaveLength(1);
     expect(children[0]!.args).toContain(`--max-semi-space-size=${REPLAY_SEMI_SPACE_MB} `);
-    expect(children[0]!.args).toMatch(/bin\/linesmith\.js backtest --config/);
+    expect(children[0]!.args).toMatch(
+      /node_modules\/\.cache\/linesmith\/compiled\/[0-9a-f-]+\/main\.mjs backtest --config/,
+    );
     p.kill('SIGTERM');
     const [code, signal] = (await once(p, 'exit')) as [number | null, NodeJS.Signals | null];
     // Ended as the command was: by the signal.
@@ -67,11 +69,46 @@ describe('the process a backtest runs in', () => {
     expect(alive(children[0]!.pid)).toBe(false);
   });
 
+  it('runs the CLI from source when a strategy of the config is in a file of its own', async () => {
+    const { p, started } = startBacktest({}, 'test/backtest/fixtures/exiting-post-arb.yaml');
+    await started;
+    const children = childrenOf(p.pid!);
+    expect(children).toHaveLength(1);
+    expect(children[0]!.args).toContain(`--max-semi-space-size=${REPLAY_SEMI_SPACE_MB} `);
+    expect(children[0]!.args).toMatch(/bin\/linesmith\.js backtest --config/);
+    const [code] = (await once(p, 'exit')) as [number | null];
+    expect(code).toBe(0);
+  });
+
   it('is the launcher itself when the process was given a size of its own', async () => {
     const { p, started } = startBacktest({ NODE_OPTIONS: '--max-semi-space-size=16' });
     await started;
     expect(childrenOf(p.pid!).filter((c) => c.args.includes('linesmith'))).toEqual([]);
     const [code] = (await once(p, 'exit')) as [number | null];
     expect(code).toBe(0);
+  });
+});
+
+describe('namesBuiltInStrategiesOnly', () => {
+  const config = (text: string) => {
+    const dir = mkdtempSync(join(tmpdir(), 'ls-replay-config-'));
+    writeFileSync(join(dir, 'c.yaml'), text);
+    return join(dir, 'c.yaml');
+  };
+  it('is true for built-in strategies by name, with --config FILE or --config=FILE', () => {
+    const file = config('strategies:\n  - { id: a, module: fixed-spread }\n  - { id: b, module: post-arb }\n');
+    expect(namesBuiltInStrategiesOnly(['--config', file, '--feed', 'x'])).toBe(true);
+    expect(namesBuiltInStrategiesOnly([`--config=${file}`])).toBe(true);
+  });
+  it('is false for a strategy in a file, a config it cannot read, or none named', () => {
+    expect(namesBuiltInStrategiesOnly(['--config', config('strategies:\n  - { id: a, module: ./mine.ts }\n')])).toBe(
+      false,
+    );
+    expect(namesBuiltInStrategiesOnly(['--config', config('strategies:\n  - { id: a, module: /abs/mine.ts }\n')])).toBe(
+      false,
+    );
+    expect(namesBuiltInStrategiesOnly(['--config', config('strategies: [\n')])).toBe(false);
+    expect(namesBuiltInStrategiesOnly(['--config', '/no/such/file.yaml'])).toBe(false);
+    expect(namesBuiltInStrategiesOnly(['--feed', 'x'])).toBe(false);
   });
 });

@@ -1,0 +1,7 @@
+/** Where compiled entries are kept. */
+export declare const COMPILED_CACHE_DIR: string;
+/**
+ * The compiled form of a TypeScript entry point (absolute, or relative to the package root),
+ * from the cache while its sources are unchanged; null when it cannot be compiled here.
+ */
+export declare function compiledEntry(entry: string, cacheDir?: string): Promise<string | null>;
