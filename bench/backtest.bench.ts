@@ -1,4 +1,4 @@
-import { REPLAY_NODE_ARGS, runJsonChild } from './child.ts';
+import { runReplayJsonChild, runsAsScript } from './child.ts';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
@@ -464,7 +464,7 @@ export async function runLargeSweep(recording = LARGE_RECORDING): Promise<LargeS
  * the parse faster.
  */
 export async function runBacktestBenchInChild(): Promise<BacktestBenchResult> {
-  return runJsonChild<BacktestBenchResult>('backtest', fileURLToPath(import.meta.url), [], REPLAY_NODE_ARGS);
+  return runReplayJsonChild<BacktestBenchResult>('backtest', fileURLToPath(import.meta.url));
 }
 
 /**
@@ -473,7 +473,7 @@ export async function runBacktestBenchInChild(): Promise<BacktestBenchResult> {
  */
 async function runLargeInChild<T>(name: string, flag: string): Promise<T | null> {
   if (!existsSync(LARGE_RECORDING)) return null;
-  return runJsonChild<T>(name, fileURLToPath(import.meta.url), [flag], REPLAY_NODE_ARGS);
+  return runReplayJsonChild<T>(name, fileURLToPath(import.meta.url), [flag]);
 }
 
 /** The 8-variant sweep over the large recording. */
@@ -492,7 +492,7 @@ function argAfter(flag: string): string | undefined {
   return at >= 0 ? process.argv[at + 1] : undefined;
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+if (runsAsScript(import.meta.url)) {
   // `--step venue-actions` runs only the per place or cancel micro-bench (bench/venue-actions.ts).
   // The main step alone, for chosen configs and runs (no venue micro-bench):
   //   node --import tsx bench/backtest.bench.ts --runs 8 --configs config/example.yaml,bench/backtest-quiet.yaml

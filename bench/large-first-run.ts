@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { REPLAY_NODE_ARGS, runJsonChild } from './child.ts';
+import { runReplayJsonChild, runsAsScript } from './child.ts';
 import { applyReplayHeapSettings } from '../src/app/replay-heap.ts';
 import { builtInStrategyResolver } from '../src/app/strategy-registry.ts';
 import { runBacktest, runBacktestBuilding } from '../src/app/backtest-run.ts';
@@ -109,15 +109,12 @@ export function describeLargeFirstRun(lf: LargeFirstRunResult): string[] {
 
 /** The step in a fresh process of its own. */
 export async function runLargeFirstRunInChild(recording: string): Promise<LargeFirstRunResult> {
-  return runJsonChild<LargeFirstRunResult>(
-    'backtest large first run',
-    fileURLToPath(import.meta.url),
-    [recording],
-    REPLAY_NODE_ARGS,
-  );
+  return runReplayJsonChild<LargeFirstRunResult>('backtest large first run', fileURLToPath(import.meta.url), [
+    recording,
+  ]);
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+if (runsAsScript(import.meta.url)) {
   const recording = process.argv[2];
   if (recording === undefined) throw new Error('usage: large-first-run.ts <recording>');
   console.log(JSON.stringify(await runLargeFirstRun(resolve(recording))));

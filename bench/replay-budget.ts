@@ -245,7 +245,11 @@ export function budgetLines(budgets: readonly ReplayBudget[]): string[] {
   });
 }
 
-/** The same in a fresh process: JIT state and garbage of other benchmarks would count otherwise. */
+/**
+ * The same in a fresh process: JIT state and garbage of other benchmarks would count otherwise.
+ * It runs from source, not compiled as the replay benchmarks' children are: the profile
+ * tells the layers apart by each function's source file.
+ */
 export async function runReplayBudgetInChild(): Promise<ReplayBudget[]> {
   return runJsonChild<ReplayBudget[]>('replay budget', fileURLToPath(import.meta.url), [], REPLAY_NODE_ARGS);
 }
