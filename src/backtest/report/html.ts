@@ -1,5 +1,5 @@
 import { toCents } from '../../money/rounding.ts';
-import { esc, htmlPage } from '../../shared/html/page.ts';
+import { esc, htmlPageChunks } from '../../shared/html/page.ts';
 import { REPORT_JS, SWEEP_JS } from './html-scripts.ts';
 import type { BacktestReport, BreakdownRow, FillRow, MarkoutMetrics, ReportExtras } from './types.ts';
 import { strategyErrorsSection } from './strategy-errors-html.ts';
@@ -537,19 +537,34 @@ table.heatmap td.heat a{color:inherit;font-weight:600}
 `;
 
 function page(title: string, body: string, data: unknown, pageJs: string, mainClass = ''): string {
-  return htmlPage({
-    title,
-    css: CSS,
-    ...(mainClass ? { mainClass } : {}),
-    body,
-    footer: 'linesmith backtest · times in UTC · every figure from the virtual clock and the recording',
-    data: { elementId: HTML_DATA_ELEMENT_ID, value: data },
-    script: pageJs,
-  });
+  return [...pageChunks(title, body, data, pageJs, mainClass)].join('');
+}
+
+function pageChunks(title: string, body: string, data: unknown, pageJs: string, mainClass = '', dataDepth = 0) {
+  return htmlPageChunks(
+    {
+      title,
+      css: CSS,
+      ...(mainClass ? { mainClass } : {}),
+      body,
+      footer: 'linesmith backtest · times in UTC · every figure from the virtual clock and the recording',
+      data: { elementId: HTML_DATA_ELEMENT_ID, value: data },
+      script: pageJs,
+    },
+    dataDepth,
+  );
 }
 
 /** The report as one self-contained HTML page (tables, notes, charts; the report, extras and fills embedded as JSON). */
 export function renderHtmlReport(report: BacktestReport, input: ReportHtmlInput = {}): string {
+  return [...renderHtmlReportChunks(report, input)].join('');
+}
+
+/**
+ * The same page in pieces, for writing to a file: the embedded report is opened down to each
+ * game's liability series (REPORT_JSON_DEPTH), so no piece is the whole report's JSON.
+ */
+export function renderHtmlReportChunks(report: BacktestReport, input: ReportHtmlInput = {}): Iterable<string> {
   const body = [
     header(report),
     metricsSection(report),
@@ -572,8 +587,11 @@ export function renderHtmlReport(report: BacktestReport, input: ReportHtmlInput 
     extras: input.extras ?? null,
     fills: input.pageFills ?? (input.fills ?? []).map(pageFill),
   };
-  return page(`Backtest · ${report.run.config}`, body, data, REPORT_JS);
+  return pageChunks(`Backtest · ${report.run.config}`, body, data, REPORT_JS, '', REPORT_JSON_DEPTH + 1);
 }
+
+/** How deep report.json is opened when written in pieces: the report, its series, each series' games. */
+export const REPORT_JSON_DEPTH = 3;
 
 /**
  * Each swept key as the table heads it: the dotted path less the segments every key shares

@@ -1,7 +1,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BacktestResult } from './types.ts';
-import { renderHtmlReport, renderSweepHtml, type PageFill, type SweepRow } from './html.ts';
+import { jsonChunks } from '../../shared/json-chunks.ts';
+import { writeChunks } from '../../shared/write-chunks.ts';
+import { REPORT_JSON_DEPTH, renderHtmlReportChunks, renderSweepHtml, type PageFill, type SweepRow } from './html.ts';
 import { FILL_COLUMNS, ORDER_COLUMNS, REPORT_FILES, toCsv } from './csv.ts';
 
 export { REPORT_FILES };
@@ -18,6 +20,12 @@ export interface SweepReportOutcome {
 /** The report's JSON text: what the determinism guarantee is about. */
 export function reportJson(result: BacktestResult): string {
   return `${JSON.stringify(result.report)}\n`;
+}
+
+/** The same text in pieces. */
+function* reportJsonChunks(result: BacktestResult): Generator<string> {
+  yield* jsonChunks(result.report, REPORT_JSON_DEPTH);
+  yield '\n';
 }
 
 export interface WriteReportOptions {
@@ -40,9 +48,10 @@ export async function writeReport(
     orders: join(dir, REPORT_FILES.orders),
     fills: join(dir, REPORT_FILES.fills),
   };
-  await writeFile(paths.json, reportJson(result));
+  // Written in pieces: a long replay's report is some 15 MB of JSON, and the page holds it again.
+  await writeChunks(paths.json, reportJsonChunks(result));
   const fills = options.pageFills ? { pageFills: options.pageFills } : { fills: result.fills };
-  await writeFile(paths.html, renderHtmlReport(result.report, { extras: result.extras, ...fills }));
+  await writeChunks(paths.html, renderHtmlReportChunks(result.report, { extras: result.extras, ...fills }));
   if (options.rowsWritten) return paths;
   await writeFile(paths.orders, toCsv(ORDER_COLUMNS, result.orders));
   await writeFile(paths.fills, toCsv(FILL_COLUMNS, result.fills));

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { jsonChunks } from '../json-chunks.ts';
 
 /**
  * The pieces every self-contained linesmith page shares (the backtest report, the sweep, the
@@ -37,7 +38,12 @@ export function esc(s: string): string {
 
 /** JSON for a `<script type="application/json">` element: no `<`, `>` or `&` left raw, so neither `</script>` nor `<!--` can occur. */
 export function scriptJson(value: unknown): string {
-  return JSON.stringify(value)
+  return scriptSafe(JSON.stringify(value));
+}
+
+/** JSON text (or any piece of it: each character is replaced on its own) made safe inside a `<script>` element. */
+function scriptSafe(json: string): string {
+  return json
     .replace(/</g, '\\u003c')
     .replace(/>/g, '\\u003e')
     .replace(/&/g, '\\u0026')
@@ -154,6 +160,17 @@ export interface HtmlPage {
  * script. Nothing is loaded from elsewhere: a saved page opens as it was.
  */
 export function htmlPage(p: HtmlPage): string {
+  return [...htmlPageChunks(p)].join('');
+}
+
+/** Characters of the page's JSON made safe together. */
+const DATA_BATCH = 1 << 16;
+
+/**
+ * The same page in pieces, its data written as JSON opened `dataDepth` levels deep
+ * (json-chunks.ts), for a page too large to hold as one string.
+ */
+export function* htmlPageChunks(p: HtmlPage, dataDepth = 0): Generator<string> {
   const { js, css } = uplotAssets();
   const csp = [
     "default-src 'none'",
@@ -162,11 +179,8 @@ export function htmlPage(p: HtmlPage): string {
     ...(p.connectsToSelf ? ["connect-src 'self'"] : []),
     'img-src data:',
   ].join('; ');
-  const dataElement = p.data
-    ? `<script type="application/json" id="${p.data.elementId}">${scriptJson(p.data.value)}</script>\n`
-    : '';
   const readData = p.data ? `var data = JSON.parse(document.getElementById('${p.data.elementId}').textContent);\n` : '';
-  return `<!doctype html>
+  yield `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -184,7 +198,25 @@ ${css}
 ${p.body}
 <footer>${p.footer}</footer>
 </main>
-${dataElement}<script>
+`;
+  if (p.data) {
+    yield `<script type="application/json" id="${p.data.elementId}">`;
+    // Made safe a batch at a time: five replacements per small piece would cost more than the writing.
+    let batch: string[] = [];
+    let size = 0;
+    for (const c of jsonChunks(p.data.value, dataDepth)) {
+      batch.push(c);
+      size += c.length;
+      if (size >= DATA_BATCH) {
+        yield scriptSafe(batch.join(''));
+        batch = [];
+        size = 0;
+      }
+    }
+    yield scriptSafe(batch.join(''));
+    yield '</script>\n';
+  }
+  yield `<script>
 ${js}
 </script>
 <script>
