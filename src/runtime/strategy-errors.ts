@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { originalPosition } from '../loader/original-position.mjs';
 import type { IntentProblem } from './intent-check.ts';
 
 /**
@@ -87,8 +88,14 @@ function firstFrame(err: unknown): string | null {
   const line = err.stack.split('\n').find((l) => /^\s+at /.test(l));
   if (!line) return null;
   const m = /\(([^()]+)\)\s*$/.exec(line) ?? /^\s+at (.+)$/.exec(line);
+  if (!m) return null;
+  const frame = m[1]!.trim();
+  // Compiled code (the replay's process) names the source it came from, as code run from source does.
+  const at = /^(.*):(\d+):(\d+)$/.exec(frame);
+  const source = at ? originalPosition(at[1]!, Number(at[2]), Number(at[3])) : null;
+  const shown = source ? `${source.source}:${source.line}:${source.column}` : frame;
   // The file's name, not its path: the reports hold nothing of the machine they ran on (the log has the whole stack).
-  return m ? m[1]!.trim().replace(/^.*[/\\]/, '') : null;
+  return shown.replace(/^.*[/\\]/, '');
 }
 
 /** 10, 100, 1 000, …: when a repeated error is logged again, with its count. */

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { compiledEntry } from '../../src/loader/compiled-entry.mjs';
 
@@ -39,6 +39,8 @@ const ENTRY = [
 const dep = (value: number) =>
   `export const where: string = import.meta.url;\nexport const value: number = ${value};\n`;
 const LAZY = 'export const where: string = import.meta.url;\n';
+
+const ORIGINAL_POSITION = fileURLToPath(new URL('../../src/loader/original-position.mjs', import.meta.url));
 
 const runCompiled = (file: string) =>
   JSON.parse(execFileSync(process.execPath, [file], { encoding: 'utf8' })) as unknown;
@@ -80,6 +82,36 @@ describe('compiledEntry', () => {
     expect(third).not.toBe(second);
     expect(existsSync(first)).toBe(false);
     expect(existsSync(second)).toBe(true);
+  });
+
+  it('maps a position in compiled code back to its source file, line and column', async () => {
+    const thrower = [
+      'export const n: number = 1;',
+      '',
+      "export function boom(): never { throw new Error('boom'); }",
+      '',
+    ];
+    const dir = project({
+      'entry.ts': [
+        "import { boom } from './boom.ts';",
+        "import { originalPosition } from '" + ORIGINAL_POSITION + "';",
+        'try { boom(); } catch (e) {',
+        "  const frame = /\\((.*):(\\d+):(\\d+)\\)/.exec((e as Error).stack!.split('\\n')[1]!)!;",
+        '  console.log(JSON.stringify(originalPosition(frame[1]!, Number(frame[2]), Number(frame[3]), process.argv[2])));',
+        '}',
+      ].join('\n'),
+      'boom.ts': thrower.join('\n'),
+    });
+    const at = cache();
+    const compiled = (await compiledEntry(join(dir, 'entry.ts'), at))!;
+    const pos = JSON.parse(execFileSync(process.execPath, [compiled, at], { encoding: 'utf8' })) as {
+      source: string;
+      line: number;
+      column: number;
+    };
+    expect(pos.source.endsWith('/boom.ts')).toBe(true);
+    expect(pos.line).toBe(3);
+    expect(pos.column).toBe(thrower[2]!.indexOf('new Error') + 1);
   });
 
   it('is null when the entry does not compile, so the caller runs it from source', async () => {
