@@ -55,6 +55,21 @@ describe('a sampled series of bounded length', () => {
     expect(JSON.stringify(s.rows)).toBe(JSON.stringify([row(0), row(4), row(8)]));
   });
 
+  it('gives back its spare room when trimmed, and grows again after', () => {
+    const s = new ThinnedSeries();
+    for (let i = 0; i < 70; i++) if (s.wants()) s.push([i, -i]);
+    expect(s.room).toBe(130);
+    s.trim();
+    expect(s.room).toBe(70);
+    expect(s.rows).toEqual(Array.from({ length: 70 }, (_, i) => [i, -i]));
+    s.push([70, -70]);
+    expect(s.rows.at(-1)).toEqual([70, -70]);
+    expect(s.length).toBe(71);
+    const empty = new ThinnedSeries();
+    empty.trim();
+    expect(empty.rows).toEqual([]);
+  });
+
   it('refuses a row of another width than the first', () => {
     const s = new ThinnedSeries();
     s.push([1, 2, 3]);

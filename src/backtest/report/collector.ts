@@ -511,7 +511,10 @@ export class BacktestCollector {
   /** The game's liability row now; null (and no row) once it ended. */
   #sampleGame(g: GameTrack, t: number): number | null {
     const engine = this.#x.engine;
-    if (this.#x.gameSettled(g.id)) return null;
+    if (this.#x.gameSettled(g.id)) {
+      g.series?.trim();
+      return null;
+    }
     const withResting = this.#noteLiability(g);
     const series = (g.series ??= new ThinnedSeries());
     if (series.wants()) series.push([t, withResting, engine.gameLiability(US, g.id)]);

@@ -42,6 +42,11 @@ export class ThinnedSeries {
     return this.#count;
   }
 
+  /** Rows it has room for before it grows. */
+  get room(): number {
+    return this.#width > 0 ? this.#values.length / this.#width : 0;
+  }
+
   /** The rows kept, oldest first: lists made now. */
   get rows(): SeriesRow[] {
     const w = this.#width;
@@ -75,6 +80,15 @@ export class ThinnedSeries {
     for (let r = 0; r < this.#count; r += 2, n++) if (n !== r) v.copyWithin(n * w, r * w, r * w + w);
     this.#count = n;
     this.#stride *= 2;
+  }
+
+  /**
+   * Gives back the room made for rows that will not come: a series that takes no more rows
+   * (its game ended) holds up to twice what it needs otherwise, for the rest of the replay.
+   */
+  trim(): void {
+    const used = this.#count * Math.max(this.#width, 0);
+    if (this.#values.length > used) this.#values = this.#values.slice(0, used);
   }
 
   #grow(): void {
