@@ -1,3 +1,5 @@
+import { compiledWorker } from '../loader/compiled-entry.mjs';
+import { namesBuiltInStrategiesOnly } from '../loader/module-path.mjs';
 import { randomUUID } from 'node:crypto';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -236,6 +238,7 @@ export async function runSweep(
   let next = 0;
   let done = 0;
   const lanes = sweepWorkers(runs.length, options.workers);
+  const script = await sweepWorkerScript(runs);
   const overrides = options.overrides ?? {};
   const folderOf = (i: number) =>
     options.reportDir === undefined ? undefined : join(options.reportDir, variantFolder(i));
@@ -250,7 +253,7 @@ export async function runSweep(
       for (let i = next++; i < runs.length; i = next++) {
         // One that died between two variants (after answering) is replaced before the next.
         if (worker?.dead) worker = null;
-        worker ??= new SweepLaneWorker({ tapePath, kind }, options.threadHeapMb);
+        worker ??= new SweepLaneWorker({ tapePath, kind }, options.threadHeapMb, script);
         const dir = folderOf(i);
         const answer = await worker.run({
           index: i,
@@ -279,14 +282,27 @@ export async function runSweep(
   return out;
 }
 
+/** A lane's worker run from source: the TypeScript loader, then the worker. */
+const SWEEP_WORKER_SOURCE = new URL('./sweep-worker.mjs', import.meta.url);
+
+/**
+ * The script of the sweep's worker threads: compiled ahead when every variant names built-in
+ * strategies only (a strategy in a file of its own needs the TypeScript loader), else from
+ * source.
+ */
+export async function sweepWorkerScript(runs: readonly SweepRun[]): Promise<string | URL> {
+  if (!runs.every((r) => namesBuiltInStrategiesOnly(r.configText))) return SWEEP_WORKER_SOURCE;
+  return compiledWorker(new URL('./sweep-worker.ts', import.meta.url), SWEEP_WORKER_SOURCE);
+}
+
 /** One worker thread of a lane: runs the jobs it is given one at a time. */
 export class SweepLaneWorker {
   readonly #worker: Worker;
   #pending: { index: number; resolve: (a: Omit<SweepAnswer, 'index'>) => void } | null = null;
   #dead: string | null = null;
 
-  constructor(data: SweepWorkerData, threadHeapMb?: number) {
-    this.#worker = new Worker(new URL('./sweep-worker.mjs', import.meta.url), {
+  constructor(data: SweepWorkerData, threadHeapMb?: number, script: string | URL = SWEEP_WORKER_SOURCE) {
+    this.#worker = new Worker(script, {
       workerData: data,
       resourceLimits: variantThreadLimits(threadHeapMb),
     });

@@ -7,4 +7,4 @@ export declare const REPLAY_SEMI_SPACE_MB: number;
  */
 export declare function runReplayInSizedProcess(argv?: readonly string[]): Promise<boolean>;
 /** Whether the config a command's arguments name can be read and names built-in strategies only. */
-export declare function namesBuiltInStrategiesOnly(args: readonly string[]): boolean;
+export declare function configNamesBuiltInStrategiesOnly(args: readonly string[]): boolean;

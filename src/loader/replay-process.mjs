@@ -17,9 +17,8 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parse } from 'yaml';
 import { compiledEntry } from './compiled-entry.mjs';
-import { isModulePath } from './module-path.mjs';
+import { namesBuiltInStrategiesOnly } from './module-path.mjs';
 
 /** Semi-space size of a replay's process, MB (a worker thread's young generation is three of them). */
 export const REPLAY_SEMI_SPACE_MB = 32;
@@ -51,18 +50,16 @@ function configArgument(args) {
  * Whether the config the arguments name can be read here and names built-in strategies only.
  * @param {readonly string[]} args the command's arguments
  */
-export function namesBuiltInStrategiesOnly(args) {
+export function configNamesBuiltInStrategiesOnly(args) {
   const file = configArgument(args);
   if (file === undefined) return false;
-  let doc;
+  let text;
   try {
-    doc = parse(readFileSync(resolve(file), 'utf8'));
+    text = readFileSync(resolve(file), 'utf8');
   } catch {
     return false;
   }
-  const strategies = doc?.strategies;
-  if (!Array.isArray(strategies)) return false;
-  return strategies.every((s) => typeof s?.module === 'string' && !isModulePath(s.module.trim()));
+  return namesBuiltInStrategiesOnly(text);
 }
 
 /**
@@ -70,7 +67,7 @@ export function namesBuiltInStrategiesOnly(args) {
  * @param {readonly string[]} argv
  */
 async function childScript(argv) {
-  const compiled = namesBuiltInStrategiesOnly(argv.slice(3)) ? await compiledEntry('src/cli/main.ts') : null;
+  const compiled = configNamesBuiltInStrategiesOnly(argv.slice(3)) ? await compiledEntry('src/cli/main.ts') : null;
   return compiled === null ? argv.slice(1) : [compiled, ...argv.slice(2)];
 }
 

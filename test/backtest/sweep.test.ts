@@ -6,7 +6,14 @@ import { parse } from 'yaml';
 import { BacktestConfigError } from '../../src/backtest/errors.ts';
 import { reportJson, variantFolder, writeSweepReport } from '../../src/backtest/report/write.ts';
 import { runBacktest } from '../../src/app/backtest-run.ts';
-import { applyVariant, parseSweepAxis, runSweep, sweepGrid, sweepRuns } from '../../src/app/sweep.ts';
+import {
+  applyVariant,
+  parseSweepAxis,
+  runSweep,
+  sweepGrid,
+  sweepRuns,
+  sweepWorkerScript,
+} from '../../src/app/sweep.ts';
 import { loadTape, type Tape } from '../../src/backtest/tape.ts';
 import { parseConfigText } from '../../src/config/load.ts';
 import { defaultStrategyResolver } from '../../src/config/strategy-resolver.ts';
@@ -64,6 +71,16 @@ describe('sweep on worker threads', () => {
     expect(reportJson(out[1]!.result!)).toBe(await inProcess(applyVariant(text, variants[1]!), CONFIG));
     expect(out[0]!.result!.report.run.fillModel).toEqual({ kind: 'conservative', power: 2 });
   }, 60_000);
+
+  it('runs its workers compiled for built-in strategies (as the test above did), from source for a strategy file', async () => {
+    const builtIn = sweepRuns(readFileSync(CONFIG, 'utf8'), sweepGrid([parseSweepAxis('backtest.seed=1,2')]));
+    expect(String(await sweepWorkerScript(builtIn))).toMatch(
+      /node_modules\/\.cache\/linesmith\/compiled\/.*\/main\.mjs$/,
+    );
+    const path = 'test/backtest/fixtures/exiting-post-arb.yaml';
+    const own = sweepRuns(readFileSync(path, 'utf8'), sweepGrid([parseSweepAxis('backtest.seed=1,2')]));
+    expect(String(await sweepWorkerScript(own))).toMatch(/src\/app\/sweep-worker\.mjs$/);
+  });
 
   it('with a report folder, each worker writes its variant there as it runs and hands back a summary', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'linesmith-sweep-'));

@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { namesBuiltInStrategiesOnly, REPLAY_SEMI_SPACE_MB } from '../../src/loader/replay-process.mjs';
+import { configNamesBuiltInStrategiesOnly, REPLAY_SEMI_SPACE_MB } from '../../src/loader/replay-process.mjs';
 import { ROOT } from '../support/cli.ts';
 
 /**
@@ -89,7 +89,7 @@ describe('the process a backtest runs in', () => {
   });
 });
 
-describe('namesBuiltInStrategiesOnly', () => {
+describe('configNamesBuiltInStrategiesOnly', () => {
   const config = (text: string) => {
     const dir = mkdtempSync(join(tmpdir(), 'ls-replay-config-'));
     writeFileSync(join(dir, 'c.yaml'), text);
@@ -97,18 +97,18 @@ describe('namesBuiltInStrategiesOnly', () => {
   };
   it('is true for built-in strategies by name, with --config FILE or --config=FILE', () => {
     const file = config('strategies:\n  - { id: a, module: fixed-spread }\n  - { id: b, module: post-arb }\n');
-    expect(namesBuiltInStrategiesOnly(['--config', file, '--feed', 'x'])).toBe(true);
-    expect(namesBuiltInStrategiesOnly([`--config=${file}`])).toBe(true);
+    expect(configNamesBuiltInStrategiesOnly(['--config', file, '--feed', 'x'])).toBe(true);
+    expect(configNamesBuiltInStrategiesOnly([`--config=${file}`])).toBe(true);
   });
   it('is false for a strategy in a file, a config it cannot read, or none named', () => {
-    expect(namesBuiltInStrategiesOnly(['--config', config('strategies:\n  - { id: a, module: ./mine.ts }\n')])).toBe(
-      false,
-    );
-    expect(namesBuiltInStrategiesOnly(['--config', config('strategies:\n  - { id: a, module: /abs/mine.ts }\n')])).toBe(
-      false,
-    );
-    expect(namesBuiltInStrategiesOnly(['--config', config('strategies: [\n')])).toBe(false);
-    expect(namesBuiltInStrategiesOnly(['--config', '/no/such/file.yaml'])).toBe(false);
-    expect(namesBuiltInStrategiesOnly(['--feed', 'x'])).toBe(false);
+    expect(
+      configNamesBuiltInStrategiesOnly(['--config', config('strategies:\n  - { id: a, module: ./mine.ts }\n')]),
+    ).toBe(false);
+    expect(
+      configNamesBuiltInStrategiesOnly(['--config', config('strategies:\n  - { id: a, module: /abs/mine.ts }\n')]),
+    ).toBe(false);
+    expect(configNamesBuiltInStrategiesOnly(['--config', config('strategies: [\n')])).toBe(false);
+    expect(configNamesBuiltInStrategiesOnly(['--config', '/no/such/file.yaml'])).toBe(false);
+    expect(configNamesBuiltInStrategiesOnly(['--feed', 'x'])).toBe(false);
   });
 });
