@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { compiledWorker } from '../../loader/compiled-entry.mjs';
 import type { InputProblem } from '../errors.ts';
 import type { MinimalReadSample } from './build.ts';
 import {
@@ -19,8 +20,8 @@ export interface BuildThreadListener {
 
 /**
  * A thread that reads recordings and writes their tapes (`build-worker.ts`), one build at a
- * time. Starting one costs far more than a small recording's read (its TypeScript loader,
- * its modules, a cold JIT): a process keeps one between builds (`takeBuildThread`,
+ * time. Starting one costs far more than a small recording's read (its modules, a cold
+ * JIT): a process keeps one between builds (`takeBuildThread`,
  * `giveBackBuildThread`), idle and not holding the process open.
  */
 export class BuildThread {
@@ -32,8 +33,8 @@ export class BuildThread {
   /** Resolves once its modules are loaded, or it stopped (`dead`). */
   readonly loaded = new Promise<void>((r) => (this.#loaded = r));
 
-  constructor() {
-    this.#worker = new Worker(new URL('./build-worker.mjs', import.meta.url));
+  constructor(script: string | URL = BUILD_WORKER_SOURCE) {
+    this.#worker = new Worker(script);
     this.#worker.on('message', (m: FromBuildThread) => this.#hear(m));
     this.#worker.on('error', (err) => this.#die(err));
     this.#worker.on('exit', () => this.#die(new TapeBuildThreadError('the tape build thread stopped')));
@@ -129,17 +130,24 @@ export class BuildThread {
   }
 }
 
+/** The build thread run from source: the TypeScript loader, then the worker. */
+const BUILD_WORKER_SOURCE = new URL('./build-worker.mjs', import.meta.url);
+
+/** The build thread's script: compiled ahead (it loads no strategy), else from source. */
+const buildWorkerScript = (): Promise<string | URL> =>
+  compiledWorker(new URL('./build-worker.ts', import.meta.url), BUILD_WORKER_SOURCE);
+
 /** The build thread this process keeps between builds (none until a build asks for one). */
 let kept: BuildThread | null = null;
 
 /** A build thread for a build: the one kept if there is one, else a new one. It is the caller's until `giveBackBuildThread`. */
-export function takeBuildThread(): BuildThread {
+export async function takeBuildThread(): Promise<BuildThread> {
   const k = kept;
   if (k !== null && !k.dead) {
     kept = null;
     return k;
   }
-  return new BuildThread();
+  return new BuildThread(await buildWorkerScript());
 }
 
 /** A thread whose build has ended: kept for the next build, or stopped if one is kept already. */
@@ -159,8 +167,12 @@ export function giveBackBuildThread(t: BuildThread): void {
  */
 export async function warmBuildThread(): Promise<boolean> {
   if (kept === null || kept.dead) {
-    kept = new BuildThread();
-    kept.idle();
+    const thread = new BuildThread(await buildWorkerScript());
+    // Another warm-up may have kept one while the script was looked up.
+    if (kept === null || kept.dead) {
+      kept = thread;
+      kept.idle();
+    } else thread.stop();
   }
   const k = kept;
   await k.loaded;

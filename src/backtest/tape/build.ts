@@ -178,10 +178,10 @@ export class TapeBuild implements TapeSource {
    */
   async #onThread(): Promise<BuildThread | null> {
     const thread = this.#options.thread ?? 'auto';
-    if (thread !== 'auto') return thread === 'worker' ? takeBuildThread() : null;
+    if (thread !== 'auto') return thread === 'worker' ? await takeBuildThread() : null;
     let bytes = 0;
     for (const f of this.#files) bytes += (await stat(f)).size;
-    return bytes >= BUILD_THREAD_MIN_BYTES ? takeBuildThread() : null;
+    return bytes >= BUILD_THREAD_MIN_BYTES ? await takeBuildThread() : null;
   }
 
   /** Builds the tape without handing on any item. */
