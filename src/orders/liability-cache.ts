@@ -108,6 +108,12 @@ export class LiabilityCache {
   readonly #settled = new Set<string>();
   /** Σ projected over unsettled games, valid for the games whose `projected` is set. */
   #projectedTotal = 0;
+  /**
+   * Unsettled games whose `projected` is not set: while none, the total is whole and reading it
+   * walks no game. At the total-liability cap the risk gate reads it on every refusal, some
+   * 1.8M times over the 1.7M-event recording, with hundreds of games open.
+   */
+  #uncached = 0;
   readonly #commissionRate: () => number;
   readonly #sources: LiabilitySources;
 
@@ -119,6 +125,7 @@ export class LiabilityCache {
   /** Start keeping the game's figures (idempotent): games are summed in the order they were opened. */
   openGame(gameID: string): void {
     if (this.#games.has(gameID)) return;
+    if (!this.#settled.has(gameID)) this.#uncached++;
     this.#games.set(gameID, {
       projected: null,
       floor: 0,
@@ -143,7 +150,7 @@ export class LiabilityCache {
   /** Drop the game's figures; it leaves the total. */
   forgetGame(gameID: string): void {
     this.#touch(gameID);
-    this.#games.delete(gameID);
+    if (this.#games.delete(gameID) && !this.#settled.has(gameID)) this.#uncached--;
   }
 
   /**
@@ -245,7 +252,10 @@ export class LiabilityCache {
       g.projected = value;
       this.#setFloor(g, value, g.credits.length > 0 ? [] : g.credits);
       g.floorRate = this.#commissionRate();
-      if (!this.#settled.has(gameID)) this.#projectedTotal += value;
+      if (!this.#settled.has(gameID)) {
+        this.#projectedTotal += value;
+        this.#uncached--;
+      }
     } else if (g) {
       this.#creditFloor(g, gameID, value, extra);
     }
@@ -310,7 +320,9 @@ export class LiabilityCache {
 
   /** Σ projected worst case over every unsettled game (≤ 0), kept incrementally. */
   totalProjectedLiability(): number {
-    for (const [id, g] of this.#games) if (g.projected === null && !this.#settled.has(id)) this.projectedLiability(id);
+    if (this.#uncached > 0)
+      for (const [id, g] of this.#games)
+        if (g.projected === null && !this.#settled.has(id)) this.projectedLiability(id);
     return this.#projectedTotal;
   }
 
@@ -321,6 +333,8 @@ export class LiabilityCache {
    */
   settle(gameID: string): void {
     this.#touch(gameID);
+    // Its figure is uncached now (#touch); settled, it no longer counts among them.
+    if (this.#games.has(gameID) && !this.#settled.has(gameID)) this.#uncached--;
     this.#settled.add(gameID);
     const g = this.#games.get(gameID);
     if (g) {
@@ -422,7 +436,10 @@ export class LiabilityCache {
     if (added && g.baseValid && g.baseLiveOnly) g.baseExtends = true;
     else g.baseValid = false;
     if (g.projected === null) return;
-    if (!this.#settled.has(gameID)) this.#projectedTotal -= g.projected;
+    if (!this.#settled.has(gameID)) {
+      this.#projectedTotal -= g.projected;
+      this.#uncached++;
+    }
     g.projected = null;
   }
 }

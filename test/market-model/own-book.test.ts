@@ -81,10 +81,12 @@ describe('OwnBook', () => {
     (ops) => {
       const book = new OwnBook({ commissionRate: () => 0.01 });
       const apply = applier(book, SELECTIONS);
+      const freshTotal = () =>
+        GAMES.reduce((t, gameID) => (book.isSettled(gameID) ? t : t + freshProjected(book, gameID)), 0);
       for (const o of ops) {
         apply(o);
-        // Read through the cache after every step, so stale values would be caught.
-        book.totalProjectedLiability();
+        // Read through the cache after every step, so stale values (or a game left out) would be caught.
+        expect(book.totalProjectedLiability()).toBeCloseTo(freshTotal(), 6);
       }
       let total = 0;
       for (const gameID of GAMES) {

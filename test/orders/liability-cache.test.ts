@@ -63,4 +63,33 @@ describe('LiabilityCache', () => {
     expect(cache.totalProjectedLiability()).toBe(0);
     expect(cache.projectedLowerBound('a')).toBe(0);
   });
+
+  it('sums every unsettled game whose figure is not cached, through opens, changes, settles and forgets', () => {
+    const { cache, add } = fixture();
+    add(restingOrder(1, 0, { gameID: 'a', bet: 10 }));
+    expect(cache.totalProjectedLiability()).toBe(-10);
+    // Cached a; b opens uncached.
+    add(restingOrder(2, 0, { gameID: 'b', bet: 20 }));
+    expect(cache.totalProjectedLiability()).toBe(-30);
+    // Both cached; a change on a drops its figure only.
+    add(restingOrder(3, 0, { gameID: 'a', bet: 5 }));
+    expect(cache.totalProjectedLiability()).toBe(-35);
+    // Settling an uncached game, then forgetting it and another, then opening a new one.
+    add(restingOrder(4, 0, { gameID: 'b', bet: 1 }));
+    cache.settle('b');
+    expect(cache.totalProjectedLiability()).toBe(-15);
+    cache.forgetGame('b');
+    add(restingOrder(5, 0, { gameID: 'c', bet: 7 }));
+    expect(cache.totalProjectedLiability()).toBe(-22);
+    add(restingOrder(6, 0, { gameID: 'a', bet: 1 }));
+    cache.forgetGame('a');
+    add(restingOrder(7, 0, { gameID: 'd', bet: 2 }));
+    expect(cache.totalProjectedLiability()).toBe(-9);
+    // A settled game forgotten and opened again does not count.
+    cache.settle('d');
+    cache.forgetGame('d');
+    add(restingOrder(8, 0, { gameID: 'd', bet: 3 }));
+    add(restingOrder(9, 0, { gameID: 'e', bet: 4 }));
+    expect(cache.totalProjectedLiability()).toBe(-11);
+  });
 });
