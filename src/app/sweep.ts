@@ -1,5 +1,3 @@
-import { compiledWorker } from '../loader/compiled-entry.mjs';
-import { namesBuiltInStrategiesOnly } from '../loader/module-path.mjs';
 import { randomUUID } from 'node:crypto';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +16,8 @@ import type { Tape } from '../backtest/tape.ts';
 import { TapeFile } from '../backtest/tape/file.ts';
 import type { FillModelKind } from '../backtest/venue/queue-model.ts';
 import { variantFolder } from '../backtest/report/write.ts';
+import { compiledWorker } from '../loader/compiled-entry.mjs';
+import { namesBuiltInStrategiesOnly } from '../loader/module-path.mjs';
 
 /** One `--sweep key=v1,v2,…`: a config path and the values it takes. */
 export interface SweepAxis {

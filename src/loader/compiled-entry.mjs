@@ -10,7 +10,7 @@
 // Lazy imports stay lazy (split into chunks). Each module's `import.meta.url` is its source
 // file's, so paths made from it (worker scripts, templates, package.json) are what they are
 // when the module runs from source.
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, extname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -30,9 +30,9 @@ export const COMPILED_CACHE_DIR = join(PACKAGE_ROOT, 'node_modules', '.cache', '
  * @typedef {{ format: number, entry: string, inputs: string[], digest: string, main: string }} Manifest
  */
 
-/** @param {string} path */
-function sha256(path) {
-  return createHash('sha256').update(path).digest('hex');
+/** @param {string} text */
+function sha256(text) {
+  return createHash('sha256').update(text).digest('hex');
 }
 
 /**
@@ -62,7 +62,7 @@ const sourceMetaUrl = {
   name: 'source-meta-url',
   setup(build) {
     build.onLoad({ filter: /\.[cm]?[jt]s$/ }, (args) => {
-      if (args.path.includes(`${'/'}node_modules${'/'}`)) return undefined;
+      if (args.path.includes('/node_modules/')) return undefined;
       const source = readFileSync(args.path, 'utf8');
       const ext = extname(args.path);
       return {
@@ -82,8 +82,8 @@ const sourceMetaUrl = {
  */
 async function compile(entry, key, cacheDir) {
   const esbuild = await import('esbuild');
-  const staging = join(cacheDir, `${key}.staging-${process.pid}-${Date.now()}`);
-  rmSync(staging, { recursive: true, force: true });
+  // Unique per call: test workers of one process may compile the same entry at once.
+  const staging = join(cacheDir, `${key}.staging-${randomUUID()}`);
   const result = await esbuild
     .build({
       entryPoints: { main: entry },
@@ -128,8 +128,9 @@ async function compile(entry, key, cacheDir) {
     main: join(dir, 'main.mjs'),
   };
   const manifestFile = join(cacheDir, `${key}.json`);
-  writeFileSync(`${manifestFile}.${process.pid}`, JSON.stringify(manifest));
-  renameSync(`${manifestFile}.${process.pid}`, manifestFile);
+  const written = `${manifestFile}.${randomUUID()}`;
+  writeFileSync(written, JSON.stringify(manifest));
+  renameSync(written, manifestFile);
   // Earlier compilations of this entry go once they are a day old: a process started from
   // one may still import a lazy chunk of it.
   const old = Date.now() - PRUNE_AFTER_MS;
