@@ -6,7 +6,8 @@ import { SWEEP_QUEUE_NAME, variantJobData, type VariantJobResult } from './job.t
 import { OutageReporter, redisConnectionOptions, type RedisAddress } from './redis-address.ts';
 import { RESULT_TTL_SECONDS, resultKey } from './result-codec.ts';
 import { LocalTapeCache, PathTapeStore, RedisTapeStore, type TapeStore } from './tape-store.ts';
-import { VariantLane } from './variant-lane.ts';
+import { namesBuiltInStrategiesOnly } from '../../loader/module-path.mjs';
+import { compiledVariantThread, VARIANT_THREAD_SOURCE, VariantLane } from './variant-lane.ts';
 
 export interface QueueWorkerOptions {
   readonly address: RedisAddress;
@@ -52,7 +53,9 @@ export async function startQueueWorker(o: QueueWorkerOptions): Promise<QueueWork
   const cache = new LocalTapeCache(o.cacheDir);
   // Threads are started and loaded before the first job is taken: a worker is a standing
   // service, and loading a thread's modules is part of starting it, not of a variant.
-  const lanes = Array.from({ length: o.concurrency }, () => new VariantLane());
+  // Compiled threads, unless a variant names a strategy file: its lane then restarts from source.
+  const compiled = await compiledVariantThread();
+  const lanes = Array.from({ length: o.concurrency }, () => new VariantLane(compiled));
   await Promise.all(lanes.map((l) => l.ready()));
   let finished = 0;
 
@@ -81,10 +84,20 @@ export async function startQueueWorker(o: QueueWorkerOptions): Promise<QueueWork
     }
     const at = lanes.findIndex((l) => !l.busy);
     if (at < 0) throw new WorkerLaneError("no free lane: more jobs than the worker's concurrency");
-    // A thread that died between two variants (after answering) is replaced before the next.
-    if (lanes[at]!.dead !== null) lanes[at] = new VariantLane();
+    const script = namesBuiltInStrategiesOnly(d.configText) ? compiled : VARIANT_THREAD_SOURCE;
+    const was = lanes[at]!;
+    was.busy = true;
+    // A thread that died between two variants (after answering) is replaced before the next;
+    // so is one of the other kind than this variant needs.
+    if (was.dead !== null || was.script !== script) {
+      if (was.dead === null)
+        notice(`thread ${at + 1} restarted ${script === compiled ? 'compiled' : 'from source, for a strategy file'}`);
+      const fresh = new VariantLane(script);
+      fresh.busy = true;
+      lanes[at] = fresh;
+      await Promise.all([fresh.ready(), was.close()]);
+    }
     const lane = lanes[at]!;
-    lane.busy = true;
     notice(`start ${d.label}`);
     try {
       const answer = await lane.run({
@@ -99,7 +112,7 @@ export async function startQueueWorker(o: QueueWorkerOptions): Promise<QueueWork
         // A thread that died (out of memory, a crash) may do better elsewhere; a variant that threw will not.
         // Either way its thread is not reused: a failed variant may leave work behind that would fail the next.
         const died = lane.dead !== null;
-        lanes[at] = new VariantLane();
+        lanes[at] = new VariantLane(lane.script);
         await lane.close();
         if (died) throw new WorkerLaneError(`${d.label}: ${answer.error ?? 'no result'}`);
         throw new UnrecoverableError(`${d.label}: ${answer.error ?? 'no result'}`);

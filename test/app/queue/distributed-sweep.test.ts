@@ -256,6 +256,29 @@ describe.skipIf(skip !== null)('distributed sweeps through a real Redis', { time
     expect(outcomes[0]!.error).toBeNull();
   });
 
+  it('runs built-in strategies on compiled threads and a strategy file on a thread restarted from source', async () => {
+    const w = startWorker(redis.url, join(dir, 'k1'));
+    workers.push(w);
+    await w.waitFor(/taking sweep variants/);
+    const own = join(ROOT, 'test/backtest/fixtures/exiting-post-arb.yaml');
+    const args = ['backtest', '--config', own, '--feed', SMALL, '--sweep', 'backtest.seed=1,2', '--no-progress'];
+    const [local, queued] = await Promise.all([
+      linesmith([...args, '--report', join(dir, 'own-local')], { timeoutMs: 200_000 }),
+      linesmith([...args, '--queue', redis.url, '--report', join(dir, 'own-queued')], { timeoutMs: 200_000 }),
+    ]);
+    expect(local.code, local.stderr).toBe(0);
+    expect(queued.code, queued.stderr).toBe(0);
+    for (const v of ['variant-001', 'variant-002']) {
+      const a = await readFile(join(dir, 'own-local', v, 'report.json'));
+      const b = await readFile(join(dir, 'own-queued', v, 'report.json'));
+      expect(b.equals(a), `${v}/report.json differs`).toBe(true);
+    }
+    expect(w.lines.some((l) => /thread \d restarted from source, for a strategy file/.test(l))).toBe(true);
+    // A built-in strategy's variant afterwards goes back to a compiled thread.
+    expect((await sweep(small, ['backtest.seed=5']))[0]!.error).toBeNull();
+    expect(w.lines.some((l) => /thread \d restarted compiled/.test(l))).toBe(true);
+  });
+
   it('a worker stopped with SIGTERM finishes its running variant, then exits 0', async () => {
     const w = startWorker(redis.url, join(dir, 's1'));
     workers.push(w);
