@@ -95,7 +95,8 @@ export async function startQueueWorker(o: QueueWorkerOptions): Promise<QueueWork
       const fresh = new VariantLane(script);
       fresh.busy = true;
       lanes[at] = fresh;
-      await Promise.all([fresh.ready(), was.close()]);
+      // An old thread that fails to stop must not keep the lane from its variant.
+      await Promise.all([fresh.ready(), was.close().catch(() => undefined)]);
     }
     const lane = lanes[at]!;
     notice(`start ${d.label}`);
