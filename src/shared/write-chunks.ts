@@ -1,4 +1,5 @@
 import { open } from 'node:fs/promises';
+import { textBatches } from './text-batches.ts';
 
 /**
  * Text gathered before a write: few system calls, and a string small enough for V8's young
@@ -14,18 +15,7 @@ const WRITE_AT = 1 << 16;
 export async function writeChunks(path: string, chunks: Iterable<string>): Promise<void> {
   const file = await open(path, 'w');
   try {
-    let parts: string[] = [];
-    let size = 0;
-    for (const c of chunks) {
-      parts.push(c);
-      size += c.length;
-      if (size >= WRITE_AT) {
-        await file.write(parts.join(''));
-        parts = [];
-        size = 0;
-      }
-    }
-    if (parts.length > 0) await file.write(parts.join(''));
+    for (const batch of textBatches(chunks, WRITE_AT)) await file.write(batch);
   } finally {
     await file.close();
   }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { jsonChunks } from '../json-chunks.ts';
+import { textBatches } from '../text-batches.ts';
 
 /**
  * The pieces every self-contained linesmith page shares (the backtest report, the sweep, the
@@ -202,18 +203,7 @@ ${p.body}
   if (p.data) {
     yield `<script type="application/json" id="${p.data.elementId}">`;
     // Made safe a batch at a time: five replacements per small piece would cost more than the writing.
-    let batch: string[] = [];
-    let size = 0;
-    for (const c of jsonChunks(p.data.value, dataDepth)) {
-      batch.push(c);
-      size += c.length;
-      if (size >= DATA_BATCH) {
-        yield scriptSafe(batch.join(''));
-        batch = [];
-        size = 0;
-      }
-    }
-    yield scriptSafe(batch.join(''));
+    for (const batch of textBatches(jsonChunks(p.data.value, dataDepth), DATA_BATCH)) yield scriptSafe(batch);
     yield '</script>\n';
   }
   yield `<script>
